@@ -1,0 +1,159 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { APP_VERSION } from '@atendi/shared';
+import type { Config } from './config';
+import type { Database, Db } from './db/client';
+import { registerAuthHook } from './platform/auth-hook';
+import type { RouteAccess } from './platform/context';
+import { registerErrorHandling } from './platform/errors';
+import { createMailer, type Mailer } from './platform/mailer';
+import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limit';
+import { createTokenService, type TokenService } from './platform/tokens';
+import { createRealtime, type Realtime } from './realtime/realtime';
+import { authRoutes } from './modules/auth/auth.routes';
+import { companiesRoutes } from './modules/companies/companies.routes';
+import { helpsRoutes } from './modules/helps/helps.routes';
+import { plansRoutes } from './modules/plans/plans.routes';
+import { settingsRoutes } from './modules/settings/settings.routes';
+import { systemRoutes } from './modules/system/system.routes';
+import { usersRoutes } from './modules/users/users.routes';
+import { markUserOnline } from './modules/users/users.service';
+
+export type AppDeps = {
+  config: Config;
+  db: Db;
+  tokens: TokenService;
+  realtime: Realtime;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
+};
+
+export type RouteInfo = { method: string; url: string; access: RouteAccess };
+
+/* eslint-disable @typescript-eslint/consistent-type-definitions -- module augmentation needs interfaces */
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+    routeCatalog: RouteInfo[];
+  }
+}
+/* eslint-enable @typescript-eslint/consistent-type-definitions */
+
+export type App = FastifyInstance;
+
+export type BuildAppOptions = {
+  config: Config;
+  database: Database;
+  logger?: FastifyServerOptions['logger'];
+  mailer?: Mailer;
+  rateLimiter?: RateLimiter;
+};
+
+export const buildApp = async (options: BuildAppOptions): Promise<App> => {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    trustProxy: true,
+    bodyLimit: 2 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  const tokens = createTokenService({
+    secret: config.jwtSecret,
+    refreshSecret: config.jwtRefreshSecret,
+    accessTtlSeconds: config.accessTokenTtl,
+  });
+  const corsOrigin = [
+    ...new Set([
+      config.publicWebUrl,
+      `http://localhost:${config.webPort}`,
+      `http://127.0.0.1:${config.webPort}`,
+    ]),
+  ];
+  const realtime = createRealtime({
+    tokens,
+    corsOrigin,
+    log: app.log,
+    redisUrl: config.redisUrl,
+    onUserStatus: (identity, online) => markUserOnline(database.db, identity, online),
+  });
+  app.decorate('deps', {
+    config,
+    db: database.db,
+    tokens,
+    realtime,
+    mailer:
+      options.mailer ??
+      createMailer({
+        smtpUrl: config.smtpUrl,
+        from: config.mailFrom,
+        dataDir: config.dataDir,
+        log: app.log,
+      }),
+    rateLimiter: options.rateLimiter ?? createMemoryRateLimiter(),
+  });
+
+  // Every route is recorded with its declared access so tests can walk the whole API.
+  app.decorate('routeCatalog', [] as RouteInfo[]);
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) {
+      route.config = { ...route.config, access: { public: true } };
+    }
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD' || method === 'OPTIONS') continue;
+      app.routeCatalog.push({ method, url: route.url, access: route.config?.access ?? {} });
+    }
+  });
+
+  await app.register(cookie);
+  await app.register(cors, {
+    origin: corsOrigin,
+    credentials: true,
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Atendi API',
+        version: APP_VERSION,
+        description: 'Multi-tenant WhatsApp customer-service platform',
+      },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  registerAuthHook(app, { db: database.db, tokens });
+
+  await app.register(systemRoutes);
+  await app.register(authRoutes);
+  await app.register(companiesRoutes);
+  await app.register(plansRoutes);
+  await app.register(usersRoutes);
+  await app.register(settingsRoutes);
+  await app.register(helpsRoutes);
+
+  realtime.attach(app.server);
+  app.addHook('preClose', async () => {
+    await realtime.close();
+  });
+  return app;
+};

@@ -1,0 +1,124 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', ''])
+  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+// Every environment variable the product reads. README "Configuration" lists the same.
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  WEB_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
+  REDIS_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
+  ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().default('admin@atendi.local')),
+  ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8).optional()),
+  JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32).optional()),
+  JWT_REFRESH_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32).optional()),
+  ACCESS_TOKEN_TTL: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .default(15 * 60),
+  REFRESH_TOKEN_TTL: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(7 * 24 * 3600),
+  PUBLIC_API_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
+  PUBLIC_WEB_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
+  SMTP_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
+  MAIL_FROM: z.string().default('Atendi <no-reply@atendi.local>'),
+  SIMULATOR_ENABLED: z.preprocess(emptyAsUndefined, bool.optional()),
+  SERVE_WEB: z.preprocess(emptyAsUndefined, bool.default(true)),
+  WEB_DIST: z.string().default(''),
+  LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  LOGIN_RATE_WINDOW: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(15 * 60),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  webPort: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  adminEmail: string;
+  adminPassword?: string;
+  jwtSecret: string;
+  jwtRefreshSecret: string;
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+  publicApiUrl: string;
+  publicWebUrl: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  simulatorEnabled: boolean;
+  serveWeb: boolean;
+  webDist: string;
+  loginRateLimit: number;
+  loginRateWindow: number;
+  logLevel: string;
+};
+
+// Secrets that were not configured are generated once and kept in DATA_DIR, so tokens survive restarts.
+const persistedSecret = (dataDir: string, name: string): string => {
+  const file = path.join(dataDir, 'secrets', name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+};
+
+export class ConfigError extends Error {}
+
+export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const publicApiUrl = (e.PUBLIC_API_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  const publicWebUrl = (e.PUBLIC_WEB_URL ?? `http://localhost:${e.WEB_PORT}`).replace(/\/$/, '');
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    webPort: e.WEB_PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    adminEmail: e.ADMIN_EMAIL.toLowerCase(),
+    adminPassword: e.ADMIN_PASSWORD,
+    jwtSecret: e.JWT_SECRET ?? persistedSecret(dataDir, 'jwt'),
+    jwtRefreshSecret: e.JWT_REFRESH_SECRET ?? persistedSecret(dataDir, 'jwt-refresh'),
+    accessTokenTtl: e.ACCESS_TOKEN_TTL,
+    refreshTokenTtl: e.REFRESH_TOKEN_TTL,
+    publicApiUrl,
+    publicWebUrl,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    // The simulator is on by default only on the embedded database (the zero-setup demo).
+    simulatorEnabled: e.SIMULATOR_ENABLED ?? !e.DATABASE_URL,
+    serveWeb: e.SERVE_WEB,
+    webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : '',
+    loginRateLimit: e.LOGIN_RATE_LIMIT,
+    loginRateWindow: e.LOGIN_RATE_WINDOW,
+    logLevel: e.LOG_LEVEL,
+  };
+};

@@ -1,0 +1,65 @@
+import { asc, eq } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
+import { defaultSchedules, settingDefaults } from '@atendi/shared';
+import type { Db } from './client';
+import { companies, plans, settings, users } from './schema';
+import { hashPassword } from '../platform/passwords';
+import { seedPlans } from '../modules/plans/plans.service';
+
+export type BootstrapResult = {
+  adminEmail: string;
+  generatedPassword?: string;
+  createdAdmin: boolean;
+};
+
+// First start: the advertised plans, the platform company and its super user. Later starts change nothing.
+export const bootstrap = async (
+  db: Db,
+  options: { adminEmail: string; adminPassword?: string },
+): Promise<BootstrapResult> => {
+  await seedPlans(db);
+  const [existingSuper] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.super, true))
+    .limit(1);
+  if (existingSuper) return { adminEmail: options.adminEmail, createdAdmin: false };
+
+  const generatedPassword = options.adminPassword
+    ? undefined
+    : randomBytes(12).toString('base64url');
+  const passwordHash = await hashPassword(options.adminPassword ?? generatedPassword!);
+  await db.transaction(async (tx) => {
+    const [plan] = await tx.select({ id: plans.id }).from(plans).orderBy(asc(plans.id));
+    const [company] = await tx
+      .insert(companies)
+      .values({
+        name: 'Atendi',
+        email: options.adminEmail,
+        planId: plan.id,
+        status: 'active',
+        dueDate: null,
+        schedules: defaultSchedules(),
+      })
+      .onConflictDoNothing()
+      .returning();
+    const companyId =
+      company?.id ??
+      (await tx.select({ id: companies.id }).from(companies).where(eq(companies.name, 'Atendi')))[0]
+        .id;
+    await tx
+      .insert(settings)
+      .values(Object.entries(settingDefaults).map(([key, value]) => ({ companyId, key, value })))
+      .onConflictDoNothing();
+    await tx.insert(users).values({
+      companyId,
+      name: 'Admin',
+      email: options.adminEmail,
+      passwordHash,
+      profile: 'admin',
+      super: true,
+      allTicket: 'enabled',
+    });
+  });
+  return { adminEmail: options.adminEmail, generatedPassword, createdAdmin: true };
+};

@@ -1,0 +1,36 @@
+import { boolean, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { id, timestamps } from './_columns';
+import { companies } from './companies';
+
+// Campaign audiences: imported numbers, not necessarily contacts yet.
+export const contactLists = pgTable(
+  'contact_lists',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    ...timestamps(),
+  },
+  (t) => [index().on(t.companyId, t.name)],
+);
+
+export const contactListItems = pgTable(
+  'contact_list_items',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    contactListId: integer()
+      .notNull()
+      .references(() => contactLists.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    number: text().notNull(),
+    email: text().notNull().default(''),
+    isWhatsappValid: boolean().notNull().default(false),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex().on(t.contactListId, t.number)],
+);

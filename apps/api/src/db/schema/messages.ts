@@ -1,0 +1,68 @@
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import type { MediaType } from '@atendi/shared';
+import { id, timestamps } from './_columns';
+import { companies } from './companies';
+import { contacts } from './contacts';
+import { tickets } from './tickets';
+import { whatsapps } from './whatsapps';
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    // The provider's message id (WhatsApp key id); null until an outgoing message is sent.
+    providerId: text(),
+    ticketId: integer()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    // Sender; in groups the participant, not the group.
+    contactId: integer().references(() => contacts.id, { onDelete: 'set null' }),
+    whatsappId: integer()
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'no action' }),
+    body: text().notNull().default(''),
+    fromMe: boolean().notNull().default(false),
+    mediaType: text().$type<MediaType>().notNull().default('chat'),
+    mediaUrl: text(),
+    mediaName: text(),
+    quotedMsgId: integer().references((): AnyPgColumn => messages.id, { onDelete: 'set null' }),
+    isDeleted: boolean().notNull().default(false),
+    isEdited: boolean().notNull().default(false),
+    read: boolean().notNull().default(false),
+    // 0 not yet sent, then SPEC's 1 to 5.
+    ack: integer().notNull().default(0),
+    remoteJid: text(),
+    participant: text(),
+    // Raw provider payload, kept for quoting, media refetch and edits.
+    dataJson: jsonb().$type<Record<string, unknown>>(),
+    scheduled: boolean().notNull().default(false),
+    ...timestamps(),
+  },
+  (t) => [
+    // A redelivered inbound message is stored once.
+    uniqueIndex().on(t.whatsappId, t.providerId),
+    // nullsFirst matches plain ORDER BY created_at DESC, id DESC.
+    index().on(t.ticketId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index().on(t.companyId, t.createdAt),
+    // Indexes the FK columns so deleting a ticket or contact does not scan every message.
+    index().on(t.contactId),
+    index()
+      .on(t.quotedMsgId)
+      .where(sql`quoted_msg_id is not null`),
+    // Substring search (ILIKE '%term%') over bodies; needs the pg_trgm extension.
+    index('messages_body_trgm_idx').using('gin', t.body.op('gin_trgm_ops')),
+  ],
+);

@@ -1,0 +1,51 @@
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { ScheduleSlot } from '@atendi/shared';
+import { id, timestamps } from './_columns';
+import { companies } from './companies';
+
+export const queues = pgTable(
+  'queues',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    color: text().notNull(),
+    greetingMessage: text().notNull().default(''),
+    completion: text().notNull().default(''),
+    outOfHoursMessage: text().notNull().default(''),
+    ratingMessage: text().notNull().default(''),
+    token: text().notNull().default(''),
+    orderQueue: integer(),
+    integrationId: integer(),
+    promptId: integer(),
+    schedules: jsonb().$type<ScheduleSlot[]>().notNull().default([]),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex().on(t.companyId, t.color),
+    uniqueIndex().on(t.companyId, t.name),
+    index().on(t.companyId, t.orderQueue),
+  ],
+);
+
+// Chatbot option tree of a queue; parentId null is the top level.
+export const queueOptions = pgTable(
+  'queue_options',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    queueId: integer()
+      .notNull()
+      .references(() => queues.id, { onDelete: 'cascade' }),
+    parentId: integer(),
+    title: text().notNull(),
+    message: text().notNull().default(''),
+    option: text().notNull().default(''),
+    ...timestamps(),
+  },
+  (t) => [index().on(t.queueId, t.parentId)],
+);

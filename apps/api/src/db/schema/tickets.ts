@@ -1,0 +1,106 @@
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import type { TicketStatus } from '@atendi/shared';
+import { id, timestamps } from './_columns';
+import { companies } from './companies';
+import { contacts } from './contacts';
+import { prompts } from './prompts';
+import { queueIntegrations } from './queue-integrations';
+import { queueOptions, queues } from './queues';
+import { users } from './users';
+import { whatsapps } from './whatsapps';
+
+export const tickets = pgTable(
+  'tickets',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    uuid: uuid().notNull().defaultRandom().unique(),
+    status: text().$type<TicketStatus>().notNull().default('pending'),
+    queueId: integer().references(() => queues.id, { onDelete: 'set null' }),
+    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    contactId: integer()
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    whatsappId: integer()
+      .notNull()
+      // Conversation history outlives a connection: deleting one with tickets is refused (company deletion still cascades).
+      .references(() => whatsapps.id, { onDelete: 'no action' }),
+    isGroup: boolean().notNull().default(false),
+    chatbot: boolean().notNull().default(false),
+    lastMessage: text().notNull().default(''),
+    unreadMessages: integer().notNull().default(0),
+    useIntegration: boolean().notNull().default(false),
+    promptId: integer().references(() => prompts.id, { onDelete: 'set null' }),
+    integrationId: integer().references(() => queueIntegrations.id, { onDelete: 'set null' }),
+    amountUsedBotQueues: integer().notNull().default(0),
+    // Where the contact stands in the queue option menu; null at the top.
+    queueOptionId: integer().references(() => queueOptions.id, { onDelete: 'set null' }),
+    typebotSessionId: text(),
+    ...timestamps(),
+  },
+  (t) => [
+    // nullsFirst matches plain ORDER BY updated_at DESC; drizzle's NULLS LAST default would not be used.
+    index().on(t.companyId, t.status, t.updatedAt.desc().nullsFirst()),
+    index().on(t.companyId, t.queueId, t.status, t.updatedAt.desc().nullsFirst()),
+    index().on(t.companyId, t.userId, t.status, t.updatedAt.desc().nullsFirst()),
+    index().on(t.contactId, t.whatsappId, t.status),
+    // A contact has at most one pending or open ticket per connection.
+    uniqueIndex('tickets_one_active_per_contact_idx')
+      .on(t.contactId, t.whatsappId)
+      .where(sql`status <> 'closed'`),
+  ],
+);
+
+export const ticketNotes = pgTable(
+  'ticket_notes',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    note: text().notNull(),
+    ticketId: integer()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    contactId: integer()
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    ...timestamps(),
+  },
+  (t) => [index().on(t.ticketId), index().on(t.contactId)],
+);
+
+// Customer's rating of the attendant when a ticket is closed (scale 1 to 3).
+export const userRatings = pgTable(
+  'user_ratings',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    ticketId: integer()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    rate: integer().notNull(),
+    ...timestamps(),
+  },
+  (t) => [
+    index().on(t.ticketId),
+    index().on(t.companyId, t.userId),
+    check('user_ratings_rate_check', sql`rate between 1 and 3`),
+  ],
+);

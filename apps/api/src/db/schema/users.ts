@@ -1,0 +1,91 @@
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { Profile } from '@atendi/shared';
+import { createdAt, id, timestamps } from './_columns';
+import { companies } from './companies';
+import { queues } from './queues';
+import { whatsapps } from './whatsapps';
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    // Login is by email, so it is unique across the platform (stored lower-cased).
+    email: text().notNull(),
+    passwordHash: text().notNull(),
+    profile: text().$type<Profile>().notNull().default('user'),
+    super: boolean().notNull().default(false),
+    allTicket: text().$type<'enabled' | 'desabled'>().notNull().default('desabled'),
+    whatsappId: integer().references(() => whatsapps.id, { onDelete: 'set null' }),
+    online: boolean().notNull().default(false),
+    lastSeenAt: timestamp({ withTimezone: true, mode: 'date' }),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex().on(t.email), index().on(t.companyId, t.name)],
+);
+
+export const userQueues = pgTable(
+  'user_queues',
+  {
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    queueId: integer()
+      .notNull()
+      .references(() => queues.id, { onDelete: 'cascade' }),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.queueId] }), index().on(t.queueId)],
+);
+
+// One row per issued refresh token; a family is one login. Reusing a rotated token revokes the family.
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: id(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    familyId: text().notNull(),
+    tokenHash: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    rotatedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex().on(t.tokenHash), index().on(t.familyId), index().on(t.userId)],
+);
+
+// Single-use, expiring password reset codes; only a hash of the code is stored.
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: id(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    attempts: integer().notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.userId)],
+);

@@ -1,0 +1,74 @@
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { ConnectionStatus, Provider } from '@atendi/shared';
+import { id, timestamps } from './_columns';
+import { companies } from './companies';
+import { queues } from './queues';
+
+export const whatsapps = pgTable(
+  'whatsapps',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    status: text().$type<ConnectionStatus>().notNull().default('DISCONNECTED'),
+    isDefault: boolean().notNull().default(false),
+    qrcode: text().notNull().default(''),
+    retries: integer().notNull().default(0),
+    session: text().notNull().default(''),
+    number: text().notNull().default(''),
+    greetingMessage: text().notNull().default(''),
+    complationMessage: text().notNull().default(''),
+    outOfHoursMessage: text().notNull().default(''),
+    ratingMessage: text().notNull().default(''),
+    // Bearer token of the external messages API (SPEC §7), unique across the platform.
+    token: text(),
+    provider: text().$type<Provider>().notNull().default('beta'),
+    promptId: integer(),
+    integrationId: integer(),
+    transferQueueId: integer().references(() => queues.id, { onDelete: 'set null' }),
+    timeToTransfer: integer(),
+    expiresTicket: integer().notNull().default(0),
+    expiresInactiveMessage: text().notNull().default(''),
+    timeUseBotQueues: integer().notNull().default(0),
+    maxUseBotQueues: integer().notNull().default(3),
+    // WhatsApp Business Cloud API credentials (provider 'cloud').
+    cloudPhoneNumberId: text(),
+    cloudAccessToken: text(),
+    cloudAppSecret: text(),
+    cloudVerifyToken: text(),
+    cloudApiBaseUrl: text(),
+    ...timestamps(),
+  },
+  (t) => [
+    index().on(t.companyId),
+    uniqueIndex().on(t.companyId, t.name),
+    uniqueIndex().on(t.token),
+    uniqueIndex().on(t.cloudPhoneNumberId),
+  ],
+);
+
+export const whatsappQueues = pgTable(
+  'whatsapp_queues',
+  {
+    whatsappId: integer()
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    queueId: integer()
+      .notNull()
+      .references(() => queues.id, { onDelete: 'cascade' }),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.whatsappId, t.queueId] }), index().on(t.queueId)],
+);

@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { email, loginSchema, resetPasswordParams } from '@atendi/shared';
+import { AppError } from '../../platform/errors';
+import { loadSessionUser } from '../users/users.service';
+import {
+  login,
+  logout,
+  refresh,
+  requestPasswordReset,
+  resetPassword,
+  type SessionResult,
+} from './auth.service';
+
+const tags = ['auth'];
+export const REFRESH_COOKIE = 'jrt';
+
+export const authRoutes = async (root: FastifyInstance) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { config } = app.deps;
+  const secure = config.publicApiUrl.startsWith('https://');
+  // Different sites (production on two domains) need SameSite=None, which browsers allow only over HTTPS.
+  const crossSite =
+    secure && new URL(config.publicApiUrl).hostname !== new URL(config.publicWebUrl).hostname;
+  const cookieOptions = {
+    httpOnly: true,
+    secure,
+    sameSite: crossSite ? ('none' as const) : ('lax' as const),
+    path: '/auth',
+  };
+
+  const sendSession = (reply: FastifyReply, session: SessionResult) => {
+    reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
+      ...cookieOptions,
+      maxAge: config.refreshTokenTtl,
+    });
+    const { refreshToken: _hidden, ...body } = session;
+    return reply.send(body);
+  };
+
+  const publicRoute = { access: { public: true } };
+
+  app.post(
+    '/auth/login',
+    { schema: { tags, body: loginSchema, security: [] }, config: publicRoute },
+    async (request, reply) => sendSession(reply, await login(app.deps, request.body, request.ip)),
+  );
+
+  app.post(
+    '/auth/refresh_token',
+    { schema: { tags, security: [] }, config: publicRoute },
+    async (request, reply) => {
+      try {
+        return sendSession(reply, await refresh(app.deps, request.cookies[REFRESH_COOKIE]));
+      } catch (error) {
+        if (error instanceof AppError) reply.clearCookie(REFRESH_COOKIE, cookieOptions);
+        throw error;
+      }
+    },
+  );
+
+  app.delete(
+    '/auth/logout',
+    { schema: { tags }, config: { access: { allowInactiveCompany: true } } },
+    async (request, reply) => {
+      await logout(app.deps, request.cookies[REFRESH_COOKIE], request.auth.sessionId);
+      reply.clearCookie(REFRESH_COOKIE, cookieOptions);
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/auth/me',
+    { schema: { tags }, config: { access: { allowInactiveCompany: true } } },
+    async (request) => {
+      const user = await loadSessionUser(app.deps.db, request.auth.userId);
+      if (!user) throw new AppError('ERR_SESSION_EXPIRED');
+      return user;
+    },
+  );
+
+  app.post(
+    '/forgetpassword/:email',
+    { schema: { tags, params: z.object({ email }), security: [] }, config: publicRoute },
+    async (request) => {
+      await requestPasswordReset(app.deps, request.params.email, request.ip);
+      return { message: 'A code was sent to your email' };
+    },
+  );
+
+  app.post(
+    '/resetpasswords/:email/:token/:newPassword',
+    { schema: { tags, params: resetPasswordParams, security: [] }, config: publicRoute },
+    async (request) => {
+      await resetPassword(app.deps, request.params);
+      return { message: 'Password updated' };
+    },
+  );
+};

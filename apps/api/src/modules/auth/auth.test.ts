@@ -1,0 +1,286 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { companies, users } from '../../db/schema';
+import {
+  PASSWORD,
+  SUPER_EMAIL,
+  auth,
+  createTestApp,
+  login,
+  makeCompany,
+  type TestContext,
+} from '../../../test/harness';
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestApp({ LOGIN_RATE_LIMIT: '3' });
+});
+afterAll(() => t.close());
+afterEach(() => vi.useRealTimers());
+
+// Moves only the clock (Date), so database and socket timers keep running.
+const travel = (ms: number) => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(Date.now() + ms);
+};
+
+const refreshWith = (cookie: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/auth/refresh_token',
+    cookies: cookie ? { jrt: cookie } : {},
+  });
+
+describe('login', () => {
+  it('answers a token, the user with company and plan, and sets an httpOnly refresh cookie', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: SUPER_EMAIL, password: PASSWORD },
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.token).toMatch(/^ey/);
+    expect(body.companyStatus).toBe('active');
+    expect(body.user).toMatchObject({ email: SUPER_EMAIL, super: true, profile: 'admin' });
+    expect(body.user.company.plan.name).toBe('Basic');
+    expect(body.user).not.toHaveProperty('passwordHash');
+    const cookie = res.cookies.find((c) => c.name === 'jrt');
+    expect(cookie?.httpOnly).toBe(true);
+    expect(cookie?.path).toBe('/auth');
+  });
+
+  it('refuses a wrong password with ERR_INVALID_CREDENTIALS and an unknown email the same way', async () => {
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: SUPER_EMAIL, password: 'nope' },
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ error: 'ERR_INVALID_CREDENTIALS', message: expect.any(String) });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: 'ghost@test.local', password: 'x' },
+    });
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.json().error).toBe('ERR_INVALID_CREDENTIALS');
+  });
+
+  it('answers a validation error, not a 500, for a malformed body', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: 'not-an-email' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      error: 'ERR_VALIDATION',
+      fields: { email: expect.any(Array), password: expect.any(Array) },
+    });
+    const junk = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{bad json',
+    });
+    expect(junk.statusCode).toBe(400);
+    expect(junk.json().error).toBe('ERR_VALIDATION');
+  });
+
+  it('rate-limits repeated failures per email with 429 and Retry-After', async () => {
+    const { admin } = await makeCompany(t.db);
+    for (let i = 0; i < 3; i += 1) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { email: admin.email, password: 'bad' },
+      });
+      expect(res.statusCode).toBe(401);
+    }
+    const blocked = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: admin.email, password: PASSWORD },
+    });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().error).toBe('ERR_TOO_MANY_REQUESTS');
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('rate-limits many attempts from one address across emails', async () => {
+    const ip = '203.0.113.9';
+    let last = 0;
+    for (let i = 0; i < 10; i += 1) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        remoteAddress: ip,
+        payload: { email: `nobody${i}@x.io`, password: 'bad' },
+      });
+      last = res.statusCode;
+    }
+    expect(last).toBe(429);
+  });
+});
+
+describe('session tokens', () => {
+  it('GET /auth/me needs a session: none → 401, garbage → 403 ERR_INVALID_TOKEN', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/auth/me' })).statusCode).toBe(401);
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: '/auth/me',
+      headers: { authorization: 'Bearer abc.def.ghi' },
+    });
+    expect(bad.statusCode).toBe(403);
+    expect(bad.json().error).toBe('ERR_INVALID_TOKEN');
+  });
+
+  it('an expired access token answers 403 so the client refreshes', async () => {
+    const short = await createTestApp({ ACCESS_TOKEN_TTL: '10' });
+    try {
+      const session = await login(short.app, SUPER_EMAIL);
+      travel(60_000);
+      const res = await short.app.inject({
+        method: 'GET',
+        url: '/auth/me',
+        headers: auth(session),
+      });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().error).toBe('ERR_INVALID_TOKEN');
+    } finally {
+      await short.close();
+    }
+  });
+
+  it('refresh rotates the cookie; the old cookie reused later revokes the whole login', async () => {
+    const { admin } = await makeCompany(t.db);
+    const session = await login(t.app, admin.email);
+    const first = await refreshWith(session.cookie);
+    expect(first.statusCode).toBe(200);
+    expect(first.json().user.id).toBe(admin.id);
+    const rotated = first.cookies.find((c) => c.name === 'jrt')!.value;
+    expect(rotated).not.toBe(session.cookie);
+
+    // Past the grace window, presenting the first cookie again is treated as theft.
+    travel(60_000);
+    expect((await refreshWith(session.cookie)).statusCode).toBe(401);
+    // ...and the legitimate newer cookie is now dead too.
+    const after = await refreshWith(rotated);
+    expect(after.statusCode).toBe(401);
+    expect(after.json().error).toBe('ERR_SESSION_EXPIRED');
+  });
+
+  it('two tabs refreshing with the same cookie at once both succeed', async () => {
+    const { admin } = await makeCompany(t.db);
+    const session = await login(t.app, admin.email);
+    const [a, b] = await Promise.all([refreshWith(session.cookie), refreshWith(session.cookie)]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+  });
+
+  it('refresh without a cookie answers 401', async () => {
+    const res = await refreshWith('');
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error).toBe('ERR_SESSION_EXPIRED');
+  });
+
+  it('logout revokes the refresh cookie and clears it', async () => {
+    const { admin } = await makeCompany(t.db);
+    const session = await login(t.app, admin.email);
+    const out = await t.app.inject({
+      method: 'DELETE',
+      url: '/auth/logout',
+      headers: auth(session),
+      cookies: { jrt: session.cookie },
+    });
+    expect(out.statusCode).toBe(204);
+    expect(out.cookies.find((c) => c.name === 'jrt')?.value).toBe('');
+    expect((await refreshWith(session.cookie)).statusCode).toBe(401);
+  });
+
+  it('a second login of the same account ends the first login', async () => {
+    const { admin } = await makeCompany(t.db);
+    const first = await login(t.app, admin.email);
+    await login(t.app, admin.email);
+    expect((await refreshWith(first.cookie)).statusCode).toBe(401);
+  });
+
+  it('a deleted user loses access at once, even with a valid token', async () => {
+    const { admin, company } = await makeCompany(t.db);
+    const session = await login(t.app, admin.email);
+    await t.db.delete(users).where(eq(users.id, admin.id));
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/auth/me', headers: auth(session) })).statusCode,
+    ).toBe(401);
+    await t.db.delete(companies).where(eq(companies.id, company.id));
+  });
+});
+
+describe('password reset', () => {
+  const codeFrom = (text: string) => /: (\d{6})/.exec(text)![1];
+
+  it('emails a single-use code that sets a new password', async () => {
+    const { admin } = await makeCompany(t.db);
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: `/forgetpassword/${encodeURIComponent(admin.email)}`,
+    });
+    expect(sent.statusCode).toBe(200);
+    const mail = t.mail.at(-1)!;
+    expect(mail.to).toBe(admin.email);
+    const code = codeFrom(mail.text);
+    const url = (c: string, pw: string) =>
+      `/resetpasswords/${encodeURIComponent(admin.email)}/${c}/${pw}`;
+
+    expect((await t.app.inject({ method: 'POST', url: url(code, 'weak') })).statusCode).toBe(400);
+    const ok = await t.app.inject({ method: 'POST', url: url(code, 'NewPass123') });
+    expect(ok.statusCode).toBe(200);
+    await login(t.app, admin.email, 'NewPass123');
+    const reused = await t.app.inject({ method: 'POST', url: url(code, 'Another123') });
+    expect(reused.statusCode).toBe(400);
+    expect(reused.json().error).toBe('ERR_INVALID_RESET_CODE');
+  });
+
+  it('refuses a wrong code and gives up after five wrong tries', async () => {
+    const { admin } = await makeCompany(t.db);
+    await t.app.inject({
+      method: 'POST',
+      url: `/forgetpassword/${encodeURIComponent(admin.email)}`,
+    });
+    const code = codeFrom(t.mail.at(-1)!.text);
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i += 1) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/resetpasswords/${encodeURIComponent(admin.email)}/${wrong}/NewPass123`,
+      });
+      expect(res.json().error).toBe('ERR_INVALID_RESET_CODE');
+    }
+    const right = await t.app.inject({
+      method: 'POST',
+      url: `/resetpasswords/${encodeURIComponent(admin.email)}/${code}/NewPass123`,
+    });
+    expect(right.statusCode).toBe(400);
+  });
+
+  it('an expired code is refused', async () => {
+    const { admin } = await makeCompany(t.db);
+    await t.app.inject({
+      method: 'POST',
+      url: `/forgetpassword/${encodeURIComponent(admin.email)}`,
+    });
+    const code = codeFrom(t.mail.at(-1)!.text);
+    travel(31 * 60_000);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/resetpasswords/${encodeURIComponent(admin.email)}/${code}/NewPass123`,
+    });
+    expect(res.json().error).toBe('ERR_INVALID_RESET_CODE');
+  });
+
+  it('an unknown email answers 404', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/forgetpassword/nobody%40nowhere.io' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toBe('ERR_EMAIL_NOT_FOUND');
+  });
+});

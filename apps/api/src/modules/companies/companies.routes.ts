@@ -1,0 +1,104 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  companyCreateSchema,
+  companyUpdateSchema,
+  idParam,
+  pageQuery,
+  schedulesSchema,
+  signupSchema,
+} from '@atendi/shared';
+import {
+  createCompany,
+  deleteCompany,
+  getCompany,
+  getCompanyWithPlan,
+  listAllCompanies,
+  listCompanies,
+  signup,
+  updateCompany,
+  updateCompanySchedules,
+} from './companies.service';
+import { platformCompanyId } from '../users/platform';
+
+const tags = ['companies'];
+
+export const companiesRoutes = async (root: FastifyInstance) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { db, rateLimiter } = app.deps;
+
+  app.post(
+    '/companies/cadastro',
+    {
+      schema: { tags, summary: 'Public sign-up', body: signupSchema, security: [] },
+      config: { access: { public: true } },
+    },
+    async (request, reply) => {
+      const { count, resetIn } = await rateLimiter.hit(`signup:${request.ip}`, 3600);
+      if (count > 20) {
+        reply.header('Retry-After', String(resetIn));
+        return reply
+          .status(429)
+          .send({ error: 'ERR_TOO_MANY_REQUESTS', message: 'Too many sign-ups, try later' });
+      }
+      const company = await signup(db, request.body, await platformCompanyId(db));
+      return reply.status(201).send(company);
+    },
+  );
+
+  app.get(
+    '/companies',
+    { schema: { tags, querystring: pageQuery }, config: { access: { superOnly: true } } },
+    async (request) => listCompanies(db, request.query),
+  );
+  app.get(
+    '/companies/list',
+    { schema: { tags }, config: { access: { superOnly: true } } },
+    async () => listAllCompanies(db),
+  );
+  app.get(
+    '/companies/listPlan/:companyId',
+    {
+      schema: { tags, params: z.object({ companyId: z.coerce.number().int().positive() }) },
+      config: { access: { allowInactiveCompany: true } },
+    },
+    async (request) => getCompanyWithPlan(db, request.auth, request.params.companyId),
+  );
+  app.get(
+    '/companies/:id',
+    { schema: { tags, params: idParam }, config: { access: { allowInactiveCompany: true } } },
+    async (request) => getCompany(db, request.auth, request.params.id),
+  );
+  app.post(
+    '/companies',
+    { schema: { tags, body: companyCreateSchema }, config: { access: { superOnly: true } } },
+    async (request, reply) =>
+      reply.status(201).send(await createCompany(app.deps, request.auth, request.body)),
+  );
+  app.put(
+    '/companies/:id',
+    {
+      schema: { tags, params: idParam, body: companyUpdateSchema },
+      config: { access: { superOnly: true } },
+    },
+    async (request) => updateCompany(app.deps, request.auth, request.params.id, request.body),
+  );
+  app.put(
+    '/companies/:id/schedules',
+    {
+      schema: { tags, params: idParam, body: schedulesSchema },
+      config: { access: { permission: 'company:updateSchedules' } },
+    },
+    async (request) =>
+      updateCompanySchedules(app.deps, request.auth, request.params.id, request.body.schedules),
+  );
+  app.delete(
+    '/companies/:id',
+    { schema: { tags, params: idParam }, config: { access: { superOnly: true } } },
+    async (request, reply) => {
+      await deleteCompany(app.deps, request.auth, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+};

@@ -1,0 +1,331 @@
+import { and, asc, count, eq, ilike, inArray, ne, or } from 'drizzle-orm';
+import {
+  SIGNUP_DEFAULTS,
+  effectiveCompanyStatus,
+  recurrenceMonths,
+  settingDefaults,
+  type CompanyCreateInput,
+  type CompanyStatus,
+  type CompanyUpdateInput,
+  type Recurrence,
+  type ScheduleSlot,
+  type SignupInput,
+} from '@atendi/shared';
+import type { AppDeps } from '../../app';
+import type { Db } from '../../db/client';
+import { companies, plans, settings, users } from '../../db/schema';
+import type { AuthContext } from '../../platform/context';
+import { AppError } from '../../platform/errors';
+import { generatePassword, hashPassword } from '../../platform/passwords';
+import { foundOr404 } from '../../platform/tenancy';
+
+type CompanyRow = typeof companies.$inferSelect;
+const PAGE_SIZE = 20;
+
+const campaignsSettingOf = async (db: Db, companyIds: number[]) => {
+  if (!companyIds.length) return new Map<number, boolean>();
+  const rows = await db
+    .select({ companyId: settings.companyId, value: settings.value })
+    .from(settings)
+    .where(and(eq(settings.key, 'campaignsEnabled'), inArray(settings.companyId, companyIds)));
+  return new Map(rows.map((r) => [r.companyId, r.value === 'true']));
+};
+
+export const serializeCompany = (
+  company: CompanyRow,
+  plan: { id: number; name: string } | null,
+  campaignsEnabled: boolean,
+) => ({
+  id: company.id,
+  name: company.name,
+  email: company.email,
+  phone: company.phone,
+  planId: company.planId,
+  plan: plan ? { id: plan.id, name: plan.name } : null,
+  status: company.status,
+  // The status the gate applies: an active company past its due date is overdue.
+  effectiveStatus: effectiveCompanyStatus(company),
+  dueDate: company.dueDate,
+  recurrence: company.recurrence,
+  campaignsEnabled,
+  schedules: company.schedules,
+  createdAt: company.createdAt,
+  updatedAt: company.updatedAt,
+});
+
+const withPlans = async (db: Db, rows: CompanyRow[]) => {
+  const planRows = await db.select({ id: plans.id, name: plans.name }).from(plans);
+  const planById = new Map(planRows.map((p) => [p.id, p]));
+  const campaigns = await campaignsSettingOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((c) =>
+    serializeCompany(c, planById.get(c.planId) ?? null, campaigns.get(c.id) ?? false),
+  );
+};
+
+const findCompany = async (db: Db, id: number) =>
+  foundOr404(
+    (await db.select().from(companies).where(eq(companies.id, id)))[0],
+    'ERR_NO_COMPANY_FOUND',
+  );
+
+// A non-super caller sees only their own company; another id is 404 as if it did not exist.
+const assertCompanyAccess = (ctx: AuthContext, id: number) => {
+  if (!ctx.isSuper && ctx.companyId !== id) throw new AppError('ERR_NO_COMPANY_FOUND');
+};
+
+export const getCompany = async (db: Db, ctx: AuthContext, id: number) => {
+  assertCompanyAccess(ctx, id);
+  return (await withPlans(db, [await findCompany(db, id)]))[0];
+};
+
+export const listCompanies = async (db: Db, query: { searchParam: string; pageNumber: number }) => {
+  const term = query.searchParam.trim();
+  const where = term
+    ? or(ilike(companies.name, `%${term}%`), ilike(companies.email, `%${term}%`))
+    : undefined;
+  const rows = await db
+    .select()
+    .from(companies)
+    .where(where)
+    .orderBy(asc(companies.name))
+    .limit(PAGE_SIZE + 1)
+    .offset((query.pageNumber - 1) * PAGE_SIZE);
+  const [{ value }] = await db.select({ value: count() }).from(companies).where(where);
+  return {
+    companies: await withPlans(db, rows.slice(0, PAGE_SIZE)),
+    count: value,
+    hasMore: rows.length > PAGE_SIZE,
+  };
+};
+
+export const listAllCompanies = async (db: Db) =>
+  withPlans(db, await db.select().from(companies).orderBy(asc(companies.name)));
+
+export const getCompanyWithPlan = async (db: Db, ctx: AuthContext, id: number) => {
+  assertCompanyAccess(ctx, id);
+  const company = await findCompany(db, id);
+  const [plan] = await db.select().from(plans).where(eq(plans.id, company.planId));
+  const [serialized] = await withPlans(db, [company]);
+  return { ...serialized, plan };
+};
+
+const assertUnique = async (db: Db, name: string, exceptId?: number) => {
+  const [existing] = await db
+    .select({ id: companies.id })
+    .from(companies)
+    .where(
+      exceptId
+        ? and(eq(companies.name, name), ne(companies.id, exceptId))
+        : eq(companies.name, name),
+    );
+  if (existing)
+    throw new AppError('ERR_COMPANY_ALREADY_EXISTS', 'A company with this name already exists');
+};
+
+const assertPlanExists = async (db: Db, planId: number) => {
+  const [plan] = await db.select({ id: plans.id }).from(plans).where(eq(plans.id, planId));
+  if (!plan) throw new AppError('ERR_NO_PLAN_FOUND');
+};
+
+const seedCompanySettings = async (db: Db, companyId: number, campaignsEnabled: boolean) => {
+  const rows = Object.entries(settingDefaults).map(([key, value]) => ({
+    companyId,
+    key,
+    value: key === 'campaignsEnabled' ? String(campaignsEnabled) : value,
+  }));
+  await db.insert(settings).values(rows).onConflictDoNothing();
+};
+
+type NewCompany = {
+  name: string;
+  email: string;
+  phone: string;
+  planId: number;
+  status: CompanyStatus;
+  dueDate: Date | null;
+  recurrence: Recurrence;
+  campaignsEnabled: boolean;
+  adminName: string;
+  adminPassword: string;
+};
+
+// One transaction: the company, its default settings and its first admin all exist, or none do.
+const insertCompanyWithAdmin = async (db: Db, input: NewCompany) => {
+  await assertUnique(db, input.name);
+  await assertPlanExists(db, input.planId);
+  const [emailTaken] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, input.email));
+  if (emailTaken)
+    throw new AppError('ERR_EMAIL_ALREADY_EXISTS', 'An account with this email already exists');
+  const passwordHash = await hashPassword(input.adminPassword);
+  return db.transaction(async (tx) => {
+    const [company] = await tx
+      .insert(companies)
+      .values({
+        name: input.name,
+        email: input.email,
+        phone: input.phone,
+        planId: input.planId,
+        status: input.status,
+        dueDate: input.dueDate,
+        recurrence: input.recurrence,
+      })
+      .returning();
+    await seedCompanySettings(tx, company.id, input.campaignsEnabled);
+    await tx.insert(users).values({
+      companyId: company.id,
+      name: input.adminName,
+      email: input.email,
+      passwordHash,
+      profile: 'admin',
+    });
+    return company;
+  });
+};
+
+const addDays = (days: number) => new Date(Date.now() + days * 24 * 3600 * 1000);
+
+// Public sign-up (SPEC §5, §9): trial defaults are the server's; a client cannot pick its status or due date.
+export const signup = async (db: Db, input: SignupInput, platformCompanyId: number | undefined) => {
+  if (platformCompanyId) {
+    const [setting] = await db
+      .select({ value: settings.value })
+      .from(settings)
+      .where(and(eq(settings.companyId, platformCompanyId), eq(settings.key, 'userCreation')));
+    if (setting?.value === 'disabled')
+      throw new AppError('ERR_USER_CREATION_DISABLED', 'Sign-up is disabled');
+  }
+  let planId = input.planId ?? SIGNUP_DEFAULTS.planId;
+  const [plan] = await db.select({ id: plans.id }).from(plans).where(eq(plans.id, planId));
+  if (!plan) {
+    if (input.planId !== undefined) throw new AppError('ERR_NO_PLAN_FOUND');
+    // The SPEC's default plan id may not exist on this installation: fall back to the first plan.
+    const [first] = await db.select({ id: plans.id }).from(plans).orderBy(asc(plans.id)).limit(1);
+    if (!first) throw new AppError('ERR_NO_PLAN_FOUND');
+    planId = first.id;
+  }
+  const company = await insertCompanyWithAdmin(db, {
+    name: input.name,
+    email: input.email,
+    phone: input.phone,
+    planId,
+    status: SIGNUP_DEFAULTS.status,
+    dueDate: addDays(SIGNUP_DEFAULTS.trialDays),
+    recurrence: input.recurrence ?? SIGNUP_DEFAULTS.recurrence,
+    campaignsEnabled: SIGNUP_DEFAULTS.campaignsEnabled,
+    adminName: input.name,
+    adminPassword: input.password,
+  });
+  return (await withPlans(db, [company]))[0];
+};
+
+const asBool = (value: boolean | 'true' | 'false' | undefined) =>
+  value === true || value === 'true';
+
+// Super users create companies; the admin's password is generated and answered once.
+export const createCompany = async (
+  deps: Pick<AppDeps, 'db' | 'realtime'>,
+  ctx: AuthContext,
+  input: CompanyCreateInput,
+) => {
+  const adminPassword = input.password ?? generatePassword(8);
+  const company = await insertCompanyWithAdmin(deps.db, {
+    name: input.name,
+    email: input.email,
+    phone: input.phone,
+    planId: input.planId,
+    status: input.status,
+    dueDate: input.dueDate ? new Date(input.dueDate) : null,
+    recurrence: input.recurrence,
+    campaignsEnabled: asBool(input.campaignsEnabled),
+    adminName: input.name,
+    adminPassword,
+  });
+  const [view] = await withPlans(deps.db, [company]);
+  deps.realtime.toCompany(ctx.companyId).emit('company', { action: 'create', company: view });
+  return { ...view, adminPassword: input.password ? undefined : adminPassword };
+};
+
+const addMonths = (date: Date, months: number) => {
+  const next = new Date(date);
+  next.setMonth(next.getMonth() + months);
+  return next;
+};
+
+export const updateCompany = async (
+  deps: Pick<AppDeps, 'db' | 'realtime'>,
+  ctx: AuthContext,
+  id: number,
+  input: CompanyUpdateInput,
+) => {
+  const company = await findCompany(deps.db, id);
+  if (input.name) await assertUnique(deps.db, input.name, id);
+  if (input.planId) await assertPlanExists(deps.db, input.planId);
+  const recurrence = input.recurrence ?? company.recurrence;
+  let dueDate =
+    input.dueDate === undefined ? company.dueDate : input.dueDate ? new Date(input.dueDate) : null;
+  // SPEC §4 expire action: add one period by recurrence to an existing due date.
+  if (input.expire && dueDate) dueDate = addMonths(dueDate, recurrenceMonths[recurrence]);
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(companies)
+      .set({
+        name: input.name,
+        email: input.email,
+        phone: input.phone,
+        planId: input.planId,
+        status: input.status,
+        recurrence: input.recurrence,
+        dueDate,
+      })
+      .where(eq(companies.id, id));
+    if (input.campaignsEnabled !== undefined) {
+      await tx
+        .insert(settings)
+        .values({
+          companyId: id,
+          key: 'campaignsEnabled',
+          value: String(asBool(input.campaignsEnabled)),
+        })
+        .onConflictDoUpdate({
+          target: [settings.companyId, settings.key],
+          set: { value: String(asBool(input.campaignsEnabled)) },
+        });
+    }
+  });
+  const view = await getCompany(deps.db, ctx, id);
+  deps.realtime.toCompany(ctx.companyId).emit('company', { action: 'update', company: view });
+  deps.realtime.toCompany(id).emit('company', { action: 'update', company: view });
+  return view;
+};
+
+export const deleteCompany = async (
+  deps: Pick<AppDeps, 'db' | 'realtime'>,
+  ctx: AuthContext,
+  id: number,
+) => {
+  await findCompany(deps.db, id);
+  if (id === ctx.companyId)
+    throw new AppError('ERR_CANNOT_DELETE_OWN_COMPANY', 'The platform company cannot be deleted');
+  await deps.db.delete(companies).where(eq(companies.id, id));
+  deps.realtime.toCompany(ctx.companyId).emit('company', { action: 'delete', companyId: id });
+};
+
+export const updateCompanySchedules = async (
+  deps: Pick<AppDeps, 'db' | 'realtime'>,
+  ctx: AuthContext,
+  id: number,
+  schedules: ScheduleSlot[],
+) => {
+  assertCompanyAccess(ctx, id);
+  await findCompany(deps.db, id);
+  await deps.db.update(companies).set({ schedules }).where(eq(companies.id, id));
+  return getCompany(deps.db, ctx, id);
+};
+
+export const ensureCompanySettings = seedCompanySettings;

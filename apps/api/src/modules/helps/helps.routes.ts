@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { helpSchema, helpUpdateSchema, idParam } from '@atendi/shared';
+import { createHelp, deleteHelp, getHelp, listHelps, updateHelp } from './helps.service';
+
+const tags = ['helps'];
+
+export const helpsRoutes = async (root: FastifyInstance) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.deps;
+  const superOnly = { access: { superOnly: true } };
+
+  app.get(
+    '/helps',
+    { schema: { tags, querystring: z.object({ searchParam: z.string().max(200).optional() }) } },
+    async (request) => listHelps(db, request.query.searchParam),
+  );
+  app.get('/helps/list', { schema: { tags } }, async () => listHelps(db));
+  app.get('/helps/:id', { schema: { tags, params: idParam } }, async (request) =>
+    getHelp(db, request.params.id),
+  );
+  app.post(
+    '/helps',
+    { schema: { tags, body: helpSchema }, config: superOnly },
+    async (request, reply) => reply.status(201).send(await createHelp(db, request.body)),
+  );
+  app.put(
+    '/helps/:id',
+    { schema: { tags, params: idParam, body: helpUpdateSchema }, config: superOnly },
+    async (request) => updateHelp(db, request.params.id, request.body),
+  );
+  app.delete(
+    '/helps/:id',
+    { schema: { tags, params: idParam }, config: superOnly },
+    async (request, reply) => {
+      await deleteHelp(db, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+};

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { idParam, planSchema, planUpdateSchema } from '@atendi/shared';
+import { createPlan, deletePlan, getPlan, listPlans, updatePlan } from './plans.service';
+
+const tags = ['plans'];
+
+export const plansRoutes = async (root: FastifyInstance) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.deps;
+  const readable = { access: { allowInactiveCompany: true } };
+
+  app.get(
+    '/plans/list',
+    { schema: { tags, security: [] }, config: { access: { public: true } } },
+    async () => listPlans(db),
+  );
+  app.get('/plans/all', { schema: { tags }, config: readable }, async () => listPlans(db));
+  app.get('/plans', { schema: { tags }, config: readable }, async () => listPlans(db));
+  app.get('/plans/:id', { schema: { tags, params: idParam }, config: readable }, async (request) =>
+    getPlan(db, request.params.id),
+  );
+  app.post(
+    '/plans',
+    { schema: { tags, body: planSchema }, config: { access: { superOnly: true } } },
+    async (request, reply) => reply.status(201).send(await createPlan(db, request.body)),
+  );
+  app.put(
+    '/plans/:id',
+    {
+      schema: { tags, params: idParam, body: planUpdateSchema },
+      config: { access: { superOnly: true } },
+    },
+    async (request) => updatePlan(db, request.params.id, request.body),
+  );
+  app.delete(
+    '/plans/:id',
+    { schema: { tags, params: idParam }, config: { access: { superOnly: true } } },
+    async (request, reply) => {
+      await deletePlan(db, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+};

@@ -1,0 +1,97 @@
+import { asc, count, eq } from 'drizzle-orm';
+import type { PlanInput } from '@atendi/shared';
+import { advertisedPlans, isWithinLimit } from '@atendi/shared';
+import type { Db } from '../../db/client';
+import { companies, plans, queues, users, whatsapps } from '../../db/schema';
+import { AppError } from '../../platform/errors';
+import { foundOr404 } from '../../platform/tenancy';
+
+export type Plan = typeof plans.$inferSelect;
+
+export const serializePlan = (plan: Plan) => ({
+  id: plan.id,
+  name: plan.name,
+  users: plan.users,
+  connections: plan.connections,
+  queues: plan.queues,
+  value: plan.value,
+  useCampaigns: plan.useCampaigns,
+  useKanban: plan.useKanban,
+  useOpenAi: plan.useOpenAi,
+  useIntegrations: plan.useIntegrations,
+  useSchedules: plan.useSchedules,
+  useExternalApi: plan.useExternalApi,
+});
+
+export const listPlans = async (db: Db) =>
+  (await db.select().from(plans).orderBy(asc(plans.id))).map(serializePlan);
+
+export const getPlan = async (db: Db, id: number) =>
+  serializePlan(
+    foundOr404((await db.select().from(plans).where(eq(plans.id, id)))[0], 'ERR_NO_PLAN_FOUND'),
+  );
+
+const assertNameFree = async (db: Db, name: string, exceptId?: number) => {
+  const [existing] = await db.select({ id: plans.id }).from(plans).where(eq(plans.name, name));
+  if (existing && existing.id !== exceptId) {
+    throw new AppError('ERR_PLAN_ALREADY_EXISTS', 'A plan with this name already exists');
+  }
+};
+
+export const createPlan = async (db: Db, input: PlanInput) => {
+  await assertNameFree(db, input.name);
+  const [plan] = await db.insert(plans).values(input).returning();
+  return serializePlan(plan);
+};
+
+export const updatePlan = async (db: Db, id: number, input: Partial<PlanInput>) => {
+  await getPlan(db, id);
+  if (input.name) await assertNameFree(db, input.name, id);
+  const [plan] = await db.update(plans).set(input).where(eq(plans.id, id)).returning();
+  return serializePlan(plan);
+};
+
+export const deletePlan = async (db: Db, id: number) => {
+  await getPlan(db, id);
+  const [{ value }] = await db
+    .select({ value: count() })
+    .from(companies)
+    .where(eq(companies.planId, id));
+  if (value > 0) throw new AppError('ERR_PLAN_IN_USE', `The plan is used by ${value} companies`);
+  await db.delete(plans).where(eq(plans.id, id));
+};
+
+// Seeds SPEC §9's advertised plans on an empty database.
+export const seedPlans = async (db: Db) => {
+  const [{ value }] = await db.select({ value: count() }).from(plans);
+  if (value > 0) return;
+  await db.insert(plans).values(advertisedPlans.map((p) => ({ ...p })));
+};
+
+type Limited = 'users' | 'connections' | 'queues';
+const counted = { users, connections: whatsapps, queues } as const;
+const limitErrors = {
+  users: 'ERR_PLAN_LIMIT_USERS',
+  connections: 'ERR_PLAN_LIMIT_CONNECTIONS',
+  queues: 'ERR_PLAN_LIMIT_QUEUES',
+} as const;
+
+// Plan limits are checked on create (call it inside the create's transaction); 0 means unlimited.
+export const assertPlanLimit = async (db: Db, companyId: number, what: Limited) => {
+  const [row] = await db
+    .select({ limit: plans[what] })
+    .from(companies)
+    .innerJoin(plans, eq(plans.id, companies.planId))
+    .where(eq(companies.id, companyId))
+    // Inside the caller's transaction this serialises concurrent creates of one company.
+    .for('update', { of: companies });
+  if (!row) throw new AppError('ERR_NO_COMPANY_FOUND');
+  const table = counted[what];
+  const [{ value }] = await db
+    .select({ value: count() })
+    .from(table)
+    .where(eq(table.companyId, companyId));
+  if (!isWithinLimit(row.limit, value)) {
+    throw new AppError(limitErrors[what], `The plan allows at most ${row.limit} ${what}`);
+  }
+};

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { settingUpdateSchema } from '@atendi/shared';
+import { listSettings, updateSetting } from './settings.service';
+
+const tags = ['settings'];
+
+export const settingsRoutes = async (root: FastifyInstance) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+
+  app.get('/settings', { schema: { tags } }, async (request) =>
+    listSettings(app.deps.db, request.auth),
+  );
+  app.put(
+    '/settings/:key',
+    {
+      schema: {
+        tags,
+        params: z.object({ key: z.string().min(1).max(100) }),
+        body: settingUpdateSchema,
+      },
+      config: { access: { permission: 'settings:update' } },
+    },
+    async (request) =>
+      updateSetting(app.deps, request.auth, request.params.key, request.body.value),
+  );
+};

@@ -1,0 +1,58 @@
+import { and, eq } from 'drizzle-orm';
+import {
+  settingDefaults,
+  settingKeys,
+  settingOptions,
+  superOnlySettingKeys,
+  type SettingKey,
+} from '@atendi/shared';
+import type { AppDeps } from '../../app';
+import type { Db } from '../../db/client';
+import { settings } from '../../db/schema';
+import type { AuthContext } from '../../platform/context';
+import { AppError } from '../../platform/errors';
+
+const isSettingKey = (key: string): key is SettingKey => (settingKeys as string[]).includes(key);
+
+// Every known key is listed, with its default where the company never saved it.
+export const listSettings = async (db: Db, ctx: AuthContext) => {
+  const rows = await db
+    .select({ key: settings.key, value: settings.value })
+    .from(settings)
+    .where(eq(settings.companyId, ctx.companyId));
+  const saved = new Map(rows.map((r) => [r.key, r.value]));
+  return settingKeys
+    .filter((key) => ctx.isSuper || !superOnlySettingKeys.includes(key))
+    .map((key) => ({ key, value: saved.get(key) ?? settingDefaults[key] }));
+};
+
+export const getSettingValue = async (db: Db, companyId: number, key: SettingKey) => {
+  const [row] = await db
+    .select({ value: settings.value })
+    .from(settings)
+    .where(and(eq(settings.companyId, companyId), eq(settings.key, key)));
+  return row?.value ?? settingDefaults[key];
+};
+
+export const updateSetting = async (
+  deps: Pick<AppDeps, 'db' | 'realtime'>,
+  ctx: AuthContext,
+  key: string,
+  value: string,
+) => {
+  if (!isSettingKey(key)) throw new AppError('ERR_NO_SETTING_FOUND', `Unknown setting ${key}`);
+  if (superOnlySettingKeys.includes(key) && !ctx.isSuper) throw new AppError('ERR_NO_PERMISSION');
+  const allowed = settingOptions[key];
+  if (allowed && !allowed.includes(value)) {
+    throw new AppError('ERR_VALIDATION', `Invalid value for ${key}`, {
+      fields: { value: [`One of: ${allowed.join(', ')}`] },
+    });
+  }
+  const [row] = await deps.db
+    .insert(settings)
+    .values({ companyId: ctx.companyId, key, value })
+    .onConflictDoUpdate({ target: [settings.companyId, settings.key], set: { value } })
+    .returning({ key: settings.key, value: settings.value });
+  deps.realtime.toCompany(ctx.companyId).emit('settings', { action: 'update', setting: row });
+  return row;
+};

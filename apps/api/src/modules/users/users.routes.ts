@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idParam, pageQuery, userCreateSchema, userUpdateSchema } from '@atendi/shared';
+import {
+  createUser,
+  deleteUser,
+  getUser,
+  listUsers,
+  listUsersBrief,
+  updateUser,
+} from './users.service';
+
+const tags = ['users'];
+
+export const usersRoutes = async (root: FastifyInstance) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.deps;
+
+  app.get(
+    '/users',
+    {
+      schema: { tags, querystring: pageQuery },
+      config: { access: { permission: 'users:manage' } },
+    },
+    async (request) => listUsers(db, request.auth, request.query),
+  );
+  app.get(
+    '/users/list',
+    {
+      schema: {
+        tags,
+        querystring: z.object({ companyId: z.coerce.number().int().positive().optional() }),
+      },
+    },
+    async (request) => listUsersBrief(db, request.auth, request.query.companyId),
+  );
+  app.get('/users/:id', { schema: { tags, params: idParam } }, async (request) =>
+    getUser(db, request.auth, request.params.id),
+  );
+  app.post(
+    '/users',
+    {
+      schema: { tags, body: userCreateSchema },
+      config: { access: { permission: 'users:manage' } },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await createUser(app.deps, request.auth, request.body)),
+  );
+  // Users edit themselves (profile dialog); the service refuses what their profile may not change.
+  app.put(
+    '/users/:id',
+    { schema: { tags, params: idParam, body: userUpdateSchema } },
+    async (request) => updateUser(app.deps, request.auth, request.params.id, request.body),
+  );
+  app.delete(
+    '/users/:id',
+    { schema: { tags, params: idParam }, config: { access: { permission: 'users:manage' } } },
+    async (request, reply) => {
+      await deleteUser(app.deps, request.auth, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+};

@@ -1,0 +1,340 @@
+import { and, asc, count, eq, ilike, inArray, ne, or } from 'drizzle-orm';
+import {
+  can,
+  effectiveCompanyStatus,
+  type UserCreateInput,
+  type UserUpdateInput,
+} from '@atendi/shared';
+import type { Db } from '../../db/client';
+import { companies, plans, queues, settings, userQueues, users, whatsapps } from '../../db/schema';
+import type { AuthContext } from '../../platform/context';
+import { AppError } from '../../platform/errors';
+import { hashPassword } from '../../platform/passwords';
+import { foundOr404, ofCompany } from '../../platform/tenancy';
+import type { SocketIdentity } from '../../realtime/realtime';
+import type { AppDeps } from '../../app';
+import { assertPlanLimit, serializePlan } from '../plans/plans.service';
+
+type UserRow = typeof users.$inferSelect;
+type QueueRef = { id: number; name: string; color: string };
+
+const PAGE_SIZE = 20;
+
+const sameIds = (a: number[], b: number[]) => {
+  const x = new Set(a);
+  const y = new Set(b);
+  return x.size === y.size && [...x].every((id) => y.has(id));
+};
+
+const queuesOf = async (db: Db, userIds: number[]) => {
+  const byUser = new Map<number, QueueRef[]>();
+  if (!userIds.length) return byUser;
+  const rows = await db
+    .select({ userId: userQueues.userId, id: queues.id, name: queues.name, color: queues.color })
+    .from(userQueues)
+    .innerJoin(queues, eq(queues.id, userQueues.queueId))
+    .where(inArray(userQueues.userId, userIds))
+    .orderBy(asc(queues.orderQueue), asc(queues.name));
+  for (const { userId, ...queue } of rows) {
+    byUser.set(userId, [...(byUser.get(userId) ?? []), queue]);
+  }
+  return byUser;
+};
+
+// The public shape of a user; never includes the password hash.
+export const serializeUser = (user: UserRow, userQueueList: QueueRef[]) => ({
+  id: user.id,
+  companyId: user.companyId,
+  name: user.name,
+  email: user.email,
+  profile: user.profile,
+  super: user.super,
+  allTicket: user.allTicket,
+  whatsappId: user.whatsappId,
+  online: user.online,
+  queues: userQueueList,
+  queueIds: userQueueList.map((q) => q.id),
+  createdAt: user.createdAt,
+  updatedAt: user.updatedAt,
+});
+export type UserView = ReturnType<typeof serializeUser>;
+
+export const loadUserView = async (db: Db, userId: number) => {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user) return undefined;
+  const list = await queuesOf(db, [user.id]);
+  return serializeUser(user, list.get(user.id) ?? []);
+};
+
+// The session's user: the user plus their company, its settings and plan (login, refresh, /auth/me).
+export const loadSessionUser = async (db: Db, userId: number) => {
+  const user = await loadUserView(db, userId);
+  if (!user) return undefined;
+  const [row] = await db
+    .select({ company: companies, plan: plans })
+    .from(companies)
+    .innerJoin(plans, eq(plans.id, companies.planId))
+    .where(eq(companies.id, user.companyId));
+  const companySettings = await db
+    .select({ key: settings.key, value: settings.value })
+    .from(settings)
+    .where(eq(settings.companyId, user.companyId));
+  const whatsapp = user.whatsappId
+    ? (
+        await db
+          .select({ id: whatsapps.id, name: whatsapps.name })
+          .from(whatsapps)
+          .where(eq(whatsapps.id, user.whatsappId))
+      )[0]
+    : undefined;
+  const status = effectiveCompanyStatus(row.company);
+  return {
+    ...user,
+    whatsapp: whatsapp ?? null,
+    company: {
+      id: row.company.id,
+      name: row.company.name,
+      status,
+      dueDate: row.company.dueDate,
+      recurrence: row.company.recurrence,
+      // Payment-provider keys are platform secrets; nobody's session carries them.
+      settings: companySettings.filter((s) => s.key !== 'asaas'),
+      plan: serializePlan(row.plan),
+    },
+  };
+};
+export type SessionUser = NonNullable<Awaited<ReturnType<typeof loadSessionUser>>>;
+
+export const listUsers = async (
+  db: Db,
+  ctx: AuthContext,
+  query: { searchParam: string; pageNumber: number },
+) => {
+  const term = query.searchParam.trim();
+  const where = ofCompany(
+    users,
+    ctx,
+    term ? or(ilike(users.name, `%${term}%`), ilike(users.email, `%${term}%`)) : undefined,
+  );
+  const rows = await db
+    .select()
+    .from(users)
+    .where(where)
+    .orderBy(asc(users.name), asc(users.id))
+    .limit(PAGE_SIZE + 1)
+    .offset((query.pageNumber - 1) * PAGE_SIZE);
+  const page = rows.slice(0, PAGE_SIZE);
+  const [{ value: total }] = await db.select({ value: count() }).from(users).where(where);
+  const list = await queuesOf(
+    db,
+    page.map((u) => u.id),
+  );
+  return {
+    users: page.map((u) => serializeUser(u, list.get(u.id) ?? [])),
+    count: total,
+    hasMore: rows.length > PAGE_SIZE,
+  };
+};
+
+// A short list for pickers (transfer, filters); super users may ask for another company.
+export const listUsersBrief = async (db: Db, ctx: AuthContext, companyId?: number) => {
+  const target = ctx.isSuper && companyId ? companyId : ctx.companyId;
+  return db
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      profile: users.profile,
+      online: users.online,
+    })
+    .from(users)
+    .where(eq(users.companyId, target))
+    .orderBy(asc(users.name));
+};
+
+const findUser = async (db: Db, ctx: AuthContext, id: number) => {
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(
+      ctx.isSuper ? eq(users.id, id) : and(eq(users.id, id), eq(users.companyId, ctx.companyId)),
+    );
+  return foundOr404(user, 'ERR_NO_USER_FOUND');
+};
+
+export const getUser = async (db: Db, ctx: AuthContext, id: number) => {
+  const user = await findUser(db, ctx, id);
+  if (user.id !== ctx.userId && !can(ctx, 'users:manage')) throw new AppError('ERR_NO_PERMISSION');
+  const list = await queuesOf(db, [user.id]);
+  return serializeUser(user, list.get(user.id) ?? []);
+};
+
+const assertEmailFree = async (db: Db, email: string, exceptId?: number) => {
+  const [existing] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(exceptId ? and(eq(users.email, email), ne(users.id, exceptId)) : eq(users.email, email));
+  if (existing)
+    throw new AppError('ERR_EMAIL_ALREADY_EXISTS', 'An account with this email already exists');
+};
+
+// Queues and the default connection must belong to the user's company.
+const assertOwnedRefs = async (
+  db: Db,
+  companyId: number,
+  queueIds?: number[],
+  whatsappId?: number | null,
+) => {
+  if (queueIds?.length) {
+    const unique = [...new Set(queueIds)];
+    const found = await db
+      .select({ id: queues.id })
+      .from(queues)
+      .where(and(eq(queues.companyId, companyId), inArray(queues.id, unique)));
+    if (found.length !== unique.length) throw new AppError('ERR_NOT_FOUND', 'Queue not found');
+  }
+  if (whatsappId) {
+    const [found] = await db
+      .select({ id: whatsapps.id })
+      .from(whatsapps)
+      .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.id, whatsappId)));
+    if (!found) throw new AppError('ERR_NO_WAPP_FOUND');
+  }
+};
+
+const setQueues = async (db: Db, userId: number, companyId: number, queueIds: number[]) => {
+  await db.delete(userQueues).where(eq(userQueues.userId, userId));
+  const unique = [...new Set(queueIds)];
+  if (unique.length) {
+    await db.insert(userQueues).values(unique.map((queueId) => ({ userId, queueId, companyId })));
+  }
+};
+
+const emitUser = (
+  deps: Pick<AppDeps, 'realtime'>,
+  companyId: number,
+  action: string,
+  payload: Record<string, unknown>,
+) => deps.realtime.toCompany(companyId).emit('user', { action, ...payload });
+
+export const createUser = async (
+  deps: Pick<AppDeps, 'db' | 'realtime'>,
+  ctx: AuthContext,
+  input: UserCreateInput,
+) => {
+  // Only platform operators choose another company or grant the super flag.
+  const companyId = ctx.isSuper && input.companyId ? input.companyId : ctx.companyId;
+  if (input.super && !ctx.isSuper)
+    throw new AppError('ERR_NO_PERMISSION', 'Only super users grant the super flag');
+  if (input.profile && input.profile !== 'user' && !can(ctx, 'user-modal:editProfile')) {
+    throw new AppError('ERR_NO_PERMISSION');
+  }
+  await assertEmailFree(deps.db, input.email);
+  await assertOwnedRefs(deps.db, companyId, input.queueIds, input.whatsappId);
+  const passwordHash = await hashPassword(input.password);
+  const created = await deps.db.transaction(async (tx) => {
+    await assertPlanLimit(tx, companyId, 'users');
+    const [user] = await tx
+      .insert(users)
+      .values({
+        companyId,
+        name: input.name,
+        email: input.email,
+        passwordHash,
+        profile: input.profile ?? 'user',
+        super: ctx.isSuper ? (input.super ?? false) : false,
+        allTicket: input.allTicket ?? 'desabled',
+        whatsappId: input.whatsappId ?? null,
+      })
+      .returning();
+    await setQueues(tx, user.id, companyId, input.queueIds ?? []);
+    return user;
+  });
+  const view = (await loadUserView(deps.db, created.id))!;
+  emitUser(deps, companyId, 'create', { user: view });
+  return view;
+};
+
+export const updateUser = async (
+  deps: Pick<AppDeps, 'db' | 'realtime'>,
+  ctx: AuthContext,
+  id: number,
+  input: UserUpdateInput,
+) => {
+  const user = await findUser(deps.db, ctx, id);
+  const isSelf = user.id === ctx.userId;
+  const manages = can(ctx, 'users:manage');
+  if (!isSelf && !manages) throw new AppError('ERR_NO_PERMISSION');
+  // Nobody raises their own rights: profile, super flag and company change only through someone above.
+  if (input.super !== undefined && input.super !== user.super && (!ctx.isSuper || isSelf)) {
+    throw new AppError('ERR_NO_PERMISSION', 'The super flag cannot be changed here');
+  }
+  if (input.companyId !== undefined && input.companyId !== user.companyId && !ctx.isSuper) {
+    throw new AppError('ERR_NO_PERMISSION', 'The company cannot be changed');
+  }
+  if (input.profile !== undefined && input.profile !== user.profile) {
+    if (!can(ctx, 'user-modal:editProfile') || (isSelf && !ctx.isSuper)) {
+      throw new AppError('ERR_NO_PERMISSION', 'The profile cannot be changed');
+    }
+  }
+  const changesQueues = input.queueIds !== undefined;
+  const currentQueueIds = changesQueues
+    ? ((await queuesOf(deps.db, [user.id])).get(user.id) ?? []).map((q) => q.id)
+    : [];
+  const queuesDiffer = changesQueues && !sameIds(currentQueueIds, input.queueIds!);
+  const connectionDiffers = input.whatsappId !== undefined && input.whatsappId !== user.whatsappId;
+  const visibilityDiffers = input.allTicket !== undefined && input.allTicket !== user.allTicket;
+  if (
+    (queuesDiffer || connectionDiffers || visibilityDiffers) &&
+    !can(ctx, 'user-modal:editQueues')
+  ) {
+    throw new AppError(
+      'ERR_NO_PERMISSION',
+      'Queues, connection and ticket visibility need an admin',
+    );
+  }
+  if (input.email && input.email !== user.email)
+    await assertEmailFree(deps.db, input.email, user.id);
+  const companyId = ctx.isSuper && input.companyId ? input.companyId : user.companyId;
+  await assertOwnedRefs(deps.db, companyId, input.queueIds, input.whatsappId);
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({
+        name: input.name,
+        email: input.email,
+        profile: input.profile,
+        super: ctx.isSuper && !isSelf ? input.super : undefined,
+        allTicket: input.allTicket,
+        whatsappId: input.whatsappId,
+        companyId,
+        ...(passwordHash ? { passwordHash } : {}),
+      })
+      .where(eq(users.id, user.id));
+    if (queuesDiffer) await setQueues(tx, user.id, companyId, input.queueIds!);
+  });
+  const view = (await loadUserView(deps.db, user.id))!;
+  emitUser(deps, companyId, 'update', { user: view });
+  return view;
+};
+
+export const deleteUser = async (
+  deps: Pick<AppDeps, 'db' | 'realtime'>,
+  ctx: AuthContext,
+  id: number,
+) => {
+  const user = await findUser(deps.db, ctx, id);
+  if (user.id === ctx.userId)
+    throw new AppError('ERR_CANNOT_DELETE_SELF', 'You cannot delete your own account');
+  if (user.super && !ctx.isSuper) throw new AppError('ERR_NO_PERMISSION');
+  await deps.db.delete(users).where(eq(users.id, user.id));
+  emitUser(deps, user.companyId, 'delete', { userId: user.id });
+};
+
+export const markUserOnline = async (db: Db, identity: SocketIdentity, online: boolean) => {
+  await db
+    .update(users)
+    .set({ online, lastSeenAt: new Date() })
+    .where(and(eq(users.id, identity.userId), eq(users.companyId, identity.companyId)));
+};

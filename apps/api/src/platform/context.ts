@@ -1,0 +1,40 @@
+import type { Permission, Profile } from '@atendi/shared';
+
+// Who is calling: set once by the auth hook for every private route.
+export type AuthContext = {
+  userId: number;
+  companyId: number;
+  profile: Profile;
+  isSuper: boolean;
+  sessionId: string;
+};
+
+export type PlanFeature =
+  | 'useCampaigns'
+  | 'useKanban'
+  | 'useOpenAi'
+  | 'useIntegrations'
+  | 'useSchedules'
+  | 'useExternalApi';
+
+// What a route declares about its access; the auth hook enforces it.
+export type RouteAccess = {
+  // No session needed (login, sign-up, public plan list, version, webhooks).
+  public?: boolean;
+  permission?: Permission;
+  superOnly?: boolean;
+  // Reachable while the company is not active (SPEC §2 gate: auth, plans, subscriptions, announcements).
+  allowInactiveCompany?: boolean;
+  planFeature?: PlanFeature;
+};
+
+/* eslint-disable @typescript-eslint/consistent-type-definitions -- module augmentation needs interfaces */
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext;
+  }
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+  }
+}
+/* eslint-enable @typescript-eslint/consistent-type-definitions */

@@ -1,0 +1,164 @@
+import type { Server as HttpServer } from 'node:http';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { Redis } from 'ioredis';
+import { Server, type Socket } from 'socket.io';
+import type { FastifyBaseLogger } from 'fastify';
+import { ticketStatuses, type Profile } from '@atendi/shared';
+import type { TokenService } from '../platform/tokens';
+
+// The per-company event channels of SPEC §7; the wire name is `company-{id}-{channel}`.
+export type CompanyChannel =
+  | 'auth'
+  | 'user'
+  | 'settings'
+  | 'company'
+  | 'plan'
+  | 'help'
+  | 'whatsapp'
+  | 'whatsappSession'
+  | 'appMessage'
+  | 'ticket'
+  | 'contact'
+  | 'queue'
+  | 'ContactList'
+  | 'ContactListItem'
+  | 'tag'
+  | 'quickemessage'
+  | 'schedule'
+  | 'campaign'
+  | 'announcement'
+  | 'file'
+  | 'prompt'
+  | 'queueIntegration';
+
+export type EventPayload = { action: string } & Record<string, unknown>;
+
+export type SocketIdentity = {
+  userId: number;
+  companyId: number;
+  profile: Profile;
+  isSuper: boolean;
+};
+
+type Room = 'company' | 'notification' | `user-${number}` | `ticket-${number}` | `status-${string}`;
+
+const roomName = (companyId: number, room: Room) =>
+  room === 'company' ? `company-${companyId}` : `company-${companyId}-${room}`;
+
+// Decides whether a socket may join a ticket's room; the tickets module installs the real rule.
+export type TicketRoomGuard = (identity: SocketIdentity, ticketId: number) => Promise<boolean>;
+
+export type Realtime = ReturnType<typeof createRealtime>;
+
+export const createRealtime = (options: {
+  tokens: TokenService;
+  corsOrigin: string[];
+  log: FastifyBaseLogger;
+  redisUrl?: string;
+  onUserStatus?: (identity: SocketIdentity, online: boolean) => Promise<void>;
+}) => {
+  let io: Server | null = null;
+  let redis: Redis[] = [];
+  let ticketGuard: TicketRoomGuard = async () => false;
+
+  // Every emit names exactly one company: its rooms and its event name share that id.
+  const emitTo = (
+    companyId: number,
+    room: Room,
+    channel: CompanyChannel,
+    payload: EventPayload,
+  ) => {
+    io?.to(roomName(companyId, room)).emit(`company-${companyId}-${channel}`, payload);
+  };
+
+  const onConnection = (socket: Socket) => {
+    const identity = socket.data as SocketIdentity;
+    const { companyId, userId } = identity;
+    void socket.join([roomName(companyId, 'company'), roomName(companyId, `user-${userId}`)]);
+    void options.onUserStatus?.(identity, true);
+
+    socket.on('joinNotification', () => void socket.join(roomName(companyId, 'notification')));
+    socket.on('leaveNotification', () => void socket.leave(roomName(companyId, 'notification')));
+    socket.on('joinTickets', (status: unknown) => {
+      if (typeof status === 'string' && (ticketStatuses as readonly string[]).includes(status)) {
+        void socket.join(roomName(companyId, `status-${status}`));
+      }
+    });
+    socket.on('leaveTickets', (status: unknown) => {
+      if (typeof status === 'string') void socket.leave(roomName(companyId, `status-${status}`));
+    });
+    socket.on('joinChatBox', async (ticketId: unknown) => {
+      const id = Number(ticketId);
+      if (!Number.isInteger(id) || id <= 0) return;
+      if (await ticketGuard(identity, id).catch(() => false)) {
+        void socket.join(roomName(companyId, `ticket-${id}`));
+      }
+    });
+    socket.on('leaveChatBox', (ticketId: unknown) => {
+      const id = Number(ticketId);
+      if (Number.isInteger(id)) void socket.leave(roomName(companyId, `ticket-${id}`));
+    });
+    socket.on('userStatus', () => void options.onUserStatus?.(identity, true));
+    socket.on('disconnect', async () => {
+      const remaining = await io?.in(roomName(companyId, `user-${userId}`)).fetchSockets();
+      if (!remaining?.length) void options.onUserStatus?.(identity, false);
+    });
+  };
+
+  return {
+    attach(server: HttpServer) {
+      io = new Server(server, {
+        cors: { origin: options.corsOrigin, credentials: true },
+        pingInterval: 18_000,
+        pingTimeout: 18_000,
+      });
+      if (options.redisUrl) {
+        const pub = new Redis(options.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
+        const sub = pub.duplicate();
+        redis = [pub, sub];
+        io.adapter(createAdapter(pub, sub));
+      }
+      io.use(async (socket, next) => {
+        const raw = socket.handshake.query.token ?? socket.handshake.auth?.token;
+        const token = Array.isArray(raw) ? raw[0] : raw;
+        if (typeof token !== 'string' || !token) return next(new Error('ERR_SESSION_EXPIRED'));
+        const claims = await options.tokens.verifyAccess(token);
+        // The client reloads (and so refreshes its session) when told the token is no good.
+        if (typeof claims === 'string') return next(new Error('ERR_INVALID_TOKEN'));
+        const identity: SocketIdentity = {
+          userId: claims.id,
+          companyId: claims.companyId,
+          profile: claims.profile,
+          isSuper: claims.super,
+        };
+        socket.data = identity;
+        next();
+      });
+      io.on('connection', onConnection);
+    },
+    setTicketGuard(guard: TicketRoomGuard) {
+      ticketGuard = guard;
+    },
+    toCompany: (companyId: number) => ({
+      emit: (channel: CompanyChannel, payload: EventPayload) =>
+        emitTo(companyId, 'company', channel, payload),
+    }),
+    toUser: (companyId: number, userId: number) => ({
+      emit: (channel: CompanyChannel, payload: EventPayload) =>
+        emitTo(companyId, `user-${userId}`, channel, payload),
+    }),
+    toRoom: (companyId: number, room: Exclude<Room, 'company'>) => ({
+      emit: (channel: CompanyChannel, payload: EventPayload) =>
+        emitTo(companyId, room, channel, payload),
+    }),
+    async close() {
+      if (io) {
+        // Not io.close(): that would also close the HTTP server, which Fastify owns.
+        io.disconnectSockets(true);
+        io.engine.close();
+      }
+      await Promise.all(redis.map((r) => r.quit().catch(() => undefined)));
+      io = null;
+    },
+  };
+};

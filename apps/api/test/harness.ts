@@ -1,0 +1,197 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { settingDefaults, type CompanyStatus, type Profile } from '@atendi/shared';
+import { buildApp, type App } from '../src/app';
+import { loadConfig, type Config } from '../src/config';
+import { bootstrap } from '../src/db/bootstrap';
+import {
+  openPglite,
+  openPostgres,
+  pgliteExtensions,
+  type Database,
+  type Db,
+} from '../src/db/client';
+import { companies, plans, settings, users } from '../src/db/schema';
+import type { Mail } from '../src/platform/mailer';
+import { hashPassword } from '../src/platform/passwords';
+
+export const SUPER_EMAIL = 'super@test.local';
+export const PASSWORD = 'Secret123';
+
+const adminUrl = (url: string, database: string) => {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+};
+
+// A clean database for one test file: a copy of the migrated template.
+const openTestDatabase = async (): Promise<Database> => {
+  const url = process.env.TEST_DATABASE_URL;
+  const template = inject('pgTemplate');
+  if (url && template) {
+    const name = `atendi_t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl(url, 'postgres') });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+    const database = await openPostgres(adminUrl(url, name), 5);
+    return {
+      ...database,
+      close: async () => {
+        await database.close();
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      },
+    };
+  }
+  const dump = new Blob([readFileSync(inject('pgliteDump'))]);
+  return openPglite(new PGlite({ loadDataDir: dump, extensions: pgliteExtensions }));
+};
+
+export type TestContext = {
+  app: App;
+  db: Db;
+  config: Config;
+  mail: Mail[];
+  close: () => Promise<void>;
+};
+
+export const createTestApp = async (env: Record<string, string> = {}): Promise<TestContext> => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'atendi-data-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
+    ADMIN_EMAIL: SUPER_EMAIL,
+    ADMIN_PASSWORD: PASSWORD,
+    ...env,
+  });
+  const database = await openTestDatabase();
+  await bootstrap(database.db, { adminEmail: SUPER_EMAIL, adminPassword: PASSWORD });
+  const mail: Mail[] = [];
+  const app = await buildApp({
+    config,
+    database,
+    logger: false,
+    mailer: { send: async (m) => void mail.push(m) },
+  });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    config,
+    mail,
+    close: async () => {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+};
+
+export type Session = { token: string; userId: number; companyId: number; cookie: string };
+
+export const login = async (app: App, email: string, password = PASSWORD): Promise<Session> => {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/auth/login',
+    payload: { email, password },
+  });
+  if (res.statusCode !== 200)
+    throw new Error(`login ${email} failed: ${res.statusCode} ${res.body}`);
+  const body = res.json();
+  const cookie = res.cookies.find((c) => c.name === 'jrt');
+  return {
+    token: body.token,
+    userId: body.user.id,
+    companyId: body.user.companyId,
+    cookie: cookie?.value ?? '',
+  };
+};
+
+export const auth = (session: Pick<Session, 'token'>) => ({
+  authorization: `Bearer ${session.token}`,
+});
+
+let sequence = 0;
+const unique = (prefix: string) =>
+  `${prefix}${process.pid}-${Date.now().toString(36)}-${(sequence += 1)}`;
+
+// Builds a company with an admin directly in the database (fast, no HTTP); returns ids and credentials.
+export const makeCompany = async (
+  db: Db,
+  options: {
+    planId?: number;
+    status?: CompanyStatus;
+    dueDate?: Date | null;
+    planLimits?: Partial<typeof plans.$inferInsert>;
+  } = {},
+) => {
+  let planId = options.planId;
+  if (!planId) {
+    const [plan] = await db
+      .insert(plans)
+      .values({
+        name: unique('plan-'),
+        users: 0,
+        connections: 0,
+        queues: 0,
+        value: 10,
+        ...options.planLimits,
+      })
+      .returning();
+    planId = plan.id;
+  }
+  const [company] = await db
+    .insert(companies)
+    .values({
+      name: unique('Company '),
+      email: `${unique('c')}@test.local`,
+      planId,
+      status: options.status ?? 'active',
+      dueDate: options.dueDate ?? null,
+    })
+    .returning();
+  await db
+    .insert(settings)
+    .values(
+      Object.entries(settingDefaults).map(([key, value]) => ({
+        companyId: company.id,
+        key,
+        value,
+      })),
+    );
+  const admin = await makeUser(db, company.id, 'admin');
+  return { company, admin, planId };
+};
+
+const passwordHash = hashPassword(PASSWORD);
+
+export const makeUser = async (
+  db: Db,
+  companyId: number,
+  profile: Profile = 'user',
+  extra: Partial<typeof users.$inferInsert> = {},
+) => {
+  const [user] = await db
+    .insert(users)
+    .values({
+      companyId,
+      name: unique('User '),
+      email: `${unique('u')}@test.local`,
+      passwordHash: await passwordHash,
+      profile,
+      ...extra,
+    })
+    .returning();
+  return user;
+};
+
+export const superUser = async (db: Db) =>
+  (await db.select().from(users).where(eq(users.email, SUPER_EMAIL)))[0];

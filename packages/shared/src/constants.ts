@@ -1,0 +1,123 @@
+export const APP_VERSION = '6.0.0';
+
+export const profiles = ['user', 'admin', 'supervisor'] as const;
+export type Profile = (typeof profiles)[number];
+
+export const companyStatuses = ['active', 'overdue', 'suspended', 'cancelled'] as const;
+export type CompanyStatus = (typeof companyStatuses)[number];
+
+export const recurrences = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const;
+export type Recurrence = (typeof recurrences)[number];
+export const recurrenceMonths: Record<Recurrence, number> = {
+  MENSAL: 1,
+  BIMESTRAL: 2,
+  TRIMESTRAL: 3,
+  SEMESTRAL: 6,
+  ANUAL: 12,
+};
+
+export const ticketStatuses = ['pending', 'open', 'closed'] as const;
+export type TicketStatus = (typeof ticketStatuses)[number];
+
+export const mediaTypes = [
+  'chat',
+  'image',
+  'audio',
+  'video',
+  'application',
+  'locationMessage',
+  'vcard',
+  'call_log',
+] as const;
+export type MediaType = (typeof mediaTypes)[number];
+
+export const connectionStatuses = [
+  'qrcode',
+  'PAIRING',
+  'OPENING',
+  'CONNECTED',
+  'DISCONNECTED',
+  'TIMEOUT',
+] as const;
+export type ConnectionStatus = (typeof connectionStatuses)[number];
+
+export const providers = ['beta', 'cloud', 'simulator'] as const;
+export type Provider = (typeof providers)[number];
+
+export const allTicketValues = ['enabled', 'desabled'] as const;
+
+export const campaignStatuses = [
+  'INATIVA',
+  'PROGRAMADA',
+  'EM_ANDAMENTO',
+  'CANCELADA',
+  'FINALIZADA',
+] as const;
+
+export const integrationTypes = ['dialogflow', 'n8n', 'webhook', 'typebot'] as const;
+
+export const invoiceStatuses = ['paid', 'open', 'expired'] as const;
+
+// SPEC §9: warnings start this many days before the due date.
+export const DUE_WARNING_DAYS = 5;
+
+// SPEC §9 sign-up defaults.
+export const SIGNUP_DEFAULTS = {
+  recurrence: 'MENSAL' as Recurrence,
+  status: 'active' as CompanyStatus,
+  campaignsEnabled: false,
+  planId: 7,
+  trialDays: 7,
+};
+
+export const CONNECTION_DEFAULTS = {
+  maxUseBotQueues: 3,
+  timeUseBotQueues: 0,
+  expiresTicket: 0,
+  provider: 'beta' as Provider,
+};
+
+export const weekdays = [
+  { weekday: 'Lunes', weekdayEn: 'monday' },
+  { weekday: 'Martes', weekdayEn: 'tuesday' },
+  { weekday: 'Miércoles', weekdayEn: 'wednesday' },
+  { weekday: 'Jueves', weekdayEn: 'thursday' },
+  { weekday: 'Viernes', weekdayEn: 'friday' },
+  { weekday: 'Sábado', weekdayEn: 'saturday' },
+  { weekday: 'Domingo', weekdayEn: 'sunday' },
+] as const;
+
+export type ScheduleSlot = {
+  weekday: string;
+  weekdayEn: string;
+  startTime: string;
+  endTime: string;
+};
+
+// SPEC §9 default service hours: Mon–Fri 08:00–18:00, Sat 08:00–12:00, Sun closed.
+export const defaultSchedules = (): ScheduleSlot[] =>
+  weekdays.map(({ weekday, weekdayEn }) => {
+    if (weekdayEn === 'saturday')
+      return { weekday, weekdayEn, startTime: '08:00', endTime: '12:00' };
+    if (weekdayEn === 'sunday') return { weekday, weekdayEn, startTime: '00:00', endTime: '00:00' };
+    return { weekday, weekdayEn, startTime: '08:00', endTime: '18:00' };
+  });
+
+// SPEC §9: the three advertised plans, seeded on first start.
+export const advertisedPlans = [
+  { name: 'Basic', users: 2, connections: 1, queues: 5, value: 39 },
+  { name: 'Plus', users: 2, connections: 1, queues: 8, value: 99 },
+  { name: 'Premium', users: 4, connections: 3, queues: 0, value: 149 },
+] as const;
+
+// A plan limit of 0 means unlimited.
+export const isWithinLimit = (limit: number, current: number) => limit <= 0 || current < limit;
+
+// A company past its due date is overdue even if its stored status still says active.
+export const effectiveCompanyStatus = (
+  company: { status: CompanyStatus; dueDate: Date | string | null },
+  now: Date = new Date(),
+): CompanyStatus => {
+  if (company.status !== 'active' || !company.dueDate) return company.status;
+  return new Date(company.dueDate).getTime() < now.getTime() ? 'overdue' : 'active';
+};

@@ -1,0 +1,5 @@
+export * from './constants';
+export * from './errors';
+export * from './permissions';
+export * from './schemas';
+export * from './settings';

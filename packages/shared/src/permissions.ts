@@ -1,0 +1,31 @@
+import type { Profile } from './constants';
+
+// SPEC §6: the one table mapping permission keys to profiles. Super users hold every key.
+export const permissionTable = {
+  'connections-page:addConnection': ['admin'],
+  'connections-page:actionButtons': ['admin'],
+  'connections-page:editOrDeleteConnection': ['admin'],
+  'user-modal:editProfile': ['admin'],
+  'user-modal:editQueues': ['admin'],
+  'contacts-page:deleteContact': ['admin'],
+  'tickets-manager:showall': ['admin'],
+  'ticket-options:deleteTicket': ['admin'],
+  'dashboard:view': ['admin'],
+  'drawer-admin-items:view': ['admin'],
+  'tag-form:kanban': ['admin', 'supervisor'],
+  'users:manage': ['admin'],
+  'queues:manage': ['admin'],
+  'settings:update': ['admin'],
+  'company:updateSchedules': ['admin'],
+} as const satisfies Record<string, readonly Profile[]>;
+
+export type Permission = keyof typeof permissionTable;
+
+export const can = (
+  actor: { profile: Profile | string; isSuper?: boolean; super?: boolean } | null | undefined,
+  permission: Permission,
+): boolean => {
+  if (!actor) return false;
+  if (actor.isSuper || actor.super) return true;
+  return (permissionTable[permission] as readonly string[]).includes(actor.profile);
+};

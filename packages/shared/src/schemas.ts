@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import {
+  allTicketValues,
+  companyStatuses,
+  profiles,
+  recurrences,
+  type ScheduleSlot,
+} from './constants';
+
+// Query strings arrive as text; these helpers turn them into typed values.
+export const idParam = z.object({ id: z.coerce.number().int().positive() });
+export const pageQuery = z.object({
+  searchParam: z.string().max(200).optional().default(''),
+  pageNumber: z.coerce.number().int().min(1).max(100000).optional().default(1),
+});
+const optionalNullableDate = z
+  .union([z.string(), z.null()])
+  .optional()
+  .transform((value) => {
+    if (value === undefined) return undefined;
+    if (value === null || value.trim() === '') return null;
+    const date = new Date(value);
+    // SPEC §5 Company: an empty or invalid due date is stored as null.
+    return Number.isNaN(date.getTime()) ? null : date.toISOString();
+  });
+
+export const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ message: 'Invalid email' }));
+
+// --- Authentication ---
+export const loginSchema = z.object({
+  email,
+  password: z.string().min(1).max(200),
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+export const signupSchema = z.object({
+  name: z.string().trim().min(2).max(50),
+  email,
+  phone: z
+    .string()
+    .trim()
+    .max(12)
+    .regex(/^[0-9+()\s-]*$/, 'Only digits')
+    .optional()
+    .default(''),
+  password: z.string().min(5).max(50),
+  planId: z.coerce.number().int().positive().optional(),
+  recurrence: z.enum(recurrences).optional(),
+  // Accepted for compatibility with older clients; the server applies SPEC §9 defaults.
+  dueDate: z.string().optional().nullable(),
+  status: z.string().optional(),
+  campaignsEnabled: z.union([z.boolean(), z.string()]).optional(),
+});
+export type SignupInput = z.infer<typeof signupSchema>;
+
+export const strongPassword = z
+  .string()
+  .min(8)
+  .max(100)
+  .regex(/[A-Z]/, 'Needs an uppercase letter')
+  .regex(/[a-z]/, 'Needs a lowercase letter')
+  .regex(/[0-9]/, 'Needs a digit');
+
+export const resetPasswordParams = z.object({
+  email,
+  token: z.string().trim().min(4).max(20),
+  newPassword: strongPassword,
+});
+
+// --- Users ---
+const userBase = {
+  name: z.string().trim().min(2).max(50),
+  email,
+  profile: z.enum(profiles).optional(),
+  allTicket: z.enum(allTicketValues).optional(),
+  whatsappId: z.coerce.number().int().positive().nullable().optional(),
+  queueIds: z.array(z.coerce.number().int().positive()).max(500).optional(),
+  super: z.boolean().optional(),
+  companyId: z.coerce.number().int().positive().optional(),
+};
+export const userCreateSchema = z.object({
+  ...userBase,
+  password: z.string().min(5).max(50),
+});
+export const userUpdateSchema = z.object({
+  ...userBase,
+  name: userBase.name.optional(),
+  email: email.optional(),
+  // The edit form sends an empty password when it is unchanged.
+  password: z.union([z.string().min(5).max(50), z.literal('')]).optional(),
+});
+export type UserCreateInput = z.infer<typeof userCreateSchema>;
+export type UserUpdateInput = z.infer<typeof userUpdateSchema>;
+
+// --- Companies ---
+export const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Use HH:MM');
+export const scheduleSlotSchema = z.object({
+  weekday: z.string().max(30),
+  weekdayEn: z.enum(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']),
+  startTime: z.union([hhmm, z.literal('')]),
+  endTime: z.union([hhmm, z.literal('')]),
+}) satisfies z.ZodType<ScheduleSlot>;
+export const schedulesSchema = z.object({
+  schedules: z.array(scheduleSlotSchema).max(7),
+});
+
+export const companyCreateSchema = z.object({
+  name: z.string().trim().min(2).max(100),
+  email,
+  phone: z.string().trim().max(20).optional().default(''),
+  planId: z.coerce.number().int().positive(),
+  status: z.enum(companyStatuses).optional().default('active'),
+  dueDate: optionalNullableDate,
+  recurrence: z.enum(recurrences).optional().default('MENSAL'),
+  campaignsEnabled: z.union([z.boolean(), z.enum(['true', 'false'])]).optional(),
+  password: z.string().min(5).max(50).optional(),
+});
+export const companyUpdateSchema = companyCreateSchema
+  .omit({ password: true })
+  .partial()
+  .extend({ expire: z.boolean().optional() });
+export type CompanyCreateInput = z.infer<typeof companyCreateSchema>;
+export type CompanyUpdateInput = z.infer<typeof companyUpdateSchema>;
+
+// --- Plans ---
+const limit = z.coerce.number().int().min(0).max(100000);
+export const planSchema = z.object({
+  name: z.string().trim().min(1).max(100),
+  users: limit.default(0),
+  connections: limit.default(0),
+  queues: limit.default(0),
+  value: z.coerce.number().min(0).max(1_000_000).default(0),
+  useCampaigns: z.boolean().default(true),
+  useKanban: z.boolean().default(true),
+  useOpenAi: z.boolean().default(true),
+  useIntegrations: z.boolean().default(true),
+  useSchedules: z.boolean().default(true),
+  useExternalApi: z.boolean().default(true),
+});
+export const planUpdateSchema = planSchema.partial();
+export type PlanInput = z.infer<typeof planSchema>;
+
+// --- Helps ---
+export const helpSchema = z.object({
+  title: z.string().trim().min(1).max(200),
+  video: z.string().trim().max(200).optional().default(''),
+  description: z.string().max(5000).optional().default(''),
+});
+export const helpUpdateSchema = helpSchema.partial();
+
+// --- Settings ---
+export const settingUpdateSchema = z.object({
+  value: z.string().max(2000),
+  key: z.string().optional(),
+});

@@ -1,0 +1,39 @@
+// SPEC §3 Setting keys and §9 options, with the value a new company starts with.
+export const settingDefaults = {
+  userRating: 'disabled',
+  scheduleType: 'disabled',
+  call: 'disabled',
+  CheckMsgIsGroup: 'enabled',
+  sendGreetingAccepted: 'disabled',
+  sendMsgTransfTicket: 'disabled',
+  sendGreetingMessageOneQueues: 'disabled',
+  chatBotType: 'text',
+  userCreation: 'enabled',
+  initialSideMenu: 'open',
+  campaignsEnabled: 'false',
+  asaas: '',
+} as const;
+
+export type SettingKey = keyof typeof settingDefaults;
+export const settingKeys = Object.keys(settingDefaults) as SettingKey[];
+
+const onOff = ['enabled', 'disabled'] as const;
+
+// Allowed values per key; null means free text.
+export const settingOptions: Record<SettingKey, readonly string[] | null> = {
+  userRating: onOff,
+  scheduleType: ['disabled', 'queue', 'company'],
+  call: onOff,
+  CheckMsgIsGroup: onOff,
+  sendGreetingAccepted: onOff,
+  sendMsgTransfTicket: onOff,
+  sendGreetingMessageOneQueues: onOff,
+  chatBotType: ['text'],
+  userCreation: onOff,
+  initialSideMenu: ['open', 'closed'],
+  campaignsEnabled: ['true', 'false'],
+  asaas: null,
+};
+
+// Keys that only a super user may change (platform-wide payment configuration).
+export const superOnlySettingKeys: readonly SettingKey[] = ['asaas'];
