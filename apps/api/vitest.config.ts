@@ -4,10 +4,14 @@ export default defineProject({
   test: {
     name: 'api',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Behaviour only PostgreSQL has (a server that drops connections) is tested only there.
+    exclude: process.env.TEST_DATABASE_URL ? [] : ['**/*.pg.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // PGlite runs on the main thread: a few files at a time keeps each one quick.
     maxWorkers: 2,
+    // Its own worker pool, so it runs as its own group after the light projects.
+    sequence: { groupOrder: 1 },
   },
 });

@@ -37,7 +37,12 @@ export type AppDeps = {
   rateLimiter: RateLimiter;
 };
 
-export type RouteInfo = { method: string; url: string; access: RouteAccess };
+export type RouteInfo = {
+  method: string;
+  url: string;
+  access: RouteAccess;
+  schema?: { body?: unknown; params?: unknown; querystring?: unknown };
+};
 
 /* eslint-disable @typescript-eslint/consistent-type-definitions -- module augmentation needs interfaces */
 declare module 'fastify' {
@@ -115,7 +120,12 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD' || method === 'OPTIONS') continue;
-      app.routeCatalog.push({ method, url: route.url, access: route.config?.access ?? {} });
+      app.routeCatalog.push({
+        method,
+        url: route.url,
+        access: route.config?.access ?? {},
+        schema: route.schema as RouteInfo['schema'],
+      });
     }
   });
 

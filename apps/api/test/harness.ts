@@ -158,15 +158,13 @@ export const makeCompany = async (
       dueDate: options.dueDate ?? null,
     })
     .returning();
-  await db
-    .insert(settings)
-    .values(
-      Object.entries(settingDefaults).map(([key, value]) => ({
-        companyId: company.id,
-        key,
-        value,
-      })),
-    );
+  await db.insert(settings).values(
+    Object.entries(settingDefaults).map(([key, value]) => ({
+      companyId: company.id,
+      key,
+      value,
+    })),
+  );
   const admin = await makeUser(db, company.id, 'admin');
   return { company, admin, planId };
 };

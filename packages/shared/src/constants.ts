@@ -105,9 +105,10 @@ export const defaultSchedules = (): ScheduleSlot[] =>
 
 // SPEC §9: the three advertised plans, seeded on first start.
 export const advertisedPlans = [
-  { name: 'Basic', users: 2, connections: 1, queues: 5, value: 39 },
-  { name: 'Plus', users: 2, connections: 1, queues: 8, value: 99 },
-  { name: 'Premium', users: 4, connections: 3, queues: 0, value: 149 },
+  // Basic advertises no AI agents; queues 0 is "unlimited departments".
+  { name: 'Basic', users: 2, connections: 1, queues: 5, value: 39, useOpenAi: false },
+  { name: 'Plus', users: 2, connections: 1, queues: 8, value: 99, useOpenAi: true },
+  { name: 'Premium', users: 4, connections: 3, queues: 0, value: 149, useOpenAi: true },
 ] as const;
 
 // A plan limit of 0 means unlimited.

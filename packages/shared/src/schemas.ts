@@ -30,6 +30,18 @@ export const email = z
   .toLowerCase()
   .pipe(z.email({ message: 'Invalid email' }));
 
+type WithoutDefaults<T extends z.ZodRawShape> = {
+  [K in keyof T]: T[K] extends z.ZodDefault<infer Inner> ? Inner : T[K];
+};
+// Update payloads change only the fields they name, so the create schema's defaults must not fill the rest.
+const withoutDefaults = <T extends z.ZodRawShape>(shape: T) =>
+  Object.fromEntries(
+    Object.entries(shape).map(([key, field]) => [
+      key,
+      field instanceof z.ZodDefault ? field.unwrap() : field,
+    ]),
+  ) as WithoutDefaults<T>;
+
 // --- Authentication ---
 export const loginSchema = z.object({
   email,
@@ -119,8 +131,8 @@ export const companyCreateSchema = z.object({
   campaignsEnabled: z.union([z.boolean(), z.enum(['true', 'false'])]).optional(),
   password: z.string().min(5).max(50).optional(),
 });
-export const companyUpdateSchema = companyCreateSchema
-  .omit({ password: true })
+export const companyUpdateSchema = z
+  .object(withoutDefaults(companyCreateSchema.omit({ password: true }).shape))
   .partial()
   .extend({ expire: z.boolean().optional() });
 export type CompanyCreateInput = z.infer<typeof companyCreateSchema>;
@@ -141,7 +153,7 @@ export const planSchema = z.object({
   useSchedules: z.boolean().default(true),
   useExternalApi: z.boolean().default(true),
 });
-export const planUpdateSchema = planSchema.partial();
+export const planUpdateSchema = z.object(withoutDefaults(planSchema.shape)).partial();
 export type PlanInput = z.infer<typeof planSchema>;
 
 // --- Helps ---
@@ -150,7 +162,7 @@ export const helpSchema = z.object({
   video: z.string().trim().max(200).optional().default(''),
   description: z.string().max(5000).optional().default(''),
 });
-export const helpUpdateSchema = helpSchema.partial();
+export const helpUpdateSchema = z.object(withoutDefaults(helpSchema.shape)).partial();
 
 // --- Settings ---
 export const settingUpdateSchema = z.object({

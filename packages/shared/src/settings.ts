@@ -37,3 +37,10 @@ export const settingOptions: Record<SettingKey, readonly string[] | null> = {
 
 // Keys that only a super user may change (platform-wide payment configuration).
 export const superOnlySettingKeys: readonly SettingKey[] = ['asaas'];
+
+// Keys company staff may read but only a super user may change: campaignsEnabled belongs to the
+// company form (SPEC §3), and sign-up pins it to false.
+export const superManagedSettingKeys: readonly SettingKey[] = [
+  ...superOnlySettingKeys,
+  'campaignsEnabled',
+];

@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, desc, eq } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import { defaultSchedules, settingDefaults } from '@atendi/shared';
 import type { Db } from './client';
@@ -30,7 +30,12 @@ export const bootstrap = async (
     : randomBytes(12).toString('base64url');
   const passwordHash = await hashPassword(options.adminPassword ?? generatedPassword!);
   await db.transaction(async (tx) => {
-    const [plan] = await tx.select({ id: plans.id }).from(plans).orderBy(asc(plans.id));
+    // The operators' own company gets the largest plan.
+    const [plan] = await tx
+      .select({ id: plans.id })
+      .from(plans)
+      .orderBy(desc(plans.value), asc(plans.id))
+      .limit(1);
     const [company] = await tx
       .insert(companies)
       .values({

@@ -43,6 +43,9 @@ export const openPglite = async (client: PGlite): Promise<Database> => {
 
 export const openPostgres = async (connectionString: string, max = 10): Promise<Database> => {
   const pool = new pg.Pool({ connectionString, max });
+  // The server may drop an idle connection (restart, failover); the pool discards it and reconnects on
+  // next use. Without a listener, that 'error' event would end the process.
+  pool.on('error', () => undefined);
   // Fail fast with a clear message when the server is unreachable.
   const probe = await pool.connect();
   probe.release();

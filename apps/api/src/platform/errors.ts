@@ -87,13 +87,15 @@ export const registerErrorHandling = (app: FastifyInstance) => {
       return reply.status(400).send(body);
     }
     const pg = pgErrorOf(error);
-    if (pg?.code === '23505') {
-      return reply
-        .status(409)
-        .send({
-          error: 'ERR_VALIDATION',
-          message: 'A record with these values already exists',
-        } satisfies ErrorBody);
+    // A duplicate, or a delete still referenced by other rows.
+    if (pg?.code === '23505' || pg?.code === '23001') {
+      return reply.status(409).send({
+        error: 'ERR_VALIDATION',
+        message:
+          pg.code === '23001'
+            ? 'This record is still in use by other records'
+            : 'A record with these values already exists',
+      } satisfies ErrorBody);
     }
     if (
       pg &&
@@ -119,11 +121,9 @@ export const registerErrorHandling = (app: FastifyInstance) => {
       return reply.status(status).send({ error: code, message: error.message } satisfies ErrorBody);
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply
-      .status(500)
-      .send({
-        error: 'ERR_INTERNAL_SERVER_ERROR',
-        message: defaultMessages.ERR_INTERNAL_SERVER_ERROR!,
-      } satisfies ErrorBody);
+    return reply.status(500).send({
+      error: 'ERR_INTERNAL_SERVER_ERROR',
+      message: defaultMessages.ERR_INTERNAL_SERVER_ERROR!,
+    } satisfies ErrorBody);
   });
 };

@@ -71,11 +71,18 @@ export const createRealtime = (options: {
     io?.to(roomName(companyId, room)).emit(`company-${companyId}-${channel}`, payload);
   };
 
+  // A failed status write is logged: left unhandled, the rejection would end the process.
+  const reportStatus = (identity: SocketIdentity, online: boolean) => {
+    options.onUserStatus?.(identity, online).catch((err: unknown) => {
+      options.log.warn({ err, userId: identity.userId }, 'user status update failed');
+    });
+  };
+
   const onConnection = (socket: Socket) => {
     const identity = socket.data as SocketIdentity;
     const { companyId, userId } = identity;
     void socket.join([roomName(companyId, 'company'), roomName(companyId, `user-${userId}`)]);
-    void options.onUserStatus?.(identity, true);
+    reportStatus(identity, true);
 
     socket.on('joinNotification', () => void socket.join(roomName(companyId, 'notification')));
     socket.on('leaveNotification', () => void socket.leave(roomName(companyId, 'notification')));
@@ -98,10 +105,15 @@ export const createRealtime = (options: {
       const id = Number(ticketId);
       if (Number.isInteger(id)) void socket.leave(roomName(companyId, `ticket-${id}`));
     });
-    socket.on('userStatus', () => void options.onUserStatus?.(identity, true));
+    socket.on('userStatus', () => reportStatus(identity, true));
     socket.on('disconnect', async () => {
-      const remaining = await io?.in(roomName(companyId, `user-${userId}`)).fetchSockets();
-      if (!remaining?.length) void options.onUserStatus?.(identity, false);
+      try {
+        const remaining = await io?.in(roomName(companyId, `user-${userId}`)).fetchSockets();
+        if (!remaining?.length) reportStatus(identity, false);
+      } catch (err) {
+        // With the Redis adapter the lookup can time out; the user then stays as last reported.
+        options.log.warn({ err, userId }, 'online check on disconnect failed');
+      }
     });
   };
 

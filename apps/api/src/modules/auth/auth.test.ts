@@ -43,7 +43,7 @@ describe('login', () => {
     expect(body.token).toMatch(/^ey/);
     expect(body.companyStatus).toBe('active');
     expect(body.user).toMatchObject({ email: SUPER_EMAIL, super: true, profile: 'admin' });
-    expect(body.user.company.plan.name).toBe('Basic');
+    expect(body.user.company.plan.name).toBe('Premium');
     expect(body.user).not.toHaveProperty('passwordHash');
     const cookie = res.cookies.find((c) => c.name === 'jrt');
     expect(cookie?.httpOnly).toBe(true);

@@ -253,7 +253,12 @@ export const createCompany = async (
 
 const addMonths = (date: Date, months: number) => {
   const next = new Date(date);
+  const day = next.getDate();
+  next.setDate(1);
   next.setMonth(next.getMonth() + months);
+  // Jan 31 plus one month is the last day of February, not early March.
+  const lastDay = new Date(next.getFullYear(), next.getMonth() + 1, 0).getDate();
+  next.setDate(Math.min(day, lastDay));
   return next;
 };
 

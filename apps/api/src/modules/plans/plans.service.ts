@@ -2,7 +2,7 @@ import { asc, count, eq } from 'drizzle-orm';
 import type { PlanInput } from '@atendi/shared';
 import { advertisedPlans, isWithinLimit } from '@atendi/shared';
 import type { Db } from '../../db/client';
-import { companies, plans, queues, users, whatsapps } from '../../db/schema';
+import { companies, plans, queues, subscriptions, users, whatsapps } from '../../db/schema';
 import { AppError } from '../../platform/errors';
 import { foundOr404 } from '../../platform/tenancy';
 
@@ -58,6 +58,14 @@ export const deletePlan = async (db: Db, id: number) => {
     .from(companies)
     .where(eq(companies.planId, id));
   if (value > 0) throw new AppError('ERR_PLAN_IN_USE', `The plan is used by ${value} companies`);
+  // Subscription history keeps its plan (the foreign key restricts deletes).
+  const [{ value: subscribed }] = await db
+    .select({ value: count() })
+    .from(subscriptions)
+    .where(eq(subscriptions.planId, id));
+  if (subscribed > 0) {
+    throw new AppError('ERR_PLAN_IN_USE', `The plan is used by ${subscribed} subscriptions`);
+  }
   await db.delete(plans).where(eq(plans.id, id));
 };
 

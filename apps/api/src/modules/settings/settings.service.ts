@@ -3,6 +3,7 @@ import {
   settingDefaults,
   settingKeys,
   settingOptions,
+  superManagedSettingKeys,
   superOnlySettingKeys,
   type SettingKey,
 } from '@atendi/shared';
@@ -41,7 +42,9 @@ export const updateSetting = async (
   value: string,
 ) => {
   if (!isSettingKey(key)) throw new AppError('ERR_NO_SETTING_FOUND', `Unknown setting ${key}`);
-  if (superOnlySettingKeys.includes(key) && !ctx.isSuper) throw new AppError('ERR_NO_PERMISSION');
+  if (superManagedSettingKeys.includes(key) && !ctx.isSuper) {
+    throw new AppError('ERR_NO_PERMISSION');
+  }
   const allowed = settingOptions[key];
   if (allowed && !allowed.includes(value)) {
     throw new AppError('ERR_VALIDATION', `Invalid value for ${key}`, {

@@ -265,6 +265,8 @@ export const updateUser = async (
   const isSelf = user.id === ctx.userId;
   const manages = can(ctx, 'users:manage');
   if (!isSelf && !manages) throw new AppError('ERR_NO_PERMISSION');
+  // A platform operator's account (email, password) is changed only by a platform operator.
+  if (user.super && !ctx.isSuper) throw new AppError('ERR_NO_PERMISSION');
   // Nobody raises their own rights: profile, super flag and company change only through someone above.
   if (input.super !== undefined && input.super !== user.super && (!ctx.isSuper || isSelf)) {
     throw new AppError('ERR_NO_PERMISSION', 'The super flag cannot be changed here');
@@ -298,7 +300,10 @@ export const updateUser = async (
   const companyId = ctx.isSuper && input.companyId ? input.companyId : user.companyId;
   await assertOwnedRefs(deps.db, companyId, input.queueIds, input.whatsappId);
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  // A user moved to another company keeps nothing of the old one: its queues and connection go.
+  const movesCompany = companyId !== user.companyId;
   await deps.db.transaction(async (tx) => {
+    if (movesCompany) await assertPlanLimit(tx, companyId, 'users');
     await tx
       .update(users)
       .set({
@@ -307,13 +312,14 @@ export const updateUser = async (
         profile: input.profile,
         super: ctx.isSuper && !isSelf ? input.super : undefined,
         allTicket: input.allTicket,
-        whatsappId: input.whatsappId,
+        whatsappId: movesCompany ? (input.whatsappId ?? null) : input.whatsappId,
         companyId,
         ...(passwordHash ? { passwordHash } : {}),
       })
       .where(eq(users.id, user.id));
-    if (queuesDiffer) await setQueues(tx, user.id, companyId, input.queueIds!);
+    if (queuesDiffer || movesCompany) await setQueues(tx, user.id, companyId, input.queueIds ?? []);
   });
+  if (movesCompany) emitUser(deps, user.companyId, 'delete', { userId: user.id });
   const view = (await loadUserView(deps.db, user.id))!;
   emitUser(deps, companyId, 'update', { user: view });
   return view;

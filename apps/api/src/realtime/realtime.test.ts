@@ -1,0 +1,268 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { io, type Socket } from 'socket.io-client';
+import { eq } from 'drizzle-orm';
+import { users } from '../db/schema';
+import {
+  auth,
+  createTestApp,
+  login,
+  makeCompany,
+  makeUser,
+  type Session,
+  type TestContext,
+} from '../../test/harness';
+import { createRealtime } from './realtime';
+
+let t: TestContext;
+let url: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(() => t.close());
+
+const sockets: Socket[] = [];
+afterEach(() => {
+  for (const socket of sockets.splice(0)) socket.close();
+});
+
+const open = (token?: string, target = url) => {
+  const socket = io(target, {
+    transports: ['websocket'],
+    query: token ? { token } : {},
+    reconnection: false,
+    forceNew: true,
+  });
+  sockets.push(socket);
+  return socket;
+};
+
+const connect = (session: Pick<Session, 'token'>, target = url) =>
+  new Promise<Socket>((resolve, reject) => {
+    const socket = open(session.token, target);
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', reject);
+  });
+
+const refused = (socket: Socket) =>
+  new Promise<Error>((resolve, reject) => {
+    socket.once('connect_error', resolve);
+    socket.once('connect', () => reject(new Error('the socket connected')));
+  });
+
+const nextEvent = <T = Record<string, unknown>>(socket: Socket, event: string) =>
+  new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${event} within 3 s`)), 3000);
+    socket.once(event, (payload: T) => {
+      clearTimeout(timer);
+      resolve(payload);
+    });
+  });
+
+// Every event a socket receives, whatever its name.
+const recorder = (socket: Socket) => {
+  const events: { event: string; payload: unknown }[] = [];
+  socket.onAny((event: string, payload: unknown) => events.push({ event, payload }));
+  return events;
+};
+
+const settle = (ms = 300) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const sidOf = (token: string) =>
+  (JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { sid: string }).sid;
+
+const adminOfNewCompany = async () => {
+  const made = await makeCompany(t.db);
+  return { ...made, session: await login(t.app, made.admin.email) };
+};
+
+describe('socket handshake', () => {
+  it('a socket without a token is refused with ERR_SESSION_EXPIRED', async () => {
+    const error = await refused(open());
+    expect(error.message).toBe('ERR_SESSION_EXPIRED');
+  });
+
+  it('a socket with a bad token is refused with ERR_INVALID_TOKEN', async () => {
+    const error = await refused(open('abc.def.ghi'));
+    expect(error.message).toBe('ERR_INVALID_TOKEN');
+  });
+
+  it('a socket with a valid token connects', async () => {
+    const { session } = await adminOfNewCompany();
+    const socket = await connect(session);
+    expect(socket.connected).toBe(true);
+  });
+});
+
+describe('user events', () => {
+  it("a user update in company A reaches A's sockets and no socket of company B", async () => {
+    const a = await adminOfNewCompany();
+    const b = await adminOfNewCompany();
+    const agent = await makeUser(t.db, a.company.id);
+    const socketA = await connect(a.session);
+    const socketB = await connect(b.session);
+    const seenByB = recorder(socketB);
+
+    const event = nextEvent(socketA, `company-${a.company.id}-user`);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/users/${agent.id}`,
+      headers: auth(a.session),
+      payload: { name: 'Live Rename' },
+    });
+    expect(res.statusCode).toBe(200);
+    const payload = await event;
+    expect(payload).toMatchObject({
+      action: 'update',
+      user: { id: agent.id, name: 'Live Rename', companyId: a.company.id },
+    });
+    expect(JSON.stringify(payload)).not.toMatch(/password/i);
+    await settle();
+    expect(seenByB).toEqual([]);
+  });
+
+  it('creating and deleting a user emit create and delete to the company', async () => {
+    const a = await adminOfNewCompany();
+    const socket = await connect(a.session);
+    const channel = `company-${a.company.id}-user`;
+
+    const created = nextEvent(socket, channel);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/users',
+      headers: auth(a.session),
+      payload: { name: 'Live Agent', email: 'live.agent@realtime.test', password: 'secret1' },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(await created).toMatchObject({
+      action: 'create',
+      user: { id: res.json().id, name: 'Live Agent' },
+    });
+
+    const deleted = nextEvent(socket, channel);
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/users/${res.json().id}`,
+      headers: auth(a.session),
+    });
+    expect(await deleted).toEqual({ action: 'delete', userId: res.json().id });
+  });
+
+  it('a refused update emits nothing', async () => {
+    const a = await adminOfNewCompany();
+    const socket = await connect(a.session);
+    const seen = recorder(socket);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/users/${a.admin.id}`,
+      headers: auth(a.session),
+      payload: { super: true },
+    });
+    expect(res.statusCode).toBe(403);
+    await settle();
+    expect(seen).toEqual([]);
+  });
+});
+
+describe('another login of the same account', () => {
+  it("tells the first login's socket, with the new login's session id", async () => {
+    const { admin, company, session: first } = await adminOfNewCompany();
+    const socket = await connect(first);
+    const event = nextEvent<{ action: string; user: { id: number }; sessionId: string }>(
+      socket,
+      `company-${company.id}-auth`,
+    );
+    const second = await login(t.app, admin.email);
+    const payload = await event;
+    expect(payload).toEqual({
+      action: 'update',
+      user: { id: admin.id },
+      sessionId: expect.any(String),
+    });
+    expect(payload.sessionId).not.toBe(sidOf(first.token));
+    expect(payload.sessionId).toBe(sidOf(second.token));
+  });
+
+  it("does not reach a colleague's socket", async () => {
+    const { company, session } = await adminOfNewCompany();
+    const agent = await makeUser(t.db, company.id);
+    const socket = await connect(session);
+    const seen = recorder(socket);
+    await login(t.app, agent.email);
+    await settle();
+    expect(seen).toEqual([]);
+  });
+});
+
+describe('room requests', () => {
+  it('joinTickets and joinChatBox with invalid values do not break the socket', async () => {
+    const { company, admin, session } = await adminOfNewCompany();
+    const socket = await connect(session);
+    socket.emit('joinTickets', 'not-a-status');
+    socket.emit('joinTickets', { status: 'open' });
+    socket.emit('joinTickets', null);
+    socket.emit('joinTickets');
+    socket.emit('leaveTickets', 42);
+    socket.emit('joinChatBox', 'abc');
+    socket.emit('joinChatBox', -1);
+    socket.emit('joinNotification');
+    await settle(100);
+    expect(socket.connected).toBe(true);
+
+    const event = nextEvent(socket, `company-${company.id}-user`);
+    await t.app.inject({
+      method: 'PUT',
+      url: `/users/${admin.id}`,
+      headers: auth(session),
+      payload: { name: 'Still Listening' },
+    });
+    expect(await event).toMatchObject({ action: 'update', user: { name: 'Still Listening' } });
+  });
+});
+
+describe('online status', () => {
+  const isOnline = async (userId: number) =>
+    (await t.db.select({ online: users.online }).from(users).where(eq(users.id, userId)))[0].online;
+
+  it('a connected socket marks its user online and closing the last one marks them offline', async () => {
+    const { admin, session } = await adminOfNewCompany();
+    const first = await connect(session);
+    const second = await connect(session);
+    await vi.waitFor(async () => expect(await isOnline(admin.id)).toBe(true));
+    first.close();
+    await settle(200);
+    expect(await isOnline(admin.id)).toBe(true);
+    second.close();
+    await vi.waitFor(async () => expect(await isOnline(admin.id)).toBe(false));
+  });
+
+  it('a failed online-status write is logged and leaves the socket connected', async () => {
+    const warn = vi.fn();
+    const log = { ...t.app.log, warn, error: warn } as unknown as typeof t.app.log;
+    const realtime = createRealtime({
+      tokens: t.app.deps.tokens,
+      corsOrigin: [],
+      log,
+      onUserStatus: () => Promise.reject(new Error('database unavailable')),
+    });
+    const server = createServer();
+    realtime.attach(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { session } = await adminOfNewCompany();
+      const target = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const socket = await connect(session, target);
+      socket.emit('userStatus');
+      await settle(100);
+      expect(socket.connected).toBe(true);
+      expect(warn).toHaveBeenCalled();
+    } finally {
+      for (const socket of sockets.splice(0)) socket.close();
+      await realtime.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

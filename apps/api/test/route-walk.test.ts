@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { permissionTable, profiles, type Permission, type Profile } from '@atendi/shared';
+import type { RouteInfo } from '../src/app';
+import { companies } from '../src/db/schema';
+import {
+  auth,
+  createTestApp,
+  login,
+  makeCompany,
+  makeUser,
+  type Session,
+  type TestContext,
+} from './harness';
+import { sampleInput } from './sample-input';
+
+// Walks every registered route, so each route a later issue adds is checked without new test code.
+
+// Routes anyone may call. Adding a public route means adding it here, on purpose.
+const PUBLIC_ROUTES = [
+  'GET /version',
+  'POST /auth/login',
+  'POST /auth/refresh_token',
+  'POST /companies/cadastro',
+  'POST /forgetpassword/:email',
+  'POST /resetpasswords/:email/:token/:newPassword',
+  'GET /plans/list',
+];
+
+// Routes a company that is not active may still reach (SPEC §2 gate). Also deliberate.
+const INACTIVE_ALLOWED = [
+  'DELETE /auth/logout',
+  'GET /auth/me',
+  'GET /companies/listPlan/:companyId',
+  'GET /companies/:id',
+  'GET /plans/all',
+  'GET /plans',
+  'GET /plans/:id',
+];
+
+// Path parameters that name no company-owned row: platform-wide records, or keys scoped by the session.
+const GLOBAL_PARAMS: Record<string, string> = {
+  'plans:id': 'plans are platform-wide',
+  'helps:id': 'help videos are platform-wide',
+  'settings:key': 'a setting key is resolved inside the caller’s company',
+};
+
+type Fixture = { own: number; foreign: number };
+let t: TestContext;
+let fixtures: Record<string, Fixture>;
+let sessions: Record<'admin' | Profile | 'inactiveAdmin', Session>;
+let routes: RouteInfo[];
+
+const key = (r: Pick<RouteInfo, 'method' | 'url'>) => `${r.method} ${r.url}`;
+const paramsOf = (url: string) => [...url.matchAll(/:(\w+)/g)].map((m) => m[1]);
+const resourceOf = (url: string) => url.split('/')[1];
+
+const fill = (url: string, pick: (param: string) => string | number) =>
+  url.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(pick(name))));
+
+const call = (route: RouteInfo, url: string, session?: Session) =>
+  t.app.inject({
+    method: route.method as 'GET',
+    url,
+    headers: session ? auth(session) : {},
+    ...(route.method === 'GET' || route.method === 'DELETE'
+      ? {}
+      : { payload: (sampleInput(route.schema?.body) ?? {}) as object }),
+  });
+
+beforeAll(async () => {
+  t = await createTestApp();
+  // Company A owns the rows the walker pokes at; company B's staff try to reach them.
+  const a = await makeCompany(t.db);
+  const aUser = await makeUser(t.db, a.company.id, 'user');
+  const b = await makeCompany(t.db);
+  const bUser = await makeUser(t.db, b.company.id, 'user');
+  const bSupervisor = await makeUser(t.db, b.company.id, 'supervisor');
+  const inactive = await makeCompany(t.db, { status: 'suspended' });
+  fixtures = {
+    'users:id': { own: bUser.id, foreign: aUser.id },
+    'companies:id': { own: b.company.id, foreign: a.company.id },
+    'companies:companyId': { own: b.company.id, foreign: a.company.id },
+  };
+  sessions = {
+    admin: await login(t.app, b.admin.email),
+    user: await login(t.app, bUser.email),
+    supervisor: await login(t.app, bSupervisor.email),
+    inactiveAdmin: await login(t.app, inactive.admin.email),
+  };
+  routes = t.app.routeCatalog.filter((r) => !r.url.startsWith('/docs'));
+});
+afterAll(() => t.close());
+
+const privateRoutes = () => routes.filter((r) => !r.access.public);
+
+describe('route walk', () => {
+  it('finds the whole API, and exactly the listed routes are public', () => {
+    expect(routes.length).toBeGreaterThan(30);
+    expect(
+      routes
+        .filter((r) => r.access.public)
+        .map(key)
+        .sort(),
+    ).toEqual([...PUBLIC_ROUTES].sort());
+  });
+
+  it('every private route refuses a request without a session (401)', async () => {
+    for (const route of privateRoutes()) {
+      const res = await call(
+        route,
+        fill(route.url, () => 1),
+      );
+      expect(res.statusCode, key(route)).toBe(401);
+      expect(res.json().error, key(route)).toBe('ERR_SESSION_EXPIRED');
+    }
+  });
+
+  it('every private route refuses a forged token (403 ERR_INVALID_TOKEN)', async () => {
+    const forged = { ...sessions.admin, token: `${sessions.admin.token.slice(0, -4)}AAAA` };
+    for (const route of privateRoutes()) {
+      const res = await call(
+        route,
+        fill(route.url, () => 1),
+        forged,
+      );
+      expect(res.statusCode, key(route)).toBe(403);
+      expect(res.json().error, key(route)).toBe('ERR_INVALID_TOKEN');
+    }
+  });
+
+  it('every id parameter of a private route has a foreign-company fixture or is declared global', () => {
+    const missing = privateRoutes().flatMap((route) =>
+      paramsOf(route.url)
+        .map((p) => `${resourceOf(route.url)}:${p}`)
+        .filter((name) => !fixtures[name] && !GLOBAL_PARAMS[name])
+        .map((name) => `${key(route)} (${name})`),
+    );
+    expect(missing, 'add a fixture in route-walk.test.ts for these parameters').toEqual([]);
+  });
+
+  it("another company's ids answer 404 on every route that takes one", async () => {
+    const checked: string[] = [];
+    for (const route of privateRoutes()) {
+      const params = paramsOf(route.url).filter((p) => fixtures[`${resourceOf(route.url)}:${p}`]);
+      if (!params.length) continue;
+      const foreign = fill(
+        route.url,
+        (p) => fixtures[`${resourceOf(route.url)}:${p}`]?.foreign ?? 1,
+      );
+      const res = await call(route, foreign, sessions.admin);
+      const expected = route.access.superOnly ? 403 : 404;
+      expect(res.statusCode, `${key(route)} → ${res.body}`).toBe(expected);
+      if (route.method === 'GET' && !route.access.superOnly) {
+        // The same route with the caller's own id works, so the 404 above is tenancy, not a broken route.
+        const own = fill(route.url, (p) => fixtures[`${resourceOf(route.url)}:${p}`]?.own ?? 1);
+        const ok = await call(route, own, sessions.admin);
+        expect(ok.statusCode, `${key(route)} own id → ${ok.body}`).toBe(200);
+      }
+      checked.push(key(route));
+    }
+    expect(checked.length).toBeGreaterThan(5);
+  });
+
+  it('every route with a permission refuses the profiles that lack it (403)', async () => {
+    let checked = 0;
+    for (const route of privateRoutes().filter((r) => r.access.permission)) {
+      const permission = route.access.permission as Permission;
+      const lacking = profiles.filter(
+        (p) => !(permissionTable[permission] as readonly Profile[]).includes(p),
+      );
+      for (const profile of lacking) {
+        const url = fill(route.url, (p) => fixtures[`${resourceOf(route.url)}:${p}`]?.own ?? 1);
+        const res = await call(route, url, sessions[profile]);
+        expect(res.statusCode, `${key(route)} as ${profile}`).toBe(403);
+        expect(res.json().error, `${key(route)} as ${profile}`).toBe('ERR_NO_PERMISSION');
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(3);
+  });
+
+  it('every super-only route refuses a company admin (403)', async () => {
+    const superOnly = privateRoutes().filter((r) => r.access.superOnly);
+    expect(superOnly.length).toBeGreaterThan(5);
+    for (const route of superOnly) {
+      const res = await call(
+        route,
+        fill(route.url, (p) => fixtures[`${resourceOf(route.url)}:${p}`]?.own ?? 1),
+        sessions.admin,
+      );
+      expect(res.statusCode, key(route)).toBe(403);
+      expect(res.json().error, key(route)).toBe('ERR_SUPER_ONLY');
+    }
+  });
+
+  it('a company that is not active reaches only the gate-allowed routes', async () => {
+    const allowed = privateRoutes()
+      .filter((r) => r.access.allowInactiveCompany)
+      .map(key)
+      .sort();
+    expect(allowed).toEqual([...INACTIVE_ALLOWED].sort());
+    for (const route of privateRoutes().filter(
+      (r) => !r.access.allowInactiveCompany && !r.access.superOnly,
+    )) {
+      const res = await call(
+        route,
+        fill(route.url, () => 1),
+        sessions.inactiveAdmin,
+      );
+      expect(res.statusCode, key(route)).toBe(403);
+      expect(res.json().error, key(route)).toBe('ERR_COMPANY_INACTIVE');
+    }
+    const [row] = await t.db
+      .select()
+      .from(companies)
+      .where(eq(companies.id, sessions.inactiveAdmin.companyId));
+    expect(row.status).toBe('suspended');
+  });
+
+  it('the OpenAPI document lists every route', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    for (const route of routes) {
+      const path = route.url.replace(/:(\w+)/g, '{$1}');
+      expect(doc.paths[path]?.[route.method.toLowerCase()], key(route)).toBeDefined();
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/docs' })).statusCode).toBeLessThan(400);
+  });
+});

@@ -1,0 +1,157 @@
+import { describe, expect, it, vi } from 'vitest';
+import { jsonResponse, makeAuth, mockApi } from '../test/fixtures';
+import { ApiError, api } from './http-client';
+import { getSessionState, getToken, setSession } from './session';
+
+const bearerOf = (init: RequestInit) => new Headers(init.headers).get('Authorization');
+const invalidToken = () =>
+  jsonResponse(403, { error: 'ERR_INVALID_TOKEN', message: 'Invalid token' });
+
+describe('http client', () => {
+  it('refreshes once for several concurrent invalid-token answers and retries them all', async () => {
+    setSession(makeAuth({ token: 'old-token' }));
+    let refreshes = 0;
+    let releaseRefresh = () => undefined as void;
+    const fetchMock = vi.fn(
+      mockApi({
+        'POST /auth/refresh_token': async () => {
+          refreshes += 1;
+          await new Promise<void>((resolve) => (releaseRefresh = resolve));
+          return jsonResponse(200, makeAuth({ token: 'new-token' }));
+        },
+        'GET /tickets': (init) =>
+          bearerOf(init) === 'Bearer new-token' ? jsonResponse(200, ['t']) : invalidToken(),
+        'GET /contacts': (init) =>
+          bearerOf(init) === 'Bearer new-token' ? jsonResponse(200, ['c']) : invalidToken(),
+        'GET /queue': (init) =>
+          bearerOf(init) === 'Bearer new-token' ? jsonResponse(200, ['q']) : invalidToken(),
+      }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+
+    const pending = Promise.all([api.get('/tickets'), api.get('/contacts'), api.get('/queue')]);
+    await vi.waitFor(() => expect(refreshes).toBe(1));
+    releaseRefresh();
+
+    await expect(pending).resolves.toEqual([['t'], ['c'], ['q']]);
+    expect(refreshes).toBe(1);
+    expect(getToken()).toBe('new-token');
+    expect(getSessionState().status).toBe('authenticated');
+    // Three first attempts, one refresh, three retries.
+    expect(fetchMock).toHaveBeenCalledTimes(7);
+  });
+
+  it('sends the bearer token and the cookie with every call', async () => {
+    setSession(makeAuth({ token: 'abc' }));
+    const fetchMock = vi.fn(mockApi({ 'GET /version': () => jsonResponse(200, { version: '1' }) }));
+    vi.stubGlobal('fetch', fetchMock);
+
+    await api.get('/version');
+
+    const init = fetchMock.mock.calls[0][1] as RequestInit;
+    expect(init.credentials).toBe('include');
+    expect(bearerOf(init)).toBe('Bearer abc');
+    expect(String(fetchMock.mock.calls[0][0])).toBe('http://localhost:8080/version');
+  });
+
+  it('clears the session on a 401', async () => {
+    setSession(makeAuth());
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'GET /auth/me': () =>
+            jsonResponse(401, { error: 'ERR_SESSION_EXPIRED', message: 'Session expired' }),
+        }),
+      ),
+    );
+
+    await expect(api.get('/auth/me')).rejects.toMatchObject({
+      status: 401,
+      code: 'ERR_SESSION_EXPIRED',
+    });
+    expect(getSessionState().status).toBe('anonymous');
+    expect(window.localStorage.getItem('token')).toBeNull();
+  });
+
+  it('keeps the session on a 403 that is not about the token', async () => {
+    setSession(makeAuth({ token: 'abc' }));
+    const fetchMock = vi.fn(
+      mockApi({
+        'GET /settings/': () =>
+          jsonResponse(403, { error: 'ERR_NO_PERMISSION', message: 'No permission' }),
+      }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+
+    const error = await api.get('/settings/').catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe('ERR_NO_PERMISSION');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(getSessionState().status).toBe('authenticated');
+    expect(getToken()).toBe('abc');
+  });
+
+  it('clears the session when the retried request is rejected again', async () => {
+    setSession(makeAuth({ token: 'old-token' }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'POST /auth/refresh_token': () => jsonResponse(200, makeAuth({ token: 'new-token' })),
+          'GET /tickets': invalidToken,
+        }),
+      ),
+    );
+
+    await expect(api.get('/tickets')).rejects.toMatchObject({ code: 'ERR_INVALID_TOKEN' });
+    expect(getSessionState().status).toBe('anonymous');
+  });
+
+  it('clears the session when the refresh fails', async () => {
+    setSession(makeAuth({ token: 'old-token' }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'POST /auth/refresh_token': () =>
+            jsonResponse(401, { error: 'ERR_SESSION_EXPIRED', message: 'Session expired' }),
+          'GET /tickets': invalidToken,
+        }),
+      ),
+    );
+
+    await expect(api.get('/tickets')).rejects.toMatchObject({ code: 'ERR_SESSION_EXPIRED' });
+    expect(getSessionState().status).toBe('anonymous');
+  });
+
+  it('reports the Retry-After seconds of a 429', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'POST /auth/login': () =>
+            jsonResponse(
+              429,
+              { error: 'ERR_TOO_MANY_REQUESTS', message: 'Too many' },
+              { 'Retry-After': '42' },
+            ),
+        }),
+      ),
+    );
+
+    await expect(api.post('/auth/login', {}, { skipAuth: true })).rejects.toMatchObject({
+      status: 429,
+      retryAfter: 42,
+    });
+  });
+
+  it('turns an unreachable server into a network error without logging out', async () => {
+    setSession(makeAuth());
+    vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('Failed to fetch')));
+
+    await expect(api.get('/tickets')).rejects.toMatchObject({ status: 0, code: 'ERR_NETWORK' });
+    expect(getSessionState().status).toBe('authenticated');
+  });
+});

@@ -1,0 +1,212 @@
+import { clearSession, getToken, setSession, type AuthResponse } from './session';
+import { getApiUrl } from './runtime-config';
+
+type QueryValue = string | number | boolean | null | undefined;
+
+export type RequestOptions = {
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  // Public and session calls (login, refresh, sign-up): no token, no refresh-and-retry, no logout.
+  skipAuth?: boolean;
+};
+
+type ErrorInit = {
+  status: number;
+  code?: string;
+  message: string;
+  fields?: Record<string, string[]>;
+  retryAfter?: number;
+};
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code?: string;
+  readonly fields?: Record<string, string[]>;
+  // Seconds, from the Retry-After header of a 429.
+  readonly retryAfter?: number;
+
+  constructor({ status, code, message, fields, retryAfter }: ErrorInit) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.fields = fields;
+    this.retryAfter = retryAfter;
+  }
+}
+
+export const NETWORK_ERROR = 'ERR_NETWORK';
+
+const buildUrl = (path: string, query?: Record<string, QueryValue>) => {
+  const url = new URL(`${getApiUrl()}${path.startsWith('/') ? path : `/${path}`}`);
+  Object.entries(query ?? {}).forEach(([key, value]) => {
+    if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
+  });
+  return url.toString();
+};
+
+const isRawBody = (body: unknown): body is BodyInit =>
+  body instanceof FormData ||
+  body instanceof Blob ||
+  body instanceof URLSearchParams ||
+  typeof body === 'string';
+
+const send = async (
+  method: string,
+  path: string,
+  options: RequestOptions,
+  token: string | null,
+): Promise<Response> => {
+  const headers = new Headers(options.headers);
+  headers.set('Accept', 'application/json');
+  let body: BodyInit | undefined;
+  if (isRawBody(options.body)) {
+    body = options.body;
+  } else if (options.body !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    body = JSON.stringify(options.body);
+  }
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  try {
+    return await fetch(buildUrl(path, options.query), {
+      method,
+      headers,
+      body,
+      credentials: 'include',
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError({ status: 0, code: NETWORK_ERROR, message: 'Network error' });
+  }
+};
+
+const readBody = async (response: Response): Promise<unknown> => {
+  if (response.status === 204) return undefined;
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+const errorCodeOf = (body: unknown) =>
+  body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string'
+    ? (body as { error: string }).error
+    : undefined;
+
+const parseRetryAfter = (header: string | null) => {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+};
+
+const toApiError = (response: Response, body: unknown) => {
+  const data = (body && typeof body === 'object' ? body : {}) as {
+    message?: unknown;
+    errorMessage?: unknown;
+    fields?: Record<string, string[]>;
+  };
+  const text = typeof body === 'string' ? body : undefined;
+  const message =
+    (typeof data.message === 'string' && data.message) ||
+    (typeof data.errorMessage === 'string' && data.errorMessage) ||
+    text ||
+    response.statusText ||
+    `HTTP ${response.status}`;
+  return new ApiError({
+    status: response.status,
+    code: errorCodeOf(body),
+    message,
+    fields: data.fields,
+    retryAfter: parseRetryAfter(response.headers.get('Retry-After')),
+  });
+};
+
+const isInvalidToken = (response: Response, body: unknown) =>
+  response.status === 403 && errorCodeOf(body) === 'ERR_INVALID_TOKEN';
+
+let refreshInFlight: Promise<AuthResponse> | null = null;
+
+const requestRefresh = async (): Promise<AuthResponse> => {
+  const response = await send('POST', '/auth/refresh_token', {}, null);
+  const body = await readBody(response);
+  if (!response.ok) throw toApiError(response, body);
+  return body as AuthResponse;
+};
+
+// One refresh at a time: every caller that needs a new token shares the same promise.
+export const refreshSession = (): Promise<AuthResponse> => {
+  if (!refreshInFlight) {
+    refreshInFlight = requestRefresh()
+      .then((auth) => {
+        setSession(auth);
+        return auth;
+      })
+      .finally(() => {
+        refreshInFlight = null;
+      });
+  }
+  return refreshInFlight;
+};
+
+const renewToken = async (staleToken: string | null) => {
+  const current = getToken();
+  // A refresh may have finished while this request was in flight: reuse its token.
+  if (current && current !== staleToken && !refreshInFlight) return current;
+  return (await refreshSession()).token;
+};
+
+export const request = async <T>(
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<T> => {
+  if (options.skipAuth) {
+    const response = await send(method, path, options, null);
+    const body = await readBody(response);
+    if (!response.ok) throw toApiError(response, body);
+    return body as T;
+  }
+
+  const token = getToken();
+  let response = await send(method, path, options, token);
+  let body = await readBody(response);
+
+  if (isInvalidToken(response, body)) {
+    let freshToken: string;
+    try {
+      freshToken = await renewToken(token);
+    } catch (error) {
+      // A refresh that could not reach the server says nothing about the session.
+      if (!(error instanceof ApiError && error.code === NETWORK_ERROR)) clearSession();
+      throw error;
+    }
+    response = await send(method, path, options, freshToken);
+    body = await readBody(response);
+    if (isInvalidToken(response, body)) clearSession();
+  }
+  if (response.status === 401) clearSession();
+
+  if (!response.ok) throw toApiError(response, body);
+  return body as T;
+};
+
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) =>
+    request<T>('GET', path, options),
+  post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
+    request<T>('POST', path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
+    request<T>('PUT', path, { ...options, body }),
+  patch: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
+    request<T>('PATCH', path, { ...options, body }),
+  delete: <T = void>(path: string, options?: Omit<RequestOptions, 'body'>) =>
+    request<T>('DELETE', path, options),
+};

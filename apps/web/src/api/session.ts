@@ -1,0 +1,116 @@
+import { useSyncExternalStore } from 'react';
+import type { CompanyStatus, Profile } from '@atendi/shared';
+import { readStorage, removeStorage, storageKeys, writeStorage } from '../lib/storage';
+
+export type Plan = {
+  id: number;
+  name: string;
+  users: number;
+  connections: number;
+  queues: number;
+  value: number;
+  useCampaigns: boolean;
+  useKanban: boolean;
+  useOpenAi: boolean;
+  useIntegrations: boolean;
+  useSchedules: boolean;
+  useExternalApi: boolean;
+};
+
+export type PlanFeature = keyof Pick<
+  Plan,
+  'useCampaigns' | 'useKanban' | 'useOpenAi' | 'useIntegrations' | 'useSchedules' | 'useExternalApi'
+>;
+
+export type CompanySetting = { key: string; value: string };
+
+export type SessionUser = {
+  id: number;
+  name: string;
+  email: string;
+  profile: Profile;
+  super: boolean;
+  companyId: number;
+  allTicket?: string;
+  whatsappId?: number | null;
+  queues: { id: number; name: string; color: string }[];
+  company: {
+    id: number;
+    name: string;
+    status: CompanyStatus;
+    dueDate: string | null;
+    settings: CompanySetting[];
+    plan: Plan | null;
+  };
+};
+
+// POST /auth/login and POST /auth/refresh_token answer this shape.
+export type AuthResponse = {
+  token: string;
+  user: SessionUser;
+  companyStatus: CompanyStatus;
+  companyDueDate: string | null;
+};
+
+export type Session = AuthResponse;
+
+export type SessionState = {
+  status: 'loading' | 'anonymous' | 'authenticated';
+  session: Session | null;
+  // Where a public page sends the user right after an explicit login (SPEC §2 "After login").
+  afterLogin: string | null;
+};
+
+let state: SessionState = { status: 'loading', session: null, afterLogin: null };
+const listeners = new Set<() => void>();
+
+const update = (next: SessionState) => {
+  state = next;
+  listeners.forEach((listener) => listener());
+};
+
+export const subscribeSession = (listener: () => void) => {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+};
+
+export const getSessionState = () => state;
+
+export const useSession = () => useSyncExternalStore(subscribeSession, getSessionState);
+
+// For components rendered only behind the login guard.
+export const useCurrentSession = (): Session => {
+  const { session } = useSession();
+  if (!session) throw new Error('useCurrentSession needs an authenticated session');
+  return session;
+};
+
+export const getToken = () => state.session?.token ?? readStorage(storageKeys.token);
+
+export const setSession = (auth: AuthResponse, afterLogin: string | null = state.afterLogin) => {
+  writeStorage(storageKeys.token, auth.token);
+  update({ status: 'authenticated', session: { ...auth }, afterLogin });
+};
+
+export const updateSessionUser = (patch: Partial<Pick<SessionUser, 'name' | 'email'>>) => {
+  if (!state.session) return;
+  update({ ...state, session: { ...state.session, user: { ...state.session.user, ...patch } } });
+};
+
+// Once the user is inside the app, a later visit to a public page goes to / (SPEC §2).
+export const clearAfterLogin = () => {
+  if (state.afterLogin !== null) update({ ...state, afterLogin: null });
+};
+
+export const clearSession = () => {
+  removeStorage(storageKeys.token);
+  update({ status: 'anonymous', session: null, afterLogin: null });
+};
+
+export const isCompanyActive = (session: Pick<Session, 'companyStatus'>) =>
+  session.companyStatus === 'active';
+
+export const homePathFor = (session: Pick<Session, 'companyStatus'>) =>
+  isCompanyActive(session) ? '/tickets' : '/subscriptions';

@@ -1,0 +1,181 @@
+import { useState } from 'react';
+import {
+  Box,
+  Collapse,
+  Divider,
+  Drawer,
+  List,
+  ListItemButton,
+  ListItemIcon,
+  ListItemText,
+  ListSubheader,
+  Toolbar,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import ExpandLessIcon from '@mui/icons-material/ExpandLess';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import { APP_VERSION } from '@atendi/shared';
+import { Link as RouterLink, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { MenuGroup, MenuLink, MenuSection } from './menu-items';
+import { useServerVersion } from './use-shell-data';
+
+export const DRAWER_WIDTH = 260;
+export const MINI_DRAWER_WIDTH = 72;
+
+const isActive = (pathname: string, to: string) =>
+  to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`);
+
+type ItemProps = { open: boolean; onNavigate: () => void; nested?: boolean };
+
+const DrawerLink = ({ entry, open, onNavigate, nested }: ItemProps & { entry: MenuLink }) => {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const Icon = entry.icon;
+  const label = t(entry.labelKey);
+  return (
+    <Tooltip title={open ? '' : label} placement="right">
+      <ListItemButton
+        component={RouterLink}
+        to={entry.to}
+        selected={isActive(pathname, entry.to)}
+        onClick={onNavigate}
+        sx={{ mx: 1, mb: 0.25, pl: nested && open ? 4 : 2, minHeight: 40 }}
+      >
+        <ListItemIcon sx={{ minWidth: 40 }}>
+          <Icon fontSize="small" />
+        </ListItemIcon>
+        <ListItemText
+          primary={label}
+          sx={{ opacity: open ? 1 : 0, whiteSpace: 'nowrap', transition: 'opacity 150ms' }}
+        />
+      </ListItemButton>
+    </Tooltip>
+  );
+};
+
+const DrawerGroup = ({ entry, open, onNavigate }: ItemProps & { entry: MenuGroup }) => {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const hasActiveChild = entry.children.some((child) => isActive(pathname, child.to));
+  const [expanded, setExpanded] = useState(hasActiveChild);
+  const Icon = entry.icon;
+  const label = t(entry.labelKey);
+  return (
+    <>
+      <Tooltip title={open ? '' : label} placement="right">
+        <ListItemButton
+          onClick={() => setExpanded((value) => !value)}
+          aria-expanded={expanded}
+          sx={{ mx: 1, mb: 0.25, minHeight: 40 }}
+        >
+          <ListItemIcon sx={{ minWidth: 40 }}>
+            <Icon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText primary={label} sx={{ opacity: open ? 1 : 0, whiteSpace: 'nowrap' }} />
+          {open && (expanded ? <ExpandLessIcon /> : <ExpandMoreIcon />)}
+        </ListItemButton>
+      </Tooltip>
+      <Collapse in={expanded} timeout="auto" unmountOnExit>
+        <List disablePadding>
+          {entry.children.map((child) => (
+            <DrawerLink key={child.id} entry={child} open={open} onNavigate={onNavigate} nested />
+          ))}
+        </List>
+      </Collapse>
+    </>
+  );
+};
+
+const DrawerFooter = ({ open }: { open: boolean }) => {
+  const { t } = useTranslation();
+  const serverVersion = useServerVersion();
+  return (
+    <Box sx={{ px: 2, py: 1.5, textAlign: open ? 'left' : 'center' }}>
+      <Typography variant="caption" color="text.secondary" component="p" noWrap>
+        {t('app.version', { version: APP_VERSION })}
+      </Typography>
+      {open && serverVersion && (
+        <Typography variant="caption" color="text.secondary" component="p" noWrap>
+          {t('app.serverVersion', { version: serverVersion })}
+        </Typography>
+      )}
+    </Box>
+  );
+};
+
+export const AppDrawer = ({
+  sections,
+  open,
+  isTemporary,
+  onClose,
+}: {
+  sections: MenuSection[];
+  open: boolean;
+  isTemporary: boolean;
+  onClose: () => void;
+}) => {
+  const { t } = useTranslation();
+  // A temporary drawer always shows labels; a permanent one collapses to icons.
+  const expanded = isTemporary || open;
+  const width = expanded ? DRAWER_WIDTH : MINI_DRAWER_WIDTH;
+  const onNavigate = () => {
+    if (isTemporary) onClose();
+  };
+
+  return (
+    <Drawer
+      data-testid="drawer"
+      variant={isTemporary ? 'temporary' : 'permanent'}
+      open={isTemporary ? open : true}
+      onClose={onClose}
+      ModalProps={{ keepMounted: true }}
+      sx={{
+        width: isTemporary ? undefined : width,
+        flexShrink: 0,
+        whiteSpace: 'nowrap',
+        '& .MuiDrawer-paper': {
+          width,
+          boxSizing: 'border-box',
+          overflowX: 'hidden',
+          transition: (theme) =>
+            theme.transitions.create('width', { duration: theme.transitions.duration.shorter }),
+        },
+      }}
+    >
+      <Toolbar />
+      <Box
+        component="nav"
+        aria-label={t('menu.navigation')}
+        sx={{ flex: 1, overflowY: 'auto', py: 1 }}
+      >
+        {sections.map((section, index) => (
+          <List
+            key={section.id}
+            dense
+            disablePadding
+            subheader={
+              section.headingKey && expanded ? (
+                <ListSubheader sx={{ bgcolor: 'transparent', lineHeight: '36px', mt: 1 }}>
+                  {t(section.headingKey)}
+                </ListSubheader>
+              ) : undefined
+            }
+          >
+            {index > 0 && !expanded && <Divider sx={{ my: 1 }} />}
+            {section.entries.map((entry) =>
+              entry.kind === 'group' ? (
+                <DrawerGroup key={entry.id} entry={entry} open={expanded} onNavigate={onNavigate} />
+              ) : (
+                <DrawerLink key={entry.id} entry={entry} open={expanded} onNavigate={onNavigate} />
+              ),
+            )}
+          </List>
+        ))}
+      </Box>
+      <Divider />
+      <DrawerFooter open={expanded} />
+    </Drawer>
+  );
+};

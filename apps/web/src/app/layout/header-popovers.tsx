@@ -1,0 +1,78 @@
+import { useState, type ReactNode } from 'react';
+import { Badge, Box, IconButton, Popover, Tooltip, Typography } from '@mui/material';
+import CampaignIcon from '@mui/icons-material/CampaignOutlined';
+import NotificationsIcon from '@mui/icons-material/NotificationsOutlined';
+import { useTranslation } from 'react-i18next';
+
+const HeaderPopover = ({
+  label,
+  icon,
+  emptyText,
+  testId,
+}: {
+  label: string;
+  icon: ReactNode;
+  emptyText: string;
+  testId: string;
+}) => {
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  return (
+    <>
+      <Tooltip title={label}>
+        <IconButton
+          color="inherit"
+          aria-label={label}
+          data-testid={testId}
+          onClick={(event) => setAnchor(event.currentTarget)}
+        >
+          {icon}
+        </IconButton>
+      </Tooltip>
+      <Popover
+        open={Boolean(anchor)}
+        anchorEl={anchor}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
+        <Box sx={{ width: 320, p: 2 }}>
+          <Typography variant="subtitle2" gutterBottom>
+            {label}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {emptyText}
+          </Typography>
+        </Box>
+      </Popover>
+    </>
+  );
+};
+
+// Placeholders until the tickets and announcements issues feed them live data.
+export const NotificationsPopover = () => {
+  const { t } = useTranslation();
+  return (
+    <HeaderPopover
+      label={t('topBar.notifications')}
+      emptyText={t('topBar.noNotifications')}
+      testId="notifications-button"
+      icon={
+        <Badge badgeContent={0} showZero color="error">
+          <NotificationsIcon />
+        </Badge>
+      }
+    />
+  );
+};
+
+export const AnnouncementsPopover = () => {
+  const { t } = useTranslation();
+  return (
+    <HeaderPopover
+      label={t('topBar.announcements')}
+      emptyText={t('topBar.noAnnouncements')}
+      testId="announcements-button"
+      icon={<CampaignIcon />}
+    />
+  );
+};

@@ -1,0 +1,106 @@
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  TextField,
+} from '@mui/material';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import type { UserUpdateInput } from '@atendi/shared';
+import { useForm } from 'react-hook-form';
+import { toast } from 'react-toastify';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { api } from '../../api/http-client';
+import { updateSessionUser, useCurrentSession } from '../../api/session';
+import { registerMui } from '../../lib/forms';
+
+// SPEC §5 User rules; a blank password leaves the current one unchanged.
+const profileSchema = z.object({
+  name: z.string().trim().min(2, 'validation.nameLength').max(50, 'validation.nameLength'),
+  email: z.string().trim().min(1, 'validation.required').pipe(z.email('validation.email')),
+  password: z
+    .string()
+    .refine((value) => value === '' || (value.length >= 5 && value.length <= 50), {
+      message: 'validation.passwordLength',
+    }),
+});
+type ProfileValues = z.infer<typeof profileSchema>;
+
+const ProfileForm = ({ onClose }: { onClose: () => void }) => {
+  const { t } = useTranslation();
+  const { user } = useCurrentSession();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<ProfileValues>({
+    resolver: zodResolver(profileSchema),
+    defaultValues: { name: user.name, email: user.email, password: '' },
+  });
+  const save = useMutation({
+    mutationFn: (values: Pick<UserUpdateInput, 'name' | 'email' | 'password'>) =>
+      api.put<unknown>(`/users/${user.id}`, values),
+    onSuccess: (_data, values) => {
+      updateSessionUser({ name: values.name, email: values.email });
+      toast.success(t('profile.saved'));
+      onClose();
+    },
+  });
+
+  const fieldError = (name: keyof ProfileValues) => {
+    const message = errors[name]?.message;
+    return { error: Boolean(message), helperText: message ? t(message) : undefined };
+  };
+
+  return (
+    <form noValidate onSubmit={handleSubmit((values) => save.mutate(values))}>
+      <DialogTitle>{t('profile.title')}</DialogTitle>
+      <DialogContent>
+        <Stack spacing={2} sx={{ pt: 1 }}>
+          <TextField
+            {...registerMui(register, 'name')}
+            label={t('profile.name')}
+            autoComplete="name"
+            fullWidth
+            {...fieldError('name')}
+          />
+          <TextField
+            {...registerMui(register, 'email')}
+            type="email"
+            label={t('profile.email')}
+            autoComplete="email"
+            fullWidth
+            {...fieldError('email')}
+          />
+          <TextField
+            {...registerMui(register, 'password')}
+            type="password"
+            label={t('profile.password')}
+            autoComplete="new-password"
+            fullWidth
+            {...fieldError('password')}
+            helperText={
+              errors.password?.message ? t(errors.password.message) : t('profile.passwordHint')
+            }
+          />
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('common.cancel')}</Button>
+        <Button type="submit" variant="contained" disabled={save.isPending}>
+          {t('common.save')}
+        </Button>
+      </DialogActions>
+    </form>
+  );
+};
+
+export const ProfileDialog = ({ open, onClose }: { open: boolean; onClose: () => void }) => (
+  <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs">
+    {open && <ProfileForm onClose={onClose} />}
+  </Dialog>
+);

@@ -1,0 +1,119 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { getSessionState } from '../../api/session';
+import { i18n } from '../../i18n/i18n';
+import { jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const stubShellApi = (extra: Parameters<typeof mockApi>[0] = {}) => {
+  const fetchMock = vi.fn(
+    mockApi({
+      'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
+      'GET /settings/': () => jsonResponse(200, []),
+      ...extra,
+    }),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+};
+
+describe('top bar', () => {
+  it('switches the language and remembers it', async () => {
+    stubShellApi();
+    const user = userEvent.setup();
+    renderApp('/tickets', makeAuth());
+
+    await user.click(await screen.findByTestId('account-menu'));
+    expect((screen.getByTestId('lang-es') as HTMLInputElement).checked).toBe(true);
+    await user.click(screen.getByTestId('lang-en'));
+
+    expect(window.localStorage.getItem('language')).toBe('en');
+    expect(i18n.language).toBe('en');
+    expect(document.documentElement.lang).toBe('en');
+    expect(await screen.findByRole('menuitem', { name: 'Log out' })).toBeTruthy();
+    expect(within(screen.getByTestId('drawer')).getByText('Administration')).toBeTruthy();
+  });
+
+  it('toggles the theme and remembers it', async () => {
+    stubShellApi();
+    const user = userEvent.setup();
+    renderApp('/tickets', makeAuth());
+
+    const toggle = await screen.findByTestId('theme-toggle');
+    expect(toggle.getAttribute('aria-label')).toBe('Cambiar tema');
+    expect(document.documentElement.dataset.theme).toBe('light');
+
+    await user.click(toggle);
+
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    expect(window.localStorage.getItem('theme')).toBe('dark');
+  });
+
+  it('logs out through the API and returns to the login page', async () => {
+    const fetchMock = stubShellApi({
+      'DELETE /auth/logout': () => new Response(null, { status: 204 }),
+    });
+    const user = userEvent.setup();
+    renderApp('/tickets', makeAuth());
+
+    await user.click(await screen.findByTestId('account-menu'));
+    await user.click(screen.getByTestId('logout'));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Iniciar sesión' })).toBeTruthy();
+    const calls = fetchMock.mock.calls.map(
+      ([url, init]) => `${(init as RequestInit).method} ${new URL(String(url)).pathname}`,
+    );
+    expect(calls).toContain('DELETE /auth/logout');
+    expect(getSessionState().status).toBe('anonymous');
+    expect(window.localStorage.getItem('token')).toBeNull();
+  });
+
+  it('saves the profile with a blank password meaning unchanged', async () => {
+    let body: unknown;
+    stubShellApi({
+      'PUT /users/1': (init) => {
+        body = JSON.parse(String(init.body));
+        return jsonResponse(200, {});
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/tickets', makeAuth());
+
+    await user.click(await screen.findByTestId('account-menu'));
+    await user.click(screen.getByTestId('profile'));
+    const name = await screen.findByRole('textbox', { name: 'Nombre' });
+    await user.clear(name);
+    await user.type(name, 'Ana María');
+    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+
+    expect(await screen.findByText('¡Perfil actualizado!')).toBeTruthy();
+    expect(body).toEqual({ name: 'Ana María', email: 'ana@example.com', password: '' });
+    expect(getSessionState().session?.user.name).toBe('Ana María');
+  });
+
+  it('remembers the notification volume', async () => {
+    stubShellApi();
+    const user = userEvent.setup();
+    renderApp('/tickets', makeAuth());
+
+    await user.click(await screen.findByTestId('volume-button'));
+    const slider = await screen.findByRole('slider', { name: 'Volumen' });
+    slider.focus();
+    await user.keyboard('{ArrowLeft}{ArrowLeft}');
+
+    expect(window.localStorage.getItem('volume')).toBe('0.8');
+  });
+
+  it('shows the due date in the subscription banner and warns when it is near', async () => {
+    stubShellApi();
+    const due = new Date(Date.now() + 3 * DAY_MS);
+    renderApp('/tickets', makeAuth({ companyDueDate: due.toISOString() }));
+
+    const banner = await screen.findByTestId('subscription-banner');
+    const date = `${String(due.getDate()).padStart(2, '0')}/${String(due.getMonth() + 1).padStart(2, '0')}/${due.getFullYear()}`;
+    expect(banner.textContent).toBe(`Vence el ${date} (quedan 3 días)`);
+  });
+});

@@ -1,0 +1,108 @@
+import type { LoginInput, SignupInput } from '@atendi/shared';
+import { SIGNUP_DEFAULTS } from '@atendi/shared';
+import { api, refreshSession } from '../../api/http-client';
+import {
+  clearSession,
+  getToken,
+  homePathFor,
+  setSession,
+  type AuthResponse,
+  type Plan,
+  type SessionUser,
+} from '../../api/session';
+import { readStorage, storageKeys, writeStorage } from '../../lib/storage';
+import { warnIfDueSoon } from './due-date-warning';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+// Mirrors the original client: campaign routes appear once the company may run campaigns.
+const rememberCampaignFlag = (user: SessionUser) => {
+  const enabledBySetting = user.company?.settings?.some(
+    (setting) => setting.key === 'campaignsEnabled' && setting.value === 'true',
+  );
+  if (enabledBySetting || user.company?.plan?.useCampaigns) {
+    writeStorage(storageKeys.campaignFlag, 'true');
+  }
+};
+
+const startSession = (auth: AuthResponse, afterLogin: string | null) => {
+  rememberCampaignFlag(auth.user);
+  setSession(auth, afterLogin);
+  warnIfDueSoon(auth.companyDueDate ?? auth.user.company?.dueDate);
+};
+
+export const login = async (input: LoginInput) => {
+  const auth = await api.post<AuthResponse>('/auth/login', input, { skipAuth: true });
+  startSession(auth, homePathFor(auth));
+  return auth;
+};
+
+// App start: the httpOnly refresh cookie restores the session; failing that, a stored token.
+export const restoreSession = async () => {
+  try {
+    const auth = await refreshSession();
+    startSession(auth, null);
+    return;
+  } catch {
+    // Fall through to the stored token.
+  }
+  const token = readStorage(storageKeys.token);
+  if (token) {
+    try {
+      const user = await api.get<SessionUser>('/auth/me', {
+        skipAuth: true,
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      startSession(
+        { token, user, companyStatus: user.company.status, companyDueDate: user.company.dueDate },
+        null,
+      );
+      return;
+    } catch {
+      // The stored token is no good either.
+    }
+  }
+  clearSession();
+};
+
+export const logout = async () => {
+  try {
+    if (getToken()) await api.delete('/auth/logout');
+  } catch {
+    // Logging out locally matters more than telling the server.
+  } finally {
+    clearSession();
+  }
+};
+
+export const fetchPublicPlans = () => api.get<Plan[]>('/plans/list', { skipAuth: true });
+
+export type SignupForm = Pick<SignupInput, 'name' | 'email' | 'phone' | 'password'> & {
+  planId: number;
+  // The optional ?companyId of the sign-up link, passed along for the server to use or ignore.
+  companyId?: number;
+};
+
+// SPEC §3/§9: the sign-up payload carries the original client's defaults; the server decides.
+export const signup = (form: SignupForm) =>
+  api.post<unknown>(
+    '/companies/cadastro',
+    {
+      ...form,
+      recurrence: SIGNUP_DEFAULTS.recurrence,
+      status: SIGNUP_DEFAULTS.status,
+      campaignsEnabled: SIGNUP_DEFAULTS.campaignsEnabled,
+      dueDate: new Date(Date.now() + SIGNUP_DEFAULTS.trialDays * DAY_MS).toISOString(),
+    },
+    { skipAuth: true },
+  );
+
+export const requestPasswordReset = (email: string) =>
+  api.post<unknown>(`/forgetpassword/${encodeURIComponent(email)}`, undefined, { skipAuth: true });
+
+export const resetPassword = (email: string, code: string, newPassword: string) =>
+  api.post<unknown>(
+    `/resetpasswords/${[email, code, newPassword].map(encodeURIComponent).join('/')}`,
+    undefined,
+    { skipAuth: true },
+  );

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+// Form rules from SPEC §5. Messages are i18n keys, translated where they are shown;
+// the server validates the same payloads with the schemas in @atendi/shared.
+const requiredEmail = z
+  .string()
+  .trim()
+  .min(1, 'validation.required')
+  .pipe(z.email('validation.email'));
+
+export const loginFormSchema = z.object({
+  email: requiredEmail,
+  password: z.string().min(1, 'validation.required'),
+});
+export type LoginFormValues = z.infer<typeof loginFormSchema>;
+
+export const signupFormSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'validation.required')
+    .min(2, 'validation.nameLength')
+    .max(50, 'validation.nameLength'),
+  email: requiredEmail,
+  phone: z.string().trim().max(12, 'validation.phone').regex(/^\d*$/, 'validation.phone'),
+  password: z.string().min(5, 'validation.passwordLength').max(50, 'validation.passwordLength'),
+  planId: z.string().min(1, 'validation.required'),
+});
+export type SignupFormValues = z.infer<typeof signupFormSchema>;
+
+export const forgotEmailSchema = z.object({ email: requiredEmail });
+export type ForgotEmailValues = z.infer<typeof forgotEmailSchema>;
+
+export const resetPasswordFormSchema = z
+  .object({
+    code: z.string().trim().min(1, 'validation.required'),
+    newPassword: z
+      .string()
+      .min(8, 'validation.strongPassword')
+      .regex(/[A-Z]/, 'validation.strongPassword')
+      .regex(/[a-z]/, 'validation.strongPassword')
+      .regex(/[0-9]/, 'validation.strongPassword'),
+    confirmPassword: z.string().min(1, 'validation.required'),
+  })
+  .refine((values) => values.confirmPassword === values.newPassword, {
+    message: 'validation.passwordsMismatch',
+    path: ['confirmPassword'],
+  });
+export type ResetPasswordFormValues = z.infer<typeof resetPasswordFormSchema>;

@@ -1,0 +1,137 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { getSessionState } from '../../api/session';
+import { jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const fillAndSubmit = async (email = 'ana@example.com', password = 'secret') => {
+  const user = userEvent.setup();
+  await user.type(await screen.findByRole('textbox', { name: 'Correo electrónico' }), email);
+  await user.type(screen.getByLabelText('Contraseña'), password);
+  await user.click(screen.getByRole('button', { name: 'Ingresar' }));
+};
+
+describe('login page', () => {
+  it('shows the translated invalid-credentials error in a red box', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'POST /auth/login': () =>
+            jsonResponse(401, { error: 'ERR_INVALID_CREDENTIALS', message: 'Invalid credentials' }),
+        }),
+      ),
+    );
+    renderApp('/login');
+
+    await fillAndSubmit();
+
+    const box = await screen.findByTestId('login-error');
+    expect(box.textContent).toBe('Usuario o contraseña incorrectos.');
+    expect(box.getAttribute('role')).toBe('alert');
+    expect(getSessionState().status).toBe('anonymous');
+  });
+
+  it('shows the server message when the code is unknown', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'POST /auth/login': () => jsonResponse(401, { errorMessage: 'Cuenta bloqueada' }),
+        }),
+      ),
+    );
+    renderApp('/login');
+
+    await fillAndSubmit();
+
+    expect((await screen.findByTestId('login-error')).textContent).toBe('Cuenta bloqueada');
+  });
+
+  it('tells how long to wait after too many attempts', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'POST /auth/login': () =>
+            jsonResponse(
+              429,
+              { error: 'ERR_TOO_MANY_REQUESTS', message: 'Too many requests' },
+              { 'Retry-After': '30' },
+            ),
+        }),
+      ),
+    );
+    renderApp('/login');
+
+    await fillAndSubmit();
+
+    expect((await screen.findByTestId('login-error')).textContent).toBe(
+      'Demasiados intentos. Intente de nuevo en 30 segundos.',
+    );
+  });
+
+  it('validates the fields before calling the server', async () => {
+    const fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+    renderApp('/login');
+
+    await fillAndSubmit('not-an-email', 'x');
+
+    expect(await screen.findByText('Correo electrónico inválido')).toBeTruthy();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('sends an active company to the tickets page', async () => {
+    let body: unknown;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'POST /auth/login': (init) => {
+            body = JSON.parse(String(init.body));
+            return jsonResponse(200, makeAuth());
+          },
+          'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
+          'GET /settings/': () => jsonResponse(200, []),
+        }),
+      ),
+    );
+    renderApp('/login');
+
+    await fillAndSubmit();
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Tickets' })).toBeTruthy();
+    expect(body).toEqual({ email: 'ana@example.com', password: 'secret' });
+    expect(window.localStorage.getItem('token')).toBe(getSessionState().session?.token);
+  });
+
+  it('sends a company that is not active to subscriptions and warns about the due date', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'POST /auth/login': () =>
+            jsonResponse(
+              200,
+              makeAuth({
+                companyStatus: 'overdue',
+                companyDueDate: new Date(Date.now() + 2 * DAY_MS).toISOString(),
+              }),
+            ),
+          'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
+          'GET /settings/': () => jsonResponse(200, []),
+        }),
+      ),
+    );
+    renderApp('/login');
+
+    await fillAndSubmit();
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Suscripciones' })).toBeTruthy();
+    expect(await screen.findByText('Su suscripción vence en 2 días.')).toBeTruthy();
+  });
+});

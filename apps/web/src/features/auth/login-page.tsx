@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import { Alert, Button, Link, Stack, TextField } from '@mui/material';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { errorText } from '../../api/toasts';
+import { registerMui } from '../../lib/forms';
+import { AuthLayout } from './auth-layout';
+import { login } from './auth.api';
+import { loginFormSchema, type LoginFormValues } from './auth.schemas';
+
+export const LoginPage = () => {
+  const { t } = useTranslation();
+  const [loginError, setLoginError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginFormValues>({
+    resolver: zodResolver(loginFormSchema),
+    defaultValues: { email: '', password: '' },
+  });
+
+  const onSubmit = async (values: LoginFormValues) => {
+    setLoginError(null);
+    try {
+      // On success the public-route guard takes the user to SPEC §2's after-login page.
+      await login(values);
+    } catch (error) {
+      setLoginError(errorText(error));
+    }
+  };
+
+  return (
+    <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
+      <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit(onSubmit)}>
+        {loginError && (
+          <Alert severity="error" variant="filled" data-testid="login-error">
+            {loginError}
+          </Alert>
+        )}
+        <TextField
+          {...registerMui(register, 'email')}
+          type="email"
+          label={t('login.email')}
+          autoComplete="email"
+          autoFocus
+          fullWidth
+          error={Boolean(errors.email)}
+          helperText={errors.email?.message && t(errors.email.message)}
+        />
+        <TextField
+          {...registerMui(register, 'password')}
+          type="password"
+          label={t('login.password')}
+          autoComplete="current-password"
+          fullWidth
+          error={Boolean(errors.password)}
+          helperText={errors.password?.message && t(errors.password.message)}
+        />
+        <Button type="submit" variant="contained" size="large" disabled={isSubmitting}>
+          {t('login.submit')}
+        </Button>
+        <Stack direction="row" justifyContent="space-between" flexWrap="wrap" gap={1}>
+          <Link component={RouterLink} to="/forgetpsw" variant="body2">
+            {t('login.forgotPassword')}
+          </Link>
+          <Link component={RouterLink} to="/signup" variant="body2">
+            {t('login.signUp')}
+          </Link>
+        </Stack>
+      </Stack>
+    </AuthLayout>
+  );
+};

@@ -1,0 +1,48 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { getSessionState } from '../../api/session';
+import { jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+import { restoreSession } from './auth.api';
+
+describe('session restore on start', () => {
+  it('restores the session from the refresh cookie', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'POST /auth/refresh_token': () => jsonResponse(200, makeAuth({ token: 'restored' })),
+          'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
+          'GET /settings/': () => jsonResponse(200, []),
+        }),
+      ),
+    );
+
+    await restoreSession();
+
+    expect(getSessionState().status).toBe('authenticated');
+    expect(getSessionState().session?.token).toBe('restored');
+  });
+
+  it('ends anonymous when neither the cookie nor a stored token works', async () => {
+    window.localStorage.setItem('token', 'stale');
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'POST /auth/refresh_token': () =>
+            jsonResponse(401, { error: 'ERR_SESSION_EXPIRED', message: 'Session expired' }),
+          'GET /auth/me': () =>
+            jsonResponse(403, { error: 'ERR_INVALID_TOKEN', message: 'Invalid token' }),
+        }),
+      ),
+    );
+
+    await restoreSession();
+
+    expect(getSessionState().status).toBe('anonymous');
+    expect(window.localStorage.getItem('token')).toBeNull();
+    renderApp('/tickets', null);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Iniciar sesión' })).toBeTruthy();
+  });
+});

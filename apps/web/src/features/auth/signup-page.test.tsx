@@ -1,0 +1,78 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { jsonResponse, makePlan, mockApi } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+
+const plans = [makePlan({ id: 3, name: 'Basic', value: 39 }), makePlan({ id: 4, name: 'Plus' })];
+
+const fillForm = async () => {
+  const user = userEvent.setup();
+  await user.type(await screen.findByRole('textbox', { name: 'Nombre de la empresa' }), 'Acme');
+  await user.type(screen.getByRole('textbox', { name: 'Correo electrónico' }), 'boss@acme.com');
+  await user.type(
+    screen.getByRole('textbox', { name: 'Teléfono con código de área' }),
+    '5215512345678',
+  );
+  await user.type(screen.getByLabelText('Contraseña'), 'secret1');
+  await user.click(screen.getByRole('combobox', { name: 'Plan' }));
+  await user.click(await screen.findByRole('option', { name: /^Basic/ }));
+  await user.click(screen.getByRole('button', { name: 'Registrarse' }));
+};
+
+describe('sign-up page', () => {
+  it('creates the company with the chosen plan, then goes to login', async () => {
+    let body: Record<string, unknown> = {};
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'GET /plans/list': () => jsonResponse(200, plans),
+          'POST /companies/cadastro': (init) => {
+            body = JSON.parse(String(init.body));
+            return jsonResponse(201, { id: 9 });
+          },
+        }),
+      ),
+    );
+    renderApp('/signup?companyId=5');
+
+    await fillForm();
+
+    expect(await screen.findByText('¡Empresa creada con éxito! Ahora inicie sesión.')).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Iniciar sesión' })).toBeTruthy();
+    expect(body).toMatchObject({
+      name: 'Acme',
+      email: 'boss@acme.com',
+      // The phone field stops at 12 characters.
+      phone: '521551234567',
+      password: 'secret1',
+      planId: 3,
+      companyId: 5,
+      recurrence: 'MENSAL',
+      status: 'active',
+      campaignsEnabled: false,
+    });
+  });
+
+  it('reports a failed sign-up and stays on the form', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'GET /plans/list': () => jsonResponse(200, plans),
+          'POST /companies/cadastro': () =>
+            jsonResponse(409, { error: 'ERR_EMAIL_ALREADY_EXISTS', message: 'Email exists' }),
+        }),
+      ),
+    );
+    renderApp('/signup');
+
+    await fillForm();
+
+    expect(
+      await screen.findByText('Ya existe una cuenta con este correo electrónico.'),
+    ).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'Crear cuenta' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,132 @@
+import { useEffect } from 'react';
+import { Button, Link, MenuItem, Stack, TextField } from '@mui/material';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
+import { Controller, useForm } from 'react-hook-form';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'react-toastify';
+import { useTranslation } from 'react-i18next';
+import { toastError } from '../../api/toasts';
+import { registerMui } from '../../lib/forms';
+import { AuthLayout } from './auth-layout';
+import { fetchPublicPlans, signup } from './auth.api';
+import { signupFormSchema, type SignupFormValues } from './auth.schemas';
+
+export const SignupPage = () => {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const referrerCompanyId = Number(searchParams.get('companyId')) || undefined;
+  const plans = useQuery({ queryKey: ['public-plans'], queryFn: fetchPublicPlans });
+
+  const {
+    register,
+    control,
+    getValues,
+    setValue,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<SignupFormValues>({
+    resolver: zodResolver(signupFormSchema),
+    defaultValues: { name: '', email: '', phone: '', password: '', planId: '' },
+  });
+
+  const firstPlanId = plans.data?.[0]?.id;
+  useEffect(() => {
+    // Preselect the first plan once the list arrives, unless the visitor already chose one.
+    if (firstPlanId !== undefined && !getValues('planId')) setValue('planId', String(firstPlanId));
+  }, [firstPlanId, getValues, setValue]);
+
+  const onSubmit = async (values: SignupFormValues) => {
+    try {
+      await signup({
+        ...values,
+        planId: Number(values.planId),
+        ...(referrerCompanyId ? { companyId: referrerCompanyId } : {}),
+      });
+      toast.success(t('signup.success'));
+      navigate('/login', { replace: true });
+    } catch (error) {
+      toastError(error);
+    }
+  };
+
+  const fieldError = (name: keyof SignupFormValues) => {
+    const message = errors[name]?.message;
+    return { error: Boolean(message), helperText: message ? t(message) : undefined };
+  };
+
+  return (
+    <AuthLayout title={t('signup.title')} subtitle={t('signup.subtitle')}>
+      <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit(onSubmit)}>
+        <TextField
+          {...registerMui(register, 'name')}
+          label={t('signup.name')}
+          autoComplete="organization"
+          autoFocus
+          fullWidth
+          {...fieldError('name')}
+        />
+        <TextField
+          {...registerMui(register, 'email')}
+          type="email"
+          label={t('signup.email')}
+          autoComplete="email"
+          fullWidth
+          {...fieldError('email')}
+        />
+        <TextField
+          {...registerMui(register, 'phone')}
+          type="tel"
+          label={t('signup.phone')}
+          placeholder={t('signup.phonePlaceholder')}
+          autoComplete="tel"
+          fullWidth
+          slotProps={{ htmlInput: { maxLength: 12, inputMode: 'numeric' } }}
+          {...fieldError('phone')}
+        />
+        <TextField
+          {...registerMui(register, 'password')}
+          type="password"
+          label={t('signup.password')}
+          autoComplete="new-password"
+          fullWidth
+          {...fieldError('password')}
+        />
+        <Controller
+          name="planId"
+          control={control}
+          render={({ field: { ref, ...field } }) => (
+            <TextField
+              {...field}
+              inputRef={ref}
+              select
+              label={t('signup.plan')}
+              fullWidth
+              disabled={plans.isPending}
+              {...fieldError('planId')}
+            >
+              {(plans.data ?? []).map((plan) => (
+                <MenuItem key={plan.id} value={String(plan.id)}>
+                  {t('signup.planOption', {
+                    name: plan.name,
+                    users: plan.users,
+                    connections: plan.connections,
+                    queues: plan.queues,
+                    value: plan.value,
+                  })}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
+        />
+        <Button type="submit" variant="contained" size="large" disabled={isSubmitting}>
+          {t('signup.submit')}
+        </Button>
+        <Link component={RouterLink} to="/login" variant="body2" sx={{ alignSelf: 'center' }}>
+          {t('signup.haveAccount')}
+        </Link>
+      </Stack>
+    </AuthLayout>
+  );
+};

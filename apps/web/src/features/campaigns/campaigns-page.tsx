@@ -1,0 +1,3 @@
+import { PlaceholderPage } from '../../components/placeholder-page';
+
+export const CampaignsPage = () => <PlaceholderPage titleKey="menu.campaigns" />;

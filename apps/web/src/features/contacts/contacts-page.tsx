@@ -1,0 +1,3 @@
+import { PlaceholderPage } from '../../components/placeholder-page';
+
+export const ContactsPage = () => <PlaceholderPage titleKey="menu.contacts" />;

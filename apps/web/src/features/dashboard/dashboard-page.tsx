@@ -1,0 +1,3 @@
+import { PlaceholderPage } from '../../components/placeholder-page';
+
+export const DashboardPage = () => <PlaceholderPage titleKey="menu.dashboard" />;

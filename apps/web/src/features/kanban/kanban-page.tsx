@@ -1,0 +1,3 @@
+import { PlaceholderPage } from '../../components/placeholder-page';
+
+export const KanbanPage = () => <PlaceholderPage titleKey="menu.kanban" />;

@@ -1,0 +1,4 @@
+// One seam for page reloads so tests can observe them (jsdom cannot navigate).
+export const reloadPage = () => {
+  window.location.reload();
+};

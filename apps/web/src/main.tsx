@@ -1,0 +1,16 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/app';
+import { restoreSession } from './features/auth/auth.api';
+
+// SPEC §4: a page load starts from the refresh cookie; guards show a spinner until it settles.
+void restoreSession();
+
+const root = document.getElementById('root');
+if (!root) throw new Error('Missing #root element');
+
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,92 @@
+import type { AuthResponse, Plan, SessionUser } from '../api/session';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const makePlan = (overrides: Partial<Plan> = {}): Plan => ({
+  id: 1,
+  name: 'Plus',
+  users: 2,
+  connections: 1,
+  queues: 8,
+  value: 99,
+  useCampaigns: true,
+  useKanban: true,
+  useOpenAi: true,
+  useIntegrations: true,
+  useSchedules: true,
+  useExternalApi: true,
+  ...overrides,
+});
+
+type AuthOverrides = {
+  user?: Partial<Omit<SessionUser, 'company'>>;
+  plan?: Partial<Plan>;
+  settings?: SessionUser['company']['settings'];
+  companyStatus?: AuthResponse['companyStatus'];
+  companyDueDate?: string | null;
+  token?: string;
+};
+
+// A base64url JWT-shaped token; only its payload matters to the client.
+export const makeToken = (payload: Record<string, unknown> = { sid: 'session-1', id: 1 }) => {
+  const encode = (value: unknown) =>
+    btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(payload)}.signature`;
+};
+
+export const makeAuth = (overrides: AuthOverrides = {}): AuthResponse => {
+  const companyStatus = overrides.companyStatus ?? 'active';
+  const companyDueDate =
+    overrides.companyDueDate === undefined
+      ? new Date(Date.now() + 30 * DAY_MS).toISOString()
+      : overrides.companyDueDate;
+  return {
+    token: overrides.token ?? makeToken(),
+    companyStatus,
+    companyDueDate,
+    user: {
+      id: 1,
+      name: 'Ana Admin',
+      email: 'ana@example.com',
+      profile: 'admin',
+      super: false,
+      companyId: 1,
+      allTicket: 'desabled',
+      whatsappId: null,
+      queues: [],
+      ...overrides.user,
+      company: {
+        id: 1,
+        name: 'Acme',
+        status: companyStatus,
+        dueDate: companyDueDate,
+        settings: overrides.settings ?? [],
+        plan: makePlan(overrides.plan),
+      },
+    },
+  };
+};
+
+export const jsonResponse = (
+  status: number,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+
+type Route = (init: RequestInit & { url: URL }) => Response | Promise<Response>;
+
+// Stubs fetch with a table of "METHOD /path" handlers; anything else answers 404.
+export const mockApi = (routes: Record<string, Route>) => {
+  const fetchMock = async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = new URL(String(input));
+    const key = `${init.method ?? 'GET'} ${url.pathname}`;
+    const route = routes[key];
+    if (!route) return jsonResponse(404, { error: 'ERR_NOT_FOUND', message: `No mock for ${key}` });
+    return route({ ...init, url });
+  };
+  return fetchMock;
+};
