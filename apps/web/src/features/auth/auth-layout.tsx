@@ -28,6 +28,8 @@ export const AuthLayout = ({
         minHeight: '100vh',
         display: 'grid',
         placeItems: 'center',
+        // Without this the column grows to the widest field's content and the card overflows phones.
+        gridTemplateColumns: 'minmax(0, 1fr)',
         p: 2,
         background: (theme) =>
           theme.palette.mode === 'light'

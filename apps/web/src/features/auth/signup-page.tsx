@@ -112,7 +112,11 @@ export const SignupPage = () => {
                     name: plan.name,
                     users: plan.users,
                     connections: plan.connections,
-                    queues: plan.queues,
+                    // A limit of 0 means unlimited departments.
+                    queues:
+                      plan.queues > 0
+                        ? t('signup.queuesCount', { count: plan.queues })
+                        : t('signup.queuesUnlimited'),
                     value: plan.value,
                   })}
                 </MenuItem>
