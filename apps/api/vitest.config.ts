@@ -5,7 +5,11 @@ export default defineProject({
     name: 'api',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Behaviour only PostgreSQL has (a server that drops connections) is tested only there.
-    exclude: process.env.TEST_DATABASE_URL ? [] : ['**/*.pg.test.ts'],
+    exclude: [
+      ...(process.env.TEST_DATABASE_URL ? [] : ['**/*.pg.test.ts']),
+      // Several API nodes sharing Redis are tested where a Redis server is given.
+      ...(process.env.TEST_REDIS_URL ? [] : ['**/*.redis.test.ts']),
+    ],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -15,8 +15,14 @@ import type { Database, Db } from './db/client';
 import { registerAuthHook } from './platform/auth-hook';
 import type { RouteAccess } from './platform/context';
 import { registerErrorHandling } from './platform/errors';
+import { requestSerializer } from './platform/log-redaction';
 import { createMailer, type Mailer } from './platform/mailer';
-import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limit';
+import {
+  createMemoryRateLimiter,
+  createRedisRateLimiter,
+  type RateLimiter,
+} from './platform/rate-limit';
+import { Redis } from 'ioredis';
 import { createTokenService, type TokenService } from './platform/tokens';
 import { createRealtime, type Realtime } from './realtime/realtime';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -58,6 +64,8 @@ export type App = FastifyInstance;
 export type BuildAppOptions = {
   config: Config;
   database: Database;
+  // Tests pass a stream to read what would be logged; the redacting serializer always applies.
+  logStream?: NodeJS.WritableStream;
   logger?: FastifyServerOptions['logger'];
   mailer?: Mailer;
   rateLimiter?: RateLimiter;
@@ -66,7 +74,11 @@ export type BuildAppOptions = {
 export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? {
+      level: config.logLevel,
+      serializers: { req: requestSerializer },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     trustProxy: true,
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
@@ -95,6 +107,14 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     redisUrl: config.redisUrl,
     onUserStatus: (identity, online) => markUserOnline(database.db, identity, online),
   });
+  // Several API nodes (REDIS_URL) must share login attempt counters, or each node allows its own quota.
+  const limiterRedis =
+    config.redisUrl && !options.rateLimiter
+      ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 })
+      : undefined;
+  const rateLimiter = limiterRedis
+    ? createRedisRateLimiter(limiterRedis)
+    : createMemoryRateLimiter();
   app.decorate('deps', {
     config,
     db: database.db,
@@ -108,7 +128,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
         dataDir: config.dataDir,
         log: app.log,
       }),
-    rateLimiter: options.rateLimiter ?? createMemoryRateLimiter(),
+    rateLimiter: options.rateLimiter ?? rateLimiter,
   });
 
   // Every route is recorded with its declared access so tests can walk the whole API.
@@ -164,6 +184,9 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   realtime.attach(app.server);
   app.addHook('preClose', async () => {
     await realtime.close();
+  });
+  app.addHook('onClose', async () => {
+    await limiterRedis?.quit().catch(() => undefined);
   });
   return app;
 };

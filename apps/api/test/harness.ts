@@ -61,7 +61,10 @@ export type TestContext = {
   close: () => Promise<void>;
 };
 
-export const createTestApp = async (env: Record<string, string> = {}): Promise<TestContext> => {
+export const createTestApp = async (
+  env: Record<string, string> = {},
+  options: { logStream?: NodeJS.WritableStream } = {},
+): Promise<TestContext> => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'atendi-data-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -78,7 +81,7 @@ export const createTestApp = async (env: Record<string, string> = {}): Promise<T
   const app = await buildApp({
     config,
     database,
-    logger: false,
+    ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
     mailer: { send: async (m) => void mail.push(m) },
   });
   await app.ready();

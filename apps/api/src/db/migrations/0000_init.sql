@@ -508,6 +508,7 @@ CREATE TABLE "whatsapps" (
 	"expires_inactive_message" text DEFAULT '' NOT NULL,
 	"time_use_bot_queues" integer DEFAULT 0 NOT NULL,
 	"max_use_bot_queues" integer DEFAULT 3 NOT NULL,
+	"schedules" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"cloud_phone_number_id" text,
 	"cloud_access_token" text,
 	"cloud_app_secret" text,

@@ -2,12 +2,13 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { ConnectionStatus, Provider } from '@atendi/shared';
+import type { ConnectionStatus, Provider, ScheduleSlot } from '@atendi/shared';
 import { id, timestamps } from './_columns';
 import { companies } from './companies';
 import { queues } from './queues';
@@ -41,6 +42,8 @@ export const whatsapps = pgTable(
     expiresInactiveMessage: text().notNull().default(''),
     timeUseBotQueues: integer().notNull().default(0),
     maxUseBotQueues: integer().notNull().default(3),
+    // Business hours of the connection (SPEC §3), same shape as queue and company schedules.
+    schedules: jsonb().$type<ScheduleSlot[]>().notNull().default([]),
     // WhatsApp Business Cloud API credentials (provider 'cloud').
     cloudPhoneNumberId: text(),
     cloudAccessToken: text(),

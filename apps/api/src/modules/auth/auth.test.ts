@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { companies, users } from '../../db/schema';
@@ -282,5 +283,28 @@ describe('password reset', () => {
     const res = await t.app.inject({ method: 'POST', url: '/forgetpassword/nobody%40nowhere.io' });
     expect(res.statusCode).toBe(404);
     expect(res.json().error).toBe('ERR_EMAIL_NOT_FOUND');
+  });
+});
+
+describe('logs', () => {
+  it('never contain the reset code or the new password from the reset URL', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logged = await createTestApp({}, { logStream: stream });
+    try {
+      const url = `/resetpasswords/${encodeURIComponent(SUPER_EMAIL)}/987654/TopSecret99`;
+      await logged.app.inject({ method: 'POST', url });
+      const text = lines.join('');
+      expect(text).toContain('/resetpasswords/');
+      expect(text).not.toContain('987654');
+      expect(text).not.toContain('TopSecret99');
+    } finally {
+      await logged.close();
+    }
   });
 });
