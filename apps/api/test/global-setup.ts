@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { databaseUrl as adminUrl } from './pg-url';
 import type { TestProject } from 'vitest/node';
 import { openPglite, openPostgres, pgliteExtensions } from '../src/db/client';
 
@@ -15,18 +16,12 @@ declare module 'vitest' {
 }
 /* eslint-enable @typescript-eslint/consistent-type-definitions */
 
-const adminUrl = (url: string, database = 'postgres') => {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-};
-
 // Migrates once; every test file then starts from a copy of this database (PGlite dump or PG template).
 export default async function setup(project: TestProject) {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
     const template = `atendi_tmpl_${process.pid}`;
-    const admin = new pg.Client({ connectionString: adminUrl(url) });
+    const admin = new pg.Client({ connectionString: adminUrl(url, 'postgres') });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS ${template}`);
     await admin.query(`CREATE DATABASE ${template}`);

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { databaseUrl as adminUrl } from './pg-url';
+import { inject as injectProvided, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { settingDefaults, type CompanyStatus, type Profile } from '@atendi/shared';
 import { buildApp, type App } from '../src/app';
@@ -24,16 +25,10 @@ import { hashPassword } from '../src/platform/passwords';
 export const SUPER_EMAIL = 'super@test.local';
 export const PASSWORD = 'Secret123';
 
-const adminUrl = (url: string, database: string) => {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-};
-
 // A clean database for one test file: a copy of the migrated template.
 const openTestDatabase = async (): Promise<Database> => {
   const url = process.env.TEST_DATABASE_URL;
-  const template = inject('pgTemplate');
+  const template = injectProvided('pgTemplate');
   if (url && template) {
     const name = `atendi_t_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: adminUrl(url, 'postgres') });
@@ -49,7 +44,7 @@ const openTestDatabase = async (): Promise<Database> => {
       },
     };
   }
-  const dump = new Blob([readFileSync(inject('pgliteDump'))]);
+  const dump = new Blob([readFileSync(injectProvided('pgliteDump'))]);
   return openPglite(new PGlite({ loadDataDir: dump, extensions: pgliteExtensions }));
 };
 
@@ -121,6 +116,23 @@ export const login = async (app: App, email: string, password = PASSWORD): Promi
 export const auth = (session: Pick<Session, 'token'>) => ({
   authorization: `Bearer ${session.token}`,
 });
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+// One authenticated request, as the web client would send it.
+export const inject = (
+  app: App,
+  session: Pick<Session, 'token'>,
+  method: Method,
+  url: string,
+  payload?: object,
+) => app.inject({ method, url, headers: auth(session), payload });
+
+// Moves only the clock (Date), so database and socket timers keep running. Undo with vi.useRealTimers().
+export const travel = (ms: number) => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(Date.now() + ms);
+};
 
 let sequence = 0;
 const unique = (prefix: string) =>

@@ -10,6 +10,7 @@ import {
   login,
   makeCompany,
   type TestContext,
+  travel,
 } from '../../../test/harness';
 
 let t: TestContext;
@@ -18,12 +19,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 afterEach(() => vi.useRealTimers());
-
-// Moves only the clock (Date), so database and socket timers keep running.
-const travel = (ms: number) => {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(Date.now() + ms);
-};
 
 const refreshWith = (cookie: string) =>
   t.app.inject({

@@ -11,6 +11,9 @@ import {
   makeUser,
   type Session,
   type TestContext,
+  inject,
+  travel,
+  type Method,
 } from '../../../test/harness';
 
 let t: TestContext;
@@ -23,12 +26,6 @@ afterAll(() => t.close());
 afterEach(() => vi.useRealTimers());
 
 const DAY = 24 * 3600 * 1000;
-
-// Moves only the clock (Date), so database and socket timers keep running.
-const travel = (ms: number) => {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(Date.now() + ms);
-};
 
 let sequence = 0;
 const next = () => (sequence += 1);
@@ -64,8 +61,8 @@ const settingOf = async (companyId: number, key: string) =>
       .where(and(eq(settings.companyId, companyId), eq(settings.key, key)))
   )[0]?.value;
 
-const asSuper = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: auth(root), payload });
+const asSuper = (method: Method, url: string, payload?: object) =>
+  inject(t.app, root, method, url, payload);
 
 // Sign-up tests come first: they rely on the seeded plans (ids 1–3) and on plan 7 not existing yet.
 describe('sign-up (POST /companies/cadastro)', () => {

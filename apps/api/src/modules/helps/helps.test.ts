@@ -3,13 +3,14 @@ import { eq } from 'drizzle-orm';
 import { helps } from '../../db/schema';
 import {
   SUPER_EMAIL,
-  auth,
   createTestApp,
   login,
   makeCompany,
   makeUser,
   type Session,
   type TestContext,
+  inject,
+  type Method,
 } from '../../../test/harness';
 
 let t: TestContext;
@@ -20,12 +21,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const call = (
-  session: Session,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  payload?: object,
-) => t.app.inject({ method, url, headers: auth(session), payload });
+const call = (session: Session, method: Method, url: string, payload?: object) =>
+  inject(t.app, session, method, url, payload);
 
 const helpRow = async (id: number) => (await t.db.select().from(helps).where(eq(helps.id, id)))[0];
 

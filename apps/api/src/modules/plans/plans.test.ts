@@ -9,6 +9,8 @@ import {
   makeCompany,
   type Session,
   type TestContext,
+  inject,
+  type Method,
 } from '../../../test/harness';
 
 let t: TestContext;
@@ -19,8 +21,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const asSuper = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: auth(root), payload });
+const asSuper = (method: Method, url: string, payload?: object) =>
+  inject(t.app, root, method, url, payload);
 
 const planNamed = async (name: string) =>
   (await t.db.select().from(plans).where(eq(plans.name, name)))[0];

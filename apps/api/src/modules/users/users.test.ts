@@ -5,7 +5,6 @@ import type { Db } from '../../db/client';
 import {
   PASSWORD,
   SUPER_EMAIL,
-  auth,
   createTestApp,
   login,
   makeCompany,
@@ -13,6 +12,8 @@ import {
   superUser,
   type Session,
   type TestContext,
+  inject,
+  type Method,
 } from '../../../test/harness';
 
 let t: TestContext;
@@ -33,12 +34,8 @@ const makeQueue = async (db: Db, companyId: number) => {
   return queue;
 };
 
-const call = (
-  session: Session,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  payload?: object,
-) => t.app.inject({ method, url, headers: auth(session), payload });
+const call = (session: Session, method: Method, url: string, payload?: object) =>
+  inject(t.app, session, method, url, payload);
 
 const newUser = (overrides: Record<string, unknown> = {}) => {
   const n = next();
