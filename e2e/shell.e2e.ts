@@ -5,6 +5,7 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './
 
 let server: RunningServer;
 let browser: Browser;
+let stopped = false;
 
 beforeAll(async () => {
   server = await startServer();
@@ -12,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
+  if (!stopped) await server?.stop();
 });
 
 const logIn = async (page: Page, password = ADMIN_PASSWORD) => {
@@ -90,5 +91,10 @@ describe('web shell', () => {
     await a.waitForURL('**/login', { timeout: 15_000 });
     await first.close();
     await second.close();
+  });
+
+  it('shuts down cleanly on SIGTERM', async () => {
+    stopped = true;
+    await expect(server.stop()).resolves.toBeUndefined();
   });
 });

@@ -89,13 +89,19 @@ export const startServer = async (): Promise<RunningServer> => {
     apiUrl,
     webUrl,
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
+      let code = child.exitCode;
+      if (code === null) {
+        const exited = new Promise<number | null>((resolve) =>
+          child.once('exit', (c) => resolve(c)),
+        );
         child.kill('SIGTERM');
-        await exited;
+        code = await exited;
       }
       await dropDatabase();
       rmSync(dataDir, { recursive: true, force: true });
+      // SIGTERM must end the product cleanly (closing sockets, servers and the database).
+      if (code !== 0)
+        throw new Error(`server did not shut down cleanly (exit ${code}):\n${output}`);
     },
   };
 };
