@@ -58,14 +58,37 @@ describe('socket client', () => {
     expect(reloadPage).not.toHaveBeenCalled();
   });
 
-  it('reloads the page when the socket rejects an expired token', () => {
+  it('refreshes the session and reconnects when the socket rejects an expired token', async () => {
     const socket = connect();
+    const refreshed = makeAuth({
+      token: makeToken({ sid: 'my-session', id: 1, companyId: 7, n: 2 }),
+    });
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValue(new Response(JSON.stringify(refreshed), { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
 
     socket.receive('connect_error', new Error('websocket error'));
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    socket.receive('connect_error', new Error('ERR_INVALID_TOKEN'));
+    await vi.waitFor(() => expect(socket.connects).toBe(1));
+    expect(String(fetchMock.mock.calls[0][0])).toContain('/auth/refresh_token');
+    expect(socket.io.opts.query.token).toBe(refreshed.token);
     expect(reloadPage).not.toHaveBeenCalled();
+  });
+
+  it('reloads the page when the session cannot be refreshed', async () => {
+    const socket = connect();
+    const expired = { error: 'ERR_SESSION_EXPIRED', message: 'Session expired' };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn().mockResolvedValue(new Response(JSON.stringify(expired), { status: 401 })),
+    );
 
     socket.receive('connect_error', new Error('ERR_SESSION_EXPIRED'));
-    expect(reloadPage).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(reloadPage).toHaveBeenCalledTimes(1));
+    expect(socket.connects).toBe(0);
   });
 
   it('reconnects with the newest token after a refresh', () => {

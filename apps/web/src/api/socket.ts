@@ -5,6 +5,7 @@ import { i18n } from '../i18n/i18n';
 import { reloadPage } from '../lib/browser';
 import { decodeTokenPayload } from '../lib/jwt';
 import { removeStorage, storageKeys } from '../lib/storage';
+import { refreshSession } from './http-client';
 import { getApiUrl } from './runtime-config';
 import { getToken, subscribeSession, useSession } from './session';
 import { ERROR_TOAST_MS } from './toasts';
@@ -46,8 +47,15 @@ export const connectSocket = ({ userId, companyId }: { userId: number; companyId
     handleAuthEvent(userId, payload),
   );
   socket.on('connect_error', (error: Error) => {
-    // SPEC §7: an expired token on the socket reloads the page (which restores the session).
-    if (EXPIRED_TOKEN_ERRORS.includes(error.message)) reloadPage();
+    if (!EXPIRED_TOKEN_ERRORS.includes(error.message)) return;
+    // The access token outlived a reconnect: refresh it and reconnect in place, so an agent
+    // mid-typing keeps the page. SPEC §7's reload remains the answer when the session is gone.
+    refreshSession()
+      .then(({ token }) => {
+        socket.io.opts.query = { ...socket.io.opts.query, token };
+        socket.connect();
+      })
+      .catch(() => reloadPage());
   });
 
   // Reconnections read the handshake query again, so keep it on the newest token.

@@ -28,6 +28,11 @@ export const createFakeSocket = () => {
       socket.connected = false;
       return socket;
     },
+    connects: 0,
+    connect: () => {
+      socket.connects += 1;
+      return socket;
+    },
     // Test helper: delivers a server event to the registered handlers.
     receive: (event: string, ...args: unknown[]) => {
       handlers.get(event)?.forEach((handler) => handler(...args));
