@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
-import { createTestApp, login, makeCompany, type TestContext } from '../../test/harness';
+import { PASSWORD, createTestApp, makeCompany, type TestContext } from '../../test/harness';
 
 // Two API nodes with the same secrets and Redis, as behind a load balancer: what one node emits
 // reaches sockets connected to the other, and login attempts are counted once for both.
@@ -11,6 +11,19 @@ const secrets = {
   JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
   REDIS_URL: process.env.TEST_REDIS_URL!,
   LOGIN_RATE_LIMIT: '2',
+};
+
+// Redis outlives a test run: a fresh client address per run keeps earlier runs' counters out.
+const clientIp = `2001:db8::${randomBytes(4).toString('hex')}`;
+const loginFrom = async (node: TestContext, email: string) => {
+  const res = await node.app.inject({
+    method: 'POST',
+    url: '/auth/login',
+    remoteAddress: clientIp,
+    payload: { email, password: PASSWORD },
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json().token as string;
 };
 
 let nodeA: TestContext;
@@ -47,8 +60,8 @@ describe('several API nodes over Redis', () => {
   it("delivers a company's event emitted on one node to its sockets on the other, and to no other company", async () => {
     const { company, admin } = await makeCompany(nodeA.db);
     const other = await makeCompany(nodeA.db);
-    const mine = await connectToB((await login(nodeA.app, admin.email)).token);
-    const theirs = await connectToB((await login(nodeA.app, other.admin.email)).token);
+    const mine = await connectToB(await loginFrom(nodeA, admin.email));
+    const theirs = await connectToB(await loginFrom(nodeA, other.admin.email));
     const leaked: unknown[] = [];
     theirs.onAny((event, payload) => leaked.push({ event, payload }));
     // The adapter subscribes asynchronously; give the room join a moment to reach Redis.
@@ -69,6 +82,7 @@ describe('several API nodes over Redis', () => {
       node.app.inject({
         method: 'POST',
         url: '/auth/login',
+        remoteAddress: clientIp,
         payload: { email, password: 'wrong' },
       });
     expect((await attempt(nodeA)).statusCode).toBe(401);
