@@ -1,9 +1,11 @@
 import { errorStatus } from '@atendi/shared';
 import { describe, expect, it } from 'vitest';
-import en from './en.json';
-import es from './es.json';
 
 type Tree = { [key: string]: string | Tree };
+import { translations } from './i18n';
+
+// The merged texts: the shell's files plus every feature's own.
+const { es, en } = translations as unknown as { es: Tree; en: Tree };
 
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 

@@ -18,8 +18,32 @@ export const storedLanguage = (): Language => {
 
 export const i18n = i18next.createInstance();
 
+type Messages = { [key: string]: string | Messages };
+
+const mergeInto = (target: Messages, source: Messages) => {
+  for (const [key, value] of Object.entries(source)) {
+    const existing = target[key];
+    if (typeof value === 'object' && typeof existing === 'object') mergeInto(existing, value);
+    else target[key] = value;
+  }
+  return target;
+};
+
+// Each feature keeps its texts beside its code (features/<name>/i18n/es.json, en.json), so features
+// can be built side by side without editing one shared file.
+const featureFiles = import.meta.glob<Messages>('../features/*/i18n/*.json', {
+  eager: true,
+  import: 'default',
+});
+const messagesFor = (language: Language, base: Messages) =>
+  Object.entries(featureFiles)
+    .filter(([file]) => file.endsWith(`/${language}.json`))
+    .reduce((all, [, messages]) => mergeInto(all, messages), structuredClone(base));
+
+export const translations = { es: messagesFor('es', es), en: messagesFor('en', en) };
+
 void i18n.use(initReactI18next).init({
-  resources: { es: { translation: es }, en: { translation: en } },
+  resources: { es: { translation: translations.es }, en: { translation: translations.en } },
   lng: storedLanguage(),
   fallbackLng: 'es',
   supportedLngs: [...languages],
