@@ -169,3 +169,53 @@ export const settingUpdateSchema = z.object({
   value: z.string().max(2000),
   key: z.string().optional(),
 });
+
+// --- Queues ---
+export const queueSchema = z.object({
+  name: z.string().trim().min(2).max(50),
+  color: z
+    .string()
+    .trim()
+    .min(3)
+    .max(9)
+    .regex(/^#?[0-9a-fA-F]{3,8}$/, 'Use a hex colour'),
+  greetingMessage: z.string().max(5000).optional().default(''),
+  outOfHoursMessage: z.string().max(5000).optional().default(''),
+  orderQueue: z.coerce.number().int().min(0).max(10000).nullable().optional(),
+  schedules: z.array(scheduleSlotSchema).max(7).optional(),
+  promptId: z.coerce.number().int().positive().nullable().optional(),
+  integrationId: z.coerce.number().int().positive().nullable().optional(),
+});
+export const queueUpdateSchema = z.object(withoutDefaults(queueSchema.shape)).partial();
+export type QueueInput = z.infer<typeof queueSchema>;
+export type QueueUpdateInput = z.infer<typeof queueUpdateSchema>;
+
+export const queueOptionsQuery = z.object({
+  queueId: z.coerce.number().int().positive(),
+  // SPEC §7: -1 (or absent) lists the top level.
+  parentId: z.coerce.number().int().min(-1).optional().default(-1),
+});
+export const queueOptionSchema = z.object({
+  queueId: z.coerce.number().int().positive(),
+  parentId: z.coerce.number().int().positive().nullable().optional().default(null),
+  title: z.string().trim().min(1).max(200),
+  message: z.string().max(5000).optional().default(''),
+  option: z.string().trim().min(1).max(20),
+});
+export const queueOptionUpdateSchema = z
+  .object(withoutDefaults(queueOptionSchema.omit({ queueId: true, parentId: true }).shape))
+  .partial();
+export type QueueOptionInput = z.infer<typeof queueOptionSchema>;
+
+// --- Announcements ---
+export const announcementSchema = z.object({
+  title: z.string().trim().min(1).max(200),
+  text: z.string().trim().min(1).max(10000),
+  // SPEC §9: 1 high, 2 medium, 3 low (default).
+  priority: z.coerce.number().int().min(1).max(3).optional().default(3),
+  status: z.boolean().optional().default(true),
+});
+export const announcementUpdateSchema = z
+  .object(withoutDefaults(announcementSchema.shape))
+  .partial();
+export type AnnouncementInput = z.infer<typeof announcementSchema>;
