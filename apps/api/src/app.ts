@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
+import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
@@ -24,10 +25,14 @@ import {
 } from './platform/rate-limit';
 import { Redis } from 'ioredis';
 import { createTokenService, type TokenService } from './platform/tokens';
+import { createUploads, type Uploads } from './platform/uploads';
 import { createRealtime, type Realtime } from './realtime/realtime';
 import { authRoutes } from './modules/auth/auth.routes';
 import { companiesRoutes } from './modules/companies/companies.routes';
+import { announcementsRoutes } from './modules/announcements/announcements.routes';
 import { helpsRoutes } from './modules/helps/helps.routes';
+import { queuesRoutes } from './modules/queues/queues.routes';
+import { uploadsRoutes } from './modules/uploads/uploads.routes';
 import { plansRoutes } from './modules/plans/plans.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { systemRoutes } from './modules/system/system.routes';
@@ -41,6 +46,7 @@ export type AppDeps = {
   realtime: Realtime;
   mailer: Mailer;
   rateLimiter: RateLimiter;
+  uploads: Uploads;
 };
 
 export type RouteInfo = {
@@ -129,6 +135,11 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
         log: app.log,
       }),
     rateLimiter: options.rateLimiter ?? rateLimiter,
+    uploads: createUploads({
+      dataDir: config.dataDir,
+      publicApiUrl: config.publicApiUrl,
+      secret: `${config.jwtRefreshSecret}:uploads`,
+    }),
   });
 
   // Every route is recorded with its declared access so tests can walk the whole API.
@@ -150,6 +161,8 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   });
 
   await app.register(cookie);
+  // Per-route limits are set where a file is read (platform/uploads.ts); this is the outer bound.
+  await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1, fields: 20 } });
   await app.register(cors, {
     origin: corsOrigin,
     credentials: true,
@@ -180,6 +193,9 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(usersRoutes);
   await app.register(settingsRoutes);
   await app.register(helpsRoutes);
+  await app.register(queuesRoutes);
+  await app.register(announcementsRoutes);
+  await app.register(uploadsRoutes);
 
   realtime.attach(app.server);
   app.addHook('preClose', async () => {

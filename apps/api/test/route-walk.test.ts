@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { permissionTable, profiles, type Permission, type Profile } from '@atendi/shared';
 import type { RouteInfo } from '../src/app';
-import { companies } from '../src/db/schema';
+import { companies, queueOptions, queues } from '../src/db/schema';
 import {
   auth,
   createTestApp,
@@ -25,6 +25,7 @@ const PUBLIC_ROUTES = [
   'POST /forgetpassword/:email',
   'POST /resetpasswords/:email/:token/:newPassword',
   'GET /plans/list',
+  'GET /uploads/:companyId/:name',
 ];
 
 // Routes a company that is not active may still reach (SPEC §2 gate). Also deliberate.
@@ -36,12 +37,15 @@ const INACTIVE_ALLOWED = [
   'GET /plans/all',
   'GET /plans',
   'GET /plans/:id',
+  'GET /announcements',
+  'GET /announcements/:id',
 ];
 
 // Path parameters that name no company-owned row: platform-wide records, or keys scoped by the session.
 const GLOBAL_PARAMS: Record<string, string> = {
   'plans:id': 'plans are platform-wide',
   'helps:id': 'help videos are platform-wide',
+  'announcements:id': 'announcements are platform-wide (written by super users, read by all)',
   'settings:key': 'a setting key is resolved inside the caller’s company',
 };
 
@@ -77,10 +81,30 @@ beforeAll(async () => {
   const bUser = await makeUser(t.db, b.company.id, 'user');
   const bSupervisor = await makeUser(t.db, b.company.id, 'supervisor');
   const inactive = await makeCompany(t.db, { status: 'suspended' });
+  const queueOf = async (companyId: number, color: string) =>
+    (
+      await t.db
+        .insert(queues)
+        .values({ companyId, name: `Queue ${color}`, color })
+        .returning()
+    )[0];
+  const optionOf = async (queue: { id: number; companyId: number }) =>
+    (
+      await t.db
+        .insert(queueOptions)
+        .values({ companyId: queue.companyId, queueId: queue.id, title: 'Option', option: '1' })
+        .returning()
+    )[0];
+  const [aQueue, bQueue] = [
+    await queueOf(a.company.id, '#aa0000'),
+    await queueOf(b.company.id, '#bb0000'),
+  ];
   fixtures = {
     'users:id': { own: bUser.id, foreign: aUser.id },
     'companies:id': { own: b.company.id, foreign: a.company.id },
     'companies:companyId': { own: b.company.id, foreign: a.company.id },
+    'queue:id': { own: bQueue.id, foreign: aQueue.id },
+    'queue-options:id': { own: (await optionOf(bQueue)).id, foreign: (await optionOf(aQueue)).id },
   };
   sessions = {
     admin: await login(t.app, b.admin.email),

@@ -5,6 +5,7 @@ import { io, type Socket } from 'socket.io-client';
 import { eq } from 'drizzle-orm';
 import { users } from '../db/schema';
 import {
+  SUPER_EMAIL,
   auth,
   createTestApp,
   login,
@@ -264,5 +265,50 @@ describe('online status', () => {
       await realtime.close();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe('administration events', () => {
+  it('a queue created in company A reaches A as company-{A}-queue and nothing reaches B', async () => {
+    const a = await adminOfNewCompany();
+    const b = await adminOfNewCompany();
+    const socketA = await connect(a.session);
+    const heardByB = recorder(await connect(b.session));
+    const event = nextEvent<{ action: string; queue: { name: string } }>(
+      socketA,
+      `company-${a.company.id}-queue`,
+    );
+    await t.app.inject({
+      method: 'POST',
+      url: '/queue',
+      headers: auth(a.session),
+      payload: { name: 'Ventas', color: '#0a0b0c' },
+    });
+    expect(await event).toMatchObject({ action: 'create', queue: { name: 'Ventas' } });
+    await settle();
+    expect(heardByB).toEqual([]);
+  });
+
+  it('an announcement reaches every company, each on its own channel', async () => {
+    const a = await adminOfNewCompany();
+    const b = await adminOfNewCompany();
+    const root = await login(t.app, SUPER_EMAIL);
+    const [socketA, socketB] = [await connect(a.session), await connect(b.session)];
+    const heardByA = nextEvent<{ action: string; record: { title: string } }>(
+      socketA,
+      `company-${a.company.id}-announcement`,
+    );
+    const heardByB = nextEvent<{ action: string; record: { title: string } }>(
+      socketB,
+      `company-${b.company.id}-announcement`,
+    );
+    await t.app.inject({
+      method: 'POST',
+      url: '/announcements',
+      headers: auth(root),
+      payload: { title: 'Mantenimiento', text: 'El sábado' },
+    });
+    expect(await heardByA).toMatchObject({ action: 'create', record: { title: 'Mantenimiento' } });
+    expect(await heardByB).toMatchObject({ action: 'create', record: { title: 'Mantenimiento' } });
   });
 });

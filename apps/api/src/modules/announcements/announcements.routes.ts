@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { announcementSchema, announcementUpdateSchema, idParam, pageQuery } from '@atendi/shared';
+import { imageRule } from '../../platform/uploads';
+import {
+  announcementOwner,
+  createAnnouncement,
+  deleteAnnouncement,
+  getAnnouncement,
+  listAnnouncements,
+  setAnnouncementMedia,
+  updateAnnouncement,
+} from './announcements.service';
+
+const tags = ['announcements'];
+
+export const announcementsRoutes = async (root: FastifyInstance) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  // SPEC §2 gate: announcements stay readable while a company is not active.
+  const read = { access: { allowInactiveCompany: true } };
+  const write = { access: { superOnly: true } };
+
+  app.get(
+    '/announcements',
+    { schema: { tags, querystring: pageQuery }, config: read },
+    async (request) => listAnnouncements(app.deps, request.auth, request.query),
+  );
+  app.get(
+    '/announcements/:id',
+    { schema: { tags, params: idParam }, config: read },
+    async (request) => getAnnouncement(app.deps, request.auth, request.params.id),
+  );
+  app.post(
+    '/announcements',
+    { schema: { tags, body: announcementSchema }, config: write },
+    async (request, reply) =>
+      reply.status(201).send(await createAnnouncement(app.deps, request.auth, request.body)),
+  );
+  app.put(
+    '/announcements/:id',
+    { schema: { tags, params: idParam, body: announcementUpdateSchema }, config: write },
+    async (request) => updateAnnouncement(app.deps, request.auth, request.params.id, request.body),
+  );
+  app.delete(
+    '/announcements/:id',
+    { schema: { tags, params: idParam }, config: write },
+    async (request, reply) => {
+      await deleteAnnouncement(app.deps, request.auth, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+  app.post(
+    '/announcements/:id/media-upload',
+    { schema: { tags, params: idParam, consumes: ['multipart/form-data'] }, config: write },
+    async (request) => {
+      // Check the record first so a refused request stores nothing.
+      const owner = await announcementOwner(app.deps, request.auth, request.params.id);
+      const file = await app.deps.uploads.receive(request, owner, imageRule);
+      try {
+        return await setAnnouncementMedia(app.deps, request.auth, request.params.id, file);
+      } catch (error) {
+        await app.deps.uploads.remove(owner, file.storedName);
+        throw error;
+      }
+    },
+  );
+  app.delete(
+    '/announcements/:id/media-upload',
+    { schema: { tags, params: idParam }, config: write },
+    async (request) => setAnnouncementMedia(app.deps, request.auth, request.params.id, null),
+  );
+};

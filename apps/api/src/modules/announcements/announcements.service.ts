@@ -1,0 +1,137 @@
+import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import type { AnnouncementInput } from '@atendi/shared';
+import type { AppDeps } from '../../app';
+import { announcements, companies } from '../../db/schema';
+import type { AuthContext } from '../../platform/context';
+import { foundOr404 } from '../../platform/tenancy';
+import type { Uploads } from '../../platform/uploads';
+
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
+type Row = typeof announcements.$inferSelect;
+const PAGE_SIZE = 20;
+
+// Announcements are platform-wide: super users write them (their company owns the row and the image),
+// every company reads the active ones.
+export const serializeAnnouncement = (row: Row, uploads: Uploads) => ({
+  id: row.id,
+  title: row.title,
+  text: row.text,
+  priority: row.priority,
+  status: row.status,
+  mediaName: row.mediaName,
+  mediaUrl: uploads.urlFor(row.companyId, row.mediaPath),
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+const visibleTo = (ctx: AuthContext): SQL | undefined =>
+  ctx.isSuper ? undefined : eq(announcements.status, true);
+
+export const listAnnouncements = async (
+  deps: Deps,
+  ctx: AuthContext,
+  query: { searchParam: string; pageNumber: number },
+) => {
+  const term = query.searchParam.trim();
+  const where = and(
+    visibleTo(ctx),
+    term
+      ? or(ilike(announcements.title, `%${term}%`), ilike(announcements.text, `%${term}%`))
+      : undefined,
+  );
+  const rows = await deps.db
+    .select()
+    .from(announcements)
+    .where(where)
+    .orderBy(desc(announcements.createdAt), desc(announcements.id))
+    .limit(PAGE_SIZE + 1)
+    .offset((query.pageNumber - 1) * PAGE_SIZE);
+  const [{ value }] = await deps.db.select({ value: count() }).from(announcements).where(where);
+  return {
+    records: rows.slice(0, PAGE_SIZE).map((r) => serializeAnnouncement(r, deps.uploads)),
+    count: value,
+    hasMore: rows.length > PAGE_SIZE,
+  };
+};
+
+const find = async (deps: Deps, ctx: AuthContext, id: number) =>
+  foundOr404(
+    (
+      await deps.db
+        .select()
+        .from(announcements)
+        .where(and(eq(announcements.id, id), visibleTo(ctx)))
+    )[0],
+    'ERR_NO_ANNOUNCEMENT_FOUND',
+  );
+
+// Its image lives in the folder of the company that owns the announcement.
+export const announcementOwner = async (deps: Deps, ctx: AuthContext, id: number) =>
+  (await find(deps, ctx, id)).companyId;
+
+export const getAnnouncement = async (deps: Deps, ctx: AuthContext, id: number) =>
+  serializeAnnouncement(await find(deps, ctx, id), deps.uploads);
+
+// Every company's sockets hear about it; an inactive one is announced as deleted to non-super readers
+// by the client (it hides inactive records).
+const broadcast = async (deps: Deps, payload: { action: string } & Record<string, unknown>) => {
+  const rows = await deps.db.select({ id: companies.id }).from(companies);
+  for (const { id } of rows) deps.realtime.toCompany(id).emit('announcement', payload);
+};
+
+const saved = async (deps: Deps, row: Row, action: 'create' | 'update') => {
+  const record = serializeAnnouncement(row, deps.uploads);
+  await broadcast(deps, { action, record });
+  return record;
+};
+
+export const createAnnouncement = async (
+  deps: Deps,
+  ctx: AuthContext,
+  input: AnnouncementInput,
+) => {
+  const [row] = await deps.db
+    .insert(announcements)
+    .values({ ...input, companyId: ctx.companyId })
+    .returning();
+  return saved(deps, row, 'create');
+};
+
+export const updateAnnouncement = async (
+  deps: Deps,
+  ctx: AuthContext,
+  id: number,
+  input: Partial<AnnouncementInput>,
+) => {
+  await find(deps, ctx, id);
+  const [row] = await deps.db
+    .update(announcements)
+    .set(input)
+    .where(eq(announcements.id, id))
+    .returning();
+  return saved(deps, row, 'update');
+};
+
+export const deleteAnnouncement = async (deps: Deps, ctx: AuthContext, id: number) => {
+  const row = await find(deps, ctx, id);
+  await deps.db.delete(announcements).where(eq(announcements.id, id));
+  await deps.uploads.remove(row.companyId, row.mediaPath);
+  await broadcast(deps, { action: 'delete', id });
+};
+
+export const setAnnouncementMedia = async (
+  deps: Deps,
+  ctx: AuthContext,
+  id: number,
+  media: { storedName: string; originalName: string } | null,
+) => {
+  const row = await find(deps, ctx, id);
+  const [updated] = await deps.db
+    .update(announcements)
+    .set({ mediaPath: media?.storedName ?? null, mediaName: media?.originalName ?? null })
+    .where(eq(announcements.id, id))
+    .returning();
+  // The replaced image goes only once the new one is recorded.
+  await deps.uploads.remove(row.companyId, row.mediaPath);
+  return saved(deps, updated, 'update');
+};

@@ -1,0 +1,228 @@
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import {
+  defaultSchedules,
+  type QueueInput,
+  type QueueOptionInput,
+  type QueueUpdateInput,
+} from '@atendi/shared';
+import type { AppDeps } from '../../app';
+import type { Db } from '../../db/client';
+import { queueOptions, queues } from '../../db/schema';
+import type { AuthContext } from '../../platform/context';
+import { AppError } from '../../platform/errors';
+import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
+import { assertPlanLimit } from '../plans/plans.service';
+
+type Deps = Pick<AppDeps, 'db' | 'realtime'>;
+type QueueRow = typeof queues.$inferSelect;
+type OptionRow = typeof queueOptions.$inferSelect;
+
+export const serializeQueue = (queue: QueueRow) => ({
+  id: queue.id,
+  name: queue.name,
+  color: queue.color,
+  greetingMessage: queue.greetingMessage,
+  outOfHoursMessage: queue.outOfHoursMessage,
+  orderQueue: queue.orderQueue,
+  promptId: queue.promptId,
+  integrationId: queue.integrationId,
+  schedules: queue.schedules,
+  createdAt: queue.createdAt,
+  updatedAt: queue.updatedAt,
+});
+
+// Colours are compared as '#rrggbb'-style lower-case text, so '#FF0000' and 'ff0000' are the same colour.
+const normalizeColor = (color: string) =>
+  (color.startsWith('#') ? color : `#${color}`).toLowerCase();
+
+export const listQueues = async (db: Db, ctx: AuthContext) =>
+  (
+    await db
+      .select()
+      .from(queues)
+      .where(ofCompany(queues, ctx))
+      .orderBy(sql`${queues.orderQueue} asc nulls last`, asc(queues.name))
+  ).map(serializeQueue);
+
+const findQueue = async (db: Db, ctx: AuthContext, id: number) =>
+  foundOr404(
+    (
+      await db
+        .select()
+        .from(queues)
+        .where(ownedRow(queues, id, ctx))
+    )[0],
+    'ERR_NO_QUEUE_FOUND',
+  );
+
+export const getQueue = async (db: Db, ctx: AuthContext, id: number) =>
+  serializeQueue(await findQueue(db, ctx, id));
+
+const assertUnique = async (
+  db: Db,
+  ctx: AuthContext,
+  input: { name?: string; color?: string },
+  exceptId?: number,
+) => {
+  const others = (column: typeof queues.name | typeof queues.color, value: string) =>
+    db
+      .select({ id: queues.id })
+      .from(queues)
+      .where(
+        ofCompany(queues, ctx, eq(column, value), exceptId ? ne(queues.id, exceptId) : undefined),
+      )
+      .limit(1);
+  if (input.color && (await others(queues.color, input.color)).length) {
+    throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS', 'Another queue already uses this colour', {
+      fields: { color: ['ERR_QUEUE_COLOR_ALREADY_EXISTS'] },
+    });
+  }
+  if (input.name && (await others(queues.name, input.name)).length) {
+    throw new AppError('ERR_QUEUE_NAME_ALREADY_EXISTS', 'Another queue already has this name', {
+      fields: { name: ['ERR_QUEUE_NAME_ALREADY_EXISTS'] },
+    });
+  }
+};
+
+const emitQueue = (
+  deps: Deps,
+  ctx: AuthContext,
+  payload: { action: string } & Record<string, unknown>,
+) => deps.realtime.toCompany(ctx.companyId).emit('queue', payload);
+
+export const createQueue = async (deps: Deps, ctx: AuthContext, input: QueueInput) => {
+  const values = { ...input, color: normalizeColor(input.color) };
+  await assertUnique(deps.db, ctx, values);
+  const queue = await deps.db.transaction(async (tx) => {
+    await assertPlanLimit(tx, ctx.companyId, 'queues');
+    const [row] = await tx
+      .insert(queues)
+      .values({
+        ...values,
+        companyId: ctx.companyId,
+        schedules: input.schedules ?? defaultSchedules(),
+      })
+      .returning();
+    return row;
+  });
+  const view = serializeQueue(queue);
+  emitQueue(deps, ctx, { action: 'create', queue: view });
+  return view;
+};
+
+export const updateQueue = async (
+  deps: Deps,
+  ctx: AuthContext,
+  id: number,
+  input: QueueUpdateInput,
+) => {
+  await findQueue(deps.db, ctx, id);
+  const values = { ...input, ...(input.color ? { color: normalizeColor(input.color) } : {}) };
+  await assertUnique(deps.db, ctx, values, id);
+  const [queue] = await deps.db
+    .update(queues)
+    .set(values)
+    .where(ownedRow(queues, id, ctx))
+    .returning();
+  const view = serializeQueue(queue);
+  emitQueue(deps, ctx, { action: 'update', queue: view });
+  return view;
+};
+
+export const deleteQueue = async (deps: Deps, ctx: AuthContext, id: number) => {
+  await findQueue(deps.db, ctx, id);
+  await deps.db.delete(queues).where(ownedRow(queues, id, ctx));
+  emitQueue(deps, ctx, { action: 'delete', queueId: id });
+};
+
+// --- Queue options: the chatbot menu tree of a queue ---
+
+export const serializeOption = (option: OptionRow) => ({
+  id: option.id,
+  queueId: option.queueId,
+  parentId: option.parentId,
+  title: option.title,
+  message: option.message,
+  option: option.option,
+  createdAt: option.createdAt,
+  updatedAt: option.updatedAt,
+});
+
+const findOption = async (db: Db, ctx: AuthContext, id: number) =>
+  foundOr404(
+    (
+      await db
+        .select()
+        .from(queueOptions)
+        .where(ownedRow(queueOptions, id, ctx))
+    )[0],
+  );
+
+export const listOptions = async (
+  db: Db,
+  ctx: AuthContext,
+  query: { queueId: number; parentId: number },
+) => {
+  await findQueue(db, ctx, query.queueId);
+  const parent =
+    query.parentId > 0
+      ? eq(queueOptions.parentId, query.parentId)
+      : sql`${queueOptions.parentId} is null`;
+  const rows = await db
+    .select()
+    .from(queueOptions)
+    .where(ofCompany(queueOptions, ctx, eq(queueOptions.queueId, query.queueId), parent))
+    // Positions are text ('1', '2', '10'): numeric ones sort as numbers.
+    .orderBy(sql`length(${queueOptions.option})`, asc(queueOptions.option), asc(queueOptions.id));
+  return rows.map(serializeOption);
+};
+
+export const getOption = async (db: Db, ctx: AuthContext, id: number) =>
+  serializeOption(await findOption(db, ctx, id));
+
+export const createOption = async (db: Db, ctx: AuthContext, input: QueueOptionInput) => {
+  await findQueue(db, ctx, input.queueId);
+  if (input.parentId) {
+    const parent = await findOption(db, ctx, input.parentId);
+    if (parent.queueId !== input.queueId)
+      throw new AppError('ERR_VALIDATION', 'The parent option belongs to another queue');
+  }
+  const [row] = await db
+    .insert(queueOptions)
+    .values({ ...input, parentId: input.parentId ?? null, companyId: ctx.companyId })
+    .returning();
+  return serializeOption(row);
+};
+
+export const updateOption = async (
+  db: Db,
+  ctx: AuthContext,
+  id: number,
+  input: Partial<Pick<QueueOptionInput, 'title' | 'message' | 'option'>>,
+) => {
+  await findOption(db, ctx, id);
+  const [row] = await db
+    .update(queueOptions)
+    .set(input)
+    .where(ownedRow(queueOptions, id, ctx))
+    .returning();
+  return serializeOption(row);
+};
+
+// Removing an option removes its whole branch.
+export const deleteOption = async (db: Db, ctx: AuthContext, id: number) => {
+  await findOption(db, ctx, id);
+  // Option trees are a few dozen rows: walk them level by level.
+  const ids = [id];
+  for (let level = [id]; level.length;) {
+    const children = await db
+      .select({ id: queueOptions.id })
+      .from(queueOptions)
+      .where(ofCompany(queueOptions, ctx, inArray(queueOptions.parentId, level)));
+    level = children.map((c) => c.id);
+    ids.push(...level);
+  }
+  await db
+    .delete(queueOptions)
+    .where(and(eq(queueOptions.companyId, ctx.companyId), inArray(queueOptions.id, ids)));
+};

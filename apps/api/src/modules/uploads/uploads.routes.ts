@@ -1,0 +1,46 @@
+import { createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../platform/errors';
+
+// Files are fetched by <img>/<audio> tags, which cannot send a bearer token: a signed, expiring link
+// issued with the record (to whoever may see it) is the permission.
+export const uploadsRoutes = async (root: FastifyInstance) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/uploads/:companyId/:name',
+    {
+      schema: {
+        tags: ['uploads'],
+        security: [],
+        params: z.object({
+          companyId: z.coerce.number().int().positive(),
+          name: z.string().max(64),
+        }),
+        querystring: z.object({ expires: z.coerce.number().int(), sig: z.string().max(100) }),
+      },
+      config: { access: { public: true } },
+    },
+    async (request, reply) => {
+      const { companyId, name } = request.params;
+      const found = app.deps.uploads.resolve(
+        companyId,
+        name,
+        request.query.expires,
+        request.query.sig,
+      );
+      if (!found) throw new AppError('ERR_NOT_FOUND', 'File not found');
+      await access(found.file).catch(() => {
+        throw new AppError('ERR_NOT_FOUND', 'File not found');
+      });
+      return reply
+        .type(found.contentType)
+        .header('Cache-Control', 'private, max-age=3600')
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Disposition', 'inline')
+        .send(createReadStream(found.file));
+    },
+  );
+};

@@ -1,0 +1,123 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from './errors';
+
+export type UploadRule = {
+  // Lower-case extensions with the dot, e.g. '.png'.
+  extensions: readonly string[];
+  maxBytes: number;
+};
+
+export const imageRule: UploadRule = {
+  extensions: ['.png', '.jpg', '.jpeg'],
+  maxBytes: 5 * 1024 * 1024,
+};
+
+export type StoredFile = { storedName: string; originalName: string; size: number };
+
+const contentTypes: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.pdf': 'application/pdf',
+  '.mp3': 'audio/mpeg',
+  '.ogg': 'audio/ogg',
+  '.mp4': 'video/mp4',
+  '.txt': 'text/plain; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+// Stored names are ours alone: 32 hex characters and the checked extension. Nothing a client sends
+// becomes part of a path.
+const STORED_NAME = /^[a-f0-9]{32}\.[a-z0-9]{1,8}$/;
+// Signed links live about a day, rounded to the hour so a page's images stay cacheable meanwhile.
+const LINK_TTL_SECONDS = 24 * 3600;
+
+export type Uploads = ReturnType<typeof createUploads>;
+
+export const createUploads = (options: {
+  dataDir: string;
+  publicApiUrl: string;
+  secret: string;
+}) => {
+  const root = path.join(options.dataDir, 'uploads');
+  const fileOf = (companyId: number, storedName: string) => {
+    if (!Number.isInteger(companyId) || companyId <= 0 || !STORED_NAME.test(storedName))
+      return undefined;
+    return path.join(root, String(companyId), storedName);
+  };
+  const sign = (companyId: number, storedName: string, expires: number) =>
+    createHmac('sha256', options.secret)
+      .update(`${companyId}/${storedName}/${expires}`)
+      .digest('base64url');
+
+  return {
+    // Reads the request's one multipart file into the company's folder, or refuses it whole.
+    async receive(
+      request: FastifyRequest,
+      companyId: number,
+      rule: UploadRule,
+    ): Promise<StoredFile> {
+      if (!request.isMultipart())
+        throw new AppError('ERR_UPLOAD_MISSING_FILE', 'Send the file as multipart/form-data');
+      const part = await request.file({ limits: { fileSize: rule.maxBytes, files: 1 } });
+      if (!part) throw new AppError('ERR_UPLOAD_MISSING_FILE', 'No file in the request');
+      const originalName = path.basename(part.filename || 'file').slice(0, 200);
+      const extension = path.extname(originalName).toLowerCase();
+      if (!rule.extensions.includes(extension)) {
+        part.file.resume();
+        throw new AppError('ERR_UPLOAD_TYPE_NOT_ALLOWED', `Allowed: ${rule.extensions.join(', ')}`);
+      }
+      const storedName = `${randomBytes(16).toString('hex')}${extension}`;
+      const target = fileOf(companyId, storedName)!;
+      await mkdir(path.dirname(target), { recursive: true });
+      try {
+        await pipeline(part.file, createWriteStream(target, { mode: 0o600 }));
+      } catch (error) {
+        await rm(target, { force: true });
+        throw error;
+      }
+      if (part.file.truncated) {
+        await rm(target, { force: true });
+        throw new AppError(
+          'ERR_UPLOAD_TOO_LARGE',
+          `The file is larger than ${Math.round(rule.maxBytes / 1024 / 1024)} MB`,
+        );
+      }
+      return { storedName, originalName, size: (await stat(target)).size };
+    },
+
+    async remove(companyId: number, storedName: string | null | undefined) {
+      const file = storedName ? fileOf(companyId, storedName) : undefined;
+      if (file) await rm(file, { force: true });
+    },
+
+    // The URL handed to whoever may see the record that owns the file.
+    urlFor(companyId: number, storedName: string | null | undefined, now = Date.now()) {
+      if (!storedName || !fileOf(companyId, storedName)) return null;
+      const expires = Math.ceil((now / 1000 + LINK_TTL_SECONDS) / 3600) * 3600;
+      const sig = sign(companyId, storedName, expires);
+      return `${options.publicApiUrl}/uploads/${companyId}/${storedName}?expires=${expires}&sig=${sig}`;
+    },
+
+    // Answers the file to serve, or undefined for anything unsigned, expired, forged or missing.
+    resolve(companyId: number, storedName: string, expires: number, sig: string, now = Date.now()) {
+      const file = fileOf(companyId, storedName);
+      if (!file || !Number.isFinite(expires) || expires * 1000 < now) return undefined;
+      const expected = Buffer.from(sign(companyId, storedName, expires));
+      const given = Buffer.from(sig);
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+      return {
+        file,
+        contentType: contentTypes[path.extname(storedName)] ?? 'application/octet-stream',
+      };
+    },
+  };
+};
