@@ -311,4 +311,32 @@ describe('administration events', () => {
     expect(await heardByA).toMatchObject({ action: 'create', record: { title: 'Mantenimiento' } });
     expect(await heardByB).toMatchObject({ action: 'create', record: { title: 'Mantenimiento' } });
   });
+
+  it('plan and help changes reach every company', async () => {
+    const a = await adminOfNewCompany();
+    const root = await login(t.app, SUPER_EMAIL);
+    const socket = await connect(a.session);
+    const plan = nextEvent<{ action: string; plan: { name: string } }>(
+      socket,
+      `company-${a.company.id}-plan`,
+    );
+    await t.app.inject({
+      method: 'POST',
+      url: '/plans',
+      headers: auth(root),
+      payload: { name: 'Enterprise' },
+    });
+    expect(await plan).toMatchObject({ action: 'create', plan: { name: 'Enterprise' } });
+    const help = nextEvent<{ action: string; help: { title: string } }>(
+      socket,
+      `company-${a.company.id}-help`,
+    );
+    await t.app.inject({
+      method: 'POST',
+      url: '/helps',
+      headers: auth(root),
+      payload: { title: 'Primeros pasos' },
+    });
+    expect(await help).toMatchObject({ action: 'create', help: { title: 'Primeros pasos' } });
+  });
 });

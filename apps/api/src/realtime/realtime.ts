@@ -155,6 +155,12 @@ export const createRealtime = (options: {
       emit: (channel: CompanyChannel, payload: EventPayload) =>
         emitTo(companyId, 'company', channel, payload),
     }),
+    // Platform-wide records (announcements, plans, helps): each company hears it on its own channel.
+    toCompanies: (companyIds: number[]) => ({
+      emit: (channel: CompanyChannel, payload: EventPayload) => {
+        for (const companyId of companyIds) emitTo(companyId, 'company', channel, payload);
+      },
+    }),
     toUser: (companyId: number, userId: number) => ({
       emit: (channel: CompanyChannel, payload: EventPayload) =>
         emitTo(companyId, `user-${userId}`, channel, payload),

@@ -1,7 +1,8 @@
 import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { AnnouncementInput } from '@atendi/shared';
 import type { AppDeps } from '../../app';
-import { announcements, companies } from '../../db/schema';
+import { announcements } from '../../db/schema';
+import { everyCompanyId } from '../companies/companies.service';
 import type { AuthContext } from '../../platform/context';
 import { foundOr404 } from '../../platform/tenancy';
 import type { Uploads } from '../../platform/uploads';
@@ -72,12 +73,8 @@ export const announcementOwner = async (deps: Deps, ctx: AuthContext, id: number
 export const getAnnouncement = async (deps: Deps, ctx: AuthContext, id: number) =>
   serializeAnnouncement(await find(deps, ctx, id), deps.uploads);
 
-// Every company's sockets hear about it; an inactive one is announced as deleted to non-super readers
-// by the client (it hides inactive records).
-const broadcast = async (deps: Deps, payload: { action: string } & Record<string, unknown>) => {
-  const rows = await deps.db.select({ id: companies.id }).from(companies);
-  for (const { id } of rows) deps.realtime.toCompany(id).emit('announcement', payload);
-};
+const broadcast = async (deps: Deps, payload: { action: string } & Record<string, unknown>) =>
+  deps.realtime.toCompanies(await everyCompanyId(deps.db)).emit('announcement', payload);
 
 const saved = async (deps: Deps, row: Row, action: 'create' | 'update') => {
   const record = serializeAnnouncement(row, deps.uploads);

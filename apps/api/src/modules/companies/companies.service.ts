@@ -334,3 +334,6 @@ export const updateCompanySchedules = async (
 };
 
 export const ensureCompanySettings = seedCompanySettings;
+
+export const everyCompanyId = async (db: Db) =>
+  (await db.select({ id: companies.id }).from(companies)).map((c) => c.id);

@@ -23,18 +23,18 @@ export const helpsRoutes = async (root: FastifyInstance) => {
   app.post(
     '/helps',
     { schema: { tags, body: helpSchema }, config: superOnly },
-    async (request, reply) => reply.status(201).send(await createHelp(db, request.body)),
+    async (request, reply) => reply.status(201).send(await createHelp(app.deps, request.body)),
   );
   app.put(
     '/helps/:id',
     { schema: { tags, params: idParam, body: helpUpdateSchema }, config: superOnly },
-    async (request) => updateHelp(db, request.params.id, request.body),
+    async (request) => updateHelp(app.deps, request.params.id, request.body),
   );
   app.delete(
     '/helps/:id',
     { schema: { tags, params: idParam }, config: superOnly },
     async (request, reply) => {
-      await deleteHelp(db, request.params.id);
+      await deleteHelp(app.deps, request.params.id);
       return reply.status(204).send();
     },
   );

@@ -1,7 +1,9 @@
 import { asc, eq, ilike, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { helpSchema, helpUpdateSchema } from '@atendi/shared';
+import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
+import { everyCompanyId } from '../companies/companies.service';
 import { helps } from '../../db/schema';
 import { foundOr404 } from '../../platform/tenancy';
 
@@ -31,15 +33,33 @@ export const getHelp = async (db: Db, id: number) =>
     foundOr404((await db.select().from(helps).where(eq(helps.id, id)))[0], 'ERR_NO_HELP_FOUND'),
   );
 
-export const createHelp = async (db: Db, input: z.infer<typeof helpSchema>) =>
-  serialize((await db.insert(helps).values(input).returning())[0]);
+type Deps = Pick<AppDeps, 'db' | 'realtime'>;
 
-export const updateHelp = async (db: Db, id: number, input: z.infer<typeof helpUpdateSchema>) => {
-  await getHelp(db, id);
-  return serialize((await db.update(helps).set(input).where(eq(helps.id, id)).returning())[0]);
+// The help centre is the same for every company, so every company hears of a change.
+const announce = async (deps: Deps, payload: { action: string } & Record<string, unknown>) =>
+  deps.realtime.toCompanies(await everyCompanyId(deps.db)).emit('help', payload);
+
+export const createHelp = async (deps: Deps, input: z.infer<typeof helpSchema>) => {
+  const help = serialize((await deps.db.insert(helps).values(input).returning())[0]);
+  await announce(deps, { action: 'create', help });
+  return help;
 };
 
-export const deleteHelp = async (db: Db, id: number) => {
-  await getHelp(db, id);
-  await db.delete(helps).where(eq(helps.id, id));
+export const updateHelp = async (
+  deps: Deps,
+  id: number,
+  input: z.infer<typeof helpUpdateSchema>,
+) => {
+  await getHelp(deps.db, id);
+  const help = serialize(
+    (await deps.db.update(helps).set(input).where(eq(helps.id, id)).returning())[0],
+  );
+  await announce(deps, { action: 'update', help });
+  return help;
+};
+
+export const deleteHelp = async (deps: Deps, id: number) => {
+  await getHelp(deps.db, id);
+  await deps.db.delete(helps).where(eq(helps.id, id));
+  await announce(deps, { action: 'delete', helpId: id });
 };

@@ -23,7 +23,7 @@ export const plansRoutes = async (root: FastifyInstance) => {
   app.post(
     '/plans',
     { schema: { tags, body: planSchema }, config: { access: { superOnly: true } } },
-    async (request, reply) => reply.status(201).send(await createPlan(db, request.body)),
+    async (request, reply) => reply.status(201).send(await createPlan(app.deps, request.body)),
   );
   app.put(
     '/plans/:id',
@@ -31,13 +31,13 @@ export const plansRoutes = async (root: FastifyInstance) => {
       schema: { tags, params: idParam, body: planUpdateSchema },
       config: { access: { superOnly: true } },
     },
-    async (request) => updatePlan(db, request.params.id, request.body),
+    async (request) => updatePlan(app.deps, request.params.id, request.body),
   );
   app.delete(
     '/plans/:id',
     { schema: { tags, params: idParam }, config: { access: { superOnly: true } } },
     async (request, reply) => {
-      await deletePlan(db, request.params.id);
+      await deletePlan(app.deps, request.params.id);
       return reply.status(204).send();
     },
   );

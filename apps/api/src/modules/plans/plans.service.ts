@@ -1,7 +1,9 @@
 import { asc, count, eq } from 'drizzle-orm';
 import type { PlanInput } from '@atendi/shared';
 import { advertisedPlans, isWithinLimit } from '@atendi/shared';
+import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
+import { everyCompanyId } from '../companies/companies.service';
 import { companies, plans, queues, subscriptions, users, whatsapps } from '../../db/schema';
 import { AppError } from '../../platform/errors';
 import { foundOr404 } from '../../platform/tenancy';
@@ -38,20 +40,31 @@ const assertNameFree = async (db: Db, name: string, exceptId?: number) => {
   }
 };
 
-export const createPlan = async (db: Db, input: PlanInput) => {
-  await assertNameFree(db, input.name);
-  const [plan] = await db.insert(plans).values(input).returning();
-  return serializePlan(plan);
+type Deps = Pick<AppDeps, 'db' | 'realtime'>;
+
+// Plans are shown to every company (subscribe page, limits), so every company hears of a change.
+const announce = async (deps: Deps, payload: { action: string } & Record<string, unknown>) =>
+  deps.realtime.toCompanies(await everyCompanyId(deps.db)).emit('plan', payload);
+
+export const createPlan = async (deps: Deps, input: PlanInput) => {
+  await assertNameFree(deps.db, input.name);
+  const [plan] = await deps.db.insert(plans).values(input).returning();
+  const view = serializePlan(plan);
+  await announce(deps, { action: 'create', plan: view });
+  return view;
 };
 
-export const updatePlan = async (db: Db, id: number, input: Partial<PlanInput>) => {
-  await getPlan(db, id);
-  if (input.name) await assertNameFree(db, input.name, id);
-  const [plan] = await db.update(plans).set(input).where(eq(plans.id, id)).returning();
-  return serializePlan(plan);
+export const updatePlan = async (deps: Deps, id: number, input: Partial<PlanInput>) => {
+  await getPlan(deps.db, id);
+  if (input.name) await assertNameFree(deps.db, input.name, id);
+  const [plan] = await deps.db.update(plans).set(input).where(eq(plans.id, id)).returning();
+  const view = serializePlan(plan);
+  await announce(deps, { action: 'update', plan: view });
+  return view;
 };
 
-export const deletePlan = async (db: Db, id: number) => {
+export const deletePlan = async (deps: Deps, id: number) => {
+  const { db } = deps;
   await getPlan(db, id);
   const [{ value }] = await db
     .select({ value: count() })
@@ -67,6 +80,7 @@ export const deletePlan = async (db: Db, id: number) => {
     throw new AppError('ERR_PLAN_IN_USE', `The plan is used by ${subscribed} subscriptions`);
   }
   await db.delete(plans).where(eq(plans.id, id));
+  await announce(deps, { action: 'delete', planId: id });
 };
 
 // Seeds SPEC §9's advertised plans on an empty database.
