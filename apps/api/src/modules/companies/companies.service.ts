@@ -275,7 +275,13 @@ export const updateCompany = async (
   let dueDate =
     input.dueDate === undefined ? company.dueDate : input.dueDate ? new Date(input.dueDate) : null;
   // SPEC §4 expire action: add one period by recurrence to an existing due date.
-  if (input.expire && dueDate) dueDate = addMonths(dueDate, recurrenceMonths[recurrence]);
+  if (input.expire) {
+    if (!dueDate)
+      throw new AppError('ERR_VALIDATION', 'The company has no due date to extend', {
+        fields: { dueDate: ['Required to expire'] },
+      });
+    dueDate = addMonths(dueDate, recurrenceMonths[recurrence]);
+  }
   await deps.db.transaction(async (tx) => {
     await tx
       .update(companies)
@@ -330,7 +336,10 @@ export const updateCompanySchedules = async (
   assertCompanyAccess(ctx, id);
   await findCompany(deps.db, id);
   await deps.db.update(companies).set({ schedules }).where(eq(companies.id, id));
-  return getCompany(deps.db, ctx, id);
+  const view = await getCompany(deps.db, ctx, id);
+  // Other admins with the schedules tab open see the change.
+  deps.realtime.toCompany(id).emit('company', { action: 'update', company: view });
+  return view;
 };
 
 export const ensureCompanySettings = seedCompanySettings;

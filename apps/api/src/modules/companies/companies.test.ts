@@ -444,11 +444,16 @@ describe('companies administration (super users)', () => {
     expect(res.json().dueDate.slice(0, 10)).toBe('2030-02-28');
   });
 
-  it('expire without a due date leaves it empty', async () => {
+  it('expire without a due date is refused and changes nothing', async () => {
     const { company } = await makeCompany(t.db);
-    const res = await asSuper('PUT', `/companies/${company.id}`, { expire: true });
-    expect(res.statusCode).toBe(200);
-    expect(res.json().dueDate).toBeNull();
+    const res = await asSuper('PUT', `/companies/${company.id}`, { expire: true, phone: '1234' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      error: 'ERR_VALIDATION',
+      fields: { dueDate: expect.any(Array) },
+    });
+    const [row] = await t.db.select().from(companies).where(eq(companies.id, company.id));
+    expect(row).toMatchObject({ dueDate: null, phone: '' });
   });
 
   it('stores campaignsEnabled changes as the company setting', async () => {
