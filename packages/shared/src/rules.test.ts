@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultSchedules, effectiveCompanyStatus, isWithinLimit } from './constants';
 import { can } from './permissions';
-import { companyCreateSchema, resetPasswordParams, signupSchema } from './schemas';
+import { companyCreateSchema, queueSchema, resetPasswordParams, signupSchema } from './schemas';
 
 describe('permissions', () => {
   it('gives admins the admin keys and plain users none of them', () => {
@@ -84,5 +84,11 @@ describe('forms', () => {
     expect(companyCreateSchema.parse({ ...base, dueDate: '2026-12-01' }).dueDate).toBe(
       '2026-12-01T00:00:00.000Z',
     );
+  });
+
+  it('queue colour: only hex forms a browser can draw', () => {
+    const ok = (color: string) => queueSchema.safeParse({ name: 'Ventas', color }).success;
+    expect(['#abc', 'abcd', '#a1b2c3', '#a1b2c3d4'].every(ok)).toBe(true);
+    expect(['#12345', '#1234567', 'red', '#ggg'].some(ok)).toBe(false);
   });
 });

@@ -178,7 +178,8 @@ export const queueSchema = z.object({
     .trim()
     .min(3)
     .max(9)
-    .regex(/^#?[0-9a-fA-F]{3,8}$/, 'Use a hex colour'),
+    // CSS hex forms only: #rgb, #rgba, #rrggbb, #rrggbbaa.
+    .regex(/^#?([0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'Use a hex colour'),
   greetingMessage: z.string().max(5000).optional().default(''),
   outOfHoursMessage: z.string().max(5000).optional().default(''),
   orderQueue: z.coerce.number().int().min(0).max(10000).nullable().optional(),
