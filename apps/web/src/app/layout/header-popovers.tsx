@@ -1,8 +1,10 @@
 import { useState, type ReactNode } from 'react';
 import { Badge, Box, IconButton, Popover, Tooltip, Typography } from '@mui/material';
-import CampaignIcon from '@mui/icons-material/CampaignOutlined';
 import NotificationsIcon from '@mui/icons-material/NotificationsOutlined';
 import { useTranslation } from 'react-i18next';
+
+// The announcements feature owns its popover (live list, badge, viewer).
+export { AnnouncementsPopover } from '../../features/announcements/announcements-popover';
 
 const HeaderPopover = ({
   label,
@@ -48,7 +50,7 @@ const HeaderPopover = ({
   );
 };
 
-// Placeholders until the tickets and announcements issues feed them live data.
+// Placeholder until the tickets issue feeds it live data.
 export const NotificationsPopover = () => {
   const { t } = useTranslation();
   return (
@@ -61,18 +63,6 @@ export const NotificationsPopover = () => {
           <NotificationsIcon />
         </Badge>
       }
-    />
-  );
-};
-
-export const AnnouncementsPopover = () => {
-  const { t } = useTranslation();
-  return (
-    <HeaderPopover
-      label={t('topBar.announcements')}
-      emptyText={t('topBar.noAnnouncements')}
-      testId="announcements-button"
-      icon={<CampaignIcon />}
     />
   );
 };

@@ -1,3 +1,75 @@
-import { PlaceholderPage } from '../../components/placeholder-page';
+import { Box, Stack, Tab, Tabs, Typography } from '@mui/material';
+import { can } from '@atendi/shared';
+import { useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useCurrentSession } from '../../api/session';
+import { MessagePage } from '../../components/message-page';
+import { CompaniesTab } from './companies/companies-tab';
+import { CompanySchedulesTab } from './company-schedules-tab';
+import { HelpsTab } from './helps/helps-tab';
+import { PlansTab } from './plans/plans-tab';
+import { useLiveSettings, useSettings } from './settings.api';
+import { SettingsOptionsTab } from './settings-options-tab';
+import { LoadingBox } from './shared/loading-box';
 
-export const SettingsPage = () => <PlaceholderPage titleKey="menu.settings" />;
+type TabId = 'options' | 'schedules' | 'companies' | 'plans' | 'helps';
+
+const SettingsTabs = () => {
+  const { t } = useTranslation();
+  const { user } = useCurrentSession();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const settings = useSettings();
+  useLiveSettings();
+
+  const list = settings.data ?? [];
+  const scheduleType = list.find((setting) => setting.key === 'scheduleType')?.value;
+  // SPEC §2: schedules only with company business hours; the platform tabs only for super users.
+  const tabs: TabId[] = [
+    'options',
+    ...(scheduleType === 'company' ? (['schedules'] as const) : []),
+    ...(user.super ? (['companies', 'plans', 'helps'] as const) : []),
+  ];
+  const requested = searchParams.get('tab') as TabId | null;
+  const current: TabId = requested && tabs.includes(requested) ? requested : 'options';
+
+  const select = (tab: TabId) =>
+    setSearchParams(tab === 'options' ? {} : { tab }, { replace: true });
+
+  return (
+    <Stack spacing={2}>
+      <Typography variant="h5" component="h1">
+        {t('menu.settings')}
+      </Typography>
+      <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
+        <Tabs
+          value={current}
+          onChange={(_event, tab: TabId) => select(tab)}
+          variant="scrollable"
+          allowScrollButtonsMobile
+          aria-label={t('menu.settings')}
+        >
+          {tabs.map((tab) => (
+            <Tab key={tab} value={tab} label={t(`settings.tabs.${tab}`)} />
+          ))}
+        </Tabs>
+      </Box>
+      {settings.isPending && current === 'options' && <LoadingBox />}
+      {settings.data && current === 'options' && (
+        <SettingsOptionsTab settings={list} isSuper={user.super} />
+      )}
+      {current === 'schedules' && <CompanySchedulesTab companyId={user.companyId} />}
+      {current === 'companies' && <CompaniesTab />}
+      {current === 'plans' && <PlansTab />}
+      {current === 'helps' && <HelpsTab />}
+    </Stack>
+  );
+};
+
+export const SettingsPage = () => {
+  const { t } = useTranslation();
+  const { user } = useCurrentSession();
+  if (!can(user, 'settings:update')) {
+    return <MessagePage title={t('menu.settings')} text={t('settings.adminsOnly')} />;
+  }
+  return <SettingsTabs />;
+};

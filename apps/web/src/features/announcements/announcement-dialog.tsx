@@ -1,0 +1,310 @@
+import { useRef, useState, type ChangeEvent } from 'react';
+import {
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  FormHelperText,
+  IconButton,
+  MenuItem,
+  Stack,
+  Switch,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import AttachFileIcon from '@mui/icons-material/AttachFile';
+import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import ImageIcon from '@mui/icons-material/ImageOutlined';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm } from 'react-hook-form';
+import { toast } from 'react-toastify';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { toastError } from '../../api/toasts';
+import { registerMui } from '../../lib/forms';
+import {
+  ALLOWED_IMAGE_EXTENSIONS,
+  MAX_IMAGE_BYTES,
+  createAnnouncement,
+  removeAnnouncementMedia,
+  updateAnnouncement,
+  uploadAnnouncementMedia,
+  type Announcement,
+} from './announcements.api';
+import { PriorityDot, priorities, usePriorityLabel } from './priority';
+
+// SPEC §9: forms submit after 400 ms.
+export const SUBMIT_DELAY_MS = 400;
+
+// SPEC §5 Announcement: title and text required. Messages are i18n keys.
+const announcementFormSchema = z.object({
+  title: z
+    .string()
+    .trim()
+    .min(1, 'validation.required')
+    .max(200, 'announcements.validation.titleLength'),
+  text: z
+    .string()
+    .trim()
+    .min(1, 'validation.required')
+    .max(10000, 'announcements.validation.textLength'),
+  priority: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+  status: z.boolean(),
+});
+type AnnouncementFormValues = z.infer<typeof announcementFormSchema>;
+
+const extensionOf = (name: string) => {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot).toLowerCase();
+};
+
+// SPEC §5: only .png, .jpg and .jpeg images; the server also refuses more than 5 MB.
+export const imageFileError = (file: File) => {
+  if (!(ALLOWED_IMAGE_EXTENSIONS as readonly string[]).includes(extensionOf(file.name))) {
+    return 'announcements.validation.imageType';
+  }
+  if (file.size > MAX_IMAGE_BYTES) return 'announcements.validation.imageSize';
+  return null;
+};
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const AnnouncementForm = ({
+  announcement,
+  onClose,
+  onSaved,
+}: {
+  announcement: Announcement | null;
+  onClose: () => void;
+  onSaved: (record: Announcement) => void;
+}) => {
+  const { t } = useTranslation();
+  const priorityLabel = usePriorityLabel();
+  const fileInput = useRef<HTMLInputElement>(null);
+  // Once the record exists (even if its image then failed), saving again updates it.
+  const [saved, setSaved] = useState<Announcement | null>(announcement);
+  const [file, setFile] = useState<File | null>(null);
+  const [isMediaRemoved, setIsMediaRemoved] = useState(false);
+  const fileError = file ? imageFileError(file) : null;
+
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<AnnouncementFormValues>({
+    resolver: zodResolver(announcementFormSchema),
+    defaultValues: {
+      title: announcement?.title ?? '',
+      text: announcement?.text ?? '',
+      // SPEC §9: new announcements start with priority 3 and active.
+      priority: announcement?.priority ?? 3,
+      status: announcement?.status ?? true,
+    },
+  });
+
+  const fieldError = (name: 'title' | 'text') => {
+    const message = errors[name]?.message;
+    return { error: Boolean(message), helperText: message ? t(message) : undefined };
+  };
+
+  const onFileChosen = (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = event.target.files?.[0] ?? null;
+    // Let the same file be chosen again after removing it.
+    event.target.value = '';
+    if (chosen) setFile(chosen);
+  };
+
+  const removeAttachment = () => {
+    if (file) setFile(null);
+    else setIsMediaRemoved(true);
+  };
+
+  const onSubmit = async (values: AnnouncementFormValues) => {
+    if (fileError) return;
+    await wait(SUBMIT_DELAY_MS);
+    let record = saved;
+    try {
+      record = record
+        ? await updateAnnouncement(record.id, values)
+        : await createAnnouncement(values);
+      setSaved(record);
+      // The image goes after the record is saved; a new file replaces any earlier one.
+      if (file) record = await uploadAnnouncementMedia(record.id, file);
+      else if (isMediaRemoved && record.mediaName)
+        record = await removeAnnouncementMedia(record.id);
+    } catch (error) {
+      if (record) {
+        setSaved(record);
+        onSaved(record);
+      }
+      toastError(error);
+      return;
+    }
+    onSaved(record);
+    toast.success(
+      t(announcement ? 'announcements.toasts.updated' : 'announcements.toasts.created'),
+    );
+    onClose();
+  };
+
+  const attachmentName = file?.name ?? (isMediaRemoved ? null : saved?.mediaName);
+
+  return (
+    <form noValidate onSubmit={handleSubmit(onSubmit)}>
+      <DialogTitle>
+        {t(announcement ? 'announcements.form.editTitle' : 'announcements.form.addTitle')}
+      </DialogTitle>
+      <DialogContent>
+        <Stack spacing={2} sx={{ pt: 1 }}>
+          <TextField
+            {...registerMui(register, 'title')}
+            label={t('announcements.form.title')}
+            required
+            autoFocus
+            fullWidth
+            {...fieldError('title')}
+          />
+          <TextField
+            {...registerMui(register, 'text')}
+            label={t('announcements.form.text')}
+            required
+            multiline
+            minRows={4}
+            maxRows={12}
+            fullWidth
+            {...fieldError('text')}
+          />
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'center' }}>
+            <Controller
+              name="priority"
+              control={control}
+              render={({ field: { ref, ...field } }) => (
+                <TextField
+                  {...field}
+                  inputRef={ref}
+                  select
+                  label={t('announcements.form.priority')}
+                  sx={{ minWidth: 200 }}
+                  onChange={(event) => field.onChange(Number(event.target.value))}
+                >
+                  {priorities.map((priority) => (
+                    <MenuItem key={priority} value={priority}>
+                      <Stack direction="row" spacing={1.5} alignItems="center">
+                        <PriorityDot priority={priority} isDecorative />
+                        <span>{priorityLabel(priority)}</span>
+                      </Stack>
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+            />
+            <Controller
+              name="status"
+              control={control}
+              render={({ field: { ref, value, onChange, ...field } }) => (
+                <FormControlLabel
+                  control={
+                    <Switch
+                      {...field}
+                      inputRef={ref}
+                      checked={value}
+                      onChange={(event) => onChange(event.target.checked)}
+                    />
+                  }
+                  label={t('announcements.form.active')}
+                />
+              )}
+            />
+          </Stack>
+          <Box>
+            <Typography variant="subtitle2" gutterBottom>
+              {t('announcements.form.attachment')}
+            </Typography>
+            <input
+              ref={fileInput}
+              type="file"
+              hidden
+              accept={ALLOWED_IMAGE_EXTENSIONS.join(',')}
+              data-testid="announcement-file-input"
+              aria-label={t('announcements.form.chooseImage')}
+              onChange={onFileChosen}
+            />
+            {attachmentName ? (
+              <Stack
+                direction="row"
+                spacing={1}
+                alignItems="center"
+                sx={{
+                  border: 1,
+                  borderColor: fileError ? 'error.main' : 'divider',
+                  borderRadius: 1,
+                  px: 1.5,
+                  py: 0.5,
+                }}
+              >
+                <ImageIcon fontSize="small" color={fileError ? 'error' : 'action'} />
+                <Typography
+                  variant="body2"
+                  noWrap
+                  sx={{ flexGrow: 1, minWidth: 0 }}
+                  data-testid="announcement-attachment-name"
+                >
+                  {attachmentName}
+                </Typography>
+                <Tooltip title={t('announcements.form.removeImage')}>
+                  <IconButton
+                    size="small"
+                    aria-label={t('announcements.form.removeImage')}
+                    onClick={removeAttachment}
+                  >
+                    <DeleteIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              </Stack>
+            ) : (
+              <Button
+                variant="outlined"
+                startIcon={<AttachFileIcon />}
+                onClick={() => fileInput.current?.click()}
+              >
+                {t('announcements.form.chooseImage')}
+              </Button>
+            )}
+            <FormHelperText error={Boolean(fileError)}>
+              {fileError ? t(fileError) : t('announcements.form.imageHint')}
+            </FormHelperText>
+          </Box>
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={isSubmitting}>
+          {t('common.cancel')}
+        </Button>
+        <Button type="submit" variant="contained" disabled={isSubmitting}>
+          {t('common.save')}
+        </Button>
+      </DialogActions>
+    </form>
+  );
+};
+
+export const AnnouncementDialog = ({
+  open,
+  announcement,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  announcement: Announcement | null;
+  onClose: () => void;
+  onSaved: (record: Announcement) => void;
+}) => (
+  <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm">
+    {open && <AnnouncementForm announcement={announcement} onClose={onClose} onSaved={onSaved} />}
+  </Dialog>
+);

@@ -1,0 +1,61 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+
+const helps = [
+  { id: 1, title: 'Primeros pasos', video: 'abc123', description: 'Cómo empezar' },
+  { id: 2, title: 'Conexiones', video: 'def456', description: 'Conecte su número' },
+];
+
+const stubApi = (list: unknown[]) =>
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(
+      mockApi({
+        'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
+        'GET /settings/': () => jsonResponse(200, []),
+        'GET /helps/list': () => jsonResponse(200, list),
+      }),
+    ),
+  );
+
+describe('help centre', { timeout: 20_000 }, () => {
+  it('shows a card per video with its thumbnail, and the count in the title', async () => {
+    stubApi(helps);
+    // Every user may watch the help videos.
+    renderApp('/helps', makeAuth({ user: { profile: 'user' } }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ayuda (2)' })).toBeTruthy();
+    const card = screen.getByRole('button', { name: /Primeros pasos/ });
+    expect(within(card).getByText('Cómo empezar')).toBeTruthy();
+    expect(card.querySelector('img')?.getAttribute('src')).toBe(
+      'https://img.youtube.com/vi/abc123/mqdefault.jpg',
+    );
+  });
+
+  it('plays a video in a modal that Escape closes', async () => {
+    stubApi(helps);
+    const user = userEvent.setup();
+    renderApp('/helps', makeAuth());
+
+    await user.click(await screen.findByRole('button', { name: /Conexiones/ }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Conexiones' });
+    const player = within(dialog).getByTitle('Conexiones');
+    expect(player.tagName).toBe('IFRAME');
+    expect(player.getAttribute('src')).toBe('https://www.youtube.com/embed/def456');
+
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('says so when there are no videos', async () => {
+    stubApi([]);
+    renderApp('/helps', makeAuth());
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ayuda (0)' })).toBeTruthy();
+    expect(screen.getByText('Todavía no hay videos de ayuda.')).toBeTruthy();
+  });
+});

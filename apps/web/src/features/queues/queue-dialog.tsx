@@ -1,0 +1,299 @@
+import { useEffect, useId, useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Divider,
+  Stack,
+  Tab,
+  Tabs,
+  TextField,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { Controller, useForm } from 'react-hook-form';
+import { toast } from 'react-toastify';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/http-client';
+import { toastError } from '../../api/toasts';
+import { registerMui } from '../../lib/forms';
+import { ColorPicker } from './color-picker';
+import { QueueOptionsEditor } from './queue-options-editor';
+import {
+  normalizeColor,
+  queueFormDefaults,
+  queueFormSchema,
+  SUBMIT_DELAY_MS,
+  toQueuePayload,
+  wait,
+  type QueueFormValues,
+} from './queue-form.schema';
+import { applyQueueEventToCache, createQueue, updateQueue, type Queue } from './queues.api';
+import { SchedulesEditor } from './schedules-editor';
+
+type Tab = 'data' | 'options';
+
+// API field names that map onto form fields when a validation error names them.
+const formFields = ['name', 'color', 'greetingMessage', 'outOfHoursMessage', 'orderQueue'] as const;
+
+const QueueForm = ({
+  formId,
+  queue,
+  others,
+  onSaved,
+  onSubmittingChange,
+}: {
+  formId: string;
+  queue: Queue | null;
+  others: Queue[];
+  onSaved: (queue: Queue, wasNew: boolean) => void;
+  onSubmittingChange: (isSubmitting: boolean) => void;
+}) => {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    getValues,
+    formState: { errors, isSubmitting },
+  } = useForm<QueueFormValues>({
+    resolver: zodResolver(queueFormSchema),
+    defaultValues: queueFormDefaults(queue, others),
+  });
+  // The submit button sits in the dialog's actions, outside this form.
+  useEffect(() => onSubmittingChange(isSubmitting), [isSubmitting, onSubmittingChange]);
+  const usedBy = new Map(others.map((other) => [normalizeColor(other.color), other.name]));
+
+  const onSubmit = async (values: QueueFormValues) => {
+    await wait(SUBMIT_DELAY_MS);
+    const payload = toQueuePayload(values);
+    try {
+      const saved = queue ? await updateQueue(queue.id, payload) : await createQueue(payload);
+      applyQueueEventToCache(queryClient, { action: queue ? 'update' : 'create', queue: saved });
+      toast.success(t('queues.saved'));
+      onSaved(saved, queue === null);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'ERR_QUEUE_COLOR_ALREADY_EXISTS') {
+        setError(
+          'color',
+          { message: 'errors.ERR_QUEUE_COLOR_ALREADY_EXISTS' },
+          { shouldFocus: true },
+        );
+        return;
+      }
+      if (error instanceof ApiError && error.code === 'ERR_QUEUE_NAME_ALREADY_EXISTS') {
+        setError(
+          'name',
+          { message: 'errors.ERR_QUEUE_NAME_ALREADY_EXISTS' },
+          { shouldFocus: true },
+        );
+        return;
+      }
+      // ERR_PLAN_LIMIT_QUEUES and anything else: a toast with the translated text.
+      toastError(error);
+      if (error instanceof ApiError && error.fields) {
+        formFields
+          .filter((field) => error.fields?.[field])
+          .forEach((field) => setError(field, { message: 'errors.ERR_VALIDATION' }));
+      }
+    }
+  };
+
+  const fieldError = (name: (typeof formFields)[number]) => {
+    const message = errors[name]?.message;
+    return { error: Boolean(message), helperText: message ? t(message) : undefined };
+  };
+
+  return (
+    <Stack component="form" id={formId} noValidate spacing={2.5} onSubmit={handleSubmit(onSubmit)}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        <TextField
+          {...registerMui(register, 'name')}
+          label={t('queues.form.name')}
+          autoComplete="off"
+          autoFocus
+          fullWidth
+          {...fieldError('name')}
+        />
+        <TextField
+          {...registerMui(register, 'orderQueue')}
+          label={t('queues.form.order')}
+          sx={{ width: { sm: 200 }, flexShrink: 0 }}
+          slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+          {...fieldError('orderQueue')}
+          helperText={
+            errors.orderQueue?.message ? t(errors.orderQueue.message) : t('queues.form.orderHint')
+          }
+        />
+      </Stack>
+      <Controller
+        name="color"
+        control={control}
+        render={({ field, fieldState }) => (
+          <ColorPicker
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            inputRef={field.ref}
+            usedBy={usedBy}
+            error={fieldState.error?.message ? t(fieldState.error.message) : undefined}
+          />
+        )}
+      />
+      <TextField
+        {...registerMui(register, 'greetingMessage')}
+        label={t('queues.form.greeting')}
+        multiline
+        minRows={3}
+        maxRows={8}
+        fullWidth
+        {...fieldError('greetingMessage')}
+      />
+      <TextField
+        {...registerMui(register, 'outOfHoursMessage')}
+        label={t('queues.form.outOfHours')}
+        multiline
+        minRows={2}
+        maxRows={8}
+        fullWidth
+        {...fieldError('outOfHoursMessage')}
+      />
+      <Divider />
+      <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+        {t('queues.form.schedules')}
+      </Typography>
+      <SchedulesEditor control={control} errors={errors.schedules} rows={getValues('schedules')} />
+    </Stack>
+  );
+};
+
+const QueueDialogBody = ({
+  initialQueue,
+  queues,
+  onClose,
+}: {
+  initialQueue: Queue | null;
+  queues: Queue[];
+  onClose: () => void;
+}) => {
+  const { t } = useTranslation();
+  const formId = useId();
+  const [queue, setQueue] = useState(initialQueue);
+  const [tab, setTab] = useState<Tab>('data');
+  const [isJustCreated, setJustCreated] = useState(false);
+  const [isSaving, setSaving] = useState(false);
+  const others = queues.filter((other) => other.id !== queue?.id);
+
+  const onSaved = (saved: Queue, wasNew: boolean) => {
+    // A new queue stays open so its chatbot options can be added right away.
+    if (wasNew) {
+      setQueue(saved);
+      setJustCreated(true);
+    } else {
+      onClose();
+    }
+  };
+
+  return (
+    <>
+      <DialogTitle>
+        {queue ? t('queues.dialog.editTitle') : t('queues.dialog.addTitle')}
+      </DialogTitle>
+      <Tabs
+        value={tab}
+        onChange={(_event, value: Tab) => setTab(value)}
+        sx={{ px: 3, borderBottom: 1, borderColor: 'divider' }}
+      >
+        <Tab value="data" label={t('queues.dialog.dataTab')} />
+        <Tab value="options" label={t('queues.dialog.optionsTab')} disabled={!queue} />
+      </Tabs>
+      <DialogContent>
+        <Box hidden={tab !== 'data'}>
+          {isJustCreated && (
+            <Alert
+              severity="success"
+              sx={{ mb: 2 }}
+              action={
+                <Button color="inherit" size="small" onClick={() => setTab('options')}>
+                  {t('queues.dialog.goToOptions')}
+                </Button>
+              }
+            >
+              {t('queues.dialog.created')}
+            </Alert>
+          )}
+          {!queue && (
+            <Alert severity="info" sx={{ mb: 2 }}>
+              {t('queues.dialog.optionsAfterSave')}
+            </Alert>
+          )}
+          <QueueForm
+            key={queue?.id ?? 'new'}
+            formId={formId}
+            queue={queue}
+            others={others}
+            onSaved={onSaved}
+            onSubmittingChange={setSaving}
+          />
+        </Box>
+        {tab === 'options' && queue && <QueueOptionsEditor queueId={queue.id} />}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('queues.dialog.close')}</Button>
+        {tab === 'data' && (
+          <Button
+            type="submit"
+            form={formId}
+            variant="contained"
+            disabled={isSaving}
+            startIcon={isSaving ? <CircularProgress size={16} color="inherit" /> : undefined}
+          >
+            {queue ? t('common.save') : t('queues.dialog.add')}
+          </Button>
+        )}
+      </DialogActions>
+    </>
+  );
+};
+
+// The queue modal (SPEC §2): queue data and service hours, then the chatbot options of a saved queue.
+// The content stays while the dialog fades out; a new sessionKey gives each opening a fresh form.
+export const QueueDialog = ({
+  open,
+  queue,
+  queues,
+  sessionKey,
+  onClose,
+}: {
+  open: boolean;
+  queue: Queue | null;
+  queues: Queue[];
+  sessionKey: number;
+  onClose: () => void;
+}) => {
+  const theme = useTheme();
+  // Seven schedule rows and an option tree need the whole screen on a phone.
+  const isPhone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      fullWidth
+      fullScreen={isPhone}
+      maxWidth="md"
+      scroll="paper"
+    >
+      <QueueDialogBody key={sessionKey} initialQueue={queue} queues={queues} onClose={onClose} />
+    </Dialog>
+  );
+};

@@ -1,0 +1,445 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { defaultSchedules } from '@atendi/shared';
+import { getSocket } from '../../api/socket';
+import type { FakeSocket } from '../../test/fake-socket';
+import { jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+import type { Queue, QueueOption } from './queues.api';
+
+const makeQueue = (overrides: Partial<Queue> = {}): Queue => ({
+  id: 1,
+  name: 'Soporte',
+  color: '#e53935',
+  greetingMessage: 'Hola, bienvenido a soporte técnico. Cuéntenos qué necesita.',
+  outOfHoursMessage: '',
+  orderQueue: 1,
+  promptId: null,
+  integrationId: null,
+  schedules: defaultSchedules(),
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+  ...overrides,
+});
+
+const makeOption = (overrides: Partial<QueueOption> = {}): QueueOption => ({
+  id: 100,
+  queueId: 1,
+  parentId: null,
+  title: 'Precios',
+  message: 'Nuestros precios',
+  option: '1',
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+  ...overrides,
+});
+
+type Routes = Parameters<typeof mockApi>[0];
+
+const stubApi = (routes: Routes) => {
+  const fetchMock = vi.fn(
+    mockApi({
+      'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
+      'GET /settings/': () => jsonResponse(200, []),
+      ...routes,
+    }),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+};
+
+const calls = (fetchMock: ReturnType<typeof stubApi>) =>
+  fetchMock.mock.calls.map(([url, init]) => {
+    const parsed = new URL(String(url));
+    return `${(init as RequestInit | undefined)?.method ?? 'GET'} ${parsed.pathname}${parsed.search}`;
+  });
+
+const bodyOf = (init: RequestInit) => JSON.parse(String(init.body)) as Record<string, unknown>;
+
+type User = ReturnType<typeof userEvent.setup>;
+
+// Pasting is much faster than typing key by key through MUI's inputs.
+const fill = async (user: User, field: HTMLElement, text: string) => {
+  await user.click(field);
+  await user.paste(text);
+};
+
+// Saves wait SPEC §9's 400 ms before sending; give what follows a save more room.
+const AFTER_SAVE = { timeout: 3000 };
+
+const openQueue = async (user: User, name: string) => {
+  await user.click(await screen.findByRole('button', { name: `Editar la cola ${name}` }));
+  return screen.findByRole('dialog');
+};
+
+describe('queues page', { timeout: 30_000 }, () => {
+  it('lists name, colour, order and greeting of each queue', async () => {
+    stubApi({
+      'GET /queue': () =>
+        jsonResponse(200, [
+          makeQueue(),
+          makeQueue({
+            id: 2,
+            name: 'Ventas',
+            color: '#43a047',
+            orderQueue: null,
+            greetingMessage: '',
+          }),
+        ]),
+    });
+    renderApp('/queues', makeAuth());
+
+    const row = (await screen.findByText('Soporte')).closest('tr')!;
+    expect(within(row).getByText('#e53935')).toBeTruthy();
+    expect(within(row).getByText('1')).toBeTruthy();
+    expect(within(row).getByTitle(/Hola, bienvenido a soporte técnico/)).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'Colas y chatbot' })).toBeTruthy();
+  });
+
+  it('creates a queue with the default service hours and then offers its options', async () => {
+    let sent: Record<string, unknown> | undefined;
+    stubApi({
+      'GET /queue': () => jsonResponse(200, [makeQueue()]),
+      'POST /queue': (init) => {
+        sent = bodyOf(init);
+        return jsonResponse(201, makeQueue({ ...(sent as Partial<Queue>), id: 7 }));
+      },
+      'GET /queue-options': () => jsonResponse(200, []),
+    });
+    const user = userEvent.setup();
+    renderApp('/queues', makeAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Agregar cola' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByRole('tab', { name: 'Opciones' }).hasAttribute('disabled')).toBe(
+      true,
+    );
+    // SPEC §9 defaults, one read-only row per weekday.
+    expect(within(dialog).getByDisplayValue('Sábado')).toBeTruthy();
+    expect((within(dialog).getByDisplayValue('Domingo') as HTMLInputElement).readOnly).toBe(true);
+    expect(within(dialog).getByRole('textbox', { name: 'Fin · Sábado' })).toHaveProperty(
+      'value',
+      '12:00',
+    );
+    await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Ventas');
+    await fill(user, within(dialog).getByRole('textbox', { name: 'Mensaje de saludo' }), 'Hola');
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
+
+    expect(await screen.findByText('¡Cola guardada con éxito!', {}, AFTER_SAVE)).toBeTruthy();
+    expect(sent).toEqual({
+      name: 'Ventas',
+      // The first preset colour no other queue uses (Soporte has #e53935).
+      color: '#d81b60',
+      greetingMessage: 'Hola',
+      outOfHoursMessage: '',
+      orderQueue: null,
+      schedules: defaultSchedules(),
+    });
+    // The dialog stays open on the saved queue, with its options tab now available.
+    const options = within(screen.getByRole('dialog')).getByRole('tab', { name: 'Opciones' });
+    expect(options.hasAttribute('disabled')).toBe(false);
+    expect(within(screen.getByRole('dialog')).getByText('Editar cola')).toBeTruthy();
+    await user.click(options);
+    expect(await screen.findByText('Esta cola aún no tiene opciones.')).toBeTruthy();
+    expect(screen.getAllByText('Ventas').length).toBeGreaterThan(0);
+  });
+
+  it('masks service hours as HH:MM and refuses impossible times', async () => {
+    const fetchMock = stubApi({ 'GET /queue': () => jsonResponse(200, []) });
+    const user = userEvent.setup();
+    renderApp('/queues', makeAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Agregar cola' }));
+    const dialog = await screen.findByRole('dialog');
+    const start = within(dialog).getByRole('textbox', { name: 'Inicio · Lunes' });
+    await user.clear(start);
+    await user.type(start, '0930');
+    expect((start as HTMLInputElement).value).toBe('09:30');
+    await user.type(start, '99');
+    expect((start as HTMLInputElement).value).toBe('09:30');
+
+    const end = within(dialog).getByRole('textbox', { name: 'Fin · Lunes' });
+    await user.clear(end);
+    await user.type(end, '25a00');
+    expect((end as HTMLInputElement).value).toBe('25:00');
+    await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Ventas');
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
+
+    expect(await within(dialog).findByText('Use el formato HH:MM (00:00 a 23:59)')).toBeTruthy();
+    expect(calls(fetchMock).some((call) => call.startsWith('POST'))).toBe(false);
+  });
+
+  it('picks a colour from the palette, or takes a typed hex code', async () => {
+    stubApi({ 'GET /queue': () => jsonResponse(200, [makeQueue()]) });
+    const user = userEvent.setup();
+    renderApp('/queues', makeAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Agregar cola' }));
+    const dialog = await screen.findByRole('dialog');
+    const hex = within(dialog).getByRole('textbox', { name: 'Color (hex)' });
+    // Soporte's colour is taken, so its swatch cannot be picked.
+    expect(
+      within(dialog)
+        .getByRole('button', { name: 'Elegir el color #e53935' })
+        .hasAttribute('disabled'),
+    ).toBe(true);
+    await user.click(within(dialog).getByRole('button', { name: 'Elegir el color #1e88e5' }));
+    expect((hex as HTMLInputElement).value).toBe('#1e88e5');
+    expect(
+      within(dialog)
+        .getByRole('button', { name: 'Elegir el color #1e88e5' })
+        .getAttribute('aria-pressed'),
+    ).toBe('true');
+
+    await user.clear(hex);
+    await user.paste('#12345');
+    await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Ventas');
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
+    // Five hex digits fit the length rule but are no colour a browser can paint.
+    expect(
+      await within(dialog).findByText('Use un color hexadecimal, por ejemplo #1e88e5'),
+    ).toBeTruthy();
+  });
+
+  it('shows a colour already in use on the colour field', async () => {
+    stubApi({
+      'GET /queue': () => jsonResponse(200, [makeQueue()]),
+      'PUT /queue/1': () =>
+        jsonResponse(409, {
+          error: 'ERR_QUEUE_COLOR_ALREADY_EXISTS',
+          message: 'Another queue already uses this colour',
+          fields: { color: ['ERR_QUEUE_COLOR_ALREADY_EXISTS'] },
+        }),
+    });
+    const user = userEvent.setup();
+    renderApp('/queues', makeAuth());
+
+    const dialog = await openQueue(user, 'Soporte');
+    const hex = within(dialog).getByRole('textbox', { name: 'Color (hex)' });
+    await user.clear(hex);
+    await user.paste('#123456');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+
+    const message = await within(dialog).findByText(
+      'Este color ya está en uso; elija otro.',
+      {},
+      AFTER_SAVE,
+    );
+    expect(message.id).toBe(hex.getAttribute('aria-describedby'));
+  });
+
+  it('toasts the plan queue limit', async () => {
+    stubApi({
+      'GET /queue': () => jsonResponse(200, []),
+      'POST /queue': () =>
+        jsonResponse(403, {
+          error: 'ERR_PLAN_LIMIT_QUEUES',
+          message: 'The plan allows at most 5 queues',
+        }),
+    });
+    const user = userEvent.setup();
+    renderApp('/queues', makeAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Agregar cola' }));
+    const dialog = await screen.findByRole('dialog');
+    await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Sexta');
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
+
+    expect(
+      await screen.findByText('Se alcanzó el límite de colas de su plan.', {}, AFTER_SAVE),
+    ).toBeTruthy();
+  });
+
+  it('edits a queue and closes the dialog', async () => {
+    let sent: Record<string, unknown> | undefined;
+    stubApi({
+      'GET /queue': () => jsonResponse(200, [makeQueue()]),
+      'PUT /queue/1': (init) => {
+        sent = bodyOf(init);
+        return jsonResponse(200, makeQueue({ name: 'Soporte Técnico', orderQueue: 3 }));
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/queues', makeAuth());
+
+    const dialog = await openQueue(user, 'Soporte');
+    const name = within(dialog).getByRole('textbox', { name: 'Nombre' });
+    await user.clear(name);
+    await user.paste('Soporte Técnico');
+    const order = within(dialog).getByRole('textbox', { name: 'Orden en el bot' });
+    await user.clear(order);
+    await user.paste('3');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+
+    expect(await screen.findByText('Soporte Técnico', {}, AFTER_SAVE)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent).toMatchObject({ name: 'Soporte Técnico', orderQueue: 3, color: '#e53935' });
+  });
+
+  it('manages the option tree: add, expand children, add a sub-option, delete', async () => {
+    const posted: Record<string, unknown>[] = [];
+    let topLevel = [makeOption()];
+    let children: QueueOption[] = [];
+    const deleted: string[] = [];
+    const fetchMock = stubApi({
+      'GET /queue': () => jsonResponse(200, [makeQueue()]),
+      'GET /queue-options': ({ url }) =>
+        jsonResponse(200, url.searchParams.get('parentId') === '-1' ? topLevel : children),
+      'POST /queue-options': (init) => {
+        const body = bodyOf(init);
+        posted.push(body);
+        const created = makeOption({ ...(body as Partial<QueueOption>), id: 100 + posted.length });
+        if (body.parentId === null) topLevel = [...topLevel, created];
+        else children = [...children, created];
+        return jsonResponse(201, created);
+      },
+      'DELETE /queue-options/100': () => {
+        deleted.push('100');
+        topLevel = topLevel.filter((option) => option.id !== 100);
+        return new Response(null, { status: 204 });
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/queues', makeAuth());
+
+    const dialog = await openQueue(user, 'Soporte');
+    await user.click(within(dialog).getByRole('tab', { name: 'Opciones' }));
+    expect(await within(dialog).findByText('Precios')).toBeTruthy();
+    expect(calls(fetchMock)).toContain('GET /queue-options?queueId=1&parentId=-1');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar opción' }));
+    const form = within(dialog).getByRole('form', { name: 'Nueva opción' });
+    expect(within(form).getByRole('textbox', { name: 'Posición' })).toHaveProperty('value', '2');
+    await fill(user, within(form).getByRole('textbox', { name: 'Título' }), 'Horarios');
+    await fill(user, within(form).getByRole('textbox', { name: 'Mensaje' }), 'Abrimos a las 8');
+    await user.click(within(form).getByRole('button', { name: 'Guardar opción' }));
+    expect(await within(dialog).findByText('Horarios', {}, AFTER_SAVE)).toBeTruthy();
+    expect(posted[0]).toEqual({
+      queueId: 1,
+      parentId: null,
+      option: '2',
+      title: 'Horarios',
+      message: 'Abrimos a las 8',
+    });
+
+    await user.click(
+      within(dialog).getByRole('button', { name: 'Mostrar sub-opciones de Precios' }),
+    );
+    expect(await within(dialog).findByText('Sin sub-opciones.')).toBeTruthy();
+    expect(calls(fetchMock)).toContain('GET /queue-options?queueId=1&parentId=100');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar sub-opción a Precios' }));
+    const childForm = within(dialog).getByRole('form', { name: 'Nueva opción' });
+    expect(within(childForm).getByRole('textbox', { name: 'Posición' })).toHaveProperty(
+      'value',
+      '1',
+    );
+    await fill(user, within(childForm).getByRole('textbox', { name: 'Título' }), 'Mayoreo');
+    await user.click(within(childForm).getByRole('button', { name: 'Guardar opción' }));
+    expect(await within(dialog).findByText('Mayoreo', {}, AFTER_SAVE)).toBeTruthy();
+    expect(posted[1]).toMatchObject({ queueId: 1, parentId: 100, option: '1', title: 'Mayoreo' });
+
+    await user.click(within(dialog).getByRole('button', { name: 'Eliminar la opción Precios' }));
+    const confirm = await screen.findByRole('dialog', { name: '¿Eliminar la opción Precios?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
+    expect(await screen.findByText('¡Opción eliminada con éxito!')).toBeTruthy();
+    expect(deleted).toEqual(['100']);
+    await waitFor(() => expect(within(dialog).queryByText('Precios')).toBeNull());
+  });
+
+  it('edits an option in place', async () => {
+    let sent: Record<string, unknown> | undefined;
+    let option = makeOption();
+    stubApi({
+      'GET /queue': () => jsonResponse(200, [makeQueue()]),
+      'GET /queue-options': () => jsonResponse(200, [option]),
+      'PUT /queue-options/100': (init) => {
+        sent = bodyOf(init);
+        option = { ...option, ...(sent as Partial<QueueOption>) };
+        return jsonResponse(200, option);
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/queues', makeAuth());
+
+    const dialog = await openQueue(user, 'Soporte');
+    await user.click(within(dialog).getByRole('tab', { name: 'Opciones' }));
+    await user.click(
+      await within(dialog).findByRole('button', { name: 'Editar la opción Precios' }),
+    );
+    const form = within(dialog).getByRole('form', { name: 'Editar opción' });
+    const title = within(form).getByRole('textbox', { name: 'Título' });
+    await user.clear(title);
+    await user.paste('Lista de precios');
+    await user.click(within(form).getByRole('button', { name: 'Guardar opción' }));
+
+    expect(await within(dialog).findByText('Lista de precios', {}, AFTER_SAVE)).toBeTruthy();
+    expect(sent).toEqual({ option: '1', title: 'Lista de precios', message: 'Nuestros precios' });
+  });
+
+  it('deletes a queue after confirmation', async () => {
+    let deleted = false;
+    stubApi({
+      'GET /queue': () => jsonResponse(200, [makeQueue()]),
+      'DELETE /queue/1': () => {
+        deleted = true;
+        return new Response(null, { status: 204 });
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/queues', makeAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Eliminar la cola Soporte' }));
+    const confirm = await screen.findByRole('dialog', { name: '¿Eliminar la cola Soporte?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
+
+    expect(await screen.findByText('¡Cola eliminada con éxito!')).toBeTruthy();
+    expect(deleted).toBe(true);
+    await waitFor(() => expect(screen.queryByText('Soporte')).toBeNull());
+  });
+
+  it('applies live queue events in the API order', async () => {
+    stubApi({ 'GET /queue': () => jsonResponse(200, [makeQueue()]) });
+    renderApp('/queues', makeAuth());
+    await screen.findByText('Soporte');
+    const socket = getSocket() as unknown as FakeSocket;
+
+    act(() => {
+      socket.receive('company-1-queue', {
+        action: 'create',
+        queue: makeQueue({ id: 2, name: 'Atención', color: '#43a047', orderQueue: 0 }),
+      });
+    });
+    await screen.findByText('Atención');
+    const names = () =>
+      screen
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => row.querySelector('td')?.textContent);
+    expect(names()).toEqual(['Atención', 'Soporte']);
+
+    act(() => {
+      socket.receive('company-1-queue', {
+        action: 'update',
+        queue: makeQueue({ name: 'Soporte VIP' }),
+      });
+    });
+    expect(await screen.findByText('Soporte VIP')).toBeTruthy();
+
+    act(() => {
+      socket.receive('company-1-queue', { action: 'delete', queueId: 2 });
+    });
+    await waitFor(() => expect(names()).toEqual(['Soporte VIP']));
+  });
+
+  it('tells a non-admin the page is not for them', async () => {
+    const fetchMock = stubApi({ 'GET /queue': () => jsonResponse(200, []) });
+    renderApp('/queues', makeAuth({ user: { profile: 'user' } }));
+
+    expect(
+      await screen.findByText('Solo los administradores pueden gestionar las colas.'),
+    ).toBeTruthy();
+    expect(calls(fetchMock).some((call) => call.startsWith('GET /queue'))).toBe(false);
+  });
+});

@@ -1,0 +1,372 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { getSocket } from '../../../api/socket';
+import type { FakeSocket } from '../../../test/fake-socket';
+import { jsonResponse, makeAuth, makePlan, mockApi } from '../../../test/fixtures';
+import { renderApp } from '../../../test/render-app';
+import type { Company } from './companies.api';
+
+type Routes = Parameters<typeof mockApi>[0];
+
+const plans = [makePlan({ id: 3, name: 'Basic' }), makePlan({ id: 5, name: 'Premium' })];
+
+const makeCompany = (overrides: Partial<Company> = {}): Company => ({
+  id: 10,
+  name: 'Acme',
+  email: 'boss@acme.com',
+  phone: '5215512345678',
+  planId: 3,
+  plan: { id: 3, name: 'Basic' },
+  status: 'active',
+  effectiveStatus: 'active',
+  dueDate: '2030-03-15T12:00:00.000Z',
+  recurrence: 'MENSAL',
+  campaignsEnabled: false,
+  schedules: [],
+  createdAt: '2024-01-02T12:00:00.000Z',
+  updatedAt: '2024-01-02T12:00:00.000Z',
+  ...overrides,
+});
+
+const page = (companies: Company[], hasMore = false) =>
+  jsonResponse(200, { companies, count: companies.length, hasMore });
+
+const superAuth = () => makeAuth({ user: { super: true } });
+
+const stubApi = (routes: Routes) => {
+  const fetchMock = vi.fn(
+    mockApi({
+      'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
+      'GET /settings/': () => jsonResponse(200, []),
+      'GET /plans/all': () => jsonResponse(200, plans),
+      ...routes,
+    }),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+};
+
+const table = () => within(screen.getByRole('table', { name: 'Empresas' }));
+const rowOf = async (name: string) =>
+  (await table().findByText(name)).closest('tr') as HTMLTableRowElement;
+
+describe('companies tab', { timeout: 20_000 }, () => {
+  it('lists companies with their plan, dates and a colour per status', async () => {
+    stubApi({
+      'GET /companies': () =>
+        page([
+          makeCompany(),
+          makeCompany({
+            id: 11,
+            name: 'Late Ltd',
+            status: 'active',
+            effectiveStatus: 'overdue',
+            dueDate: '2024-02-10T12:00:00.000Z',
+          }),
+          makeCompany({
+            id: 12,
+            name: 'Paused SA',
+            status: 'suspended',
+            effectiveStatus: 'suspended',
+          }),
+          makeCompany({
+            id: 13,
+            name: 'Gone Inc',
+            status: 'cancelled',
+            effectiveStatus: 'cancelled',
+          }),
+        ]),
+    });
+    renderApp('/settings?tab=companies', superAuth());
+
+    const acme = await rowOf('Acme');
+    expect(within(acme).getByText('boss@acme.com')).toBeTruthy();
+    expect(within(acme).getByText('Basic')).toBeTruthy();
+    expect(within(acme).getByText('15/03/2030')).toBeTruthy();
+    expect(within(acme).getByText('02/01/2024')).toBeTruthy();
+    expect(within(acme).getByText('Mensual')).toBeTruthy();
+    expect(within(acme).getByText('Activa')).toBeTruthy();
+
+    // An active company past its due date is shown (and coloured) as overdue.
+    const late = await rowOf('Late Ltd');
+    expect(within(late).getByText('Vencida')).toBeTruthy();
+    const tints = ['Acme', 'Late Ltd', 'Paused SA', 'Gone Inc'].map(
+      (name) => getComputedStyle(table().getByText(name).closest('tr')!).backgroundColor,
+    );
+    // Overdue, suspended and cancelled each have their own tint; an active row has none of them.
+    expect(new Set(tints).size).toBe(4);
+  });
+
+  it('creates a company and shows the generated admin password once, with a copy button', async () => {
+    let body: Record<string, unknown> = {};
+    stubApi({
+      'GET /companies': () => page([makeCompany()]),
+      'POST /companies': (init) => {
+        body = JSON.parse(String(init.body));
+        return jsonResponse(201, {
+          ...makeCompany({ id: 20, name: 'Nueva', email: 'owner@nueva.com', dueDate: null }),
+          adminPassword: 'aB3$x9!k',
+        });
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/settings?tab=companies', superAuth());
+
+    await rowOf('Acme');
+    await user.click(screen.getByRole('button', { name: 'Agregar empresa' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    await user.type(dialog.getByRole('textbox', { name: 'Nombre' }), 'Nueva');
+    await user.type(dialog.getByRole('textbox', { name: 'Correo electrónico' }), 'owner@nueva.com');
+    await user.click(dialog.getByRole('combobox', { name: 'Plan' }));
+    await user.click(await screen.findByRole('option', { name: 'Premium' }));
+    await user.click(dialog.getByRole('button', { name: 'Guardar' }));
+
+    const passwordDialog = within(await screen.findByRole('dialog', { name: 'Empresa creada' }));
+    expect(passwordDialog.getByTestId('admin-password').textContent).toBe('aB3$x9!k');
+    expect(passwordDialog.getByTestId('admin-email').textContent).toBe('owner@nueva.com');
+    expect(screen.getByText('Empresa guardada con éxito.')).toBeTruthy();
+    expect(body).toEqual({
+      name: 'Nueva',
+      email: 'owner@nueva.com',
+      phone: '',
+      planId: 5,
+      status: 'active',
+      dueDate: null,
+      recurrence: 'MENSAL',
+      campaignsEnabled: false,
+    });
+
+    await user.click(passwordDialog.getByRole('button', { name: 'Copiar contraseña' }));
+    expect(await screen.findByText('Contraseña copiada.')).toBeTruthy();
+    expect(await navigator.clipboard.readText()).toBe('aB3$x9!k');
+
+    await user.click(passwordDialog.getByRole('button', { name: 'Listo' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await rowOf('Nueva')).toBeTruthy();
+  });
+
+  it('waits 500 ms before sending the form', async () => {
+    const fetchMock = stubApi({
+      'GET /companies': () => page([]),
+      'POST /companies': () => jsonResponse(201, makeCompany()),
+    });
+    const user = userEvent.setup();
+    renderApp('/settings?tab=companies', superAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Agregar empresa' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    await user.type(dialog.getByRole('textbox', { name: 'Nombre' }), 'Acme');
+    await user.type(dialog.getByRole('textbox', { name: 'Correo electrónico' }), 'a@acme.com');
+    // The first plan is chosen for a new company.
+    await waitFor(() =>
+      expect(dialog.getByRole('combobox', { name: 'Plan' }).textContent).toBe('Basic'),
+    );
+    const posts = () =>
+      fetchMock.mock.calls.filter(([, init]) => (init as RequestInit).method === 'POST');
+    await user.click(dialog.getByRole('button', { name: 'Guardar' }));
+
+    expect(posts()).toHaveLength(0);
+    expect((dialog.getByRole('button', { name: 'Guardar' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    await waitFor(() => expect(posts()).toHaveLength(1));
+  });
+
+  it('explains a failed save with the operation error or the specific conflict', async () => {
+    let answer = jsonResponse(400, { error: 'ERR_VALIDATION', message: 'Invalid body' });
+    stubApi({
+      'GET /companies': () => page([]),
+      'POST /companies': () => answer,
+    });
+    const user = userEvent.setup();
+    renderApp('/settings?tab=companies', superAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Agregar empresa' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    await user.type(dialog.getByRole('textbox', { name: 'Nombre' }), 'Acme');
+    await user.type(dialog.getByRole('textbox', { name: 'Correo electrónico' }), 'a@acme.com');
+    await user.click(dialog.getByRole('button', { name: 'Guardar' }));
+
+    expect(
+      await screen.findByText(
+        'No se pudo completar la operación. Verifique si ya existe un plan o una empresa con el mismo nombre o si los campos se llenaron correctamente.',
+      ),
+    ).toBeTruthy();
+
+    answer = jsonResponse(409, { error: 'ERR_COMPANY_ALREADY_EXISTS', message: 'Exists' });
+    await user.click(dialog.getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Ya existe una empresa con este nombre.')).toBeTruthy();
+    // The form stays open with what was typed.
+    expect((dialog.getByRole('textbox', { name: 'Nombre' }) as HTMLInputElement).value).toBe(
+      'Acme',
+    );
+  });
+
+  it('checks the email and plan before sending', async () => {
+    const fetchMock = stubApi({
+      'GET /companies': () => page([]),
+      'GET /plans/all': () => jsonResponse(200, []),
+    });
+    const user = userEvent.setup();
+    renderApp('/settings?tab=companies', superAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Agregar empresa' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    await user.type(dialog.getByRole('textbox', { name: 'Nombre' }), 'Acme');
+    await user.type(dialog.getByRole('textbox', { name: 'Correo electrónico' }), 'not-an-email');
+    await user.click(dialog.getByRole('button', { name: 'Guardar' }));
+
+    expect(await dialog.findByText('Correo electrónico inválido')).toBeTruthy();
+    expect(dialog.getByText('Campo obligatorio')).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([, init]) => (init as RequestInit).method === 'POST')).toBe(
+      false,
+    );
+  });
+
+  it('edits a company, sending the due date only when it changed', async () => {
+    const bodies: Record<string, unknown>[] = [];
+    stubApi({
+      'GET /companies': () => page([makeCompany()]),
+      'PUT /companies/10': (init) => {
+        const body = JSON.parse(String(init.body));
+        bodies.push(body);
+        return jsonResponse(200, makeCompany({ ...body, campaignsEnabled: body.campaignsEnabled }));
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/settings?tab=companies', superAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Editar Acme' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Editar empresa' }));
+    const name = dialog.getByRole('textbox', { name: 'Nombre' });
+    await user.clear(name);
+    await user.type(name, 'Acme Corp');
+    await user.click(dialog.getByRole('switch', { name: 'Campañas habilitadas' }));
+    await user.click(dialog.getByRole('button', { name: 'Guardar' }));
+
+    expect(await screen.findByText('Empresa guardada con éxito.')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await rowOf('Acme Corp')).toBeTruthy();
+    expect(bodies[0]).toMatchObject({ name: 'Acme Corp', campaignsEnabled: true, planId: 3 });
+    expect(bodies[0]).not.toHaveProperty('dueDate');
+
+    await user.click(screen.getByRole('button', { name: 'Editar Acme Corp' }));
+    const again = within(await screen.findByRole('dialog', { name: 'Editar empresa' }));
+    const dueDate = again.getByLabelText('Vencimiento') as HTMLInputElement;
+    expect(dueDate.value).toBe('2030-03-15');
+    fireEvent.change(dueDate, { target: { value: '' } });
+    await user.click(again.getByRole('button', { name: 'Guardar' }));
+
+    await waitFor(() => expect(bodies).toHaveLength(2));
+    // An emptied due date is sent as null.
+    expect(bodies[1].dueDate).toBeNull();
+  });
+
+  it('renews a company by one period', async () => {
+    let body: unknown;
+    stubApi({
+      'GET /companies': () => page([makeCompany()]),
+      'PUT /companies/10': (init) => {
+        body = JSON.parse(String(init.body));
+        return jsonResponse(200, makeCompany({ dueDate: '2030-04-15T12:00:00.000Z' }));
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/settings?tab=companies', superAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Renovar un periodo Acme' }));
+
+    expect(await screen.findByText('Nuevo vencimiento: 15/04/2030.')).toBeTruthy();
+    expect(body).toEqual({ expire: true });
+    expect(within(await rowOf('Acme')).getByText('15/04/2030')).toBeTruthy();
+  });
+
+  it('deletes a company only after confirmation, and never its own', async () => {
+    const deleted: string[] = [];
+    stubApi({
+      'GET /companies': () => page([makeCompany(), makeCompany({ id: 1, name: 'Platform' })]),
+      'DELETE /companies/10': (init) => {
+        deleted.push(init.url.pathname);
+        return new Response(null, { status: 204 });
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/settings?tab=companies', superAuth());
+
+    await rowOf('Platform');
+    expect(
+      (screen.getByRole('button', { name: 'Eliminar Platform' }) as HTMLButtonElement).disabled,
+    ).toBe(true);
+
+    await user.click(screen.getByRole('button', { name: 'Eliminar Acme' }));
+    const confirm = within(await screen.findByRole('dialog'));
+    expect(confirm.getByText('¿Eliminar la empresa «Acme»?')).toBeTruthy();
+    await user.click(confirm.getByRole('button', { name: 'Cancelar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(deleted).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Eliminar Acme' }));
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Eliminar' }),
+    );
+
+    expect(await screen.findByText('Empresa eliminada.')).toBeTruthy();
+    expect(deleted).toEqual(['/companies/10']);
+    await waitFor(() => expect(table().queryByText('Acme')).toBeNull());
+  });
+
+  it('follows companies created, changed and deleted elsewhere', async () => {
+    stubApi({ 'GET /companies': () => page([makeCompany()]) });
+    renderApp('/settings?tab=companies', superAuth());
+    await rowOf('Acme');
+    const socket = getSocket() as unknown as FakeSocket;
+
+    act(() => {
+      socket.receive('company-1-company', {
+        action: 'create',
+        company: makeCompany({ id: 30, name: 'Live Co' }),
+      });
+      socket.receive('company-1-company', {
+        action: 'update',
+        company: makeCompany({ status: 'suspended', effectiveStatus: 'suspended' }),
+      });
+    });
+    expect(await rowOf('Live Co')).toBeTruthy();
+    await waitFor(async () =>
+      expect(within(await rowOf('Acme')).getByText('Suspendida')).toBeTruthy(),
+    );
+
+    act(() => {
+      socket.receive('company-1-company', { action: 'delete', companyId: 30 });
+    });
+    await waitFor(() => expect(table().queryByText('Live Co')).toBeNull());
+  });
+
+  it('searches after a pause and loads the next page near the bottom', async () => {
+    const requests: string[] = [];
+    stubApi({
+      'GET /companies': ({ url }) => {
+        requests.push(url.search);
+        const pageNumber = url.searchParams.get('pageNumber');
+        if (url.searchParams.get('searchParam'))
+          return page([makeCompany({ id: 40, name: 'Found' })]);
+        return pageNumber === '1'
+          ? page([makeCompany()], true)
+          : page([makeCompany({ id: 41, name: 'Second Page' })]);
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/settings?tab=companies', superAuth());
+
+    await rowOf('Acme');
+    fireEvent.scroll(screen.getByTestId('companies-scroll'));
+    expect(await rowOf('Second Page')).toBeTruthy();
+    expect(requests).toEqual(['?searchParam=&pageNumber=1', '?searchParam=&pageNumber=2']);
+
+    await user.type(screen.getByRole('textbox', { name: 'Buscar' }), 'fou');
+    expect(await rowOf('Found')).toBeTruthy();
+    // One request for the whole word, not one per keystroke.
+    expect(requests.slice(2)).toEqual(['?searchParam=fou&pageNumber=1']);
+  });
+});

@@ -1,0 +1,142 @@
+import type { CompanyStatus, Recurrence, ScheduleSlot } from '@atendi/shared';
+import {
+  useInfiniteQuery,
+  useMutation,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
+import { api } from '../../../api/http-client';
+import { useCompanyEvent } from '../../../api/socket';
+
+export type Company = {
+  id: number;
+  name: string;
+  email: string;
+  phone: string;
+  planId: number;
+  plan: { id: number; name: string } | null;
+  status: CompanyStatus;
+  // SPEC §4: an active company past its due date is overdue; rows are coloured by this.
+  effectiveStatus: CompanyStatus;
+  dueDate: string | null;
+  recurrence: Recurrence;
+  campaignsEnabled: boolean;
+  schedules: ScheduleSlot[];
+  createdAt: string;
+  updatedAt: string;
+};
+
+// POST /companies answers the generated admin password once.
+export type CreatedCompany = Company & { adminPassword?: string };
+
+export type CompanyInput = {
+  name: string;
+  email: string;
+  phone: string;
+  planId: number;
+  status: CompanyStatus;
+  dueDate: string | null;
+  recurrence: Recurrence;
+  campaignsEnabled: boolean;
+};
+
+type CompaniesPage = { companies: Company[]; count: number; hasMore: boolean };
+type CompaniesData = InfiniteData<CompaniesPage, number>;
+
+const companiesKey = ['companies-list'] as const;
+
+export const useCompanies = (searchParam: string) =>
+  useInfiniteQuery({
+    queryKey: [...companiesKey, searchParam],
+    queryFn: ({ pageParam, signal }) =>
+      api.get<CompaniesPage>('/companies', {
+        query: { searchParam, pageNumber: pageParam },
+        signal,
+      }),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+  });
+
+const upsert = (data: CompaniesData | undefined, company: Company): CompaniesData | undefined => {
+  if (!data) return data;
+  const exists = data.pages.some((page) => page.companies.some((item) => item.id === company.id));
+  if (exists) {
+    return {
+      ...data,
+      pages: data.pages.map((page) => ({
+        ...page,
+        companies: page.companies.map((item) => (item.id === company.id ? company : item)),
+      })),
+    };
+  }
+  const [first, ...rest] = data.pages;
+  if (!first) return data;
+  return {
+    ...data,
+    pages: [
+      { ...first, companies: [company, ...first.companies], count: first.count + 1 },
+      ...rest,
+    ],
+  };
+};
+
+const remove = (data: CompaniesData | undefined, id: number): CompaniesData | undefined => {
+  if (!data) return data;
+  return {
+    ...data,
+    pages: data.pages.map((page) => ({
+      ...page,
+      companies: page.companies.filter((item) => item.id !== id),
+    })),
+  };
+};
+
+// SPEC §4 live updates: create and update insert or replace, delete removes.
+const putCompany = (queryClient: QueryClient, company: Company) =>
+  queryClient.setQueriesData<CompaniesData>({ queryKey: companiesKey }, (data) =>
+    upsert(data, company),
+  );
+const dropCompany = (queryClient: QueryClient, id: number) =>
+  queryClient.setQueriesData<CompaniesData>({ queryKey: companiesKey }, (data) => remove(data, id));
+
+type CompanyEvent =
+  { action: 'create' | 'update'; company: Company } | { action: 'delete'; companyId: number };
+
+export const useLiveCompanies = () => {
+  const queryClient = useQueryClient();
+  useCompanyEvent<CompanyEvent>('company', (payload) => {
+    if (payload?.action === 'delete') dropCompany(queryClient, payload.companyId);
+    else if (payload?.company) putCompany(queryClient, payload.company);
+  });
+};
+
+const silent = { silent: true };
+
+export const useCreateCompany = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CompanyInput) => api.post<CreatedCompany>('/companies', input),
+    onSuccess: ({ adminPassword: _secret, ...company }) => putCompany(queryClient, company),
+    meta: silent,
+  });
+};
+
+export const useUpdateCompany = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...input }: Partial<CompanyInput> & { id: number; expire?: boolean }) =>
+      api.put<Company>(`/companies/${id}`, input),
+    onSuccess: (company) => putCompany(queryClient, company),
+    meta: silent,
+  });
+};
+
+export const useDeleteCompany = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete(`/companies/${id}`),
+    onSuccess: (_data, id) => dropCompany(queryClient, id),
+    meta: silent,
+  });
+};

@@ -1,0 +1,284 @@
+import { useEffect } from 'react';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  Grid,
+  MenuItem,
+  Switch,
+  TextField,
+} from '@mui/material';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { companyStatuses } from '@atendi/shared';
+import { Controller, useForm } from 'react-hook-form';
+import { toast } from 'react-toastify';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { registerMui } from '../../../lib/forms';
+import { usePlans } from '../plans/plans.api';
+import { toastOperationError } from '../shared/admin-errors';
+import { waitBeforeSubmit } from '../shared/form-delay';
+import {
+  useCreateCompany,
+  useUpdateCompany,
+  type Company,
+  type CompanyInput,
+  type CreatedCompany,
+} from './companies.api';
+import { fromDateInput, toDateInput } from './date-input';
+
+// SPEC §4: the form offers only the monthly recurrence.
+const offeredRecurrences = ['MENSAL'] as const;
+
+// SPEC §5 Company: email and plan required; an empty due date is sent as null.
+const companyFormSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'validation.required')
+    .min(2, 'settings.companies.nameLength')
+    .max(100, 'settings.companies.nameLength'),
+  email: z.string().trim().min(1, 'validation.required').pipe(z.email('validation.email')),
+  phone: z.string().trim().max(20, 'settings.companies.phoneLength'),
+  planId: z.string().min(1, 'validation.required'),
+  status: z.enum(companyStatuses),
+  dueDate: z.string(),
+  recurrence: z.enum(offeredRecurrences),
+  campaignsEnabled: z.boolean(),
+});
+type CompanyFormValues = z.infer<typeof companyFormSchema>;
+
+const initialValues = (company: Company | null): CompanyFormValues => ({
+  name: company?.name ?? '',
+  email: company?.email ?? '',
+  phone: company?.phone ?? '',
+  planId: company ? String(company.planId) : '',
+  status: company?.status ?? 'active',
+  dueDate: toDateInput(company?.dueDate),
+  recurrence: 'MENSAL',
+  campaignsEnabled: company?.campaignsEnabled ?? false,
+});
+
+const CompanyForm = ({
+  company,
+  onClose,
+  onCreated,
+}: {
+  company: Company | null;
+  onClose: () => void;
+  onCreated: (company: CreatedCompany) => void;
+}) => {
+  const { t } = useTranslation();
+  const plans = usePlans();
+  const create = useCreateCompany();
+  const update = useUpdateCompany();
+  const defaults = initialValues(company);
+  const {
+    register,
+    control,
+    getValues,
+    setValue,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<CompanyFormValues>({
+    resolver: zodResolver(companyFormSchema),
+    defaultValues: defaults,
+  });
+
+  const firstPlanId = plans.data?.[0]?.id;
+  useEffect(() => {
+    if (firstPlanId !== undefined && !getValues('planId')) setValue('planId', String(firstPlanId));
+  }, [firstPlanId, getValues, setValue]);
+
+  const onSubmit = async (values: CompanyFormValues) => {
+    await waitBeforeSubmit();
+    const input: CompanyInput = {
+      ...values,
+      planId: Number(values.planId),
+      dueDate: fromDateInput(values.dueDate),
+    };
+    try {
+      if (company) {
+        // An untouched due date keeps its exact time instead of becoming that day's midnight.
+        const { dueDate, ...rest } = input;
+        await update.mutateAsync({
+          id: company.id,
+          ...rest,
+          ...(values.dueDate !== defaults.dueDate ? { dueDate } : {}),
+        });
+        toast.success(t('settings.companies.saved'));
+        onClose();
+      } else {
+        const created = await create.mutateAsync(input);
+        toast.success(t('settings.companies.saved'));
+        onCreated(created);
+      }
+    } catch (error) {
+      toastOperationError(error);
+    }
+  };
+
+  const fieldError = (name: keyof CompanyFormValues) => {
+    const message = errors[name]?.message;
+    return { error: Boolean(message), helperText: message ? t(message) : undefined };
+  };
+
+  return (
+    <form noValidate onSubmit={handleSubmit(onSubmit)}>
+      <DialogTitle>
+        {t(company ? 'settings.companies.editTitle' : 'settings.companies.addTitle')}
+      </DialogTitle>
+      <DialogContent>
+        <Grid container spacing={2} sx={{ pt: 1 }}>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <TextField
+              {...registerMui(register, 'name')}
+              label={t('settings.companies.name')}
+              autoFocus
+              fullWidth
+              {...fieldError('name')}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <TextField
+              {...registerMui(register, 'email')}
+              type="email"
+              label={t('settings.companies.email')}
+              fullWidth
+              {...fieldError('email')}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <TextField
+              {...registerMui(register, 'phone')}
+              type="tel"
+              label={t('settings.companies.phone')}
+              fullWidth
+              slotProps={{ htmlInput: { maxLength: 20 } }}
+              {...fieldError('phone')}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <Controller
+              name="planId"
+              control={control}
+              render={({ field: { ref, ...field } }) => (
+                <TextField
+                  {...field}
+                  inputRef={ref}
+                  select
+                  label={t('settings.companies.plan')}
+                  fullWidth
+                  disabled={plans.isPending}
+                  {...fieldError('planId')}
+                >
+                  {(plans.data ?? []).map((plan) => (
+                    <MenuItem key={plan.id} value={String(plan.id)}>
+                      {plan.name}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <Controller
+              name="status"
+              control={control}
+              render={({ field: { ref, ...field } }) => (
+                <TextField
+                  {...field}
+                  inputRef={ref}
+                  select
+                  label={t('settings.companies.status')}
+                  fullWidth
+                >
+                  {companyStatuses.map((status) => (
+                    <MenuItem key={status} value={status}>
+                      {t(`settings.companies.statuses.${status}`)}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <TextField
+              {...registerMui(register, 'dueDate')}
+              type="date"
+              label={t('settings.companies.dueDate')}
+              fullWidth
+              slotProps={{ inputLabel: { shrink: true } }}
+              helperText={t('settings.companies.dueDateHint')}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <Controller
+              name="recurrence"
+              control={control}
+              render={({ field: { ref, ...field } }) => (
+                <TextField
+                  {...field}
+                  inputRef={ref}
+                  select
+                  label={t('settings.companies.recurrence')}
+                  fullWidth
+                >
+                  {offeredRecurrences.map((recurrence) => (
+                    <MenuItem key={recurrence} value={recurrence}>
+                      {t(`settings.companies.recurrences.${recurrence}`)}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6 }} sx={{ display: 'flex', alignItems: 'center' }}>
+            <Controller
+              name="campaignsEnabled"
+              control={control}
+              render={({ field: { ref, value, onChange, ...field } }) => (
+                <FormControlLabel
+                  control={
+                    <Switch
+                      {...field}
+                      inputRef={ref}
+                      checked={value}
+                      onChange={(event) => onChange(event.target.checked)}
+                    />
+                  }
+                  label={t('settings.companies.campaignsEnabled')}
+                />
+              )}
+            />
+          </Grid>
+        </Grid>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('common.cancel')}</Button>
+        <Button type="submit" variant="contained" disabled={isSubmitting}>
+          {t('common.save')}
+        </Button>
+      </DialogActions>
+    </form>
+  );
+};
+
+export const CompanyFormDialog = ({
+  open,
+  company,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  company: Company | null;
+  onClose: () => void;
+  onCreated: (company: CreatedCompany) => void;
+}) => (
+  <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm">
+    {open && <CompanyForm company={company} onClose={onClose} onCreated={onCreated} />}
+  </Dialog>
+);

@@ -1,0 +1,113 @@
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  TextField,
+} from '@mui/material';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { toast } from 'react-toastify';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { registerMui } from '../../../lib/forms';
+import { toastOperationError } from '../shared/admin-errors';
+import { waitBeforeSubmit } from '../shared/form-delay';
+import { useSaveHelp, videoCodeOf, type Help } from './helps.api';
+
+const helpFormSchema = z.object({
+  title: z.string().trim().min(1, 'validation.required').max(200, 'settings.helps.titleLength'),
+  video: z.string().trim().max(200, 'settings.helps.videoLength'),
+  description: z.string().max(5000, 'settings.helps.descriptionLength'),
+});
+type HelpFormValues = z.infer<typeof helpFormSchema>;
+
+const HelpForm = ({ help, onClose }: { help: Help | null; onClose: () => void }) => {
+  const { t } = useTranslation();
+  const save = useSaveHelp();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<HelpFormValues>({
+    resolver: zodResolver(helpFormSchema),
+    defaultValues: {
+      title: help?.title ?? '',
+      video: help?.video ?? '',
+      description: help?.description ?? '',
+    },
+  });
+
+  const onSubmit = async (values: HelpFormValues) => {
+    await waitBeforeSubmit();
+    try {
+      await save.mutateAsync({
+        ...values,
+        ...(help ? { id: help.id } : {}),
+        video: videoCodeOf(values.video),
+      });
+      toast.success(t('settings.helps.saved'));
+      onClose();
+    } catch (error) {
+      toastOperationError(error);
+    }
+  };
+
+  const fieldError = (name: keyof HelpFormValues, hint?: string) => {
+    const message = errors[name]?.message;
+    return { error: Boolean(message), helperText: message ? t(message) : hint };
+  };
+
+  return (
+    <form noValidate onSubmit={handleSubmit(onSubmit)}>
+      <DialogTitle>{t(help ? 'settings.helps.editTitle' : 'settings.helps.addTitle')}</DialogTitle>
+      <DialogContent>
+        <Stack spacing={2} sx={{ pt: 1 }}>
+          <TextField
+            {...registerMui(register, 'title')}
+            label={t('settings.helps.title')}
+            autoFocus
+            fullWidth
+            {...fieldError('title')}
+          />
+          <TextField
+            {...registerMui(register, 'video')}
+            label={t('settings.helps.video')}
+            fullWidth
+            {...fieldError('video', t('settings.helps.videoHint'))}
+          />
+          <TextField
+            {...registerMui(register, 'description')}
+            label={t('settings.helps.description')}
+            fullWidth
+            multiline
+            minRows={3}
+            {...fieldError('description')}
+          />
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('common.cancel')}</Button>
+        <Button type="submit" variant="contained" disabled={isSubmitting}>
+          {t('common.save')}
+        </Button>
+      </DialogActions>
+    </form>
+  );
+};
+
+export const HelpFormDialog = ({
+  open,
+  help,
+  onClose,
+}: {
+  open: boolean;
+  help: Help | null;
+  onClose: () => void;
+}) => (
+  <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm">
+    {open && <HelpForm help={help} onClose={onClose} />}
+  </Dialog>
+);

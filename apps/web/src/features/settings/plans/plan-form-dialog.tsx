@@ -1,0 +1,204 @@
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  FormGroup,
+  Grid,
+  InputAdornment,
+  Switch,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm } from 'react-hook-form';
+import { toast } from 'react-toastify';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { registerMui } from '../../../lib/forms';
+import { toastOperationError } from '../shared/admin-errors';
+import { waitBeforeSubmit } from '../shared/form-delay';
+import { planFeatures, useSavePlan, type Plan } from './plans.api';
+
+const MAX_LIMIT = 100_000;
+const MAX_VALUE = 1_000_000;
+
+const limit = z
+  .string()
+  .trim()
+  .regex(/^\d+$/, 'settings.plans.wholeNumber')
+  .refine((value) => Number(value) <= MAX_LIMIT, 'settings.plans.wholeNumber');
+
+const toNumber = (value: string) => Number(value.trim().replace(',', '.'));
+
+const planFormSchema = z.object({
+  name: z.string().trim().min(1, 'validation.required').max(100, 'settings.plans.nameLength'),
+  users: limit,
+  connections: limit,
+  queues: limit,
+  value: z
+    .string()
+    .trim()
+    .min(1, 'validation.required')
+    .refine((value) => {
+      const number = toNumber(value);
+      return Number.isFinite(number) && number >= 0 && number <= MAX_VALUE;
+    }, 'settings.plans.invalidValue'),
+  useCampaigns: z.boolean(),
+  useKanban: z.boolean(),
+  useOpenAi: z.boolean(),
+  useIntegrations: z.boolean(),
+  useSchedules: z.boolean(),
+  useExternalApi: z.boolean(),
+});
+type PlanFormValues = z.infer<typeof planFormSchema>;
+
+// SPEC §9: a new plan starts with every feature on and every limit at 0 (unlimited).
+const initialValues = (plan: Plan | null): PlanFormValues => ({
+  name: plan?.name ?? '',
+  users: String(plan?.users ?? 0),
+  connections: String(plan?.connections ?? 0),
+  queues: String(plan?.queues ?? 0),
+  value: String(plan?.value ?? 0),
+  useCampaigns: plan?.useCampaigns ?? true,
+  useKanban: plan?.useKanban ?? true,
+  useOpenAi: plan?.useOpenAi ?? true,
+  useIntegrations: plan?.useIntegrations ?? true,
+  useSchedules: plan?.useSchedules ?? true,
+  useExternalApi: plan?.useExternalApi ?? true,
+});
+
+const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void }) => {
+  const { t } = useTranslation();
+  const save = useSavePlan();
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<PlanFormValues>({
+    resolver: zodResolver(planFormSchema),
+    defaultValues: initialValues(plan),
+  });
+
+  const onSubmit = async (values: PlanFormValues) => {
+    await waitBeforeSubmit();
+    try {
+      await save.mutateAsync({
+        ...values,
+        ...(plan ? { id: plan.id } : {}),
+        users: Number(values.users),
+        connections: Number(values.connections),
+        queues: Number(values.queues),
+        value: toNumber(values.value),
+      });
+      toast.success(t('settings.plans.saved'));
+      onClose();
+    } catch (error) {
+      toastOperationError(error);
+    }
+  };
+
+  const fieldError = (name: keyof PlanFormValues, hint?: string) => {
+    const message = errors[name]?.message;
+    return { error: Boolean(message), helperText: message ? t(message) : hint };
+  };
+
+  const limitField = (name: 'users' | 'connections' | 'queues') => (
+    <Grid size={{ xs: 12, sm: 4 }}>
+      <TextField
+        {...registerMui(register, name)}
+        type="number"
+        label={t(`settings.plans.${name}`)}
+        fullWidth
+        slotProps={{ htmlInput: { min: 0, step: 1 } }}
+        {...fieldError(name, t('settings.plans.zeroUnlimited'))}
+      />
+    </Grid>
+  );
+
+  return (
+    <form noValidate onSubmit={handleSubmit(onSubmit)}>
+      <DialogTitle>{t(plan ? 'settings.plans.editTitle' : 'settings.plans.addTitle')}</DialogTitle>
+      <DialogContent>
+        <Grid container spacing={2} sx={{ pt: 1 }}>
+          <Grid size={{ xs: 12, sm: 8 }}>
+            <TextField
+              {...registerMui(register, 'name')}
+              label={t('settings.plans.name')}
+              autoFocus
+              fullWidth
+              {...fieldError('name')}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 4 }}>
+            <TextField
+              {...registerMui(register, 'value')}
+              type="number"
+              label={t('settings.plans.value')}
+              fullWidth
+              slotProps={{
+                htmlInput: { min: 0, step: 0.01 },
+                input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
+              }}
+              {...fieldError('value')}
+            />
+          </Grid>
+          {limitField('users')}
+          {limitField('connections')}
+          {limitField('queues')}
+          <Grid size={12}>
+            <Typography variant="subtitle2" gutterBottom>
+              {t('settings.plans.features')}
+            </Typography>
+            <FormGroup row>
+              {planFeatures.map((feature) => (
+                <Controller
+                  key={feature}
+                  name={feature}
+                  control={control}
+                  render={({ field: { ref, value, onChange, ...field } }) => (
+                    <FormControlLabel
+                      sx={{ minWidth: { sm: 200 } }}
+                      control={
+                        <Switch
+                          {...field}
+                          inputRef={ref}
+                          checked={value}
+                          onChange={(event) => onChange(event.target.checked)}
+                        />
+                      }
+                      label={t(`settings.plans.flags.${feature}`)}
+                    />
+                  )}
+                />
+              ))}
+            </FormGroup>
+          </Grid>
+        </Grid>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('common.cancel')}</Button>
+        <Button type="submit" variant="contained" disabled={isSubmitting}>
+          {t('common.save')}
+        </Button>
+      </DialogActions>
+    </form>
+  );
+};
+
+export const PlanFormDialog = ({
+  open,
+  plan,
+  onClose,
+}: {
+  open: boolean;
+  plan: Plan | null;
+  onClose: () => void;
+}) => (
+  <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm">
+    {open && <PlanForm plan={plan} onClose={onClose} />}
+  </Dialog>
+);

@@ -1,0 +1,163 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { jsonResponse, makeAuth, makePlan, mockApi } from '../../../test/fixtures';
+import { renderApp } from '../../../test/render-app';
+
+type Routes = Parameters<typeof mockApi>[0];
+
+const stubApi = (routes: Routes) =>
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(
+      mockApi({
+        'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
+        'GET /settings/': () => jsonResponse(200, []),
+        ...routes,
+      }),
+    ),
+  );
+
+const superAuth = () => makeAuth({ user: { super: true } });
+const table = () => within(screen.getByRole('table', { name: 'Planes' }));
+const rowOf = async (name: string) =>
+  (await table().findByText(name)).closest('tr') as HTMLTableRowElement;
+const cells = (row: HTMLElement) =>
+  within(row)
+    .getAllByRole('cell')
+    .map((cell) => cell.textContent);
+
+describe('plans tab', { timeout: 20_000 }, () => {
+  it('lists plans with limits, unlimited for 0, a pt-BR value and the features on', async () => {
+    stubApi({
+      'GET /plans/all': () =>
+        jsonResponse(200, [
+          makePlan({
+            id: 1,
+            name: 'Premium',
+            users: 4,
+            connections: 3,
+            queues: 0,
+            value: 1149.5,
+            useKanban: false,
+            useOpenAi: false,
+            useIntegrations: false,
+            useSchedules: false,
+            useExternalApi: false,
+          }),
+        ]),
+    });
+    renderApp('/settings?tab=plans', superAuth());
+
+    expect(cells(await rowOf('Premium')).slice(0, 6)).toEqual([
+      'Premium',
+      '4',
+      '3',
+      'Ilimitado',
+      '$ 1.149,50',
+      'Campañas',
+    ]);
+  });
+
+  it('starts a new plan with every feature on and unlimited limits', async () => {
+    let body: Record<string, unknown> = {};
+    stubApi({
+      'GET /plans/all': () => jsonResponse(200, []),
+      'POST /plans': (init) => {
+        body = JSON.parse(String(init.body));
+        return jsonResponse(201, { id: 9, ...body });
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/settings?tab=plans', superAuth());
+
+    expect(await screen.findByText('No hay planes.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Agregar plan' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Nuevo plan' }));
+    for (const label of ['Usuarios', 'Conexiones', 'Colas', 'Valor']) {
+      expect((dialog.getByRole('spinbutton', { name: label }) as HTMLInputElement).value).toBe('0');
+    }
+    const switches = dialog.getAllByRole('switch') as HTMLInputElement[];
+    expect(switches).toHaveLength(6);
+    expect(switches.every((input) => input.checked)).toBe(true);
+
+    await user.type(dialog.getByRole('textbox', { name: 'Nombre' }), 'Enterprise');
+    const value = dialog.getByRole('spinbutton', { name: 'Valor' });
+    await user.clear(value);
+    await user.type(value, '39');
+    await user.click(dialog.getByRole('switch', { name: 'Kanban' }));
+    await user.click(dialog.getByRole('button', { name: 'Guardar' }));
+
+    expect(await screen.findByText('Plan guardado con éxito.')).toBeTruthy();
+    expect(body).toEqual({
+      name: 'Enterprise',
+      users: 0,
+      connections: 0,
+      queues: 0,
+      value: 39,
+      useCampaigns: true,
+      useKanban: false,
+      useOpenAi: true,
+      useIntegrations: true,
+      useSchedules: true,
+      useExternalApi: true,
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(cells(await rowOf('Enterprise')).slice(1, 5)).toEqual([
+      'Ilimitado',
+      'Ilimitado',
+      'Ilimitado',
+      '$ 39,00',
+    ]);
+  });
+
+  it('reports a duplicated name and keeps the form open', async () => {
+    stubApi({
+      'GET /plans/all': () => jsonResponse(200, [makePlan({ id: 1, name: 'Plus' })]),
+      'PUT /plans/1': () =>
+        jsonResponse(409, { error: 'ERR_PLAN_ALREADY_EXISTS', message: 'Plan exists' }),
+    });
+    const user = userEvent.setup();
+    renderApp('/settings?tab=plans', superAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Editar Plus' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Editar plan' }));
+    expect((dialog.getByRole('textbox', { name: 'Nombre' }) as HTMLInputElement).value).toBe(
+      'Plus',
+    );
+    await user.click(dialog.getByRole('button', { name: 'Guardar' }));
+
+    expect(await screen.findByText('Ya existe un plan con este nombre.')).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Editar plan' })).toBeTruthy();
+  });
+
+  it('deletes a plan after confirmation and explains a plan still in use', async () => {
+    let inUse = true;
+    stubApi({
+      'GET /plans/all': () => jsonResponse(200, [makePlan({ id: 1, name: 'Plus' })]),
+      'DELETE /plans/1': () =>
+        inUse
+          ? jsonResponse(409, { error: 'ERR_PLAN_IN_USE', message: 'In use' })
+          : new Response(null, { status: 204 }),
+    });
+    const user = userEvent.setup();
+    renderApp('/settings?tab=plans', superAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Eliminar Plus' }));
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Eliminar' }),
+    );
+    expect(await screen.findByText('Este plan está en uso por alguna empresa.')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await rowOf('Plus')).toBeTruthy();
+
+    inUse = false;
+    await user.click(screen.getByRole('button', { name: 'Eliminar Plus' }));
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Eliminar' }),
+    );
+    expect(await screen.findByText('Plan eliminado.')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await screen.findByText('No hay planes.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,146 @@
+import { useState } from 'react';
+import {
+  Box,
+  Button,
+  Chip,
+  IconButton,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import { toast } from 'react-toastify';
+import { useTranslation } from 'react-i18next';
+import { toastOperationError } from '../shared/admin-errors';
+import { ConfirmDialog } from '../shared/confirm-dialog';
+import { LoadingBox } from '../shared/loading-box';
+import { PlanFormDialog } from './plan-form-dialog';
+import { formatPlanValue, planFeatures, useDeletePlan, usePlans, type Plan } from './plans.api';
+
+type FormState = { open: boolean; plan: Plan | null };
+
+export const PlansTab = () => {
+  const { t } = useTranslation();
+  const plans = usePlans();
+  const remove = useDeletePlan();
+  const [form, setForm] = useState<FormState>({ open: false, plan: null });
+  const [deleting, setDeleting] = useState<Plan | null>(null);
+
+  // A limit of 0 means unlimited.
+  const limitText = (limit: number) => (limit > 0 ? String(limit) : t('settings.plans.unlimited'));
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    remove.mutate(deleting.id, {
+      onSuccess: () => toast.success(t('settings.plans.deleted')),
+      onError: toastOperationError,
+      onSettled: () => setDeleting(null),
+    });
+  };
+
+  return (
+    <Stack spacing={2}>
+      <Stack direction="row" justifyContent="flex-end">
+        <Button
+          variant="contained"
+          startIcon={<AddIcon />}
+          onClick={() => setForm({ open: true, plan: null })}
+        >
+          {t('settings.plans.add')}
+        </Button>
+      </Stack>
+      <Paper variant="outlined">
+        <TableContainer>
+          <Table size="small" aria-label={t('settings.tabs.plans')}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('settings.plans.name')}</TableCell>
+                <TableCell align="center">{t('settings.plans.users')}</TableCell>
+                <TableCell align="center">{t('settings.plans.connections')}</TableCell>
+                <TableCell align="center">{t('settings.plans.queues')}</TableCell>
+                <TableCell align="right">{t('settings.plans.value')}</TableCell>
+                <TableCell>{t('settings.plans.features')}</TableCell>
+                <TableCell align="right">{t('settings.actions')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {(plans.data ?? []).map((plan) => (
+                <TableRow key={plan.id}>
+                  <TableCell sx={{ fontWeight: 600 }}>{plan.name}</TableCell>
+                  <TableCell align="center">{limitText(plan.users)}</TableCell>
+                  <TableCell align="center">{limitText(plan.connections)}</TableCell>
+                  <TableCell align="center">{limitText(plan.queues)}</TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    $ {formatPlanValue(plan.value)}
+                  </TableCell>
+                  <TableCell>
+                    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+                      {planFeatures
+                        .filter((feature) => plan[feature])
+                        .map((feature) => (
+                          <Chip
+                            key={feature}
+                            size="small"
+                            variant="outlined"
+                            label={t(`settings.plans.flags.${feature}`)}
+                          />
+                        ))}
+                    </Box>
+                  </TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip title={t('settings.edit')}>
+                      <IconButton
+                        size="small"
+                        aria-label={`${t('settings.edit')} ${plan.name}`}
+                        onClick={() => setForm({ open: true, plan })}
+                      >
+                        <EditIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                    <Tooltip title={t('settings.delete')}>
+                      <IconButton
+                        size="small"
+                        aria-label={`${t('settings.delete')} ${plan.name}`}
+                        onClick={() => setDeleting(plan)}
+                      >
+                        <DeleteIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          {plans.isPending && <LoadingBox />}
+          {plans.isSuccess && plans.data.length === 0 && (
+            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
+              {t('settings.plans.empty')}
+            </Typography>
+          )}
+        </TableContainer>
+      </Paper>
+      <PlanFormDialog
+        open={form.open}
+        plan={form.plan}
+        onClose={() => setForm({ open: false, plan: null })}
+      />
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        title={t('settings.plans.deleteTitle', { name: deleting?.name ?? '' })}
+        text={t('settings.plans.deleteText')}
+        isBusy={remove.isPending}
+        onConfirm={confirmDelete}
+        onClose={() => setDeleting(null)}
+      />
+    </Stack>
+  );
+};

@@ -1,0 +1,56 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../api/http-client';
+import type { Plan } from '../../../api/session';
+
+export type { Plan };
+export type PlanInput = Omit<Plan, 'id'>;
+
+export const planFeatures = [
+  'useCampaigns',
+  'useKanban',
+  'useOpenAi',
+  'useIntegrations',
+  'useSchedules',
+  'useExternalApi',
+] as const satisfies readonly (keyof Plan)[];
+
+const plansKey = ['plans-all'] as const;
+
+export const usePlans = () =>
+  useQuery({ queryKey: plansKey, queryFn: () => api.get<Plan[]>('/plans/all') });
+
+// SPEC §9: plan values in pt-br format with two decimals.
+const planValueFormat = new Intl.NumberFormat('pt-BR', {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+export const formatPlanValue = (value: number) => planValueFormat.format(value);
+
+const silent = { silent: true };
+
+export const useSavePlan = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...input }: PlanInput & { id?: number }) =>
+      id ? api.put<Plan>(`/plans/${id}`, input) : api.post<Plan>('/plans', input),
+    onSuccess: (plan) =>
+      queryClient.setQueryData<Plan[]>(plansKey, (plans = []) =>
+        plans.some((item) => item.id === plan.id)
+          ? plans.map((item) => (item.id === plan.id ? plan : item))
+          : [...plans, plan],
+      ),
+    meta: silent,
+  });
+};
+
+export const useDeletePlan = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete(`/plans/${id}`),
+    onSuccess: (_data, id) =>
+      queryClient.setQueryData<Plan[]>(plansKey, (plans = []) =>
+        plans.filter((item) => item.id !== id),
+      ),
+    meta: silent,
+  });
+};

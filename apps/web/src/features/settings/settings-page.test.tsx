@@ -1,0 +1,207 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { settingDefaults } from '@atendi/shared';
+import { describe, expect, it, vi } from 'vitest';
+import { getSocket } from '../../api/socket';
+import type { FakeSocket } from '../../test/fake-socket';
+import { jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+
+type Routes = Parameters<typeof mockApi>[0];
+
+const settingsWith = (overrides: Record<string, string> = {}) =>
+  Object.entries({ ...settingDefaults, ...overrides }).map(([key, value]) => ({ key, value }));
+
+const stubApi = (settings = settingsWith(), extra: Routes = {}) => {
+  const fetchMock = vi.fn(
+    mockApi({
+      'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
+      'GET /settings/': () => jsonResponse(200, settings),
+      ...extra,
+    }),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+};
+
+const tabNames = () => screen.getAllByRole('tab').map((tab) => tab.textContent);
+
+// Typing into MUI fields is slow on a busy two-core machine; the budget is generous on purpose.
+describe('settings page', { timeout: 20_000 }, () => {
+  it('shows every option to an admin and saves a change with a success toast', async () => {
+    const saved: unknown[] = [];
+    stubApi(settingsWith(), {
+      'PUT /settings/userRating': (init) => {
+        const body = JSON.parse(String(init.body));
+        saved.push(body);
+        return jsonResponse(200, { key: 'userRating', value: body.value });
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/settings', makeAuth());
+
+    const rating = await screen.findByRole('combobox', { name: 'Evaluaciones' });
+    expect(rating.textContent).toBe('Deshabilitadas');
+    for (const label of [
+      'Gestión de horarios de atención',
+      'Ignorar mensajes de grupos',
+      'Aceptar llamadas',
+      'Tipo de chatbot',
+      'Saludo al aceptar el ticket',
+      'Mensaje de transferencia',
+      'Saludo con una sola cola',
+      'Menú lateral al iniciar',
+    ]) {
+      expect(screen.getByRole('combobox', { name: label })).toBeTruthy();
+    }
+    // Public sign-up is a platform switch: super users only.
+    expect(screen.queryByRole('combobox', { name: 'Registro público de empresas' })).toBeNull();
+    expect(tabNames()).toEqual(['Opciones']);
+
+    await user.click(rating);
+    await user.click(await screen.findByRole('option', { name: 'Habilitadas' }));
+
+    expect(await screen.findByText('Configuración guardada.')).toBeTruthy();
+    expect(saved).toEqual([{ value: 'enabled' }]);
+    expect(screen.getByRole('combobox', { name: 'Evaluaciones' }).textContent).toBe('Habilitadas');
+  });
+
+  it('puts the old value back and reports a refused change', async () => {
+    stubApi(settingsWith(), {
+      'PUT /settings/call': () =>
+        jsonResponse(403, { error: 'ERR_NO_PERMISSION', message: 'No permission' }),
+    });
+    const user = userEvent.setup();
+    renderApp('/settings', makeAuth());
+
+    await user.click(await screen.findByRole('combobox', { name: 'Aceptar llamadas' }));
+    await user.click(await screen.findByRole('option', { name: 'Aceptar' }));
+
+    expect(await screen.findByText('No tiene permiso para acceder a este recurso.')).toBeTruthy();
+    await waitFor(() =>
+      expect(screen.getByRole('combobox', { name: 'Aceptar llamadas' }).textContent).toBe(
+        'No aceptar',
+      ),
+    );
+  });
+
+  it('gives super users the sign-up switch and the platform tabs', async () => {
+    stubApi();
+    renderApp('/settings', makeAuth({ user: { super: true } }));
+
+    expect(
+      await screen.findByRole('combobox', { name: 'Registro público de empresas' }),
+    ).toBeTruthy();
+    expect(tabNames()).toEqual(['Opciones', 'Empresas', 'Planes', 'Ayudas']);
+  });
+
+  it('shows the schedules tab only while business hours are per company', async () => {
+    stubApi(settingsWith({ scheduleType: 'company' }), {
+      'PUT /settings/scheduleType': () =>
+        jsonResponse(200, { key: 'scheduleType', value: 'queue' }),
+    });
+    const user = userEvent.setup();
+    renderApp('/settings', makeAuth());
+
+    await screen.findByRole('combobox', { name: 'Evaluaciones' });
+    expect(tabNames()).toEqual(['Opciones', 'Horarios']);
+
+    await user.click(screen.getByRole('combobox', { name: 'Gestión de horarios de atención' }));
+    await user.click(await screen.findByRole('option', { name: 'Por cola' }));
+
+    await waitFor(() => expect(tabNames()).toEqual(['Opciones']));
+  });
+
+  it('edits the company service hours with an HH:MM mask and saves them', async () => {
+    let body: { schedules: { weekdayEn: string; startTime: string; endTime: string }[] } | null =
+      null;
+    stubApi(settingsWith({ scheduleType: 'company' }), {
+      'GET /companies/1': () =>
+        jsonResponse(200, {
+          id: 1,
+          schedules: [
+            { weekday: 'Lunes', weekdayEn: 'monday', startTime: '08:00', endTime: '18:00' },
+          ],
+        }),
+      'PUT /companies/1/schedules': (init) => {
+        body = JSON.parse(String(init.body));
+        return jsonResponse(200, { id: 1, ...body });
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/settings?tab=schedules', makeAuth());
+
+    const monday = await screen.findByRole('textbox', { name: 'Hora de inicio Lunes' });
+    expect((monday as HTMLInputElement).value).toBe('08:00');
+    // The weekday itself is read-only.
+    expect(
+      (screen.getAllByRole('textbox', { name: 'Día de la semana' })[0] as HTMLInputElement)
+        .readOnly,
+    ).toBe(true);
+
+    const tuesdayStart = screen.getByRole('textbox', { name: 'Hora de inicio Martes' });
+    await user.type(tuesdayStart, '0930');
+    expect((tuesdayStart as HTMLInputElement).value).toBe('09:30');
+    await user.type(screen.getByRole('textbox', { name: 'Hora de fin Martes' }), '17a00');
+    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+
+    expect(await screen.findByText('Horarios guardados.')).toBeTruthy();
+    expect(body!.schedules).toHaveLength(7);
+    expect(body!.schedules[0]).toMatchObject({ weekdayEn: 'monday', startTime: '08:00' });
+    expect(body!.schedules[1]).toMatchObject({
+      weekday: 'Martes',
+      weekdayEn: 'tuesday',
+      startTime: '09:30',
+      endTime: '17:00',
+    });
+    expect(body!.schedules[6]).toMatchObject({ weekdayEn: 'sunday', startTime: '', endTime: '' });
+  });
+
+  it('refuses an incomplete hour before saving', async () => {
+    const fetchMock = stubApi(settingsWith({ scheduleType: 'company' }), {
+      'GET /companies/1': () => jsonResponse(200, { id: 1, schedules: [] }),
+    });
+    const user = userEvent.setup();
+    renderApp('/settings?tab=schedules', makeAuth());
+
+    await user.type(await screen.findByRole('textbox', { name: 'Hora de inicio Lunes' }), '9');
+    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+
+    expect(await screen.findByText('Use el formato HH:MM')).toBeTruthy();
+    const puts = fetchMock.mock.calls.filter(
+      ([, init]) => (init as RequestInit | undefined)?.method === 'PUT',
+    );
+    expect(puts).toHaveLength(0);
+  });
+
+  it('follows a setting another admin changed', async () => {
+    stubApi();
+    renderApp('/settings', makeAuth());
+    await screen.findByRole('combobox', { name: 'Menú lateral al iniciar' });
+
+    const socket = getSocket() as unknown as FakeSocket;
+    act(() => {
+      socket.receive('company-1-settings', {
+        action: 'update',
+        setting: { key: 'initialSideMenu', value: 'closed' },
+      });
+    });
+
+    await waitFor(() =>
+      expect(screen.getByRole('combobox', { name: 'Menú lateral al iniciar' }).textContent).toBe(
+        'Cerrado',
+      ),
+    );
+  });
+
+  it('tells a non-admin user that settings are for administrators', async () => {
+    stubApi();
+    renderApp('/settings', makeAuth({ user: { profile: 'user' } }));
+
+    const main = await screen.findByRole('main');
+    expect(
+      await within(main).findByText('Solo los administradores pueden cambiar las configuraciones.'),
+    ).toBeTruthy();
+    expect(within(main).queryByRole('combobox')).toBeNull();
+  });
+});

@@ -1,0 +1,76 @@
+import type { ScheduleSlot, SettingKey } from '@atendi/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api/http-client';
+import type { CompanySetting } from '../../api/session';
+import { useCompanyEvent } from '../../api/socket';
+import { settingsQueryKey } from '../../app/layout/use-shell-data';
+
+// The same cache entry the shell reads (drawer, initial side menu), so a change shows everywhere.
+export const fetchSettings = () => api.get<CompanySetting[]>('/settings/');
+
+export const useSettings = () => useQuery({ queryKey: settingsQueryKey, queryFn: fetchSettings });
+
+const withValue = (settings: CompanySetting[] | undefined, setting: CompanySetting) => {
+  const list = settings ?? [];
+  return list.some((item) => item.key === setting.key)
+    ? list.map((item) => (item.key === setting.key ? setting : item))
+    : [...list, setting];
+};
+
+export const useUpdateSetting = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ key, value }: { key: SettingKey; value: string }) =>
+      api.put<CompanySetting>(`/settings/${key}`, { value }),
+    // Shown at once; put back if the server refuses.
+    onMutate: async (setting) => {
+      await queryClient.cancelQueries({ queryKey: settingsQueryKey });
+      const previous = queryClient.getQueryData<CompanySetting[]>(settingsQueryKey);
+      queryClient.setQueryData<CompanySetting[]>(settingsQueryKey, (list) =>
+        withValue(list, setting),
+      );
+      return { previous };
+    },
+    onError: (_error, _setting, context) => {
+      queryClient.setQueryData(settingsQueryKey, context?.previous);
+    },
+    onSuccess: (saved) => {
+      queryClient.setQueryData<CompanySetting[]>(settingsQueryKey, (list) =>
+        withValue(list, saved),
+      );
+    },
+  });
+};
+
+type SettingsEvent = { action: 'update'; setting: CompanySetting };
+
+// Another admin's change arrives live (company-{id}-settings).
+export const useLiveSettings = () => {
+  const queryClient = useQueryClient();
+  useCompanyEvent<SettingsEvent>('settings', (payload) => {
+    if (payload?.action !== 'update' || !payload.setting) return;
+    queryClient.setQueryData<CompanySetting[]>(settingsQueryKey, (list) =>
+      withValue(list, payload.setting),
+    );
+  });
+};
+
+type OwnCompany = { id: number; schedules: ScheduleSlot[] };
+
+const ownCompanyKey = (companyId: number) => ['own-company', companyId] as const;
+
+export const useOwnCompany = (companyId: number) =>
+  useQuery({
+    queryKey: ownCompanyKey(companyId),
+    queryFn: () => api.get<OwnCompany>(`/companies/${companyId}`),
+  });
+
+export const useSaveCompanySchedules = (companyId: number) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (schedules: ScheduleSlot[]) =>
+      api.put<OwnCompany>(`/companies/${companyId}/schedules`, { schedules }),
+    onSuccess: (company) => queryClient.setQueryData(ownCompanyKey(companyId), company),
+    meta: { silent: true },
+  });
+};

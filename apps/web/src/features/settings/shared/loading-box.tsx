@@ -1,0 +1,15 @@
+import { Box, CircularProgress } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+
+export const LoadingBox = () => {
+  const { t } = useTranslation();
+  return (
+    <Box
+      role="status"
+      aria-label={t('app.loading')}
+      sx={{ display: 'grid', placeItems: 'center', py: 6 }}
+    >
+      <CircularProgress />
+    </Box>
+  );
+};

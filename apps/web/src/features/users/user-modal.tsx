@@ -1,0 +1,351 @@
+import { useState } from 'react';
+import {
+  Alert,
+  AlertTitle,
+  Box,
+  Button,
+  Checkbox,
+  Chip,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  FormHelperText,
+  ListItemText,
+  MenuItem,
+  Stack,
+  Switch,
+  TextField,
+} from '@mui/material';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { Controller, useForm } from 'react-hook-form';
+import { toast } from 'react-toastify';
+import { useTranslation } from 'react-i18next';
+import { can, profiles, type UserCreateInput, type UserUpdateInput } from '@atendi/shared';
+import { ApiError } from '../../api/http-client';
+import { useCurrentSession } from '../../api/session';
+import { toastError } from '../../api/toasts';
+import { registerMui } from '../../lib/forms';
+import { SUBMIT_DELAY_MS, userFormSchema, type UserFormValues } from './user-form.schema';
+import {
+  applyUserEventToCache,
+  createUser,
+  updateUser,
+  useQueueChoices,
+  useUser,
+  type QueueRef,
+  type User,
+} from './users.api';
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Stored colours may lack the '#' or be hex lengths CSS cannot read; fall back to a neutral grey.
+const cssColor = (color: string) => {
+  const hex = color.startsWith('#') ? color : `#${color}`;
+  return /^#([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(hex) ? hex : '#9e9e9e';
+};
+
+const QueueChip = ({ queue }: { queue: QueueRef }) => {
+  const color = cssColor(queue.color);
+  return (
+    <Chip
+      size="small"
+      label={queue.name}
+      sx={{ bgcolor: color, color: (theme) => theme.palette.getContrastText(color) }}
+    />
+  );
+};
+
+const UserForm = ({ user, onClose }: { user: User | null; onClose: () => void }) => {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { user: me } = useCurrentSession();
+  const isEdit = user !== null;
+  const isSelf = user?.id === me.id;
+  // The API refuses a change of one's own profile unless the editor is a platform operator.
+  const canEditProfile = can(me, 'user-modal:editProfile') && (!isSelf || me.super);
+  const canEditQueues = can(me, 'user-modal:editQueues');
+  const queueChoices = useQueueChoices(true);
+  const [limitMessage, setLimitMessage] = useState<string | null>(null);
+
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<UserFormValues>({
+    resolver: zodResolver(userFormSchema(isEdit)),
+    defaultValues: {
+      name: user?.name ?? '',
+      email: user?.email ?? '',
+      password: '',
+      profile: user?.profile ?? 'user',
+      queueIds: user?.queueIds ?? [],
+      allTicket: user?.allTicket === 'enabled',
+    },
+  });
+
+  const queueById = new Map<number, QueueRef>();
+  user?.queues.forEach((queue) => queueById.set(queue.id, queue));
+  queueChoices.data?.forEach((queue) => queueById.set(queue.id, queue));
+
+  const onSubmit = async (values: UserFormValues) => {
+    setLimitMessage(null);
+    await wait(SUBMIT_DELAY_MS);
+    // Fields the editor may not change are left out, so the API keeps what it has.
+    const payload: UserUpdateInput = {
+      name: values.name,
+      email: values.email,
+      password: values.password,
+      ...(canEditProfile ? { profile: values.profile } : {}),
+      ...(canEditQueues
+        ? { queueIds: values.queueIds, allTicket: values.allTicket ? 'enabled' : 'desabled' }
+        : {}),
+    };
+    try {
+      const saved = user
+        ? await updateUser(user.id, payload)
+        : await createUser(payload as UserCreateInput);
+      applyUserEventToCache(queryClient, { action: user ? 'update' : 'create', user: saved });
+      toast.success(t('users.saved'));
+      onClose();
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'ERR_PLAN_LIMIT_USERS') {
+        setLimitMessage(error.message);
+      } else if (error instanceof ApiError && error.code === 'ERR_EMAIL_ALREADY_EXISTS') {
+        setError('email', { message: 'errors.ERR_EMAIL_ALREADY_EXISTS' });
+      } else {
+        toastError(error);
+      }
+    }
+  };
+
+  const fieldError = (name: 'name' | 'email' | 'password') => {
+    const message = errors[name]?.message;
+    return { error: Boolean(message), helperText: message ? t(message) : undefined };
+  };
+
+  return (
+    <form noValidate onSubmit={handleSubmit(onSubmit)}>
+      <DialogTitle>{isEdit ? t('users.modal.editTitle') : t('users.modal.addTitle')}</DialogTitle>
+      <DialogContent dividers>
+        <Stack spacing={2}>
+          {limitMessage !== null && (
+            <Alert severity="error" data-testid="user-limit-error">
+              <AlertTitle>{t('errors.ERR_PLAN_LIMIT_USERS')}</AlertTitle>
+              {limitMessage}
+            </Alert>
+          )}
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+            <TextField
+              {...registerMui(register, 'name')}
+              label={t('users.modal.name')}
+              autoComplete="off"
+              autoFocus
+              fullWidth
+              {...fieldError('name')}
+            />
+            <TextField
+              {...registerMui(register, 'email')}
+              type="email"
+              label={t('users.modal.email')}
+              autoComplete="off"
+              fullWidth
+              {...fieldError('email')}
+            />
+          </Stack>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+            <TextField
+              {...registerMui(register, 'password')}
+              type="password"
+              label={t('users.modal.password')}
+              autoComplete="new-password"
+              fullWidth
+              {...fieldError('password')}
+              helperText={
+                errors.password?.message
+                  ? t(errors.password.message)
+                  : isEdit
+                    ? t('users.modal.passwordHint')
+                    : undefined
+              }
+            />
+            <Controller
+              name="profile"
+              control={control}
+              render={({ field: { ref, ...field } }) => (
+                <TextField
+                  {...field}
+                  inputRef={ref}
+                  select
+                  label={t('users.modal.profile')}
+                  fullWidth
+                  disabled={!canEditProfile}
+                  helperText={isSelf && !canEditProfile ? t('users.modal.ownProfile') : undefined}
+                >
+                  {profiles.map((profile) => (
+                    <MenuItem key={profile} value={profile}>
+                      {t(`users.profiles.${profile}`)}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+            />
+          </Stack>
+          <Controller
+            name="queueIds"
+            control={control}
+            render={({ field: { ref, value, onChange, ...field } }) => (
+              <TextField
+                {...field}
+                inputRef={ref}
+                select
+                label={t('users.modal.queues')}
+                fullWidth
+                disabled={!canEditQueues}
+                value={value}
+                onChange={(event) => onChange(event.target.value as unknown as number[])}
+                helperText={
+                  queueChoices.isSuccess && queueChoices.data.length === 0
+                    ? t('users.modal.noQueues')
+                    : undefined
+                }
+                slotProps={{
+                  select: {
+                    multiple: true,
+                    renderValue: (selected) => (
+                      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+                        {(selected as number[]).map((id) => {
+                          const queue = queueById.get(id);
+                          return queue ? <QueueChip key={id} queue={queue} /> : null;
+                        })}
+                      </Box>
+                    ),
+                  },
+                }}
+              >
+                {queueChoices.isPending && (
+                  <MenuItem disabled>
+                    <CircularProgress size={18} sx={{ mr: 1 }} />
+                    {t('app.loading')}
+                  </MenuItem>
+                )}
+                {(queueChoices.data ?? []).map((queue) => (
+                  <MenuItem key={queue.id} value={queue.id}>
+                    <Checkbox size="small" checked={value.includes(queue.id)} />
+                    <Box
+                      component="span"
+                      sx={{
+                        width: 12,
+                        height: 12,
+                        borderRadius: '50%',
+                        bgcolor: cssColor(queue.color),
+                        mr: 1,
+                        flexShrink: 0,
+                      }}
+                    />
+                    <ListItemText primary={queue.name} />
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
+          {/* Connections arrive with a later issue; until GET /whatsapp exists nothing can be chosen. */}
+          <TextField
+            select
+            label={t('users.modal.connection')}
+            value=""
+            disabled
+            fullWidth
+            helperText={t('users.modal.connectionUnavailable')}
+            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+          >
+            <MenuItem value="">{t('users.modal.noConnection')}</MenuItem>
+          </TextField>
+          <Box>
+            <Controller
+              name="allTicket"
+              control={control}
+              render={({ field: { value, onChange, ref } }) => (
+                <FormControlLabel
+                  control={
+                    <Switch
+                      checked={value}
+                      inputRef={ref}
+                      onChange={(event) => onChange(event.target.checked)}
+                      disabled={!canEditQueues}
+                    />
+                  }
+                  label={t('users.modal.allTicket')}
+                />
+              )}
+            />
+            <FormHelperText sx={{ mt: 0 }}>{t('users.modal.allTicketHint')}</FormHelperText>
+          </Box>
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={isSubmitting}>
+          {t('common.cancel')}
+        </Button>
+        <Button
+          type="submit"
+          variant="contained"
+          disabled={isSubmitting}
+          startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : undefined}
+        >
+          {isEdit ? t('common.save') : t('users.modal.add')}
+        </Button>
+      </DialogActions>
+    </form>
+  );
+};
+
+const EditUserForm = ({ userId, onClose }: { userId: number; onClose: () => void }) => {
+  const { t } = useTranslation();
+  const { data, isError } = useUser(userId);
+  if (data) return <UserForm user={data} onClose={onClose} />;
+  return (
+    <>
+      <DialogTitle>{t('users.modal.editTitle')}</DialogTitle>
+      <DialogContent dividers>
+        <Box sx={{ display: 'grid', placeItems: 'center', minHeight: 160 }}>
+          {isError ? (
+            <Alert severity="error">{t('users.modal.loadFailed')}</Alert>
+          ) : (
+            <CircularProgress aria-label={t('app.loading')} />
+          )}
+        </Box>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('common.cancel')}</Button>
+      </DialogActions>
+    </>
+  );
+};
+
+// The user modal (SPEC §2): adds a user, or edits one loaded fresh from GET /users/{id}.
+// The content stays while the dialog fades out; a new sessionKey gives each opening a fresh form.
+export const UserModal = ({
+  open,
+  userId,
+  sessionKey,
+  onClose,
+}: {
+  open: boolean;
+  userId: number | null;
+  sessionKey: number;
+  onClose: () => void;
+}) => (
+  <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" scroll="paper">
+    {userId === null ? (
+      <UserForm key={sessionKey} user={null} onClose={onClose} />
+    ) : (
+      <EditUserForm key={sessionKey} userId={userId} onClose={onClose} />
+    )}
+  </Dialog>
+);

@@ -1,0 +1,407 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { getSocket } from '../../api/socket';
+import type { FakeSocket } from '../../test/fake-socket';
+import { jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+import type { User } from './users.api';
+
+const makeUser = (overrides: Partial<User> = {}): User => ({
+  id: 10,
+  companyId: 1,
+  name: 'Bruno Agente',
+  email: 'bruno@example.com',
+  profile: 'user',
+  super: false,
+  allTicket: 'desabled',
+  whatsappId: null,
+  online: false,
+  queues: [],
+  queueIds: [],
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+  ...overrides,
+});
+
+const ventas = { id: 3, name: 'Ventas', color: '#43a047' };
+const soporte = { id: 4, name: 'Soporte', color: '#1e88e5' };
+
+type Routes = Parameters<typeof mockApi>[0];
+
+const stubApi = (routes: Routes) => {
+  const fetchMock = vi.fn(
+    mockApi({
+      'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
+      'GET /settings/': () => jsonResponse(200, []),
+      'GET /queue': () => jsonResponse(200, [ventas, soporte]),
+      ...routes,
+    }),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+};
+
+const calls = (fetchMock: ReturnType<typeof stubApi>) =>
+  fetchMock.mock.calls.map(([url, init]) => {
+    const parsed = new URL(String(url));
+    return `${(init as RequestInit | undefined)?.method ?? 'GET'} ${parsed.pathname}${parsed.search}`;
+  });
+
+const bodyOf = (init: RequestInit) => JSON.parse(String(init.body)) as Record<string, unknown>;
+
+const listOf =
+  (users: User[], hasMore = false) =>
+  () =>
+    jsonResponse(200, { users, count: users.length, hasMore });
+
+const socket = () => getSocket() as unknown as FakeSocket;
+
+// Pasting is much faster than typing key by key through MUI's inputs.
+const fill = async (user: ReturnType<typeof userEvent.setup>, field: HTMLElement, text: string) => {
+  await user.click(field);
+  await user.paste(text);
+};
+
+// Saves wait SPEC §9's 400 ms before sending; give what follows a save more room.
+const AFTER_SAVE = { timeout: 3000 };
+
+describe('users page', { timeout: 20_000 }, () => {
+  it('lists name, email and translated profile of each user', async () => {
+    stubApi({
+      'GET /users': listOf([
+        makeUser(),
+        makeUser({ id: 11, name: 'Carla Admin', email: 'carla@example.com', profile: 'admin' }),
+      ]),
+    });
+    renderApp('/users', makeAuth());
+
+    const row = (await screen.findByText('Carla Admin')).closest('tr')!;
+    expect(within(row).getByText('carla@example.com')).toBeTruthy();
+    expect(within(row).getByText('Administrador')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'Usuarios' })).toBeTruthy();
+  });
+
+  it('searches 500 ms after the last keystroke', async () => {
+    const fetchMock = stubApi({
+      'GET /users': ({ url }) =>
+        url.searchParams.get('searchParam') === 'car'
+          ? listOf([makeUser({ id: 11, name: 'Carla' })])()
+          : listOf([makeUser()])(),
+    });
+    const user = userEvent.setup();
+    renderApp('/users', makeAuth());
+    await screen.findByText('Bruno Agente');
+
+    await user.type(screen.getByRole('searchbox', { name: 'Buscar usuarios' }), 'car');
+    expect(calls(fetchMock).filter((call) => call.includes('searchParam=car'))).toEqual([]);
+
+    expect(await screen.findByText('Carla')).toBeTruthy();
+    expect(screen.queryByText('Bruno Agente')).toBeNull();
+    // One request for the settled text, none for the partial "c" and "ca".
+    const searches = calls(fetchMock).filter((call) => call.startsWith('GET /users?'));
+    expect(searches).toEqual([
+      'GET /users?searchParam=&pageNumber=1',
+      'GET /users?searchParam=car&pageNumber=1',
+    ]);
+  });
+
+  it('loads the next page when scrolled within 100 px of the bottom', async () => {
+    const first = Array.from({ length: 20 }, (_, index) =>
+      makeUser({ id: index + 1, name: `Persona ${index + 1}`, email: `p${index + 1}@example.com` }),
+    );
+    const fetchMock = stubApi({
+      'GET /users': ({ url }) =>
+        url.searchParams.get('pageNumber') === '2'
+          ? listOf([makeUser({ id: 99, name: 'Última Persona' })])()
+          : listOf(first, true)(),
+    });
+    renderApp('/users', makeAuth());
+    await screen.findByText('Persona 20');
+
+    const box = screen.getByTestId('users-scroll');
+    Object.defineProperty(box, 'scrollHeight', { configurable: true, value: 1000 });
+    Object.defineProperty(box, 'clientHeight', { configurable: true, value: 400 });
+    box.scrollTop = 300;
+    fireEvent.scroll(box);
+    expect(calls(fetchMock)).not.toContain('GET /users?searchParam=&pageNumber=2');
+
+    box.scrollTop = 520;
+    fireEvent.scroll(box);
+    expect(await screen.findByText('Última Persona')).toBeTruthy();
+    expect(calls(fetchMock)).toContain('GET /users?searchParam=&pageNumber=2');
+  });
+
+  it('adds a user with queues and the all-tickets switch', async () => {
+    let sent: Record<string, unknown> | undefined;
+    stubApi({
+      'GET /users': listOf([]),
+      'POST /users': (init) => {
+        sent = bodyOf(init);
+        return jsonResponse(
+          201,
+          makeUser({ id: 20, name: 'Agente Uno', queues: [ventas], queueIds: [3] }),
+        );
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/users', makeAuth());
+    expect(await screen.findByText('Aún no hay usuarios.')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Agregar usuario' }));
+    const dialog = await screen.findByRole('dialog');
+    await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Agente Uno');
+    await fill(
+      user,
+      within(dialog).getByRole('textbox', { name: 'Correo electrónico' }),
+      'uno@example.com',
+    );
+    await fill(user, within(dialog).getByLabelText('Contraseña'), 'secreto1');
+    await user.click(within(dialog).getByRole('combobox', { name: 'Colas' }));
+    await user.click(await screen.findByRole('option', { name: 'Ventas' }));
+    await user.keyboard('{Escape}');
+    await user.click(
+      within(dialog).getByRole('switch', { name: 'Ver tickets pendientes de todas las colas' }),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
+
+    expect(await screen.findByText('¡Usuario guardado con éxito!', {}, AFTER_SAVE)).toBeTruthy();
+    expect(sent).toEqual({
+      name: 'Agente Uno',
+      email: 'uno@example.com',
+      password: 'secreto1',
+      profile: 'user',
+      queueIds: [3],
+      allTicket: 'enabled',
+    });
+    expect(await screen.findByText('Agente Uno')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('checks name and password lengths before sending', async () => {
+    const fetchMock = stubApi({ 'GET /users': listOf([]) });
+    const user = userEvent.setup();
+    renderApp('/users', makeAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Agregar usuario' }));
+    const dialog = await screen.findByRole('dialog');
+    await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'A');
+    await fill(user, within(dialog).getByRole('textbox', { name: 'Correo electrónico' }), 'nope');
+    await fill(user, within(dialog).getByLabelText('Contraseña'), '123');
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
+
+    expect(await within(dialog).findByText('Debe tener entre 2 y 50 caracteres')).toBeTruthy();
+    expect(within(dialog).getByText('Correo electrónico inválido')).toBeTruthy();
+    expect(within(dialog).getByText('Debe tener entre 5 y 50 caracteres')).toBeTruthy();
+    expect(calls(fetchMock).some((call) => call.startsWith('POST'))).toBe(false);
+  });
+
+  it('shows the plan user limit inside the modal', async () => {
+    stubApi({
+      'GET /users': listOf([]),
+      'POST /users': () =>
+        jsonResponse(403, {
+          error: 'ERR_PLAN_LIMIT_USERS',
+          message: 'The plan allows at most 2 users',
+        }),
+    });
+    const user = userEvent.setup();
+    renderApp('/users', makeAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Agregar usuario' }));
+    const dialog = await screen.findByRole('dialog');
+    await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Tercero');
+    await fill(
+      user,
+      within(dialog).getByRole('textbox', { name: 'Correo electrónico' }),
+      'tres@example.com',
+    );
+    await fill(user, within(dialog).getByLabelText('Contraseña'), 'secreto1');
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
+
+    const alert = await within(dialog).findByTestId('user-limit-error', {}, AFTER_SAVE);
+    expect(alert.textContent).toContain('Se alcanzó el límite de usuarios de su plan.');
+    expect(alert.textContent).toContain('The plan allows at most 2 users');
+    expect(screen.getByRole('dialog')).toBeTruthy();
+  });
+
+  it('marks a taken email on the email field', async () => {
+    stubApi({
+      'GET /users': listOf([]),
+      'POST /users': () =>
+        jsonResponse(409, { error: 'ERR_EMAIL_ALREADY_EXISTS', message: 'exists' }),
+    });
+    const user = userEvent.setup();
+    renderApp('/users', makeAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Agregar usuario' }));
+    const dialog = await screen.findByRole('dialog');
+    await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Repetido');
+    await fill(
+      user,
+      within(dialog).getByRole('textbox', { name: 'Correo electrónico' }),
+      'bruno@example.com',
+    );
+    await fill(user, within(dialog).getByLabelText('Contraseña'), 'secreto1');
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
+
+    expect(
+      await within(dialog).findByText(
+        'Ya existe una cuenta con este correo electrónico.',
+        {},
+        AFTER_SAVE,
+      ),
+    ).toBeTruthy();
+  });
+
+  it('edits a user with its queues selected and a blank password kept unchanged', async () => {
+    let sent: Record<string, unknown> | undefined;
+    const bruno = makeUser({ queues: [ventas], queueIds: [3], allTicket: 'enabled' });
+    stubApi({
+      'GET /users': listOf([bruno]),
+      'GET /users/10': () => jsonResponse(200, bruno),
+      'PUT /users/10': (init) => {
+        sent = bodyOf(init);
+        return jsonResponse(200, { ...bruno, name: 'Bruno Pérez', profile: 'supervisor' });
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/users', makeAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Editar a Bruno Agente' }));
+    const dialog = await screen.findByRole('dialog');
+    const name = await within(dialog).findByRole('textbox', { name: 'Nombre' });
+    expect(within(dialog).getByRole('combobox', { name: 'Colas' }).textContent).toContain('Ventas');
+    expect(
+      (within(dialog).getByRole('switch', { name: /tickets pendientes/ }) as HTMLInputElement)
+        .checked,
+    ).toBe(true);
+    expect(within(dialog).getByText('Déjela en blanco para mantener la actual.')).toBeTruthy();
+
+    await user.clear(name);
+    await user.paste('Bruno Pérez');
+    await user.click(within(dialog).getByRole('combobox', { name: 'Perfil' }));
+    await user.click(await screen.findByRole('option', { name: 'Supervisor' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+
+    expect(await screen.findByText('Bruno Pérez', {}, AFTER_SAVE)).toBeTruthy();
+    expect(sent).toEqual({
+      name: 'Bruno Pérez',
+      email: 'bruno@example.com',
+      password: '',
+      profile: 'supervisor',
+      queueIds: [3],
+      allTicket: 'enabled',
+    });
+  });
+
+  it('shows the default connection disabled and never asks for connections', async () => {
+    const fetchMock = stubApi({ 'GET /users': listOf([]) });
+    const user = userEvent.setup();
+    renderApp('/users', makeAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Agregar usuario' }));
+    const dialog = await screen.findByRole('dialog');
+    const connection = within(dialog).getByRole('combobox', { name: 'Conexión predeterminada' });
+    expect(connection.getAttribute('aria-disabled')).toBe('true');
+    expect(within(dialog).getByText(/cuando las conexiones de WhatsApp estén/)).toBeTruthy();
+    expect(calls(fetchMock).some((call) => call.includes('/whatsapp'))).toBe(false);
+  });
+
+  it('does not let an admin change their own profile or delete themselves', async () => {
+    const me = makeUser({ id: 1, name: 'Ana Admin', email: 'ana@example.com', profile: 'admin' });
+    stubApi({
+      'GET /users': listOf([me]),
+      'GET /users/1': () => jsonResponse(200, me),
+    });
+    const user = userEvent.setup();
+    renderApp('/users', makeAuth());
+
+    expect(
+      (await screen.findByRole('button', { name: 'Eliminar a Ana Admin' })).hasAttribute(
+        'disabled',
+      ),
+    ).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Editar a Ana Admin' }));
+    const dialog = await screen.findByRole('dialog');
+    const profile = await within(dialog).findByRole('combobox', { name: 'Perfil' });
+    expect(profile.getAttribute('aria-disabled')).toBe('true');
+    expect(within(dialog).getByText('No puede cambiar su propio perfil.')).toBeTruthy();
+  });
+
+  it("leaves a platform operator's account alone for a company admin", async () => {
+    stubApi({
+      'GET /users': listOf([makeUser({ id: 2, name: 'Operador', profile: 'admin', super: true })]),
+    });
+    renderApp('/users', makeAuth());
+
+    const row = (await screen.findByText('Operador')).closest('tr')!;
+    expect(within(row).getByText('Super')).toBeTruthy();
+    expect(
+      within(row).getByRole('button', { name: 'Editar a Operador' }).hasAttribute('disabled'),
+    ).toBe(true);
+    expect(
+      within(row).getByRole('button', { name: 'Eliminar a Operador' }).hasAttribute('disabled'),
+    ).toBe(true);
+  });
+
+  it('deletes a user after confirmation', async () => {
+    let deleted = false;
+    stubApi({
+      'GET /users': listOf([makeUser()]),
+      'DELETE /users/10': () => {
+        deleted = true;
+        return new Response(null, { status: 204 });
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/users', makeAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Eliminar a Bruno Agente' }));
+    const confirm = await screen.findByRole('dialog', { name: '¿Eliminar a Bruno Agente?' });
+    expect(deleted).toBe(false);
+    await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
+
+    expect(await screen.findByText('¡Usuario eliminado con éxito!', {}, AFTER_SAVE)).toBeTruthy();
+    expect(deleted).toBe(true);
+    await waitFor(() => expect(screen.queryByText('Bruno Agente')).toBeNull());
+  });
+
+  it('applies live user events to the list', async () => {
+    stubApi({ 'GET /users': listOf([makeUser()]) });
+    renderApp('/users', makeAuth());
+    await screen.findByText('Bruno Agente');
+
+    act(() => {
+      socket().receive('company-1-user', {
+        action: 'create',
+        user: makeUser({ id: 12, name: 'Nueva Persona', email: 'nueva@example.com' }),
+      });
+    });
+    expect(await screen.findByText('Nueva Persona')).toBeTruthy();
+
+    act(() => {
+      socket().receive('company-1-user', {
+        action: 'update',
+        user: makeUser({ name: 'Bruno Renombrado' }),
+      });
+    });
+    expect(await screen.findByText('Bruno Renombrado')).toBeTruthy();
+    expect(screen.queryByText('Bruno Agente')).toBeNull();
+
+    act(() => {
+      socket().receive('company-1-user', { action: 'delete', userId: 12 });
+    });
+    await waitFor(() => expect(screen.queryByText('Nueva Persona')).toBeNull());
+  });
+
+  it('tells a non-admin the page is not for them without asking the API', async () => {
+    const fetchMock = stubApi({ 'GET /users': listOf([makeUser()]) });
+    renderApp('/users', makeAuth({ user: { profile: 'user' } }));
+
+    expect(
+      await screen.findByText('Solo los administradores pueden gestionar usuarios.'),
+    ).toBeTruthy();
+    expect(calls(fetchMock).some((call) => call.startsWith('GET /users'))).toBe(false);
+  });
+});

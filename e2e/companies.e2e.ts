@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from './support/browser';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const logIn = async (page: Page, email: string, password: string) => {
+  await page.goto(`${server.webUrl}/login`);
+  await page.fill('input[name="email"]', email);
+  await page.fill('input[name="password"]', password);
+  await page.click('button[type="submit"]');
+};
+
+describe('companies administration', () => {
+  it('a super user creates a company whose admin then logs in with the generated password', async () => {
+    const context = await browser.newContext({
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    const page = await context.newPage();
+    await logIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await page.waitForURL('**/tickets');
+
+    await page.getByTestId('drawer').getByText('Configuraciones', { exact: true }).click();
+    await page.waitForURL('**/settings');
+    await page.getByRole('tab', { name: 'Empresas' }).click();
+    const table = page.getByRole('table', { name: 'Empresas' });
+    await table.getByRole('row').nth(1).waitFor();
+
+    await page.getByRole('button', { name: 'Agregar empresa' }).click();
+    const form = page.getByRole('dialog');
+    await form.getByRole('textbox', { name: 'Nombre' }).fill('Panadería Sol');
+    await form.getByRole('textbox', { name: 'Correo electrónico' }).fill('Duena@Panaderia.test');
+    await form.getByRole('combobox', { name: 'Plan' }).click();
+    await page.getByRole('option', { name: 'Plus' }).click();
+    await form.getByRole('button', { name: 'Guardar' }).click();
+
+    const created = page.getByRole('dialog', { name: 'Empresa creada' });
+    await created.waitFor();
+    const password = (await created.getByTestId('admin-password').textContent()) ?? '';
+    // SPEC §9: 8 characters from letters, digits and !@#$%^&*.
+    expect(password).toMatch(/^[A-Za-z0-9!@#$%^&*]{8}$/);
+    // The admin logs in with the company email (stored in lower case).
+    const adminEmail = (await created.getByTestId('admin-email').textContent()) ?? '';
+    expect(adminEmail).toBe('duena@panaderia.test');
+
+    await created.getByRole('button', { name: 'Copiar contraseña' }).click();
+    await page.getByText('Contraseña copiada.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(password);
+    await created.getByRole('button', { name: 'Listo' }).click();
+    await created.waitFor({ state: 'detached' });
+
+    const row = table.getByRole('row').filter({ hasText: 'Panadería Sol' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Plus');
+    expect(await row.textContent()).toContain('Activa');
+
+    await page.getByTestId('account-menu').click();
+    await page.getByTestId('logout').click();
+    await page.waitForURL('**/login');
+
+    await logIn(page, adminEmail, password);
+    await page.waitForURL('**/tickets');
+    await page.getByRole('heading', { name: 'Tickets' }).waitFor();
+    await context.close();
+  });
+});
