@@ -59,7 +59,8 @@ export const NotificationsPopover = () => {
       emptyText={t('topBar.noNotifications')}
       testId="notifications-button"
       icon={
-        <Badge badgeContent={0} showZero color="error">
+        // The unread-ticket count arrives with the inbox; a red 0 would read as an alert.
+        <Badge badgeContent={0} color="error">
           <NotificationsIcon />
         </Badge>
       }
