@@ -1,3 +1,5 @@
+/// <reference types="node" />
+import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { defineProject } from 'vitest/config';
 
@@ -10,5 +12,8 @@ export default defineProject({
     setupFiles: ['./src/test/setup.ts'],
     clearMocks: true,
     restoreMocks: true,
+    // The main process idles while files run; the default (cores - 1) would run one file at a
+    // time on a two-core machine.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

@@ -1,3 +1,4 @@
+import { vi } from 'vitest';
 import type { AuthResponse, Plan, SessionUser } from '../api/session';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -90,3 +91,23 @@ export const mockApi = (routes: Record<string, Route>) => {
   };
   return fetchMock;
 };
+
+// What the shell asks for on every page.
+export const shellRoutes: Record<string, Route> = {
+  'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
+  'GET /settings/': () => jsonResponse(200, []),
+};
+
+// Stubs fetch with the shell's routes and the given ones; returns the mock to inspect.
+export const stubApi = (routes: Record<string, Route>) => {
+  const fetchMock = vi.fn(mockApi({ ...shellRoutes, ...routes }));
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+};
+
+// Every request made so far as "METHOD /path?query", in order.
+export const callsOf = (fetchMock: ReturnType<typeof stubApi>) =>
+  fetchMock.mock.calls.map(([url, init]) => {
+    const parsed = new URL(String(url));
+    return `${init?.method ?? 'GET'} ${parsed.pathname}${parsed.search}`;
+  });

@@ -1,14 +1,26 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { clearSession } from '../api/session';
 import { disconnectSocket } from '../api/socket';
 import { i18n } from '../i18n/i18n';
+import { waitBeforeSubmit } from '../lib/form-delay';
 import { createFakeSocket } from './fake-socket';
+
+// findBy* and waitFor give up after 1 s by default: too tight for a whole app shell rendering on a
+// busy two-core machine, where a passing test then fails now and then. A passing wait ends early.
+configure({ asyncUtilTimeout: 3000 });
 
 // No test may open a real socket.
 vi.mock('socket.io-client', () => ({ io: vi.fn(() => createFakeSocket()) }));
 
 vi.mock('../lib/browser', () => ({ reloadPage: vi.fn() }));
+
+// Forms send at once: SPEC §9's 400/500 ms pauses would only slow every save down. A test of the
+// pause itself puts the real one back (vi.importActual) and checks the delay it was asked for.
+vi.mock('../lib/form-delay', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../lib/form-delay')>()),
+  waitBeforeSubmit: vi.fn(),
+}));
 
 // jsdom has no matchMedia; answer width queries from window.innerWidth like a browser would.
 const matchMedia = (query: string): MediaQueryList => {
@@ -29,6 +41,7 @@ const matchMedia = (query: string): MediaQueryList => {
 };
 
 beforeEach(async () => {
+  vi.mocked(waitBeforeSubmit).mockResolvedValue(undefined);
   window.innerWidth = 1280;
   window.matchMedia = matchMedia;
   await i18n.changeLanguage('es');

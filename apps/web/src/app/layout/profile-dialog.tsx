@@ -16,12 +16,13 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { api } from '../../api/http-client';
 import { updateSessionUser, useCurrentSession } from '../../api/session';
+import { requiredEmail } from '../../lib/form-rules';
 import { registerMui } from '../../lib/forms';
 
 // SPEC §5 User rules; a blank password leaves the current one unchanged.
 const profileSchema = z.object({
   name: z.string().trim().min(2, 'validation.nameLength').max(50, 'validation.nameLength'),
-  email: z.string().trim().min(1, 'validation.required').pipe(z.email('validation.email')),
+  email: requiredEmail,
   password: z
     .string()
     .refine((value) => value === '' || (value.length >= 5 && value.length <= 50), {

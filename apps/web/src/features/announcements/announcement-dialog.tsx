@@ -25,6 +25,7 @@ import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { toastError } from '../../api/toasts';
+import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
 import {
   ALLOWED_IMAGE_EXTENSIONS,
@@ -36,9 +37,6 @@ import {
   type Announcement,
 } from './announcements.api';
 import { PriorityDot, priorities, usePriorityLabel } from './priority';
-
-// SPEC §9: forms submit after 400 ms.
-export const SUBMIT_DELAY_MS = 400;
 
 // SPEC §5 Announcement: title and text required. Messages are i18n keys.
 const announcementFormSchema = z.object({
@@ -70,8 +68,6 @@ export const imageFileError = (file: File) => {
   if (file.size > MAX_IMAGE_BYTES) return 'announcements.validation.imageSize';
   return null;
 };
-
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const AnnouncementForm = ({
   announcement,
@@ -126,7 +122,7 @@ const AnnouncementForm = ({
 
   const onSubmit = async (values: AnnouncementFormValues) => {
     if (fileError) return;
-    await wait(SUBMIT_DELAY_MS);
+    await waitBeforeSubmit();
     let record = saved;
     try {
       record = record

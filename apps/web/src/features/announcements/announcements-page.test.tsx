@@ -1,24 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
+import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
+import { fill, setupUser } from '../../test/user-event';
 import {
   makeAnnouncement,
   pageOf,
   receiveAnnouncementEvent,
   requestsOf,
-  shellRoutes,
 } from './announcements.fixtures';
 import type { Announcement } from './announcements.api';
 
 const superUser = () => makeAuth({ user: { super: true } });
-
-const stubApi = (routes: Parameters<typeof mockApi>[0]) => {
-  const fetchMock = vi.fn(mockApi({ ...shellRoutes, ...routes }));
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-};
 
 const table = () => within(screen.getByTestId('announcements-table'));
 
@@ -36,18 +29,9 @@ const rowTexts = () =>
 const image = (name: string, bytes = 10) =>
   new File(['x'.repeat(bytes)], name, { type: 'image/png' });
 
-// Pasting keeps these form tests fast; typing each key through MUI is slow in jsdom.
-const fill = async (user: ReturnType<typeof userEvent.setup>, field: HTMLElement, text: string) => {
-  await user.click(field);
-  await user.paste(text);
-};
-
-// Saves wait SPEC §9's 400 ms before calling the API; leave room for a busy test machine.
-const SAVE_WAIT = { timeout: 4000 };
-
 const jsonBody = (body: unknown) => JSON.parse(String(body)) as unknown;
 
-describe('announcements page', { timeout: 20_000 }, () => {
+describe('announcements page', () => {
   it('lists title, priority, attachment and status', async () => {
     stubApi({
       'GET /announcements': () =>
@@ -79,13 +63,13 @@ describe('announcements page', { timeout: 20_000 }, () => {
           ? pageOf([makeAnnouncement({ title: 'Corte de luz' })])
           : pageOf([makeAnnouncement({ title: 'Bienvenida' })]),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/announcements', superUser());
     await table().findByText('Bienvenida');
 
     await user.type(screen.getByRole('searchbox', { name: 'Buscar anuncios…' }), 'luz');
     expect(table().getByText('Bienvenida')).toBeTruthy();
-    expect(await table().findByText('Corte de luz', {}, { timeout: 2000 })).toBeTruthy();
+    expect(await table().findByText('Corte de luz')).toBeTruthy();
 
     const searches = requestsOf(fetchMock)
       .filter((call) => call.path === '/announcements' && call.query.searchParam)
@@ -143,7 +127,7 @@ describe('announcements page', { timeout: 20_000 }, () => {
         return jsonResponse(200, { ...saved, mediaName: 'aviso.png', mediaUrl: 'http://x/a.png' });
       },
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/announcements', superUser());
     await table().findByText('No se encontraron anuncios.');
 
@@ -160,7 +144,7 @@ describe('announcements page', { timeout: 20_000 }, () => {
     expect(dialog.getByTestId('announcement-attachment-name').textContent).toBe('aviso.png');
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
 
-    expect(await screen.findByText('¡Anuncio creado con éxito!', {}, SAVE_WAIT)).toBeTruthy();
+    expect(await screen.findByText('¡Anuncio creado con éxito!')).toBeTruthy();
     expect(created).toEqual({
       title: 'Mantenimiento programado',
       text: 'Sábado',
@@ -174,7 +158,7 @@ describe('announcements page', { timeout: 20_000 }, () => {
 
   it('refuses an image that is not png or jpeg, with a translated message', async () => {
     const fetchMock = stubApi({ 'GET /announcements': () => pageOf([]) });
-    const user = userEvent.setup({ applyAccept: false });
+    const user = setupUser({ applyAccept: false });
     renderApp('/announcements', superUser());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar anuncio' }));
@@ -185,7 +169,8 @@ describe('announcements page', { timeout: 20_000 }, () => {
 
     expect(dialog.getByText('Solo se permiten imágenes .png, .jpg o .jpeg')).toBeTruthy();
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Long enough for a save to go out: the suite sends forms without SPEC §9's pause.
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(requestsOf(fetchMock).some((call) => call.method === 'POST')).toBe(false);
 
     await user.click(dialog.getByRole('button', { name: 'Quitar imagen' }));
@@ -220,7 +205,7 @@ describe('announcements page', { timeout: 20_000 }, () => {
         });
       },
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/announcements', superUser());
 
     await user.click(await table().findByRole('button', { name: 'Editar «Corte de luz»' }));
@@ -235,7 +220,7 @@ describe('announcements page', { timeout: 20_000 }, () => {
     await user.click(dialog.getByRole('button', { name: 'Quitar imagen' }));
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
 
-    expect(await screen.findByText('¡Anuncio actualizado con éxito!', {}, SAVE_WAIT)).toBeTruthy();
+    expect(await screen.findByText('¡Anuncio actualizado con éxito!')).toBeTruthy();
     expect(updated).toEqual({ title: 'Corte de luz', text: 'Mañana', priority: 1, status: false });
     expect(isMediaRemoved).toBe(true);
     await waitFor(() => expect(rowTexts()).toEqual([['Corte de luz', 'Alta', '—', 'Inactivo']]));
@@ -250,7 +235,7 @@ describe('announcements page', { timeout: 20_000 }, () => {
       'POST /announcements/60/media-upload': () =>
         jsonResponse(413, { error: 'ERR_UPLOAD_TOO_LARGE', message: 'too large' }),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/announcements', superUser());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar anuncio' }));
@@ -260,18 +245,16 @@ describe('announcements page', { timeout: 20_000 }, () => {
     await user.upload(dialog.getByTestId('announcement-file-input'), image('grande.png'));
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
 
-    expect(await screen.findByText('El archivo es demasiado grande', {}, SAVE_WAIT)).toBeTruthy();
+    expect(await screen.findByText('El archivo es demasiado grande')).toBeTruthy();
     expect(screen.getByRole('dialog')).toBeTruthy();
     // The record itself was saved and is listed.
     expect(await table().findByText('Con imagen')).toBeTruthy();
 
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
-    await waitFor(
-      () =>
-        expect(
-          requestsOf(fetchMock).filter((call) => call.path === '/announcements/60/media-upload'),
-        ).toHaveLength(2),
-      SAVE_WAIT,
+    await waitFor(() =>
+      expect(
+        requestsOf(fetchMock).filter((call) => call.path === '/announcements/60/media-upload'),
+      ).toHaveLength(2),
     );
     const writes = requestsOf(fetchMock)
       .filter((call) => call.method !== 'GET')
@@ -293,7 +276,7 @@ describe('announcements page', { timeout: 20_000 }, () => {
         return new Response(null, { status: 204 });
       },
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/announcements', superUser());
 
     await user.click(await table().findByRole('button', { name: 'Eliminar «Viejo aviso»' }));
@@ -308,7 +291,7 @@ describe('announcements page', { timeout: 20_000 }, () => {
       within(await screen.findByRole('dialog')).getByRole('button', { name: 'Eliminar' }),
     );
 
-    expect(await screen.findByText('¡Anuncio eliminado con éxito!', {}, SAVE_WAIT)).toBeTruthy();
+    expect(await screen.findByText('¡Anuncio eliminado con éxito!')).toBeTruthy();
     expect(isDeleted).toBe(true);
     expect(await table().findByText('No se encontraron anuncios.')).toBeTruthy();
   });
@@ -319,7 +302,7 @@ describe('announcements page', { timeout: 20_000 }, () => {
       'DELETE /announcements/9': () =>
         jsonResponse(404, { error: 'ERR_NO_ANNOUNCEMENT_FOUND', message: 'not found' }),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/announcements', superUser());
 
     await user.click(await table().findByRole('button', { name: 'Eliminar «Viejo aviso»' }));
@@ -327,7 +310,7 @@ describe('announcements page', { timeout: 20_000 }, () => {
       within(await screen.findByRole('dialog')).getByRole('button', { name: 'Eliminar' }),
     );
 
-    expect(await screen.findByText('Anuncio no encontrado', {}, SAVE_WAIT)).toBeTruthy();
+    expect(await screen.findByText('Anuncio no encontrado')).toBeTruthy();
     expect(table().getByText('Viejo aviso')).toBeTruthy();
   });
 
@@ -338,7 +321,7 @@ describe('announcements page', { timeout: 20_000 }, () => {
           ? pageOf([])
           : pageOf([makeAnnouncement({ id: 1, title: 'Primero' })]),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/announcements', superUser());
     await table().findByText('Primero');
 
@@ -357,7 +340,7 @@ describe('announcements page', { timeout: 20_000 }, () => {
     expect(rowTexts().map((row) => row[0])).toEqual(['Desde otra pestaña']);
 
     await user.type(screen.getByRole('searchbox'), 'luz');
-    await table().findByText('No se encontraron anuncios.', {}, { timeout: 2000 });
+    await table().findByText('No se encontraron anuncios.');
     await receiveAnnouncementEvent({
       action: 'create',
       record: makeAnnouncement({ title: 'Sin coincidencia' }),

@@ -24,6 +24,9 @@ import SearchIcon from '@mui/icons-material/Search';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { useInfiniteScroll } from '../../lib/use-infinite-scroll';
 import { AnnouncementDialog } from './announcement-dialog';
 import {
   changeManagementLists,
@@ -34,9 +37,7 @@ import {
   useManagementLiveUpdates,
   type Announcement,
 } from './announcements.api';
-import { DeleteAnnouncementDialog } from './delete-announcement-dialog';
 import { PriorityChip } from './priority';
-import { useDebouncedValue, useInfiniteScroll } from './use-list-helpers';
 
 const COLUMNS = 5;
 
@@ -217,12 +218,15 @@ export const AnnouncementsPage = () => {
         onClose={() => setEditor((current) => ({ ...current, open: false }))}
         onSaved={showSaved}
       />
-      <DeleteAnnouncementDialog
+      <ConfirmDialog
         open={removal.open}
-        title={removal.announcement?.title ?? ''}
-        isDeleting={remove.isPending}
-        onCancel={() => setRemoval((current) => ({ ...current, open: false }))}
+        title={t('announcements.delete.title')}
+        message={t('announcements.delete.text', { title: removal.announcement?.title ?? '' })}
+        confirmLabel={t('announcements.remove')}
+        isDestructive
+        isBusy={remove.isPending}
         onConfirm={() => removal.announcement && remove.mutate(removal.announcement.id)}
+        onClose={() => setRemoval((current) => ({ ...current, open: false }))}
         onExited={() => setRemoval({ open: false, announcement: null })}
       />
     </Stack>

@@ -1,31 +1,24 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
+import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
+import { setupUser, type User } from '../../test/user-event';
 import {
   makeAnnouncement,
   pageOf,
   receiveAnnouncementEvent,
   requestsOf,
-  shellRoutes,
 } from './announcements.fixtures';
-
-const stubApi = (routes: Parameters<typeof mockApi>[0]) => {
-  const fetchMock = vi.fn(mockApi({ ...shellRoutes, ...routes }));
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-};
 
 const badge = () => screen.getByTestId('announcements-badge');
 const button = () => screen.getByTestId('announcements-button');
 
-const openPopover = async (user: ReturnType<typeof userEvent.setup>) => {
+const openPopover = async (user: User) => {
   await user.click(button());
   return within(await screen.findByTestId('announcements-popover'));
 };
 
-describe('announcements popover', { timeout: 20_000 }, () => {
+describe('announcements popover', () => {
   it('counts the active announcements and lists them newest first with priority and date', async () => {
     stubApi({
       'GET /announcements': () =>
@@ -42,7 +35,7 @@ describe('announcements popover', { timeout: 20_000 }, () => {
           }),
         ]),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/tickets', makeAuth());
 
     await waitFor(() => expect(badge().textContent).toBe('2'));
@@ -70,7 +63,7 @@ describe('announcements popover', { timeout: 20_000 }, () => {
           }),
         ]),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/tickets', makeAuth());
 
     const popover = await openPopover(user);
@@ -91,7 +84,7 @@ describe('announcements popover', { timeout: 20_000 }, () => {
   it('follows live creates, updates and deletes without reloading', async () => {
     const older = makeAnnouncement({ title: 'Anterior', createdAt: '2025-03-01T10:00:00.000Z' });
     stubApi({ 'GET /announcements': () => pageOf([older]) });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/tickets', makeAuth());
     await waitFor(() => expect(badge().textContent).toBe('1'));
 
@@ -126,7 +119,7 @@ describe('announcements popover', { timeout: 20_000 }, () => {
 
   it('ignores an inactive announcement created for non-super users', async () => {
     stubApi({ 'GET /announcements': () => pageOf([]) });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/tickets', makeAuth());
     await waitFor(() => expect(button().getAttribute('aria-label')).toBe('Anuncios: 0 activos'));
 
@@ -147,7 +140,7 @@ describe('announcements popover', { timeout: 20_000 }, () => {
           makeAnnouncement({ title: 'Borrador', status: false }),
         ]),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/tickets', makeAuth({ user: { super: true } }));
     await waitFor(() => expect(badge().textContent).toBe('1'));
 
@@ -175,7 +168,7 @@ describe('announcements popover', { timeout: 20_000 }, () => {
           ? pageOf([makeAnnouncement({ title: 'Del final' })], false, 21)
           : pageOf(first, true, 21),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/tickets', makeAuth());
     await waitFor(() => expect(badge().textContent).toBe('20+'));
 
@@ -197,7 +190,7 @@ describe('announcements popover', { timeout: 20_000 }, () => {
       'GET /announcements': () =>
         jsonResponse(500, { error: 'ERR_INTERNAL_SERVER_ERROR', message: 'boom' }),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/tickets', makeAuth());
 
     const popover = await openPopover(user);

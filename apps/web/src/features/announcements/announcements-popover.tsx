@@ -18,6 +18,7 @@ import CampaignIcon from '@mui/icons-material/CampaignOutlined';
 import { useTranslation } from 'react-i18next';
 import { useCurrentSession } from '../../api/session';
 import { formatDate } from '../../lib/dates';
+import { useInfiniteScroll } from '../../lib/use-infinite-scroll';
 import { AnnouncementViewer } from './announcement-viewer';
 import {
   recordsOf,
@@ -26,7 +27,6 @@ import {
   type Announcement,
 } from './announcements.api';
 import { PriorityDot } from './priority';
-import { useInfiniteScroll } from './use-list-helpers';
 
 const PopoverBody = ({
   query,

@@ -25,12 +25,6 @@ export const makeAnnouncement = (overrides: Partial<Announcement> = {}): Announc
 export const pageOf = (records: Announcement[], hasMore = false, count = records.length) =>
   jsonResponse(200, { records, count, hasMore });
 
-// The app always answers these on a page inside the shell.
-export const shellRoutes = {
-  'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
-  'GET /settings/': () => jsonResponse(200, []),
-};
-
 // Delivers a server event and lets TanStack Query's batched notifications reach the screen.
 export const receiveAnnouncementEvent = async (event: AnnouncementEvent, companyId = 1) => {
   const socket = getSocket() as unknown as FakeSocket;

@@ -1,12 +1,8 @@
 import { z } from 'zod';
+import { requiredEmail, requiredName } from '../../lib/form-rules';
 
 // Form rules from SPEC §5. Messages are i18n keys, translated where they are shown;
 // the server validates the same payloads with the schemas in @atendi/shared.
-const requiredEmail = z
-  .string()
-  .trim()
-  .min(1, 'validation.required')
-  .pipe(z.email('validation.email'));
 
 export const loginFormSchema = z.object({
   email: requiredEmail,
@@ -15,12 +11,7 @@ export const loginFormSchema = z.object({
 export type LoginFormValues = z.infer<typeof loginFormSchema>;
 
 export const signupFormSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, 'validation.required')
-    .min(2, 'validation.nameLength')
-    .max(50, 'validation.nameLength'),
+  name: requiredName,
   email: requiredEmail,
   phone: z.string().trim().max(12, 'validation.phone').regex(/^\d*$/, 'validation.phone'),
   password: z.string().min(5, 'validation.passwordLength').max(50, 'validation.passwordLength'),

@@ -1,7 +1,7 @@
 import { Box, Dialog, DialogContent, DialogTitle, IconButton, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import { useTranslation } from 'react-i18next';
-import { embedUrl, type HelpVideo } from './helps.api';
+import { embedUrl, type HelpVideo } from '../../lib/help-videos';
 
 // The video plays in a modal; Escape or the close button ends it (MUI closes on Escape).
 export const HelpVideoDialog = ({

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
-import { jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
+import { describe, expect, it } from 'vitest';
+import { jsonResponse, makeAuth, stubApi as stubShellApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
+import { setupUser } from '../../test/user-event';
 
 const helps = [
   { id: 1, title: 'Primeros pasos', video: 'abc123', description: 'Cómo empezar' },
@@ -10,18 +10,9 @@ const helps = [
 ];
 
 const stubApi = (list: unknown[]) =>
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(
-      mockApi({
-        'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
-        'GET /settings/': () => jsonResponse(200, []),
-        'GET /helps/list': () => jsonResponse(200, list),
-      }),
-    ),
-  );
+  stubShellApi({ 'GET /helps/list': () => jsonResponse(200, list) });
 
-describe('help centre', { timeout: 20_000 }, () => {
+describe('help centre', () => {
   it('shows a card per video with its thumbnail, and the count in the title', async () => {
     stubApi(helps);
     // Every user may watch the help videos.
@@ -37,7 +28,7 @@ describe('help centre', { timeout: 20_000 }, () => {
 
   it('plays a video in a modal that Escape closes', async () => {
     stubApi(helps);
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/helps', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: /Conexiones/ }));

@@ -5,7 +5,6 @@ import {
   CardActionArea,
   CardContent,
   CardMedia,
-  CircularProgress,
   Grid,
   Paper,
   Stack,
@@ -13,8 +12,9 @@ import {
 } from '@mui/material';
 import PlayCircleIcon from '@mui/icons-material/PlayCircleOutline';
 import { useTranslation } from 'react-i18next';
+import { LoadingBox } from '../../components/loading-box';
+import { thumbnailUrl, useHelpVideos, type HelpVideo } from '../../lib/help-videos';
 import { HelpVideoDialog } from './help-video-dialog';
-import { thumbnailUrl, useHelpVideos, type HelpVideo } from './helps.api';
 
 const hideBrokenImage = (event: SyntheticEvent<HTMLImageElement>) => {
   event.currentTarget.style.visibility = 'hidden';
@@ -78,15 +78,7 @@ export const HelpsPage = () => {
       <Typography variant="h5" component="h1">
         {helps.isSuccess ? t('helps.title', { count: list.length }) : t('menu.helps')}
       </Typography>
-      {helps.isPending && (
-        <Box
-          role="status"
-          aria-label={t('app.loading')}
-          sx={{ display: 'grid', placeItems: 'center', py: 6 }}
-        >
-          <CircularProgress />
-        </Box>
-      )}
+      {helps.isPending && <LoadingBox />}
       {helps.isSuccess && list.length === 0 && (
         <Paper variant="outlined" sx={{ p: 3 }}>
           <Typography color="text.secondary">{t('helps.empty')}</Typography>

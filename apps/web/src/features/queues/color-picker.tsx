@@ -11,7 +11,8 @@ import {
 import BlockIcon from '@mui/icons-material/Block';
 import CheckIcon from '@mui/icons-material/Check';
 import { useTranslation } from 'react-i18next';
-import { colorPalette, cssColor, isCssColor, normalizeColor } from './queue-form.schema';
+import { cssColor, isCssColor, normalizeColor } from '../../lib/colors';
+import { colorPalette } from './queue-form.schema';
 
 const Swatch = ({ color, size = 20 }: { color: string; size?: number }) => (
   <Box

@@ -24,20 +24,19 @@ import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/http-client';
 import { toastError } from '../../api/toasts';
+import { SchedulesEditor } from '../../components/schedules-editor';
+import { normalizeColor } from '../../lib/colors';
+import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
 import { ColorPicker } from './color-picker';
 import { QueueOptionsEditor } from './queue-options-editor';
 import {
-  normalizeColor,
   queueFormDefaults,
   queueFormSchema,
-  SUBMIT_DELAY_MS,
   toQueuePayload,
-  wait,
   type QueueFormValues,
 } from './queue-form.schema';
 import { applyQueueEventToCache, createQueue, updateQueue, type Queue } from './queues.api';
-import { SchedulesEditor } from './schedules-editor';
 
 type Tab = 'data' | 'options';
 
@@ -64,7 +63,6 @@ const QueueForm = ({
     control,
     handleSubmit,
     setError,
-    getValues,
     formState: { errors, isSubmitting },
   } = useForm<QueueFormValues>({
     resolver: zodResolver(queueFormSchema),
@@ -75,7 +73,7 @@ const QueueForm = ({
   const usedBy = new Map(others.map((other) => [normalizeColor(other.color), other.name]));
 
   const onSubmit = async (values: QueueFormValues) => {
-    await wait(SUBMIT_DELAY_MS);
+    await waitBeforeSubmit();
     const payload = toQueuePayload(values);
     try {
       const saved = queue ? await updateQueue(queue.id, payload) : await createQueue(payload);
@@ -172,7 +170,10 @@ const QueueForm = ({
       <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
         {t('queues.form.schedules')}
       </Typography>
-      <SchedulesEditor control={control} errors={errors.schedules} rows={getValues('schedules')} />
+      <Typography variant="body2" color="text.secondary">
+        {t('queues.form.schedulesHint')}
+      </Typography>
+      <SchedulesEditor control={control} />
     </Stack>
   );
 };

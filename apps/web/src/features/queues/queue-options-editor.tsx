@@ -25,9 +25,9 @@ import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { toastError } from '../../api/toasts';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
-import { ConfirmDialog } from './confirm-dialog';
-import { SUBMIT_DELAY_MS, wait } from './queue-form.schema';
 import {
   createQueueOption,
   deleteQueueOption,
@@ -88,7 +88,7 @@ const OptionForm = ({
   });
 
   const onSubmit = async (values: OptionFormValues) => {
-    await wait(SUBMIT_DELAY_MS);
+    await waitBeforeSubmit();
     try {
       if (option) await updateQueueOption(option.id, values);
       else
@@ -280,8 +280,9 @@ const OptionItem = ({ option }: { option: QueueOption }) => {
       <ConfirmDialog
         open={isConfirmingDelete}
         title={t('queues.options.deleteTitle', { title: option.title })}
-        text={t('queues.options.deleteText')}
+        message={t('queues.options.deleteText')}
         confirmLabel={t('queues.options.delete')}
+        isDestructive
         isBusy={remove.isPending}
         onConfirm={() => remove.mutate()}
         onClose={() => setConfirmingDelete(false)}

@@ -1,11 +1,11 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultSchedules } from '@atendi/shared';
 import { getSocket } from '../../api/socket';
 import type { FakeSocket } from '../../test/fake-socket';
-import { jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
+import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
+import { fill, refill, setupUser, type User } from '../../test/user-event';
 import type { Queue, QueueOption } from './queues.api';
 
 const makeQueue = (overrides: Partial<Queue> = {}): Queue => ({
@@ -35,45 +35,19 @@ const makeOption = (overrides: Partial<QueueOption> = {}): QueueOption => ({
   ...overrides,
 });
 
-type Routes = Parameters<typeof mockApi>[0];
-
-const stubApi = (routes: Routes) => {
-  const fetchMock = vi.fn(
-    mockApi({
-      'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
-      'GET /settings/': () => jsonResponse(200, []),
-      ...routes,
-    }),
-  );
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-};
-
-const calls = (fetchMock: ReturnType<typeof stubApi>) =>
-  fetchMock.mock.calls.map(([url, init]) => {
-    const parsed = new URL(String(url));
-    return `${(init as RequestInit | undefined)?.method ?? 'GET'} ${parsed.pathname}${parsed.search}`;
-  });
-
 const bodyOf = (init: RequestInit) => JSON.parse(String(init.body)) as Record<string, unknown>;
 
-type User = ReturnType<typeof userEvent.setup>;
-
-// Pasting is much faster than typing key by key through MUI's inputs.
-const fill = async (user: User, field: HTMLElement, text: string) => {
-  await user.click(field);
-  await user.paste(text);
-};
-
-// Saves wait SPEC §9's 400 ms before sending; give what follows a save more room.
-const AFTER_SAVE = { timeout: 3000 };
+// Waits for the queue's row by its text, a cheap query while the list loads.
+const rowOf = async (name: string) => (await screen.findByText(name)).closest('tr')!;
 
 const openQueue = async (user: User, name: string) => {
-  await user.click(await screen.findByRole('button', { name: `Editar la cola ${name}` }));
+  await user.click(
+    within(await rowOf(name)).getByRole('button', { name: `Editar la cola ${name}` }),
+  );
   return screen.findByRole('dialog');
 };
 
-describe('queues page', { timeout: 30_000 }, () => {
+describe('queues page', () => {
   it('lists name, colour, order and greeting of each queue', async () => {
     stubApi({
       'GET /queue': () =>
@@ -90,7 +64,7 @@ describe('queues page', { timeout: 30_000 }, () => {
     });
     renderApp('/queues', makeAuth());
 
-    const row = (await screen.findByText('Soporte')).closest('tr')!;
+    const row = await rowOf('Soporte');
     expect(within(row).getByText('#e53935')).toBeTruthy();
     expect(within(row).getByText('1')).toBeTruthy();
     expect(within(row).getByTitle(/Hola, bienvenido a soporte técnico/)).toBeTruthy();
@@ -107,7 +81,7 @@ describe('queues page', { timeout: 30_000 }, () => {
       },
       'GET /queue-options': () => jsonResponse(200, []),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/queues', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar cola' }));
@@ -118,7 +92,7 @@ describe('queues page', { timeout: 30_000 }, () => {
     // SPEC §9 defaults, one read-only row per weekday.
     expect(within(dialog).getByDisplayValue('Sábado')).toBeTruthy();
     expect((within(dialog).getByDisplayValue('Domingo') as HTMLInputElement).readOnly).toBe(true);
-    expect(within(dialog).getByRole('textbox', { name: 'Fin · Sábado' })).toHaveProperty(
+    expect(within(dialog).getByRole('textbox', { name: 'Hora de fin Sábado' })).toHaveProperty(
       'value',
       '12:00',
     );
@@ -126,7 +100,7 @@ describe('queues page', { timeout: 30_000 }, () => {
     await fill(user, within(dialog).getByRole('textbox', { name: 'Mensaje de saludo' }), 'Hola');
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
 
-    expect(await screen.findByText('¡Cola guardada con éxito!', {}, AFTER_SAVE)).toBeTruthy();
+    expect(await screen.findByText('¡Cola guardada con éxito!')).toBeTruthy();
     expect(sent).toEqual({
       name: 'Ventas',
       // The first preset colour no other queue uses (Soporte has #e53935).
@@ -147,19 +121,19 @@ describe('queues page', { timeout: 30_000 }, () => {
 
   it('masks service hours as HH:MM and refuses impossible times', async () => {
     const fetchMock = stubApi({ 'GET /queue': () => jsonResponse(200, []) });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/queues', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar cola' }));
     const dialog = await screen.findByRole('dialog');
-    const start = within(dialog).getByRole('textbox', { name: 'Inicio · Lunes' });
+    const start = within(dialog).getByRole('textbox', { name: 'Hora de inicio Lunes' });
     await user.clear(start);
     await user.type(start, '0930');
     expect((start as HTMLInputElement).value).toBe('09:30');
     await user.type(start, '99');
     expect((start as HTMLInputElement).value).toBe('09:30');
 
-    const end = within(dialog).getByRole('textbox', { name: 'Fin · Lunes' });
+    const end = within(dialog).getByRole('textbox', { name: 'Hora de fin Lunes' });
     await user.clear(end);
     await user.type(end, '25a00');
     expect((end as HTMLInputElement).value).toBe('25:00');
@@ -167,12 +141,12 @@ describe('queues page', { timeout: 30_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
 
     expect(await within(dialog).findByText('Use el formato HH:MM (00:00 a 23:59)')).toBeTruthy();
-    expect(calls(fetchMock).some((call) => call.startsWith('POST'))).toBe(false);
+    expect(callsOf(fetchMock).some((call) => call.startsWith('POST'))).toBe(false);
   });
 
   it('picks a colour from the palette, or takes a typed hex code', async () => {
     stubApi({ 'GET /queue': () => jsonResponse(200, [makeQueue()]) });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/queues', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar cola' }));
@@ -192,8 +166,7 @@ describe('queues page', { timeout: 30_000 }, () => {
         .getAttribute('aria-pressed'),
     ).toBe('true');
 
-    await user.clear(hex);
-    await user.paste('#12345');
+    await refill(user, hex, '#12345');
     await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Ventas');
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
     // Five hex digits fit the length rule but are no colour a browser can paint.
@@ -212,20 +185,15 @@ describe('queues page', { timeout: 30_000 }, () => {
           fields: { color: ['ERR_QUEUE_COLOR_ALREADY_EXISTS'] },
         }),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/queues', makeAuth());
 
     const dialog = await openQueue(user, 'Soporte');
     const hex = within(dialog).getByRole('textbox', { name: 'Color (hex)' });
-    await user.clear(hex);
-    await user.paste('#123456');
+    await refill(user, hex, '#123456');
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
 
-    const message = await within(dialog).findByText(
-      'Este color ya está en uso; elija otro.',
-      {},
-      AFTER_SAVE,
-    );
+    const message = await within(dialog).findByText('Este color ya está en uso; elija otro.');
     expect(message.id).toBe(hex.getAttribute('aria-describedby'));
   });
 
@@ -238,7 +206,7 @@ describe('queues page', { timeout: 30_000 }, () => {
           message: 'The plan allows at most 5 queues',
         }),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/queues', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar cola' }));
@@ -246,9 +214,7 @@ describe('queues page', { timeout: 30_000 }, () => {
     await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Sexta');
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
 
-    expect(
-      await screen.findByText('Se alcanzó el límite de colas de su plan.', {}, AFTER_SAVE),
-    ).toBeTruthy();
+    expect(await screen.findByText('Se alcanzó el límite de colas de su plan.')).toBeTruthy();
   });
 
   it('edits a queue and closes the dialog', async () => {
@@ -260,19 +226,17 @@ describe('queues page', { timeout: 30_000 }, () => {
         return jsonResponse(200, makeQueue({ name: 'Soporte Técnico', orderQueue: 3 }));
       },
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/queues', makeAuth());
 
     const dialog = await openQueue(user, 'Soporte');
     const name = within(dialog).getByRole('textbox', { name: 'Nombre' });
-    await user.clear(name);
-    await user.paste('Soporte Técnico');
+    await refill(user, name, 'Soporte Técnico');
     const order = within(dialog).getByRole('textbox', { name: 'Orden en el bot' });
-    await user.clear(order);
-    await user.paste('3');
+    await refill(user, order, '3');
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
 
-    expect(await screen.findByText('Soporte Técnico', {}, AFTER_SAVE)).toBeTruthy();
+    expect(await screen.findByText('Soporte Técnico')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(sent).toMatchObject({ name: 'Soporte Técnico', orderQueue: 3, color: '#e53935' });
   });
@@ -300,13 +264,13 @@ describe('queues page', { timeout: 30_000 }, () => {
         return new Response(null, { status: 204 });
       },
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/queues', makeAuth());
 
     const dialog = await openQueue(user, 'Soporte');
     await user.click(within(dialog).getByRole('tab', { name: 'Opciones' }));
     expect(await within(dialog).findByText('Precios')).toBeTruthy();
-    expect(calls(fetchMock)).toContain('GET /queue-options?queueId=1&parentId=-1');
+    expect(callsOf(fetchMock)).toContain('GET /queue-options?queueId=1&parentId=-1');
 
     await user.click(within(dialog).getByRole('button', { name: 'Agregar opción' }));
     const form = within(dialog).getByRole('form', { name: 'Nueva opción' });
@@ -314,7 +278,7 @@ describe('queues page', { timeout: 30_000 }, () => {
     await fill(user, within(form).getByRole('textbox', { name: 'Título' }), 'Horarios');
     await fill(user, within(form).getByRole('textbox', { name: 'Mensaje' }), 'Abrimos a las 8');
     await user.click(within(form).getByRole('button', { name: 'Guardar opción' }));
-    expect(await within(dialog).findByText('Horarios', {}, AFTER_SAVE)).toBeTruthy();
+    expect(await within(dialog).findByText('Horarios')).toBeTruthy();
     expect(posted[0]).toEqual({
       queueId: 1,
       parentId: null,
@@ -327,7 +291,7 @@ describe('queues page', { timeout: 30_000 }, () => {
       within(dialog).getByRole('button', { name: 'Mostrar sub-opciones de Precios' }),
     );
     expect(await within(dialog).findByText('Sin sub-opciones.')).toBeTruthy();
-    expect(calls(fetchMock)).toContain('GET /queue-options?queueId=1&parentId=100');
+    expect(callsOf(fetchMock)).toContain('GET /queue-options?queueId=1&parentId=100');
 
     await user.click(within(dialog).getByRole('button', { name: 'Agregar sub-opción a Precios' }));
     const childForm = within(dialog).getByRole('form', { name: 'Nueva opción' });
@@ -337,7 +301,7 @@ describe('queues page', { timeout: 30_000 }, () => {
     );
     await fill(user, within(childForm).getByRole('textbox', { name: 'Título' }), 'Mayoreo');
     await user.click(within(childForm).getByRole('button', { name: 'Guardar opción' }));
-    expect(await within(dialog).findByText('Mayoreo', {}, AFTER_SAVE)).toBeTruthy();
+    expect(await within(dialog).findByText('Mayoreo')).toBeTruthy();
     expect(posted[1]).toMatchObject({ queueId: 1, parentId: 100, option: '1', title: 'Mayoreo' });
 
     await user.click(within(dialog).getByRole('button', { name: 'Eliminar la opción Precios' }));
@@ -360,7 +324,7 @@ describe('queues page', { timeout: 30_000 }, () => {
         return jsonResponse(200, option);
       },
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/queues', makeAuth());
 
     const dialog = await openQueue(user, 'Soporte');
@@ -370,11 +334,10 @@ describe('queues page', { timeout: 30_000 }, () => {
     );
     const form = within(dialog).getByRole('form', { name: 'Editar opción' });
     const title = within(form).getByRole('textbox', { name: 'Título' });
-    await user.clear(title);
-    await user.paste('Lista de precios');
+    await refill(user, title, 'Lista de precios');
     await user.click(within(form).getByRole('button', { name: 'Guardar opción' }));
 
-    expect(await within(dialog).findByText('Lista de precios', {}, AFTER_SAVE)).toBeTruthy();
+    expect(await within(dialog).findByText('Lista de precios')).toBeTruthy();
     expect(sent).toEqual({ option: '1', title: 'Lista de precios', message: 'Nuestros precios' });
   });
 
@@ -387,10 +350,12 @@ describe('queues page', { timeout: 30_000 }, () => {
         return new Response(null, { status: 204 });
       },
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/queues', makeAuth());
 
-    await user.click(await screen.findByRole('button', { name: 'Eliminar la cola Soporte' }));
+    await user.click(
+      within(await rowOf('Soporte')).getByRole('button', { name: 'Eliminar la cola Soporte' }),
+    );
     const confirm = await screen.findByRole('dialog', { name: '¿Eliminar la cola Soporte?' });
     await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
 
@@ -440,6 +405,6 @@ describe('queues page', { timeout: 30_000 }, () => {
     expect(
       await screen.findByText('Solo los administradores pueden gestionar las colas.'),
     ).toBeTruthy();
-    expect(calls(fetchMock).some((call) => call.startsWith('GET /queue'))).toBe(false);
+    expect(callsOf(fetchMock).some((call) => call.startsWith('GET /queue'))).toBe(false);
   });
 });

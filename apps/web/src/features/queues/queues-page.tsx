@@ -23,11 +23,11 @@ import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { can } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { MessagePage } from '../../components/message-page';
+import { cssColor } from '../../lib/colors';
 import { ColorSwatch } from './color-picker';
-import { ConfirmDialog } from './confirm-dialog';
 import { QueueDialog } from './queue-dialog';
-import { cssColor } from './queue-form.schema';
 import {
   applyQueueEventToCache,
   deleteQueue,
@@ -162,8 +162,9 @@ const QueuesManager = () => {
       <ConfirmDialog
         open={toDelete !== null}
         title={t('queues.deleteTitle', { name: toDelete?.name ?? '' })}
-        text={t('queues.deleteText')}
+        message={t('queues.deleteText')}
         confirmLabel={t('queues.delete')}
+        isDestructive
         isBusy={remove.isPending}
         onConfirm={() => toDelete && remove.mutate(toDelete)}
         onClose={() => setToDelete(null)}

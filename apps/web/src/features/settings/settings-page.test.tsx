@@ -1,33 +1,24 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { settingDefaults } from '@atendi/shared';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getSocket } from '../../api/socket';
 import type { FakeSocket } from '../../test/fake-socket';
-import { jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
+import { jsonResponse, makeAuth, mockApi, stubApi as stubShellApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
+import { setupUser } from '../../test/user-event';
 
 type Routes = Parameters<typeof mockApi>[0];
 
 const settingsWith = (overrides: Record<string, string> = {}) =>
   Object.entries({ ...settingDefaults, ...overrides }).map(([key, value]) => ({ key, value }));
 
-const stubApi = (settings = settingsWith(), extra: Routes = {}) => {
-  const fetchMock = vi.fn(
-    mockApi({
-      'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
-      'GET /settings/': () => jsonResponse(200, settings),
-      ...extra,
-    }),
-  );
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-};
+const stubApi = (settings = settingsWith(), extra: Routes = {}) =>
+  stubShellApi({ 'GET /settings/': () => jsonResponse(200, settings), ...extra });
 
 const tabNames = () => screen.getAllByRole('tab').map((tab) => tab.textContent);
 
 // Typing into MUI fields is slow on a busy two-core machine; the budget is generous on purpose.
-describe('settings page', { timeout: 20_000 }, () => {
+describe('settings page', () => {
   it('shows every option to an admin and saves a change with a success toast', async () => {
     const saved: unknown[] = [];
     stubApi(settingsWith(), {
@@ -37,7 +28,7 @@ describe('settings page', { timeout: 20_000 }, () => {
         return jsonResponse(200, { key: 'userRating', value: body.value });
       },
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/settings', makeAuth());
 
     const rating = await screen.findByRole('combobox', { name: 'Evaluaciones' });
@@ -71,7 +62,7 @@ describe('settings page', { timeout: 20_000 }, () => {
       'PUT /settings/call': () =>
         jsonResponse(403, { error: 'ERR_NO_PERMISSION', message: 'No permission' }),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/settings', makeAuth());
 
     await user.click(await screen.findByRole('combobox', { name: 'Aceptar llamadas' }));
@@ -100,7 +91,7 @@ describe('settings page', { timeout: 20_000 }, () => {
       'PUT /settings/scheduleType': () =>
         jsonResponse(200, { key: 'scheduleType', value: 'queue' }),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/settings', makeAuth());
 
     await screen.findByRole('combobox', { name: 'Evaluaciones' });
@@ -128,7 +119,7 @@ describe('settings page', { timeout: 20_000 }, () => {
         return jsonResponse(200, { id: 1, ...body });
       },
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/settings?tab=schedules', makeAuth());
 
     const monday = await screen.findByRole('textbox', { name: 'Hora de inicio Lunes' });
@@ -161,7 +152,7 @@ describe('settings page', { timeout: 20_000 }, () => {
     const fetchMock = stubApi(settingsWith({ scheduleType: 'company' }), {
       'GET /companies/1': () => jsonResponse(200, { id: 1, schedules: [] }),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/settings?tab=schedules', makeAuth());
 
     await user.type(await screen.findByRole('textbox', { name: 'Hora de inicio Lunes' }), '9');

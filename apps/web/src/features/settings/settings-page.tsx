@@ -3,6 +3,7 @@ import { can } from '@atendi/shared';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useCurrentSession } from '../../api/session';
+import { LoadingBox } from '../../components/loading-box';
 import { MessagePage } from '../../components/message-page';
 import { CompaniesTab } from './companies/companies-tab';
 import { CompanySchedulesTab } from './company-schedules-tab';
@@ -10,7 +11,6 @@ import { HelpsTab } from './helps/helps-tab';
 import { PlansTab } from './plans/plans-tab';
 import { useLiveSettings, useSettings } from './settings.api';
 import { SettingsOptionsTab } from './settings-options-tab';
-import { LoadingBox } from './shared/loading-box';
 
 type TabId = 'options' | 'schedules' | 'companies' | 'plans' | 'helps';
 

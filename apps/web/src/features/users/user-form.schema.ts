@@ -1,20 +1,13 @@
 import { z } from 'zod';
 import { profiles } from '@atendi/shared';
-
-// SPEC §9: forms wait 400 ms before sending.
-export const SUBMIT_DELAY_MS = 400;
+import { requiredEmail, requiredName } from '../../lib/form-rules';
 
 // SPEC §5 User rules. Messages are i18n keys; on edit a blank password keeps the current one.
 export const userFormSchema = (isEdit: boolean) =>
   z
     .object({
-      name: z
-        .string()
-        .trim()
-        .min(1, 'validation.required')
-        .min(2, 'validation.nameLength')
-        .max(50, 'validation.nameLength'),
-      email: z.string().trim().min(1, 'validation.required').pipe(z.email('validation.email')),
+      name: requiredName,
+      email: requiredEmail,
       password: z.string(),
       profile: z.enum(profiles),
       queueIds: z.array(z.number()),

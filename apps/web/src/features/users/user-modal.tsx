@@ -28,8 +28,10 @@ import { can, profiles, type UserCreateInput, type UserUpdateInput } from '@aten
 import { ApiError } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
 import { toastError } from '../../api/toasts';
+import { cssColor } from '../../lib/colors';
+import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
-import { SUBMIT_DELAY_MS, userFormSchema, type UserFormValues } from './user-form.schema';
+import { userFormSchema, type UserFormValues } from './user-form.schema';
 import {
   applyUserEventToCache,
   createUser,
@@ -39,14 +41,6 @@ import {
   type QueueRef,
   type User,
 } from './users.api';
-
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-// Stored colours may lack the '#' or be hex lengths CSS cannot read; fall back to a neutral grey.
-const cssColor = (color: string) => {
-  const hex = color.startsWith('#') ? color : `#${color}`;
-  return /^#([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(hex) ? hex : '#9e9e9e';
-};
 
 const QueueChip = ({ queue }: { queue: QueueRef }) => {
   const color = cssColor(queue.color);
@@ -95,7 +89,7 @@ const UserForm = ({ user, onClose }: { user: User | null; onClose: () => void })
 
   const onSubmit = async (values: UserFormValues) => {
     setLimitMessage(null);
-    await wait(SUBMIT_DELAY_MS);
+    await waitBeforeSubmit();
     // Fields the editor may not change are left out, so the API keeps what it has.
     const payload: UserUpdateInput = {
       name: values.name,

@@ -1,10 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getSocket } from '../../api/socket';
 import type { FakeSocket } from '../../test/fake-socket';
-import { jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
+import { callsOf, jsonResponse, makeAuth, mockApi, stubApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
+import { fill, refill, setupUser } from '../../test/user-event';
 import type { User } from './users.api';
 
 const makeUser = (overrides: Partial<User> = {}): User => ({
@@ -29,24 +29,9 @@ const soporte = { id: 4, name: 'Soporte', color: '#1e88e5' };
 
 type Routes = Parameters<typeof mockApi>[0];
 
-const stubApi = (routes: Routes) => {
-  const fetchMock = vi.fn(
-    mockApi({
-      'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
-      'GET /settings/': () => jsonResponse(200, []),
-      'GET /queue': () => jsonResponse(200, [ventas, soporte]),
-      ...routes,
-    }),
-  );
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-};
-
-const calls = (fetchMock: ReturnType<typeof stubApi>) =>
-  fetchMock.mock.calls.map(([url, init]) => {
-    const parsed = new URL(String(url));
-    return `${(init as RequestInit | undefined)?.method ?? 'GET'} ${parsed.pathname}${parsed.search}`;
-  });
+// The user modal lists the queues to choose from.
+const stubUsersApi = (routes: Routes) =>
+  stubApi({ 'GET /queue': () => jsonResponse(200, [ventas, soporte]), ...routes });
 
 const bodyOf = (init: RequestInit) => JSON.parse(String(init.body)) as Record<string, unknown>;
 
@@ -57,18 +42,12 @@ const listOf =
 
 const socket = () => getSocket() as unknown as FakeSocket;
 
-// Pasting is much faster than typing key by key through MUI's inputs.
-const fill = async (user: ReturnType<typeof userEvent.setup>, field: HTMLElement, text: string) => {
-  await user.click(field);
-  await user.paste(text);
-};
+// Waits for the user's row by its text, a cheap query while the list loads.
+const rowOf = async (text: string) => (await screen.findByText(text)).closest('tr')!;
 
-// Saves wait SPEC §9's 400 ms before sending; give what follows a save more room.
-const AFTER_SAVE = { timeout: 3000 };
-
-describe('users page', { timeout: 20_000 }, () => {
+describe('users page', () => {
   it('lists name, email and translated profile of each user', async () => {
-    stubApi({
+    stubUsersApi({
       'GET /users': listOf([
         makeUser(),
         makeUser({ id: 11, name: 'Carla Admin', email: 'carla@example.com', profile: 'admin' }),
@@ -83,23 +62,23 @@ describe('users page', { timeout: 20_000 }, () => {
   });
 
   it('searches 500 ms after the last keystroke', async () => {
-    const fetchMock = stubApi({
+    const fetchMock = stubUsersApi({
       'GET /users': ({ url }) =>
         url.searchParams.get('searchParam') === 'car'
           ? listOf([makeUser({ id: 11, name: 'Carla' })])()
           : listOf([makeUser()])(),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/users', makeAuth());
     await screen.findByText('Bruno Agente');
 
     await user.type(screen.getByRole('searchbox', { name: 'Buscar usuarios' }), 'car');
-    expect(calls(fetchMock).filter((call) => call.includes('searchParam=car'))).toEqual([]);
+    expect(callsOf(fetchMock).filter((call) => call.includes('searchParam=car'))).toEqual([]);
 
     expect(await screen.findByText('Carla')).toBeTruthy();
     expect(screen.queryByText('Bruno Agente')).toBeNull();
     // One request for the settled text, none for the partial "c" and "ca".
-    const searches = calls(fetchMock).filter((call) => call.startsWith('GET /users?'));
+    const searches = callsOf(fetchMock).filter((call) => call.startsWith('GET /users?'));
     expect(searches).toEqual([
       'GET /users?searchParam=&pageNumber=1',
       'GET /users?searchParam=car&pageNumber=1',
@@ -110,7 +89,7 @@ describe('users page', { timeout: 20_000 }, () => {
     const first = Array.from({ length: 20 }, (_, index) =>
       makeUser({ id: index + 1, name: `Persona ${index + 1}`, email: `p${index + 1}@example.com` }),
     );
-    const fetchMock = stubApi({
+    const fetchMock = stubUsersApi({
       'GET /users': ({ url }) =>
         url.searchParams.get('pageNumber') === '2'
           ? listOf([makeUser({ id: 99, name: 'Última Persona' })])()
@@ -124,17 +103,17 @@ describe('users page', { timeout: 20_000 }, () => {
     Object.defineProperty(box, 'clientHeight', { configurable: true, value: 400 });
     box.scrollTop = 300;
     fireEvent.scroll(box);
-    expect(calls(fetchMock)).not.toContain('GET /users?searchParam=&pageNumber=2');
+    expect(callsOf(fetchMock)).not.toContain('GET /users?searchParam=&pageNumber=2');
 
     box.scrollTop = 520;
     fireEvent.scroll(box);
     expect(await screen.findByText('Última Persona')).toBeTruthy();
-    expect(calls(fetchMock)).toContain('GET /users?searchParam=&pageNumber=2');
+    expect(callsOf(fetchMock)).toContain('GET /users?searchParam=&pageNumber=2');
   });
 
   it('adds a user with queues and the all-tickets switch', async () => {
     let sent: Record<string, unknown> | undefined;
-    stubApi({
+    stubUsersApi({
       'GET /users': listOf([]),
       'POST /users': (init) => {
         sent = bodyOf(init);
@@ -144,7 +123,7 @@ describe('users page', { timeout: 20_000 }, () => {
         );
       },
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/users', makeAuth());
     expect(await screen.findByText('Aún no hay usuarios.')).toBeTruthy();
 
@@ -165,7 +144,7 @@ describe('users page', { timeout: 20_000 }, () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
 
-    expect(await screen.findByText('¡Usuario guardado con éxito!', {}, AFTER_SAVE)).toBeTruthy();
+    expect(await screen.findByText('¡Usuario guardado con éxito!')).toBeTruthy();
     expect(sent).toEqual({
       name: 'Agente Uno',
       email: 'uno@example.com',
@@ -179,8 +158,8 @@ describe('users page', { timeout: 20_000 }, () => {
   });
 
   it('checks name and password lengths before sending', async () => {
-    const fetchMock = stubApi({ 'GET /users': listOf([]) });
-    const user = userEvent.setup();
+    const fetchMock = stubUsersApi({ 'GET /users': listOf([]) });
+    const user = setupUser();
     renderApp('/users', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar usuario' }));
@@ -193,11 +172,11 @@ describe('users page', { timeout: 20_000 }, () => {
     expect(await within(dialog).findByText('Debe tener entre 2 y 50 caracteres')).toBeTruthy();
     expect(within(dialog).getByText('Correo electrónico inválido')).toBeTruthy();
     expect(within(dialog).getByText('Debe tener entre 5 y 50 caracteres')).toBeTruthy();
-    expect(calls(fetchMock).some((call) => call.startsWith('POST'))).toBe(false);
+    expect(callsOf(fetchMock).some((call) => call.startsWith('POST'))).toBe(false);
   });
 
   it('shows the plan user limit inside the modal', async () => {
-    stubApi({
+    stubUsersApi({
       'GET /users': listOf([]),
       'POST /users': () =>
         jsonResponse(403, {
@@ -205,7 +184,7 @@ describe('users page', { timeout: 20_000 }, () => {
           message: 'The plan allows at most 2 users',
         }),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/users', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar usuario' }));
@@ -219,19 +198,19 @@ describe('users page', { timeout: 20_000 }, () => {
     await fill(user, within(dialog).getByLabelText('Contraseña'), 'secreto1');
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
 
-    const alert = await within(dialog).findByTestId('user-limit-error', {}, AFTER_SAVE);
+    const alert = await within(dialog).findByTestId('user-limit-error');
     expect(alert.textContent).toContain('Se alcanzó el límite de usuarios de su plan.');
     expect(alert.textContent).toContain('The plan allows at most 2 users');
     expect(screen.getByRole('dialog')).toBeTruthy();
   });
 
   it('marks a taken email on the email field', async () => {
-    stubApi({
+    stubUsersApi({
       'GET /users': listOf([]),
       'POST /users': () =>
         jsonResponse(409, { error: 'ERR_EMAIL_ALREADY_EXISTS', message: 'exists' }),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/users', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar usuario' }));
@@ -246,18 +225,14 @@ describe('users page', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
 
     expect(
-      await within(dialog).findByText(
-        'Ya existe una cuenta con este correo electrónico.',
-        {},
-        AFTER_SAVE,
-      ),
+      await within(dialog).findByText('Ya existe una cuenta con este correo electrónico.'),
     ).toBeTruthy();
   });
 
   it('edits a user with its queues selected and a blank password kept unchanged', async () => {
     let sent: Record<string, unknown> | undefined;
     const bruno = makeUser({ queues: [ventas], queueIds: [3], allTicket: 'enabled' });
-    stubApi({
+    stubUsersApi({
       'GET /users': listOf([bruno]),
       'GET /users/10': () => jsonResponse(200, bruno),
       'PUT /users/10': (init) => {
@@ -265,10 +240,14 @@ describe('users page', { timeout: 20_000 }, () => {
         return jsonResponse(200, { ...bruno, name: 'Bruno Pérez', profile: 'supervisor' });
       },
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/users', makeAuth());
 
-    await user.click(await screen.findByRole('button', { name: 'Editar a Bruno Agente' }));
+    await user.click(
+      within(await rowOf('bruno@example.com')).getByRole('button', {
+        name: 'Editar a Bruno Agente',
+      }),
+    );
     const dialog = await screen.findByRole('dialog');
     const name = await within(dialog).findByRole('textbox', { name: 'Nombre' });
     expect(within(dialog).getByRole('combobox', { name: 'Colas' }).textContent).toContain('Ventas');
@@ -278,13 +257,12 @@ describe('users page', { timeout: 20_000 }, () => {
     ).toBe(true);
     expect(within(dialog).getByText('Déjela en blanco para mantener la actual.')).toBeTruthy();
 
-    await user.clear(name);
-    await user.paste('Bruno Pérez');
+    await refill(user, name, 'Bruno Pérez');
     await user.click(within(dialog).getByRole('combobox', { name: 'Perfil' }));
     await user.click(await screen.findByRole('option', { name: 'Supervisor' }));
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
 
-    expect(await screen.findByText('Bruno Pérez', {}, AFTER_SAVE)).toBeTruthy();
+    expect(await screen.findByText('Bruno Pérez')).toBeTruthy();
     expect(sent).toEqual({
       name: 'Bruno Pérez',
       email: 'bruno@example.com',
@@ -296,8 +274,8 @@ describe('users page', { timeout: 20_000 }, () => {
   });
 
   it('shows the default connection disabled and never asks for connections', async () => {
-    const fetchMock = stubApi({ 'GET /users': listOf([]) });
-    const user = userEvent.setup();
+    const fetchMock = stubUsersApi({ 'GET /users': listOf([]) });
+    const user = setupUser();
     renderApp('/users', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar usuario' }));
@@ -305,24 +283,23 @@ describe('users page', { timeout: 20_000 }, () => {
     const connection = within(dialog).getByRole('combobox', { name: 'Conexión predeterminada' });
     expect(connection.getAttribute('aria-disabled')).toBe('true');
     expect(within(dialog).getByText(/cuando las conexiones de WhatsApp estén/)).toBeTruthy();
-    expect(calls(fetchMock).some((call) => call.includes('/whatsapp'))).toBe(false);
+    expect(callsOf(fetchMock).some((call) => call.includes('/whatsapp'))).toBe(false);
   });
 
   it('does not let an admin change their own profile or delete themselves', async () => {
     const me = makeUser({ id: 1, name: 'Ana Admin', email: 'ana@example.com', profile: 'admin' });
-    stubApi({
+    stubUsersApi({
       'GET /users': listOf([me]),
       'GET /users/1': () => jsonResponse(200, me),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/users', makeAuth());
 
+    const row = await rowOf('ana@example.com');
     expect(
-      (await screen.findByRole('button', { name: 'Eliminar a Ana Admin' })).hasAttribute(
-        'disabled',
-      ),
+      within(row).getByRole('button', { name: 'Eliminar a Ana Admin' }).hasAttribute('disabled'),
     ).toBe(true);
-    await user.click(screen.getByRole('button', { name: 'Editar a Ana Admin' }));
+    await user.click(within(row).getByRole('button', { name: 'Editar a Ana Admin' }));
     const dialog = await screen.findByRole('dialog');
     const profile = await within(dialog).findByRole('combobox', { name: 'Perfil' });
     expect(profile.getAttribute('aria-disabled')).toBe('true');
@@ -330,7 +307,7 @@ describe('users page', { timeout: 20_000 }, () => {
   });
 
   it("leaves a platform operator's account alone for a company admin", async () => {
-    stubApi({
+    stubUsersApi({
       'GET /users': listOf([makeUser({ id: 2, name: 'Operador', profile: 'admin', super: true })]),
     });
     renderApp('/users', makeAuth());
@@ -347,28 +324,32 @@ describe('users page', { timeout: 20_000 }, () => {
 
   it('deletes a user after confirmation', async () => {
     let deleted = false;
-    stubApi({
+    stubUsersApi({
       'GET /users': listOf([makeUser()]),
       'DELETE /users/10': () => {
         deleted = true;
         return new Response(null, { status: 204 });
       },
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/users', makeAuth());
 
-    await user.click(await screen.findByRole('button', { name: 'Eliminar a Bruno Agente' }));
+    await user.click(
+      within(await rowOf('bruno@example.com')).getByRole('button', {
+        name: 'Eliminar a Bruno Agente',
+      }),
+    );
     const confirm = await screen.findByRole('dialog', { name: '¿Eliminar a Bruno Agente?' });
     expect(deleted).toBe(false);
     await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
 
-    expect(await screen.findByText('¡Usuario eliminado con éxito!', {}, AFTER_SAVE)).toBeTruthy();
+    expect(await screen.findByText('¡Usuario eliminado con éxito!')).toBeTruthy();
     expect(deleted).toBe(true);
     await waitFor(() => expect(screen.queryByText('Bruno Agente')).toBeNull());
   });
 
   it('applies live user events to the list', async () => {
-    stubApi({ 'GET /users': listOf([makeUser()]) });
+    stubUsersApi({ 'GET /users': listOf([makeUser()]) });
     renderApp('/users', makeAuth());
     await screen.findByText('Bruno Agente');
 
@@ -396,12 +377,12 @@ describe('users page', { timeout: 20_000 }, () => {
   });
 
   it('tells a non-admin the page is not for them without asking the API', async () => {
-    const fetchMock = stubApi({ 'GET /users': listOf([makeUser()]) });
+    const fetchMock = stubUsersApi({ 'GET /users': listOf([makeUser()]) });
     renderApp('/users', makeAuth({ user: { profile: 'user' } }));
 
     expect(
       await screen.findByText('Solo los administradores pueden gestionar usuarios.'),
     ).toBeTruthy();
-    expect(calls(fetchMock).some((call) => call.startsWith('GET /users'))).toBe(false);
+    expect(callsOf(fetchMock).some((call) => call.startsWith('GET /users'))).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import {
   Box,
   Button,
@@ -27,9 +27,10 @@ import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { can } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { MessagePage } from '../../components/message-page';
-import { ConfirmDialog } from './confirm-dialog';
-import { useDebouncedValue } from './use-debounced-value';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { useInfiniteScroll } from '../../lib/use-infinite-scroll';
 import { UserModal } from './user-modal';
 import {
   applyUserEventToCache,
@@ -38,13 +39,6 @@ import {
   useUsersList,
   type User,
 } from './users.api';
-
-// SPEC §9: the next page loads within 100 px of the bottom.
-const LOAD_MORE_DISTANCE_PX = 100;
-
-const isNearBottom = (element: HTMLElement) =>
-  element.clientHeight > 0 &&
-  element.scrollHeight - element.scrollTop - element.clientHeight < LOAD_MORE_DISTANCE_PX;
 
 type ModalState = { open: boolean; userId: number | null; sessionKey: number };
 
@@ -58,7 +52,12 @@ const UsersManager = () => {
     useUsersList(search);
   const [modal, setModal] = useState<ModalState>({ open: false, userId: null, sessionKey: 0 });
   const [toDelete, setToDelete] = useState<User | null>(null);
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const scroll = useInfiniteScroll({
+    hasNextPage,
+    isFetchingNextPage,
+    fetchNextPage,
+    loadedCount: users.length,
+  });
 
   useUserLiveUpdates();
 
@@ -67,15 +66,6 @@ const UsersManager = () => {
 
   const openModal = (userId: number | null) =>
     setModal((current) => ({ open: true, userId, sessionKey: current.sessionKey + 1 }));
-
-  const loadMoreIfNearBottom = () => {
-    const element = scrollRef.current;
-    if (element && hasNextPage && !isFetchingNextPage && isNearBottom(element)) {
-      void fetchNextPage();
-    }
-  };
-  // A page that does not fill the box cannot be scrolled; ask for the next one straight away.
-  useEffect(loadMoreIfNearBottom);
 
   const remove = useMutation({
     mutationFn: (user: User) => deleteUser(user.id),
@@ -120,8 +110,8 @@ const UsersManager = () => {
 
       <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
         <TableContainer
-          ref={scrollRef}
-          onScroll={loadMoreIfNearBottom}
+          ref={scroll.ref}
+          onScroll={scroll.onScroll}
           data-testid="users-scroll"
           sx={{ maxHeight: { xs: 'calc(100vh - 230px)', sm: 'calc(100vh - 190px)' } }}
         >
@@ -216,8 +206,9 @@ const UsersManager = () => {
       <ConfirmDialog
         open={toDelete !== null}
         title={t('users.deleteTitle', { name: toDelete?.name ?? '' })}
-        text={t('users.deleteText')}
+        message={t('users.deleteText')}
         confirmLabel={t('users.delete')}
+        isDestructive
         isBusy={remove.isPending}
         onConfirm={() => toDelete && remove.mutate(toDelete)}
         onClose={() => setToDelete(null)}

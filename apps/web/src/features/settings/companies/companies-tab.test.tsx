@@ -1,10 +1,17 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { getSocket } from '../../../api/socket';
+import { waitBeforeSubmit } from '../../../lib/form-delay';
 import type { FakeSocket } from '../../../test/fake-socket';
-import { jsonResponse, makeAuth, makePlan, mockApi } from '../../../test/fixtures';
+import {
+  jsonResponse,
+  makeAuth,
+  makePlan,
+  mockApi,
+  stubApi as stubShellApi,
+} from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
+import { fill, refill, setupUser } from '../../../test/user-event';
 import type { Company } from './companies.api';
 
 type Routes = Parameters<typeof mockApi>[0];
@@ -34,24 +41,15 @@ const page = (companies: Company[], hasMore = false) =>
 
 const superAuth = () => makeAuth({ user: { super: true } });
 
-const stubApi = (routes: Routes) => {
-  const fetchMock = vi.fn(
-    mockApi({
-      'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
-      'GET /settings/': () => jsonResponse(200, []),
-      'GET /plans/all': () => jsonResponse(200, plans),
-      ...routes,
-    }),
-  );
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-};
+// The company form lists the plans to choose from.
+const stubApi = (routes: Routes) =>
+  stubShellApi({ 'GET /plans/all': () => jsonResponse(200, plans), ...routes });
 
 const table = () => within(screen.getByRole('table', { name: 'Empresas' }));
 const rowOf = async (name: string) =>
   (await table().findByText(name)).closest('tr') as HTMLTableRowElement;
 
-describe('companies tab', { timeout: 20_000 }, () => {
+describe('companies tab', () => {
   it('lists companies with their plan, dates and a colour per status', async () => {
     stubApi({
       'GET /companies': () =>
@@ -110,14 +108,18 @@ describe('companies tab', { timeout: 20_000 }, () => {
         });
       },
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/settings?tab=companies', superAuth());
 
     await rowOf('Acme');
     await user.click(screen.getByRole('button', { name: 'Agregar empresa' }));
     const dialog = within(await screen.findByRole('dialog'));
-    await user.type(dialog.getByRole('textbox', { name: 'Nombre' }), 'Nueva');
-    await user.type(dialog.getByRole('textbox', { name: 'Correo electrónico' }), 'owner@nueva.com');
+    await fill(user, dialog.getByRole('textbox', { name: 'Nombre' }), 'Nueva');
+    await fill(
+      user,
+      dialog.getByRole('textbox', { name: 'Correo electrónico' }),
+      'owner@nueva.com',
+    );
     await user.click(dialog.getByRole('combobox', { name: 'Plan' }));
     await user.click(await screen.findByRole('option', { name: 'Premium' }));
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
@@ -147,17 +149,21 @@ describe('companies tab', { timeout: 20_000 }, () => {
   });
 
   it('waits 500 ms before sending the form', async () => {
+    // The suite sends forms at once (test/setup.ts); this test puts SPEC §9's pause back.
+    const formDelay =
+      await vi.importActual<typeof import('../../../lib/form-delay')>('../../../lib/form-delay');
+    vi.mocked(waitBeforeSubmit).mockImplementation(formDelay.waitBeforeSubmit);
     const fetchMock = stubApi({
       'GET /companies': () => page([]),
       'POST /companies': () => jsonResponse(201, makeCompany()),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/settings?tab=companies', superAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar empresa' }));
     const dialog = within(await screen.findByRole('dialog'));
-    await user.type(dialog.getByRole('textbox', { name: 'Nombre' }), 'Acme');
-    await user.type(dialog.getByRole('textbox', { name: 'Correo electrónico' }), 'a@acme.com');
+    await fill(user, dialog.getByRole('textbox', { name: 'Nombre' }), 'Acme');
+    await fill(user, dialog.getByRole('textbox', { name: 'Correo electrónico' }), 'a@acme.com');
     // The first plan is chosen for a new company.
     await waitFor(() =>
       expect(dialog.getByRole('combobox', { name: 'Plan' }).textContent).toBe('Basic'),
@@ -171,6 +177,7 @@ describe('companies tab', { timeout: 20_000 }, () => {
       true,
     );
     await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(waitBeforeSubmit).toHaveBeenCalledWith(500);
   });
 
   it('explains a failed save with the operation error or the specific conflict', async () => {
@@ -179,13 +186,13 @@ describe('companies tab', { timeout: 20_000 }, () => {
       'GET /companies': () => page([]),
       'POST /companies': () => answer,
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/settings?tab=companies', superAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar empresa' }));
     const dialog = within(await screen.findByRole('dialog'));
-    await user.type(dialog.getByRole('textbox', { name: 'Nombre' }), 'Acme');
-    await user.type(dialog.getByRole('textbox', { name: 'Correo electrónico' }), 'a@acme.com');
+    await fill(user, dialog.getByRole('textbox', { name: 'Nombre' }), 'Acme');
+    await fill(user, dialog.getByRole('textbox', { name: 'Correo electrónico' }), 'a@acme.com');
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
 
     expect(
@@ -208,13 +215,13 @@ describe('companies tab', { timeout: 20_000 }, () => {
       'GET /companies': () => page([]),
       'GET /plans/all': () => jsonResponse(200, []),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/settings?tab=companies', superAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar empresa' }));
     const dialog = within(await screen.findByRole('dialog'));
-    await user.type(dialog.getByRole('textbox', { name: 'Nombre' }), 'Acme');
-    await user.type(dialog.getByRole('textbox', { name: 'Correo electrónico' }), 'not-an-email');
+    await fill(user, dialog.getByRole('textbox', { name: 'Nombre' }), 'Acme');
+    await fill(user, dialog.getByRole('textbox', { name: 'Correo electrónico' }), 'not-an-email');
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
 
     expect(await dialog.findByText('Correo electrónico inválido')).toBeTruthy();
@@ -234,24 +241,24 @@ describe('companies tab', { timeout: 20_000 }, () => {
         return jsonResponse(200, makeCompany({ ...body, campaignsEnabled: body.campaignsEnabled }));
       },
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/settings?tab=companies', superAuth());
 
-    await user.click(await screen.findByRole('button', { name: 'Editar Acme' }));
+    await user.click(within(await rowOf('Acme')).getByRole('button', { name: 'Editar Acme' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Editar empresa' }));
     const name = dialog.getByRole('textbox', { name: 'Nombre' });
-    await user.clear(name);
-    await user.type(name, 'Acme Corp');
+    await refill(user, name, 'Acme Corp');
     await user.click(dialog.getByRole('switch', { name: 'Campañas habilitadas' }));
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
 
     expect(await screen.findByText('Empresa guardada con éxito.')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(await rowOf('Acme Corp')).toBeTruthy();
+    const row = await rowOf('Acme Corp');
+    expect(row).toBeTruthy();
     expect(bodies[0]).toMatchObject({ name: 'Acme Corp', campaignsEnabled: true, planId: 3 });
     expect(bodies[0]).not.toHaveProperty('dueDate');
 
-    await user.click(screen.getByRole('button', { name: 'Editar Acme Corp' }));
+    await user.click(within(row).getByRole('button', { name: 'Editar Acme Corp' }));
     const again = within(await screen.findByRole('dialog', { name: 'Editar empresa' }));
     const dueDate = again.getByLabelText('Vencimiento') as HTMLInputElement;
     expect(dueDate.value).toBe('2030-03-15');
@@ -272,10 +279,12 @@ describe('companies tab', { timeout: 20_000 }, () => {
         return jsonResponse(200, makeCompany({ dueDate: '2030-04-15T12:00:00.000Z' }));
       },
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/settings?tab=companies', superAuth());
 
-    await user.click(await screen.findByRole('button', { name: 'Renovar un periodo Acme' }));
+    await user.click(
+      within(await rowOf('Acme')).getByRole('button', { name: 'Renovar un periodo Acme' }),
+    );
 
     expect(await screen.findByText('Nuevo vencimiento: 15/04/2030.')).toBeTruthy();
     expect(body).toEqual({ expire: true });
@@ -291,22 +300,24 @@ describe('companies tab', { timeout: 20_000 }, () => {
         return new Response(null, { status: 204 });
       },
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/settings?tab=companies', superAuth());
 
-    await rowOf('Platform');
+    const platform = await rowOf('Platform');
     expect(
-      (screen.getByRole('button', { name: 'Eliminar Platform' }) as HTMLButtonElement).disabled,
+      (within(platform).getByRole('button', { name: 'Eliminar Platform' }) as HTMLButtonElement)
+        .disabled,
     ).toBe(true);
 
-    await user.click(screen.getByRole('button', { name: 'Eliminar Acme' }));
+    const acme = await rowOf('Acme');
+    await user.click(within(acme).getByRole('button', { name: 'Eliminar Acme' }));
     const confirm = within(await screen.findByRole('dialog'));
     expect(confirm.getByText('¿Eliminar la empresa «Acme»?')).toBeTruthy();
     await user.click(confirm.getByRole('button', { name: 'Cancelar' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(deleted).toEqual([]);
 
-    await user.click(screen.getByRole('button', { name: 'Eliminar Acme' }));
+    await user.click(within(acme).getByRole('button', { name: 'Eliminar Acme' }));
     await user.click(
       within(await screen.findByRole('dialog')).getByRole('button', { name: 'Eliminar' }),
     );
@@ -356,7 +367,7 @@ describe('companies tab', { timeout: 20_000 }, () => {
           : page([makeCompany({ id: 41, name: 'Second Page' })]);
       },
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/settings?tab=companies', superAuth());
 
     await rowOf('Acme');

@@ -29,12 +29,12 @@ import type { CompanyStatus } from '@atendi/shared';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { useCurrentSession } from '../../../api/session';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { LoadingBox } from '../../../components/loading-box';
 import { formatDate } from '../../../lib/dates';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { useInfiniteScroll } from '../../../lib/use-infinite-scroll';
 import { toastOperationError } from '../shared/admin-errors';
-import { ConfirmDialog } from '../shared/confirm-dialog';
-import { loadMoreOnScroll } from '../shared/infinite-scroll';
-import { LoadingBox } from '../shared/loading-box';
-import { useDebouncedValue } from '../shared/use-debounced-value';
 import {
   useCompanies,
   useDeleteCompany,
@@ -84,6 +84,12 @@ export const CompaniesTab = () => {
   const [deleting, setDeleting] = useState<Company | null>(null);
 
   const rows = companies.data?.pages.flatMap((page) => page.companies) ?? [];
+  const scroll = useInfiniteScroll({
+    hasNextPage: companies.hasNextPage,
+    isFetchingNextPage: companies.isFetchingNextPage,
+    fetchNextPage: companies.fetchNextPage,
+    loadedCount: rows.length,
+  });
 
   const closeForm = () => setForm({ open: false, company: null });
 
@@ -151,7 +157,8 @@ export const CompaniesTab = () => {
       <Paper variant="outlined">
         <TableContainer
           sx={{ maxHeight: 'calc(100vh - 300px)', minHeight: 240 }}
-          onScroll={loadMoreOnScroll(companies)}
+          ref={scroll.ref}
+          onScroll={scroll.onScroll}
           data-testid="companies-scroll"
         >
           <Table stickyHeader size="small" aria-label={t('settings.tabs.companies')}>
@@ -265,7 +272,9 @@ export const CompaniesTab = () => {
       <ConfirmDialog
         open={Boolean(deleting)}
         title={t('settings.companies.deleteTitle', { name: deleting?.name ?? '' })}
-        text={t('settings.companies.deleteText')}
+        message={t('settings.companies.deleteText')}
+        confirmLabel={t('settings.delete')}
+        isDestructive
         isBusy={remove.isPending}
         onConfirm={confirmDelete}
         onClose={() => setDeleting(null)}

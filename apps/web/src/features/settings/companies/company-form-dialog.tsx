@@ -17,10 +17,11 @@ import { Controller, useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../../lib/form-delay';
+import { requiredEmail } from '../../../lib/form-rules';
 import { registerMui } from '../../../lib/forms';
 import { usePlans } from '../plans/plans.api';
 import { toastOperationError } from '../shared/admin-errors';
-import { waitBeforeSubmit } from '../shared/form-delay';
 import {
   useCreateCompany,
   useUpdateCompany,
@@ -41,7 +42,7 @@ const companyFormSchema = z.object({
     .min(1, 'validation.required')
     .min(2, 'settings.companies.nameLength')
     .max(100, 'settings.companies.nameLength'),
-  email: z.string().trim().min(1, 'validation.required').pipe(z.email('validation.email')),
+  email: requiredEmail,
   phone: z.string().trim().max(20, 'settings.companies.phoneLength'),
   planId: z.string().min(1, 'validation.required'),
   status: z.enum(companyStatuses),
@@ -94,7 +95,7 @@ const CompanyForm = ({
   }, [firstPlanId, getValues, setValue]);
 
   const onSubmit = async (values: CompanyFormValues) => {
-    await waitBeforeSubmit();
+    await waitBeforeSubmit(ADMIN_FORM_SUBMIT_DELAY_MS);
     const input: CompanyInput = {
       ...values,
       planId: Number(values.planId),

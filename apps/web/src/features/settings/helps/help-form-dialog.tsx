@@ -12,9 +12,9 @@ import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../../lib/form-delay';
 import { registerMui } from '../../../lib/forms';
 import { toastOperationError } from '../shared/admin-errors';
-import { waitBeforeSubmit } from '../shared/form-delay';
 import { useSaveHelp, videoCodeOf, type Help } from './helps.api';
 
 const helpFormSchema = z.object({
@@ -41,7 +41,7 @@ const HelpForm = ({ help, onClose }: { help: Help | null; onClose: () => void })
   });
 
   const onSubmit = async (values: HelpFormValues) => {
-    await waitBeforeSubmit();
+    await waitBeforeSubmit(ADMIN_FORM_SUBMIT_DELAY_MS);
     try {
       await save.mutateAsync({
         ...values,

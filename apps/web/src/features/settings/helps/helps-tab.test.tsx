@@ -1,35 +1,22 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
-import { jsonResponse, makeAuth, mockApi } from '../../../test/fixtures';
+import { describe, expect, it } from 'vitest';
+import { jsonResponse, makeAuth, stubApi } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
+import { fill, refill, setupUser } from '../../../test/user-event';
 import { videoCodeOf } from './helps.api';
-
-type Routes = Parameters<typeof mockApi>[0];
-
-const stubApi = (routes: Routes) =>
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(
-      mockApi({
-        'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
-        'GET /settings/': () => jsonResponse(200, []),
-        ...routes,
-      }),
-    ),
-  );
 
 const superAuth = () => makeAuth({ user: { super: true } });
 const table = () => within(screen.getByRole('table', { name: 'Ayudas' }));
+const rowOf = async (title: string) => (await table().findByText(title)).closest('tr')!;
 
 const intro = { id: 1, title: 'Primeros pasos', video: 'abc123', description: 'Cómo empezar' };
 
-describe('helps tab', { timeout: 20_000 }, () => {
+describe('helps tab', () => {
   it('lists helps with their video thumbnail', async () => {
     stubApi({ 'GET /helps/list': () => jsonResponse(200, [intro]) });
     renderApp('/settings?tab=helps', superAuth());
 
-    const row = (await table().findByText('Primeros pasos')).closest('tr')!;
+    const row = await rowOf('Primeros pasos');
     expect(within(row).getByText('abc123')).toBeTruthy();
     expect(within(row).getByText('Cómo empezar')).toBeTruthy();
     expect(row.querySelector('img')?.getAttribute('src')).toBe(
@@ -46,7 +33,7 @@ describe('helps tab', { timeout: 20_000 }, () => {
         return jsonResponse(201, { id: 2, ...body });
       },
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/settings?tab=helps', superAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar ayuda' }));
@@ -54,12 +41,13 @@ describe('helps tab', { timeout: 20_000 }, () => {
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
     expect(await dialog.findByText('Campo obligatorio')).toBeTruthy();
 
-    await user.type(dialog.getByRole('textbox', { name: 'Título' }), 'Conexiones');
-    await user.type(
+    await fill(user, dialog.getByRole('textbox', { name: 'Título' }), 'Conexiones');
+    await fill(
+      user,
       dialog.getByRole('textbox', { name: 'Código del video' }),
       'https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=5',
     );
-    await user.type(dialog.getByRole('textbox', { name: 'Descripción' }), 'Conecte su número');
+    await fill(user, dialog.getByRole('textbox', { name: 'Descripción' }), 'Conecte su número');
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
 
     expect(await screen.findByText('Ayuda guardada con éxito.')).toBeTruthy();
@@ -82,20 +70,23 @@ describe('helps tab', { timeout: 20_000 }, () => {
       },
       'DELETE /helps/1': () => new Response(null, { status: 204 }),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/settings?tab=helps', superAuth());
 
-    await user.click(await screen.findByRole('button', { name: 'Editar Primeros pasos' }));
+    await user.click(
+      within(await rowOf('Primeros pasos')).getByRole('button', { name: 'Editar Primeros pasos' }),
+    );
     const dialog = within(await screen.findByRole('dialog', { name: 'Editar ayuda' }));
     const title = dialog.getByRole('textbox', { name: 'Título' });
-    await user.clear(title);
-    await user.type(title, 'Inicio');
+    await refill(user, title, 'Inicio');
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByText('Ayuda guardada con éxito.')).toBeTruthy();
     expect(putBody).toEqual({ title: 'Inicio', video: 'abc123', description: 'Cómo empezar' });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
-    await user.click(await screen.findByRole('button', { name: 'Eliminar Inicio' }));
+    await user.click(
+      within(await rowOf('Inicio')).getByRole('button', { name: 'Eliminar Inicio' }),
+    );
     await user.click(
       within(await screen.findByRole('dialog')).getByRole('button', { name: 'Eliminar' }),
     );

@@ -19,17 +19,18 @@ import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { LoadingBox } from '../../../components/loading-box';
+import { thumbnailUrl, useHelpVideos } from '../../../lib/help-videos';
 import { toastOperationError } from '../shared/admin-errors';
-import { ConfirmDialog } from '../shared/confirm-dialog';
-import { LoadingBox } from '../shared/loading-box';
 import { HelpFormDialog } from './help-form-dialog';
-import { thumbnailUrl, useDeleteHelp, useHelps, type Help } from './helps.api';
+import { useDeleteHelp, type Help } from './helps.api';
 
 type FormState = { open: boolean; help: Help | null };
 
 export const HelpsTab = () => {
   const { t } = useTranslation();
-  const helps = useHelps();
+  const helps = useHelpVideos();
   const remove = useDeleteHelp();
   const [form, setForm] = useState<FormState>({ open: false, help: null });
   const [deleting, setDeleting] = useState<Help | null>(null);
@@ -141,7 +142,9 @@ export const HelpsTab = () => {
       <ConfirmDialog
         open={Boolean(deleting)}
         title={t('settings.helps.deleteTitle', { name: deleting?.title ?? '' })}
-        text={t('settings.helps.deleteText')}
+        message={t('settings.helps.deleteText')}
+        confirmLabel={t('settings.delete')}
+        isDestructive
         isBusy={remove.isPending}
         onConfirm={confirmDelete}
         onClose={() => setDeleting(null)}

@@ -1,24 +1,20 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/http-client';
+import { helpVideosKey, type HelpVideo } from '../../../lib/help-videos';
 
-export type Help = { id: number; title: string; video: string; description: string };
+export type Help = HelpVideo;
 export type HelpInput = Omit<Help, 'id'>;
-
-// The help centre page reads the same key, so an edit here shows there without a reload.
-const helpsKey = ['helps'] as const;
-
-export const useHelps = () =>
-  useQuery({ queryKey: helpsKey, queryFn: () => api.get<Help[]>('/helps/list') });
 
 const silent = { silent: true };
 
+// Saves write the list the help centre also reads, so it shows the change without a reload.
 export const useSaveHelp = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, ...input }: HelpInput & { id?: number }) =>
       id ? api.put<Help>(`/helps/${id}`, input) : api.post<Help>('/helps', input),
     onSuccess: (help) =>
-      queryClient.setQueryData<Help[]>(helpsKey, (helps = []) =>
+      queryClient.setQueryData<Help[]>(helpVideosKey, (helps = []) =>
         helps.some((item) => item.id === help.id)
           ? helps.map((item) => (item.id === help.id ? help : item))
           : [...helps, help],
@@ -32,7 +28,7 @@ export const useDeleteHelp = () => {
   return useMutation({
     mutationFn: (id: number) => api.delete(`/helps/${id}`),
     onSuccess: (_data, id) =>
-      queryClient.setQueryData<Help[]>(helpsKey, (helps = []) =>
+      queryClient.setQueryData<Help[]>(helpVideosKey, (helps = []) =>
         helps.filter((item) => item.id !== id),
       ),
     meta: silent,
@@ -56,6 +52,3 @@ export const videoCodeOf = (input: string) => {
   }
   return text;
 };
-
-export const thumbnailUrl = (code: string) =>
-  `https://img.youtube.com/vi/${encodeURIComponent(code)}/mqdefault.jpg`;

@@ -17,9 +17,9 @@ import { Controller, useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../../lib/form-delay';
 import { registerMui } from '../../../lib/forms';
 import { toastOperationError } from '../shared/admin-errors';
-import { waitBeforeSubmit } from '../shared/form-delay';
 import { planFeatures, useSavePlan, type Plan } from './plans.api';
 
 const MAX_LIMIT = 100_000;
@@ -84,7 +84,7 @@ const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void })
   });
 
   const onSubmit = async (values: PlanFormValues) => {
-    await waitBeforeSubmit();
+    await waitBeforeSubmit(ADMIN_FORM_SUBMIT_DELAY_MS);
     try {
       await save.mutateAsync({
         ...values,

@@ -1,22 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
-import { jsonResponse, makeAuth, makePlan, mockApi } from '../../../test/fixtures';
+import { describe, expect, it } from 'vitest';
+import { jsonResponse, makeAuth, makePlan, stubApi } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-
-type Routes = Parameters<typeof mockApi>[0];
-
-const stubApi = (routes: Routes) =>
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(
-      mockApi({
-        'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
-        'GET /settings/': () => jsonResponse(200, []),
-        ...routes,
-      }),
-    ),
-  );
+import { fill, refill, setupUser } from '../../../test/user-event';
 
 const superAuth = () => makeAuth({ user: { super: true } });
 const table = () => within(screen.getByRole('table', { name: 'Planes' }));
@@ -27,7 +13,7 @@ const cells = (row: HTMLElement) =>
     .getAllByRole('cell')
     .map((cell) => cell.textContent);
 
-describe('plans tab', { timeout: 20_000 }, () => {
+describe('plans tab', () => {
   it('lists plans with limits, unlimited for 0, a pt-BR value and the features on', async () => {
     stubApi({
       'GET /plans/all': () =>
@@ -68,7 +54,7 @@ describe('plans tab', { timeout: 20_000 }, () => {
         return jsonResponse(201, { id: 9, ...body });
       },
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/settings?tab=plans', superAuth());
 
     expect(await screen.findByText('No hay planes.')).toBeTruthy();
@@ -81,10 +67,9 @@ describe('plans tab', { timeout: 20_000 }, () => {
     expect(switches).toHaveLength(6);
     expect(switches.every((input) => input.checked)).toBe(true);
 
-    await user.type(dialog.getByRole('textbox', { name: 'Nombre' }), 'Enterprise');
+    await fill(user, dialog.getByRole('textbox', { name: 'Nombre' }), 'Enterprise');
     const value = dialog.getByRole('spinbutton', { name: 'Valor' });
-    await user.clear(value);
-    await user.type(value, '39');
+    await refill(user, value, '39');
     await user.click(dialog.getByRole('switch', { name: 'Kanban' }));
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
 
@@ -117,10 +102,10 @@ describe('plans tab', { timeout: 20_000 }, () => {
       'PUT /plans/1': () =>
         jsonResponse(409, { error: 'ERR_PLAN_ALREADY_EXISTS', message: 'Plan exists' }),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/settings?tab=plans', superAuth());
 
-    await user.click(await screen.findByRole('button', { name: 'Editar Plus' }));
+    await user.click(within(await rowOf('Plus')).getByRole('button', { name: 'Editar Plus' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Editar plan' }));
     expect((dialog.getByRole('textbox', { name: 'Nombre' }) as HTMLInputElement).value).toBe(
       'Plus',
@@ -140,10 +125,10 @@ describe('plans tab', { timeout: 20_000 }, () => {
           ? jsonResponse(409, { error: 'ERR_PLAN_IN_USE', message: 'In use' })
           : new Response(null, { status: 204 }),
     });
-    const user = userEvent.setup();
+    const user = setupUser();
     renderApp('/settings?tab=plans', superAuth());
 
-    await user.click(await screen.findByRole('button', { name: 'Eliminar Plus' }));
+    await user.click(within(await rowOf('Plus')).getByRole('button', { name: 'Eliminar Plus' }));
     await user.click(
       within(await screen.findByRole('dialog')).getByRole('button', { name: 'Eliminar' }),
     );

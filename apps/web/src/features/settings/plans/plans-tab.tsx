@@ -20,9 +20,9 @@ import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { LoadingBox } from '../../../components/loading-box';
 import { toastOperationError } from '../shared/admin-errors';
-import { ConfirmDialog } from '../shared/confirm-dialog';
-import { LoadingBox } from '../shared/loading-box';
 import { PlanFormDialog } from './plan-form-dialog';
 import { formatPlanValue, planFeatures, useDeletePlan, usePlans, type Plan } from './plans.api';
 
@@ -136,7 +136,9 @@ export const PlansTab = () => {
       <ConfirmDialog
         open={Boolean(deleting)}
         title={t('settings.plans.deleteTitle', { name: deleting?.name ?? '' })}
-        text={t('settings.plans.deleteText')}
+        message={t('settings.plans.deleteText')}
+        confirmLabel={t('settings.delete')}
+        isDestructive
         isBusy={remove.isPending}
         onConfirm={confirmDelete}
         onClose={() => setDeleting(null)}

@@ -1,11 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../api/http-client';
+import { api } from '../api/http-client';
 
 export type HelpVideo = { id: number; title: string; video: string; description: string };
 
-// Same key as the settings helps tab, so a super user's edit shows here without a reload.
+// The help centre and the settings helps tab read one cache entry, so an edit shows in both.
+export const helpVideosKey = ['helps'] as const;
+
 export const useHelpVideos = () =>
-  useQuery({ queryKey: ['helps'], queryFn: () => api.get<HelpVideo[]>('/helps/list') });
+  useQuery({ queryKey: helpVideosKey, queryFn: () => api.get<HelpVideo[]>('/helps/list') });
 
 export const thumbnailUrl = (code: string) =>
   `https://img.youtube.com/vi/${encodeURIComponent(code)}/mqdefault.jpg`;

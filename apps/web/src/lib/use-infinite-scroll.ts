@@ -1,17 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type UIEvent } from 'react';
 
-// SPEC §9: searches wait 500 ms; lists load the next page within 100 px of the bottom.
-export const SEARCH_DEBOUNCE_MS = 500;
+// SPEC §9: lists load the next page once scrolled within 100 px of the bottom.
 export const LOAD_MORE_THRESHOLD_PX = 100;
-
-export const useDebouncedValue = <T>(value: T, delayMs = SEARCH_DEBOUNCE_MS) => {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return debounced;
-};
 
 type PagedList = {
   hasNextPage: boolean;
@@ -24,7 +14,7 @@ type PagedList = {
 const isNearBottom = (element: HTMLElement) =>
   element.scrollHeight - element.scrollTop - element.clientHeight <= LOAD_MORE_THRESHOLD_PX;
 
-// Returns a ref callback and an onScroll handler for the scrolling element of a paged list.
+// A ref callback and an onScroll handler for the scrolling element of a paged list.
 export const useInfiniteScroll = ({
   hasNextPage,
   isFetchingNextPage,
@@ -37,18 +27,20 @@ export const useInfiniteScroll = ({
     state.current = { hasNextPage, isFetchingNextPage, fetchNextPage };
   });
 
-  const loadMoreIfNeeded = useCallback((target: HTMLElement | null) => {
+  const loadMoreIfNear = useCallback((target: HTMLElement) => {
     const current = state.current;
-    if (!target || !current.hasNextPage || current.isFetchingNextPage) return;
-    if (isNearBottom(target)) void current.fetchNextPage();
+    if (current.hasNextPage && !current.isFetchingNextPage && isNearBottom(target)) {
+      void current.fetchNextPage();
+    }
   }, []);
 
+  // A page that does not fill the box cannot be scrolled; a box not laid out (hidden) has no height.
   useEffect(() => {
-    loadMoreIfNeeded(element);
-  }, [element, loadedCount, hasNextPage, isFetchingNextPage, loadMoreIfNeeded]);
+    if (element && element.clientHeight > 0) loadMoreIfNear(element);
+  }, [element, loadedCount, hasNextPage, isFetchingNextPage, loadMoreIfNear]);
 
   return {
     ref: setElement,
-    onScroll: (event: UIEvent<HTMLElement>) => loadMoreIfNeeded(event.currentTarget),
+    onScroll: (event: UIEvent<HTMLElement>) => loadMoreIfNear(event.currentTarget),
   };
 };

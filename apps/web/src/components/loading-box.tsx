@@ -1,6 +1,7 @@
 import { Box, CircularProgress } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 
+// A spinner in place of content that is still loading.
 export const LoadingBox = () => {
   const { t } = useTranslation();
   return (
