@@ -15,5 +15,7 @@ export default defineProject({
     // The main process idles while files run; the default (cores - 1) would run one file at a
     // time on a two-core machine.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // A worker count of its own needs a group of its own (vitest runs groups one after another).
+    sequence: { groupOrder: 2 },
   },
 });

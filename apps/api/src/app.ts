@@ -37,10 +37,22 @@ import { plansRoutes } from './modules/plans/plans.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { systemRoutes } from './modules/system/system.routes';
 import { usersRoutes } from './modules/users/users.routes';
+import { whatsappsRoutes } from './modules/whatsapps/whatsapps.routes';
+import { createChannelManager, type ChannelManager } from './channels/manager';
+import type { ChannelDriver } from './channels/driver';
+import { createLocalLeases, createPgLeases } from './channels/leases';
+import { createSimulatorDriver } from './channels/simulator/simulator-driver';
+import { cloudDriver } from './channels/cloud/cloud-driver';
+import { baileysDriver } from './channels/baileys/baileys-driver';
+import { cloudWebhookRoutes } from './channels/cloud/webhook.routes';
+import path from 'node:path';
 import { markUserOnline } from './modules/users/users.service';
 
 export type AppDeps = {
   config: Config;
+  channels: ChannelManager;
+  // Where the simulator keeps media "sent from the phone" until the session takes it.
+  simulatorSpool: string;
   db: Db;
   tokens: TokenService;
   realtime: Realtime;
@@ -121,8 +133,34 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   const rateLimiter = limiterRedis
     ? createRedisRateLimiter(limiterRedis)
     : createMemoryRateLimiter();
+  const uploads = createUploads({
+    dataDir: config.dataDir,
+    publicApiUrl: config.publicApiUrl,
+    secret: `${config.jwtRefreshSecret}:uploads`,
+  });
+  const simulatorSpool = path.join(config.dataDir, 'simulator');
+  const drivers: ChannelDriver[] = [
+    baileysDriver,
+    cloudDriver,
+    ...(config.simulatorEnabled ? [createSimulatorDriver({ spoolDir: simulatorSpool })] : []),
+  ];
+  // Several nodes share PostgreSQL: session ownership goes through it. PGlite means one process.
+  const leases = database.connectionString
+    ? await createPgLeases({ connectionString: database.connectionString, log: app.log })
+    : createLocalLeases();
+  const channels = createChannelManager({
+    db: database.db,
+    log: app.log,
+    realtime,
+    uploads,
+    leases,
+    drivers,
+    claimIntervalMs: database.connectionString ? config.sessionClaimInterval * 1000 : 0,
+  });
   app.decorate('deps', {
     config,
+    channels,
+    simulatorSpool,
     db: database.db,
     tokens,
     realtime,
@@ -135,11 +173,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
         log: app.log,
       }),
     rateLimiter: options.rateLimiter ?? rateLimiter,
-    uploads: createUploads({
-      dataDir: config.dataDir,
-      publicApiUrl: config.publicApiUrl,
-      secret: `${config.jwtRefreshSecret}:uploads`,
-    }),
+    uploads,
   });
 
   // Every route is recorded with its declared access so tests can walk the whole API.
@@ -196,9 +230,16 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(queuesRoutes);
   await app.register(announcementsRoutes);
   await app.register(uploadsRoutes);
+  await app.register(whatsappsRoutes);
+  await app.register(cloudWebhookRoutes);
 
   realtime.attach(app.server);
+  // Sessions resume once the app is ready, and stop (keeping their pairing) before the database closes.
+  app.addHook('onReady', async () => {
+    await channels.start();
+  });
   app.addHook('preClose', async () => {
+    await channels.close();
     await realtime.close();
   });
   app.addHook('onClose', async () => {

@@ -36,6 +36,7 @@ const envSchema = z.object({
   SMTP_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
   MAIL_FROM: z.string().default('Atendi <no-reply@atendi.local>'),
   SIMULATOR_ENABLED: z.preprocess(emptyAsUndefined, bool.optional()),
+  SESSION_CLAIM_INTERVAL: z.coerce.number().int().min(0).default(30),
   SERVE_WEB: z.preprocess(emptyAsUndefined, bool.default(true)),
   WEB_DIST: z.string().default(''),
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
@@ -66,6 +67,8 @@ export type Config = {
   smtpUrl?: string;
   mailFrom: string;
   simulatorEnabled: boolean;
+  // Seconds between a node's looks for WhatsApp sessions no node runs (PostgreSQL; 0 = never).
+  sessionClaimInterval: number;
   serveWeb: boolean;
   webDist: string;
   loginRateLimit: number;
@@ -115,6 +118,7 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
     mailFrom: e.MAIL_FROM,
     // The simulator is on by default only on the embedded database (the zero-setup demo).
     simulatorEnabled: e.SIMULATOR_ENABLED ?? !e.DATABASE_URL,
+    sessionClaimInterval: e.SESSION_CLAIM_INTERVAL,
     serveWeb: e.SERVE_WEB,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : '',
     loginRateLimit: e.LOGIN_RATE_LIMIT,

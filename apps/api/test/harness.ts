@@ -18,7 +18,7 @@ import {
   type Database,
   type Db,
 } from '../src/db/client';
-import { companies, plans, settings, users } from '../src/db/schema';
+import { companies, plans, settings, users, whatsapps } from '../src/db/schema';
 import type { Mail } from '../src/platform/mailer';
 import { hashPassword } from '../src/platform/passwords';
 
@@ -53,6 +53,10 @@ export type TestContext = {
   db: Db;
   config: Config;
   mail: Mail[];
+  // Stops the app as a process exit would (the database stays) and starts a new one on the same data.
+  restart: () => Promise<App>;
+  // PostgreSQL only: another API node on the same database (closed with the context).
+  spawnNode: () => Promise<App>;
   close: () => Promise<void>;
 };
 
@@ -73,24 +77,51 @@ export const createTestApp = async (
   const database = await openTestDatabase();
   await bootstrap(database.db, { adminEmail: SUPER_EMAIL, adminPassword: PASSWORD });
   const mail: Mail[] = [];
-  const app = await buildApp({
-    config,
-    database,
-    ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
-    mailer: { send: async (m) => void mail.push(m) },
-  });
-  await app.ready();
-  return {
-    app,
+  const start = async () => {
+    const built = await buildApp({
+      config,
+      database,
+      ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
+      mailer: { send: async (m) => void mail.push(m) },
+    });
+    await built.ready();
+    return built;
+  };
+  const nodes: { app: App; database: Database }[] = [];
+  const context: TestContext = {
+    app: await start(),
     db: database.db,
     config,
     mail,
+    restart: async () => {
+      await context.app.close();
+      context.app = await start();
+      return context.app;
+    },
+    spawnNode: async () => {
+      if (!database.connectionString) throw new Error('spawnNode needs TEST_DATABASE_URL');
+      const own = await openPostgres(database.connectionString, 3);
+      const node = await buildApp({
+        config,
+        database: own,
+        logger: false,
+        mailer: { send: async () => undefined },
+      });
+      await node.ready();
+      nodes.push({ app: node, database: own });
+      return node;
+    },
     close: async () => {
-      await app.close();
+      for (const node of nodes) {
+        await node.app.close();
+        await node.database.close();
+      }
+      await context.app.close();
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return context;
 };
 
 export type Session = { token: string; userId: number; companyId: number; cookie: string };
@@ -205,6 +236,19 @@ export const makeUser = async (
     .returning();
   return user;
 };
+
+// A connection row written directly (no session is started for it).
+export const makeWhatsapp = async (
+  db: Db,
+  companyId: number,
+  extra: Partial<typeof whatsapps.$inferInsert> = {},
+) =>
+  (
+    await db
+      .insert(whatsapps)
+      .values({ companyId, name: unique('Connection '), provider: 'simulator', ...extra })
+      .returning()
+  )[0];
 
 export const superUser = async (db: Db) =>
   (await db.select().from(users).where(eq(users.email, SUPER_EMAIL)))[0];

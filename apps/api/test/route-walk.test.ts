@@ -9,6 +9,7 @@ import {
   login,
   makeCompany,
   makeUser,
+  makeWhatsapp,
   type Session,
   type TestContext,
 } from './harness';
@@ -26,6 +27,9 @@ const PUBLIC_ROUTES = [
   'POST /resetpasswords/:email/:token/:newPassword',
   'GET /plans/list',
   'GET /uploads/:companyId/:name',
+  // Meta calls these; a request is checked against the connection's verify token or app secret.
+  'GET /webhooks/whatsapp',
+  'POST /webhooks/whatsapp',
 ];
 
 // Routes a company that is not active may still reach (SPEC §2 gate). Also deliberate.
@@ -72,6 +76,14 @@ const call = (route: RouteInfo, url: string, session?: Session) =>
       : { payload: (sampleInput(route.schema?.body) ?? {}) as object }),
   });
 
+// The same connection answers under /whatsapp, /whatsappsession and /simulator.
+const connectionFixtures = async (foreignCompany: number, ownCompany: number) => {
+  const own = await makeWhatsapp(t.db, ownCompany);
+  const foreign = await makeWhatsapp(t.db, foreignCompany);
+  const fixture = { own: own.id, foreign: foreign.id };
+  return { 'whatsapp:id': fixture, 'whatsappsession:id': fixture, 'simulator:id': fixture };
+};
+
 beforeAll(async () => {
   t = await createTestApp();
   // Company A owns the rows the walker pokes at; company B's staff try to reach them.
@@ -105,6 +117,7 @@ beforeAll(async () => {
     'companies:companyId': { own: b.company.id, foreign: a.company.id },
     'queue:id': { own: bQueue.id, foreign: aQueue.id },
     'queue-options:id': { own: (await optionOf(bQueue)).id, foreign: (await optionOf(aQueue)).id },
+    ...(await connectionFixtures(a.company.id, b.company.id)),
   };
   sessions = {
     admin: await login(t.app, b.admin.email),

@@ -24,6 +24,7 @@ const known: Record<string, unknown> = {
   endTime: '18:00',
   phone: '5511999990000'.slice(0, 12),
   color: '#123456',
+  from: '5491122223333',
   newPassword: 'Walker123',
   password: 'Walker123',
 };

@@ -55,6 +55,9 @@ export const errorStatus = {
   ERR_CANNOT_DELETE_OWN_COMPANY: 400,
   ERR_PAYLOAD_TOO_LARGE: 413,
   ERR_UNSUPPORTED_MEDIA_TYPE: 415,
+  ERR_PROVIDER_UNAVAILABLE: 400,
+  ERR_WAPP_IN_USE: 409,
+  ERR_INVALID_SIGNATURE: 401,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
   allTicketValues,
+  mediaTypes,
+  providers,
   companyStatuses,
   profiles,
   recurrences,
@@ -220,3 +222,80 @@ export const announcementUpdateSchema = z
   .object(withoutDefaults(announcementSchema.shape))
   .partial();
 export type AnnouncementInput = z.infer<typeof announcementSchema>;
+
+// --- WhatsApp connections ---
+const optionalText = z.string().max(5000).optional().default('');
+const minutes = z.coerce.number().int().min(0).max(525600);
+const cloudField = z.string().trim().max(500).nullable().optional();
+export const whatsappSchema = z.object({
+  name: z.string().trim().min(2).max(50),
+  isDefault: z.boolean().optional().default(false),
+  provider: z.enum(providers).optional().default('beta'),
+  greetingMessage: optionalText,
+  complationMessage: optionalText,
+  outOfHoursMessage: optionalText,
+  ratingMessage: optionalText,
+  queueIds: z.array(z.coerce.number().int().positive()).max(200).optional().default([]),
+  promptId: z.coerce.number().int().positive().nullable().optional(),
+  integrationId: z.coerce.number().int().positive().nullable().optional(),
+  transferQueueId: z.coerce.number().int().positive().nullable().optional(),
+  timeToTransfer: minutes.nullable().optional(),
+  expiresTicket: minutes.optional().default(0),
+  expiresInactiveMessage: optionalText,
+  timeUseBotQueues: minutes.optional().default(0),
+  maxUseBotQueues: z.coerce.number().int().min(0).max(1000).optional().default(3),
+  schedules: z.array(scheduleSlotSchema).max(7).optional(),
+  // Cloud API credentials (provider 'cloud'). The access token and app secret are write-only.
+  cloudPhoneNumberId: z
+    .string()
+    .trim()
+    .regex(/^\d{1,40}$/, 'Digits only')
+    .nullable()
+    .optional(),
+  cloudAccessToken: cloudField,
+  cloudAppSecret: cloudField,
+  cloudVerifyToken: cloudField,
+  cloudApiBaseUrl: z.url().max(500).nullable().optional(),
+});
+export const whatsappUpdateSchema = z.object(withoutDefaults(whatsappSchema.shape)).partial();
+export type WhatsappInput = z.infer<typeof whatsappSchema>;
+export type WhatsappUpdateInput = z.infer<typeof whatsappUpdateSchema>;
+
+// PUT /whatsappsession/{id}: a new QR, or a pairing code for this phone number when given.
+export const whatsappSessionSchema = z
+  .object({
+    phoneNumber: z
+      .string()
+      .trim()
+      .regex(/^\+?\d{8,15}$/, 'Use the full number with country code')
+      .optional(),
+  })
+  .nullish();
+
+// The simulator's virtual phone (SIMULATOR_ENABLED).
+export const simulatorInboundSchema = z.object({
+  from: z
+    .string()
+    .trim()
+    .regex(/^\+?\d{5,20}$/, 'Digits only'),
+  name: z.string().trim().max(100).optional(),
+  body: z.string().max(65536).optional().default(''),
+  id: z.string().trim().min(1).max(128).optional(),
+  mediaType: z.enum(mediaTypes).optional(),
+  fileName: z.string().trim().min(1).max(200).optional(),
+  mediaBase64: z.string().max(14_000_000).optional(),
+  quotedId: z.string().trim().min(1).max(128).optional(),
+  isGroup: z.boolean().optional().default(false),
+});
+export type SimulatorInbound = z.infer<typeof simulatorInboundSchema>;
+export const simulatorAckSchema = z.object({
+  id: z.string().trim().min(1).max(128),
+  ack: z.coerce.number().int().min(0).max(5),
+});
+export const simulatorTypingSchema = z.object({
+  from: z
+    .string()
+    .trim()
+    .regex(/^\+?\d{5,20}$/, 'Digits only'),
+  typing: z.boolean(),
+});

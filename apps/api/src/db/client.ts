@@ -18,6 +18,8 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
+  // PostgreSQL only: for the connection that holds session leases (channels/leases.ts).
+  connectionString?: string;
   migrate: () => Promise<void>;
   close: () => Promise<void>;
 };
@@ -53,6 +55,7 @@ export const openPostgres = async (connectionString: string, max = 10): Promise<
   return {
     db: db as unknown as Db,
     kind: 'postgres',
+    connectionString,
     migrate: () => migratePg(db, { migrationsFolder }),
     close: () => pool.end(),
   };

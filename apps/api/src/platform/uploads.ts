@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
@@ -32,6 +32,31 @@ const contentTypes: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
   '.csv': 'text/csv; charset=utf-8',
   '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.webm': 'video/webm',
+  '.3gp': 'video/3gpp',
+  '.opus': 'audio/ogg',
+  '.m4a': 'audio/mp4',
+  '.aac': 'audio/aac',
+  '.amr': 'audio/amr',
+  '.doc': 'application/msword',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  '.xls': 'application/vnd.ms-excel',
+  '.zip': 'application/zip',
+  '.vcf': 'text/vcard',
+};
+
+// The extension to store a received file under: its own when it is a plain one, else one from its type.
+const extensionFor = (fileName: string | undefined, mimetype: string) => {
+  const own = path.extname(fileName ?? '').toLowerCase();
+  if (/^\.[a-z0-9]{1,8}$/.test(own)) return own;
+  const base = mimetype.split(';')[0].trim().toLowerCase();
+  const known = Object.entries(contentTypes).find(([, type]) => type.split(';')[0] === base);
+  if (known) return known[0];
+  const sub = base
+    .split('/')[1]
+    ?.replace(/[^a-z0-9]/g, '')
+    .slice(0, 8);
+  return sub ? `.${sub}` : '.bin';
 };
 
 // Stored names are ours alone: 32 hex characters and the checked extension. Nothing a client sends
@@ -93,6 +118,25 @@ export const createUploads = (options: {
       }
       return { storedName, originalName, size: (await stat(target)).size };
     },
+
+    // Keeps a file that arrived some other way (a WhatsApp media download) in the company's folder.
+    async store(
+      companyId: number,
+      data: Buffer,
+      file: { fileName?: string; mimetype: string },
+    ): Promise<StoredFile> {
+      const extension = extensionFor(file.fileName, file.mimetype);
+      const storedName = `${randomBytes(16).toString('hex')}${extension}`;
+      const target = fileOf(companyId, storedName);
+      if (!target) throw new Error(`Invalid company id ${companyId}`);
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, data, { mode: 0o600 });
+      const originalName = path.basename(file.fileName || `file${extension}`).slice(0, 200);
+      return { storedName, originalName, size: data.length };
+    },
+
+    // Absolute path of a stored file (for drivers that send it), or undefined for a bad name.
+    pathOf: (companyId: number, storedName: string) => fileOf(companyId, storedName),
 
     async remove(companyId: number, storedName: string | null | undefined) {
       const file = storedName ? fileOf(companyId, storedName) : undefined;

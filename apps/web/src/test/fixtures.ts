@@ -96,6 +96,8 @@ export const mockApi = (routes: Record<string, Route>) => {
 export const shellRoutes: Record<string, Route> = {
   'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
   'GET /settings/': () => jsonResponse(200, []),
+  // The drawer's connections badge (admins).
+  'GET /whatsapp': () => jsonResponse(200, []),
 };
 
 // Stubs fetch with the shell's routes and the given ones; returns the mock to inspect.

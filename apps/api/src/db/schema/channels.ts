@@ -1,6 +1,16 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import type { Provider } from '@atendi/shared';
+import type { MediaType, Provider } from '@atendi/shared';
 import { createdAt, id, timestamps } from './_columns';
 import { companies } from './companies';
 import { messages } from './messages';
@@ -39,6 +49,8 @@ export const webhookEvents = pgTable(
     receivedAt: createdAt(),
     processedAt: timestamp({ withTimezone: true, mode: 'date' }),
     attempts: integer().notNull().default(0),
+    // A node processing the event holds it until then; a crashed node's claim simply runs out.
+    lockedUntil: timestamp({ withTimezone: true, mode: 'date' }),
     error: text(),
   },
   (t) => [
@@ -70,3 +82,52 @@ export const messageOutbox = pgTable(
   },
   (t) => [index().on(t.status, t.nextAttemptAt), index().on(t.ticketId), index().on(t.messageId)],
 );
+
+// Messages a Baileys session sent, kept so WhatsApp's retry requests (getMessage) can be answered.
+export const whatsappMessageStore = pgTable(
+  'whatsapp_message_store',
+  {
+    whatsappId: integer()
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    keyId: text().notNull(),
+    // The WAMessage content, serialised with BufferJSON.
+    message: jsonb().$type<unknown>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.whatsappId, t.keyId] }), index().on(t.createdAt)],
+);
+
+// The simulator's virtual phone: what the platform sent to it, so a person or a test can read it.
+export const simulatorMessages = pgTable(
+  'simulator_messages',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    whatsappId: integer()
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    providerId: text().notNull(),
+    to: text().notNull(),
+    body: text().notNull().default(''),
+    mediaType: text().$type<MediaType>().notNull().default('chat'),
+    fileName: text(),
+    quotedId: text(),
+    ack: integer().notNull().default(1),
+    deleted: boolean().notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex().on(t.whatsappId, t.providerId), index().on(t.whatsappId, t.id)],
+);
+
+// Requests between API nodes whose arguments are too large for a NOTIFY payload (channels/leases.ts).
+export const channelRequests = pgTable('channel_requests', {
+  id: text().primaryKey(),
+  payload: jsonb().$type<unknown>().notNull(),
+  createdAt: createdAt(),
+});

@@ -24,6 +24,8 @@ export const whatsapps = pgTable(
     status: text().$type<ConnectionStatus>().notNull().default('DISCONNECTED'),
     isDefault: boolean().notNull().default(false),
     qrcode: text().notNull().default(''),
+    // A pairing code waiting to be typed on the phone (the alternative to scanning the QR).
+    pairingCode: text().notNull().default(''),
     retries: integer().notNull().default(0),
     session: text().notNull().default(''),
     number: text().notNull().default(''),

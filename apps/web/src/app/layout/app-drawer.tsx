@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import {
+  Badge,
   Box,
   Collapse,
   Divider,
@@ -18,6 +19,7 @@ import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { APP_VERSION } from '@atendi/shared';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useConnectionsBadge } from '../../features/connections/use-connections-badge';
 import type { MenuGroup, MenuLink, MenuSection } from './menu-items';
 import { useServerVersion } from './use-shell-data';
 
@@ -29,7 +31,30 @@ const isActive = (pathname: string, to: string) =>
 
 type ItemProps = { open: boolean; onNavigate: () => void; nested?: boolean };
 
-const DrawerLink = ({ entry, open, onNavigate, nested }: ItemProps & { entry: MenuLink }) => {
+// Screen readers get the badge's reason; the red '!' shows it on screen.
+const visuallyHidden = {
+  position: 'absolute',
+  width: '1px',
+  height: '1px',
+  margin: '-1px',
+  padding: 0,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+  border: 0,
+} as const;
+
+const DrawerLink = ({
+  entry,
+  open,
+  onNavigate,
+  nested,
+  badge,
+}: ItemProps & {
+  entry: MenuLink;
+  // Why the item shows a red '!'; nothing when it needs no attention.
+  badge?: string | null;
+}) => {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const Icon = entry.icon;
@@ -44,12 +69,23 @@ const DrawerLink = ({ entry, open, onNavigate, nested }: ItemProps & { entry: Me
         sx={{ mx: 1, mb: 0.25, pl: nested && open ? 4 : 2, minHeight: 40 }}
       >
         <ListItemIcon sx={{ minWidth: 40 }}>
-          <Icon fontSize="small" />
+          <Badge
+            badgeContent={badge ? '!' : null}
+            color="error"
+            slotProps={{ badge: { title: badge ?? undefined, 'aria-hidden': true } }}
+          >
+            <Icon fontSize="small" />
+          </Badge>
         </ListItemIcon>
         <ListItemText
           primary={label}
           sx={{ opacity: open ? 1 : 0, whiteSpace: 'nowrap', transition: 'opacity 150ms' }}
         />
+        {badge && (
+          <Box component="span" sx={visuallyHidden}>
+            {badge}
+          </Box>
+        )}
       </ListItemButton>
     </Tooltip>
   );
@@ -117,6 +153,12 @@ export const AppDrawer = ({
   onClose: () => void;
 }) => {
   const { t } = useTranslation();
+  const hasConnections = sections.some((section) =>
+    section.entries.some((entry) => entry.id === 'connections'),
+  );
+  const badges: Partial<Record<string, string | null>> = {
+    connections: useConnectionsBadge(hasConnections),
+  };
   // A temporary drawer always shows labels; a permanent one collapses to icons.
   const expanded = isTemporary || open;
   const width = expanded ? DRAWER_WIDTH : MINI_DRAWER_WIDTH;
@@ -168,7 +210,13 @@ export const AppDrawer = ({
               entry.kind === 'group' ? (
                 <DrawerGroup key={entry.id} entry={entry} open={expanded} onNavigate={onNavigate} />
               ) : (
-                <DrawerLink key={entry.id} entry={entry} open={expanded} onNavigate={onNavigate} />
+                <DrawerLink
+                  key={entry.id}
+                  entry={entry}
+                  open={expanded}
+                  onNavigate={onNavigate}
+                  badge={badges[entry.id]}
+                />
               ),
             )}
           </List>

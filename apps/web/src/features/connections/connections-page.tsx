@@ -1,3 +1,366 @@
-import { PlaceholderPage } from '../../components/placeholder-page';
+import { useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  IconButton,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import PhoneAndroidIcon from '@mui/icons-material/PhoneAndroid';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { can, sessionActions } from '@atendi/shared';
+import { toast } from 'react-toastify';
+import { useTranslation } from 'react-i18next';
+import { useCurrentSession } from '../../api/session';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ConnectionDialog } from './connection-dialog';
+import { ConnectionStatusLabel, formatLastUpdate } from './connection-status';
+import {
+  applyWhatsappEventToCache,
+  connectionsKeys,
+  deleteConnection,
+  disconnectSession,
+  requestNewQr,
+  startSession,
+  useConnections,
+  useConnectionsLiveUpdates,
+  type Connection,
+} from './connections.api';
+import { QrCodeDialog } from './qr-code-dialog';
+import { SimulatorPhoneDialog } from './simulator-phone-dialog';
 
-export const ConnectionsPage = () => <PlaceholderPage titleKey="menu.connections" />;
+// One state per dialog; a new sessionKey gives each opening a fresh body.
+type DialogState = { open: boolean; connectionId: number | null; sessionKey: number };
+const closedDialog: DialogState = { open: false, connectionId: null, sessionKey: 0 };
+
+const useDialogState = () => {
+  const [state, setState] = useState<DialogState>(closedDialog);
+  const open = (connectionId: number | null) =>
+    setState((current) => ({ open: true, connectionId, sessionKey: current.sessionKey + 1 }));
+  const close = () => setState((current) => ({ ...current, open: false }));
+  return { state, open, close };
+};
+
+// SPEC §4: the session buttons a connection's status offers.
+const SessionButtons = ({
+  connection,
+  busyId,
+  onShowQr,
+  onTryAgain,
+  onNewQr,
+  onDisconnect,
+}: {
+  connection: Connection;
+  busyId: number | null;
+  onShowQr: () => void;
+  onTryAgain: () => void;
+  onNewQr: () => void;
+  onDisconnect: () => void;
+}) => {
+  const { t } = useTranslation();
+  const isBusy = busyId === connection.id;
+  return (
+    <Stack direction="row" spacing={1} useFlexGap flexWrap="wrap">
+      {sessionActions(connection.status).map((action) => {
+        switch (action) {
+          case 'showQr':
+            return (
+              <Button key={action} size="small" variant="contained" onClick={onShowQr}>
+                {t('connections.session.showQr')}
+              </Button>
+            );
+          case 'tryAgain':
+            return (
+              <Button
+                key={action}
+                size="small"
+                variant="outlined"
+                disabled={isBusy}
+                onClick={onTryAgain}
+              >
+                {t('connections.session.tryAgain')}
+              </Button>
+            );
+          case 'newQr':
+            return (
+              <Button
+                key={action}
+                size="small"
+                variant="contained"
+                disabled={isBusy}
+                onClick={onNewQr}
+              >
+                {t('connections.session.newQr')}
+              </Button>
+            );
+          case 'connecting':
+            return (
+              <Button
+                key={action}
+                size="small"
+                variant="outlined"
+                disabled
+                startIcon={<CircularProgress size={14} color="inherit" />}
+              >
+                {t('connections.session.connecting')}
+              </Button>
+            );
+          case 'disconnect':
+            return (
+              <Button
+                key={action}
+                size="small"
+                variant="outlined"
+                color="error"
+                disabled={isBusy}
+                onClick={onDisconnect}
+              >
+                {t('connections.session.disconnect')}
+              </Button>
+            );
+        }
+      })}
+    </Stack>
+  );
+};
+
+export const ConnectionsPage = () => {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { user } = useCurrentSession();
+  const canAdd = can(user, 'connections-page:addConnection');
+  const canUseSession = can(user, 'connections-page:actionButtons');
+  const canEdit = can(user, 'connections-page:editOrDeleteConnection');
+  const { data: connections = [], isPending, isError, refetch } = useConnections();
+  const form = useDialogState();
+  const qr = useDialogState();
+  const phone = useDialogState();
+  const [toDelete, setToDelete] = useState<Connection | null>(null);
+  const [toDisconnect, setToDisconnect] = useState<Connection | null>(null);
+
+  useConnectionsLiveUpdates();
+
+  // The new session state arrives live; a refetch covers a socket that is down.
+  const refreshList = () => queryClient.invalidateQueries({ queryKey: connectionsKeys.list });
+  const tryAgain = useMutation({
+    mutationFn: startSession,
+    onSuccess: () => void refreshList(),
+  });
+  const newQr = useMutation({
+    mutationFn: (id: number) => requestNewQr(id),
+    onSuccess: (_data, id) => {
+      qr.open(id);
+      void refreshList();
+    },
+  });
+  const disconnect = useMutation({
+    mutationFn: disconnectSession,
+    onSuccess: () => {
+      toast.success(t('connections.disconnected'));
+      void refreshList();
+    },
+    onSettled: () => setToDisconnect(null),
+  });
+  const remove = useMutation({
+    mutationFn: deleteConnection,
+    onSuccess: (_data, id) => {
+      applyWhatsappEventToCache(queryClient, { action: 'delete', whatsappId: id });
+      toast.success(t('connections.deleted'));
+    },
+    onSettled: () => setToDelete(null),
+  });
+  const busyId =
+    [tryAgain, newQr, disconnect].find((mutation) => mutation.isPending)?.variables ?? null;
+
+  const columnCount = 4 + (canUseSession ? 1 : 0) + (canEdit ? 1 : 0);
+
+  return (
+    <Stack spacing={2}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        alignItems={{ xs: 'stretch', sm: 'center' }}
+      >
+        <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
+          {t('connections.title')}
+        </Typography>
+        {canAdd && (
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => form.open(null)}>
+            {t('connections.add')}
+          </Button>
+        )}
+      </Stack>
+
+      <TableContainer component={Paper} variant="outlined">
+        <Table size="small" aria-label={t('connections.title')}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t('connections.columns.name')}</TableCell>
+              <TableCell>{t('connections.columns.status')}</TableCell>
+              {canUseSession && <TableCell>{t('connections.columns.session')}</TableCell>}
+              <TableCell>{t('connections.columns.lastUpdate')}</TableCell>
+              <TableCell align="center">{t('connections.columns.default')}</TableCell>
+              {canEdit && (
+                <TableCell align="center" sx={{ width: 120 }}>
+                  {t('connections.columns.actions')}
+                </TableCell>
+              )}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {connections.map((connection) => (
+              <TableRow key={connection.id} hover>
+                <TableCell sx={{ fontWeight: 500 }}>{connection.name}</TableCell>
+                <TableCell>
+                  <ConnectionStatusLabel status={connection.status} />
+                </TableCell>
+                {canUseSession && (
+                  <TableCell>
+                    <Stack direction="row" spacing={1} alignItems="center">
+                      <SessionButtons
+                        connection={connection}
+                        busyId={busyId}
+                        onShowQr={() => qr.open(connection.id)}
+                        onTryAgain={() => tryAgain.mutate(connection.id)}
+                        onNewQr={() => newQr.mutate(connection.id)}
+                        onDisconnect={() => setToDisconnect(connection)}
+                      />
+                      {connection.provider === 'simulator' && (
+                        <Button
+                          size="small"
+                          startIcon={<PhoneAndroidIcon />}
+                          onClick={() => phone.open(connection.id)}
+                        >
+                          {t('connections.session.phone')}
+                        </Button>
+                      )}
+                    </Stack>
+                  </TableCell>
+                )}
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  {formatLastUpdate(connection.updatedAt)}
+                </TableCell>
+                <TableCell align="center">
+                  {connection.isDefault && (
+                    <CheckCircleIcon
+                      color="success"
+                      fontSize="small"
+                      titleAccess={t('connections.isDefault')}
+                    />
+                  )}
+                </TableCell>
+                {canEdit && (
+                  <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip title={t('connections.edit')}>
+                      <IconButton
+                        size="small"
+                        aria-label={t('connections.editConnection', { name: connection.name })}
+                        onClick={() => form.open(connection.id)}
+                      >
+                        <EditOutlinedIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                    <Tooltip title={t('connections.delete')}>
+                      <IconButton
+                        size="small"
+                        aria-label={t('connections.deleteConnection', { name: connection.name })}
+                        onClick={() => setToDelete(connection)}
+                      >
+                        <DeleteOutlineIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  </TableCell>
+                )}
+              </TableRow>
+            ))}
+            {isPending && (
+              <TableRow>
+                <TableCell colSpan={columnCount} align="center">
+                  <CircularProgress size={24} aria-label={t('app.loading')} />
+                </TableCell>
+              </TableRow>
+            )}
+            {isError && connections.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={columnCount}>
+                  <Alert
+                    severity="error"
+                    action={
+                      <Button color="inherit" size="small" onClick={() => void refetch()}>
+                        {t('connections.retry')}
+                      </Button>
+                    }
+                  >
+                    {t('connections.loadFailed')}
+                  </Alert>
+                </TableCell>
+              </TableRow>
+            )}
+            {!isPending && !isError && connections.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={columnCount}>
+                  <Box sx={{ py: 3, textAlign: 'center', color: 'text.secondary' }}>
+                    {t('connections.empty')}
+                  </Box>
+                </TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+      </TableContainer>
+
+      <ConnectionDialog
+        open={form.state.open}
+        connectionId={form.state.connectionId}
+        sessionKey={form.state.sessionKey}
+        onClose={form.close}
+      />
+      <QrCodeDialog
+        open={qr.state.open}
+        connectionId={qr.state.connectionId}
+        sessionKey={qr.state.sessionKey}
+        onClose={qr.close}
+      />
+      <SimulatorPhoneDialog
+        open={phone.state.open}
+        connectionId={phone.state.connectionId}
+        sessionKey={phone.state.sessionKey}
+        onClose={phone.close}
+      />
+      <ConfirmDialog
+        open={toDisconnect !== null}
+        title={t('connections.disconnectTitle', { name: toDisconnect?.name ?? '' })}
+        message={t('connections.disconnectText')}
+        confirmLabel={t('connections.session.disconnect')}
+        isDestructive
+        isBusy={disconnect.isPending}
+        onConfirm={() => toDisconnect && disconnect.mutate(toDisconnect.id)}
+        onClose={() => setToDisconnect(null)}
+      />
+      <ConfirmDialog
+        open={toDelete !== null}
+        title={t('connections.deleteTitle', { name: toDelete?.name ?? '' })}
+        message={t('connections.deleteText')}
+        confirmLabel={t('connections.delete')}
+        isDestructive
+        isBusy={remove.isPending}
+        onConfirm={() => toDelete && remove.mutate(toDelete.id)}
+        onClose={() => setToDelete(null)}
+      />
+    </Stack>
+  );
+};

@@ -11,6 +11,7 @@ export const userFormSchema = (isEdit: boolean) =>
       password: z.string(),
       profile: z.enum(profiles),
       queueIds: z.array(z.number()),
+      whatsappId: z.number().nullable(),
       allTicket: z.boolean(),
     })
     .superRefine(({ password }, ctx) => {

@@ -36,6 +36,7 @@ import {
   applyUserEventToCache,
   createUser,
   updateUser,
+  useConnectionChoices,
   useQueueChoices,
   useUser,
   type QueueRef,
@@ -63,6 +64,7 @@ const UserForm = ({ user, onClose }: { user: User | null; onClose: () => void })
   const canEditProfile = can(me, 'user-modal:editProfile') && (!isSelf || me.super);
   const canEditQueues = can(me, 'user-modal:editQueues');
   const queueChoices = useQueueChoices(true);
+  const connectionChoices = useConnectionChoices(true);
   const [limitMessage, setLimitMessage] = useState<string | null>(null);
 
   const {
@@ -79,6 +81,7 @@ const UserForm = ({ user, onClose }: { user: User | null; onClose: () => void })
       password: '',
       profile: user?.profile ?? 'user',
       queueIds: user?.queueIds ?? [],
+      whatsappId: user?.whatsappId ?? null,
       allTicket: user?.allTicket === 'enabled',
     },
   });
@@ -97,7 +100,11 @@ const UserForm = ({ user, onClose }: { user: User | null; onClose: () => void })
       password: values.password,
       ...(canEditProfile ? { profile: values.profile } : {}),
       ...(canEditQueues
-        ? { queueIds: values.queueIds, allTicket: values.allTicket ? 'enabled' : 'desabled' }
+        ? {
+            queueIds: values.queueIds,
+            whatsappId: values.whatsappId,
+            allTicket: values.allTicket ? 'enabled' : 'desabled',
+          }
         : {}),
     };
     try {
@@ -248,18 +255,33 @@ const UserForm = ({ user, onClose }: { user: User | null; onClose: () => void })
               </TextField>
             )}
           />
-          {/* Connections arrive with a later issue; until GET /whatsapp exists nothing can be chosen. */}
-          <TextField
-            select
-            label={t('users.modal.connection')}
-            value=""
-            disabled
-            fullWidth
-            helperText={t('users.modal.connectionUnavailable')}
-            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-          >
-            <MenuItem value="">{t('users.modal.noConnection')}</MenuItem>
-          </TextField>
+          {/* The connection new tickets of this user go out through (editable with the queues). */}
+          <Controller
+            name="whatsappId"
+            control={control}
+            render={({ field: { ref, value, onChange, ...field } }) => (
+              <TextField
+                {...field}
+                inputRef={ref}
+                select
+                label={t('users.modal.connection')}
+                value={value ?? ''}
+                onChange={(event) =>
+                  onChange(event.target.value === '' ? null : Number(event.target.value))
+                }
+                disabled={!canEditQueues}
+                fullWidth
+                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+              >
+                <MenuItem value="">{t('users.modal.noConnection')}</MenuItem>
+                {connectionChoices.data?.map((connection) => (
+                  <MenuItem key={connection.id} value={connection.id}>
+                    {connection.name}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
           <Box>
             <Controller
               name="allTicket"

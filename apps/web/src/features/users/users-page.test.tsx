@@ -151,6 +151,7 @@ describe('users page', () => {
       password: 'secreto1',
       profile: 'user',
       queueIds: [3],
+      whatsappId: null,
       allTicket: 'enabled',
     });
     expect(await screen.findByText('Agente Uno')).toBeTruthy();
@@ -269,21 +270,41 @@ describe('users page', () => {
       password: '',
       profile: 'supervisor',
       queueIds: [3],
+      whatsappId: null,
       allTicket: 'enabled',
     });
   });
 
-  it('shows the default connection disabled and never asks for connections', async () => {
-    const fetchMock = stubUsersApi({ 'GET /users': listOf([]) });
+  it('offers the company’s connections as the default connection and sends the choice', async () => {
+    let sent: Record<string, unknown> | undefined;
+    stubUsersApi({
+      'GET /users': listOf([]),
+      'GET /whatsapp': () =>
+        jsonResponse(200, [
+          { id: 7, name: 'Principal' },
+          { id: 8, name: 'Postventa' },
+        ]),
+      'POST /users': (init) => {
+        sent = bodyOf(init);
+        return jsonResponse(201, makeUser({ id: 9, name: 'Nuevo', whatsappId: 8 }));
+      },
+    });
     const user = setupUser();
     renderApp('/users', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar usuario' }));
     const dialog = await screen.findByRole('dialog');
-    const connection = within(dialog).getByRole('combobox', { name: 'Conexión predeterminada' });
-    expect(connection.getAttribute('aria-disabled')).toBe('true');
-    expect(within(dialog).getByText(/cuando las conexiones de WhatsApp estén/)).toBeTruthy();
-    expect(callsOf(fetchMock).some((call) => call.includes('/whatsapp'))).toBe(false);
+    await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Nuevo');
+    await fill(
+      user,
+      within(dialog).getByRole('textbox', { name: 'Correo electrónico' }),
+      'nuevo@example.com',
+    );
+    await fill(user, within(dialog).getByLabelText('Contraseña'), 'Secreto1');
+    await user.click(within(dialog).getByRole('combobox', { name: 'Conexión predeterminada' }));
+    await user.click(await screen.findByRole('option', { name: 'Postventa' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
+    await waitFor(() => expect(sent).toMatchObject({ whatsappId: 8, name: 'Nuevo' }));
   });
 
   it('does not let an admin change their own profile or delete themselves', async () => {

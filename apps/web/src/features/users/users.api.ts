@@ -43,6 +43,7 @@ export const usersKeys = {
   list: (search: string) => ['users', 'list', search] as const,
   detail: (id: number) => ['users', 'detail', id] as const,
   queueChoices: ['users', 'queue-choices'] as const,
+  connectionChoices: ['users', 'connection-choices'] as const,
 };
 
 export const fetchUsersPage = (searchParam: string, pageNumber: number) =>
@@ -54,6 +55,8 @@ export const updateUser = (id: number, input: UserUpdateInput) =>
 export const deleteUser = (id: number) => api.delete(`/users/${id}`);
 // The queue picker needs only id, name and colour of GET /queue's answer.
 export const fetchQueueChoices = () => api.get<QueueRef[]>('/queue');
+export type ConnectionChoice = { id: number; name: string };
+export const fetchConnectionChoices = () => api.get<ConnectionChoice[]>('/whatsapp?session=0');
 
 export const usersListQuery = (search: string) =>
   infiniteQueryOptions({
@@ -78,6 +81,14 @@ export const useQueueChoices = (enabled: boolean) =>
   useQuery({
     queryKey: usersKeys.queueChoices,
     queryFn: fetchQueueChoices,
+    enabled,
+    staleTime: 0,
+  });
+
+export const useConnectionChoices = (enabled: boolean) =>
+  useQuery({
+    queryKey: usersKeys.connectionChoices,
+    queryFn: fetchConnectionChoices,
     enabled,
     staleTime: 0,
   });

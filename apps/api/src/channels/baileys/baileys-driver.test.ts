@@ -1,0 +1,607 @@
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import Fastify from 'fastify';
+import {
+  DisconnectReason,
+  initAuthCreds,
+  proto,
+  WAMessageStatus,
+  type UserFacingSocketConfig,
+  type WAMessage,
+} from '@whiskeysockets/baileys';
+import type { Db } from '../../db/client';
+import type { ChannelEvent, ConnectionRow, InboundMessage } from '../driver';
+import type { DatabaseAuthState } from './auth-state';
+import { baileysLogger, createBaileysDriver, type BaileysSocket } from './baileys-driver';
+import type { MessageStore } from './message-store';
+
+const CONTACT = '5511988887777@s.whatsapp.net';
+const log = Fastify({ logger: false }).log;
+
+// A stand-in for makeWASocket: `ev` is a plain EventEmitter the test fires Baileys events on.
+const fakeSocket = () => {
+  const ev = new EventEmitter();
+  let sequence = 0;
+  return {
+    ev,
+    user: undefined as BaileysSocket['user'],
+    config: undefined as UserFacingSocketConfig | undefined,
+    sendMessage: vi.fn(async (jid: string, content: object) => {
+      sequence += 1;
+      return proto.WebMessageInfo.fromObject({
+        key: { remoteJid: jid, fromMe: true, id: `SENT${sequence}` },
+        message: 'text' in content ? { conversation: String(content.text) } : {},
+        messageTimestamp: 1_700_000_000,
+      }) as WAMessage;
+    }),
+    readMessages: vi.fn(async () => undefined),
+    onWhatsApp: vi.fn(async (...numbers: string[]) =>
+      numbers.map((n) => ({ jid: `${n}@s.whatsapp.net`, exists: true })),
+    ),
+    requestPairingCode: vi.fn(async () => 'ABCD1234'),
+    logout: vi.fn(async () => undefined),
+    end: vi.fn(async () => undefined),
+    updateMediaMessage: vi.fn(),
+    signalRepository: { lidMapping: { getPNForLID: vi.fn(async () => null as string | null) } },
+  };
+};
+type FakeSocket = ReturnType<typeof fakeSocket>;
+
+const memoryStore = () => {
+  const kept = new Map<string, WAMessage>();
+  const store = {
+    kept,
+    remember: vi.fn(async (m: WAMessage) => void kept.set(m.key.id ?? '', m)),
+    load: async (id: string) => kept.get(id),
+    loadMany: async (ids: string[]) =>
+      ids.map((id) => kept.get(id)).filter((m): m is WAMessage => !!m),
+    getMessage: async () => undefined,
+    prune: vi.fn(async () => 0),
+    clear: vi.fn(async () => kept.clear()),
+  } satisfies MessageStore & { kept: Map<string, WAMessage> };
+  return store;
+};
+
+const setup = (options: { registered?: boolean; me?: { id: string; lid?: string } } = {}) => {
+  const sockets: FakeSocket[] = [];
+  const store = memoryStore();
+  const auth = {
+    clear: vi.fn(async () => undefined),
+    saveCreds: vi.fn(async () => undefined),
+  };
+  const loadAuth = vi.fn(async (): Promise<DatabaseAuthState> => {
+    const creds = initAuthCreds();
+    creds.registered = !!options.registered;
+    creds.me = options.me;
+    return {
+      state: { creds, keys: { get: async () => ({}), set: async () => undefined } },
+      saveCreds: auth.saveCreds,
+      clear: auth.clear,
+    };
+  });
+  const driver = createBaileysDriver({
+    makeSocket: (config) => {
+      const socket = fakeSocket();
+      socket.config = config;
+      sockets.push(socket);
+      return socket as unknown as BaileysSocket;
+    },
+    authState: loadAuth,
+    messageStore: () => store,
+    // No jitter: the backoff is exactly 1 s, 2 s, 4 s…
+    random: () => 0.5,
+  });
+  const events: ChannelEvent[] = [];
+  const session = driver.createSession({
+    connection: { id: 7, companyId: 3 } as ConnectionRow,
+    db: {} as Db,
+    log,
+    emit: async (event) => void events.push(event),
+  });
+  const current = () => sockets[sockets.length - 1];
+  const fire = async (name: string, payload: unknown) => {
+    current().ev.emit(name, payload);
+    await settle();
+  };
+  const close = (statusCode: number) =>
+    fire('connection.update', {
+      connection: 'close',
+      lastDisconnect: {
+        error: Object.assign(new Error('closed'), { output: { statusCode } }),
+        date: new Date(),
+      },
+    });
+  const statuses = () => events.filter((e) => e.type === 'status').map((e) => e.status);
+  return { driver, session, sockets, current, events, statuses, fire, close, store, auth };
+};
+
+// Lets the session's event queue run (timers are fake, setImmediate is not).
+const settle = async () => {
+  for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve));
+};
+
+beforeEach(() => {
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+  });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('baileysLogger', () => {
+  const appLog = (level: string) => Fastify({ logger: { level, stream: new PassThrough() } }).log;
+
+  it('lets Baileys log warnings and errors only', () => {
+    expect(baileysLogger(appLog('info')).level).toBe('warn');
+    expect(baileysLogger(appLog('debug')).level).toBe('warn');
+  });
+
+  it('stays as quiet as the app when the app is quieter', () => {
+    expect(baileysLogger(appLog('error')).level).toBe('error');
+    expect(baileysLogger(appLog('silent')).level).toBe('silent');
+  });
+});
+
+describe('baileys driver: connection', () => {
+  it('opens one socket with the stored auth and the quiet options', async () => {
+    const t = setup();
+    expect(t.driver).toMatchObject({ provider: 'beta', pairs: true });
+    await t.session.start();
+    await settle();
+    expect(t.sockets).toHaveLength(1);
+    expect(t.current().config).toMatchObject({
+      browser: ['Atendi', 'Chrome', '1.0.0'],
+      markOnlineOnConnect: false,
+      syncFullHistory: false,
+    });
+    expect(t.statuses()).toEqual(['OPENING']);
+  });
+
+  it('shows each QR, then reports CONNECTED with the own number', async () => {
+    const t = setup();
+    await t.session.start();
+    await t.fire('connection.update', { qr: '2@first' });
+    await t.fire('connection.update', { qr: '2@second' });
+    expect(t.events).toEqual([
+      { type: 'status', status: 'OPENING' },
+      { type: 'qr', qr: '2@first' },
+      { type: 'status', status: 'qrcode' },
+      { type: 'qr', qr: '2@second' },
+      { type: 'status', status: 'qrcode' },
+    ]);
+    t.events.length = 0;
+    t.current().user = { id: '551188887777:12@s.whatsapp.net', lid: '123@lid' };
+    await t.fire('connection.update', { connection: 'open' });
+    expect(t.events).toEqual([
+      { type: 'qr', qr: '' },
+      { type: 'status', status: 'CONNECTED', number: '5511988887777' },
+    ]);
+    expect(t.store.prune).toHaveBeenCalled();
+  });
+
+  it('reports the number of a resumed pairing from its live credentials', async () => {
+    const t = setup({
+      registered: true,
+      me: { id: '5521977776666:3@s.whatsapp.net', lid: '55@lid' },
+    });
+    await t.session.start();
+    await t.fire('connection.update', { connection: 'open' });
+    expect(t.events.at(-1)).toEqual({
+      type: 'status',
+      status: 'CONNECTED',
+      number: '5521977776666',
+    });
+  });
+
+  it('asks for a pairing code once the socket is ready, instead of showing QRs', async () => {
+    const t = setup();
+    await t.session.start({ phoneNumber: '+55 (11) 98888-7777' });
+    await t.fire('connection.update', { qr: '2@first' });
+    await t.fire('connection.update', { qr: '2@second' });
+    expect(t.current().requestPairingCode).toHaveBeenCalledOnce();
+    expect(t.current().requestPairingCode).toHaveBeenCalledWith('5511988887777');
+    expect(t.events).toEqual([
+      { type: 'status', status: 'OPENING' },
+      { type: 'pairingCode', code: 'ABCD1234' },
+      { type: 'status', status: 'PAIRING' },
+    ]);
+  });
+
+  it('reconnects at once when WhatsApp asks for a restart after pairing', async () => {
+    const t = setup();
+    await t.session.start();
+    await t.fire('connection.update', { qr: '2@qr' });
+    await t.close(DisconnectReason.restartRequired);
+    expect(t.sockets).toHaveLength(2);
+    expect(t.statuses()).toEqual(['OPENING', 'qrcode', 'OPENING']);
+    expect(t.auth.clear).not.toHaveBeenCalled();
+  });
+
+  it('forgets the pairing and stays down when logged out from the phone', async () => {
+    const t = setup({ registered: true });
+    await t.session.start();
+    await t.fire('connection.update', { connection: 'open' });
+    await t.close(DisconnectReason.loggedOut);
+    expect(t.events.slice(-2)).toEqual([
+      { type: 'qr', qr: '' },
+      { type: 'status', status: 'DISCONNECTED', reason: 'loggedOut' },
+    ]);
+    expect(t.auth.clear).toHaveBeenCalledOnce();
+    expect(t.store.clear).toHaveBeenCalledOnce();
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(t.sockets).toHaveLength(1);
+  });
+
+  it('takes a replaced session back once, and stops at the second replacement', async () => {
+    const t = setup({ registered: true });
+    await t.session.start();
+    await t.fire('connection.update', { connection: 'open' });
+    await t.close(DisconnectReason.connectionReplaced);
+    expect(t.statuses().at(-1)).toBe('TIMEOUT');
+    await vi.advanceTimersByTimeAsync(1_000);
+    await settle();
+    expect(t.sockets).toHaveLength(2);
+    await t.fire('connection.update', { connection: 'open' });
+    await t.close(DisconnectReason.connectionReplaced);
+    expect(t.statuses().at(-1)).toBe('DISCONNECTED');
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(t.sockets).toHaveLength(2);
+    expect(t.auth.clear).not.toHaveBeenCalled();
+  });
+
+  it('reports TIMEOUT when an open connection drops and reconnects after the backoff', async () => {
+    const t = setup({ registered: true });
+    await t.session.start();
+    await t.fire('connection.update', { connection: 'open' });
+    await t.close(DisconnectReason.connectionLost);
+    expect(t.events.at(-1)).toEqual({
+      type: 'status',
+      status: 'TIMEOUT',
+      reason: 'timedOut',
+      retries: 1,
+    });
+    await vi.advanceTimersByTimeAsync(999);
+    expect(t.sockets).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await settle();
+    expect(t.sockets).toHaveLength(2);
+    expect(t.statuses().at(-1)).toBe('OPENING');
+
+    // Still failing: the next wait doubles.
+    await t.close(DisconnectReason.connectionClosed);
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(t.sockets).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    await settle();
+    expect(t.sockets).toHaveLength(3);
+  });
+
+  it('stops waiting when the QR codes ran out unscanned', async () => {
+    const t = setup();
+    await t.session.start();
+    await t.fire('connection.update', { qr: '2@qr' });
+    await t.close(DisconnectReason.timedOut);
+    expect(t.events.slice(-2)).toEqual([
+      { type: 'qr', qr: '' },
+      { type: 'status', status: 'DISCONNECTED', reason: 'qrTimeout' },
+    ]);
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(t.sockets).toHaveLength(1);
+  });
+
+  it('stop() ends the socket, keeps the pairing and cancels a pending reconnect', async () => {
+    const t = setup({ registered: true });
+    await t.session.start();
+    await t.fire('connection.update', { connection: 'open' });
+    await t.close(DisconnectReason.connectionClosed);
+    await t.session.start();
+    await t.fire('connection.update', { connection: 'open' });
+    const socket = t.current();
+    await t.session.stop();
+    expect(socket.end).toHaveBeenCalled();
+    expect(socket.logout).not.toHaveBeenCalled();
+    expect(t.auth.clear).not.toHaveBeenCalled();
+    const before = t.events.length;
+    // What the ended socket still emits is ignored, and no timer reconnects it.
+    socket.ev.emit('connection.update', { connection: 'close' });
+    await settle();
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(t.events).toHaveLength(before);
+    expect(t.sockets).toHaveLength(2);
+  });
+
+  it('logout() unlinks the device and forgets the auth state and kept messages', async () => {
+    const t = setup({ registered: true });
+    await t.session.start();
+    await t.fire('connection.update', { connection: 'open' });
+    const socket = t.current();
+    await t.session.logout();
+    expect(socket.logout).toHaveBeenCalledOnce();
+    expect(t.auth.clear).toHaveBeenCalledOnce();
+    expect(t.store.clear).toHaveBeenCalledOnce();
+    await expect(t.session.sendMessage({ to: '5511988887777', body: 'x' })).rejects.toMatchObject({
+      code: 'ERR_WAPP_NOT_INITIALIZED',
+    });
+  });
+
+  it('logout() of a session never started still forgets the stored pairing', async () => {
+    const t = setup({ registered: true });
+    await t.session.logout();
+    expect(t.auth.clear).toHaveBeenCalledOnce();
+    expect(t.sockets).toHaveLength(0);
+  });
+});
+
+describe('baileys driver: events', () => {
+  const connected = async () => {
+    const t = setup({ registered: true });
+    await t.session.start();
+    await t.fire('connection.update', { connection: 'open' });
+    t.events.length = 0;
+    return t;
+  };
+
+  const incoming = (id: string, message: proto.IMessage, key: Record<string, unknown> = {}) => {
+    const msg = proto.WebMessageInfo.fromObject({
+      key: { remoteJid: CONTACT, fromMe: false, id, ...key },
+      message,
+      messageTimestamp: 1_700_000_000,
+      pushName: 'Ana',
+    }) as WAMessage;
+    msg.key = { ...msg.key, ...key };
+    return msg;
+  };
+
+  it('reports an upserted message as a mapped message and keeps it for quoting', async () => {
+    const t = await connected();
+    const msg = incoming('IN1', { conversation: 'Hola' });
+    await t.fire('messages.upsert', { type: 'notify', messages: [msg] });
+    expect(t.events).toEqual([
+      {
+        type: 'message',
+        message: expect.objectContaining({
+          providerId: 'IN1',
+          from: '5511988887777',
+          body: 'Hola',
+          contactName: 'Ana',
+          fromMe: false,
+        }) as InboundMessage,
+      },
+    ]);
+    expect(t.store.kept.has('IN1')).toBe(true);
+  });
+
+  it('also reports messages sent from the phone (append upserts)', async () => {
+    const t = await connected();
+    await t.fire('messages.upsert', {
+      type: 'append',
+      messages: [incoming('OUT1', { conversation: 'desde el celular' }, { fromMe: true })],
+    });
+    expect(t.events).toMatchObject([{ type: 'message', message: { fromMe: true } }]);
+  });
+
+  it('resolves a LID-only sender through the LID mapping store', async () => {
+    const t = await connected();
+    t.current().signalRepository.lidMapping.getPNForLID.mockResolvedValue(CONTACT);
+    await t.fire('messages.upsert', {
+      type: 'notify',
+      messages: [incoming('IN2', { conversation: 'hi' }, { remoteJid: '999@lid' })],
+    });
+    expect(t.current().signalRepository.lidMapping.getPNForLID).toHaveBeenCalledWith('999@lid');
+    expect(t.events).toMatchObject([
+      { type: 'message', message: { from: '5511988887777', lid: '999@lid' } },
+    ]);
+  });
+
+  it('reports a revoke once, though Baileys reports it as an upsert and as an update', async () => {
+    const t = await connected();
+    const revoke = incoming('P1', {
+      protocolMessage: {
+        key: { remoteJid: CONTACT, id: 'IN1' },
+        type: proto.Message.ProtocolMessage.Type.REVOKE,
+      },
+    });
+    await t.fire('messages.upsert', { type: 'notify', messages: [revoke] });
+    await t.fire('messages.update', [
+      {
+        key: { remoteJid: CONTACT, id: 'IN1' },
+        update: { message: null, messageStubType: proto.WebMessageInfo.StubType.REVOKE },
+      },
+    ]);
+    expect(t.events).toEqual([{ type: 'revoke', providerId: 'IN1' }]);
+  });
+
+  it('reports acks, receipts and typing', async () => {
+    const t = await connected();
+    await t.fire('messages.update', [
+      {
+        key: { remoteJid: CONTACT, id: 'SENT1', fromMe: true },
+        update: { status: WAMessageStatus.READ },
+      },
+    ]);
+    await t.fire('message-receipt.update', [
+      {
+        key: { remoteJid: '1203@g.us', id: 'SENT2', fromMe: true },
+        receipt: { userJid: CONTACT, receiptTimestamp: 1 },
+      },
+    ]);
+    await t.fire('presence.update', {
+      id: CONTACT,
+      presences: { [CONTACT]: { lastKnownPresence: 'composing' } },
+    });
+    expect(t.events).toEqual([
+      { type: 'ack', providerId: 'SENT1', ack: 4 },
+      { type: 'ack', providerId: 'SENT2', ack: 3 },
+      { type: 'typing', from: '5511988887777', typing: true },
+    ]);
+  });
+});
+
+describe('baileys driver: sending', () => {
+  const connected = async () => {
+    const t = setup({ registered: true });
+    await t.session.start();
+    await t.fire('connection.update', { connection: 'open' });
+    return t;
+  };
+
+  it('refuses to send before the connection is open', async () => {
+    const t = setup();
+    await expect(t.session.sendMessage({ to: '5511988887777', body: 'x' })).rejects.toMatchObject({
+      code: 'ERR_WAPP_NOT_INITIALIZED',
+    });
+    await t.session.start();
+    await expect(
+      t.session.markRead({ from: '5511988887777', providerIds: ['A'] }),
+    ).rejects.toMatchObject({
+      code: 'ERR_WAPP_NOT_INITIALIZED',
+    });
+  });
+
+  it('sends text to the Brazilian number form that exists, and remembers which', async () => {
+    const t = await connected();
+    const socket = t.current();
+    socket.onWhatsApp.mockResolvedValue([
+      { jid: '5511988887777@s.whatsapp.net', exists: false },
+      { jid: '551188887777@s.whatsapp.net', exists: true },
+    ]);
+    const result = await t.session.sendMessage({ to: '5511988887777', body: 'Olá' });
+    expect(socket.onWhatsApp).toHaveBeenCalledWith('5511988887777', '551188887777');
+    expect(socket.sendMessage).toHaveBeenCalledWith(
+      '551188887777@s.whatsapp.net',
+      { text: 'Olá' },
+      {},
+    );
+    expect(result).toEqual({ providerId: 'SENT1', timestamp: new Date(1_700_000_000_000) });
+    expect(t.store.kept.has('SENT1')).toBe(true);
+
+    await t.session.sendMessage({ to: '5511988887777', body: 'de novo' });
+    expect(socket.onWhatsApp).toHaveBeenCalledOnce();
+    expect(socket.sendMessage).toHaveBeenLastCalledWith(
+      '551188887777@s.whatsapp.net',
+      { text: 'de novo' },
+      {},
+    );
+  });
+
+  it('rejects a number that is not on WhatsApp', async () => {
+    const t = await connected();
+    t.current().onWhatsApp.mockResolvedValue([]);
+    await expect(t.session.sendMessage({ to: '5511977776666', body: 'x' })).rejects.toMatchObject({
+      code: 'ERR_WAPP_INVALID_CONTACT',
+    });
+    expect(t.current().sendMessage).not.toHaveBeenCalled();
+  });
+
+  it('sends to groups without a number lookup', async () => {
+    const t = await connected();
+    await t.session.sendMessage({ to: '1203630@g.us', body: 'Hola grupo', isGroup: true });
+    expect(t.current().onWhatsApp).not.toHaveBeenCalled();
+    expect(t.current().sendMessage).toHaveBeenCalledWith(
+      '1203630@g.us',
+      { text: 'Hola grupo' },
+      {},
+    );
+  });
+
+  it('sends files by path with their caption, name and type', async () => {
+    const t = await connected();
+    const send = (mediaType: 'image' | 'audio' | 'application', mimetype: string, body = 'Leia') =>
+      t.session.sendMessage({
+        to: '14155552671',
+        body,
+        media: { path: '/data/f.bin', fileName: 'f.bin', mimetype, mediaType },
+      });
+    await send('image', 'image/png');
+    expect(t.current().sendMessage).toHaveBeenLastCalledWith(
+      '14155552671@s.whatsapp.net',
+      { image: { url: '/data/f.bin' }, caption: 'Leia', mimetype: 'image/png' },
+      {},
+    );
+    await send('audio', 'audio/ogg; codecs=opus', '');
+    expect(t.current().sendMessage).toHaveBeenLastCalledWith(
+      '14155552671@s.whatsapp.net',
+      { audio: { url: '/data/f.bin' }, mimetype: 'audio/ogg; codecs=opus', ptt: true },
+      {},
+    );
+    await send('application', 'application/pdf');
+    expect(t.current().sendMessage).toHaveBeenLastCalledWith(
+      '14155552671@s.whatsapp.net',
+      {
+        document: { url: '/data/f.bin' },
+        mimetype: 'application/pdf',
+        fileName: 'f.bin',
+        caption: 'Leia',
+      },
+      {},
+    );
+  });
+
+  it('quotes a kept message, or a minimal stand-in when it is not kept', async () => {
+    const t = await connected();
+    const original = proto.WebMessageInfo.fromObject({
+      key: { remoteJid: CONTACT, fromMe: false, id: 'IN9' },
+      message: { conversation: 'Pregunta' },
+    }) as WAMessage;
+    t.store.kept.set('IN9', original);
+    await t.session.sendMessage({ to: '5511988887777', body: 'Respuesta', quotedId: 'IN9' });
+    expect(t.current().sendMessage).toHaveBeenLastCalledWith(
+      CONTACT,
+      { text: 'Respuesta' },
+      {
+        quoted: original,
+      },
+    );
+    await t.session.sendMessage({ to: '5511988887777', body: 'Otra', quotedId: 'GONE' });
+    expect(t.current().sendMessage).toHaveBeenLastCalledWith(
+      CONTACT,
+      { text: 'Otra' },
+      {
+        quoted: {
+          key: { remoteJid: CONTACT, id: 'GONE', fromMe: false },
+          message: { conversation: '' },
+        },
+      },
+    );
+  });
+
+  it('deletes with the kept key, marks read with the kept keys, and wraps send failures', async () => {
+    const t = await connected();
+    const kept = { remoteJid: '999@lid', fromMe: true, id: 'SENT7' };
+    t.store.kept.set('SENT7', { key: kept } as WAMessage);
+    await t.session.deleteMessage({ to: '5511988887777', providerId: 'SENT7', fromMe: true });
+    expect(t.current().sendMessage).toHaveBeenLastCalledWith('999@lid', { delete: kept });
+
+    t.store.kept.set('IN3', {
+      key: { remoteJid: '999@lid', id: 'IN3', fromMe: false },
+    } as WAMessage);
+    await t.session.markRead({ from: '5511988887777', providerIds: ['IN3', 'IN4'] });
+    expect(t.current().readMessages).toHaveBeenCalledWith([
+      { remoteJid: '999@lid', id: 'IN3', fromMe: false },
+      { remoteJid: CONTACT, id: 'IN4', fromMe: false },
+    ]);
+
+    t.current().sendMessage.mockRejectedValueOnce(new Error('socket hang up'));
+    await expect(t.session.sendMessage({ to: '5511988887777', body: 'x' })).rejects.toMatchObject({
+      code: 'ERR_SENDING_WAPP_MSG',
+      message: 'socket hang up',
+    });
+  });
+
+  it('refuses to download media of a message without its WhatsApp payload', async () => {
+    const t = await connected();
+    await expect(
+      t.session.downloadMedia({
+        providerId: 'X',
+        from: '5511988887777',
+        body: '',
+        mediaType: 'image',
+        isGroup: false,
+        fromMe: false,
+        timestamp: new Date(),
+      }),
+    ).rejects.toMatchObject({ code: 'ERR_WAPP_DOWNLOAD_MEDIA' });
+  });
+});

@@ -1,0 +1,539 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  GRAPH_TOKEN,
+  signPayload,
+  startFakeGraph,
+  webhookBody,
+  type FakeGraph,
+} from '../../../test/fake-graph';
+import { createTestApp, makeCompany, type TestContext } from '../../../test/harness';
+import type { App } from '../../app';
+import { webhookEvents, whatsapps } from '../../db/schema';
+import type { ChannelEventInput } from '../manager';
+import { createWebhookInbox } from './inbox';
+
+const SECRET = 'app-secret-A';
+const PHONE_A = '100000000000001';
+const PHONE_B = '100000000000002';
+// Same Meta app as A (same secret), another company.
+const PHONE_C = '100000000000003';
+const CUSTOMER = '5511988887777';
+
+let t: TestContext;
+let graph: FakeGraph;
+let received: ChannelEventInput[];
+const connection: Record<'a' | 'b' | 'c', typeof whatsapps.$inferSelect> = {} as never;
+
+const subscribe = (app: App) =>
+  app.deps.channels.onEvent(async (input) => void received.push(input));
+
+const addConnection = async (
+  name: string,
+  phoneNumberId: string,
+  appSecret: string | null,
+  provider: 'cloud' | 'beta' = 'cloud',
+) => {
+  const { company } = await makeCompany(t.db);
+  const [row] = await t.db
+    .insert(whatsapps)
+    .values({
+      companyId: company.id,
+      name,
+      provider,
+      cloudPhoneNumberId: phoneNumberId,
+      cloudAccessToken: GRAPH_TOKEN,
+      cloudAppSecret: appSecret,
+      cloudVerifyToken: `verify-${name}`,
+      cloudApiBaseUrl: graph.url,
+    })
+    .returning();
+  return row;
+};
+
+const post = (body: unknown, secret: string | null = SECRET) => {
+  const raw = typeof body === 'string' ? body : JSON.stringify(body);
+  return t.app.inject({
+    method: 'POST',
+    url: '/webhooks/whatsapp',
+    headers: {
+      'content-type': 'application/json',
+      ...(secret ? { 'x-hub-signature-256': signPayload(raw, secret) } : {}),
+    },
+    payload: raw,
+  });
+};
+
+const storedRows = () => t.db.select().from(webhookEvents).orderBy(webhookEvents.id);
+
+const text = (id: string, body: string, timestamp = '1749416383') => ({
+  from: CUSTOMER,
+  id,
+  timestamp,
+  type: 'text',
+  text: { body },
+});
+const contacts = [{ profile: { name: 'Maria Silva' }, wa_id: CUSTOMER }];
+
+const messagesFor = (whatsappId: number) =>
+  received.flatMap((r) =>
+    r.connection.id === whatsappId && r.event.type === 'message' ? [r] : [],
+  );
+const acksFor = (whatsappId: number) =>
+  received.flatMap((r) =>
+    r.connection.id === whatsappId && r.event.type === 'ack'
+      ? [{ providerId: r.event.providerId, ack: r.event.ack }]
+      : [],
+  );
+
+beforeAll(async () => {
+  graph = await startFakeGraph();
+  t = await createTestApp();
+  connection.a = await addConnection('A', PHONE_A, SECRET);
+  connection.b = await addConnection('B', PHONE_B, 'app-secret-B');
+  connection.c = await addConnection('C', PHONE_C, SECRET);
+});
+afterAll(async () => {
+  await t.close();
+  await graph.close();
+});
+let unsubscribe: () => void;
+beforeEach(async () => {
+  received = [];
+  unsubscribe?.();
+  unsubscribe = subscribe(t.app);
+  await t.db.delete(webhookEvents);
+});
+
+describe('GET /webhooks/whatsapp (subscription check)', () => {
+  const verify = (query: Record<string, string>) =>
+    t.app.inject({ method: 'GET', url: '/webhooks/whatsapp', query });
+
+  it("answers Meta's challenge when the verify token is a connection's", async () => {
+    const res = await verify({
+      'hub.mode': 'subscribe',
+      'hub.verify_token': 'verify-B',
+      'hub.challenge': '1158201444',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.body).toBe('1158201444');
+  });
+
+  it('refuses a wrong token, another mode, or no token', async () => {
+    const refused: Record<string, string>[] = [
+      { 'hub.mode': 'subscribe', 'hub.verify_token': 'nope', 'hub.challenge': '1' },
+      { 'hub.mode': 'unsubscribe', 'hub.verify_token': 'verify-A', 'hub.challenge': '1' },
+      { 'hub.mode': 'subscribe', 'hub.verify_token': '', 'hub.challenge': '1' },
+      {},
+    ];
+    for (const query of refused) {
+      const res = await verify(query);
+      expect(res.statusCode, JSON.stringify(query)).toBe(403);
+      expect(res.json()).toMatchObject({ error: 'ERR_NO_PERMISSION', message: expect.any(String) });
+    }
+  });
+});
+
+describe('POST /webhooks/whatsapp', () => {
+  it('refuses a bad or missing signature with 401 and stores nothing', async () => {
+    const body = webhookBody({
+      phoneNumberId: PHONE_A,
+      value: { contacts, messages: [text('wamid.sig', 'hi')] },
+    });
+    for (const secret of ['wrong-secret', null]) {
+      const res = await post(body, secret);
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({
+        error: 'ERR_INVALID_SIGNATURE',
+        message: expect.any(String),
+      });
+    }
+    // Signed, then changed on the way.
+    const raw = JSON.stringify(body);
+    const tampered = await t.app.inject({
+      method: 'POST',
+      url: '/webhooks/whatsapp',
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature-256': signPayload(raw, SECRET),
+      },
+      payload: raw.replace('"hi"', '"pay me"'),
+    });
+    expect(tampered.statusCode).toBe(401);
+    expect(await storedRows()).toEqual([]);
+  });
+
+  it('refuses a batch when any connection it touches does not vouch for it', async () => {
+    // Signed with A's secret, but it also speaks for B (another app).
+    const res = await post(
+      webhookBody(
+        { phoneNumberId: PHONE_A, value: { contacts, messages: [text('wamid.x1', 'a')] } },
+        { phoneNumberId: PHONE_B, value: { contacts, messages: [text('wamid.x2', 'b')] } },
+      ),
+    );
+    expect(res.statusCode).toBe(401);
+    expect(await storedRows()).toEqual([]);
+  });
+
+  it('ignores unknown phone number ids and non-cloud connections, storing nothing', async () => {
+    const beta = await addConnection('Beta', '100000000000099', SECRET, 'beta');
+    for (const phoneNumberId of ['999999999999999', beta.cloudPhoneNumberId!]) {
+      const raw = JSON.stringify(
+        webhookBody({ phoneNumberId, value: { contacts, messages: [text('wamid.u', 'x')] } }),
+      );
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/webhooks/whatsapp',
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'x-hub-signature-256': signPayload(raw, SECRET),
+        },
+        payload: raw,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ received: true });
+    }
+    expect(await storedRows()).toEqual([]);
+  });
+
+  it('answers 400 for malformed JSON and for payloads that are not webhooks', async () => {
+    const broken = await post('{"object": "whatsapp_business_account", "entry": [');
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().error).toBe('ERR_VALIDATION');
+    const wrongShape = await post({ object: 'whatsapp_business_account', entry: 'nope' });
+    expect(wrongShape.statusCode).toBe(400);
+    expect(wrongShape.json()).toMatchObject({ error: 'ERR_VALIDATION' });
+    const notJson = await t.app.inject({
+      method: 'POST',
+      url: '/webhooks/whatsapp',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
+    expect(notJson.statusCode).toBe(415);
+    expect(notJson.json().error).toBe('ERR_UNSUPPORTED_MEDIA_TYPE');
+    const badMessage = await post(
+      webhookBody({ phoneNumberId: PHONE_A, value: { messages: [{ id: 'wamid.1' }] } }),
+    );
+    expect(badMessage.statusCode).toBe(400);
+    expect(await storedRows()).toEqual([]);
+  });
+
+  it('stores a batch, answers 200, and hands messages, media and acks to the channel layer', async () => {
+    const photo = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70]);
+    graph.addMedia('778899', photo, 'image/jpeg');
+    const body = webhookBody(
+      {
+        phoneNumberId: PHONE_A,
+        value: {
+          contacts,
+          messages: [
+            text('wamid.t1', 'Hola, necesito ayuda'),
+            {
+              from: CUSTOMER,
+              id: 'wamid.i1',
+              timestamp: '1749416390',
+              type: 'image',
+              image: { id: '778899', mime_type: 'image/jpeg', sha256: 'x', caption: 'Mi factura' },
+              context: { from: '15550001111', id: 'wamid.t1' },
+            },
+          ],
+        },
+      },
+      {
+        phoneNumberId: PHONE_A,
+        value: {
+          statuses: [
+            { id: 'wamid.out1', status: 'delivered', timestamp: '1', recipient_id: CUSTOMER },
+            { id: 'wamid.out1', status: 'read', timestamp: '2', recipient_id: CUSTOMER },
+          ],
+        },
+      },
+    );
+    const res = await post(body);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ received: true });
+    const [row] = await storedRows();
+    expect(row).toMatchObject({ provider: 'cloud', whatsappId: connection.a.id, payload: body });
+
+    await vi.waitFor(async () => {
+      expect((await storedRows())[0].processedAt).toBeInstanceOf(Date);
+    });
+    const [first, second] = messagesFor(connection.a.id);
+    expect(first.connection).toEqual({
+      id: connection.a.id,
+      companyId: connection.a.companyId,
+      provider: 'cloud',
+    });
+    expect(first.event).toMatchObject({
+      type: 'message',
+      message: {
+        providerId: 'wamid.t1',
+        from: CUSTOMER,
+        contactName: 'Maria Silva',
+        body: 'Hola, necesito ayuda',
+        mediaType: 'chat',
+      },
+    });
+    expect(second.event).toMatchObject({
+      type: 'message',
+      message: {
+        providerId: 'wamid.i1',
+        mediaType: 'image',
+        body: 'Mi factura',
+        quotedId: 'wamid.t1',
+      },
+    });
+    expect(second.mediaError).toBeUndefined();
+    expect(second.media).toMatchObject({ mimetype: 'image/jpeg', size: photo.length });
+    const file = t.app.deps.uploads.pathOf(connection.a.companyId, second.media!.storedName)!;
+    expect(readFileSync(file).equals(photo)).toBe(true);
+    expect(acksFor(connection.a.id)).toEqual([
+      { providerId: 'wamid.out1', ack: 3 },
+      { providerId: 'wamid.out1', ack: 4 },
+    ]);
+    const [processed] = await storedRows();
+    expect(processed).toMatchObject({ attempts: 1, error: null, lockedUntil: null });
+  });
+
+  it('stores one row per connection of a batch and gives each connection only its events', async () => {
+    const res = await post(
+      webhookBody(
+        { phoneNumberId: PHONE_A, value: { contacts, messages: [text('wamid.forA', 'to A')] } },
+        { phoneNumberId: PHONE_C, value: { contacts, messages: [text('wamid.forC', 'to C')] } },
+        {
+          phoneNumberId: '999999999999999',
+          value: { contacts, messages: [text('wamid.no', 'x')] },
+        },
+      ),
+    );
+    expect(res.statusCode).toBe(200);
+    expect((await storedRows()).map((r) => r.whatsappId).sort()).toEqual(
+      [connection.a.id, connection.c.id].sort(),
+    );
+    await vi.waitFor(async () => {
+      expect((await storedRows()).every((r) => r.processedAt)).toBe(true);
+    });
+    const ids = (whatsappId: number) =>
+      messagesFor(whatsappId).map((r) => r.event.type === 'message' && r.event.message.providerId);
+    expect(ids(connection.a.id)).toEqual(['wamid.forA']);
+    expect(ids(connection.c.id)).toEqual(['wamid.forC']);
+    expect(received).toHaveLength(2);
+  });
+
+  it('retries a delivery that failed and then processes it', async () => {
+    let failures = 1;
+    const stopFailing = t.app.deps.channels.onEvent(async () => {
+      if (failures > 0) {
+        failures -= 1;
+        throw new Error('ticket store unavailable');
+      }
+    });
+    try {
+      const res = await post(
+        webhookBody({
+          phoneNumberId: PHONE_A,
+          value: { contacts, messages: [text('wamid.r1', 'again')] },
+        }),
+      );
+      expect(res.statusCode).toBe(200);
+      await vi.waitFor(async () => {
+        expect((await storedRows())[0]).toMatchObject({
+          attempts: 1,
+          processedAt: null,
+          lockedUntil: null,
+          error: 'ticket store unavailable',
+        });
+      });
+      const inbox = createWebhookInbox({ db: t.db, log: t.app.log, channels: t.app.deps.channels });
+      expect(await inbox.processPending()).toBe(1);
+      const [row] = await storedRows();
+      expect(row).toMatchObject({ attempts: 2, error: null });
+      expect(row.processedAt).toBeInstanceOf(Date);
+      // At least once: the first attempt's event reached the subscriber before the failing one threw.
+      expect(messagesFor(connection.a.id).length).toBeGreaterThanOrEqual(1);
+      expect(await inbox.processPending()).toBe(0);
+    } finally {
+      stopFailing();
+    }
+  });
+
+  it('drops processed payloads after a week and keeps the rest', async () => {
+    const day = 24 * 3600_000;
+    const payload = webhookBody({
+      phoneNumberId: PHONE_A,
+      value: { messages: [text('wamid.p', 'p')] },
+    });
+    const rows = await t.db
+      .insert(webhookEvents)
+      .values([
+        {
+          provider: 'cloud',
+          whatsappId: connection.a.id,
+          payload,
+          processedAt: new Date(Date.now() - 8 * day),
+        },
+        {
+          provider: 'cloud',
+          whatsappId: connection.a.id,
+          payload,
+          processedAt: new Date(Date.now() - day),
+        },
+        // Never processed: kept whatever its age.
+        {
+          provider: 'cloud',
+          whatsappId: connection.a.id,
+          payload,
+          attempts: 10,
+          receivedAt: new Date(Date.now() - 30 * day),
+        },
+      ])
+      .returning();
+    const inbox = createWebhookInbox({ db: t.db, log: t.app.log, channels: t.app.deps.channels });
+    await inbox.prune();
+    const left = new Set(
+      (await t.db.select({ id: webhookEvents.id }).from(webhookEvents)).map((r) => r.id),
+    );
+    expect(rows.map((r) => left.has(r.id))).toEqual([false, true, true]);
+  });
+
+  it('gives up on a row after ten attempts', async () => {
+    const [row] = await t.db
+      .insert(webhookEvents)
+      .values({
+        provider: 'cloud',
+        whatsappId: connection.a.id,
+        payload: webhookBody({
+          phoneNumberId: PHONE_A,
+          value: { messages: [text('wamid.z', 'z')] },
+        }),
+        attempts: 10,
+        error: 'still failing',
+      })
+      .returning();
+    const inbox = createWebhookInbox({ db: t.db, log: t.app.log, channels: t.app.deps.channels });
+    expect(await inbox.processPending()).toBe(0);
+    const [after] = await t.db.select().from(webhookEvents).where(eq(webhookEvents.id, row.id));
+    expect(after).toMatchObject({ attempts: 10, processedAt: null });
+    expect(received).toEqual([]);
+  });
+});
+
+describe('webhook inbox', () => {
+  it('processes rows stored before a crash once the app starts again', async () => {
+    const voice = Buffer.from('OggS-voice-note');
+    graph.addMedia('crash-voice', voice, 'audio/ogg');
+    // Stored and acknowledged, then the process died before handling it.
+    await t.db.insert(webhookEvents).values({
+      provider: 'cloud',
+      whatsappId: connection.b.id,
+      payload: webhookBody({
+        phoneNumberId: PHONE_B,
+        value: {
+          contacts,
+          messages: [
+            {
+              from: CUSTOMER,
+              id: 'wamid.crash',
+              timestamp: '1749416383',
+              type: 'audio',
+              audio: { id: 'crash-voice', mime_type: 'audio/ogg; codecs=opus', voice: true },
+            },
+          ],
+        },
+      }),
+      // A dead node's claim that has run out.
+      lockedUntil: new Date(Date.now() - 1000),
+      attempts: 1,
+    });
+    const folder = path.join(t.config.dataDir, 'uploads', String(connection.b.companyId));
+    const before = existsSync(folder) ? readdirSync(folder) : [];
+    const app = await t.restart();
+    unsubscribe = subscribe(app);
+    await vi.waitFor(async () => {
+      expect((await storedRows())[0]).toMatchObject({ attempts: 2, error: null });
+      expect((await storedRows())[0].processedAt).toBeInstanceOf(Date);
+    });
+    // The new app handled it at start-up (before anyone here could subscribe): the voice note it
+    // downloaded through the driver is in the company's files.
+    const added = readdirSync(folder).filter((name) => !before.includes(name));
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatch(/\.ogg$/);
+    expect(readFileSync(path.join(folder, added[0])).equals(voice)).toBe(true);
+  });
+
+  it('processPending hands a stored row to the channel layer and marks it processed', async () => {
+    await t.db.insert(webhookEvents).values({
+      provider: 'cloud',
+      whatsappId: connection.b.id,
+      payload: webhookBody({
+        phoneNumberId: PHONE_B,
+        value: { contacts, messages: [text('wamid.manual', 'stored earlier')] },
+      }),
+    });
+    const inbox = createWebhookInbox({ db: t.db, log: t.app.log, channels: t.app.deps.channels });
+    expect(await inbox.processPending()).toBe(1);
+    expect(
+      messagesFor(connection.b.id).map((r) => r.event.type === 'message' && r.event.message.body),
+    ).toEqual(['stored earlier']);
+    expect((await storedRows())[0].processedAt).toBeInstanceOf(Date);
+  });
+
+  it('never hands a row to two nodes claiming at the same time', async () => {
+    await t.db.insert(webhookEvents).values(
+      Array.from({ length: 6 }, (_, i) => ({
+        provider: 'cloud' as const,
+        whatsappId: connection.a.id,
+        payload: webhookBody({
+          phoneNumberId: PHONE_A,
+          value: { contacts, messages: [text(`wamid.n${i}`, `n${i}`)] },
+        }),
+      })),
+    );
+    const node = () =>
+      createWebhookInbox({
+        db: t.db,
+        log: t.app.log,
+        channels: t.app.deps.channels,
+        batchSize: 2,
+      });
+    const [one, two] = [node(), node()];
+    const drain = async (inbox: ReturnType<typeof node>) => {
+      while ((await inbox.processPending()) > 0);
+    };
+    await Promise.all([drain(one), drain(two)]);
+    const ids = messagesFor(connection.a.id).map(
+      (r) => r.event.type === 'message' && r.event.message.providerId,
+    );
+    expect([...ids].sort()).toEqual([
+      'wamid.n0',
+      'wamid.n1',
+      'wamid.n2',
+      'wamid.n3',
+      'wamid.n4',
+      'wamid.n5',
+    ]);
+    expect((await storedRows()).map((r) => r.attempts)).toEqual([1, 1, 1, 1, 1, 1]);
+  });
+
+  it('closes out rows whose connection is gone instead of retrying them', async () => {
+    const gone = await addConnection('Gone', '100000000000077', SECRET);
+    await t.db.insert(webhookEvents).values({
+      provider: 'cloud',
+      whatsappId: gone.id,
+      payload: webhookBody({
+        phoneNumberId: '100000000000077',
+        value: { messages: [text('wamid.g', 'g')] },
+      }),
+    });
+    await t.db.delete(whatsapps).where(eq(whatsapps.id, gone.id));
+    const inbox = createWebhookInbox({ db: t.db, log: t.app.log, channels: t.app.deps.channels });
+    expect(await inbox.processPending()).toBe(1);
+    expect(await storedRows()).toMatchObject([
+      { whatsappId: null, processedAt: expect.any(Date), error: 'The connection no longer exists' },
+    ]);
+    expect(received).toEqual([]);
+  });
+});

@@ -1,0 +1,122 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ConnectionStatus, MediaType, Provider } from '@atendi/shared';
+import type { Db } from '../db/client';
+import { AppError } from '../platform/errors';
+import type { whatsapps } from '../db/schema';
+
+// The channel layer (DESIGN.md "Channels"): one driver per provider, one session per connection.
+// Everything above this file (tickets, bots, campaigns) talks to sessions through the manager and
+// never learns which driver carries a connection.
+
+export type ConnectionRow = typeof whatsapps.$inferSelect;
+
+// A message as every driver reports it.
+export type InboundMessage = {
+  // The provider's message id; a redelivery carries the same id.
+  providerId: string;
+  // The chat: the contact's normalised phone number (digits only, country code first), the group id
+  // ('…@g.us'), or, when WhatsApp hid the number, the '…@lid' id (lid is then set too).
+  from: string;
+  // In groups, the member who wrote (normalised number); otherwise undefined.
+  participant?: string;
+  // The sender's WhatsApp privacy id (LID) when the provider revealed it next to the phone number.
+  lid?: string;
+  // The name the contact set on WhatsApp (push name), when known.
+  contactName?: string;
+  body: string;
+  mediaType: MediaType;
+  // Present when the message carries a file; the manager downloads it before handing the message on.
+  media?: { fileName?: string; mimetype?: string };
+  // Provider id of the quoted message.
+  quotedId?: string;
+  isGroup: boolean;
+  // Sent from the phone itself (or another linked device).
+  fromMe: boolean;
+  timestamp: Date;
+  // The raw provider payload, kept for quoting, media refetch and edits.
+  raw?: Record<string, unknown>;
+};
+
+// Where a message's file ended up after the manager stored it (platform/uploads.ts).
+export type StoredMedia = { storedName: string; fileName: string; mimetype: string; size: number };
+
+// SPEC §4 Message ack: 0 not yet sent (or failed), 1 pending, 2 sent to the server, 3 delivered,
+// 4 read, 5 played.
+export type Ack = 0 | 1 | 2 | 3 | 4 | 5;
+
+export type ChannelEvent =
+  // An empty qr clears the code (connected, or gave up waiting).
+  | { type: 'qr'; qr: string }
+  | { type: 'pairingCode'; code: string }
+  | { type: 'status'; status: ConnectionStatus; number?: string; retries?: number; reason?: string }
+  | { type: 'message'; message: InboundMessage }
+  | { type: 'ack'; providerId: string; ack: Ack; error?: string }
+  | { type: 'typing'; from: string; typing: boolean }
+  | { type: 'edit'; providerId: string; body: string }
+  | { type: 'revoke'; providerId: string };
+
+export type OutgoingMedia = {
+  // Absolute path of the file in our storage.
+  path: string;
+  fileName: string;
+  mimetype: string;
+  mediaType: MediaType;
+};
+
+export type SendRequest = {
+  // Normalised number or group id, as in InboundMessage.from.
+  to: string;
+  body: string;
+  media?: OutgoingMedia;
+  quotedId?: string;
+  isGroup?: boolean;
+};
+
+export type SendResult = { providerId: string; timestamp: Date };
+
+export type DownloadedMedia = { data: Buffer; mimetype: string; fileName?: string };
+
+// What a session needs from the platform.
+export type SessionContext = {
+  connection: ConnectionRow;
+  db: Db;
+  log: FastifyBaseLogger;
+  // Reports an event. Awaiting it means the platform has handled (stored) it.
+  emit: (event: ChannelEvent) => Promise<void>;
+};
+
+export type ChannelSession = {
+  // Opens the session: resumes a paired one, or starts pairing (QR, or a pairing code for phoneNumber).
+  start(options?: { phoneNumber?: string }): Promise<void>;
+  // Closes the connection and keeps the pairing, so start() resumes it.
+  stop(): Promise<void>;
+  // Unpairs the device and forgets the auth state; also called on a session that was never started,
+  // to forget a stored pairing.
+  logout(): Promise<void>;
+  sendMessage(request: SendRequest): Promise<SendResult>;
+  deleteMessage(request: { to: string; providerId: string; fromMe: boolean }): Promise<void>;
+  markRead(request: { from: string; providerIds: string[] }): Promise<void>;
+  downloadMedia(message: InboundMessage): Promise<DownloadedMedia>;
+};
+
+export type ChannelDriver = {
+  provider: Provider;
+  // Pairing by QR code (Baileys, simulator); the Cloud API connects with credentials instead.
+  pairs: boolean;
+  createSession(context: SessionContext): ChannelSession;
+};
+
+// A failure a caller can show: the SPEC code and a human message (answered like any AppError).
+export type ChannelErrorCode =
+  | 'ERR_WAPP_NOT_INITIALIZED'
+  | 'ERR_SENDING_WAPP_MSG'
+  | 'ERR_DELETE_WAPP_MSG'
+  | 'ERR_WAPP_DOWNLOAD_MEDIA'
+  | 'ERR_WAPP_INVALID_CONTACT'
+  | 'ERR_FETCH_WAPP_MSG';
+export class ChannelError extends AppError {
+  declare readonly code: ChannelErrorCode;
+  constructor(code: ChannelErrorCode, message: string) {
+    super(code, message);
+  }
+}

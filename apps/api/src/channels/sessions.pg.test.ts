@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type { WhatsappView } from '@atendi/shared';
+import { whatsapps } from '../db/schema';
+import type { App } from '../app';
+import type { ChannelEventInput } from './manager';
+import {
+  createTestApp,
+  inject,
+  login,
+  makeCompany,
+  type Session,
+  type TestContext,
+} from '../../test/harness';
+
+// Several API nodes on one PostgreSQL: each session runs on exactly one of them, the others route to it,
+// and when its node goes away another one takes the session over.
+
+let t: TestContext;
+let nodeB: App;
+let admin: Session;
+
+beforeAll(async () => {
+  t = await createTestApp({ SESSION_CLAIM_INTERVAL: '1' });
+  nodeB = await t.spawnNode();
+  const company = await makeCompany(t.db);
+  admin = await login(t.app, company.admin.email);
+});
+afterAll(() => t.close());
+
+const statusOf = async (id: number) =>
+  (await t.db.select().from(whatsapps).where(eq(whatsapps.id, id)))[0].status;
+
+const eventually = async (check: () => Promise<boolean> | boolean, what: string, ms = 8000) => {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+describe('session ownership across nodes', () => {
+  it('runs a session on one node, routes the other node’s requests to it, and fails over', async () => {
+    const nodeA = t.app;
+    const created = await inject(nodeA, admin, 'POST', '/whatsapp', {
+      name: 'Compartida',
+      provider: 'simulator',
+    });
+    const view = created.json() as WhatsappView;
+    await eventually(async () => (await statusOf(view.id)) === 'qrcode', 'the QR code');
+    expect(nodeA.deps.channels.isRunningHere(view.id)).toBe(true);
+    expect(nodeB.deps.channels.isRunningHere(view.id)).toBe(false);
+
+    // The phone scans through node B's API: node A's session completes the pairing.
+    const scan = await inject(nodeB, admin, 'POST', `/simulator/${view.id}/scan`);
+    expect(scan.statusCode, scan.body).toBe(200);
+    await eventually(async () => (await statusOf(view.id)) === 'CONNECTED', 'CONNECTED');
+
+    // A send asked on node B leaves through node A's session, large payloads included.
+    const long = 'x'.repeat(20_000);
+    const sent = await nodeB.deps.channels.send(view.id, { to: '5491122223333', body: long });
+    const outbound = (await inject(nodeB, admin, 'GET', `/simulator/${view.id}/outbound`)).json();
+    expect(outbound).toEqual([expect.objectContaining({ id: sent.providerId, body: long })]);
+
+    // An inbound message posted to node B is reported by node A, the session's owner.
+    const seenA: ChannelEventInput[] = [];
+    const seenB: ChannelEventInput[] = [];
+    nodeA.deps.channels.onEvent(async (e) => void seenA.push(e));
+    nodeB.deps.channels.onEvent(async (e) => void seenB.push(e));
+    const inbound = await inject(nodeB, admin, 'POST', `/simulator/${view.id}/inbound`, {
+      from: '5491122223333',
+      body: 'hola',
+    });
+    expect(inbound.statusCode, inbound.body).toBe(200);
+    expect(seenA.map((e) => e.event.type)).toEqual(['message']);
+    expect(seenB).toEqual([]);
+
+    // Node A goes away; node B takes the session over and it still works.
+    await nodeA.close();
+    await eventually(
+      () => nodeB.deps.channels.isRunningHere(view.id),
+      'node B to take the session',
+    );
+    expect(await statusOf(view.id)).toBe('CONNECTED');
+    const again = await nodeB.deps.channels.send(view.id, { to: '5491122223333', body: 'sigo' });
+    expect(again.providerId).toMatch(/^SIMOUT/);
+  });
+});

@@ -1,0 +1,320 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { and, asc, eq, lt, sql } from 'drizzle-orm';
+import type { MediaType, SimulatorInbound, SimulatorOutboundView } from '@atendi/shared';
+import { simulatorMessages, whatsappAuthKeys } from '../../db/schema';
+import {
+  ChannelError,
+  type Ack,
+  type ChannelDriver,
+  type ChannelSession,
+  type InboundMessage,
+  type SessionContext,
+} from '../driver';
+import type { SessionExtras } from '../manager';
+import { normalizeNumber } from '../numbers';
+
+// A virtual phone for the embedded demo and the tests. It pairs through the same QR flow as a real
+// device (status qrcode, a code that changes while nobody scans, CONNECTED once "scanned"), keeps its
+// pairing in the same auth-state table as Baileys, and records what the platform sends to it.
+
+type Pairing = { paired: true; number: string };
+
+export type SimulatorOptions = {
+  // How long a QR code is shown before a new one replaces it, and how many are shown before giving up.
+  qrIntervalMs?: number;
+  maxQrCodes?: number;
+  // Where inbound media waits until the platform downloads it.
+  spoolDir?: string;
+};
+
+const mimeTypes: Partial<Record<MediaType, string>> = {
+  image: 'image/png',
+  audio: 'audio/mpeg',
+  video: 'video/mp4',
+  application: 'application/octet-stream',
+};
+
+const newId = (prefix: string) => `${prefix}${randomBytes(10).toString('hex').toUpperCase()}`;
+
+export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDriver => {
+  const qrIntervalMs = options.qrIntervalMs ?? 20_000;
+  const maxQrCodes = options.maxQrCodes ?? 6;
+  const spoolDir = options.spoolDir ?? path.join(tmpdir(), 'atendi-simulator');
+
+  return {
+    provider: 'simulator',
+    pairs: true,
+    createSession(ctx: SessionContext): ChannelSession & { extras: SessionExtras } {
+      const { db, connection } = ctx;
+      const whatsappId = connection.id;
+      let state: 'stopped' | 'waiting' | 'connected' = 'stopped';
+      let qrTimer: NodeJS.Timeout | undefined;
+      let codesShown = 0;
+
+      const credsWhere = and(
+        eq(whatsappAuthKeys.whatsappId, whatsappId),
+        eq(whatsappAuthKeys.type, 'creds'),
+        eq(whatsappAuthKeys.keyId, ''),
+      );
+      const readPairing = async () =>
+        (await db.select().from(whatsappAuthKeys).where(credsWhere))[0]?.value as
+          Pairing | undefined;
+
+      const clearTimer = () => {
+        clearTimeout(qrTimer);
+        qrTimer = undefined;
+      };
+
+      const showQr = async () => {
+        if (state !== 'waiting') return;
+        if (codesShown >= maxQrCodes) {
+          // Nobody scanned: stop waiting, as WhatsApp does, until someone asks again.
+          state = 'stopped';
+          await ctx.emit({
+            type: 'status',
+            status: 'DISCONNECTED',
+            reason: 'QR code not scanned in time',
+          });
+          return;
+        }
+        codesShown += 1;
+        await ctx.emit({
+          type: 'qr',
+          qr: `atendi-simulator:${whatsappId}:${randomBytes(12).toString('hex')}`,
+        });
+        qrTimer = setTimeout(() => {
+          showQr().catch((err: unknown) => ctx.log.warn({ err }, 'simulator QR refresh failed'));
+        }, qrIntervalMs);
+        qrTimer.unref();
+      };
+
+      const connected = () => {
+        if (state !== 'connected')
+          throw new ChannelError(
+            'ERR_WAPP_NOT_INITIALIZED',
+            'The simulated phone is not connected',
+          );
+      };
+
+      const extras: SessionExtras = {
+        // The phone scans the code (or types the pairing code).
+        async scan() {
+          if (state !== 'waiting')
+            throw new ChannelError(
+              'ERR_WAPP_NOT_INITIALIZED',
+              'No QR code is waiting to be scanned',
+            );
+          clearTimer();
+          const number = `5500000${String(whatsappId).padStart(6, '0')}`;
+          const pairing: Pairing = { paired: true, number };
+          await db
+            .insert(whatsappAuthKeys)
+            .values({
+              whatsappId,
+              companyId: connection.companyId,
+              type: 'creds',
+              keyId: '',
+              value: pairing,
+            })
+            .onConflictDoUpdate({
+              target: [whatsappAuthKeys.whatsappId, whatsappAuthKeys.type, whatsappAuthKeys.keyId],
+              set: { value: pairing, updatedAt: new Date() },
+            });
+          state = 'connected';
+          await ctx.emit({ type: 'qr', qr: '' });
+          await ctx.emit({ type: 'status', status: 'CONNECTED', number });
+          return { status: 'CONNECTED' };
+        },
+
+        // A contact writes; a repeated id is a redelivery of the same message.
+        async inbound(raw) {
+          connected();
+          const input = raw as SimulatorInbound & { mediaPath?: string };
+          const providerId = input.id ?? newId('SIM');
+          const number = normalizeNumber(input.from);
+          const mediaType: MediaType =
+            input.mediaType ?? (input.mediaPath ? 'application' : 'chat');
+          const message: InboundMessage = {
+            providerId,
+            from: input.isGroup ? `${number}@g.us` : number,
+            contactName: input.name,
+            body: input.body ?? '',
+            mediaType,
+            ...(input.mediaPath
+              ? {
+                  media: {
+                    fileName: input.fileName ?? `file-${providerId}`,
+                    mimetype: mimeTypes[mediaType] ?? 'application/octet-stream',
+                  },
+                }
+              : {}),
+            quotedId: input.quotedId,
+            isGroup: input.isGroup ?? false,
+            fromMe: false,
+            timestamp: new Date(),
+            raw: input.mediaPath ? { mediaPath: input.mediaPath } : {},
+          };
+          await ctx.emit({ type: 'message', message });
+          return { id: providerId };
+        },
+
+        // The contact's phone reports delivery or reading of something the platform sent.
+        async ack(raw) {
+          const { id, ack } = raw as { id: string; ack: Ack };
+          const [row] = await db
+            .update(simulatorMessages)
+            .set({ ack: sql`greatest(${simulatorMessages.ack}, ${ack})` })
+            .where(
+              and(
+                eq(simulatorMessages.whatsappId, whatsappId),
+                eq(simulatorMessages.providerId, id),
+              ),
+            )
+            .returning();
+          if (!row)
+            throw new ChannelError('ERR_FETCH_WAPP_MSG', 'The phone never received this message');
+          await ctx.emit({ type: 'ack', providerId: id, ack });
+          return null;
+        },
+
+        async typing(raw) {
+          connected();
+          const { from, typing } = raw as { from: string; typing: boolean };
+          await ctx.emit({ type: 'typing', from: normalizeNumber(from), typing });
+          return null;
+        },
+
+        // The phone unlinks this device: the pairing is gone, as after "log out" on WhatsApp.
+        async disconnect() {
+          clearTimer();
+          state = 'stopped';
+          await db.delete(whatsappAuthKeys).where(eq(whatsappAuthKeys.whatsappId, whatsappId));
+          await ctx.emit({
+            type: 'status',
+            status: 'DISCONNECTED',
+            reason: 'unlinked from the phone',
+          });
+          return null;
+        },
+      };
+
+      return {
+        extras,
+        async start(startOptions) {
+          clearTimer();
+          const pairing = await readPairing();
+          if (pairing?.paired) {
+            state = 'connected';
+            await ctx.emit({ type: 'status', status: 'CONNECTED', number: pairing.number });
+            return;
+          }
+          state = 'waiting';
+          codesShown = 0;
+          if (startOptions?.phoneNumber) {
+            const code = randomBytes(4).toString('hex').toUpperCase();
+            await ctx.emit({ type: 'pairingCode', code: `${code.slice(0, 4)}-${code.slice(4)}` });
+            return;
+          }
+          await showQr();
+        },
+        async stop() {
+          clearTimer();
+          state = 'stopped';
+        },
+        async logout() {
+          clearTimer();
+          state = 'stopped';
+          await db.delete(whatsappAuthKeys).where(eq(whatsappAuthKeys.whatsappId, whatsappId));
+        },
+        async sendMessage(request) {
+          connected();
+          const providerId = newId('SIMOUT');
+          const timestamp = new Date();
+          await db.insert(simulatorMessages).values({
+            companyId: connection.companyId,
+            whatsappId,
+            providerId,
+            to: request.to,
+            body: request.body,
+            mediaType: request.media?.mediaType ?? 'chat',
+            fileName: request.media?.fileName ?? null,
+            quotedId: request.quotedId ?? null,
+            // The server took it (one grey tick); the phone panel delivers and reads it.
+            ack: 2,
+            createdAt: timestamp,
+          });
+          return { providerId, timestamp };
+        },
+        async deleteMessage({ providerId }) {
+          connected();
+          const rows = await db
+            .update(simulatorMessages)
+            .set({ deleted: true })
+            .where(
+              and(
+                eq(simulatorMessages.whatsappId, whatsappId),
+                eq(simulatorMessages.providerId, providerId),
+              ),
+            )
+            .returning({ id: simulatorMessages.id });
+          if (!rows.length)
+            throw new ChannelError('ERR_DELETE_WAPP_MSG', 'The phone never received this message');
+        },
+        async markRead() {
+          connected();
+        },
+        async downloadMedia(message) {
+          const file = (message.raw as { mediaPath?: string } | undefined)?.mediaPath;
+          if (!file || path.dirname(file) !== spoolDir)
+            throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', 'This message has no file');
+          const data = await readFile(file).catch(() => {
+            throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', 'The file is no longer on the phone');
+          });
+          await rm(file, { force: true });
+          return {
+            data,
+            mimetype: message.media?.mimetype ?? 'application/octet-stream',
+            fileName: message.media?.fileName,
+          };
+        },
+      };
+    },
+  };
+};
+
+// Media sent "from the phone" waits in a spool file so any node can hand it to the session's owner.
+export const spoolMedia = async (spoolDir: string, base64: string) => {
+  await mkdir(spoolDir, { recursive: true });
+  const file = path.join(spoolDir, randomBytes(16).toString('hex'));
+  await writeFile(file, Buffer.from(base64, 'base64'), { mode: 0o600 });
+  return file;
+};
+
+export const listOutbound = async (
+  db: SessionContext['db'],
+  whatsappId: number,
+): Promise<SimulatorOutboundView[]> =>
+  (
+    await db
+      .select()
+      .from(simulatorMessages)
+      .where(eq(simulatorMessages.whatsappId, whatsappId))
+      .orderBy(asc(simulatorMessages.id))
+      .limit(500)
+  ).map((row) => ({
+    id: row.providerId,
+    to: row.to,
+    body: row.body,
+    mediaType: row.mediaType,
+    fileName: row.fileName,
+    quotedId: row.quotedId,
+    ack: row.ack,
+    createdAt: row.createdAt.toISOString(),
+  }));
+
+// Keeps the phone's history short.
+export const pruneOutbound = (db: SessionContext['db'], before: Date) =>
+  db.delete(simulatorMessages).where(lt(simulatorMessages.createdAt, before));

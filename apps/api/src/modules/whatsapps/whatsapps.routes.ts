@@ -1,0 +1,160 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  idParam,
+  simulatorAckSchema,
+  simulatorInboundSchema,
+  simulatorTypingSchema,
+  whatsappSchema,
+  whatsappSessionSchema,
+  whatsappUpdateSchema,
+} from '@atendi/shared';
+import { AppError } from '../../platform/errors';
+import { listOutbound, spoolMedia } from '../../channels/simulator/simulator-driver';
+import {
+  createWhatsapp,
+  deleteWhatsapp,
+  findWhatsapp,
+  getWhatsapp,
+  listWhatsapps,
+  regenerateToken,
+  sessionAction,
+  updateWhatsapp,
+} from './whatsapps.service';
+
+// SPEC §7 sends ?session=0 (leave the session data out); we never send session data anyway.
+const sessionQuery = z.object({ session: z.string().max(10).optional() });
+
+export const whatsappsRoutes = async (root: FastifyInstance) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const deps = app.deps;
+  const { db } = deps;
+  const tags = ['whatsapp'];
+  const add = { access: { permission: 'connections-page:addConnection' as const } };
+  const edit = { access: { permission: 'connections-page:editOrDeleteConnection' as const } };
+  const act = { access: { permission: 'connections-page:actionButtons' as const } };
+
+  // Every profile reads connections (transfer and new-ticket dialogs); only admins change them.
+  app.get('/whatsapp', { schema: { tags, querystring: sessionQuery } }, async (request) =>
+    listWhatsapps(db, request.auth),
+  );
+  app.get(
+    '/whatsapp/:id',
+    { schema: { tags, params: idParam, querystring: sessionQuery } },
+    async (request) => getWhatsapp(db, request.auth, request.params.id),
+  );
+  app.post(
+    '/whatsapp',
+    { schema: { tags, body: whatsappSchema }, config: add },
+    async (request, reply) =>
+      reply.status(201).send(await createWhatsapp(deps, request.auth, request.body)),
+  );
+  app.put(
+    '/whatsapp/:id',
+    { schema: { tags, params: idParam, body: whatsappUpdateSchema }, config: edit },
+    async (request) => updateWhatsapp(deps, request.auth, request.params.id, request.body),
+  );
+  app.delete(
+    '/whatsapp/:id',
+    { schema: { tags, params: idParam }, config: edit },
+    async (request, reply) => {
+      await deleteWhatsapp(deps, request.auth, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+  // A new external-API token (the old one stops working at once).
+  app.post(
+    '/whatsapp/:id/token',
+    { schema: { tags, params: idParam }, config: edit },
+    async (request) => regenerateToken(deps, request.auth, request.params.id),
+  );
+
+  const sessionTags = ['whatsappsession'];
+  app.post(
+    '/whatsappsession/:id',
+    { schema: { tags: sessionTags, params: idParam }, config: act },
+    async (request) => sessionAction(deps, request.auth, request.params.id, 'restart'),
+  );
+  app.put(
+    '/whatsappsession/:id',
+    { schema: { tags: sessionTags, params: idParam, body: whatsappSessionSchema }, config: act },
+    async (request) =>
+      sessionAction(deps, request.auth, request.params.id, 'newQr', request.body?.phoneNumber),
+  );
+  app.delete(
+    '/whatsappsession/:id',
+    { schema: { tags: sessionTags, params: idParam }, config: act },
+    async (request) => sessionAction(deps, request.auth, request.params.id, 'disconnect'),
+  );
+
+  if (!deps.config.simulatorEnabled) return;
+
+  // The simulator's virtual phone (SIMULATOR_ENABLED), for the demo and the tests.
+  const simTags = ['simulator'];
+  const simulated = async (companyId: number, id: number) => {
+    const row = await findWhatsapp(db, { companyId }, id);
+    if (row.provider !== 'simulator')
+      throw new AppError('ERR_NO_WAPP_FOUND', 'Not a simulator connection');
+    return row;
+  };
+  app.post(
+    '/simulator/:id/scan',
+    { schema: { tags: simTags, params: idParam }, config: act },
+    async (request) => {
+      await simulated(request.auth.companyId, request.params.id);
+      return deps.channels.extra(request.params.id, 'scan');
+    },
+  );
+  app.post(
+    '/simulator/:id/inbound',
+    {
+      schema: { tags: simTags, params: idParam, body: simulatorInboundSchema },
+      config: act,
+      bodyLimit: 20 * 1024 * 1024,
+    },
+    async (request) => {
+      await simulated(request.auth.companyId, request.params.id);
+      const { mediaBase64, ...message } = request.body;
+      const mediaPath = mediaBase64
+        ? await spoolMedia(deps.simulatorSpool, mediaBase64)
+        : undefined;
+      return deps.channels.extra(request.params.id, 'inbound', { ...message, mediaPath });
+    },
+  );
+  app.get(
+    '/simulator/:id/outbound',
+    { schema: { tags: simTags, params: idParam }, config: act },
+    async (request) => {
+      await simulated(request.auth.companyId, request.params.id);
+      return listOutbound(db, request.params.id);
+    },
+  );
+  app.post(
+    '/simulator/:id/ack',
+    { schema: { tags: simTags, params: idParam, body: simulatorAckSchema }, config: act },
+    async (request, reply) => {
+      await simulated(request.auth.companyId, request.params.id);
+      await deps.channels.extra(request.params.id, 'ack', request.body);
+      return reply.status(204).send();
+    },
+  );
+  app.post(
+    '/simulator/:id/typing',
+    { schema: { tags: simTags, params: idParam, body: simulatorTypingSchema }, config: act },
+    async (request, reply) => {
+      await simulated(request.auth.companyId, request.params.id);
+      await deps.channels.extra(request.params.id, 'typing', request.body);
+      return reply.status(204).send();
+    },
+  );
+  app.post(
+    '/simulator/:id/disconnect',
+    { schema: { tags: simTags, params: idParam }, config: act },
+    async (request, reply) => {
+      await simulated(request.auth.companyId, request.params.id);
+      await deps.channels.extra(request.params.id, 'disconnect');
+      return reply.status(204).send();
+    },
+  );
+};

@@ -1,0 +1,217 @@
+import { useState } from 'react';
+import {
+  Box,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import type { WhatsappSessionEvent } from '@atendi/shared';
+import { QRCodeSVG } from 'qrcode.react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { useCompanyEvent } from '../../api/socket';
+import { toastError } from '../../api/toasts';
+import { registerMui } from '../../lib/forms';
+import { requestNewQr, useConnection, useConnections } from './connections.api';
+
+// SPEC §9.
+const QR_CODE_SIZE = 256;
+
+// The rule of whatsappSessionSchema (packages/shared), with a message that is an i18n key.
+const pairingSchema = z.object({
+  phoneNumber: z
+    .string()
+    .trim()
+    .regex(/^\+?\d{8,15}$/, 'connections.qr.phoneInvalid'),
+});
+type PairingValues = z.infer<typeof pairingSchema>;
+
+const PairingForm = ({
+  connectionId,
+  onCancel,
+  onRequested,
+}: {
+  connectionId: number;
+  onCancel: () => void;
+  onRequested: () => void;
+}) => {
+  const { t } = useTranslation();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<PairingValues>({
+    resolver: zodResolver(pairingSchema),
+    defaultValues: { phoneNumber: '' },
+  });
+
+  const onSubmit = async ({ phoneNumber }: PairingValues) => {
+    try {
+      // The code arrives as a live session update.
+      await requestNewQr(connectionId, phoneNumber);
+      onRequested();
+    } catch (error) {
+      toastError(error);
+    }
+  };
+
+  const message = errors.phoneNumber?.message;
+  return (
+    <Stack
+      component="form"
+      noValidate
+      spacing={1.5}
+      aria-label={t('connections.qr.pairingFormTitle')}
+      onSubmit={handleSubmit(onSubmit)}
+      sx={{ width: '100%' }}
+    >
+      <Typography variant="body2" color="text.secondary">
+        {t('connections.qr.pairingFormText')}
+      </Typography>
+      <TextField
+        {...registerMui(register, 'phoneNumber')}
+        type="tel"
+        label={t('connections.qr.phoneNumber')}
+        placeholder="5215512345678"
+        autoFocus
+        fullWidth
+        error={Boolean(message)}
+        helperText={message ? t(message) : t('connections.qr.phoneNumberHint')}
+      />
+      <Stack direction="row" spacing={1} justifyContent="flex-end">
+        <Button onClick={onCancel} disabled={isSubmitting}>
+          {t('common.cancel')}
+        </Button>
+        <Button
+          type="submit"
+          variant="contained"
+          disabled={isSubmitting}
+          startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : undefined}
+        >
+          {t('connections.qr.requestCode')}
+        </Button>
+      </Stack>
+    </Stack>
+  );
+};
+
+const QrCodeBody = ({ connectionId, onClose }: { connectionId: number; onClose: () => void }) => {
+  const { t } = useTranslation();
+  // SPEC §7: GET /whatsapp/{id} reads the code waiting now; live session updates replace it.
+  const detail = useConnection(connectionId);
+  const listed = useConnections().data?.find((row) => row.id === connectionId);
+  const connection = detail.data ?? listed;
+  const [isAskingPhone, setAskingPhone] = useState(false);
+
+  // SPEC §4: an update without a code closes the dialog (connected, or gave up waiting). While the
+  // session is still opening the code is on its way, so that update keeps the dialog.
+  useCompanyEvent<WhatsappSessionEvent>('whatsappSession', (event) => {
+    const session = event?.session;
+    if (event?.action !== 'update' || session?.id !== connectionId) return;
+    if (!session.qrcode && !session.pairingCode && session.status !== 'OPENING') onClose();
+  });
+
+  const backToQr = useMutation({ mutationFn: () => requestNewQr(connectionId) });
+
+  const name = connection?.name ?? '';
+  const qrcode = connection?.qrcode ?? '';
+  const pairingCode = connection?.pairingCode ?? '';
+
+  let content;
+  if (isAskingPhone) {
+    content = (
+      <PairingForm
+        connectionId={connectionId}
+        onCancel={() => setAskingPhone(false)}
+        onRequested={() => setAskingPhone(false)}
+      />
+    );
+  } else if (pairingCode) {
+    content = (
+      <>
+        <Typography color="text.secondary">{t('connections.qr.pairingInstructions')}</Typography>
+        <Typography
+          data-testid="pairing-code"
+          component="p"
+          sx={{
+            fontFamily: 'monospace',
+            fontSize: { xs: '2rem', sm: '2.75rem' },
+            fontWeight: 700,
+            letterSpacing: '0.2em',
+            py: 2,
+          }}
+        >
+          {pairingCode}
+        </Typography>
+      </>
+    );
+  } else if (qrcode) {
+    content = (
+      <>
+        <Typography color="text.secondary">{t('connections.qr.instructions')}</Typography>
+        <Box sx={{ p: 2, bgcolor: '#fff', borderRadius: 1, lineHeight: 0 }}>
+          <QRCodeSVG value={qrcode} size={QR_CODE_SIZE} title={t('connections.qr.codeLabel')} />
+        </Box>
+      </>
+    );
+  } else {
+    content = (
+      <Stack role="status" spacing={2} alignItems="center" sx={{ py: 6 }}>
+        <CircularProgress />
+        <Typography color="text.secondary">{t('connections.qr.waiting')}</Typography>
+      </Stack>
+    );
+  }
+
+  return (
+    <>
+      <DialogTitle>{t('connections.qr.title', { name })}</DialogTitle>
+      <DialogContent>
+        <Stack spacing={2} alignItems="center" sx={{ textAlign: 'center', minHeight: 300 }}>
+          {content}
+        </Stack>
+      </DialogContent>
+      <DialogActions sx={{ justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
+        {isAskingPhone ? (
+          <span />
+        ) : pairingCode ? (
+          <Button onClick={() => backToQr.mutate()} disabled={backToQr.isPending}>
+            {t('connections.qr.useQrInstead')}
+          </Button>
+        ) : (
+          <Button onClick={() => setAskingPhone(true)}>{t('connections.qr.usePairingCode')}</Button>
+        )}
+        <Button onClick={onClose}>{t('connections.qr.close')}</Button>
+      </DialogActions>
+    </>
+  );
+};
+
+// SPEC §2 QR code dialog: the code to scan (or a pairing code to type) for one connection.
+// The content stays while the dialog fades out; a new sessionKey gives each opening a fresh body.
+export const QrCodeDialog = ({
+  open,
+  connectionId,
+  sessionKey,
+  onClose,
+}: {
+  open: boolean;
+  connectionId: number | null;
+  sessionKey: number;
+  onClose: () => void;
+}) => (
+  <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth scroll="body">
+    {connectionId !== null && (
+      <QrCodeBody key={sessionKey} connectionId={connectionId} onClose={onClose} />
+    )}
+  </Dialog>
+);

@@ -1,0 +1,385 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Divider,
+  FormControlLabel,
+  IconButton,
+  List,
+  ListItem,
+  ListItemText,
+  Stack,
+  Switch,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import DoneAllIcon from '@mui/icons-material/DoneAll';
+import MarkEmailReadIcon from '@mui/icons-material/MarkEmailReadOutlined';
+import QrCodeScannerIcon from '@mui/icons-material/QrCodeScanner';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import PhonelinkOffIcon from '@mui/icons-material/PhonelinkOff';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { SimulatorOutboundView } from '@atendi/shared';
+import { useForm, useWatch } from 'react-hook-form';
+import { toast } from 'react-toastify';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { errorText, toastError } from '../../api/toasts';
+import { registerMui } from '../../lib/forms';
+import { ConnectionStatusLabel, formatLastUpdate } from './connection-status';
+import {
+  connectionsKeys,
+  fetchSimulatorOutbound,
+  simulatorAck,
+  simulatorDisconnect,
+  simulatorInbound,
+  simulatorScan,
+  simulatorTyping,
+  useConnections,
+} from './connections.api';
+
+// The outbound list follows the platform's sends while the panel is open.
+const OUTBOUND_REFRESH_MS = 2000;
+// Message acks the virtual phone can report (SPEC §4 Message ack).
+const DELIVERED = 3;
+const READ = 4;
+
+// The rules of simulatorInboundSchema (packages/shared), with messages that are i18n keys.
+const phoneRule = /^\+?\d{5,20}$/;
+const inboundSchema = z.object({
+  from: z
+    .string()
+    .trim()
+    .min(1, 'validation.required')
+    .regex(phoneRule, 'connections.simulator.fromInvalid'),
+  name: z.string().trim().max(100, 'connections.simulator.nameTooLong'),
+  body: z.string().trim().min(1, 'validation.required'),
+});
+type InboundValues = z.infer<typeof inboundSchema>;
+
+// A virtual-phone action: then shows what the platform sent since (failures toast on their own).
+const useSimulatorAction = <T,>(
+  connectionId: number,
+  run: (input: T) => Promise<unknown>,
+  { doneKey, onDone }: { doneKey?: string; onDone?: (input: T) => void } = {},
+) => {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSuccess: (_data, input) => {
+      onDone?.(input);
+      if (doneKey) toast.success(t(doneKey));
+    },
+    onSettled: () =>
+      queryClient.invalidateQueries({ queryKey: connectionsKeys.outbound(connectionId) }),
+  });
+};
+
+const OutboundItem = ({
+  message,
+  isBusy,
+  onAck,
+}: {
+  message: SimulatorOutboundView;
+  isBusy: boolean;
+  onAck: (ack: number) => void;
+}) => {
+  const { t } = useTranslation();
+  const text = message.body || message.fileName || t('connections.simulator.media');
+  return (
+    <ListItem
+      divider
+      secondaryAction={
+        <Stack direction="row" spacing={0.5}>
+          <Tooltip title={t('connections.simulator.markDelivered')}>
+            <span>
+              <IconButton
+                size="small"
+                aria-label={t('connections.simulator.markDeliveredOf', { body: text })}
+                disabled={isBusy || message.ack >= DELIVERED}
+                onClick={() => onAck(DELIVERED)}
+              >
+                <DoneAllIcon fontSize="small" />
+              </IconButton>
+            </span>
+          </Tooltip>
+          <Tooltip title={t('connections.simulator.markRead')}>
+            <span>
+              <IconButton
+                size="small"
+                aria-label={t('connections.simulator.markReadOf', { body: text })}
+                disabled={isBusy || message.ack >= READ}
+                onClick={() => onAck(READ)}
+              >
+                <MarkEmailReadIcon fontSize="small" />
+              </IconButton>
+            </span>
+          </Tooltip>
+        </Stack>
+      }
+      sx={{ pr: 11 }}
+    >
+      <ListItemText
+        primary={text}
+        secondary={t('connections.simulator.outboundMeta', {
+          to: message.to,
+          ack: t(`connections.simulator.acks.${message.ack}`, {
+            defaultValue: String(message.ack),
+          }),
+          date: formatLastUpdate(message.createdAt),
+        })}
+        slotProps={{ primary: { sx: { overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' } } }}
+      />
+    </ListItem>
+  );
+};
+
+const SimulatorPhoneBody = ({
+  connectionId,
+  onClose,
+}: {
+  connectionId: number;
+  onClose: () => void;
+}) => {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const connection = useConnections().data?.find((row) => row.id === connectionId);
+  const status = connection?.status;
+  const outbound = useQuery({
+    queryKey: connectionsKeys.outbound(connectionId),
+    queryFn: () => fetchSimulatorOutbound(connectionId),
+    refetchInterval: OUTBOUND_REFRESH_MS,
+    staleTime: 0,
+    meta: { silent: true },
+  });
+  const {
+    register,
+    control,
+    handleSubmit,
+    resetField,
+    formState: { errors, isSubmitting },
+  } = useForm<InboundValues>({
+    resolver: zodResolver(inboundSchema),
+    defaultValues: { from: '', name: '', body: '' },
+  });
+  const from = useWatch({ control, name: 'from' }).trim();
+
+  const [isTyping, setTyping] = useState(false);
+  const refreshOutbound = () =>
+    queryClient.invalidateQueries({ queryKey: connectionsKeys.outbound(connectionId) });
+
+  const scan = useSimulatorAction(connectionId, () => simulatorScan(connectionId), {
+    doneKey: 'connections.simulator.scanned',
+  });
+  const ack = useSimulatorAction(connectionId, ({ id, value }: { id: string; value: number }) =>
+    simulatorAck(connectionId, id, value),
+  );
+  const typing = useSimulatorAction(
+    connectionId,
+    (isOn: boolean) => simulatorTyping(connectionId, from, isOn),
+    { onDone: setTyping },
+  );
+  const disconnect = useSimulatorAction(connectionId, () => simulatorDisconnect(connectionId), {
+    doneKey: 'connections.simulator.disconnected',
+  });
+
+  const onSend = async (values: InboundValues) => {
+    try {
+      await simulatorInbound(connectionId, {
+        from: values.from,
+        ...(values.name ? { name: values.name } : {}),
+        body: values.body,
+      });
+      toast.success(t('connections.simulator.sent'));
+      resetField('body');
+    } catch (error) {
+      toastError(error);
+    } finally {
+      void refreshOutbound();
+    }
+  };
+
+  const fieldError = (name: keyof InboundValues) => {
+    const message = errors[name]?.message;
+    return { error: Boolean(message), helperText: message ? t(message) : undefined };
+  };
+
+  const canScan = status === 'qrcode' || status === 'PAIRING';
+  const messages = outbound.data ?? [];
+
+  return (
+    <>
+      <DialogTitle>
+        {t('connections.simulator.title', { name: connection?.name ?? '' })}
+      </DialogTitle>
+      <DialogContent dividers>
+        <Stack spacing={2.5}>
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={1.5}
+            alignItems={{ xs: 'flex-start', sm: 'center' }}
+          >
+            <Box sx={{ flexGrow: 1 }}>
+              {status && <ConnectionStatusLabel status={status} />}
+              {connection?.number && (
+                <Typography variant="body2" color="text.secondary">
+                  {t('connections.simulator.number', { number: connection.number })}
+                </Typography>
+              )}
+            </Box>
+            <Tooltip title={canScan ? '' : t('connections.simulator.scanUnavailable')}>
+              <span>
+                <Button
+                  variant="contained"
+                  startIcon={<QrCodeScannerIcon />}
+                  disabled={!canScan || scan.isPending}
+                  onClick={() => scan.mutate(undefined)}
+                >
+                  {t('connections.simulator.scan')}
+                </Button>
+              </span>
+            </Tooltip>
+            <Button
+              color="error"
+              startIcon={<PhonelinkOffIcon />}
+              disabled={disconnect.isPending}
+              onClick={() => disconnect.mutate(undefined)}
+            >
+              {t('connections.simulator.disconnect')}
+            </Button>
+          </Stack>
+
+          <Divider />
+          <Stack
+            component="form"
+            noValidate
+            spacing={2}
+            aria-label={t('connections.simulator.inboundTitle')}
+            onSubmit={handleSubmit(onSend)}
+          >
+            <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+              {t('connections.simulator.inboundTitle')}
+            </Typography>
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="flex-start">
+              <TextField
+                {...registerMui(register, 'from')}
+                type="tel"
+                label={t('connections.simulator.from')}
+                placeholder="5215512345678"
+                fullWidth
+                {...fieldError('from')}
+              />
+              <TextField
+                {...registerMui(register, 'name')}
+                label={t('connections.simulator.name')}
+                fullWidth
+                {...fieldError('name')}
+              />
+            </Stack>
+            <TextField
+              {...registerMui(register, 'body')}
+              label={t('connections.simulator.body')}
+              multiline
+              minRows={2}
+              maxRows={6}
+              fullWidth
+              {...fieldError('body')}
+            />
+            <Stack direction="row" spacing={2} alignItems="center" justifyContent="space-between">
+              <FormControlLabel
+                control={
+                  <Switch
+                    checked={isTyping}
+                    disabled={!phoneRule.test(from) || typing.isPending}
+                    onChange={(event) => typing.mutate(event.target.checked)}
+                  />
+                }
+                label={t('connections.simulator.typing')}
+              />
+              <Button
+                type="submit"
+                variant="contained"
+                disabled={isSubmitting}
+                startIcon={
+                  isSubmitting ? <CircularProgress size={16} color="inherit" /> : undefined
+                }
+              >
+                {t('connections.simulator.send')}
+              </Button>
+            </Stack>
+          </Stack>
+
+          <Divider />
+          <Stack spacing={1}>
+            <Stack direction="row" alignItems="center">
+              <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600, flexGrow: 1 }}>
+                {t('connections.simulator.outboundTitle')}
+              </Typography>
+              <Tooltip title={t('connections.simulator.refresh')}>
+                <IconButton
+                  aria-label={t('connections.simulator.refresh')}
+                  onClick={() => void refreshOutbound()}
+                >
+                  <RefreshIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
+            </Stack>
+            {outbound.isError && messages.length === 0 ? (
+              <Alert severity="warning">{errorText(outbound.error)}</Alert>
+            ) : outbound.isPending ? (
+              <Box sx={{ display: 'grid', placeItems: 'center', py: 2 }}>
+                <CircularProgress size={24} aria-label={t('app.loading')} />
+              </Box>
+            ) : messages.length === 0 ? (
+              <Typography variant="body2" color="text.secondary">
+                {t('connections.simulator.noOutbound')}
+              </Typography>
+            ) : (
+              <List dense disablePadding aria-label={t('connections.simulator.outboundTitle')}>
+                {messages.map((message) => (
+                  <OutboundItem
+                    key={message.id}
+                    message={message}
+                    isBusy={ack.isPending}
+                    onAck={(value) => ack.mutate({ id: message.id, value })}
+                  />
+                ))}
+              </List>
+            )}
+          </Stack>
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('connections.simulator.close')}</Button>
+      </DialogActions>
+    </>
+  );
+};
+
+// The simulator's virtual phone: pairs, writes as a contact, and acknowledges what it received.
+export const SimulatorPhoneDialog = ({
+  open,
+  connectionId,
+  sessionKey,
+  onClose,
+}: {
+  open: boolean;
+  connectionId: number | null;
+  sessionKey: number;
+  onClose: () => void;
+}) => (
+  <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth scroll="paper">
+    {connectionId !== null && (
+      <SimulatorPhoneBody key={sessionKey} connectionId={connectionId} onClose={onClose} />
+    )}
+  </Dialog>
+);
