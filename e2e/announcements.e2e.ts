@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './support/browser';
+import { logIn as logInAs } from './support/pages';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
 
 let server: RunningServer;
@@ -34,13 +35,8 @@ const newBrowserPage = async () => {
   return context.newPage();
 };
 
-const logIn = async (page: Page, email: string, password: string) => {
-  await page.goto(`${server.webUrl}/login`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', password);
-  await page.click('button[type="submit"]');
-  await page.waitForURL('**/tickets');
-};
+const logIn = (page: Page, email: string, password: string) =>
+  logInAs(page, server.webUrl, email, password);
 
 const signUpCompany = async () => {
   const suffix = Date.now().toString(36);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './support/browser';
+import { submitLogin } from './support/pages';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
 
 let server: RunningServer;
@@ -15,12 +16,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const logIn = async (page: Page, email: string, password: string) => {
-  await page.goto(`${server.webUrl}/login`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', password);
-  await page.click('button[type="submit"]');
-};
+const logIn = (page: Page, email: string, password: string) =>
+  submitLogin(page, server.webUrl, email, password);
 
 describe('companies administration', () => {
   it('a super user creates a company whose admin then logs in with the generated password', async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser } from './support/browser';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
+import { logIn } from './support/pages';
+import { startServer, type RunningServer } from './support/server';
 
 let server: RunningServer;
 let browser: Browser;
@@ -15,14 +16,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const logIn = async (page: Page) => {
-  await page.goto(`${server.webUrl}/login`);
-  await page.fill('input[name="email"]', ADMIN_EMAIL);
-  await page.fill('input[name="password"]', ADMIN_PASSWORD);
-  await page.click('button[type="submit"]');
-  await page.waitForURL('**/tickets');
-};
-
 const connectionsLink = (page: Page) =>
   page.getByTestId('drawer').getByRole('link', { name: /^Conexiones/ });
 const hasBadge = async (link: Locator) => (await link.getByText('!', { exact: true }).count()) > 0;
@@ -33,7 +26,7 @@ describe('connections', () => {
     // Two tabs of one browser (one session): the admin's screen and the "phone".
     const context = await browser.newContext();
     const page = await context.newPage();
-    await logIn(page);
+    await logIn(page, server.webUrl);
     await connectionsLink(page).click();
     await page.getByRole('heading', { level: 1, name: 'Conexiones' }).waitFor();
 

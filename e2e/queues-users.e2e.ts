@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser } from './support/browser';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
+import { logIn as logInAs } from './support/pages';
+import { startServer, type RunningServer } from './support/server';
 
 let server: RunningServer;
 let browser: Browser;
@@ -15,13 +16,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const logIn = async (page: Page) => {
-  await page.goto(`${server.webUrl}/login`);
-  await page.fill('input[name="email"]', ADMIN_EMAIL);
-  await page.fill('input[name="password"]', ADMIN_PASSWORD);
-  await page.click('button[type="submit"]');
-  await page.waitForURL('**/tickets');
-};
+const logIn = (page: Page) => logInAs(page, server.webUrl);
 
 const openFromDrawer = async (page: Page, label: string, heading: string) => {
   await page.getByTestId('drawer').getByText(label, { exact: true }).click();

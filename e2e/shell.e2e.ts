@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './support/browser';
+import { submitLogin } from './support/pages';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
 
 let server: RunningServer;
@@ -16,12 +17,8 @@ afterAll(async () => {
   if (!stopped) await server?.stop();
 });
 
-const logIn = async (page: Page, password = ADMIN_PASSWORD) => {
-  await page.goto(`${server.webUrl}/login`);
-  await page.fill('input[name="email"]', ADMIN_EMAIL);
-  await page.fill('input[name="password"]', password);
-  await page.click('button[type="submit"]');
-};
+const logIn = (page: Page, password = ADMIN_PASSWORD) =>
+  submitLogin(page, server.webUrl, ADMIN_EMAIL, password);
 
 describe('web shell', () => {
   it('shows the error box for a wrong password, then logs the super user in', async () => {

@@ -250,5 +250,12 @@ export const makeWhatsapp = async (
       .returning()
   )[0];
 
+// A connection of a new company (or of the one given), as the ids a channel session works with.
+export const makeConnectionIds = async (db: Db, companyId?: number) => {
+  const owner = companyId ?? (await makeCompany(db)).company.id;
+  const row = await makeWhatsapp(db, owner, { provider: 'beta' });
+  return { whatsappId: row.id, companyId: owner };
+};
+
 export const superUser = async (db: Db) =>
   (await db.select().from(users).where(eq(users.email, SUPER_EMAIL)))[0];

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { defaultSchedules, effectiveCompanyStatus, isWithinLimit } from './constants';
+import {
+  connectionStatuses,
+  defaultSchedules,
+  effectiveCompanyStatus,
+  isWithinLimit,
+} from './constants';
 import { can } from './permissions';
-import { companyCreateSchema, queueSchema, resetPasswordParams, signupSchema } from './schemas';
+import {
+  companyCreateSchema,
+  queueSchema,
+  resetPasswordParams,
+  signupSchema,
+  whatsappSessionSchema,
+} from './schemas';
+import { needsAttention, sessionActions } from './whatsapp';
 
 describe('permissions', () => {
   it('gives admins the admin keys and plain users none of them', () => {
@@ -90,5 +102,31 @@ describe('forms', () => {
     const ok = (color: string) => queueSchema.safeParse({ name: 'Ventas', color }).success;
     expect(['#abc', 'abcd', '#a1b2c3', '#a1b2c3d4'].every(ok)).toBe(true);
     expect(['#12345', '#1234567', 'red', '#ggg'].some(ok)).toBe(false);
+  });
+});
+
+describe('connection status rules (SPEC §2 App shell, §4 Connection status)', () => {
+  it('shows the buttons each status offers', () => {
+    expect(sessionActions('qrcode')).toEqual(['showQr']);
+    expect(sessionActions('DISCONNECTED')).toEqual(['tryAgain', 'newQr']);
+    expect(sessionActions('OPENING')).toEqual(['connecting']);
+    for (const status of ['CONNECTED', 'PAIRING', 'TIMEOUT'] as const)
+      expect(sessionActions(status)).toEqual(['disconnect']);
+  });
+
+  it('flags every status but CONNECTED in the menu', () => {
+    expect(connectionStatuses.filter(needsAttention)).toEqual([
+      'qrcode',
+      'PAIRING',
+      'OPENING',
+      'DISCONNECTED',
+      'TIMEOUT',
+    ]);
+  });
+
+  it('asks a pairing code for a full number only, and accepts an empty body', () => {
+    expect(whatsappSessionSchema.safeParse({ phoneNumber: '+5491122223333' }).success).toBe(true);
+    expect(whatsappSessionSchema.safeParse({ phoneNumber: '12345' }).success).toBe(false);
+    expect(whatsappSessionSchema.safeParse(null).success).toBe(true);
   });
 });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { initAuthCreds, proto } from '@whiskeysockets/baileys';
-import { createTestApp, makeCompany, type TestContext } from '../../../test/harness';
-import { whatsappAuthKeys, whatsapps } from '../../db/schema';
+import { createTestApp, makeConnectionIds, type TestContext } from '../../../test/harness';
+import { whatsappAuthKeys } from '../../db/schema';
 import { useDatabaseAuthState } from './auth-state';
 
 let t: TestContext;
@@ -11,15 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-let names = 0;
-const connection = async (companyId?: number) => {
-  const owner = companyId ?? (await makeCompany(t.db)).company.id;
-  const [row] = await t.db
-    .insert(whatsapps)
-    .values({ companyId: owner, name: `Baileys ${(names += 1)}` })
-    .returning();
-  return { whatsappId: row.id, companyId: owner };
-};
+const connection = (companyId?: number) => makeConnectionIds(t.db, companyId);
 
 const rowsOf = (whatsappId: number) =>
   t.db.select().from(whatsappAuthKeys).where(eq(whatsappAuthKeys.whatsappId, whatsappId));

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { proto, type WAMessage } from '@whiskeysockets/baileys';
-import { createTestApp, makeCompany, type TestContext } from '../../../test/harness';
-import { whatsappMessageStore, whatsapps } from '../../db/schema';
+import { createTestApp, makeConnectionIds, type TestContext } from '../../../test/harness';
+import { whatsappMessageStore } from '../../db/schema';
 import { createMessageStore, plainWAMessage, reviveWAMessage } from './message-store';
 
 let t: TestContext;
@@ -11,15 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-let names = 0;
-const connection = async (companyId?: number) => {
-  const owner = companyId ?? (await makeCompany(t.db)).company.id;
-  const [row] = await t.db
-    .insert(whatsapps)
-    .values({ companyId: owner, name: `Store ${(names += 1)}` })
-    .returning();
-  return { whatsappId: row.id, companyId: owner };
-};
+const connection = (companyId?: number) => makeConnectionIds(t.db, companyId);
 
 // A sent image as Baileys returns it from sendMessage: a proto instance with bytes and a long.
 const sentImage = (id: string, caption = 'catalogue'): WAMessage => {

@@ -1,0 +1,26 @@
+import type { Page } from 'playwright-core';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from './server';
+
+// Fills and sends the login form; the caller checks where it led.
+export const submitLogin = async (
+  page: Page,
+  webUrl: string,
+  email = ADMIN_EMAIL,
+  password = ADMIN_PASSWORD,
+) => {
+  await page.goto(`${webUrl}/login`);
+  await page.fill('input[name="email"]', email);
+  await page.fill('input[name="password"]', password);
+  await page.click('button[type="submit"]');
+};
+
+// Logs in and waits for the inbox, where a successful login lands.
+export const logIn = async (
+  page: Page,
+  webUrl: string,
+  email = ADMIN_EMAIL,
+  password = ADMIN_PASSWORD,
+) => {
+  await submitLogin(page, webUrl, email, password);
+  await page.waitForURL('**/tickets');
+};
