@@ -38,6 +38,9 @@ import { settingsRoutes } from './modules/settings/settings.routes';
 import { systemRoutes } from './modules/system/system.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { whatsappsRoutes } from './modules/whatsapps/whatsapps.routes';
+import { messagesRoutes } from './modules/messages/messages.routes';
+import { registerTicketsEngine } from './modules/tickets/tickets.engine';
+import { ticketsRoutes } from './modules/tickets/tickets.routes';
 import { createChannelManager, type ChannelManager } from './channels/manager';
 import type { ChannelDriver } from './channels/driver';
 import { createLocalLeases, createPgLeases } from './channels/leases';
@@ -231,7 +234,10 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(announcementsRoutes);
   await app.register(uploadsRoutes);
   await app.register(whatsappsRoutes);
+  await app.register(messagesRoutes);
   await app.register(cloudWebhookRoutes);
+  registerTicketsEngine(app);
+  await app.register(ticketsRoutes);
 
   realtime.attach(app.server);
   // Sessions resume once the app is ready, and stop (keeping their pairing) before the database closes.

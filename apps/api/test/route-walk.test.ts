@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { permissionTable, profiles, type Permission, type Profile } from '@atendi/shared';
 import type { RouteInfo } from '../src/app';
-import { companies, queueOptions, queues } from '../src/db/schema';
+import { companies, contacts, queueOptions, queues, tickets } from '../src/db/schema';
 import {
   auth,
   createTestApp,
@@ -53,7 +53,7 @@ const GLOBAL_PARAMS: Record<string, string> = {
   'settings:key': 'a setting key is resolved inside the caller’s company',
 };
 
-type Fixture = { own: number; foreign: number };
+type Fixture = { own: number | string; foreign: number | string };
 let t: TestContext;
 let fixtures: Record<string, Fixture>;
 let sessions: Record<'admin' | Profile | 'inactiveAdmin', Session>;
@@ -76,12 +76,61 @@ const call = (route: RouteInfo, url: string, session?: Session) =>
       : { payload: (sampleInput(route.schema?.body) ?? {}) as object }),
   });
 
+// A conversation (contact, open ticket, one sent message) on a connection of the company.
+const conversationOf = async (companyId: number) => {
+  const whatsapp = await makeWhatsapp(t.db, companyId);
+  const [contact] = await t.db
+    .insert(contacts)
+    .values({ companyId, name: 'Walker contact', number: `5511900${companyId}` })
+    .returning();
+  const [ticket] = await t.db
+    .insert(tickets)
+    .values({ companyId, contactId: contact.id, whatsappId: whatsapp.id, status: 'open' })
+    .returning();
+  const [message] = await t.db
+    .insert(messages)
+    .values({ companyId, ticketId: ticket.id, whatsappId: whatsapp.id, body: 'hola', fromMe: true })
+    .returning();
+  return { ticket, message };
+};
+
+const messageFixtures = async (foreignCompany: number, ownCompany: number) => {
+  const own = await conversationOf(ownCompany);
+  const foreign = await conversationOf(foreignCompany);
+  return {
+    'messages:ticketId': { own: own.ticket.id, foreign: foreign.ticket.id },
+    'messages:id': { own: own.message.id, foreign: foreign.message.id },
+  };
+};
+
 // The same connection answers under /whatsapp, /whatsappsession and /simulator.
 const connectionFixtures = async (foreignCompany: number, ownCompany: number) => {
   const own = await makeWhatsapp(t.db, ownCompany);
   const foreign = await makeWhatsapp(t.db, foreignCompany);
   const fixture = { own: own.id, foreign: foreign.id };
   return { 'whatsapp:id': fixture, 'whatsappsession:id': fixture, 'simulator:id': fixture };
+};
+
+// A contact with a waiting ticket in each company.
+const ticketFixtures = async (foreignCompany: number, ownCompany: number) => {
+  const ticketOf = async (companyId: number) => {
+    const connection = await makeWhatsapp(t.db, companyId);
+    const [contact] = await t.db
+      .insert(contacts)
+      .values({ companyId, name: 'Walker', number: `54911${companyId}`.padEnd(13, '0') })
+      .returning();
+    const [ticket] = await t.db
+      .insert(tickets)
+      .values({ companyId, contactId: contact.id, whatsappId: connection.id })
+      .returning();
+    return ticket;
+  };
+  const own = await ticketOf(ownCompany);
+  const foreign = await ticketOf(foreignCompany);
+  return {
+    'tickets:id': { own: own.id, foreign: foreign.id },
+    'tickets:uuid': { own: own.uuid, foreign: foreign.uuid },
+  };
 };
 
 beforeAll(async () => {
@@ -118,6 +167,8 @@ beforeAll(async () => {
     'queue:id': { own: bQueue.id, foreign: aQueue.id },
     'queue-options:id': { own: (await optionOf(bQueue)).id, foreign: (await optionOf(aQueue)).id },
     ...(await connectionFixtures(a.company.id, b.company.id)),
+    ...(await messageFixtures(a.company.id, b.company.id)),
+    ...(await ticketFixtures(a.company.id, b.company.id)),
   };
   sessions = {
     admin: await login(t.app, b.admin.email),

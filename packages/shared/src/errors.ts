@@ -66,6 +66,8 @@ export type ErrorBody = {
   error: ErrorCode;
   message: string;
   fields?: Record<string, string[]>;
+  // What the screen needs to explain the refusal (e.g. who holds the open ticket).
+  details?: Record<string, unknown>;
 };
 
 export const isErrorCode = (value: unknown): value is ErrorCode =>

@@ -3,6 +3,7 @@ import {
   allTicketValues,
   mediaTypes,
   providers,
+  ticketStatuses,
   companyStatuses,
   profiles,
   recurrences,
@@ -299,3 +300,63 @@ export const simulatorTypingSchema = z.object({
     .regex(/^\+?\d{5,20}$/, 'Digits only'),
   typing: z.boolean(),
 });
+
+// --- Tickets ---
+// Filters arrive as JSON text in the query string (SPEC §7): '[1,2]'.
+const idListText = z
+  .string()
+  .max(2000)
+  .optional()
+  .transform((text, ctx) => {
+    if (!text) return [];
+    try {
+      const value: unknown = JSON.parse(text);
+      const ids = z.array(z.coerce.number().int().positive()).max(500).parse(value);
+      return ids;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Use a JSON list of ids, e.g. [1,2]' });
+      return z.NEVER;
+    }
+  });
+const flag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}/, 'Use YYYY-MM-DD')
+  .optional();
+export const ticketListQuery = z.object({
+  searchParam: z.string().trim().max(200).optional().default(''),
+  pageNumber: z.coerce.number().int().min(1).max(100000).optional().default(1),
+  status: z.enum(ticketStatuses).optional(),
+  date: day,
+  updatedAt: day,
+  showAll: flag,
+  withUnreadMessages: flag,
+  tags: idListText,
+  users: idListText,
+  queueIds: idListText,
+});
+export type TicketListQuery = z.infer<typeof ticketListQuery>;
+
+export const ticketCreateSchema = z.object({
+  contactId: z.coerce.number().int().positive(),
+  queueId: z.coerce.number().int().positive().nullable().optional(),
+  whatsappId: z.coerce.number().int().positive().nullable().optional(),
+  userId: z.coerce.number().int().positive().nullable().optional(),
+  status: z.enum(ticketStatuses).optional().default('open'),
+});
+export type TicketCreateInput = z.infer<typeof ticketCreateSchema>;
+
+export const ticketUpdateSchema = z.object({
+  status: z.enum(ticketStatuses).optional(),
+  userId: z.coerce.number().int().positive().nullable().optional(),
+  queueId: z.coerce.number().int().positive().nullable().optional(),
+  whatsappId: z.coerce.number().int().positive().optional(),
+  useIntegration: z.boolean().optional(),
+  promptId: z.coerce.number().int().positive().nullable().optional(),
+  integrationId: z.coerce.number().int().positive().nullable().optional(),
+});
+export type TicketUpdateInput = z.infer<typeof ticketUpdateSchema>;
+export const uuidParam = z.object({ uuid: z.uuid() });

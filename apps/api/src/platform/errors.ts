@@ -16,6 +16,7 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly fields?: Record<string, string[]>;
+  readonly details?: Record<string, unknown>;
   readonly headers?: Record<string, string>;
 
   constructor(
@@ -24,6 +25,7 @@ export class AppError extends Error {
     options: {
       status?: number;
       fields?: Record<string, string[]>;
+      details?: Record<string, unknown>;
       headers?: Record<string, string>;
     } = {},
   ) {
@@ -31,6 +33,7 @@ export class AppError extends Error {
     this.code = code;
     this.status = options.status ?? errorStatus[code];
     this.fields = options.fields;
+    this.details = options.details;
     this.headers = options.headers;
   }
 }
@@ -74,6 +77,7 @@ export const registerErrorHandling = (app: FastifyInstance) => {
       if (error.headers) reply.headers(error.headers);
       const body: ErrorBody = { error: error.code, message: error.message };
       if (error.fields) body.fields = error.fields;
+      if (error.details) body.details = error.details;
       return reply.status(error.status).send(body);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -40,13 +40,28 @@ export type SocketIdentity = {
   isSuper: boolean;
 };
 
-type Room = 'company' | 'notification' | `user-${number}` | `ticket-${number}` | `status-${string}`;
+// Ticket lists and notifications are split by who may see a ticket (see TicketRoomResolver).
+type Room =
+  | 'company'
+  | `user-${number}`
+  | `ticket-${number}`
+  | `tickets-${string}`
+  | `notification-${string}`;
 
 const roomName = (companyId: number, room: Room) =>
   room === 'company' ? `company-${companyId}` : `company-${companyId}-${room}`;
 
 // Decides whether a socket may join a ticket's room; the tickets module installs the real rule.
 export type TicketRoomGuard = (identity: SocketIdentity, ticketId: number) => Promise<boolean>;
+
+// The list rooms a socket joins for a ticket status ('tickets-…') or for notifications
+// ('notification-…'): one per slice of tickets it may see (all, a queue, no queue, its own). The
+// tickets module installs the real rule and emits each ticket to the slices it belongs to, so a
+// ticket of a queue reaches only sockets allowed to see that queue.
+export type TicketRoomResolver = (
+  identity: SocketIdentity,
+  list: { kind: 'tickets'; status: string } | { kind: 'notification' },
+) => Promise<(`tickets-${string}` | `notification-${string}`)[]>;
 
 export type Realtime = ReturnType<typeof createRealtime>;
 
@@ -60,6 +75,7 @@ export const createRealtime = (options: {
   let io: Server | null = null;
   let redis: Redis[] = [];
   let ticketGuard: TicketRoomGuard = async () => false;
+  let roomResolver: TicketRoomResolver = async () => [];
 
   // Every emit names exactly one company: its rooms and its event name share that id.
   const emitTo = (
@@ -84,15 +100,26 @@ export const createRealtime = (options: {
     void socket.join([roomName(companyId, 'company'), roomName(companyId, `user-${userId}`)]);
     reportStatus(identity, true);
 
-    socket.on('joinNotification', () => void socket.join(roomName(companyId, 'notification')));
-    socket.on('leaveNotification', () => void socket.leave(roomName(companyId, 'notification')));
+    const joinList = async (list: Parameters<TicketRoomResolver>[1]) => {
+      const rooms = await roomResolver(identity, list).catch((err: unknown) => {
+        options.log.warn({ err, userId }, 'ticket rooms could not be resolved');
+        return [];
+      });
+      if (rooms.length) await socket.join(rooms.map((room) => roomName(companyId, room)));
+    };
+    const leaveList = (prefix: string) => {
+      for (const room of socket.rooms) if (room.startsWith(prefix)) void socket.leave(room);
+    };
+    socket.on('joinNotification', () => void joinList({ kind: 'notification' }));
+    socket.on('leaveNotification', () => leaveList(`company-${companyId}-notification-`));
     socket.on('joinTickets', (status: unknown) => {
       if (typeof status === 'string' && (ticketStatuses as readonly string[]).includes(status)) {
-        void socket.join(roomName(companyId, `status-${status}`));
+        void joinList({ kind: 'tickets', status });
       }
     });
     socket.on('leaveTickets', (status: unknown) => {
-      if (typeof status === 'string') void socket.leave(roomName(companyId, `status-${status}`));
+      if (typeof status === 'string' && (ticketStatuses as readonly string[]).includes(status))
+        leaveList(`company-${companyId}-tickets-${status}-`);
     });
     socket.on('joinChatBox', async (ticketId: unknown) => {
       const id = Number(ticketId);
@@ -151,6 +178,19 @@ export const createRealtime = (options: {
     setTicketGuard(guard: TicketRoomGuard) {
       ticketGuard = guard;
     },
+    setTicketRoomResolver(resolver: TicketRoomResolver) {
+      roomResolver = resolver;
+    },
+    // One emit to several rooms of one company: a socket in more than one of them hears it once.
+    toRooms: (companyId: number, rooms: Exclude<Room, 'company'>[]) => ({
+      emit: (channel: CompanyChannel, payload: EventPayload) => {
+        if (!rooms.length) return;
+        io?.to(rooms.map((room) => roomName(companyId, room))).emit(
+          `company-${companyId}-${channel}`,
+          payload,
+        );
+      },
+    }),
     toCompany: (companyId: number) => ({
       emit: (channel: CompanyChannel, payload: EventPayload) =>
         emitTo(companyId, 'company', channel, payload),

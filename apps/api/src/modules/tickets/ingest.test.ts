@@ -1,0 +1,300 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, count, eq } from 'drizzle-orm';
+import { io as connect, type Socket } from 'socket.io-client';
+import type { WhatsappView } from '@atendi/shared';
+import { contacts, messages, queues, settings, tickets, userQueues } from '../../db/schema';
+import {
+  createTestApp,
+  inject,
+  login,
+  makeCompany,
+  makeUser,
+  type Session,
+  type TestContext,
+} from '../../../test/harness';
+import { handleChannelEvent } from './tickets.engine';
+
+let t: TestContext;
+let company: Awaited<ReturnType<typeof makeCompany>>;
+let admin: Session;
+let connection: WhatsappView;
+
+const waitFor = async (check: () => Promise<boolean>, what: string) => {
+  for (let i = 0; i < 200; i += 1) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out: ${what}`);
+};
+
+// A connected simulator connection of a new company.
+const pairedConnection = async () => {
+  company = await makeCompany(t.db);
+  admin = await login(t.app, company.admin.email);
+  const created = (
+    await inject(t.app, admin, 'POST', '/whatsapp', { name: 'Demo', provider: 'simulator' })
+  ).json() as WhatsappView;
+  await waitFor(
+    async () =>
+      (await inject(t.app, admin, 'POST', `/simulator/${created.id}/scan`)).statusCode === 200,
+    'scan',
+  );
+  return created;
+};
+
+const inbound = (body: Record<string, unknown>) =>
+  inject(t.app, admin, 'POST', `/simulator/${connection.id}/inbound`, body);
+
+const ticketsOf = (contactId: number) =>
+  t.db.select().from(tickets).where(eq(tickets.contactId, contactId));
+const contactByNumber = async (number: string) =>
+  (
+    await t.db
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.companyId, company.company.id), eq(contacts.number, number)))
+  )[0];
+const messageCount = async (ticketId: number) =>
+  (await t.db.select({ n: count() }).from(messages).where(eq(messages.ticketId, ticketId)))[0].n;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  connection = await pairedConnection();
+});
+afterAll(() => t.close());
+
+describe('ingest', () => {
+  it('turns a first message into a contact, a waiting ticket and a stored message', async () => {
+    const res = await inbound({
+      from: '5491155550001',
+      name: 'Lucía',
+      body: 'Hola, ¿tienen stock?',
+    });
+    expect(res.statusCode).toBe(200);
+    const contact = await contactByNumber('5491155550001');
+    expect(contact).toMatchObject({ name: 'Lucía', isGroup: false });
+    const [ticket] = await ticketsOf(contact.id);
+    expect(ticket).toMatchObject({
+      status: 'pending',
+      whatsappId: connection.id,
+      unreadMessages: 1,
+      lastMessage: 'Hola, ¿tienen stock?',
+      userId: null,
+    });
+    const [message] = await t.db.select().from(messages).where(eq(messages.ticketId, ticket.id));
+    expect(message).toMatchObject({
+      providerId: res.json().id,
+      body: 'Hola, ¿tienen stock?',
+      fromMe: false,
+      contactId: contact.id,
+      mediaType: 'chat',
+    });
+  });
+
+  it('stores a redelivered message once and does not count it twice', async () => {
+    const first = await inbound({ from: '5491155550002', body: 'uno', id: 'WA-REDELIVERED' });
+    expect(first.statusCode).toBe(200);
+    await inbound({ from: '5491155550002', body: 'uno', id: 'WA-REDELIVERED' });
+    await inbound({ from: '5491155550002', body: 'dos' });
+    const contact = await contactByNumber('5491155550002');
+    const [ticket] = await ticketsOf(contact.id);
+    expect(await messageCount(ticket.id)).toBe(2);
+    expect(ticket).toMatchObject({ unreadMessages: 2, lastMessage: 'dos' });
+  });
+
+  it('200 concurrent first messages from one new number: 1 contact, 1 ticket, 200 messages', async () => {
+    const number = '5491155550003';
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        t.app.deps.channels.extra(connection.id, 'inbound', {
+          from: number,
+          name: 'Masivo',
+          body: `m${i}`,
+        }),
+      ),
+    );
+    expect(results).toHaveLength(200);
+    const all = await t.db
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.companyId, company.company.id), eq(contacts.number, number)));
+    expect(all).toHaveLength(1);
+    const ticketRows = await ticketsOf(all[0].id);
+    expect(ticketRows).toHaveLength(1);
+    expect(await messageCount(ticketRows[0].id)).toBe(200);
+    expect(ticketRows[0].unreadMessages).toBe(200);
+  });
+
+  it('keeps quoted replies and media', async () => {
+    const original = await inbound({ from: '5491155550004', body: 'precio?', id: 'Q-ORIGINAL' });
+    expect(original.statusCode).toBe(200);
+    await inbound({
+      from: '5491155550004',
+      mediaType: 'image',
+      fileName: 'foto.png',
+      mediaBase64: Buffer.from('png').toString('base64'),
+      quotedId: 'Q-ORIGINAL',
+    });
+    const contact = await contactByNumber('5491155550004');
+    const [ticket] = await ticketsOf(contact.id);
+    const rows = await t.db.select().from(messages).where(eq(messages.ticketId, ticket.id));
+    const image = rows.find((m) => m.mediaType === 'image')!;
+    const quoted = rows.find((m) => m.providerId === 'Q-ORIGINAL')!;
+    expect(image.quotedMsgId).toBe(quoted.id);
+    expect(image.mediaName).toBe('foto.png');
+    expect(t.app.deps.uploads.pathOf(company.company.id, image.mediaUrl!)).toBeDefined();
+    expect(ticket.lastMessage).toBe('[image]');
+  });
+
+  it('ignores group messages while CheckMsgIsGroup is enabled, and stores them once it is not', async () => {
+    await inbound({ from: '120363000000001', body: 'en el grupo', isGroup: true });
+    expect(await contactByNumber('120363000000001@g.us')).toBeUndefined();
+    await t.db
+      .update(settings)
+      .set({ value: 'disabled' })
+      .where(and(eq(settings.companyId, company.company.id), eq(settings.key, 'CheckMsgIsGroup')));
+    await inbound({ from: '120363000000001', body: 'en el grupo', isGroup: true });
+    const group = await contactByNumber('120363000000001@g.us');
+    expect(group.isGroup).toBe(true);
+    const [ticket] = await ticketsOf(group.id);
+    expect(ticket.isGroup).toBe(true);
+  });
+
+  it('stores messages sent from the phone itself without counting them unread', async () => {
+    await inbound({ from: '5491155550005', body: 'hola' });
+    await handleChannelEvent(t.app.deps, {
+      connection: { id: connection.id, companyId: company.company.id, provider: 'simulator' },
+      event: {
+        type: 'message',
+        message: {
+          providerId: 'FROM-PHONE-1',
+          from: '5491155550005',
+          body: 'Te respondo desde el celular',
+          mediaType: 'chat',
+          isGroup: false,
+          fromMe: true,
+          timestamp: new Date(),
+        },
+      },
+    });
+    const contact = await contactByNumber('5491155550005');
+    const [ticket] = await ticketsOf(contact.id);
+    expect(ticket).toMatchObject({
+      unreadMessages: 1,
+      lastMessage: 'Te respondo desde el celular',
+    });
+    const [mine] = await t.db
+      .select()
+      .from(messages)
+      .where(eq(messages.providerId, 'FROM-PHONE-1'));
+    expect(mine).toMatchObject({ fromMe: true, read: true, contactId: null });
+  });
+
+  it('moves acks of sent messages forward only', async () => {
+    await inbound({ from: '5491155550006', body: 'hola' });
+    const contact = await contactByNumber('5491155550006');
+    const [ticket] = await ticketsOf(contact.id);
+    const sent = await t.app.deps.channels.send(connection.id, {
+      to: contact.number,
+      body: 'Buenas',
+    });
+    await t.db.insert(messages).values({
+      companyId: company.company.id,
+      providerId: sent.providerId,
+      ticketId: ticket.id,
+      whatsappId: connection.id,
+      body: 'Buenas',
+      fromMe: true,
+      ack: 2,
+    });
+    const ack = (value: number) =>
+      inject(t.app, admin, 'POST', `/simulator/${connection.id}/ack`, {
+        id: sent.providerId,
+        ack: value,
+      });
+    await ack(4);
+    await ack(3);
+    const [row] = await t.db
+      .select()
+      .from(messages)
+      .where(eq(messages.providerId, sent.providerId));
+    expect(row.ack).toBe(4);
+  });
+});
+
+describe('live updates reach only those who may see the ticket', () => {
+  let port = 0;
+  const sockets: Socket[] = [];
+  const listen = async (session: Session, list: string) => {
+    const socket = connect(`http://127.0.0.1:${port}`, {
+      query: { token: session.token },
+      transports: ['websocket'],
+      forceNew: true,
+    });
+    sockets.push(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.on('connect', () => resolve());
+      socket.on('connect_error', reject);
+    });
+    const heard: { event: string; payload: { ticket?: { id: number } } }[] = [];
+    socket.onAny((event: string, payload) => heard.push({ event, payload }));
+    socket.emit('joinTickets', list);
+    socket.emit('joinNotification');
+    await new Promise((r) => setTimeout(r, 100));
+    return heard;
+  };
+
+  beforeAll(async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as { port: number }).port;
+  });
+  afterAll(() => sockets.forEach((s) => s.disconnect()));
+
+  it('a queue’s ticket goes to admins and that queue’s agents, not to other agents or companies', async () => {
+    const companyId = company.company.id;
+    const [sales, support] = await t.db
+      .insert(queues)
+      .values([
+        { companyId, name: 'Ventas', color: '#00aa00' },
+        { companyId, name: 'Soporte', color: '#0000aa' },
+      ])
+      .returning();
+    const seller = await makeUser(t.db, companyId, 'user');
+    const supporter = await makeUser(t.db, companyId, 'user');
+    await t.db.insert(userQueues).values([
+      { userId: seller.id, queueId: sales.id, companyId },
+      { userId: supporter.id, queueId: support.id, companyId },
+    ]);
+    const other = await makeCompany(t.db);
+
+    await inbound({ from: '5491155550007', body: 'primero' });
+    const contact = await contactByNumber('5491155550007');
+    const [ticket] = await ticketsOf(contact.id);
+    await t.db.update(tickets).set({ queueId: sales.id }).where(eq(tickets.id, ticket.id));
+
+    const adminHeard = await listen(admin, 'pending');
+    const sellerHeard = await listen(await login(t.app, seller.email), 'pending');
+    const supporterHeard = await listen(await login(t.app, supporter.email), 'pending');
+    const otherHeard = await listen(await login(t.app, other.admin.email), 'pending');
+
+    await inbound({ from: '5491155550007', body: 'segundo' });
+    await waitFor(
+      async () => sellerHeard.some((h) => h.event.endsWith('-appMessage')),
+      'seller event',
+    );
+    await new Promise((r) => setTimeout(r, 100));
+
+    const names = (heard: typeof adminHeard) => heard.map((h) => h.event).sort();
+    expect(names(adminHeard)).toEqual([
+      `company-${companyId}-appMessage`,
+      `company-${companyId}-ticket`,
+    ]);
+    expect(names(sellerHeard)).toEqual([
+      `company-${companyId}-appMessage`,
+      `company-${companyId}-ticket`,
+    ]);
+    expect(adminHeard.find((h) => h.event.endsWith('-ticket'))?.payload.ticket?.id).toBe(ticket.id);
+    expect(supporterHeard).toEqual([]);
+    expect(otherHeard).toEqual([]);
+  });
+});

@@ -1,0 +1,198 @@
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { AppDeps } from '../../app';
+import type { Db } from '../../db/client';
+import { contacts, messages, tickets } from '../../db/schema';
+import type { InboundMessage } from '../../channels/driver';
+import type { ChannelEventInput } from '../../channels/manager';
+import { getSettingValue } from '../settings/settings.service';
+
+// The ingest pipeline: a driver's message → contact, ticket and message stored in one transaction →
+// emitted. A redelivered message (same provider id on the connection) changes nothing, and concurrent
+// first messages of one person end as one contact and one ticket (every step is an upsert on a
+// unique index, so racing transactions meet at the index instead of creating twins).
+
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
+type ContactRow = typeof contacts.$inferSelect;
+type TicketRow = typeof tickets.$inferSelect;
+type MessageRow = typeof messages.$inferSelect;
+
+export type Ingested = {
+  contact: ContactRow;
+  ticket: TicketRow;
+  message: MessageRow;
+  ticketCreated: boolean;
+};
+
+const isLidId = (from: string) => from.endsWith('@lid');
+
+// One person is one contact: by phone number, or by WhatsApp's LID while the number is hidden. A
+// contact first known only by its LID takes the phone number once a message reveals both.
+const upsertContact = async (
+  tx: Db,
+  companyId: number,
+  whatsappId: number,
+  who: { number: string; name?: string; lid?: string; isGroup: boolean },
+): Promise<ContactRow> => {
+  if (who.lid) {
+    const [byLid] = await tx
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.companyId, companyId), eq(contacts.lid, who.lid)))
+      .for('update');
+    if (byLid && (byLid.number === who.number || isLidId(who.number))) return byLid;
+    if (byLid && isLidId(byLid.number)) {
+      const [taken] = await tx
+        .select({ id: contacts.id })
+        .from(contacts)
+        .where(and(eq(contacts.companyId, companyId), eq(contacts.number, who.number)));
+      if (!taken) {
+        const [promoted] = await tx
+          .update(contacts)
+          .set({ number: who.number, updatedAt: new Date() })
+          .where(eq(contacts.id, byLid.id))
+          .returning();
+        return promoted;
+      }
+    }
+  }
+  const name = who.name?.trim() || who.number.replace(/@.*$/, '');
+  const [row] = await tx
+    .insert(contacts)
+    .values({
+      companyId,
+      number: who.number,
+      name,
+      isGroup: who.isGroup,
+      whatsappId,
+      // A LID already held by another contact stays there; this one is then found by number.
+      lid: null,
+    })
+    .onConflictDoUpdate({
+      target: [contacts.companyId, contacts.number],
+      // A contact still named after its number takes the name WhatsApp reports.
+      set: {
+        name: sql`case when ${contacts.name} = ${contacts.number} and ${name} <> '' then ${name} else ${contacts.name} end`,
+      },
+    })
+    .returning();
+  if (who.lid && !row.lid) {
+    await tx
+      .update(contacts)
+      .set({ lid: who.lid })
+      .where(
+        and(
+          eq(contacts.id, row.id),
+          sql`not exists (select 1 from ${contacts} c where c.company_id = ${companyId} and c.lid = ${who.lid})`,
+        ),
+      );
+  }
+  return row;
+};
+
+const findOrCreateTicket = async (
+  tx: Db,
+  input: { companyId: number; contactId: number; whatsappId: number; isGroup: boolean },
+) => {
+  const [row] = await tx
+    .insert(tickets)
+    .values({ ...input, status: 'pending' })
+    .onConflictDoUpdate({
+      target: [tickets.contactId, tickets.whatsappId],
+      targetWhere: sql`status <> 'closed'`,
+      // A no-op write, so the existing active ticket comes back (and is locked for this transaction).
+      set: { contactId: sql`excluded.contact_id` },
+    })
+    .returning({ ...getTableColumns(tickets), inserted: sql<boolean>`(xmax = 0)` });
+  const { inserted, ...ticket } = row;
+  return { ticket: ticket as TicketRow, created: Boolean(inserted) };
+};
+
+// What a list shows of a message: its text, or what kind of file it is.
+export const previewOf = (message: Pick<InboundMessage, 'body' | 'mediaType'>) =>
+  message.body.trim() || (message.mediaType === 'chat' ? '' : `[${message.mediaType}]`);
+
+export const ingestMessage = async (
+  deps: Deps,
+  input: ChannelEventInput & { event: { type: 'message' } },
+): Promise<Ingested | null> => {
+  const { connection, media } = input;
+  const message = input.event.message;
+  const companyId = connection.companyId;
+  // SPEC §9: "ignore group messages" (CheckMsgIsGroup enabled) drops them before anything is stored.
+  if (
+    message.isGroup &&
+    (await getSettingValue(deps.db, companyId, 'CheckMsgIsGroup')) === 'enabled'
+  )
+    return null;
+
+  return deps.db.transaction(async (tx) => {
+    const chat = await upsertContact(tx, companyId, connection.id, {
+      number: message.from,
+      name: message.isGroup ? undefined : message.contactName,
+      lid: message.isGroup ? undefined : message.lid,
+      isGroup: message.isGroup,
+    });
+    const sender =
+      message.isGroup && message.participant && !message.fromMe
+        ? await upsertContact(tx, companyId, connection.id, {
+            number: message.participant,
+            name: message.contactName,
+            lid: message.lid,
+            isGroup: false,
+          })
+        : chat;
+    const { ticket, created } = await findOrCreateTicket(tx, {
+      companyId,
+      contactId: chat.id,
+      whatsappId: connection.id,
+      isGroup: message.isGroup,
+    });
+    let quotedMsgId: number | null = null;
+    if (message.quotedId) {
+      const [quoted] = await tx
+        .select({ id: messages.id })
+        .from(messages)
+        .where(
+          and(eq(messages.whatsappId, connection.id), eq(messages.providerId, message.quotedId)),
+        );
+      quotedMsgId = quoted?.id ?? null;
+    }
+    const [stored] = await tx
+      .insert(messages)
+      .values({
+        companyId,
+        providerId: message.providerId,
+        ticketId: ticket.id,
+        contactId: message.fromMe ? null : sender.id,
+        whatsappId: connection.id,
+        body: message.body,
+        fromMe: message.fromMe,
+        mediaType: message.mediaType,
+        mediaUrl: media?.storedName ?? null,
+        mediaName: media?.fileName ?? message.media?.fileName ?? null,
+        quotedMsgId,
+        read: message.fromMe,
+        ack: message.fromMe ? 2 : 0,
+        remoteJid: message.from,
+        participant: message.participant ?? null,
+        dataJson: message.raw ?? null,
+        createdAt: message.timestamp,
+      })
+      .onConflictDoNothing({ target: [messages.whatsappId, messages.providerId] })
+      .returning();
+    // Already stored: a redelivery. Nothing moves, nothing is emitted again.
+    if (!stored) return null;
+    const [bumped] = await tx
+      .update(tickets)
+      .set({
+        lastMessage: previewOf(message),
+        unreadMessages: message.fromMe
+          ? tickets.unreadMessages
+          : sql`${tickets.unreadMessages} + 1`,
+        updatedAt: new Date(),
+      })
+      .where(eq(tickets.id, ticket.id))
+      .returning();
+    return { contact: chat, ticket: bumped, message: stored, ticketCreated: created };
+  });
+};

@@ -1,0 +1,164 @@
+import { asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import {
+  contacts,
+  messages,
+  queues,
+  tags,
+  ticketTags,
+  tickets,
+  users,
+  whatsapps,
+} from '../../db/schema';
+import type { Uploads } from '../../platform/uploads';
+
+// What the API answers and emits for tickets and messages (SPEC §3 Ticket, Message).
+
+type TicketRow = typeof tickets.$inferSelect;
+type ContactRow = typeof contacts.$inferSelect;
+type MessageRow = typeof messages.$inferSelect;
+
+export const serializeContact = (row: ContactRow) => ({
+  id: row.id,
+  name: row.name,
+  number: row.number,
+  email: row.email,
+  profilePicUrl: row.profilePicUrl,
+  urlPicture: row.urlPicture,
+  isGroup: row.isGroup,
+  whatsappId: row.whatsappId,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+export type ContactView = ReturnType<typeof serializeContact>;
+
+export type TicketView = {
+  id: number;
+  uuid: string;
+  status: TicketRow['status'];
+  queueId: number | null;
+  queue: { id: number; name: string; color: string } | null;
+  userId: number | null;
+  user: { id: number; name: string } | null;
+  contactId: number;
+  contact: ContactView;
+  whatsappId: number;
+  whatsapp: { id: number; name: string; status: string };
+  isGroup: boolean;
+  chatbot: boolean;
+  lastMessage: string;
+  unreadMessages: number;
+  useIntegration: boolean;
+  promptId: number | null;
+  integrationId: number | null;
+  tags: { id: number; name: string; color: string }[];
+  createdAt: string;
+  updatedAt: string;
+};
+
+// Loads tickets with what a list row shows, in the order of the ids given.
+export const loadTicketViews = async (db: Db, ids: number[]): Promise<TicketView[]> => {
+  if (!ids.length) return [];
+  const rows = await db
+    .select({
+      ticket: tickets,
+      contact: contacts,
+      queue: { id: queues.id, name: queues.name, color: queues.color },
+      user: { id: users.id, name: users.name },
+      whatsapp: { id: whatsapps.id, name: whatsapps.name, status: whatsapps.status },
+    })
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .innerJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
+    .leftJoin(queues, eq(queues.id, tickets.queueId))
+    .leftJoin(users, eq(users.id, tickets.userId))
+    .where(inArray(tickets.id, ids));
+  const tagRows = await db
+    .select({ ticketId: ticketTags.ticketId, id: tags.id, name: tags.name, color: tags.color })
+    .from(ticketTags)
+    .innerJoin(tags, eq(tags.id, ticketTags.tagId))
+    .where(inArray(ticketTags.ticketId, ids))
+    .orderBy(asc(tags.name));
+  const tagsOf = new Map<number, TicketView['tags']>();
+  for (const { ticketId, ...tag } of tagRows) {
+    const list = tagsOf.get(ticketId) ?? [];
+    list.push(tag);
+    tagsOf.set(ticketId, list);
+  }
+  const byId = new Map(
+    rows.map(({ ticket, contact, queue, user, whatsapp }): [number, TicketView] => [
+      ticket.id,
+      {
+        id: ticket.id,
+        uuid: ticket.uuid,
+        status: ticket.status,
+        queueId: ticket.queueId,
+        queue: queue?.id ? queue : null,
+        userId: ticket.userId,
+        user: user?.id ? user : null,
+        contactId: ticket.contactId,
+        contact: serializeContact(contact),
+        whatsappId: ticket.whatsappId,
+        whatsapp,
+        isGroup: ticket.isGroup,
+        chatbot: ticket.chatbot,
+        lastMessage: ticket.lastMessage,
+        unreadMessages: ticket.unreadMessages,
+        useIntegration: ticket.useIntegration,
+        promptId: ticket.promptId,
+        integrationId: ticket.integrationId,
+        tags: tagsOf.get(ticket.id) ?? [],
+        createdAt: ticket.createdAt.toISOString(),
+        updatedAt: ticket.updatedAt.toISOString(),
+      },
+    ]),
+  );
+  return ids.map((id) => byId.get(id)).filter((v): v is TicketView => Boolean(v));
+};
+
+export type MessageView = {
+  id: number;
+  ticketId: number;
+  contactId: number | null;
+  body: string;
+  fromMe: boolean;
+  read: boolean;
+  mediaType: MessageRow['mediaType'];
+  mediaUrl: string | null;
+  mediaName: string | null;
+  quotedMsgId: number | null;
+  quotedMsg: MessageView | null;
+  isDeleted: boolean;
+  isEdited: boolean;
+  ack: number;
+  remoteJid: string | null;
+  scheduled: boolean;
+  createdAt: string;
+  updatedAt: string;
+};
+
+// Media links are signed (platform/uploads.ts): a browser fetches them without a bearer token.
+export const serializeMessage = (
+  uploads: Uploads,
+  row: MessageRow,
+  quoted?: MessageRow | null,
+): MessageView => ({
+  id: row.id,
+  ticketId: row.ticketId,
+  contactId: row.contactId,
+  body: row.body,
+  fromMe: row.fromMe,
+  read: row.read,
+  mediaType: row.mediaType,
+  mediaUrl: uploads.urlFor(row.companyId, row.mediaUrl),
+  mediaName: row.mediaName,
+  quotedMsgId: row.quotedMsgId,
+  quotedMsg: quoted ? serializeMessage(uploads, quoted) : null,
+  isDeleted: row.isDeleted,
+  isEdited: row.isEdited,
+  ack: row.ack,
+  remoteJid: row.remoteJid,
+  scheduled: row.scheduled,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});

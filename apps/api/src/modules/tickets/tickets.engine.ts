@@ -1,0 +1,107 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app';
+import { messages } from '../../db/schema';
+import type { ChannelEventInput } from '../../channels/manager';
+import { ingestMessage, type Ingested } from './ingest';
+import { loadTicketViews, serializeMessage, type TicketView } from './ticket-views';
+import {
+  createRoomResolver,
+  createTicketGuard,
+  notificationRooms,
+  ticketRooms,
+} from './visibility';
+
+// Wires the channel layer's events into tickets and messages, and tells the screens that may see them.
+
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
+type MessageRow = typeof messages.$inferSelect;
+
+// Every room that shows this ticket: its chat, its list slices and its notification slices.
+export const roomsOf = (ticket: TicketView) =>
+  [`ticket-${ticket.id}`, ...ticketRooms(ticket), ...notificationRooms(ticket)] as const;
+
+export const emitTicket = (deps: Deps, companyId: number, ticket: TicketView) =>
+  deps.realtime
+    .toRooms(companyId, [...roomsOf(ticket)])
+    .emit('ticket', { action: 'update', ticket });
+
+export const emitMessage = async (
+  deps: Deps,
+  companyId: number,
+  action: 'create' | 'update',
+  message: MessageRow,
+) => {
+  const [ticket] = await loadTicketViews(deps.db, [message.ticketId]);
+  if (!ticket) return;
+  const quoted = message.quotedMsgId
+    ? (await deps.db.select().from(messages).where(eq(messages.id, message.quotedMsgId)))[0]
+    : null;
+  deps.realtime.toRooms(companyId, [...roomsOf(ticket)]).emit('appMessage', {
+    action,
+    message: serializeMessage(deps.uploads, message, quoted),
+    ticket,
+    contact: ticket.contact,
+  });
+};
+
+const emitIngested = async (deps: Deps, companyId: number, result: Ingested) => {
+  const [ticket] = await loadTicketViews(deps.db, [result.ticket.id]);
+  if (!ticket) return;
+  emitTicket(deps, companyId, ticket);
+  await emitMessage(deps, companyId, 'create', result.message);
+};
+
+const byProviderId = (whatsappId: number, providerId: string) =>
+  and(eq(messages.whatsappId, whatsappId), eq(messages.providerId, providerId));
+
+export const handleChannelEvent = async (deps: Deps, input: ChannelEventInput) => {
+  const { connection, event } = input;
+  const companyId = connection.companyId;
+  switch (event.type) {
+    case 'message': {
+      const result = await ingestMessage(deps, { ...input, event });
+      if (result) await emitIngested(deps, companyId, result);
+      return;
+    }
+    case 'ack': {
+      // A high-water mark (channels/acks.ts), applied in SQL so concurrent reports cannot undo each other.
+      const [row] = await deps.db
+        .update(messages)
+        .set({
+          ack:
+            event.ack === 0
+              ? sql`case when ${messages.ack} < 3 then 0 else ${messages.ack} end`
+              : sql`greatest(${messages.ack}, ${event.ack})`,
+          updatedAt: new Date(),
+        })
+        .where(and(byProviderId(connection.id, event.providerId), eq(messages.fromMe, true)))
+        .returning();
+      if (row) await emitMessage(deps, companyId, 'update', row);
+      return;
+    }
+    case 'edit':
+    case 'revoke': {
+      const [row] = await deps.db
+        .update(messages)
+        .set(
+          event.type === 'edit'
+            ? { body: event.body, isEdited: true, updatedAt: new Date() }
+            : { isDeleted: true, updatedAt: new Date() },
+        )
+        .where(byProviderId(connection.id, event.providerId))
+        .returning();
+      if (row) await emitMessage(deps, companyId, 'update', row);
+      return;
+    }
+    default:
+      return;
+  }
+};
+
+export const registerTicketsEngine = (app: FastifyInstance) => {
+  const deps = app.deps;
+  deps.realtime.setTicketGuard(createTicketGuard(deps.db));
+  deps.realtime.setTicketRoomResolver(createRoomResolver(deps.db));
+  deps.channels.onEvent((input) => handleChannelEvent(deps, input));
+};

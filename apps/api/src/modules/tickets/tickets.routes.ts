@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  idParam,
+  ticketCreateSchema,
+  ticketListQuery,
+  ticketUpdateSchema,
+  uuidParam,
+} from '@atendi/shared';
+import {
+  createTicket,
+  deleteTicket,
+  getTicket,
+  getTicketByUuid,
+  listTickets,
+  updateTicket,
+} from './tickets.service';
+
+export const ticketsRoutes = async (root: FastifyInstance) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const deps = app.deps;
+  const tags = ['tickets'];
+
+  app.get('/tickets', { schema: { tags, querystring: ticketListQuery } }, async (request) =>
+    listTickets(deps.db, request.auth, request.query),
+  );
+  app.get('/tickets/u/:uuid', { schema: { tags, params: uuidParam } }, async (request) =>
+    getTicketByUuid(deps.db, request.auth, request.params.uuid),
+  );
+  app.get('/tickets/:id', { schema: { tags, params: idParam } }, async (request) =>
+    getTicket(deps.db, request.auth, request.params.id),
+  );
+  app.post('/tickets', { schema: { tags, body: ticketCreateSchema } }, async (request, reply) =>
+    reply.status(201).send(await createTicket(deps, request.auth, request.body)),
+  );
+  app.put(
+    '/tickets/:id',
+    { schema: { tags, params: idParam, body: ticketUpdateSchema } },
+    async (request) => updateTicket(deps, request.auth, request.params.id, request.body),
+  );
+  app.delete(
+    '/tickets/:id',
+    {
+      schema: { tags, params: idParam },
+      config: { access: { permission: 'ticket-options:deleteTicket' } },
+    },
+    async (request, reply) => {
+      await deleteTicket(deps, request.auth, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+};

@@ -1,0 +1,311 @@
+import { and, desc, eq, exists, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { TicketCreateInput, TicketListQuery, TicketUpdateInput } from '@atendi/shared';
+import type { AppDeps } from '../../app';
+import type { Db } from '../../db/client';
+import {
+  contacts,
+  messages,
+  prompts,
+  queueIntegrations,
+  queues,
+  ticketTags,
+  tickets,
+  users,
+  whatsapps,
+} from '../../db/schema';
+import type { AuthContext } from '../../platform/context';
+import { AppError } from '../../platform/errors';
+import { foundOr404, ownedRow } from '../../platform/tenancy';
+import { getDefaultWhatsapp } from '../whatsapps/whatsapps.service';
+import { emitTicket } from './tickets.engine';
+import { loadTicketViews, type TicketView } from './ticket-views';
+import { canSeeTicket, notificationRooms, queueIdsOf, seesAll, ticketRooms } from './visibility';
+
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
+type TicketRow = typeof tickets.$inferSelect;
+
+export const PAGE_SIZE = 40;
+
+// A list shows a non-admin (or an admin with show-all off) their own tickets, and the tickets nobody
+// holds yet in their queues or without a queue; others' open conversations stay out of the way.
+const listScope = (ctx: AuthContext, myQueues: number[], showAll: boolean): SQL | undefined => {
+  if (showAll && seesAll(ctx)) return undefined;
+  const inMyQueues = or(
+    isNull(tickets.queueId),
+    myQueues.length ? inArray(tickets.queueId, myQueues) : undefined,
+  );
+  return or(
+    eq(tickets.userId, ctx.userId),
+    and(or(isNull(tickets.userId), eq(tickets.status, 'closed')), inMyQueues),
+  );
+};
+
+export const listTickets = async (db: Db, ctx: AuthContext, query: TicketListQuery) => {
+  const myQueues = await queueIdsOf(db, ctx.userId);
+  const term = query.searchParam ? `%${query.searchParam.replace(/[%_\\]/g, '\\$&')}%` : '';
+  const conditions = [
+    eq(tickets.companyId, ctx.companyId),
+    listScope(ctx, myQueues, query.showAll),
+    query.status ? eq(tickets.status, query.status) : undefined,
+    query.withUnreadMessages ? sql`${tickets.unreadMessages} > 0` : undefined,
+    query.queueIds.length ? inArray(tickets.queueId, query.queueIds) : undefined,
+    query.users.length ? inArray(tickets.userId, query.users) : undefined,
+    query.tags.length
+      ? exists(
+          db
+            .select({ one: sql`1` })
+            .from(ticketTags)
+            .where(and(eq(ticketTags.ticketId, tickets.id), inArray(ticketTags.tagId, query.tags))),
+        )
+      : undefined,
+    query.date ? sql`${tickets.createdAt}::date = ${query.date.slice(0, 10)}::date` : undefined,
+    query.updatedAt
+      ? sql`${tickets.updatedAt}::date = ${query.updatedAt.slice(0, 10)}::date`
+      : undefined,
+    term
+      ? or(
+          ilike(contacts.name, term),
+          ilike(contacts.number, term),
+          exists(
+            db
+              .select({ one: sql`1` })
+              .from(messages)
+              .where(and(eq(messages.ticketId, tickets.id), ilike(messages.body, term))),
+          ),
+        )
+      : undefined,
+  ];
+  const rows = await db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .where(and(...conditions))
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+    .limit(PAGE_SIZE + 1)
+    .offset((query.pageNumber - 1) * PAGE_SIZE);
+  const hasMore = rows.length > PAGE_SIZE;
+  const page = await loadTicketViews(
+    db,
+    rows.slice(0, PAGE_SIZE).map((r) => r.id),
+  );
+  return { tickets: page, count: page.length, hasMore };
+};
+
+const findTicket = async (db: Db, ctx: AuthContext, where: SQL) => {
+  const ticket = foundOr404(
+    (
+      await db
+        .select()
+        .from(tickets)
+        .where(and(eq(tickets.companyId, ctx.companyId), where))
+    )[0],
+    'ERR_NO_TICKET_FOUND',
+  );
+  const myQueues = seesAll(ctx) ? [] : await queueIdsOf(db, ctx.userId);
+  // SPEC §8: outside one's queues the ticket exists but is not theirs to open.
+  if (!canSeeTicket(ctx, myQueues, ticket))
+    throw new AppError('ERR_NO_PERMISSION', 'This ticket belongs to a queue you are not in');
+  return ticket;
+};
+
+const viewOf = async (db: Db, id: number) => (await loadTicketViews(db, [id]))[0];
+
+export const getTicket = async (db: Db, ctx: AuthContext, id: number) =>
+  viewOf(db, (await findTicket(db, ctx, eq(tickets.id, id))).id);
+
+export const getTicketByUuid = async (db: Db, ctx: AuthContext, uuid: string) =>
+  viewOf(db, (await findTicket(db, ctx, eq(tickets.uuid, uuid))).id);
+
+// The contact's active ticket on the connection, described so the screen can say who holds it.
+const otherOpenTicket = async (
+  db: Db,
+  contactId: number,
+  whatsappId: number,
+  exceptId?: number,
+) => {
+  const [row] = await db
+    .select({
+      id: tickets.id,
+      uuid: tickets.uuid,
+      status: tickets.status,
+      userName: users.name,
+      queueName: queues.name,
+    })
+    .from(tickets)
+    .leftJoin(users, eq(users.id, tickets.userId))
+    .leftJoin(queues, eq(queues.id, tickets.queueId))
+    .where(
+      and(
+        eq(tickets.contactId, contactId),
+        eq(tickets.whatsappId, whatsappId),
+        ne(tickets.status, 'closed'),
+        exceptId ? ne(tickets.id, exceptId) : undefined,
+      ),
+    );
+  if (!row) return;
+  throw new AppError(
+    'ERR_OTHER_OPEN_TICKET',
+    'The contact already has an open ticket on this connection',
+    {
+      details: {
+        ticket: { id: row.id, uuid: row.uuid, status: row.status },
+        user: row.userName ? { name: row.userName } : null,
+        queue: row.queueName ? { name: row.queueName } : null,
+      },
+    },
+  );
+};
+
+// Every id a ticket points at must exist in the caller's company.
+const assertRefs = async (
+  db: Db,
+  ctx: AuthContext,
+  refs: {
+    queueId?: number | null;
+    userId?: number | null;
+    whatsappId?: number | null;
+    promptId?: number | null;
+    integrationId?: number | null;
+  },
+) => {
+  const fields: Record<string, string[]> = {};
+  const check = async (
+    key: keyof typeof refs,
+    table:
+      typeof queues | typeof users | typeof whatsapps | typeof prompts | typeof queueIntegrations,
+  ) => {
+    const id = refs[key];
+    if (!id) return;
+    const [row] = await db
+      .select({ id: table.id })
+      .from(table)
+      .where(ownedRow(table, id, ctx));
+    if (!row) fields[key] = ['ERR_NOT_FOUND'];
+  };
+  await check('queueId', queues);
+  await check('userId', users);
+  await check('whatsappId', whatsapps);
+  await check('promptId', prompts);
+  await check('integrationId', queueIntegrations);
+  if (Object.keys(fields).length)
+    throw new AppError('ERR_VALIDATION', 'Some referenced records do not exist', { fields });
+};
+
+// Tells the lists: the ticket leaves the slices it was in (old status, queue or owner) and shows in its new ones.
+const announce = (
+  deps: Deps,
+  companyId: number,
+  before: TicketRow | undefined,
+  after: TicketView,
+) => {
+  if (before) {
+    const old = new Set([...ticketRooms(before), ...notificationRooms(before)]);
+    for (const room of [...ticketRooms(after), ...notificationRooms(after)]) old.delete(room);
+    if (old.size)
+      deps.realtime
+        .toRooms(companyId, [...old])
+        .emit('ticket', { action: 'delete', ticketId: after.id });
+  }
+  emitTicket(deps, companyId, after);
+};
+
+export const createTicket = async (deps: Deps, ctx: AuthContext, input: TicketCreateInput) => {
+  const [contact] = await deps.db
+    .select()
+    .from(contacts)
+    .where(ownedRow(contacts, input.contactId, ctx));
+  if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
+  // SPEC §5 New ticket: only admins may leave the queue out.
+  if (!input.queueId && !seesAll(ctx))
+    throw new AppError('ERR_VALIDATION', 'Choose a queue', { fields: { queueId: ['Required'] } });
+  await assertRefs(deps.db, ctx, input);
+  const [me] = await deps.db
+    .select({ whatsappId: users.whatsappId })
+    .from(users)
+    .where(eq(users.id, ctx.userId));
+  const whatsappId =
+    input.whatsappId ?? me?.whatsappId ?? (await getDefaultWhatsapp(deps.db, ctx.companyId)).id;
+  await otherOpenTicket(deps.db, contact.id, whatsappId);
+  const status = input.status;
+  const userId = status === 'pending' ? null : (input.userId ?? ctx.userId);
+  const [row] = await deps.db
+    .insert(tickets)
+    .values({
+      companyId: ctx.companyId,
+      contactId: contact.id,
+      whatsappId,
+      queueId: input.queueId ?? null,
+      userId,
+      status,
+      isGroup: contact.isGroup,
+    })
+    .returning();
+  const view = await viewOf(deps.db, row.id);
+  announce(deps, ctx.companyId, undefined, view);
+  return view;
+};
+
+export const updateTicket = async (
+  deps: Deps,
+  ctx: AuthContext,
+  id: number,
+  input: TicketUpdateInput,
+) => {
+  const before = await findTicket(deps.db, ctx, eq(tickets.id, id));
+  // Someone else's conversation is theirs: only profiles that see every ticket may take it over.
+  if (before.status === 'open' && before.userId && before.userId !== ctx.userId && !seesAll(ctx))
+    throw new AppError('ERR_NO_PERMISSION', 'This ticket is being served by someone else');
+  await assertRefs(deps.db, ctx, input);
+
+  const next: Partial<TicketRow> = {};
+  if (input.queueId !== undefined) next.queueId = input.queueId;
+  if (input.whatsappId !== undefined) next.whatsappId = input.whatsappId;
+  if (input.useIntegration !== undefined) next.useIntegration = input.useIntegration;
+  if (input.promptId !== undefined) next.promptId = input.promptId;
+  if (input.integrationId !== undefined) next.integrationId = input.integrationId;
+  let status = input.status ?? before.status;
+  let userId = input.userId !== undefined ? input.userId : before.userId;
+  // A transfer to a person (no status given) hands them the conversation.
+  if (input.status === undefined && typeof input.userId === 'number') status = 'open';
+  if (status === 'open') {
+    // Accept and reopen take the ticket for the caller unless it names someone.
+    if (before.status !== 'open' && input.userId === undefined) userId = ctx.userId;
+    // SPEC §4 Transfer: to nobody means back to waiting.
+    if (userId === null) status = 'pending';
+  }
+  if (status === 'pending') userId = null;
+  if (status === 'closed') {
+    userId = userId ?? ctx.userId;
+    // Closing ends bots and AI on the ticket.
+    next.useIntegration = false;
+    next.integrationId = null;
+    next.promptId = null;
+  }
+  next.status = status;
+  next.userId = userId;
+  if (next.status !== 'closed' && before.status === 'closed')
+    await otherOpenTicket(
+      deps.db,
+      before.contactId,
+      next.whatsappId ?? before.whatsappId,
+      before.id,
+    );
+  if (next.whatsappId && next.whatsappId !== before.whatsappId && next.status !== 'closed')
+    await otherOpenTicket(deps.db, before.contactId, next.whatsappId, before.id);
+  if (next.status === 'open' && before.status !== 'open') next.unreadMessages = 0;
+  await deps.db
+    .update(tickets)
+    .set({ ...next, updatedAt: new Date() })
+    .where(ownedRow(tickets, id, ctx));
+  const view = await viewOf(deps.db, id);
+  announce(deps, ctx.companyId, before, view);
+  return view;
+};
+
+export const deleteTicket = async (deps: Deps, ctx: AuthContext, id: number) => {
+  const before = await findTicket(deps.db, ctx, eq(tickets.id, id));
+  await deps.db.delete(tickets).where(ownedRow(tickets, id, ctx));
+  deps.realtime
+    .toRooms(ctx.companyId, [`ticket-${id}`, ...ticketRooms(before), ...notificationRooms(before)])
+    .emit('ticket', { action: 'delete', ticketId: id });
+};

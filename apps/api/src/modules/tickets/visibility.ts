@@ -1,0 +1,80 @@
+import { and, eq } from 'drizzle-orm';
+import { can } from '@atendi/shared';
+import type { Db } from '../../db/client';
+import { tickets, userQueues, users } from '../../db/schema';
+import type { SocketIdentity, TicketRoomResolver } from '../../realtime/realtime';
+
+// Who may see a ticket (SPEC §6): admins see every ticket of their company; other profiles see the
+// tickets of their queues, tickets without a queue, and tickets assigned to them.
+
+type TicketScope = { status: string; queueId: number | null; userId: number | null };
+type Viewer = Pick<SocketIdentity, 'userId' | 'companyId' | 'profile' | 'isSuper'>;
+
+export const seesAll = (viewer: Pick<Viewer, 'profile' | 'isSuper'>) =>
+  can(viewer, 'tickets-manager:showall');
+
+export const queueIdsOf = async (db: Db, userId: number) =>
+  (
+    await db
+      .select({ queueId: userQueues.queueId })
+      .from(userQueues)
+      .where(eq(userQueues.userId, userId))
+  ).map((r) => r.queueId);
+
+export const canSeeTicket = (viewer: Viewer, myQueues: number[], ticket: TicketScope) =>
+  seesAll(viewer) ||
+  ticket.userId === viewer.userId ||
+  ticket.queueId === null ||
+  myQueues.includes(ticket.queueId);
+
+// The list slices a ticket belongs to; emit to all of them and each allowed socket hears it once.
+export const ticketRooms = (ticket: TicketScope) =>
+  [
+    `tickets-${ticket.status}-all`,
+    ticket.queueId
+      ? `tickets-${ticket.status}-queue-${ticket.queueId}`
+      : `tickets-${ticket.status}-noqueue`,
+    ...(ticket.userId ? [`tickets-${ticket.status}-user-${ticket.userId}`] : []),
+  ] as `tickets-${string}`[];
+
+export const notificationRooms = (ticket: TicketScope) =>
+  [
+    'notification-all',
+    ticket.queueId ? `notification-queue-${ticket.queueId}` : 'notification-noqueue',
+    ...(ticket.userId ? [`notification-user-${ticket.userId}`] : []),
+  ] as `notification-${string}`[];
+
+// The slices a socket joins for a list: everything for admins; for the others their queues, the
+// tickets without a queue and their own. allTicket users also hear every pending ticket's notifications.
+export const createRoomResolver =
+  (db: Db): TicketRoomResolver =>
+  async (identity, list) => {
+    const prefix = list.kind === 'tickets' ? `tickets-${list.status}` : 'notification';
+    const [user] = await db
+      .select({ allTicket: users.allTicket })
+      .from(users)
+      .where(and(eq(users.id, identity.userId), eq(users.companyId, identity.companyId)));
+    if (!user) return [];
+    if (seesAll(identity) || (list.kind === 'notification' && user.allTicket === 'enabled'))
+      return [`${prefix}-all` as `tickets-${string}`];
+    const queues = await queueIdsOf(db, identity.userId);
+    return [
+      ...queues.map((id) => `${prefix}-queue-${id}`),
+      `${prefix}-noqueue`,
+      `${prefix}-user-${identity.userId}`,
+    ] as `tickets-${string}`[];
+  };
+
+// joinChatBox: a socket enters a ticket's room only if its user may see the ticket.
+export const createTicketGuard = (db: Db) => async (identity: SocketIdentity, ticketId: number) => {
+  const [ticket] = await db
+    .select({ status: tickets.status, queueId: tickets.queueId, userId: tickets.userId })
+    .from(tickets)
+    .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, identity.companyId)));
+  if (!ticket) return false;
+  return canSeeTicket(
+    identity,
+    seesAll(identity) ? [] : await queueIdsOf(db, identity.userId),
+    ticket,
+  );
+};
