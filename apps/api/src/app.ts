@@ -42,6 +42,7 @@ import { messagesRoutes } from './modules/messages/messages.routes';
 import { registerTicketsEngine } from './modules/tickets/tickets.engine';
 import { ticketsRoutes } from './modules/tickets/tickets.routes';
 import { createChannelManager, type ChannelManager } from './channels/manager';
+import { createOutbox, type Outbox } from './modules/messages/outbox';
 import type { ChannelDriver } from './channels/driver';
 import { createLocalLeases, createPgLeases } from './channels/leases';
 import { createSimulatorDriver } from './channels/simulator/simulator-driver';
@@ -54,6 +55,8 @@ import { markUserOnline } from './modules/users/users.service';
 export type AppDeps = {
   config: Config;
   channels: ChannelManager;
+  // Sends what agents and bots queued (modules/messages/outbox.ts); kick() after queueing.
+  outbox: Outbox;
   // Where the simulator keeps media "sent from the phone" until the session takes it.
   simulatorSpool: string;
   db: Db;
@@ -160,9 +163,15 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     drivers,
     claimIntervalMs: database.connectionString ? config.sessionClaimInterval * 1000 : 0,
   });
+  const outbox = createOutbox({
+    deps: { db: database.db, realtime, uploads, channels },
+    log: app.log,
+    retryBaseMs: config.outboxRetryBaseMs,
+  });
   app.decorate('deps', {
     config,
     channels,
+    outbox,
     simulatorSpool,
     db: database.db,
     tokens,
@@ -243,8 +252,10 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   // Sessions resume once the app is ready, and stop (keeping their pairing) before the database closes.
   app.addHook('onReady', async () => {
     await channels.start();
+    outbox.start();
   });
   app.addHook('preClose', async () => {
+    await outbox.stop();
     await channels.close();
     await realtime.close();
   });

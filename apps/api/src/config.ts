@@ -37,6 +37,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('Atendi <no-reply@atendi.local>'),
   SIMULATOR_ENABLED: z.preprocess(emptyAsUndefined, bool.optional()),
   SESSION_CLAIM_INTERVAL: z.coerce.number().int().min(0).default(30),
+  OUTBOX_RETRY_BASE_MS: z.coerce.number().int().min(1).max(600_000).default(5000),
   SERVE_WEB: z.preprocess(emptyAsUndefined, bool.default(true)),
   WEB_DIST: z.string().default(''),
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
@@ -69,6 +70,8 @@ export type Config = {
   simulatorEnabled: boolean;
   // Seconds between a node's looks for WhatsApp sessions no node runs (PostgreSQL; 0 = never).
   sessionClaimInterval: number;
+  // First wait before a failed send is retried; each later wait is three times longer (capped at 10 min).
+  outboxRetryBaseMs: number;
   serveWeb: boolean;
   webDist: string;
   loginRateLimit: number;
@@ -119,6 +122,7 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
     // The simulator is on by default only on the embedded database (the zero-setup demo).
     simulatorEnabled: e.SIMULATOR_ENABLED ?? !e.DATABASE_URL,
     sessionClaimInterval: e.SESSION_CLAIM_INTERVAL,
+    outboxRetryBaseMs: e.OUTBOX_RETRY_BASE_MS,
     serveWeb: e.SERVE_WEB,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : '',
     loginRateLimit: e.LOGIN_RATE_LIMIT,

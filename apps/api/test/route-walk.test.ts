@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { permissionTable, profiles, type Permission, type Profile } from '@atendi/shared';
 import type { RouteInfo } from '../src/app';
-import { companies, contacts, queueOptions, queues, tickets } from '../src/db/schema';
+import { companies, contacts, messages, queueOptions, queues, tickets } from '../src/db/schema';
 import {
   auth,
   createTestApp,

@@ -10,15 +10,17 @@ import {
   users,
   whatsapps,
 } from '../../db/schema';
+import type { ContactView, MessageView, TicketView } from '@atendi/shared';
 import type { Uploads } from '../../platform/uploads';
+
+export type { ContactView, MessageView, TicketView };
 
 // What the API answers and emits for tickets and messages (SPEC §3 Ticket, Message).
 
-type TicketRow = typeof tickets.$inferSelect;
 type ContactRow = typeof contacts.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;
 
-export const serializeContact = (row: ContactRow) => ({
+export const serializeContact = (row: ContactRow): ContactView => ({
   id: row.id,
   name: row.name,
   number: row.number,
@@ -30,31 +32,6 @@ export const serializeContact = (row: ContactRow) => ({
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
-export type ContactView = ReturnType<typeof serializeContact>;
-
-export type TicketView = {
-  id: number;
-  uuid: string;
-  status: TicketRow['status'];
-  queueId: number | null;
-  queue: { id: number; name: string; color: string } | null;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  contactId: number;
-  contact: ContactView;
-  whatsappId: number;
-  whatsapp: { id: number; name: string; status: string };
-  isGroup: boolean;
-  chatbot: boolean;
-  lastMessage: string;
-  unreadMessages: number;
-  useIntegration: boolean;
-  promptId: number | null;
-  integrationId: number | null;
-  tags: { id: number; name: string; color: string }[];
-  createdAt: string;
-  updatedAt: string;
-};
 
 // Loads tickets with what a list row shows, in the order of the ids given.
 export const loadTicketViews = async (db: Db, ids: number[]): Promise<TicketView[]> => {
@@ -114,27 +91,6 @@ export const loadTicketViews = async (db: Db, ids: number[]): Promise<TicketView
     ]),
   );
   return ids.map((id) => byId.get(id)).filter((v): v is TicketView => Boolean(v));
-};
-
-export type MessageView = {
-  id: number;
-  ticketId: number;
-  contactId: number | null;
-  body: string;
-  fromMe: boolean;
-  read: boolean;
-  mediaType: MessageRow['mediaType'];
-  mediaUrl: string | null;
-  mediaName: string | null;
-  quotedMsgId: number | null;
-  quotedMsg: MessageView | null;
-  isDeleted: boolean;
-  isEdited: boolean;
-  ack: number;
-  remoteJid: string | null;
-  scheduled: boolean;
-  createdAt: string;
-  updatedAt: string;
 };
 
 // Media links are signed (platform/uploads.ts): a browser fetches them without a bearer token.

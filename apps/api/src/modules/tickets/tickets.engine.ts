@@ -4,6 +4,7 @@ import type { AppDeps } from '../../app';
 import { messages } from '../../db/schema';
 import type { ChannelEventInput } from '../../channels/manager';
 import { ingestMessage, type Ingested } from './ingest';
+import { runQueueBot } from './queue-bot';
 import { loadTicketViews, serializeMessage, type TicketView } from './ticket-views';
 import {
   createRoomResolver,
@@ -15,6 +16,7 @@ import {
 // Wires the channel layer's events into tickets and messages, and tells the screens that may see them.
 
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
+type EngineDeps = Deps & Pick<AppDeps, 'outbox'>;
 type MessageRow = typeof messages.$inferSelect;
 
 // Every room that shows this ticket: its chat, its list slices and its notification slices.
@@ -55,13 +57,15 @@ const emitIngested = async (deps: Deps, companyId: number, result: Ingested) => 
 const byProviderId = (whatsappId: number, providerId: string) =>
   and(eq(messages.whatsappId, whatsappId), eq(messages.providerId, providerId));
 
-export const handleChannelEvent = async (deps: Deps, input: ChannelEventInput) => {
+export const handleChannelEvent = async (deps: EngineDeps, input: ChannelEventInput) => {
   const { connection, event } = input;
   const companyId = connection.companyId;
   switch (event.type) {
     case 'message': {
       const result = await ingestMessage(deps, { ...input, event });
-      if (result) await emitIngested(deps, companyId, result);
+      if (!result) return;
+      await emitIngested(deps, companyId, result);
+      await runQueueBot(deps, result, deps.outbox.kick);
       return;
     }
     case 'ack': {

@@ -192,10 +192,10 @@ const assertRefs = async (
 };
 
 // Tells the lists: the ticket leaves the slices it was in (old status, queue or owner) and shows in its new ones.
-const announce = (
+export const announce = (
   deps: Deps,
   companyId: number,
-  before: TicketRow | undefined,
+  before: Pick<TicketRow, 'status' | 'queueId' | 'userId'> | undefined,
   after: TicketView,
 ) => {
   if (before) {

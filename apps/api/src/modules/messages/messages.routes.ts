@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { idParam, messageListQuery, messageSendSchema, ticketIdParam } from '@atendi/shared';
+import { AppError } from '../../platform/errors';
+import { readMessageForm, type MessageForm } from './message-form';
+import {
+  assertWritable,
+  deleteMessage,
+  listMessages,
+  retryMessage,
+  sendMessages,
+  visibleTicket,
+} from './messages.service';
+
+// SPEC §7 messages calls. Sends go through the outbox (outbox.ts), which runs with the app: rows left
+// by an earlier process are sent once the app is ready, then it keeps looking.
+export const messagesRoutes = async (root: FastifyInstance) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const deps = app.deps;
+  const { outbox } = deps;
+  const tags = ['messages'];
+
+  app.get(
+    '/messages/:ticketId',
+    { schema: { tags, params: ticketIdParam, querystring: messageListQuery } },
+    async (request) =>
+      listMessages(
+        deps,
+        request.auth,
+        request.params.ticketId,
+        request.query.pageNumber,
+        request.log,
+      ),
+  );
+
+  app.post(
+    '/messages/:ticketId',
+    {
+      schema: {
+        tags,
+        params: ticketIdParam,
+        consumes: ['application/json', 'multipart/form-data'],
+        // The JSON form; a multipart form (medias, body, quotedMsg) is read and checked in the handler.
+        body: messageSendSchema.nullish(),
+      },
+    },
+    async (request, reply) => {
+      // Checked before a byte of a file is stored, so a refused request leaves nothing behind.
+      const ticket = await visibleTicket(deps.db, request.auth, request.params.ticketId);
+      assertWritable(ticket);
+      let form: MessageForm;
+      if (request.isMultipart()) {
+        form = await readMessageForm(request, deps.uploads, ticket.companyId);
+      } else if (request.body) {
+        form = { body: request.body.body, quotedMsgId: request.body.quotedMsg, medias: [] };
+      } else {
+        throw new AppError('ERR_VALIDATION', 'Send the message as JSON or multipart/form-data');
+      }
+      const sent = await sendMessages(deps, ticket, form, { kick: outbox.kick, log: request.log });
+      return reply.status(201).send(sent);
+    },
+  );
+
+  app.post('/messages/:id/retry', { schema: { tags, params: idParam } }, async (request) =>
+    retryMessage(deps, request.auth, request.params.id, outbox.kick),
+  );
+
+  app.delete('/messages/:id', { schema: { tags, params: idParam } }, async (request) =>
+    deleteMessage(deps, request.auth, request.params.id),
+  );
+};

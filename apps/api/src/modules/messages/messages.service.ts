@@ -1,0 +1,312 @@
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { MESSAGES_PAGE_SIZE } from '@atendi/shared';
+import type { AppDeps } from '../../app';
+import type { Db } from '../../db/client';
+import { contacts, messageOutbox, messages, tickets } from '../../db/schema';
+import type { AuthContext } from '../../platform/context';
+import { AppError } from '../../platform/errors';
+import { foundOr404, ownedRow } from '../../platform/tenancy';
+import { previewOf } from '../tickets/ingest';
+import { loadTicketViews } from '../tickets/ticket-views';
+import { emitTicket } from '../tickets/tickets.engine';
+import { canSeeTicket, queueIdsOf, seesAll } from '../tickets/visibility';
+import { discardMedia, type MessageForm } from './message-form';
+import { emitMessages, viewMessages, type MessageRow } from './message-views';
+import type { OutboxPayload } from './outbox';
+
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'channels'>;
+type TicketRow = typeof tickets.$inferSelect;
+
+// The ticket a message route works on: the caller's company's (else 404) and one they may see (else 403).
+export const visibleTicket = async (db: Db, ctx: AuthContext, ticketId: number) => {
+  const ticket = foundOr404(
+    (
+      await db
+        .select()
+        .from(tickets)
+        .where(ownedRow(tickets, ticketId, ctx))
+    )[0],
+    'ERR_NO_TICKET_FOUND',
+  );
+  const myQueues = seesAll(ctx) ? [] : await queueIdsOf(db, ctx.userId);
+  if (!canSeeTicket(ctx, myQueues, ticket))
+    throw new AppError('ERR_NO_PERMISSION', 'This ticket belongs to a queue you are not in');
+  return ticket;
+};
+
+// Agents write only in tickets they serve (SPEC §4: a pending ticket is accepted first).
+export const assertWritable = (ticket: Pick<TicketRow, 'status'>) => {
+  if (ticket.status === 'pending') throw new AppError('ERR_VALIDATION', 'Accept the ticket first');
+  if (ticket.status === 'closed') throw new AppError('ERR_VALIDATION', 'Reopen the ticket first');
+};
+
+// The caller's company's message in a ticket they may see.
+const visibleMessage = async (db: Db, ctx: AuthContext, id: number) => {
+  const message = foundOr404(
+    (
+      await db
+        .select()
+        .from(messages)
+        .where(ownedRow(messages, id, ctx))
+    )[0],
+    'ERR_NOT_FOUND',
+  );
+  const ticket = await visibleTicket(db, ctx, message.ticketId);
+  return { message, ticket };
+};
+
+// Opening a conversation reads it: no unread badge, inbound messages read here and on the phone.
+const markTicketRead = async (deps: Deps, ticket: TicketRow, log: FastifyBaseLogger) => {
+  const unread = and(
+    eq(messages.ticketId, ticket.id),
+    eq(messages.fromMe, false),
+    eq(messages.read, false),
+  );
+  // WhatsApp marks everything before the newest one read as well; a long backlog needs no more ids.
+  const latest = await deps.db
+    .select({ providerId: messages.providerId })
+    .from(messages)
+    .where(unread)
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(100);
+  if (!latest.length && ticket.unreadMessages === 0) return false;
+  await deps.db.transaction(async (tx) => {
+    await tx.update(messages).set({ read: true }).where(unread);
+    // Reading is not activity: the ticket keeps its place in the lists.
+    await tx
+      .update(tickets)
+      .set({ unreadMessages: 0, updatedAt: sql`${tickets.updatedAt}` })
+      .where(eq(tickets.id, ticket.id));
+  });
+  const providerIds = latest.flatMap((m) => (m.providerId ? [m.providerId] : []));
+  if (providerIds.length) {
+    const [contact] = await deps.db
+      .select({ number: contacts.number })
+      .from(contacts)
+      .where(eq(contacts.id, ticket.contactId));
+    // Best effort: blue ticks on the phone are not worth failing (or slowing) the page for.
+    if (contact)
+      deps.channels
+        .markRead(ticket.whatsappId, { from: contact.number, providerIds })
+        .catch((err: unknown) => log.debug({ err, ticketId: ticket.id }, 'read receipts not sent'));
+  }
+  return true;
+};
+
+// GET /messages/{ticketId}: page 1 is the latest MESSAGES_PAGE_SIZE messages; each page oldest first.
+export const listMessages = async (
+  deps: Deps,
+  ctx: AuthContext,
+  ticketId: number,
+  pageNumber: number,
+  log: FastifyBaseLogger,
+) => {
+  const ticket = await visibleTicket(deps.db, ctx, ticketId);
+  const markedRead = pageNumber === 1 && (await markTicketRead(deps, ticket, log));
+  const [{ total }] = await deps.db
+    .select({ total: count() })
+    .from(messages)
+    .where(eq(messages.ticketId, ticket.id));
+  const rows = await deps.db
+    .select()
+    .from(messages)
+    .where(eq(messages.ticketId, ticket.id))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(MESSAGES_PAGE_SIZE)
+    .offset((pageNumber - 1) * MESSAGES_PAGE_SIZE);
+  const [view] = await loadTicketViews(deps.db, [ticket.id]);
+  if (markedRead) emitTicket(deps, ticket.companyId, view);
+  return {
+    messages: await viewMessages(deps, rows.reverse()),
+    ticket: view,
+    count: total,
+    hasMore: total > pageNumber * MESSAGES_PAGE_SIZE,
+  };
+};
+
+// A quoted message must belong to the same conversation: this contact on this connection.
+const assertQuotable = async (db: Db, ticket: TicketRow, quotedMsgId: number) => {
+  const [row] = await db
+    .select({ id: messages.id })
+    .from(messages)
+    .innerJoin(tickets, eq(tickets.id, messages.ticketId))
+    .where(
+      and(
+        eq(messages.id, quotedMsgId),
+        eq(messages.companyId, ticket.companyId),
+        eq(tickets.contactId, ticket.contactId),
+        eq(tickets.whatsappId, ticket.whatsappId),
+      ),
+    );
+  if (!row)
+    throw new AppError('ERR_VALIDATION', 'The quoted message is not part of this conversation', {
+      fields: { quotedMsg: ['Not a message of this conversation'] },
+    });
+};
+
+// Stores outgoing messages with their outbox rows and moves the ticket, all or nothing. One message
+// per file, the text riding as the first file's caption (as WhatsApp shows it); text alone is one
+// message. Other modules (greetings, schedules) queue their sends through this too.
+export const queueOutgoing = async (
+  tx: Db,
+  ticket: Pick<TicketRow, 'id' | 'companyId' | 'whatsappId' | 'contactId'>,
+  form: MessageForm,
+) => {
+  const parts = form.medias.length
+    ? form.medias.map((media, index) => ({ body: index === 0 ? form.body : '', media }))
+    : [{ body: form.body, media: null }];
+  const rows = (
+    await tx
+      .insert(messages)
+      .values(
+        parts.map(({ body, media }) => ({
+          companyId: ticket.companyId,
+          ticketId: ticket.id,
+          whatsappId: ticket.whatsappId,
+          body,
+          fromMe: true,
+          read: true,
+          ack: 0,
+          mediaType: media?.mediaType ?? 'chat',
+          mediaUrl: media?.storedName ?? null,
+          mediaName: media?.fileName ?? null,
+          quotedMsgId: form.quotedMsgId,
+        })),
+      )
+      .returning()
+  ).sort((a, b) => a.id - b.id);
+  await tx.insert(messageOutbox).values(
+    rows.map((row, index) => ({
+      companyId: ticket.companyId,
+      whatsappId: ticket.whatsappId,
+      ticketId: ticket.id,
+      messageId: row.id,
+      payload: { media: parts[index].media } satisfies OutboxPayload,
+    })),
+  );
+  const last = rows[rows.length - 1];
+  await tx
+    .update(tickets)
+    .set({ lastMessage: previewOf(last).slice(0, 500), updatedAt: new Date() })
+    .where(eq(tickets.id, ticket.id));
+  return rows;
+};
+
+// POST /messages/{ticketId}. The caller has already checked the ticket (visibleTicket, assertWritable)
+// and stored the form's files; a refusal here removes them again.
+export const sendMessages = async (
+  deps: Deps,
+  ticket: TicketRow,
+  form: MessageForm,
+  options: { kick: () => void; log: FastifyBaseLogger },
+) => {
+  let rows: MessageRow[];
+  try {
+    if (form.quotedMsgId) await assertQuotable(deps.db, ticket, form.quotedMsgId);
+    rows = await deps.db.transaction(async (tx) => {
+      // Locked, so a ticket closed meanwhile refuses the send instead of taking it.
+      const [current] = await tx
+        .select({ status: tickets.status })
+        .from(tickets)
+        .where(eq(tickets.id, ticket.id))
+        .for('update');
+      if (!current) throw new AppError('ERR_NO_TICKET_FOUND');
+      assertWritable(current);
+      return queueOutgoing(tx, ticket, form);
+    });
+  } catch (error) {
+    await discardMedia(deps.uploads, ticket.companyId, form.medias);
+    throw error;
+  }
+  // Stored and queued: from here on the send stands, and a failed live update must not say otherwise.
+  try {
+    await emitMessages(deps, ticket.companyId, 'create', rows);
+    const [view] = await loadTicketViews(deps.db, [ticket.id]);
+    if (view) emitTicket(deps, ticket.companyId, view);
+  } catch (err) {
+    options.log.warn({ err, ticketId: ticket.id }, 'sent messages not announced live');
+  }
+  // After the create event, so screens never hear of a delivery before the message itself.
+  options.kick();
+  return viewMessages(deps, rows);
+};
+
+// POST /messages/{id}/retry: a message whose send was given up goes back to the outbox, due now.
+export const retryMessage = async (deps: Deps, ctx: AuthContext, id: number, kick: () => void) => {
+  const { message } = await visibleMessage(deps.db, ctx, id);
+  const [row] = message.fromMe
+    ? await deps.db
+        .update(messageOutbox)
+        .set({
+          status: 'pending',
+          attempts: 0,
+          lastError: null,
+          nextAttemptAt: sql`now()`,
+          updatedAt: new Date(),
+        })
+        .where(and(eq(messageOutbox.messageId, message.id), eq(messageOutbox.status, 'failed')))
+        .returning({ id: messageOutbox.id })
+    : [];
+  if (!row)
+    throw new AppError('ERR_VALIDATION', 'Only a message that failed to send can be retried');
+  kick();
+  await emitMessages(deps, ctx.companyId, 'update', [message]);
+  return (await viewMessages(deps, [message]))[0];
+};
+
+// DELETE /messages/{id}: deleted for everyone on WhatsApp, kept here marked isDeleted (SPEC §3).
+export const deleteMessage = async (deps: Deps, ctx: AuthContext, id: number) => {
+  const { message, ticket } = await visibleMessage(deps.db, ctx, id);
+  if (!message.fromMe)
+    throw new AppError('ERR_DELETE_WAPP_MSG', 'Only messages sent from here can be deleted');
+  if (message.isDeleted) return (await viewMessages(deps, [message]))[0];
+  let updated: MessageRow[];
+  if (message.providerId) {
+    const [contact] = await deps.db
+      .select({ number: contacts.number })
+      .from(contacts)
+      .where(eq(contacts.id, ticket.contactId));
+    if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
+    // A ChannelError (session down, WhatsApp refused) answers with its own code; nothing changes here.
+    await deps.channels.deleteMessage(message.whatsappId, {
+      to: contact.number,
+      providerId: message.providerId,
+      fromMe: true,
+    });
+    updated = await deps.db
+      .update(messages)
+      .set({ isDeleted: true })
+      .where(eq(messages.id, message.id))
+      .returning();
+  } else {
+    // Never sent: withdrawn from the outbox, unless a worker is handing it to WhatsApp right now.
+    updated = await deps.db.transaction(async (tx) => {
+      const outgoing = await tx
+        .select({ id: messageOutbox.id, status: messageOutbox.status })
+        .from(messageOutbox)
+        .where(eq(messageOutbox.messageId, message.id))
+        .orderBy(asc(messageOutbox.id))
+        .for('update');
+      if (outgoing.some((o) => o.status === 'sending' || o.status === 'sent'))
+        throw new AppError(
+          'ERR_DELETE_WAPP_MSG',
+          'The message is being sent right now; try again in a moment',
+        );
+      if (outgoing.length)
+        await tx.delete(messageOutbox).where(
+          inArray(
+            messageOutbox.id,
+            outgoing.map((o) => o.id),
+          ),
+        );
+      return tx
+        .update(messages)
+        .set({ isDeleted: true })
+        .where(eq(messages.id, message.id))
+        .returning();
+    });
+  }
+  await emitMessages(deps, ctx.companyId, 'update', updated);
+  return (await viewMessages(deps, updated))[0];
+};

@@ -1,0 +1,743 @@
+import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, count, eq } from 'drizzle-orm';
+import { io as connect, type Socket } from 'socket.io-client';
+import type { SimulatorOutboundView, WhatsappView } from '@atendi/shared';
+import {
+  contacts,
+  messageOutbox,
+  messages,
+  queues,
+  simulatorMessages,
+  tickets,
+} from '../../db/schema';
+import {
+  createTestApp,
+  inject,
+  login,
+  makeCompany,
+  makeUser,
+  type Session,
+  type TestContext,
+} from '../../../test/harness';
+import { OUTBOX_MAX_ATTEMPTS } from './outbox';
+
+let t: TestContext;
+let company: Awaited<ReturnType<typeof makeCompany>>;
+let admin: Session;
+let connection: WhatsappView;
+let port = 0;
+const sockets: Socket[] = [];
+
+const waitFor = async (check: () => Promise<boolean>, what: string, timeoutMs = 8000) => {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out: ${what}`);
+};
+
+// A new simulator connection of the test company, scanned and connected.
+const pairedConnection = async () => {
+  const created = (
+    await inject(t.app, admin, 'POST', '/whatsapp', {
+      name: `Demo ${randomBytes(3).toString('hex')}`,
+      provider: 'simulator',
+    })
+  ).json() as WhatsappView;
+  await waitFor(
+    async () =>
+      (await inject(t.app, admin, 'POST', `/simulator/${created.id}/scan`)).statusCode === 200,
+    'scan',
+  );
+  return created;
+};
+
+// "Try again" restarts the unlinked session, which then waits for a new scan.
+const reconnect = async (whatsappId: number) => {
+  expect((await inject(t.app, admin, 'POST', `/whatsappsession/${whatsappId}`)).statusCode).toBe(
+    200,
+  );
+  await waitFor(
+    async () =>
+      (await inject(t.app, admin, 'POST', `/simulator/${whatsappId}/scan`)).statusCode === 200,
+    'scan after reconnect',
+  );
+};
+
+const unlink = async (whatsappId: number) =>
+  expect(
+    (await inject(t.app, admin, 'POST', `/simulator/${whatsappId}/disconnect`)).statusCode,
+  ).toBe(204);
+
+let numbers = 0;
+const newNumber = () => `54911666${String((numbers += 1)).padStart(5, '0')}`;
+
+// A contact writes in; the ticket is then taken by the admin (open) unless told otherwise.
+const conversation = async (
+  options: { whatsappId?: number; status?: 'open' | 'pending' | 'closed'; body?: string } = {},
+) => {
+  const whatsappId = options.whatsappId ?? connection.id;
+  const number = newNumber();
+  const res = await inject(t.app, admin, 'POST', `/simulator/${whatsappId}/inbound`, {
+    from: number,
+    name: 'Cliente',
+    body: options.body ?? 'Hola',
+  });
+  expect(res.statusCode).toBe(200);
+  const [contact] = await t.db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.companyId, company.company.id), eq(contacts.number, number)));
+  const [ticket] = await t.db
+    .update(tickets)
+    .set({
+      status: options.status ?? 'open',
+      userId: options.status === 'pending' ? null : admin.userId,
+    })
+    .where(and(eq(tickets.contactId, contact.id), eq(tickets.whatsappId, whatsappId)))
+    .returning();
+  return { contact, ticket, inboundId: res.json().id as string };
+};
+
+const send = (ticketId: number, payload: object, session: Session = admin) =>
+  inject(t.app, session, 'POST', `/messages/${ticketId}`, payload);
+
+const outbound = async (whatsappId: number) =>
+  (
+    await inject(t.app, admin, 'GET', `/simulator/${whatsappId}/outbound`)
+  ).json() as SimulatorOutboundView[];
+
+const messageRow = async (id: number) =>
+  (await t.db.select().from(messages).where(eq(messages.id, id)))[0];
+const outboxRow = async (messageId: number) =>
+  (await t.db.select().from(messageOutbox).where(eq(messageOutbox.messageId, messageId)))[0];
+const messageCount = async (ticketId: number) =>
+  (await t.db.select({ n: count() }).from(messages).where(eq(messages.ticketId, ticketId)))[0].n;
+
+type Heard = { event: string; payload: Record<string, unknown> & { action: string } };
+// A socket of the session that listens to one ticket's chat (and, optionally, a ticket list).
+const listen = async (session: Session, ticketId: number, list?: string) => {
+  const socket = connect(`http://127.0.0.1:${port}`, {
+    query: { token: session.token },
+    transports: ['websocket'],
+    forceNew: true,
+  });
+  sockets.push(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.on('connect', () => resolve());
+    socket.on('connect_error', reject);
+  });
+  const heard: Heard[] = [];
+  socket.onAny((event: string, payload: Heard['payload']) => heard.push({ event, payload }));
+  socket.emit('joinChatBox', String(ticketId));
+  if (list) socket.emit('joinTickets', list);
+  await new Promise((r) => setTimeout(r, 100));
+  return heard;
+};
+
+type Part = { field?: string; name: string; type: string; data: Buffer };
+// A multipart/form-data request body, as a browser's FormData would send it.
+const multipart = (fields: Record<string, string>, files: Part[]) => {
+  const boundary = `----atendi${randomBytes(8).toString('hex')}`;
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields))
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      ),
+    );
+  for (const file of files)
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'medias'}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+      ),
+      file.data,
+      Buffer.from('\r\n'),
+    );
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+};
+
+const sendForm = (ticketId: number, form: ReturnType<typeof multipart>) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/messages/${ticketId}`,
+    headers: { authorization: `Bearer ${admin.token}`, ...form.headers },
+    payload: form.payload,
+  });
+
+const storedFiles = () => {
+  try {
+    return readdirSync(path.join(t.config.dataDir, 'uploads', String(company.company.id)));
+  } catch {
+    return [];
+  }
+};
+
+beforeAll(async () => {
+  // Retries after 20 ms, 60 ms, 180 ms … so a session coming back is noticed quickly.
+  t = await createTestApp({ OUTBOX_RETRY_BASE_MS: '20' });
+  company = await makeCompany(t.db);
+  admin = await login(t.app, company.admin.email);
+  connection = await pairedConnection();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  port = (t.app.server.address() as { port: number }).port;
+});
+afterAll(async () => {
+  sockets.forEach((s) => s.disconnect());
+  await t.close();
+});
+
+describe('GET /messages/:ticketId', () => {
+  it('pages newest first, each page oldest to newest, with hasMore and count', async () => {
+    const { ticket } = await conversation();
+    const base = Date.now() - 3600_000;
+    await t.db.insert(messages).values(
+      Array.from({ length: 44 }, (_, i) => ({
+        companyId: company.company.id,
+        ticketId: ticket.id,
+        whatsappId: connection.id,
+        body: `m${i + 1}`,
+        fromMe: i % 2 === 0,
+        read: true,
+        createdAt: new Date(base + (i + 1) * 1000),
+      })),
+    );
+    const page = async (n: number) => {
+      const res = await inject(t.app, admin, 'GET', `/messages/${ticket.id}?pageNumber=${n}`);
+      expect(res.statusCode).toBe(200);
+      return res.json() as {
+        messages: { body: string }[];
+        hasMore: boolean;
+        count: number;
+        ticket: { id: number };
+      };
+    };
+    const first = await page(1);
+    expect(first.count).toBe(45);
+    expect(first.hasMore).toBe(true);
+    expect(first.ticket.id).toBe(ticket.id);
+    // The inbound greeting was written last (now), so it closes the newest page.
+    expect(first.messages.map((m) => m.body)).toEqual([
+      ...Array.from({ length: 19 }, (_, i) => `m${i + 26}`),
+      'Hola',
+    ]);
+    const second = await page(2);
+    expect(second.messages.map((m) => m.body)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `m${i + 6}`),
+    );
+    expect(second.hasMore).toBe(true);
+    const third = await page(3);
+    expect(third.messages.map((m) => m.body)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
+    expect(third.hasMore).toBe(false);
+  });
+
+  it('opening the first page reads the conversation and drops the unread badge live', async () => {
+    const { ticket, contact } = await conversation({ status: 'pending' });
+    await inject(t.app, admin, 'POST', `/simulator/${connection.id}/inbound`, {
+      from: contact.number,
+      body: '¿Hay alguien?',
+    });
+    const [before] = await t.db.select().from(tickets).where(eq(tickets.id, ticket.id));
+    expect(before.unreadMessages).toBe(2);
+    const heard = await listen(admin, ticket.id, 'pending');
+    const res = await inject(t.app, admin, 'GET', `/messages/${ticket.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().ticket.unreadMessages).toBe(0);
+    expect(res.json().messages.every((m: { read: boolean }) => m.read)).toBe(true);
+    const [stored] = await t.db.select().from(tickets).where(eq(tickets.id, ticket.id));
+    expect(stored.unreadMessages).toBe(0);
+    // Reading is not activity: the ticket keeps its place in the list.
+    expect(stored.updatedAt.getTime()).toBe(before.updatedAt.getTime());
+    const unread = await t.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.ticketId, ticket.id), eq(messages.read, false)));
+    expect(unread).toEqual([]);
+    await waitFor(
+      async () =>
+        heard.some(
+          (h) =>
+            h.event === `company-${company.company.id}-ticket` &&
+            (h.payload.ticket as { unreadMessages: number }).unreadMessages === 0,
+        ),
+      'ticket update',
+    );
+  });
+
+  it('answers 404 for another company’s ticket and 403 to an agent outside its queue', async () => {
+    const other = await makeCompany(t.db);
+    const otherAdmin = await login(t.app, other.admin.email);
+    const { ticket } = await conversation();
+    const foreign = await inject(t.app, otherAdmin, 'GET', `/messages/${ticket.id}`);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().error).toBe('ERR_NO_TICKET_FOUND');
+    expect((await send(ticket.id, { body: 'hola' }, otherAdmin)).json().error).toBe(
+      'ERR_NO_TICKET_FOUND',
+    );
+    expect((await inject(t.app, admin, 'GET', `/messages/99999999`)).json().error).toBe(
+      'ERR_NO_TICKET_FOUND',
+    );
+
+    const [sales] = await t.db
+      .insert(queues)
+      .values({ companyId: company.company.id, name: 'Ventas', color: '#00aa00' })
+      .returning();
+    await t.db.update(tickets).set({ queueId: sales.id }).where(eq(tickets.id, ticket.id));
+    const agent = await login(t.app, (await makeUser(t.db, company.company.id, 'user')).email);
+    const denied = await inject(t.app, agent, 'GET', `/messages/${ticket.id}`);
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().error).toBe('ERR_NO_PERMISSION');
+    const refused = await send(ticket.id, { body: 'hola' }, agent);
+    expect(refused.statusCode).toBe(403);
+    expect(await messageCount(ticket.id)).toBe(1);
+  });
+});
+
+describe('POST /messages/:ticketId', () => {
+  it('sends text: stored at once, then delivered with a provider id, announced create then update', async () => {
+    const { ticket, contact } = await conversation();
+    const heard = await listen(admin, ticket.id);
+    const res = await send(ticket.id, { body: 'Hola, ¿en qué te ayudo?', read: 1, fromMe: true });
+    expect(res.statusCode).toBe(201);
+    const [created] = res.json();
+    expect(created).toMatchObject({
+      ticketId: ticket.id,
+      body: 'Hola, ¿en qué te ayudo?',
+      fromMe: true,
+      read: true,
+      mediaType: 'chat',
+      error: null,
+    });
+    await waitFor(async () => Boolean((await messageRow(created.id)).providerId), 'provider id');
+    const row = await messageRow(created.id);
+    expect(row.ack).toBeGreaterThanOrEqual(1);
+    expect((await outboxRow(created.id)).status).toBe('sent');
+    const sent = await outbound(connection.id);
+    expect(sent.find((m) => m.id === row.providerId)).toMatchObject({
+      to: contact.number,
+      body: 'Hola, ¿en qué te ayudo?',
+      mediaType: 'chat',
+    });
+    const [stored] = await t.db.select().from(tickets).where(eq(tickets.id, ticket.id));
+    expect(stored.lastMessage).toBe('Hola, ¿en qué te ayudo?');
+
+    await waitFor(
+      async () => heard.filter((h) => h.event.endsWith('-appMessage')).length >= 2,
+      'create and update events',
+    );
+    const events = heard
+      .filter((h) => h.event === `company-${company.company.id}-appMessage`)
+      .map((h) => ({
+        action: h.payload.action,
+        message: h.payload.message as { id: number; ack: number },
+      }))
+      .filter((e) => e.message.id === created.id);
+    expect(events[0]).toMatchObject({ action: 'create', message: { ack: 0 } });
+    expect(events[events.length - 1].action).toBe('update');
+    expect(events[events.length - 1].message.ack).toBeGreaterThanOrEqual(1);
+  });
+
+  it('keeps the order of quick successive sends', async () => {
+    const { ticket, contact } = await conversation();
+    for (const body of ['uno', 'dos', 'tres'])
+      expect((await send(ticket.id, { body })).statusCode).toBe(201);
+    await waitFor(
+      async () =>
+        (await outbound(connection.id)).filter((m) => m.to === contact.number).length === 3,
+      'three sends',
+    );
+    expect(
+      (await outbound(connection.id)).filter((m) => m.to === contact.number).map((m) => m.body),
+    ).toEqual(['uno', 'dos', 'tres']);
+  });
+
+  it('a quoted reply carries the quoted message’s provider id to WhatsApp', async () => {
+    const { ticket, contact, inboundId } = await conversation({ body: '¿Precio?' });
+    const [quoted] = await t.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.ticketId, ticket.id), eq(messages.providerId, inboundId)));
+    // SPEC's web client sends the quoted message itself; its id is what counts.
+    const res = await send(ticket.id, { body: '$100', quotedMsg: { id: quoted.id, body: '…' } });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()[0]).toMatchObject({
+      quotedMsgId: quoted.id,
+      quotedMsg: { id: quoted.id, body: '¿Precio?' },
+    });
+    await waitFor(
+      async () => (await outbound(connection.id)).some((m) => m.to === contact.number),
+      'quoted send',
+    );
+    expect((await outbound(connection.id)).find((m) => m.to === contact.number)).toMatchObject({
+      body: '$100',
+      quotedId: inboundId,
+    });
+
+    // A message of another conversation cannot be quoted.
+    const elsewhere = await conversation();
+    const refused = await send(elsewhere.ticket.id, { body: 'x', quotedMsg: quoted.id });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toBe('ERR_VALIDATION');
+  });
+
+  it('multipart with two files: one message per file, caption on the first, signed links', async () => {
+    const { ticket, contact } = await conversation();
+    const png = Buffer.from('89504e470d0a1a0a0000', 'hex');
+    const res = await sendForm(
+      ticket.id,
+      multipart({ body: 'Mira esto', fromMe: 'true' }, [
+        { name: 'foto.png', type: 'image/png', data: png },
+        { name: 'lista.pdf', type: 'application/pdf', data: Buffer.from('%PDF-1.4 demo') },
+      ]),
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const created = res.json() as {
+      id: number;
+      body: string;
+      mediaType: string;
+      mediaName: string;
+      mediaUrl: string;
+    }[];
+    expect(created.map((m) => [m.body, m.mediaType, m.mediaName])).toEqual([
+      ['Mira esto', 'image', 'foto.png'],
+      ['', 'application', 'lista.pdf'],
+    ]);
+    for (const message of created) {
+      expect(message.mediaUrl).toMatch(/\/uploads\/\d+\/[a-f0-9]{32}\.\w+\?expires=\d+&sig=/);
+      const file = await t.app.inject({
+        method: 'GET',
+        url: new URL(message.mediaUrl).pathname + new URL(message.mediaUrl).search,
+      });
+      expect(file.statusCode).toBe(200);
+    }
+    await waitFor(
+      async () =>
+        (await outbound(connection.id)).filter((m) => m.to === contact.number).length === 2,
+      'two media sends',
+    );
+    expect(
+      (await outbound(connection.id))
+        .filter((m) => m.to === contact.number)
+        .map((m) => ({ body: m.body, mediaType: m.mediaType, fileName: m.fileName })),
+    ).toEqual([
+      { body: 'Mira esto', mediaType: 'image', fileName: 'foto.png' },
+      { body: '', mediaType: 'application', fileName: 'lista.pdf' },
+    ]);
+    const [stored] = await t.db.select().from(tickets).where(eq(tickets.id, ticket.id));
+    expect(stored.lastMessage).toBe('[application]');
+  });
+
+  it('takes audio by its type, also when the browser only says octet-stream', async () => {
+    const { ticket } = await conversation();
+    const res = await sendForm(
+      ticket.id,
+      multipart({}, [
+        { name: 'nota.ogg', type: 'application/octet-stream', data: Buffer.from('OggS demo') },
+        { name: 'voz.mp3', type: 'audio/mpeg', data: Buffer.from('ID3 demo') },
+      ]),
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().map((m: { mediaType: string }) => m.mediaType)).toEqual(['audio', 'audio']);
+  });
+
+  it('refuses an empty message and stores nothing', async () => {
+    const { ticket } = await conversation();
+    const files = storedFiles().length;
+    for (const payload of [{ body: '   \n ' }, { body: '' }, {}]) {
+      const res = await send(ticket.id, payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe('ERR_VALIDATION');
+    }
+    const blank = await sendForm(ticket.id, multipart({ body: '  ' }, []));
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().error).toBe('ERR_VALIDATION');
+    const tooLong = await send(ticket.id, { body: 'x'.repeat(65537) });
+    expect(tooLong.statusCode).toBe(400);
+    expect(await messageCount(ticket.id)).toBe(1);
+    expect(storedFiles().length).toBe(files);
+  });
+
+  it('a refused file leaves no message and no file behind', async () => {
+    const { ticket } = await conversation();
+    const files = storedFiles().length;
+    const good = { name: 'ok.png', type: 'image/png', data: Buffer.from('png') };
+    const exe = await sendForm(
+      ticket.id,
+      multipart({ body: 'hola' }, [
+        good,
+        { name: 'virus.exe', type: 'application/x-msdownload', data: Buffer.from('MZ') },
+      ]),
+    );
+    expect(exe.statusCode).toBe(415);
+    expect(exe.json().error).toBe('ERR_UPLOAD_TYPE_NOT_ALLOWED');
+    const big = await sendForm(
+      ticket.id,
+      multipart({}, [
+        good,
+        { name: 'big.mp4', type: 'video/mp4', data: Buffer.alloc(16 * 1024 * 1024 + 1) },
+      ]),
+    );
+    expect(big.statusCode).toBe(413);
+    expect(big.json().error).toBe('ERR_UPLOAD_TOO_LARGE');
+    const many = await sendForm(
+      ticket.id,
+      multipart(
+        {},
+        Array.from({ length: 11 }, () => good),
+      ),
+    );
+    expect(many.statusCode).toBe(400);
+    expect(many.json().error).toBe('ERR_VALIDATION');
+    const badQuote = await sendForm(ticket.id, multipart({ quotedMsg: 'abc' }, [good]));
+    expect(badQuote.statusCode).toBe(400);
+    const foreignQuote = await sendForm(ticket.id, multipart({ quotedMsg: '99999999' }, [good]));
+    expect(foreignQuote.statusCode).toBe(400);
+    // A body cut off after the first file (a dropped upload) is bad input, not a server error.
+    const whole = multipart({}, [good, good]);
+    const cut = await sendForm(ticket.id, { ...whole, payload: whole.payload.subarray(0, -40) });
+    expect(cut.statusCode).toBe(400);
+    expect(cut.json().error).toBe('ERR_VALIDATION');
+    expect(await messageCount(ticket.id)).toBe(1);
+    expect(storedFiles().length).toBe(files);
+    expect(
+      await t.db.select().from(messageOutbox).where(eq(messageOutbox.ticketId, ticket.id)),
+    ).toEqual([]);
+  });
+
+  it('refuses pending and closed tickets', async () => {
+    const pending = await conversation({ status: 'pending' });
+    const waiting = await send(pending.ticket.id, { body: 'hola' });
+    expect(waiting.statusCode).toBe(400);
+    expect(waiting.json()).toMatchObject({
+      error: 'ERR_VALIDATION',
+      message: 'Accept the ticket first',
+    });
+    const closed = await conversation({ status: 'closed' });
+    const done = await send(closed.ticket.id, { body: 'hola' });
+    expect(done.statusCode).toBe(400);
+    expect(done.json()).toMatchObject({
+      error: 'ERR_VALIDATION',
+      message: 'Reopen the ticket first',
+    });
+    expect(await messageCount(pending.ticket.id)).toBe(1);
+    expect(await messageCount(closed.ticket.id)).toBe(1);
+  });
+
+  it('moves the stored ack as the phone reports delivery and reading', async () => {
+    const { ticket } = await conversation();
+    const [created] = (await send(ticket.id, { body: 'ack me' })).json();
+    await waitFor(async () => Boolean((await messageRow(created.id)).providerId), 'provider id');
+    const { providerId } = await messageRow(created.id);
+    for (const ack of [3, 4]) {
+      const res = await inject(t.app, admin, 'POST', `/simulator/${connection.id}/ack`, {
+        id: providerId,
+        ack,
+      });
+      expect(res.statusCode).toBe(204);
+    }
+    expect((await messageRow(created.id)).ack).toBe(4);
+    const page = (await inject(t.app, admin, 'GET', `/messages/${ticket.id}`)).json();
+    expect(page.messages.find((m: { id: number }) => m.id === created.id).ack).toBe(4);
+  });
+});
+
+describe('the outbox while the session is down', () => {
+  let down: WhatsappView;
+  beforeAll(async () => {
+    down = await pairedConnection();
+  });
+
+  it('accepts the send, keeps it pending with the reason, and delivers it once the session is back', async () => {
+    const { ticket, contact } = await conversation({ whatsappId: down.id });
+    await unlink(down.id);
+    const res = await send(ticket.id, { body: 'Llegará cuando vuelvas' });
+    expect(res.statusCode).toBe(201);
+    const [created] = res.json();
+    await waitFor(async () => Boolean((await outboxRow(created.id)).lastError), 'first failure');
+    const waiting = await outboxRow(created.id);
+    expect(waiting.status).toMatch(/pending|sending/);
+    expect(waiting.lastError).toContain('ERR_WAPP_NOT_INITIALIZED');
+    expect((await messageRow(created.id)).providerId).toBeNull();
+    const page = (await inject(t.app, admin, 'GET', `/messages/${ticket.id}`)).json();
+    expect(page.messages.at(-1)).toMatchObject({ id: created.id, ack: 0, error: null });
+
+    await reconnect(down.id);
+    await waitFor(async () => Boolean((await messageRow(created.id)).providerId), 'delivered');
+    expect((await outboxRow(created.id)).status).toBe('sent');
+    expect((await outbound(down.id)).find((m) => m.to === contact.number)?.body).toBe(
+      'Llegará cuando vuelvas',
+    );
+  });
+
+  it(`gives up after ${OUTBOX_MAX_ATTEMPTS} attempts, shows ERR_SENDING_WAPP_MSG, and a retry sends it`, async () => {
+    const { ticket, contact } = await conversation({ whatsappId: down.id });
+    const heard = await listen(admin, ticket.id);
+    await unlink(down.id);
+    const [created] = (await send(ticket.id, { body: 'Reintento' })).json();
+    await waitFor(async () => Boolean((await outboxRow(created.id)).lastError), 'first failure');
+    // Skip the long waits: the next attempt is the last one.
+    await t.db
+      .update(messageOutbox)
+      .set({ attempts: OUTBOX_MAX_ATTEMPTS - 1 })
+      .where(eq(messageOutbox.messageId, created.id));
+    await waitFor(async () => (await outboxRow(created.id)).status === 'failed', 'given up');
+    const page = (await inject(t.app, admin, 'GET', `/messages/${ticket.id}`)).json();
+    expect(page.messages.at(-1)).toMatchObject({ id: created.id, error: 'ERR_SENDING_WAPP_MSG' });
+    await waitFor(
+      async () =>
+        heard.some(
+          (h) =>
+            h.event.endsWith('-appMessage') &&
+            (h.payload.message as { id: number; error: string | null }).error ===
+              'ERR_SENDING_WAPP_MSG',
+        ),
+      'failure announced',
+    );
+
+    // Only failed messages can be retried.
+    const inbound = page.messages[0] as { id: number };
+    expect((await inject(t.app, admin, 'POST', `/messages/${inbound.id}/retry`)).statusCode).toBe(
+      400,
+    );
+
+    await reconnect(down.id);
+    const retried = await inject(t.app, admin, 'POST', `/messages/${created.id}/retry`);
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json()).toMatchObject({ id: created.id, error: null });
+    await waitFor(async () => Boolean((await messageRow(created.id)).providerId), 'resent');
+    expect((await outbound(down.id)).find((m) => m.to === contact.number)?.body).toBe('Reintento');
+  });
+
+  it('deleting a message not yet sent withdraws it from the outbox', async () => {
+    const { ticket, contact } = await conversation({ whatsappId: down.id });
+    await unlink(down.id);
+    const [created] = (await send(ticket.id, { body: 'Mejor no' })).json();
+    await waitFor(async () => Boolean((await outboxRow(created.id)).lastError), 'first failure');
+    // Parked far ahead, so no retry is in flight while it is deleted.
+    await waitFor(
+      async () =>
+        (
+          await t.db
+            .update(messageOutbox)
+            .set({ nextAttemptAt: new Date(Date.now() + 3600_000) })
+            .where(
+              and(eq(messageOutbox.messageId, created.id), eq(messageOutbox.status, 'pending')),
+            )
+            .returning()
+        ).length > 0,
+      'parked',
+    );
+    const res = await inject(t.app, admin, 'DELETE', `/messages/${created.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: created.id, isDeleted: true });
+    expect(await outboxRow(created.id)).toBeUndefined();
+    await reconnect(down.id);
+    const [later] = (await send(ticket.id, { body: 'Esto sí' })).json();
+    await waitFor(async () => Boolean((await messageRow(later.id)).providerId), 'later send');
+    expect(
+      (await outbound(down.id)).filter((m) => m.to === contact.number).map((m) => m.body),
+    ).toEqual(['Esto sí']);
+  });
+});
+
+describe('DELETE /messages/:id', () => {
+  it('deletes a sent message on WhatsApp and keeps it marked isDeleted', async () => {
+    const { ticket, inboundId } = await conversation();
+    const heard = await listen(admin, ticket.id);
+    const [created] = (await send(ticket.id, { body: 'Ups' })).json();
+    await waitFor(async () => Boolean((await messageRow(created.id)).providerId), 'sent');
+    const { providerId } = await messageRow(created.id);
+    const res = await inject(t.app, admin, 'DELETE', `/messages/${created.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: created.id, isDeleted: true });
+    expect((await messageRow(created.id)).isDeleted).toBe(true);
+    const [onPhone] = await t.db
+      .select()
+      .from(simulatorMessages)
+      .where(eq(simulatorMessages.providerId, providerId!));
+    expect(onPhone.deleted).toBe(true);
+    await waitFor(
+      async () =>
+        heard.some(
+          (h) =>
+            h.event.endsWith('-appMessage') &&
+            h.payload.action === 'update' &&
+            (h.payload.message as { id: number; isDeleted: boolean }).isDeleted,
+        ),
+      'delete announced',
+    );
+
+    // The contact's messages are not ours to delete.
+    const [theirs] = await t.db.select().from(messages).where(eq(messages.providerId, inboundId));
+    const refused = await inject(t.app, admin, 'DELETE', `/messages/${theirs.id}`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toBe('ERR_DELETE_WAPP_MSG');
+    const other = await makeCompany(t.db);
+    const foreign = await inject(
+      t.app,
+      await login(t.app, other.admin.email),
+      'DELETE',
+      `/messages/${created.id}`,
+    );
+    expect(foreign.statusCode).toBe(404);
+  });
+});
+
+// Last: it replaces the app the sockets above listen to.
+describe('after a restart', () => {
+  it('sends rows an earlier process left pending, or claimed and never finished', async () => {
+    const { ticket, contact } = await conversation();
+    const soon = new Date(Date.now() + 500);
+    const rows = await t.db
+      .insert(messages)
+      .values(
+        ['antes del corte', 'a medio enviar'].map((body) => ({
+          companyId: company.company.id,
+          ticketId: ticket.id,
+          whatsappId: connection.id,
+          body,
+          fromMe: true,
+          read: true,
+        })),
+      )
+      .returning();
+    await t.db.insert(messageOutbox).values([
+      {
+        companyId: company.company.id,
+        whatsappId: connection.id,
+        ticketId: ticket.id,
+        messageId: rows[0].id,
+        payload: { media: null },
+        status: 'pending',
+        nextAttemptAt: soon,
+      },
+      {
+        companyId: company.company.id,
+        whatsappId: connection.id,
+        ticketId: ticket.id,
+        messageId: rows[1].id,
+        payload: { media: null },
+        // A node died while sending it; its lease runs out at `soon`.
+        status: 'sending',
+        attempts: 1,
+        nextAttemptAt: soon,
+      },
+    ]);
+    await t.restart();
+    await waitFor(
+      async () => (await Promise.all(rows.map((r) => messageRow(r.id)))).every((r) => r.providerId),
+      'both sent after restart',
+    );
+    expect(
+      (await outbound(connection.id)).filter((m) => m.to === contact.number).map((m) => m.body),
+    ).toEqual(['antes del corte', 'a medio enviar']);
+  });
+});

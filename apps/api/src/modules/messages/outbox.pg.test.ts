@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { SimulatorOutboundView, WhatsappView } from '@atendi/shared';
+import type { App } from '../../app';
+import { contacts, messages, tickets } from '../../db/schema';
+import {
+  createTestApp,
+  inject,
+  login,
+  makeCompany,
+  type Session,
+  type TestContext,
+} from '../../../test/harness';
+
+// Two API nodes on one PostgreSQL share the outbox: every message leaves once, and a conversation's
+// messages leave in the order they were written, whichever node took them.
+
+let t: TestContext;
+let nodeB: App;
+let admin: Session;
+let company: Awaited<ReturnType<typeof makeCompany>>;
+
+const eventually = async (check: () => Promise<boolean>, what: string, ms = 15_000) => {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+beforeAll(async () => {
+  t = await createTestApp({ OUTBOX_RETRY_BASE_MS: '20' });
+  nodeB = await t.spawnNode();
+  company = await makeCompany(t.db);
+  admin = await login(t.app, company.admin.email);
+});
+afterAll(() => t.close());
+
+describe('the outbox across nodes', () => {
+  it('sends each message once and keeps each conversation in order', async () => {
+    const connection = (
+      await inject(t.app, admin, 'POST', '/whatsapp', { name: 'Compartida', provider: 'simulator' })
+    ).json() as WhatsappView;
+    await eventually(
+      async () =>
+        (await inject(t.app, admin, 'POST', `/simulator/${connection.id}/scan`)).statusCode === 200,
+      'scan',
+    );
+    const numbers = Array.from({ length: 4 }, (_, i) => `5491177700${i}0`);
+    const ticketIds: number[] = [];
+    for (const number of numbers) {
+      await inject(t.app, admin, 'POST', `/simulator/${connection.id}/inbound`, {
+        from: number,
+        body: 'hola',
+      });
+      const [contact] = await t.db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.companyId, company.company.id), eq(contacts.number, number)));
+      const [ticket] = await t.db
+        .update(tickets)
+        .set({ status: 'open', userId: admin.userId })
+        .where(eq(tickets.contactId, contact.id))
+        .returning();
+      ticketIds.push(ticket.id);
+    }
+
+    // Sends alternate between the nodes, so both outboxes are kicked and compete for the rows.
+    const sends = ticketIds.flatMap((ticketId) =>
+      Array.from({ length: 5 }, (_, i) => ({ ticketId, body: `${ticketId}-${i}` })),
+    );
+    await Promise.all(
+      sends.map(async ({ ticketId, body }, i) => {
+        // Conversations in parallel, each one's messages one after another.
+        await new Promise((r) => setTimeout(r, (i % 5) * 30));
+        const res = await inject(i % 2 ? nodeB : t.app, admin, 'POST', `/messages/${ticketId}`, {
+          body,
+        });
+        expect(res.statusCode).toBe(201);
+      }),
+    );
+    await eventually(
+      async () =>
+        (
+          await t.db
+            .select({ id: messages.id })
+            .from(messages)
+            .where(and(eq(messages.fromMe, true), isNull(messages.providerId)))
+        ).length === 0,
+      'every message sent',
+    );
+    const sent = (
+      await inject(t.app, admin, 'GET', `/simulator/${connection.id}/outbound`)
+    ).json() as SimulatorOutboundView[];
+    expect(sent.map((m) => m.body).sort()).toEqual(sends.map((s) => s.body).sort());
+    for (const ticketId of ticketIds) {
+      const stored = await t.db
+        .select({ body: messages.body })
+        .from(messages)
+        .where(and(eq(messages.ticketId, ticketId), eq(messages.fromMe, true)))
+        .orderBy(messages.id);
+      const order = stored.map((m) => m.body);
+      expect(sent.filter((m) => order.includes(m.body)).map((m) => m.body)).toEqual(order);
+    }
+  });
+});

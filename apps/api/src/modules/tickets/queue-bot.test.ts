@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import type { SimulatorOutboundView, WhatsappView } from '@atendi/shared';
+import { contacts, queues, settings, tickets } from '../../db/schema';
+import {
+  createTestApp,
+  inject,
+  login,
+  makeCompany,
+  type Session,
+  type TestContext,
+} from '../../../test/harness';
+import { chosenIndex, queueMenu } from './queue-bot';
+
+let t: TestContext;
+let admin: Session;
+let companyId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const eventually = async <T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string) => {
+  for (let i = 0; i < 250; i += 1) {
+    const value = await read();
+    if (ok(value)) return value;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out: ${what}`);
+};
+
+// A paired simulator connection of a new company, serving the queues given.
+const connectionWith = async (
+  queueDefs: { name: string; greetingMessage?: string }[],
+  greeting: string,
+) => {
+  const company = await makeCompany(t.db);
+  companyId = company.company.id;
+  admin = await login(t.app, company.admin.email);
+  const made = await t.db
+    .insert(queues)
+    .values(
+      queueDefs.map((q, i) => ({
+        companyId,
+        name: q.name,
+        color: `#00000${i}`,
+        greetingMessage: q.greetingMessage ?? '',
+        orderQueue: i + 1,
+      })),
+    )
+    .returning();
+  const created = await inject(t.app, admin, 'POST', '/whatsapp', {
+    name: 'Bot',
+    provider: 'simulator',
+    greetingMessage: greeting,
+    queueIds: made.map((q) => q.id),
+  });
+  const connection = created.json() as WhatsappView;
+  await eventually(
+    async () => (await inject(t.app, admin, 'POST', `/simulator/${connection.id}/scan`)).statusCode,
+    (status) => status === 200,
+    'scan',
+  );
+  return { connection, queues: made };
+};
+
+const outbound = async (id: number) =>
+  (
+    await inject(t.app, admin, 'GET', `/simulator/${id}/outbound`)
+  ).json() as SimulatorOutboundView[];
+
+const ticketOf = async (number: string) => {
+  const [contact] = await t.db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.companyId, companyId), eq(contacts.number, number)));
+  return (await t.db.select().from(tickets).where(eq(tickets.contactId, contact.id)))[0];
+};
+
+describe('queue bot', () => {
+  it('reads numeric replies and builds the menu', () => {
+    expect(chosenIndex('2', 3)).toBe(1);
+    expect(chosenIndex(' 1. ', 3)).toBe(0);
+    expect(chosenIndex('4', 3)).toBeUndefined();
+    expect(chosenIndex('quiero ventas', 3)).toBeUndefined();
+    expect(
+      queueMenu('¡Hola!', [
+        { id: 1, name: 'Ventas', greetingMessage: '' },
+        { id: 2, name: 'Soporte', greetingMessage: '' },
+      ]),
+    ).toBe('¡Hola!\n\n*1* - Ventas\n*2* - Soporte');
+  });
+
+  it('with two queues, greets with the menu and routes by the reply', async () => {
+    const {
+      connection,
+      queues: [, support],
+    } = await connectionWith(
+      [
+        { name: 'Ventas' },
+        { name: 'Soporte', greetingMessage: 'Soporte técnico, ¿en qué le ayudamos?' },
+      ],
+      '¡Hola! Elija una opción:',
+    );
+    const from = '5491170000001';
+    await inject(t.app, admin, 'POST', `/simulator/${connection.id}/inbound`, {
+      from,
+      body: 'hola',
+    });
+    const menu = await eventually(
+      () => outbound(connection.id),
+      (rows) => rows.length === 1,
+      'the menu',
+    );
+    expect(menu[0]).toMatchObject({
+      to: from,
+      body: '¡Hola! Elija una opción:\n\n*1* - Ventas\n*2* - Soporte',
+    });
+    expect((await ticketOf(from)).queueId).toBeNull();
+
+    await inject(t.app, admin, 'POST', `/simulator/${connection.id}/inbound`, { from, body: '2' });
+    const after = await eventually(
+      () => outbound(connection.id),
+      (rows) => rows.length === 2,
+      'the queue greeting',
+    );
+    expect(after[1].body).toBe('Soporte técnico, ¿en qué le ayudamos?');
+    const ticket = await ticketOf(from);
+    expect(ticket).toMatchObject({ queueId: support.id, status: 'pending', chatbot: false });
+  });
+
+  it('repeats the menu for an unknown reply, at most maxUseBotQueues times', async () => {
+    const { connection } = await connectionWith([{ name: 'A' }, { name: 'B' }], 'Menú');
+    await inject(t.app, admin, 'PUT', `/whatsapp/${connection.id}`, { maxUseBotQueues: 2 });
+    const from = '5491170000002';
+    for (const body of ['hola', '¿hay alguien?', 'hola??', '9']) {
+      await inject(t.app, admin, 'POST', `/simulator/${connection.id}/inbound`, { from, body });
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const rows = await eventually(
+      () => outbound(connection.id),
+      (r) => r.length >= 2,
+      'two menus',
+    );
+    expect(rows).toHaveLength(2);
+    expect((await ticketOf(from)).amountUsedBotQueues).toBe(2);
+  });
+
+  it('with one queue, assigns it at once and greets only when the setting says so', async () => {
+    const {
+      connection,
+      queues: [only],
+    } = await connectionWith([{ name: 'Única' }], 'Bienvenido');
+    await inject(t.app, admin, 'POST', `/simulator/${connection.id}/inbound`, {
+      from: '5491170000003',
+      body: 'hola',
+    });
+    await eventually(
+      () => ticketOf('5491170000003'),
+      (row) => row?.queueId === only.id,
+      'queue set',
+    );
+    expect(await outbound(connection.id)).toEqual([]);
+
+    await t.db
+      .update(settings)
+      .set({ value: 'enabled' })
+      .where(
+        and(eq(settings.companyId, companyId), eq(settings.key, 'sendGreetingMessageOneQueues')),
+      );
+    await inject(t.app, admin, 'POST', `/simulator/${connection.id}/inbound`, {
+      from: '5491170000004',
+      body: 'hola',
+    });
+    const rows = await eventually(
+      () => outbound(connection.id),
+      (r) => r.length === 1,
+      'the greeting',
+    );
+    expect(rows[0]).toMatchObject({ to: '5491170000004', body: 'Bienvenido' });
+  });
+});

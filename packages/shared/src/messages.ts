@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+// SPEC §7 "Tickets and messages": GET/POST /messages/{ticketId}, DELETE /messages/{id}.
+
+// One page of a conversation; page 1 holds the latest messages.
+export const MESSAGES_PAGE_SIZE = 20;
+// What one send may carry (WhatsApp's own limits, rounded down).
+export const MESSAGE_BODY_MAX = 65536;
+export const MESSAGE_MEDIA_MAX_BYTES = 16 * 1024 * 1024;
+export const MESSAGE_MEDIA_MAX_FILES = 10;
+
+// Files WhatsApp takes as image, audio, video or document. Lower case, with the dot.
+export const messageMediaExtensions = [
+  '.jpg',
+  '.jpeg',
+  '.png',
+  '.gif',
+  '.webp',
+  '.heic',
+  '.ogg',
+  '.oga',
+  '.opus',
+  '.mp3',
+  '.m4a',
+  '.aac',
+  '.amr',
+  '.wav',
+  '.mp4',
+  '.3gp',
+  '.mov',
+  '.webm',
+  '.mkv',
+  '.avi',
+  '.pdf',
+  '.doc',
+  '.docx',
+  '.xls',
+  '.xlsx',
+  '.ppt',
+  '.pptx',
+  '.odt',
+  '.ods',
+  '.odp',
+  '.rtf',
+  '.txt',
+  '.csv',
+  '.vcf',
+  '.zip',
+  '.rar',
+  '.7z',
+] as const;
+
+export const ticketIdParam = z.object({ ticketId: z.coerce.number().int().positive() });
+
+export const messageListQuery = z.object({
+  pageNumber: z.coerce.number().int().min(1).max(100000).optional().default(1),
+});
+export type MessageListQuery = z.infer<typeof messageListQuery>;
+
+const messageId = z.coerce.number().int().positive();
+// SPEC's web client sends the quoted message itself; other clients send its id.
+export const quotedMsgField = z
+  .union([z.null(), z.literal(''), messageId, z.object({ id: messageId })])
+  .optional()
+  .transform((value) =>
+    value === undefined || value === null || value === ''
+      ? null
+      : typeof value === 'object'
+        ? value.id
+        : value,
+  );
+
+// The JSON form of a send (a multipart send carries body and quotedMsg as fields next to medias).
+// read, fromMe and mediaUrl are accepted for SPEC clients and ignored: a send is always fromMe and read.
+export const messageSendSchema = z.object({
+  body: z
+    .string()
+    .max(MESSAGE_BODY_MAX)
+    .refine((text) => text.trim().length > 0, 'Write a message or attach a file'),
+  quotedMsg: quotedMsgField,
+  read: z.union([z.boolean(), z.number()]).optional(),
+  fromMe: z.union([z.boolean(), z.number()]).optional(),
+  mediaUrl: z.string().max(2000).nullable().optional(),
+});
+export type MessageSendInput = z.infer<typeof messageSendSchema>;
