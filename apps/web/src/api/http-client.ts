@@ -17,6 +17,7 @@ type ErrorInit = {
   code?: string;
   message: string;
   fields?: Record<string, string[]>;
+  details?: Record<string, unknown>;
   retryAfter?: number;
 };
 
@@ -24,15 +25,18 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code?: string;
   readonly fields?: Record<string, string[]>;
+  // What the API adds to explain a refusal (e.g. who holds the other open ticket).
+  readonly details?: Record<string, unknown>;
   // Seconds, from the Retry-After header of a 429.
   readonly retryAfter?: number;
 
-  constructor({ status, code, message, fields, retryAfter }: ErrorInit) {
+  constructor({ status, code, message, fields, details, retryAfter }: ErrorInit) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.fields = fields;
+    this.details = details;
     this.retryAfter = retryAfter;
   }
 }
@@ -112,6 +116,7 @@ const toApiError = (response: Response, body: unknown) => {
     message?: unknown;
     errorMessage?: unknown;
     fields?: Record<string, string[]>;
+    details?: Record<string, unknown>;
   };
   const text = typeof body === 'string' ? body : undefined;
   const message =
@@ -125,6 +130,7 @@ const toApiError = (response: Response, body: unknown) => {
     code: errorCodeOf(body),
     message,
     fields: data.fields,
+    details: data.details,
     retryAfter: parseRetryAfter(response.headers.get('Retry-After')),
   });
 };

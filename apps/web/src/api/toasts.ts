@@ -12,6 +12,15 @@ export const errorText = (error: unknown): string => {
       if (error.code === 'ERR_TOO_MANY_REQUESTS' && error.retryAfter !== undefined) {
         return i18n.t('errors.ERR_TOO_MANY_REQUESTS_RETRY', { count: error.retryAfter });
       }
+      // SPEC §8: the other open ticket's owner and queue are named when someone holds it.
+      const holder = (error.details?.user as { name?: string } | null | undefined)?.name;
+      if (error.code === 'ERR_OTHER_OPEN_TICKET' && holder) {
+        const queue = (error.details?.queue as { name?: string } | null | undefined)?.name;
+        return i18n.t('errors.ERR_OTHER_OPEN_TICKET_HELD', {
+          user: holder,
+          queue: queue ?? i18n.t('errors.noQueue'),
+        });
+      }
       return i18n.t(`errors.${error.code}`);
     }
     if (error.message) return error.message;

@@ -1,3 +1,137 @@
-import { PlaceholderPage } from '../../components/placeholder-page';
+import { useState } from 'react';
+import { Box, Paper, Stack, Typography, useMediaQuery, useTheme } from '@mui/material';
+import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
+import { useNavigate, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { can, type TicketView } from '@atendi/shared';
+import { useSocketRoom } from '../../api/socket';
+import { useCurrentSession } from '../../api/session';
+import { TicketChat } from './ticket-chat';
+import { TicketListPane, type ListState } from './ticket-list-pane';
+import { useTicketsLiveUpdates } from './tickets.api';
 
-export const TicketsPage = () => <PlaceholderPage titleKey="menu.tickets" />;
+// SPEC §7 Real-time: the lists of every status and the notifications; the helper rejoins on reconnect.
+const useTicketRooms = () => {
+  useSocketRoom('joinTickets', 'open');
+  useSocketRoom('joinTickets', 'pending');
+  useSocketRoom('joinTickets', 'closed');
+  useSocketRoom('joinNotification');
+};
+
+// The main box's toolbar and padding (app-layout.tsx) leave this much of the window to the inbox.
+const paneHeight = {
+  xs: 'calc(100dvh - 88px)',
+  sm: 'calc(100dvh - 96px)',
+  md: 'calc(100dvh - 112px)',
+};
+
+// Named for screen readers; the panes speak for themselves on screen.
+const visuallyHidden = {
+  position: 'absolute',
+  width: '1px',
+  height: '1px',
+  margin: '-1px',
+  padding: 0,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+  border: 0,
+} as const;
+
+const NoTicketSelected = () => {
+  const { t } = useTranslation();
+  return (
+    <Stack
+      spacing={1}
+      alignItems="center"
+      justifyContent="center"
+      sx={{ height: '100%', color: 'text.secondary', p: 3, textAlign: 'center' }}
+    >
+      <ForumOutlinedIcon sx={{ fontSize: 56, opacity: 0.5 }} aria-hidden />
+      <Typography>{t('tickets.selectTicket')}</Typography>
+    </Stack>
+  );
+};
+
+export const TicketsPage = () => {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  // SPEC §2: two panes on wide screens; below 600 px the list or the chat.
+  const isNarrow = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const navigate = useNavigate();
+  const { ticketId: ticketRef } = useParams();
+  const { user } = useCurrentSession();
+  // Kept here so the list keeps its tab and search while a narrow screen shows the chat.
+  const [listState, setListState] = useState<ListState>(() => ({
+    tab: 'open',
+    openList: 'open',
+    // SPEC §6: the show-all switch starts on for admins.
+    showAll: can(user, 'tickets-manager:showall'),
+    searchInput: '',
+  }));
+
+  useTicketRooms();
+  useTicketsLiveUpdates();
+
+  // SPEC §4: after accepting, the agent is taken to the ticket, now among those they serve.
+  const showAccepted = (ticket: TicketView) => {
+    setListState((state) => ({ ...state, tab: 'open', openList: 'open' }));
+    navigate(`/tickets/${ticket.uuid}`);
+  };
+
+  const list = (
+    <TicketListPane
+      state={listState}
+      onStateChange={setListState}
+      selectedUuid={ticketRef ?? null}
+      onAccepted={showAccepted}
+    />
+  );
+  const chat = ticketRef ? (
+    <TicketChat
+      key={ticketRef}
+      ticketRef={ticketRef}
+      isNarrow={isNarrow}
+      onAccepted={showAccepted}
+    />
+  ) : (
+    <NoTicketSelected />
+  );
+
+  return (
+    <>
+      <Typography component="h1" sx={visuallyHidden}>
+        {t('tickets.title')}
+      </Typography>
+      <Paper
+        variant="outlined"
+        sx={{ display: 'flex', height: paneHeight, minHeight: 420, overflow: 'hidden' }}
+      >
+        {isNarrow ? (
+          <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+            {ticketRef ? chat : list}
+          </Box>
+        ) : (
+          <>
+            <Box
+              sx={{
+                width: { sm: 320, lg: 400 },
+                flexShrink: 0,
+                borderRight: 1,
+                borderColor: 'divider',
+                display: 'flex',
+                flexDirection: 'column',
+                minHeight: 0,
+              }}
+            >
+              {list}
+            </Box>
+            <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+              {chat}
+            </Box>
+          </>
+        )}
+      </Paper>
+    </>
+  );
+};

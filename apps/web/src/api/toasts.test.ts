@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from './http-client';
+import { errorText } from './toasts';
+
+describe('error texts', () => {
+  it('names who holds the other open ticket, and its queue (SPEC §8)', () => {
+    const held = new ApiError({
+      status: 409,
+      code: 'ERR_OTHER_OPEN_TICKET',
+      message: 'conflict',
+      details: { user: { name: 'Ana' }, queue: { name: 'Ventas' } },
+    });
+    expect(errorText(held)).toBe(
+      'El contacto ya tiene un ticket abierto, atendido por Ana en la cola Ventas.',
+    );
+    const waiting = new ApiError({
+      status: 409,
+      code: 'ERR_OTHER_OPEN_TICKET',
+      message: 'conflict',
+      details: { user: null, queue: null },
+    });
+    expect(errorText(waiting)).toBe('Ya hay un ticket abierto para este contacto.');
+  });
+
+  it('falls back to the server’s message for an unknown code', () => {
+    expect(
+      errorText(new ApiError({ status: 400, code: 'ERR_SOMETHING_NEW', message: 'Nope' })),
+    ).toBe('Nope');
+  });
+});

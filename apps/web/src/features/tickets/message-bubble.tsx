@@ -1,0 +1,389 @@
+import { Fragment, useState, type ReactNode } from 'react';
+import {
+  Box,
+  Button,
+  IconButton,
+  Link,
+  Menu,
+  MenuItem,
+  Paper,
+  Stack,
+  Typography,
+  type SxProps,
+  type Theme,
+} from '@mui/material';
+import AccessTimeIcon from '@mui/icons-material/AccessTime';
+import BlockIcon from '@mui/icons-material/Block';
+import CallIcon from '@mui/icons-material/Call';
+import ContactPhoneIcon from '@mui/icons-material/ContactPhone';
+import DoneAllIcon from '@mui/icons-material/DoneAll';
+import DoneIcon from '@mui/icons-material/Done';
+import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import InsertDriveFileIcon from '@mui/icons-material/InsertDriveFile';
+import LocationOnIcon from '@mui/icons-material/LocationOn';
+import { useTranslation } from 'react-i18next';
+import type { ChatMessageView, MessageView } from '@atendi/shared';
+import { formatTime, parseLocation, parseVcards } from './ticket-format';
+
+// WhatsApp's own marks: *bold*, _italic_, ~strikethrough~ (one line each).
+const WHATSAPP_STYLE = /(\*[^*\n]+\*|_[^_\n]+_|~[^~\n]+~)/g;
+
+export const FormattedText = ({ text }: { text: string }) => (
+  <>
+    {text.split(WHATSAPP_STYLE).map((part, index) => {
+      if (index % 2 === 0) return <Fragment key={index}>{part}</Fragment>;
+      const inner = part.slice(1, -1);
+      if (part.startsWith('*')) return <strong key={index}>{inner}</strong>;
+      if (part.startsWith('_')) return <em key={index}>{inner}</em>;
+      return <s key={index}>{inner}</s>;
+    })}
+  </>
+);
+
+const READ_BLUE = '#34b7f1';
+
+const ackStates = [
+  { key: 'pending', Icon: AccessTimeIcon },
+  { key: 'sent', Icon: DoneIcon },
+  { key: 'delivered', Icon: DoneAllIcon },
+  { key: 'read', Icon: DoneAllIcon },
+] as const;
+
+// SPEC §4 Message ack: 0 waits to be sent, 1-2 sent, 3 delivered, 4 and 5 read.
+const ackStateOf = (ack: number) => ackStates[ack <= 0 ? 0 : ack <= 2 ? 1 : ack === 3 ? 2 : 3];
+
+const AckIcon = ({ ack }: { ack: number }) => {
+  const { t } = useTranslation();
+  const { key, Icon } = ackStateOf(ack);
+  const label = t(`tickets.ack.${key}`);
+  // The title attribute gives the mouse a tooltip; the icon's own title names it for screen readers.
+  return (
+    <Box component="span" title={label} sx={{ display: 'inline-flex' }}>
+      <Icon
+        sx={{ fontSize: 16, color: key === 'read' ? READ_BLUE : undefined }}
+        titleAccess={label}
+      />
+    </Box>
+  );
+};
+
+// What a message without text is called where only a line fits (quotes, previews).
+export const useMessageSummary = () => {
+  const { t } = useTranslation();
+  return (message: MessageView) =>
+    message.body.trim() ||
+    message.mediaName ||
+    (message.mediaType === 'chat' ? '' : t(`tickets.media.${message.mediaType}`));
+};
+
+export const QuotedMessage = ({
+  message,
+  contactName,
+  sx,
+}: {
+  message: MessageView;
+  contactName: string;
+  sx?: SxProps<Theme>;
+}) => {
+  const { t } = useTranslation();
+  const summaryOf = useMessageSummary();
+  return (
+    <Box
+      data-testid="quoted-message"
+      sx={[
+        {
+          borderLeft: 4,
+          borderColor: message.fromMe ? 'primary.main' : 'secondary.main',
+          bgcolor: 'action.hover',
+          borderRadius: '6px',
+          px: 1,
+          py: 0.5,
+          minWidth: 0,
+        },
+        ...(Array.isArray(sx) ? sx : [sx]),
+      ]}
+    >
+      <Typography variant="caption" sx={{ fontWeight: 600, display: 'block' }}>
+        {message.fromMe ? t('tickets.message.you') : contactName}
+      </Typography>
+      <Typography
+        variant="body2"
+        color="text.secondary"
+        sx={{
+          display: '-webkit-box',
+          WebkitLineClamp: 3,
+          WebkitBoxOrient: 'vertical',
+          overflow: 'hidden',
+          whiteSpace: 'pre-wrap',
+          overflowWrap: 'anywhere',
+        }}
+      >
+        {message.isDeleted ? t('tickets.message.deleted') : summaryOf(message)}
+      </Typography>
+    </Box>
+  );
+};
+
+const InfoBlock = ({ icon, children }: { icon: ReactNode; children: ReactNode }) => (
+  <Stack direction="row" spacing={1} alignItems="flex-start" sx={{ py: 0.5 }}>
+    <Box sx={{ color: 'text.secondary', display: 'flex', pt: 0.25 }}>{icon}</Box>
+    <Box sx={{ minWidth: 0 }}>{children}</Box>
+  </Stack>
+);
+
+const mediaSx = { display: 'block', maxWidth: '100%', width: 280, borderRadius: 1 };
+
+// The media part of a message; the body (a caption for files) is shown by the bubble.
+const MessageMedia = ({
+  message,
+  onMediaLoad,
+}: {
+  message: ChatMessageView;
+  onMediaLoad: () => void;
+}) => {
+  const { t } = useTranslation();
+  const url = message.mediaUrl;
+  switch (message.mediaType) {
+    case 'image':
+      return url ? (
+        <Link href={url} target="_blank" rel="noreferrer" sx={{ display: 'block', mb: 0.5 }}>
+          <Box
+            component="img"
+            src={url}
+            alt={message.mediaName || t('tickets.media.image')}
+            onLoad={onMediaLoad}
+            sx={{ ...mediaSx, maxHeight: 320, objectFit: 'cover' }}
+          />
+        </Link>
+      ) : null;
+    case 'audio':
+      return url ? (
+        <Box component="audio" controls preload="metadata" src={url} sx={{ maxWidth: '100%' }} />
+      ) : null;
+    case 'video':
+      return url ? (
+        <Box
+          component="video"
+          controls
+          preload="metadata"
+          src={url}
+          onLoadedMetadata={onMediaLoad}
+          sx={{ ...mediaSx, mb: 0.5 }}
+        />
+      ) : null;
+    case 'application':
+      return (
+        <InfoBlock icon={<InsertDriveFileIcon fontSize="small" />}>
+          {url ? (
+            <Link href={url} target="_blank" rel="noreferrer" download={message.mediaName ?? true}>
+              {message.mediaName || t('tickets.media.application')}
+            </Link>
+          ) : (
+            <Typography variant="body2">
+              {message.mediaName || t('tickets.media.application')}
+            </Typography>
+          )}
+        </InfoBlock>
+      );
+    case 'locationMessage': {
+      const location = parseLocation(message.body);
+      return (
+        <InfoBlock icon={<LocationOnIcon fontSize="small" />}>
+          {location.details.map((line, index) => (
+            <Typography key={index} variant="body2">
+              {line}
+            </Typography>
+          ))}
+          {location.mapUrl && (
+            <Link href={location.mapUrl} target="_blank" rel="noreferrer" variant="body2">
+              {t('tickets.message.openMap')}
+            </Link>
+          )}
+        </InfoBlock>
+      );
+    }
+    case 'vcard':
+      return (
+        <InfoBlock icon={<ContactPhoneIcon fontSize="small" />}>
+          {parseVcards(message.body).map((card, index) => (
+            <Box key={index}>
+              <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                {card.name || t('tickets.media.vcard')}
+              </Typography>
+              {card.numbers.map((number) => (
+                <Typography key={number} variant="body2">
+                  {number}
+                </Typography>
+              ))}
+            </Box>
+          ))}
+        </InfoBlock>
+      );
+    case 'call_log':
+      return (
+        <InfoBlock icon={<CallIcon fontSize="small" />}>
+          <Typography variant="body2">{message.body || t('tickets.media.call_log')}</Typography>
+        </InfoBlock>
+      );
+    default:
+      return null;
+  }
+};
+
+// These kinds carry their whole content in the body, which MessageMedia already shows.
+const bodyIsMedia = (message: MessageView) =>
+  ['locationMessage', 'vcard', 'call_log'].includes(message.mediaType);
+
+export type MessageActions = {
+  canReply: boolean;
+  onReply: (message: ChatMessageView) => void;
+  onDelete: (message: ChatMessageView) => void;
+  onRetry: (message: ChatMessageView) => void;
+  retryingId: number | null;
+  onMediaLoad: () => void;
+};
+
+const MessageMenu = ({
+  message,
+  actions,
+}: {
+  message: ChatMessageView;
+  actions: MessageActions;
+}) => {
+  const { t } = useTranslation();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const canReply = actions.canReply && !message.isDeleted;
+  // DELETE /messages/{id} takes only messages sent from here.
+  const canDelete = actions.canReply && message.fromMe && !message.isDeleted;
+  if (!canReply && !canDelete) return null;
+  const run = (action: (message: ChatMessageView) => void) => () => {
+    setAnchor(null);
+    action(message);
+  };
+  return (
+    <>
+      <IconButton
+        size="small"
+        aria-label={t('tickets.message.options')}
+        onClick={(event) => setAnchor(event.currentTarget)}
+        sx={{ alignSelf: 'flex-start', opacity: { xs: 1, md: 0.4 }, '&:hover': { opacity: 1 } }}
+      >
+        <ExpandMoreIcon fontSize="small" />
+      </IconButton>
+      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
+        {canReply && (
+          <MenuItem onClick={run(actions.onReply)}>{t('tickets.message.reply')}</MenuItem>
+        )}
+        {canDelete && (
+          <MenuItem onClick={run(actions.onDelete)}>{t('tickets.message.delete')}</MenuItem>
+        )}
+      </Menu>
+    </>
+  );
+};
+
+export const MessageBubble = ({
+  message,
+  contactName,
+  actions,
+}: {
+  message: ChatMessageView;
+  contactName: string;
+  actions: MessageActions;
+}) => {
+  const { t } = useTranslation();
+  const { fromMe } = message;
+  const showsBody = message.body.trim() !== '' && !bodyIsMedia(message);
+  return (
+    <Stack
+      direction={fromMe ? 'row-reverse' : 'row'}
+      alignItems="flex-start"
+      spacing={0.5}
+      data-testid={`message-${message.id}`}
+      sx={{ mb: 0.75 }}
+    >
+      <Paper
+        elevation={0}
+        sx={(theme) => ({
+          maxWidth: { xs: '85%', md: '70%' },
+          minWidth: 80,
+          px: 1.25,
+          pt: 0.75,
+          pb: 0.5,
+          borderRadius: '8px',
+          bgcolor: fromMe
+            ? theme.palette.mode === 'light'
+              ? '#d9fdd3'
+              : '#005c4b'
+            : 'background.paper',
+          // The corner nearest its sender, as chat apps draw it.
+          borderTopRightRadius: fromMe ? '2px' : '8px',
+          borderTopLeftRadius: fromMe ? '8px' : '2px',
+          boxShadow: '0 1px 0.5px rgba(11, 20, 26, 0.13)',
+        })}
+      >
+        {message.quotedMsg && (
+          <QuotedMessage message={message.quotedMsg} contactName={contactName} sx={{ mb: 0.5 }} />
+        )}
+        {message.isDeleted && (
+          <Stack direction="row" spacing={0.5} alignItems="center" sx={{ color: 'text.secondary' }}>
+            <BlockIcon sx={{ fontSize: 16 }} aria-hidden />
+            <Typography variant="body2" sx={{ fontStyle: 'italic' }}>
+              {t('tickets.message.deleted')}
+            </Typography>
+          </Stack>
+        )}
+        <Box sx={message.isDeleted ? { opacity: 0.6, textDecoration: 'line-through' } : undefined}>
+          <MessageMedia message={message} onMediaLoad={actions.onMediaLoad} />
+          {showsBody && (
+            <Typography
+              variant="body2"
+              component="div"
+              sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+            >
+              <FormattedText text={message.body} />
+            </Typography>
+          )}
+        </Box>
+        <Stack
+          direction="row"
+          spacing={0.5}
+          alignItems="center"
+          justifyContent="flex-end"
+          sx={{ color: 'text.secondary', mt: 0.25 }}
+        >
+          {message.isEdited && (
+            <Typography variant="caption" sx={{ fontStyle: 'italic' }}>
+              {t('tickets.message.edited')}
+            </Typography>
+          )}
+          <Typography variant="caption">{formatTime(message.createdAt)}</Typography>
+          {fromMe && <AckIcon ack={message.ack} />}
+        </Stack>
+        {message.error && (
+          <Stack
+            direction="row"
+            spacing={0.5}
+            alignItems="center"
+            sx={{ color: 'error.main', mt: 0.5 }}
+          >
+            <ErrorOutlineIcon sx={{ fontSize: 18 }} aria-hidden />
+            <Typography variant="caption" sx={{ flex: 1 }}>
+              {t('tickets.message.failed')}
+            </Typography>
+            <Button
+              size="small"
+              color="error"
+              disabled={actions.retryingId === message.id}
+              onClick={() => actions.onRetry(message)}
+            >
+              {t('tickets.message.retry')}
+            </Button>
+          </Stack>
+        )}
+      </Paper>
+      <MessageMenu message={message} actions={actions} />
+    </Stack>
+  );
+};

@@ -1,0 +1,312 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { ChatMessageView, TicketView } from '@atendi/shared';
+import { formatDate } from '../../lib/dates';
+import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+import { fill, setupUser } from '../../test/user-event';
+import {
+  bodyOf,
+  dayAt,
+  listOf,
+  makeMessage,
+  makeTicket,
+  messagesOf,
+  receiveAppMessage,
+  todayAt,
+} from './tickets.fixtures';
+
+const ticket = makeTicket({ id: 7 });
+const chatPath = `/tickets/${ticket.uuid}`;
+
+// The chat of `ticket` with message pages by number; extra routes (sends, status changes) beside.
+const stubChat = (
+  pages: Record<number, { messages: ChatMessageView[]; hasMore?: boolean }>,
+  routes: Parameters<typeof stubApi>[0] = {},
+  current: TicketView = ticket,
+) =>
+  stubApi({
+    'GET /tickets': () => listOf([]),
+    [`GET /tickets/u/${ticket.uuid}`]: () => jsonResponse(200, current),
+    [`GET /messages/${ticket.id}`]: ({ url }) => {
+      const page = pages[Number(url.searchParams.get('pageNumber'))];
+      return messagesOf(current, page?.messages ?? [], page?.hasMore);
+    },
+    ...routes,
+  });
+
+const bubble = (id: number) => screen.getByTestId(`message-${id}`);
+
+// Every POST /messages/7 body, as sent.
+const recordSends = (answer: (body: Record<string, unknown>) => ChatMessageView) => {
+  const sent: Record<string, unknown>[] = [];
+  const route = (init: RequestInit) => {
+    const body = bodyOf(init);
+    sent.push(body);
+    return jsonResponse(201, [answer(body)]);
+  };
+  return { sent, route };
+};
+
+describe('ticket chat', () => {
+  it('shows the conversation with day separators, acks, edits, deletions, quotes and media', async () => {
+    const question = makeMessage({ id: 1, body: '¿Tienen talla M?', createdAt: dayAt(1, 18, 30) });
+    stubChat({
+      1: {
+        messages: [
+          question,
+          makeMessage({ id: 2, body: 'Sí, claro', fromMe: true, ack: 4, quotedMsg: question }),
+          makeMessage({ id: 3, body: 'En camino', fromMe: true, ack: 0, createdAt: todayAt(9, 1) }),
+          makeMessage({ id: 4, body: 'Recibido', fromMe: true, ack: 1, createdAt: todayAt(9, 2) }),
+          makeMessage({ id: 5, body: 'Gracias', fromMe: true, ack: 3, isEdited: true }),
+          makeMessage({ id: 6, body: 'Ups', isDeleted: true, createdAt: todayAt(9, 4) }),
+          makeMessage({
+            id: 8,
+            body: '',
+            mediaType: 'image',
+            mediaUrl: 'https://files.test/foto.jpg',
+            mediaName: 'foto.jpg',
+            createdAt: todayAt(9, 6),
+          }),
+          makeMessage({
+            id: 9,
+            body: '',
+            mediaType: 'application',
+            mediaUrl: 'https://files.test/factura.pdf',
+            mediaName: 'factura.pdf',
+            createdAt: todayAt(9, 7),
+          }),
+        ],
+      },
+    });
+    renderApp(chatPath, makeAuth());
+
+    expect(
+      within(await screen.findByTestId('message-1')).getByText('¿Tienen talla M?'),
+    ).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 2, name: 'María López' })).toBeTruthy();
+    const separators = within(screen.getByTestId('messages-scroll'))
+      .getAllByRole('separator')
+      .map((node) => node.textContent);
+    expect(separators).toEqual([formatDate(dayAt(1, 12)), formatDate(todayAt(12))]);
+    expect(within(bubble(1)).getByText('18:30')).toBeTruthy();
+
+    expect(within(bubble(2)).getByRole('img', { name: 'Leído' })).toBeTruthy();
+    expect(
+      within(within(bubble(2)).getByTestId('quoted-message')).getByText('¿Tienen talla M?'),
+    ).toBeTruthy();
+    expect(within(bubble(3)).getByRole('img', { name: 'Pendiente de envío' })).toBeTruthy();
+    expect(within(bubble(4)).getByRole('img', { name: 'Enviado' })).toBeTruthy();
+    expect(within(bubble(5)).getByRole('img', { name: 'Entregado' })).toBeTruthy();
+    expect(within(bubble(5)).getByText('Editado')).toBeTruthy();
+    expect(within(bubble(6)).getByText('Mensaje eliminado')).toBeTruthy();
+    expect(within(bubble(1)).queryByRole('img')).toBeNull();
+    expect(within(bubble(8)).getByRole('img', { name: 'foto.jpg' })).toHaveProperty(
+      'src',
+      'https://files.test/foto.jpg',
+    );
+    expect(within(bubble(9)).getByRole('link', { name: 'factura.pdf' })).toHaveProperty(
+      'href',
+      'https://files.test/factura.pdf',
+    );
+  });
+
+  it('loads older messages when scrolled to the top', async () => {
+    const fetchMock = stubChat({
+      1: { messages: [makeMessage({ id: 20, body: 'Lo más reciente' })], hasMore: true },
+      2: { messages: [makeMessage({ id: 10, body: 'Mensaje viejo', createdAt: dayAt(3, 10) })] },
+    });
+    renderApp(chatPath, makeAuth());
+    await screen.findByText('Lo más reciente');
+
+    fireEvent.scroll(screen.getByTestId('messages-scroll'), { target: { scrollTop: 0 } });
+    expect(await screen.findByText('Mensaje viejo')).toBeTruthy();
+    const pagesAsked = fetchMock.mock.calls
+      .map(([url]) => new URL(String(url)))
+      .filter((url) => url.pathname === '/messages/7')
+      .map((url) => url.searchParams.get('pageNumber'));
+    expect(pagesAsked).toEqual(['1', '2']);
+    expect(
+      within(screen.getByTestId('messages-scroll')).getAllByRole('separator')[0].textContent,
+    ).toBe(formatDate(dayAt(3, 10)));
+  });
+
+  it('sends on Enter with the signature, ignores blank text, and remembers the sign choice', async () => {
+    let nextId = 100;
+    const { sent, route } = recordSends((body) =>
+      makeMessage({ id: nextId++, body: String(body.body), fromMe: true, createdAt: todayAt(10) }),
+    );
+    stubChat({ 1: { messages: [] } }, { [`POST /messages/${ticket.id}`]: route });
+    const user = setupUser();
+    renderApp(chatPath, makeAuth());
+
+    await screen.findByPlaceholderText('Escriba un mensaje');
+    const input = screen.getByRole('textbox', { name: 'Mensaje' });
+    await fill(user, input, '   ');
+    await user.keyboard('{Enter}');
+    expect(sent).toEqual([]);
+
+    await user.clear(input);
+    await fill(user, input, 'Buenos días');
+    await user.keyboard('{Shift>}{Enter}{/Shift}');
+    await fill(user, input, 'Le ayudo');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(sent).toEqual([{ body: '*Ana Admin:*\nBuenos días\nLe ayudo' }]));
+    expect(
+      await within(await screen.findByTestId('message-100')).findByText('Ana Admin:'),
+    ).toBeTruthy();
+    expect(input).toHaveProperty('value', '');
+
+    await user.click(screen.getByRole('switch', { name: 'Firmar' }));
+    expect(window.localStorage.getItem('signOption')).toBe('false');
+    await fill(user, input, 'Sin firma');
+    await user.click(screen.getByRole('button', { name: 'Enviar' }));
+    await waitFor(() => expect(sent[1]).toEqual({ body: 'Sin firma' }));
+  });
+
+  it('replies to a message with quotedMsg, and the reply can be dropped', async () => {
+    const { sent, route } = recordSends((body) =>
+      makeMessage({ id: 50, body: String(body.body), fromMe: true, createdAt: todayAt(10) }),
+    );
+    stubChat(
+      { 1: { messages: [makeMessage({ id: 3, body: '¿Cuánto cuesta?' })] } },
+      { [`POST /messages/${ticket.id}`]: route },
+    );
+    window.localStorage.setItem('signOption', 'false');
+    const user = setupUser();
+    renderApp(chatPath, makeAuth());
+
+    await screen.findByText('¿Cuánto cuesta?');
+    const reply = async () => {
+      await user.click(within(bubble(3)).getByRole('button', { name: 'Opciones del mensaje' }));
+      await user.click(await screen.findByText('Responder'));
+    };
+    await reply();
+    await user.click(screen.getByRole('button', { name: 'Cancelar respuesta' }));
+    expect(screen.getAllByText('¿Cuánto cuesta?')).toHaveLength(1);
+
+    await reply();
+    expect(screen.getAllByText('¿Cuánto cuesta?')).toHaveLength(2);
+    await fill(user, screen.getByRole('textbox', { name: 'Mensaje' }), '$200');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(sent).toEqual([{ body: '$200', quotedMsg: 3 }]));
+    expect(screen.queryByRole('button', { name: 'Cancelar respuesta' })).toBeNull();
+  });
+
+  it('appends live messages to the open chat and applies their ack updates', async () => {
+    stubChat({ 1: { messages: [makeMessage({ id: 1, body: 'Hola' })] } });
+    renderApp(chatPath, makeAuth());
+    await screen.findByText('Hola');
+
+    const answer = makeMessage({ id: 2, ticketId: 7, body: 'Buen día', fromMe: true, ack: 1 });
+    await receiveAppMessage(answer, ticket);
+    expect(within(bubble(2)).getByRole('img', { name: 'Enviado' })).toBeTruthy();
+    await receiveAppMessage({ ...answer, ack: 4 }, ticket, 'update');
+    expect(within(bubble(2)).getByRole('img', { name: 'Leído' })).toBeTruthy();
+    // Another ticket's message stays out of this chat.
+    await receiveAppMessage(makeMessage({ id: 3, ticketId: 99, body: 'Otro chat' }), ticket);
+    expect(screen.queryByText('Otro chat')).toBeNull();
+  });
+
+  it('offers to retry a message that failed to send', async () => {
+    const failed = makeMessage({
+      id: 4,
+      body: 'No salió',
+      fromMe: true,
+      error: 'ERR_SENDING_WAPP_MSG',
+    });
+    const retried: number[] = [];
+    stubChat(
+      { 1: { messages: [failed] } },
+      {
+        'POST /messages/4/retry': () => {
+          retried.push(4);
+          return jsonResponse(200, { ...failed, error: null });
+        },
+      },
+    );
+    const user = setupUser();
+    renderApp(chatPath, makeAuth());
+
+    expect(
+      await within(await screen.findByTestId('message-4')).findByText('No se pudo enviar'),
+    ).toBeTruthy();
+    await user.click(within(bubble(4)).getByRole('button', { name: 'Reintentar' }));
+    await waitFor(() => expect(within(bubble(4)).queryByText('No se pudo enviar')).toBeNull());
+    expect(retried).toEqual([4]);
+  });
+
+  it('says "Acceso no permitido" and returns to the list for a ticket outside my queues', async () => {
+    stubApi({
+      'GET /tickets': () => listOf([]),
+      [`GET /tickets/u/${ticket.uuid}`]: () =>
+        jsonResponse(403, { error: 'ERR_NO_PERMISSION', message: 'Not your queue' }),
+    });
+    renderApp(chatPath, makeAuth({ user: { profile: 'user' } }));
+
+    expect(await screen.findByText('Acceso no permitido')).toBeTruthy();
+    expect(await screen.findByText('Seleccione un ticket para comenzar a conversar.')).toBeTruthy();
+  });
+
+  it('resolves an open ticket and offers to reopen it; returning one goes back to the list', async () => {
+    const puts: unknown[] = [];
+    stubChat(
+      { 1: { messages: [] } },
+      {
+        'PUT /tickets/7': (init) => {
+          const body = bodyOf(init);
+          puts.push(body);
+          const status = body.status as TicketView['status'];
+          return jsonResponse(200, {
+            ...ticket,
+            status,
+            ...(status === 'pending' && { userId: null, user: null }),
+          });
+        },
+      },
+    );
+    const user = setupUser();
+    renderApp(chatPath, makeAuth());
+
+    await screen.findByText('Devolver');
+    await user.click(screen.getByRole('button', { name: 'Resolver' }));
+    await screen.findByText('Reabrir');
+    expect(screen.queryByRole('textbox', { name: 'Mensaje' })).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Reabrir' }));
+    await screen.findByText('Devolver');
+    await user.click(screen.getByRole('button', { name: 'Devolver' }));
+    expect(await screen.findByText('Seleccione un ticket para comenzar a conversar.')).toBeTruthy();
+    expect(puts).toEqual([{ status: 'closed' }, { status: 'open' }, { status: 'pending' }]);
+  });
+
+  it('shows a resolved ticket without composer, and admins delete it after confirming', async () => {
+    let deleted = false;
+    stubChat(
+      { 1: { messages: [] } },
+      {
+        'DELETE /tickets/7': () => {
+          deleted = true;
+          return new Response(null, { status: 204 });
+        },
+      },
+      { ...ticket, status: 'closed' },
+    );
+    const user = setupUser();
+    renderApp(chatPath, makeAuth());
+
+    await screen.findByText('Reabrir');
+    expect(screen.queryByRole('textbox', { name: 'Mensaje' })).toBeNull();
+    expect(
+      screen.getByText('Este ticket está resuelto. Reábralo para volver a escribir.'),
+    ).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Eliminar ticket' }));
+    const confirm = (await screen.findByText('¿Eliminar este ticket?')).closest<HTMLElement>(
+      '[role="dialog"]',
+    )!;
+    await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
+    expect(await screen.findByText('Ticket eliminado.')).toBeTruthy();
+    expect(deleted).toBe(true);
+  });
+});

@@ -1,0 +1,120 @@
+import { useEffect, useState } from 'react';
+import { Box, CircularProgress, Stack, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { toast } from 'react-toastify';
+import { useTranslation } from 'react-i18next';
+import type { ChatMessageView, TicketEvent, TicketView } from '@atendi/shared';
+import { ApiError } from '../../api/http-client';
+import { useCompanyEvent, useSocket, useSocketRoom } from '../../api/socket';
+import { ERROR_TOAST_MS, errorText } from '../../api/toasts';
+import { MessageComposer } from './message-composer';
+import { MessageList } from './message-list';
+import { TicketChatHeader } from './ticket-chat-header';
+import { ticketsKeys, useTicket, useTicketViewer, type TicketViewer } from './tickets.api';
+
+// Live messages of this ticket while it is open (SPEC §7 joinChatBox).
+const ChatRoom = ({ ticketId }: { ticketId: number }) => {
+  const socket = useSocket();
+  useSocketRoom('joinChatBox', ticketId);
+  useEffect(
+    () => () => {
+      socket?.emit('leaveChatBox', ticketId);
+    },
+    [socket, ticketId],
+  );
+  return null;
+};
+
+const canWrite = (ticket: TicketView, viewer: TicketViewer) =>
+  ticket.status === 'open' && (ticket.userId === viewer.userId || viewer.seesAll);
+
+// Why there is no composer: the ticket waits, is resolved, or is someone else's.
+const ComposerNotice = ({ ticket }: { ticket: TicketView }) => {
+  const { t } = useTranslation();
+  const text =
+    ticket.status === 'pending'
+      ? t('tickets.composer.pendingNotice')
+      : ticket.status === 'closed'
+        ? t('tickets.composer.closedNotice')
+        : t('tickets.composer.othersNotice', { name: ticket.user?.name ?? '' });
+  return (
+    <Typography
+      variant="body2"
+      color="text.secondary"
+      sx={{ p: 2, textAlign: 'center', borderTop: 1, borderColor: 'divider', flexShrink: 0 }}
+    >
+      {text}
+    </Typography>
+  );
+};
+
+// SPEC §8: a ticket outside one's queues answers 403 ('Acceso no permitido'); either way, back to the list.
+const useLeaveOnLoadError = (error: Error | null, hasTicket: boolean) => {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (!error) return;
+    const status = error instanceof ApiError ? error.status : 0;
+    // 400 is an address that is no uuid at all.
+    const isGone = status === 404 || status === 400;
+    // A refresh that could not reach the server leaves the chat as it was.
+    if (hasTicket && status !== 403 && !isGone) return;
+    const text =
+      status === 403 ? t('tickets.unauthorized') : isGone ? t('tickets.gone') : errorText(error);
+    toast.error(text, { autoClose: ERROR_TOAST_MS });
+    navigate('/tickets', { replace: true });
+  }, [error, hasTicket, navigate, t]);
+};
+
+export const TicketChat = ({
+  ticketRef,
+  isNarrow,
+  onAccepted,
+}: {
+  ticketRef: string;
+  isNarrow: boolean;
+  onAccepted: (ticket: TicketView) => void;
+}) => {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const viewer = useTicketViewer();
+  const { data: ticket, error } = useTicket(ticketRef);
+  const [replyTo, setReplyTo] = useState<ChatMessageView | null>(null);
+  useLeaveOnLoadError(error, Boolean(ticket));
+
+  // An old link by numeric id (SPEC §2) moves to the ticket's uuid address.
+  useEffect(() => {
+    if (ticket && ticket.uuid !== ticketRef) navigate(`/tickets/${ticket.uuid}`, { replace: true });
+  }, [ticket, ticketRef, navigate]);
+
+  // A 'delete' also reaches the lists a ticket merely left; asking again tells which it was.
+  useCompanyEvent<TicketEvent>('ticket', (event) => {
+    if (event?.action !== 'delete' || event.ticketId !== ticket?.id) return;
+    if (queryClient.isMutating({ mutationKey: ticketsKeys.deleteMutation })) return;
+    void queryClient.invalidateQueries({ queryKey: ticketsKeys.detail(ticketRef) });
+  });
+
+  if (!ticket) {
+    return (
+      <Box sx={{ flex: 1, display: 'grid', placeItems: 'center' }}>
+        <CircularProgress aria-label={t('app.loading')} />
+      </Box>
+    );
+  }
+
+  const isWritable = canWrite(ticket, viewer);
+  return (
+    <Stack sx={{ flex: 1, minHeight: 0 }}>
+      <ChatRoom ticketId={ticket.id} />
+      <TicketChatHeader ticket={ticket} isNarrow={isNarrow} onAccepted={onAccepted} />
+      <MessageList key={ticket.id} ticket={ticket} canReply={isWritable} onReply={setReplyTo} />
+      {isWritable ? (
+        <MessageComposer ticket={ticket} replyTo={replyTo} onReplyChange={setReplyTo} />
+      ) : (
+        <ComposerNotice ticket={ticket} />
+      )}
+    </Stack>
+  );
+};

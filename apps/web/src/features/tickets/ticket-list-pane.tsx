@@ -1,0 +1,219 @@
+import { useEffect, useRef, type Dispatch, type SetStateAction } from 'react';
+import {
+  Badge,
+  Box,
+  FormControlLabel,
+  InputAdornment,
+  Stack,
+  Switch,
+  Tab,
+  Tabs,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import SearchIcon from '@mui/icons-material/Search';
+import { useTranslation } from 'react-i18next';
+import type { TicketView } from '@atendi/shared';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { TicketList } from './ticket-list';
+import { useTicketList, useTicketViewer, useUpdateTicketStatus } from './tickets.api';
+
+export type ListTab = 'open' | 'closed' | 'search';
+export type ListState = {
+  tab: ListTab;
+  // The open tab's sub-list: tickets being served ('open') or waiting ('pending').
+  openList: 'open' | 'pending';
+  showAll: boolean;
+  searchInput: string;
+};
+
+const CountLabel = ({ text, count }: { text: string; count: string }) =>
+  count ? (
+    <Badge badgeContent={count} color="primary" sx={{ pr: 2.5, '& .MuiBadge-badge': { right: 6 } }}>
+      {text}
+    </Badge>
+  ) : (
+    text
+  );
+
+export const TicketListPane = ({
+  state,
+  onStateChange,
+  selectedUuid,
+  onAccepted,
+}: {
+  state: ListState;
+  onStateChange: Dispatch<SetStateAction<ListState>>;
+  selectedUuid: string | null;
+  onAccepted: (ticket: TicketView) => void;
+}) => {
+  const { t } = useTranslation();
+  const viewer = useTicketViewer();
+  const update = (patch: Partial<ListState>) =>
+    onStateChange((current) => ({ ...current, ...patch }));
+  const showAll = viewer.seesAll && state.showAll;
+  // SPEC §2: typed text lowercased, applied after 500 ms.
+  const search = useDebouncedValue(state.searchInput.trim().toLowerCase());
+
+  const open = useTicketList({ status: 'open', showAll, search: '' });
+  const pending = useTicketList({ status: 'pending', showAll, search: '' });
+  // SPEC §6: the closed and search lists always ask for every ticket the user may see.
+  const closed = useTicketList(
+    { status: 'closed', showAll: true, search: '' },
+    state.tab === 'closed',
+  );
+  const found = useTicketList(
+    { status: null, showAll: true, search },
+    state.tab === 'search' && search !== '',
+  );
+  const accept = useUpdateTicketStatus();
+  const acceptingId = accept.isPending ? (accept.variables?.ticket.id ?? null) : null;
+  const acceptTicket = (ticket: TicketView) =>
+    accept.mutate({ ticket, status: 'open' }, { onSuccess: onAccepted });
+
+  // SPEC §2: emptying the search returns to the open tab.
+  const hadSearch = useRef(false);
+  useEffect(() => {
+    if (search) {
+      hadSearch.current = true;
+    } else if (hadSearch.current) {
+      hadSearch.current = false;
+      onStateChange((current) => ({ ...current, tab: 'open' }));
+    }
+  }, [search, onStateChange]);
+
+  const listProps = { myUserId: viewer.userId, selectedUuid };
+
+  return (
+    <Stack sx={{ flex: 1, minHeight: 0 }}>
+      <Tabs
+        value={state.tab}
+        onChange={(_event, tab: ListTab) => update({ tab })}
+        variant="fullWidth"
+        aria-label={t('tickets.tabs.label')}
+        sx={{ borderBottom: 1, borderColor: 'divider', flexShrink: 0 }}
+      >
+        <Tab value="open" label={t('tickets.tabs.open')} />
+        <Tab value="closed" label={t('tickets.tabs.closed')} />
+        <Tab value="search" label={t('tickets.tabs.search')} />
+      </Tabs>
+
+      {state.tab === 'open' && (
+        <>
+          <Stack
+            direction="row"
+            alignItems="center"
+            sx={{ borderBottom: 1, borderColor: 'divider', pr: 1, flexShrink: 0 }}
+          >
+            <Tabs
+              value={state.openList}
+              onChange={(_event, openList: ListState['openList']) => update({ openList })}
+              aria-label={t('tickets.tabs.openLists')}
+              sx={{ flex: 1, minWidth: 0 }}
+            >
+              <Tab
+                value="open"
+                label={<CountLabel text={t('tickets.lists.open')} count={open.countLabel} />}
+              />
+              <Tab
+                value="pending"
+                label={<CountLabel text={t('tickets.lists.pending')} count={pending.countLabel} />}
+              />
+            </Tabs>
+            {viewer.seesAll && (
+              <Tooltip title={t('tickets.showAll')} describeChild>
+                <FormControlLabel
+                  sx={{ mr: 0, ml: 0.5, flexShrink: 0 }}
+                  control={
+                    <Switch
+                      size="small"
+                      checked={state.showAll}
+                      onChange={(event) => update({ showAll: event.target.checked })}
+                      slotProps={{ input: { 'aria-label': t('tickets.showAll') } }}
+                    />
+                  }
+                  // The list pane is at its narrowest (320 px) between 600 and 1200 px.
+                  label={
+                    <Typography
+                      variant="body2"
+                      sx={{ display: { xs: 'block', sm: 'none', lg: 'block' } }}
+                    >
+                      {t('tickets.showAll')}
+                    </Typography>
+                  }
+                />
+              </Tooltip>
+            )}
+          </Stack>
+          {state.openList === 'open' ? (
+            <TicketList
+              {...listProps}
+              label={t('tickets.lists.open')}
+              list={open}
+              emptyText={t('tickets.empty.open')}
+            />
+          ) : (
+            <TicketList
+              {...listProps}
+              label={t('tickets.lists.pending')}
+              list={pending}
+              emptyText={t('tickets.empty.pending')}
+              onAccept={acceptTicket}
+              acceptingId={acceptingId}
+            />
+          )}
+        </>
+      )}
+
+      {state.tab === 'closed' && (
+        <TicketList
+          {...listProps}
+          label={t('tickets.lists.closed')}
+          list={closed}
+          emptyText={t('tickets.empty.closed')}
+        />
+      )}
+
+      {state.tab === 'search' && (
+        <>
+          <Box sx={{ p: 1, flexShrink: 0 }}>
+            <TextField
+              size="small"
+              fullWidth
+              type="search"
+              autoFocus
+              placeholder={t('tickets.search.placeholder')}
+              value={state.searchInput}
+              onChange={(event) => update({ searchInput: event.target.value })}
+              slotProps={{
+                htmlInput: { 'aria-label': t('tickets.search.label') },
+                input: {
+                  startAdornment: (
+                    <InputAdornment position="start">
+                      <SearchIcon fontSize="small" />
+                    </InputAdornment>
+                  ),
+                },
+              }}
+            />
+          </Box>
+          {search ? (
+            <TicketList
+              {...listProps}
+              label={t('tickets.lists.search')}
+              list={found}
+              emptyText={t('tickets.empty.search')}
+              onAccept={acceptTicket}
+              acceptingId={acceptingId}
+            />
+          ) : (
+            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
+              {t('tickets.search.hint')}
+            </Typography>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+};

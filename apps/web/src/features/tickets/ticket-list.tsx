@@ -1,0 +1,226 @@
+import {
+  Alert,
+  Avatar,
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  List,
+  ListItem,
+  ListItemAvatar,
+  ListItemButton,
+  Stack,
+  Typography,
+  useTheme,
+} from '@mui/material';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { TicketView } from '@atendi/shared';
+import { cssColor } from '../../lib/colors';
+import { useInfiniteScroll } from '../../lib/use-infinite-scroll';
+import { formatListTime, initialOf } from './ticket-format';
+import type { useTicketList } from './tickets.api';
+
+type TicketListQuery = ReturnType<typeof useTicketList>;
+
+const UnreadCount = ({ count }: { count: number }) => {
+  const { t } = useTranslation();
+  return (
+    <Box
+      component="span"
+      title={t('tickets.unread', { count })}
+      sx={{
+        minWidth: 20,
+        height: 20,
+        px: 0.75,
+        borderRadius: 10,
+        bgcolor: 'success.main',
+        color: 'success.contrastText',
+        fontSize: 12,
+        fontWeight: 600,
+        display: 'inline-flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        flexShrink: 0,
+      }}
+    >
+      {count}
+    </Box>
+  );
+};
+
+const QueueChip = ({ queue }: { queue: TicketView['queue'] }) => {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  if (!queue) return <Chip size="small" variant="outlined" label={t('tickets.noQueue')} />;
+  const color = cssColor(queue.color);
+  return (
+    <Chip
+      size="small"
+      label={queue.name}
+      sx={{ bgcolor: color, color: theme.palette.getContrastText(color), maxWidth: 140 }}
+    />
+  );
+};
+
+const TicketSummary = ({ ticket, myUserId }: { ticket: TicketView; myUserId: number }) => {
+  const hasUnread = ticket.unreadMessages > 0;
+  return (
+    <Box sx={{ minWidth: 0, flex: 1 }}>
+      <Stack direction="row" spacing={1} alignItems="baseline">
+        <Typography noWrap sx={{ flex: 1, fontWeight: 500 }}>
+          {ticket.contact.name || ticket.contact.number}
+        </Typography>
+        <Typography
+          variant="caption"
+          color={hasUnread ? 'success.main' : 'text.secondary'}
+          sx={{ flexShrink: 0 }}
+        >
+          {formatListTime(ticket.updatedAt)}
+        </Typography>
+      </Stack>
+      <Stack direction="row" spacing={1} alignItems="center">
+        <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1 }}>
+          {ticket.lastMessage}
+        </Typography>
+        {hasUnread && <UnreadCount count={ticket.unreadMessages} />}
+      </Stack>
+      <Stack direction="row" spacing={0.75} alignItems="center" sx={{ mt: 0.5, minWidth: 0 }}>
+        <QueueChip queue={ticket.queue} />
+        <Typography variant="caption" color="text.secondary" noWrap>
+          {ticket.whatsapp?.name}
+          {ticket.user && ticket.userId !== myUserId ? ` · ${ticket.user.name}` : ''}
+        </Typography>
+      </Stack>
+    </Box>
+  );
+};
+
+const TicketAvatar = ({ ticket }: { ticket: TicketView }) => (
+  <ListItemAvatar sx={{ alignSelf: 'flex-start', mt: 0.5 }}>
+    <Avatar src={ticket.contact.urlPicture || ticket.contact.profilePicUrl || undefined} alt="">
+      {initialOf(ticket.contact.name)}
+    </Avatar>
+  </ListItemAvatar>
+);
+
+// SPEC §4: a pending ticket is not opened by a click; it is accepted first.
+const TicketListItem = ({
+  ticket,
+  myUserId,
+  isSelected,
+  onAccept,
+  isAccepting,
+}: {
+  ticket: TicketView;
+  myUserId: number;
+  isSelected: boolean;
+  onAccept?: (ticket: TicketView) => void;
+  isAccepting: boolean;
+}) => {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  if (ticket.status === 'pending' && onAccept) {
+    return (
+      <ListItem divider sx={{ gap: 1, alignItems: 'center' }}>
+        <TicketAvatar ticket={ticket} />
+        <TicketSummary ticket={ticket} myUserId={myUserId} />
+        <Button
+          size="small"
+          variant="contained"
+          disabled={isAccepting}
+          onClick={() => onAccept(ticket)}
+          sx={{ flexShrink: 0 }}
+        >
+          {t('tickets.actions.accept')}
+        </Button>
+      </ListItem>
+    );
+  }
+  return (
+    <ListItem disablePadding divider>
+      <ListItemButton
+        selected={isSelected}
+        onClick={() => navigate(`/tickets/${ticket.uuid}`)}
+        sx={{ borderRadius: 0, gap: 1 }}
+      >
+        <TicketAvatar ticket={ticket} />
+        <TicketSummary ticket={ticket} myUserId={myUserId} />
+      </ListItemButton>
+    </ListItem>
+  );
+};
+
+// One list of the inbox, loading its next page near the end (SPEC §9).
+export const TicketList = ({
+  label,
+  list,
+  emptyText,
+  myUserId,
+  selectedUuid,
+  onAccept,
+  acceptingId,
+}: {
+  label: string;
+  list: TicketListQuery;
+  emptyText: string;
+  myUserId: number;
+  selectedUuid: string | null;
+  onAccept?: (ticket: TicketView) => void;
+  acceptingId?: number | null;
+}) => {
+  const { t } = useTranslation();
+  const { tickets, isLoading, isError, hasNextPage, isFetchingNextPage, fetchNextPage, refetch } =
+    list;
+  const scroll = useInfiniteScroll({
+    hasNextPage,
+    isFetchingNextPage,
+    fetchNextPage,
+    loadedCount: tickets.length,
+  });
+
+  return (
+    <Box
+      ref={scroll.ref}
+      onScroll={scroll.onScroll}
+      data-testid="tickets-scroll"
+      sx={{ flex: 1, minHeight: 0, overflowY: 'auto' }}
+    >
+      <List aria-label={label} disablePadding>
+        {tickets.map((ticket) => (
+          <TicketListItem
+            key={ticket.id}
+            ticket={ticket}
+            myUserId={myUserId}
+            isSelected={ticket.uuid === selectedUuid}
+            onAccept={onAccept}
+            isAccepting={acceptingId === ticket.id}
+          />
+        ))}
+      </List>
+      {(isLoading || isFetchingNextPage) && (
+        <Box sx={{ py: 2, textAlign: 'center' }}>
+          <CircularProgress size={24} aria-label={t('app.loading')} />
+        </Box>
+      )}
+      {isError && tickets.length === 0 && (
+        <Alert
+          severity="error"
+          sx={{ m: 1 }}
+          action={
+            <Button color="inherit" size="small" onClick={() => void refetch()}>
+              {t('tickets.retry')}
+            </Button>
+          }
+        >
+          {t('tickets.loadFailed')}
+        </Alert>
+      )}
+      {!isLoading && !isError && tickets.length === 0 && (
+        <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
+          {emptyText}
+        </Typography>
+      )}
+    </Box>
+  );
+};

@@ -1,0 +1,219 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { TicketView } from '@atendi/shared';
+import { getSocket } from '../../api/socket';
+import { formatDate } from '../../lib/dates';
+import type { FakeSocket } from '../../test/fake-socket';
+import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+import { setupUser } from '../../test/user-event';
+import {
+  dayAt,
+  listOf,
+  makeContact,
+  makeTicket,
+  messagesOf,
+  receiveTicket,
+  todayAt,
+} from './tickets.fixtures';
+
+const withContact = (id: number, name: string, overrides: Partial<TicketView> = {}) =>
+  makeTicket({ id, contact: makeContact({ id, name }), ...overrides });
+
+const waiting = { status: 'pending', userId: null, user: null } as const;
+
+// GET /tickets answered per status; every request's query is kept to check.
+const stubInbox = (
+  lists: Partial<Record<string, () => Response>>,
+  routes: Parameters<typeof stubApi>[0] = {},
+) => {
+  const queries: Record<string, string>[] = [];
+  const fetchMock = stubApi({
+    'GET /tickets': ({ url }) => {
+      queries.push(Object.fromEntries(url.searchParams));
+      return lists[url.searchParams.get('status') ?? 'all']?.() ?? listOf([]);
+    },
+    ...routes,
+  });
+  return { fetchMock, queries };
+};
+
+const rowOf = async (list: HTMLElement, name: string) =>
+  (await within(list).findByText(name)).closest('li')!;
+
+const namesIn = (list: HTMLElement) =>
+  within(list)
+    .queryAllByRole('listitem')
+    .map((item) => item.querySelector('p')?.textContent);
+
+describe('tickets page', () => {
+  it('lists the tickets being served and waiting with their counts, and the resolved ones', async () => {
+    const { queries } = stubInbox({
+      open: () =>
+        listOf([
+          withContact(1, 'María López', { unreadMessages: 2 }),
+          withContact(2, 'Pedro Ruiz', { updatedAt: dayAt(1, 10), queue: null, queueId: null }),
+        ]),
+      pending: () => listOf([withContact(3, 'Lucía Gómez', waiting)], true),
+      closed: () => listOf([withContact(4, 'Raúl Díaz', { status: 'closed' })]),
+    });
+    const user = setupUser();
+    renderApp('/tickets', makeAuth());
+
+    // Waiting by text is cheap; role queries walk the whole shell on every retry.
+    await screen.findByText('María López');
+    const open = screen.getByRole('list', { name: 'Atendiendo' });
+    const maria = await rowOf(open, 'María López');
+    expect(within(maria).getByText('Hola, ¿tienen envíos?')).toBeTruthy();
+    expect(within(maria).getByText('09:05')).toBeTruthy();
+    expect(within(maria).getByTitle('2 mensajes sin leer').textContent).toBe('2');
+    expect(within(maria).getByText('Ventas')).toBeTruthy();
+    expect(within(maria).getByText('Línea principal')).toBeTruthy();
+    const pedro = await rowOf(open, 'Pedro Ruiz');
+    expect(within(pedro).getByText('Sin cola')).toBeTruthy();
+    expect(within(pedro).getByText(formatDate(dayAt(1, 10)))).toBeTruthy();
+
+    const servingTab = screen.getByRole('tab', { name: /^Atendiendo/ });
+    const waitingTab = screen.getByRole('tab', { name: /^En espera/ });
+    expect(within(servingTab).getByText('2')).toBeTruthy();
+    expect(await within(waitingTab).findByText('1+')).toBeTruthy();
+    // SPEC §6: the show-all switch starts on for admins.
+    expect(screen.getByRole('switch', { name: 'Ver todos' })).toHaveProperty('checked', true);
+    expect(queries.find((query) => query.status === 'open')).toMatchObject({
+      showAll: 'true',
+      pageNumber: '1',
+    });
+
+    await user.click(screen.getByRole('tab', { name: 'Resueltos' }));
+    const closed = await screen.findByRole('list', { name: 'Resueltos' });
+    expect(await within(closed).findByText('Raúl Díaz')).toBeTruthy();
+    expect(queries.find((query) => query.status === 'closed')).toMatchObject({ showAll: 'true' });
+  });
+
+  it('applies live ticket updates: new at the top, moved between lists, deleted away', async () => {
+    stubInbox({
+      open: () => listOf([withContact(1, 'María López')]),
+      pending: () => listOf([withContact(2, 'Lucía Gómez', waiting)]),
+    });
+    renderApp('/tickets', makeAuth());
+    await screen.findByText('María López');
+    const open = screen.getByRole('list', { name: 'Atendiendo' });
+
+    const socket = getSocket() as unknown as FakeSocket;
+    await act(async () => socket.receive('connect'));
+    expect(socket.emitted).toEqual(
+      expect.arrayContaining([
+        ['joinTickets', 'open'],
+        ['joinTickets', 'pending'],
+        ['joinTickets', 'closed'],
+        ['joinNotification'],
+      ]),
+    );
+
+    await receiveTicket({
+      action: 'update',
+      ticket: withContact(3, 'Nuevo Cliente', { updatedAt: todayAt(9, 30) }),
+    });
+    expect(namesIn(open)).toEqual(['Nuevo Cliente', 'María López']);
+
+    // Someone accepted Lucía's ticket: it leaves the waiting list and tops the served one.
+    await receiveTicket({
+      action: 'update',
+      ticket: withContact(2, 'Lucía Gómez', { userId: 5, updatedAt: todayAt(9, 45) }),
+    });
+    expect(namesIn(open)).toEqual(['Lucía Gómez', 'Nuevo Cliente', 'María López']);
+    expect(within(screen.getByRole('tab', { name: /^Atendiendo/ })).getByText('3')).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'En espera' })).toBeTruthy();
+
+    await receiveTicket({ action: 'delete', ticketId: 1 });
+    expect(namesIn(open)).toEqual(['Lucía Gómez', 'Nuevo Cliente']);
+  });
+
+  it('accepts a waiting ticket instead of opening it, then shows its chat', async () => {
+    const lucia = withContact(2, 'Lucía Gómez', waiting);
+    const accepted: TicketView = {
+      ...lucia,
+      status: 'open',
+      userId: 1,
+      user: { id: 1, name: 'Ana' },
+    };
+    const puts: unknown[] = [];
+    stubInbox(
+      { pending: () => listOf([lucia]) },
+      {
+        'PUT /tickets/2': (init) => {
+          puts.push(JSON.parse(String(init.body)));
+          return jsonResponse(200, accepted);
+        },
+        [`GET /tickets/u/${lucia.uuid}`]: () => jsonResponse(200, accepted),
+        'GET /messages/2': () => messagesOf(accepted, []),
+      },
+    );
+    const user = setupUser();
+    renderApp('/tickets', makeAuth());
+
+    await user.click(await screen.findByRole('tab', { name: /^En espera/ }));
+    const pending = await screen.findByRole('list', { name: 'En espera' });
+    const row = await rowOf(pending, 'Lucía Gómez');
+    await user.click(within(row).getByText('Lucía Gómez'));
+    expect(screen.getByText('Seleccione un ticket para comenzar a conversar.')).toBeTruthy();
+
+    await user.click(within(row).getByRole('button', { name: 'Aceptar' }));
+    // Waiting by text is cheap; role queries walk the whole shell on every retry.
+    await screen.findByText('Resolver');
+    expect(screen.getByRole('button', { name: 'Resolver' })).toBeTruthy();
+    expect(puts).toEqual([{ status: 'open' }]);
+    expect(screen.getByRole('heading', { level: 2, name: 'Lucía Gómez' })).toBeTruthy();
+    const served = screen.getByRole('list', { name: 'Atendiendo' });
+    expect(namesIn(served)).toEqual(['Lucía Gómez']);
+  });
+
+  it('searches every status with the lowercased text, and an emptied search returns to the open tab', async () => {
+    const { queries } = stubInbox({
+      all: () => listOf([withContact(4, 'Raúl Díaz', { status: 'closed' })]),
+    });
+    const user = setupUser();
+    renderApp('/tickets', makeAuth({ user: { profile: 'user', queues: [] } }));
+
+    await screen.findByText('No está atendiendo ningún ticket.');
+    expect(screen.queryByRole('switch', { name: 'Ver todos' })).toBeNull();
+    expect(queries.find((query) => query.status === 'open')).toMatchObject({ showAll: 'false' });
+
+    await user.click(screen.getByRole('tab', { name: 'Búsqueda' }));
+    const field = screen.getByRole('searchbox', { name: 'Buscar tickets' });
+    await user.type(field, 'RAÚL');
+    await screen.findByText('Raúl Díaz');
+    const found = screen.getByRole('list', { name: 'Resultados de la búsqueda' });
+    expect(within(found).getByText('Raúl Díaz')).toBeTruthy();
+    const searches = queries.filter((query) => query.searchParam);
+    expect(searches).toEqual([{ searchParam: 'raúl', showAll: 'true', pageNumber: '1' }]);
+
+    await user.clear(field);
+    await screen.findByText('No está atendiendo ningún ticket.');
+    expect(screen.getByRole('tab', { name: 'Abiertos', selected: true })).toBeTruthy();
+  });
+
+  it('shows the list or the chat on a narrow screen, with a way back', async () => {
+    window.innerWidth = 400;
+    const maria = withContact(1, 'María López');
+    stubInbox(
+      { open: () => listOf([maria]) },
+      {
+        [`GET /tickets/u/${maria.uuid}`]: () => jsonResponse(200, maria),
+        'GET /messages/1': () => messagesOf(maria, []),
+      },
+    );
+    const user = setupUser();
+    renderApp('/tickets', makeAuth());
+
+    await user.click(await screen.findByText('María López'));
+    expect(screen.queryByText('Seleccione un ticket para comenzar a conversar.')).toBeNull();
+
+    await screen.findByText('María López');
+    expect(screen.getByRole('heading', { level: 2, name: 'María López' })).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Atendiendo' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Volver a la lista' }));
+    await waitFor(() => expect(screen.getByRole('list', { name: 'Atendiendo' })).toBeTruthy());
+    expect(screen.queryByRole('heading', { level: 2 })).toBeNull();
+  });
+});

@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import type { TicketListPage, TicketView } from '@atendi/shared';
+import { parseLocation, parseVcards, formatListTime, signedBody } from './ticket-format';
+import {
+  applyTicketEvent,
+  messagesOf,
+  ticketsOf,
+  upsertMessages,
+  type MessagesPage,
+  type TicketListFilters,
+  type TicketViewer,
+} from './tickets.api';
+import { makeMessage, makeTicket } from './tickets.fixtures';
+
+const admin: TicketViewer = { userId: 1, queueIds: [], seesAll: true };
+const agent: TicketViewer = { userId: 2, queueIds: [1], seesAll: false };
+const openAll: TicketListFilters = { status: 'open', showAll: true, search: '' };
+const pendingAll: TicketListFilters = { status: 'pending', showAll: true, search: '' };
+
+const at = (minute: number) => new Date(2025, 2, 4, 9, minute).toISOString();
+
+const listData = (...pages: { tickets: TicketView[]; hasMore?: boolean }[]) => ({
+  pages: pages.map(({ tickets, hasMore = false }): TicketListPage => ({
+    tickets,
+    count: tickets.length,
+    hasMore,
+  })),
+  pageParams: pages.map((_page, index) => index + 1),
+});
+
+const idsOf = (data: ReturnType<typeof listData> | undefined) => ticketsOf(data).map((t) => t.id);
+
+describe('applyTicketEvent', () => {
+  const first = makeTicket({ id: 1, updatedAt: at(30) });
+  const second = makeTicket({ id: 2, updatedAt: at(20) });
+
+  it('puts a ticket with news at the top and replaces a quiet update in place', () => {
+    const data = listData({ tickets: [first, second] });
+    const bumped = { ...second, updatedAt: at(40), lastMessage: 'Nuevo' };
+    expect(
+      idsOf(applyTicketEvent(data, { action: 'update', ticket: bumped }, openAll, admin)),
+    ).toEqual([2, 1]);
+    const read = { ...second, unreadMessages: 0 };
+    const replaced = applyTicketEvent(data, { action: 'update', ticket: read }, openAll, admin);
+    expect(idsOf(replaced)).toEqual([1, 2]);
+    const fresh = makeTicket({ id: 3, updatedAt: at(50) });
+    expect(
+      idsOf(applyTicketEvent(data, { action: 'update', ticket: fresh }, openAll, admin)),
+    ).toEqual([3, 1, 2]);
+  });
+
+  it('moves a ticket out of the lists whose status it left and into the one it now has', () => {
+    const accepted = { ...makeTicket({ id: 5, status: 'open', updatedAt: at(45) }) };
+    const pending = listData({ tickets: [{ ...accepted, status: 'pending', userId: null }] });
+    const open = listData({ tickets: [first] });
+    const event = { action: 'update', ticket: accepted } as const;
+    expect(idsOf(applyTicketEvent(pending, event, pendingAll, admin))).toEqual([]);
+    expect(idsOf(applyTicketEvent(open, event, openAll, admin))).toEqual([5, 1]);
+  });
+
+  it('shows an agent only their own tickets and the unassigned ones of their queues', () => {
+    const data = listData({ tickets: [] });
+    const filters = { ...openAll, showAll: false };
+    const apply = (ticket: TicketView, list = filters) =>
+      idsOf(applyTicketEvent(data, { action: 'update', ticket }, list, agent));
+    expect(apply(makeTicket({ id: 1, userId: 2 }))).toEqual([1]);
+    expect(apply(makeTicket({ id: 2, userId: 9 }))).toEqual([]);
+    const waiting = { status: 'pending', userId: null, user: null } as const;
+    const pendingList = { ...filters, status: 'pending' } as const;
+    expect(apply(makeTicket({ id: 3, ...waiting, queueId: 1 }), pendingList)).toEqual([3]);
+    expect(apply(makeTicket({ id: 4, ...waiting, queueId: 7 }), pendingList)).toEqual([]);
+    expect(
+      apply(makeTicket({ id: 5, ...waiting, queueId: null, queue: null }), pendingList),
+    ).toEqual([5]);
+    // Admins with show-all off see the same slice; the switch on shows everything.
+    expect(
+      idsOf(
+        applyTicketEvent(
+          data,
+          { action: 'update', ticket: makeTicket({ id: 6, userId: 9 }) },
+          filters,
+          admin,
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  it('adds to a search list only what shows the searched text, and keeps what it found', () => {
+    const search = { status: null, showAll: true, search: 'maría' };
+    const found = makeTicket({ id: 1 });
+    const data = listData({ tickets: [found] });
+    const other = makeTicket({ id: 2, updatedAt: at(59) });
+    other.contact = { ...other.contact, name: 'Pedro' };
+    other.lastMessage = 'nada';
+    expect(
+      idsOf(applyTicketEvent(data, { action: 'update', ticket: other }, search, admin)),
+    ).toEqual([1]);
+    const renamed = { ...found, contact: { ...found.contact, name: 'Mery' } };
+    expect(
+      idsOf(applyTicketEvent(data, { action: 'update', ticket: renamed }, search, admin)),
+    ).toEqual([1]);
+  });
+
+  it('leaves a ticket older than every loaded row to the pages not loaded yet', () => {
+    const data = listData({ tickets: [first, second], hasMore: true });
+    const old = makeTicket({ id: 9, updatedAt: at(1) });
+    expect(
+      idsOf(applyTicketEvent(data, { action: 'update', ticket: old }, openAll, admin)),
+    ).toEqual([1, 2]);
+    const done = listData({ tickets: [first, second] });
+    expect(
+      idsOf(applyTicketEvent(done, { action: 'update', ticket: old }, openAll, admin)),
+    ).toEqual([1, 2, 9]);
+  });
+
+  it('removes a deleted ticket and clears the unread count on updateUnread', () => {
+    const data = listData({ tickets: [first, { ...second, unreadMessages: 3 }] });
+    expect(
+      idsOf(applyTicketEvent(data, { action: 'delete', ticketId: 1 }, openAll, admin)),
+    ).toEqual([2]);
+    const read = applyTicketEvent(data, { action: 'updateUnread', ticketId: 2 }, openAll, admin);
+    expect(ticketsOf(read)[1].unreadMessages).toBe(0);
+  });
+});
+
+describe('message cache', () => {
+  const ticket = makeTicket();
+  const pageOf = (messages: ReturnType<typeof makeMessage>[], hasMore = false): MessagesPage => ({
+    messages,
+    ticket,
+    count: messages.length,
+    hasMore,
+  });
+
+  it('appends a new message to the newest page and replaces a known one wherever it is', () => {
+    const older = makeMessage({ id: 1, createdAt: at(1) });
+    const newer = makeMessage({ id: 2, createdAt: at(2) });
+    const data = { pages: [pageOf([newer]), pageOf([older, newer])], pageParams: [1, 2] };
+    const arrived = makeMessage({ id: 3, createdAt: at(3), fromMe: true });
+    const read = { ...newer, ack: 4 };
+    const next = upsertMessages(data, [arrived, read]);
+    expect(messagesOf(next).map((m) => [m.id, m.ack])).toEqual([
+      [1, 0],
+      [2, 4],
+      [3, 0],
+    ]);
+    expect(next?.pages[1].messages[1].ack).toBe(4);
+    // The same message again (the POST answer, then its live event) stays one message.
+    expect(messagesOf(upsertMessages(next, [arrived]))).toHaveLength(3);
+  });
+});
+
+describe('ticket formatting', () => {
+  it('shows the time for today and the date otherwise', () => {
+    const now = new Date(2025, 2, 4, 18, 0);
+    expect(formatListTime(new Date(2025, 2, 4, 9, 5).toISOString(), now)).toBe('09:05');
+    expect(formatListTime(new Date(2025, 2, 3, 9, 5).toISOString(), now)).toBe('03/03/2025');
+  });
+
+  it('signs a message with the sender name in bold', () => {
+    expect(signedBody('Ana', 'Hola')).toBe('*Ana:*\nHola');
+  });
+
+  it('reads locations and vCards', () => {
+    expect(parseLocation('19.43,-99.13\nZócalo')).toEqual({
+      mapUrl: 'https://maps.google.com/maps?q=19.43,-99.13',
+      details: ['Zócalo'],
+    });
+    const vcard = 'BEGIN:VCARD\nVERSION:3.0\nFN:Luis Pérez\nTEL;type=CELL:+52 55 1234\nEND:VCARD';
+    expect(parseVcards(vcard)).toEqual([{ name: 'Luis Pérez', numbers: ['+52 55 1234'] }]);
+  });
+});

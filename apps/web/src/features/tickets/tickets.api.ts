@@ -1,0 +1,361 @@
+import {
+  infiniteQueryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
+import {
+  can,
+  type AppMessageEvent,
+  type ChatMessageView,
+  type MessageView,
+  type TicketEvent,
+  type TicketListPage,
+  type TicketStatus,
+  type TicketView,
+} from '@atendi/shared';
+import { api } from '../../api/http-client';
+import { useCurrentSession } from '../../api/session';
+import { useCompanyEvent } from '../../api/socket';
+
+export type MessagesPage = {
+  messages: ChatMessageView[];
+  ticket: TicketView;
+  count: number;
+  hasMore: boolean;
+};
+
+// One list of the inbox. status null lists every status (the search tab).
+export type TicketListFilters = { status: TicketStatus | null; showAll: boolean; search: string };
+
+// Whose lists these are: the API scopes them the same way (tickets.service listScope).
+export type TicketViewer = { userId: number; queueIds: number[]; seesAll: boolean };
+
+type ListData = InfiniteData<TicketListPage, number>;
+type MessagesData = InfiniteData<MessagesPage, number>;
+
+export const ticketsKeys = {
+  lists: ['tickets', 'list'] as const,
+  list: (filters: TicketListFilters) => ['tickets', 'list', filters] as const,
+  details: ['tickets', 'detail'] as const,
+  // The route's reference: a uuid, or an old numeric id (SPEC §2).
+  detail: (ref: string) => ['tickets', 'detail', ref] as const,
+  messages: (ticketId: number) => ['tickets', 'messages', ticketId] as const,
+  deleteMutation: ['tickets', 'delete'] as const,
+};
+
+const isNumericId = (ref: string) => /^\d+$/.test(ref);
+
+export const fetchTicketsPage = (filters: TicketListFilters, pageNumber: number) =>
+  api.get<TicketListPage>('/tickets', {
+    query: {
+      status: filters.status ?? undefined,
+      searchParam: filters.search,
+      showAll: filters.showAll,
+      pageNumber,
+    },
+  });
+export const fetchTicket = (ref: string) =>
+  api.get<TicketView>(
+    isNumericId(ref) ? `/tickets/${ref}` : `/tickets/u/${encodeURIComponent(ref)}`,
+  );
+export const updateTicketStatus = (id: number, status: TicketStatus) =>
+  api.put<TicketView>(`/tickets/${id}`, { status });
+export const deleteTicket = (id: number) => api.delete(`/tickets/${id}`);
+
+export const fetchMessagesPage = (ticketId: number, pageNumber: number) =>
+  api.get<MessagesPage>(`/messages/${ticketId}`, { query: { pageNumber } });
+export const sendMessage = (ticketId: number, input: { body: string; quotedMsg?: number }) =>
+  api.post<ChatMessageView[]>(`/messages/${ticketId}`, input);
+export const retryMessage = (id: number) => api.post<ChatMessageView>(`/messages/${id}/retry`);
+export const deleteMessage = (id: number) => api.delete<ChatMessageView>(`/messages/${id}`);
+
+export const useTicketViewer = (): TicketViewer => {
+  const { user } = useCurrentSession();
+  return {
+    userId: user.id,
+    queueIds: user.queues.map((queue) => queue.id),
+    seesAll: can(user, 'tickets-manager:showall'),
+  };
+};
+
+// The API's list order: most recently updated first, then the higher id.
+const isNewer = (a: TicketView, b: TicketView) => {
+  const diff = Date.parse(a.updatedAt) - Date.parse(b.updatedAt);
+  return diff === 0 ? a.id > b.id : diff > 0;
+};
+
+const inMyQueues = (ticket: TicketView, viewer: TicketViewer) =>
+  ticket.queueId === null || viewer.queueIds.includes(ticket.queueId);
+
+// Whether the API would list the ticket under these filters, the search text aside.
+export const ticketMatchesList = (
+  ticket: TicketView,
+  filters: TicketListFilters,
+  viewer: TicketViewer,
+) => {
+  if (filters.status !== null && ticket.status !== filters.status) return false;
+  if (filters.showAll && viewer.seesAll) return true;
+  if (ticket.userId === viewer.userId) return true;
+  return (ticket.userId === null || ticket.status === 'closed') && inMyQueues(ticket, viewer);
+};
+
+// The API also matches message texts; here only what the ticket itself shows can be checked.
+const matchesSearch = (ticket: TicketView, search: string) => {
+  const term = search.trim().toLowerCase();
+  return (
+    !term ||
+    [ticket.contact.name, ticket.contact.number, ticket.lastMessage].some((text) =>
+      text?.toLowerCase().includes(term),
+    )
+  );
+};
+
+const withoutTicket = (data: ListData, ticketId: number): ListData => ({
+  ...data,
+  pages: data.pages.map((page) => ({
+    ...page,
+    tickets: page.tickets.filter((row) => row.id !== ticketId),
+  })),
+});
+
+// Puts the ticket where the API's order places it among the loaded rows; past the last loaded row
+// of a list with more pages it is left for those pages to bring.
+const placeInOrder = (data: ListData, ticket: TicketView): ListData => {
+  const pages = data.pages.map((page) => ({ ...page, tickets: [...page.tickets] }));
+  for (const page of pages) {
+    const index = page.tickets.findIndex((row) => isNewer(ticket, row));
+    if (index >= 0) {
+      page.tickets.splice(index, 0, ticket);
+      return { ...data, pages };
+    }
+  }
+  const last = pages[pages.length - 1];
+  if (last.hasMore) return { ...data, pages };
+  last.tickets.push(ticket);
+  return { ...data, pages };
+};
+
+// SPEC §4 Live updates: an updated ticket takes its place (a new message moves it to the top) in the
+// lists it matches and leaves the others; a deleted one leaves them all.
+export const applyTicketEvent = (
+  data: ListData | undefined,
+  event: TicketEvent,
+  filters: TicketListFilters,
+  viewer: TicketViewer,
+): ListData | undefined => {
+  if (!data || data.pages.length === 0) return data;
+  if (event.action === 'delete') return withoutTicket(data, event.ticketId);
+  if (event.action === 'updateUnread') {
+    return {
+      ...data,
+      pages: data.pages.map((page) => ({
+        ...page,
+        tickets: page.tickets.map((row) =>
+          row.id === event.ticketId ? { ...row, unreadMessages: 0 } : row,
+        ),
+      })),
+    };
+  }
+  const { ticket } = event;
+  const isListed = data.pages.some((page) => page.tickets.some((row) => row.id === ticket.id));
+  const rest = withoutTicket(data, ticket.id);
+  if (!ticketMatchesList(ticket, filters, viewer)) return isListed ? rest : data;
+  // A search result stays once found; a new one must at least show the searched text.
+  if (!isListed && !matchesSearch(ticket, filters.search)) return data;
+  return placeInOrder(rest, ticket);
+};
+
+// Rows of every loaded page, each ticket once: a live insert can push a row onto the next page.
+export const ticketsOf = (data: { pages: TicketListPage[] } | undefined) => {
+  const byId = new Map<number, TicketView>();
+  data?.pages.forEach((page) =>
+    page.tickets.forEach((ticket) => {
+      if (!byId.has(ticket.id)) byId.set(ticket.id, ticket);
+    }),
+  );
+  return [...byId.values()];
+};
+
+const asChatMessage = (message: MessageView | ChatMessageView): ChatMessageView => ({
+  error: null,
+  ...message,
+});
+
+// A message the chat has not seen joins the newest page; one it has is replaced (ack, edit, delete).
+export const upsertMessages = (
+  data: MessagesData | undefined,
+  incoming: (MessageView | ChatMessageView)[],
+): MessagesData | undefined => {
+  if (!data || data.pages.length === 0 || incoming.length === 0) return data;
+  const byId = new Map(incoming.map((message) => [message.id, asChatMessage(message)]));
+  const seen = new Set<number>();
+  // Replaced wherever it appears: a message can sit on two pages after the offsets moved.
+  const pages = data.pages.map((page) => ({
+    ...page,
+    messages: page.messages.map((message) => {
+      const next = byId.get(message.id);
+      if (!next) return message;
+      seen.add(message.id);
+      return next;
+    }),
+  }));
+  const fresh = [...byId.values()].filter((message) => !seen.has(message.id));
+  if (fresh.length) pages[0] = { ...pages[0], messages: [...pages[0].messages, ...fresh] };
+  return { ...data, pages };
+};
+
+// The conversation oldest first, each message once. Page 1 holds the newest messages.
+export const messagesOf = (data: { pages: MessagesPage[] } | undefined) => {
+  const byId = new Map<number, ChatMessageView>();
+  data?.pages.forEach((page) =>
+    page.messages.forEach((message) => {
+      if (!byId.has(message.id)) byId.set(message.id, message);
+    }),
+  );
+  return [...byId.values()].sort((a, b) => {
+    const diff = Date.parse(a.createdAt) - Date.parse(b.createdAt);
+    return diff === 0 ? a.id - b.id : diff;
+  });
+};
+
+export const applyTicketEventToCache = (
+  queryClient: QueryClient,
+  event: TicketEvent,
+  viewer: TicketViewer,
+) => {
+  queryClient
+    .getQueryCache()
+    .findAll({ queryKey: ticketsKeys.lists })
+    .forEach(({ queryKey }) => {
+      const filters = queryKey[2] as TicketListFilters;
+      queryClient.setQueryData<ListData>(queryKey, (data) =>
+        applyTicketEvent(data, event, filters, viewer),
+      );
+    });
+  if (event.action === 'update') {
+    queryClient.setQueriesData<TicketView>({ queryKey: ticketsKeys.details }, (current) =>
+      current?.id === event.ticket.id ? event.ticket : current,
+    );
+  }
+};
+
+export const applyMessagesToCache = (
+  queryClient: QueryClient,
+  ticketId: number,
+  messages: (MessageView | ChatMessageView)[],
+) =>
+  queryClient.setQueryData<MessagesData>(ticketsKeys.messages(ticketId), (data) =>
+    upsertMessages(data, messages),
+  );
+
+export const useTicketsLiveUpdates = () => {
+  const queryClient = useQueryClient();
+  const viewer = useTicketViewer();
+  useCompanyEvent<TicketEvent>('ticket', (event) => {
+    const isWellFormed =
+      event?.action === 'update' ? Boolean(event.ticket) : typeof event?.ticketId === 'number';
+    if (isWellFormed) applyTicketEventToCache(queryClient, event, viewer);
+  });
+  useCompanyEvent<AppMessageEvent>('appMessage', (event) => {
+    if (!event?.message) return;
+    applyMessagesToCache(queryClient, event.message.ticketId, [event.message]);
+    if (event.ticket)
+      applyTicketEventToCache(queryClient, { action: 'update', ticket: event.ticket }, viewer);
+  });
+};
+
+export const ticketListQuery = (filters: TicketListFilters) =>
+  infiniteQueryOptions({
+    queryKey: ticketsKeys.list(filters),
+    queryFn: ({ pageParam }) => fetchTicketsPage(filters, pageParam),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+  });
+
+// Silent: a list that fails says so in place, with a retry button.
+export const useTicketList = (filters: TicketListFilters, enabled = true) => {
+  const query = useInfiniteQuery({ ...ticketListQuery(filters), enabled, meta: { silent: true } });
+  const tickets = ticketsOf(query.data);
+  const hasMore = query.data?.pages[query.data.pages.length - 1]?.hasMore ?? false;
+  // The API counts a page, not the whole list: say how many are loaded and whether more exist.
+  const countLabel = tickets.length ? `${tickets.length}${hasMore ? '+' : ''}` : '';
+  return { ...query, tickets, countLabel };
+};
+
+// Silent: the chat turns a failure into its own toast and leaves (SPEC §8 'Acceso no permitido').
+export const useTicket = (ref: string) =>
+  useQuery({
+    queryKey: ticketsKeys.detail(ref),
+    queryFn: () => fetchTicket(ref),
+    staleTime: 0,
+    meta: { silent: true },
+  });
+
+export const useTicketMessages = (ticketId: number) => {
+  const queryClient = useQueryClient();
+  const viewer = useTicketViewer();
+  const query = useInfiniteQuery({
+    queryKey: ticketsKeys.messages(ticketId),
+    queryFn: async ({ pageParam }) => {
+      const page = await fetchMessagesPage(ticketId, pageParam);
+      // Page 1 marks the ticket read; the lists learn it here even without the live event.
+      if (pageParam === 1 && page.ticket)
+        applyTicketEventToCache(queryClient, { action: 'update', ticket: page.ticket }, viewer);
+      return page;
+    },
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+    staleTime: 0,
+  });
+  return { ...query, messages: messagesOf(query.data) };
+};
+
+export const useUpdateTicketStatus = () => {
+  const queryClient = useQueryClient();
+  const viewer = useTicketViewer();
+  return useMutation({
+    mutationFn: ({ ticket, status }: { ticket: TicketView; status: TicketStatus }) =>
+      updateTicketStatus(ticket.id, status),
+    onSuccess: (ticket) =>
+      applyTicketEventToCache(queryClient, { action: 'update', ticket }, viewer),
+  });
+};
+
+export const useDeleteTicket = () => {
+  const queryClient = useQueryClient();
+  const viewer = useTicketViewer();
+  return useMutation({
+    mutationKey: ticketsKeys.deleteMutation,
+    mutationFn: (ticket: TicketView) => deleteTicket(ticket.id),
+    onSuccess: (_data, ticket) =>
+      applyTicketEventToCache(queryClient, { action: 'delete', ticketId: ticket.id }, viewer),
+  });
+};
+
+export const useSendMessage = (ticketId: number) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { body: string; quotedMsg?: number }) => sendMessage(ticketId, input),
+    onSuccess: (messages) => applyMessagesToCache(queryClient, ticketId, messages),
+  });
+};
+
+export const useRetryMessage = (ticketId: number) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (messageId: number) => retryMessage(messageId),
+    onSuccess: (message) => applyMessagesToCache(queryClient, ticketId, [message]),
+  });
+};
+
+export const useDeleteMessage = (ticketId: number) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (messageId: number) => deleteMessage(messageId),
+    onSuccess: (message) => applyMessagesToCache(queryClient, ticketId, [message]),
+  });
+};

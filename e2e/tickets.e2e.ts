@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from './support/browser';
+import { logIn } from './support/pages';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+// The "phone" is driven through the simulator's API, with a session of its own: a second admin, since
+// logging in again as the browser's user would end the browser's session.
+const api = async (token: string, method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${server.apiUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+};
+const apiLogin = async (email: string, password: string) =>
+  (
+    (await (
+      await fetch(`${server.apiUrl}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      })
+    ).json()) as { token: string }
+  ).token;
+
+const until = async <T>(read: () => Promise<T>, ok: (value: T) => boolean) => {
+  for (let i = 0; i < 100; i += 1) {
+    const value = await read();
+    if (ok(value)) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('timed out');
+};
+
+describe('inbox', () => {
+  it('a contact writes, the ticket shows up waiting, the agent accepts, replies and resolves', async () => {
+    const setup = await apiLogin(ADMIN_EMAIL, ADMIN_PASSWORD);
+    await api(setup, 'POST', '/users', {
+      name: 'Teléfono',
+      email: 'phone@test.local',
+      password: 'Phone12345',
+      profile: 'admin',
+    });
+    const phone = await apiLogin('phone@test.local', 'Phone12345');
+    const connection = await api(phone, 'POST', '/whatsapp', {
+      name: 'Inbox',
+      provider: 'simulator',
+    });
+    await until(
+      () =>
+        api(phone, 'POST', `/simulator/${connection.id}/scan`).then(
+          () => true,
+          () => false,
+        ),
+      Boolean,
+    );
+
+    const page = await browser.newPage();
+    await logIn(page, server.webUrl);
+    await page.getByRole('tab', { name: /En espera/ }).click();
+
+    await api(phone, 'POST', `/simulator/${connection.id}/inbound`, {
+      from: '5491155550100',
+      name: 'Lucía',
+      body: 'Hola, ¿tienen stock?',
+    });
+    const row = page.getByRole('listitem').filter({ hasText: 'Lucía' });
+    await row.getByText('Hola, ¿tienen stock?').waitFor();
+    await row.getByRole('button', { name: 'Aceptar' }).click();
+
+    await page.getByText('Hola, ¿tienen stock?').last().waitFor();
+    const composer = page.getByRole('textbox', { name: 'Mensaje' });
+    await composer.fill('Sí, tenemos 3 unidades.');
+    await composer.press('Enter');
+
+    const sent = await until(
+      () =>
+        api(phone, 'GET', `/simulator/${connection.id}/outbound`) as Promise<
+          { id: string; body: string }[]
+        >,
+      (rows) => rows.length > 0,
+    );
+    expect(sent[0].body).toContain('Sí, tenemos 3 unidades.');
+    await api(phone, 'POST', `/simulator/${connection.id}/ack`, { id: sent[0].id, ack: 4 });
+    await page.getByTitle('Leído').waitFor();
+
+    await page.getByRole('button', { name: 'Resolver' }).click();
+    await page.getByRole('button', { name: 'Reabrir' }).waitFor();
+  });
+});
