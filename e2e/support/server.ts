@@ -58,6 +58,8 @@ export const startServer = async (): Promise<RunningServer> => {
     PUBLIC_API_URL: `http://localhost:${apiPort}`,
     PUBLIC_WEB_URL: `http://localhost:${webPort}`,
     LOG_LEVEL: 'warn',
+    // The flows drive a virtual phone; on PostgreSQL the simulator is off unless asked for.
+    SIMULATOR_ENABLED: 'true',
   };
   delete env.DATABASE_URL;
   if (process.env.TEST_DATABASE_URL) {
