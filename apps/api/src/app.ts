@@ -41,6 +41,7 @@ import { whatsappsRoutes } from './modules/whatsapps/whatsapps.routes';
 import { messagesRoutes } from './modules/messages/messages.routes';
 import { registerTicketsEngine } from './modules/tickets/tickets.engine';
 import { ticketsRoutes } from './modules/tickets/tickets.routes';
+import { ticketNotesRoutes } from './modules/tickets/ticket-notes';
 import { createChannelManager, type ChannelManager } from './channels/manager';
 import { createOutbox, type Outbox } from './modules/messages/outbox';
 import type { ChannelDriver } from './channels/driver';
@@ -247,6 +248,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(cloudWebhookRoutes);
   registerTicketsEngine(app);
   await app.register(ticketsRoutes);
+  await app.register(ticketNotesRoutes);
 
   realtime.attach(app.server);
   // Sessions resume once the app is ready, and stop (keeping their pairing) before the database closes.

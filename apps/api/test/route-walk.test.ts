@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { permissionTable, profiles, type Permission, type Profile } from '@atendi/shared';
 import type { RouteInfo } from '../src/app';
-import { companies, contacts, messages, queueOptions, queues, tickets } from '../src/db/schema';
+import {
+  companies,
+  ticketNotes,
+  contacts,
+  messages,
+  queueOptions,
+  queues,
+  tickets,
+} from '../src/db/schema';
 import {
   auth,
   createTestApp,
@@ -123,11 +131,16 @@ const ticketFixtures = async (foreignCompany: number, ownCompany: number) => {
       .insert(tickets)
       .values({ companyId, contactId: contact.id, whatsappId: connection.id })
       .returning();
-    return ticket;
+    const [note] = await t.db
+      .insert(ticketNotes)
+      .values({ companyId, ticketId: ticket.id, contactId: contact.id, note: 'Walker note' })
+      .returning();
+    return { ...ticket, noteId: note.id };
   };
   const own = await ticketOf(ownCompany);
   const foreign = await ticketOf(foreignCompany);
   return {
+    'ticket-notes:id': { own: own.noteId, foreign: foreign.noteId },
     'tickets:id': { own: own.id, foreign: foreign.id },
     'tickets:uuid': { own: own.uuid, foreign: foreign.uuid },
   };

@@ -360,3 +360,15 @@ export const ticketUpdateSchema = z.object({
 });
 export type TicketUpdateInput = z.infer<typeof ticketUpdateSchema>;
 export const uuidParam = z.object({ uuid: z.uuid() });
+
+// --- Ticket notes (SPEC §7) ---
+export const ticketNoteSchema = z.object({
+  note: z.string().trim().min(1).max(5000),
+  ticketId: z.coerce.number().int().positive(),
+  contactId: z.coerce.number().int().positive().optional(),
+});
+export type TicketNoteInput = z.infer<typeof ticketNoteSchema>;
+export const ticketNotesQuery = z.object({
+  ticketId: z.coerce.number().int().positive(),
+  contactId: z.coerce.number().int().positive().optional(),
+});

@@ -108,6 +108,10 @@ const findTicket = async (db: Db, ctx: AuthContext, where: SQL) => {
   return ticket;
 };
 
+// The ticket row, if the caller may see it (404 / 403 otherwise).
+export const visibleTicketRow = (db: Db, ctx: AuthContext, id: number) =>
+  findTicket(db, ctx, eq(tickets.id, id));
+
 const viewOf = async (db: Db, id: number) => (await loadTicketViews(db, [id]))[0];
 
 export const getTicket = async (db: Db, ctx: AuthContext, id: number) =>
