@@ -42,7 +42,7 @@ export type RunningServer = { apiUrl: string; webUrl: string; stop: () => Promis
 
 // Runs the real product (built web app + API) the way `npm start` does, on a fresh database:
 // embedded by default, or a new PostgreSQL database when TEST_DATABASE_URL is set.
-export const startServer = async (): Promise<RunningServer> => {
+const startOnce = async (): Promise<RunningServer> => {
   const [apiPort, webPort] = [await freePort(), await freePort()];
   const dataDir = mkdtempSync(path.join(tmpdir(), 'atendi-e2e-'));
   let dropDatabase = async () => {};
@@ -85,8 +85,15 @@ export const startServer = async (): Promise<RunningServer> => {
   child.stderr?.on('data', (chunk) => (output += chunk));
   const apiUrl = `http://localhost:${apiPort}`;
   const webUrl = `http://localhost:${webPort}`;
-  await waitFor(`${apiUrl}/version`, child, () => output);
-  await waitFor(`${webUrl}/runtime-config.js`, child, () => output);
+  try {
+    await waitFor(`${apiUrl}/version`, child, () => output);
+    await waitFor(`${webUrl}/runtime-config.js`, child, () => output);
+  } catch (error) {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await dropDatabase();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     apiUrl,
     webUrl,
@@ -106,4 +113,16 @@ export const startServer = async (): Promise<RunningServer> => {
         throw new Error(`server did not shut down cleanly (exit ${code}):\n${output}`);
     },
   };
+};
+
+// A free port can be taken by another test file's server between choosing it and listening on it: then
+// start again on new ports.
+export const startServer = async (): Promise<RunningServer> => {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnce();
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
 };
