@@ -76,6 +76,7 @@ export const createRealtime = (options: {
   let redis: Redis[] = [];
   let ticketGuard: TicketRoomGuard = async () => false;
   let roomResolver: TicketRoomResolver = async () => [];
+  let closing = false;
 
   // Every emit names exactly one company: its rooms and its event name share that id.
   const emitTo = (
@@ -134,6 +135,9 @@ export const createRealtime = (options: {
     });
     socket.on('userStatus', () => reportStatus(identity, true));
     socket.on('disconnect', async () => {
+      // Shutting down: the other nodes (if any) still know who is online; asking them now would send
+      // through a Redis connection that is about to close.
+      if (closing) return;
       try {
         const remaining = await io?.in(roomName(companyId, `user-${userId}`)).fetchSockets();
         if (!remaining?.length) reportStatus(identity, false);
@@ -210,6 +214,7 @@ export const createRealtime = (options: {
         emitTo(companyId, room, channel, payload),
     }),
     async close() {
+      closing = true;
       if (io) {
         // Not io.close(): that would also close the HTTP server, which Fastify owns.
         io.disconnectSockets(true);
