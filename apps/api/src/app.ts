@@ -51,6 +51,7 @@ import { cloudDriver } from './channels/cloud/cloud-driver';
 import { baileysDriver } from './channels/baileys/baileys-driver';
 import { cloudWebhookRoutes } from './channels/cloud/webhook.routes';
 import path from 'node:path';
+import { createJobRunner, type JobRunner } from './jobs/runner';
 import { markUserOnline } from './modules/users/users.service';
 
 export type AppDeps = {
@@ -58,6 +59,8 @@ export type AppDeps = {
   channels: ChannelManager;
   // Sends what agents and bots queued (modules/messages/outbox.ts); kick() after queueing.
   outbox: Outbox;
+  // Periodic durable work (jobs/runner.ts): ticket timers, and later schedules and campaigns.
+  jobs: JobRunner;
   // Where the simulator keeps media "sent from the phone" until the session takes it.
   simulatorSpool: string;
   db: Db;
@@ -173,6 +176,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     config,
     channels,
     outbox,
+    jobs: createJobRunner({ log: app.log }),
     simulatorSpool,
     db: database.db,
     tokens,
@@ -255,8 +259,10 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   app.addHook('onReady', async () => {
     await channels.start();
     outbox.start();
+    app.deps.jobs.start();
   });
   app.addHook('preClose', async () => {
+    await app.deps.jobs.stop();
     await outbox.stop();
     await channels.close();
     await realtime.close();

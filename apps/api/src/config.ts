@@ -6,6 +6,14 @@ import { z } from 'zod';
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', ''])
   .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+const isTimeZone = (zone: string) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+};
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 
 // Every environment variable the product reads. README "Configuration" lists the same.
@@ -38,6 +46,15 @@ const envSchema = z.object({
   SIMULATOR_ENABLED: z.preprocess(emptyAsUndefined, bool.optional()),
   SESSION_CLAIM_INTERVAL: z.coerce.number().int().min(0).default(30),
   OUTBOX_RETRY_BASE_MS: z.coerce.number().int().min(1).max(600_000).default(5000),
+  // IANA zone business hours are read in (SPEC §3 service hours); TZ, then the system's, when unset.
+  TIME_ZONE: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine((zone) => isTimeZone(zone), 'Unknown IANA time zone')
+      .optional(),
+  ),
+  TICKET_TIMERS_INTERVAL: z.coerce.number().int().min(0).default(30),
   SERVE_WEB: z.preprocess(emptyAsUndefined, bool.default(true)),
   WEB_DIST: z.string().default(''),
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
@@ -72,6 +89,10 @@ export type Config = {
   sessionClaimInterval: number;
   // First wait before a failed send is retried; each later wait is three times longer (capped at 10 min).
   outboxRetryBaseMs: number;
+  // Business hours are read in this zone.
+  timeZone: string;
+  // Seconds between sweeps of the timed ticket rules (transfer, expiry; 0 = never).
+  ticketTimersInterval: number;
   serveWeb: boolean;
   webDist: string;
   loginRateLimit: number;
@@ -123,6 +144,12 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
     simulatorEnabled: e.SIMULATOR_ENABLED ?? !e.DATABASE_URL,
     sessionClaimInterval: e.SESSION_CLAIM_INTERVAL,
     outboxRetryBaseMs: e.OUTBOX_RETRY_BASE_MS,
+    timeZone:
+      e.TIME_ZONE ??
+      (source.TZ && isTimeZone(source.TZ)
+        ? source.TZ
+        : Intl.DateTimeFormat().resolvedOptions().timeZone),
+    ticketTimersInterval: e.TICKET_TIMERS_INTERVAL,
     serveWeb: e.SERVE_WEB,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : '',
     loginRateLimit: e.LOGIN_RATE_LIMIT,

@@ -195,6 +195,13 @@ export const createRealtime = (options: {
         );
       },
     }),
+    // SPEC §7 `wa:typing`: the one event without a company prefix; it only ever goes to one
+    // company's ticket room, so it cannot reach another company's sockets either.
+    typing: (
+      companyId: number,
+      ticketId: number,
+      payload: { ticketId: number; chatJid: string; who: string; typing: boolean },
+    ) => io?.to(roomName(companyId, `ticket-${ticketId}`)).emit('wa:typing', payload),
     toCompany: (companyId: number) => ({
       emit: (channel: CompanyChannel, payload: EventPayload) =>
         emitTo(companyId, 'company', channel, payload),

@@ -5,6 +5,7 @@ import {
   integer,
   pgTable,
   text,
+  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -48,6 +49,12 @@ export const tickets = pgTable(
     // Where the contact stands in the queue option menu; null at the top.
     queueOptionId: integer().references(() => queueOptions.id, { onDelete: 'set null' }),
     typebotSessionId: text(),
+    // When the bot last sent a menu (timeUseBotQueues counts from here).
+    botAt: timestamp({ withTimezone: true, mode: 'date' }),
+    // When the contact was last told we are closed (sent once per closed period).
+    outOfHoursAt: timestamp({ withTimezone: true, mode: 'date' }),
+    // A resolved ticket whose contact was asked to rate it, until the answer (or another message) arrives.
+    ratingAt: timestamp({ withTimezone: true, mode: 'date' }),
     ...timestamps(),
   },
   (t) => [
@@ -60,6 +67,10 @@ export const tickets = pgTable(
     uniqueIndex('tickets_one_active_per_contact_idx')
       .on(t.contactId, t.whatsappId)
       .where(sql`status <> 'closed'`),
+    // The contact's latest resolved ticket still waiting for a rating (looked up on each new conversation).
+    index('tickets_rating_pending_idx')
+      .on(t.contactId, t.whatsappId)
+      .where(sql`rating_at is not null`),
   ],
 );
 

@@ -1,10 +1,11 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
-import { contacts, messages, tickets } from '../../db/schema';
+import { contacts, messages, tickets, userRatings } from '../../db/schema';
 import type { InboundMessage } from '../../channels/driver';
 import type { ChannelEventInput } from '../../channels/manager';
 import { getSettingValue } from '../settings/settings.service';
+import { parseRating } from './bot-texts';
 
 // The ingest pipeline: a driver's message → contact, ticket and message stored in one transaction →
 // emitted. A redelivered message (same provider id on the connection) changes nothing, and concurrent
@@ -21,7 +22,15 @@ export type Ingested = {
   ticket: TicketRow;
   message: MessageRow;
   ticketCreated: boolean;
+  // The message answered a resolved ticket's rating question (1 to 3); it was stored on that ticket.
+  rating?: number;
 };
+
+// A redelivered message: the transaction rolls back whatever it began (a new ticket included).
+class AlreadyStored extends Error {}
+
+// How long after a resolution the contact's "1", "2" or "3" still counts as a rating.
+export const RATING_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const isLidId = (from: string) => from.endsWith('@lid');
 
@@ -107,6 +116,45 @@ const findOrCreateTicket = async (
   return { ticket: ticket as TicketRow, created: Boolean(inserted) };
 };
 
+// The contact's resolved ticket waiting for a rating: a 1–3 answer is recorded there (and stored on it)
+// instead of opening a new conversation; anything else ends the wait and goes the usual way.
+const answerRating = async (
+  tx: Db,
+  input: { contactId: number; whatsappId: number; body: string; now: Date },
+) => {
+  const [asked] = await tx
+    .select()
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.contactId, input.contactId),
+        eq(tickets.whatsappId, input.whatsappId),
+        sql`${tickets.ratingAt} is not null`,
+      ),
+    )
+    .orderBy(sql`${tickets.ratingAt} desc`)
+    .limit(1)
+    .for('update');
+  if (!asked) return undefined;
+  await tx
+    .update(tickets)
+    .set({ ratingAt: null })
+    .where(and(eq(tickets.contactId, input.contactId), sql`${tickets.ratingAt} is not null`));
+  const rate = parseRating(input.body);
+  const fresh =
+    asked.status === 'closed' &&
+    asked.ratingAt &&
+    input.now.getTime() - asked.ratingAt.getTime() <= RATING_WINDOW_MS;
+  if (!rate || !fresh) return undefined;
+  await tx.insert(userRatings).values({
+    companyId: asked.companyId,
+    ticketId: asked.id,
+    userId: asked.userId,
+    rate,
+  });
+  return { ticket: { ...asked, ratingAt: null }, rate };
+};
+
 // What a list shows of a message: its text, or what kind of file it is.
 export const previewOf = (message: Pick<InboundMessage, 'body' | 'mediaType'>) =>
   message.body.trim() || (message.mediaType === 'chat' ? '' : `[${message.mediaType}]`);
@@ -125,74 +173,97 @@ export const ingestMessage = async (
   )
     return null;
 
-  return deps.db.transaction(async (tx) => {
-    const chat = await upsertContact(tx, companyId, connection.id, {
-      number: message.from,
-      name: message.isGroup ? undefined : message.contactName,
-      lid: message.isGroup ? undefined : message.lid,
-      isGroup: message.isGroup,
+  const now = new Date();
+  const result = await deps.db
+    .transaction(async (tx) => {
+      const chat = await upsertContact(tx, companyId, connection.id, {
+        number: message.from,
+        name: message.isGroup ? undefined : message.contactName,
+        lid: message.isGroup ? undefined : message.lid,
+        isGroup: message.isGroup,
+      });
+      const sender =
+        message.isGroup && message.participant && !message.fromMe
+          ? await upsertContact(tx, companyId, connection.id, {
+              number: message.participant,
+              name: message.contactName,
+              lid: message.lid,
+              isGroup: false,
+            })
+          : chat;
+      const rated =
+        message.fromMe || message.isGroup
+          ? undefined
+          : await answerRating(tx, {
+              contactId: chat.id,
+              whatsappId: connection.id,
+              body: message.body,
+              now,
+            });
+      const { ticket, created } = rated
+        ? { ticket: rated.ticket, created: false }
+        : await findOrCreateTicket(tx, {
+            companyId,
+            contactId: chat.id,
+            whatsappId: connection.id,
+            isGroup: message.isGroup,
+          });
+      let quotedMsgId: number | null = null;
+      if (message.quotedId) {
+        const [quoted] = await tx
+          .select({ id: messages.id })
+          .from(messages)
+          .where(
+            and(eq(messages.whatsappId, connection.id), eq(messages.providerId, message.quotedId)),
+          );
+        quotedMsgId = quoted?.id ?? null;
+      }
+      const [stored] = await tx
+        .insert(messages)
+        .values({
+          companyId,
+          providerId: message.providerId,
+          ticketId: ticket.id,
+          contactId: message.fromMe ? null : sender.id,
+          whatsappId: connection.id,
+          body: message.body,
+          fromMe: message.fromMe,
+          mediaType: message.mediaType,
+          mediaUrl: media?.storedName ?? null,
+          mediaName: media?.fileName ?? message.media?.fileName ?? null,
+          quotedMsgId,
+          read: message.fromMe,
+          ack: message.fromMe ? 2 : 0,
+          remoteJid: message.from,
+          participant: message.participant ?? null,
+          dataJson: message.raw ?? null,
+          createdAt: message.timestamp,
+        })
+        .onConflictDoNothing({ target: [messages.whatsappId, messages.providerId] })
+        .returning();
+      // Already stored: a redelivery. Nothing moves, nothing is emitted again.
+      if (!stored) throw new AlreadyStored();
+      const [bumped] = await tx
+        .update(tickets)
+        .set({
+          lastMessage: previewOf(message),
+          unreadMessages:
+            message.fromMe || rated ? tickets.unreadMessages : sql`${tickets.unreadMessages} + 1`,
+          updatedAt: new Date(),
+        })
+        .where(eq(tickets.id, ticket.id))
+        .returning();
+      return {
+        contact: chat,
+        ticket: bumped,
+        message: stored,
+        ticketCreated: created,
+        ...(rated ? { rating: rated.rate } : {}),
+      };
+    })
+    .catch((error: unknown) => {
+      if (error instanceof AlreadyStored) return null;
+      throw error;
     });
-    const sender =
-      message.isGroup && message.participant && !message.fromMe
-        ? await upsertContact(tx, companyId, connection.id, {
-            number: message.participant,
-            name: message.contactName,
-            lid: message.lid,
-            isGroup: false,
-          })
-        : chat;
-    const { ticket, created } = await findOrCreateTicket(tx, {
-      companyId,
-      contactId: chat.id,
-      whatsappId: connection.id,
-      isGroup: message.isGroup,
-    });
-    let quotedMsgId: number | null = null;
-    if (message.quotedId) {
-      const [quoted] = await tx
-        .select({ id: messages.id })
-        .from(messages)
-        .where(
-          and(eq(messages.whatsappId, connection.id), eq(messages.providerId, message.quotedId)),
-        );
-      quotedMsgId = quoted?.id ?? null;
-    }
-    const [stored] = await tx
-      .insert(messages)
-      .values({
-        companyId,
-        providerId: message.providerId,
-        ticketId: ticket.id,
-        contactId: message.fromMe ? null : sender.id,
-        whatsappId: connection.id,
-        body: message.body,
-        fromMe: message.fromMe,
-        mediaType: message.mediaType,
-        mediaUrl: media?.storedName ?? null,
-        mediaName: media?.fileName ?? message.media?.fileName ?? null,
-        quotedMsgId,
-        read: message.fromMe,
-        ack: message.fromMe ? 2 : 0,
-        remoteJid: message.from,
-        participant: message.participant ?? null,
-        dataJson: message.raw ?? null,
-        createdAt: message.timestamp,
-      })
-      .onConflictDoNothing({ target: [messages.whatsappId, messages.providerId] })
-      .returning();
-    // Already stored: a redelivery. Nothing moves, nothing is emitted again.
-    if (!stored) return null;
-    const [bumped] = await tx
-      .update(tickets)
-      .set({
-        lastMessage: previewOf(message),
-        unreadMessages: message.fromMe
-          ? tickets.unreadMessages
-          : sql`${tickets.unreadMessages} + 1`,
-        updatedAt: new Date(),
-      })
-      .where(eq(tickets.id, ticket.id))
-      .returning();
-    return { contact: chat, ticket: bumped, message: stored, ticketCreated: created };
-  });
+  return result;
 };

@@ -10,6 +10,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
+import { eventually } from '../../../test/inbox';
 import { chosenIndex, queueMenu } from './queue-bot';
 
 let t: TestContext;
@@ -20,15 +21,6 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
-
-const eventually = async <T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string) => {
-  for (let i = 0; i < 250; i += 1) {
-    const value = await read();
-    if (ok(value)) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out: ${what}`);
-};
 
 // A paired simulator connection of a new company, serving the queues given.
 const connectionWith = async (

@@ -1,23 +1,59 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../app';
-import { queues, tickets, whatsappQueues, whatsapps } from '../../db/schema';
+import type { Db } from '../../db/client';
+import {
+  companies,
+  queueOptions,
+  queues,
+  tickets,
+  whatsappQueues,
+  whatsapps,
+} from '../../db/schema';
 import type { Ingested } from './ingest';
 import { getSettingValue } from '../settings/settings.service';
 import { queueOutgoing } from '../messages/messages.service';
 import { emitMessages } from '../messages/message-views';
 import { announce } from './tickets.service';
 import { loadTicketViews } from './ticket-views';
+import { isOpenAt } from './business-hours';
+import { BACK_OPTION, backLine, fillVariables } from './bot-texts';
 
-// Queue routing (SPEC §3 Whatsapp connection, §9 settings): a waiting ticket without a queue gets one.
-// One queue: it is assigned at once (with the connection's greeting when
-// sendGreetingMessageOneQueues is enabled). Several: the greeting lists them and the contact's
-// numeric reply picks one; the list is sent at most maxUseBotQueues times.
+// The chatbot of a waiting ticket nobody serves (SPEC §3 Whatsapp connection and Queue option, §9):
+// 1. Business hours (setting scheduleType): 'company' checks the company's service hours before
+//    anything else, 'queue' the ticket's queue once it has one; outside them the contact gets the
+//    out-of-hours message (at most once an hour) and the bot stops there.
+// 2. Queue: one queue is assigned at once (with the connection's greeting when
+//    sendGreetingMessageOneQueues is enabled); several are listed under the connection's greeting
+//    and the contact's numeric reply picks one.
+// 3. Queue options: a queue with options lists them; each reply walks the tree (the option's message,
+//    then its children), "#" goes back a level; an option without children ends the bot.
+// A menu is repeated after an unknown reply at most maxUseBotQueues times (0 = always), and not
+// within timeUseBotQueues minutes of the last one; a valid reply is always understood.
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
-type QueueRef = { id: number; name: string; greetingMessage: string };
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'config'>;
+type QueueRef = typeof queues.$inferSelect;
+type OptionRow = typeof queueOptions.$inferSelect;
+type TicketRow = typeof tickets.$inferSelect;
+type Connection = typeof whatsapps.$inferSelect;
 
-export const queueMenu = (greeting: string, choices: QueueRef[]) =>
+const OUT_OF_HOURS_REPEAT_MS = 60 * 60 * 1000;
+
+export const queueMenu = <Q extends { name: string }>(greeting: string, choices: Q[]) =>
   [greeting.trim(), choices.map((q, i) => `*${i + 1}* - ${q.name}`).join('\n')]
+    .filter(Boolean)
+    .join('\n\n');
+
+export const optionsMenu = (
+  intro: string,
+  options: Pick<OptionRow, 'option' | 'title'>[],
+  withBack: boolean,
+) =>
+  [
+    intro.trim(),
+    [...options.map((o) => `*${o.option}* - ${o.title}`), ...(withBack ? [backLine] : [])].join(
+      '\n',
+    ),
+  ]
     .filter(Boolean)
     .join('\n\n');
 
@@ -29,63 +65,217 @@ export const chosenIndex = (body: string, count: number) => {
   return index >= 0 && index < count ? index : undefined;
 };
 
-const connectionQueues = (deps: Deps, whatsappId: number): Promise<QueueRef[]> =>
-  deps.db
-    .select({ id: queues.id, name: queues.name, greetingMessage: queues.greetingMessage })
+const normalise = (value: string) => value.trim().replace(/[.)]$/, '').trim().toLowerCase();
+
+const connectionQueues = (db: Db, whatsappId: number): Promise<QueueRef[]> =>
+  db
+    .select({ queue: queues })
     .from(whatsappQueues)
     .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
     .where(eq(whatsappQueues.whatsappId, whatsappId))
-    .orderBy(sql`${queues.orderQueue} asc nulls last`, asc(queues.name));
+    .orderBy(sql`${queues.orderQueue} asc nulls last`, asc(queues.name))
+    .then((rows) => rows.map((row) => row.queue));
 
-export const runQueueBot = async (deps: Deps, result: Ingested, kick: () => void) => {
+const optionsUnder = async (db: Db, queueId: number, parentId: number | null) =>
+  (
+    await db
+      .select()
+      .from(queueOptions)
+      .where(
+        and(
+          eq(queueOptions.queueId, queueId),
+          parentId === null ? isNull(queueOptions.parentId) : eq(queueOptions.parentId, parentId),
+        ),
+      )
+  ).sort(
+    (a, b) =>
+      (Number(a.option) || Number.MAX_SAFE_INTEGER) -
+        (Number(b.option) || Number.MAX_SAFE_INTEGER) ||
+      a.option.localeCompare(b.option) ||
+      a.id - b.id,
+  );
+
+type Reply = {
+  text?: string;
+  set: Partial<TicketRow>;
+  // The reply is a repeated menu: counted against maxUseBotQueues and timeUseBotQueues.
+  repeat?: boolean;
+};
+
+const mayRepeatMenu = (connection: Connection, ticket: TicketRow, now: Date) => {
+  if (connection.maxUseBotQueues > 0 && ticket.amountUsedBotQueues >= connection.maxUseBotQueues)
+    return false;
+  if (connection.timeUseBotQueues > 0 && ticket.botAt)
+    return now.getTime() - ticket.botAt.getTime() >= connection.timeUseBotQueues * 60_000;
+  return true;
+};
+
+// Entering a queue: its out-of-hours notice, or its options, or the end of the bot.
+const enterQueue = async (
+  deps: Deps,
+  ticket: TicketRow,
+  queue: QueueRef,
+  intro: string,
+  context: { scheduleType: string; now: Date },
+): Promise<Reply> => {
+  const set: Partial<TicketRow> = { queueId: queue.id, queueOptionId: null };
+  if (
+    context.scheduleType === 'queue' &&
+    !isOpenAt(queue.schedules, context.now, deps.config.timeZone)
+  ) {
+    return {
+      text: [intro.trim(), queue.outOfHoursMessage.trim()].filter(Boolean).join('\n\n'),
+      set: { ...set, chatbot: false, outOfHoursAt: context.now },
+    };
+  }
+  const top = await optionsUnder(deps.db, queue.id, null);
+  if (!top.length) return { text: intro, set: { ...set, chatbot: false } };
+  return {
+    text: optionsMenu(intro, top, false),
+    set: { ...set, chatbot: true, botAt: context.now },
+  };
+};
+
+// A reply inside a queue's option tree.
+const walkOptions = async (
+  deps: Deps,
+  ticket: TicketRow & { queueId: number },
+  queue: QueueRef,
+  connection: Connection,
+  body: string,
+  now: Date,
+): Promise<Reply | undefined> => {
+  const current = ticket.queueOptionId
+    ? (
+        await deps.db.select().from(queueOptions).where(eq(queueOptions.id, ticket.queueOptionId))
+      )[0]
+    : undefined;
+  const level = await optionsUnder(deps.db, queue.id, current?.id ?? null);
+  if (normalise(body) === BACK_OPTION && current) {
+    const parentId = current.parentId ?? null;
+    const parentLevel = await optionsUnder(deps.db, queue.id, parentId);
+    const parent = parentId
+      ? (await deps.db.select().from(queueOptions).where(eq(queueOptions.id, parentId)))[0]
+      : undefined;
+    return {
+      text: optionsMenu(
+        parent ? parent.message : queue.greetingMessage,
+        parentLevel,
+        Boolean(parent),
+      ),
+      set: { queueOptionId: parent?.id ?? null, botAt: now },
+    };
+  }
+  const picked = level.find((o) => normalise(o.option) === normalise(body));
+  if (picked) {
+    const children = await optionsUnder(deps.db, queue.id, picked.id);
+    if (!children.length)
+      return { text: picked.message, set: { queueOptionId: picked.id, chatbot: false } };
+    return {
+      text: optionsMenu(picked.message, children, true),
+      set: { queueOptionId: picked.id, botAt: now },
+    };
+  }
+  if (!level.length) return { set: { chatbot: false } };
+  if (!mayRepeatMenu(connection, ticket, now)) return undefined;
+  return {
+    text: optionsMenu(current ? current.message : queue.greetingMessage, level, Boolean(current)),
+    set: { botAt: now },
+    repeat: true,
+  };
+};
+
+const decide = async (deps: Deps, result: Ingested, now: Date): Promise<Reply | undefined> => {
   const { ticket, message } = result;
-  if (message.fromMe || ticket.isGroup || ticket.status !== 'pending') return;
-  if (ticket.queueId || ticket.userId) return;
-  const choices = await connectionQueues(deps, ticket.whatsappId);
-  if (!choices.length) return;
   const [connection] = await deps.db
     .select()
     .from(whatsapps)
     .where(eq(whatsapps.id, ticket.whatsappId));
-  if (!connection) return;
+  if (!connection) return undefined;
+  const scheduleType = await getSettingValue(deps.db, ticket.companyId, 'scheduleType');
+  const recentlyToldClosed =
+    ticket.outOfHoursAt && now.getTime() - ticket.outOfHoursAt.getTime() < OUT_OF_HOURS_REPEAT_MS;
 
-  const reply: { queueId?: number; text?: string; countMenu?: boolean } = {};
+  if (scheduleType === 'company') {
+    const [company] = await deps.db
+      .select({ schedules: companies.schedules })
+      .from(companies)
+      .where(eq(companies.id, ticket.companyId));
+    if (company && !isOpenAt(company.schedules, now, deps.config.timeZone)) {
+      if (recentlyToldClosed || !connection.outOfHoursMessage.trim()) return undefined;
+      return { text: connection.outOfHoursMessage, set: { outOfHoursAt: now } };
+    }
+  }
+
+  const choices = await connectionQueues(deps.db, ticket.whatsappId);
+  const context = { scheduleType, now };
+
+  if (ticket.queueId) {
+    const queue =
+      choices.find((q) => q.id === ticket.queueId) ??
+      (await deps.db.select().from(queues).where(eq(queues.id, ticket.queueId)))[0];
+    if (!queue) return undefined;
+    if (scheduleType === 'queue' && !isOpenAt(queue.schedules, now, deps.config.timeZone)) {
+      if (recentlyToldClosed || !queue.outOfHoursMessage.trim()) return undefined;
+      return { text: queue.outOfHoursMessage, set: { outOfHoursAt: now, chatbot: false } };
+    }
+    if (!ticket.chatbot) return undefined;
+    return walkOptions(
+      deps,
+      { ...ticket, queueId: ticket.queueId },
+      queue,
+      connection,
+      message.body,
+      now,
+    );
+  }
+
+  if (!choices.length) return undefined;
   if (choices.length === 1) {
-    reply.queueId = choices[0].id;
     const greet =
       (await getSettingValue(deps.db, ticket.companyId, 'sendGreetingMessageOneQueues')) ===
       'enabled';
-    if (greet && connection.greetingMessage.trim()) reply.text = connection.greetingMessage;
-  } else {
-    const index = result.ticketCreated ? undefined : chosenIndex(message.body, choices.length);
-    if (index !== undefined) {
-      reply.queueId = choices[index].id;
-      if (choices[index].greetingMessage.trim()) reply.text = choices[index].greetingMessage;
-    } else if (
-      connection.maxUseBotQueues <= 0 ||
-      ticket.amountUsedBotQueues < connection.maxUseBotQueues
-    ) {
-      reply.text = queueMenu(connection.greetingMessage, choices);
-      reply.countMenu = true;
-    }
+    return enterQueue(deps, ticket, choices[0], greet ? connection.greetingMessage : '', context);
   }
-  if (!reply.text && reply.queueId === undefined) return;
+  const index = result.ticketCreated ? undefined : chosenIndex(message.body, choices.length);
+  if (index !== undefined)
+    return enterQueue(deps, ticket, choices[index], choices[index].greetingMessage, context);
+  if (!mayRepeatMenu(connection, ticket, now)) return undefined;
+  return {
+    text: queueMenu(connection.greetingMessage, choices),
+    set: { chatbot: true, botAt: now },
+    repeat: true,
+  };
+};
+
+export const runQueueBot = async (deps: Deps, result: Ingested, kick: () => void) => {
+  const { ticket, message } = result;
+  if (message.fromMe || ticket.isGroup || ticket.status !== 'pending') return;
+  if (ticket.userId || ticket.useIntegration) return;
+  const now = new Date();
+  const reply = await decide(deps, result, now);
+  if (!reply) return;
+  const text = reply.text?.trim()
+    ? fillVariables(reply.text, {
+        contactName: result.contact.name,
+        now,
+        timeZone: deps.config.timeZone,
+      })
+    : '';
+  if (!text && !Object.keys(reply.set).length) return;
 
   const sent = await deps.db.transaction(async (tx) => {
-    await tx
+    // Only while nobody took the conversation meanwhile.
+    const [still] = await tx
       .update(tickets)
       .set({
-        ...(reply.queueId !== undefined
-          ? { queueId: reply.queueId, chatbot: false }
-          : { chatbot: true }),
-        ...(reply.countMenu
-          ? { amountUsedBotQueues: sql`${tickets.amountUsedBotQueues} + 1` }
-          : {}),
+        ...reply.set,
+        ...(reply.repeat ? { amountUsedBotQueues: sql`${tickets.amountUsedBotQueues} + 1` } : {}),
       })
-      .where(eq(tickets.id, ticket.id));
-    return reply.text
-      ? queueOutgoing(tx, ticket, { body: reply.text, quotedMsgId: null, medias: [] })
-      : [];
+      .where(and(eq(tickets.id, ticket.id), isNull(tickets.userId), eq(tickets.status, 'pending')))
+      .returning({ id: tickets.id });
+    if (!still || !text) return [];
+    return queueOutgoing(tx, ticket, { body: text, quotedMsgId: null, medias: [] });
   });
   const [view] = await loadTicketViews(deps.db, [ticket.id]);
   if (view) announce(deps, ticket.companyId, ticket, view);

@@ -1,10 +1,12 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app';
-import { messages } from '../../db/schema';
+import { contacts, messages, tickets } from '../../db/schema';
 import type { ChannelEventInput } from '../../channels/manager';
 import { ingestMessage, type Ingested } from './ingest';
 import { runQueueBot } from './queue-bot';
+import { thankForRating } from './ticket-automation';
+import { runTicketTimers } from './ticket-timers';
 import { loadTicketViews, serializeMessage, type TicketView } from './ticket-views';
 import {
   createRoomResolver,
@@ -16,7 +18,7 @@ import {
 // Wires the channel layer's events into tickets and messages, and tells the screens that may see them.
 
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
-type EngineDeps = Deps & Pick<AppDeps, 'outbox'>;
+type EngineDeps = Deps & Pick<AppDeps, 'outbox' | 'config'>;
 type MessageRow = typeof messages.$inferSelect;
 
 // Every room that shows this ticket: its chat, its list slices and its notification slices.
@@ -65,7 +67,32 @@ export const handleChannelEvent = async (deps: EngineDeps, input: ChannelEventIn
       const result = await ingestMessage(deps, { ...input, event });
       if (!result) return;
       await emitIngested(deps, companyId, result);
-      await runQueueBot(deps, result, deps.outbox.kick);
+      if (result.rating) await thankForRating(deps, result.ticket);
+      else await runQueueBot(deps, result, deps.outbox.kick);
+      return;
+    }
+    case 'typing': {
+      // SPEC §4 Typing indicator: shown on the contact's open conversation on this connection.
+      const [ticket] = await deps.db
+        .select({ id: tickets.id })
+        .from(tickets)
+        .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+        .where(
+          and(
+            eq(tickets.whatsappId, connection.id),
+            eq(contacts.companyId, companyId),
+            eq(contacts.number, event.from),
+            ne(tickets.status, 'closed'),
+          ),
+        )
+        .limit(1);
+      if (ticket)
+        deps.realtime.typing(companyId, ticket.id, {
+          ticketId: ticket.id,
+          chatJid: event.from,
+          who: event.from,
+          typing: event.typing,
+        });
       return;
     }
     case 'ack': {
@@ -103,9 +130,16 @@ export const handleChannelEvent = async (deps: EngineDeps, input: ChannelEventIn
   }
 };
 
+export const TICKET_TIMERS_JOB = 'ticket-timers';
+
 export const registerTicketsEngine = (app: FastifyInstance) => {
   const deps = app.deps;
   deps.realtime.setTicketGuard(createTicketGuard(deps.db));
   deps.realtime.setTicketRoomResolver(createRoomResolver(deps.db));
   deps.channels.onEvent((input) => handleChannelEvent(deps, input));
+  deps.jobs.register({
+    name: TICKET_TIMERS_JOB,
+    everyMs: deps.config.ticketTimersInterval * 1000,
+    run: (now) => runTicketTimers(deps, now),
+  });
 };

@@ -18,10 +18,12 @@ import { AppError } from '../../platform/errors';
 import { foundOr404, ownedRow } from '../../platform/tenancy';
 import { getDefaultWhatsapp } from '../whatsapps/whatsapps.service';
 import { emitTicket } from './tickets.engine';
+import { afterTransition } from './ticket-automation';
 import { loadTicketViews, type TicketView } from './ticket-views';
 import { canSeeTicket, notificationRooms, queueIdsOf, seesAll, ticketRooms } from './visibility';
 
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
+type ChangeDeps = Deps & Pick<AppDeps, 'outbox' | 'config'>;
 type TicketRow = typeof tickets.$inferSelect;
 
 export const PAGE_SIZE = 40;
@@ -250,7 +252,7 @@ export const createTicket = async (deps: Deps, ctx: AuthContext, input: TicketCr
 };
 
 export const updateTicket = async (
-  deps: Deps,
+  deps: ChangeDeps,
   ctx: AuthContext,
   id: number,
   input: TicketUpdateInput,
@@ -297,12 +299,17 @@ export const updateTicket = async (
   if (next.whatsappId && next.whatsappId !== before.whatsappId && next.status !== 'closed')
     await otherOpenTicket(deps.db, before.contactId, next.whatsappId, before.id);
   if (next.status === 'open' && before.status !== 'open') next.unreadMessages = 0;
-  await deps.db
+  // Someone serves it now: the bot steps aside. Reopened: a pending rating question is void.
+  if (next.userId) next.chatbot = false;
+  if (next.status !== 'closed') next.ratingAt = null;
+  const [after] = await deps.db
     .update(tickets)
     .set({ ...next, updatedAt: new Date() })
-    .where(ownedRow(tickets, id, ctx));
+    .where(ownedRow(tickets, id, ctx))
+    .returning();
   const view = await viewOf(deps.db, id);
   announce(deps, ctx.companyId, before, view);
+  await afterTransition(deps, ctx.userId, before, after);
   return view;
 };
 

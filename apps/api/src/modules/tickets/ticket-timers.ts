@@ -1,0 +1,123 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { AppDeps } from '../../app';
+import { contacts, tickets, whatsapps } from '../../db/schema';
+import { announce } from './tickets.service';
+import { loadTicketViews } from './ticket-views';
+import { fillVariables } from './bot-texts';
+import { sendAutomatic, transferTexts } from './ticket-automation';
+
+// The timed ticket rules of a connection (SPEC §3 Whatsapp connection), run by the job runner:
+// - timeToTransfer: a waiting ticket nobody took within that many minutes of its last activity moves
+//   to transferQueueId (with the transfer message when sendMsgTransfTicket is enabled);
+// - expiresTicket: an open conversation without activity for that many minutes is closed, with
+//   expiresInactiveMessage.
+// Each ticket is claimed by a conditional UPDATE that checks the rule again, so a message arriving
+// meanwhile, or another node running the same sweep, wins cleanly.
+
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'outbox' | 'config'>;
+type TicketRow = typeof tickets.$inferSelect;
+
+const BATCH = 200;
+
+const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
+// The connection's setting, read again inside the claiming UPDATE (it may have changed meanwhile).
+const ticketMinutes = (column: typeof whatsapps.timeToTransfer | typeof whatsapps.expiresTicket) =>
+  sql`(select ${column} from ${whatsapps} where ${whatsapps.id} = ${tickets.whatsappId}) * interval '1 minute'`;
+
+const transferWaiting = async (deps: Deps, now: Date) => {
+  const due = await deps.db
+    .select({ ticket: tickets, transferQueueId: whatsapps.transferQueueId })
+    .from(tickets)
+    .innerJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
+    .where(
+      and(
+        eq(tickets.status, 'pending'),
+        sql`${tickets.userId} is null`,
+        sql`${whatsapps.timeToTransfer} > 0`,
+        sql`${whatsapps.transferQueueId} is not null`,
+        sql`${tickets.queueId} is distinct from ${whatsapps.transferQueueId}`,
+        sql`${tickets.updatedAt} <= ${at(now)} - ${whatsapps.timeToTransfer} * interval '1 minute'`,
+      ),
+    )
+    .limit(BATCH);
+  for (const { ticket, transferQueueId } of due) {
+    if (!transferQueueId) continue;
+    const [moved] = await deps.db
+      .update(tickets)
+      .set({ queueId: transferQueueId, chatbot: false, queueOptionId: null, updatedAt: now })
+      .where(
+        and(
+          eq(tickets.id, ticket.id),
+          eq(tickets.status, 'pending'),
+          sql`${tickets.userId} is null`,
+          sql`${tickets.updatedAt} <= ${at(now)} - ${ticketMinutes(whatsapps.timeToTransfer)}`,
+        ),
+      )
+      .returning();
+    if (!moved) continue;
+    await tell(deps, ticket, moved);
+    await sendAutomatic(
+      deps,
+      moved,
+      await transferTexts(deps.db, moved, { queueId: transferQueueId, userId: null }),
+    );
+  }
+  return due.length;
+};
+
+const expireInactive = async (deps: Deps, now: Date) => {
+  const due = await deps.db
+    .select({
+      ticket: tickets,
+      message: whatsapps.expiresInactiveMessage,
+      contactName: contacts.name,
+    })
+    .from(tickets)
+    .innerJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .where(
+      and(
+        eq(tickets.status, 'open'),
+        sql`${whatsapps.expiresTicket} > 0`,
+        sql`${tickets.updatedAt} <= ${at(now)} - ${whatsapps.expiresTicket} * interval '1 minute'`,
+      ),
+    )
+    .limit(BATCH);
+  for (const { ticket, message, contactName } of due) {
+    const [closed] = await deps.db
+      .update(tickets)
+      .set({
+        status: 'closed',
+        useIntegration: false,
+        integrationId: null,
+        promptId: null,
+        chatbot: false,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(tickets.id, ticket.id),
+          eq(tickets.status, 'open'),
+          sql`${tickets.updatedAt} <= ${at(now)} - ${ticketMinutes(whatsapps.expiresTicket)}`,
+        ),
+      )
+      .returning();
+    if (!closed) continue;
+    await tell(deps, ticket, closed);
+    if (!ticket.isGroup && message.trim())
+      await sendAutomatic(deps, closed, [
+        fillVariables(message, { contactName, now, timeZone: deps.config.timeZone }),
+      ]);
+  }
+  return due.length;
+};
+
+const tell = async (deps: Deps, before: TicketRow, after: TicketRow) => {
+  const [view] = await loadTicketViews(deps.db, [after.id]);
+  if (view) announce(deps, after.companyId, before, view);
+};
+
+export const runTicketTimers = async (deps: Deps, now: Date) => {
+  for (let round = 0; round < 50 && (await transferWaiting(deps, now)) === BATCH; round += 1);
+  for (let round = 0; round < 50 && (await expireInactive(deps, now)) === BATCH; round += 1);
+};

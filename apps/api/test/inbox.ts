@@ -1,0 +1,71 @@
+import { and, eq } from 'drizzle-orm';
+import type { SettingKey, SimulatorOutboundView, WhatsappView } from '@atendi/shared';
+import type { App } from '../src/app';
+import type { Db } from '../src/db/client';
+import { contacts, settings, tickets } from '../src/db/schema';
+import { inject, type Session } from './harness';
+
+// Helpers for tests that talk to a simulator connection the way a phone would.
+
+// Polls until the value read is acceptable (events and the outbox run after the request returns).
+export const eventually = async <T>(
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+  what: string,
+  tries = 250,
+) => {
+  for (let i = 0; i < tries; i += 1) {
+    const value = await read();
+    if (ok(value)) return value;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out: ${what}`);
+};
+
+// A simulator connection of the admin's company, created with the fields given and paired.
+export const pairedSimulator = async (app: App, admin: Session, fields: object) => {
+  const created = await inject(app, admin, 'POST', '/whatsapp', {
+    name: `Sim ${Math.random().toString(36).slice(2, 8)}`,
+    provider: 'simulator',
+    ...fields,
+  });
+  if (created.statusCode !== 200 && created.statusCode !== 201)
+    throw new Error(`connection: ${created.statusCode} ${created.body}`);
+  const connection = created.json() as WhatsappView;
+  await eventually(
+    async () => (await inject(app, admin, 'POST', `/simulator/${connection.id}/scan`)).statusCode,
+    (status) => status === 200,
+    'scan',
+  );
+  return connection;
+};
+
+// What the simulated phones received on a connection, oldest first.
+export const outbound = async (app: App, admin: Session, connectionId: number) =>
+  (
+    await inject(app, admin, 'GET', `/simulator/${connectionId}/outbound`)
+  ).json() as SimulatorOutboundView[];
+
+export const inbound = (
+  app: App,
+  admin: Session,
+  connectionId: number,
+  message: { from: string; body: string; name?: string },
+) => inject(app, admin, 'POST', `/simulator/${connectionId}/inbound`, message);
+
+// The contact's newest ticket.
+export const ticketOf = async (db: Db, companyId: number, number: string) => {
+  const [contact] = await db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.companyId, companyId), eq(contacts.number, number)));
+  if (!contact) return undefined;
+  const rows = await db.select().from(tickets).where(eq(tickets.contactId, contact.id));
+  return rows.sort((a, b) => b.id - a.id)[0];
+};
+
+export const setSetting = (db: Db, companyId: number, key: SettingKey, value: string) =>
+  db
+    .update(settings)
+    .set({ value })
+    .where(and(eq(settings.companyId, companyId), eq(settings.key, key)));
