@@ -42,6 +42,9 @@ import { messagesRoutes } from './modules/messages/messages.routes';
 import { registerTicketsEngine } from './modules/tickets/tickets.engine';
 import { ticketsRoutes } from './modules/tickets/tickets.routes';
 import { ticketNotesRoutes } from './modules/tickets/ticket-notes';
+import { contactsRoutes } from './modules/contacts/contacts.routes';
+import { tagsRoutes } from './modules/tags/tags.routes';
+import { quickMessagesRoutes } from './modules/quick-messages/quick-messages.routes';
 import { createChannelManager, type ChannelManager } from './channels/manager';
 import { createOutbox, type Outbox } from './modules/messages/outbox';
 import type { ChannelDriver } from './channels/driver';
@@ -253,6 +256,9 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   registerTicketsEngine(app);
   await app.register(ticketsRoutes);
   await app.register(ticketNotesRoutes);
+  await app.register(contactsRoutes);
+  await app.register(tagsRoutes);
+  await app.register(quickMessagesRoutes);
 
   realtime.attach(app.server);
   // Sessions resume once the app is ready, and stop (keeping their pairing) before the database closes.

@@ -9,6 +9,8 @@ import {
   messages,
   queueOptions,
   queues,
+  quickMessages,
+  tags,
   tickets,
 } from '../src/db/schema';
 import {
@@ -146,6 +148,42 @@ const ticketFixtures = async (foreignCompany: number, ownCompany: number) => {
   };
 };
 
+// A contact, and a tag beside a ticket, in each company.
+const contactAndTagFixtures = async (foreignCompany: number, ownCompany: number) => {
+  const rowsOf = async (companyId: number) => {
+    const connection = await makeWhatsapp(t.db, companyId);
+    const [contact] = await t.db
+      .insert(contacts)
+      .values({ companyId, name: 'Tagged', number: `54922${companyId}`.padEnd(13, '0') })
+      .returning();
+    const [ticket] = await t.db
+      .insert(tickets)
+      .values({ companyId, contactId: contact.id, whatsappId: connection.id })
+      .returning();
+    const [tag] = await t.db.insert(tags).values({ companyId, name: 'Walker tag' }).returning();
+    return { contactId: contact.id, ticketId: ticket.id, tagId: tag.id };
+  };
+  const own = await rowsOf(ownCompany);
+  const foreign = await rowsOf(foreignCompany);
+  return {
+    'contacts:id': { own: own.contactId, foreign: foreign.contactId },
+    'ticket-tags:ticketId': { own: own.ticketId, foreign: foreign.ticketId },
+    'ticket-tags:tagId': { own: own.tagId, foreign: foreign.tagId },
+  };
+};
+
+// A company-wide quick message in each company (a personal one would be its author's alone).
+const quickMessageFixtures = async (foreignCompany: number, ownCompany: number) => {
+  const [own, foreign] = await t.db
+    .insert(quickMessages)
+    .values([
+      { companyId: ownCompany, shortcode: 'walker', message: 'Hola', geral: true },
+      { companyId: foreignCompany, shortcode: 'walker', message: 'Hola', geral: true },
+    ])
+    .returning();
+  return { 'quick-messages:id': { own: own.id, foreign: foreign.id } };
+};
+
 beforeAll(async () => {
   t = await createTestApp();
   // Company A owns the rows the walker pokes at; company B's staff try to reach them.
@@ -182,6 +220,8 @@ beforeAll(async () => {
     ...(await connectionFixtures(a.company.id, b.company.id)),
     ...(await messageFixtures(a.company.id, b.company.id)),
     ...(await ticketFixtures(a.company.id, b.company.id)),
+    ...(await contactAndTagFixtures(a.company.id, b.company.id)),
+    ...(await quickMessageFixtures(a.company.id, b.company.id)),
   };
   sessions = {
     admin: await login(t.app, b.admin.email),

@@ -54,6 +54,8 @@ export const ticketIdParam = z.object({ ticketId: z.coerce.number().int().positi
 
 export const messageListQuery = z.object({
   pageNumber: z.coerce.number().int().min(1).max(100000).optional().default(1),
+  // false: look without reading (an admin's peek at a waiting ticket keeps its unread badge).
+  markRead: z.stringbool().optional().default(true),
 });
 export type MessageListQuery = z.infer<typeof messageListQuery>;
 

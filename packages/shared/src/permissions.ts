@@ -13,6 +13,7 @@ export const permissionTable = {
   'dashboard:view': ['admin'],
   'drawer-admin-items:view': ['admin'],
   'tag-form:kanban': ['admin', 'supervisor'],
+  'tags:manage': ['admin'],
   'users:manage': ['admin'],
   'queues:manage': ['admin'],
   'settings:update': ['admin'],

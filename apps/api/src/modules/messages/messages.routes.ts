@@ -30,6 +30,7 @@ export const messagesRoutes = async (root: FastifyInstance) => {
         request.params.ticketId,
         request.query.pageNumber,
         request.log,
+        request.query.markRead,
       ),
   );
 

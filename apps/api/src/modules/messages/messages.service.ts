@@ -101,9 +101,10 @@ export const listMessages = async (
   ticketId: number,
   pageNumber: number,
   log: FastifyBaseLogger,
+  markRead = true,
 ) => {
   const ticket = await visibleTicket(deps.db, ctx, ticketId);
-  const markedRead = pageNumber === 1 && (await markTicketRead(deps, ticket, log));
+  const markedRead = pageNumber === 1 && markRead && (await markTicketRead(deps, ticket, log));
   const [{ total }] = await deps.db
     .select({ total: count() })
     .from(messages)

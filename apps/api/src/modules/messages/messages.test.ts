@@ -247,6 +247,10 @@ describe('GET /messages/:ticketId', () => {
     });
     const [before] = await t.db.select().from(tickets).where(eq(tickets.id, ticket.id));
     expect(before.unreadMessages).toBe(2);
+    // A peek (markRead=false) shows the messages and leaves the badge alone.
+    const peek = await inject(t.app, admin, 'GET', `/messages/${ticket.id}?markRead=false`);
+    expect(peek.json().ticket.unreadMessages).toBe(2);
+    expect(peek.json().messages.some((m: { read: boolean }) => !m.read)).toBe(true);
     const heard = await listen(admin, ticket.id, 'pending');
     const res = await inject(t.app, admin, 'GET', `/messages/${ticket.id}`);
     expect(res.statusCode).toBe(200);

@@ -1,6 +1,7 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import {
   Box,
+  CircularProgress,
   FormControlLabel,
   IconButton,
   Stack,
@@ -9,11 +10,28 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
+import AttachFileIcon from '@mui/icons-material/AttachFile';
 import CloseIcon from '@mui/icons-material/Close';
+import MicIcon from '@mui/icons-material/Mic';
 import SendIcon from '@mui/icons-material/Send';
+import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
-import type { ChatMessageView, TicketView } from '@atendi/shared';
+import {
+  MESSAGE_MEDIA_MAX_BYTES,
+  MESSAGE_MEDIA_MAX_FILES,
+  messageMediaExtensions,
+  type ChatMessageView,
+  type QuickMessageView,
+  type TicketView,
+} from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
+import { ERROR_TOAST_MS, TOAST_MS } from '../../api/toasts';
+import { useSendMedia } from './composer-api';
+import { AttachmentsPreview } from './composer-attachments';
+import { useAudioRecorder, type RecorderFailure } from './composer-audio';
+import { EmojiButton } from './composer-emoji';
+import { QUICK_ANSWERS_LIST_ID, QuickAnswersList, useQuickAnswers } from './composer-quick-answers';
+import { RecordingBar } from './composer-recorder';
 import { QuotedMessage } from './message-bubble';
 import { readSignOption, signedBody, writeSignOption } from './ticket-format';
 import { useSendMessage } from './tickets.api';
@@ -21,7 +39,14 @@ import { useSendMessage } from './tickets.api';
 // SPEC §9: the composer grows up to 5 lines.
 const MAX_ROWS = 5;
 
-// Where the agent writes. Emoji, attachments, audio and quick answers join the input row later.
+const failureText: Record<RecorderFailure, string> = {
+  denied: 'tickets.composer.audioDenied',
+  unavailable: 'tickets.composer.audioUnavailable',
+  tooShort: 'tickets.composer.audioTooShort',
+  failed: 'tickets.composer.audioFailed',
+};
+
+// Where the agent writes: text, emoji, files, voice notes and "/" quick answers.
 export const MessageComposer = ({
   ticket,
   replyTo,
@@ -34,21 +59,77 @@ export const MessageComposer = ({
   const { t } = useTranslation();
   const { user } = useCurrentSession();
   const [text, setText] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
   const [isSigned, setIsSigned] = useState(readSignOption);
   const send = useSendMessage(ticket.id);
+  const sendMedia = useSendMedia(ticket.id);
+  const inputRef = useRef<HTMLTextAreaElement | null>(null);
+  const fileInputRef = useRef<HTMLInputElement | null>(null);
+  // Where the caret goes once React has rendered a text changed from code (emoji, quick answer).
+  const caretRef = useRef<number | null>(null);
+
+  useEffect(() => {
+    const input = inputRef.current;
+    if (caretRef.current === null || !input) return;
+    input.focus();
+    input.setSelectionRange(caretRef.current, caretRef.current);
+    caretRef.current = null;
+  }, [text]);
+
+  const replaceText = (next: string, caret = next.length) => {
+    caretRef.current = caret;
+    setText(next);
+  };
+
+  const sign = (body: string) => (isSigned && body ? signedBody(user.name, body) : body);
+
+  const sendFiles = (chosen: File[], body: string) => {
+    const quoted = replyTo;
+    return sendMedia.mutateAsync(
+      { files: chosen, body: sign(body), ...(quoted ? { quotedMsg: quoted.id } : {}) },
+      {
+        onSuccess: () => {
+          if (quoted) onReplyChange(null);
+        },
+      },
+    );
+  };
+
+  const recorder = useAudioRecorder({
+    onRecorded: (file) => sendFiles([file], ''),
+    onFailure: (reason) => {
+      const message = t(failureText[reason]);
+      if (reason === 'tooShort') toast.info(message, { autoClose: TOAST_MS });
+      else toast.error(message, { autoClose: ERROR_TOAST_MS });
+    },
+  });
+
+  const quickAnswers = useQuickAnswers(text, (answer: QuickMessageView) =>
+    replaceText(answer.message),
+  );
+
+  const isBusy = sendMedia.isPending || recorder.state !== 'idle';
 
   // SPEC §5: an empty or whitespace-only message does nothing.
   const submit = () => {
+    if (isBusy) return;
     const body = text.trim();
+    if (files.length) {
+      void sendFiles(files, body)
+        .then(() => {
+          setFiles([]);
+          setText('');
+        })
+        // The failure toasts; the files and text stay for another try.
+        .catch(() => undefined);
+      return;
+    }
     if (!body) return;
     const quoted = replyTo;
     setText('');
     onReplyChange(null);
     send.mutate(
-      {
-        body: isSigned ? signedBody(user.name, body) : body,
-        ...(quoted ? { quotedMsg: quoted.id } : {}),
-      },
+      { body: sign(body), ...(quoted ? { quotedMsg: quoted.id } : {}) },
       {
         // The failure toasts; give the text back so nothing typed is lost.
         onError: () => {
@@ -60,9 +141,37 @@ export const MessageComposer = ({
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    if (event.nativeEvent.isComposing) return;
+    if (quickAnswers.onKeyDown(event)) {
+      event.preventDefault();
+      return;
+    }
+    if (event.key !== 'Enter' || event.shiftKey) return;
     event.preventDefault();
     submit();
+  };
+
+  const insertEmoji = (emoji: string) => {
+    const input = inputRef.current;
+    const start = input?.selectionStart ?? text.length;
+    const end = input?.selectionEnd ?? text.length;
+    replaceText(text.slice(0, start) + emoji + text.slice(end), start + emoji.length);
+  };
+
+  const addFiles = (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = Array.from(event.target.files ?? []);
+    // The same file may be chosen again after being removed.
+    event.target.value = '';
+    const tooLarge = chosen.filter((file) => file.size > MESSAGE_MEDIA_MAX_BYTES);
+    if (tooLarge.length)
+      toast.error(t('errors.ERR_UPLOAD_TOO_LARGE'), { autoClose: ERROR_TOAST_MS });
+    const accepted = chosen.filter((file) => file.size <= MESSAGE_MEDIA_MAX_BYTES);
+    const room = MESSAGE_MEDIA_MAX_FILES - files.length;
+    if (accepted.length > room)
+      toast.error(t('tickets.composer.tooManyFiles', { count: MESSAGE_MEDIA_MAX_FILES }), {
+        autoClose: ERROR_TOAST_MS,
+      });
+    setFiles((current) => [...current, ...accepted.slice(0, Math.max(0, room))]);
   };
 
   const toggleSign = (isOn: boolean) => {
@@ -70,8 +179,20 @@ export const MessageComposer = ({
     writeSignOption(isOn);
   };
 
+  // As in WhatsApp: the microphone while there is nothing to send, the send button otherwise.
+  const showsMic = text === '' && files.length === 0;
+
   return (
-    <Box sx={{ borderTop: 1, borderColor: 'divider', bgcolor: 'background.paper', flexShrink: 0 }}>
+    <Box
+      sx={{
+        position: 'relative',
+        borderTop: 1,
+        borderColor: 'divider',
+        bgcolor: 'background.paper',
+        flexShrink: 0,
+      }}
+    >
+      <QuickAnswersList quickAnswers={quickAnswers} />
       {replyTo && (
         <Stack direction="row" spacing={1} alignItems="center" sx={{ px: 1.5, pt: 1 }}>
           <QuotedMessage message={replyTo} contactName={ticket.contact.name} sx={{ flex: 1 }} />
@@ -84,39 +205,102 @@ export const MessageComposer = ({
           </IconButton>
         </Stack>
       )}
-      <Stack direction="row" spacing={1} alignItems="flex-end" sx={{ p: 1 }}>
-        <Tooltip title={t('tickets.composer.signHint')} describeChild>
-          <FormControlLabel
-            sx={{ mx: 0, mb: 0.5, flexShrink: 0 }}
-            control={
-              <Switch
-                size="small"
-                checked={isSigned}
-                onChange={(event) => toggleSign(event.target.checked)}
-              />
-            }
-            label={<Typography variant="body2">{t('tickets.composer.sign')}</Typography>}
-          />
-        </Tooltip>
-        <TextField
-          fullWidth
-          multiline
-          maxRows={MAX_ROWS}
-          size="small"
-          placeholder={t('tickets.composer.placeholder')}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          onKeyDown={onKeyDown}
-          slotProps={{ htmlInput: { 'aria-label': t('tickets.composer.label') } }}
+      {files.length > 0 && (
+        <AttachmentsPreview
+          files={files}
+          disabled={sendMedia.isPending}
+          onRemove={(file) => setFiles((current) => current.filter((f) => f !== file))}
+          onClear={() => setFiles([])}
         />
-        <IconButton
-          color="primary"
-          aria-label={t('tickets.composer.send')}
-          disabled={!text.trim()}
-          onClick={submit}
-        >
-          <SendIcon />
-        </IconButton>
+      )}
+      <Stack direction="row" spacing={0.5} alignItems="flex-end" sx={{ p: 1 }}>
+        {recorder.state === 'idle' ? (
+          <>
+            <EmojiButton
+              disabled={isBusy}
+              onPick={insertEmoji}
+              onClosed={() => inputRef.current?.focus()}
+            />
+            <IconButton
+              aria-label={t('tickets.composer.attach')}
+              disabled={isBusy}
+              onClick={() => fileInputRef.current?.click()}
+            >
+              <AttachFileIcon />
+            </IconButton>
+            <input
+              ref={fileInputRef}
+              type="file"
+              multiple
+              hidden
+              accept={messageMediaExtensions.join(',')}
+              data-testid="composer-file-input"
+              onChange={addFiles}
+            />
+            <Tooltip title={t('tickets.composer.signHint')} describeChild>
+              <FormControlLabel
+                sx={{ mx: 0.5, mb: 0.5, flexShrink: 0 }}
+                control={
+                  <Switch
+                    size="small"
+                    checked={isSigned}
+                    onChange={(event) => toggleSign(event.target.checked)}
+                  />
+                }
+                label={<Typography variant="body2">{t('tickets.composer.sign')}</Typography>}
+              />
+            </Tooltip>
+            <TextField
+              fullWidth
+              multiline
+              maxRows={MAX_ROWS}
+              size="small"
+              placeholder={t('tickets.composer.placeholder')}
+              value={text}
+              disabled={sendMedia.isPending}
+              inputRef={inputRef}
+              onChange={(event) => setText(event.target.value)}
+              onKeyDown={onKeyDown}
+              slotProps={{
+                htmlInput: {
+                  'aria-label': t('tickets.composer.label'),
+                  'aria-autocomplete': 'list',
+                  'aria-controls': quickAnswers.isOpen ? QUICK_ANSWERS_LIST_ID : undefined,
+                  'aria-activedescendant': quickAnswers.activeId,
+                },
+              }}
+            />
+            {sendMedia.isPending ? (
+              <Box sx={{ p: 1, display: 'grid', placeItems: 'center' }}>
+                <CircularProgress size={24} aria-label={t('tickets.composer.sending')} />
+              </Box>
+            ) : showsMic ? (
+              <IconButton
+                color="primary"
+                aria-label={t('tickets.composer.record')}
+                onClick={() => void recorder.start()}
+              >
+                <MicIcon />
+              </IconButton>
+            ) : (
+              <IconButton
+                color="primary"
+                aria-label={t('tickets.composer.send')}
+                disabled={!text.trim() && files.length === 0}
+                onClick={submit}
+              >
+                <SendIcon />
+              </IconButton>
+            )}
+          </>
+        ) : (
+          <RecordingBar
+            state={recorder.state}
+            seconds={recorder.seconds}
+            onCancel={recorder.cancel}
+            onSend={recorder.send}
+          />
+        )}
       </Stack>
     </Box>
   );

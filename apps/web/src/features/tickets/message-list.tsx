@@ -8,13 +8,23 @@ import {
   type UIEvent,
 } from 'react';
 import { Box, Chip, CircularProgress, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
-import type { ChatMessageView, TicketView } from '@atendi/shared';
+import type { AppMessageEvent, ChatMessageView, TicketView } from '@atendi/shared';
+import { useCompanyEvent } from '../../api/socket';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { formatDate } from '../../lib/dates';
 import { MessageBubble, type MessageActions } from './message-bubble';
-import { useDeleteMessage, useRetryMessage, useTicketMessages } from './tickets.api';
+import {
+  applyMessagesToCache,
+  applyTicketEventToCache,
+  fetchMessagesPage,
+  useDeleteMessage,
+  useRetryMessage,
+  useTicketMessages,
+  useTicketViewer,
+} from './tickets.api';
 
 // SPEC §9: older messages load within 50 px of the top, 500 ms after scrolling stops there.
 const OLDER_THRESHOLD_PX = 50;
@@ -22,25 +32,98 @@ const OLDER_DEBOUNCE_MS = 500;
 // Close enough to the bottom to keep following new messages.
 const BOTTOM_SLACK_PX = 80;
 
+// At most one read receipt per this many ms while messages keep arriving in the open chat.
+export const MARK_READ_THROTTLE_MS = 2000;
+
+// The conversation on screen is being read: a message arriving in it is marked read at once (page 1
+// of GET /messages reads the ticket, as opening it does), so its unread badge does not climb. A
+// hidden tab reads nothing until it is shown again.
+const useKeepChatRead = (ticketId: number, isEnabled: boolean) => {
+  const queryClient = useQueryClient();
+  const viewer = useTicketViewer();
+  // The viewer object is new on every render; a pending timer must outlive those renders.
+  const viewerRef = useRef(viewer);
+  useEffect(() => {
+    viewerRef.current = viewer;
+  });
+  const state = useRef({ lastAt: 0, hasUnread: false, timer: undefined as number | undefined });
+
+  const markRead = useCallback(async () => {
+    const current = state.current;
+    current.hasUnread = false;
+    current.lastAt = Date.now();
+    try {
+      const page = await fetchMessagesPage(ticketId, 1);
+      applyMessagesToCache(queryClient, ticketId, page.messages);
+      if (page.ticket)
+        applyTicketEventToCache(
+          queryClient,
+          { action: 'update', ticket: page.ticket },
+          viewerRef.current,
+        );
+    } catch {
+      // The next message or opening the chat again reads it.
+    }
+  }, [queryClient, ticketId]);
+
+  const schedule = useCallback(() => {
+    const current = state.current;
+    if (document.hidden || current.timer !== undefined) return;
+    const wait = current.lastAt + MARK_READ_THROTTLE_MS - Date.now();
+    if (wait <= 0) {
+      void markRead();
+      return;
+    }
+    current.timer = window.setTimeout(() => {
+      current.timer = undefined;
+      if (current.hasUnread) void markRead();
+    }, wait);
+  }, [markRead]);
+
+  useCompanyEvent<AppMessageEvent>('appMessage', (event) => {
+    if (!isEnabled || event?.action !== 'create' || !event.message) return;
+    if (event.message.ticketId !== ticketId || event.message.fromMe) return;
+    state.current.hasUnread = true;
+    schedule();
+  });
+
+  useEffect(() => {
+    const current = state.current;
+    const onVisible = () => {
+      if (!document.hidden && current.hasUnread) schedule();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisible);
+      window.clearTimeout(current.timer);
+      current.timer = undefined;
+    };
+  }, [schedule]);
+};
+
 const DaySeparator = ({ date }: { date: string }) => (
   <Box role="separator" sx={{ display: 'flex', justifyContent: 'center', my: 1.5 }}>
     <Chip size="small" label={date} sx={{ bgcolor: 'background.paper', boxShadow: 1 }} />
   </Box>
 );
 
-// The conversation, newest at the bottom; scrolling to the top brings older pages.
+// The conversation, newest at the bottom; scrolling to the top brings older pages. A peek
+// (keepsRead false) shows it without reading what arrives meanwhile.
 export const MessageList = ({
   ticket,
   canReply,
   onReply,
+  keepsRead = true,
 }: {
   ticket: TicketView;
   canReply: boolean;
   onReply: (message: ChatMessageView) => void;
+  keepsRead?: boolean;
 }) => {
   const { t } = useTranslation();
+  useKeepChatRead(ticket.id, keepsRead);
   const { messages, data, isLoading, hasNextPage, isFetchingNextPage, fetchNextPage } =
-    useTicketMessages(ticket.id);
+    useTicketMessages(ticket.id, keepsRead);
   const retry = useRetryMessage(ticket.id);
   const remove = useDeleteMessage(ticket.id);
   const [toDelete, setToDelete] = useState<ChatMessageView | null>(null);

@@ -4,6 +4,7 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import ReplayIcon from '@mui/icons-material/Replay';
+import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import UndoIcon from '@mui/icons-material/Undo';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
@@ -13,6 +14,8 @@ import { useCurrentSession } from '../../api/session';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { initialOf } from './ticket-format';
 import { useDeleteTicket, useTicketViewer, useUpdateTicketStatus } from './tickets.api';
+import { TransferDialog } from './transfer-dialog';
+import { useIsTyping } from './typing';
 
 // A labelled button, or on a narrow screen an icon with the label as its name and tooltip.
 const ActionButton = ({
@@ -68,6 +71,8 @@ export const TicketChatHeader = ({
   const updateStatus = useUpdateTicketStatus();
   const remove = useDeleteTicket();
   const [isConfirmingDelete, setIsConfirmingDelete] = useState(false);
+  const [isTransferring, setIsTransferring] = useState(false);
+  const isTyping = useIsTyping(ticket.id);
   // Someone else's conversation is theirs; only those who see every ticket may act on it.
   const canAct = ticket.userId === null || ticket.userId === viewer.userId || viewer.seesAll;
   const canDelete = can(user, 'ticket-options:deleteTicket');
@@ -126,9 +131,23 @@ export const TicketChatHeader = ({
         <Typography component="h2" noWrap sx={{ fontWeight: 600 }}>
           {ticket.contact.name || ticket.contact.number}
         </Typography>
-        <Typography variant="caption" color="text.secondary" noWrap component="p">
-          {details.join(' · ')}
-        </Typography>
+        {/* SPEC §4 Typing indicator: it takes the details' place while the contact writes. */}
+        {isTyping ? (
+          <Typography
+            variant="caption"
+            color="success.main"
+            noWrap
+            component="p"
+            role="status"
+            sx={{ fontStyle: 'italic' }}
+          >
+            {t('tickets.typing')}
+          </Typography>
+        ) : (
+          <Typography variant="caption" color="text.secondary" noWrap component="p">
+            {details.join(' · ')}
+          </Typography>
+        )}
       </Box>
       <Stack direction="row" spacing={isNarrow ? 0 : 1} alignItems="center" sx={{ flexShrink: 0 }}>
         {ticket.status === 'pending' && (
@@ -149,6 +168,14 @@ export const TicketChatHeader = ({
               isCompact={isNarrow}
               disabled={isBusy}
               onClick={() => changeStatus('pending')}
+            />
+            <ActionButton
+              label={t('tickets.actions.transfer')}
+              icon={<SwapHorizIcon />}
+              // An icon, like delete: three labelled buttons crowd the header beside the list.
+              isCompact
+              disabled={isBusy}
+              onClick={() => setIsTransferring(true)}
             />
             <ActionButton
               label={t('tickets.actions.resolve')}
@@ -184,6 +211,11 @@ export const TicketChatHeader = ({
           </Tooltip>
         )}
       </Stack>
+      <TransferDialog
+        open={isTransferring}
+        ticket={ticket}
+        onClose={() => setIsTransferring(false)}
+      />
       <ConfirmDialog
         open={isConfirmingDelete}
         title={t('tickets.deleteTitle')}

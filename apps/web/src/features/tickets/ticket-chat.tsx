@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Box, CircularProgress, Stack, Typography } from '@mui/material';
+import { Box, CircularProgress, IconButton, Stack, Tooltip, Typography } from '@mui/material';
+import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
@@ -8,6 +9,7 @@ import type { ChatMessageView, TicketEvent, TicketView } from '@atendi/shared';
 import { ApiError } from '../../api/http-client';
 import { useCompanyEvent, useSocket, useSocketRoom } from '../../api/socket';
 import { ERROR_TOAST_MS, errorText } from '../../api/toasts';
+import { ContactDrawer } from './contact-drawer';
 import { MessageComposer } from './message-composer';
 import { MessageList } from './message-list';
 import { TicketChatHeader } from './ticket-chat-header';
@@ -82,6 +84,7 @@ export const TicketChat = ({
   const viewer = useTicketViewer();
   const { data: ticket, error } = useTicket(ticketRef);
   const [replyTo, setReplyTo] = useState<ChatMessageView | null>(null);
+  const [isContactOpen, setIsContactOpen] = useState(false);
   useLeaveOnLoadError(error, Boolean(ticket));
 
   // An old link by numeric id (SPEC §2) moves to the ticket's uuid address.
@@ -106,15 +109,47 @@ export const TicketChat = ({
 
   const isWritable = canWrite(ticket, viewer);
   return (
-    <Stack sx={{ flex: 1, minHeight: 0 }}>
-      <ChatRoom ticketId={ticket.id} />
-      <TicketChatHeader ticket={ticket} isNarrow={isNarrow} onAccepted={onAccepted} />
-      <MessageList key={ticket.id} ticket={ticket} canReply={isWritable} onReply={setReplyTo} />
-      {isWritable ? (
-        <MessageComposer ticket={ticket} replyTo={replyTo} onReplyChange={setReplyTo} />
-      ) : (
-        <ComposerNotice ticket={ticket} />
-      )}
+    <Stack direction="row" sx={{ flex: 1, minHeight: 0, minWidth: 0 }}>
+      <Stack sx={{ flex: 1, minHeight: 0, minWidth: 0 }}>
+        <ChatRoom ticketId={ticket.id} />
+        <Stack direction="row" sx={{ flexShrink: 0 }}>
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            <TicketChatHeader ticket={ticket} isNarrow={isNarrow} onAccepted={onAccepted} />
+          </Box>
+          {/* Continues the header's bottom line. */}
+          <Box
+            sx={{
+              display: 'flex',
+              alignItems: 'center',
+              pr: 1,
+              borderBottom: 1,
+              borderColor: 'divider',
+            }}
+          >
+            <Tooltip title={t('tickets.contactDrawer.open')}>
+              <IconButton
+                aria-label={t('tickets.contactDrawer.open')}
+                aria-expanded={isContactOpen}
+                onClick={() => setIsContactOpen((isOpen) => !isOpen)}
+              >
+                <InfoOutlinedIcon />
+              </IconButton>
+            </Tooltip>
+          </Box>
+        </Stack>
+        <MessageList key={ticket.id} ticket={ticket} canReply={isWritable} onReply={setReplyTo} />
+        {isWritable ? (
+          <MessageComposer ticket={ticket} replyTo={replyTo} onReplyChange={setReplyTo} />
+        ) : (
+          <ComposerNotice ticket={ticket} />
+        )}
+      </Stack>
+      <ContactDrawer
+        ticket={ticket}
+        open={isContactOpen}
+        isNarrow={isNarrow}
+        onClose={() => setIsContactOpen(false)}
+      />
     </Stack>
   );
 };

@@ -1,8 +1,9 @@
-import { useEffect, useRef, type Dispatch, type SetStateAction } from 'react';
+import { useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import {
   Badge,
   Box,
   FormControlLabel,
+  IconButton,
   InputAdornment,
   Stack,
   Switch,
@@ -12,12 +13,23 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TicketView } from '@atendi/shared';
+import { api } from '../../api/http-client';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { NewTicketDialog } from './new-ticket-dialog';
 import { TicketList } from './ticket-list';
-import { useTicketList, useTicketViewer, useUpdateTicketStatus } from './tickets.api';
+import { TicketPeekDialog } from './ticket-peek';
+import {
+  applyTicketEventToCache,
+  useTicketList,
+  useTicketViewer,
+  useUpdateTicketStatus,
+  type TicketViewer,
+} from './tickets.api';
 
 export type ListTab = 'open' | 'closed' | 'search';
 export type ListState = {
@@ -36,6 +48,24 @@ const CountLabel = ({ text, count }: { text: string; count: string }) =>
   ) : (
     text
   );
+
+// SPEC §4: the list's close also ends any bot, integration or AI agent on the ticket.
+const closeFromList = (ticket: TicketView) =>
+  api.put<TicketView>(`/tickets/${ticket.id}`, {
+    status: 'closed',
+    useIntegration: false,
+    promptId: null,
+    integrationId: null,
+  });
+
+const useCloseFromList = (viewer: TicketViewer) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: closeFromList,
+    onSuccess: (ticket) =>
+      applyTicketEventToCache(queryClient, { action: 'update', ticket }, viewer),
+  });
+};
 
 export const TicketListPane = ({
   state,
@@ -71,6 +101,11 @@ export const TicketListPane = ({
   const acceptingId = accept.isPending ? (accept.variables?.ticket.id ?? null) : null;
   const acceptTicket = (ticket: TicketView) =>
     accept.mutate({ ticket, status: 'open' }, { onSuccess: onAccepted });
+  const close = useCloseFromList(viewer);
+  // The open list holds one's own tickets, or everyone's for those who see all: each may be closed.
+  const resolveTicket = (ticket: TicketView) => close.mutate(ticket);
+  const [isCreating, setIsCreating] = useState(false);
+  const [peeked, setPeeked] = useState<TicketView | null>(null);
 
   // SPEC §2: emptying the search returns to the open tab.
   const hadSearch = useRef(false);
@@ -121,6 +156,16 @@ export const TicketListPane = ({
                 label={<CountLabel text={t('tickets.lists.pending')} count={pending.countLabel} />}
               />
             </Tabs>
+            <Tooltip title={t('tickets.newTicket.open')}>
+              <IconButton
+                size="small"
+                color="primary"
+                aria-label={t('tickets.newTicket.open')}
+                onClick={() => setIsCreating(true)}
+              >
+                <AddIcon />
+              </IconButton>
+            </Tooltip>
             {viewer.seesAll && (
               <Tooltip title={t('tickets.showAll')} describeChild>
                 <FormControlLabel
@@ -152,6 +197,8 @@ export const TicketListPane = ({
               label={t('tickets.lists.open')}
               list={open}
               emptyText={t('tickets.empty.open')}
+              onResolve={resolveTicket}
+              resolvingId={close.isPending ? (close.variables?.id ?? null) : null}
             />
           ) : (
             <TicketList
@@ -161,6 +208,7 @@ export const TicketListPane = ({
               emptyText={t('tickets.empty.pending')}
               onAccept={acceptTicket}
               acceptingId={acceptingId}
+              onPeek={viewer.seesAll ? setPeeked : undefined}
             />
           )}
         </>
@@ -214,6 +262,15 @@ export const TicketListPane = ({
           )}
         </>
       )}
+      <NewTicketDialog
+        open={isCreating}
+        onClose={() => setIsCreating(false)}
+        onCreated={(ticket) => {
+          setIsCreating(false);
+          onAccepted(ticket);
+        }}
+      />
+      <TicketPeekDialog ticket={peeked} onClose={() => setPeeked(null)} />
     </Stack>
   );
 };

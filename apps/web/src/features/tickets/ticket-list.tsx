@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import {
   Alert,
   Avatar,
@@ -5,14 +6,18 @@ import {
   Button,
   Chip,
   CircularProgress,
+  IconButton,
   List,
   ListItem,
   ListItemAvatar,
   ListItemButton,
   Stack,
+  Tooltip,
   Typography,
   useTheme,
 } from '@mui/material';
+import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
+import VisibilityOutlinedIcon from '@mui/icons-material/VisibilityOutlined';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { TicketView } from '@atendi/shared';
@@ -104,27 +109,64 @@ const TicketAvatar = ({ ticket }: { ticket: TicketView }) => (
   </ListItemAvatar>
 );
 
+// Actions a list may offer on its rows besides opening them.
+export type TicketRowActions = {
+  onAccept?: (ticket: TicketView) => void;
+  acceptingId?: number | null;
+  // SPEC §6: admins peek into waiting tickets.
+  onPeek?: (ticket: TicketView) => void;
+  // SPEC §4: the list's own close (resolve) of an open ticket.
+  onResolve?: (ticket: TicketView) => void;
+  resolvingId?: number | null;
+};
+
+const RowIconButton = ({
+  label,
+  disabled = false,
+  onClick,
+  children,
+}: {
+  label: string;
+  disabled?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) => (
+  <Tooltip title={label}>
+    {/* The span keeps the tooltip working while the button is disabled. */}
+    <span>
+      <IconButton size="small" aria-label={label} disabled={disabled} onClick={onClick}>
+        {children}
+      </IconButton>
+    </span>
+  </Tooltip>
+);
+
 // SPEC §4: a pending ticket is not opened by a click; it is accepted first.
 const TicketListItem = ({
   ticket,
   myUserId,
   isSelected,
-  onAccept,
-  isAccepting,
+  actions,
 }: {
   ticket: TicketView;
   myUserId: number;
   isSelected: boolean;
-  onAccept?: (ticket: TicketView) => void;
-  isAccepting: boolean;
+  actions: TicketRowActions;
 }) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const { onAccept, onPeek, onResolve } = actions;
+  const isAccepting = actions.acceptingId === ticket.id;
   if (ticket.status === 'pending' && onAccept) {
     return (
       <ListItem divider sx={{ gap: 1, alignItems: 'center' }}>
         <TicketAvatar ticket={ticket} />
         <TicketSummary ticket={ticket} myUserId={myUserId} />
+        {onPeek && (
+          <RowIconButton label={t('tickets.actions.peek')} onClick={() => onPeek(ticket)}>
+            <VisibilityOutlinedIcon fontSize="small" />
+          </RowIconButton>
+        )}
         <Button
           size="small"
           variant="contained"
@@ -137,8 +179,23 @@ const TicketListItem = ({
       </ListItem>
     );
   }
+  const canResolve = ticket.status === 'open' && onResolve;
   return (
-    <ListItem disablePadding divider>
+    <ListItem
+      disablePadding
+      divider
+      secondaryAction={
+        canResolve ? (
+          <RowIconButton
+            label={t('tickets.actions.close')}
+            disabled={actions.resolvingId === ticket.id}
+            onClick={() => onResolve(ticket)}
+          >
+            <CheckCircleOutlineIcon fontSize="small" />
+          </RowIconButton>
+        ) : undefined
+      }
+    >
       <ListItemButton
         selected={isSelected}
         onClick={() => navigate(`/tickets/${ticket.uuid}`)}
@@ -158,17 +215,14 @@ export const TicketList = ({
   emptyText,
   myUserId,
   selectedUuid,
-  onAccept,
-  acceptingId,
+  ...actions
 }: {
   label: string;
   list: TicketListQuery;
   emptyText: string;
   myUserId: number;
   selectedUuid: string | null;
-  onAccept?: (ticket: TicketView) => void;
-  acceptingId?: number | null;
-}) => {
+} & TicketRowActions) => {
   const { t } = useTranslation();
   const { tickets, isLoading, isError, hasNextPage, isFetchingNextPage, fetchNextPage, refetch } =
     list;
@@ -193,8 +247,7 @@ export const TicketList = ({
             ticket={ticket}
             myUserId={myUserId}
             isSelected={ticket.uuid === selectedUuid}
-            onAccept={onAccept}
-            isAccepting={acceptingId === ticket.id}
+            actions={actions}
           />
         ))}
       </List>

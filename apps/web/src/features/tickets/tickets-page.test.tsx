@@ -193,6 +193,37 @@ describe('tickets page', () => {
     expect(screen.getByRole('tab', { name: 'Abiertos', selected: true })).toBeTruthy();
   });
 
+  it('closes an open ticket from the list, ending its bots and AI', async () => {
+    const maria = withContact(1, 'María López', { useIntegration: true, integrationId: 4 });
+    const puts: unknown[] = [];
+    stubInbox(
+      { open: () => listOf([maria, withContact(2, 'Pedro Ruiz')]) },
+      {
+        'PUT /tickets/1': (init) => {
+          puts.push(JSON.parse(String(init.body)));
+          return jsonResponse(200, {
+            ...maria,
+            status: 'closed',
+            useIntegration: false,
+            integrationId: null,
+          });
+        },
+      },
+    );
+    const user = setupUser();
+    renderApp('/tickets', makeAuth());
+
+    const open = screen.getByRole('list', { name: 'Atendiendo' });
+    const row = await rowOf(open, 'María López');
+    await user.click(within(row).getByRole('button', { name: 'Cerrar ticket' }));
+    await waitFor(() => expect(namesIn(open)).toEqual(['Pedro Ruiz']));
+    expect(puts).toEqual([
+      { status: 'closed', useIntegration: false, promptId: null, integrationId: null },
+    ]);
+    // Closing from the list does not open the chat.
+    expect(screen.getByText('Seleccione un ticket para comenzar a conversar.')).toBeTruthy();
+  });
+
   it('shows the list or the chat on a narrow screen, with a way back', async () => {
     window.innerWidth = 400;
     const maria = withContact(1, 'María López');

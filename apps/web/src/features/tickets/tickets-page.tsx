@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { can, type TicketView } from '@atendi/shared';
 import { useSocketRoom } from '../../api/socket';
 import { useCurrentSession } from '../../api/session';
+import { useNotificationPermissionRequest } from './notifications';
 import { TicketChat } from './ticket-chat';
 import { TicketListPane, type ListState } from './ticket-list-pane';
 import { useTicketsLiveUpdates } from './tickets.api';
@@ -72,6 +73,7 @@ export const TicketsPage = () => {
 
   useTicketRooms();
   useTicketsLiveUpdates();
+  useNotificationPermissionRequest();
 
   // SPEC §4: after accepting, the agent is taken to the ticket, now among those they serve.
   const showAccepted = (ticket: TicketView) => {

@@ -66,8 +66,10 @@ export const updateTicketStatus = (id: number, status: TicketStatus) =>
   api.put<TicketView>(`/tickets/${id}`, { status });
 export const deleteTicket = (id: number) => api.delete(`/tickets/${id}`);
 
-export const fetchMessagesPage = (ticketId: number, pageNumber: number) =>
-  api.get<MessagesPage>(`/messages/${ticketId}`, { query: { pageNumber } });
+export const fetchMessagesPage = (ticketId: number, pageNumber: number, markRead = true) =>
+  api.get<MessagesPage>(`/messages/${ticketId}`, {
+    query: markRead ? { pageNumber } : { pageNumber, markRead: 'false' },
+  });
 export const sendMessage = (ticketId: number, input: { body: string; quotedMsg?: number }) =>
   api.post<ChatMessageView[]>(`/messages/${ticketId}`, input);
 export const retryMessage = (id: number) => api.post<ChatMessageView>(`/messages/${id}/retry`);
@@ -295,13 +297,14 @@ export const useTicket = (ref: string) =>
     meta: { silent: true },
   });
 
-export const useTicketMessages = (ticketId: number) => {
+// markRead false: a look that leaves the ticket unread (the admin's peek).
+export const useTicketMessages = (ticketId: number, markRead = true) => {
   const queryClient = useQueryClient();
   const viewer = useTicketViewer();
   const query = useInfiniteQuery({
     queryKey: ticketsKeys.messages(ticketId),
     queryFn: async ({ pageParam }) => {
-      const page = await fetchMessagesPage(ticketId, pageParam);
+      const page = await fetchMessagesPage(ticketId, pageParam, markRead);
       // Page 1 marks the ticket read; the lists learn it here even without the live event.
       if (pageParam === 1 && page.ticket)
         applyTicketEventToCache(queryClient, { action: 'update', ticket: page.ticket }, viewer);

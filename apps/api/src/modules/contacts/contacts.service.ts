@@ -1,0 +1,247 @@
+import { asc, count, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
+import {
+  CONTACTS_PAGE_SIZE,
+  type ContactDetailView,
+  type ContactEvent,
+  type ContactInput,
+  type ContactListQuery,
+  type ContactUpdateInput,
+} from '@atendi/shared';
+import type { AppDeps } from '../../app';
+import type { Db } from '../../db/client';
+import { contactCustomFields, contacts, tickets } from '../../db/schema';
+import { normalizeNumber } from '../../channels/numbers';
+import type { AuthContext } from '../../platform/context';
+import { AppError } from '../../platform/errors';
+import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
+import { serializeContact } from '../tickets/ticket-views';
+import { notificationRooms, ticketRooms } from '../tickets/visibility';
+
+// The company's address book (SPEC §7 "Contacts and lists"): every user of the company reads it.
+
+type Deps = Pick<AppDeps, 'db' | 'realtime'>;
+type ContactRow = typeof contacts.$inferSelect;
+
+const escapeLike = (text: string) => text.replace(/[%_\\]/g, '\\$&');
+
+// Numbers are stored as the ingest pipeline stores them (digits with the country code), so a contact
+// typed by hand and the same person writing in on WhatsApp are one contact. WhatsApp ids (groups,
+// LIDs) are not typed: they may only be kept as they are.
+const storedNumber = (typed: string, current?: string) => {
+  if (typed === current) return typed;
+  const fields = (message: string) =>
+    new AppError('ERR_VALIDATION', message, { fields: { number: [message] } });
+  if (typed.includes('@')) throw fields('A WhatsApp id cannot be typed');
+  const number = normalizeNumber(typed);
+  if (number.length < 8) throw fields('Too short');
+  return number;
+};
+
+const isUniqueViolation = (error: unknown) => {
+  for (let e: unknown = error, depth = 0; e && depth < 4; depth += 1) {
+    if (typeof e === 'object' && e !== null && 'code' in e && e.code === '23505') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+};
+
+const duplicated = () =>
+  new AppError('ERR_DUPLICATED_CONTACT', 'A contact with this number already exists', {
+    fields: { number: ['ERR_DUPLICATED_CONTACT'] },
+  });
+
+const assertNumberFree = async (db: Db, ctx: AuthContext, number: string, exceptId?: number) => {
+  const [taken] = await db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(
+      ofCompany(
+        contacts,
+        ctx,
+        eq(contacts.number, number),
+        exceptId ? ne(contacts.id, exceptId) : undefined,
+      ),
+    );
+  if (taken) throw duplicated();
+};
+
+const findContact = async (db: Db, ctx: AuthContext, id: number) =>
+  foundOr404(
+    (
+      await db
+        .select()
+        .from(contacts)
+        .where(ownedRow(contacts, id, ctx))
+    )[0],
+    'ERR_NO_CONTACT_FOUND',
+  );
+
+const detailOf = async (db: Db, row: ContactRow): Promise<ContactDetailView> => {
+  const extraInfo = await db
+    .select({
+      id: contactCustomFields.id,
+      name: contactCustomFields.name,
+      value: contactCustomFields.value,
+    })
+    .from(contactCustomFields)
+    .where(eq(contactCustomFields.contactId, row.id))
+    .orderBy(asc(contactCustomFields.id));
+  return { ...serializeContact(row), extraInfo };
+};
+
+const emitContact = (deps: Deps, companyId: number, event: ContactEvent) =>
+  deps.realtime.toCompany(companyId).emit('contact', event);
+
+const createdBetween = (query: ContactListQuery): (SQL | undefined)[] => [
+  query.date ? sql`${contacts.createdAt}::date = ${query.date.slice(0, 10)}::date` : undefined,
+  query.dateStart
+    ? sql`${contacts.createdAt}::date >= ${query.dateStart.slice(0, 10)}::date`
+    : undefined,
+  query.dateEnd
+    ? sql`${contacts.createdAt}::date <= ${query.dateEnd.slice(0, 10)}::date`
+    : undefined,
+];
+
+export const listContacts = async (db: Db, ctx: AuthContext, query: ContactListQuery) => {
+  const term = query.searchParam.trim();
+  // '+55 (11) 9888' finds the stored '55119888…' too.
+  const digits = /^[\d\s+().-]+$/.test(term) ? term.replace(/\D/g, '') : '';
+  const where = ofCompany(
+    contacts,
+    ctx,
+    term
+      ? or(
+          ilike(contacts.name, `%${escapeLike(term)}%`),
+          ilike(contacts.number, `%${escapeLike(term)}%`),
+          digits ? ilike(contacts.number, `%${digits}%`) : undefined,
+        )
+      : undefined,
+    ...createdBetween(query),
+  );
+  const rows = await db
+    .select()
+    .from(contacts)
+    .where(where)
+    .orderBy(asc(contacts.name), asc(contacts.id))
+    .limit(CONTACTS_PAGE_SIZE + 1)
+    .offset((query.pageNumber - 1) * CONTACTS_PAGE_SIZE);
+  const [{ total }] = await db.select({ total: count() }).from(contacts).where(where);
+  return {
+    contacts: rows.slice(0, CONTACTS_PAGE_SIZE).map(serializeContact),
+    count: total,
+    hasMore: rows.length > CONTACTS_PAGE_SIZE,
+  };
+};
+
+// Super users may list another company's contacts (as GET /users/list allows).
+export const listContactOptions = async (db: Db, ctx: AuthContext, companyId?: number) =>
+  db
+    .select({
+      id: contacts.id,
+      name: contacts.name,
+      number: contacts.number,
+      email: contacts.email,
+    })
+    .from(contacts)
+    .where(eq(contacts.companyId, ctx.isSuper && companyId ? companyId : ctx.companyId))
+    .orderBy(asc(contacts.name), asc(contacts.id));
+
+export const getContact = async (db: Db, ctx: AuthContext, id: number) =>
+  detailOf(db, await findContact(db, ctx, id));
+
+const replaceExtraInfo = async (
+  tx: Db,
+  ctx: AuthContext,
+  contactId: number,
+  extraInfo: ContactInput['extraInfo'],
+) => {
+  await tx.delete(contactCustomFields).where(eq(contactCustomFields.contactId, contactId));
+  if (extraInfo.length)
+    await tx
+      .insert(contactCustomFields)
+      .values(
+        extraInfo.map(({ name, value }) => ({ companyId: ctx.companyId, contactId, name, value })),
+      );
+};
+
+export const createContact = async (deps: Deps, ctx: AuthContext, input: ContactInput) => {
+  const number = storedNumber(input.number);
+  await assertNumberFree(deps.db, ctx, number);
+  let row: ContactRow;
+  try {
+    row = await deps.db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(contacts)
+        .values({ companyId: ctx.companyId, name: input.name, number, email: input.email })
+        .returning();
+      await replaceExtraInfo(tx, ctx, created.id, input.extraInfo);
+      return created;
+    });
+  } catch (error) {
+    // Someone saved the same number in between.
+    if (isUniqueViolation(error)) throw duplicated();
+    throw error;
+  }
+  const view = await detailOf(deps.db, row);
+  emitContact(deps, ctx.companyId, { action: 'create', contact: view });
+  return view;
+};
+
+export const updateContact = async (
+  deps: Deps,
+  ctx: AuthContext,
+  id: number,
+  input: ContactUpdateInput,
+) => {
+  const before = await findContact(deps.db, ctx, id);
+  const number = input.number === undefined ? undefined : storedNumber(input.number, before.number);
+  if (number !== undefined && number !== before.number)
+    await assertNumberFree(deps.db, ctx, number, id);
+  let row: ContactRow;
+  try {
+    row = await deps.db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(contacts)
+        .set({
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(number !== undefined ? { number } : {}),
+          ...(input.email !== undefined ? { email: input.email } : {}),
+          updatedAt: new Date(),
+        })
+        .where(ownedRow(contacts, id, ctx))
+        .returning();
+      if (input.extraInfo) await replaceExtraInfo(tx, ctx, id, input.extraInfo);
+      return updated;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicated();
+    throw error;
+  }
+  const view = await detailOf(deps.db, row);
+  emitContact(deps, ctx.companyId, { action: 'update', contact: view });
+  return view;
+};
+
+// Deleting a contact deletes its conversations (the tables cascade); the lists showing them are told.
+export const deleteContact = async (deps: Deps, ctx: AuthContext, id: number) => {
+  await findContact(deps.db, ctx, id);
+  const gone = await deps.db
+    .select({
+      id: tickets.id,
+      status: tickets.status,
+      queueId: tickets.queueId,
+      userId: tickets.userId,
+    })
+    .from(tickets)
+    .where(ofCompany(tickets, ctx, eq(tickets.contactId, id)));
+  await deps.db.delete(contacts).where(ownedRow(contacts, id, ctx));
+  for (const ticket of gone)
+    deps.realtime
+      .toRooms(ctx.companyId, [
+        `ticket-${ticket.id}`,
+        ...ticketRooms(ticket),
+        ...notificationRooms(ticket),
+      ])
+      .emit('ticket', { action: 'delete', ticketId: ticket.id });
+  emitContact(deps, ctx.companyId, { action: 'delete', contactId: id });
+};

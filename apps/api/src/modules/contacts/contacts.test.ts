@@ -1,0 +1,300 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { io as connect, type Socket } from 'socket.io-client';
+import type { ContactDetailView, ContactListPage, ContactView } from '@atendi/shared';
+import { contacts, tickets } from '../../db/schema';
+import {
+  createTestApp,
+  inject,
+  login,
+  makeCompany,
+  makeUser,
+  makeWhatsapp,
+  type Session,
+  type TestContext,
+} from '../../../test/harness';
+
+let t: TestContext;
+let admin: Session;
+let agent: Session;
+let outsider: Session;
+let companyId: number;
+let port = 0;
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const company = await makeCompany(t.db);
+  companyId = company.company.id;
+  admin = await login(t.app, company.admin.email);
+  agent = await login(t.app, (await makeUser(t.db, companyId, 'user')).email);
+  const other = await makeCompany(t.db);
+  outsider = await login(t.app, other.admin.email);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  port = (t.app.server.address() as { port: number }).port;
+});
+afterAll(async () => {
+  sockets.forEach((s) => s.disconnect());
+  await t.close();
+});
+
+const create = (body: Record<string, unknown>, session = admin) =>
+  inject(t.app, session, 'POST', '/contacts', body);
+
+const page = async (query: string, session = admin) => {
+  const res = await inject(t.app, session, 'GET', `/contacts?${query}`);
+  expect(res.statusCode).toBe(200);
+  return res.json() as ContactListPage;
+};
+
+type Heard = { event: string; payload: Record<string, unknown> };
+const listen = async (session: Session) => {
+  const socket = connect(`http://127.0.0.1:${port}`, {
+    query: { token: session.token },
+    transports: ['websocket'],
+    forceNew: true,
+  });
+  sockets.push(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.on('connect', () => resolve());
+    socket.on('connect_error', reject);
+  });
+  const heard: Heard[] = [];
+  socket.onAny((event: string, payload: Heard['payload']) => heard.push({ event, payload }));
+  return heard;
+};
+
+const waitFor = async (check: () => boolean, what: string) => {
+  const until = Date.now() + 5000;
+  while (Date.now() < until) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out: ${what}`);
+};
+
+describe('contacts', () => {
+  it('creates a contact with its number normalised and its extra info, and reads it back', async () => {
+    const res = await create({
+      name: '  Lucía Pérez ',
+      number: '+55 (11) 8888-7777',
+      email: 'Lucia@Example.com',
+      extraInfo: [
+        { name: 'CPF', value: '123' },
+        { name: 'Cliente desde', value: '2020' },
+      ],
+    });
+    expect(res.statusCode).toBe(201);
+    const created = res.json() as ContactDetailView;
+    // Brazil's ninth digit is added, as the ingest pipeline does for the same person.
+    expect(created).toMatchObject({
+      name: 'Lucía Pérez',
+      number: '5511988887777',
+      email: 'lucia@example.com',
+      isGroup: false,
+      extraInfo: [
+        { name: 'CPF', value: '123' },
+        { name: 'Cliente desde', value: '2020' },
+      ],
+    });
+
+    const read = await inject(t.app, agent, 'GET', `/contacts/${created.id}`);
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toEqual(created);
+  });
+
+  it('refuses a second contact with the same number, however it is written', async () => {
+    await create({ name: 'Primero', number: '5491155550001' });
+    const again = await create({ name: 'Segundo', number: '+54 9 11 5555-0001' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe('ERR_DUPLICATED_CONTACT');
+    // Another company may have the same number.
+    expect((await create({ name: 'Otro', number: '5491155550001' }, outsider)).statusCode).toBe(
+      201,
+    );
+  });
+
+  it('updates the fields given, replaces the extra info, and refuses a number already taken', async () => {
+    const taken = (await create({ name: 'Tomado', number: '5491155550002' })).json();
+    const contact = (
+      await create({
+        name: 'Editar',
+        number: '5491155550003',
+        extraInfo: [{ name: 'Viejo', value: 'x' }],
+      })
+    ).json() as ContactDetailView;
+
+    const res = await inject(t.app, agent, 'PUT', `/contacts/${contact.id}`, {
+      name: 'Editado',
+      extraInfo: [{ id: contact.extraInfo[0].id, name: 'Nuevo', value: 'y' }],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      name: 'Editado',
+      number: '5491155550003',
+      email: '',
+      extraInfo: [{ name: 'Nuevo', value: 'y' }],
+    });
+    expect(res.json().extraInfo).toHaveLength(1);
+
+    const clash = await inject(t.app, admin, 'PUT', `/contacts/${contact.id}`, {
+      number: taken.number,
+    });
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json().error).toBe('ERR_DUPLICATED_CONTACT');
+    // Saving its own number unchanged is no clash.
+    const same = await inject(t.app, admin, 'PUT', `/contacts/${contact.id}`, {
+      number: '+54 9 11 5555 0003',
+      email: 'nuevo@example.com',
+    });
+    expect(same.statusCode).toBe(200);
+    expect(same.json().email).toBe('nuevo@example.com');
+  });
+
+  it('keeps a group’s WhatsApp id when it is saved unchanged, and refuses typing one', async () => {
+    const [group] = await t.db
+      .insert(contacts)
+      .values({ companyId, name: 'Grupo', number: '120363025246125486@g.us', isGroup: true })
+      .returning();
+    const kept = await inject(t.app, admin, 'PUT', `/contacts/${group.id}`, {
+      name: 'Grupo ventas',
+      number: group.number,
+    });
+    expect(kept.statusCode).toBe(200);
+    expect(kept.json().number).toBe(group.number);
+    const typed = await create({ name: 'Falso', number: '120363999999999999@g.us' });
+    expect(typed.statusCode).toBe(400);
+    expect(typed.json().fields).toHaveProperty('number');
+  });
+
+  it('validates the input (400 with the fields)', async () => {
+    const res = await create({ name: 'A', number: '12ab', email: 'no-es-email' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('ERR_VALIDATION');
+    expect(Object.keys(res.json().fields).sort()).toEqual(['email', 'name', 'number']);
+    // Punctuation only: long enough as typed, too few digits once normalised.
+    const short = await create({ name: 'Corto', number: '(11) 1234' });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().fields).toHaveProperty('number');
+    const bad = await inject(t.app, admin, 'GET', '/contacts?pageNumber=0');
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('searches name or number without regard to case and pages by 20', async () => {
+    const company = await makeCompany(t.db);
+    const owner = await login(t.app, company.admin.email);
+    await t.db.insert(contacts).values(
+      Array.from({ length: 23 }, (_, i) => ({
+        companyId: company.company.id,
+        name: `Cliente ${String(i).padStart(2, '0')}`,
+        number: `54911400000${String(i).padStart(2, '0')}`,
+      })),
+    );
+    await t.db.insert(contacts).values([
+      { companyId: company.company.id, name: 'María Gómez', number: '5215512345678' },
+      { companyId: company.company.id, name: '100% real', number: '5215599999999' },
+    ]);
+
+    const first = await page('pageNumber=1', owner);
+    expect(first.contacts).toHaveLength(20);
+    expect(first).toMatchObject({ count: 25, hasMore: true });
+    expect(first.contacts[0].name).toBe('100% real');
+    const second = await page('pageNumber=2', owner);
+    expect(second.contacts).toHaveLength(5);
+    expect(second.hasMore).toBe(false);
+
+    const byName = await page('searchParam=MARÍA', owner);
+    expect(byName.contacts.map((c) => c.name)).toEqual(['María Gómez']);
+    expect(byName.count).toBe(1);
+    const byNumber = await page(`searchParam=${encodeURIComponent('+52 155 1234')}`, owner);
+    expect(byNumber.contacts.map((c) => c.name)).toEqual(['María Gómez']);
+    // A % is a character to find, not a wildcard.
+    const percent = await page('searchParam=%25', owner);
+    expect(percent.contacts.map((c) => c.name)).toEqual(['100% real']);
+
+    const options = await inject(t.app, owner, 'GET', '/contacts/list');
+    expect(options.statusCode).toBe(200);
+    expect(options.json()).toHaveLength(25);
+    expect(options.json()[0]).toEqual({
+      id: expect.any(Number),
+      name: '100% real',
+      number: '5215599999999',
+      email: '',
+    });
+  });
+
+  it('lets only those with the delete permission delete, and deletes the contact’s tickets', async () => {
+    const contact = (await create({ name: 'Borrar', number: '5491155550004' })).json();
+    const whatsapp = await makeWhatsapp(t.db, companyId);
+    await t.db
+      .insert(tickets)
+      .values({ companyId, contactId: contact.id, whatsappId: whatsapp.id, status: 'pending' });
+
+    const refused = await inject(t.app, agent, 'DELETE', `/contacts/${contact.id}`);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toBe('ERR_NO_PERMISSION');
+
+    expect((await inject(t.app, admin, 'DELETE', `/contacts/${contact.id}`)).statusCode).toBe(204);
+    const gone = await inject(t.app, admin, 'GET', `/contacts/${contact.id}`);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().error).toBe('ERR_NO_CONTACT_FOUND');
+    expect(await t.db.select().from(tickets).where(eq(tickets.contactId, contact.id))).toEqual([]);
+  });
+
+  it('answers 404 for another company’s contact and leaves it unchanged', async () => {
+    const theirs = (await create({ name: 'Ajeno', number: '5491155550005' }, outsider)).json();
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PUT', { name: 'Robado' }],
+      ['DELETE', undefined],
+    ] as const) {
+      const res = await inject(t.app, admin, method, `/contacts/${theirs.id}`, body);
+      expect(res.statusCode, method).toBe(404);
+    }
+    const [row] = await t.db.select().from(contacts).where(eq(contacts.id, theirs.id));
+    expect(row.name).toBe('Ajeno');
+    const search = await page('searchParam=Ajeno');
+    expect(search.contacts).toEqual([]);
+  });
+
+  it('tells the own company’s sockets about creates, updates and deletes, and nobody else', async () => {
+    const mine = await listen(agent);
+    const theirs = await listen(outsider);
+    const created = (await create({ name: 'En vivo', number: '5491155550006' })).json();
+    await inject(t.app, admin, 'PUT', `/contacts/${created.id}`, { name: 'En vivo 2' });
+    await inject(t.app, admin, 'DELETE', `/contacts/${created.id}`);
+
+    const contactEvents = () => mine.filter((h) => h.event === `company-${companyId}-contact`);
+    await waitFor(() => contactEvents().length === 3, 'three contact events');
+    const [onCreate, onUpdate, onDelete] = contactEvents().map((h) => h.payload);
+    expect(onCreate).toMatchObject({ action: 'create', contact: { id: created.id } });
+    expect(onUpdate).toMatchObject({
+      action: 'update',
+      contact: { id: created.id, name: 'En vivo 2', extraInfo: [] },
+    });
+    expect(onDelete).toEqual({ action: 'delete', contactId: created.id });
+    expect(theirs.filter((h) => h.event.endsWith('-contact'))).toEqual([]);
+  });
+
+  it('lists contacts created on a day or between days', async () => {
+    const company = await makeCompany(t.db);
+    const owner = await login(t.app, company.admin.email);
+    await t.db.insert(contacts).values([
+      {
+        companyId: company.company.id,
+        name: 'Viejo',
+        number: '5491100000001',
+        createdAt: new Date('2024-01-10T12:00:00Z'),
+      },
+      {
+        companyId: company.company.id,
+        name: 'Nuevo',
+        number: '5491100000002',
+        createdAt: new Date('2024-03-10T12:00:00Z'),
+      },
+    ]);
+    const names = (result: ContactListPage) => result.contacts.map((c: ContactView) => c.name);
+    expect(names(await page('date=2024-01-10', owner))).toEqual(['Viejo']);
+    expect(names(await page('dateStart=2024-02-01&dateEnd=2024-12-31', owner))).toEqual(['Nuevo']);
+  });
+});

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { tagSchema, tagSyncSchema, ticketIdParam, ticketTagParams } from '@atendi/shared';
+import {
+  addTicketTag,
+  clearTicketTags,
+  createTag,
+  listTagOptions,
+  syncTicketTags,
+} from './tags.service';
+
+export const tagsRoutes = async (root: FastifyInstance) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const deps = app.deps;
+  const tags = ['tags'];
+
+  // Every profile reads tags (ticket drawer, search filter, kanban); only admins add them.
+  app.get('/tags/list', { schema: { tags } }, async (request) =>
+    listTagOptions(deps.db, request.auth),
+  );
+  app.post(
+    '/tags',
+    { schema: { tags, body: tagSchema }, config: { access: { permission: 'tags:manage' } } },
+    async (request, reply) =>
+      reply.status(201).send(await createTag(deps, request.auth, request.body)),
+  );
+
+  // The ticket's tags become the ones given; answers the ticket.
+  app.post('/tags/sync', { schema: { tags, body: tagSyncSchema } }, async (request) =>
+    syncTicketTags(deps, request.auth, request.body),
+  );
+  app.put(
+    '/ticket-tags/:ticketId/:tagId',
+    { schema: { tags, params: ticketTagParams } },
+    async (request) =>
+      addTicketTag(deps, request.auth, request.params.ticketId, request.params.tagId),
+  );
+  app.delete(
+    '/ticket-tags/:ticketId',
+    { schema: { tags, params: ticketIdParam } },
+    async (request, reply) => {
+      await clearTicketTags(deps, request.auth, request.params.ticketId);
+      return reply.status(204).send();
+    },
+  );
+};

@@ -1,0 +1,50 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ChatMessageView, QuickMessageEvent, QuickMessageView } from '@atendi/shared';
+import { api } from '../../api/http-client';
+import { useCurrentSession } from '../../api/session';
+import { useCompanyEvent } from '../../api/socket';
+import { applyMessagesToCache } from './tickets.api';
+
+export const composerKeys = {
+  quickMessages: ['quick-messages', 'list'] as const,
+};
+
+// SPEC §7: a send with files is multipart: medias (one part per file), body, quotedMsg.
+export type MediaSend = { files: File[]; body: string; quotedMsg?: number };
+
+export const sendMedia = (ticketId: number, { files, body, quotedMsg }: MediaSend) => {
+  const form = new FormData();
+  form.append('body', body);
+  if (quotedMsg) form.append('quotedMsg', String(quotedMsg));
+  files.forEach((file) => form.append('medias', file, file.name));
+  return api.post<ChatMessageView[]>(`/messages/${ticketId}`, form);
+};
+
+// Failures toast through the query client with the translated error code.
+export const useSendMedia = (ticketId: number) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: MediaSend) => sendMedia(ticketId, input),
+    onSuccess: (messages) => applyMessagesToCache(queryClient, ticketId, messages),
+  });
+};
+
+export const fetchQuickMessages = (companyId: number, userId: number) =>
+  api.get<QuickMessageView[]>('/quick-messages/list', { query: { companyId, userId } });
+
+// The composer's quick answers: fetched the first time "/" is typed, then kept and refreshed live.
+export const useQuickMessages = (enabled: boolean) => {
+  const { user } = useCurrentSession();
+  const queryClient = useQueryClient();
+  useCompanyEvent<QuickMessageEvent>('quickemessage', () => {
+    void queryClient.invalidateQueries({ queryKey: composerKeys.quickMessages });
+  });
+  return useQuery({
+    queryKey: composerKeys.quickMessages,
+    queryFn: () => fetchQuickMessages(user.companyId, user.id),
+    enabled,
+    staleTime: 5 * 60_000,
+    // The list says so in place; a toast on every "/" would only get in the way.
+    meta: { silent: true },
+  });
+};

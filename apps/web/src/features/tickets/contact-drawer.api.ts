@@ -1,0 +1,142 @@
+import {
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
+import type {
+  ContactDetailView,
+  ContactEvent,
+  ContactUpdateInput,
+  TagOption,
+  TicketListPage,
+  TicketView,
+} from '@atendi/shared';
+import { api } from '../../api/http-client';
+import { useCompanyEvent } from '../../api/socket';
+import { applyTicketEventToCache, ticketsKeys, useTicketViewer } from './tickets.api';
+
+// What the chat's contact drawer reads and changes: the contact, the ticket's notes and its tags.
+
+// GET /ticket-notes/list (apps/api/src/modules/tickets/ticket-notes.ts).
+export type TicketNote = {
+  id: number;
+  note: string;
+  ticketId: number;
+  contactId: number;
+  userId: number | null;
+  user: { id: number; name: string } | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export const contactDrawerKeys = {
+  contact: (id: number) => ['contacts', 'detail', id] as const,
+  notes: (ticketId: number) => ['tickets', 'notes', ticketId] as const,
+  tagOptions: ['tags', 'list'] as const,
+};
+
+export const fetchContact = (id: number) => api.get<ContactDetailView>(`/contacts/${id}`);
+export const updateContact = (id: number, input: ContactUpdateInput) =>
+  api.put<ContactDetailView>(`/contacts/${id}`, input);
+export const fetchTicketNotes = (ticketId: number, contactId: number) =>
+  api.get<TicketNote[]>('/ticket-notes/list', { query: { ticketId, contactId } });
+export const addTicketNote = (input: { note: string; ticketId: number; contactId: number }) =>
+  api.post<TicketNote>('/ticket-notes', input);
+export const deleteTicketNote = (id: number) => api.delete(`/ticket-notes/${id}`);
+export const fetchTagOptions = () => api.get<TagOption[]>('/tags/list');
+export const syncTicketTags = (ticketId: number, tags: { id: number }[]) =>
+  api.post<TicketView>('/tags/sync', { ticketId, tags: tags.map(({ id }) => ({ id })) });
+
+// Tickets embed their contact: the chat header and the lists take the new name and picture too.
+const withContact = (ticket: TicketView, contact: ContactDetailView): TicketView => {
+  if (ticket.contactId !== contact.id) return ticket;
+  const { extraInfo: _extraInfo, ...view } = contact;
+  return { ...ticket, contact: view };
+};
+
+export const applyContactToCache = (queryClient: QueryClient, contact: ContactDetailView) => {
+  queryClient.setQueryData(contactDrawerKeys.contact(contact.id), contact);
+  queryClient.setQueriesData<TicketView>({ queryKey: ticketsKeys.details }, (ticket) =>
+    ticket ? withContact(ticket, contact) : ticket,
+  );
+  queryClient.setQueriesData<InfiniteData<TicketListPage, number>>(
+    { queryKey: ticketsKeys.lists },
+    (data) =>
+      data && {
+        ...data,
+        pages: data.pages.map((page) => ({
+          ...page,
+          tickets: page.tickets.map((ticket) => withContact(ticket, contact)),
+        })),
+      },
+  );
+};
+
+// SPEC §4 Live updates: company-{id}-contact refreshes the drawer (and what shows the contact).
+export const useContactLiveUpdates = () => {
+  const queryClient = useQueryClient();
+  useCompanyEvent<ContactEvent>('contact', (event) => {
+    if ((event?.action === 'update' || event?.action === 'create') && event.contact)
+      applyContactToCache(queryClient, event.contact);
+    else if (event?.action === 'delete' && typeof event.contactId === 'number')
+      queryClient.removeQueries({ queryKey: contactDrawerKeys.contact(event.contactId) });
+  });
+};
+
+export const useContact = (id: number) =>
+  useQuery({ queryKey: contactDrawerKeys.contact(id), queryFn: () => fetchContact(id) });
+
+export const useUpdateContact = (id: number) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ContactUpdateInput) => updateContact(id, input),
+    // The dialog explains a refused number itself.
+    meta: { silent: true },
+    onSuccess: (contact) => applyContactToCache(queryClient, contact),
+  });
+};
+
+export const useTicketNotes = (ticketId: number, contactId: number) =>
+  useQuery({
+    queryKey: contactDrawerKeys.notes(ticketId),
+    queryFn: () => fetchTicketNotes(ticketId, contactId),
+  });
+
+export const useAddTicketNote = (ticketId: number, contactId: number) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (note: string) => addTicketNote({ note, ticketId, contactId }),
+    onSuccess: (note) =>
+      queryClient.setQueryData<TicketNote[]>(contactDrawerKeys.notes(ticketId), (notes) => [
+        ...(notes ?? []),
+        note,
+      ]),
+  });
+};
+
+export const useDeleteTicketNote = (ticketId: number) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => deleteTicketNote(id),
+    onSuccess: (_data, id) =>
+      queryClient.setQueryData<TicketNote[]>(contactDrawerKeys.notes(ticketId), (notes) =>
+        notes?.filter((note) => note.id !== id),
+      ),
+  });
+};
+
+export const useTagOptions = () =>
+  useQuery({ queryKey: contactDrawerKeys.tagOptions, queryFn: fetchTagOptions });
+
+export const useSyncTicketTags = (ticketId: number) => {
+  const queryClient = useQueryClient();
+  const viewer = useTicketViewer();
+  return useMutation({
+    // The whole tags (not only ids), so the field can show the change before the answer.
+    mutationFn: (tags: TicketView['tags']) => syncTicketTags(ticketId, tags),
+    onSuccess: (ticket) =>
+      applyTicketEventToCache(queryClient, { action: 'update', ticket }, viewer),
+  });
+};

@@ -1,0 +1,286 @@
+import { useState } from 'react';
+import {
+  Autocomplete,
+  Box,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  MenuItem,
+  Stack,
+  TextField,
+} from '@mui/material';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'react-toastify';
+import { useTranslation } from 'react-i18next';
+import { can, type TicketCreateInput, type TicketView } from '@atendi/shared';
+import { api } from '../../api/http-client';
+import { useCurrentSession } from '../../api/session';
+import { ERROR_TOAST_MS } from '../../api/toasts';
+import { cssColor } from '../../lib/colors';
+import { waitBeforeSubmit } from '../../lib/form-delay';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { applyTicketEventToCache, useTicketViewer } from './tickets.api';
+
+// SPEC §5: contact and user searches start at 3 typed characters.
+export const MIN_SEARCH_LENGTH = 3;
+
+export type QueueChoice = { id: number; name: string; color: string };
+export type ConnectionChoice = { id: number; name: string };
+type ContactChoice = { id: number; name: string; number: string };
+type ContactsPage = { contacts: ContactChoice[]; hasMore: boolean; count: number };
+
+export const ticketDialogKeys = {
+  queues: ['tickets', 'dialog', 'queues'] as const,
+  connections: ['tickets', 'dialog', 'connections'] as const,
+  contacts: (term: string) => ['tickets', 'dialog', 'contacts', term] as const,
+};
+
+const fetchQueueChoices = () => api.get<QueueChoice[]>('/queue');
+const fetchConnectionChoices = () =>
+  api.get<ConnectionChoice[]>('/whatsapp', { query: { session: 0 } });
+const searchContacts = (searchParam: string) =>
+  api.get<ContactsPage>('/contacts', { query: { searchParam, pageNumber: 1 } });
+export const createTicket = (input: TicketCreateInput) => api.post<TicketView>('/tickets', input);
+
+// SPEC §8: a failed queue list toasts (the queries' default).
+export const useQueueChoices = (enabled: boolean) =>
+  useQuery({ queryKey: ticketDialogKeys.queues, queryFn: fetchQueueChoices, enabled });
+
+export const useConnectionChoices = (enabled: boolean) =>
+  useQuery({ queryKey: ticketDialogKeys.connections, queryFn: fetchConnectionChoices, enabled });
+
+// The text typed into a search box as the API should see it: after 500 ms, and only from 3 characters.
+export const useSearchTerm = (input: string) => {
+  const term = useDebouncedValue(input.trim());
+  return term.length >= MIN_SEARCH_LENGTH ? term : '';
+};
+
+const Swatch = ({ color }: { color: string }) => (
+  <Box
+    component="span"
+    sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: cssColor(color), flexShrink: 0 }}
+  />
+);
+
+// A queue picker; '' is no queue.
+export const QueueField = ({
+  queues,
+  value,
+  onChange,
+  isLoading,
+  isRequired,
+}: {
+  queues: QueueChoice[];
+  value: number | '';
+  onChange: (value: number | '') => void;
+  isLoading: boolean;
+  isRequired: boolean;
+}) => {
+  const { t } = useTranslation();
+  return (
+    <TextField
+      select
+      fullWidth
+      required={isRequired}
+      label={t('tickets.dialogs.queue')}
+      // Shown once the choices have loaded: a select rejects a value it has no option for.
+      value={queues.some((queue) => queue.id === value) ? value : ''}
+      onChange={(event) => onChange(event.target.value === '' ? '' : Number(event.target.value))}
+    >
+      {!isRequired && (
+        <MenuItem value="">
+          <em>{t('tickets.dialogs.noQueue')}</em>
+        </MenuItem>
+      )}
+      {isLoading && (
+        <MenuItem disabled>
+          <CircularProgress size={18} sx={{ mr: 1 }} />
+          {t('app.loading')}
+        </MenuItem>
+      )}
+      {queues.map((queue) => (
+        <MenuItem key={queue.id} value={queue.id}>
+          <Stack direction="row" spacing={1} alignItems="center">
+            <Swatch color={queue.color} />
+            <span>{queue.name}</span>
+          </Stack>
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+};
+
+// A connection picker; '' leaves the choice to the API (the user's, else the company's default).
+export const ConnectionField = ({
+  connections,
+  value,
+  onChange,
+  emptyLabel,
+}: {
+  connections: ConnectionChoice[];
+  value: number | '';
+  onChange: (value: number | '') => void;
+  emptyLabel?: string;
+}) => {
+  const { t } = useTranslation();
+  return (
+    <TextField
+      select
+      fullWidth
+      label={t('tickets.dialogs.connection')}
+      value={connections.some((connection) => connection.id === value) ? value : ''}
+      onChange={(event) => onChange(event.target.value === '' ? '' : Number(event.target.value))}
+    >
+      {emptyLabel !== undefined && (
+        <MenuItem value="">
+          <em>{emptyLabel}</em>
+        </MenuItem>
+      )}
+      {connections.map((connection) => (
+        <MenuItem key={connection.id} value={connection.id}>
+          {connection.name}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+};
+
+const NewTicketForm = ({
+  onClose,
+  onCreated,
+}: {
+  onClose: () => void;
+  onCreated: (ticket: TicketView) => void;
+}) => {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { user } = useCurrentSession();
+  const viewer = useTicketViewer();
+  // SPEC §6: admins choose among every queue and may leave it out; others among their own.
+  const isAdmin = can(user, 'tickets-manager:showall');
+  const allQueues = useQueueChoices(isAdmin);
+  const queues = isAdmin ? (allQueues.data ?? []) : user.queues;
+  const connections = useConnectionChoices(true);
+
+  const [contactInput, setContactInput] = useState('');
+  const [contact, setContact] = useState<ContactChoice | null>(null);
+  const [queueId, setQueueId] = useState<number | ''>(() =>
+    !isAdmin && user.queues.length === 1 ? user.queues[0].id : '',
+  );
+  const [whatsappId, setWhatsappId] = useState<number | ''>('');
+
+  const term = useSearchTerm(contactInput);
+  const found = useQuery({
+    queryKey: ticketDialogKeys.contacts(term),
+    queryFn: () => searchContacts(term),
+    enabled: term !== '',
+    staleTime: 0,
+  });
+  const isShort = contactInput.trim().length < MIN_SEARCH_LENGTH;
+
+  const create = useMutation({
+    mutationFn: async (input: TicketCreateInput) => {
+      await waitBeforeSubmit();
+      return createTicket(input);
+    },
+    onSuccess: (ticket) => {
+      applyTicketEventToCache(queryClient, { action: 'update', ticket }, viewer);
+      onCreated(ticket);
+    },
+  });
+
+  const submit = () => {
+    if (!contact) return;
+    // SPEC §5 New ticket: only admins may go without a queue.
+    if (queueId === '' && !isAdmin) {
+      toast.error(t('tickets.newTicket.selectQueue'), { autoClose: ERROR_TOAST_MS });
+      return;
+    }
+    create.mutate({
+      contactId: contact.id,
+      queueId: queueId === '' ? null : queueId,
+      whatsappId: whatsappId === '' ? null : whatsappId,
+      userId: user.id,
+      status: 'open',
+    });
+  };
+
+  return (
+    <>
+      <DialogTitle>{t('tickets.newTicket.title')}</DialogTitle>
+      <DialogContent dividers>
+        <Stack spacing={2} sx={{ pt: 0.5 }}>
+          <Autocomplete
+            options={term ? (found.data?.contacts ?? []) : []}
+            value={contact}
+            onChange={(_event, next) => setContact(next)}
+            inputValue={contactInput}
+            onInputChange={(_event, next) => setContactInput(next)}
+            // The API already filtered by the typed text.
+            filterOptions={(options) => options}
+            getOptionLabel={(option) => `${option.name} - ${option.number}`}
+            isOptionEqualToValue={(option, selected) => option.id === selected.id}
+            loading={found.isFetching}
+            loadingText={t('app.loading')}
+            noOptionsText={
+              isShort ? t('tickets.dialogs.typeMore') : t('tickets.newTicket.noContacts')
+            }
+            renderInput={(params) => (
+              <TextField
+                {...params}
+                autoFocus
+                required
+                label={t('tickets.newTicket.contact')}
+                placeholder={t('tickets.newTicket.contactPlaceholder')}
+              />
+            )}
+          />
+          <QueueField
+            queues={queues}
+            value={queueId}
+            onChange={setQueueId}
+            isLoading={isAdmin && allQueues.isPending}
+            isRequired={!isAdmin}
+          />
+          <ConnectionField
+            connections={connections.data ?? []}
+            value={whatsappId}
+            onChange={setWhatsappId}
+            emptyLabel={t('tickets.dialogs.defaultConnection')}
+          />
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={create.isPending}>
+          {t('tickets.dialogs.cancel')}
+        </Button>
+        <Button
+          variant="contained"
+          onClick={submit}
+          disabled={!contact || create.isPending}
+          startIcon={create.isPending ? <CircularProgress size={16} color="inherit" /> : null}
+        >
+          {t('tickets.newTicket.submit')}
+        </Button>
+      </DialogActions>
+    </>
+  );
+};
+
+// SPEC §5 New ticket: POST /tickets for a chosen contact, served by the current user.
+export const NewTicketDialog = ({
+  open,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (ticket: TicketView) => void;
+}) => (
+  <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs">
+    {open && <NewTicketForm onClose={onClose} onCreated={onCreated} />}
+  </Dialog>
+);

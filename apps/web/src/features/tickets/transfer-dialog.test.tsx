@@ -1,0 +1,114 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { TicketView } from '@atendi/shared';
+import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+import { setupUser, type User } from '../../test/user-event';
+import { bodyOf, listOf, makeTicket, messagesOf } from './tickets.fixtures';
+
+const ticket = makeTicket({ id: 7 });
+const chatPath = `/tickets/${ticket.uuid}`;
+
+const carlos = {
+  id: 5,
+  name: 'Carlos Pérez',
+  queues: [{ id: 2, name: 'Soporte', color: '#1565c0' }],
+};
+
+// The open chat of `ticket`, the dialog's lists, and every PUT /tickets/7 body.
+const stubTransfer = () => {
+  const puts: Record<string, unknown>[] = [];
+  const fetchMock = stubApi({
+    'GET /tickets': () => listOf([]),
+    [`GET /tickets/u/${ticket.uuid}`]: () => jsonResponse(200, ticket),
+    'GET /messages/7': () => messagesOf(ticket, []),
+    'GET /queue': () =>
+      jsonResponse(200, [
+        { id: 1, name: 'Ventas', color: '#2e7d32' },
+        { id: 2, name: 'Soporte', color: '#1565c0' },
+        { id: 3, name: 'Cobranza', color: '#6a1b9a' },
+      ]),
+    'GET /whatsapp': () =>
+      jsonResponse(200, [
+        { id: 1, name: 'Línea principal' },
+        { id: 2, name: 'Línea de soporte' },
+      ]),
+    'GET /users': () => jsonResponse(200, { users: [carlos], hasMore: false, count: 1 }),
+    'PUT /tickets/7': (init) => {
+      const body = bodyOf(init);
+      puts.push(body);
+      const updated: TicketView = {
+        ...ticket,
+        status: body.status as TicketView['status'],
+        userId: (body.userId as number | null) ?? null,
+        user: body.userId ? { id: 5, name: 'Carlos Pérez' } : null,
+      };
+      return jsonResponse(200, updated);
+    },
+  });
+  return { fetchMock, puts };
+};
+
+const openTransfer = async (user: User) => {
+  await screen.findByText('Resolver');
+  await user.click(screen.getByRole('button', { name: 'Transferir' }));
+  return screen.findByRole('dialog');
+};
+
+describe('transfer dialog', () => {
+  it('hands the ticket to a searched user, in one of their queues, then goes to the list', async () => {
+    const { fetchMock, puts } = stubTransfer();
+    const user = setupUser();
+    renderApp(chatPath, makeAuth());
+
+    const dialog = await openTransfer(user);
+    const field = within(dialog).getByRole('combobox', { name: 'Usuario' });
+    await user.type(field, 'Ca');
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(callsOf(fetchMock).filter((call) => call.startsWith('GET /users'))).toEqual([]);
+    await user.type(field, 'r');
+    await user.click(await screen.findByRole('option', { name: 'Carlos Pérez' }));
+    expect(callsOf(fetchMock)).toContain('GET /users?searchParam=Car&pageNumber=1');
+
+    // Carlos serves Soporte only: his one queue replaces Ventas, and it is all there is to choose.
+    await user.click(within(dialog).getByRole('combobox', { name: 'Cola' }));
+    const options = within(await screen.findByRole('listbox')).getAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual(['Sin cola', 'Soporte']);
+    await user.click(screen.getByRole('option', { name: 'Soporte' }));
+    await user.click(within(dialog).getByRole('combobox', { name: 'Conexión' }));
+    await user.click(await screen.findByRole('option', { name: 'Línea de soporte' }));
+
+    await user.click(within(dialog).getByRole('button', { name: 'Transferir' }));
+    expect(await screen.findByText('Ticket transferido.')).toBeTruthy();
+    expect(puts).toEqual([{ userId: 5, queueId: 2, whatsappId: 2, status: 'open' }]);
+    expect(
+      await screen.findByText(
+        'Seleccione un ticket para comenzar a conversar.',
+        {},
+        { timeout: 8000 },
+      ),
+    ).toBeTruthy();
+  }, 30_000);
+
+  it('sends the ticket back to waiting when no user is chosen', async () => {
+    const { puts } = stubTransfer();
+    const user = setupUser();
+    renderApp(chatPath, makeAuth());
+
+    const dialog = await openTransfer(user);
+    await user.click(within(dialog).getByRole('combobox', { name: 'Cola' }));
+    await user.click(await screen.findByRole('option', { name: 'Cobranza' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Transferir' }));
+
+    await waitFor(() =>
+      expect(puts).toEqual([{ userId: null, queueId: 3, whatsappId: 1, status: 'pending' }]),
+    );
+    expect(
+      await screen.findByText(
+        'Seleccione un ticket para comenzar a conversar.',
+        {},
+        { timeout: 8000 },
+      ),
+    ).toBeTruthy();
+  });
+});

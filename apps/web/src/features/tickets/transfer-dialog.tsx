@@ -1,0 +1,180 @@
+import { useState } from 'react';
+import {
+  Autocomplete,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  TextField,
+} from '@mui/material';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { toast } from 'react-toastify';
+import { useTranslation } from 'react-i18next';
+import { can, type TicketUpdateInput, type TicketView } from '@atendi/shared';
+import { api } from '../../api/http-client';
+import { useCurrentSession } from '../../api/session';
+import { waitBeforeSubmit } from '../../lib/form-delay';
+import {
+  ConnectionField,
+  MIN_SEARCH_LENGTH,
+  QueueField,
+  useConnectionChoices,
+  useQueueChoices,
+  useSearchTerm,
+  type QueueChoice,
+} from './new-ticket-dialog';
+import { applyTicketEventToCache, useTicketViewer } from './tickets.api';
+
+// GET /users carries each user's queues; GET /users/list (the picker list for everyone) does not.
+type UserChoice = { id: number; name: string; queues?: QueueChoice[] };
+
+const searchUsers = async (searchParam: string, canManageUsers: boolean) => {
+  if (canManageUsers) {
+    const page = await api.get<{ users: UserChoice[]; hasMore: boolean }>('/users', {
+      query: { searchParam, pageNumber: 1 },
+    });
+    return page.users;
+  }
+  // GET /users is for those who manage users; the short list is filtered here the same way.
+  const term = searchParam.toLowerCase();
+  const list = await api.get<UserChoice[]>('/users/list');
+  return list.filter((user) => user.name.toLowerCase().includes(term));
+};
+
+export const transferTicket = (id: number, input: TicketUpdateInput) =>
+  api.put<TicketView>(`/tickets/${id}`, input);
+
+// The queues a transfer may land in: the chosen person's, when the user view says which.
+const queuesFor = (user: UserChoice | null, all: QueueChoice[]) =>
+  user?.queues?.length ? user.queues : all;
+
+const TransferForm = ({ ticket, onClose }: { ticket: TicketView; onClose: () => void }) => {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { user: me } = useCurrentSession();
+  const viewer = useTicketViewer();
+  const canManageUsers = can(me, 'users:manage');
+  const allQueues = useQueueChoices(true);
+  const connections = useConnectionChoices(true);
+
+  const [userInput, setUserInput] = useState('');
+  const [target, setTarget] = useState<UserChoice | null>(null);
+  const [queueId, setQueueId] = useState<number | ''>(ticket.queueId ?? '');
+  const [whatsappId, setWhatsappId] = useState<number | ''>(ticket.whatsappId);
+
+  const term = useSearchTerm(userInput);
+  const found = useQuery({
+    queryKey: ['tickets', 'dialog', 'users', canManageUsers, term],
+    queryFn: () => searchUsers(term, canManageUsers),
+    enabled: term !== '',
+    staleTime: 0,
+  });
+  const isShort = userInput.trim().length < MIN_SEARCH_LENGTH;
+  const queues = queuesFor(target, allQueues.data ?? []);
+
+  const chooseUser = (next: UserChoice | null) => {
+    setTarget(next);
+    // A queue the new person does not serve is dropped; their only queue is the obvious choice.
+    const choices = queuesFor(next, allQueues.data ?? []);
+    if (next?.queues?.length === 1) setQueueId(next.queues[0].id);
+    else if (queueId !== '' && !choices.some((queue) => queue.id === queueId)) setQueueId('');
+  };
+
+  const transfer = useMutation({
+    mutationFn: async (input: TicketUpdateInput) => {
+      await waitBeforeSubmit();
+      return transferTicket(ticket.id, input);
+    },
+    onSuccess: (updated) => {
+      applyTicketEventToCache(queryClient, { action: 'update', ticket: updated }, viewer);
+      toast.success(t('tickets.transfer.done'));
+      onClose();
+      navigate('/tickets');
+    },
+  });
+
+  // SPEC §4 Transfer: to a person it stays open as theirs; to nobody it waits in the queue.
+  const submit = () =>
+    transfer.mutate({
+      userId: target?.id ?? null,
+      queueId: queueId === '' ? null : queueId,
+      ...(whatsappId === '' ? {} : { whatsappId }),
+      status: target ? 'open' : 'pending',
+    });
+
+  return (
+    <>
+      <DialogTitle>{t('tickets.transfer.title')}</DialogTitle>
+      <DialogContent dividers>
+        <Stack spacing={2} sx={{ pt: 0.5 }}>
+          <Autocomplete
+            options={term ? (found.data ?? []) : []}
+            value={target}
+            onChange={(_event, next) => chooseUser(next)}
+            inputValue={userInput}
+            onInputChange={(_event, next) => setUserInput(next)}
+            filterOptions={(options) => options}
+            getOptionLabel={(option) => option.name}
+            isOptionEqualToValue={(option, selected) => option.id === selected.id}
+            loading={found.isFetching}
+            loadingText={t('app.loading')}
+            noOptionsText={isShort ? t('tickets.dialogs.typeMore') : t('tickets.transfer.noUsers')}
+            renderInput={(params) => (
+              <TextField
+                {...params}
+                autoFocus
+                label={t('tickets.transfer.user')}
+                helperText={target ? undefined : t('tickets.transfer.noUserHint')}
+              />
+            )}
+          />
+          <QueueField
+            queues={queues}
+            value={queueId}
+            onChange={setQueueId}
+            isLoading={allQueues.isPending}
+            isRequired={false}
+          />
+          <ConnectionField
+            connections={connections.data ?? []}
+            value={whatsappId}
+            onChange={setWhatsappId}
+          />
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={transfer.isPending}>
+          {t('tickets.dialogs.cancel')}
+        </Button>
+        <Button
+          variant="contained"
+          onClick={submit}
+          disabled={transfer.isPending}
+          startIcon={transfer.isPending ? <CircularProgress size={16} color="inherit" /> : null}
+        >
+          {t('tickets.transfer.submit')}
+        </Button>
+      </DialogActions>
+    </>
+  );
+};
+
+// SPEC §5 Transfer: PUT /tickets/{id} with the chosen person, queue and connection; then the list.
+export const TransferDialog = ({
+  open,
+  ticket,
+  onClose,
+}: {
+  open: boolean;
+  ticket: TicketView;
+  onClose: () => void;
+}) => (
+  <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs">
+    {open && <TransferForm ticket={ticket} onClose={onClose} />}
+  </Dialog>
+);
