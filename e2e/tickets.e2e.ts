@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { apiClient, until } from './support/api';
 import { launchBrowser } from './support/browser';
 import { logIn } from './support/pages';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
@@ -18,38 +19,10 @@ afterAll(async () => {
 
 // The "phone" is driven through the simulator's API, with a session of its own: a second admin, since
 // logging in again as the browser's user would end the browser's session.
-const api = async (token: string, method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${server.apiUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-};
-const apiLogin = async (email: string, password: string) =>
-  (
-    (await (
-      await fetch(`${server.apiUrl}/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password }),
-      })
-    ).json()) as { token: string }
-  ).token;
-
-const until = async <T>(read: () => Promise<T>, ok: (value: T) => boolean) => {
-  for (let i = 0; i < 100; i += 1) {
-    const value = await read();
-    if (ok(value)) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('timed out');
-};
+const client = () => apiClient(server.apiUrl);
+const api = <T = unknown>(token: string, method: string, path: string, body?: unknown) =>
+  client().call<T>(token, method, path, body);
+const apiLogin = (email: string, password: string) => client().login(email, password);
 
 describe('inbox', () => {
   it('a contact writes, the ticket shows up waiting, the agent accepts, replies and resolves', async () => {
@@ -61,7 +34,7 @@ describe('inbox', () => {
       profile: 'admin',
     });
     const phone = await apiLogin('phone@test.local', 'Phone12345');
-    const connection = await api(phone, 'POST', '/whatsapp', {
+    const connection = await api<{ id: number }>(phone, 'POST', '/whatsapp', {
       name: 'Inbox',
       provider: 'simulator',
     });
@@ -94,9 +67,11 @@ describe('inbox', () => {
 
     const sent = await until(
       () =>
-        api(phone, 'GET', `/simulator/${connection.id}/outbound`) as Promise<
-          { id: string; body: string }[]
-        >,
+        client().call<{ id: string; body: string }[]>(
+          phone,
+          'GET',
+          `/simulator/${connection.id}/outbound`,
+        ),
       (rows) => rows.length > 0,
     );
     expect(sent[0].body).toContain('Sí, tenemos 3 unidades.');

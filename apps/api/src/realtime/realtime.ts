@@ -111,22 +111,30 @@ export const createRealtime = (options: {
     const leaveList = (prefix: string) => {
       for (const room of socket.rooms) if (room.startsWith(prefix)) void socket.leave(room);
     };
-    socket.on('joinNotification', () => void joinList({ kind: 'notification' }));
+    // Each join may carry an acknowledgement: the client learns when the rooms are joined, and
+    // reloads what it showed before, so nothing emitted in between is missed.
+    const done = (ack: unknown) => {
+      if (typeof ack === 'function') (ack as (joined: boolean) => void)(true);
+    };
+    socket.on('joinNotification', (ack: unknown) => {
+      void joinList({ kind: 'notification' }).then(() => done(ack));
+    });
     socket.on('leaveNotification', () => leaveList(`company-${companyId}-notification-`));
-    socket.on('joinTickets', (status: unknown) => {
+    socket.on('joinTickets', (status: unknown, ack: unknown) => {
       if (typeof status === 'string' && (ticketStatuses as readonly string[]).includes(status)) {
-        void joinList({ kind: 'tickets', status });
+        void joinList({ kind: 'tickets', status }).then(() => done(ack));
       }
     });
     socket.on('leaveTickets', (status: unknown) => {
       if (typeof status === 'string' && (ticketStatuses as readonly string[]).includes(status))
         leaveList(`company-${companyId}-tickets-${status}-`);
     });
-    socket.on('joinChatBox', async (ticketId: unknown) => {
+    socket.on('joinChatBox', async (ticketId: unknown, ack: unknown) => {
       const id = Number(ticketId);
       if (!Number.isInteger(id) || id <= 0) return;
       if (await ticketGuard(identity, id).catch(() => false)) {
-        void socket.join(roomName(companyId, `ticket-${id}`));
+        await socket.join(roomName(companyId, `ticket-${id}`));
+        done(ack);
       }
     });
     socket.on('leaveChatBox', (ticketId: unknown) => {

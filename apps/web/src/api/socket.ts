@@ -113,13 +113,20 @@ export const useCompanyEvent = <T>(event: string, handler: (payload: T) => void)
 };
 
 // Joins a room (joinChatBox, joinTickets, joinNotification) now and after every reconnect.
-export const useSocketRoom = (joinEvent: string, argument?: string | number) => {
+// onJoined runs once the server has joined it: the moment to reload what events may have missed.
+export const useSocketRoom = (
+  joinEvent: string,
+  argument?: string | number,
+  onJoined?: () => void,
+) => {
   const socket = useSocket();
+  const joined = useEffectEvent(() => onJoined?.());
   useEffect(() => {
     if (!socket) return;
     const join = () => {
-      if (argument === undefined) socket.emit(joinEvent);
-      else socket.emit(joinEvent, argument);
+      const ack = () => joined();
+      if (argument === undefined) socket.emit(joinEvent, ack);
+      else socket.emit(joinEvent, argument, ack);
     };
     if (socket.connected) join();
     socket.on('connect', join);

@@ -6,7 +6,9 @@ export const createFakeSocket = () => {
   const socket = {
     connected: false,
     io: { opts: { query: {} as Record<string, string> } },
+    // What the app emitted, without acknowledgement callbacks (those wait in `acks`).
     emitted: [] as unknown[][],
+    acks: [] as { args: unknown[]; ack: Handler }[],
     on: (event: string, handler: Handler) => {
       if (!handlers.has(event)) handlers.set(event, new Set());
       handlers.get(event)?.add(handler);
@@ -17,8 +19,16 @@ export const createFakeSocket = () => {
       return socket;
     },
     emit: (...args: unknown[]) => {
-      socket.emitted.push(args);
+      const last = args[args.length - 1];
+      const ack = typeof last === 'function' ? (last as Handler) : undefined;
+      const sent = ack ? args.slice(0, -1) : args;
+      socket.emitted.push(sent);
+      if (ack) socket.acks.push({ args: sent, ack });
       return socket;
+    },
+    // Test helper: the server acknowledges every join so far.
+    acknowledge: () => {
+      for (const { ack } of socket.acks.splice(0)) ack(true);
     },
     removeAllListeners: () => {
       handlers.clear();

@@ -238,9 +238,9 @@ describe('live updates reach only those who may see the ticket', () => {
     });
     const heard: { event: string; payload: { ticket?: { id: number } } }[] = [];
     socket.onAny((event: string, payload) => heard.push({ event, payload }));
-    socket.emit('joinTickets', list);
-    socket.emit('joinNotification');
-    await new Promise((r) => setTimeout(r, 100));
+    // The server acknowledges each join once its rooms are joined.
+    expect(await socket.timeout(5000).emitWithAck('joinTickets', list)).toBe(true);
+    expect(await socket.timeout(5000).emitWithAck('joinNotification')).toBe(true);
     return heard;
   };
 

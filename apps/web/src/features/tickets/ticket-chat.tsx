@@ -15,10 +15,14 @@ import { MessageList } from './message-list';
 import { TicketChatHeader } from './ticket-chat-header';
 import { ticketsKeys, useTicket, useTicketViewer, type TicketViewer } from './tickets.api';
 
-// Live messages of this ticket while it is open (SPEC §7 joinChatBox).
+// Live messages of this ticket while it is open (SPEC §7 joinChatBox); once joined, the messages load
+// again so one that arrived before the room was joined is not missed.
 const ChatRoom = ({ ticketId }: { ticketId: number }) => {
   const socket = useSocket();
-  useSocketRoom('joinChatBox', ticketId);
+  const queryClient = useQueryClient();
+  useSocketRoom('joinChatBox', ticketId, () => {
+    void queryClient.invalidateQueries({ queryKey: ticketsKeys.messages(ticketId) });
+  });
   useEffect(
     () => () => {
       socket?.emit('leaveChatBox', ticketId);

@@ -129,6 +129,23 @@ describe('tickets page', () => {
     expect(namesIn(open)).toEqual(['Lucía Gómez', 'Nuevo Cliente']);
   });
 
+  it('loads the lists again once the rooms are joined, so a ticket that arrived before is shown', async () => {
+    let waitingNow = [withContact(2, 'Lucía Gómez', waiting)];
+    stubInbox({ pending: () => listOf(waitingNow) });
+    renderApp('/tickets', makeAuth());
+    await setupUser().click(await screen.findByRole('tab', { name: /En espera/ }));
+    const pending = await screen.findByRole('list', { name: 'En espera' });
+    await within(pending).findByText('Lucía Gómez');
+
+    // A contact wrote between the first load and the join: no event reached this page.
+    waitingNow = [withContact(4, 'Pedro Sanz', waiting), ...waitingNow];
+    const socket = getSocket() as unknown as FakeSocket;
+    await act(async () => socket.receive('connect'));
+    expect(within(pending).queryByText('Pedro Sanz')).toBeNull();
+    await act(async () => socket.acknowledge());
+    expect(await within(pending).findByText('Pedro Sanz')).toBeTruthy();
+  });
+
   it('accepts a waiting ticket instead of opening it, then shows its chat', async () => {
     const lucia = withContact(2, 'Lucía Gómez', waiting);
     const accepted: TicketView = {

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Box, Paper, Stack, Typography, useMediaQuery, useTheme } from '@mui/material';
 import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
 import { useNavigate, useParams } from 'react-router';
@@ -9,13 +10,17 @@ import { useCurrentSession } from '../../api/session';
 import { useNotificationPermissionRequest } from './notifications';
 import { TicketChat } from './ticket-chat';
 import { TicketListPane, type ListState } from './ticket-list-pane';
-import { useTicketsLiveUpdates } from './tickets.api';
+import { ticketsKeys, useTicketsLiveUpdates } from './tickets.api';
 
-// SPEC §7 Real-time: the lists of every status and the notifications; the helper rejoins on reconnect.
+// SPEC §7 Real-time: the lists of every status and the notifications; the helper rejoins on
+// reconnect. Once joined, the lists load again: a ticket that changed before the rooms were joined
+// (just after the page opened, or while the connection was down) is not missed.
 const useTicketRooms = () => {
-  useSocketRoom('joinTickets', 'open');
-  useSocketRoom('joinTickets', 'pending');
-  useSocketRoom('joinTickets', 'closed');
+  const queryClient = useQueryClient();
+  const reload = () => void queryClient.invalidateQueries({ queryKey: ticketsKeys.lists });
+  useSocketRoom('joinTickets', 'open', reload);
+  useSocketRoom('joinTickets', 'pending', reload);
+  useSocketRoom('joinTickets', 'closed', reload);
   useSocketRoom('joinNotification');
 };
 
