@@ -1,0 +1,275 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { io, type Socket } from 'socket.io-client';
+import {
+  ADMIN_EMAIL,
+  api,
+  args,
+  ingestDatabaseUrl,
+  login,
+  machine,
+  ms,
+  saveResult,
+  spread,
+  startApi,
+  summarize,
+  type RunningApi,
+} from './lib';
+import { prepareDatabase, seedBase } from './seed';
+import { portuguese, spanish } from './texts';
+
+// Inbound ingest through the simulator's real path: `npx tsx bench/ingest.ts [--messages 20000]
+// [--contacts 500] [--concurrency 64] [--runs 3] [--queues 5]`.
+//
+// Each run: a fresh database (migrations, bootstrap, the bench company with its queues and a simulator
+// connection), the API as its own process with SIMULATOR_ENABLED, the connection paired through the QR
+// flow (POST /whatsappsession/{id}, then /simulator/{id}/scan as the phone). The admin's socket joins the
+// notification and ticket lists as the web app does; every POST /simulator/{id}/inbound carries a tag
+// in its body, and its latency is from the call's start to the admin's company-{id}-appMessage create
+// event for it.
+
+const options = args();
+const total = options.int('messages', 20_000);
+const contacts = options.int('contacts', 500);
+const concurrency = options.int('concurrency', 64);
+const runs = options.int('runs', 1);
+const warmup = options.int('warmup', 500);
+const queues = options.int('queues', 5);
+const routeProbe = options.int('route-probe', 5_000);
+
+type AppMessageEvent = {
+  action: string;
+  message: { body: string; fromMe: boolean; ticketId: number };
+};
+
+// CPU seconds a process has used (Linux /proc), to tell what the API process spent.
+const cpuSeconds = (pid: number) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+};
+// Every postgres process on this machine: the server is shared, so this is an upper bound.
+const postgresCpuSeconds = () => {
+  let sum = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
+        sum += cpuSeconds(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return sum;
+};
+
+const words = [...spanish, ...portuguese];
+const bodyOf = (tag: string, n: number) => `${words[n % words.length]} #${tag}#`;
+const numberOf = (contact: number, prefix = '5511955') =>
+  `${prefix}${String(contact).padStart(6, '0')}`;
+
+const until = async (what: string, ok: () => Promise<boolean> | boolean, timeoutMs = 30_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+// Sends count calls with at most `limit` in flight.
+const pool = async (count: number, limit: number, work: (i: number) => Promise<void>) => {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, count) }, async () => {
+      while (next < count) {
+        const i = next;
+        next += 1;
+        await work(i);
+      }
+    }),
+  );
+};
+
+const runOnce = async (run: number) => {
+  const url = ingestDatabaseUrl;
+  await prepareDatabase(url, true);
+  const sql = new pg.Client({ connectionString: url });
+  await sql.connect();
+  const base = await seedBase(sql);
+  if (queues < 5) {
+    await sql.query(
+      'DELETE FROM whatsapp_queues WHERE whatsapp_id = $1 AND queue_id <> ALL($2::int[])',
+      [base.whatsappId, base.queueIds.slice(0, queues)],
+    );
+  }
+  let server: RunningApi | undefined;
+  let socket: Socket | undefined;
+  try {
+    server = await startApi(url, { SIMULATOR_ENABLED: 'true' });
+    const { token, companyId } = await login(server.url, ADMIN_EMAIL);
+    const wid = base.whatsappId;
+    const apiUrl = server.url;
+    // Pair the virtual phone as a person would: start the session, then scan its QR code.
+    await api(apiUrl, token, 'POST', `/whatsappsession/${wid}`);
+    await until('the QR code', () =>
+      api(apiUrl, token, 'POST', `/simulator/${wid}/scan`).then(
+        () => true,
+        () => false,
+      ),
+    );
+
+    const seen = new Map<string, number>();
+    socket = io(apiUrl, { transports: ['websocket'], query: { token } });
+    await new Promise<void>((resolve, reject) => {
+      socket!.once('connect', resolve);
+      socket!.once('connect_error', reject);
+    });
+    socket.on(`company-${companyId}-appMessage`, (payload: AppMessageEvent) => {
+      if (payload.action !== 'create' || payload.message.fromMe) return;
+      const tag = /#([a-z]\d+)#$/.exec(payload.message.body)?.[1];
+      if (tag && !seen.has(tag)) seen.set(tag, performance.now());
+    });
+    // What the web app's lists and notification listener join for an admin.
+    socket.emit('joinNotification');
+    for (const status of ['pending', 'open']) socket.emit('joinTickets', status);
+    const inbound = (from: string, body: string) =>
+      fetch(`${apiUrl}/simulator/${wid}/inbound`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ from, name: `Cliente ${from.slice(-4)}`, body }),
+      }).then(async (res) => {
+        const text = await res.text();
+        if (!res.ok) throw new Error(`inbound → ${res.status} ${text}`);
+      });
+    // The rooms are joined once an event comes through.
+    await until('the first event', async () => {
+      await inbound(numberOf(0, '5511944'), bodyOf('p0', 0));
+      await new Promise((r) => setTimeout(r, 200));
+      return seen.has('p0');
+    });
+
+    // Warm-up on other contacts (JIT, pools, caches), not counted.
+    await pool(warmup, concurrency, (i) =>
+      inbound(numberOf(i % contacts, '5511933'), bodyOf(`w${i}`, i)),
+    );
+    await until(
+      'the warm-up events',
+      () => [...seen.keys()].filter((k) => k[0] === 'w').length === warmup,
+    );
+
+    // The route alone (auth, connection lookup, session routing, no storage): its ceiling.
+    let routeRate = NaN;
+    if (routeProbe) {
+      const t0 = performance.now();
+      await pool(routeProbe, concurrency, () =>
+        fetch(`${apiUrl}/simulator/${wid}/typing`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ from: numberOf(1), typing: true }),
+        }).then(async (res) => {
+          await res.arrayBuffer();
+          if (res.status !== 204) throw new Error(`typing → ${res.status}`);
+        }),
+      );
+      routeRate = routeProbe / ((performance.now() - t0) / 1000);
+    }
+
+    const stat = async () =>
+      (
+        await sql.query<{ xact: string }>(
+          'SELECT xact_commit::text AS xact FROM pg_stat_database WHERE datname = current_database()',
+        )
+      ).rows[0].xact;
+    const xactBefore = Number(await stat());
+    const cpuBefore = { api: cpuSeconds(server.pid), pg: postgresCpuSeconds() };
+    const started = new Float64Array(total);
+    const answered = new Float64Array(total);
+    const t0 = performance.now();
+    await pool(total, concurrency, async (i) => {
+      started[i] = performance.now();
+      await inbound(numberOf(i % contacts), bodyOf(`m${i}`, i));
+      answered[i] = performance.now();
+    });
+    const sent = performance.now();
+    await until(
+      'every message event',
+      () => [...Array(total).keys()].every((i) => seen.has(`m${i}`)),
+      30_000,
+    ).catch(() => undefined);
+    const cpuAfter = { api: cpuSeconds(server.pid), pg: postgresCpuSeconds() };
+    const xactAfter = Number(await stat());
+    const latencies: number[] = [];
+    const http: number[] = [];
+    let lastEvent = 0;
+    for (let i = 0; i < total; i += 1) {
+      http.push(answered[i] - started[i]);
+      const at = seen.get(`m${i}`);
+      if (at === undefined) continue;
+      latencies.push(at - started[i]);
+      lastEvent = Math.max(lastEvent, at);
+    }
+    const wall = (lastEvent - t0) / 1000;
+    const { rows } = await sql.query<{ messages: number; tickets: number; contacts: number }>(
+      `SELECT (SELECT count(*) FROM messages WHERE NOT from_me)::int AS messages,
+              (SELECT count(*) FROM tickets)::int AS tickets, (SELECT count(*) FROM contacts)::int AS contacts`,
+    );
+    const result = {
+      run,
+      messages: total,
+      received: latencies.length,
+      throughput: latencies.length / wall,
+      sendSeconds: (sent - t0) / 1000,
+      latency: summarize(latencies),
+      httpLatency: summarize(http),
+      routeOnlyRate: routeRate,
+      apiCpuShare: (cpuAfter.api - cpuBefore.api) / wall,
+      postgresCpuShare: (cpuAfter.pg - cpuBefore.pg) / wall,
+      transactionsPerMessage: (xactAfter - xactBefore) / total,
+      stored: rows[0],
+    };
+    console.log(
+      `  run ${run}: ${result.received}/${total} events, ${result.throughput.toFixed(0)} msg/s, latency p50 ${ms(result.latency.p50)} p99 ${ms(result.latency.p99)} ms (HTTP p50 ${ms(result.httpLatency.p50)}), route alone ${routeRate.toFixed(0)} req/s, API process ${(result.apiCpuShare * 100).toFixed(0)}% of a core, postgres ${(result.postgresCpuShare * 100).toFixed(0)}%, ${result.transactionsPerMessage.toFixed(1)} commits/msg`,
+    );
+    return result;
+  } finally {
+    socket?.disconnect();
+    await server?.stop();
+    await sql.end();
+  }
+};
+
+const main = async () => {
+  console.log(
+    `Ingest: ${total} messages from ${contacts} contacts, ${concurrency} in flight, ${queues} queues on the connection, ${runs} run(s)`,
+  );
+  const env = await machine(ingestDatabaseUrl.replace(/\/[^/]*$/, '/postgres'));
+  const results = [];
+  for (let run = 1; run <= runs; run += 1) results.push(await runOnce(run));
+  const summary = {
+    throughput: spread(results.map((r) => r.throughput)),
+    p50: spread(results.map((r) => r.latency.p50)),
+    p99: spread(results.map((r) => r.latency.p99)),
+    routeOnlyRate: spread(results.map((r) => r.routeOnlyRate)),
+  };
+  console.log(
+    `\nthroughput ${summary.throughput.median.toFixed(0)} msg/s [${summary.throughput.min.toFixed(0)}–${summary.throughput.max.toFixed(0)}], p50 ${ms(summary.p50.median)} ms, p99 ${ms(summary.p99.median)} ms [${ms(summary.p99.min)}–${ms(summary.p99.max)}] (target ≥ 3000 msg/s, p99 < 100 ms)`,
+  );
+  const variant = `${queues === 5 ? '' : `-queues${queues}`}${concurrency === 64 ? '' : `-c${concurrency}`}`;
+  const file = await saveResult(`ingest${variant}`, {
+    machine: { ...env, loadAverageAfter: loadavg().map((l) => Number(l.toFixed(2))) },
+    settings: { total, contacts, concurrency, warmup, queues },
+    summary,
+    runs: results,
+  });
+  console.log(`Recorded in ${file}`);
+};
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,265 @@
+import { spawn, execSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os, { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { format } from 'prettier';
+
+// What the bench scripts share: database URLs, the product started as `npm start` runs it, an HTTP
+// client, percentiles and the results folder.
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const resultsDir = path.join(root, 'bench', 'results');
+
+export const SUPER_EMAIL = 'super@bench.local';
+export const ADMIN_EMAIL = 'admin@bench.local';
+// The agent in queues 1 and 3 (request b).
+export const AGENT_EMAIL = 'agent2@bench.local';
+export const PASSWORD = 'Bench12345';
+export const COMPANY_NAME = 'Bench';
+
+export const requestsDatabaseUrl =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/atendi_bench';
+
+// The same server, another database.
+export const withDatabase = (url: string, database: string) => {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+};
+
+export const ingestDatabaseUrl =
+  process.env.BENCH_INGEST_DATABASE_URL ?? withDatabase(requestsDatabaseUrl, 'atendi_bench_ingest');
+export const databaseName = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1));
+
+// Creates the database when missing; with fresh, drops it first.
+export const ensureDatabase = async (url: string, fresh: boolean) => {
+  const name = databaseName(url);
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Unusual database name: ${name}`);
+  const admin = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
+  await admin.connect();
+  try {
+    if (fresh) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await admin.query(`CREATE DATABASE ${name}`);
+    return { created: fresh || !rowCount };
+  } finally {
+    await admin.end();
+  }
+};
+
+export const args = (argv = process.argv.slice(2)) => {
+  const flags = new Set<string>();
+  const values = new Map<string, string>();
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) continue;
+    const [key, inline] = arg.slice(2).split('=', 2);
+    if (inline !== undefined) values.set(key, inline);
+    else if (argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) values.set(key, argv[++i]);
+    else flags.add(key);
+  }
+  return {
+    flag: (name: string) => flags.has(name),
+    int: (name: string, fallback: number) => {
+      const raw = values.get(name);
+      if (raw === undefined) return fallback;
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number`);
+      return n;
+    },
+    text: (name: string) => values.get(name),
+  };
+};
+
+// --- Measuring ---
+
+export const percentile = (sorted: number[], p: number) => {
+  if (!sorted.length) return NaN;
+  const rank = Math.ceil((p / 100) * sorted.length) - 1;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))];
+};
+
+export const summarize = (samples: number[]) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return {
+    n: sorted.length,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1],
+  };
+};
+
+// min / median / max of one figure over several runs.
+export const spread = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { min: sorted[0], median, max: sorted[sorted.length - 1] };
+};
+
+export const ms = (value: number, digits = 1) =>
+  Number.isFinite(value) ? value.toFixed(digits) : '—';
+
+// Seeded PRNG (mulberry32): the same dataset on every machine.
+export const prng = (seed: number) => {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+};
+
+// --- Where it ran ---
+
+export const machine = async (databaseUrl: string) => {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const { rows } = await client.query<{ server_version: string }>('SHOW server_version');
+  await client.end();
+  let commit = 'unknown';
+  let dirty = false;
+  try {
+    commit = execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim();
+    dirty = execSync('git status --porcelain', { cwd: root }).toString().trim().length > 0;
+  } catch {
+    // not a git checkout
+  }
+  return {
+    cpus: os.availableParallelism(),
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
+    node: process.version,
+    postgres: rows[0].server_version,
+    commit,
+    workingTreeDirty: dirty,
+    at: new Date().toISOString(),
+  };
+};
+
+// Formatted as the repository's prettier check wants it.
+export const saveResult = async (name: string, result: unknown) => {
+  mkdirSync(resultsDir, { recursive: true });
+  const file = path.join(resultsDir, `${name}.json`);
+  writeFileSync(file, await format(JSON.stringify(result), { parser: 'json' }));
+  return path.relative(root, file);
+};
+
+// --- The product, as `npm start` runs it (apps/api/src/main.ts under tsx), API only ---
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+export type RunningApi = { url: string; pid: number; stop: () => Promise<void> };
+
+export const startApi = async (
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<RunningApi> => {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'atendi-bench-'));
+  let output = '';
+  // BENCH_API_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to see where the API spends its time.
+  const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
+    cwd: path.join(root, 'apps/api'),
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      SERVE_WEB: 'false',
+      ADMIN_EMAIL: SUPER_EMAIL,
+      ADMIN_PASSWORD: PASSWORD,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
+      // A run outlasts the default 15 minutes; the logins happen once.
+      ACCESS_TOKEN_TTL: String(24 * 3600),
+      LOGIN_RATE_LIMIT: '1000',
+      // Per-request info lines would cost both processes time and say nothing here.
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
+  child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`API exited (${child.exitCode}):\n${output}`);
+    try {
+      if ((await fetch(`${url}/version`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`API did not answer in time:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    pid: child.pid!,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+};
+
+// --- HTTP ---
+
+export const login = async (apiUrl: string, email: string, password = PASSWORD) => {
+  const res = await fetch(`${apiUrl}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const body = (await res.json()) as { token: string; user: { id: number; companyId: number } };
+  if (!res.ok) throw new Error(`login ${email}: ${res.status} ${JSON.stringify(body)}`);
+  return { token: body.token, userId: body.user.id, companyId: body.user.companyId };
+};
+
+export const api = async <T = unknown>(
+  apiUrl: string,
+  token: string,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<T> => {
+  const res = await fetch(`${apiUrl}${route}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${route} → ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+};
