@@ -30,6 +30,9 @@ export const contacts = pgTable(
       .on(t.companyId, t.lid)
       .where(sql`lid is not null`),
     index().on(t.companyId, t.name),
+    // Ticket search matches contacts by any part of the name or number (ILIKE '%term%').
+    index('contacts_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('contacts_number_trgm_idx').using('gin', t.number.op('gin_trgm_ops')),
   ],
 );
 

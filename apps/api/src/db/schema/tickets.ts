@@ -59,7 +59,10 @@ export const tickets = pgTable(
   },
   (t) => [
     // nullsFirst matches plain ORDER BY updated_at DESC; drizzle's NULLS LAST default would not be used.
-    index().on(t.companyId, t.status, t.updatedAt.desc().nullsFirst()),
+    // With id, a page deep in a status list is read from the index alone (index-only scan).
+    index().on(t.companyId, t.status, t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // Every status at once, newest first: the search's walk over the newest tickets.
+    index().on(t.companyId, t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index().on(t.companyId, t.queueId, t.status, t.updatedAt.desc().nullsFirst()),
     index().on(t.companyId, t.userId, t.status, t.updatedAt.desc().nullsFirst()),
     index().on(t.contactId, t.whatsappId, t.status),

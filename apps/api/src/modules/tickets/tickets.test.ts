@@ -265,6 +265,42 @@ describe('reading tickets', () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it('a search fills its pages with distinct tickets, newest first, beyond the first page too', async () => {
+    const matching = [];
+    for (let i = 0; i < 45; i += 1) {
+      const ticket = await waiting(null);
+      // Two matching messages: the ticket still counts once.
+      await t.db.insert(messages).values(
+        ['Le envío la FACTURA corregida', 'la factura llegó'].map((body) => ({
+          companyId,
+          ticketId: ticket.id,
+          whatsappId: connection,
+          body,
+        })),
+      );
+      matching.push(ticket.id);
+      if (i % 3 === 0) await waiting(null);
+    }
+    const newestFirst = [...matching].reverse();
+    const first = await list(admin, 'searchParam=Factura&showAll=true');
+    expect(first.tickets.map((x) => x.id)).toEqual(newestFirst.slice(0, 40));
+    expect(first.hasMore).toBe(true);
+    const second = await list(admin, 'searchParam=Factura&showAll=true&pageNumber=2');
+    expect(second.tickets.map((x) => x.id)).toEqual(newestFirst.slice(40));
+    expect(second.hasMore).toBe(false);
+    // A word only a few tickets have: found through the indexes, newest first.
+    await t.db.insert(messages).values(
+      [matching[3], matching[10]].map((ticketId) => ({
+        companyId,
+        ticketId,
+        whatsappId: connection,
+        body: 'reembolso pendiente',
+      })),
+    );
+    const rare = await list(admin, 'searchParam=reembolso&showAll=true');
+    expect(rare.tickets.map((x) => x.id)).toEqual([matching[10], matching[3]]);
+  });
+
   it('pages by 40, most recently updated first', async () => {
     const created = [];
     for (let i = 0; i < 41; i += 1) created.push(await waiting(null));
