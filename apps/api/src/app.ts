@@ -45,6 +45,8 @@ import { ticketNotesRoutes } from './modules/tickets/ticket-notes';
 import { contactsRoutes } from './modules/contacts/contacts.routes';
 import { tagsRoutes } from './modules/tags/tags.routes';
 import { quickMessagesRoutes } from './modules/quick-messages/quick-messages.routes';
+import { schedulesRoutes } from './modules/schedules/schedules.routes';
+import { registerSchedulesSender } from './modules/schedules/schedules.sender';
 import { createChannelManager, type ChannelManager } from './channels/manager';
 import { createOutbox, type Outbox } from './modules/messages/outbox';
 import type { ChannelDriver } from './channels/driver';
@@ -259,6 +261,8 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(contactsRoutes);
   await app.register(tagsRoutes);
   await app.register(quickMessagesRoutes);
+  await app.register(schedulesRoutes);
+  registerSchedulesSender(app);
 
   realtime.attach(app.server);
   // Sessions resume once the app is ready, and stop (keeping their pairing) before the database closes.

@@ -55,6 +55,7 @@ const envSchema = z.object({
       .optional(),
   ),
   TICKET_TIMERS_INTERVAL: z.coerce.number().int().min(0).default(30),
+  SCHEDULES_INTERVAL: z.coerce.number().int().min(0).default(5),
   SERVE_WEB: z.preprocess(emptyAsUndefined, bool.default(true)),
   WEB_DIST: z.string().default(''),
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
@@ -93,6 +94,8 @@ export type Config = {
   timeZone: string;
   // Seconds between sweeps of the timed ticket rules (transfer, expiry; 0 = never).
   ticketTimersInterval: number;
+  // Seconds between runs of the scheduled-message sender (0 = never).
+  schedulesInterval: number;
   serveWeb: boolean;
   webDist: string;
   loginRateLimit: number;
@@ -150,6 +153,7 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
         ? source.TZ
         : Intl.DateTimeFormat().resolvedOptions().timeZone),
     ticketTimersInterval: e.TICKET_TIMERS_INTERVAL,
+    schedulesInterval: e.SCHEDULES_INTERVAL,
     serveWeb: e.SERVE_WEB,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : '',
     loginRateLimit: e.LOGIN_RATE_LIMIT,

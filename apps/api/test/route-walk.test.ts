@@ -10,6 +10,7 @@ import {
   queueOptions,
   queues,
   quickMessages,
+  schedules,
   tags,
   tickets,
 } from '../src/db/schema';
@@ -184,6 +185,32 @@ const quickMessageFixtures = async (foreignCompany: number, ownCompany: number) 
   return { 'quick-messages:id': { own: own.id, foreign: foreign.id } };
 };
 
+// A pending schedule for a contact of each company.
+const scheduleFixtures = async (foreignCompany: number, ownCompany: number) => {
+  const scheduleOf = async (companyId: number) => {
+    const [contact] = await t.db
+      .insert(contacts)
+      .values({ companyId, name: 'Scheduled', number: `54933${companyId}`.padEnd(13, '0') })
+      .returning();
+    const [schedule] = await t.db
+      .insert(schedules)
+      .values({
+        companyId,
+        contactId: contact.id,
+        body: 'Hola walker',
+        sendAt: new Date(Date.now() + 3600_000),
+      })
+      .returning();
+    return schedule.id;
+  };
+  return {
+    'schedules:id': {
+      own: await scheduleOf(ownCompany),
+      foreign: await scheduleOf(foreignCompany),
+    },
+  };
+};
+
 beforeAll(async () => {
   t = await createTestApp();
   // Company A owns the rows the walker pokes at; company B's staff try to reach them.
@@ -222,6 +249,7 @@ beforeAll(async () => {
     ...(await ticketFixtures(a.company.id, b.company.id)),
     ...(await contactAndTagFixtures(a.company.id, b.company.id)),
     ...(await quickMessageFixtures(a.company.id, b.company.id)),
+    ...(await scheduleFixtures(a.company.id, b.company.id)),
   };
   sessions = {
     admin: await login(t.app, b.admin.email),

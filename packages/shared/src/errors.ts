@@ -58,6 +58,7 @@ export const errorStatus = {
   ERR_PROVIDER_UNAVAILABLE: 400,
   ERR_WAPP_IN_USE: 409,
   ERR_INVALID_SIGNATURE: 401,
+  ERR_SCHEDULE_SENT: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -3,6 +3,7 @@ export * from './errors';
 export * from './messages';
 export * from './permissions';
 export * from './quick-messages';
+export * from './schedules';
 export * from './schemas';
 export * from './settings';
 export * from './whatsapp';

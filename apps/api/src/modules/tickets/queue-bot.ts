@@ -187,12 +187,15 @@ const walkOptions = async (
 
 const decide = async (deps: Deps, result: Ingested, now: Date): Promise<Reply | undefined> => {
   const { ticket, message } = result;
+  const scheduleType = await getSettingValue(deps.db, ticket.companyId, 'scheduleType');
+  // Most messages: a conversation already in its queue, past the bot, with no hours to watch.
+  if (ticket.queueId && !ticket.chatbot && scheduleType !== 'company' && scheduleType !== 'queue')
+    return undefined;
   const [connection] = await deps.db
     .select()
     .from(whatsapps)
     .where(eq(whatsapps.id, ticket.whatsappId));
   if (!connection) return undefined;
-  const scheduleType = await getSettingValue(deps.db, ticket.companyId, 'scheduleType');
   const recentlyToldClosed =
     ticket.outOfHoursAt && now.getTime() - ticket.outOfHoursAt.getTime() < OUT_OF_HOURS_REPEAT_MS;
 

@@ -35,8 +35,10 @@ export const emitMessage = async (
   companyId: number,
   action: 'create' | 'update',
   message: MessageRow,
+  // The ticket as just loaded, when the caller has it (saves loading it again).
+  loaded?: TicketView,
 ) => {
-  const [ticket] = await loadTicketViews(deps.db, [message.ticketId]);
+  const ticket = loaded ?? (await loadTicketViews(deps.db, [message.ticketId]))[0];
   if (!ticket) return;
   const quoted = message.quotedMsgId
     ? (await deps.db.select().from(messages).where(eq(messages.id, message.quotedMsgId)))[0]
@@ -53,7 +55,7 @@ const emitIngested = async (deps: Deps, companyId: number, result: Ingested) => 
   const [ticket] = await loadTicketViews(deps.db, [result.ticket.id]);
   if (!ticket) return;
   emitTicket(deps, companyId, ticket);
-  await emitMessage(deps, companyId, 'create', result.message);
+  await emitMessage(deps, companyId, 'create', result.message, ticket);
 };
 
 const byProviderId = (whatsappId: number, providerId: string) =>

@@ -5,6 +5,7 @@ import {
   useLayoutEffect,
   useRef,
   useState,
+  type ReactNode,
   type UIEvent,
 } from 'react';
 import { Box, Chip, CircularProgress, Typography } from '@mui/material';
@@ -114,11 +115,14 @@ export const MessageList = ({
   canReply,
   onReply,
   keepsRead = true,
+  footer,
 }: {
   ticket: TicketView;
   canReply: boolean;
   onReply: (message: ChatMessageView) => void;
   keepsRead?: boolean;
+  // Shown after the newest message (the contact's scheduled messages).
+  footer?: ReactNode;
 }) => {
   const { t } = useTranslation();
   useKeepChatRead(ticket.id, keepsRead);
@@ -130,6 +134,7 @@ export const MessageList = ({
   const pageCount = data?.pages.length ?? 0;
 
   const boxRef = useRef<HTMLDivElement>(null);
+  const footerRef = useRef<HTMLDivElement>(null);
   const paging = useRef({ hasNextPage, isFetchingNextPage, fetchNextPage, pageCount });
   useEffect(() => {
     paging.current = { hasNextPage, isFetchingNextPage, fetchNextPage, pageCount };
@@ -190,6 +195,8 @@ export const MessageList = ({
       if (isAtBottom.current) scrollToBottom();
     });
     observer.observe(box);
+    // So does the footer growing (schedules arriving after the messages).
+    if (footerRef.current) observer.observe(footerRef.current);
     return () => observer.disconnect();
   }, [scrollToBottom]);
 
@@ -244,6 +251,7 @@ export const MessageList = ({
           </Fragment>
         );
       })}
+      {footer && <Box ref={footerRef}>{footer}</Box>}
       <ConfirmDialog
         open={toDelete !== null}
         title={t('tickets.message.deleteTitle')}

@@ -4,6 +4,7 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import ReplayIcon from '@mui/icons-material/Replay';
+import ScheduleSendIcon from '@mui/icons-material/ScheduleSend';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import UndoIcon from '@mui/icons-material/Undo';
 import { useNavigate } from 'react-router';
@@ -12,6 +13,8 @@ import { useTranslation } from 'react-i18next';
 import { can, type TicketStatus, type TicketView } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ScheduleDialog } from './schedule-dialog';
+import { useHasSchedules } from './scheduled-messages';
 import { initialOf } from './ticket-format';
 import { useDeleteTicket, useTicketViewer, useUpdateTicketStatus } from './tickets.api';
 import { TransferDialog } from './transfer-dialog';
@@ -72,6 +75,8 @@ export const TicketChatHeader = ({
   const remove = useDeleteTicket();
   const [isConfirmingDelete, setIsConfirmingDelete] = useState(false);
   const [isTransferring, setIsTransferring] = useState(false);
+  const [isScheduling, setIsScheduling] = useState(false);
+  const hasSchedules = useHasSchedules();
   const isTyping = useIsTyping(ticket.id);
   // Someone else's conversation is theirs; only those who see every ticket may act on it.
   const canAct = ticket.userId === null || ticket.userId === viewer.userId || viewer.seesAll;
@@ -196,6 +201,16 @@ export const TicketChatHeader = ({
             onClick={() => changeStatus('open')}
           />
         )}
+        {/* SPEC §2 options menu: schedule a message to this contact, whatever the ticket's state. */}
+        {hasSchedules && (
+          <ActionButton
+            label={t('tickets.actions.schedule')}
+            icon={<ScheduleSendIcon />}
+            isCompact
+            disabled={false}
+            onClick={() => setIsScheduling(true)}
+          />
+        )}
         {canDelete && (
           <Tooltip title={t('tickets.actions.delete')}>
             {/* The span keeps the tooltip working while the button is disabled. */}
@@ -215,6 +230,11 @@ export const TicketChatHeader = ({
         open={isTransferring}
         ticket={ticket}
         onClose={() => setIsTransferring(false)}
+      />
+      <ScheduleDialog
+        open={isScheduling}
+        contact={ticket.contact}
+        onClose={() => setIsScheduling(false)}
       />
       <ConfirmDialog
         open={isConfirmingDelete}

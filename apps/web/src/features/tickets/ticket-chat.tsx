@@ -12,6 +12,7 @@ import { ERROR_TOAST_MS, errorText } from '../../api/toasts';
 import { ContactDrawer } from './contact-drawer';
 import { MessageComposer } from './message-composer';
 import { MessageList } from './message-list';
+import { ScheduledMessages } from './scheduled-messages';
 import { TicketChatHeader } from './ticket-chat-header';
 import { ticketsKeys, useTicket, useTicketViewer, type TicketViewer } from './tickets.api';
 
@@ -141,7 +142,13 @@ export const TicketChat = ({
             </Tooltip>
           </Box>
         </Stack>
-        <MessageList key={ticket.id} ticket={ticket} canReply={isWritable} onReply={setReplyTo} />
+        <MessageList
+          key={ticket.id}
+          ticket={ticket}
+          canReply={isWritable}
+          onReply={setReplyTo}
+          footer={<ScheduledMessages contactId={ticket.contactId} />}
+        />
         {isWritable ? (
           <MessageComposer ticket={ticket} replyTo={replyTo} onReplyChange={setReplyTo} />
         ) : (

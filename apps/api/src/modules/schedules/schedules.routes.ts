@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  MESSAGE_MEDIA_MAX_BYTES,
+  idParam,
+  messageMediaExtensions,
+  scheduleSchema,
+  scheduleUpdateSchema,
+  schedulesQuery,
+} from '@atendi/shared';
+import type { UploadRule } from '../../platform/uploads';
+import {
+  createSchedule,
+  deleteSchedule,
+  getSchedule,
+  listSchedules,
+  scheduleMediaOwner,
+  setScheduleMedia,
+  updateSchedule,
+} from './schedules.service';
+
+const tags = ['schedules'];
+// SPEC §2: schedules are a plan feature (useSchedules).
+const config = { access: { planFeature: 'useSchedules' as const } };
+// What WhatsApp takes as an attachment, as for a message sent from the chat.
+const mediaRule: UploadRule = {
+  extensions: messageMediaExtensions,
+  maxBytes: MESSAGE_MEDIA_MAX_BYTES,
+};
+
+// SPEC §7 "Schedules". The sending job is schedules.sender.ts.
+export const schedulesRoutes = async (root: FastifyInstance) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/schedules',
+    { schema: { tags, querystring: schedulesQuery }, config },
+    async (request) => listSchedules(app.deps, request.auth, request.query),
+  );
+  app.get('/schedules/:id', { schema: { tags, params: idParam }, config }, async (request) =>
+    getSchedule(app.deps, request.auth, request.params.id),
+  );
+  app.post(
+    '/schedules',
+    { schema: { tags, body: scheduleSchema }, config },
+    async (request, reply) =>
+      reply.status(201).send(await createSchedule(app.deps, request.auth, request.body)),
+  );
+  app.put(
+    '/schedules/:id',
+    { schema: { tags, params: idParam, body: scheduleUpdateSchema }, config },
+    async (request) => updateSchedule(app.deps, request.auth, request.params.id, request.body),
+  );
+  app.delete(
+    '/schedules/:id',
+    { schema: { tags, params: idParam }, config },
+    async (request, reply) => {
+      await deleteSchedule(app.deps, request.auth, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+  app.post(
+    '/schedules/:id/media-upload',
+    { schema: { tags, params: idParam, consumes: ['multipart/form-data'] }, config },
+    async (request) => {
+      // Check the schedule first so a refused request stores nothing.
+      const owner = await scheduleMediaOwner(app.deps, request.auth, request.params.id);
+      const file = await app.deps.uploads.receive(request, owner, mediaRule);
+      try {
+        return await setScheduleMedia(app.deps, request.auth, request.params.id, file);
+      } catch (error) {
+        await app.deps.uploads.remove(owner, file.storedName);
+        throw error;
+      }
+    },
+  );
+  app.delete(
+    '/schedules/:id/media-upload',
+    { schema: { tags, params: idParam }, config },
+    async (request) => setScheduleMedia(app.deps, request.auth, request.params.id, null),
+  );
+};
