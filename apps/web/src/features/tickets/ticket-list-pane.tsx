@@ -21,6 +21,7 @@ import type { TicketView } from '@atendi/shared';
 import { api } from '../../api/http-client';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { NewTicketDialog } from './new-ticket-dialog';
+import { SearchFilters } from './search-filters';
 import { TicketList } from './ticket-list';
 import { TicketPeekDialog } from './ticket-peek';
 import {
@@ -38,6 +39,8 @@ export type ListState = {
   openList: 'open' | 'pending';
   showAll: boolean;
   searchInput: string;
+  searchTags: number[];
+  searchUsers: number[];
 };
 
 const CountLabel = ({ text, count }: { text: string; count: string }) =>
@@ -93,9 +96,10 @@ export const TicketListPane = ({
     { status: 'closed', showAll: true, search: '' },
     state.tab === 'closed',
   );
+  const isSearching = search !== '' || state.searchTags.length > 0 || state.searchUsers.length > 0;
   const found = useTicketList(
-    { status: null, showAll: true, search },
-    state.tab === 'search' && search !== '',
+    { status: null, showAll: true, search, tags: state.searchTags, users: state.searchUsers },
+    state.tab === 'search' && isSearching,
   );
   const accept = useUpdateTicketStatus();
   const acceptingId = accept.isPending ? (accept.variables?.ticket.id ?? null) : null;
@@ -246,7 +250,13 @@ export const TicketListPane = ({
               }}
             />
           </Box>
-          {search ? (
+          <SearchFilters
+            tagIds={state.searchTags}
+            userIds={state.searchUsers}
+            canFilterUsers={viewer.seesAll}
+            onChange={update}
+          />
+          {isSearching ? (
             <TicketList
               {...listProps}
               label={t('tickets.lists.search')}

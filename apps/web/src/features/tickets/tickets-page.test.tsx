@@ -210,6 +210,32 @@ describe('tickets page', () => {
     expect(screen.getByRole('tab', { name: 'Abiertos', selected: true })).toBeTruthy();
   });
 
+  it('filters the search by tags and, for admins, by users, with or without text', async () => {
+    const vip = { id: 7, name: 'VIP', color: '#d32f2f', kanban: 0 };
+    const tagged = withContact(5, 'Sofía Vera', { status: 'closed', tags: [vip] });
+    const { queries } = stubInbox(
+      { all: () => listOf([tagged]) },
+      {
+        'GET /tags/list': () => jsonResponse(200, [vip]),
+        'GET /users/list': () => jsonResponse(200, [{ id: 5, name: 'Carlos' }]),
+      },
+    );
+    const user = setupUser();
+    renderApp('/tickets', makeAuth());
+    await user.click(await screen.findByRole('tab', { name: 'Búsqueda' }));
+
+    await user.click(screen.getByRole('combobox', { name: 'Etiquetas' }));
+    await user.click(await screen.findByRole('option', { name: 'VIP' }));
+    const found = await screen.findByRole('list', { name: 'Resultados de la búsqueda' });
+    expect(await within(found).findByText('Sofía Vera')).toBeTruthy();
+    expect(queries.at(-1)).toMatchObject({ tags: '[7]', showAll: 'true' });
+    expect(queries.at(-1)?.searchParam ?? '').toBe('');
+
+    await user.click(screen.getByRole('combobox', { name: 'Usuarios' }));
+    await user.click(await screen.findByRole('option', { name: 'Carlos' }));
+    await waitFor(() => expect(queries.at(-1)).toMatchObject({ tags: '[7]', users: '[5]' }));
+  });
+
   it('closes an open ticket from the list, ending its bots and AI', async () => {
     const maria = withContact(1, 'María López', { useIntegration: true, integrationId: 4 });
     const puts: unknown[] = [];

@@ -74,6 +74,8 @@ export const TicketsPage = () => {
     // SPEC §6: the show-all switch starts on for admins.
     showAll: can(user, 'tickets-manager:showall'),
     searchInput: '',
+    searchTags: [],
+    searchUsers: [],
   }));
 
   useTicketRooms();

@@ -29,7 +29,14 @@ export type MessagesPage = {
 };
 
 // One list of the inbox. status null lists every status (the search tab).
-export type TicketListFilters = { status: TicketStatus | null; showAll: boolean; search: string };
+export type TicketListFilters = {
+  status: TicketStatus | null;
+  showAll: boolean;
+  search: string;
+  // The search tab's tag and user filters (any of them).
+  tags?: number[];
+  users?: number[];
+};
 
 // Whose lists these are: the API scopes them the same way (tickets.service listScope).
 export type TicketViewer = { userId: number; queueIds: number[]; seesAll: boolean };
@@ -55,6 +62,8 @@ export const fetchTicketsPage = (filters: TicketListFilters, pageNumber: number)
       status: filters.status ?? undefined,
       searchParam: filters.search,
       showAll: filters.showAll,
+      tags: filters.tags?.length ? JSON.stringify(filters.tags) : undefined,
+      users: filters.users?.length ? JSON.stringify(filters.users) : undefined,
       pageNumber,
     },
   });
@@ -100,6 +109,10 @@ export const ticketMatchesList = (
   viewer: TicketViewer,
 ) => {
   if (filters.status !== null && ticket.status !== filters.status) return false;
+  if (filters.tags?.length && !ticket.tags.some((tag) => filters.tags?.includes(tag.id)))
+    return false;
+  if (filters.users?.length && !(ticket.userId !== null && filters.users.includes(ticket.userId)))
+    return false;
   if (filters.showAll && viewer.seesAll) return true;
   if (ticket.userId === viewer.userId) return true;
   return (ticket.userId === null || ticket.status === 'closed') && inMyQueues(ticket, viewer);
