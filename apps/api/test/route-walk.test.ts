@@ -170,6 +170,7 @@ const contactAndTagFixtures = async (foreignCompany: number, ownCompany: number)
     'contacts:id': { own: own.contactId, foreign: foreign.contactId },
     'ticket-tags:ticketId': { own: own.ticketId, foreign: foreign.ticketId },
     'ticket-tags:tagId': { own: own.tagId, foreign: foreign.tagId },
+    'tags:id': { own: own.tagId, foreign: foreign.tagId },
   };
 };
 

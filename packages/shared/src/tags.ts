@@ -4,19 +4,35 @@ import { z } from 'zod';
 
 export const TAG_DEFAULT_COLOR = '#A4CCCC';
 
+const tagColor = z
+  .string()
+  .trim()
+  .regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'Use a hex colour');
+// 1 makes the tag a kanban lane.
+const tagKanban = z.coerce.number().int().min(0).max(1);
+
 export const tagSchema = z.object({
   // SPEC §5 Tag: at least 3 characters.
   name: z.string().trim().min(3).max(50),
-  color: z
-    .string()
-    .trim()
-    .regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'Use a hex colour')
-    .optional()
-    .default(TAG_DEFAULT_COLOR),
-  // 1 makes the tag a kanban lane.
-  kanban: z.coerce.number().int().min(0).max(1).optional().default(0),
+  color: tagColor.optional().default(TAG_DEFAULT_COLOR),
+  kanban: tagKanban.optional().default(0),
 });
 export type TagInput = z.infer<typeof tagSchema>;
+
+// PUT /tags/{id}: the same rules; a colour or kanban flag left out stays as it was.
+export const tagUpdateSchema = tagSchema.extend({
+  color: tagColor.optional(),
+  kanban: tagKanban.optional(),
+});
+export type TagUpdateInput = z.infer<typeof tagUpdateSchema>;
+
+export const TAGS_PAGE_SIZE = 20;
+
+// GET /tags: the tags page's table, searched by name.
+export const tagsQuery = z.object({
+  searchParam: z.string().max(200).optional().default(''),
+  pageNumber: z.coerce.number().int().min(1).max(100000).optional().default(1),
+});
 
 // POST /tags/sync: the ticket's tags become exactly these (the client sends the tags it shows).
 export const tagSyncSchema = z.object({
@@ -35,6 +51,10 @@ export const ticketTagParams = z.object({
 
 // GET /tags/list, POST /tags and the live event.
 export type TagOption = { id: number; name: string; color: string; kanban: number };
+
+// GET /tags and GET /tags/{id}: a tag with how many tickets carry it.
+export type TagView = TagOption & { userId: number | null; ticketsCount: number };
+export type TagsPage = { tags: TagView[]; hasMore: boolean };
 
 export type TagEvent =
   { action: 'create' | 'update'; tag: TagOption } | { action: 'delete'; tagId: number };

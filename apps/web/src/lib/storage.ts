@@ -4,6 +4,7 @@ export const storageKeys = {
   language: 'language',
   volume: 'volume',
   campaignFlag: 'cshow',
+  todos: 'todos',
 } as const;
 
 type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];

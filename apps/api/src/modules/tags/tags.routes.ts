@@ -1,12 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { tagSchema, tagSyncSchema, ticketIdParam, ticketTagParams } from '@atendi/shared';
+import {
+  idParam,
+  tagSchema,
+  tagsQuery,
+  tagSyncSchema,
+  tagUpdateSchema,
+  ticketIdParam,
+  ticketTagParams,
+} from '@atendi/shared';
 import {
   addTicketTag,
   clearTicketTags,
   createTag,
+  deleteTag,
+  getTag,
   listTagOptions,
+  listTags,
   syncTicketTags,
+  updateTag,
 } from './tags.service';
 
 export const tagsRoutes = async (root: FastifyInstance) => {
@@ -18,11 +30,35 @@ export const tagsRoutes = async (root: FastifyInstance) => {
   app.get('/tags/list', { schema: { tags } }, async (request) =>
     listTagOptions(deps.db, request.auth),
   );
+  // The tags page (SPEC §2 Tags): name search, 20 a page, each with its ticket count.
+  app.get('/tags', { schema: { tags, querystring: tagsQuery } }, async (request) =>
+    listTags(deps, request.auth, request.query),
+  );
+  app.get('/tags/:id', { schema: { tags, params: idParam } }, async (request) =>
+    getTag(deps, request.auth, request.params.id),
+  );
   app.post(
     '/tags',
     { schema: { tags, body: tagSchema }, config: { access: { permission: 'tags:manage' } } },
     async (request, reply) =>
       reply.status(201).send(await createTag(deps, request.auth, request.body)),
+  );
+
+  app.put(
+    '/tags/:id',
+    {
+      schema: { tags, params: idParam, body: tagUpdateSchema },
+      config: { access: { permission: 'tags:manage' } },
+    },
+    async (request) => updateTag(deps, request.auth, request.params.id, request.body),
+  );
+  app.delete(
+    '/tags/:id',
+    { schema: { tags, params: idParam }, config: { access: { permission: 'tags:manage' } } },
+    async (request, reply) => {
+      await deleteTag(deps, request.auth, request.params.id);
+      return reply.status(204).send();
+    },
   );
 
   // The ticket's tags become the ones given; answers the ticket.

@@ -1,5 +1,14 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { TagInput, TagOption, TagSyncInput } from '@atendi/shared';
+import { and, asc, count, eq, ilike, inArray, ne } from 'drizzle-orm';
+import {
+  can,
+  TAGS_PAGE_SIZE,
+  type TagEvent,
+  type TagInput,
+  type TagOption,
+  type TagSyncInput,
+  type TagUpdateInput,
+  type TagView,
+} from '@atendi/shared';
 import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
 import { tags, ticketTags } from '../../db/schema';
@@ -24,22 +33,108 @@ export const listTagOptions = async (db: Db, ctx: AuthContext): Promise<TagOptio
     .where(ofCompany(tags, ctx))
     .orderBy(asc(tags.name), asc(tags.id));
 
-export const createTag = async (deps: Deps, ctx: AuthContext, input: TagInput) => {
+// SPEC §6: the kanban toggle of the tag form is for admins and supervisors.
+const refuseKanbanChange = (ctx: AuthContext, kanban: number | undefined, before = 0) => {
+  if (kanban !== undefined && kanban !== before && !can(ctx, 'tag-form:kanban'))
+    throw new AppError('ERR_NO_PERMISSION');
+};
+
+// Names are unique inside a company (ignoring the tag being edited).
+const refuseTakenName = async (deps: Deps, ctx: AuthContext, name: string, exceptId?: number) => {
   const [taken] = await deps.db
     .select({ id: tags.id })
     .from(tags)
-    .where(ofCompany(tags, ctx, eq(tags.name, input.name)));
+    .where(ofCompany(tags, ctx, eq(tags.name, name), exceptId ? ne(tags.id, exceptId) : undefined));
   if (taken)
     throw new AppError('ERR_VALIDATION', 'A tag with this name already exists', {
       status: 409,
       fields: { name: ['Already in use'] },
     });
+};
+
+const emitTag = (deps: Deps, ctx: AuthContext, event: TagEvent) =>
+  deps.realtime.toCompany(ctx.companyId).emit('tag', event);
+
+export const createTag = async (deps: Deps, ctx: AuthContext, input: TagInput) => {
+  refuseKanbanChange(ctx, input.kanban);
+  await refuseTakenName(deps, ctx, input.name);
   const [row] = await deps.db
     .insert(tags)
     .values({ ...input, companyId: ctx.companyId, userId: ctx.userId })
     .returning(tagColumns);
-  deps.realtime.toCompany(ctx.companyId).emit('tag', { action: 'create', tag: row });
+  emitTag(deps, ctx, { action: 'create', tag: row });
   return row;
+};
+
+// The tags page: each tag with how many tickets carry it, counted in the same query.
+const viewColumns = {
+  ...tagColumns,
+  userId: tags.userId,
+  ticketsCount: count(ticketTags.ticketId),
+};
+const tagViews = (db: Db) =>
+  db.select(viewColumns).from(tags).leftJoin(ticketTags, eq(ticketTags.tagId, tags.id)).$dynamic();
+
+export const listTags = async (
+  deps: Deps,
+  ctx: AuthContext,
+  query: { searchParam: string; pageNumber: number },
+): Promise<{ tags: TagView[]; hasMore: boolean }> => {
+  const term = query.searchParam.trim();
+  const rows = await tagViews(deps.db)
+    .where(ofCompany(tags, ctx, term ? ilike(tags.name, `%${term}%`) : undefined))
+    .groupBy(tags.id)
+    .orderBy(asc(tags.name), asc(tags.id))
+    .limit(TAGS_PAGE_SIZE + 1)
+    .offset((query.pageNumber - 1) * TAGS_PAGE_SIZE);
+  return { tags: rows.slice(0, TAGS_PAGE_SIZE), hasMore: rows.length > TAGS_PAGE_SIZE };
+};
+
+export const getTag = async (deps: Deps, ctx: AuthContext, id: number): Promise<TagView> =>
+  foundOr404(
+    (
+      await tagViews(deps.db)
+        .where(ownedRow(tags, id, ctx))
+        .groupBy(tags.id)
+    )[0],
+  );
+
+export const updateTag = async (
+  deps: Deps,
+  ctx: AuthContext,
+  id: number,
+  input: TagUpdateInput,
+) => {
+  const before = await getTag(deps, ctx, id);
+  refuseKanbanChange(ctx, input.kanban, before.kanban);
+  await refuseTakenName(deps, ctx, input.name, id);
+  const [row] = await deps.db
+    .update(tags)
+    .set({
+      name: input.name,
+      ...(input.color !== undefined && { color: input.color }),
+      ...(input.kanban !== undefined && { kanban: input.kanban }),
+    })
+    .where(ownedRow(tags, id, ctx))
+    .returning(tagColumns);
+  emitTag(deps, ctx, { action: 'update', tag: row });
+  return { ...before, ...row };
+};
+
+// Deleting a tag takes it off every ticket (ticket_tags cascade); those tickets' rooms hear it.
+export const deleteTag = async (deps: Deps, ctx: AuthContext, id: number) => {
+  await getTag(deps, ctx, id);
+  const tagged = await deps.db
+    .select({ ticketId: ticketTags.ticketId })
+    .from(ticketTags)
+    .where(and(eq(ticketTags.tagId, id), eq(ticketTags.companyId, ctx.companyId)));
+  await deps.db.delete(tags).where(ownedRow(tags, id, ctx));
+  emitTag(deps, ctx, { action: 'delete', tagId: id });
+  const views = await loadTicketViews(
+    deps.db,
+    tagged.map((row) => row.ticketId),
+  );
+  views.forEach((view) => emitTicket(deps, ctx.companyId, view));
 };
 
 // The ticket as the lists and the chat show it, told to every room that shows it.

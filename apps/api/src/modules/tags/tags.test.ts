@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { io as connect, type Socket } from 'socket.io-client';
-import type { TagOption, TicketView } from '@atendi/shared';
-import { contacts, queues, tickets, userQueues } from '../../db/schema';
+import type { TagOption, TagsPage, TicketView } from '@atendi/shared';
+import { contacts, queues, tags, tickets, userQueues } from '../../db/schema';
 import {
   createTestApp,
   inject,
@@ -235,5 +236,177 @@ describe('tags', () => {
       ticket: { id: ticket.id, tags: [{ id: label.id, name: 'En vivo', color: '#A4CCCC' }] },
     });
     expect(outsiderHeard.filter((h) => h.event.endsWith('-ticket'))).toEqual([]);
+  });
+});
+
+// A socket of the session, recording every event it hears.
+const hear = async (session: Session) => {
+  const socket = connect(`http://127.0.0.1:${port}`, {
+    query: { token: session.token },
+    transports: ['websocket'],
+    forceNew: true,
+  });
+  sockets.push(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.on('connect', () => resolve());
+    socket.on('connect_error', reject);
+  });
+  const heard: { event: string; payload: Record<string, unknown> }[] = [];
+  socket.onAny((event: string, payload: Record<string, unknown>) => heard.push({ event, payload }));
+  return heard;
+};
+const until = async (check: () => boolean) => {
+  const end = Date.now() + 5000;
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+};
+
+describe('tags page', () => {
+  it('lists tags by name with their ticket counts, searched and 20 a page', async () => {
+    const company = await makeCompany(t.db);
+    const boss = await login(t.app, company.admin.email);
+    const clerk = await login(t.app, (await makeUser(t.db, company.company.id, 'user')).email);
+    const names = Array.from(
+      { length: 22 },
+      (_, i) => `Etiqueta ${String(i + 1).padStart(2, '0')}`,
+    );
+    for (const name of names) await tag(name, boss);
+    const connection = await makeWhatsapp(t.db, company.company.id);
+    const counted = [];
+    for (const n of [1, 2, 3]) {
+      const [contact] = await t.db
+        .insert(contacts)
+        .values({ companyId: company.company.id, name: `Contado ${n}`, number: `54911700000${n}` })
+        .returning();
+      const [ticket] = await t.db
+        .insert(tickets)
+        .values({ companyId: company.company.id, contactId: contact.id, whatsappId: connection.id })
+        .returning();
+      counted.push(ticket);
+    }
+    const list = (session: Session, query: string) =>
+      inject(t.app, session, 'GET', `/tags?${query}`).then((res) => {
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json() as TagsPage;
+      });
+    const first = (await list(clerk, '')).tags[0];
+    // Etiqueta 01 on three tickets.
+    for (const ticket of counted)
+      await inject(t.app, boss, 'PUT', `/ticket-tags/${ticket.id}/${first.id}`);
+
+    const page1 = await list(clerk, 'pageNumber=1');
+    expect(page1.hasMore).toBe(true);
+    expect(page1.tags.map((x) => x.name)).toEqual(names.slice(0, 20));
+    expect(page1.tags[0]).toMatchObject({ name: 'Etiqueta 01', ticketsCount: 3, kanban: 0 });
+    expect(page1.tags[1].ticketsCount).toBe(0);
+    const page2 = await list(clerk, 'pageNumber=2');
+    expect(page2).toEqual({
+      hasMore: false,
+      tags: [
+        expect.objectContaining({ name: 'Etiqueta 21', ticketsCount: 0 }),
+        expect.objectContaining({ name: 'Etiqueta 22', ticketsCount: 0 }),
+      ],
+    });
+    const search = await list(clerk, 'searchParam=queta%200');
+    expect(search.tags.map((x) => x.name)).toEqual(names.slice(0, 9));
+    expect(search.hasMore).toBe(false);
+    expect((await list(clerk, 'searchParam=ETIQUETA%2022')).tags.map((x) => x.name)).toEqual([
+      'Etiqueta 22',
+    ]);
+
+    const one = await inject(t.app, clerk, 'GET', `/tags/${first.id}`);
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).toMatchObject({ id: first.id, name: 'Etiqueta 01', ticketsCount: 3 });
+    // The other company sees none of them.
+    expect((await list(otherAdmin, 'searchParam=Etiqueta')).tags).toEqual([]);
+    expect((await inject(t.app, otherAdmin, 'GET', `/tags/${first.id}`)).statusCode).toBe(404);
+  });
+
+  it('edits a tag’s name, colour and kanban flag, refusing a name already used', async () => {
+    const edited = await tag('Editar mí');
+    await tag('Ocupada');
+    const heard = await hear(agent);
+
+    const res = await inject(t.app, admin, 'PUT', `/tags/${edited.id}`, {
+      name: 'Editada',
+      color: '#00ff00',
+      kanban: 1,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      id: edited.id,
+      name: 'Editada',
+      color: '#00ff00',
+      kanban: 1,
+      ticketsCount: 0,
+    });
+    // Leaving the colour and flag out keeps them.
+    const renamed = await inject(t.app, admin, 'PUT', `/tags/${edited.id}`, { name: 'Editada 2' });
+    expect(renamed.json()).toMatchObject({ name: 'Editada 2', color: '#00ff00', kanban: 1 });
+    // Its own name again is no clash.
+    expect(
+      (await inject(t.app, admin, 'PUT', `/tags/${edited.id}`, { name: 'Editada 2' })).statusCode,
+    ).toBe(200);
+
+    const twin = await inject(t.app, admin, 'PUT', `/tags/${edited.id}`, { name: 'Ocupada' });
+    expect(twin.statusCode).toBe(409);
+    expect(twin.json().fields).toHaveProperty('name');
+    const invalid = await inject(t.app, admin, 'PUT', `/tags/${edited.id}`, {
+      name: 'ab',
+      color: 'green',
+    });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().error).toBe('ERR_VALIDATION');
+    expect((await inject(t.app, admin, 'GET', `/tags/${edited.id}`)).json().name).toBe('Editada 2');
+
+    const events = () => heard.filter((h) => h.event === `company-${companyId}-tag`);
+    await until(() => events().filter((e) => e.payload.action === 'update').length >= 3);
+    expect(events().filter((e) => e.payload.action === 'update')[0].payload).toEqual({
+      action: 'update',
+      tag: { id: edited.id, name: 'Editada', color: '#00ff00', kanban: 1 },
+    });
+  });
+
+  it('refuses changes to profiles without the right, and another company’s tag is not found', async () => {
+    const kept = await tag('Intocable');
+    const supervisor = await login(t.app, (await makeUser(t.db, companyId, 'supervisor')).email);
+    for (const session of [agent, supervisor]) {
+      const put = await inject(t.app, session, 'PUT', `/tags/${kept.id}`, { name: 'Cambiada' });
+      expect(put.statusCode).toBe(403);
+      expect(put.json().error).toBe('ERR_NO_PERMISSION');
+      expect((await inject(t.app, session, 'DELETE', `/tags/${kept.id}`)).statusCode).toBe(403);
+    }
+    const foreignPut = await inject(t.app, otherAdmin, 'PUT', `/tags/${kept.id}`, {
+      name: 'Ajena ya',
+    });
+    expect(foreignPut.statusCode).toBe(404);
+    expect((await inject(t.app, otherAdmin, 'DELETE', `/tags/${kept.id}`)).statusCode).toBe(404);
+    expect((await inject(t.app, admin, 'GET', `/tags/${kept.id}`)).json()).toMatchObject({
+      name: 'Intocable',
+    });
+    expect((await inject(t.app, admin, 'PUT', '/tags/999999', { name: 'Nadie' })).statusCode).toBe(
+      404,
+    );
+  });
+
+  it('deletes a tag, takes it off its tickets and tells the company', async () => {
+    const ticket = await salesTicket();
+    const gone = await tag('Borrable');
+    const stays = await tag('Se queda');
+    await inject(t.app, admin, 'POST', '/tags/sync', {
+      ticketId: ticket.id,
+      tags: [{ id: gone.id }, { id: stays.id }],
+    });
+    const heard = await hear(agent);
+
+    const res = await inject(t.app, admin, 'DELETE', `/tags/${gone.id}`);
+    expect(res.statusCode).toBe(204);
+    expect((await inject(t.app, admin, 'GET', `/tags/${gone.id}`)).statusCode).toBe(404);
+    expect(await tagNames(ticket.id)).toEqual(['Se queda']);
+    expect(await t.db.select().from(tags).where(eq(tags.id, gone.id))).toEqual([]);
+
+    const tagEvents = () => heard.filter((h) => h.event === `company-${companyId}-tag`);
+    await until(() => tagEvents().length > 0);
+    expect(tagEvents().map((h) => h.payload)).toEqual([{ action: 'delete', tagId: gone.id }]);
+    expect((await inject(t.app, admin, 'DELETE', `/tags/${gone.id}`)).statusCode).toBe(404);
   });
 });
