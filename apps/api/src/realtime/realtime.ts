@@ -235,8 +235,16 @@ export const createRealtime = (options: {
         io.disconnectSockets(true);
         io.engine.close();
       }
-      await Promise.all(redis.map((r) => r.quit().catch(() => undefined)));
       io = null;
+      // Stop hearing the other nodes first: the adapter answers their requests (who is online) by
+      // publishing without awaiting, and an answer sent while the publisher closes would be an
+      // unhandled rejection. Then let answers already under way go out before quitting.
+      const [pub, sub] = redis;
+      sub?.removeAllListeners('messageBuffer');
+      sub?.removeAllListeners('pmessageBuffer');
+      await sub?.quit().catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await pub?.quit().catch(() => undefined);
     },
   };
 };

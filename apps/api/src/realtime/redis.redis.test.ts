@@ -39,6 +39,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   sockets.forEach((s) => s.close());
+  // The nodes handle those disconnects (an online check across nodes) before they stop.
+  await new Promise((resolve) => setTimeout(resolve, 300));
   await nodeA.close();
   await nodeB.close();
 });
