@@ -46,6 +46,7 @@ import { contactsRoutes } from './modules/contacts/contacts.routes';
 import { tagsRoutes } from './modules/tags/tags.routes';
 import { quickMessagesRoutes } from './modules/quick-messages/quick-messages.routes';
 import { schedulesRoutes } from './modules/schedules/schedules.routes';
+import { filesRoutes } from './modules/files/files.routes';
 import { registerSchedulesSender } from './modules/schedules/schedules.sender';
 import { createChannelManager, type ChannelManager } from './channels/manager';
 import { createOutbox, type Outbox } from './modules/messages/outbox';
@@ -262,6 +263,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(tagsRoutes);
   await app.register(quickMessagesRoutes);
   await app.register(schedulesRoutes);
+  await app.register(filesRoutes);
   registerSchedulesSender(app);
 
   realtime.attach(app.server);

@@ -4,6 +4,7 @@ import { permissionTable, profiles, type Permission, type Profile } from '@atend
 import type { RouteInfo } from '../src/app';
 import {
   companies,
+  fileLists,
   ticketNotes,
   contacts,
   messages,
@@ -212,6 +213,18 @@ const scheduleFixtures = async (foreignCompany: number, ownCompany: number) => {
   };
 };
 
+// A file list in each company.
+const fileListFixtures = async (foreignCompany: number, ownCompany: number) => {
+  const [own, foreign] = await t.db
+    .insert(fileLists)
+    .values([
+      { companyId: ownCompany, name: 'Walker files', message: 'Hola' },
+      { companyId: foreignCompany, name: 'Walker files', message: 'Hola' },
+    ])
+    .returning();
+  return { 'files:id': { own: own.id, foreign: foreign.id } };
+};
+
 beforeAll(async () => {
   t = await createTestApp();
   // Company A owns the rows the walker pokes at; company B's staff try to reach them.
@@ -251,6 +264,7 @@ beforeAll(async () => {
     ...(await contactAndTagFixtures(a.company.id, b.company.id)),
     ...(await quickMessageFixtures(a.company.id, b.company.id)),
     ...(await scheduleFixtures(a.company.id, b.company.id)),
+    ...(await fileListFixtures(a.company.id, b.company.id)),
   };
   sessions = {
     admin: await login(t.app, b.admin.email),

@@ -73,3 +73,32 @@ export type ContactOption = Pick<ContactView, 'id' | 'name' | 'number' | 'email'
 export type ContactEvent =
   | { action: 'create' | 'update'; contact: ContactDetailView }
   | { action: 'delete'; contactId: number };
+
+// POST /contacts/upload: the rows of a spreadsheet's first sheet, as objects keyed by the header
+// cells. The web sends a long sheet in chunks (to show progress); firstRow is the sheet row of
+// rows[0], so errors name the row the user sees.
+export const CONTACT_UPLOAD_MAX_ROWS = 500;
+export const contactUploadSchema = z.object({
+  rows: z
+    .array(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])))
+    .max(CONTACT_UPLOAD_MAX_ROWS),
+  firstRow: z.coerce.number().int().min(1).optional().default(2),
+});
+export type ContactUploadInput = z.infer<typeof contactUploadSchema>;
+
+// One refused row: its sheet row, what it said, and why (an error code; field for ERR_VALIDATION).
+export type ContactUploadError = {
+  row: number;
+  name: string;
+  number: string;
+  error: 'ERR_VALIDATION' | 'ERR_DUPLICATED_CONTACT';
+  field?: 'name' | 'number' | 'email';
+  message: string;
+};
+export type ContactUploadResult = { newContacts: ContactView[]; errorBag: ContactUploadError[] };
+
+// POST /contacts/import: the address book of the connection's phone (default connection if none).
+export const contactImportSchema = z
+  .object({ whatsappId: z.coerce.number().int().positive().optional() })
+  .optional()
+  .default({});

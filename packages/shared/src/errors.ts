@@ -58,6 +58,8 @@ export const errorStatus = {
   ERR_PROVIDER_UNAVAILABLE: 400,
   ERR_WAPP_IN_USE: 409,
   ERR_INVALID_SIGNATURE: 401,
+  // POST /contacts/import on a connection whose provider cannot read the phone's contacts.
+  ERR_IMPORT_NOT_SUPPORTED: 400,
   ERR_SCHEDULE_SENT: 409,
 } as const;
 

@@ -10,3 +10,5 @@ export * from './whatsapp';
 export * from './tickets';
 export * from './contacts';
 export * from './tags';
+export * from './files';
+export * from './kanban';

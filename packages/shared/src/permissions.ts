@@ -14,6 +14,8 @@ export const permissionTable = {
   'drawer-admin-items:view': ['admin'],
   'tag-form:kanban': ['admin', 'supervisor'],
   'tags:manage': ['admin'],
+  // File lists sit under the drawer's Administration heading.
+  'files:manage': ['admin'],
   'users:manage': ['admin'],
   'queues:manage': ['admin'],
   'settings:update': ['admin'],

@@ -300,6 +300,20 @@ export const simulatorTypingSchema = z.object({
     .regex(/^\+?\d{5,20}$/, 'Digits only'),
   typing: z.boolean(),
 });
+// The phone shares its address book with the linked device (as WhatsApp's history sync does).
+export const simulatorContactsSchema = z.object({
+  contacts: z
+    .array(
+      z.object({
+        number: z
+          .string()
+          .trim()
+          .regex(/^\+?[\d\s().-]{8,30}$/, 'A phone number'),
+        name: z.string().trim().min(1).max(100),
+      }),
+    )
+    .max(1000),
+});
 
 // --- Tickets ---
 // Filters arrive as JSON text in the query string (SPEC §7): '[1,2]'.

@@ -4,6 +4,7 @@ import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
+import type { MultipartFile } from '@fastify/multipart';
 import { AppError } from './errors';
 
 export type UploadRule = {
@@ -18,6 +19,9 @@ export const imageRule: UploadRule = {
 };
 
 export type StoredFile = { storedName: string; originalName: string; size: number };
+// receiveMany: each file with the type it was sent as, and the form's text fields by name.
+export type ReceivedFile = StoredFile & { mimetype: string };
+export type ReceivedForm = { files: ReceivedFile[]; fields: Record<string, string[]> };
 
 const contentTypes: Record<string, string> = {
   '.png': 'image/png',
@@ -59,6 +63,31 @@ const extensionFor = (fileName: string | undefined, mimetype: string) => {
   return sub ? `.${sub}` : '.bin';
 };
 
+// The type a file was sent as, or the one its extension says when the browser did not know.
+const mimetypeOf = (declared: string | undefined, storedName: string) => {
+  const base = (declared ?? '').split(';')[0].trim().toLowerCase();
+  if (/^[a-z]+\/[a-z0-9.+-]+$/.test(base) && base !== 'application/octet-stream') return base;
+  return contentTypes[path.extname(storedName)]?.split(';')[0] ?? 'application/octet-stream';
+};
+
+const tooLarge = (rule: UploadRule) =>
+  new AppError(
+    'ERR_UPLOAD_TOO_LARGE',
+    `The file is larger than ${Math.round(rule.maxBytes / 1024 / 1024)} MB`,
+  );
+
+// A form that breaks busboy's limits, or arrives cut or malformed, is the client's error.
+const formReadError = (error: unknown, rule: UploadRule & { maxFiles: number }) => {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge(rule);
+  const message =
+    code === 'FST_FILES_LIMIT'
+      ? `Send at most ${rule.maxFiles} files at once`
+      : `The form could not be read: ${error instanceof Error ? error.message : String(error)}`;
+  return new AppError('ERR_VALIDATION', message, { fields: { files: [message] } });
+};
+
 // Stored names are ours alone: 32 hex characters and the checked extension. Nothing a client sends
 // becomes part of a path.
 const STORED_NAME = /^[a-f0-9]{32}\.[a-z0-9]{1,8}$/;
@@ -78,6 +107,33 @@ export const createUploads = (options: {
       return undefined;
     return path.join(root, String(companyId), storedName);
   };
+  // One multipart file into the company's folder under a new name, or refused whole.
+  const storePart = async (
+    part: MultipartFile,
+    companyId: number,
+    rule: UploadRule,
+  ): Promise<StoredFile> => {
+    const originalName = path.basename(part.filename || 'file').slice(0, 200);
+    const extension = path.extname(originalName).toLowerCase();
+    if (!rule.extensions.includes(extension)) {
+      part.file.resume();
+      throw new AppError('ERR_UPLOAD_TYPE_NOT_ALLOWED', `Allowed: ${rule.extensions.join(', ')}`);
+    }
+    const storedName = `${randomBytes(16).toString('hex')}${extension}`;
+    const target = fileOf(companyId, storedName)!;
+    await mkdir(path.dirname(target), { recursive: true });
+    try {
+      await pipeline(part.file, createWriteStream(target, { mode: 0o600 }));
+    } catch (error) {
+      await rm(target, { force: true });
+      throw error;
+    }
+    if (part.file.truncated) {
+      await rm(target, { force: true });
+      throw tooLarge(rule);
+    }
+    return { storedName, originalName, size: (await stat(target)).size };
+  };
   const sign = (companyId: number, storedName: string, expires: number) =>
     createHmac('sha256', options.secret)
       .update(`${companyId}/${storedName}/${expires}`)
@@ -94,29 +150,46 @@ export const createUploads = (options: {
         throw new AppError('ERR_UPLOAD_MISSING_FILE', 'Send the file as multipart/form-data');
       const part = await request.file({ limits: { fileSize: rule.maxBytes, files: 1 } });
       if (!part) throw new AppError('ERR_UPLOAD_MISSING_FILE', 'No file in the request');
-      const originalName = path.basename(part.filename || 'file').slice(0, 200);
-      const extension = path.extname(originalName).toLowerCase();
-      if (!rule.extensions.includes(extension)) {
-        part.file.resume();
-        throw new AppError('ERR_UPLOAD_TYPE_NOT_ALLOWED', `Allowed: ${rule.extensions.join(', ')}`);
-      }
-      const storedName = `${randomBytes(16).toString('hex')}${extension}`;
-      const target = fileOf(companyId, storedName)!;
-      await mkdir(path.dirname(target), { recursive: true });
+      return storePart(part, companyId, rule);
+    },
+
+    // Reads a multipart form of up to rule.maxFiles files and its text fields. Every file is
+    // checked and stored as it arrives; a refused form keeps none of them.
+    async receiveMany(
+      request: FastifyRequest,
+      companyId: number,
+      rule: UploadRule & { maxFiles: number },
+    ): Promise<ReceivedForm> {
+      if (!request.isMultipart())
+        throw new AppError('ERR_UPLOAD_MISSING_FILE', 'Send the files as multipart/form-data');
+      const form: ReceivedForm = { files: [], fields: {} };
       try {
-        await pipeline(part.file, createWriteStream(target, { mode: 0o600 }));
+        const parts = request.parts({
+          // app.ts allows one file per request; this form takes several, each with a few fields.
+          limits: {
+            files: rule.maxFiles,
+            fileSize: rule.maxBytes,
+            fields: rule.maxFiles * 6 + 10,
+            fieldSize: 4096,
+          },
+        });
+        for await (const part of parts) {
+          if (part.type === 'field') {
+            if (typeof part.value === 'string' && !part.valueTruncated)
+              (form.fields[part.fieldname] ??= []).push(part.value);
+            continue;
+          }
+          const stored = await storePart(part, companyId, rule);
+          form.files.push({ ...stored, mimetype: mimetypeOf(part.mimetype, stored.storedName) });
+        }
+        if (!form.files.length)
+          throw new AppError('ERR_UPLOAD_MISSING_FILE', 'No file in the request');
+        return form;
       } catch (error) {
-        await rm(target, { force: true });
-        throw error;
+        for (const file of form.files)
+          await rm(fileOf(companyId, file.storedName)!, { force: true });
+        throw formReadError(error, rule);
       }
-      if (part.file.truncated) {
-        await rm(target, { force: true });
-        throw new AppError(
-          'ERR_UPLOAD_TOO_LARGE',
-          `The file is larger than ${Math.round(rule.maxBytes / 1024 / 1024)} MB`,
-        );
-      }
-      return { storedName, originalName, size: (await stat(target)).size };
     },
 
     // Keeps a file that arrived some other way (a WhatsApp media download) in the company's folder.

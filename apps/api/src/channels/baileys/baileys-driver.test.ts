@@ -14,6 +14,7 @@ import type { Db } from '../../db/client';
 import type { ChannelEvent, ConnectionRow, InboundMessage } from '../driver';
 import type { DatabaseAuthState } from './auth-state';
 import { baileysLogger, createBaileysDriver, type BaileysSocket } from './baileys-driver';
+import type { PhoneContact } from '../phone-book';
 import type { MessageStore } from './message-store';
 
 const CONTACT = '5511988887777@s.whatsapp.net';
@@ -66,6 +67,7 @@ const memoryStore = () => {
 const setup = (options: { registered?: boolean; me?: { id: string; lid?: string } } = {}) => {
   const sockets: FakeSocket[] = [];
   const store = memoryStore();
+  const phoneBook: PhoneContact[] = [];
   const auth = {
     clear: vi.fn(async () => undefined),
     saveCreds: vi.fn(async () => undefined),
@@ -89,6 +91,7 @@ const setup = (options: { registered?: boolean; me?: { id: string; lid?: string 
     },
     authState: loadAuth,
     messageStore: () => store,
+    phoneBook: async (_db, _connection, contacts) => void phoneBook.push(...contacts),
     // No jitter: the backoff is exactly 1 s, 2 s, 4 s…
     random: () => 0.5,
   });
@@ -113,7 +116,19 @@ const setup = (options: { registered?: boolean; me?: { id: string; lid?: string 
       },
     });
   const statuses = () => events.filter((e) => e.type === 'status').map((e) => e.status);
-  return { driver, session, sockets, current, events, statuses, fire, close, store, auth };
+  return {
+    driver,
+    session,
+    sockets,
+    current,
+    events,
+    statuses,
+    fire,
+    close,
+    store,
+    auth,
+    phoneBook,
+  };
 };
 
 // Lets the session's event queue run (timers are fake, setImmediate is not).
@@ -411,6 +426,27 @@ describe('baileys driver: events', () => {
       },
     ]);
     expect(t.events).toEqual([{ type: 'revoke', providerId: 'IN1' }]);
+  });
+
+  it('keeps the named phone contacts the phone shares, by number', async () => {
+    const t = await connected();
+    await t.fire('messaging-history.set', {
+      chats: [],
+      messages: [],
+      contacts: [
+        { id: CONTACT, name: 'Ana Agenda', notify: 'Ana' },
+        { id: '1234567@lid', phoneNumber: '5511977776666@s.whatsapp.net', notify: 'Beto' },
+        { id: '120363000000000001@g.us', name: 'Grupo' },
+        { id: '7654321@lid', name: 'Solo LID' },
+        { id: '5511955554444@s.whatsapp.net' },
+      ],
+    });
+    await t.fire('contacts.upsert', [{ id: '5511933332222@s.whatsapp.net', verifiedName: 'Loja' }]);
+    expect(t.phoneBook).toEqual([
+      { number: '5511988887777', name: 'Ana Agenda' },
+      { number: '5511977776666', name: 'Beto' },
+      { number: '5511933332222', name: 'Loja' },
+    ]);
   });
 
   it('reports acks, receipts and typing', async () => {

@@ -9,6 +9,7 @@ import {
   type BaileysEventMap,
   type CacheStore,
   type ConnectionState,
+  type Contact,
   type SocketConfig,
   type UserFacingSocketConfig,
   type WAMessage,
@@ -26,6 +27,7 @@ import {
   type SessionContext,
 } from '../driver';
 import { brazilVariants, isGroupId, normalizeNumber, toJid } from '../numbers';
+import { phoneContactOf, savePhoneContacts } from '../phone-book';
 import { useDatabaseAuthState, type ConnectionIds, type DatabaseAuthState } from './auth-state';
 import {
   backoffDelay,
@@ -63,6 +65,8 @@ export type BaileysDriverOptions = {
   makeSocket?: (config: UserFacingSocketConfig) => BaileysSocket;
   authState?: (db: Db, ids: ConnectionIds) => Promise<DatabaseAuthState>;
   messageStore?: (db: Db, ids: ConnectionIds) => MessageStore;
+  // Keeps what the phone shares of its address book.
+  phoneBook?: typeof savePhoneContacts;
   // Jitter source of the reconnect backoff.
   random?: () => number;
 };
@@ -133,6 +137,7 @@ export const createBaileysDriver = (options: BaileysDriverOptions = {}): Channel
   const loadAuthState = options.authState ?? useDatabaseAuthState;
   const openMessageStore = options.messageStore ?? createMessageStore;
   const random = options.random ?? Math.random;
+  const savePhoneBook = options.phoneBook ?? savePhoneContacts;
 
   const createSession = (ctx: SessionContext): ChannelSession => {
     const ids = { whatsappId: ctx.connection.id, companyId: ctx.connection.companyId };
@@ -170,6 +175,13 @@ export const createBaileysDriver = (options: BaileysDriverOptions = {}): Channel
     };
 
     const emit = (event: ChannelEvent) => ctx.emit(event);
+
+    const rememberContacts = (contacts: Contact[]) =>
+      savePhoneBook(
+        ctx.db,
+        ctx.connection,
+        contacts.map(phoneContactOf).filter((contact) => contact !== undefined),
+      );
 
     const emitChange = async (change: Extract<ChannelEvent, { type: 'edit' | 'revoke' }>) => {
       const signature = JSON.stringify(change);
@@ -408,6 +420,13 @@ export const createBaileysDriver = (options: BaileysDriverOptions = {}): Channel
       );
       socket.ev.on('presence.update', (update) =>
         enqueue(socket, () => onPresence(socket, update)),
+      );
+      // The phone's address book, for POST /contacts/import.
+      socket.ev.on('messaging-history.set', ({ contacts }) =>
+        enqueue(socket, () => rememberContacts(contacts)),
+      );
+      socket.ev.on('contacts.upsert', (contacts) =>
+        enqueue(socket, () => rememberContacts(contacts)),
       );
     };
 

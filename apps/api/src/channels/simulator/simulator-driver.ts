@@ -15,6 +15,7 @@ import {
 } from '../driver';
 import type { SessionExtras } from '../manager';
 import { normalizeNumber } from '../numbers';
+import { savePhoneContacts, type PhoneContact } from '../phone-book';
 
 // A virtual phone for the embedded demo and the tests. It pairs through the same QR flow as a real
 // device (status qrcode, a code that changes while nobody scans, CONNECTED once "scanned"), keeps its
@@ -184,6 +185,17 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
           connected();
           const { from, typing } = raw as { from: string; typing: boolean };
           await ctx.emit({ type: 'typing', from: normalizeNumber(from), typing });
+          return null;
+        },
+
+        async contacts(raw) {
+          connected();
+          const { contacts } = raw as { contacts: PhoneContact[] };
+          await savePhoneContacts(
+            db,
+            connection,
+            contacts.map(({ number, name }) => ({ number: normalizeNumber(number), name })),
+          );
           return null;
         },
 

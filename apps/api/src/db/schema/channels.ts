@@ -27,7 +27,8 @@ export const whatsappAuthKeys = pgTable(
     companyId: integer()
       .notNull()
       .references(() => companies.id, { onDelete: 'cascade' }),
-    // 'creds' or a Baileys key type (pre-key, session, sender-key, app-state-sync-key, ...).
+    // 'creds', a Baileys key type (pre-key, session, sender-key, app-state-sync-key, ...), or
+    // 'phone-contact' (the paired phone's address book, channels/phone-book.ts).
     type: text().notNull(),
     keyId: text().notNull().default(''),
     // Serialised with Baileys' BufferJSON so buffers round-trip.

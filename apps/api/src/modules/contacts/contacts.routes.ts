@@ -1,7 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { contactListQuery, contactSchema, contactUpdateSchema, idParam } from '@atendi/shared';
+import {
+  contactImportSchema,
+  contactListQuery,
+  contactSchema,
+  contactUpdateSchema,
+  contactUploadSchema,
+  idParam,
+} from '@atendi/shared';
 import {
   createContact,
   deleteContact,
@@ -10,6 +17,7 @@ import {
   listContacts,
   updateContact,
 } from './contacts.service';
+import { importPhoneContacts, uploadContacts } from './contacts.upload';
 
 export const contactsRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -34,6 +42,14 @@ export const contactsRoutes = async (root: FastifyInstance) => {
   );
   app.post('/contacts', { schema: { tags, body: contactSchema } }, async (request, reply) =>
     reply.status(201).send(await createContact(app.deps, request.auth, request.body)),
+  );
+  // Rows of a spreadsheet (the web reads the .xlsx); a refused row is listed, never fatal.
+  app.post('/contacts/upload', { schema: { tags, body: contactUploadSchema } }, async (request) =>
+    uploadContacts(app.deps, request.auth, request.body),
+  );
+  // The phone's address book (linked-device connections); refused rows are listed the same way.
+  app.post('/contacts/import', { schema: { tags, body: contactImportSchema } }, async (request) =>
+    importPhoneContacts(app.deps, request.auth, request.body.whatsappId),
   );
   app.put(
     '/contacts/:id',

@@ -19,7 +19,8 @@ import { notificationRooms, ticketRooms } from '../tickets/visibility';
 
 // The company's address book (SPEC §7 "Contacts and lists"): every user of the company reads it.
 
-type Deps = Pick<AppDeps, 'db' | 'realtime'>;
+export type ContactDeps = Pick<AppDeps, 'db' | 'realtime'>;
+type Deps = ContactDeps;
 type ContactRow = typeof contacts.$inferSelect;
 
 const escapeLike = (text: string) => text.replace(/[%_\\]/g, '\\$&');
@@ -89,7 +90,7 @@ const detailOf = async (db: Db, row: ContactRow): Promise<ContactDetailView> => 
   return { ...serializeContact(row), extraInfo };
 };
 
-const emitContact = (deps: Deps, companyId: number, event: ContactEvent) =>
+export const emitContact = (deps: Deps, companyId: number, event: ContactEvent) =>
   deps.realtime.toCompany(companyId).emit('contact', event);
 
 const createdBetween = (query: ContactListQuery): (SQL | undefined)[] => [

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { io as connect, type Socket } from 'socket.io-client';
-import type { ContactDetailView, ContactListPage, ContactView } from '@atendi/shared';
+import type {
+  ContactDetailView,
+  ContactListPage,
+  ContactUploadResult,
+  ContactView,
+} from '@atendi/shared';
 import { contacts, tickets } from '../../db/schema';
 import {
   createTestApp,
@@ -13,6 +18,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
+import { pairedSimulator } from '../../../test/inbox';
 
 let t: TestContext;
 let admin: Session;
@@ -296,5 +302,126 @@ describe('contacts', () => {
     const names = (result: ContactListPage) => result.contacts.map((c: ContactView) => c.name);
     expect(names(await page('date=2024-01-10', owner))).toEqual(['Viejo']);
     expect(names(await page('dateStart=2024-02-01&dateEnd=2024-12-31', owner))).toEqual(['Nuevo']);
+  });
+});
+
+describe('contact upload', () => {
+  const upload = (body: Record<string, unknown>, session = admin) =>
+    inject(t.app, session, 'POST', '/contacts/upload', body);
+
+  it('adds the good rows and lists every bad one by row and name, without stopping', async () => {
+    await create({ name: 'Already Here', number: '5491177770000' });
+    const res = await upload({
+      rows: [
+        { Nombre: 'Ana Gómez', Número: '+54 9 11 7777-0001', Email: 'ANA@example.com' },
+        { Nombre: 'X', Número: '5491177770002', Email: '' },
+        { Nombre: 'Bad Mail', Número: '5491177770003', Email: 'not-an-email' },
+        { Nombre: '', Número: '', Email: '' },
+        { Nombre: 'Old Friend', Número: 5491177770000, Email: '' },
+        { Nombre: 'Twice In Sheet', Número: '5491177770001', Email: '' },
+        { name: 'Bruno Díaz', number: 5491177770004, email: null },
+        { nome: 'No Number', telefone: 'abc', email: '' },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const result = res.json() as ContactUploadResult;
+    expect(result.newContacts.map((c) => [c.name, c.number, c.email])).toEqual([
+      ['Ana Gómez', '5491177770001', 'ana@example.com'],
+      ['Bruno Díaz', '5491177770004', ''],
+    ]);
+    // Rows are counted as in the sheet: the header is row 1.
+    expect(result.errorBag.map((e) => [e.row, e.name, e.error, e.field])).toEqual([
+      [3, 'X', 'ERR_VALIDATION', 'name'],
+      [4, 'Bad Mail', 'ERR_VALIDATION', 'email'],
+      [6, 'Old Friend', 'ERR_DUPLICATED_CONTACT', undefined],
+      [7, 'Twice In Sheet', 'ERR_DUPLICATED_CONTACT', undefined],
+      [9, 'No Number', 'ERR_VALIDATION', 'number'],
+    ]);
+    const found = await page('searchParam=5491177770001');
+    expect(found.contacts.map((c) => c.name)).toEqual(['Ana Gómez']);
+    const old = await page('searchParam=5491177770000');
+    expect(old.contacts.map((c) => c.name)).toEqual(['Already Here']);
+  });
+
+  it('numbers the rows of a later chunk from firstRow', async () => {
+    const res = await upload({ rows: [{ name: 'Z', number: '5491177770100' }], firstRow: 502 });
+    expect(res.statusCode).toBe(200);
+    expect((res.json() as ContactUploadResult).errorBag[0]).toMatchObject({ row: 502, name: 'Z' });
+  });
+
+  it('refuses a body that is not rows, or too many rows, storing nothing', async () => {
+    expect((await upload({ rows: 'nope' })).statusCode).toBe(400);
+    const tooMany = Array.from({ length: 501 }, (_, i) => ({
+      name: `Bulk ${i}`,
+      number: `5491166${String(i).padStart(6, '0')}`,
+    }));
+    const res = await upload({ rows: tooMany });
+    expect(res.statusCode).toBe(400);
+    expect((await page('searchParam=Bulk')).count).toBe(0);
+  });
+
+  it('imports into the caller’s company only and tells only that company', async () => {
+    const ours = await listen(admin);
+    const theirs = await listen(outsider);
+    const res = await upload(
+      { rows: [{ name: 'Outsider Import', number: '5491177770200' }] },
+      outsider,
+    );
+    expect((res.json() as ContactUploadResult).newContacts).toHaveLength(1);
+    await waitFor(
+      () => theirs.some((h) => h.payload?.action === 'create'),
+      'the outsider’s company hears the import',
+    );
+    expect(ours.some((h) => JSON.stringify(h.payload).includes('Outsider Import'))).toBe(false);
+    expect((await page('searchParam=Outsider')).count).toBe(0);
+    // The same number is free in another company.
+    const mine = await upload({ rows: [{ name: 'Our Import', number: '5491177770200' }] });
+    expect((mine.json() as ContactUploadResult).newContacts).toHaveLength(1);
+  });
+});
+
+describe('contact import from the phone', () => {
+  const importFrom = (body: Record<string, unknown>, session = admin) =>
+    inject(t.app, session, 'POST', '/contacts/import', body);
+
+  it('adds the named contacts the phone shared, with the same rules as a sheet', async () => {
+    // The company's first connection is its default one.
+    const phone = await pairedSimulator(t.app, admin, {});
+    await create({ name: 'Known Before', number: '5491188880003' });
+    const shared = await inject(t.app, admin, 'POST', `/simulator/${phone.id}/contacts`, {
+      contacts: [
+        { number: '+54 9 11 8888-0001', name: 'Agenda Ana' },
+        { number: '5491188880002', name: 'B' },
+        { number: '5491188880003', name: 'Known Again' },
+      ],
+    });
+    expect(shared.statusCode, shared.body).toBe(204);
+
+    const first = (await importFrom({})).json() as ContactUploadResult;
+    expect(first.newContacts.map((c) => [c.name, c.number])).toEqual([
+      ['Agenda Ana', '5491188880001'],
+    ]);
+    expect(first.errorBag.map((e) => [e.name, e.error])).toEqual([
+      ['B', 'ERR_VALIDATION'],
+      ['Known Again', 'ERR_DUPLICATED_CONTACT'],
+    ]);
+    // Importing again adds nothing twice.
+    const again = (await importFrom({ whatsappId: phone.id })).json() as ContactUploadResult;
+    expect(again.newContacts).toEqual([]);
+
+    // Unlinked from the phone, the address book is forgotten with the pairing.
+    await inject(t.app, admin, 'POST', `/simulator/${phone.id}/disconnect`);
+    const after = (await importFrom({ whatsappId: phone.id })).json() as ContactUploadResult;
+    expect(after).toEqual({ newContacts: [], errorBag: [] });
+  });
+
+  it('refuses a Cloud API connection and another company’s connection', async () => {
+    const cloud = await makeWhatsapp(t.db, companyId, { provider: 'cloud' });
+    const refused = await importFrom({ whatsappId: cloud.id });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ error: 'ERR_IMPORT_NOT_SUPPORTED' });
+    const foreign = await importFrom({ whatsappId: cloud.id }, outsider);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json()).toMatchObject({ error: 'ERR_NO_WAPP_FOUND' });
   });
 });

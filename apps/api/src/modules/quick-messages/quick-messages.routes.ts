@@ -1,22 +1,32 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  MESSAGE_MEDIA_MAX_BYTES,
   idParam,
+  messageMediaExtensions,
   quickMessageSchema,
   quickMessageUpdateSchema,
   quickMessagesListQuery,
   quickMessagesQuery,
 } from '@atendi/shared';
+import type { UploadRule } from '../../platform/uploads';
 import {
   createQuickMessage,
   deleteQuickMessage,
   getQuickMessage,
   listAllQuickMessages,
   listQuickMessages,
+  quickMessageMediaOwner,
+  setQuickMessageMedia,
   updateQuickMessage,
 } from './quick-messages.service';
 
 const tags = ['quick-messages'];
+// The attachment goes out with the answer from the chat, so it follows the chat's own file rule.
+const mediaRule: UploadRule = {
+  extensions: messageMediaExtensions,
+  maxBytes: MESSAGE_MEDIA_MAX_BYTES,
+};
 
 // SPEC §7 "Quick messages". Every profile keeps its own; the service guards company-wide ones.
 export const quickMessagesRoutes = async (root: FastifyInstance) => {
@@ -53,5 +63,26 @@ export const quickMessagesRoutes = async (root: FastifyInstance) => {
       await deleteQuickMessage(app.deps, request.auth, request.params.id);
       return reply.status(204).send();
     },
+  );
+  // SPEC §7: form fields typeArch and file; only the file matters here.
+  app.post(
+    '/quick-messages/:id/media-upload',
+    { schema: { tags, params: idParam, consumes: ['multipart/form-data'] } },
+    async (request) => {
+      // Check the answer first so a refused request stores nothing.
+      const owner = await quickMessageMediaOwner(app.deps, request.auth, request.params.id);
+      const file = await app.deps.uploads.receive(request, owner, mediaRule);
+      try {
+        return await setQuickMessageMedia(app.deps, request.auth, request.params.id, file);
+      } catch (error) {
+        await app.deps.uploads.remove(owner, file.storedName);
+        throw error;
+      }
+    },
+  );
+  app.delete(
+    '/quick-messages/:id/media-upload',
+    { schema: { tags, params: idParam } },
+    async (request) => setQuickMessageMedia(app.deps, request.auth, request.params.id, null),
   );
 };

@@ -9,8 +9,9 @@ import type { AppDeps } from '../../app';
 import { quickMessages } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
+import { containsPattern } from '../../platform/like';
 import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
-import type { Uploads } from '../../platform/uploads';
+import type { StoredFile, Uploads } from '../../platform/uploads';
 
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
 type Row = typeof quickMessages.$inferSelect;
@@ -57,8 +58,8 @@ export const listQuickMessages = async (
         ctx,
         term
           ? or(
-              ilike(quickMessages.shortcode, `%${term}%`),
-              ilike(quickMessages.message, `%${term}%`),
+              ilike(quickMessages.shortcode, containsPattern(term)),
+              ilike(quickMessages.message, containsPattern(term)),
             )
           : undefined,
       ),
@@ -128,6 +129,11 @@ export const createQuickMessage = async (
   return emitSaved(deps, null, row);
 };
 
+// Editing (and attaching to) an answer: company-wide ones are for admins only.
+const assertMayEdit = (ctx: AuthContext, row: Row) => {
+  if (row.geral && !managesCompanyWide(ctx)) throw refuseCompanyWide();
+};
+
 export const updateQuickMessage = async (
   deps: Deps,
   ctx: AuthContext,
@@ -147,11 +153,46 @@ export const updateQuickMessage = async (
 
 export const deleteQuickMessage = async (deps: Deps, ctx: AuthContext, id: number) => {
   const row = await findVisible(deps, ctx, id);
-  if (row.geral && !managesCompanyWide(ctx)) throw refuseCompanyWide();
+  assertMayEdit(ctx, row);
   await deps.db.delete(quickMessages).where(ownedRow(quickMessages, id, ctx));
   await deps.uploads.remove(row.companyId, row.mediaPath);
   const payload = { action: 'delete', id };
   if (row.geral) deps.realtime.toCompany(row.companyId).emit('quickemessage', payload);
   else if (row.userId)
     deps.realtime.toUser(row.companyId, row.userId).emit('quickemessage', payload);
+};
+
+// The company of an answer the caller may edit, checked before a file is read, so a refused upload stores nothing.
+export const quickMessageMediaOwner = async (deps: Deps, ctx: AuthContext, id: number) => {
+  const row = await findVisible(deps, ctx, id);
+  assertMayEdit(ctx, row);
+  return row.companyId;
+};
+
+// POST (a file) and DELETE (null) /quick-messages/{id}/media-upload.
+export const setQuickMessageMedia = async (
+  deps: Deps,
+  ctx: AuthContext,
+  id: number,
+  media: Pick<StoredFile, 'storedName' | 'originalName'> | null,
+) => {
+  // The row stays locked until the new file is recorded, so two uploads cannot both keep the old one.
+  const { before, row } = await deps.db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select()
+      .from(quickMessages)
+      .where(visibleTo(ctx, eq(quickMessages.id, id)))
+      .for('update');
+    const current = foundOr404(locked);
+    assertMayEdit(ctx, current);
+    const [updated] = await tx
+      .update(quickMessages)
+      .set({ mediaPath: media?.storedName ?? null, mediaName: media?.originalName ?? null })
+      .where(ownedRow(quickMessages, id, ctx))
+      .returning();
+    return { before: current, row: updated };
+  });
+  // The replaced file goes only once the new one is recorded.
+  await deps.uploads.remove(before.companyId, before.mediaPath);
+  return emitSaved(deps, before, row);
 };

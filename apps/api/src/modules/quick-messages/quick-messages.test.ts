@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { QuickMessageView } from '@atendi/shared';
@@ -66,6 +68,49 @@ const listen = async (session: Session) => {
   return heard;
 };
 const settle = () => new Promise((r) => setTimeout(r, 150));
+
+// A browser form: the SPEC's typeArch field, then the file.
+const multipart = (filename: string, content: Buffer) => {
+  const boundary = '----atendi-quick-message-boundary';
+  return {
+    payload: Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="typeArch"\r\n\r\nquickMessage\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      content,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+};
+const png = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.alloc(64, 7),
+]);
+const upload = (session: Session, id: number, filename = 'promo.png', content = png) => {
+  const form = multipart(filename, content);
+  return t.app.inject({
+    method: 'POST',
+    url: `/quick-messages/${id}/media-upload`,
+    headers: { authorization: `Bearer ${session.token}`, ...form.headers },
+    payload: form.payload,
+  });
+};
+const removeMedia = (session: Session, id: number) =>
+  call(session, 'DELETE', `/quick-messages/${id}/media-upload`);
+
+const storedFiles = (companyId: number) => {
+  const folder = path.join(t.config.dataDir, 'uploads', String(companyId));
+  return existsSync(folder) ? readdirSync(folder) : [];
+};
+const storedPath = (record: QuickMessageView) =>
+  path.join(t.config.dataDir, 'uploads', String(record.companyId), record.mediaPath!);
+// Fetches a signed link as the browser would: no bearer token.
+const fetchLink = (link: string) => {
+  const url = new URL(link);
+  return t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+};
 
 describe('quick messages', () => {
   it('creates, reads, edits and deletes a personal quick message', async () => {
@@ -215,6 +260,19 @@ describe('quick messages', () => {
     expect(shortcodes(byCode.records)).toEqual(['p20']);
   });
 
+  it('searches "%" and "_" as the characters they are, not as wildcards', async () => {
+    const session = await login(t.app, (await makeUser(t.db, agent.companyId, 'user')).email);
+    await create(session, { shortcode: 'descuento', message: 'Hoy 50% en todo' });
+    await create(session, { shortcode: 'envio', message: 'Gratis desde 500 pesos' });
+    await create(session, { shortcode: 'a_b', message: 'guion bajo' });
+    await create(session, { shortcode: 'axb', message: 'equis' });
+
+    const percent = (await call(session, 'GET', '/quick-messages?searchParam=50%25')).json();
+    expect(shortcodes(percent.records)).toEqual(['descuento']);
+    const underscore = (await call(session, 'GET', '/quick-messages?searchParam=a_b')).json();
+    expect(shortcodes(underscore.records)).toEqual(['a_b']);
+  });
+
   it('emits company-{id}-quickemessage: company-wide to all, personal to its author only', async () => {
     const adminHeard = await listen(admin);
     const colleagueHeard = await listen(colleague);
@@ -238,5 +296,117 @@ describe('quick messages', () => {
       { action: 'delete', id: shared.id },
     ]);
     expect(events(adminHeard).map((e) => e.action)).toEqual(['create', 'delete']);
+  });
+});
+
+describe('quick message attachments', () => {
+  it('attaches a file that is served through its link, tells the author, and removes it again', async () => {
+    const heard = await listen(agent);
+    const colleagueHeard = await listen(colleague);
+    const record = await create(agent, { shortcode: 'promo', message: 'Vea la promoción' });
+
+    const uploaded = await upload(agent, record.id, 'Promo Marzo.png');
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const withMedia = uploaded.json() as QuickMessageView;
+    expect(withMedia).toMatchObject({
+      id: record.id,
+      mediaName: 'Promo Marzo.png',
+      isMedia: true,
+      mediaPath: expect.stringMatching(/^[a-f0-9]{32}\.png$/),
+      mediaUrl: expect.any(String),
+    });
+    const served = await fetchLink(withMedia.mediaUrl!);
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.rawPayload.equals(png)).toBe(true);
+    // The composer's list hands out the same attachment.
+    const listed = (await call(agent, 'GET', '/quick-messages/list')).json() as QuickMessageView[];
+    expect(listed.find((r) => r.id === record.id)).toMatchObject({ isMedia: true });
+
+    await settle();
+    const channel = `company-${agent.companyId}-quickemessage`;
+    const updates = (list: Heard[]) =>
+      list.filter((h) => h.event === channel && h.payload.action === 'update');
+    expect(updates(heard).map((h) => h.payload.record)).toEqual([
+      expect.objectContaining({ id: record.id, mediaName: 'Promo Marzo.png', isMedia: true }),
+    ]);
+    expect(updates(colleagueHeard)).toEqual([]);
+
+    const removed = await removeMedia(agent, record.id);
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(removed.json()).toMatchObject({
+      mediaName: null,
+      mediaPath: null,
+      mediaUrl: null,
+      isMedia: false,
+    });
+    expect(existsSync(storedPath(withMedia))).toBe(false);
+    expect((await fetchLink(withMedia.mediaUrl!)).statusCode).toBe(404);
+  });
+
+  it('replacing the file or deleting the answer removes the stored file', async () => {
+    const record = await create(agent, { shortcode: 'folleto' });
+    const first = (await upload(agent, record.id, 'uno.png')).json() as QuickMessageView;
+    const second = (await upload(agent, record.id, 'dos.pdf')).json() as QuickMessageView;
+    expect(second.mediaName).toBe('dos.pdf');
+    expect(existsSync(storedPath(first))).toBe(false);
+    expect(existsSync(storedPath(second))).toBe(true);
+
+    expect((await call(agent, 'DELETE', `/quick-messages/${record.id}`)).statusCode).toBe(204);
+    expect(existsSync(storedPath(second))).toBe(false);
+  });
+
+  it('follows the edit rules: personal ones are their author’s, company-wide ones the admins’', async () => {
+    const mine = await create(agent, { shortcode: 'propio' });
+    const shared = await create(admin, { shortcode: 'catalogo', geral: true });
+    const foreign = await create(outsider, { shortcode: 'externo', geral: true });
+    const files = storedFiles(agent.companyId).length;
+    const foreignFiles = storedFiles(outsider.companyId).length;
+
+    for (const session of [colleague, admin]) {
+      expect((await upload(session, mine.id)).statusCode).toBe(404);
+      expect((await removeMedia(session, mine.id)).statusCode).toBe(404);
+    }
+    for (const session of [agent, supervisor]) {
+      const refused = await upload(session, shared.id);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().error).toBe('ERR_NO_PERMISSION');
+      expect((await removeMedia(session, shared.id)).statusCode).toBe(403);
+    }
+    expect((await upload(admin, foreign.id)).statusCode).toBe(404);
+    expect((await removeMedia(admin, foreign.id)).statusCode).toBe(404);
+    expect(storedFiles(agent.companyId)).toHaveLength(files);
+    expect(storedFiles(outsider.companyId)).toHaveLength(foreignFiles);
+    expect((await call(outsider, 'GET', `/quick-messages/${foreign.id}`)).json().isMedia).toBe(
+      false,
+    );
+
+    const attached = await upload(admin, shared.id, 'catalogo.pdf');
+    expect(attached.statusCode).toBe(200);
+    // Everyone in the company may use (and so download) a company-wide attachment.
+    const seen = (await call(agent, 'GET', `/quick-messages/${shared.id}`)).json();
+    expect(seen.mediaName).toBe('catalogo.pdf');
+    expect((await fetchLink(seen.mediaUrl)).statusCode).toBe(200);
+  });
+
+  it('refuses other file types and oversize files, storing nothing', async () => {
+    const record = await create(agent, { shortcode: 'rechazo' });
+    const files = storedFiles(agent.companyId).length;
+
+    const exe = await upload(agent, record.id, 'virus.exe', Buffer.from('MZ'));
+    expect(exe.statusCode).toBe(415);
+    expect(exe.json().error).toBe('ERR_UPLOAD_TYPE_NOT_ALLOWED');
+    const big = await upload(agent, record.id, 'video.mp4', Buffer.alloc(16 * 1024 * 1024 + 1));
+    expect(big.statusCode).toBe(413);
+    expect(big.json().error).toBe('ERR_UPLOAD_TOO_LARGE');
+    const noFile = await call(agent, 'POST', `/quick-messages/${record.id}/media-upload`, {});
+    expect(noFile.statusCode).toBe(400);
+    expect(noFile.json().error).toBe('ERR_UPLOAD_MISSING_FILE');
+
+    expect(storedFiles(agent.companyId)).toHaveLength(files);
+    expect((await call(agent, 'GET', `/quick-messages/${record.id}`)).json()).toMatchObject({
+      mediaName: null,
+      isMedia: false,
+    });
   });
 });

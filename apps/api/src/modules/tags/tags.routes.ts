@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   idParam,
+  kanbanTicketsQuery,
   tagSchema,
   tagsQuery,
   tagSyncSchema,
@@ -15,11 +16,15 @@ import {
   createTag,
   deleteTag,
   getTag,
+  listKanbanLanes,
+  listKanbanTickets,
   listTagOptions,
   listTags,
   syncTicketTags,
   updateTag,
 } from './tags.service';
+
+const kanbanConfig = { access: { planFeature: 'useKanban' as const } };
 
 export const tagsRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -33,6 +38,15 @@ export const tagsRoutes = async (root: FastifyInstance) => {
   // The tags page (SPEC §2 Tags): name search, 20 a page, each with its ticket count.
   app.get('/tags', { schema: { tags, querystring: tagsQuery } }, async (request) =>
     listTags(deps, request.auth, request.query),
+  );
+  // SPEC §2 Kanban, a plan feature: the lanes and the cards of the board.
+  app.get('/tags/kanban', { schema: { tags }, config: kanbanConfig }, async (request) =>
+    listKanbanLanes(deps.db, request.auth),
+  );
+  app.get(
+    '/ticket/kanban',
+    { schema: { tags, querystring: kanbanTicketsQuery }, config: kanbanConfig },
+    async (request) => listKanbanTickets(deps.db, request.auth, request.query),
   );
   app.get('/tags/:id', { schema: { tags, params: idParam } }, async (request) =>
     getTag(deps, request.auth, request.params.id),

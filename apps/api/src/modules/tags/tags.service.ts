@@ -1,7 +1,10 @@
-import { and, asc, count, eq, ilike, inArray, ne } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, ne } from 'drizzle-orm';
 import {
   can,
   TAGS_PAGE_SIZE,
+  type KanbanLanes,
+  type KanbanTickets,
+  type KanbanTicketsQuery,
   type TagEvent,
   type TagInput,
   type TagOption,
@@ -11,13 +14,15 @@ import {
 } from '@atendi/shared';
 import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
-import { tags, ticketTags } from '../../db/schema';
+import { tags, ticketTags, tickets } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
+import { containsPattern } from '../../platform/like';
 import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
 import { emitTicket } from '../tickets/tickets.engine';
 import { loadTicketViews } from '../tickets/ticket-views';
-import { visibleTicketRow } from '../tickets/tickets.service';
+import { listScope, visibleTicketRow } from '../tickets/tickets.service';
+import { queueIdsOf } from '../tickets/visibility';
 
 // Tags and the tags on tickets (SPEC §7 Tags, "Tags on tickets"). A ticket's tags change for whoever
 // may see the ticket; the ticket's rooms hear the new tags at once.
@@ -82,7 +87,7 @@ export const listTags = async (
 ): Promise<{ tags: TagView[]; hasMore: boolean }> => {
   const term = query.searchParam.trim();
   const rows = await tagViews(deps.db)
-    .where(ofCompany(tags, ctx, term ? ilike(tags.name, `%${term}%`) : undefined))
+    .where(ofCompany(tags, ctx, term ? ilike(tags.name, containsPattern(term)) : undefined))
     .groupBy(tags.id)
     .orderBy(asc(tags.name), asc(tags.id))
     .limit(TAGS_PAGE_SIZE + 1)
@@ -195,4 +200,44 @@ export const clearTicketTags = async (deps: Deps, ctx: AuthContext, ticketId: nu
     .delete(ticketTags)
     .where(and(eq(ticketTags.ticketId, ticket.id), eq(ticketTags.companyId, ctx.companyId)));
   await announceTicket(deps, ctx, ticket.id);
+};
+
+// SPEC §2 Kanban: the lanes are the company's tags marked kanban, by name.
+export const listKanbanLanes = async (db: Db, ctx: AuthContext): Promise<KanbanLanes> => ({
+  lista: await db
+    .select(tagColumns)
+    .from(tags)
+    .where(ofCompany(tags, ctx, eq(tags.kanban, 1)))
+    .orderBy(asc(tags.name), asc(tags.id)),
+});
+
+// The newest conversations a board loads; older ones stay reachable from the ticket lists.
+const KANBAN_TICKETS_LIMIT = 1000;
+
+// The board's cards: open and waiting tickets, scoped exactly as the ticket list scopes them
+// (SPEC §6: a user sees their queues' tickets, an admin with show-all every ticket).
+export const listKanbanTickets = async (
+  db: Db,
+  ctx: AuthContext,
+  query: KanbanTicketsQuery,
+): Promise<KanbanTickets> => {
+  const rows = await db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.companyId, ctx.companyId),
+        inArray(tickets.status, ['open', 'pending']),
+        listScope(ctx, await queueIdsOf(db, ctx.userId), query.showAll),
+        query.queueIds.length ? inArray(tickets.queueId, query.queueIds) : undefined,
+      ),
+    )
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+    .limit(KANBAN_TICKETS_LIMIT);
+  return {
+    tickets: await loadTicketViews(
+      db,
+      rows.map((row) => row.id),
+    ),
+  };
 };

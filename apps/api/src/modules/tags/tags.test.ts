@@ -321,6 +321,18 @@ describe('tags page', () => {
     expect((await inject(t.app, otherAdmin, 'GET', `/tags/${first.id}`)).statusCode).toBe(404);
   });
 
+  it('searches "%" and "_" as the characters they are, not as wildcards', async () => {
+    const boss = await login(t.app, (await makeCompany(t.db)).admin.email);
+    for (const name of ['Descuento 50%', 'Pedido 500', 'vip_oro', 'vipxoro']) await tag(name, boss);
+    const search = async (term: string) => {
+      const res = await inject(t.app, boss, 'GET', `/tags?searchParam=${encodeURIComponent(term)}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as TagsPage).tags.map((x) => x.name);
+    };
+    expect(await search('50%')).toEqual(['Descuento 50%']);
+    expect(await search('vip_')).toEqual(['vip_oro']);
+  });
+
   it('edits a tag’s name, colour and kanban flag, refusing a name already used', async () => {
     const edited = await tag('Editar mí');
     await tag('Ocupada');

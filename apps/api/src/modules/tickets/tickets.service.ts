@@ -30,7 +30,11 @@ export const PAGE_SIZE = 40;
 
 // A list shows a non-admin (or an admin with show-all off) their own tickets, and the tickets nobody
 // holds yet in their queues or without a queue; others' open conversations stay out of the way.
-const listScope = (ctx: AuthContext, myQueues: number[], showAll: boolean): SQL | undefined => {
+export const listScope = (
+  ctx: AuthContext,
+  myQueues: number[],
+  showAll: boolean,
+): SQL | undefined => {
   if (showAll && seesAll(ctx)) return undefined;
   const inMyQueues = or(
     isNull(tickets.queueId),

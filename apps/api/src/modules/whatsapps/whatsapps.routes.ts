@@ -5,6 +5,7 @@ import {
   idParam,
   simulatorAckSchema,
   simulatorInboundSchema,
+  simulatorContactsSchema,
   simulatorTypingSchema,
   whatsappSchema,
   whatsappSessionSchema,
@@ -145,6 +146,15 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
     async (request, reply) => {
       await simulated(request.auth.companyId, request.params.id);
       await deps.channels.extra(request.params.id, 'typing', request.body);
+      return reply.status(204).send();
+    },
+  );
+  app.post(
+    '/simulator/:id/contacts',
+    { schema: { tags: simTags, params: idParam, body: simulatorContactsSchema }, config: act },
+    async (request, reply) => {
+      await simulated(request.auth.companyId, request.params.id);
+      await deps.channels.extra(request.params.id, 'contacts', request.body);
       return reply.status(204).send();
     },
   );

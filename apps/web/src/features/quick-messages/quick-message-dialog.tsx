@@ -1,3 +1,4 @@
+import { useRef, useState, type ChangeEvent } from 'react';
 import {
   Box,
   Button,
@@ -8,16 +9,26 @@ import {
   DialogTitle,
   FormControlLabel,
   FormHelperText,
+  IconButton,
   Stack,
   Switch,
   TextField,
+  Tooltip,
+  Typography,
 } from '@mui/material';
+import AttachFileIcon from '@mui/icons-material/AttachFile';
+import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import InsertDriveFileOutlinedIcon from '@mui/icons-material/InsertDriveFileOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
-import type { QuickMessageView } from '@atendi/shared';
+import {
+  MESSAGE_MEDIA_MAX_BYTES,
+  messageMediaExtensions,
+  type QuickMessageView,
+} from '@atendi/shared';
 import { toastError } from '../../api/toasts';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
@@ -25,8 +36,23 @@ import { quickMessageFormSchema, type QuickMessageFormValues } from './quick-mes
 import {
   applyQuickMessageEventToCache,
   createQuickMessage,
+  removeQuickMessageMedia,
   updateQuickMessage,
+  uploadQuickMessageMedia,
 } from './quick-messages.api';
+
+const extensionOf = (name: string) => {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot).toLowerCase();
+};
+
+// The server's rule for a quick message's attachment (the chat's own file rule), said before sending.
+export const attachmentError = (file: File) => {
+  if (!(messageMediaExtensions as readonly string[]).includes(extensionOf(file.name)))
+    return 'errors.ERR_UPLOAD_TYPE_NOT_ALLOWED';
+  if (file.size > MESSAGE_MEDIA_MAX_BYTES) return 'errors.ERR_UPLOAD_TOO_LARGE';
+  return null;
+};
 
 const QuickMessageForm = ({
   record,
@@ -40,6 +66,12 @@ const QuickMessageForm = ({
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const isEdit = record !== null;
+  const fileInput = useRef<HTMLInputElement>(null);
+  // Once the answer exists (even if its file then failed), saving again updates it.
+  const [saved, setSaved] = useState<QuickMessageView | null>(record);
+  const [file, setFile] = useState<File | null>(null);
+  const [isMediaRemoved, setIsMediaRemoved] = useState(false);
+  const fileError = file ? attachmentError(file) : null;
   const {
     register,
     control,
@@ -54,7 +86,20 @@ const QuickMessageForm = ({
     },
   });
 
+  const keepSaved = (next: QuickMessageView, action: 'create' | 'update') => {
+    setSaved(next);
+    applyQuickMessageEventToCache(queryClient, { action, record: next });
+  };
+
+  // The file goes once the answer is saved; a new file replaces any earlier one.
+  const saveAttachment = (current: QuickMessageView) => {
+    if (file) return uploadQuickMessageMedia(current.id, file);
+    if (isMediaRemoved && current.mediaName) return removeQuickMessageMedia(current.id);
+    return null;
+  };
+
   const onSubmit = async (values: QuickMessageFormValues) => {
+    if (fileError) return;
     await waitBeforeSubmit();
     // Only admins may choose the scope; for others the API keeps (or defaults) it.
     const payload = {
@@ -63,19 +108,33 @@ const QuickMessageForm = ({
       ...(managesCompanyWide ? { geral: values.geral } : {}),
     };
     try {
-      const saved = record
-        ? await updateQuickMessage(record.id, payload)
+      const current = saved
+        ? await updateQuickMessage(saved.id, payload)
         : await createQuickMessage(payload);
-      applyQuickMessageEventToCache(queryClient, {
-        action: record ? 'update' : 'create',
-        record: saved,
-      });
+      keepSaved(current, saved ? 'update' : 'create');
+      const withMedia = await saveAttachment(current);
+      if (withMedia) keepSaved(withMedia, 'update');
       toast.success(t('quickMessages.saved'));
       onClose();
     } catch (error) {
+      // The form stays open with what was chosen, for another try.
       toastError(error);
     }
   };
+
+  const onFileChosen = (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = event.target.files?.[0] ?? null;
+    // Let the same file be chosen again after removing it.
+    event.target.value = '';
+    if (chosen) setFile(chosen);
+  };
+
+  const removeAttachment = () => {
+    if (file) setFile(null);
+    else setIsMediaRemoved(true);
+  };
+
+  const attachmentName = file?.name ?? (isMediaRemoved ? null : saved?.mediaName);
 
   const fieldError = (name: 'shortcode' | 'message') => {
     const message = errors[name]?.message;
@@ -126,6 +185,68 @@ const QuickMessageForm = ({
               <FormHelperText sx={{ mt: 0 }}>{t('quickMessages.dialog.geralHint')}</FormHelperText>
             </Box>
           )}
+          <Box>
+            <Typography variant="subtitle2" gutterBottom>
+              {t('quickMessages.dialog.attachment')}
+            </Typography>
+            <input
+              ref={fileInput}
+              type="file"
+              hidden
+              accept={messageMediaExtensions.join(',')}
+              data-testid="quick-message-file-input"
+              aria-label={t('quickMessages.dialog.chooseFile')}
+              onChange={onFileChosen}
+            />
+            {attachmentName ? (
+              <Stack
+                direction="row"
+                spacing={1}
+                alignItems="center"
+                sx={{
+                  border: 1,
+                  borderColor: fileError ? 'error.main' : 'divider',
+                  borderRadius: 1,
+                  px: 1.5,
+                  py: 0.5,
+                }}
+              >
+                <InsertDriveFileOutlinedIcon
+                  fontSize="small"
+                  color={fileError ? 'error' : 'action'}
+                />
+                <Typography
+                  variant="body2"
+                  noWrap
+                  title={attachmentName}
+                  sx={{ flexGrow: 1, minWidth: 0 }}
+                  data-testid="quick-message-attachment-name"
+                >
+                  {attachmentName}
+                </Typography>
+                <Tooltip title={t('quickMessages.dialog.removeFile')}>
+                  <IconButton
+                    size="small"
+                    aria-label={t('quickMessages.dialog.removeFile')}
+                    disabled={isSubmitting}
+                    onClick={removeAttachment}
+                  >
+                    <DeleteIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              </Stack>
+            ) : (
+              <Button
+                variant="outlined"
+                startIcon={<AttachFileIcon />}
+                disabled={isSubmitting}
+                onClick={() => fileInput.current?.click()}
+              >
+                {t('quickMessages.dialog.chooseFile')}
+              </Button>
+            )}
+            {fileError && <FormHelperText error>{t(fileError)}</FormHelperText>}
+          </Box>
         </Stack>
       </DialogContent>
       <DialogActions>

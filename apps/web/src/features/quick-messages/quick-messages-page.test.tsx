@@ -165,6 +165,90 @@ describe('quick messages page', () => {
     expect(screen.queryByText('saludo')).toBeNull();
   });
 
+  it('uploads the chosen file once the new answer is saved', async () => {
+    let uploaded: FormData | undefined;
+    const saved = makeRecord({ id: 7, shortcode: 'promo' });
+    stubApi({
+      'GET /quick-messages': listOf([]),
+      'POST /quick-messages': () => jsonResponse(201, saved),
+      'POST /quick-messages/7/media-upload': (init) => {
+        uploaded = init.body as FormData;
+        return jsonResponse(
+          200,
+          makeRecord({ ...saved, mediaName: 'promo.png', mediaPath: 'a.png', isMedia: true }),
+        );
+      },
+    });
+    const user = setupUser();
+    renderApp('/quick-messages', agent());
+    await user.click(await screen.findByRole('button', { name: 'Agregar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Agregar respuesta rápida' });
+    await fill(user, within(dialog).getByRole('textbox', { name: 'Atajo' }), 'promo');
+    await user.upload(
+      within(dialog).getByTestId('quick-message-file-input'),
+      new File(['png'], 'promo.png', { type: 'image/png' }),
+    );
+    expect(within(dialog).getByTestId('quick-message-attachment-name').textContent).toBe(
+      'promo.png',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
+
+    expect(await screen.findByText('¡Respuesta rápida guardada con éxito!')).toBeTruthy();
+    expect((uploaded?.get('file') as File).name).toBe('promo.png');
+    expect(uploaded?.get('typeArch')).toBe('quickMessage');
+    expect(within(await rowOf('promo')).getByText('promo.png')).toBeTruthy();
+  });
+
+  it('shows the current attachment and removes it on save', async () => {
+    let removed = false;
+    const record = makeRecord({ mediaName: 'menu.pdf', mediaPath: 'm.pdf', isMedia: true });
+    const fetchMock = stubApi({
+      'GET /quick-messages': listOf([record]),
+      'PUT /quick-messages/5': () => jsonResponse(200, record),
+      'DELETE /quick-messages/5/media-upload': () => {
+        removed = true;
+        return jsonResponse(200, makeRecord());
+      },
+    });
+    const user = setupUser();
+    renderApp('/quick-messages', agent());
+    await user.click(within(await rowOf('saludo')).getByRole('button', { name: 'Editar saludo' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Editar respuesta rápida' });
+    expect(within(dialog).getByTestId('quick-message-attachment-name').textContent).toBe(
+      'menu.pdf',
+    );
+
+    await user.click(within(dialog).getByRole('button', { name: 'Quitar archivo adjunto' }));
+    expect(within(dialog).queryByText('menu.pdf')).toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Adjuntar archivo' })).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+
+    await waitFor(() => expect(removed).toBe(true));
+    expect(within(await rowOf('saludo')).getByText('Sin archivo adjunto')).toBeTruthy();
+    expect(callsOf(fetchMock).filter((call) => call.includes('media-upload'))).toEqual([
+      'DELETE /quick-messages/5/media-upload',
+    ]);
+  });
+
+  it('refuses a file type WhatsApp does not take before sending anything', async () => {
+    const fetchMock = stubApi({ 'GET /quick-messages': listOf([makeRecord()]) });
+    const user = setupUser({ applyAccept: false });
+    renderApp('/quick-messages', agent());
+    await user.click(within(await rowOf('saludo')).getByRole('button', { name: 'Editar saludo' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Editar respuesta rápida' });
+    await user.upload(
+      within(dialog).getByTestId('quick-message-file-input'),
+      new File(['MZ'], 'virus.exe', { type: 'application/x-msdownload' }),
+    );
+    expect(within(dialog).getByText('Tipo de archivo no permitido')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    // Give a submission that should not happen the time to reach the API.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    expect(screen.getByRole('dialog', { name: 'Editar respuesta rápida' })).toBeTruthy();
+    expect(callsOf(fetchMock).filter((call) => !call.startsWith('GET'))).toEqual([]);
+  });
+
   it('does not let a non-admin edit or delete company-wide answers', async () => {
     stubApi({
       'GET /quick-messages': listOf([

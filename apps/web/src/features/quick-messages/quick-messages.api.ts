@@ -30,6 +30,16 @@ export const updateQuickMessage = (id: number, input: QuickMessageUpdateInput) =
   api.put<QuickMessageView>(`/quick-messages/${id}`, input);
 export const deleteQuickMessage = (id: number) => api.delete(`/quick-messages/${id}`);
 
+// SPEC §7: media-upload takes the form fields typeArch and file.
+export const uploadQuickMessageMedia = (id: number, file: File) => {
+  const body = new FormData();
+  body.append('typeArch', 'quickMessage');
+  body.append('file', file);
+  return api.post<QuickMessageView>(`/quick-messages/${id}/media-upload`, body);
+};
+export const removeQuickMessageMedia = (id: number) =>
+  api.delete<QuickMessageView>(`/quick-messages/${id}/media-upload`);
+
 export const quickMessagesListQuery = (search: string) =>
   infiniteQueryOptions({
     queryKey: quickMessagesKeys.list(search),

@@ -29,6 +29,18 @@ export const useSendMedia = (ticketId: number) => {
   });
 };
 
+// A quick answer's attachment as a File, so it goes out through the composer's own attachments.
+// The signed link needs no token (platform/uploads.ts).
+export const fetchQuickMessageFile = async (
+  answer: Pick<QuickMessageView, 'mediaUrl' | 'mediaName'>,
+) => {
+  if (!answer.mediaUrl) throw new Error('The quick answer has no attachment');
+  const response = await fetch(answer.mediaUrl);
+  if (!response.ok) throw new Error(`The attachment answered ${response.status}`);
+  const type = (response.headers.get('content-type') ?? '').split(';')[0].trim();
+  return new File([await response.arrayBuffer()], answer.mediaName ?? 'file', { type });
+};
+
 export const fetchQuickMessages = (companyId: number, userId: number) =>
   api.get<QuickMessageView[]>('/quick-messages/list', { query: { companyId, userId } });
 

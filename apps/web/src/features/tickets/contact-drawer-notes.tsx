@@ -37,7 +37,7 @@ const noteFormSchema = z.object({
     .trim()
     .min(1, 'tickets.contactDrawer.notes.required')
     .min(2, 'tickets.contactDrawer.notes.tooShort')
-    .max(5000, 'tickets.contactDrawer.validation.tooLong'),
+    .max(5000, 'contactForm.validation.tooLong'),
 });
 type NoteFormValues = z.infer<typeof noteFormSchema>;
 

@@ -17,14 +17,15 @@ import CloseIcon from '@mui/icons-material/Close';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import { useTranslation } from 'react-i18next';
 import type { TicketView } from '@atendi/shared';
+import { ContactDialog } from '../../components/contact-dialog';
 import { cssColor } from '../../lib/colors';
-import { ContactDrawerDialog } from './contact-drawer-dialog';
 import { ContactDrawerNotes } from './contact-drawer-notes';
 import {
   useContact,
   useContactLiveUpdates,
   useSyncTicketTags,
   useTagOptions,
+  useUpdateContact,
 } from './contact-drawer.api';
 import { initialOf } from './ticket-format';
 
@@ -89,6 +90,7 @@ const Section = ({ title, children }: { title: string; children: ReactNode }) =>
 const ContactDrawerContent = ({ ticket, onClose }: { ticket: TicketView; onClose: () => void }) => {
   const { t } = useTranslation();
   const contact = useContact(ticket.contactId);
+  const updateContact = useUpdateContact(ticket.contactId);
   const [isEditing, setIsEditing] = useState(false);
   // The ticket carries the contact already: show it while the details (extra info) load.
   const shown = contact.data ?? ticket.contact;
@@ -143,7 +145,7 @@ const ContactDrawerContent = ({ ticket, onClose }: { ticket: TicketView; onClose
           <TicketTags ticket={ticket} />
         </Section>
         <Divider />
-        <Section title={t('tickets.contactDrawer.extraInfo')}>
+        <Section title={t('contactForm.extraInfo')}>
           {contact.isPending ? (
             <CircularProgress size={20} aria-label={t('app.loading')} />
           ) : contact.data?.extraInfo.length ? (
@@ -171,9 +173,10 @@ const ContactDrawerContent = ({ ticket, onClose }: { ticket: TicketView; onClose
         </Section>
       </Stack>
       {contact.data && (
-        <ContactDrawerDialog
+        <ContactDialog
           contact={contact.data}
           open={isEditing}
+          onSave={updateContact.mutateAsync}
           onClose={() => setIsEditing(false)}
         />
       )}

@@ -47,6 +47,7 @@ type Sent = { json?: Record<string, unknown>; form?: FormData };
 const stubChat = (
   quickMessages: QuickMessageView[] = [],
   fail?: () => Response | Promise<Response>,
+  files: Record<string, () => Response | Promise<Response>> = {},
 ) => {
   const sent: Sent[] = [];
   let nextId = 100;
@@ -55,6 +56,7 @@ const stubChat = (
     [`GET /tickets/u/${ticket.uuid}`]: () => jsonResponse(200, ticket),
     [`GET /messages/${ticket.id}`]: () => messagesOf(ticket, []),
     'GET /quick-messages/list': () => jsonResponse(200, quickMessages),
+    ...files,
     [`POST /messages/${ticket.id}`]: (init) => {
       if (init.body instanceof FormData) sent.push({ form: init.body });
       else sent.push({ json: JSON.parse(String(init.body)) });
@@ -382,5 +384,76 @@ describe('composer quick answers', () => {
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('listbox')).toBeNull();
     expect(input().value).toBe('/hor');
+  });
+
+  describe('with an attachment', () => {
+    const promo = quickMessage({
+      id: 4,
+      shortcode: 'promo',
+      message: 'Vea nuestra promoción',
+      mediaPath: 'a1.png',
+      mediaName: 'promo-marzo.png',
+      isMedia: true,
+      mediaUrl: 'http://api.test/uploads/1/a1.png?expires=9999999999&sig=firma',
+    });
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]);
+    // jsdom's File has no arrayBuffer(); FileReader reads it.
+    const bytesOf = (file: File) =>
+      new Promise<ArrayBuffer>((resolve, reject) => {
+        const reader = new FileReader();
+        reader.onload = () => resolve(reader.result as ArrayBuffer);
+        reader.onerror = () => reject(reader.error);
+        reader.readAsArrayBuffer(file);
+      });
+    beforeEach(() => {
+      URL.createObjectURL = vi.fn(() => 'blob:promo');
+      URL.revokeObjectURL = vi.fn();
+    });
+
+    it('attaches the answer’s file and sends it with the answer as its caption', async () => {
+      let answer: (response: Response) => void = () => undefined;
+      const { sent } = stubChat([promo], undefined, {
+        'GET /uploads/1/a1.png': () => new Promise<Response>((resolve) => (answer = resolve)),
+      });
+      const user = await openChat();
+      await fill(user, input(), '/promo');
+      await user.click(await screen.findByRole('option', { name: /promo/ }));
+      expect(input().value).toBe('Vea nuestra promoción');
+
+      // Sending waits for the file: the text must not leave without it.
+      await user.keyboard('{Enter}');
+      expect(sent).toEqual([]);
+      answer(new Response(png, { status: 200, headers: { 'Content-Type': 'image/png' } }));
+      const panel = await screen.findByRole('region', { name: 'Archivos adjuntos' });
+      expect(within(panel).getByRole('img', { name: 'promo-marzo.png' })).toBeTruthy();
+      expect(within(panel).getByText('8 B')).toBeTruthy();
+
+      await user.keyboard('{Enter}');
+      await waitFor(() => expect(sent).toHaveLength(1));
+      const form = sent[0].form!;
+      expect(form.get('body')).toBe('Vea nuestra promoción');
+      const [file] = form.getAll('medias') as File[];
+      expect(file.name).toBe('promo-marzo.png');
+      expect(file.type).toBe('image/png');
+      expect(new Uint8Array(await bytesOf(file))).toEqual(png);
+      await waitFor(() =>
+        expect(screen.queryByRole('region', { name: 'Archivos adjuntos' })).toBeNull(),
+      );
+    });
+
+    it('says so when the file cannot be fetched, keeping the text to send alone', async () => {
+      const { sent } = stubChat([promo]);
+      const user = await openChat();
+      await fill(user, input(), '/promo');
+      await user.click(await screen.findByRole('option', { name: /promo/ }));
+
+      expect(
+        await screen.findByText('No se pudo adjuntar promo-marzo.png de la respuesta rápida.'),
+      ).toBeTruthy();
+      expect(screen.queryByRole('region', { name: 'Archivos adjuntos' })).toBeNull();
+      expect(input().value).toBe('Vea nuestra promoción');
+      await user.keyboard('{Enter}');
+      await waitFor(() => expect(sent).toEqual([{ json: { body: 'Vea nuestra promoción' } }]));
+    });
   });
 });

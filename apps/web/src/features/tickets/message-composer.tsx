@@ -26,7 +26,7 @@ import {
 } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
 import { ERROR_TOAST_MS, TOAST_MS } from '../../api/toasts';
-import { useSendMedia } from './composer-api';
+import { fetchQuickMessageFile, useSendMedia } from './composer-api';
 import { AttachmentsPreview } from './composer-attachments';
 import { useAudioRecorder, type RecorderFailure } from './composer-audio';
 import { EmojiButton } from './composer-emoji';
@@ -60,6 +60,13 @@ export const MessageComposer = ({
   const { user } = useCurrentSession();
   const [text, setText] = useState('');
   const [files, setFiles] = useState<File[]>([]);
+  // Quick answers' attachments still downloading: sending waits for them.
+  const [loadingFiles, setLoadingFiles] = useState(0);
+  // A quick answer's file arrives after a download: it is added to the files as they are then.
+  const filesRef = useRef(files);
+  useEffect(() => {
+    filesRef.current = files;
+  }, [files]);
   const [isSigned, setIsSigned] = useState(readSignOption);
   const send = useSendMessage(ticket.id);
   const sendMedia = useSendMedia(ticket.id);
@@ -104,11 +111,37 @@ export const MessageComposer = ({
     },
   });
 
-  const quickAnswers = useQuickAnswers(text, (answer: QuickMessageView) =>
-    replaceText(answer.message),
-  );
+  const attachFiles = (chosen: File[]) => {
+    const tooLarge = chosen.filter((file) => file.size > MESSAGE_MEDIA_MAX_BYTES);
+    if (tooLarge.length)
+      toast.error(t('errors.ERR_UPLOAD_TOO_LARGE'), { autoClose: ERROR_TOAST_MS });
+    const accepted = chosen.filter((file) => file.size <= MESSAGE_MEDIA_MAX_BYTES);
+    if (accepted.length > MESSAGE_MEDIA_MAX_FILES - filesRef.current.length)
+      toast.error(t('tickets.composer.tooManyFiles', { count: MESSAGE_MEDIA_MAX_FILES }), {
+        autoClose: ERROR_TOAST_MS,
+      });
+    setFiles((current) => [...current, ...accepted].slice(0, MESSAGE_MEDIA_MAX_FILES));
+  };
 
-  const isBusy = sendMedia.isPending || recorder.state !== 'idle';
+  // An answer with a file sends that file, its text going as the caption.
+  const attachQuickAnswerFile = (answer: QuickMessageView) => {
+    setLoadingFiles((count) => count + 1);
+    fetchQuickMessageFile(answer)
+      .then((file) => attachFiles([file]))
+      .catch(() =>
+        toast.error(t('tickets.composer.quickAnswerFileFailed', { name: answer.mediaName }), {
+          autoClose: ERROR_TOAST_MS,
+        }),
+      )
+      .finally(() => setLoadingFiles((count) => count - 1));
+  };
+
+  const quickAnswers = useQuickAnswers(text, (answer: QuickMessageView) => {
+    replaceText(answer.message);
+    if (answer.isMedia && answer.mediaUrl) attachQuickAnswerFile(answer);
+  });
+
+  const isBusy = sendMedia.isPending || recorder.state !== 'idle' || loadingFiles > 0;
 
   // SPEC §5: an empty or whitespace-only message does nothing.
   const submit = () => {
@@ -162,16 +195,7 @@ export const MessageComposer = ({
     const chosen = Array.from(event.target.files ?? []);
     // The same file may be chosen again after being removed.
     event.target.value = '';
-    const tooLarge = chosen.filter((file) => file.size > MESSAGE_MEDIA_MAX_BYTES);
-    if (tooLarge.length)
-      toast.error(t('errors.ERR_UPLOAD_TOO_LARGE'), { autoClose: ERROR_TOAST_MS });
-    const accepted = chosen.filter((file) => file.size <= MESSAGE_MEDIA_MAX_BYTES);
-    const room = MESSAGE_MEDIA_MAX_FILES - files.length;
-    if (accepted.length > room)
-      toast.error(t('tickets.composer.tooManyFiles', { count: MESSAGE_MEDIA_MAX_FILES }), {
-        autoClose: ERROR_TOAST_MS,
-      });
-    setFiles((current) => [...current, ...accepted.slice(0, Math.max(0, room))]);
+    attachFiles(chosen);
   };
 
   const toggleSign = (isOn: boolean) => {

@@ -19,22 +19,21 @@ import { useFieldArray, useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import type { ContactDetailView } from '@atendi/shared';
-import { ApiError } from '../../api/http-client';
-import { toastError } from '../../api/toasts';
-import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui } from '../../lib/forms';
-import { useUpdateContact } from './contact-drawer.api';
+import type { ContactDetailView, ContactInput } from '@atendi/shared';
+import { ApiError } from '../api/http-client';
+import { toastError } from '../api/toasts';
+import { waitBeforeSubmit } from '../lib/form-delay';
+import { registerMui } from '../lib/forms';
 
 // SPEC §3 Contact: on edit the stored number shows without its first 2 characters. They stay in front
 // of the field, untouched, and are put back on save, so saving an unchanged number keeps it whole.
 const PREFIX_LENGTH = 2;
 
 const messages = {
-  required: 'tickets.contactDrawer.validation.required',
-  tooShort: 'tickets.contactDrawer.validation.tooShort',
-  tooLong: 'tickets.contactDrawer.validation.tooLong',
-  email: 'tickets.contactDrawer.validation.email',
+  required: 'contactForm.validation.required',
+  tooShort: 'contactForm.validation.tooShort',
+  tooLong: 'contactForm.validation.tooLong',
+  email: 'contactForm.validation.email',
 };
 
 // SPEC §5 Contact: name required, 2 to 50; number 8 to 50; email valid.
@@ -63,12 +62,18 @@ const contactFormSchema = (prefix: string) =>
   });
 type ContactFormValues = z.infer<ReturnType<typeof contactFormSchema>>;
 
-const ContactForm = ({ contact, onClose }: { contact: ContactDetailView; onClose: () => void }) => {
+type ContactFormProps = {
+  // The contact being edited; none to add one.
+  contact?: ContactDetailView;
+  onSave: (input: ContactInput) => Promise<unknown>;
+  onClose: () => void;
+};
+
+const ContactForm = ({ contact, onSave, onClose }: ContactFormProps) => {
   const { t } = useTranslation();
-  const update = useUpdateContact(contact.id);
   // Groups keep their WhatsApp id; it is not a number one types.
-  const isNumberLocked = contact.isGroup || contact.number.includes('@');
-  const prefix = isNumberLocked ? '' : contact.number.slice(0, PREFIX_LENGTH);
+  const isNumberLocked = Boolean(contact && (contact.isGroup || contact.number.includes('@')));
+  const prefix = !contact || isNumberLocked ? '' : contact.number.slice(0, PREFIX_LENGTH);
   const {
     register,
     control,
@@ -78,10 +83,10 @@ const ContactForm = ({ contact, onClose }: { contact: ContactDetailView; onClose
   } = useForm<ContactFormValues>({
     resolver: zodResolver(contactFormSchema(prefix)),
     defaultValues: {
-      name: contact.name,
-      number: isNumberLocked ? contact.number : contact.number.slice(PREFIX_LENGTH),
-      email: contact.email,
-      extraInfo: contact.extraInfo.map(({ name, value }) => ({ name, value })),
+      name: contact?.name ?? '',
+      number: contact ? contact.number.slice(prefix.length) : '',
+      email: contact?.email ?? '',
+      extraInfo: contact?.extraInfo.map(({ name, value }) => ({ name, value })) ?? [],
     },
   });
   const extraInfo = useFieldArray({ control, name: 'extraInfo' });
@@ -89,13 +94,13 @@ const ContactForm = ({ contact, onClose }: { contact: ContactDetailView; onClose
   const onSubmit = async (values: ContactFormValues) => {
     await waitBeforeSubmit();
     try {
-      await update.mutateAsync({
+      await onSave({
         name: values.name,
-        number: isNumberLocked ? contact.number : prefix + values.number,
+        number: contact && isNumberLocked ? contact.number : prefix + values.number,
         email: values.email,
         extraInfo: values.extraInfo.filter((row) => row.name !== ''),
       });
-      toast.success(t('tickets.contactDrawer.saved'));
+      toast.success(t('contactForm.saved'));
       onClose();
     } catch (error) {
       if (error instanceof ApiError && error.code === 'ERR_DUPLICATED_CONTACT') {
@@ -113,19 +118,19 @@ const ContactForm = ({ contact, onClose }: { contact: ContactDetailView; onClose
 
   return (
     <form noValidate onSubmit={handleSubmit(onSubmit)}>
-      <DialogTitle>{t('tickets.contactDrawer.editTitle')}</DialogTitle>
+      <DialogTitle>{t(contact ? 'contactForm.editTitle' : 'contactForm.addTitle')}</DialogTitle>
       <DialogContent dividers>
         <Stack spacing={2}>
           <TextField
             {...registerMui(register, 'name')}
-            label={t('tickets.contactDrawer.name')}
+            label={t('contactForm.name')}
             autoFocus
             fullWidth
             {...fieldError(errors.name?.message)}
           />
           <TextField
             {...registerMui(register, 'number')}
-            label={t('tickets.contactDrawer.number')}
+            label={t('contactForm.number')}
             disabled={isNumberLocked}
             fullWidth
             {...fieldError(errors.number?.message)}
@@ -142,28 +147,28 @@ const ContactForm = ({ contact, onClose }: { contact: ContactDetailView; onClose
           <TextField
             {...registerMui(register, 'email')}
             type="email"
-            label={t('tickets.contactDrawer.email')}
+            label={t('contactForm.email')}
             fullWidth
             {...fieldError(errors.email?.message)}
           />
-          <Typography variant="subtitle2">{t('tickets.contactDrawer.extraInfo')}</Typography>
+          <Typography variant="subtitle2">{t('contactForm.extraInfo')}</Typography>
           {extraInfo.fields.map((field, index) => (
             <Stack key={field.id} direction="row" spacing={1} alignItems="flex-start">
               <TextField
                 {...registerMui(register, `extraInfo.${index}.name`)}
-                label={t('tickets.contactDrawer.extraName')}
+                label={t('contactForm.extraName')}
                 size="small"
                 fullWidth
                 {...fieldError(errors.extraInfo?.[index]?.name?.message)}
               />
               <TextField
                 {...registerMui(register, `extraInfo.${index}.value`)}
-                label={t('tickets.contactDrawer.extraValue')}
+                label={t('contactForm.extraValue')}
                 size="small"
                 fullWidth
               />
               <IconButton
-                aria-label={t('tickets.contactDrawer.removeExtra')}
+                aria-label={t('contactForm.removeExtra')}
                 onClick={() => extraInfo.remove(index)}
               >
                 <DeleteOutlineIcon />
@@ -176,14 +181,14 @@ const ContactForm = ({ contact, onClose }: { contact: ContactDetailView; onClose
               startIcon={<AddIcon />}
               onClick={() => extraInfo.append({ name: '', value: '' })}
             >
-              {t('tickets.contactDrawer.addExtra')}
+              {t('contactForm.addExtra')}
             </Button>
           </Box>
         </Stack>
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose} disabled={isSubmitting}>
-          {t('tickets.contactDrawer.cancel')}
+          {t('contactForm.cancel')}
         </Button>
         <Button
           type="submit"
@@ -191,25 +196,17 @@ const ContactForm = ({ contact, onClose }: { contact: ContactDetailView; onClose
           disabled={isSubmitting}
           startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : undefined}
         >
-          {t('tickets.contactDrawer.save')}
+          {t('contactForm.save')}
         </Button>
       </DialogActions>
     </form>
   );
 };
 
-// The contact dialog of the chat's drawer (SPEC §2 Modals: contact).
-export const ContactDrawerDialog = ({
-  contact,
-  open,
-  onClose,
-}: {
-  contact: ContactDetailView;
-  open: boolean;
-  onClose: () => void;
-}) => (
-  <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth scroll="paper">
+// SPEC §2 Modals: contact. Adds a contact, or edits one (the chat's drawer, the contacts page).
+export const ContactDialog = ({ open, ...form }: ContactFormProps & { open: boolean }) => (
+  <Dialog open={open} onClose={form.onClose} maxWidth="sm" fullWidth scroll="paper">
     {/* A fresh form each time it opens, with what the contact holds then. */}
-    {open && <ContactForm contact={contact} onClose={onClose} />}
+    {open && <ContactForm {...form} />}
   </Dialog>
 );

@@ -1,0 +1,158 @@
+import {
+  contactSchema,
+  type ContactUploadError,
+  type ContactUploadInput,
+  type ContactUploadResult,
+  type Provider,
+} from '@atendi/shared';
+import { contacts } from '../../db/schema';
+import { normalizeNumber } from '../../channels/numbers';
+import { readPhoneContacts } from '../../channels/phone-book';
+import { AppError } from '../../platform/errors';
+import type { AuthContext } from '../../platform/context';
+import { serializeContact } from '../tickets/ticket-views';
+import { findWhatsapp, getDefaultWhatsapp } from '../whatsapps/whatsapps.service';
+import { emitContact, type ContactDeps } from './contacts.service';
+
+// The linked-device drivers see the phone's address book; the Cloud API never does.
+const PHONE_BOOK_PROVIDERS = new Set<Provider>(['beta', 'simulator']);
+
+// POST /contacts/upload (SPEC §7, §5 "Contact import"): every row is judged on its own, so a bad row
+// is listed in errorBag and never stops the others. The good rows go in with one statement.
+
+type Cell = string | number | boolean | null;
+type Row = Record<string, Cell>;
+type Field = 'name' | 'number' | 'email';
+
+// Header cells people actually write, in Spanish, Portuguese and English, compared without case,
+// accents, spaces or punctuation.
+const HEADERS: Record<Field, string[]> = {
+  name: ['name', 'nombre', 'nome', 'fullname', 'nombrecompleto', 'contact', 'contacto', 'contato'],
+  number: [
+    'number',
+    'numero',
+    'phone',
+    'phonenumber',
+    'telefono',
+    'telefone',
+    'celular',
+    'movil',
+    'mobile',
+    'whatsapp',
+  ],
+  email: ['email', 'mail', 'correo', 'correoelectronico'],
+};
+
+const headerKey = (header: string) =>
+  header
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
+
+const cellText = (cell: Cell | undefined) =>
+  cell === null || cell === undefined || typeof cell === 'boolean' ? '' : String(cell).trim();
+
+const readRow = (row: Row): Record<Field, string> => {
+  const found: Record<Field, string> = { name: '', number: '', email: '' };
+  for (const [header, cell] of Object.entries(row)) {
+    const key = headerKey(header);
+    for (const field of Object.keys(HEADERS) as Field[])
+      if (!found[field] && HEADERS[field].includes(key)) found[field] = cellText(cell);
+  }
+  return found;
+};
+
+type Judged =
+  | { ok: true; row: number; name: string; number: string; email: string }
+  | { ok: false; error: ContactUploadError };
+
+const judge = (cells: Record<Field, string>, row: number): Judged => {
+  const refuse = (field: Field | undefined, message: string, error: ContactUploadError['error']) =>
+    ({
+      ok: false,
+      error: { row, name: cells.name, number: cells.number, error, message, field },
+    }) as const;
+  const parsed = contactSchema.safeParse(cells);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return refuse(issue.path[0] as Field, issue.message, 'ERR_VALIDATION');
+  }
+  // Typed numbers only (a WhatsApp id is never imported), stored as the ingest pipeline stores them.
+  const number = parsed.data.number.includes('@') ? '' : normalizeNumber(parsed.data.number);
+  if (number.length < 8) return refuse('number', 'Not a phone number', 'ERR_VALIDATION');
+  return { ok: true, row, name: parsed.data.name, number, email: parsed.data.email };
+};
+
+const isBlank = (cells: Record<Field, string>) => !cells.name && !cells.number && !cells.email;
+
+export const uploadContacts = async (
+  deps: ContactDeps,
+  ctx: AuthContext,
+  input: ContactUploadInput,
+): Promise<ContactUploadResult> => {
+  const errorBag: ContactUploadError[] = [];
+  const accepted = new Map<string, Extract<Judged, { ok: true }>>();
+  const duplicate = (row: Extract<Judged, { ok: true }>): ContactUploadError => ({
+    row: row.row,
+    name: row.name,
+    number: row.number,
+    error: 'ERR_DUPLICATED_CONTACT',
+    message: 'A contact with this number already exists',
+  });
+
+  input.rows.forEach((raw, index) => {
+    const cells = readRow(raw);
+    if (isBlank(cells)) return;
+    const judged = judge(cells, input.firstRow + index);
+    if (!judged.ok) errorBag.push(judged.error);
+    else if (accepted.has(judged.number)) errorBag.push(duplicate(judged));
+    else accepted.set(judged.number, judged);
+  });
+
+  const candidates = [...accepted.values()];
+  const inserted = candidates.length
+    ? await deps.db
+        .insert(contacts)
+        .values(
+          candidates.map(({ name, number, email }) => ({
+            companyId: ctx.companyId,
+            name,
+            number,
+            email,
+          })),
+        )
+        .onConflictDoNothing({ target: [contacts.companyId, contacts.number] })
+        .returning()
+    : [];
+  // A row the insert skipped holds a number the company already has.
+  const stored = new Set(inserted.map((row) => row.number));
+  for (const candidate of candidates)
+    if (!stored.has(candidate.number)) errorBag.push(duplicate(candidate));
+  errorBag.sort((a, b) => a.row - b.row);
+
+  const newContacts = inserted
+    .sort((a, b) => accepted.get(a.number)!.row - accepted.get(b.number)!.row)
+    .map(serializeContact);
+  for (const contact of newContacts)
+    emitContact(deps, ctx.companyId, { action: 'create', contact: { ...contact, extraInfo: [] } });
+  return { newContacts, errorBag };
+};
+
+// POST /contacts/import: the phone's address book goes through the same rules as a sheet's rows.
+export const importPhoneContacts = async (
+  deps: ContactDeps,
+  ctx: AuthContext,
+  whatsappId: number | undefined,
+): Promise<ContactUploadResult> => {
+  const connection = whatsappId
+    ? await findWhatsapp(deps.db, ctx, whatsappId)
+    : await getDefaultWhatsapp(deps.db, ctx.companyId);
+  if (!PHONE_BOOK_PROVIDERS.has(connection.provider))
+    throw new AppError(
+      'ERR_IMPORT_NOT_SUPPORTED',
+      'This connection cannot read the phone’s contacts (WhatsApp Cloud API does not share them)',
+    );
+  const book = await readPhoneContacts(deps.db, connection.id);
+  return uploadContacts(deps, ctx, { rows: book, firstRow: 1 });
+};

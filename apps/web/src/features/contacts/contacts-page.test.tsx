@@ -1,0 +1,252 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { ContactDetailView, ContactView } from '@atendi/shared';
+import { getSocket } from '../../api/socket';
+import type { FakeSocket } from '../../test/fake-socket';
+import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+import { fill, refill, setupUser } from '../../test/user-event';
+import { contactsCsv } from './contacts.api';
+
+const sheet = vi.hoisted(() => ({ rows: [] as unknown[][] }));
+vi.mock('read-excel-file/browser', () => ({ readSheet: async () => sheet.rows }));
+
+const makeContact = (overrides: Partial<ContactView> = {}): ContactView => ({
+  id: 7,
+  name: 'Lucía Pérez',
+  number: '5491155550001',
+  email: 'lucia@example.com',
+  profilePicUrl: '',
+  urlPicture: '',
+  isGroup: false,
+  whatsappId: null,
+  createdAt: '2026-11-01T10:00:00.000Z',
+  updatedAt: '2026-11-01T10:00:00.000Z',
+  ...overrides,
+});
+const detailOf = (contact: ContactView): ContactDetailView => ({ ...contact, extraInfo: [] });
+
+const listOf =
+  (contacts: ContactView[], hasMore = false) =>
+  () =>
+    jsonResponse(200, { contacts, hasMore, count: contacts.length });
+
+const bodyOf = (init: RequestInit) => JSON.parse(String(init.body)) as Record<string, unknown>;
+const socket = () => getSocket() as unknown as FakeSocket;
+const rowOf = async (text: string) => (await screen.findByText(text)).closest('tr')!;
+
+describe('contacts page', () => {
+  it('lists contacts with their number and email and counts them in the title', async () => {
+    stubApi({
+      'GET /contacts': listOf([makeContact(), makeContact({ id: 8, name: 'Bruno', email: '' })]),
+    });
+    renderApp('/contacts', makeAuth());
+    const row = await rowOf('Lucía Pérez');
+    expect(within(row).getByText('5491155550001')).toBeTruthy();
+    expect(within(row).getByText('lucia@example.com')).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Contactos (2)' })).toBeTruthy();
+  });
+
+  it('adds a contact, and shows a taken number under the field', async () => {
+    let attempts = 0;
+    const fetchMock = stubApi({
+      'GET /contacts': listOf([]),
+      'POST /contacts': (request) => {
+        attempts += 1;
+        if (attempts === 1)
+          return jsonResponse(409, {
+            error: 'ERR_DUPLICATED_CONTACT',
+            message: 'A contact with this number already exists',
+          });
+        const body = bodyOf(request);
+        return jsonResponse(201, detailOf(makeContact({ id: 9, name: String(body.name) })));
+      },
+    });
+    const user = setupUser();
+    renderApp('/contacts', makeAuth());
+    await user.click(await screen.findByRole('button', { name: 'Agregar contacto' }));
+    const dialog = await screen.findByRole('dialog');
+    await fill(user, within(dialog).getByLabelText('Nombre'), 'Carla Gómez');
+    await fill(user, within(dialog).getByLabelText('Número de WhatsApp'), '5491155550009');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(await within(dialog).findByText('Ya existe un contacto con este número.')).toBeTruthy();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await screen.findByText('Carla Gómez')).toBeTruthy();
+    const posted = fetchMock.mock.calls
+      .filter(([, init]) => init?.method === 'POST')
+      .map(([, init]) => bodyOf(init!));
+    expect(posted[1]).toMatchObject({ name: 'Carla Gómez', number: '5491155550009' });
+  });
+
+  it('edits a contact showing its number without the first two characters', async () => {
+    const contact = makeContact();
+    const fetchMock = stubApi({
+      'GET /contacts': listOf([contact]),
+      'GET /contacts/7': () => jsonResponse(200, detailOf(contact)),
+      'PUT /contacts/7': (request) =>
+        jsonResponse(200, detailOf({ ...contact, name: String(bodyOf(request).name) })),
+    });
+    const user = setupUser();
+    renderApp('/contacts', makeAuth());
+    await user.click(await screen.findByRole('button', { name: 'Editar Lucía Pérez' }));
+    const dialog = await screen.findByRole('dialog');
+    expect((within(dialog).getByLabelText('Número de WhatsApp') as HTMLInputElement).value).toBe(
+      '91155550001',
+    );
+    await refill(user, within(dialog).getByLabelText('Nombre'), 'Lucía P.');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Lucía P.')).toBeTruthy();
+    const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT')!;
+    expect(bodyOf(put[1]!)).toMatchObject({ name: 'Lucía P.', number: '5491155550001' });
+  });
+
+  it('lets only those allowed delete a contact, after confirming', async () => {
+    stubApi({
+      'GET /contacts': listOf([makeContact()]),
+      'DELETE /contacts/7': () => jsonResponse(204),
+    });
+    const user = setupUser();
+    const view = renderApp('/contacts', makeAuth({ user: { profile: 'user' } }));
+    await rowOf('Lucía Pérez');
+    expect(screen.queryByRole('button', { name: 'Eliminar Lucía Pérez' })).toBeNull();
+    view.unmount();
+
+    renderApp('/contacts', makeAuth());
+    await user.click(await screen.findByRole('button', { name: 'Eliminar Lucía Pérez' }));
+    const confirm = await screen.findByRole('dialog');
+    await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
+    await waitFor(() => expect(screen.queryByText('Lucía Pérez')).toBeNull());
+  });
+
+  it('opens the contact’s conversation, also when it already has one waiting', async () => {
+    const fetchMock = stubApi({
+      'GET /contacts': listOf([makeContact()]),
+      'POST /tickets': () =>
+        jsonResponse(409, {
+          error: 'ERR_OTHER_OPEN_TICKET',
+          message: 'The contact already has an open ticket on this connection',
+          details: { ticket: { id: 3, uuid: 'waiting-uuid', status: 'pending' }, user: null },
+        }),
+    });
+    const user = setupUser();
+    renderApp(
+      '/contacts',
+      makeAuth({ user: { profile: 'user', queues: [{ id: 4, name: 'Ventas', color: '#00f' }] } }),
+    );
+    await user.click(
+      await screen.findByRole('button', { name: 'Abrir conversación con Lucía Pérez' }),
+    );
+    await waitFor(() => expect(callsOf(fetchMock)).toContain('GET /tickets/u/waiting-uuid'));
+    const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;
+    // An attendant opens it in their queue.
+    expect(bodyOf(post[1]!)).toMatchObject({ contactId: 7, queueId: 4, status: 'open' });
+  });
+
+  it('imports a sheet and lists each refused row by name and reason', async () => {
+    sheet.rows = [
+      ['Nombre', 'Número', 'Email'],
+      ['Ana', '5491155550002', ''],
+      ['X', '5491155550003', ''],
+    ];
+    const fetchMock = stubApi({
+      'GET /contacts': listOf([]),
+      'POST /contacts/upload': () =>
+        jsonResponse(200, {
+          newContacts: [makeContact({ id: 11, name: 'Ana', number: '5491155550002' })],
+          errorBag: [
+            {
+              row: 3,
+              name: 'X',
+              number: '5491155550003',
+              error: 'ERR_VALIDATION',
+              field: 'name',
+              message: 'Too small',
+            },
+          ],
+        }),
+    });
+    const user = setupUser();
+    renderApp('/contacts', makeAuth());
+    await user.click(await screen.findByRole('button', { name: 'Importar' }));
+    const file = new File(['xlsx'], 'contactos.xlsx');
+    await user.upload(screen.getByTestId('contacts-import-file'), file);
+
+    const errors = await screen.findByRole('list', { name: 'Filas no importadas' });
+    expect(within(errors).getByText('X: nombre inválido (de 2 a 50 caracteres)')).toBeTruthy();
+    expect(within(errors).getByText('Fila 3')).toBeTruthy();
+    expect(screen.getByText('1 contactos agregados, 1 filas con errores.')).toBeTruthy();
+    const upload = fetchMock.mock.calls.find(([url]) => String(url).includes('/contacts/upload'))!;
+    expect(bodyOf(upload[1]!)).toEqual({
+      rows: [
+        { Nombre: 'Ana', Número: '5491155550002', Email: '' },
+        { Nombre: 'X', Número: '5491155550003', Email: '' },
+      ],
+      firstRow: 2,
+    });
+  });
+
+  it('imports the phone’s contacts, and says when the connection cannot', async () => {
+    let calls = 0;
+    stubApi({
+      'GET /contacts': listOf([]),
+      'POST /contacts/import': () => {
+        calls += 1;
+        return calls === 1
+          ? jsonResponse(400, { error: 'ERR_IMPORT_NOT_SUPPORTED', message: 'no' })
+          : jsonResponse(200, {
+              newContacts: [makeContact({ id: 13, name: 'Agenda Ana' })],
+              errorBag: [],
+            });
+      },
+    });
+    const user = setupUser();
+    renderApp('/contacts', makeAuth());
+    await user.click(await screen.findByRole('button', { name: 'Importar' }));
+    await user.click(await screen.findByRole('button', { name: 'Contactos del teléfono' }));
+    expect(
+      await screen.findByText(
+        'Esta conexión no puede leer los contactos del teléfono (la API oficial de WhatsApp no los comparte).',
+      ),
+    ).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Contactos del teléfono' }));
+    expect(await screen.findByText('1 contactos agregados, 0 filas con errores.')).toBeTruthy();
+  });
+
+  it('refuses a file that is not .xlsx without sending anything', async () => {
+    const fetchMock = stubApi({ 'GET /contacts': listOf([]) });
+    const user = setupUser({ applyAccept: false });
+    renderApp('/contacts', makeAuth());
+    await user.click(await screen.findByRole('button', { name: 'Importar' }));
+    await user.upload(screen.getByTestId('contacts-import-file'), new File(['a;b'], 'c.csv'));
+    expect(await screen.findByText('Solo se aceptan archivos .xlsx.')).toBeTruthy();
+    expect(callsOf(fetchMock).some((call) => call.includes('/contacts/upload'))).toBe(false);
+  });
+
+  it('adds a contact another user created, live', async () => {
+    stubApi({ 'GET /contacts': listOf([makeContact()]) });
+    renderApp('/contacts', makeAuth());
+    await rowOf('Lucía Pérez');
+    act(() =>
+      socket().receive('company-1-contact', {
+        action: 'create',
+        contact: detailOf(makeContact({ id: 12, name: 'Nuevo en vivo' })),
+      }),
+    );
+    expect(await screen.findByText('Nuevo en vivo')).toBeTruthy();
+  });
+});
+
+describe('contacts CSV', () => {
+  it('writes name, number and email separated by semicolons, quoting what needs it', () => {
+    expect(
+      contactsCsv([
+        { name: 'Ana', number: '5491155550001', email: 'ana@example.com' },
+        { name: 'Pérez; Juan "JP"', number: '5491155550002', email: '' },
+      ]),
+    ).toBe(
+      'name;number;email\r\nAna;5491155550001;ana@example.com\r\n"Pérez; Juan ""JP""";5491155550002;',
+    );
+  });
+});

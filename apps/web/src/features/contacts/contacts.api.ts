@@ -1,0 +1,174 @@
+import {
+  infiniteQueryOptions,
+  useInfiniteQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
+import {
+  CONTACT_UPLOAD_MAX_ROWS,
+  type ContactDetailView,
+  type ContactEvent,
+  type ContactInput,
+  type ContactListPage,
+  type ContactOption,
+  type ContactUploadResult,
+  type ContactView,
+  type TicketCreateInput,
+  type TicketView,
+} from '@atendi/shared';
+import { ApiError, api } from '../../api/http-client';
+import { useCompanyEvent } from '../../api/socket';
+import { removeFromPages, uniqueRows, upsertIntoPages } from '../../lib/paged-cache';
+
+type ContactsData = InfiniteData<ContactListPage, number>;
+
+export const contactsKeys = {
+  lists: ['contacts', 'page'] as const,
+  list: (search: string) => ['contacts', 'page', search] as const,
+  detail: (id: number) => ['contacts', 'detail', id] as const,
+};
+
+export const fetchContactsPage = (searchParam: string, pageNumber: number) =>
+  api.get<ContactListPage>('/contacts', { query: { searchParam, pageNumber } });
+export const fetchContact = (id: number) => api.get<ContactDetailView>(`/contacts/${id}`);
+export const createContact = (input: ContactInput) =>
+  api.post<ContactDetailView>('/contacts', input);
+export const updateContact = (id: number, input: ContactInput) =>
+  api.put<ContactDetailView>(`/contacts/${id}`, input);
+export const deleteContact = (id: number) => api.delete(`/contacts/${id}`);
+
+export const useContactsList = (search: string) => {
+  const query = useInfiniteQuery(
+    infiniteQueryOptions({
+      queryKey: contactsKeys.list(search),
+      queryFn: ({ pageParam }) => fetchContactsPage(search, pageParam),
+      initialPageParam: 1,
+      getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+    }),
+  );
+  return { ...query, contacts: uniqueRows(query.data, 'contacts') };
+};
+
+const matchesSearch = (contact: ContactView, search: string) => {
+  const term = search.trim().toLowerCase();
+  const digits = term.replace(/\D/g, '');
+  return (
+    contact.name.toLowerCase().includes(term) ||
+    contact.number.includes(term) ||
+    (digits !== '' && contact.number.includes(digits))
+  );
+};
+
+export const applyContactEventToCache = (queryClient: QueryClient, event: ContactEvent) => {
+  queryClient
+    .getQueryCache()
+    .findAll({ queryKey: contactsKeys.lists })
+    .forEach(({ queryKey }) => {
+      const search = String(queryKey[2] ?? '');
+      queryClient.setQueryData<ContactsData>(queryKey, (data) => {
+        if (event.action === 'delete') return removeFromPages(data, 'contacts', event.contactId);
+        const { extraInfo: _extraInfo, ...contact } = event.contact;
+        return upsertIntoPages(data, 'contacts', contact, matchesSearch(contact, search));
+      });
+    });
+  if (event.action === 'delete')
+    queryClient.removeQueries({ queryKey: contactsKeys.detail(event.contactId) });
+  else queryClient.setQueryData(contactsKeys.detail(event.contact.id), event.contact);
+};
+
+// company-{id}-contact: { action, contact } or { action: 'delete', contactId }.
+export const useContactLiveUpdates = () => {
+  const queryClient = useQueryClient();
+  useCompanyEvent<ContactEvent>('contact', (event) => {
+    if ((event?.action === 'delete' && event.contactId) || (event && 'contact' in event))
+      applyContactEventToCache(queryClient, event);
+  });
+};
+
+// --- Import (SPEC §5: .xlsx only, first sheet) -------------------------------------------------
+
+export type SheetCell = string | number | boolean | null;
+export type ImportProgress = { done: number; total: number };
+
+// The first sheet as objects keyed by its header row; the API recognises the headers.
+export const readContactSheet = async (file: File): Promise<Record<string, SheetCell>[]> => {
+  const { readSheet } = await import('read-excel-file/browser');
+  const [header = [], ...rows] = await readSheet(file);
+  const titles = header.map((cell) => String(cell ?? '').trim());
+  return rows.map((row) =>
+    Object.fromEntries(
+      titles.map((title, index) => {
+        const cell = row[index] ?? null;
+        return [title || `column${index + 1}`, cell instanceof Date ? cell.toISOString() : cell];
+      }),
+    ),
+  ) as Record<string, SheetCell>[];
+};
+
+// Sends the rows in chunks, so a long sheet shows progress and no request grows too large. The
+// errors of every chunk are kept; the sheet's first data row is row 2.
+export const uploadContacts = async (
+  rows: Record<string, SheetCell>[],
+  onProgress: (progress: ImportProgress) => void,
+): Promise<ContactUploadResult> => {
+  const result: ContactUploadResult = { newContacts: [], errorBag: [] };
+  onProgress({ done: 0, total: rows.length });
+  for (let start = 0; start < rows.length; start += CONTACT_UPLOAD_MAX_ROWS) {
+    const chunk = rows.slice(start, start + CONTACT_UPLOAD_MAX_ROWS);
+    const answer = await api.post<ContactUploadResult>('/contacts/upload', {
+      rows: chunk,
+      firstRow: start + 2,
+    });
+    result.newContacts.push(...answer.newContacts);
+    result.errorBag.push(...answer.errorBag);
+    onProgress({ done: start + chunk.length, total: rows.length });
+  }
+  return result;
+};
+
+// POST /contacts/import: the phone's address book, where the connection offers it.
+export const importPhoneContacts = () => api.post<ContactUploadResult>('/contacts/import', {});
+
+// --- Export (SPEC §9: CSV with ';' of name, number and email) ----------------------------------
+
+const csvCell = (value: string) =>
+  /[";\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+
+export const contactsCsv = (contacts: Pick<ContactOption, 'name' | 'number' | 'email'>[]) =>
+  [['name', 'number', 'email'], ...contacts.map(({ name, number, email }) => [name, number, email])]
+    .map((row) => row.map(csvCell).join(';'))
+    .join('\r\n');
+
+export const exportContacts = async () => {
+  const contacts = await api.get<ContactOption[]>('/contacts/list');
+  // The BOM makes spreadsheet programs read the accents as UTF-8.
+  const blob = new Blob(['\uFEFF', contactsCsv(contacts), '\r\n'], {
+    type: 'text/csv;charset=utf-8',
+  });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = 'contacts.csv';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+};
+
+// --- Open a conversation -----------------------------------------------------------------------
+
+// Starts a conversation with the contact, or finds the one it already has (the API names it in
+// ERR_OTHER_OPEN_TICKET) when nobody else is attending it; answers the ticket's uuid. A conversation
+// another attendant holds stays refused (the toast names them).
+export const openTicketFor = async (input: TicketCreateInput, myName: string): Promise<string> => {
+  try {
+    return (await api.post<TicketView>('/tickets', input)).uuid;
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== 'ERR_OTHER_OPEN_TICKET') throw error;
+    const ticket = error.details?.ticket as { uuid?: string } | undefined;
+    const holder = error.details?.user as { name?: string } | null | undefined;
+    if (ticket?.uuid && (!holder || holder.name === myName)) return ticket.uuid;
+    throw error;
+  }
+};

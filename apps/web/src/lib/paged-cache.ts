@@ -1,0 +1,59 @@
+import type { InfiniteData } from '@tanstack/react-query';
+
+// Live events applied to a cached infinite list (SPEC §4 Live updates: create and update insert or
+// replace, delete removes). K is the field of each page that holds the rows ('contacts', 'tags', …).
+
+type Row = { id: number };
+type Pages<K extends string, P extends Record<K, Row[]>> = InfiniteData<P, unknown>;
+type RowOf<K extends string, P extends Record<K, Row[]>> = P[K][number];
+
+export const removeFromPages = <
+  K extends string,
+  P extends Record<K, Row[]>,
+  D extends Pages<K, P>,
+>(
+  data: D | undefined,
+  key: K,
+  id: number,
+): D | undefined =>
+  data && {
+    ...data,
+    pages: data.pages.map((page) => ({ ...page, [key]: page[key].filter((row) => row.id !== id) })),
+  };
+
+// Replaces the row where it is listed; otherwise puts it first when it belongs in this list (the
+// list's search matches it).
+export const upsertIntoPages = <
+  K extends string,
+  P extends Record<K, Row[]>,
+  D extends Pages<K, P>,
+>(
+  data: D | undefined,
+  key: K,
+  row: RowOf<K, P>,
+  belongs: boolean,
+): D | undefined => {
+  if (!data || data.pages.length === 0) return data;
+  const isListed = data.pages.some((page) => page[key].some((item) => item.id === row.id));
+  if (isListed)
+    return {
+      ...data,
+      pages: data.pages.map((page) => ({
+        ...page,
+        [key]: page[key].map((item) => (item.id === row.id ? { ...item, ...row } : item)),
+      })),
+    };
+  if (!belongs) return data;
+  const [first, ...rest] = data.pages;
+  return { ...data, pages: [{ ...first, [key]: [row, ...first[key]] }, ...rest] };
+};
+
+// Pages are offsets: a live insert can push a row onto the next page, so each row shows once.
+export const uniqueRows = <K extends string, P extends Record<K, Row[]>>(
+  data: Pages<K, P> | undefined,
+  key: K,
+): RowOf<K, P>[] => {
+  const byId = new Map<number, RowOf<K, P>>();
+  data?.pages.forEach((page) => page[key].forEach((row) => byId.set(row.id, row)));
+  return [...byId.values()];
+};
