@@ -13,7 +13,8 @@ export const permissionTable = {
   'dashboard:view': ['admin'],
   'drawer-admin-items:view': ['admin'],
   'tag-form:kanban': ['admin', 'supervisor'],
-  'tags:manage': ['admin'],
+  // Supervisors too: SPEC §6 gives them the tag form's kanban toggle, so they reach the form.
+  'tags:manage': ['admin', 'supervisor'],
   // File lists sit under the drawer's Administration heading.
   'files:manage': ['admin'],
   'users:manage': ['admin'],

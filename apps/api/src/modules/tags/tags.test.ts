@@ -380,13 +380,18 @@ describe('tags page', () => {
 
   it('refuses changes to profiles without the right, and another company’s tag is not found', async () => {
     const kept = await tag('Intocable');
+    const put = await inject(t.app, agent, 'PUT', `/tags/${kept.id}`, { name: 'Cambiada' });
+    expect(put.statusCode).toBe(403);
+    expect(put.json().error).toBe('ERR_NO_PERMISSION');
+    expect((await inject(t.app, agent, 'DELETE', `/tags/${kept.id}`)).statusCode).toBe(403);
+    expect((await inject(t.app, agent, 'POST', '/tags', { name: 'Del agente' })).statusCode).toBe(
+      403,
+    );
+    // A supervisor reaches the tag form, kanban toggle included (SPEC §6).
     const supervisor = await login(t.app, (await makeUser(t.db, companyId, 'supervisor')).email);
-    for (const session of [agent, supervisor]) {
-      const put = await inject(t.app, session, 'PUT', `/tags/${kept.id}`, { name: 'Cambiada' });
-      expect(put.statusCode).toBe(403);
-      expect(put.json().error).toBe('ERR_NO_PERMISSION');
-      expect((await inject(t.app, session, 'DELETE', `/tags/${kept.id}`)).statusCode).toBe(403);
-    }
+    const lane = await inject(t.app, supervisor, 'POST', '/tags', { name: 'Carril', kanban: 1 });
+    expect(lane.statusCode, lane.body).toBe(201);
+    expect(lane.json()).toMatchObject({ name: 'Carril', kanban: 1 });
     const foreignPut = await inject(t.app, otherAdmin, 'PUT', `/tags/${kept.id}`, {
       name: 'Ajena ya',
     });
