@@ -4,6 +4,7 @@ import type { AppDeps } from '../../app';
 import { announcements } from '../../db/schema';
 import { everyCompanyId } from '../companies/companies.service';
 import type { AuthContext } from '../../platform/context';
+import { containsPattern } from '../../platform/like';
 import { foundOr404 } from '../../platform/tenancy';
 import type { Uploads } from '../../platform/uploads';
 
@@ -37,7 +38,10 @@ export const listAnnouncements = async (
   const where = and(
     visibleTo(ctx),
     term
-      ? or(ilike(announcements.title, `%${term}%`), ilike(announcements.text, `%${term}%`))
+      ? or(
+          ilike(announcements.title, containsPattern(term)),
+          ilike(announcements.text, containsPattern(term)),
+        )
       : undefined,
   );
   const rows = await deps.db

@@ -15,6 +15,7 @@ import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
 import { companies, plans, settings, users } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
+import { containsPattern } from '../../platform/like';
 import { AppError } from '../../platform/errors';
 import { generatePassword, hashPassword } from '../../platform/passwords';
 import { foundOr404 } from '../../platform/tenancy';
@@ -84,7 +85,10 @@ export const getCompany = async (db: Db, ctx: AuthContext, id: number) => {
 export const listCompanies = async (db: Db, query: { searchParam: string; pageNumber: number }) => {
   const term = query.searchParam.trim();
   const where = term
-    ? or(ilike(companies.name, `%${term}%`), ilike(companies.email, `%${term}%`))
+    ? or(
+        ilike(companies.name, containsPattern(term)),
+        ilike(companies.email, containsPattern(term)),
+      )
     : undefined;
   const rows = await db
     .select()

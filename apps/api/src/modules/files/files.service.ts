@@ -14,6 +14,7 @@ import type { Db } from '../../db/client';
 import { fileListOptions, fileLists } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
+import { containsPattern } from '../../platform/like';
 import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
 import type { ReceivedForm, Uploads } from '../../platform/uploads';
 
@@ -120,7 +121,9 @@ export const listFileLists = async (
   const rows = await deps.db
     .select()
     .from(fileLists)
-    .where(ofCompany(fileLists, ctx, term ? ilike(fileLists.name, `%${term}%`) : undefined))
+    .where(
+      ofCompany(fileLists, ctx, term ? ilike(fileLists.name, containsPattern(term)) : undefined),
+    )
     .orderBy(asc(fileLists.name), asc(fileLists.id))
     .limit(FILES_PAGE_SIZE + 1)
     .offset((query.pageNumber - 1) * FILES_PAGE_SIZE);

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client';
 import { everyCompanyId } from '../companies/companies.service';
 import { helps } from '../../db/schema';
 import { foundOr404 } from '../../platform/tenancy';
+import { containsPattern } from '../../platform/like';
 
 const serialize = (row: typeof helps.$inferSelect) => ({
   id: row.id,
@@ -22,7 +23,12 @@ export const listHelps = async (db: Db, searchParam = '') => {
     .select()
     .from(helps)
     .where(
-      term ? or(ilike(helps.title, `%${term}%`), ilike(helps.description, `%${term}%`)) : undefined,
+      term
+        ? or(
+            ilike(helps.title, containsPattern(term)),
+            ilike(helps.description, containsPattern(term)),
+          )
+        : undefined,
     )
     .orderBy(asc(helps.title), asc(helps.id));
   return rows.map(serialize);

@@ -8,6 +8,7 @@ import {
 import type { Db } from '../../db/client';
 import { companies, plans, queues, settings, userQueues, users, whatsapps } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
+import { containsPattern } from '../../platform/like';
 import { AppError } from '../../platform/errors';
 import { hashPassword } from '../../platform/passwords';
 import { foundOr404, ofCompany } from '../../platform/tenancy';
@@ -114,7 +115,9 @@ export const listUsers = async (
   const where = ofCompany(
     users,
     ctx,
-    term ? or(ilike(users.name, `%${term}%`), ilike(users.email, `%${term}%`)) : undefined,
+    term
+      ? or(ilike(users.name, containsPattern(term)), ilike(users.email, containsPattern(term)))
+      : undefined,
   );
   const rows = await db
     .select()
