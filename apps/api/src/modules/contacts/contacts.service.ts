@@ -13,6 +13,7 @@ import { contactCustomFields, contacts, tickets } from '../../db/schema';
 import { normalizeNumber } from '../../channels/numbers';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
+import { containsPattern } from '../../platform/like';
 import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
 import { serializeContact } from '../tickets/ticket-views';
 import { notificationRooms, ticketRooms } from '../tickets/visibility';
@@ -22,8 +23,6 @@ import { notificationRooms, ticketRooms } from '../tickets/visibility';
 export type ContactDeps = Pick<AppDeps, 'db' | 'realtime'>;
 type Deps = ContactDeps;
 type ContactRow = typeof contacts.$inferSelect;
-
-const escapeLike = (text: string) => text.replace(/[%_\\]/g, '\\$&');
 
 // Numbers are stored as the ingest pipeline stores them (digits with the country code), so a contact
 // typed by hand and the same person writing in on WhatsApp are one contact. WhatsApp ids (groups,
@@ -112,8 +111,8 @@ export const listContacts = async (db: Db, ctx: AuthContext, query: ContactListQ
     ctx,
     term
       ? or(
-          ilike(contacts.name, `%${escapeLike(term)}%`),
-          ilike(contacts.number, `%${escapeLike(term)}%`),
+          ilike(contacts.name, containsPattern(term)),
+          ilike(contacts.number, containsPattern(term)),
           digits ? ilike(contacts.number, `%${digits}%`) : undefined,
         )
       : undefined,

@@ -12,6 +12,7 @@ import type { Db } from '../../db/client';
 import { contacts, schedules, users } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
+import { containsPattern } from '../../platform/like';
 import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
 import type { StoredFile, Uploads } from '../../platform/uploads';
 
@@ -79,11 +80,9 @@ export const emitSchedule = async (
   return schedule;
 };
 
-const escapeLike = (term: string) => term.replace(/[%_\\]/g, '\\$&');
-
 // GET /schedules: newest send time first, so a contact's upcoming ones lead the first page.
 export const listSchedules = async (deps: Deps, ctx: AuthContext, query: SchedulesQuery) => {
-  const term = query.searchParam ? `%${escapeLike(query.searchParam)}%` : '';
+  const term = query.searchParam ? containsPattern(query.searchParam) : '';
   const byContact = query.contactId !== undefined;
   const page = byContact ? query.schedulePageNumber : query.pageNumber;
   const where = ofCompany(

@@ -15,6 +15,7 @@ import {
 } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
+import { containsPattern } from '../../platform/like';
 import { foundOr404, ownedRow } from '../../platform/tenancy';
 import { getDefaultWhatsapp } from '../whatsapps/whatsapps.service';
 import { emitTicket } from './tickets.engine';
@@ -108,7 +109,7 @@ const searchPage = async (
 
 export const listTickets = async (db: Db, ctx: AuthContext, query: TicketListQuery) => {
   const myQueues = await queueIdsOf(db, ctx.userId);
-  const term = query.searchParam ? `%${query.searchParam.replace(/[%_\\]/g, '\\$&')}%` : '';
+  const term = query.searchParam ? containsPattern(query.searchParam) : '';
   const conditions = [
     eq(tickets.companyId, ctx.companyId),
     listScope(ctx, myQueues, query.showAll),
