@@ -18,6 +18,25 @@ export default tseslint.config(
     },
   },
   {
+    // Layers (ARCHITECTURE.md): app.ts assembles the modules; the modules depend on deps.ts, not on it.
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/app.ts', 'apps/api/src/main.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\.?/)+app$',
+              message:
+                'Depend on AppDeps from deps.ts, never on the app that assembles the modules.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     name: 'e2e',
     include: ['**/*.e2e.ts'],
+    // Every browser page is checked for Content-Security-Policy violations (support/browser.ts).
+    setupFiles: ['support/csp-guard.ts'],
     exclude: ['node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

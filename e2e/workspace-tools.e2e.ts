@@ -20,7 +20,16 @@ beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
   client = apiClient(server.apiUrl);
-  admin = await client.login(ADMIN_EMAIL, ADMIN_PASSWORD);
+  // The browsers log in as ADMIN_EMAIL, and a login ends the account's other sessions: the test's
+  // own API calls go through an admin account of their own.
+  const setup = await client.login(ADMIN_EMAIL, ADMIN_PASSWORD);
+  await client.call(setup, 'POST', '/users', {
+    name: 'Herramientas API',
+    email: 'tools-api@test.local',
+    password: 'ToolsApi12345',
+    profile: 'admin',
+  });
+  admin = await client.login('tools-api@test.local', 'ToolsApi12345');
   const connection = await client.call<{ id: number }>(admin, 'POST', '/whatsapp', {
     name: 'Principal',
     provider: 'simulator',

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -11,22 +12,20 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { APP_VERSION } from '@atendi/shared';
-import type { Config } from './config';
-import type { Database, Db } from './db/client';
+import { fastifyTrustProxy, type Config } from './config';
+import type { Database } from './db/client';
 import { registerAuthHook } from './platform/auth-hook';
-import type { RouteAccess } from './platform/context';
 import { registerErrorHandling } from './platform/errors';
-import { requestSerializer } from './platform/log-redaction';
+import { stripNul } from './platform/nul';
+import { DebugRequestLog, requestSerializer } from './platform/log-redaction';
+import { apiHelmetOptions, docsCsp } from './platform/security-headers';
 import { createMailer, type Mailer } from './platform/mailer';
-import {
-  createMemoryRateLimiter,
-  createRedisRateLimiter,
-  type RateLimiter,
-} from './platform/rate-limit';
+import { createRateLimits } from './platform/rate-limit';
+import { isSessionLive } from './platform/sessions';
 import { Redis } from 'ioredis';
-import { createTokenService, type TokenService } from './platform/tokens';
-import { createUploads, type Uploads } from './platform/uploads';
-import { createRealtime, type Realtime } from './realtime/realtime';
+import { createTokenService } from './platform/tokens';
+import { createUploads } from './platform/uploads';
+import { createRealtime } from './realtime/realtime';
 import { authRoutes } from './modules/auth/auth.routes';
 import { companiesRoutes } from './modules/companies/companies.routes';
 import { announcementsRoutes } from './modules/announcements/announcements.routes';
@@ -48,8 +47,8 @@ import { quickMessagesRoutes } from './modules/quick-messages/quick-messages.rou
 import { schedulesRoutes } from './modules/schedules/schedules.routes';
 import { filesRoutes } from './modules/files/files.routes';
 import { registerSchedulesSender } from './modules/schedules/schedules.sender';
-import { createChannelManager, type ChannelManager } from './channels/manager';
-import { createOutbox, type Outbox } from './modules/messages/outbox';
+import { createChannelManager } from './channels/manager';
+import { createOutbox } from './modules/messages/outbox';
 import type { ChannelDriver } from './channels/driver';
 import { createLocalLeases, createPgLeases } from './channels/leases';
 import { createSimulatorDriver } from './channels/simulator/simulator-driver';
@@ -57,41 +56,11 @@ import { cloudDriver } from './channels/cloud/cloud-driver';
 import { baileysDriver } from './channels/baileys/baileys-driver';
 import { cloudWebhookRoutes } from './channels/cloud/webhook.routes';
 import path from 'node:path';
-import { createJobRunner, type JobRunner } from './jobs/runner';
+import { createJobRunner } from './jobs/runner';
 import { markUserOnline } from './modules/users/users.service';
+import type { AppDeps, RouteInfo } from './deps';
 
-export type AppDeps = {
-  config: Config;
-  channels: ChannelManager;
-  // Sends what agents and bots queued (modules/messages/outbox.ts); kick() after queueing.
-  outbox: Outbox;
-  // Periodic durable work (jobs/runner.ts): ticket timers, and later schedules and campaigns.
-  jobs: JobRunner;
-  // Where the simulator keeps media "sent from the phone" until the session takes it.
-  simulatorSpool: string;
-  db: Db;
-  tokens: TokenService;
-  realtime: Realtime;
-  mailer: Mailer;
-  rateLimiter: RateLimiter;
-  uploads: Uploads;
-};
-
-export type RouteInfo = {
-  method: string;
-  url: string;
-  access: RouteAccess;
-  schema?: { body?: unknown; params?: unknown; querystring?: unknown };
-};
-
-/* eslint-disable @typescript-eslint/consistent-type-definitions -- module augmentation needs interfaces */
-declare module 'fastify' {
-  interface FastifyInstance {
-    deps: AppDeps;
-    routeCatalog: RouteInfo[];
-  }
-}
-/* eslint-enable @typescript-eslint/consistent-type-definitions */
+export type { AppDeps, RouteInfo };
 
 export type App = FastifyInstance;
 
@@ -102,7 +71,6 @@ export type BuildAppOptions = {
   logStream?: NodeJS.WritableStream;
   logger?: FastifyServerOptions['logger'];
   mailer?: Mailer;
-  rateLimiter?: RateLimiter;
 };
 
 export const buildApp = async (options: BuildAppOptions): Promise<App> => {
@@ -113,7 +81,10 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
       serializers: { req: requestSerializer },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
-    trustProxy: true,
+    // One line per request, at debug: at info they buried the start banner.
+    logController: new DebugRequestLog(),
+    // Only configured proxies may set the client address (X-Forwarded-For): TRUST_PROXY.
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
@@ -140,15 +111,17 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     log: app.log,
     redisUrl: config.redisUrl,
     onUserStatus: (identity, online) => markUserOnline(database.db, identity, online),
+    sessionLive: (claims) => isSessionLive(database.db, claims.id, claims.sid),
   });
-  // Several API nodes (REDIS_URL) must share login attempt counters, or each node allows its own quota.
-  const limiterRedis =
-    config.redisUrl && !options.rateLimiter
-      ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 })
-      : undefined;
-  const rateLimiter = limiterRedis
-    ? createRedisRateLimiter(limiterRedis)
-    : createMemoryRateLimiter();
+  // Several API nodes (REDIS_URL) must share attempt counters, or each node allows its own quota.
+  const limiterRedis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 })
+    : undefined;
+  const limits = createRateLimits({
+    redis: limiterRedis,
+    loginLimit: config.loginRateLimit,
+    windowSeconds: config.loginRateWindow,
+  });
   const uploads = createUploads({
     dataDir: config.dataDir,
     publicApiUrl: config.publicApiUrl,
@@ -195,7 +168,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
         dataDir: config.dataDir,
         log: app.log,
       }),
-    rateLimiter: options.rateLimiter ?? rateLimiter,
+    limits,
     uploads,
   });
 
@@ -218,6 +191,8 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   });
 
   await app.register(cookie);
+  // Browser security headers on every answer (platform/security-headers.ts).
+  await app.register(helmet, apiHelmetOptions);
   // Per-route limits are set where a file is read (platform/uploads.ts); this is the outer bound.
   await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1, fields: 20 } });
   await app.register(cors, {
@@ -239,9 +214,17 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // The docs page loads scripts and styles: it gets its own policy instead of the API's 'none'.
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: docsCsp });
 
   registerAuthHook(app, { db: database.db, tokens });
+  // Text from outside never carries NUL into PostgreSQL (platform/nul.ts); before validation, so
+  // schemas judge what will be stored.
+  app.addHook('preValidation', async (request) => {
+    request.body = stripNul(request.body);
+    request.query = stripNul(request.query);
+    request.params = stripNul(request.params);
+  });
 
   await app.register(systemRoutes);
   await app.register(authRoutes);

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -15,6 +16,44 @@ const isTimeZone = (zone: string) => {
   }
 };
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+// Which proxies may tell the client address (X-Forwarded-For): none, all, the nearest N hops, or
+// the listed addresses/CIDRs (and proxy-addr's names). Trusting every sender would let any client
+// pick the address the per-address limits count.
+export type TrustProxy = boolean | number | string[];
+const proxyNames = ['loopback', 'linklocal', 'uniquelocal'];
+const isProxyAddress = (entry: string) => {
+  if (proxyNames.includes(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  if (!/^\d+$/.test(bits) && isIP(bits) !== family) return false;
+  return isIP(bits) === family || Number(bits) <= (family === 4 ? 32 : 128);
+};
+// Fastify no longer takes a hop count (it cannot tell a proxy from a direct client), so a count
+// becomes proxy-addr's rule: the nearest N hops are proxies. README says when that is safe.
+export const fastifyTrustProxy = (value: TrustProxy) =>
+  typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((raw, ctx): TrustProxy => {
+    const value = raw.toLowerCase();
+    if (['', 'false', '0', 'no', 'off'].includes(value)) return false;
+    if (['true', 'yes', 'on'].includes(value)) return true;
+    if (/^\d+$/.test(value)) return Number(value);
+    const entries = raw.split(',').map((entry) => entry.trim());
+    const bad = entries.filter((entry) => !isProxyAddress(entry));
+    if (bad.length) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `Expected true, false, a hop count or addresses/CIDRs; not ${bad.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 // Every environment variable the product reads. README "Configuration" lists the same.
 const envSchema = z.object({
@@ -58,6 +97,7 @@ const envSchema = z.object({
   SCHEDULES_INTERVAL: z.coerce.number().int().min(0).default(5),
   SERVE_WEB: z.preprocess(emptyAsUndefined, bool.default(true)),
   WEB_DIST: z.string().default(''),
+  TRUST_PROXY: trustProxy.default(false),
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
   LOGIN_RATE_WINDOW: z.coerce
     .number()
@@ -98,6 +138,8 @@ export type Config = {
   schedulesInterval: number;
   serveWeb: boolean;
   webDist: string;
+  // Fastify's trustProxy: who may set X-Forwarded-For (off by default).
+  trustProxy: TrustProxy;
   loginRateLimit: number;
   loginRateWindow: number;
   logLevel: string;
@@ -156,6 +198,7 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
     schedulesInterval: e.SCHEDULES_INTERVAL,
     serveWeb: e.SERVE_WEB,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : '',
+    trustProxy: e.TRUST_PROXY,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     loginRateWindow: e.LOGIN_RATE_WINDOW,
     logLevel: e.LOG_LEVEL,

@@ -1,8 +1,12 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { bootstrap } from './db/bootstrap';
+import { bootstrap, type BootstrapResult } from './db/bootstrap';
 import { openDatabase } from './db/client';
+import { generatedAdminNotice, startBanner } from './start-banner';
 import { buildWebServer, defaultWebDist } from './web-server';
+
+// A password generated on this start that the banner has not shown yet (see the failure path below).
+let unshownAdmin: BootstrapResult | undefined;
 
 const start = async () => {
   const config = loadConfig();
@@ -19,22 +23,28 @@ const start = async () => {
     adminEmail: config.adminEmail,
     adminPassword: config.adminPassword,
   });
-  if (seeded.generatedPassword) {
-    // Printed once on the console (not through the logger) so it reaches the operator and no log store.
-    process.stdout.write(
-      `\n  Super user created: ${seeded.adminEmail}\n  Password (shown only now): ${seeded.generatedPassword}\n  Set ADMIN_EMAIL/ADMIN_PASSWORD to choose them.\n\n`,
-    );
-  } else if (seeded.createdAdmin) {
-    log.info({ email: seeded.adminEmail }, 'super user created from ADMIN_EMAIL/ADMIN_PASSWORD');
-  }
-
+  if (seeded.generatedPassword) unshownAdmin = seeded;
   await app.listen({ port: config.port, host: config.host });
   const web = config.serveWeb
     ? await buildWebServer({ dist: config.webDist || defaultWebDist, apiUrl: config.publicApiUrl })
     : undefined;
   if (web) await web.listen({ port: config.webPort, host: config.host });
-  log.info(`API  ${config.publicApiUrl}  (docs ${config.publicApiUrl}/docs)`);
-  if (web) log.info(`Web  ${config.publicWebUrl}`);
+  // Start-up work that may log (the first job runs) ends before the banner, so the banner is last.
+  await app.deps.jobs.idle();
+  // Console output, not a log line: it may carry the one-time password, which no log store may keep.
+  process.stdout.write(
+    startBanner({
+      apiUrl: config.publicApiUrl,
+      webUrl: web ? config.publicWebUrl : undefined,
+      dataDir: config.dataDir,
+      databaseUrl: config.databaseUrl,
+      logLevel: config.logLevel,
+      admin: seeded.createdAdmin
+        ? { email: seeded.adminEmail, generatedPassword: seeded.generatedPassword }
+        : undefined,
+    }),
+  );
+  unshownAdmin = undefined;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -61,6 +71,12 @@ const start = async () => {
 };
 
 start().catch((error) => {
+  // The super user exists now; a start that failed later (a port in use) must still hand over its password.
+  if (unshownAdmin?.generatedPassword) {
+    process.stdout.write(
+      generatedAdminNotice(unshownAdmin.adminEmail, unshownAdmin.generatedPassword),
+    );
+  }
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);
   } else {

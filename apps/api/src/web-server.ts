@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
+import { webHelmetOptions } from './platform/security-headers';
 
 export const defaultWebDist = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -21,6 +23,8 @@ export const buildWebServer = async (options: {
     );
   }
   const web = Fastify({ logger: options.logger ?? false });
+  // The policy the app runs under (CSP naming the API's origin), on every page and file.
+  await web.register(helmet, webHelmetOptions(options.apiUrl));
   const runtimeConfig = `window.__APP_CONFIG__ = ${JSON.stringify({ apiUrl: options.apiUrl })};\n`;
   web.get('/runtime-config.js', async (_request, reply) =>
     reply.type('application/javascript').header('Cache-Control', 'no-store').send(runtimeConfig),

@@ -55,7 +55,8 @@ export type TestContext = {
   mail: Mail[];
   // Stops the app as a process exit would (the database stays) and starts a new one on the same data.
   restart: () => Promise<App>;
-  // PostgreSQL only: another API node on the same database (closed with the context).
+  // Another API node on the same database (closed with the context). On PGlite it shares the one
+  // in-process database and keeps its own session leases: start no WhatsApp session there.
   spawnNode: () => Promise<App>;
   close: () => Promise<void>;
 };
@@ -99,8 +100,9 @@ export const createTestApp = async (
       return context.app;
     },
     spawnNode: async () => {
-      if (!database.connectionString) throw new Error('spawnNode needs TEST_DATABASE_URL');
-      const own = await openPostgres(database.connectionString, 3);
+      const own = database.connectionString
+        ? await openPostgres(database.connectionString, 3)
+        : { ...database, close: async () => undefined };
       const node = await buildApp({
         config,
         database: own,

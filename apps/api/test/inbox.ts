@@ -8,8 +8,9 @@ import { inject, type Session } from './harness';
 // Helpers for tests that talk to a simulator connection the way a phone would.
 
 // Polls until the value read is acceptable (events and the outbox run after the request returns).
+// `tries` are 20 ms apart.
 export const eventually = async <T>(
-  read: () => Promise<T>,
+  read: () => T | Promise<T>,
   ok: (value: T) => boolean,
   what: string,
   tries = 250,

@@ -3,7 +3,10 @@ import { eq } from 'drizzle-orm';
 import { permissionTable, profiles, type Permission, type Profile } from '@atendi/shared';
 import type { RouteInfo } from '../src/app';
 import {
+  announcements,
   companies,
+  helps,
+  plans,
   fileLists,
   ticketNotes,
   contacts,
@@ -18,6 +21,7 @@ import {
 import {
   auth,
   createTestApp,
+  SUPER_EMAIL,
   login,
   makeCompany,
   makeUser,
@@ -25,7 +29,7 @@ import {
   type Session,
   type TestContext,
 } from './harness';
-import { sampleInput } from './sample-input';
+import { sampleInput, type SampleOptions } from './sample-input';
 
 // Walks every registered route, so each route a later issue adds is checked without new test code.
 
@@ -65,10 +69,14 @@ const GLOBAL_PARAMS: Record<string, string> = {
   'settings:key': 'a setting key is resolved inside the caller’s company',
 };
 
+// The walk starts sessions (try again, new QR): simulated ones, since a WhatsApp Web session would
+// reach for WhatsApp's servers, and on a machine without them its stop can outlast Fastify's close.
+const SIMULATED = { provider: 'simulator' as const };
+
 type Fixture = { own: number | string; foreign: number | string };
 let t: TestContext;
 let fixtures: Record<string, Fixture>;
-let sessions: Record<'admin' | Profile | 'inactiveAdmin', Session>;
+let sessions: Record<'admin' | Profile | 'inactiveAdmin' | 'super', Session>;
 let routes: RouteInfo[];
 
 const key = (r: Pick<RouteInfo, 'method' | 'url'>) => `${r.method} ${r.url}`;
@@ -90,7 +98,7 @@ const call = (route: RouteInfo, url: string, session?: Session) =>
 
 // A conversation (contact, open ticket, one sent message) on a connection of the company.
 const conversationOf = async (companyId: number) => {
-  const whatsapp = await makeWhatsapp(t.db, companyId);
+  const whatsapp = await makeWhatsapp(t.db, companyId, SIMULATED);
   const [contact] = await t.db
     .insert(contacts)
     .values({ companyId, name: 'Walker contact', number: `5511900${companyId}` })
@@ -117,8 +125,8 @@ const messageFixtures = async (foreignCompany: number, ownCompany: number) => {
 
 // The same connection answers under /whatsapp, /whatsappsession and /simulator.
 const connectionFixtures = async (foreignCompany: number, ownCompany: number) => {
-  const own = await makeWhatsapp(t.db, ownCompany);
-  const foreign = await makeWhatsapp(t.db, foreignCompany);
+  const own = await makeWhatsapp(t.db, ownCompany, SIMULATED);
+  const foreign = await makeWhatsapp(t.db, foreignCompany, SIMULATED);
   const fixture = { own: own.id, foreign: foreign.id };
   return { 'whatsapp:id': fixture, 'whatsappsession:id': fixture, 'simulator:id': fixture };
 };
@@ -126,7 +134,7 @@ const connectionFixtures = async (foreignCompany: number, ownCompany: number) =>
 // A contact with a waiting ticket in each company.
 const ticketFixtures = async (foreignCompany: number, ownCompany: number) => {
   const ticketOf = async (companyId: number) => {
-    const connection = await makeWhatsapp(t.db, companyId);
+    const connection = await makeWhatsapp(t.db, companyId, SIMULATED);
     const [contact] = await t.db
       .insert(contacts)
       .values({ companyId, name: 'Walker', number: `54911${companyId}`.padEnd(13, '0') })
@@ -153,7 +161,7 @@ const ticketFixtures = async (foreignCompany: number, ownCompany: number) => {
 // A contact, and a tag beside a ticket, in each company.
 const contactAndTagFixtures = async (foreignCompany: number, ownCompany: number) => {
   const rowsOf = async (companyId: number) => {
-    const connection = await makeWhatsapp(t.db, companyId);
+    const connection = await makeWhatsapp(t.db, companyId, SIMULATED);
     const [contact] = await t.db
       .insert(contacts)
       .values({ companyId, name: 'Tagged', number: `54922${companyId}`.padEnd(13, '0') })
@@ -271,6 +279,7 @@ beforeAll(async () => {
     user: await login(t.app, bUser.email),
     supervisor: await login(t.app, bSupervisor.email),
     inactiveAdmin: await login(t.app, inactive.admin.email),
+    super: await login(t.app, SUPER_EMAIL),
   };
   routes = t.app.routeCatalog.filter((r) => !r.url.startsWith('/docs'));
 });
@@ -413,4 +422,182 @@ describe('route walk', () => {
     }
     expect((await t.app.inject({ method: 'GET', url: '/docs' })).statusCode).toBeLessThan(400);
   });
+
+  // The paths of every string inside a sample value.
+  const stringPaths = (value: unknown, at: (string | number)[] = []): (string | number)[][] => {
+    if (typeof value === 'string') return [at];
+    if (Array.isArray(value)) return value.flatMap((v, i) => stringPaths(v, [...at, i]));
+    if (value && typeof value === 'object')
+      return Object.entries(value).flatMap(([k, v]) => stringPaths(v, [...at, k]));
+    return [];
+  };
+  const withValueAt = (
+    value: unknown,
+    path: (string | number)[],
+    change: (s: string) => string,
+  ) => {
+    const copy = structuredClone(value) as Record<string | number, unknown>;
+    let node = copy;
+    for (const step of path.slice(0, -1)) node = node[step] as Record<string | number, unknown>;
+    const last = path[path.length - 1];
+    node[last] = change(node[last] as string);
+    return copy;
+  };
+
+  // Last: it writes and deletes through every route, and may end the sessions above.
+  it('answers no 5xx to malformed input on any operation (NUL bytes, empty bodies, wrong types, huge strings)', async () => {
+    // Inside the text, so the value is still valid once the NUL is gone.
+    const nul = (value: string) => `${value.slice(0, 1)}\u0000${value.slice(1)}`;
+    const huge = (value: string) => `${value}${'ñ'.repeat(100_000)}`;
+    const bodyVariants = (route: RouteInfo): [string, unknown][] => {
+      const every = (options: SampleOptions) =>
+        sampleInput(route.schema?.body, { everyField: true, ...options });
+      const valid = every({});
+      // NUL in one string at a time, so the others pass validation and the handler is reached.
+      const oneByOne = stringPaths(valid).map((path): [string, unknown] => [
+        `NUL in ${path.join('.')}`,
+        withValueAt(valid, path, nul),
+      ]);
+      return [
+        ...oneByOne,
+        ['NUL in every string', every({ mapString: nul })],
+        ['huge strings', every({ mapString: huge })],
+        ['empty object', {}],
+        ['no body', undefined],
+        ['a number', 42],
+        ['a string', 'walker\u0000'],
+        ['null', null],
+        ...[1, 'x\u0000', true, [], {}, null].map((wrong): [string, unknown] => [
+          `every field ${JSON.stringify(wrong)}`,
+          Object.fromEntries(
+            Object.keys((every({}) as object | undefined) ?? { name: 1 }).map((k) => [k, wrong]),
+          ),
+        ]),
+      ];
+    };
+    const queryVariants = (route: RouteInfo): [string, Record<string, string>][] => {
+      const valid = (sampleInput(route.schema?.querystring, { everyField: true }) ?? {}) as Record<
+        string,
+        unknown
+      >;
+      const fields = Object.keys(valid);
+      const all = (value: string) => Object.fromEntries(fields.map((f) => [f, value]));
+      const text = Object.fromEntries(
+        Object.entries(valid).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+      );
+      return [
+        ...fields.map((field): [string, Record<string, string>] => [
+          `query NUL in ${field}`,
+          { ...text, [field]: nul(text[field]) },
+        ]),
+        ['query NUL', all('a\u0000b')],
+        ['query JSON-ish', all('[1,')],
+        ['query huge', all('9'.repeat(4000))],
+        ['query empty', all('')],
+        [
+          'query largest numbers',
+          Object.fromEntries(
+            Object.entries(valid).map(([k, v]) => [
+              k,
+              typeof v === 'number' ? String(Number.MAX_SAFE_INTEGER) : text[k],
+            ]),
+          ),
+        ],
+      ];
+    };
+    const multipart = () => {
+      const boundary = '----walker';
+      const part = (name: string, value: string, filename?: string) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"` +
+        (filename ? `; filename="${filename}"\r\nContent-Type: image/png` : '') +
+        `\r\n\r\n${value}\r\n`;
+      const payload =
+        part('body', 'hola\u0000') +
+        part('name', 'walker\u0000') +
+        part('file', 'PNG', 'a\u0000b.png') +
+        `--${boundary}--\r\n`;
+      return { payload, contentType: `multipart/form-data; boundary=${boundary}` };
+    };
+
+    const failures: string[] = [];
+    // Super-only routes (which may suspend or delete the company) after the company's own, deletes
+    // after writes, logout last.
+    const order = (r: RouteInfo) =>
+      (r.url === '/auth/logout' ? 4 : r.access.superOnly ? 2 : 0) + (r.method === 'DELETE' ? 1 : 0);
+    const ordered = [...routes].sort((a, b) => order(a) - order(b));
+    let requests = 0;
+    // Routes where some malformed request was still accepted: the walk reached their handlers.
+    const reached = new Set<string>();
+    const [help] = await t.db.insert(helps).values({ title: 'Walker help' }).returning();
+    const [announcement] = await t.db
+      .insert(announcements)
+      .values({ companyId: sessions.super.companyId, title: 'Walker', text: 'Hola' })
+      .returning();
+    const globalIds: Record<string, number> = {
+      'helps:id': help.id,
+      'announcements:id': announcement.id,
+      'plans:id': (await t.db.select().from(plans).limit(1))[0].id,
+    };
+    for (const route of ordered) {
+      const session = route.access.superOnly ? sessions.super : sessions.admin;
+      const url = fill(
+        route.url,
+        (p) =>
+          fixtures[`${resourceOf(route.url)}:${p}`]?.own ??
+          globalIds[`${resourceOf(route.url)}:${p}`] ??
+          1,
+      );
+      const send = async (
+        label: string,
+        options: {
+          payload?: string;
+          headers?: Record<string, string>;
+          query?: Record<string, string>;
+        },
+      ) => {
+        requests += 1;
+        const res = await t.app.inject({
+          method: route.method as 'GET',
+          url,
+          ...options,
+          headers: { ...auth(session), ...options.headers },
+        });
+        if (res.statusCode >= 500)
+          failures.push(`${key(route)} [${label}] → ${res.statusCode} ${res.body.slice(0, 200)}`);
+        if (res.statusCode < 300) reached.add(key(route));
+      };
+      if (route.method !== 'GET') {
+        for (const [label, body] of bodyVariants(route))
+          await send(
+            label,
+            body === undefined
+              ? {}
+              : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } },
+          );
+        const form = multipart();
+        await send('multipart with NUL file name and fields', {
+          payload: form.payload,
+          headers: { 'content-type': form.contentType },
+        });
+      }
+      for (const [label, query] of queryVariants(route)) await send(label, { query });
+      const nulParams = fill(route.url, () => 'a\u0000b');
+      if (nulParams !== route.url) {
+        requests += 1;
+        const res = await t.app.inject({
+          method: route.method as 'GET',
+          url: nulParams,
+          headers: auth(session),
+        });
+        if (res.statusCode >= 500)
+          failures.push(
+            `${key(route)} [NUL path parameter] → ${res.statusCode} ${res.body.slice(0, 200)}`,
+          );
+      }
+    }
+    expect(requests).toBeGreaterThan(routes.length * 4);
+    // Most handlers were reached past validation, so the walk exercised them and not only zod.
+    expect(reached.size, [...reached].sort().join(', ')).toBeGreaterThan(routes.length * 0.6);
+    expect(failures).toEqual([]);
+  }, 600_000);
 });

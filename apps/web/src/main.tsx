@@ -1,3 +1,5 @@
+// First: before any schema is created (see the file).
+import './lib/zod-csp';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';

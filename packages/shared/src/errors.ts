@@ -61,6 +61,8 @@ export const errorStatus = {
   // POST /contacts/import on a connection whose provider cannot read the phone's contacts.
   ERR_IMPORT_NOT_SUPPORTED: 400,
   ERR_SCHEDULE_SENT: 409,
+  // Accept or reopen of a ticket someone else took meanwhile (details.user names them).
+  ERR_TICKET_TAKEN: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -72,7 +72,13 @@ export type SendRequest = {
   isGroup?: boolean;
 };
 
-export type SendResult = { providerId: string; timestamp: Date };
+export type SendResult = {
+  providerId: string;
+  timestamp: Date;
+  // How far the message already got when the send returned (default 1, sent); later steps arrive as
+  // ack events.
+  ack?: Ack;
+};
 
 export type DownloadedMedia = { data: Buffer; mimetype: string; fileName?: string };
 
@@ -97,6 +103,10 @@ export type ChannelSession = {
   deleteMessage(request: { to: string; providerId: string; fromMe: boolean }): Promise<void>;
   markRead(request: { from: string; providerIds: string[] }): Promise<void>;
   downloadMedia(message: InboundMessage): Promise<DownloadedMedia>;
+  // Asks WhatsApp whether a number has an account: resolves when it does, throws
+  // ERR_WAPP_INVALID_CONTACT when it does not and ERR_WAPP_CHECK_CONTACT when the lookup fails.
+  // Absent where the provider offers no lookup (the Cloud API).
+  checkNumber?(number: string): Promise<void>;
 };
 
 export type ChannelDriver = {
@@ -113,6 +123,7 @@ export type ChannelErrorCode =
   | 'ERR_DELETE_WAPP_MSG'
   | 'ERR_WAPP_DOWNLOAD_MEDIA'
   | 'ERR_WAPP_INVALID_CONTACT'
+  | 'ERR_WAPP_CHECK_CONTACT'
   | 'ERR_FETCH_WAPP_MSG';
 export class ChannelError extends AppError {
   declare readonly code: ChannelErrorCode;

@@ -193,8 +193,10 @@ export const createPgLeases = async (options: {
     async heldElsewhere(id) {
       if (held.has(id)) return false;
       const { rows } = await client.query<{ n: number }>(
+        // pg_locks lists the whole server's locks; advisory locks belong to one database.
         `select count(*)::int as n from pg_locks
-          where locktype = 'advisory' and classid = $1 and objid::bigint = $2 and objsubid = 2 and granted`,
+          where locktype = 'advisory' and classid = $1 and objid::bigint = $2 and objsubid = 2 and granted
+            and database = (select oid from pg_database where datname = current_database())`,
         [LOCK_CLASS, id],
       );
       return (rows[0]?.n ?? 0) > 0;

@@ -1,3 +1,4 @@
+import { stripNul } from '../platform/nul';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConnectionStatus, Provider, WhatsappSessionView } from '@atendi/shared';
@@ -146,7 +147,13 @@ export const createChannelManager = (options: {
   };
 
   // What every session event goes through, whichever driver reported it.
-  const handleEvent = async (row: ConnectionRow, session: ChannelSession, event: ChannelEvent) => {
+  const handleEvent = async (
+    row: ConnectionRow,
+    session: ChannelSession,
+    reported: ChannelEvent,
+  ) => {
+    // A NUL in a WhatsApp text would fail the insert and lose the message (platform/nul.ts).
+    const event = stripNul(reported);
     switch (event.type) {
       case 'qr':
         await persist(
@@ -281,7 +288,11 @@ export const createChannelManager = (options: {
     switch (op) {
       case 'send': {
         const result = await current.session.sendMessage(args as SendRequest);
-        return { providerId: result.providerId, timestamp: result.timestamp.toISOString() };
+        return {
+          providerId: result.providerId,
+          timestamp: result.timestamp.toISOString(),
+          ack: result.ack,
+        };
       }
       case 'delete':
         return current.session.deleteMessage(
@@ -289,6 +300,11 @@ export const createChannelManager = (options: {
         );
       case 'markRead':
         return current.session.markRead(args as Parameters<ChannelSession['markRead']>[0]);
+      case 'checkNumber': {
+        if (!current.session.checkNumber) return { checked: false };
+        await current.session.checkNumber((args as { number: string }).number);
+        return { checked: true };
+      }
       default: {
         const extra = op.startsWith('x:') ? current.session.extras?.[op.slice(2)] : undefined;
         if (!extra)
@@ -377,16 +393,26 @@ export const createChannelManager = (options: {
     remove: (id: number) => route(id, 'remove').then(() => undefined),
 
     async send(id: number, request: SendRequest): Promise<SendResult> {
+      // Plain JSON: the answer may have travelled from the node that runs the session.
       const result = (await route(id, 'send', request)) as {
         providerId: string;
         timestamp: string;
+        ack?: SendResult['ack'];
       };
-      return { providerId: result.providerId, timestamp: new Date(result.timestamp) };
+      return {
+        providerId: result.providerId,
+        timestamp: new Date(result.timestamp),
+        ack: result.ack,
+      };
     },
     deleteMessage: (id: number, request: Parameters<ChannelSession['deleteMessage']>[0]) =>
       route(id, 'delete', request).then(() => undefined),
     markRead: (id: number, request: Parameters<ChannelSession['markRead']>[0]) =>
       route(id, 'markRead', request).then(() => undefined),
+    // Whether WhatsApp knows the number (see ChannelSession.checkNumber); false when the provider
+    // cannot tell.
+    checkNumber: (id: number, number: string) =>
+      route(id, 'checkNumber', { number }).then((r) => (r as { checked: boolean }).checked),
     // A driver-specific action (the simulator's phone).
     extra: (id: number, op: string, args?: unknown) => route(id, `x:${op}`, args),
 

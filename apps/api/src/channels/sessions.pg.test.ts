@@ -12,6 +12,7 @@ import {
   type Session,
   type TestContext,
 } from '../../test/harness';
+import { eventually } from '../../test/inbox';
 
 // Several API nodes on one PostgreSQL: each session runs on exactly one of them, the others route to it,
 // and when its node goes away another one takes the session over.
@@ -31,14 +32,15 @@ afterAll(() => t.close());
 const statusOf = async (id: number) =>
   (await t.db.select().from(whatsapps).where(eq(whatsapps.id, id)))[0].status;
 
-const eventually = async (check: () => Promise<boolean> | boolean, what: string, ms = 15_000) => {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
+// Two nodes agreeing over PostgreSQL may take a while: tries enough for 15 s.
+const SLOW = 750;
+const statusBecomes = (id: number, status: string) =>
+  eventually(
+    () => statusOf(id),
+    (now) => now === status,
+    status,
+    SLOW,
+  );
 
 describe('session ownership across nodes', () => {
   it('runs a session on one node, routes the other node’s requests to it, and fails over', async () => {
@@ -48,14 +50,14 @@ describe('session ownership across nodes', () => {
       provider: 'simulator',
     });
     const view = created.json() as WhatsappView;
-    await eventually(async () => (await statusOf(view.id)) === 'qrcode', 'the QR code');
+    await statusBecomes(view.id, 'qrcode');
     expect(nodeA.deps.channels.isRunningHere(view.id)).toBe(true);
     expect(nodeB.deps.channels.isRunningHere(view.id)).toBe(false);
 
     // The phone scans through node B's API: node A's session completes the pairing.
     const scan = await inject(nodeB, admin, 'POST', `/simulator/${view.id}/scan`);
     expect(scan.statusCode, scan.body).toBe(200);
-    await eventually(async () => (await statusOf(view.id)) === 'CONNECTED', 'CONNECTED');
+    await statusBecomes(view.id, 'CONNECTED');
 
     // A send asked on node B leaves through node A's session, large payloads included.
     const long = 'x'.repeat(20_000);
@@ -80,10 +82,12 @@ describe('session ownership across nodes', () => {
     await nodeA.close();
     await eventually(
       () => nodeB.deps.channels.isRunningHere(view.id),
+      Boolean,
       'node B to take the session',
+      SLOW,
     );
     // It resumes paired: straight to CONNECTED, no new QR.
-    await eventually(async () => (await statusOf(view.id)) === 'CONNECTED', 'CONNECTED on node B');
+    await statusBecomes(view.id, 'CONNECTED');
     const again = await nodeB.deps.channels.send(view.id, { to: '5491122223333', body: 'sigo' });
     expect(again.providerId).toMatch(/^SIMOUT/);
   });

@@ -59,6 +59,13 @@ export const createJobRunner = (options: { log: FastifyBaseLogger }) => {
       started = true;
       for (const job of jobs.values()) schedule(job);
     },
+    // Resolves when the runs in progress, and the first runs start() scheduled, are done (main.ts
+    // prints its banner after them, so start-up work does not log below it).
+    async idle() {
+      // The first runs' zero-delay timers were set before this one, so they have fired when it does.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await Promise.all([...running.values()]);
+    },
     async stop() {
       started = false;
       for (const timer of timers.values()) clearTimeout(timer);

@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import { companies, plans, users } from '../db/schema';
 import type { AuthContext } from './context';
 import { AppError } from './errors';
+import { sessionLiveSql } from './sessions';
 import type { TokenService } from './tokens';
 
 const bearer = (request: FastifyRequest) => {
@@ -14,12 +15,13 @@ const bearer = (request: FastifyRequest) => {
   return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
 };
 
-// Reads who the caller is and what they may reach, every request: profile, company and plan changes
-// take effect at once, not when the access token expires.
-const loadPrincipal = (db: Db, userId: number) =>
+// Reads who the caller is and what they may reach, every request: profile, company and plan
+// changes, and the end of the token's session, take effect at once, not when the token expires.
+const loadPrincipal = (db: Db, userId: number, sessionId: string) =>
   db
     .select({
       userId: users.id,
+      sessionLive: sessionLiveSql(userId, sessionId),
       companyId: users.companyId,
       profile: users.profile,
       isSuper: users.super,
@@ -41,8 +43,9 @@ const loadPrincipal = (db: Db, userId: number) =>
     .limit(1)
     .then((rows) => rows[0]);
 
-// Wraps the private route tree: no session → 401, bad or expired token → 403 (the client refreshes
-// once and retries), then the route's declared access (permission, super, company gate, plan flag).
+// Wraps the private route tree: no session or an ended one → 401, bad or expired token → 403 (the
+// client refreshes once and retries), then the route's declared access (permission, super, company
+// gate, plan flag).
 export const registerAuthHook = (app: FastifyInstance, deps: { db: Db; tokens: TokenService }) => {
   app.decorateRequest('auth', null as unknown as AuthContext);
   app.addHook('onRequest', async (request) => {
@@ -53,8 +56,10 @@ export const registerAuthHook = (app: FastifyInstance, deps: { db: Db; tokens: T
     const claims = await deps.tokens.verifyAccess(token);
     if (claims === 'expired') throw new AppError('ERR_INVALID_TOKEN', 'Token expired');
     if (claims === 'invalid') throw new AppError('ERR_INVALID_TOKEN', 'Invalid token');
-    const principal = await loadPrincipal(deps.db, claims.id);
+    const principal = await loadPrincipal(deps.db, claims.id, claims.sid);
     if (!principal) throw new AppError('ERR_SESSION_EXPIRED', 'This account no longer exists');
+    // 401, not 403: refreshing cannot bring an ended session back, the client signs out.
+    if (!principal.sessionLive) throw new AppError('ERR_SESSION_EXPIRED', 'This session has ended');
     request.auth = {
       userId: principal.userId,
       companyId: principal.companyId,

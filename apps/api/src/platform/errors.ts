@@ -27,9 +27,11 @@ export class AppError extends Error {
       fields?: Record<string, string[]>;
       details?: Record<string, unknown>;
       headers?: Record<string, string>;
+      // What went wrong underneath (logged for a 5xx; never sent).
+      cause?: unknown;
     } = {},
   ) {
-    super(message ?? defaultMessages[code] ?? code);
+    super(message ?? defaultMessages[code] ?? code, { cause: options.cause });
     this.code = code;
     this.status = options.status ?? errorStatus[code];
     this.fields = options.fields;
@@ -43,7 +45,7 @@ export const notFound = (code: ErrorCode = 'ERR_NOT_FOUND', message?: string) =>
 
 type PgError = { code?: string; constraint?: string; detail?: string };
 
-const pgErrorOf = (error: unknown): PgError | undefined => {
+export const pgErrorOf = (error: unknown): PgError | undefined => {
   for (let e: unknown = error, depth = 0; e && depth < 4; depth += 1) {
     if (
       typeof e === 'object' &&
@@ -57,6 +59,36 @@ const pgErrorOf = (error: unknown): PgError | undefined => {
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;
+};
+
+// PostgreSQL errors caused by what the client sent: a duplicate or a row still in use (409), and
+// values the database refuses (400; 22021/22P05 are text it cannot store, a NUL past the edges).
+const CONFLICT_CODES = ['23505', '23001'];
+const INVALID_INPUT_CODES = [
+  '22P02',
+  '22003',
+  '22007',
+  '22008',
+  '22021',
+  '22P05',
+  '23502',
+  '23503',
+  '23514',
+];
+
+// A failure while storing what a person asked for: their own mistake keeps its 4xx; anything else
+// is the database's and is named by what could not be created (SPEC §8), logged, never half-written.
+export const storeFailure = (
+  error: unknown,
+  code: 'ERR_CREATING_MESSAGE' | 'ERR_CREATING_TICKET',
+  message: string,
+) => {
+  if (error instanceof AppError) return error;
+  const pg = pgErrorOf(error)?.code ?? '';
+  if (CONFLICT_CODES.includes(pg) || INVALID_INPUT_CODES.includes(pg)) return error;
+  const status = (error as { statusCode?: number } | null)?.statusCode;
+  if (status && status < 500) return error;
+  return new AppError(code, message, { cause: error });
 };
 
 // '/user/email' → 'user.email'; the whole body is '_'.
@@ -74,6 +106,7 @@ export const registerErrorHandling = (app: FastifyInstance) => {
 
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
+      if (error.status >= 500) request.log.error({ err: error.cause ?? error }, error.message);
       if (error.headers) reply.headers(error.headers);
       const body: ErrorBody = { error: error.code, message: error.message };
       if (error.fields) body.fields = error.fields;
@@ -92,19 +125,16 @@ export const registerErrorHandling = (app: FastifyInstance) => {
     }
     const pg = pgErrorOf(error);
     // A duplicate, or a delete still referenced by other rows.
-    if (pg?.code === '23505' || pg?.code === '23001') {
+    if (CONFLICT_CODES.includes(pg?.code ?? '')) {
       return reply.status(409).send({
         error: 'ERR_VALIDATION',
         message:
-          pg.code === '23001'
+          pg?.code === '23001'
             ? 'This record is still in use by other records'
             : 'A record with these values already exists',
       } satisfies ErrorBody);
     }
-    if (
-      pg &&
-      ['22P02', '22003', '22007', '22008', '23502', '23503', '23514'].includes(pg.code ?? '')
-    ) {
+    if (pg && INVALID_INPUT_CODES.includes(pg.code ?? '')) {
       return reply
         .status(400)
         .send({ error: 'ERR_VALIDATION', message: 'The request is not valid' } satisfies ErrorBody);

@@ -1,67 +1,66 @@
 import type { Redis } from 'ioredis';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import { AppError } from './errors';
 
-export type RateLimiter = {
-  // Counts one hit on `key`; answers how many hits the window holds and the seconds until it resets.
-  hit: (key: string, windowSeconds: number) => Promise<{ count: number; resetIn: number }>;
-  peek: (key: string) => Promise<{ count: number; resetIn: number }>;
-  reset: (key: string) => Promise<void>;
+export type Limiter = RateLimiterAbstract;
+
+// Every attempt counter of the API. Each is one atomic increment that sets its expiry with it
+// (rate-limiter-flexible: a Lua script on Redis, a synchronous update in memory), so parallel
+// requests cannot all read "under the limit", and no counter outlives its window.
+export type RateLimits = {
+  // Failed logins per email, and per client address (3×).
+  loginEmail: Limiter;
+  loginIp: Limiter;
+  // Reset-code mails per email and per client address.
+  forgotEmail: Limiter;
+  forgotIp: Limiter;
+  // Public sign-ups per client address.
+  signupIp: Limiter;
 };
 
-export const createMemoryRateLimiter = (now: () => number = Date.now): RateLimiter => {
-  const buckets = new Map<string, { count: number; resetAt: number }>();
-  const live = (key: string) => {
-    const bucket = buckets.get(key);
-    if (bucket && bucket.resetAt <= now()) {
-      buckets.delete(key);
-      return undefined;
-    }
-    return bucket;
+// With Redis (several API nodes) the counters are shared; without it the API is one process
+// (README: several nodes need REDIS_URL), so process memory is exact. If Redis fails, each node
+// falls back to its own memory counters rather than answering 500.
+export const createRateLimits = (options: {
+  redis?: Redis;
+  loginLimit: number;
+  windowSeconds: number;
+}): RateLimits => {
+  const make = (name: string, points: number, duration: number): Limiter => {
+    const keyPrefix = `rl:${name}`;
+    const memory = new RateLimiterMemory({ keyPrefix, points, duration });
+    if (!options.redis) return memory;
+    return new RateLimiterRedis({
+      storeClient: options.redis,
+      keyPrefix,
+      points,
+      duration,
+      insuranceLimiter: memory,
+    });
   };
+  const { loginLimit, windowSeconds } = options;
   return {
-    async hit(key, windowSeconds) {
-      if (buckets.size > 50_000) {
-        for (const k of buckets.keys()) live(k);
-      }
-      const bucket = live(key) ?? { count: 0, resetAt: now() + windowSeconds * 1000 };
-      bucket.count += 1;
-      buckets.set(key, bucket);
-      return { count: bucket.count, resetIn: Math.ceil((bucket.resetAt - now()) / 1000) };
-    },
-    async peek(key) {
-      const bucket = live(key);
-      return bucket
-        ? { count: bucket.count, resetIn: Math.ceil((bucket.resetAt - now()) / 1000) }
-        : { count: 0, resetIn: 0 };
-    },
-    async reset(key) {
-      buckets.delete(key);
-    },
+    loginEmail: make('login-email', loginLimit, windowSeconds),
+    loginIp: make('login-ip', loginLimit * 3, windowSeconds),
+    forgotEmail: make('forgot', 5, windowSeconds),
+    forgotIp: make('forgot-ip', 20, windowSeconds),
+    signupIp: make('signup', 20, 3600),
   };
 };
 
-// Shared counters for several API nodes.
-export const createRedisRateLimiter = (redis: Redis): RateLimiter => ({
-  async hit(key, windowSeconds) {
-    const k = `rl:${key}`;
-    const [[, count], [, ttl]] = (await redis.multi().incr(k).ttl(k).exec()) as [
-      [null, number],
-      [null, number],
-    ];
-    if (ttl < 0) {
-      await redis.expire(k, windowSeconds);
-      return { count, resetIn: windowSeconds };
-    }
-    return { count, resetIn: ttl };
-  },
-  async peek(key) {
-    const k = `rl:${key}`;
-    const [[, value], [, ttl]] = (await redis.multi().get(k).ttl(k).exec()) as [
-      [null, string | null],
-      [null, number],
-    ];
-    return { count: value ? Number(value) : 0, resetIn: Math.max(ttl, 0) };
-  },
-  async reset(key) {
-    await redis.del(`rl:${key}`);
-  },
-});
+// Counts one attempt; the attempt past the limit is refused with 429 and Retry-After.
+export const consume = async (limiter: Limiter, key: string, message: string) => {
+  try {
+    return await limiter.consume(key);
+  } catch (error) {
+    if (!(error instanceof RateLimiterRes)) throw error;
+    throw new AppError('ERR_TOO_MANY_REQUESTS', message, {
+      headers: { 'Retry-After': String(Math.max(Math.ceil(error.msBeforeNext / 1000), 1)) },
+    });
+  }
+};

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
+import { cleanFileName, stripNul } from './nul';
 import { AppError } from './errors';
 
 export type UploadRule = {
@@ -113,7 +114,7 @@ export const createUploads = (options: {
     companyId: number,
     rule: UploadRule,
   ): Promise<StoredFile> => {
-    const originalName = path.basename(part.filename || 'file').slice(0, 200);
+    const originalName = path.basename(cleanFileName(part.filename) || 'file').slice(0, 200);
     const extension = path.extname(originalName).toLowerCase();
     if (!rule.extensions.includes(extension)) {
       part.file.resume();
@@ -176,7 +177,7 @@ export const createUploads = (options: {
         for await (const part of parts) {
           if (part.type === 'field') {
             if (typeof part.value === 'string' && !part.valueTruncated)
-              (form.fields[part.fieldname] ??= []).push(part.value);
+              (form.fields[part.fieldname] ??= []).push(stripNul(part.value));
             continue;
           }
           const stored = await storePart(part, companyId, rule);
@@ -204,7 +205,9 @@ export const createUploads = (options: {
       if (!target) throw new Error(`Invalid company id ${companyId}`);
       await mkdir(path.dirname(target), { recursive: true });
       await writeFile(target, data, { mode: 0o600 });
-      const originalName = path.basename(file.fileName || `file${extension}`).slice(0, 200);
+      const originalName = path
+        .basename(cleanFileName(file.fileName ?? '') || `file${extension}`)
+        .slice(0, 200);
       return { storedName, originalName, size: data.length };
     },
 

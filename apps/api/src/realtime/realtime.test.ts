@@ -198,6 +198,51 @@ describe('another login of the same account', () => {
   });
 });
 
+describe('ended sessions', () => {
+  const dropped = (socket: Socket) =>
+    new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('still connected after 3 s')), 3000);
+      socket.once('disconnect', (reason) => {
+        clearTimeout(timer);
+        resolve(reason);
+      });
+    });
+
+  it('a socket is refused with ERR_SESSION_EXPIRED once its session logged out', async () => {
+    const { session } = await adminOfNewCompany();
+    await t.app.inject({ method: 'DELETE', url: '/auth/logout', headers: auth(session) });
+    const error = await refused(open(session.token));
+    expect(error.message).toBe('ERR_SESSION_EXPIRED');
+  });
+
+  it("a connected socket is dropped when its session ends, after hearing the new login's event", async () => {
+    const { admin, company, session: first } = await adminOfNewCompany();
+    const socket = await connect(first);
+    const heard = recorder(socket);
+    const gone = dropped(socket);
+    await login(t.app, admin.email);
+    expect(await gone).toBe('io server disconnect');
+    expect(heard.map((h) => h.event)).toEqual([`company-${company.id}-auth`]);
+  });
+
+  it("a password set by an admin drops the user's sockets and leaves the admin's", async () => {
+    const { company, session } = await adminOfNewCompany();
+    const agent = await makeUser(t.db, company.id);
+    const agentSocket = await connect(await login(t.app, agent.email));
+    const adminSocket = await connect(session);
+    const gone = dropped(agentSocket);
+    await t.app.inject({
+      method: 'PUT',
+      url: `/users/${agent.id}`,
+      headers: auth(session),
+      payload: { password: 'Changed123' },
+    });
+    expect(await gone).toBe('io server disconnect');
+    await settle(100);
+    expect(adminSocket.connected).toBe(true);
+  });
+});
+
 describe('room requests', () => {
   it('joinTickets and joinChatBox with invalid values do not break the socket', async () => {
     const { company, admin, session } = await adminOfNewCompany();

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import type { FastifyBaseLogger } from 'fastify';
 import { ticketStatuses, type Profile } from '@atendi/shared';
-import type { TokenService } from '../platform/tokens';
+import type { AccessClaims, TokenService } from '../platform/tokens';
 
 // The per-company event channels of SPEC §7; the wire name is `company-{id}-{channel}`.
 export type CompanyChannel =
@@ -38,6 +38,8 @@ export type SocketIdentity = {
   companyId: number;
   profile: Profile;
   isSuper: boolean;
+  // The login the socket was opened with (the token's `sid`).
+  sessionId: string;
 };
 
 // Ticket lists and notifications are split by who may see a ticket (see TicketRoomResolver).
@@ -45,6 +47,8 @@ type Room =
   | 'company'
   | `user-${number}`
   | `ticket-${number}`
+  // One per login, so ending a session can drop exactly its sockets.
+  | `session-${string}`
   | `tickets-${string}`
   | `notification-${string}`;
 
@@ -71,6 +75,8 @@ export const createRealtime = (options: {
   log: FastifyBaseLogger;
   redisUrl?: string;
   onUserStatus?: (identity: SocketIdentity, online: boolean) => Promise<void>;
+  // Whether the token's session was not ended since the token was issued.
+  sessionLive?: (claims: AccessClaims) => Promise<boolean>;
 }) => {
   let io: Server | null = null;
   let redis: Redis[] = [];
@@ -98,7 +104,11 @@ export const createRealtime = (options: {
   const onConnection = (socket: Socket) => {
     const identity = socket.data as SocketIdentity;
     const { companyId, userId } = identity;
-    void socket.join([roomName(companyId, 'company'), roomName(companyId, `user-${userId}`)]);
+    void socket.join([
+      roomName(companyId, 'company'),
+      roomName(companyId, `user-${userId}`),
+      roomName(companyId, `session-${identity.sessionId}`),
+    ]);
     reportStatus(identity, true);
 
     const joinList = async (list: Parameters<TicketRoomResolver>[1]) => {
@@ -176,11 +186,21 @@ export const createRealtime = (options: {
         const claims = await options.tokens.verifyAccess(token);
         // The client reloads (and so refreshes its session) when told the token is no good.
         if (typeof claims === 'string') return next(new Error('ERR_INVALID_TOKEN'));
+        // An ended session cannot be refreshed into life: the client signs out.
+        try {
+          if (options.sessionLive && !(await options.sessionLive(claims))) {
+            return next(new Error('ERR_SESSION_EXPIRED'));
+          }
+        } catch (err) {
+          options.log.warn({ err, userId: claims.id }, 'session check failed');
+          return next(new Error('ERR_INTERNAL_SERVER_ERROR'));
+        }
         const identity: SocketIdentity = {
           userId: claims.id,
           companyId: claims.companyId,
           profile: claims.profile,
           isSuper: claims.super,
+          sessionId: claims.sid,
         };
         socket.data = identity;
         next();
@@ -220,6 +240,13 @@ export const createRealtime = (options: {
         for (const companyId of companyIds) emitTo(companyId, 'company', channel, payload);
       },
     }),
+    // Drops the sockets opened with these sessions, on every node; the client learns it from the
+    // server-side disconnect and finds its session gone when it tries to refresh.
+    endSessions(sessions: { companyId: number; sessionId: string }[]) {
+      for (const { companyId, sessionId } of sessions) {
+        io?.in(roomName(companyId, `session-${sessionId}`)).disconnectSockets(true);
+      }
+    },
     toUser: (companyId: number, userId: number) => ({
       emit: (channel: CompanyChannel, payload: EventPayload) =>
         emitTo(companyId, `user-${userId}`, channel, payload),

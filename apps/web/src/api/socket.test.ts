@@ -91,6 +91,61 @@ describe('socket client', () => {
     expect(socket.connects).toBe(0);
   });
 
+  it('refreshes and reconnects when the server drops the socket (it stopped, or rotated nodes)', async () => {
+    const socket = connect();
+    const refreshed = makeAuth({
+      token: makeToken({ sid: 'my-session', id: 1, companyId: 7, n: 3 }),
+    });
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValue(new Response(JSON.stringify(refreshed), { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+
+    socket.receive('disconnect', 'transport close');
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    socket.receive('disconnect', 'io server disconnect');
+    await vi.waitFor(() => expect(socket.connects).toBe(1));
+    expect(socket.io.opts.query.token).toBe(refreshed.token);
+    expect(reloadPage).not.toHaveBeenCalled();
+  });
+
+  it('keeps the page and lets socket.io retry when the dropped socket cannot reach the API', async () => {
+    const socket = connect();
+    vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('Failed to fetch')));
+
+    socket.receive('disconnect', 'io server disconnect');
+    await vi.waitFor(() => expect(socket.connects).toBe(1));
+    expect(reloadPage).not.toHaveBeenCalled();
+  });
+
+  it('reloads the page when the server dropped the socket because its session ended', async () => {
+    const socket = connect();
+    const expired = { error: 'ERR_SESSION_EXPIRED', message: 'Session expired' };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn().mockResolvedValue(new Response(JSON.stringify(expired), { status: 401 })),
+    );
+
+    socket.receive('disconnect', 'io server disconnect');
+    await vi.waitFor(() => expect(reloadPage).toHaveBeenCalledTimes(1));
+    expect(socket.connects).toBe(0);
+  });
+
+  it('leaves the "used elsewhere" notice on screen when the other login drops the socket', () => {
+    const socket = connect();
+    const fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+
+    socket.receive('company-7-auth', { action: 'update', user: { id: 1 }, sessionId: 'other' });
+    socket.receive('disconnect', 'io server disconnect');
+
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(reloadPage).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1000);
+    expect(reloadPage).toHaveBeenCalledTimes(1);
+  });
+
   it('reconnects with the newest token after a refresh', () => {
     const socket = connect();
     setSession(makeAuth({ token: 'refreshed-token' }));

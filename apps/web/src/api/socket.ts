@@ -5,7 +5,7 @@ import { i18n } from '../i18n/i18n';
 import { reloadPage } from '../lib/browser';
 import { decodeTokenPayload } from '../lib/jwt';
 import { removeStorage, storageKeys } from '../lib/storage';
-import { refreshSession } from './http-client';
+import { ApiError, NETWORK_ERROR, refreshSession } from './http-client';
 import { getApiUrl } from './runtime-config';
 import { getToken, subscribeSession, useSession } from './session';
 import { ERROR_TOAST_MS } from './toasts';
@@ -27,13 +27,15 @@ let connection: Connection | null = null;
 const listeners = new Set<() => void>();
 const notify = () => listeners.forEach((listener) => listener());
 
+// Answers whether the session ended because the account logged in elsewhere.
 const handleAuthEvent = (userId: number, payload: AuthEventPayload) => {
-  if (payload?.action !== 'update' || payload.user?.id !== userId) return;
-  if (typeof payload.sessionId !== 'string') return;
-  if (payload.sessionId === decodeTokenPayload(getToken())?.sid) return;
+  if (payload?.action !== 'update' || payload.user?.id !== userId) return false;
+  if (typeof payload.sessionId !== 'string') return false;
+  if (payload.sessionId === decodeTokenPayload(getToken())?.sid) return false;
   toast.error(i18n.t('session.usedElsewhere'), { autoClose: ERROR_TOAST_MS });
   removeStorage(storageKeys.token);
   setTimeout(reloadPage, ELSEWHERE_RELOAD_MS);
+  return true;
 };
 
 export const connectSocket = ({ userId, companyId }: { userId: number; companyId: number }) => {
@@ -43,19 +45,30 @@ export const connectSocket = ({ userId, companyId }: { userId: number; companyId
     query: { token: getToken() ?? '' },
   });
 
-  socket.on(`company-${companyId}-auth`, (payload: AuthEventPayload) =>
-    handleAuthEvent(userId, payload),
-  );
-  socket.on('connect_error', (error: Error) => {
-    if (!EXPIRED_TOKEN_ERRORS.includes(error.message)) return;
-    // The access token outlived a reconnect: refresh it and reconnect in place, so an agent
-    // mid-typing keeps the page. SPEC §7's reload remains the answer when the session is gone.
+  let usedElsewhere = false;
+  socket.on(`company-${companyId}-auth`, (payload: AuthEventPayload) => {
+    usedElsewhere = handleAuthEvent(userId, payload) || usedElsewhere;
+  });
+  // Refreshes the token and reconnects in place, so an agent mid-typing keeps the page. SPEC §7's
+  // reload remains the answer when the session is gone; an unreachable API is tried again.
+  const resume = () =>
     refreshSession()
       .then(({ token }) => {
         socket.io.opts.query = { ...socket.io.opts.query, token };
         socket.connect();
       })
-      .catch(() => reloadPage());
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.code === NETWORK_ERROR) socket.connect();
+        else reloadPage();
+      });
+  socket.on('connect_error', (error: Error) => {
+    // The access token outlived a reconnect.
+    if (EXPIRED_TOKEN_ERRORS.includes(error.message)) void resume();
+  });
+  socket.on('disconnect', (reason: string) => {
+    // The server drops the sockets of an ended session (logout, password change) and all of them
+    // when it stops; socket.io does not reconnect on its own after that.
+    if (reason === 'io server disconnect' && !usedElsewhere) void resume();
   });
 
   // Reconnections read the handshake query again, so keep it on the newest token.

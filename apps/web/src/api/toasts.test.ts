@@ -22,6 +22,16 @@ describe('error texts', () => {
     expect(errorText(waiting)).toBe('Ya hay un ticket abierto para este contacto.');
   });
 
+  it('names who took the ticket first when an accept loses the race', () => {
+    const taken = new ApiError({
+      status: 409,
+      code: 'ERR_TICKET_TAKEN',
+      message: 'conflict',
+      details: { user: { id: 3, name: 'Ana' } },
+    });
+    expect(errorText(taken)).toBe('Ana ya atiende este ticket.');
+  });
+
   it('falls back to the server’s message for an unknown code', () => {
     expect(
       errorText(new ApiError({ status: 400, code: 'ERR_SOMETHING_NEW', message: 'Nope' })),

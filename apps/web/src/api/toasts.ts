@@ -21,6 +21,8 @@ export const errorText = (error: unknown): string => {
           queue: queue ?? i18n.t('errors.noQueue'),
         });
       }
+      if (error.code === 'ERR_TICKET_TAKEN' && holder)
+        return i18n.t('errors.ERR_TICKET_TAKEN_HELD', { user: holder });
       return i18n.t(`errors.${error.code}`);
     }
     if (error.message) return error.message;

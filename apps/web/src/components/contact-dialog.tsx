@@ -1,9 +1,7 @@
 import {
   Box,
   Button,
-  CircularProgress,
   Dialog,
-  DialogActions,
   DialogContent,
   DialogTitle,
   IconButton,
@@ -24,6 +22,7 @@ import { ApiError } from '../api/http-client';
 import { toastError } from '../api/toasts';
 import { waitBeforeSubmit } from '../lib/form-delay';
 import { registerMui } from '../lib/forms';
+import { FormDialogActions } from './form-dialog-actions';
 
 // SPEC §3 Contact: on edit the stored number shows without its first 2 characters. They stay in front
 // of the field, untouched, and are put back on save, so saving an unchanged number keeps it whole.
@@ -103,8 +102,12 @@ const ContactForm = ({ contact, onSave, onClose }: ContactFormProps) => {
       toast.success(t('contactForm.saved'));
       onClose();
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'ERR_DUPLICATED_CONTACT') {
-        setError('number', { message: 'errors.ERR_DUPLICATED_CONTACT' });
+      // The number's own faults sit under the field; a lookup that failed is a toast.
+      if (
+        error instanceof ApiError &&
+        (error.code === 'ERR_DUPLICATED_CONTACT' || error.code === 'ERR_WAPP_INVALID_CONTACT')
+      ) {
+        setError('number', { message: `errors.${error.code}` });
       } else {
         toastError(error);
       }
@@ -186,19 +189,12 @@ const ContactForm = ({ contact, onSave, onClose }: ContactFormProps) => {
           </Box>
         </Stack>
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={isSubmitting}>
-          {t('contactForm.cancel')}
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={isSubmitting}
-          startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          {t('contactForm.save')}
-        </Button>
-      </DialogActions>
+      <FormDialogActions
+        onCancel={onClose}
+        cancelLabel={t('contactForm.cancel')}
+        submitLabel={t('contactForm.save')}
+        isSubmitting={isSubmitting}
+      />
     </form>
   );
 };

@@ -5,6 +5,8 @@ export const storageKeys = {
   volume: 'volume',
   campaignFlag: 'cshow',
   todos: 'todos',
+  // Company ids whose getting-started card was closed or finished, comma-separated.
+  gettingStartedClosed: 'gettingStartedClosed',
 } as const;
 
 type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];

@@ -531,6 +531,30 @@ describe('baileys driver: sending', () => {
     expect(t.current().sendMessage).not.toHaveBeenCalled();
   });
 
+  it('checks a number: found in either Brazilian form, missing, or the lookup failed', async () => {
+    const t = await connected();
+    const socket = t.current();
+    socket.onWhatsApp.mockResolvedValueOnce([{ jid: '551188887777@s.whatsapp.net', exists: true }]);
+    await expect(t.session.checkNumber!('+55 (11) 98888-7777')).resolves.toBeUndefined();
+    expect(socket.onWhatsApp).toHaveBeenLastCalledWith('5511988887777', '551188887777');
+
+    socket.onWhatsApp.mockResolvedValueOnce([
+      { jid: '5491155554444@s.whatsapp.net', exists: false },
+    ]);
+    await expect(t.session.checkNumber!('5491155554444')).rejects.toMatchObject({
+      code: 'ERR_WAPP_INVALID_CONTACT',
+    });
+    // A send would go ahead to the canonical number; a check tells the user it could not tell.
+    socket.onWhatsApp.mockRejectedValueOnce(new Error('timed out'));
+    await expect(t.session.checkNumber!('5491155553333')).rejects.toMatchObject({
+      code: 'ERR_WAPP_CHECK_CONTACT',
+    });
+    socket.onWhatsApp.mockResolvedValueOnce(undefined as never);
+    await expect(t.session.checkNumber!('5491155552222')).rejects.toMatchObject({
+      code: 'ERR_WAPP_CHECK_CONTACT',
+    });
+  });
+
   it('sends to groups without a number lookup', async () => {
     const t = await connected();
     await t.session.sendMessage({ to: '1203630@g.us', body: 'Hola grupo', isGroup: true });

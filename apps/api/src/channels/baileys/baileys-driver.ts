@@ -431,8 +431,9 @@ export const createBaileysDriver = (options: BaileysDriverOptions = {}): Channel
     };
 
     // The JID a number is registered under. WhatsApp still has Brazilian accounts without the
-    // ninth digit, so both forms are asked for; the answer is cached for the session.
-    const resolveJid = async (socket: BaileysSocket, to: string) => {
+    // ninth digit, so both forms are asked for; the answer is cached for the session. A send goes
+    // to the canonical number when the lookup fails; a check (strict) reports the failure.
+    const resolveJid = async (socket: BaileysSocket, to: string, strict = false) => {
       if (to.includes('@') || isGroupId(to)) return toJid(to);
       const variants = brazilVariants(to);
       const cached = knownJids.get(variants[0]);
@@ -441,10 +442,18 @@ export const createBaileysDriver = (options: BaileysDriverOptions = {}): Channel
       try {
         results = await socket.onWhatsApp(...variants);
       } catch (err) {
+        if (strict) {
+          ctx.log.warn({ err }, 'WhatsApp number lookup failed');
+          throw new ChannelError('ERR_WAPP_CHECK_CONTACT', 'WhatsApp did not answer the lookup');
+        }
         ctx.log.warn({ err }, 'WhatsApp number lookup failed; sending to the canonical number');
         return toJid(variants[0]);
       }
-      if (!results) return toJid(variants[0]);
+      if (!results) {
+        if (strict)
+          throw new ChannelError('ERR_WAPP_CHECK_CONTACT', 'WhatsApp did not answer the lookup');
+        return toJid(variants[0]);
+      }
       const existing = results.filter((r) => r.exists).map((r) => jidNormalizedUser(r.jid));
       const jid =
         variants
@@ -509,6 +518,10 @@ export const createBaileysDriver = (options: BaileysDriverOptions = {}): Channel
         }
         await socket?.end(undefined).catch(() => undefined);
         await forgetPairing();
+      },
+
+      async checkNumber(number) {
+        await resolveJid(requireOpen(), normalizeNumber(number), true);
       },
 
       async sendMessage(request) {

@@ -1,3 +1,4 @@
+import { stripNul } from '../../platform/nul';
 import { and, eq, inArray, lt } from 'drizzle-orm';
 import { proto, type WAMessage, type WAMessageKey } from '@whiskeysockets/baileys';
 import type { Db } from '../../db/client';
@@ -58,7 +59,7 @@ export const createMessageStore = (
     remember: async (message) => {
       const keyId = message.key.id;
       if (!keyId) return;
-      const stored = toStoredJson(plainWAMessage(message));
+      const stored = stripNul(toStoredJson(plainWAMessage(message)));
       await db
         .insert(whatsappMessageStore)
         .values({ whatsappId, companyId, keyId, message: stored })

@@ -38,6 +38,20 @@ const mimeTypes: Partial<Record<MediaType, string>> = {
   application: 'application/octet-stream',
 };
 
+// The simulated network's directory. Country codes 999 and 990 are unassigned, so no real number is
+// taken: a number starting 999 has no WhatsApp account, and a lookup of one starting 990 fails, as
+// when WhatsApp does not answer.
+export const SIMULATOR_NOT_ON_WHATSAPP = '999';
+export const SIMULATOR_LOOKUP_FAILS = '990';
+const lookUp = (to: string) => {
+  if (to.includes('@')) return;
+  const number = normalizeNumber(to);
+  if (number.startsWith(SIMULATOR_LOOKUP_FAILS))
+    throw new ChannelError('ERR_WAPP_CHECK_CONTACT', 'The simulated network did not answer');
+  if (number.startsWith(SIMULATOR_NOT_ON_WHATSAPP))
+    throw new ChannelError('ERR_WAPP_INVALID_CONTACT', `${number} is not on WhatsApp`);
+};
+
 const newId = (prefix: string) => `${prefix}${randomBytes(10).toString('hex').toUpperCase()}`;
 
 export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDriver => {
@@ -241,8 +255,18 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
           state = 'stopped';
           await db.delete(whatsappAuthKeys).where(eq(whatsappAuthKeys.whatsappId, whatsappId));
         },
+        async checkNumber(number) {
+          connected();
+          lookUp(number);
+        },
         async sendMessage(request) {
           connected();
+          // Like Baileys, a send goes ahead when the lookup fails, and never to a number without an account.
+          try {
+            lookUp(request.to);
+          } catch (error) {
+            if ((error as ChannelError).code === 'ERR_WAPP_INVALID_CONTACT') throw error;
+          }
           const providerId = newId('SIMOUT');
           const timestamp = new Date();
           await db.insert(simulatorMessages).values({
@@ -258,7 +282,8 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
             ack: 2,
             createdAt: timestamp,
           });
-          return { providerId, timestamp };
+          // The simulated phone has it at once: the chat shows what the phone shows.
+          return { providerId, timestamp, ack: 2 };
         },
         async deleteMessage({ providerId }) {
           connected();

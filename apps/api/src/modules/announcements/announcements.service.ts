@@ -1,12 +1,13 @@
 import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { AnnouncementInput } from '@atendi/shared';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { announcements } from '../../db/schema';
 import { everyCompanyId } from '../companies/companies.service';
 import type { AuthContext } from '../../platform/context';
 import { containsPattern } from '../../platform/like';
 import { foundOr404 } from '../../platform/tenancy';
 import type { Uploads } from '../../platform/uploads';
+import { updateReturning } from '../../platform/update';
 
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
 type Row = typeof announcements.$inferSelect;
@@ -105,11 +106,7 @@ export const updateAnnouncement = async (
   input: Partial<AnnouncementInput>,
 ) => {
   await find(deps, ctx, id);
-  const [row] = await deps.db
-    .update(announcements)
-    .set(input)
-    .where(eq(announcements.id, id))
-    .returning();
+  const [row] = await updateReturning(deps.db, announcements, input, eq(announcements.id, id));
   return saved(deps, row, 'update');
 };
 

@@ -43,7 +43,16 @@ export const authRoutes = async (root: FastifyInstance) => {
 
   app.post(
     '/auth/login',
-    { schema: { tags, body: loginSchema, security: [] }, config: publicRoute },
+    {
+      schema: { tags, body: loginSchema, security: [] },
+      config: publicRoute,
+      // SPEC §7: a refused login also carries errorMessage (older clients show it on the form).
+      onSend: async (_request, reply, payload) => {
+        if (reply.statusCode < 400 || typeof payload !== 'string') return payload;
+        const body = JSON.parse(payload) as { message?: string };
+        return JSON.stringify({ ...body, errorMessage: body.message });
+      },
+    },
     async (request, reply) => sendSession(reply, await login(app.deps, request.body, request.ip)),
   );
 

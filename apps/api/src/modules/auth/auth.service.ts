@@ -1,12 +1,14 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../app';
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import type { AppDeps } from '../../deps';
 import { passwordResets, refreshTokens, users } from '../../db/schema';
 import { AppError } from '../../platform/errors';
 import { hashPassword, verifyPassword } from '../../platform/passwords';
+import { consume } from '../../platform/rate-limit';
+import { endSessions, revokeSessions } from '../../platform/sessions';
 import { loadSessionUser, type SessionUser } from '../users/users.service';
 
-type Deps = Pick<AppDeps, 'db' | 'tokens' | 'realtime' | 'config' | 'rateLimiter' | 'mailer'>;
+type Deps = Pick<AppDeps, 'db' | 'tokens' | 'realtime' | 'config' | 'limits' | 'mailer'>;
 
 export type SessionResult = {
   token: string;
@@ -23,11 +25,6 @@ const RESET_MAX_ATTEMPTS = 5;
 
 // A fixed hash to verify against when the email is unknown, so timing does not reveal which emails exist.
 let dummyHash: Promise<string> | undefined;
-
-const tooMany = (resetIn: number, message: string) =>
-  new AppError('ERR_TOO_MANY_REQUESTS', message, {
-    headers: { 'Retry-After': String(Math.max(resetIn, 1)) },
-  });
 
 const issueSession = async (
   deps: Deps,
@@ -60,53 +57,30 @@ const issueSession = async (
   };
 };
 
-const revokeFamily = (deps: Pick<Deps, 'db'>, familyId: string) =>
-  deps.db
-    .update(refreshTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
-
 export const login = async (deps: Deps, input: { email: string; password: string }, ip: string) => {
-  const { loginRateLimit: limit, loginRateWindow: window } = deps.config;
-  const ipKey = `login-ip:${ip}`;
-  const emailKey = `login-email:${input.email}`;
-  const [byIp, byEmail] = await Promise.all([
-    deps.rateLimiter.peek(ipKey),
-    deps.rateLimiter.peek(emailKey),
-  ]);
-  if (byEmail.count >= limit)
-    throw tooMany(byEmail.resetIn, 'Too many failed attempts for this account, try later');
-  if (byIp.count >= limit * 3)
-    throw tooMany(byIp.resetIn, 'Too many attempts from this address, try later');
+  // Every attempt is counted before the password is checked, so parallel guesses cannot all pass
+  // the check; a successful one gives its points back.
+  await consume(deps.limits.loginIp, ip, 'Too many attempts from this address, try later');
+  await consume(
+    deps.limits.loginEmail,
+    input.email,
+    'Too many failed attempts for this account, try later',
+  );
 
   const [user] = await deps.db.select().from(users).where(eq(users.email, input.email));
   dummyHash ??= hashPassword(randomUUID());
   const valid = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
-  if (!user || !valid) {
-    await Promise.all([
-      deps.rateLimiter.hit(ipKey, window),
-      deps.rateLimiter.hit(emailKey, window),
-    ]);
-    throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid email or password');
-  }
-  await deps.rateLimiter.reset(emailKey);
+  if (!user || !valid) throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid email or password');
+  await Promise.all([deps.limits.loginEmail.delete(input.email), deps.limits.loginIp.reward(ip)]);
 
   const familyId = randomUUID();
-  // One session per account: earlier logins lose their refresh tokens and their sockets are told.
-  await deps.db
-    .update(refreshTokens)
-    .set({ revokedAt: new Date() })
-    .where(
-      and(
-        eq(refreshTokens.userId, user.id),
-        isNull(refreshTokens.revokedAt),
-        ne(refreshTokens.familyId, familyId),
-      ),
-    );
+  // One session per account: earlier logins end, and their sockets are told, then dropped.
+  const ended = await revokeSessions(deps.db, { userId: user.id });
   const session = await issueSession(deps, user.id, familyId);
   deps.realtime
     .toUser(user.companyId, user.id)
     .emit('auth', { action: 'update', user: { id: user.id }, sessionId: familyId });
+  deps.realtime.endSessions(ended);
   return session;
 };
 
@@ -140,27 +114,25 @@ export const refresh = async (deps: Deps, presented: string | undefined) => {
     return issueSession(deps, known.userId, known.familyId);
   }
   // A rotated token presented again means it leaked: end that whole login.
-  await revokeFamily(deps, known.familyId);
+  await endSessions(deps, { sessionId: known.familyId });
   throw new AppError('ERR_SESSION_EXPIRED', 'Session expired, log in again');
 };
 
 export const logout = async (deps: Deps, presented: string | undefined, sessionId?: string) => {
-  if (sessionId) await revokeFamily(deps, sessionId);
+  if (sessionId) await endSessions(deps, { sessionId });
   if (!presented) return;
   const [known] = await deps.db
     .select({ familyId: refreshTokens.familyId })
     .from(refreshTokens)
     .where(eq(refreshTokens.tokenHash, deps.tokens.hashOpaque(presented)));
-  if (known) await revokeFamily(deps, known.familyId);
+  if (known) await endSessions(deps, { sessionId: known.familyId });
 };
 
 const resetCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
 export const requestPasswordReset = async (deps: Deps, email: string, ip: string) => {
-  const limited = await deps.rateLimiter.hit(`forgot:${email}`, deps.config.loginRateWindow);
-  const limitedIp = await deps.rateLimiter.hit(`forgot-ip:${ip}`, deps.config.loginRateWindow);
-  if (limited.count > 5) throw tooMany(limited.resetIn, 'Too many reset requests, try later');
-  if (limitedIp.count > 20) throw tooMany(limitedIp.resetIn, 'Too many reset requests, try later');
+  await consume(deps.limits.forgotIp, ip, 'Too many reset requests, try later');
+  await consume(deps.limits.forgotEmail, email, 'Too many reset requests, try later');
   const [user] = await deps.db
     .select({ id: users.id, name: users.name })
     .from(users)
@@ -212,18 +184,29 @@ export const resetPassword = async (
     .orderBy(desc(passwordResets.createdAt))
     .limit(1);
   const invalid = new AppError('ERR_INVALID_RESET_CODE', 'The code is wrong or has expired');
-  if (!pending || pending.attempts >= RESET_MAX_ATTEMPTS) throw invalid;
+  if (!pending) throw invalid;
+  // A try is counted with one conditional update before the code is compared, so parallel
+  // guesses get at most RESET_MAX_ATTEMPTS comparisons.
+  const [counted] = await deps.db
+    .update(passwordResets)
+    .set({ attempts: sql`${passwordResets.attempts} + 1` })
+    .where(
+      and(
+        eq(passwordResets.id, pending.id),
+        isNull(passwordResets.usedAt),
+        gt(passwordResets.expiresAt, new Date()),
+        lt(passwordResets.attempts, RESET_MAX_ATTEMPTS),
+      ),
+    )
+    .returning({ id: passwordResets.id });
+  if (!counted) throw invalid;
   if (
     !deps.tokens.sameHash(pending.codeHash, deps.tokens.hashOpaque(`${user.id}:${input.token}`))
   ) {
-    await deps.db
-      .update(passwordResets)
-      .set({ attempts: sql`${passwordResets.attempts} + 1` })
-      .where(eq(passwordResets.id, pending.id));
     throw invalid;
   }
   const passwordHash = await hashPassword(input.newPassword);
-  await deps.db.transaction(async (tx) => {
+  const ended = await deps.db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(passwordResets)
       .set({ usedAt: new Date() })
@@ -232,9 +215,7 @@ export const resetPassword = async (
     if (!claimed) throw invalid;
     await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
     // A new password ends every existing login.
-    await tx
-      .update(refreshTokens)
-      .set({ revokedAt: new Date() })
-      .where(and(eq(refreshTokens.userId, user.id), isNull(refreshTokens.revokedAt)));
+    return revokeSessions(tx, { userId: user.id });
   });
+  deps.realtime.endSessions(ended);
 };

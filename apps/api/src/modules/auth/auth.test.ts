@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { companies, users } from '../../db/schema';
+import { companies, passwordResets, refreshTokens, users } from '../../db/schema';
 import {
   PASSWORD,
   SUPER_EMAIL,
@@ -9,6 +9,7 @@ import {
   createTestApp,
   login,
   makeCompany,
+  makeUser,
   type TestContext,
   travel,
 } from '../../../test/harness';
@@ -53,7 +54,11 @@ describe('login', () => {
       payload: { email: SUPER_EMAIL, password: 'nope' },
     });
     expect(wrong.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({ error: 'ERR_INVALID_CREDENTIALS', message: expect.any(String) });
+    expect(wrong.json()).toEqual({
+      error: 'ERR_INVALID_CREDENTIALS',
+      message: 'Invalid email or password',
+      errorMessage: 'Invalid email or password',
+    });
     const unknown = await t.app.inject({
       method: 'POST',
       url: '/auth/login',
@@ -117,6 +122,87 @@ describe('login', () => {
       last = res.statusCode;
     }
     expect(last).toBe(429);
+  });
+
+  it('counts parallel failures atomically: at most LOGIN_RATE_LIMIT get a 401, the rest 429', async () => {
+    const { admin } = await makeCompany(t.db);
+    const results = await Promise.all(
+      Array.from({ length: 60 }, () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/auth/login',
+          remoteAddress: '203.0.113.60',
+          payload: { email: admin.email, password: 'bad-guess' },
+        }),
+      ),
+    );
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 401)).toHaveLength(3);
+    expect(codes.filter((c) => c === 429)).toHaveLength(57);
+    const retryAfter = Number(results.find((r) => r.statusCode === 429)!.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(900);
+  });
+
+  it('does not let a client pick its address with X-Forwarded-For by default', async () => {
+    let last = 0;
+    for (let i = 0; i < 10; i += 1) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        remoteAddress: '203.0.113.77',
+        headers: { 'x-forwarded-for': `198.51.100.${i}` },
+        payload: { email: `spoof${i}@x.io`, password: 'bad' },
+      });
+      last = res.statusCode;
+    }
+    expect(last).toBe(429);
+  });
+
+  it('takes the address from X-Forwarded-For when TRUST_PROXY names the hops', async () => {
+    const proxied = await createTestApp({ LOGIN_RATE_LIMIT: '3', TRUST_PROXY: '1' });
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 10; i += 1) {
+        const res = await proxied.app.inject({
+          method: 'POST',
+          url: '/auth/login',
+          remoteAddress: '10.0.0.2',
+          headers: { 'x-forwarded-for': `198.51.100.${i}` },
+          payload: { email: `proxied${i}@x.io`, password: 'bad' },
+        });
+        codes.push(res.statusCode);
+      }
+      // Each client behind the proxy has its own quota.
+      expect(codes).toEqual(Array(10).fill(401));
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('trusts X-Forwarded-For only from the proxies TRUST_PROXY lists', async () => {
+    const proxied = await createTestApp({ LOGIN_RATE_LIMIT: '3', TRUST_PROXY: '10.0.0.0/8' });
+    const attempts = (from: string, prefix: string) =>
+      Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          proxied.app
+            .inject({
+              method: 'POST',
+              url: '/auth/login',
+              remoteAddress: from,
+              headers: { 'x-forwarded-for': `198.51.100.${i}` },
+              payload: { email: `${prefix}${i}@x.io`, password: 'bad' },
+            })
+            .then((res) => res.statusCode),
+        ),
+      );
+    try {
+      expect(await attempts('10.1.2.3', 'listed')).toEqual(Array(10).fill(401));
+      const direct = await attempts('203.0.113.5', 'direct');
+      expect(direct.filter((c) => c === 429)).toHaveLength(1);
+    } finally {
+      await proxied.close();
+    }
   });
 });
 
@@ -212,6 +298,105 @@ describe('session tokens', () => {
   });
 });
 
+describe('ended sessions', () => {
+  const me = (session: { token: string }) =>
+    t.app.inject({ method: 'GET', url: '/auth/me', headers: auth(session) });
+  const expectEnded = async (session: { token: string }) => {
+    const res = await me(session);
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error).toBe('ERR_SESSION_EXPIRED');
+  };
+
+  it('an access token stops working at logout, not when it expires', async () => {
+    const { admin } = await makeCompany(t.db);
+    const session = await login(t.app, admin.email);
+    expect((await me(session)).statusCode).toBe(200);
+    await t.app.inject({
+      method: 'DELETE',
+      url: '/auth/logout',
+      headers: auth(session),
+      cookies: { jrt: session.cookie },
+    });
+    await expectEnded(session);
+  });
+
+  it("a second login ends the first login's access token", async () => {
+    const { admin } = await makeCompany(t.db);
+    const first = await login(t.app, admin.email);
+    const second = await login(t.app, admin.email);
+    await expectEnded(first);
+    expect((await me(second)).statusCode).toBe(200);
+  });
+
+  it('a password reset ends every session at once', async () => {
+    const { admin } = await makeCompany(t.db);
+    const session = await login(t.app, admin.email);
+    await t.app.inject({
+      method: 'POST',
+      url: `/forgetpassword/${encodeURIComponent(admin.email)}`,
+    });
+    const code = /: (\d{6})/.exec(t.mail.at(-1)!.text)![1];
+    const reset = await t.app.inject({
+      method: 'POST',
+      url: `/resetpasswords/${encodeURIComponent(admin.email)}/${code}/NewPass123`,
+    });
+    expect(reset.statusCode).toBe(200);
+    await expectEnded(session);
+    expect((await refreshWith(session.cookie)).statusCode).toBe(401);
+  });
+
+  it("an admin setting a user's password ends that user's session, not the admin's", async () => {
+    const { admin, company } = await makeCompany(t.db);
+    const agent = await makeUser(t.db, company.id);
+    const boss = await login(t.app, admin.email);
+    const agentSession = await login(t.app, agent.email);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/users/${agent.id}`,
+      headers: auth(boss),
+      payload: { password: 'Changed123' },
+    });
+    expect(res.statusCode).toBe(200);
+    await expectEnded(agentSession);
+    expect((await refreshWith(agentSession.cookie)).statusCode).toBe(401);
+    expect((await me(boss)).statusCode).toBe(200);
+  });
+
+  it('a user changing their own password stays logged in; their other sessions end', async () => {
+    const { company } = await makeCompany(t.db);
+    const agent = await makeUser(t.db, company.id);
+    const session = await login(t.app, agent.email);
+    // Another device's login that raced this one (one login normally ends the others).
+    await t.db.insert(refreshTokens).values({
+      userId: agent.id,
+      companyId: company.id,
+      familyId: 'other-device',
+      tokenHash: 'other-device-hash',
+      expiresAt: new Date(Date.now() + 3600_000),
+    });
+    const other = {
+      token: await t.app.deps.tokens.signAccess({
+        id: agent.id,
+        companyId: company.id,
+        profile: 'user',
+        super: false,
+        sid: 'other-device',
+      }),
+    };
+    expect((await me(other)).statusCode).toBe(200);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/users/${agent.id}`,
+      headers: auth(session),
+      payload: { password: 'Changed123' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await me(session)).statusCode).toBe(200);
+    expect((await refreshWith(session.cookie)).statusCode).toBe(200);
+    await expectEnded(other);
+  });
+});
+
 describe('password reset', () => {
   const codeFrom = (text: string) => /: (\d{6})/.exec(text)![1];
 
@@ -259,6 +444,35 @@ describe('password reset', () => {
     expect(right.statusCode).toBe(400);
   });
 
+  it('counts parallel guesses atomically: the right code sent after 59 wrong ones is refused', async () => {
+    const { admin } = await makeCompany(t.db);
+    await t.app.inject({
+      method: 'POST',
+      url: `/forgetpassword/${encodeURIComponent(admin.email)}`,
+    });
+    const code = codeFrom(t.mail.at(-1)!.text);
+    const wrong = Array.from({ length: 1000 }, (_, i) => String(i).padStart(6, '0'))
+      .filter((guess) => guess !== code)
+      .slice(0, 59);
+    const results = await Promise.all(
+      [...wrong, code].map((guess) =>
+        t.app.inject({
+          method: 'POST',
+          url: `/resetpasswords/${encodeURIComponent(admin.email)}/${guess}/Taken0ver9`,
+        }),
+      ),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(60).fill(400));
+    expect(results.at(-1)!.json().error).toBe('ERR_INVALID_RESET_CODE');
+    const [row] = await t.db.select().from(users).where(eq(users.id, admin.id));
+    expect(row.passwordHash).toBe(admin.passwordHash);
+    const [reset] = await t.db
+      .select()
+      .from(passwordResets)
+      .where(eq(passwordResets.userId, admin.id));
+    expect(reset.attempts).toBe(5);
+  });
+
   it('an expired code is refused', async () => {
     const { admin } = await makeCompany(t.db);
     await t.app.inject({
@@ -290,7 +504,8 @@ describe('logs', () => {
         done();
       },
     });
-    const logged = await createTestApp({}, { logStream: stream });
+    // Requests are logged only at debug: the level where the URL would be written.
+    const logged = await createTestApp({ LOG_LEVEL: 'debug' }, { logStream: stream });
     try {
       const url = `/resetpasswords/${encodeURIComponent(SUPER_EMAIL)}/987654/TopSecret99`;
       await logged.app.inject({ method: 'POST', url });

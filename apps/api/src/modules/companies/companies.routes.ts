@@ -21,12 +21,13 @@ import {
   updateCompanySchedules,
 } from './companies.service';
 import { platformCompanyId } from '../users/platform';
+import { consume } from '../../platform/rate-limit';
 
 const tags = ['companies'];
 
 export const companiesRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const { db, rateLimiter } = app.deps;
+  const { db, limits } = app.deps;
 
   app.post(
     '/companies/cadastro',
@@ -35,13 +36,7 @@ export const companiesRoutes = async (root: FastifyInstance) => {
       config: { access: { public: true } },
     },
     async (request, reply) => {
-      const { count, resetIn } = await rateLimiter.hit(`signup:${request.ip}`, 3600);
-      if (count > 20) {
-        reply.header('Retry-After', String(resetIn));
-        return reply
-          .status(429)
-          .send({ error: 'ERR_TOO_MANY_REQUESTS', message: 'Too many sign-ups, try later' });
-      }
+      await consume(limits.signupIp, request.ip, 'Too many sign-ups, try later');
       const company = await signup(db, request.body, await platformCompanyId(db));
       return reply.status(201).send(company);
     },

@@ -11,7 +11,7 @@ import {
   type ScheduleSlot,
   type SignupInput,
 } from '@atendi/shared';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { companies, plans, settings, users } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';

@@ -7,9 +7,10 @@ import {
   type ContactListQuery,
   type ContactUpdateInput,
 } from '@atendi/shared';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import { contactCustomFields, contacts, tickets } from '../../db/schema';
+import { contactCustomFields, contacts, tickets, whatsapps } from '../../db/schema';
+import { ChannelError } from '../../channels/driver';
 import { normalizeNumber } from '../../channels/numbers';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
@@ -20,7 +21,7 @@ import { notificationRooms, ticketRooms } from '../tickets/visibility';
 
 // The company's address book (SPEC §7 "Contacts and lists"): every user of the company reads it.
 
-export type ContactDeps = Pick<AppDeps, 'db' | 'realtime'>;
+export type ContactDeps = Pick<AppDeps, 'db' | 'realtime' | 'channels'>;
 type Deps = ContactDeps;
 type ContactRow = typeof contacts.$inferSelect;
 
@@ -63,6 +64,29 @@ const assertNumberFree = async (db: Db, ctx: AuthContext, number: string, except
       ),
     );
   if (taken) throw duplicated();
+};
+
+// A number typed by hand is looked up on WhatsApp through the company's default connection when that
+// one is connected (SPEC §8 ERR_WAPP_INVALID_CONTACT, ERR_WAPP_CHECK_CONTACT). Without a connected
+// default, or on a provider that cannot look numbers up (Cloud API), the contact is kept unchecked.
+const assertOnWhatsApp = async (deps: Deps, ctx: AuthContext, number: string) => {
+  const [connection] = await deps.db
+    .select({ id: whatsapps.id, status: whatsapps.status })
+    .from(whatsapps)
+    .where(ofCompany(whatsapps, ctx, eq(whatsapps.isDefault, true)));
+  if (connection?.status !== 'CONNECTED') return;
+  try {
+    await deps.channels.checkNumber(connection.id, number);
+  } catch (error) {
+    if (error instanceof ChannelError && error.code === 'ERR_WAPP_INVALID_CONTACT')
+      throw new AppError('ERR_WAPP_INVALID_CONTACT', `${number} is not on WhatsApp`, {
+        fields: { number: ['ERR_WAPP_INVALID_CONTACT'] },
+      });
+    // The lookup failed or the session is not really up: nothing is saved, the user may try again.
+    throw new AppError('ERR_WAPP_CHECK_CONTACT', 'WhatsApp could not check this number', {
+      cause: error,
+    });
+  }
 };
 
 const findContact = async (db: Db, ctx: AuthContext, id: number) =>
@@ -167,6 +191,7 @@ const replaceExtraInfo = async (
 export const createContact = async (deps: Deps, ctx: AuthContext, input: ContactInput) => {
   const number = storedNumber(input.number);
   await assertNumberFree(deps.db, ctx, number);
+  await assertOnWhatsApp(deps, ctx, number);
   let row: ContactRow;
   try {
     row = await deps.db.transaction(async (tx) => {
@@ -195,8 +220,10 @@ export const updateContact = async (
 ) => {
   const before = await findContact(deps.db, ctx, id);
   const number = input.number === undefined ? undefined : storedNumber(input.number, before.number);
-  if (number !== undefined && number !== before.number)
+  if (number !== undefined && number !== before.number) {
     await assertNumberFree(deps.db, ctx, number, id);
+    await assertOnWhatsApp(deps, ctx, number);
+  }
   let row: ContactRow;
   try {
     row = await deps.db.transaction(async (tx) => {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { io as connect, type Socket } from 'socket.io-client';
 import type {
   ContactDetailView,
   ContactListPage,
@@ -18,15 +17,15 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
-import { pairedSimulator } from '../../../test/inbox';
+import { eventually, pairedSimulator } from '../../../test/inbox';
+import { closeSockets, listenAs } from '../../../test/sockets';
+import { uploadContacts } from './contacts.upload';
 
 let t: TestContext;
 let admin: Session;
 let agent: Session;
 let outsider: Session;
 let companyId: number;
-let port = 0;
-const sockets: Socket[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -36,11 +35,9 @@ beforeAll(async () => {
   agent = await login(t.app, (await makeUser(t.db, companyId, 'user')).email);
   const other = await makeCompany(t.db);
   outsider = await login(t.app, other.admin.email);
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (t.app.server.address() as { port: number }).port;
 });
 afterAll(async () => {
-  sockets.forEach((s) => s.disconnect());
+  closeSockets();
   await t.close();
 });
 
@@ -51,32 +48,6 @@ const page = async (query: string, session = admin) => {
   const res = await inject(t.app, session, 'GET', `/contacts?${query}`);
   expect(res.statusCode).toBe(200);
   return res.json() as ContactListPage;
-};
-
-type Heard = { event: string; payload: Record<string, unknown> };
-const listen = async (session: Session) => {
-  const socket = connect(`http://127.0.0.1:${port}`, {
-    query: { token: session.token },
-    transports: ['websocket'],
-    forceNew: true,
-  });
-  sockets.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.on('connect', () => resolve());
-    socket.on('connect_error', reject);
-  });
-  const heard: Heard[] = [];
-  socket.onAny((event: string, payload: Heard['payload']) => heard.push({ event, payload }));
-  return heard;
-};
-
-const waitFor = async (check: () => boolean, what: string) => {
-  const until = Date.now() + 5000;
-  while (Date.now() < until) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out: ${what}`);
 };
 
 describe('contacts', () => {
@@ -264,14 +235,14 @@ describe('contacts', () => {
   });
 
   it('tells the own company’s sockets about creates, updates and deletes, and nobody else', async () => {
-    const mine = await listen(agent);
-    const theirs = await listen(outsider);
+    const mine = await listenAs(t.app, agent);
+    const theirs = await listenAs(t.app, outsider);
     const created = (await create({ name: 'En vivo', number: '5491155550006' })).json();
     await inject(t.app, admin, 'PUT', `/contacts/${created.id}`, { name: 'En vivo 2' });
     await inject(t.app, admin, 'DELETE', `/contacts/${created.id}`);
 
     const contactEvents = () => mine.filter((h) => h.event === `company-${companyId}-contact`);
-    await waitFor(() => contactEvents().length === 3, 'three contact events');
+    await eventually(contactEvents, (events) => events.length === 3, 'three contact events');
     const [onCreate, onUpdate, onDelete] = contactEvents().map((h) => h.payload);
     expect(onCreate).toMatchObject({ action: 'create', contact: { id: created.id } });
     expect(onUpdate).toMatchObject({
@@ -343,6 +314,35 @@ describe('contact upload', () => {
     expect(old.contacts.map((c) => c.name)).toEqual(['Already Here']);
   });
 
+  it('a NUL byte in a cell never costs the other rows (stripped at the edge, judged per row below it)', async () => {
+    const res = await upload({
+      rows: [
+        { name: 'Nul\u0000 Name', number: '5491177770300' },
+        { name: 'Clean Row', number: '5491177770301' },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((res.json() as ContactUploadResult).newContacts.map((c) => c.name)).toEqual([
+      'Nul Name',
+      'Clean Row',
+    ]);
+    // Below the HTTP edge, a row the database refuses is listed and the good rows still go in.
+    const direct = await uploadContacts(
+      t.app.deps,
+      { userId: admin.userId, companyId, profile: 'admin', isSuper: false, sessionId: '' },
+      {
+        rows: [
+          { name: 'Good One', number: '5491177770302' },
+          { name: 'Bad\u0000 One', number: '5491177770303' },
+          { name: 'Good Two', number: '5491177770304' },
+        ],
+        firstRow: 2,
+      },
+    );
+    expect(direct.newContacts.map((c) => c.name)).toEqual(['Good One', 'Good Two']);
+    expect(direct.errorBag).toMatchObject([{ row: 3, error: 'ERR_VALIDATION' }]);
+  });
+
   it('numbers the rows of a later chunk from firstRow', async () => {
     const res = await upload({ rows: [{ name: 'Z', number: '5491177770100' }], firstRow: 502 });
     expect(res.statusCode).toBe(200);
@@ -361,15 +361,16 @@ describe('contact upload', () => {
   });
 
   it('imports into the caller’s company only and tells only that company', async () => {
-    const ours = await listen(admin);
-    const theirs = await listen(outsider);
+    const ours = await listenAs(t.app, admin);
+    const theirs = await listenAs(t.app, outsider);
     const res = await upload(
       { rows: [{ name: 'Outsider Import', number: '5491177770200' }] },
       outsider,
     );
     expect((res.json() as ContactUploadResult).newContacts).toHaveLength(1);
-    await waitFor(
+    await eventually(
       () => theirs.some((h) => h.payload?.action === 'create'),
+      Boolean,
       'the outsider’s company hears the import',
     );
     expect(ours.some((h) => JSON.stringify(h.payload).includes('Outsider Import'))).toBe(false);
@@ -423,5 +424,46 @@ describe('contact import from the phone', () => {
     const foreign = await importFrom({ whatsappId: cloud.id }, outsider);
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json()).toMatchObject({ error: 'ERR_NO_WAPP_FOUND' });
+  });
+});
+
+describe('checking a typed number on WhatsApp', () => {
+  it('asks the connected default connection: saves a number on WhatsApp, refuses one without an account or an unanswered lookup', async () => {
+    const company = await makeCompany(t.db);
+    const owner = await login(t.app, company.admin.email);
+    const add = (number: string) =>
+      inject(t.app, owner, 'POST', '/contacts', { name: 'Check', number });
+    // No connection yet: nothing to ask, the contact is kept unchecked.
+    expect((await add('9991100000001')).statusCode).toBe(201);
+
+    await pairedSimulator(t.app, owner, { isDefault: true });
+    const found = await add('5491166660001');
+    expect(found.statusCode, found.body).toBe(201);
+    // The simulated network has no account for 999… and does not answer for 990….
+    const missing = await add('9991100000002');
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({
+      error: 'ERR_WAPP_INVALID_CONTACT',
+      fields: { number: ['ERR_WAPP_INVALID_CONTACT'] },
+    });
+    const unanswered = await add('9901100000003');
+    expect(unanswered.statusCode).toBe(400);
+    expect(unanswered.json()).toMatchObject({ error: 'ERR_WAPP_CHECK_CONTACT' });
+
+    // Changing a number is checked the same way; saving other fields is not.
+    const contact = found.json() as ContactDetailView;
+    const renumbered = await inject(t.app, owner, 'PUT', `/contacts/${contact.id}`, {
+      number: '9991100000004',
+    });
+    expect(renumbered.json()).toMatchObject({ error: 'ERR_WAPP_INVALID_CONTACT' });
+    const unchecked = (
+      await t.db.select().from(contacts).where(eq(contacts.companyId, company.company.id))
+    )
+      .map((c) => c.number)
+      .sort();
+    expect(unchecked).toEqual(['5491166660001', '9991100000001']);
+    const old = (await t.db.select().from(contacts).where(eq(contacts.number, '9991100000001')))[0];
+    const renamed = await inject(t.app, owner, 'PUT', `/contacts/${old.id}`, { name: 'Kept' });
+    expect(renamed.statusCode, renamed.body).toBe(200);
   });
 });

@@ -8,7 +8,7 @@ import {
 import { contacts } from '../../db/schema';
 import { normalizeNumber } from '../../channels/numbers';
 import { readPhoneContacts } from '../../channels/phone-book';
-import { AppError } from '../../platform/errors';
+import { AppError, pgErrorOf } from '../../platform/errors';
 import type { AuthContext } from '../../platform/context';
 import { serializeContact } from '../tickets/ticket-views';
 import { findWhatsapp, getDefaultWhatsapp } from '../whatsapps/whatsapps.service';
@@ -111,23 +111,41 @@ export const uploadContacts = async (
   });
 
   const candidates = [...accepted.values()];
-  const inserted = candidates.length
-    ? await deps.db
-        .insert(contacts)
-        .values(
-          candidates.map(({ name, number, email }) => ({
-            companyId: ctx.companyId,
-            name,
-            number,
-            email,
-          })),
-        )
-        .onConflictDoNothing({ target: [contacts.companyId, contacts.number] })
-        .returning()
-    : [];
+  const valuesOf = (rows: typeof candidates) =>
+    rows.map(({ name, number, email }) => ({ companyId: ctx.companyId, name, number, email }));
+  const insert = (rows: typeof candidates) =>
+    deps.db
+      .insert(contacts)
+      .values(valuesOf(rows))
+      .onConflictDoNothing({ target: [contacts.companyId, contacts.number] })
+      .returning();
+  // Text the database refuses (class 22, data exception) must not sink the good rows with it.
+  const isRefusedText = (error: unknown) => pgErrorOf(error)?.code?.startsWith('22') ?? false;
+  let inserted: Awaited<ReturnType<typeof insert>> = [];
+  try {
+    if (candidates.length) inserted = await insert(candidates);
+  } catch (error) {
+    if (!isRefusedText(error)) throw error;
+    // Each row on its own, and a refused one is listed.
+    for (const candidate of candidates) {
+      const stored = await insert([candidate]).catch((rowError: unknown) => {
+        if (!isRefusedText(rowError)) throw rowError;
+        accepted.delete(candidate.number);
+        errorBag.push({
+          row: candidate.row,
+          name: candidate.name,
+          number: candidate.number,
+          error: 'ERR_VALIDATION',
+          message: 'The database cannot store this row',
+        });
+        return [];
+      });
+      inserted.push(...stored);
+    }
+  }
   // A row the insert skipped holds a number the company already has.
   const stored = new Set(inserted.map((row) => row.number));
-  for (const candidate of candidates)
+  for (const candidate of accepted.values())
     if (!stored.has(candidate.number)) errorBag.push(duplicate(candidate));
   errorBag.sort((a, b) => a.row - b.row);
 

@@ -9,7 +9,7 @@ import {
   type FileListUpdateInput,
   type FileListView,
 } from '@atendi/shared';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { fileListOptions, fileLists } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';

@@ -1,7 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { io as connect, type Socket } from 'socket.io-client';
 import type { FileListView } from '@atendi/shared';
 import {
   createTestApp,
@@ -14,14 +13,13 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { eventually } from '../../../test/inbox';
+import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 
 let t: TestContext;
 let admin: Session;
 let agent: Session;
 let outsider: Session;
 let companyId: number;
-let port = 0;
-const sockets: Socket[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -30,11 +28,9 @@ beforeAll(async () => {
   admin = await login(t.app, made.admin.email);
   agent = await login(t.app, (await makeUser(t.db, companyId, 'user')).email);
   outsider = await login(t.app, (await makeCompany(t.db)).admin.email);
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (t.app.server.address() as { port: number }).port;
 });
 afterAll(async () => {
-  sockets.forEach((s) => s.disconnect());
+  closeSockets();
   await t.close();
 });
 
@@ -376,25 +372,8 @@ describe('file lists across companies', () => {
   });
 
   it('tells every user of the company, and nobody else, on company-{id}-file', async () => {
-    const listen = async (session: Session) => {
-      const socket = connect(`http://127.0.0.1:${port}`, {
-        query: { token: session.token },
-        transports: ['websocket'],
-        forceNew: true,
-      });
-      sockets.push(socket);
-      await new Promise<void>((resolve, reject) => {
-        socket.on('connect', () => resolve());
-        socket.on('connect_error', reject);
-      });
-      const heard: { event: string; payload: Record<string, unknown> }[] = [];
-      socket.onAny((event: string, payload: Record<string, unknown>) =>
-        heard.push({ event, payload }),
-      );
-      return heard;
-    };
-    const colleague = await listen(agent);
-    const stranger = await listen(outsider);
+    const colleague = await listenAs(t.app, agent);
+    const stranger = await listenAs(t.app, outsider);
 
     const list = await create({ name: 'En vivo', message: 'Hola', options: [{ name: 'Uno' }] });
     await call(admin, 'PUT', `/files/${list.id}`, { name: 'En vivo, editada', message: 'Hola' });
@@ -415,7 +394,8 @@ describe('file lists across companies', () => {
       options: [{ mediaType: 'image/png', path: expect.stringMatching(/\.png$/) }],
     });
     expect(events[3].payload).toEqual({ action: 'delete', fileId: list.id });
-    await new Promise((r) => setTimeout(r, 100));
+    // Barrier: the server's answer on the stranger's socket comes after anything emitted to it.
+    await caughtUp(stranger);
     expect(stranger.filter((h) => h.event.endsWith('-file'))).toEqual([]);
   });
 });

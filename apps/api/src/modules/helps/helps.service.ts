@@ -1,12 +1,13 @@
 import { asc, eq, ilike, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { helpSchema, helpUpdateSchema } from '@atendi/shared';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { everyCompanyId } from '../companies/companies.service';
 import { helps } from '../../db/schema';
 import { foundOr404 } from '../../platform/tenancy';
 import { containsPattern } from '../../platform/like';
+import { updateReturning } from '../../platform/update';
 
 const serialize = (row: typeof helps.$inferSelect) => ({
   id: row.id,
@@ -57,9 +58,7 @@ export const updateHelp = async (
   input: z.infer<typeof helpUpdateSchema>,
 ) => {
   await getHelp(deps.db, id);
-  const help = serialize(
-    (await deps.db.update(helps).set(input).where(eq(helps.id, id)).returning())[0],
-  );
+  const help = serialize((await updateReturning(deps.db, helps, input, eq(helps.id, id)))[0]);
   await announce(deps, { action: 'update', help });
   return help;
 };

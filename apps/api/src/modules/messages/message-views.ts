@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { ChatMessageView } from '@atendi/shared';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { messageOutbox, messages } from '../../db/schema';
 import { roomsOf } from '../tickets/tickets.engine';

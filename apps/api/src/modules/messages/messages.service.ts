@@ -1,11 +1,11 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { MESSAGES_PAGE_SIZE } from '@atendi/shared';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { contacts, messageOutbox, messages, tickets } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
-import { AppError } from '../../platform/errors';
+import { AppError, storeFailure } from '../../platform/errors';
 import { foundOr404, ownedRow } from '../../platform/tenancy';
 import { previewOf } from '../tickets/ingest';
 import { loadTicketViews } from '../tickets/ticket-views';
@@ -218,7 +218,7 @@ export const sendMessages = async (
     });
   } catch (error) {
     await discardMedia(deps.uploads, ticket.companyId, form.medias);
-    throw error;
+    throw storeFailure(error, 'ERR_CREATING_MESSAGE', 'The message could not be stored');
   }
   // Stored and queued: from here on the send stands, and a failed live update must not say otherwise.
   try {

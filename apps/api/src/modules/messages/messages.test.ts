@@ -322,9 +322,11 @@ describe('POST /messages/:ticketId', () => {
     });
     await waitFor(async () => Boolean((await messageRow(created.id)).providerId), 'provider id');
     const row = await messageRow(created.id);
-    expect(row.ack).toBeGreaterThanOrEqual(1);
-    expect((await outboxRow(created.id)).status).toBe('sent');
     const sent = await outbound(connection.id);
+    // The chat shows what the phone shows: received, not the pending clock.
+    expect(sent.find((m) => m.id === row.providerId)?.ack).toBe(2);
+    expect(row.ack).toBe(2);
+    expect((await outboxRow(created.id)).status).toBe('sent');
     expect(sent.find((m) => m.id === row.providerId)).toMatchObject({
       to: contact.number,
       body: 'Hola, ¿en qué te ayudo?',
@@ -550,6 +552,21 @@ describe('POST /messages/:ticketId', () => {
     expect((await messageRow(created.id)).ack).toBe(4);
     const page = (await inject(t.app, admin, 'GET', `/messages/${ticket.id}`)).json();
     expect(page.messages.find((m: { id: number }) => m.id === created.id).ack).toBe(4);
+  });
+
+  it('a number without a WhatsApp account fails at once, without retries, and nothing reaches a phone', async () => {
+    const { ticket, contact } = await conversation();
+    // The simulated network has no account for numbers starting 999 (an unassigned country code).
+    await t.db.update(contacts).set({ number: '9991100000009' }).where(eq(contacts.id, contact.id));
+    const [created] = (await send(ticket.id, { body: 'nadie' })).json();
+    await waitFor(async () => (await outboxRow(created.id)).status === 'failed', 'given up');
+    expect(await outboxRow(created.id)).toMatchObject({
+      attempts: 1,
+      lastError: expect.stringContaining('ERR_WAPP_INVALID_CONTACT'),
+    });
+    expect((await outbound(connection.id)).some((m) => m.body === 'nadie')).toBe(false);
+    const page = (await inject(t.app, admin, 'GET', `/messages/${ticket.id}`)).json();
+    expect(page.messages.at(-1)).toMatchObject({ id: created.id, error: 'ERR_SENDING_WAPP_MSG' });
   });
 });
 

@@ -11,6 +11,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
+import { eventually } from '../../../test/inbox';
 
 // Two API nodes on one PostgreSQL share the outbox: every message leaves once, and a conversation's
 // messages leave in the order they were written, whichever node took them.
@@ -20,14 +21,8 @@ let nodeB: App;
 let admin: Session;
 let company: Awaited<ReturnType<typeof makeCompany>>;
 
-const eventually = async (check: () => Promise<boolean>, what: string, ms = 15_000) => {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
+// Two nodes agreeing over PostgreSQL may take a while: tries enough for 15 s.
+const SLOW = 750;
 
 beforeAll(async () => {
   t = await createTestApp({ OUTBOX_RETRY_BASE_MS: '20' });
@@ -44,8 +39,10 @@ describe('the outbox across nodes', () => {
     ).json() as WhatsappView;
     await eventually(
       async () =>
-        (await inject(t.app, admin, 'POST', `/simulator/${connection.id}/scan`)).statusCode === 200,
+        (await inject(t.app, admin, 'POST', `/simulator/${connection.id}/scan`)).statusCode,
+      (status) => status === 200,
       'scan',
+      SLOW,
     );
     const numbers = Array.from({ length: 4 }, (_, i) => `5491177700${i}0`);
     const ticketIds: number[] = [];
@@ -81,14 +78,14 @@ describe('the outbox across nodes', () => {
       }),
     );
     await eventually(
-      async () =>
-        (
-          await t.db
-            .select({ id: messages.id })
-            .from(messages)
-            .where(and(eq(messages.fromMe, true), isNull(messages.providerId)))
-        ).length === 0,
+      () =>
+        t.db
+          .select({ id: messages.id })
+          .from(messages)
+          .where(and(eq(messages.fromMe, true), isNull(messages.providerId))),
+      (unsent) => unsent.length === 0,
       'every message sent',
+      SLOW,
     );
     const sent = (
       await inject(t.app, admin, 'GET', `/simulator/${connection.id}/outbound`)

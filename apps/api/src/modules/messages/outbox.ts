@@ -2,7 +2,7 @@ import { access } from 'node:fs/promises';
 import { and, asc, eq, inArray, lt, lte, notExists, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { ChannelError, type SendRequest, type SendResult } from '../../channels/driver';
 import { contacts, messageOutbox, messages, tickets } from '../../db/schema';
 import type { OutgoingMedia } from './message-form';
@@ -197,7 +197,7 @@ export const createOutbox = (options: {
         .set({
           providerId: result.providerId,
           // Drivers report later acks through the tickets engine; an early one may already be here.
-          ack: sql`greatest(${messages.ack}, 1)`,
+          ack: sql`greatest(${messages.ack}, ${result.ack ?? 1})`,
           updatedAt: new Date(),
         })
         .where(eq(messages.id, row.messageId!))

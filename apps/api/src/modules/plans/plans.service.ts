@@ -1,12 +1,13 @@
 import { asc, count, eq } from 'drizzle-orm';
 import type { PlanInput } from '@atendi/shared';
 import { advertisedPlans, isWithinLimit } from '@atendi/shared';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { everyCompanyId } from '../companies/companies.service';
 import { companies, plans, queues, subscriptions, users, whatsapps } from '../../db/schema';
 import { AppError } from '../../platform/errors';
 import { foundOr404 } from '../../platform/tenancy';
+import { updateReturning } from '../../platform/update';
 
 export type Plan = typeof plans.$inferSelect;
 
@@ -57,7 +58,7 @@ export const createPlan = async (deps: Deps, input: PlanInput) => {
 export const updatePlan = async (deps: Deps, id: number, input: Partial<PlanInput>) => {
   await getPlan(deps.db, id);
   if (input.name) await assertNameFree(deps.db, input.name, id);
-  const [plan] = await deps.db.update(plans).set(input).where(eq(plans.id, id)).returning();
+  const [plan] = await updateReturning(deps.db, plans, input, eq(plans.id, id));
   const view = serializePlan(plan);
   await announce(deps, { action: 'update', plan: view });
   return view;

@@ -5,13 +5,14 @@ import {
   type QueueOptionInput,
   type QueueUpdateInput,
 } from '@atendi/shared';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { queueOptions, queues } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
 import { assertPlanLimit } from '../plans/plans.service';
+import { updateReturning } from '../../platform/update';
 
 type Deps = Pick<AppDeps, 'db' | 'realtime'>;
 type QueueRow = typeof queues.$inferSelect;
@@ -119,11 +120,7 @@ export const updateQueue = async (
   await findQueue(deps.db, ctx, id);
   const values = { ...input, ...(input.color ? { color: normalizeColor(input.color) } : {}) };
   await assertUnique(deps.db, ctx, values, id);
-  const [queue] = await deps.db
-    .update(queues)
-    .set(values)
-    .where(ownedRow(queues, id, ctx))
-    .returning();
+  const [queue] = await updateReturning(deps.db, queues, values, ownedRow(queues, id, ctx));
   const view = serializeQueue(queue);
   emitQueue(deps, ctx, { action: 'update', queue: view });
   return view;
@@ -201,11 +198,7 @@ export const updateOption = async (
   input: Partial<Pick<QueueOptionInput, 'title' | 'message' | 'option'>>,
 ) => {
   await findOption(db, ctx, id);
-  const [row] = await db
-    .update(queueOptions)
-    .set(input)
-    .where(ownedRow(queueOptions, id, ctx))
-    .returning();
+  const [row] = await updateReturning(db, queueOptions, input, ownedRow(queueOptions, id, ctx));
   return serializeOption(row);
 };
 

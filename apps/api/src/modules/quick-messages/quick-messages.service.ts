@@ -5,13 +5,14 @@ import {
   type QuickMessageUpdateInput,
   type QuickMessageView,
 } from '@atendi/shared';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { quickMessages } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { containsPattern } from '../../platform/like';
 import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
 import type { StoredFile, Uploads } from '../../platform/uploads';
+import { updateReturning } from '../../platform/update';
 
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
 type Row = typeof quickMessages.$inferSelect;
@@ -143,11 +144,12 @@ export const updateQuickMessage = async (
   const before = await findVisible(deps, ctx, id);
   const becomesCompanyWide = input.geral === true && !before.geral;
   if ((before.geral || becomesCompanyWide) && !managesCompanyWide(ctx)) throw refuseCompanyWide();
-  const [row] = await deps.db
-    .update(quickMessages)
-    .set(input)
-    .where(ownedRow(quickMessages, id, ctx))
-    .returning();
+  const [row] = await updateReturning(
+    deps.db,
+    quickMessages,
+    input,
+    ownedRow(quickMessages, id, ctx),
+  );
   return emitSaved(deps, before, row);
 };
 

@@ -1,7 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { io as connect, type Socket } from 'socket.io-client';
 import type { QuickMessageView } from '@atendi/shared';
 import {
   createTestApp,
@@ -13,6 +12,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
+import { caughtUp, closeSockets, listenAs, type Heard } from '../../../test/sockets';
 
 let t: TestContext;
 let admin: Session;
@@ -20,8 +20,6 @@ let agent: Session;
 let colleague: Session;
 let supervisor: Session;
 let outsider: Session;
-let port = 0;
-const sockets: Socket[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -32,11 +30,9 @@ beforeAll(async () => {
   colleague = await login(t.app, (await makeUser(t.db, companyId, 'user')).email);
   supervisor = await login(t.app, (await makeUser(t.db, companyId, 'supervisor')).email);
   outsider = await login(t.app, (await makeCompany(t.db)).admin.email);
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (t.app.server.address() as { port: number }).port;
 });
 afterAll(async () => {
-  sockets.forEach((s) => s.disconnect());
+  closeSockets();
   await t.close();
 });
 
@@ -50,24 +46,6 @@ const create = async (session: Session, body: Record<string, unknown>) => {
 };
 
 const shortcodes = (records: QuickMessageView[]) => records.map((r) => r.shortcode);
-
-type Heard = { event: string; payload: Record<string, unknown> };
-const listen = async (session: Session) => {
-  const socket = connect(`http://127.0.0.1:${port}`, {
-    query: { token: session.token },
-    transports: ['websocket'],
-    forceNew: true,
-  });
-  sockets.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.on('connect', () => resolve());
-    socket.on('connect_error', reject);
-  });
-  const heard: Heard[] = [];
-  socket.onAny((event: string, payload: Heard['payload']) => heard.push({ event, payload }));
-  return heard;
-};
-const settle = () => new Promise((r) => setTimeout(r, 150));
 
 // A browser form: the SPEC's typeArch field, then the file.
 const multipart = (filename: string, content: Buffer) => {
@@ -274,15 +252,16 @@ describe('quick messages', () => {
   });
 
   it('emits company-{id}-quickemessage: company-wide to all, personal to its author only', async () => {
-    const adminHeard = await listen(admin);
-    const colleagueHeard = await listen(colleague);
-    const agentHeard = await listen(agent);
+    const adminHeard = await listenAs(t.app, admin);
+    const colleagueHeard = await listenAs(t.app, colleague);
+    const agentHeard = await listenAs(t.app, agent);
     const channel = `company-${admin.companyId}-quickemessage`;
 
     const shared = await create(admin, { shortcode: 'aviso', message: 'Para todos', geral: true });
     const mine = await create(agent, { shortcode: 'nota', message: 'Para mí' });
     await call(admin, 'DELETE', `/quick-messages/${shared.id}`);
-    await settle();
+    // Barrier: each socket's answer from the server comes after every event the requests emitted.
+    await caughtUp(adminHeard, colleagueHeard, agentHeard);
 
     const events = (heard: Heard[]) =>
       heard.filter((h) => h.event === channel).map((h) => h.payload);
@@ -301,8 +280,8 @@ describe('quick messages', () => {
 
 describe('quick message attachments', () => {
   it('attaches a file that is served through its link, tells the author, and removes it again', async () => {
-    const heard = await listen(agent);
-    const colleagueHeard = await listen(colleague);
+    const heard = await listenAs(t.app, agent);
+    const colleagueHeard = await listenAs(t.app, colleague);
     const record = await create(agent, { shortcode: 'promo', message: 'Vea la promoción' });
 
     const uploaded = await upload(agent, record.id, 'Promo Marzo.png');
@@ -323,7 +302,8 @@ describe('quick message attachments', () => {
     const listed = (await call(agent, 'GET', '/quick-messages/list')).json() as QuickMessageView[];
     expect(listed.find((r) => r.id === record.id)).toMatchObject({ isMedia: true });
 
-    await settle();
+    // Barrier: each socket's answer from the server comes after every event the requests emitted.
+    await caughtUp(heard, colleagueHeard);
     const channel = `company-${agent.companyId}-quickemessage`;
     const updates = (list: Heard[]) =>
       list.filter((h) => h.event === channel && h.payload.action === 'update');

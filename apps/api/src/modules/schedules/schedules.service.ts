@@ -7,7 +7,7 @@ import {
   type ScheduleView,
   type SchedulesQuery,
 } from '@atendi/shared';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { contacts, schedules, users } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';

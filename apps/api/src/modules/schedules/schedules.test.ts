@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { io as connect, type Socket } from 'socket.io-client';
 import type { ScheduleView } from '@atendi/shared';
 import { messages, simulatorMessages, tickets } from '../../db/schema';
 import {
@@ -17,6 +16,7 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { eventually, inbound, outbound, pairedSimulator, ticketOf } from '../../../test/inbox';
+import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 import { SCHEDULES_JOB } from './schedules.sender';
 
 let t: TestContext;
@@ -24,8 +24,6 @@ let admin: Session;
 let agent: Session;
 let outsider: Session;
 let companyId: number;
-let port = 0;
-const sockets: Socket[] = [];
 let phone = 5491170000000;
 const nextPhone = () => String((phone += 1));
 
@@ -39,11 +37,9 @@ beforeAll(async () => {
   admin = await login(t.app, made.admin.email);
   agent = await login(t.app, (await makeUser(t.db, companyId, 'user')).email);
   outsider = await login(t.app, (await makeCompany(t.db)).admin.email);
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (t.app.server.address() as { port: number }).port;
 });
 afterAll(async () => {
-  sockets.forEach((s) => s.disconnect());
+  closeSockets();
   await t.close();
 });
 afterEach(() => {
@@ -216,25 +212,8 @@ describe('schedules API', () => {
   });
 
   it('tells every user of the company, and nobody else, on company-{id}-schedule', async () => {
-    const listen = async (session: Session) => {
-      const socket = connect(`http://127.0.0.1:${port}`, {
-        query: { token: session.token },
-        transports: ['websocket'],
-        forceNew: true,
-      });
-      sockets.push(socket);
-      await new Promise<void>((resolve, reject) => {
-        socket.on('connect', () => resolve());
-        socket.on('connect_error', reject);
-      });
-      const heard: { event: string; payload: Record<string, unknown> }[] = [];
-      socket.onAny((event: string, payload: Record<string, unknown>) =>
-        heard.push({ event, payload }),
-      );
-      return heard;
-    };
-    const colleague = await listen(agent);
-    const stranger = await listen(outsider);
+    const colleague = await listenAs(t.app, agent);
+    const stranger = await listenAs(t.app, outsider);
     const created = await schedule(admin, {
       body: 'Aviso en vivo',
       contactId: (await makeContact(admin)).id,
@@ -252,7 +231,8 @@ describe('schedules API', () => {
     expect(events[0].payload.schedule).toMatchObject({ id: created.id, body: 'Aviso en vivo' });
     expect(events[1].payload.schedule).toMatchObject({ body: 'Aviso en vivo, editado' });
     expect(events[2].payload).toEqual({ action: 'delete', scheduleId: created.id });
-    await new Promise((r) => setTimeout(r, 100));
+    // Barrier: the server's answer on the stranger's socket comes after anything emitted to it.
+    await caughtUp(stranger);
     expect(stranger.filter((h) => h.event.endsWith('-schedule'))).toEqual([]);
   });
 });
@@ -310,8 +290,18 @@ describe('sending job', () => {
     expect((await upload(admin, created.id, 'foto.png')).statusCode).toBe(409);
 
     await runJob();
-    await new Promise((r) => setTimeout(r, 100));
-    expect(await sentTo(contact.number)).toHaveLength(1);
+    // Barrier: the outbox sends in queue order, so this message goes out after anything the run queued.
+    const later = await call(agent, 'POST', `/messages/${ticket!.id}`, { body: 'Después del job' });
+    expect(later.statusCode, later.body).toBe(201);
+    const all = await eventually(
+      () => sentTo(contact.number),
+      (l) => l.some((m) => m.body === 'Después del job'),
+      'the message sent after the job',
+    );
+    expect(all.map((m) => m.body)).toEqual([
+      'Hola Carla, le recordamos su cita de mañana.',
+      'Después del job',
+    ]);
   });
 
   it("lands in the contact's open conversation, with its attachment", async () => {
@@ -412,10 +402,20 @@ describe('after a restart', () => {
       await restarted.app.deps.jobs.run(SCHEDULES_JOB);
       await restarted.restart();
       await restarted.app.deps.jobs.run(SCHEDULES_JOB);
-      await new Promise((r) => setTimeout(r, 200));
-      expect(await received()).toHaveLength(1);
       const ticket = await ticketOf(restarted.db, made.company.id, number);
       expect(ticket).toMatchObject({ status: 'open', userId: made.admin.id });
+      // Barrier: the outbox sends in queue order, so this message goes out after anything the runs
+      // queued.
+      const later = await inject(restarted.app, session, 'POST', `/messages/${ticket!.id}`, {
+        body: 'Después de reiniciar',
+      });
+      expect(later.statusCode, later.body).toBe(201);
+      const all = await eventually(
+        received,
+        (rows) => rows.some((m) => m.body === 'Después de reiniciar'),
+        'the message sent after the runs',
+      );
+      expect(all.map((m) => m.body)).toEqual(['Buenos días Rosa', 'Después de reiniciar']);
     } finally {
       vi.useRealTimers();
       await restarted.close();

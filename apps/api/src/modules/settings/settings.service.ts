@@ -7,7 +7,7 @@ import {
   superOnlySettingKeys,
   type SettingKey,
 } from '@atendi/shared';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { settings } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { io as connect, type Socket } from 'socket.io-client';
 import type {
   KanbanLanes,
   KanbanTickets,
@@ -18,6 +17,8 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
+import { eventually } from '../../../test/inbox';
+import { closeSockets, listenAs } from '../../../test/sockets';
 
 let t: TestContext;
 let admin: Session;
@@ -29,8 +30,6 @@ let salesQueue: number;
 let supportQueue: number;
 let whatsappId: number;
 let agentId: number;
-let port = 0;
-const sockets: Socket[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -54,11 +53,9 @@ beforeAll(async () => {
   otherCompanyId = other.company.id;
   otherAdmin = await login(t.app, other.admin.email);
   whatsappId = (await makeWhatsapp(t.db, companyId)).id;
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (t.app.server.address() as { port: number }).port;
 });
 afterAll(async () => {
-  sockets.forEach((s) => s.disconnect());
+  closeSockets();
   await t.close();
 });
 
@@ -106,27 +103,10 @@ const cardIds = async (session: Session, query = '') =>
   (await board(session, query)).map((ticket) => ticket.id);
 
 // A socket of the session listening to the open and waiting lists, as the board does.
-const listen = async (session: Session) => {
-  const socket = connect(`http://127.0.0.1:${port}`, {
-    query: { token: session.token },
-    transports: ['websocket'],
-    forceNew: true,
+const listen = (session: Session) =>
+  listenAs<TicketEvent>(t.app, session, async (socket) => {
+    for (const status of ['open', 'pending']) await socket.emitWithAck('joinTickets', status);
   });
-  sockets.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.on('connect', () => resolve());
-    socket.on('connect_error', reject);
-  });
-  const heard: { event: string; payload: TicketEvent }[] = [];
-  socket.onAny((event: string, payload: TicketEvent) => heard.push({ event, payload }));
-  for (const status of ['open', 'pending'])
-    await new Promise((resolve) => socket.emit('joinTickets', status, resolve));
-  return heard;
-};
-const until = async (check: () => boolean) => {
-  const end = Date.now() + 5000;
-  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-};
 
 describe('kanban', () => {
   it('lanes are the company’s kanban tags by name, not the plain tags or another company’s', async () => {
@@ -217,7 +197,7 @@ describe('kanban', () => {
         .map((h) => h.payload)
         .filter((p) => p.action === 'update' && p.ticket.id === ticket.id)
         .map((p) => (p.action === 'update' ? p.ticket.tags.map((x) => x.id) : []));
-    await until(() => updates().length >= 2);
+    await eventually(updates, (list) => list.length >= 2, 'two card updates');
     // The viewer first sees the card without tags, then in its new lane.
     expect(updates()).toEqual([[], [to.id]]);
     await new Promise((r) => setTimeout(r, 100));

@@ -12,7 +12,7 @@ import {
   type TagUpdateInput,
   type TagView,
 } from '@atendi/shared';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { tags, ticketTags, tickets } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { io as connect, type Socket } from 'socket.io-client';
 import type { TagOption, TagsPage, TicketView } from '@atendi/shared';
 import { contacts, queues, tags, tickets, userQueues } from '../../db/schema';
 import {
@@ -13,6 +12,8 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
+import { eventually } from '../../../test/inbox';
+import { closeSockets, listenAs } from '../../../test/sockets';
 
 let t: TestContext;
 let admin: Session;
@@ -22,8 +23,6 @@ let otherAdmin: Session;
 let companyId: number;
 let salesQueue: number;
 let whatsappId: number;
-let port = 0;
-const sockets: Socket[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -48,11 +47,9 @@ beforeAll(async () => {
   outsider = await login(t.app, outsiderRow.email);
   otherAdmin = await login(t.app, (await makeCompany(t.db)).admin.email);
   whatsappId = (await makeWhatsapp(t.db, companyId)).id;
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (t.app.server.address() as { port: number }).port;
 });
 afterAll(async () => {
-  sockets.forEach((s) => s.disconnect());
+  closeSockets();
   await t.close();
 });
 
@@ -195,26 +192,13 @@ describe('tags', () => {
   it('tells the ticket’s chat and lists the new tags, and not the sockets that may not see it', async () => {
     const ticket = await salesTicket();
     const label = await tag('En vivo');
-    const listen = async (session: Session) => {
-      const socket = connect(`http://127.0.0.1:${port}`, {
-        query: { token: session.token },
-        transports: ['websocket'],
-        forceNew: true,
+    // The outsider may not join the chat, so no acknowledgement comes: give the joins a moment.
+    const listen = (session: Session) =>
+      listenAs<{ action: string; ticket?: TicketView }>(t.app, session, async (socket) => {
+        socket.emit('joinChatBox', ticket.id);
+        socket.emit('joinTickets', 'pending');
+        await new Promise((r) => setTimeout(r, 100));
       });
-      sockets.push(socket);
-      await new Promise<void>((resolve, reject) => {
-        socket.on('connect', () => resolve());
-        socket.on('connect_error', reject);
-      });
-      const heard: { event: string; payload: { action: string; ticket?: TicketView } }[] = [];
-      socket.onAny((event: string, payload: (typeof heard)[number]['payload']) =>
-        heard.push({ event, payload }),
-      );
-      socket.emit('joinChatBox', ticket.id);
-      socket.emit('joinTickets', 'pending');
-      await new Promise((r) => setTimeout(r, 100));
-      return heard;
-    };
     const agentHeard = await listen(agent);
     const outsiderHeard = await listen(outsider);
 
@@ -226,8 +210,7 @@ describe('tags', () => {
       agentHeard.filter(
         (h) => h.event === `company-${companyId}-ticket` && h.payload.ticket?.id === ticket.id,
       );
-    const until = Date.now() + 5000;
-    while (!updates().length && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    await eventually(updates, (list) => list.length > 0, 'the ticket update');
     await new Promise((r) => setTimeout(r, 100));
     // One socket in the chat room and a list slice hears the update once.
     expect(updates()).toHaveLength(1);
@@ -238,27 +221,6 @@ describe('tags', () => {
     expect(outsiderHeard.filter((h) => h.event.endsWith('-ticket'))).toEqual([]);
   });
 });
-
-// A socket of the session, recording every event it hears.
-const hear = async (session: Session) => {
-  const socket = connect(`http://127.0.0.1:${port}`, {
-    query: { token: session.token },
-    transports: ['websocket'],
-    forceNew: true,
-  });
-  sockets.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.on('connect', () => resolve());
-    socket.on('connect_error', reject);
-  });
-  const heard: { event: string; payload: Record<string, unknown> }[] = [];
-  socket.onAny((event: string, payload: Record<string, unknown>) => heard.push({ event, payload }));
-  return heard;
-};
-const until = async (check: () => boolean) => {
-  const end = Date.now() + 5000;
-  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-};
 
 describe('tags page', () => {
   it('lists tags by name with their ticket counts, searched and 20 a page', async () => {
@@ -336,7 +298,7 @@ describe('tags page', () => {
   it('edits a tag’s name, colour and kanban flag, refusing a name already used', async () => {
     const edited = await tag('Editar mí');
     await tag('Ocupada');
-    const heard = await hear(agent);
+    const heard = await listenAs(t.app, agent);
 
     const res = await inject(t.app, admin, 'PUT', `/tags/${edited.id}`, {
       name: 'Editada',
@@ -371,7 +333,11 @@ describe('tags page', () => {
     expect((await inject(t.app, admin, 'GET', `/tags/${edited.id}`)).json().name).toBe('Editada 2');
 
     const events = () => heard.filter((h) => h.event === `company-${companyId}-tag`);
-    await until(() => events().filter((e) => e.payload.action === 'update').length >= 3);
+    await eventually(
+      events,
+      (list) => list.filter((e) => e.payload.action === 'update').length >= 3,
+      'three tag updates',
+    );
     expect(events().filter((e) => e.payload.action === 'update')[0].payload).toEqual({
       action: 'update',
       tag: { id: edited.id, name: 'Editada', color: '#00ff00', kanban: 1 },
@@ -413,7 +379,7 @@ describe('tags page', () => {
       ticketId: ticket.id,
       tags: [{ id: gone.id }, { id: stays.id }],
     });
-    const heard = await hear(agent);
+    const heard = await listenAs(t.app, agent);
 
     const res = await inject(t.app, admin, 'DELETE', `/tags/${gone.id}`);
     expect(res.statusCode).toBe(204);
@@ -422,7 +388,7 @@ describe('tags page', () => {
     expect(await t.db.select().from(tags).where(eq(tags.id, gone.id))).toEqual([]);
 
     const tagEvents = () => heard.filter((h) => h.event === `company-${companyId}-tag`);
-    await until(() => tagEvents().length > 0);
+    await eventually(tagEvents, (list) => list.length > 0, 'the tag event');
     expect(tagEvents().map((h) => h.payload)).toEqual([{ action: 'delete', tagId: gone.id }]);
     expect((await inject(t.app, admin, 'DELETE', `/tags/${gone.id}`)).statusCode).toBe(404);
   });

@@ -64,6 +64,24 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('ingest', () => {
+  it('keeps a WhatsApp message with NUL bytes (text, name, raw payload), without them', async () => {
+    const from = '5491155550777';
+    // Straight to the session, as a driver reports it: no HTTP edge in between.
+    await t.app.deps.channels.extra(connection.id, 'inbound', {
+      from,
+      name: 'Nu\u0000ria',
+      body: 'hola\u0000 mundo',
+    });
+    await waitFor(async () => Boolean(await contactByNumber(from)), 'contact');
+    const contact = await contactByNumber(from);
+    expect(contact.name).toBe('Nuria');
+    const [ticket] = await ticketsOf(contact.id);
+    await waitFor(async () => (await messageCount(ticket.id)) === 1, 'message');
+    const [message] = await t.db.select().from(messages).where(eq(messages.ticketId, ticket.id));
+    expect(message.body).toBe('hola mundo');
+    expect(ticket.lastMessage).toBe('hola mundo');
+  });
+
   it('turns a first message into a contact, a waiting ticket and a stored message', async () => {
     const res = await inbound({
       from: '5491155550001',

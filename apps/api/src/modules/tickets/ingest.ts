@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { contacts, messages, tickets, userRatings } from '../../db/schema';
 import type { InboundMessage } from '../../channels/driver';

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { contacts, queues, tickets, users, whatsapps } from '../../db/schema';
 import { getSettingValue } from '../settings/settings.service';
@@ -40,6 +40,29 @@ const namesOf = async (db: Db, ticket: TicketRow) => {
   return { contactName: contact?.name ?? '', connection, queue, userName: user?.name ?? '' };
 };
 
+type Outgoing = Awaited<ReturnType<typeof queueOutgoing>>;
+
+// Queues the texts on the ticket (and an optional change of it) inside the caller's transaction.
+const queueTexts = async (
+  tx: Db,
+  ticket: Pick<TicketRow, 'id' | 'companyId' | 'whatsappId' | 'contactId'>,
+  texts: string[],
+  change?: Partial<TicketRow>,
+) => {
+  if (change) await tx.update(tickets).set(change).where(eq(tickets.id, ticket.id));
+  const rows: Outgoing = [];
+  for (const body of texts.map((t) => t.trim()).filter(Boolean))
+    rows.push(...(await queueOutgoing(tx, ticket, { body, quotedMsgId: null, medias: [] })));
+  return rows;
+};
+
+// After the transaction: tells the chat and wakes the outbox.
+export const announceAutomatic = async (deps: Deps, companyId: number, sent: Outgoing) => {
+  if (!sent.length) return;
+  await emitMessages(deps, companyId, 'create', sent);
+  deps.outbox.kick();
+};
+
 // Queues the texts on the ticket in one transaction (with an optional change of the ticket), then
 // tells the chat and wakes the outbox.
 export const sendAutomatic = async (
@@ -48,19 +71,9 @@ export const sendAutomatic = async (
   texts: string[],
   change?: Partial<TicketRow>,
 ) => {
-  const bodies = texts.map((t) => t.trim()).filter(Boolean);
-  if (!bodies.length && !change) return;
-  const sent = await deps.db.transaction(async (tx) => {
-    if (change) await tx.update(tickets).set(change).where(eq(tickets.id, ticket.id));
-    const rows = [];
-    for (const body of bodies)
-      rows.push(...(await queueOutgoing(tx, ticket, { body, quotedMsgId: null, medias: [] })));
-    return rows;
-  });
-  if (sent.length) {
-    await emitMessages(deps, ticket.companyId, 'create', sent);
-    deps.outbox.kick();
-  }
+  if (!texts.some((t) => t.trim()) && !change) return;
+  const sent = await deps.db.transaction((tx) => queueTexts(tx, ticket, texts, change));
+  await announceAutomatic(deps, ticket.companyId, sent);
 };
 
 const enabled = async (db: Db, companyId: number, key: Parameters<typeof getSettingValue>[2]) =>
@@ -82,15 +95,17 @@ export const transferTexts = async (
   return [transferNotice({ queueName: queue?.name, userName: user?.name })];
 };
 
-export const afterTransition = async (
-  deps: Deps,
+// Queues, inside the transaction that changed the ticket, what the change tells the contact; the
+// caller announces the returned messages after commit (announceAutomatic).
+export const queueTransitionMessages = async (
+  db: Db,
+  deps: Pick<Deps, 'config'>,
   actorId: number,
   before: TicketRow,
   after: TicketRow,
-) => {
-  if (after.isGroup) return;
+): Promise<Outgoing> => {
+  if (after.isGroup) return [];
   const now = new Date();
-  const { db } = deps;
   const accepted = before.status === 'pending' && after.status === 'open';
   const resolved = before.status !== 'closed' && after.status === 'closed';
   const handedToOther =
@@ -114,21 +129,19 @@ export const afterTransition = async (
       texts.push(ratingPrompt(fill(question)));
       change = { ratingAt: now };
     }
-    await sendAutomatic(deps, after, texts, change);
-    return;
+    return queueTexts(db, after, texts, change);
   }
   if (transferred) {
     const texts = await transferTexts(db, after, {
       queueId: movedQueue ? after.queueId : null,
       userId: handedToOther ? after.userId : null,
     });
-    await sendAutomatic(deps, after, texts);
-    return;
+    return queueTexts(db, after, texts);
   }
   if (accepted && (await enabled(db, after.companyId, 'sendGreetingAccepted'))) {
     const names = await namesOf(db, after);
-    if (!names.userName) return;
-    await sendAutomatic(deps, after, [
+    if (!names.userName) return [];
+    return queueTexts(db, after, [
       acceptGreeting({
         contactName: names.contactName,
         userName: names.userName,
@@ -137,6 +150,7 @@ export const afterTransition = async (
       }),
     ]);
   }
+  return [];
 };
 
 export const thankForRating = (

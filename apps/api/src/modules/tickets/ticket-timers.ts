@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { contacts, tickets, whatsapps } from '../../db/schema';
 import { announce } from './tickets.service';
 import { loadTicketViews } from './ticket-views';

@@ -1,6 +1,6 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { contacts, messages, tickets } from '../../db/schema';
 import type { ChannelEventInput } from '../../channels/manager';
 import { ingestMessage, type Ingested } from './ingest';

@@ -1,6 +1,6 @@
 import { and, desc, eq, exists, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { TicketCreateInput, TicketListQuery, TicketUpdateInput } from '@atendi/shared';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import {
   contacts,
@@ -14,12 +14,13 @@ import {
   whatsapps,
 } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
-import { AppError } from '../../platform/errors';
+import { AppError, pgErrorOf, storeFailure } from '../../platform/errors';
 import { containsPattern } from '../../platform/like';
 import { foundOr404, ownedRow } from '../../platform/tenancy';
 import { getDefaultWhatsapp } from '../whatsapps/whatsapps.service';
 import { emitTicket } from './tickets.engine';
-import { afterTransition } from './ticket-automation';
+import { announceAutomatic, queueTransitionMessages } from './ticket-automation';
+import { planTicketUpdate } from './ticket-transition';
 import { loadTicketViews, type TicketView } from './ticket-views';
 import { canSeeTicket, notificationRooms, queueIdsOf, seesAll, ticketRooms } from './visibility';
 
@@ -147,14 +148,13 @@ export const listTickets = async (db: Db, ctx: AuthContext, query: TicketListQue
   return { tickets: page, count: page.length, hasMore };
 };
 
-const findTicket = async (db: Db, ctx: AuthContext, where: SQL) => {
+const findTicket = async (db: Db, ctx: AuthContext, where: SQL, options?: { lock: boolean }) => {
+  const query = db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.companyId, ctx.companyId), where));
   const ticket = foundOr404(
-    (
-      await db
-        .select()
-        .from(tickets)
-        .where(and(eq(tickets.companyId, ctx.companyId), where))
-    )[0],
+    (options?.lock ? await query.for('update') : await query)[0],
     'ERR_NO_TICKET_FOUND',
   );
   const myQueues = seesAll(ctx) ? [] : await queueIdsOf(db, ctx.userId);
@@ -288,18 +288,26 @@ export const createTicket = async (deps: Deps, ctx: AuthContext, input: TicketCr
   await otherOpenTicket(deps.db, contact.id, whatsappId);
   const status = input.status;
   const userId = status === 'pending' ? null : (input.userId ?? ctx.userId);
-  const [row] = await deps.db
-    .insert(tickets)
-    .values({
-      companyId: ctx.companyId,
-      contactId: contact.id,
-      whatsappId,
-      queueId: input.queueId ?? null,
-      userId,
-      status,
-      isGroup: contact.isGroup,
-    })
-    .returning();
+  let row: TicketRow;
+  try {
+    [row] = await deps.db
+      .insert(tickets)
+      .values({
+        companyId: ctx.companyId,
+        contactId: contact.id,
+        whatsappId,
+        queueId: input.queueId ?? null,
+        userId,
+        status,
+        isGroup: contact.isGroup,
+      })
+      .returning();
+  } catch (error) {
+    // Two people opening the same contact's conversation at once meet at the unique index: the
+    // loser is told who holds it, as a sequential second try would be.
+    if (pgErrorOf(error)?.code === '23505') await otherOpenTicket(deps.db, contact.id, whatsappId);
+    throw storeFailure(error, 'ERR_CREATING_TICKET', 'The ticket could not be stored');
+  }
   const view = await viewOf(deps.db, row.id);
   announce(deps, ctx.companyId, undefined, view);
   return view;
@@ -311,59 +319,49 @@ export const updateTicket = async (
   id: number,
   input: TicketUpdateInput,
 ) => {
-  const before = await findTicket(deps.db, ctx, eq(tickets.id, id));
-  // Someone else's conversation is theirs: only profiles that see every ticket may take it over.
-  if (before.status === 'open' && before.userId && before.userId !== ctx.userId && !seesAll(ctx))
-    throw new AppError('ERR_NO_PERMISSION', 'This ticket is being served by someone else');
   await assertRefs(deps.db, ctx, input);
-
-  const next: Partial<TicketRow> = {};
-  if (input.queueId !== undefined) next.queueId = input.queueId;
-  if (input.whatsappId !== undefined) next.whatsappId = input.whatsappId;
-  if (input.useIntegration !== undefined) next.useIntegration = input.useIntegration;
-  if (input.promptId !== undefined) next.promptId = input.promptId;
-  if (input.integrationId !== undefined) next.integrationId = input.integrationId;
-  let status = input.status ?? before.status;
-  let userId = input.userId !== undefined ? input.userId : before.userId;
-  // A transfer to a person (no status given) hands them the conversation.
-  if (input.status === undefined && typeof input.userId === 'number') status = 'open';
-  if (status === 'open') {
-    // Accept and reopen take the ticket for the caller unless it names someone.
-    if (before.status !== 'open' && input.userId === undefined) userId = ctx.userId;
-    // SPEC §4 Transfer: to nobody means back to waiting.
-    if (userId === null) status = 'pending';
-  }
-  if (status === 'pending') userId = null;
-  if (status === 'closed') {
-    userId = userId ?? ctx.userId;
-    // Closing ends bots and AI on the ticket.
-    next.useIntegration = false;
-    next.integrationId = null;
-    next.promptId = null;
-  }
-  next.status = status;
-  next.userId = userId;
-  if (next.status !== 'closed' && before.status === 'closed')
-    await otherOpenTicket(
-      deps.db,
-      before.contactId,
-      next.whatsappId ?? before.whatsappId,
-      before.id,
-    );
-  if (next.whatsappId && next.whatsappId !== before.whatsappId && next.status !== 'closed')
-    await otherOpenTicket(deps.db, before.contactId, next.whatsappId, before.id);
-  if (next.status === 'open' && before.status !== 'open') next.unreadMessages = 0;
-  // Someone serves it now: the bot steps aside. Reopened: a pending rating question is void.
-  if (next.userId) next.chatbot = false;
-  if (next.status !== 'closed') next.ratingAt = null;
-  const [after] = await deps.db
-    .update(tickets)
-    .set({ ...next, updatedAt: new Date() })
-    .where(ownedRow(tickets, id, ctx))
-    .returning();
+  // The ticket is locked while the change is decided and written with its automatic messages, so two
+  // agents (or tabs) acting at once are applied one after the other, each to the state the other left.
+  const result = await deps.db.transaction(async (tx) => {
+    const before = await findTicket(tx, ctx, eq(tickets.id, id), { lock: true });
+    const plan = planTicketUpdate(before, input, { userId: ctx.userId, seesAll: seesAll(ctx) });
+    if (plan.kind === 'forbidden')
+      throw new AppError('ERR_NO_PERMISSION', 'This ticket is being served by someone else');
+    if (plan.kind === 'taken') {
+      const [holder] = await tx
+        .select({ id: users.id, name: users.name })
+        .from(users)
+        .where(eq(users.id, plan.holderId));
+      throw new AppError(
+        'ERR_TICKET_TAKEN',
+        `This ticket is already being served by ${holder?.name ?? 'someone else'}`,
+        {
+          details: {
+            ticket: { id: before.id, uuid: before.uuid, status: before.status },
+            user: holder ?? null,
+          },
+        },
+      );
+    }
+    if (plan.kind === 'unchanged') return { before, after: before, sent: [] };
+    const merged = { ...before, ...plan.next };
+    if (merged.status !== 'closed' && before.status === 'closed')
+      await otherOpenTicket(tx, before.contactId, merged.whatsappId, before.id);
+    else if (merged.whatsappId !== before.whatsappId && merged.status !== 'closed')
+      await otherOpenTicket(tx, before.contactId, merged.whatsappId, before.id);
+    const [after] = await tx
+      .update(tickets)
+      .set({ ...plan.next, updatedAt: new Date() })
+      .where(ownedRow(tickets, id, ctx))
+      .returning();
+    const sent = await queueTransitionMessages(tx, deps, ctx.userId, before, after);
+    return { before, after, sent };
+  });
   const view = await viewOf(deps.db, id);
-  announce(deps, ctx.companyId, before, view);
-  await afterTransition(deps, ctx.userId, before, after);
+  if (result.after !== result.before) {
+    announce(deps, ctx.companyId, result.before, view);
+    await announceAutomatic(deps, result.after.companyId, result.sent);
+  }
   return view;
 };
 

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { contacts, messages, queues, tags, ticketTags, tickets, userQueues } from '../../db/schema';
+import { and, eq } from 'drizzle-orm';
+import {
+  contacts,
+  messages,
+  queues,
+  tags,
+  ticketTags,
+  tickets,
+  userQueues,
+  whatsapps,
+} from '../../db/schema';
 import {
   createTestApp,
   inject,
@@ -11,6 +20,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
+import { setSetting } from '../../../test/inbox';
 import type { TicketView } from './ticket-views';
 
 let t: TestContext;
@@ -157,6 +167,78 @@ describe('ticket transitions (SPEC §4)', () => {
       details: { ticket: { id: second.id }, queue: { name: 'Ventas' } },
     });
     expect(res.json().details.user.name).toBeTruthy();
+  });
+
+  it('agents accepting one waiting ticket at once: one takes it, the others get 409 naming them, one greeting', async () => {
+    await setSetting(t.db, companyId, 'sendGreetingAccepted', 'enabled');
+    const ticket = await waiting();
+    const rivals = [agent];
+    for (let i = 0; i < 4; i += 1) {
+      const row = await makeUser(t.db, companyId, 'user');
+      await t.db.insert(userQueues).values({ userId: row.id, queueId: sales, companyId });
+      rivals.push(await login(t.app, row.email));
+    }
+    rivals.push(admin);
+    const answers = await Promise.all(
+      rivals.map((session) => put(session, ticket.id, { status: 'open' })),
+    );
+    const winners = answers.filter((a) => a.statusCode === 200);
+    expect(winners).toHaveLength(1);
+    const holder = winners[0].json() as TicketView;
+    const [row] = await t.db.select().from(tickets).where(eq(tickets.id, ticket.id));
+    expect(row.userId).toBe(holder.userId);
+    for (const lost of answers.filter((a) => a !== winners[0])) {
+      expect(lost.statusCode).toBe(409);
+      expect(lost.json()).toMatchObject({
+        error: 'ERR_TICKET_TAKEN',
+        details: { user: { id: holder.userId, name: holder.user!.name } },
+      });
+    }
+    const greetings = await t.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, true)));
+    expect(greetings).toHaveLength(1);
+    expect(greetings[0].body).toContain(holder.user!.name);
+  });
+
+  it('a repeated accept or resolve (double click, second tab) changes nothing and sends nothing twice', async () => {
+    await setSetting(t.db, companyId, 'sendGreetingAccepted', 'enabled');
+    await t.db
+      .update(whatsapps)
+      .set({ complationMessage: 'Gracias por escribirnos' })
+      .where(eq(whatsapps.id, connection));
+    const ticket = await waiting();
+    const accepts = await Promise.all(
+      [1, 2, 3].map(() => put(agent, ticket.id, { status: 'open' })),
+    );
+    expect(accepts.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    const resolves = await Promise.all([
+      put(agent, ticket.id, { status: 'closed' }),
+      put(admin, ticket.id, { status: 'closed' }),
+    ]);
+    expect(resolves.map((a) => a.statusCode)).toEqual([200, 200]);
+    const sent = await t.db
+      .select({ body: messages.body })
+      .from(messages)
+      .where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, true)));
+    expect(sent.map((m) => m.body).filter((b) => b === 'Gracias por escribirnos')).toHaveLength(1);
+    expect(sent).toHaveLength(2);
+    const [row] = await t.db.select().from(tickets).where(eq(tickets.id, ticket.id));
+    expect(row).toMatchObject({ status: 'closed', userId: agentId });
+  });
+
+  it('reopening a ticket someone reopened a moment before is a conflict, not a takeover', async () => {
+    const ticket = await waiting();
+    await put(agent, ticket.id, { status: 'closed' });
+    const [first, second] = await Promise.all([
+      put(agent, ticket.id, { status: 'open' }),
+      put(admin, ticket.id, { status: 'open' }),
+    ]);
+    expect([first.statusCode, second.statusCode].sort()).toEqual([200, 409]);
+    const winner = (first.statusCode === 200 ? first : second).json() as TicketView;
+    const [row] = await t.db.select().from(tickets).where(eq(tickets.id, ticket.id));
+    expect(row.userId).toBe(winner.userId);
   });
 
   it('only admins delete tickets', async () => {

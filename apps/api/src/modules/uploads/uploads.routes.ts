@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../platform/errors';
+import { uploadCsp } from '../../platform/security-headers';
 
 // Files are fetched by <img>/<audio> tags, which cannot send a bearer token: a signed, expiring link
 // issued with the record (to whoever may see it) is the permission.
@@ -22,6 +23,8 @@ export const uploadsRoutes = async (root: FastifyInstance) => {
         querystring: z.object({ expires: z.coerce.number().int(), sig: z.string().max(100) }),
       },
       config: { access: { public: true } },
+      // Opened in a tab, the file is shown by the browser's viewer, which the API's 'none' blocks.
+      helmet: { contentSecurityPolicy: uploadCsp },
     },
     async (request, reply) => {
       const { companyId, name } = request.params;

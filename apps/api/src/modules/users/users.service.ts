@@ -11,9 +11,10 @@ import type { AuthContext } from '../../platform/context';
 import { containsPattern } from '../../platform/like';
 import { AppError } from '../../platform/errors';
 import { hashPassword } from '../../platform/passwords';
+import { revokeSessions } from '../../platform/sessions';
 import { foundOr404, ofCompany } from '../../platform/tenancy';
 import type { SocketIdentity } from '../../realtime/realtime';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { assertPlanLimit, serializePlan } from '../plans/plans.service';
 
 type UserRow = typeof users.$inferSelect;
@@ -305,7 +306,7 @@ export const updateUser = async (
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   // A user moved to another company keeps nothing of the old one: its queues and connection go.
   const movesCompany = companyId !== user.companyId;
-  await deps.db.transaction(async (tx) => {
+  const ended = await deps.db.transaction(async (tx) => {
     if (movesCompany) await assertPlanLimit(tx, companyId, 'users');
     await tx
       .update(users)
@@ -321,7 +322,14 @@ export const updateUser = async (
       })
       .where(eq(users.id, user.id));
     if (queuesDiffer || movesCompany) await setQueues(tx, user.id, companyId, input.queueIds ?? []);
+    // A new password ends the user's other logins (the one changing its own stays); a move to
+    // another company ends all, since its sockets sit in the old company's rooms.
+    if (movesCompany) return revokeSessions(tx, { userId: user.id });
+    if (passwordHash)
+      return revokeSessions(tx, { userId: user.id, except: isSelf ? ctx.sessionId : undefined });
+    return [];
   });
+  deps.realtime.endSessions(ended);
   if (movesCompany) emitUser(deps, user.companyId, 'delete', { userId: user.id });
   const view = (await loadUserView(deps.db, user.id))!;
   emitUser(deps, companyId, 'update', { user: view });
@@ -337,7 +345,10 @@ export const deleteUser = async (
   if (user.id === ctx.userId)
     throw new AppError('ERR_CANNOT_DELETE_SELF', 'You cannot delete your own account');
   if (user.super && !ctx.isSuper) throw new AppError('ERR_NO_PERMISSION');
+  // Its sockets are dropped too; its sessions go with the row.
+  const ended = await revokeSessions(deps.db, { userId: user.id });
   await deps.db.delete(users).where(eq(users.id, user.id));
+  deps.realtime.endSessions(ended);
   emitUser(deps, user.companyId, 'delete', { userId: user.id });
 };
 

@@ -249,9 +249,12 @@ describe('creating users', () => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error).toBe('ERR_PLAN_LIMIT_USERS');
 
+    const movedSession = await login(t.app, moved.email);
     const res = await call(root, 'PUT', `/users/${moved.id}`, { companyId: to.company.id });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ companyId: to.company.id, queueIds: [] });
+    // Its session (and sockets, in the old company's rooms) end: it logs in again into the new one.
+    expect((await call(movedSession, 'GET', '/auth/me')).statusCode).toBe(401);
   });
 });
 
@@ -310,8 +313,9 @@ describe('reading and editing one user', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ name: 'My New Name', profile: 'user' });
     expect(res.body).not.toMatch(/password/i);
-    await login(t.app, agent.email, 'changed1');
-    const me = await call(session, 'GET', `/users/${agent.id}`);
+    // The new password logs in (and that login ends the earlier one).
+    const again = await login(t.app, agent.email, 'changed1');
+    const me = await call(again, 'GET', `/users/${agent.id}`);
     expect(me.json().name).toBe('My New Name');
   });
 

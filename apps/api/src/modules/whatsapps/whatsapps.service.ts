@@ -7,7 +7,7 @@ import {
   type WhatsappUpdateInput,
   type WhatsappView,
 } from '@atendi/shared';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import {
   prompts,

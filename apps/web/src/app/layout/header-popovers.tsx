@@ -16,6 +16,7 @@ import NotificationsIcon from '@mui/icons-material/NotificationsOutlined';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useMessageNotifications, useUnreadTickets } from '../../features/tickets/notifications';
+import { stripWhatsappFormat } from '../../lib/whatsapp-format';
 
 // The announcements feature owns its popover (live list, badge, viewer).
 export { AnnouncementsPopover } from '../../features/announcements/announcements-popover';
@@ -84,7 +85,7 @@ export const NotificationsPopover = () => {
                   </ListItemAvatar>
                   <ListItemText
                     primary={ticket.contact.name || ticket.contact.number}
-                    secondary={ticket.lastMessage}
+                    secondary={stripWhatsappFormat(ticket.lastMessage)}
                     slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
                   />
                   <Box

@@ -1,3 +1,4 @@
+import { disconnectSocket } from '../../api/socket';
 import type { LoginInput, SignupInput } from '@atendi/shared';
 import { SIGNUP_DEFAULTS } from '@atendi/shared';
 import { api, refreshSession } from '../../api/http-client';
@@ -66,6 +67,9 @@ export const restoreSession = async () => {
 };
 
 export const logout = async () => {
+  // Our own logout ends the session on the server, which drops its sockets: leave first, so the
+  // socket does not take the drop for a lost session and reload the page.
+  disconnectSocket();
   try {
     if (getToken()) await api.delete('/auth/logout');
   } catch {

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { defaultSchedules } from '@atendi/shared';
+import { unknownApiCalls } from '../../test/api-routes';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { fill, refill, setupUser, type User } from '../../test/user-event';
@@ -230,22 +231,36 @@ describe('connection dialog', () => {
     expect(callsOf(fetchMock).some((call) => call.startsWith('POST'))).toBe(false);
   });
 
-  it('offers AI agents and integrations only when the API lists them', async () => {
-    stubApi({
-      'GET /queue': () => jsonResponse(200, []),
-      // GET /prompt is missing: the mock answers 404.
-      'GET /queueIntegration': () =>
-        jsonResponse(200, { queueIntegrations: [{ id: 5, name: 'Typebot' }], hasMore: false }),
+  it('asks only for routes the API has: no AI agent or integration pickers before their modules', async () => {
+    let sent: Record<string, unknown> | undefined;
+    const linked = makeConnection({ id: 4, name: 'Línea', promptId: 3, integrationId: 5 });
+    const fetchMock = stubApi({
+      'GET /whatsapp': () => jsonResponse(200, [linked]),
+      'GET /whatsapp/4': () => jsonResponse(200, linked),
+      'GET /queue': () => jsonResponse(200, queues),
+      'PUT /whatsapp/4': (init) => {
+        sent = bodyOf(init);
+        return jsonResponse(200, linked);
+      },
     });
     const user = setupUser();
     renderApp('/connections', makeAuth());
 
-    const dialog = await openAddDialog(user);
+    const added = await openAddDialog(user);
+    for (const tab of ['Tickets y bot', 'Horario de atención', 'General'])
+      await user.click(within(added).getByRole('tab', { name: tab }));
+    await user.click(within(added).getByRole('button', { name: 'Cancelar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    await user.click(await screen.findByRole('button', { name: 'Editar la conexión Línea' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Editar WhatsApp' });
     await user.click(within(dialog).getByRole('tab', { name: 'Tickets y bot' }));
-    const integration = await within(dialog).findByRole('combobox', { name: 'Integración' });
-    expect(integration.textContent).toBe('Ninguna');
     expect(within(dialog).queryByRole('combobox', { name: 'Agente de IA' })).toBeNull();
-    // A missing optional list is no error worth a toast.
-    expect(screen.queryByText(/No mock for/)).toBeNull();
+    expect(within(dialog).queryByRole('combobox', { name: 'Integración' })).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+
+    // What the connection already had is kept.
+    await waitFor(() => expect(sent).toMatchObject({ promptId: 3, integrationId: 5 }));
+    expect(unknownApiCalls(fetchMock)).toEqual([]);
   });
 });

@@ -56,12 +56,11 @@ import {
   regenerateToken,
   updateConnection,
   useConnection,
-  useIntegrationChoices,
-  usePromptChoices,
   useQueueChoices,
   type Connection,
   type QueueChoice,
 } from './connections.api';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 
 const isFormField = (name: string): name is ConnectionFormField => name in tabOfField;
 
@@ -167,8 +166,6 @@ const ConnectionForm = ({
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<ConnectionTab>('general');
   const queues = useQueueChoices();
-  const prompts = usePromptChoices();
-  const integrations = useIntegrationChoices();
   const {
     register,
     control,
@@ -455,53 +452,9 @@ const ConnectionForm = ({
               {minutesField('timeUseBotQueues')}
               {minutesField('maxUseBotQueues')}
             </Stack>
-            {prompts.isSuccess && (
-              <Controller
-                name="promptId"
-                control={control}
-                render={({ field: { ref, ...field } }) => (
-                  <TextField
-                    {...field}
-                    inputRef={ref}
-                    select
-                    label={t('connections.form.promptId')}
-                    fullWidth
-                    helperText={t('connections.form.promptIdHint')}
-                    slotProps={noneSelect}
-                  >
-                    <MenuItem value="">{t('connections.form.none')}</MenuItem>
-                    {prompts.data.map((prompt) => (
-                      <MenuItem key={prompt.id} value={String(prompt.id)}>
-                        {prompt.name}
-                      </MenuItem>
-                    ))}
-                  </TextField>
-                )}
-              />
-            )}
-            {integrations.isSuccess && (
-              <Controller
-                name="integrationId"
-                control={control}
-                render={({ field: { ref, ...field } }) => (
-                  <TextField
-                    {...field}
-                    inputRef={ref}
-                    select
-                    label={t('connections.form.integrationId')}
-                    fullWidth
-                    slotProps={noneSelect}
-                  >
-                    <MenuItem value="">{t('connections.form.none')}</MenuItem>
-                    {integrations.data.map((integration) => (
-                      <MenuItem key={integration.id} value={String(integration.id)}>
-                        {integration.name}
-                      </MenuItem>
-                    ))}
-                  </TextField>
-                )}
-              />
-            )}
+            {/* The AI agent (GET /prompt, issue 17) and integration (GET /queueIntegration, issue 18)
+                pickers come with those modules: the API has no such routes yet, and promptId and
+                integrationId keep the values the connection already has. */}
           </Stack>
         )}
 
@@ -560,19 +513,12 @@ const ConnectionForm = ({
           </Stack>
         )}
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={isSubmitting}>
-          {t('common.cancel')}
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={isSubmitting}
-          startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          {connection ? t('common.save') : t('connections.dialog.add')}
-        </Button>
-      </DialogActions>
+      <FormDialogActions
+        onCancel={onClose}
+        cancelLabel={t('common.cancel')}
+        submitLabel={connection ? t('common.save') : t('connections.dialog.add')}
+        isSubmitting={isSubmitting}
+      />
     </Box>
   );
 };

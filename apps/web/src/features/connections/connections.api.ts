@@ -13,15 +13,12 @@ import { useCompanyEvent } from '../../api/socket';
 
 export type Connection = WhatsappView;
 export type QueueChoice = { id: number; name: string; color: string };
-export type NamedChoice = { id: number; name: string };
 
 export const connectionsKeys = {
   // The page, the QR dialog and the drawer badge share this list so live events reach all three.
   list: ['connections', 'list'] as const,
   detail: (id: number) => ['connections', 'detail', id] as const,
   queueChoices: ['connections', 'queue-choices'] as const,
-  promptChoices: ['connections', 'prompt-choices'] as const,
-  integrationChoices: ['connections', 'integration-choices'] as const,
   outbound: (id: number) => ['connections', 'simulator-outbound', id] as const,
 };
 
@@ -58,16 +55,8 @@ export const simulatorTyping = (id: number, from: string, typing: boolean) =>
   api.post(`/simulator/${id}/typing`, { from, typing });
 export const simulatorDisconnect = (id: number) => api.post(`/simulator/${id}/disconnect`);
 
-// The pickers need only ids and names; GET /prompt and GET /queueIntegration wrap their lists.
+// The queue picker needs only ids, names and colours.
 const fetchQueueChoices = () => api.get<QueueChoice[]>('/queue');
-const listOf = (body: unknown, key: string): NamedChoice[] => {
-  if (Array.isArray(body)) return body as NamedChoice[];
-  const list = (body as Record<string, unknown> | undefined)?.[key];
-  return Array.isArray(list) ? (list as NamedChoice[]) : [];
-};
-const fetchPromptChoices = async () => listOf(await api.get<unknown>('/prompt'), 'prompts');
-const fetchIntegrationChoices = async () =>
-  listOf(await api.get<unknown>('/queueIntegration'), 'queueIntegrations');
 
 // Silent: the page shows its own error, and the drawer badge must not toast on every screen.
 export const useConnections = (enabled = true) =>
@@ -87,20 +76,6 @@ export const useConnection = (id: number) =>
 
 export const useQueueChoices = () =>
   useQuery({ queryKey: connectionsKeys.queueChoices, queryFn: fetchQueueChoices, staleTime: 0 });
-
-// Prompts and integrations may be missing (plan flag off, or not served yet): their pickers then hide.
-export const usePromptChoices = () =>
-  useQuery({
-    queryKey: connectionsKeys.promptChoices,
-    queryFn: fetchPromptChoices,
-    meta: { silent: true },
-  });
-export const useIntegrationChoices = () =>
-  useQuery({
-    queryKey: connectionsKeys.integrationChoices,
-    queryFn: fetchIntegrationChoices,
-    meta: { silent: true },
-  });
 
 // SPEC §4: create and update insert or replace, delete removes; the API lists by name.
 export const applyWhatsappEvent = (list: Connection[] | undefined, event: WhatsappEvent) => {

@@ -22,6 +22,7 @@ import { useCompanyEvent } from '../../api/socket';
 import { toastError } from '../../api/toasts';
 import { registerMui } from '../../lib/forms';
 import { requestNewQr, useConnection, useConnections } from './connections.api';
+import { FormButtons } from '../../components/form-dialog-actions';
 
 // SPEC §9.
 const QR_CODE_SIZE = 256;
@@ -88,17 +89,12 @@ const PairingForm = ({
         helperText={message ? t(message) : t('connections.qr.phoneNumberHint')}
       />
       <Stack direction="row" spacing={1} justifyContent="flex-end">
-        <Button onClick={onCancel} disabled={isSubmitting}>
-          {t('common.cancel')}
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={isSubmitting}
-          startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          {t('connections.qr.requestCode')}
-        </Button>
+        <FormButtons
+          onCancel={onCancel}
+          cancelLabel={t('common.cancel')}
+          submitLabel={t('connections.qr.requestCode')}
+          isSubmitting={isSubmitting}
+        />
       </Stack>
     </Stack>
   );

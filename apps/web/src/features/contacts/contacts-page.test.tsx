@@ -47,13 +47,19 @@ describe('contacts page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Contactos (2)' })).toBeTruthy();
   });
 
-  it('adds a contact, and shows a taken number under the field', async () => {
+  it('adds a contact, and shows a number not on WhatsApp or taken under the field', async () => {
     let attempts = 0;
     const fetchMock = stubApi({
       'GET /contacts': listOf([]),
       'POST /contacts': (request) => {
         attempts += 1;
         if (attempts === 1)
+          return jsonResponse(400, {
+            error: 'ERR_WAPP_INVALID_CONTACT',
+            message: 'not on WhatsApp',
+            fields: { number: ['ERR_WAPP_INVALID_CONTACT'] },
+          });
+        if (attempts === 2)
           return jsonResponse(409, {
             error: 'ERR_DUPLICATED_CONTACT',
             message: 'A contact with this number already exists',
@@ -69,6 +75,11 @@ describe('contacts page', () => {
     await fill(user, within(dialog).getByLabelText('Nombre'), 'Carla Gómez');
     await fill(user, within(dialog).getByLabelText('Número de WhatsApp'), '5491155550009');
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(
+      await within(dialog).findByText('Este no es un número de WhatsApp válido.'),
+    ).toBeTruthy();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
     expect(await within(dialog).findByText('Ya existe un contacto con este número.')).toBeTruthy();
 
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
@@ -77,7 +88,7 @@ describe('contacts page', () => {
     const posted = fetchMock.mock.calls
       .filter(([, init]) => init?.method === 'POST')
       .map(([, init]) => bodyOf(init!));
-    expect(posted[1]).toMatchObject({ name: 'Carla Gómez', number: '5491155550009' });
+    expect(posted[2]).toMatchObject({ name: 'Carla Gómez', number: '5491155550009' });
   });
 
   it('edits a contact showing its number without the first two characters', async () => {
@@ -247,6 +258,27 @@ describe('contacts CSV', () => {
       ]),
     ).toBe(
       'name;number;email\r\nAna;5491155550001;ana@example.com\r\n"Pérez; Juan ""JP""";5491155550002;',
+    );
+  });
+
+  it('neutralises cells a spreadsheet would run as a formula, and leaves plain numbers alone', () => {
+    const names = ['=HYPERLINK("http://x")', '+1+2', '-2+3', '@SUM(A1)', '\tTab', '\rCR'];
+    const csv = contactsCsv(
+      names.map((name, index) => ({ name, number: `549115555000${index}`, email: '' })),
+    );
+    expect(csv).toBe(
+      [
+        'name;number;email',
+        `"'=HYPERLINK(""http://x"")";5491155550000;`,
+        `"'+1+2";5491155550001;`,
+        `"'-2+3";5491155550002;`,
+        `"'@SUM(A1)";5491155550003;`,
+        `"'\tTab";5491155550004;`,
+        `"'\rCR";5491155550005;`,
+      ].join('\r\n'),
+    );
+    expect(contactsCsv([{ name: 'Ana', number: '', email: '=cmd|x@example.com' }])).toBe(
+      `name;number;email\r\nAna;;"'=cmd|x@example.com"`,
     );
   });
 });

@@ -132,8 +132,13 @@ export const importPhoneContacts = () => api.post<ContactUploadResult>('/contact
 
 // --- Export (SPEC §9: CSV with ';' of name, number and email) ----------------------------------
 
-const csvCell = (value: string) =>
-  /[";\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+// OWASP CSV injection: a cell starting like a formula is read as text behind a quote, and quoted.
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+const csvCell = (value: string) => {
+  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  return text !== value || /[";\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
 
 export const contactsCsv = (contacts: Pick<ContactOption, 'name' | 'number' | 'email'>[]) =>
   [['name', 'number', 'email'], ...contacts.map(({ name, number, email }) => [name, number, email])]

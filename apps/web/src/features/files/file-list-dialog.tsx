@@ -2,9 +2,7 @@ import { useEffect, useState, type ChangeEvent } from 'react';
 import {
   Box,
   Button,
-  CircularProgress,
   Dialog,
-  DialogActions,
   DialogContent,
   DialogTitle,
   FormHelperText,
@@ -45,6 +43,7 @@ import {
   uploadOptionFile,
   type OptionUpload,
 } from './files.api';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 
 type Progress = { done: number; total: number };
 
@@ -326,19 +325,12 @@ const FileListForm = ({
           )}
         </Stack>
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={isSubmitting}>
-          {t('common.cancel')}
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={isSubmitting}
-          startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          {saved ? t('common.save') : t('files.dialog.add')}
-        </Button>
-      </DialogActions>
+      <FormDialogActions
+        onCancel={onClose}
+        cancelLabel={t('common.cancel')}
+        submitLabel={saved ? t('common.save') : t('files.dialog.add')}
+        isSubmitting={isSubmitting}
+      />
     </form>
   );
 };

@@ -17,6 +17,7 @@ import { useDraggable } from '@dnd-kit/core';
 import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { TicketView } from '@atendi/shared';
+import { stripWhatsappFormat } from '../../lib/whatsapp-format';
 import type { Lane, LaneKey } from './kanban.api';
 
 type MoveProps = { lanes: Lane[]; laneKey: LaneKey; laneLabel: (lane: Lane) => string };
@@ -78,6 +79,7 @@ export const CardBody = ({
 }) => {
   const { t } = useTranslation();
   const { contact } = ticket;
+  const preview = stripWhatsappFormat(ticket.lastMessage);
   return (
     <Stack spacing={1}>
       <Stack direction="row" spacing={1} alignItems="center">
@@ -97,8 +99,8 @@ export const CardBody = ({
         </Box>
         {actions}
       </Stack>
-      <Typography variant="body2" color="text.secondary" noWrap title={ticket.lastMessage}>
-        {ticket.lastMessage || t('kanban.noMessage')}
+      <Typography variant="body2" color="text.secondary" noWrap title={preview}>
+        {preview || t('kanban.noMessage')}
       </Typography>
       <Button
         size="small"

@@ -50,7 +50,10 @@ const tagOf = ({ id, name, color }: TagOption) => ({ id, name, color });
 const maria = makeTicket(1, 'María López');
 const lucia = makeTicket(2, 'Lucía Gómez', { tags: [tagOf(urgent)] });
 // A plain (non-kanban) tag leaves the ticket in the 'open' lane.
-const raul = makeTicket(3, 'Raúl Díaz', { tags: [{ id: 99, name: 'VIP', color: '#888888' }] });
+const raul = makeTicket(3, 'Raúl Díaz', {
+  tags: [{ id: 99, name: 'VIP', color: '#888888' }],
+  lastMessage: '*Pedido:* _listo_',
+});
 
 const boardRoutes = (tickets: TicketView[]) => ({
   'GET /tags/kanban': () => jsonResponse(200, { lista: [followUp, urgent] }),
@@ -97,6 +100,8 @@ describe('kanban page', () => {
     expect(within(card).getByRole('link', { name: 'Ver ticket' }).getAttribute('href')).toBe(
       `/tickets/${lucia.uuid}`,
     );
+    // The one-line preview shows the words without WhatsApp's marks.
+    expect(within(screen.getByTestId('kanban-card-3')).getByText('Pedido: listo')).toBeTruthy();
     // An admin's board asks for every ticket.
     expect(callsOf(fetchMock)).toContain('GET /ticket/kanban?showAll=true');
   });

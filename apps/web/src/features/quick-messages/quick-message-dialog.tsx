@@ -2,9 +2,7 @@ import { useRef, useState, type ChangeEvent } from 'react';
 import {
   Box,
   Button,
-  CircularProgress,
   Dialog,
-  DialogActions,
   DialogContent,
   DialogTitle,
   FormControlLabel,
@@ -40,6 +38,7 @@ import {
   updateQuickMessage,
   uploadQuickMessageMedia,
 } from './quick-messages.api';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 
 const extensionOf = (name: string) => {
   const dot = name.lastIndexOf('.');
@@ -249,19 +248,12 @@ const QuickMessageForm = ({
           </Box>
         </Stack>
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={isSubmitting}>
-          {t('common.cancel')}
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={isSubmitting}
-          startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          {isEdit ? t('common.save') : t('quickMessages.dialog.add')}
-        </Button>
-      </DialogActions>
+      <FormDialogActions
+        onCancel={onClose}
+        cancelLabel={t('common.cancel')}
+        submitLabel={isEdit ? t('common.save') : t('quickMessages.dialog.add')}
+        isSubmitting={isSubmitting}
+      />
     </form>
   );
 };

@@ -16,6 +16,7 @@ import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import { useTranslation } from 'react-i18next';
 import type { ScheduleView } from '@atendi/shared';
+import { stripWhatsappFormat } from '../../lib/whatsapp-format';
 
 export type CalendarView = 'month' | 'week';
 
@@ -80,7 +81,7 @@ const EventItem = ({
         component="button"
         type="button"
         onClick={() => onEdit(schedule)}
-        title={schedule.body}
+        title={stripWhatsappFormat(schedule.body)}
         sx={{
           all: 'unset',
           cursor: 'pointer',
@@ -120,6 +121,13 @@ const EventItem = ({
   );
 };
 
+// "noviembre de 2026" reads "Noviembre de 2026": only the first letter, as a sentence starts (CSS
+// capitalize would also raise "De").
+export const monthTitle = (date: Date, language: string) => {
+  const text = new Intl.DateTimeFormat(language, { month: 'long', year: 'numeric' }).format(date);
+  return text.charAt(0).toLocaleUpperCase(language) + text.slice(1);
+};
+
 // SPEC §2 Schedules: a month or week calendar with each schedule at its send time, titled with the
 // contact's name.
 export const SchedulesCalendar = ({
@@ -155,7 +163,7 @@ export const SchedulesCalendar = ({
   const weekdayFormat = new Intl.DateTimeFormat(language, { weekday: 'short' });
   const label =
     view === 'month'
-      ? new Intl.DateTimeFormat(language, { month: 'long', year: 'numeric' }).format(anchor)
+      ? monthTitle(anchor, language)
       : `${days[0].toLocaleDateString(language)} – ${days[days.length - 1].toLocaleDateString(language)}`;
 
   return (
@@ -184,11 +192,7 @@ export const SchedulesCalendar = ({
         >
           <ChevronRightIcon />
         </IconButton>
-        <Typography
-          variant="subtitle1"
-          component="h2"
-          sx={{ flexGrow: 1, textTransform: 'capitalize' }}
-        >
+        <Typography variant="subtitle1" component="h2" sx={{ flexGrow: 1 }}>
           {label}
         </Typography>
         <ToggleButtonGroup

@@ -1,11 +1,13 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import type { ScheduleView } from '@atendi/shared';
 import { getSocket } from '../../api/socket';
+import { i18n } from '../../i18n/i18n';
 import type { FakeSocket } from '../../test/fake-socket';
 import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { fill, refill, setupUser } from '../../test/user-event';
+import { SchedulesCalendar } from './schedules-calendar';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -98,6 +100,23 @@ describe('schedules page', () => {
     });
     renderApp('/schedules', makeAuth());
     await waitFor(() => expect(eventTexts()).toEqual(['10:00 Primera', '10:00 Segunda']));
+  });
+
+  it('titles the month as each language writes it', async () => {
+    render(
+      <SchedulesCalendar
+        schedules={[]}
+        onEdit={vi.fn()}
+        onDelete={vi.fn()}
+        initialDate={new Date(2026, 10, 15)}
+      />,
+    );
+    const title = screen.getByRole('heading', { level: 2 });
+    expect(title.textContent).toBe('Noviembre de 2026');
+    // Nothing styles it into "Noviembre De 2026" again.
+    expect(getComputedStyle(title).textTransform).not.toBe('capitalize');
+    await act(() => i18n.changeLanguage('en'));
+    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('November 2026');
   });
 
   it('switches to a week and moves between weeks', async () => {

@@ -1,9 +1,6 @@
 import {
   Box,
-  Button,
-  CircularProgress,
   Dialog,
-  DialogActions,
   DialogContent,
   DialogTitle,
   FormControlLabel,
@@ -25,6 +22,7 @@ import { cssColor, isCssColor, normalizeColor } from '../../lib/colors';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
 import { applyTagEventToCache, createTag, updateTag } from './tags.api';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 
 // SPEC §5 Tag: name required, at least 3 characters. Messages are i18n keys.
 const tagFormSchema = z.object({
@@ -154,19 +152,12 @@ const TagForm = ({ tag, onClose }: { tag: TagView | null; onClose: () => void })
           )}
         </Stack>
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={isSubmitting}>
-          {t('common.cancel')}
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={isSubmitting}
-          startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          {tag ? t('common.save') : t('tags.modal.add')}
-        </Button>
-      </DialogActions>
+      <FormDialogActions
+        onCancel={onClose}
+        cancelLabel={t('common.cancel')}
+        submitLabel={tag ? t('common.save') : t('tags.modal.add')}
+        isSubmitting={isSubmitting}
+      />
     </form>
   );
 };

@@ -1,4 +1,4 @@
-import { Fragment, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
   Box,
   Button,
@@ -24,22 +24,8 @@ import InsertDriveFileIcon from '@mui/icons-material/InsertDriveFile';
 import LocationOnIcon from '@mui/icons-material/LocationOn';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessageView, MessageView } from '@atendi/shared';
+import { WhatsappText } from '../../components/whatsapp-text';
 import { formatTime, parseLocation, parseVcards } from './ticket-format';
-
-// WhatsApp's own marks: *bold*, _italic_, ~strikethrough~ (one line each).
-const WHATSAPP_STYLE = /(\*[^*\n]+\*|_[^_\n]+_|~[^~\n]+~)/g;
-
-export const FormattedText = ({ text }: { text: string }) => (
-  <>
-    {text.split(WHATSAPP_STYLE).map((part, index) => {
-      if (index % 2 === 0) return <Fragment key={index}>{part}</Fragment>;
-      const inner = part.slice(1, -1);
-      if (part.startsWith('*')) return <strong key={index}>{inner}</strong>;
-      if (part.startsWith('_')) return <em key={index}>{inner}</em>;
-      return <s key={index}>{inner}</s>;
-    })}
-  </>
-);
 
 const READ_BLUE = '#34b7f1';
 
@@ -68,13 +54,18 @@ const AckIcon = ({ ack }: { ack: number }) => {
   );
 };
 
-// What a message without text is called where only a line fits (quotes, previews).
-export const useMessageSummary = () => {
+// What a message without text is called where only a few lines fit (quotes); its text keeps the
+// WhatsApp formatting.
+const useMessageSummary = () => {
   const { t } = useTranslation();
-  return (message: MessageView) =>
-    message.body.trim() ||
-    message.mediaName ||
-    (message.mediaType === 'chat' ? '' : t(`tickets.media.${message.mediaType}`));
+  return (message: MessageView): ReactNode => {
+    const body = message.body.trim();
+    if (body) return <WhatsappText text={body} />;
+    return (
+      message.mediaName ||
+      (message.mediaType === 'chat' ? '' : t(`tickets.media.${message.mediaType}`))
+    );
+  };
 };
 
 export const QuotedMessage = ({
@@ -342,7 +333,7 @@ export const MessageBubble = ({
               component="div"
               sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
             >
-              <FormattedText text={message.body} />
+              <WhatsappText text={message.body} />
             </Typography>
           )}
         </Box>

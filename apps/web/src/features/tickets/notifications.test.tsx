@@ -106,9 +106,13 @@ describe('message notifications', () => {
     expect(shown).toEqual([]);
     expect(chimes).toEqual([]);
 
-    await receiveAppMessage(makeMessage({ id: 21, ticketId: 8, body: 'Mensaje de Pedro' }), pedro);
+    await receiveAppMessage(
+      makeMessage({ id: 21, ticketId: 8, body: '*Mensaje* de Pedro' }),
+      pedro,
+    );
     expect(shown).toHaveLength(1);
     expect(shown[0].title).toBe('Pedro Ruiz');
+    // Without WhatsApp's marks.
     expect(shown[0].options).toMatchObject({ body: 'Mensaje de Pedro', tag: '8' });
     // At the volume the user chose (0.25 of full scale at volume 1).
     expect(chimes).toEqual([0.1]);
@@ -180,7 +184,8 @@ describe('notifications bell', () => {
     });
     const closed = withContact(4, 'Ana Ruiz', { status: 'closed', unreadMessages: 1 });
     const fetchMock = stubApi({
-      'GET /tickets': () => listOf([mine, pedro, others, closed]),
+      'GET /tickets': () =>
+        listOf([mine, { ...pedro, lastMessage: '*Hola*, ¿tienen envíos?' }, others, closed]),
       [`GET /tickets/u/${pedro.uuid}`]: () => jsonResponse(200, pedro),
       'GET /messages/8': () =>
         messagesOf(pedro, [makeMessage({ id: 21, ticketId: 8, body: 'Mensaje de Pedro' })]),
@@ -218,6 +223,7 @@ describe('notifications bell', () => {
     const rows = within(list).getAllByRole('button');
     expect(rows).toHaveLength(1);
     expect(within(rows[0]).getByText('Pedro Ruiz')).toBeTruthy();
+    expect(within(rows[0]).getByText('Hola, ¿tienen envíos?')).toBeTruthy();
     expect(within(rows[0]).getByTitle('1 mensaje sin leer').textContent).toBe('1');
     await user.click(rows[0]);
     expect(await screen.findByText('Mensaje de Pedro')).toBeTruthy();

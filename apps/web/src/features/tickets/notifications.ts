@@ -13,6 +13,7 @@ import { api } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
 import { useCompanyEvent, useSocketRoom } from '../../api/socket';
 import { readVolume } from '../../lib/volume';
+import { stripWhatsappFormat } from '../../lib/whatsapp-format';
 
 // The bell's tickets: those waiting for an answer from this user, with unread messages.
 export const unreadTicketsKey = (userId: number) => ['tickets', 'unread', userId] as const;
@@ -126,7 +127,7 @@ const openTicketRef = (pathname: string) => /^\/tickets\/([^/]+)/.exec(pathname)
 const LABELLED_TYPES = ['locationMessage', 'vcard', 'call_log'];
 
 const previewOf = (message: MessageView, mediaLabel: (type: string) => string) => {
-  const text = message.body.trim();
+  const text = stripWhatsappFormat(message.body).trim();
   const shown =
     text && !LABELLED_TYPES.includes(message.mediaType) ? text : mediaLabel(message.mediaType);
   return shown.length > PREVIEW_LENGTH ? `${shown.slice(0, PREVIEW_LENGTH - 1)}…` : shown;

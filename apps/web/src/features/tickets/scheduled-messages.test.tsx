@@ -7,7 +7,7 @@ import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { fill, setupUser } from '../../test/user-event';
-import { toLocalInput } from './schedule-dialog';
+import { toLocalInput } from '../../components/schedule-form';
 import { formatTime } from './ticket-format';
 import { bodyOf, listOf, makeMessage, makeTicket, messagesOf } from './tickets.fixtures';
 

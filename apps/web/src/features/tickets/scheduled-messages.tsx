@@ -16,6 +16,7 @@ import { api } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
 import { useCompanyEvent } from '../../api/socket';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { WhatsappText } from '../../components/whatsapp-text';
 import { formatDate } from '../../lib/dates';
 import { formatTime } from './ticket-format';
 
@@ -98,7 +99,7 @@ const ScheduledBubble = ({
           </Tooltip>
         </Stack>
         <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
-          {schedule.body}
+          <WhatsappText text={schedule.body} />
         </Typography>
         {schedule.mediaName && (
           <Typography variant="caption" color="text.secondary">

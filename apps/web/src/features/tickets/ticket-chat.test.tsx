@@ -111,6 +111,29 @@ describe('ticket chat', () => {
     );
   });
 
+  it('draws WhatsApp formatting as elements, keeping lines, links and markup as plain text', async () => {
+    const signed = makeMessage({
+      id: 1,
+      body: '*Ana Admin:*\nTu pedido _A-12_ ~llega hoy~ sale `mañana`:\n```código 2*3*4```\nhttps://shop.test/mi_pedido_1 <img src=x onerror=alert(1)> 2*3*4',
+      fromMe: true,
+      ack: 4,
+    });
+    stubChat({ 1: { messages: [signed] } });
+    renderApp(chatPath, makeAuth());
+
+    const text = (await screen.findByText('Ana Admin:')).closest('div')!;
+    expect(text.textContent).toBe(
+      'Ana Admin:\nTu pedido A-12 llega hoy sale mañana:\ncódigo 2*3*4\nhttps://shop.test/mi_pedido_1 <img src=x onerror=alert(1)> 2*3*4',
+    );
+    const tagged = (tag: string) =>
+      Array.from(text.querySelectorAll(tag)).map((node) => node.textContent);
+    expect(tagged('strong')).toEqual(['Ana Admin:']);
+    expect(tagged('em')).toEqual(['A-12']);
+    expect(tagged('s')).toEqual(['llega hoy']);
+    expect(tagged('code')).toEqual(['mañana', 'código 2*3*4']);
+    expect(bubble(1).querySelector('img')).toBeNull();
+  });
+
   it('loads older messages when scrolled to the top', async () => {
     const fetchMock = stubChat({
       1: { messages: [makeMessage({ id: 20, body: 'Lo más reciente' })], hasMore: true },

@@ -22,6 +22,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { TicketView } from '@atendi/shared';
 import { cssColor } from '../../lib/colors';
+import { stripWhatsappFormat } from '../../lib/whatsapp-format';
 import { useInfiniteScroll } from '../../lib/use-infinite-scroll';
 import { formatListTime, initialOf } from './ticket-format';
 import type { useTicketList } from './tickets.api';
@@ -86,7 +87,7 @@ const TicketSummary = ({ ticket, myUserId }: { ticket: TicketView; myUserId: num
       </Stack>
       <Stack direction="row" spacing={1} alignItems="center">
         <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1 }}>
-          {ticket.lastMessage}
+          {stripWhatsappFormat(ticket.lastMessage)}
         </Typography>
         {hasUnread && <UnreadCount count={ticket.unreadMessages} />}
       </Stack>

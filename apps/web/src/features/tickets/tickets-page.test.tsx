@@ -52,7 +52,12 @@ describe('tickets page', () => {
       open: () =>
         listOf([
           withContact(1, 'María López', { unreadMessages: 2 }),
-          withContact(2, 'Pedro Ruiz', { updatedAt: dayAt(1, 10), queue: null, queueId: null }),
+          withContact(2, 'Pedro Ruiz', {
+            updatedAt: dayAt(1, 10),
+            queue: null,
+            queueId: null,
+            lastMessage: '*Pedro Ruiz:*\nEl _pedido_ ~12~ llegó',
+          }),
         ]),
       pending: () => listOf([withContact(3, 'Lucía Gómez', waiting)], true),
       closed: () => listOf([withContact(4, 'Raúl Díaz', { status: 'closed' })]),
@@ -71,6 +76,12 @@ describe('tickets page', () => {
     expect(within(maria).getByText('Línea principal')).toBeTruthy();
     const pedro = await rowOf(open, 'Pedro Ruiz');
     expect(within(pedro).getByText('Sin cola')).toBeTruthy();
+    // The preview drops WhatsApp's marks (the chat draws them).
+    expect(
+      within(pedro).getByText('Pedro Ruiz: El pedido 12 llegó', {
+        normalizer: (text) => text.replace(/\s+/g, ' '),
+      }),
+    ).toBeTruthy();
     expect(within(pedro).getByText(formatDate(dayAt(1, 10)))).toBeTruthy();
 
     const servingTab = screen.getByRole('tab', { name: /^Atendiendo/ });

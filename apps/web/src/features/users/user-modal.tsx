@@ -42,6 +42,7 @@ import {
   type QueueRef,
   type User,
 } from './users.api';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 
 const QueueChip = ({ queue }: { queue: QueueRef }) => {
   const color = cssColor(queue.color);
@@ -304,19 +305,12 @@ const UserForm = ({ user, onClose }: { user: User | null; onClose: () => void })
           </Box>
         </Stack>
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={isSubmitting}>
-          {t('common.cancel')}
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={isSubmitting}
-          startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          {isEdit ? t('common.save') : t('users.modal.add')}
-        </Button>
-      </DialogActions>
+      <FormDialogActions
+        onCancel={onClose}
+        cancelLabel={t('common.cancel')}
+        submitLabel={isEdit ? t('common.save') : t('users.modal.add')}
+        isSubmitting={isSubmitting}
+      />
     </form>
   );
 };

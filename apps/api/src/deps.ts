@@ -1,0 +1,48 @@
+import type { Config } from './config';
+import type { ChannelManager } from './channels/manager';
+import type { Db } from './db/client';
+import type { JobRunner } from './jobs/runner';
+import type { Outbox } from './modules/messages/outbox';
+import type { RouteAccess } from './platform/context';
+import type { Mailer } from './platform/mailer';
+import type { RateLimits } from './platform/rate-limit';
+import type { TokenService } from './platform/tokens';
+import type { Uploads } from './platform/uploads';
+import type { Realtime } from './realtime/realtime';
+
+// What every module is given (app.deps), declared apart from app.ts so that services depend on this
+// list and never on the app that assembles it (eslint keeps it so).
+
+export type AppDeps = {
+  config: Config;
+  channels: ChannelManager;
+  // Sends what agents and bots queued (modules/messages/outbox.ts); kick() after queueing.
+  outbox: Outbox;
+  // Periodic durable work (jobs/runner.ts): ticket timers, and later schedules and campaigns.
+  jobs: JobRunner;
+  // Where the simulator keeps media "sent from the phone" until the session takes it.
+  simulatorSpool: string;
+  db: Db;
+  tokens: TokenService;
+  realtime: Realtime;
+  mailer: Mailer;
+  // Attempt counters (login, password reset, sign-up): platform/rate-limit.ts.
+  limits: RateLimits;
+  uploads: Uploads;
+};
+
+export type RouteInfo = {
+  method: string;
+  url: string;
+  access: RouteAccess;
+  schema?: { body?: unknown; params?: unknown; querystring?: unknown };
+};
+
+/* eslint-disable @typescript-eslint/consistent-type-definitions -- module augmentation needs interfaces */
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+    routeCatalog: RouteInfo[];
+  }
+}
+/* eslint-enable @typescript-eslint/consistent-type-definitions */

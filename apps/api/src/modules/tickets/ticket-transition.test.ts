@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { tickets } from '../../db/schema';
+import { planTicketUpdate } from './ticket-transition';
+
+type TicketRow = typeof tickets.$inferSelect;
+
+const ticket = (fields: Partial<TicketRow>): TicketRow =>
+  ({
+    id: 1,
+    status: 'pending',
+    userId: null,
+    queueId: 5,
+    whatsappId: 2,
+    useIntegration: false,
+    integrationId: null,
+    promptId: null,
+    unreadMessages: 3,
+    chatbot: true,
+    ratingAt: null,
+    ...fields,
+  }) as TicketRow;
+
+const agent = { userId: 10, seesAll: false };
+const admin = { userId: 20, seesAll: true };
+
+describe('planTicketUpdate', () => {
+  it('accept takes a waiting ticket for the caller, reads it and stops the bot', () => {
+    expect(planTicketUpdate(ticket({}), { status: 'open' }, agent)).toEqual({
+      kind: 'change',
+      next: { status: 'open', userId: 10, unreadMessages: 0, chatbot: false },
+    });
+  });
+
+  it('accept or reopen of a ticket someone else holds is a conflict, for admins too', () => {
+    const held = ticket({ status: 'open', userId: 11, chatbot: false });
+    expect(planTicketUpdate(held, { status: 'open' }, agent)).toEqual({
+      kind: 'taken',
+      holderId: 11,
+    });
+    expect(planTicketUpdate(held, { status: 'open' }, admin)).toEqual({
+      kind: 'taken',
+      holderId: 11,
+    });
+  });
+
+  it('asking again for the state the ticket is already in changes nothing', () => {
+    const mine = ticket({ status: 'open', userId: 10, chatbot: false, unreadMessages: 0 });
+    expect(planTicketUpdate(mine, { status: 'open' }, agent)).toEqual({ kind: 'unchanged' });
+    const closed = ticket({ status: 'closed', userId: 10, chatbot: false });
+    expect(
+      planTicketUpdate(closed, { status: 'closed', useIntegration: false, promptId: null }, admin),
+    ).toEqual({ kind: 'unchanged' });
+    expect(planTicketUpdate(ticket({}), { status: 'pending' }, agent)).toEqual({
+      kind: 'unchanged',
+    });
+  });
+
+  it('only profiles that see every ticket move a conversation someone else serves', () => {
+    const held = ticket({ status: 'open', userId: 11, chatbot: false });
+    expect(planTicketUpdate(held, { status: 'closed' }, agent)).toEqual({ kind: 'forbidden' });
+    expect(planTicketUpdate(held, { userId: 10, queueId: 6 }, agent)).toEqual({
+      kind: 'forbidden',
+    });
+    expect(planTicketUpdate(held, { userId: 20, queueId: 6 }, admin)).toEqual({
+      kind: 'change',
+      next: { queueId: 6, userId: 20 },
+    });
+  });
+
+  it('a transfer to nobody puts the ticket back to waiting; closing clears bots and AI', () => {
+    const mine = ticket({ status: 'open', userId: 10, chatbot: false, unreadMessages: 0 });
+    expect(planTicketUpdate(mine, { userId: null, queueId: 6 }, agent)).toEqual({
+      kind: 'change',
+      next: { queueId: 6, status: 'pending', userId: null },
+    });
+    const withBot = ticket({ status: 'open', userId: 10, useIntegration: true, promptId: 4 });
+    expect(planTicketUpdate(withBot, { status: 'closed' }, agent)).toEqual({
+      kind: 'change',
+      next: { status: 'closed', useIntegration: false, promptId: null, chatbot: false },
+    });
+  });
+});

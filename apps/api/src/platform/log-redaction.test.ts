@@ -1,0 +1,56 @@
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../test/harness';
+
+// What the app writes to its log, one parsed JSON line each.
+const capture = () => {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { lines, stream };
+};
+
+let context: TestContext | undefined;
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+
+describe('request logging', () => {
+  it('writes nothing per request at the default level (info)', async () => {
+    const log = capture();
+    context = await createTestApp({}, { logStream: log.stream });
+    const before = log.lines.length;
+    const answers = await Promise.all([
+      context.app.inject({ method: 'GET', url: '/version' }),
+      context.app.inject({ method: 'GET', url: '/tickets' }),
+      context.app.inject({ method: 'GET', url: '/uploads/1/none.png?expires=1&sig=x' }),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 401, 404]);
+    expect(log.lines.slice(before)).toEqual([]);
+  });
+
+  it('writes one line per request at LOG_LEVEL=debug, with its status and the URL redacted', async () => {
+    const log = capture();
+    context = await createTestApp({ LOG_LEVEL: 'debug' }, { logStream: log.stream });
+    await context.app.inject({ method: 'GET', url: '/version' });
+    await context.app.inject({ method: 'POST', url: '/resetpasswords/a%40b.c/123456/Hidden99' });
+    const requests = log.lines.filter((line) => line.req || line.res);
+    expect(requests).toHaveLength(2);
+    expect(requests[0]).toMatchObject({
+      level: 20,
+      msg: 'request completed',
+      req: { method: 'GET', url: '/version' },
+      res: { statusCode: 200 },
+    });
+    expect(requests[0].responseTime).toEqual(expect.any(Number));
+    expect(requests[1]).toMatchObject({
+      req: { method: 'POST', url: '/resetpasswords/a%40b.c/[redacted]/[redacted]' },
+    });
+    expect(JSON.stringify(log.lines)).not.toMatch(/123456|Hidden99/);
+  });
+});

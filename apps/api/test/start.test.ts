@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+const until = async (check: () => boolean, what: () => string, ms = 60_000) => {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'atendi-start-'));
+let child: ChildProcess | undefined;
+afterAll(() => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+// `npm start` as a newcomer runs it: embedded database, no ADMIN_PASSWORD, default log level.
+describe('first start', () => {
+  it('prints its banner, with the generated password, last; requests add nothing at info', async () => {
+    const port = await freePort();
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SERVE_WEB: 'false',
+      ADMIN_EMAIL: 'first@start.local',
+    };
+    for (const name of ['DATABASE_URL', 'REDIS_URL', 'ADMIN_PASSWORD', 'LOG_LEVEL'])
+      delete env[name];
+    let output = '';
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: apiDir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', (chunk) => (output += chunk));
+    const closing = '='.repeat(72);
+    await until(
+      () => output.trimEnd().endsWith(closing) || child?.exitCode !== null,
+      () => output,
+    );
+    expect(child.exitCode).toBeNull();
+
+    const password = /Password {3}(\S+)/.exec(output)?.[1];
+    expect(password).toBeTruthy();
+    const bannerStart = output.lastIndexOf('Atendi is running');
+    expect(bannerStart).toBeGreaterThan(0);
+    const banner = output.slice(bannerStart);
+    expect(banner).toContain(`API        http://localhost:${port}`);
+    expect(banner).toContain('Email      first@start.local');
+    expect(banner).toContain(dataDir);
+    // The password is in the banner only, never in a JSON log line.
+    expect(output.split(password!).length - 1).toBe(1);
+    for (const line of output.split('\n').filter((l) => l.startsWith('{'))) {
+      expect(line).not.toContain(password);
+    }
+
+    // The log stays quiet while the app is used: the banner remains the last thing on screen.
+    const base = `http://127.0.0.1:${port}`;
+    const login = await fetch(`${base}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'first@start.local', password }),
+    });
+    expect(login.status).toBe(200);
+    for (let i = 0; i < 5; i += 1) expect((await fetch(`${base}/version`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(output.trimEnd().endsWith(closing)).toBe(true);
+
+    const exited = new Promise<number | null>((resolve) => child!.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 120_000);
+});

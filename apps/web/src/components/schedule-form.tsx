@@ -1,0 +1,195 @@
+import type { ReactNode, Ref } from 'react';
+import { Dialog, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { SCHEDULE_BODY_MIN, SCHEDULE_DEFAULT_DELAY_MS, type ScheduleInput } from '@atendi/shared';
+import { ApiError } from '../api/http-client';
+import { toastError } from '../api/toasts';
+import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../lib/form-delay';
+import { registerMui } from '../lib/forms';
+import { FormDialogActions } from './form-dialog-actions';
+
+// SPEC §2 Modals: schedule. The chat schedules a message for its ticket's contact; the schedules page
+// picks the contact and edits schedules too. Both ask the same fields with the same checks.
+
+export type ScheduleContact = { id: number; name: string; number: string };
+
+const messages = {
+  tooShort: 'scheduleForm.validation.tooShort',
+  required: 'scheduleForm.validation.required',
+};
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+// What a datetime-local input holds: the local date and time, to the minute.
+export const toLocalInput = (date: Date) =>
+  `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+
+const contactSchema = z.object({ id: z.number(), name: z.string(), number: z.string() });
+
+// SPEC §5 Schedule: contact required, body at least 5 characters, send date required (and, to be
+// sent, ahead of now: `past` is the message for one that is not).
+const scheduleFormSchema = (past: string) =>
+  z.object({
+    contact: contactSchema.nullable().refine((value) => value !== null, messages.required),
+    body: z.string().trim().min(SCHEDULE_BODY_MIN, messages.tooShort),
+    sendAt: z
+      .string()
+      .min(1, messages.required)
+      .refine((value) => !Number.isNaN(new Date(value).getTime()), messages.required)
+      .refine((value) => new Date(value).getTime() > Date.now(), past),
+  });
+type ScheduleFormValues = z.input<ReturnType<typeof scheduleFormSchema>>;
+
+// What a page's contact picker is given to show and change the chosen contact.
+export type ContactPickerProps = {
+  value: ScheduleContact | null;
+  onChange: (contact: ScheduleContact | null) => void;
+  inputRef: Ref<HTMLInputElement>;
+  label: string;
+  required: boolean;
+  error: boolean;
+  helperText?: string;
+};
+
+type ScheduleFormProps = {
+  title: string;
+  submitLabel: string;
+  // The i18n key of the error for a send time that is not ahead of now.
+  pastMessage: string;
+  contact: ScheduleContact | null;
+  // The schedule being edited; a new one starts empty, to be sent an hour from now.
+  initial?: { body: string; sendAt: string };
+  // Lets the user choose the contact; without it the contact given is fixed.
+  pickContact?: (props: ContactPickerProps) => ReactNode;
+  // Marks the fields as required.
+  markRequired?: boolean;
+  // Stores the schedule; a refusal of its fields shows on them, and the dialog closes on success.
+  save: (input: ScheduleInput) => Promise<void>;
+  onClose: () => void;
+};
+
+const ScheduleForm = ({
+  title,
+  submitLabel,
+  pastMessage,
+  contact,
+  initial,
+  pickContact,
+  markRequired = false,
+  save,
+  onClose,
+}: ScheduleFormProps) => {
+  const { t } = useTranslation();
+  const {
+    control,
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ScheduleFormValues>({
+    resolver: zodResolver(scheduleFormSchema(pastMessage)),
+    defaultValues: {
+      contact,
+      body: initial?.body ?? '',
+      // SPEC §9: one hour from now.
+      sendAt: toLocalInput(
+        initial ? new Date(initial.sendAt) : new Date(Date.now() + SCHEDULE_DEFAULT_DELAY_MS),
+      ),
+    },
+  });
+
+  const onSubmit = async (values: ScheduleFormValues) => {
+    // SPEC §9: schedule forms send 500 ms after the click.
+    await waitBeforeSubmit(ADMIN_FORM_SUBMIT_DELAY_MS);
+    try {
+      await save({
+        body: values.body.trim(),
+        contactId: values.contact!.id,
+        sendAt: new Date(values.sendAt).toISOString(),
+      });
+      onClose();
+    } catch (error) {
+      const fields = error instanceof ApiError ? error.fields : undefined;
+      if (fields?.sendAt) setError('sendAt', { message: pastMessage });
+      else if (fields?.body) setError('body', { message: messages.tooShort });
+      else toastError(error);
+    }
+  };
+
+  const fieldError = (message: string | undefined) => ({
+    error: Boolean(message),
+    helperText: message ? t(message) : undefined,
+  });
+
+  return (
+    <form noValidate onSubmit={handleSubmit(onSubmit)}>
+      <DialogTitle>{title}</DialogTitle>
+      <DialogContent dividers>
+        <Stack spacing={2} sx={{ pt: 0.5 }}>
+          {pickContact ? (
+            <Controller
+              control={control}
+              name="contact"
+              render={({ field, fieldState }) => (
+                <>
+                  {pickContact({
+                    value: field.value,
+                    onChange: field.onChange,
+                    inputRef: field.ref,
+                    label: t('scheduleForm.contact'),
+                    required: markRequired,
+                    ...fieldError(fieldState.error?.message),
+                  })}
+                </>
+              )}
+            />
+          ) : (
+            <TextField
+              label={t('scheduleForm.contact')}
+              value={contact ? contact.name || contact.number : ''}
+              fullWidth
+              disabled
+            />
+          )}
+          <TextField
+            {...registerMui(register, 'body')}
+            label={t('scheduleForm.body')}
+            required={markRequired}
+            multiline
+            minRows={3}
+            maxRows={10}
+            // With the contact fixed, the message is the first thing to fill in.
+            autoFocus={!pickContact}
+            fullWidth
+            {...fieldError(errors.body?.message)}
+          />
+          <TextField
+            {...registerMui(register, 'sendAt')}
+            type="datetime-local"
+            label={t('scheduleForm.sendAt')}
+            required={markRequired}
+            fullWidth
+            slotProps={{ inputLabel: { shrink: true } }}
+            {...fieldError(errors.sendAt?.message)}
+          />
+        </Stack>
+      </DialogContent>
+      <FormDialogActions
+        onCancel={onClose}
+        cancelLabel={t('scheduleForm.cancel')}
+        submitLabel={submitLabel}
+        isSubmitting={isSubmitting}
+      />
+    </form>
+  );
+};
+
+export const ScheduleMessageDialog = ({ open, ...form }: ScheduleFormProps & { open: boolean }) => (
+  <Dialog open={open} onClose={form.onClose} maxWidth="sm" fullWidth>
+    {/* A fresh form each opening: the proposed time is an hour from then. */}
+    {open && <ScheduleForm {...form} />}
+  </Dialog>
+);

@@ -1,0 +1,70 @@
+import { useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import type { TicketListPage } from '@atendi/shared';
+import { api } from '../../api/http-client';
+import { useCompanyEvent } from '../../api/socket';
+import { readStorage, storageKeys, writeStorage } from '../../lib/storage';
+
+export type StepKey = 'queue' | 'connection' | 'agent' | 'testMessage';
+
+export const gettingStartedKeys = {
+  queues: ['getting-started', 'queues'] as const,
+  connections: ['getting-started', 'connections'] as const,
+  users: ['getting-started', 'users'] as const,
+  tickets: ['getting-started', 'tickets'] as const,
+};
+
+const fetchQueues = () => api.get<{ id: number }[]>('/queue');
+const fetchConnections = () =>
+  api.get<{ id: number; status: string }[]>('/whatsapp', { query: { session: 0 } });
+const fetchUsers = () => api.get<{ id: number }[]>('/users/list');
+const fetchTickets = () =>
+  api.get<TicketListPage>('/tickets', { query: { showAll: true, pageNumber: 1 } });
+
+// Fresh on each visit; a failed check leaves its step open rather than toasting on the home page.
+const useStepQuery = <T>(queryKey: QueryKey, queryFn: () => Promise<T>, enabled: boolean) =>
+  useQuery({ queryKey, queryFn, enabled, staleTime: 0, meta: { silent: true } });
+
+// A change another tab or user makes ticks its step without a reload.
+const useRefreshOn = (event: string, queryKey: QueryKey) => {
+  const queryClient = useQueryClient();
+  useCompanyEvent(event, () => void queryClient.invalidateQueries({ queryKey }));
+};
+
+// Which of the four first steps the company has done, read from the lists the API already serves;
+// null while any is still loading.
+export const useGettingStartedSteps = (
+  myUserId: number,
+  enabled: boolean,
+): Record<StepKey, boolean> | null => {
+  const queues = useStepQuery(gettingStartedKeys.queues, fetchQueues, enabled);
+  const connections = useStepQuery(gettingStartedKeys.connections, fetchConnections, enabled);
+  const users = useStepQuery(gettingStartedKeys.users, fetchUsers, enabled);
+  const tickets = useStepQuery(gettingStartedKeys.tickets, fetchTickets, enabled);
+  useRefreshOn('queue', gettingStartedKeys.queues);
+  useRefreshOn('whatsapp', gettingStartedKeys.connections);
+  useRefreshOn('whatsappSession', gettingStartedKeys.connections);
+  useRefreshOn('user', gettingStartedKeys.users);
+  useRefreshOn('ticket', gettingStartedKeys.tickets);
+  if ([queues, connections, users, tickets].some((query) => query.isPending)) return null;
+  return {
+    queue: (queues.data ?? []).length > 0,
+    connection: (connections.data ?? []).some((connection) => connection.status === 'CONNECTED'),
+    agent: (users.data ?? []).some((user) => user.id !== myUserId),
+    testMessage: (tickets.data?.tickets.length ?? 0) > 0,
+  };
+};
+
+// The companies (ids) whose admin closed the card or finished every step, on this browser.
+const closedCompanies = () =>
+  (readStorage(storageKeys.gettingStartedClosed) ?? '').split(',').filter(Boolean);
+
+export const isGettingStartedClosed = (companyId: number) =>
+  closedCompanies().includes(String(companyId));
+
+export const closeGettingStarted = (companyId: number) => {
+  if (isGettingStartedClosed(companyId)) return;
+  writeStorage(
+    storageKeys.gettingStartedClosed,
+    [...closedCompanies(), String(companyId)].join(','),
+  );
+};
