@@ -56,7 +56,7 @@ import { cloudDriver } from './channels/cloud/cloud-driver';
 import { baileysDriver } from './channels/baileys/baileys-driver';
 import { cloudWebhookRoutes } from './channels/cloud/webhook.routes';
 import path from 'node:path';
-import { createJobRunner } from './jobs/runner';
+import { createJobs } from './jobs/queue';
 import { markUserOnline } from './modules/users/users.service';
 import type { AppDeps, RouteInfo } from './deps';
 
@@ -146,8 +146,9 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     drivers,
     claimIntervalMs: database.connectionString ? config.sessionClaimInterval * 1000 : 0,
   });
+  const jobs = createJobs({ db: database.db, log: app.log });
   const outbox = createOutbox({
-    deps: { db: database.db, realtime, uploads, channels },
+    deps: { db: database.db, realtime, uploads, channels, jobs },
     log: app.log,
     retryBaseMs: config.outboxRetryBaseMs,
   });
@@ -155,7 +156,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     config,
     channels,
     outbox,
-    jobs: createJobRunner({ log: app.log }),
+    jobs,
     simulatorSpool,
     db: database.db,
     tokens,
@@ -253,12 +254,10 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   // Sessions resume once the app is ready, and stop (keeping their pairing) before the database closes.
   app.addHook('onReady', async () => {
     await channels.start();
-    outbox.start();
-    app.deps.jobs.start();
+    await jobs.start();
   });
   app.addHook('preClose', async () => {
-    await app.deps.jobs.stop();
-    await outbox.stop();
+    await jobs.stop();
     await channels.close();
     await realtime.close();
   });

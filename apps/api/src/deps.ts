@@ -1,7 +1,7 @@
 import type { Config } from './config';
 import type { ChannelManager } from './channels/manager';
 import type { Db } from './db/client';
-import type { JobRunner } from './jobs/runner';
+import type { Jobs } from './jobs/queue';
 import type { Outbox } from './modules/messages/outbox';
 import type { RouteAccess } from './platform/context';
 import type { Mailer } from './platform/mailer';
@@ -18,8 +18,9 @@ export type AppDeps = {
   channels: ChannelManager;
   // Sends what agents and bots queued (modules/messages/outbox.ts); kick() after queueing.
   outbox: Outbox;
-  // Periodic durable work (jobs/runner.ts): ticket timers, and later schedules and campaigns.
-  jobs: JobRunner;
+  // The one durable background queue (jobs/queue.ts): sends, webhooks, recurring jobs (ticket
+  // timers, schedules), and later campaigns, AI replies, integration deliveries, billing.
+  jobs: Jobs;
   // Where the simulator keeps media "sent from the phone" until the session takes it.
   simulatorSpool: string;
   db: Db;

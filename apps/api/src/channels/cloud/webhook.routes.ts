@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { webhookEvents, whatsapps } from '../../db/schema';
+import { whatsapps } from '../../db/schema';
 import { AppError } from '../../platform/errors';
 import { createWebhookInbox } from './inbox';
 import { mapWebhook, phoneNumberIdsOf, WebhookPayloadError } from './payloads';
@@ -30,14 +30,12 @@ const validated = <T>(read: () => T): T => {
   }
 };
 
-// Registers the routes and runs the inbox with the app: pending rows (also those a crashed process
-// left behind) are processed once the app is ready and then periodically.
+// Registers the routes and the inbox's queue, which runs with the app's jobs: pending webhooks (also
+// those a crashed process left behind) are processed once the app is ready and then periodically.
 export const cloudWebhookRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps;
-  const inbox = createWebhookInbox({ db, log: app.log, channels: app.deps.channels });
-  app.addHook('onReady', async () => inbox.start());
-  app.addHook('onClose', async () => inbox.stop());
+  const inbox = createWebhookInbox({ db, jobs: app.deps.jobs, channels: app.deps.channels });
 
   const tags = ['webhooks'];
   const config = { access: { public: true } };
@@ -101,15 +99,7 @@ export const cloudWebhookRoutes = async (root: FastifyInstance) => {
     // Rejected now rather than stored and failed later: a payload that does not map never will.
     validated(() => mapWebhook(request.body));
 
-    // One statement: every connection's row is stored, or none is and Meta redelivers.
-    await db.insert(webhookEvents).values(
-      connections.map((c) => ({
-        provider: 'cloud' as const,
-        whatsappId: c.id,
-        payload: request.body,
-      })),
-    );
-    inbox.kick();
+    await inbox.store(connections, request.body);
     return { received: true };
   });
 };

@@ -11,9 +11,9 @@ import {
 } from '../../../test/fake-graph';
 import { createTestApp, makeCompany, type TestContext } from '../../../test/harness';
 import type { App } from '../../app';
-import { webhookEvents, whatsapps } from '../../db/schema';
+import { jobs, whatsapps } from '../../db/schema';
 import type { ChannelEventInput } from '../manager';
-import { createWebhookInbox } from './inbox';
+import { WEBHOOK_QUEUE, type WebhookJob } from './inbox';
 
 const SECRET = 'app-secret-A';
 const PHONE_A = '100000000000001';
@@ -66,7 +66,17 @@ const post = (body: unknown, secret: string | null = SECRET) => {
   });
 };
 
-const storedRows = () => t.db.select().from(webhookEvents).orderBy(webhookEvents.id);
+// The stored webhooks: jobs of the background queue, one per connection a payload concerns.
+const storedRows = async () =>
+  (await t.db.select().from(jobs).where(eq(jobs.queue, WEBHOOK_QUEUE)).orderBy(jobs.id)).map(
+    (row) => ({ ...row, whatsappId: (row.payload as WebhookJob).whatsappId }),
+  );
+const store = (whatsappId: number, body: unknown, row: Partial<typeof jobs.$inferInsert> = {}) =>
+  t.db
+    .insert(jobs)
+    .values({ queue: WEBHOOK_QUEUE, payload: { whatsappId, body } satisfies WebhookJob, ...row })
+    .returning();
+const processBatch = () => t.app.deps.jobs.process(WEBHOOK_QUEUE);
 
 const text = (id: string, body: string, timestamp = '1749416383') => ({
   from: CUSTOMER,
@@ -104,7 +114,7 @@ beforeEach(async () => {
   received = [];
   unsubscribe?.();
   unsubscribe = subscribe(t.app);
-  await t.db.delete(webhookEvents);
+  await t.db.delete(jobs).where(eq(jobs.queue, WEBHOOK_QUEUE));
 });
 
 describe('GET /webhooks/whatsapp (subscription check)', () => {
@@ -256,10 +266,14 @@ describe('POST /webhooks/whatsapp', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ received: true });
     const [row] = await storedRows();
-    expect(row).toMatchObject({ provider: 'cloud', whatsappId: connection.a.id, payload: body });
+    expect(row).toMatchObject({
+      whatsappId: connection.a.id,
+      companyId: connection.a.companyId,
+      payload: { body },
+    });
 
     await vi.waitFor(async () => {
-      expect((await storedRows())[0].processedAt).toBeInstanceOf(Date);
+      expect((await storedRows())[0].status).toBe('done');
     });
     const [first, second] = messagesFor(connection.a.id);
     expect(first.connection).toEqual({
@@ -295,7 +309,7 @@ describe('POST /webhooks/whatsapp', () => {
       { providerId: 'wamid.out1', ack: 4 },
     ]);
     const [processed] = await storedRows();
-    expect(processed).toMatchObject({ attempts: 1, error: null, lockedUntil: null });
+    expect(processed).toMatchObject({ attempts: 1, lastError: null, status: 'done' });
   });
 
   it('stores one row per connection of a batch and gives each connection only its events', async () => {
@@ -314,7 +328,7 @@ describe('POST /webhooks/whatsapp', () => {
       [connection.a.id, connection.c.id].sort(),
     );
     await vi.waitFor(async () => {
-      expect((await storedRows()).every((r) => r.processedAt)).toBe(true);
+      expect((await storedRows()).every((r) => r.status === 'done')).toBe(true);
     });
     const ids = (whatsappId: number) =>
       messagesFor(whatsappId).map((r) => r.event.type === 'message' && r.event.message.providerId);
@@ -342,82 +356,26 @@ describe('POST /webhooks/whatsapp', () => {
       await vi.waitFor(async () => {
         expect((await storedRows())[0]).toMatchObject({
           attempts: 1,
-          processedAt: null,
-          lockedUntil: null,
-          error: 'ticket store unavailable',
+          status: 'pending',
+          lastError: 'ticket store unavailable',
         });
       });
-      const inbox = createWebhookInbox({ db: t.db, log: t.app.log, channels: t.app.deps.channels });
-      expect(await inbox.processPending()).toBe(1);
-      const [row] = await storedRows();
-      expect(row).toMatchObject({ attempts: 2, error: null });
-      expect(row.processedAt).toBeInstanceOf(Date);
+      // Due now rather than after its backoff.
+      await t.db.update(jobs).set({ runAt: new Date() }).where(eq(jobs.queue, WEBHOOK_QUEUE));
+      t.app.deps.jobs.kick(WEBHOOK_QUEUE);
+      await vi.waitFor(async () => {
+        expect((await storedRows())[0]).toMatchObject({
+          attempts: 2,
+          lastError: null,
+          status: 'done',
+        });
+      });
       // At least once: the first attempt's event reached the subscriber before the failing one threw.
       expect(messagesFor(connection.a.id).length).toBeGreaterThanOrEqual(1);
-      expect(await inbox.processPending()).toBe(0);
+      expect(await processBatch()).toEqual({ claimed: 0, succeeded: 0 });
     } finally {
       stopFailing();
     }
-  });
-
-  it('drops processed payloads after a week and keeps the rest', async () => {
-    const day = 24 * 3600_000;
-    const payload = webhookBody({
-      phoneNumberId: PHONE_A,
-      value: { messages: [text('wamid.p', 'p')] },
-    });
-    const rows = await t.db
-      .insert(webhookEvents)
-      .values([
-        {
-          provider: 'cloud',
-          whatsappId: connection.a.id,
-          payload,
-          processedAt: new Date(Date.now() - 8 * day),
-        },
-        {
-          provider: 'cloud',
-          whatsappId: connection.a.id,
-          payload,
-          processedAt: new Date(Date.now() - day),
-        },
-        // Never processed: kept whatever its age.
-        {
-          provider: 'cloud',
-          whatsappId: connection.a.id,
-          payload,
-          attempts: 10,
-          receivedAt: new Date(Date.now() - 30 * day),
-        },
-      ])
-      .returning();
-    const inbox = createWebhookInbox({ db: t.db, log: t.app.log, channels: t.app.deps.channels });
-    await inbox.prune();
-    const left = new Set(
-      (await t.db.select({ id: webhookEvents.id }).from(webhookEvents)).map((r) => r.id),
-    );
-    expect(rows.map((r) => left.has(r.id))).toEqual([false, true, true]);
-  });
-
-  it('gives up on a row after ten attempts', async () => {
-    const [row] = await t.db
-      .insert(webhookEvents)
-      .values({
-        provider: 'cloud',
-        whatsappId: connection.a.id,
-        payload: webhookBody({
-          phoneNumberId: PHONE_A,
-          value: { messages: [text('wamid.z', 'z')] },
-        }),
-        attempts: 10,
-        error: 'still failing',
-      })
-      .returning();
-    const inbox = createWebhookInbox({ db: t.db, log: t.app.log, channels: t.app.deps.channels });
-    expect(await inbox.processPending()).toBe(0);
-    const [after] = await t.db.select().from(webhookEvents).where(eq(webhookEvents.id, row.id));
-    expect(after).toMatchObject({ attempts: 10, processedAt: null });
-    expect(received).toEqual([]);
   });
 });
 
@@ -426,10 +384,9 @@ describe('webhook inbox', () => {
     const voice = Buffer.from('OggS-voice-note');
     graph.addMedia('crash-voice', voice, 'audio/ogg');
     // Stored and acknowledged, then the process died before handling it.
-    await t.db.insert(webhookEvents).values({
-      provider: 'cloud',
-      whatsappId: connection.b.id,
-      payload: webhookBody({
+    await store(
+      connection.b.id,
+      webhookBody({
         phoneNumberId: PHONE_B,
         value: {
           contacts,
@@ -445,16 +402,18 @@ describe('webhook inbox', () => {
         },
       }),
       // A dead node's claim that has run out.
-      lockedUntil: new Date(Date.now() - 1000),
-      attempts: 1,
-    });
+      { status: 'running', runAt: new Date(Date.now() - 1000), attempts: 1 },
+    );
     const folder = path.join(t.config.dataDir, 'uploads', String(connection.b.companyId));
     const before = existsSync(folder) ? readdirSync(folder) : [];
     const app = await t.restart();
     unsubscribe = subscribe(app);
     await vi.waitFor(async () => {
-      expect((await storedRows())[0]).toMatchObject({ attempts: 2, error: null });
-      expect((await storedRows())[0].processedAt).toBeInstanceOf(Date);
+      expect((await storedRows())[0]).toMatchObject({
+        attempts: 2,
+        lastError: null,
+        status: 'done',
+      });
     });
     // The new app handled it at start-up (before anyone here could subscribe): the voice note it
     // downloaded through the driver is in the company's files.
@@ -464,76 +423,33 @@ describe('webhook inbox', () => {
     expect(readFileSync(path.join(folder, added[0])).equals(voice)).toBe(true);
   });
 
-  it('processPending hands a stored row to the channel layer and marks it processed', async () => {
-    await t.db.insert(webhookEvents).values({
-      provider: 'cloud',
-      whatsappId: connection.b.id,
-      payload: webhookBody({
+  it('hands a stored webhook to the channel layer when kicked, and closes out one whose connection is gone', async () => {
+    const gone = await addConnection('Gone', '100000000000077', SECRET);
+    await store(
+      connection.b.id,
+      webhookBody({
         phoneNumberId: PHONE_B,
         value: { contacts, messages: [text('wamid.manual', 'stored earlier')] },
       }),
-    });
-    const inbox = createWebhookInbox({ db: t.db, log: t.app.log, channels: t.app.deps.channels });
-    expect(await inbox.processPending()).toBe(1);
-    expect(
-      messagesFor(connection.b.id).map((r) => r.event.type === 'message' && r.event.message.body),
-    ).toEqual(['stored earlier']);
-    expect((await storedRows())[0].processedAt).toBeInstanceOf(Date);
-  });
-
-  it('never hands a row to two nodes claiming at the same time', async () => {
-    await t.db.insert(webhookEvents).values(
-      Array.from({ length: 6 }, (_, i) => ({
-        provider: 'cloud' as const,
-        whatsappId: connection.a.id,
-        payload: webhookBody({
-          phoneNumberId: PHONE_A,
-          value: { contacts, messages: [text(`wamid.n${i}`, `n${i}`)] },
-        }),
-      })),
     );
-    const node = () =>
-      createWebhookInbox({
-        db: t.db,
-        log: t.app.log,
-        channels: t.app.deps.channels,
-        batchSize: 2,
-      });
-    const [one, two] = [node(), node()];
-    const drain = async (inbox: ReturnType<typeof node>) => {
-      while ((await inbox.processPending()) > 0);
-    };
-    await Promise.all([drain(one), drain(two)]);
-    const ids = messagesFor(connection.a.id).map(
-      (r) => r.event.type === 'message' && r.event.message.providerId,
-    );
-    expect([...ids].sort()).toEqual([
-      'wamid.n0',
-      'wamid.n1',
-      'wamid.n2',
-      'wamid.n3',
-      'wamid.n4',
-      'wamid.n5',
-    ]);
-    expect((await storedRows()).map((r) => r.attempts)).toEqual([1, 1, 1, 1, 1, 1]);
-  });
-
-  it('closes out rows whose connection is gone instead of retrying them', async () => {
-    const gone = await addConnection('Gone', '100000000000077', SECRET);
-    await t.db.insert(webhookEvents).values({
-      provider: 'cloud',
-      whatsappId: gone.id,
-      payload: webhookBody({
+    await store(
+      gone.id,
+      webhookBody({
         phoneNumberId: '100000000000077',
         value: { messages: [text('wamid.g', 'g')] },
       }),
-    });
+    );
     await t.db.delete(whatsapps).where(eq(whatsapps.id, gone.id));
-    const inbox = createWebhookInbox({ db: t.db, log: t.app.log, channels: t.app.deps.channels });
-    expect(await inbox.processPending()).toBe(1);
-    expect(await storedRows()).toMatchObject([
-      { whatsappId: null, processedAt: expect.any(Date), error: 'The connection no longer exists' },
+    t.app.deps.jobs.kick(WEBHOOK_QUEUE);
+    await vi.waitFor(async () => {
+      expect(await storedRows()).toMatchObject([
+        { whatsappId: connection.b.id, status: 'done', attempts: 1 },
+        // Not retried: nobody is left to hand its events to.
+        { whatsappId: gone.id, status: 'failed', lastError: 'The connection no longer exists' },
+      ]);
+    });
+    expect(received.map((r) => r.event.type === 'message' && r.event.message.body)).toEqual([
+      'stored earlier',
     ]);
-    expect(received).toEqual([]);
   });
 });

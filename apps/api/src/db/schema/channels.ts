@@ -6,15 +6,11 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { sql } from 'drizzle-orm';
-import type { MediaType, Provider } from '@atendi/shared';
+import type { MediaType } from '@atendi/shared';
 import { createdAt, id, timestamps } from './_columns';
 import { companies } from './companies';
-import { messages } from './messages';
-import { tickets } from './tickets';
 import { whatsapps } from './whatsapps';
 
 // Baileys auth state, one row per key, so sessions survive restarts without files.
@@ -36,52 +32,6 @@ export const whatsappAuthKeys = pgTable(
     ...timestamps(),
   },
   (t) => [primaryKey({ columns: [t.whatsappId, t.type, t.keyId] })],
-);
-
-// Durable inbox for provider webhooks: acknowledged on receipt, processed afterwards.
-// No companyId: one payload may concern several connections; the tenant is resolved on processing.
-export const webhookEvents = pgTable(
-  'webhook_events',
-  {
-    id: id(),
-    provider: text().$type<Provider>().notNull(),
-    whatsappId: integer().references(() => whatsapps.id, { onDelete: 'set null' }),
-    payload: jsonb().$type<unknown>().notNull(),
-    receivedAt: createdAt(),
-    processedAt: timestamp({ withTimezone: true, mode: 'date' }),
-    attempts: integer().notNull().default(0),
-    // A node processing the event holds it until then; a crashed node's claim simply runs out.
-    lockedUntil: timestamp({ withTimezone: true, mode: 'date' }),
-    error: text(),
-  },
-  (t) => [
-    index('webhook_events_unprocessed_idx')
-      .on(t.receivedAt)
-      .where(sql`processed_at is null`),
-  ],
-);
-
-// Durable outgoing sends, retried with backoff until sent or failed.
-export const messageOutbox = pgTable(
-  'message_outbox',
-  {
-    id: id(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    whatsappId: integer()
-      .notNull()
-      .references(() => whatsapps.id, { onDelete: 'cascade' }),
-    ticketId: integer().references(() => tickets.id, { onDelete: 'cascade' }),
-    messageId: integer().references(() => messages.id, { onDelete: 'cascade' }),
-    payload: jsonb().$type<Record<string, unknown>>().notNull(),
-    status: text().$type<'pending' | 'sending' | 'sent' | 'failed'>().notNull().default('pending'),
-    attempts: integer().notNull().default(0),
-    lastError: text(),
-    nextAttemptAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    ...timestamps(),
-  },
-  (t) => [index().on(t.status, t.nextAttemptAt), index().on(t.ticketId), index().on(t.messageId)],
 );
 
 // Messages a Baileys session sent, kept so WhatsApp's retry requests (getMessage) can be answered.

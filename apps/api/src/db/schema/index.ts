@@ -6,6 +6,7 @@ export * from './companies';
 export * from './contact-lists';
 export * from './contacts';
 export * from './file-lists';
+export * from './jobs';
 export * from './messages';
 export * from './prompts';
 export * from './queue-integrations';

@@ -1,23 +1,13 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { ChatMessageView } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
-import type { Db } from '../../db/client';
-import { messageOutbox, messages } from '../../db/schema';
+import { messages } from '../../db/schema';
 import { roomsOf } from '../tickets/tickets.engine';
 import { loadTicketViews, serializeMessage } from '../tickets/ticket-views';
+import { failedSends } from './sends';
 
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
 export type MessageRow = typeof messages.$inferSelect;
-
-// Messages whose send was given up. The outbox row tells; the message itself keeps nothing of it.
-const failedIdsOf = async (db: Db, ids: number[]) => {
-  if (!ids.length) return new Set<number>();
-  const rows = await db
-    .select({ messageId: messageOutbox.messageId })
-    .from(messageOutbox)
-    .where(and(inArray(messageOutbox.messageId, ids), eq(messageOutbox.status, 'failed')));
-  return new Set(rows.map((r) => r.messageId));
-};
 
 // Serialises rows as a chat shows them (ChatMessageView: SPEC's fields plus a failed send's error),
 // with their quoted messages, keeping the order given.
@@ -28,7 +18,7 @@ export const viewMessages = async (deps: Deps, rows: MessageRow[]): Promise<Chat
     ? await deps.db.select().from(messages).where(inArray(messages.id, quotedIds))
     : [];
   const quotedById = new Map(quoted.map((q) => [q.id, q]));
-  const failed = await failedIdsOf(
+  const failed = await failedSends(
     deps.db,
     rows.filter((r) => r.fromMe).map((r) => r.id),
   );

@@ -1,9 +1,9 @@
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { MESSAGES_PAGE_SIZE } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import { contacts, messageOutbox, messages, tickets } from '../../db/schema';
+import { contacts, messages, tickets } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError, storeFailure } from '../../platform/errors';
 import { foundOr404, ownedRow } from '../../platform/tenancy';
@@ -13,7 +13,7 @@ import { emitTicket } from '../tickets/tickets.engine';
 import { canSeeTicket, queueIdsOf, seesAll } from '../tickets/visibility';
 import { discardMedia, type MessageForm } from './message-form';
 import { emitMessages, viewMessages, type MessageRow } from './message-views';
-import type { OutboxPayload } from './outbox';
+import { queueSends, retrySend, withdrawSend } from './sends';
 
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'channels'>;
 type TicketRow = typeof tickets.$inferSelect;
@@ -177,14 +177,10 @@ export const queueOutgoing = async (
       )
       .returning()
   ).sort((a, b) => a.id - b.id);
-  await tx.insert(messageOutbox).values(
-    rows.map((row, index) => ({
-      companyId: ticket.companyId,
-      whatsappId: ticket.whatsappId,
-      ticketId: ticket.id,
-      messageId: row.id,
-      payload: { media: parts[index].media } satisfies OutboxPayload,
-    })),
+  await queueSends(
+    tx,
+    ticket,
+    rows.map((row, index) => ({ messageId: row.id, media: parts[index].media })),
   );
   const last = rows[rows.length - 1];
   await tx
@@ -236,20 +232,8 @@ export const sendMessages = async (
 // POST /messages/{id}/retry: a message whose send was given up goes back to the outbox, due now.
 export const retryMessage = async (deps: Deps, ctx: AuthContext, id: number, kick: () => void) => {
   const { message } = await visibleMessage(deps.db, ctx, id);
-  const [row] = message.fromMe
-    ? await deps.db
-        .update(messageOutbox)
-        .set({
-          status: 'pending',
-          attempts: 0,
-          lastError: null,
-          nextAttemptAt: sql`now()`,
-          updatedAt: new Date(),
-        })
-        .where(and(eq(messageOutbox.messageId, message.id), eq(messageOutbox.status, 'failed')))
-        .returning({ id: messageOutbox.id })
-    : [];
-  if (!row)
+  const retried = message.fromMe && (await retrySend(deps.db, message.id));
+  if (!retried)
     throw new AppError('ERR_VALIDATION', 'Only a message that failed to send can be retried');
   kick();
   await emitMessages(deps, ctx.companyId, 'update', [message]);
@@ -283,23 +267,10 @@ export const deleteMessage = async (deps: Deps, ctx: AuthContext, id: number) =>
   } else {
     // Never sent: withdrawn from the outbox, unless a worker is handing it to WhatsApp right now.
     updated = await deps.db.transaction(async (tx) => {
-      const outgoing = await tx
-        .select({ id: messageOutbox.id, status: messageOutbox.status })
-        .from(messageOutbox)
-        .where(eq(messageOutbox.messageId, message.id))
-        .orderBy(asc(messageOutbox.id))
-        .for('update');
-      if (outgoing.some((o) => o.status === 'sending' || o.status === 'sent'))
+      if ((await withdrawSend(tx, message.id)) === 'started')
         throw new AppError(
           'ERR_DELETE_WAPP_MSG',
           'The message is being sent right now; try again in a moment',
-        );
-      if (outgoing.length)
-        await tx.delete(messageOutbox).where(
-          inArray(
-            messageOutbox.id,
-            outgoing.map((o) => o.id),
-          ),
         );
       return tx
         .update(messages)

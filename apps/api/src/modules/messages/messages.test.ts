@@ -5,14 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { SimulatorOutboundView, WhatsappView } from '@atendi/shared';
-import {
-  contacts,
-  messageOutbox,
-  messages,
-  queues,
-  simulatorMessages,
-  tickets,
-} from '../../db/schema';
+import { contacts, jobs, messages, queues, simulatorMessages, tickets } from '../../db/schema';
 import {
   createTestApp,
   inject,
@@ -23,6 +16,7 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { OUTBOX_MAX_ATTEMPTS } from './outbox';
+import { OUTBOX_QUEUE } from './sends';
 
 let t: TestContext;
 let company: Awaited<ReturnType<typeof makeCompany>>;
@@ -113,8 +107,14 @@ const outbound = async (whatsappId: number) =>
 
 const messageRow = async (id: number) =>
   (await t.db.select().from(messages).where(eq(messages.id, id)))[0];
+// The send's job in the one background queue.
 const outboxRow = async (messageId: number) =>
-  (await t.db.select().from(messageOutbox).where(eq(messageOutbox.messageId, messageId)))[0];
+  (
+    await t.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.queue, OUTBOX_QUEUE), eq(jobs.ref, `message:${messageId}`)))
+  )[0];
 const messageCount = async (ticketId: number) =>
   (await t.db.select({ n: count() }).from(messages).where(eq(messages.ticketId, ticketId)))[0].n;
 
@@ -326,7 +326,7 @@ describe('POST /messages/:ticketId', () => {
     // The chat shows what the phone shows: received, not the pending clock.
     expect(sent.find((m) => m.id === row.providerId)?.ack).toBe(2);
     expect(row.ack).toBe(2);
-    expect((await outboxRow(created.id)).status).toBe('sent');
+    await waitFor(async () => (await outboxRow(created.id)).status === 'done', 'job done');
     expect(sent.find((m) => m.id === row.providerId)).toMatchObject({
       to: contact.number,
       body: 'Hola, ¿en qué te ayudo?',
@@ -514,7 +514,10 @@ describe('POST /messages/:ticketId', () => {
     expect(await messageCount(ticket.id)).toBe(1);
     expect(storedFiles().length).toBe(files);
     expect(
-      await t.db.select().from(messageOutbox).where(eq(messageOutbox.ticketId, ticket.id)),
+      await t.db
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.queue, OUTBOX_QUEUE), eq(jobs.key, `ticket:${ticket.id}`))),
     ).toEqual([]);
   });
 
@@ -584,7 +587,7 @@ describe('the outbox while the session is down', () => {
     const [created] = res.json();
     await waitFor(async () => Boolean((await outboxRow(created.id)).lastError), 'first failure');
     const waiting = await outboxRow(created.id);
-    expect(waiting.status).toMatch(/pending|sending/);
+    expect(waiting.status).toMatch(/pending|running/);
     expect(waiting.lastError).toContain('ERR_WAPP_NOT_INITIALIZED');
     expect((await messageRow(created.id)).providerId).toBeNull();
     const page = (await inject(t.app, admin, 'GET', `/messages/${ticket.id}`)).json();
@@ -592,7 +595,7 @@ describe('the outbox while the session is down', () => {
 
     await reconnect(down.id);
     await waitFor(async () => Boolean((await messageRow(created.id)).providerId), 'delivered');
-    expect((await outboxRow(created.id)).status).toBe('sent');
+    await waitFor(async () => (await outboxRow(created.id)).status === 'done', 'job done');
     expect((await outbound(down.id)).find((m) => m.to === contact.number)?.body).toBe(
       'Llegará cuando vuelvas',
     );
@@ -606,9 +609,9 @@ describe('the outbox while the session is down', () => {
     await waitFor(async () => Boolean((await outboxRow(created.id)).lastError), 'first failure');
     // Skip the long waits: the next attempt is the last one.
     await t.db
-      .update(messageOutbox)
+      .update(jobs)
       .set({ attempts: OUTBOX_MAX_ATTEMPTS - 1 })
-      .where(eq(messageOutbox.messageId, created.id));
+      .where(and(eq(jobs.queue, OUTBOX_QUEUE), eq(jobs.ref, `message:${created.id}`)));
     await waitFor(async () => (await outboxRow(created.id)).status === 'failed', 'given up');
     const page = (await inject(t.app, admin, 'GET', `/messages/${ticket.id}`)).json();
     expect(page.messages.at(-1)).toMatchObject({ id: created.id, error: 'ERR_SENDING_WAPP_MSG' });
@@ -647,10 +650,14 @@ describe('the outbox while the session is down', () => {
       async () =>
         (
           await t.db
-            .update(messageOutbox)
-            .set({ nextAttemptAt: new Date(Date.now() + 3600_000) })
+            .update(jobs)
+            .set({ runAt: new Date(Date.now() + 3600_000) })
             .where(
-              and(eq(messageOutbox.messageId, created.id), eq(messageOutbox.status, 'pending')),
+              and(
+                eq(jobs.queue, OUTBOX_QUEUE),
+                eq(jobs.ref, `message:${created.id}`),
+                eq(jobs.status, 'pending'),
+              ),
             )
             .returning()
         ).length > 0,
@@ -730,26 +737,26 @@ describe('after a restart', () => {
         })),
       )
       .returning();
-    await t.db.insert(messageOutbox).values([
+    await t.db.insert(jobs).values([
       {
+        queue: OUTBOX_QUEUE,
         companyId: company.company.id,
-        whatsappId: connection.id,
-        ticketId: ticket.id,
-        messageId: rows[0].id,
-        payload: { media: null },
+        key: `ticket:${ticket.id}`,
+        ref: `message:${rows[0].id}`,
+        payload: { messageId: rows[0].id, media: null },
         status: 'pending',
-        nextAttemptAt: soon,
+        runAt: soon,
       },
       {
+        queue: OUTBOX_QUEUE,
         companyId: company.company.id,
-        whatsappId: connection.id,
-        ticketId: ticket.id,
-        messageId: rows[1].id,
-        payload: { media: null },
+        key: `ticket:${ticket.id}`,
+        ref: `message:${rows[1].id}`,
+        payload: { messageId: rows[1].id, media: null },
         // A node died while sending it; its lease runs out at `soon`.
-        status: 'sending',
+        status: 'running',
         attempts: 1,
-        nextAttemptAt: soon,
+        runAt: soon,
       },
     ]);
     await t.restart();

@@ -222,7 +222,7 @@ export const runSchedules = async (deps: Deps, now: Date, log: FastifyBaseLogger
 
 export const registerSchedulesSender = (app: FastifyInstance) => {
   const deps = app.deps;
-  deps.jobs.register({
+  deps.jobs.every({
     name: SCHEDULES_JOB,
     everyMs: deps.config.schedulesInterval * 1000,
     run: (now) => runSchedules(deps, now, app.log),

@@ -405,8 +405,9 @@ describe('after a restart', () => {
       const ticket = await ticketOf(restarted.db, made.company.id, number);
       expect(ticket).toMatchObject({ status: 'open', userId: made.admin.id });
       // Barrier: the outbox sends in queue order, so this message goes out after anything the runs
-      // queued.
-      const later = await inject(restarted.app, session, 'POST', `/messages/${ticket!.id}`, {
+      // queued. (A new login: the clock moved past the first session's access token.)
+      const again = await login(restarted.app, made.admin.email);
+      const later = await inject(restarted.app, again, 'POST', `/messages/${ticket!.id}`, {
         body: 'Después de reiniciar',
       });
       expect(later.statusCode, later.body).toBe(201);

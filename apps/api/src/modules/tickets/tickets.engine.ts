@@ -139,7 +139,7 @@ export const registerTicketsEngine = (app: FastifyInstance) => {
   deps.realtime.setTicketGuard(createTicketGuard(deps.db));
   deps.realtime.setTicketRoomResolver(createRoomResolver(deps.db));
   deps.channels.onEvent((input) => handleChannelEvent(deps, input));
-  deps.jobs.register({
+  deps.jobs.every({
     name: TICKET_TIMERS_JOB,
     everyMs: deps.config.ticketTimersInterval * 1000,
     run: (now) => runTicketTimers(deps, now),

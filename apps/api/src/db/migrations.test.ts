@@ -1,0 +1,132 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asc, sql } from 'drizzle-orm';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
+import { makeCompany } from '../../test/harness';
+import { migrationsFolder, pgliteExtensions, type Db } from './client';
+import * as schema from './schema';
+import { contacts, jobs, messages, tickets, whatsapps } from './schema';
+
+// Upgrading a database that has work queued keeps the work: the sends and webhooks waiting in the
+// tables the one job queue replaced (migration 0004) move into it.
+
+let client: PGlite;
+let db: Db;
+let before: string;
+
+// The migrations up to and including `tag`, as a folder of their own.
+const migrationsUpTo = (tag: string) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'atendi-migrations-'));
+  cpSync(migrationsFolder, dir, { recursive: true });
+  const journalFile = path.join(dir, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
+  const last = journal.entries.findIndex((e) => e.tag === tag);
+  journal.entries = journal.entries.slice(0, last + 1);
+  writeFileSync(journalFile, JSON.stringify(journal));
+  return dir;
+};
+
+beforeAll(async () => {
+  client = new PGlite({ extensions: pgliteExtensions });
+  db = drizzle({ client, schema, casing: 'snake_case' }) as unknown as Db;
+  before = migrationsUpTo('0003_ticket_search');
+  await migrate(drizzle({ client }), { migrationsFolder: before });
+});
+afterAll(async () => {
+  await client.close();
+  rmSync(before, { recursive: true, force: true });
+});
+
+describe('migration to the one job queue', () => {
+  it('moves pending, in-flight and failed sends and unprocessed webhooks into jobs', async () => {
+    const { company } = await makeCompany(db);
+    const [connection] = await db
+      .insert(whatsapps)
+      .values({ companyId: company.id, name: 'Cloud', provider: 'cloud' })
+      .returning();
+    const [contact] = await db
+      .insert(contacts)
+      .values({ companyId: company.id, name: 'Ana', number: '5491122334455' })
+      .returning();
+    const [ticket] = await db
+      .insert(tickets)
+      .values({
+        companyId: company.id,
+        contactId: contact.id,
+        whatsappId: connection.id,
+        status: 'open',
+      })
+      .returning();
+    const sent = await db
+      .insert(messages)
+      .values(
+        ['pendiente', 'enviando', 'fallido', 'enviado'].map((body) => ({
+          companyId: company.id,
+          ticketId: ticket.id,
+          whatsappId: connection.id,
+          body,
+          fromMe: true,
+        })),
+      )
+      .returning();
+    const statuses = ['pending', 'sending', 'failed', 'sent'];
+    for (const [i, message] of sent.entries())
+      await db.execute(sql`
+        insert into message_outbox (company_id, whatsapp_id, ticket_id, message_id, payload, status, attempts, last_error)
+        values (${company.id}, ${connection.id}, ${ticket.id}, ${message.id},
+          ${JSON.stringify({ media: i === 0 ? { storedName: 'a.png' } : null })}::jsonb,
+          ${statuses[i]}, ${i}, ${i === 2 ? 'ERR_WAPP_NOT_INITIALIZED: down' : null})`);
+    await db.execute(sql`
+      insert into webhook_events (provider, whatsapp_id, payload, processed_at)
+      values ('cloud', ${connection.id}, '{"entry":["waiting"]}'::jsonb, null),
+             ('cloud', ${connection.id}, '{"entry":["handled"]}'::jsonb, now())`);
+
+    await migrate(drizzle({ client }), { migrationsFolder });
+
+    const moved = await db.select().from(jobs).orderBy(asc(jobs.id));
+    expect(
+      moved.map((j) => ({
+        queue: j.queue,
+        key: j.key,
+        ref: j.ref,
+        companyId: j.companyId,
+        status: j.status,
+        attempts: j.attempts,
+        lastError: j.lastError,
+        payload: j.payload,
+      })),
+    ).toEqual([
+      ...sent.map((message, i) => ({
+        queue: 'message.send',
+        key: `ticket:${ticket.id}`,
+        ref: `message:${message.id}`,
+        companyId: company.id,
+        status: ['pending', 'running', 'failed', 'done'][i],
+        attempts: i,
+        lastError: i === 2 ? 'ERR_WAPP_NOT_INITIALIZED: down' : null,
+        payload: { messageId: message.id, media: i === 0 ? { storedName: 'a.png' } : null },
+      })),
+      {
+        queue: 'cloud.webhook',
+        key: null,
+        ref: null,
+        companyId: company.id,
+        status: 'pending',
+        attempts: 0,
+        lastError: null,
+        payload: { whatsappId: connection.id, body: { entry: ['waiting'] } },
+      },
+    ]);
+    const left = await db.execute<{ name: string | null }>(
+      sql`select to_regclass('message_outbox')::text as name union all select to_regclass('webhook_events')::text`,
+    );
+    expect((left as unknown as { rows: { name: string | null }[] }).rows).toEqual([
+      { name: null },
+      { name: null },
+    ]);
+  });
+});

@@ -1,0 +1,309 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { asc, eq } from 'drizzle-orm';
+import { jobs } from '../db/schema';
+import { createTestApp, type TestContext } from '../../test/harness';
+import { eventually } from '../../test/inbox';
+import {
+  createJobs,
+  enqueueJobs,
+  PermanentJobError,
+  refsWithStatus,
+  retryDelay,
+  retryFailedJob,
+  withdrawJobs,
+  type Jobs,
+} from './queue';
+
+// The one background queue, on its own queues (the app's own workers never touch them). Each
+// facility stands for one API node.
+
+let t: TestContext;
+const nodes: Jobs[] = [];
+let queueNo = 0;
+const nextQueue = () => `test.queue-${(queueNo += 1)}`;
+
+const node = () => {
+  const jobsOfNode = createJobs({ db: t.db, log: t.app.log });
+  nodes.push(jobsOfNode);
+  return jobsOfNode;
+};
+const rowsOf = (queue: string) =>
+  t.db.select().from(jobs).where(eq(jobs.queue, queue)).orderBy(asc(jobs.id));
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await Promise.all(nodes.splice(0).map((n) => n.stop()));
+});
+afterAll(() => t.close());
+
+describe('retryDelay', () => {
+  it('waits 5 s, 15 s, 45 s … and never more than 10 minutes', () => {
+    const waits = Array.from({ length: 8 }, (_, i) => retryDelay(i + 1, 5000));
+    expect(waits).toEqual([5000, 15_000, 45_000, 135_000, 405_000, 600_000, 600_000, 600_000]);
+  });
+
+  it('scales with the configured base', () => {
+    expect([1, 2, 3].map((n) => retryDelay(n, 20))).toEqual([20, 60, 180]);
+  });
+});
+
+describe('a queue', () => {
+  it('runs a key’s jobs in order, holding the later ones while an earlier one waits to retry', async () => {
+    const queue = nextQueue();
+    const done: string[] = [];
+    let firstTry = true;
+    const jobsOfNode = node();
+    const q = jobsOfNode.define<{ name: string }>({
+      name: queue,
+      handle: async (job) => {
+        if (job.payload.name === 'a1' && firstTry) {
+          firstTry = false;
+          throw new Error('session down');
+        }
+        done.push(job.payload.name);
+      },
+      retryDelayMs: () => 150,
+      intervalMs: 50,
+    });
+    await enqueueJobs(
+      t.db,
+      queue,
+      ['a1', 'a2', 'b1', 'a3'].map((name) => ({ payload: { name }, key: name[0] })),
+    );
+    await jobsOfNode.start();
+    q.kick();
+    await eventually(
+      () => Promise.resolve(done),
+      (d) => d.length === 4,
+      'all four done',
+    );
+    // b1 did not wait for a's retry; a2 and a3 did, and kept their order.
+    expect(done).toEqual(['b1', 'a1', 'a2', 'a3']);
+    expect((await rowsOf(queue)).map((r) => [r.status, r.attempts])).toEqual([
+      ['done', 2],
+      ['done', 1],
+      ['done', 1],
+      ['done', 1],
+    ]);
+  });
+
+  it('fails a job at once on a permanent error and after maxAttempts otherwise, telling onFailed once', async () => {
+    const queue = nextQueue();
+    const failed: string[] = [];
+    const jobsOfNode = node();
+    jobsOfNode.define<{ name: string }>({
+      name: queue,
+      handle: async (job) => {
+        if (job.payload.name === 'never') throw new PermanentJobError('no such number');
+        throw Object.assign(new Error('still down'), { code: 'ERR_WAPP_NOT_INITIALIZED' });
+      },
+      maxAttempts: 3,
+      retryDelayMs: () => 0,
+      onFailed: async (job) => {
+        failed.push(job.payload.name);
+      },
+    });
+    await enqueueJobs(t.db, queue, [
+      { payload: { name: 'never' }, ref: 'x:1' },
+      { payload: { name: 'flaky' }, ref: 'x:2' },
+    ]);
+    for (let i = 0; i < 3; i += 1) await jobsOfNode.process(queue);
+    expect((await rowsOf(queue)).map((r) => [r.status, r.attempts, r.lastError])).toEqual([
+      ['failed', 1, 'no such number'],
+      ['failed', 3, 'ERR_WAPP_NOT_INITIALIZED: still down'],
+    ]);
+    expect(failed).toEqual(['never', 'flaky']);
+    expect(await refsWithStatus(t.db, queue, ['x:1', 'x:2', 'x:3'], 'failed')).toEqual(
+      new Set(['x:1', 'x:2']),
+    );
+
+    // A retry starts the count afresh; it works only on a failed job.
+    expect(await retryFailedJob(t.db, queue, 'x:2')).toBe(true);
+    expect(await retryFailedJob(t.db, queue, 'x:2')).toBe(false);
+    expect((await rowsOf(queue))[1]).toMatchObject({ status: 'pending', attempts: 0 });
+  });
+
+  it('withdraws a job that has not started, and refuses once it has', async () => {
+    const queue = nextQueue();
+    await enqueueJobs(t.db, queue, [
+      { payload: {}, ref: 'm:1' },
+      { payload: {}, ref: 'm:2' },
+    ]);
+    await t.db.update(jobs).set({ status: 'running' }).where(eq(jobs.ref, 'm:2'));
+    expect(await t.db.transaction((tx) => withdrawJobs(tx, queue, 'm:1'))).toBe('withdrawn');
+    expect(await t.db.transaction((tx) => withdrawJobs(tx, queue, 'm:2'))).toBe('started');
+    expect((await rowsOf(queue)).map((r) => r.ref)).toEqual(['m:2']);
+  });
+
+  it('hands each job to one of two nodes claiming at the same time', async () => {
+    const queue = nextQueue();
+    const handledBy: Record<string, string[]> = {};
+    const [one, two] = [node(), node()];
+    const queues = [one, two].map((jobsOfNode, i) =>
+      jobsOfNode.define<{ n: number }>({
+        name: queue,
+        handle: async (job) => {
+          (handledBy[job.payload.n] ??= []).push(`node${i}`);
+        },
+        batchSize: 3,
+      }),
+    );
+    await enqueueJobs(
+      t.db,
+      queue,
+      Array.from({ length: 30 }, (_, n) => ({ payload: { n } })),
+    );
+    const drain = async (q: (typeof queues)[number]) => {
+      while ((await q.processBatch()).claimed > 0);
+    };
+    await Promise.all(queues.map(drain));
+    expect(Object.keys(handledBy)).toHaveLength(30);
+    expect(Object.values(handledBy).every((by) => by.length === 1)).toBe(true);
+    expect((await rowsOf(queue)).every((r) => r.status === 'done' && r.attempts === 1)).toBe(true);
+  });
+
+  it('takes over a job whose node died mid-run once its lease runs out, not before', async () => {
+    const queue = nextQueue();
+    const handled: number[] = [];
+    const jobsOfNode = node();
+    jobsOfNode.define<{ n: number }>({
+      name: queue,
+      handle: async (job) => {
+        handled.push(job.payload.n);
+      },
+    });
+    await enqueueJobs(t.db, queue, [{ payload: { n: 1 } }, { payload: { n: 2 } }]);
+    const [first, second] = await rowsOf(queue);
+    // A dead node's claims: one ran out a second ago, one holds for another minute.
+    await t.db
+      .update(jobs)
+      .set({ status: 'running', attempts: 1, runAt: new Date(Date.now() - 1000) })
+      .where(eq(jobs.id, first.id));
+    await t.db
+      .update(jobs)
+      .set({ status: 'running', attempts: 1, runAt: new Date(Date.now() + 60_000) })
+      .where(eq(jobs.id, second.id));
+    expect(await jobsOfNode.process(queue)).toEqual({ claimed: 1, succeeded: 1 });
+    expect(handled).toEqual([1]);
+    expect((await rowsOf(queue)).map((r) => [r.status, r.attempts])).toEqual([
+      ['done', 2],
+      ['running', 1],
+    ]);
+  });
+
+  it('keeps finished jobs for their time, then drops them', async () => {
+    const day = 24 * 3600_000;
+    const queue = nextQueue();
+    const jobsOfNode = node();
+    const q = jobsOfNode.define({ name: queue, handle: async () => {}, keepFailedMs: 30 * day });
+    const old = (days: number) => new Date(Date.now() - days * day);
+    await t.db.insert(jobs).values([
+      { queue, payload: {}, status: 'done', updatedAt: old(8) },
+      { queue, payload: {}, status: 'done', updatedAt: old(1) },
+      { queue, payload: {}, status: 'failed', updatedAt: old(29) },
+      { queue, payload: {}, status: 'failed', updatedAt: old(31) },
+      // Never run: kept whatever its age.
+      {
+        queue,
+        payload: {},
+        status: 'pending',
+        runAt: new Date(Date.now() + day),
+        updatedAt: old(90),
+      },
+    ]);
+    const before = (await rowsOf(queue)).map((r) => r.id);
+    await jobsOfNode.start();
+    q.kick();
+    await eventually(
+      () => rowsOf(queue),
+      (rows) => rows.length === 3,
+      'pruned',
+    );
+    expect((await rowsOf(queue)).map((r) => before.indexOf(r.id))).toEqual([1, 2, 4]);
+  });
+
+  it('leaves the jobs it will not get to for the next node when it stops', async () => {
+    const queue = nextQueue();
+    const jobsOfNode = node();
+    let release: () => void = () => {};
+    const started = new Promise<void>((resolve) => {
+      jobsOfNode.define<{ n: number }>({
+        name: queue,
+        handle: async () => {
+          resolve();
+          await new Promise<void>((r) => (release = r));
+        },
+      });
+    });
+    await enqueueJobs(t.db, queue, [{ payload: { n: 1 } }, { payload: { n: 2 } }]);
+    await jobsOfNode.start();
+    jobsOfNode.kick(queue);
+    await started;
+    const stopped = jobsOfNode.stop();
+    release();
+    await stopped;
+    // The job in hand was finished; the other is due again at once, its attempt not counted.
+    expect((await rowsOf(queue)).map((r) => [r.status, r.attempts])).toEqual([
+      ['done', 1],
+      ['pending', 0],
+    ]);
+  });
+});
+
+describe('a recurring job', () => {
+  it('runs right after start, then every everyMs on one node at a time', async () => {
+    const name = nextQueue();
+    const runs: number[] = [];
+    const [one, two] = [node(), node()];
+    for (const jobsOfNode of [one, two])
+      jobsOfNode.every({
+        name,
+        everyMs: 400,
+        run: async () => {
+          runs.push(Date.now());
+          await new Promise((r) => setTimeout(r, 50));
+        },
+      });
+    await Promise.all([one.start(), two.start()]);
+    await eventually(
+      () => Promise.resolve(runs),
+      (r) => r.length >= 3,
+      'three runs',
+    );
+    await Promise.all([one.stop(), two.stop()]);
+    // One row, shared by the nodes: each run began at least everyMs after the one before it ended.
+    const gaps = runs.slice(1).map((at, i) => at - runs[i]!);
+    expect(
+      gaps.every((gap) => gap >= 400),
+      `gaps ${gaps.join(', ')}`,
+    ).toBe(true);
+    const rows = await rowsOf(name);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ ref: 'recurring', status: 'pending' });
+    expect(rows[0].runAt.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('run() waits for a run in progress on this node, then runs once more', async () => {
+    const name = nextQueue();
+    const jobsOfNode = node();
+    const order: string[] = [];
+    let calls = 0;
+    jobsOfNode.every({
+      name,
+      everyMs: 0,
+      run: async () => {
+        calls += 1;
+        const call = calls;
+        order.push(`start ${call}`);
+        await new Promise((r) => setTimeout(r, 30));
+        order.push(`end ${call}`);
+        if (call === 1) throw new Error('first run fails');
+      },
+    });
+    await Promise.all([jobsOfNode.run(name), jobsOfNode.run(name)]);
+    // A failed run is logged, not thrown at the caller, and does not stop the next.
+    expect(order).toEqual(['start 1', 'end 1', 'start 2', 'end 2']);
+  });
+});

@@ -1,0 +1,43 @@
+import type { Db } from '../../db/client';
+import { enqueueJobs, refsWithStatus, retryFailedJob, withdrawJobs } from '../../jobs/queue';
+import type { OutgoingMedia } from './message-form';
+
+// The sends of outgoing messages as jobs of the one background queue: queued with their message,
+// looked up, retried and withdrawn here; run by the outbox (outbox.ts).
+
+export const OUTBOX_QUEUE = 'message.send';
+// What a job carries: its message, and the stored file's details (the message row has no mimetype).
+export type OutboxPayload = { messageId: number; media: OutgoingMedia | null };
+
+const refOf = (messageId: number) => `message:${messageId}`;
+
+// Queues the sends of just-written messages in the caller's transaction.
+export const queueSends = (
+  tx: Db,
+  ticket: { id: number; companyId: number },
+  sends: { messageId: number; media: OutgoingMedia | null }[],
+) =>
+  enqueueJobs<OutboxPayload>(
+    tx,
+    OUTBOX_QUEUE,
+    sends.map((send) => ({
+      payload: send,
+      key: `ticket:${ticket.id}`,
+      ref: refOf(send.messageId),
+      companyId: ticket.companyId,
+    })),
+  );
+
+// The messages among `ids` whose send was given up.
+export const failedSends = async (db: Db, ids: number[]) => {
+  const refs = await refsWithStatus(db, OUTBOX_QUEUE, ids.map(refOf), 'failed');
+  return new Set(ids.filter((id) => refs.has(refOf(id))));
+};
+
+// A message whose send was given up goes back to the queue, due now; false if it had not failed.
+export const retrySend = (db: Db, messageId: number) =>
+  retryFailedJob(db, OUTBOX_QUEUE, refOf(messageId));
+
+// Takes back a send that has not started, in the caller's transaction ('started' if it has).
+export const withdrawSend = (tx: Db, messageId: number) =>
+  withdrawJobs(tx, OUTBOX_QUEUE, refOf(messageId));
