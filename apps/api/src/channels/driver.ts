@@ -70,6 +70,11 @@ export type SendRequest = {
   media?: OutgoingMedia;
   quotedId?: string;
   isGroup?: boolean;
+  // The same key means the same message. A send retried because a node died before recording the
+  // first carries it again, and a provider that can recognise the repeat delivers the message once
+  // (Baileys: the WhatsApp message id is derived from it; the simulator: its provider id). The Cloud
+  // API has no such thing: there a repeat after a crash can arrive twice.
+  idempotencyKey?: string;
 };
 
 export type SendResult = {

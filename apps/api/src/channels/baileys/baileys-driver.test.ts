@@ -28,10 +28,10 @@ const fakeSocket = () => {
     ev,
     user: undefined as BaileysSocket['user'],
     config: undefined as UserFacingSocketConfig | undefined,
-    sendMessage: vi.fn(async (jid: string, content: object) => {
+    sendMessage: vi.fn(async (jid: string, content: object, options?: { messageId?: string }) => {
       sequence += 1;
       return proto.WebMessageInfo.fromObject({
-        key: { remoteJid: jid, fromMe: true, id: `SENT${sequence}` },
+        key: { remoteJid: jid, fromMe: true, id: options?.messageId ?? `SENT${sequence}` },
         message: 'text' in content ? { conversation: String(content.text) } : {},
         messageTimestamp: 1_700_000_000,
       }) as WAMessage;
@@ -519,6 +519,23 @@ describe('baileys driver: sending', () => {
       '551188887777@s.whatsapp.net',
       { text: 'de novo' },
       {},
+    );
+  });
+
+  it('gives a repeated send the same WhatsApp message id, so WhatsApp keeps one copy', async () => {
+    const t = await connected();
+    const send = (idempotencyKey: string) =>
+      t.session.sendMessage({ to: '5511988887777', body: 'Una vez', idempotencyKey });
+    const first = await send('message:41');
+    const repeat = await send('message:41');
+    const other = await send('message:42');
+    expect(first.providerId).toMatch(/^3EB0[0-9A-F]{18}$/);
+    expect(repeat.providerId).toBe(first.providerId);
+    expect(other.providerId).not.toBe(first.providerId);
+    expect(t.current().sendMessage).toHaveBeenLastCalledWith(
+      CONTACT,
+      { text: 'Una vez' },
+      { messageId: other.providerId },
     );
   });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   DisconnectReason,
   downloadMediaMessage,
@@ -129,6 +130,12 @@ const contentFor = ({ body, media }: SendRequest): AnyMessageContent => {
       return { document: file, mimetype: media.mimetype, fileName: media.fileName, caption };
   }
 };
+
+// The WhatsApp message id of a send with an idempotency key: the same key gives the same id, so a send
+// repeated after a crash is the same message to WhatsApp, which keeps one. Shaped like the ids Baileys
+// makes itself (3EB0 and 18 hex digits).
+export const messageIdFor = (whatsappId: number, key: string) =>
+  `3EB0${createHash('sha256').update(`${whatsappId}:${key}`).digest('hex').slice(0, 18).toUpperCase()}`;
 
 const failure = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -530,7 +537,12 @@ export const createBaileysDriver = (options: BaileysDriverOptions = {}): Channel
         const quoted = request.quotedId ? await quotedMessage(jid, request.quotedId) : undefined;
         let sent: WAMessage | undefined;
         try {
-          sent = await socket.sendMessage(jid, contentFor(request), quoted ? { quoted } : {});
+          sent = await socket.sendMessage(jid, contentFor(request), {
+            ...(quoted ? { quoted } : {}),
+            ...(request.idempotencyKey
+              ? { messageId: messageIdFor(ctx.connection.id, request.idempotencyKey) }
+              : {}),
+          });
         } catch (err) {
           throw new ChannelError('ERR_SENDING_WAPP_MSG', failure(err));
         }

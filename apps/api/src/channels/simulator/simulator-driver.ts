@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -267,21 +267,42 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
           } catch (error) {
             if ((error as ChannelError).code === 'ERR_WAPP_INVALID_CONTACT') throw error;
           }
-          const providerId = newId('SIMOUT');
+          const providerId = request.idempotencyKey
+            ? `SIMOUT${createHash('sha256').update(`${whatsappId}:${request.idempotencyKey}`).digest('hex').slice(0, 20).toUpperCase()}`
+            : newId('SIMOUT');
           const timestamp = new Date();
-          await db.insert(simulatorMessages).values({
-            companyId: connection.companyId,
-            whatsappId,
-            providerId,
-            to: request.to,
-            body: request.body,
-            mediaType: request.media?.mediaType ?? 'chat',
-            fileName: request.media?.fileName ?? null,
-            quotedId: request.quotedId ?? null,
-            // The server took it (one grey tick); the phone panel delivers and reads it.
-            ack: 2,
-            createdAt: timestamp,
-          });
+          const [stored] = await db
+            .insert(simulatorMessages)
+            .values({
+              companyId: connection.companyId,
+              whatsappId,
+              providerId,
+              to: request.to,
+              body: request.body,
+              mediaType: request.media?.mediaType ?? 'chat',
+              fileName: request.media?.fileName ?? null,
+              quotedId: request.quotedId ?? null,
+              // The server took it (one grey tick); the phone panel delivers and reads it.
+              ack: 2,
+              createdAt: timestamp,
+            })
+            .onConflictDoNothing({
+              target: [simulatorMessages.whatsappId, simulatorMessages.providerId],
+            })
+            .returning({ id: simulatorMessages.id });
+          if (!stored) {
+            // A repeat of a send the phone already has: it keeps the one copy.
+            const [first] = await db
+              .select()
+              .from(simulatorMessages)
+              .where(
+                and(
+                  eq(simulatorMessages.whatsappId, whatsappId),
+                  eq(simulatorMessages.providerId, providerId),
+                ),
+              );
+            if (first) return { providerId, timestamp: first.createdAt, ack: first.ack as Ack };
+          }
           // The simulated phone has it at once: the chat shows what the phone shows.
           return { providerId, timestamp, ack: 2 };
         },

@@ -719,6 +719,35 @@ describe('DELETE /messages/:id', () => {
   });
 });
 
+describe('a send repeated after its node died', () => {
+  it('reaches the phone once, under the first provider id', async () => {
+    const { ticket, contact } = await conversation();
+    const [created] = (await send(ticket.id, { body: 'Una sola vez' })).json();
+    await waitFor(async () => (await outboxRow(created.id))?.status === 'done', 'first send');
+    const { providerId } = await messageRow(created.id);
+    // The node died after WhatsApp took the message and before it recorded that: the message has no
+    // provider id and the job is still claimed, its lease run out.
+    await t.db.update(messages).set({ providerId: null }).where(eq(messages.id, created.id));
+    await t.db
+      .update(jobs)
+      .set({ status: 'running', runAt: new Date(Date.now() - 1000) })
+      .where(and(eq(jobs.queue, OUTBOX_QUEUE), eq(jobs.ref, `message:${created.id}`)));
+    t.app.deps.outbox.kick();
+    await waitFor(
+      async () =>
+        (await outboxRow(created.id))?.status === 'done' &&
+        (await outboxRow(created.id)).attempts === 2,
+      'sent again',
+    );
+    expect((await messageRow(created.id)).providerId).toBe(providerId);
+    expect(
+      (await outbound(connection.id)).filter(
+        (m) => m.to === contact.number && m.body === 'Una sola vez',
+      ),
+    ).toHaveLength(1);
+  });
+});
+
 // Last: it replaces the app the sockets above listen to.
 describe('after a restart', () => {
   it('sends rows an earlier process left pending, or claimed and never finished', async () => {

@@ -72,6 +72,8 @@ export const createOutbox = (options: {
     )
       throw new Undeliverable('The file to send is no longer stored');
     const request: SendRequest = {
+      // A repeat of this send (its node died before recording it) is the same message.
+      idempotencyKey: `message:${messageId}`,
       to: found.to,
       body: found.message.body,
       isGroup: found.isGroup,
