@@ -1,4 +1,4 @@
-import type { InfiniteData } from '@tanstack/react-query';
+import type { InfiniteData, QueryClient, QueryKey } from '@tanstack/react-query';
 
 // Live events applied to a cached infinite list (SPEC §4 Live updates: create and update insert or
 // replace, delete removes). K is the field of each page that holds the rows ('contacts', 'tags', …).
@@ -56,4 +56,32 @@ export const uniqueRows = <K extends string, P extends Record<K, Row[]>>(
   const byId = new Map<number, RowOf<K, P>>();
   data?.pages.forEach((page) => page[key].forEach((row) => byId.set(row.id, row)));
   return [...byId.values()];
+};
+
+// The listed row with this id, when a page holds it.
+export const findInPages = <K extends string, P extends Record<K, Row[]>>(
+  data: Pages<K, P> | undefined,
+  key: K,
+  id: number,
+): RowOf<K, P> | undefined => {
+  for (const page of data?.pages ?? []) {
+    const row = page[key].find((item) => item.id === id);
+    if (row) return row;
+  }
+  return undefined;
+};
+
+// Applies a change to every cached search of one list: each list's key is listsKey + its search.
+export const updatePagedLists = <D>(
+  queryClient: QueryClient,
+  listsKey: QueryKey,
+  update: (data: D | undefined, search: string) => D | undefined,
+) => {
+  queryClient
+    .getQueryCache()
+    .findAll({ queryKey: listsKey })
+    .forEach(({ queryKey }) => {
+      const search = String(queryKey[listsKey.length] ?? '');
+      queryClient.setQueryData<D>(queryKey, (data) => update(data, search));
+    });
 };

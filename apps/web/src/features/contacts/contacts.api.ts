@@ -1,10 +1,4 @@
-import {
-  infiniteQueryOptions,
-  useInfiniteQuery,
-  useQueryClient,
-  type InfiniteData,
-  type QueryClient,
-} from '@tanstack/react-query';
+import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import {
   CONTACT_UPLOAD_MAX_ROWS,
   type ContactDetailView,
@@ -19,7 +13,8 @@ import {
 } from '@atendi/shared';
 import { ApiError, api } from '../../api/http-client';
 import { useCompanyEvent } from '../../api/socket';
-import { removeFromPages, uniqueRows, upsertIntoPages } from '../../lib/paged-cache';
+import { removeFromPages, updatePagedLists, upsertIntoPages } from '../../lib/paged-cache';
+import type { PagedSource } from '../../lib/use-paged-list';
 
 type ContactsData = InfiniteData<ContactListPage, number>;
 
@@ -38,16 +33,10 @@ export const updateContact = (id: number, input: ContactInput) =>
   api.put<ContactDetailView>(`/contacts/${id}`, input);
 export const deleteContact = (id: number) => api.delete(`/contacts/${id}`);
 
-export const useContactsList = (search: string) => {
-  const query = useInfiniteQuery(
-    infiniteQueryOptions({
-      queryKey: contactsKeys.list(search),
-      queryFn: ({ pageParam }) => fetchContactsPage(search, pageParam),
-      initialPageParam: 1,
-      getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-    }),
-  );
-  return { ...query, contacts: uniqueRows(query.data, 'contacts') };
+export const contactsList: PagedSource<'contacts', ContactListPage> = {
+  queryKey: contactsKeys.list,
+  rowsKey: 'contacts',
+  fetchPage: fetchContactsPage,
 };
 
 const matchesSearch = (contact: ContactView, search: string) => {
@@ -61,17 +50,11 @@ const matchesSearch = (contact: ContactView, search: string) => {
 };
 
 export const applyContactEventToCache = (queryClient: QueryClient, event: ContactEvent) => {
-  queryClient
-    .getQueryCache()
-    .findAll({ queryKey: contactsKeys.lists })
-    .forEach(({ queryKey }) => {
-      const search = String(queryKey[2] ?? '');
-      queryClient.setQueryData<ContactsData>(queryKey, (data) => {
-        if (event.action === 'delete') return removeFromPages(data, 'contacts', event.contactId);
-        const { extraInfo: _extraInfo, ...contact } = event.contact;
-        return upsertIntoPages(data, 'contacts', contact, matchesSearch(contact, search));
-      });
-    });
+  updatePagedLists<ContactsData>(queryClient, contactsKeys.lists, (data, search) => {
+    if (event.action === 'delete') return removeFromPages(data, 'contacts', event.contactId);
+    const { extraInfo: _extraInfo, ...contact } = event.contact;
+    return upsertIntoPages(data, 'contacts', contact, matchesSearch(contact, search));
+  });
   if (event.action === 'delete')
     queryClient.removeQueries({ queryKey: contactsKeys.detail(event.contactId) });
   else queryClient.setQueryData(contactsKeys.detail(event.contact.id), event.contact);

@@ -1,40 +1,26 @@
 import { useState } from 'react';
-import {
-  Box,
-  Button,
-  CircularProgress,
-  IconButton,
-  InputAdornment,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  TextField,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Button } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
-import SearchIcon from '@mui/icons-material/Search';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from 'react-toastify';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { can, type FileListView } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
-import { ConfirmDialog } from '../../components/confirm-dialog';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
-import { useInfiniteScroll } from '../../lib/use-infinite-scroll';
+import { useDeleteConfirm } from '../../components/delete-confirm';
+import {
+  actionsColumn,
+  PagedTable,
+  RowAction,
+  type TableColumns,
+} from '../../components/paged-table';
+import { usePagedList } from '../../lib/use-paged-list';
 import { FileListDialog } from './file-list-dialog';
 import {
   applyFileListEventToCache,
   deleteFileList,
+  filesList,
   useFileListLiveUpdates,
-  useFilesList,
 } from './files.api';
 
 type DialogState = { open: boolean; fileList: FileListView | null; sessionKey: number };
@@ -46,135 +32,63 @@ export const FilesPage = () => {
   const queryClient = useQueryClient();
   const { user: me } = useCurrentSession();
   const canManage = can(me, 'files:manage');
-  const [searchInput, setSearchInput] = useState('');
-  const search = useDebouncedValue(searchInput.trim());
-  const { files, isPending, isFetching, hasNextPage, isFetchingNextPage, fetchNextPage } =
-    useFilesList(search);
+  const list = usePagedList(filesList);
   const [dialog, setDialog] = useState<DialogState>({ open: false, fileList: null, sessionKey: 0 });
-  const [toDelete, setToDelete] = useState<FileListView | null>(null);
-  const scroll = useInfiniteScroll({
-    hasNextPage,
-    isFetchingNextPage,
-    fetchNextPage,
-    loadedCount: files.length,
-  });
-  const columns = canManage ? 2 : 1;
 
   useFileListLiveUpdates();
 
   const openDialog = (fileList: FileListView | null) =>
     setDialog((current) => ({ open: true, fileList, sessionKey: current.sessionKey + 1 }));
 
-  const remove = useMutation({
-    mutationFn: (fileList: FileListView) => deleteFileList(fileList.id),
-    onSuccess: (_data, fileList) => {
-      applyFileListEventToCache(queryClient, { action: 'delete', fileId: fileList.id });
-      toast.success(t('files.deleted'));
-    },
-    onSettled: () => setToDelete(null),
+  const confirmDelete = useDeleteConfirm({
+    remove: (fileList: FileListView) => deleteFileList(fileList.id),
+    onDeleted: (fileList) =>
+      applyFileListEventToCache(queryClient, { action: 'delete', fileId: fileList.id }),
+    deletedText: t('files.deleted'),
+    title: (fileList) => t('files.deleteTitle', { name: fileList.name }),
+    message: () => t('files.deleteText'),
+    confirmLabel: t('files.delete'),
   });
 
+  const columns: TableColumns<FileListView> = [
+    { header: t('files.columns.name'), cell: (fileList) => fileList.name },
+    canManage &&
+      actionsColumn(t('files.columns.actions'), (fileList) => (
+        <>
+          <RowAction
+            title={t('files.edit')}
+            label={t('files.editList', { name: fileList.name })}
+            icon={<EditOutlinedIcon fontSize="small" />}
+            onClick={() => openDialog(fileList)}
+          />
+          <RowAction
+            title={t('files.delete')}
+            label={t('files.deleteList', { name: fileList.name })}
+            icon={<DeleteOutlineIcon fontSize="small" />}
+            onClick={() => confirmDelete.ask(fileList)}
+          />
+        </>
+      )),
+  ];
+
   return (
-    <Stack spacing={2}>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        alignItems={{ xs: 'stretch', sm: 'center' }}
-      >
-        <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
-          {t('files.title')}
-        </Typography>
-        <TextField
-          size="small"
-          type="search"
-          placeholder={t('files.search')}
-          value={searchInput}
-          onChange={(event) => setSearchInput(event.target.value)}
-          slotProps={{
-            htmlInput: { 'aria-label': t('files.search') },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
-        {canManage && (
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => openDialog(null)}>
-            {t('files.add')}
-          </Button>
-        )}
-      </Stack>
-
-      <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
-        <TableContainer
-          ref={scroll.ref}
-          onScroll={scroll.onScroll}
-          data-testid="files-scroll"
-          sx={{ maxHeight: { xs: 'calc(100vh - 230px)', sm: 'calc(100vh - 190px)' } }}
-        >
-          <Table stickyHeader size="small" aria-label={t('files.title')}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('files.columns.name')}</TableCell>
-                {canManage && (
-                  <TableCell align="center" sx={{ width: 120 }}>
-                    {t('files.columns.actions')}
-                  </TableCell>
-                )}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {files.map((fileList) => (
-                <TableRow key={fileList.id} hover>
-                  <TableCell>{fileList.name}</TableCell>
-                  {canManage && (
-                    <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
-                      <Tooltip title={t('files.edit')}>
-                        <IconButton
-                          size="small"
-                          aria-label={t('files.editList', { name: fileList.name })}
-                          onClick={() => openDialog(fileList)}
-                        >
-                          <EditOutlinedIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
-                      <Tooltip title={t('files.delete')}>
-                        <IconButton
-                          size="small"
-                          aria-label={t('files.deleteList', { name: fileList.name })}
-                          onClick={() => setToDelete(fileList)}
-                        >
-                          <DeleteOutlineIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
-                    </TableCell>
-                  )}
-                </TableRow>
-              ))}
-              {isFetching && (
-                <TableRow>
-                  <TableCell colSpan={columns} align="center">
-                    <CircularProgress size={24} aria-label={t('app.loading')} />
-                  </TableCell>
-                </TableRow>
-              )}
-              {!isPending && !isFetching && files.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={columns}>
-                    <Box sx={{ py: 3, textAlign: 'center', color: 'text.secondary' }}>
-                      {search ? t('files.noMatches') : t('files.empty')}
-                    </Box>
-                  </TableCell>
-                </TableRow>
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      </Paper>
-
+    <>
+      <PagedTable
+        title={t('files.title')}
+        searchLabel={t('files.search')}
+        toolbar={
+          canManage && (
+            <Button variant="contained" startIcon={<AddIcon />} onClick={() => openDialog(null)}>
+              {t('files.add')}
+            </Button>
+          )
+        }
+        list={list}
+        columns={columns}
+        emptyText={t('files.empty')}
+        noMatchesText={t('files.noMatches')}
+        scrollTestId="files-scroll"
+      />
       {canManage && (
         <FileListDialog
           open={dialog.open}
@@ -183,16 +97,7 @@ export const FilesPage = () => {
           onClose={() => setDialog((current) => ({ ...current, open: false }))}
         />
       )}
-      <ConfirmDialog
-        open={toDelete !== null}
-        title={t('files.deleteTitle', { name: toDelete?.name ?? '' })}
-        message={t('files.deleteText')}
-        confirmLabel={t('files.delete')}
-        isDestructive
-        isBusy={remove.isPending}
-        onConfirm={() => toDelete && remove.mutate(toDelete)}
-        onClose={() => setToDelete(null)}
-      />
-    </Stack>
+      {confirmDelete.dialog}
+    </>
   );
 };

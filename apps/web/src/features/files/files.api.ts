@@ -1,10 +1,4 @@
-import {
-  infiniteQueryOptions,
-  useInfiniteQuery,
-  useQueryClient,
-  type InfiniteData,
-  type QueryClient,
-} from '@tanstack/react-query';
+import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type {
   FileListEvent,
   FileListsPage,
@@ -13,6 +7,8 @@ import type {
 } from '@atendi/shared';
 import { api } from '../../api/http-client';
 import { useCompanyEvent } from '../../api/socket';
+import { removeFromPages, updatePagedLists, upsertIntoPages } from '../../lib/paged-cache';
+import type { PagedSource } from '../../lib/use-paged-list';
 
 type FilesData = InfiniteData<FileListsPage, number>;
 
@@ -44,20 +40,10 @@ export const uploadOptionFile = (listId: number, upload: OptionUpload) => {
   return api.post<FileListView>(`/files/uploadList/${listId}`, body);
 };
 
-export const filesListQuery = (search: string) =>
-  infiniteQueryOptions({
-    queryKey: filesKeys.list(search),
-    queryFn: ({ pageParam }) => fetchFilesPage(search, pageParam),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
-
-export const useFilesList = (search: string) => {
-  const query = useInfiniteQuery(filesListQuery(search));
-  // Pages are offsets: a live insert can push a row onto the next page, so show each list once.
-  const byId = new Map<number, FileListView>();
-  query.data?.pages.forEach((page) => page.files.forEach((row) => byId.set(row.id, row)));
-  return { ...query, files: [...byId.values()] };
+export const filesList: PagedSource<'files', FileListsPage> = {
+  queryKey: filesKeys.list,
+  rowsKey: 'files',
+  fetchPage: fetchFilesPage,
 };
 
 const matchesSearch = (name: string, search: string) =>
@@ -69,42 +55,17 @@ export const applyFileListEvent = (
   event: FileListEvent,
   search: string,
 ): FilesData | undefined => {
-  if (!data) return data;
-  const without = (id: number) => ({
-    ...data,
-    pages: data.pages.map((page) => ({
-      ...page,
-      files: page.files.filter((row) => row.id !== id),
-    })),
-  });
-  if (event.action === 'delete') return without(event.fileId);
+  if (event.action === 'delete') return removeFromPages(data, 'files', event.fileId);
   const { files: record } = event;
   // A rename can take a list out of the current search.
-  if (!matchesSearch(record.name, search)) return without(record.id);
-  const isListed = data.pages.some((page) => page.files.some((row) => row.id === record.id));
-  if (isListed) {
-    return {
-      ...data,
-      pages: data.pages.map((page) => ({
-        ...page,
-        files: page.files.map((row) => (row.id === record.id ? record : row)),
-      })),
-    };
-  }
-  const [first, ...rest] = data.pages;
-  return { ...data, pages: [{ ...first, files: [record, ...first.files] }, ...rest] };
+  if (!matchesSearch(record.name, search)) return removeFromPages(data, 'files', record.id);
+  return upsertIntoPages(data, 'files', record, true);
 };
 
 export const applyFileListEventToCache = (queryClient: QueryClient, event: FileListEvent) => {
-  queryClient
-    .getQueryCache()
-    .findAll({ queryKey: filesKeys.lists })
-    .forEach(({ queryKey }) => {
-      const search = String(queryKey[2] ?? '');
-      queryClient.setQueryData<FilesData>(queryKey, (data) =>
-        applyFileListEvent(data, event, search),
-      );
-    });
+  updatePagedLists<FilesData>(queryClient, filesKeys.lists, (data, search) =>
+    applyFileListEvent(data, event, search),
+  );
 };
 
 export const useFileListLiveUpdates = () => {

@@ -1,30 +1,20 @@
 import { useState } from 'react';
-import {
-  Box,
-  Button,
-  CircularProgress,
-  IconButton,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Button, Stack, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from 'react-toastify';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { can } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { useDeleteConfirm } from '../../components/delete-confirm';
 import { MessagePage } from '../../components/message-page';
+import {
+  actionsColumn,
+  PagedTable,
+  RowAction,
+  type TableColumns,
+} from '../../components/paged-table';
 import { cssColor } from '../../lib/colors';
 import { ColorSwatch } from './color-picker';
 import { QueueDialog } from './queue-dialog';
@@ -38,120 +28,92 @@ import {
 
 type DialogState = { open: boolean; queue: Queue | null; sessionKey: number };
 
+// GET /queue answers every queue in its order: the table neither searches nor pages.
 const QueuesManager = () => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { data: queues = [], isPending } = useQueues();
   const [dialog, setDialog] = useState<DialogState>({ open: false, queue: null, sessionKey: 0 });
-  const [toDelete, setToDelete] = useState<Queue | null>(null);
 
   useQueueLiveUpdates();
 
   const openDialog = (queue: Queue | null) =>
     setDialog((current) => ({ open: true, queue, sessionKey: current.sessionKey + 1 }));
 
-  const remove = useMutation({
-    mutationFn: (queue: Queue) => deleteQueue(queue.id),
-    onSuccess: (_data, queue) => {
-      applyQueueEventToCache(queryClient, { action: 'delete', queueId: queue.id });
-      toast.success(t('queues.deleted'));
-    },
-    onSettled: () => setToDelete(null),
+  const confirmDelete = useDeleteConfirm({
+    remove: (queue: Queue) => deleteQueue(queue.id),
+    onDeleted: (queue) =>
+      applyQueueEventToCache(queryClient, { action: 'delete', queueId: queue.id }),
+    deletedText: t('queues.deleted'),
+    title: (queue) => t('queues.deleteTitle', { name: queue.name }),
+    message: () => t('queues.deleteText'),
+    confirmLabel: t('queues.delete'),
   });
 
-  return (
-    <Stack spacing={2}>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        alignItems={{ xs: 'stretch', sm: 'center' }}
-      >
-        <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
-          {t('queues.title')}
+  const columns: TableColumns<Queue> = [
+    { header: t('queues.columns.name'), cell: (queue) => queue.name, sx: { fontWeight: 500 } },
+    {
+      header: t('queues.columns.color'),
+      cell: (queue) => (
+        <Stack direction="row" spacing={1} alignItems="center">
+          <ColorSwatch color={cssColor(queue.color)} size={18} />
+          <Typography variant="body2" component="span" sx={{ fontFamily: 'monospace' }}>
+            {queue.color}
+          </Typography>
+        </Stack>
+      ),
+    },
+    {
+      header: t('queues.columns.order'),
+      cell: (queue) => queue.orderQueue ?? '—',
+      align: 'center',
+    },
+    {
+      header: t('queues.columns.greeting'),
+      cell: (queue) => (
+        <Typography
+          variant="body2"
+          noWrap
+          title={queue.greetingMessage || undefined}
+          color={queue.greetingMessage ? 'text.primary' : 'text.secondary'}
+        >
+          {queue.greetingMessage || '—'}
         </Typography>
-        <Button variant="contained" startIcon={<AddIcon />} onClick={() => openDialog(null)}>
-          {t('queues.add')}
-        </Button>
-      </Stack>
+      ),
+      sx: { maxWidth: 320 },
+    },
+    actionsColumn(t('queues.columns.actions'), (queue) => (
+      <>
+        <RowAction
+          title={t('queues.edit')}
+          label={t('queues.editQueue', { name: queue.name })}
+          icon={<EditOutlinedIcon fontSize="small" />}
+          onClick={() => openDialog(queue)}
+        />
+        <RowAction
+          title={t('queues.delete')}
+          label={t('queues.deleteQueue', { name: queue.name })}
+          icon={<DeleteOutlineIcon fontSize="small" />}
+          onClick={() => confirmDelete.ask(queue)}
+        />
+      </>
+    )),
+  ];
 
-      <TableContainer component={Paper} variant="outlined">
-        <Table size="small" aria-label={t('queues.title')}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('queues.columns.name')}</TableCell>
-              <TableCell>{t('queues.columns.color')}</TableCell>
-              <TableCell align="center">{t('queues.columns.order')}</TableCell>
-              <TableCell>{t('queues.columns.greeting')}</TableCell>
-              <TableCell align="center" sx={{ width: 120 }}>
-                {t('queues.columns.actions')}
-              </TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {queues.map((queue) => (
-              <TableRow key={queue.id} hover>
-                <TableCell sx={{ fontWeight: 500 }}>{queue.name}</TableCell>
-                <TableCell>
-                  <Stack direction="row" spacing={1} alignItems="center">
-                    <ColorSwatch color={cssColor(queue.color)} size={18} />
-                    <Typography variant="body2" component="span" sx={{ fontFamily: 'monospace' }}>
-                      {queue.color}
-                    </Typography>
-                  </Stack>
-                </TableCell>
-                <TableCell align="center">{queue.orderQueue ?? '—'}</TableCell>
-                <TableCell sx={{ maxWidth: 320 }}>
-                  <Typography
-                    variant="body2"
-                    noWrap
-                    title={queue.greetingMessage || undefined}
-                    color={queue.greetingMessage ? 'text.primary' : 'text.secondary'}
-                  >
-                    {queue.greetingMessage || '—'}
-                  </Typography>
-                </TableCell>
-                <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
-                  <Tooltip title={t('queues.edit')}>
-                    <IconButton
-                      size="small"
-                      aria-label={t('queues.editQueue', { name: queue.name })}
-                      onClick={() => openDialog(queue)}
-                    >
-                      <EditOutlinedIcon fontSize="small" />
-                    </IconButton>
-                  </Tooltip>
-                  <Tooltip title={t('queues.delete')}>
-                    <IconButton
-                      size="small"
-                      aria-label={t('queues.deleteQueue', { name: queue.name })}
-                      onClick={() => setToDelete(queue)}
-                    >
-                      <DeleteOutlineIcon fontSize="small" />
-                    </IconButton>
-                  </Tooltip>
-                </TableCell>
-              </TableRow>
-            ))}
-            {isPending && (
-              <TableRow>
-                <TableCell colSpan={5} align="center">
-                  <CircularProgress size={24} aria-label={t('app.loading')} />
-                </TableCell>
-              </TableRow>
-            )}
-            {!isPending && queues.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={5}>
-                  <Box sx={{ py: 3, textAlign: 'center', color: 'text.secondary' }}>
-                    {t('queues.empty')}
-                  </Box>
-                </TableCell>
-              </TableRow>
-            )}
-          </TableBody>
-        </Table>
-      </TableContainer>
-
+  return (
+    <>
+      <PagedTable
+        title={t('queues.title')}
+        toolbar={
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => openDialog(null)}>
+            {t('queues.add')}
+          </Button>
+        }
+        // The whole list arrives at once: only the first load shows the loading row.
+        list={{ rows: queues, isPending, isFetching: isPending }}
+        columns={columns}
+        emptyText={t('queues.empty')}
+      />
       <QueueDialog
         open={dialog.open}
         queue={dialog.queue}
@@ -159,17 +121,8 @@ const QueuesManager = () => {
         sessionKey={dialog.sessionKey}
         onClose={() => setDialog((current) => ({ ...current, open: false }))}
       />
-      <ConfirmDialog
-        open={toDelete !== null}
-        title={t('queues.deleteTitle', { name: toDelete?.name ?? '' })}
-        message={t('queues.deleteText')}
-        confirmLabel={t('queues.delete')}
-        isDestructive
-        isBusy={remove.isPending}
-        onConfirm={() => toDelete && remove.mutate(toDelete)}
-        onClose={() => setToDelete(null)}
-      />
-    </Stack>
+      {confirmDelete.dialog}
+    </>
   );
 };
 

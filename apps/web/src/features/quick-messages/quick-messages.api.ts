@@ -1,10 +1,4 @@
-import {
-  infiniteQueryOptions,
-  useInfiniteQuery,
-  useQueryClient,
-  type InfiniteData,
-  type QueryClient,
-} from '@tanstack/react-query';
+import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type {
   QuickMessageEvent,
   QuickMessageInput,
@@ -14,6 +8,8 @@ import type {
 } from '@atendi/shared';
 import { api } from '../../api/http-client';
 import { useCompanyEvent } from '../../api/socket';
+import { removeFromPages, updatePagedLists, upsertIntoPages } from '../../lib/paged-cache';
+import type { PagedSource } from '../../lib/use-paged-list';
 
 type QuickMessagesData = InfiniteData<QuickMessagesPage, number>;
 
@@ -40,20 +36,10 @@ export const uploadQuickMessageMedia = (id: number, file: File) => {
 export const removeQuickMessageMedia = (id: number) =>
   api.delete<QuickMessageView>(`/quick-messages/${id}/media-upload`);
 
-export const quickMessagesListQuery = (search: string) =>
-  infiniteQueryOptions({
-    queryKey: quickMessagesKeys.list(search),
-    queryFn: ({ pageParam }) => fetchQuickMessagesPage(search, pageParam),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
-
-export const useQuickMessagesList = (search: string) => {
-  const query = useInfiniteQuery(quickMessagesListQuery(search));
-  // Pages are offsets: a live insert can push a row onto the next page, so show each answer once.
-  const byId = new Map<number, QuickMessageView>();
-  query.data?.pages.forEach((page) => page.records.forEach((row) => byId.set(row.id, row)));
-  return { ...query, records: [...byId.values()] };
+export const quickMessagesList: PagedSource<'records', QuickMessagesPage> = {
+  queryKey: quickMessagesKeys.list,
+  rowsKey: 'records',
+  fetchPage: fetchQuickMessagesPage,
 };
 
 // The API searches shortcode and message, case-insensitively.
@@ -72,45 +58,20 @@ export const applyQuickMessageEvent = (
   event: QuickMessageEvent,
   search: string,
 ): QuickMessagesData | undefined => {
-  if (!data) return data;
-  const without = (id: number) => ({
-    ...data,
-    pages: data.pages.map((page) => ({
-      ...page,
-      records: page.records.filter((row) => row.id !== id),
-    })),
-  });
-  if (event.action === 'delete') return without(event.id);
+  if (event.action === 'delete') return removeFromPages(data, 'records', event.id);
   const { record } = event;
   // An edit can take an answer out of the current search.
-  if (!matchesSearch(record, search)) return without(record.id);
-  const isListed = data.pages.some((page) => page.records.some((row) => row.id === record.id));
-  if (isListed) {
-    return {
-      ...data,
-      pages: data.pages.map((page) => ({
-        ...page,
-        records: page.records.map((row) => (row.id === record.id ? record : row)),
-      })),
-    };
-  }
-  const [first, ...rest] = data.pages;
-  return { ...data, pages: [{ ...first, records: [record, ...first.records] }, ...rest] };
+  if (!matchesSearch(record, search)) return removeFromPages(data, 'records', record.id);
+  return upsertIntoPages(data, 'records', record, true);
 };
 
 export const applyQuickMessageEventToCache = (
   queryClient: QueryClient,
   event: QuickMessageEvent,
 ) => {
-  queryClient
-    .getQueryCache()
-    .findAll({ queryKey: quickMessagesKeys.lists })
-    .forEach(({ queryKey }) => {
-      const search = String(queryKey[2] ?? '');
-      queryClient.setQueryData<QuickMessagesData>(queryKey, (data) =>
-        applyQuickMessageEvent(data, event, search),
-      );
-    });
+  updatePagedLists<QuickMessagesData>(queryClient, quickMessagesKeys.lists, (data, search) =>
+    applyQuickMessageEvent(data, event, search),
+  );
 };
 
 export const useQuickMessageLiveUpdates = () => {

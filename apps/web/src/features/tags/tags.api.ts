@@ -1,13 +1,14 @@
-import {
-  infiniteQueryOptions,
-  useInfiniteQuery,
-  useQueryClient,
-  type InfiniteData,
-  type QueryClient,
-} from '@tanstack/react-query';
+import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type { TagEvent, TagsPage, TagUpdateInput, TagView } from '@atendi/shared';
 import { api } from '../../api/http-client';
 import { useCompanyEvent } from '../../api/socket';
+import {
+  findInPages,
+  removeFromPages,
+  updatePagedLists,
+  upsertIntoPages,
+} from '../../lib/paged-cache';
+import type { PagedSource } from '../../lib/use-paged-list';
 
 type TagsData = InfiniteData<TagsPage, number>;
 
@@ -24,20 +25,10 @@ export const updateTag = (id: number, input: TagUpdateInput) =>
   api.put<TagView>(`/tags/${id}`, input);
 export const deleteTag = (id: number) => api.delete(`/tags/${id}`);
 
-export const tagsListQuery = (search: string) =>
-  infiniteQueryOptions({
-    queryKey: tagsKeys.list(search),
-    queryFn: ({ pageParam }) => fetchTagsPage(search, pageParam),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
-
-export const useTagsList = (search: string) => {
-  const query = useInfiniteQuery(tagsListQuery(search));
-  // Pages are offsets: a live insert can push a row onto the next page, so show each tag once.
-  const byId = new Map<number, TagView>();
-  query.data?.pages.forEach((page) => page.tags.forEach((tag) => byId.set(tag.id, tag)));
-  return { ...query, tags: [...byId.values()] };
+export const tagsList: PagedSource<'tags', TagsPage> = {
+  queryKey: tagsKeys.list,
+  rowsKey: 'tags',
+  fetchPage: fetchTagsPage,
 };
 
 const matchesSearch = (name: string, search: string) =>
@@ -50,41 +41,17 @@ export const applyTagEvent = (
   event: TagEvent,
   search: string,
 ): TagsData | undefined => {
-  if (!data) return data;
-  if (event.action === 'delete') {
-    return {
-      ...data,
-      pages: data.pages.map((page) => ({
-        ...page,
-        tags: page.tags.filter((tag) => tag.id !== event.tagId),
-      })),
-    };
-  }
+  if (event.action === 'delete') return removeFromPages(data, 'tags', event.tagId);
   const { tag } = event;
-  const isListed = data.pages.some((page) => page.tags.some((row) => row.id === tag.id));
-  if (isListed) {
-    return {
-      ...data,
-      pages: data.pages.map((page) => ({
-        ...page,
-        tags: page.tags.map((row) => (row.id === tag.id ? { ...row, ...tag } : row)),
-      })),
-    };
-  }
-  if (!matchesSearch(tag.name, search)) return data;
-  const added: TagView = { userId: null, ticketsCount: 0, ...tag };
-  const [first, ...rest] = data.pages;
-  return { ...data, pages: [{ ...first, tags: [added, ...first.tags] }, ...rest] };
+  const listed = findInPages(data, 'tags', tag.id);
+  const row: TagView = { userId: null, ticketsCount: 0, ...listed, ...tag };
+  return upsertIntoPages(data, 'tags', row, matchesSearch(tag.name, search));
 };
 
 export const applyTagEventToCache = (queryClient: QueryClient, event: TagEvent) => {
-  queryClient
-    .getQueryCache()
-    .findAll({ queryKey: tagsKeys.lists })
-    .forEach(({ queryKey }) => {
-      const search = String(queryKey[2] ?? '');
-      queryClient.setQueryData<TagsData>(queryKey, (data) => applyTagEvent(data, event, search));
-    });
+  updatePagedLists<TagsData>(queryClient, tagsKeys.lists, (data, search) =>
+    applyTagEvent(data, event, search),
+  );
 };
 
 // company-{id}-tag: { action, tag } or { action: 'delete', tagId }.

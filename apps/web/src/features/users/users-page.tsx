@@ -1,42 +1,27 @@
 import { useState } from 'react';
-import {
-  Box,
-  Button,
-  Chip,
-  CircularProgress,
-  IconButton,
-  InputAdornment,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  TextField,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Button, Chip, Stack } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
-import SearchIcon from '@mui/icons-material/Search';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from 'react-toastify';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { can } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { useDeleteConfirm } from '../../components/delete-confirm';
 import { MessagePage } from '../../components/message-page';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
-import { useInfiniteScroll } from '../../lib/use-infinite-scroll';
+import {
+  actionsColumn,
+  PagedTable,
+  RowAction,
+  type TableColumns,
+} from '../../components/paged-table';
+import { usePagedList } from '../../lib/use-paged-list';
 import { UserModal } from './user-modal';
 import {
   applyUserEventToCache,
   deleteUser,
   useUserLiveUpdates,
-  useUsersList,
+  usersList,
   type User,
 } from './users.api';
 
@@ -46,18 +31,8 @@ const UsersManager = () => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { user: me } = useCurrentSession();
-  const [searchInput, setSearchInput] = useState('');
-  const search = useDebouncedValue(searchInput.trim());
-  const { users, isPending, isFetching, hasNextPage, isFetchingNextPage, fetchNextPage } =
-    useUsersList(search);
+  const list = usePagedList(usersList);
   const [modal, setModal] = useState<ModalState>({ open: false, userId: null, sessionKey: 0 });
-  const [toDelete, setToDelete] = useState<User | null>(null);
-  const scroll = useInfiniteScroll({
-    hasNextPage,
-    isFetchingNextPage,
-    fetchNextPage,
-    loadedCount: users.length,
-  });
 
   useUserLiveUpdates();
 
@@ -67,153 +42,81 @@ const UsersManager = () => {
   const openModal = (userId: number | null) =>
     setModal((current) => ({ open: true, userId, sessionKey: current.sessionKey + 1 }));
 
-  const remove = useMutation({
-    mutationFn: (user: User) => deleteUser(user.id),
-    onSuccess: (_data, user) => {
-      applyUserEventToCache(queryClient, { action: 'delete', userId: user.id });
-      toast.success(t('users.deleted'));
-    },
-    onSettled: () => setToDelete(null),
+  const confirmDelete = useDeleteConfirm({
+    remove: (user: User) => deleteUser(user.id),
+    onDeleted: (user) => applyUserEventToCache(queryClient, { action: 'delete', userId: user.id }),
+    deletedText: t('users.deleted'),
+    title: (user) => t('users.deleteTitle', { name: user.name }),
+    message: () => t('users.deleteText'),
+    confirmLabel: t('users.delete'),
   });
 
-  return (
-    <Stack spacing={2}>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        alignItems={{ xs: 'stretch', sm: 'center' }}
-      >
-        <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
-          {t('users.title')}
-        </Typography>
-        <TextField
-          size="small"
-          type="search"
-          placeholder={t('users.search')}
-          value={searchInput}
-          onChange={(event) => setSearchInput(event.target.value)}
-          slotProps={{
-            htmlInput: { 'aria-label': t('users.search') },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
+  const columns: TableColumns<User> = [
+    { header: t('users.columns.name'), cell: (user) => user.name },
+    {
+      header: t('users.columns.email'),
+      cell: (user) => user.email,
+      sx: { wordBreak: 'break-all' },
+    },
+    {
+      header: t('users.columns.profile'),
+      cell: (user) => (
+        <Stack direction="row" spacing={0.5} alignItems="center">
+          <span>{t(`users.profiles.${user.profile}`)}</span>
+          {user.super && <Chip size="small" variant="outlined" label={t('users.superBadge')} />}
+        </Stack>
+      ),
+    },
+    actionsColumn(t('users.columns.actions'), (user) => (
+      <>
+        <RowAction
+          title={isLocked(user) ? t('users.superOnly') : t('users.edit')}
+          label={t('users.editUser', { name: user.name })}
+          icon={<EditOutlinedIcon fontSize="small" />}
+          disabled={isLocked(user)}
+          onClick={() => openModal(user.id)}
         />
-        <Button variant="contained" startIcon={<AddIcon />} onClick={() => openModal(null)}>
-          {t('users.add')}
-        </Button>
-      </Stack>
+        <RowAction
+          title={
+            user.id === me.id
+              ? t('users.cannotDeleteSelf')
+              : isLocked(user)
+                ? t('users.superOnly')
+                : t('users.delete')
+          }
+          label={t('users.deleteUser', { name: user.name })}
+          icon={<DeleteOutlineIcon fontSize="small" />}
+          disabled={user.id === me.id || isLocked(user)}
+          onClick={() => confirmDelete.ask(user)}
+        />
+      </>
+    )),
+  ];
 
-      <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
-        <TableContainer
-          ref={scroll.ref}
-          onScroll={scroll.onScroll}
-          data-testid="users-scroll"
-          sx={{ maxHeight: { xs: 'calc(100vh - 230px)', sm: 'calc(100vh - 190px)' } }}
-        >
-          <Table stickyHeader size="small" aria-label={t('users.title')}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('users.columns.name')}</TableCell>
-                <TableCell>{t('users.columns.email')}</TableCell>
-                <TableCell>{t('users.columns.profile')}</TableCell>
-                <TableCell align="center" sx={{ width: 120 }}>
-                  {t('users.columns.actions')}
-                </TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {users.map((user) => (
-                <TableRow key={user.id} hover>
-                  <TableCell>{user.name}</TableCell>
-                  <TableCell sx={{ wordBreak: 'break-all' }}>{user.email}</TableCell>
-                  <TableCell>
-                    <Stack direction="row" spacing={0.5} alignItems="center">
-                      <span>{t(`users.profiles.${user.profile}`)}</span>
-                      {user.super && (
-                        <Chip size="small" variant="outlined" label={t('users.superBadge')} />
-                      )}
-                    </Stack>
-                  </TableCell>
-                  <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
-                    <Tooltip title={isLocked(user) ? t('users.superOnly') : t('users.edit')}>
-                      <span>
-                        <IconButton
-                          size="small"
-                          aria-label={t('users.editUser', { name: user.name })}
-                          disabled={isLocked(user)}
-                          onClick={() => openModal(user.id)}
-                        >
-                          <EditOutlinedIcon fontSize="small" />
-                        </IconButton>
-                      </span>
-                    </Tooltip>
-                    <Tooltip
-                      title={
-                        user.id === me.id
-                          ? t('users.cannotDeleteSelf')
-                          : isLocked(user)
-                            ? t('users.superOnly')
-                            : t('users.delete')
-                      }
-                    >
-                      {/* The span keeps the tooltip working on a disabled button. */}
-                      <span>
-                        <IconButton
-                          size="small"
-                          aria-label={t('users.deleteUser', { name: user.name })}
-                          disabled={user.id === me.id || isLocked(user)}
-                          onClick={() => setToDelete(user)}
-                        >
-                          <DeleteOutlineIcon fontSize="small" />
-                        </IconButton>
-                      </span>
-                    </Tooltip>
-                  </TableCell>
-                </TableRow>
-              ))}
-              {isFetching && (
-                <TableRow>
-                  <TableCell colSpan={4} align="center">
-                    <CircularProgress size={24} aria-label={t('app.loading')} />
-                  </TableCell>
-                </TableRow>
-              )}
-              {!isPending && !isFetching && users.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={4}>
-                    <Box sx={{ py: 3, textAlign: 'center', color: 'text.secondary' }}>
-                      {search ? t('users.noMatches') : t('users.empty')}
-                    </Box>
-                  </TableCell>
-                </TableRow>
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      </Paper>
-
+  return (
+    <>
+      <PagedTable
+        title={t('users.title')}
+        searchLabel={t('users.search')}
+        toolbar={
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => openModal(null)}>
+            {t('users.add')}
+          </Button>
+        }
+        list={list}
+        columns={columns}
+        emptyText={t('users.empty')}
+        noMatchesText={t('users.noMatches')}
+        scrollTestId="users-scroll"
+      />
       <UserModal
         open={modal.open}
         userId={modal.userId}
         sessionKey={modal.sessionKey}
         onClose={() => setModal((current) => ({ ...current, open: false }))}
       />
-      <ConfirmDialog
-        open={toDelete !== null}
-        title={t('users.deleteTitle', { name: toDelete?.name ?? '' })}
-        message={t('users.deleteText')}
-        confirmLabel={t('users.delete')}
-        isDestructive
-        isBusy={remove.isPending}
-        onConfirm={() => toDelete && remove.mutate(toDelete)}
-        onClose={() => setToDelete(null)}
-      />
-    </Stack>
+      {confirmDelete.dialog}
+    </>
   );
 };
 

@@ -1,6 +1,4 @@
 import {
-  infiniteQueryOptions,
-  useInfiniteQuery,
   useQuery,
   useQueryClient,
   type InfiniteData,
@@ -9,6 +7,8 @@ import {
 import type { Profile, UserCreateInput, UserUpdateInput } from '@atendi/shared';
 import { api } from '../../api/http-client';
 import { useCompanyEvent } from '../../api/socket';
+import { removeFromPages, updatePagedLists, upsertIntoPages } from '../../lib/paged-cache';
+import type { PagedSource } from '../../lib/use-paged-list';
 
 export type QueueRef = { id: number; name: string; color: string };
 
@@ -58,20 +58,10 @@ export const fetchQueueChoices = () => api.get<QueueRef[]>('/queue');
 export type ConnectionChoice = { id: number; name: string };
 export const fetchConnectionChoices = () => api.get<ConnectionChoice[]>('/whatsapp?session=0');
 
-export const usersListQuery = (search: string) =>
-  infiniteQueryOptions({
-    queryKey: usersKeys.list(search),
-    queryFn: ({ pageParam }) => fetchUsersPage(search, pageParam),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
-
-export const useUsersList = (search: string) => {
-  const query = useInfiniteQuery(usersListQuery(search));
-  // Pages are offsets: a live insert can push a row onto the next page, so show each user once.
-  const byId = new Map<number, User>();
-  query.data?.pages.forEach((page) => page.users.forEach((user) => byId.set(user.id, user)));
-  return { ...query, users: [...byId.values()] };
+export const usersList: PagedSource<'users', UsersPage> = {
+  queryKey: usersKeys.list,
+  rowsKey: 'users',
+  fetchPage: fetchUsersPage,
 };
 
 export const useUser = (id: number) =>
@@ -103,41 +93,15 @@ export const applyUserEvent = (
   data: UsersData | undefined,
   event: UserEvent,
   search: string,
-): UsersData | undefined => {
-  if (!data) return data;
-  if (event.action === 'delete') {
-    return {
-      ...data,
-      pages: data.pages.map((page) => ({
-        ...page,
-        users: page.users.filter((user) => user.id !== event.userId),
-      })),
-    };
-  }
-  const { user } = event;
-  const isListed = data.pages.some((page) => page.users.some((row) => row.id === user.id));
-  if (isListed) {
-    return {
-      ...data,
-      pages: data.pages.map((page) => ({
-        ...page,
-        users: page.users.map((row) => (row.id === user.id ? user : row)),
-      })),
-    };
-  }
-  if (!matchesSearch(user, search)) return data;
-  const [first, ...rest] = data.pages;
-  return { ...data, pages: [{ ...first, users: [user, ...first.users] }, ...rest] };
-};
+): UsersData | undefined =>
+  event.action === 'delete'
+    ? removeFromPages(data, 'users', event.userId)
+    : upsertIntoPages(data, 'users', event.user, matchesSearch(event.user, search));
 
 export const applyUserEventToCache = (queryClient: QueryClient, event: UserEvent) => {
-  queryClient
-    .getQueryCache()
-    .findAll({ queryKey: usersKeys.lists })
-    .forEach(({ queryKey }) => {
-      const search = String(queryKey[2] ?? '');
-      queryClient.setQueryData<UsersData>(queryKey, (data) => applyUserEvent(data, event, search));
-    });
+  updatePagedLists<UsersData>(queryClient, usersKeys.lists, (data, search) =>
+    applyUserEvent(data, event, search),
+  );
   if (event.action === 'delete') {
     queryClient.removeQueries({ queryKey: usersKeys.detail(event.userId) });
   } else {
