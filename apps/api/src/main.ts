@@ -31,6 +31,10 @@ const start = async () => {
   if (web) await web.listen({ port: config.webPort, host: config.host });
   // Start-up work that may log (the first job runs) ends before the banner, so the banner is last.
   await app.deps.jobs.idle();
+  // Log lines are written asynchronously, the banner directly: what was logged goes out first.
+  // (Fastify's logger is pino, whose flush its type leaves out.)
+  const pinoLog = log as typeof log & { flush?: (done: () => void) => void };
+  await new Promise<void>((resolve) => (pinoLog.flush ? pinoLog.flush(resolve) : resolve()));
   // Console output, not a log line: it may carry the one-time password, which no log store may keep.
   process.stdout.write(
     startBanner({

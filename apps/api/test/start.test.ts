@@ -86,11 +86,15 @@ describe('first start', () => {
     });
     expect(login.status).toBe(200);
     for (let i = 0; i < 5; i += 1) expect((await fetch(`${base}/version`)).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(output.trimEnd().endsWith(closing)).toBe(true);
 
-    const exited = new Promise<number | null>((resolve) => child!.once('exit', resolve));
+    // Stopping logs "shutting down" on the same stdout, after anything those requests logged. Once the
+    // process is gone and its output read to the end, the banner must come right before that line.
+    const closed = new Promise<number | null>((resolve) => child!.once('close', resolve));
     child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await closed).toBe(0);
+    const lines = output.trimEnd().split('\n');
+    const shutdown = lines.findIndex((line) => line.includes('shutting down'));
+    expect(shutdown, output).toBeGreaterThan(0);
+    expect(lines.slice(0, shutdown).join('\n').trimEnd().endsWith(closing), output).toBe(true);
   }, 120_000);
 });

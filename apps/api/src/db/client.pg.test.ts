@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
+import type { Pool } from 'pg';
 import { createTestApp, type TestContext } from '../../test/harness';
 import { plans } from './schema';
 
@@ -16,12 +17,26 @@ describe('PostgreSQL pool', () => {
     const pause = () => t.db.select({ slept: sql`pg_sleep(0.05)` }).from(sql`(select 1) as one`);
     // Two queries at once leave two idle connections in the pool.
     await Promise.all([pause(), pause()]);
-    const killed = await t.db
-      .select({ done: sql<boolean>`pg_terminate_backend(pid)` })
-      .from(sql`pg_stat_activity`)
-      .where(sql`datname = current_database() and pid <> pg_backend_pid()`);
-    expect(killed.length).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Discards are counted on 'remove', not 'error': the app's 'error' listener alone must keep the
+    // process up.
+    const pool = (t.db as unknown as { $client: Pool }).$client;
+    let discarded = 0;
+    const onRemove = () => (discarded += 1);
+    pool.on('remove', onRemove);
+    try {
+      // All but the connection that asks are dropped (the app's LISTEN connection too).
+      const others = pool.totalCount - 1;
+      expect(others).toBeGreaterThan(0);
+      const killed = await t.db
+        .select({ done: sql<boolean>`pg_terminate_backend(pid)` })
+        .from(sql`pg_stat_activity`)
+        .where(sql`datname = current_database() and pid <> pg_backend_pid()`);
+      expect(killed.length).toBeGreaterThanOrEqual(others);
+      // The pool hears of each dropped connection and discards it.
+      await vi.waitFor(() => expect(discarded).toBeGreaterThanOrEqual(others), { timeout: 5000 });
+    } finally {
+      pool.off('remove', onRemove);
+    }
     expect(await t.db.select({ name: plans.name }).from(plans)).toHaveLength(3);
   });
 });

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket as Connection } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
 import { eq } from 'drizzle-orm';
@@ -70,7 +70,14 @@ const recorder = (socket: Socket) => {
   return events;
 };
 
-const settle = (ms = 300) => new Promise((resolve) => setTimeout(resolve, ms));
+// The barrier before asserting that a socket heard nothing (or was not dropped): a question the
+// server answers on that socket. Socket.io keeps one connection's packets in order, so once the
+// answer is back, everything sent to the socket before it (by the requests already awaited) has
+// arrived, a server-side disconnect included.
+const caughtUp = async (...list: Socket[]) => {
+  for (const socket of list)
+    expect(await socket.timeout(5000).emitWithAck('joinNotification')).toBe(true);
+};
 
 const sidOf = (token: string) =>
   (JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { sid: string }).sid;
@@ -121,7 +128,7 @@ describe('user events', () => {
       user: { id: agent.id, name: 'Live Rename', companyId: a.company.id },
     });
     expect(JSON.stringify(payload)).not.toMatch(/password/i);
-    await settle();
+    await caughtUp(socketB);
     expect(seenByB).toEqual([]);
   });
 
@@ -163,7 +170,7 @@ describe('user events', () => {
       payload: { super: true },
     });
     expect(res.statusCode).toBe(403);
-    await settle();
+    await caughtUp(socket);
     expect(seen).toEqual([]);
   });
 });
@@ -193,7 +200,7 @@ describe('another login of the same account', () => {
     const socket = await connect(session);
     const seen = recorder(socket);
     await login(t.app, agent.email);
-    await settle();
+    await caughtUp(socket);
     expect(seen).toEqual([]);
   });
 });
@@ -238,7 +245,7 @@ describe('ended sessions', () => {
       payload: { password: 'Changed123' },
     });
     expect(await gone).toBe('io server disconnect');
-    await settle(100);
+    await caughtUp(adminSocket);
     expect(adminSocket.connected).toBe(true);
   });
 });
@@ -255,7 +262,8 @@ describe('room requests', () => {
     socket.emit('joinChatBox', 'abc');
     socket.emit('joinChatBox', -1);
     socket.emit('joinNotification');
-    await settle(100);
+    // Answered after all of those were handled.
+    await caughtUp(socket);
     expect(socket.connected).toBe(true);
 
     const event = nextEvent(socket, `company-${company.id}-user`);
@@ -273,16 +281,36 @@ describe('online status', () => {
   const isOnline = async (userId: number) =>
     (await t.db.select({ online: users.online }).from(users).where(eq(users.id, userId)))[0].online;
 
+  // The server's end of each TCP connection: it closes only after the server handled everything the
+  // socket sent over it, its disconnect included. The online check runs then, and a write it decides
+  // on is sent before any query the test makes afterwards (on the embedded database, which runs one
+  // query at a time, it is also done first).
+  const connections = new Set<Connection>();
+  beforeAll(() => {
+    t.app.server.on('connection', (connection: Connection) => {
+      connections.add(connection);
+      connection.once('close', () => connections.delete(connection));
+    });
+  });
+  const connectWithClose = async (session: Session) => {
+    const before = new Set(connections);
+    const socket = await connect(session);
+    const opened = [...connections].filter((c) => !before.has(c));
+    expect(opened).toHaveLength(1);
+    const closed = new Promise<void>((resolve) => opened[0].once('close', () => resolve()));
+    return { socket, closed };
+  };
+
   it('a connected socket marks its user online and closing the last one marks them offline', async () => {
     const { admin, session } = await adminOfNewCompany();
-    const first = await connect(session);
+    const first = await connectWithClose(session);
     const second = await connect(session);
-    await vi.waitFor(async () => expect(await isOnline(admin.id)).toBe(true));
-    first.close();
-    await settle(200);
+    await vi.waitFor(async () => expect(await isOnline(admin.id)).toBe(true), { timeout: 5000 });
+    first.socket.close();
+    await first.closed;
     expect(await isOnline(admin.id)).toBe(true);
     second.close();
-    await vi.waitFor(async () => expect(await isOnline(admin.id)).toBe(false));
+    await vi.waitFor(async () => expect(await isOnline(admin.id)).toBe(false), { timeout: 5000 });
   });
 
   it('a failed online-status write is logged and leaves the socket connected', async () => {
@@ -302,9 +330,12 @@ describe('online status', () => {
       const target = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const socket = await connect(session, target);
       socket.emit('userStatus');
-      await settle(100);
+      // Both writes (on connect and on userStatus) failed and were logged; the socket still answers.
+      await vi.waitFor(() => expect(warn.mock.calls.length).toBeGreaterThanOrEqual(2), {
+        timeout: 5000,
+      });
+      await caughtUp(socket);
       expect(socket.connected).toBe(true);
-      expect(warn).toHaveBeenCalled();
     } finally {
       for (const socket of sockets.splice(0)) socket.close();
       await realtime.close();
@@ -318,7 +349,8 @@ describe('administration events', () => {
     const a = await adminOfNewCompany();
     const b = await adminOfNewCompany();
     const socketA = await connect(a.session);
-    const heardByB = recorder(await connect(b.session));
+    const socketB = await connect(b.session);
+    const heardByB = recorder(socketB);
     const event = nextEvent<{ action: string; queue: { name: string } }>(
       socketA,
       `company-${a.company.id}-queue`,
@@ -330,7 +362,7 @@ describe('administration events', () => {
       payload: { name: 'Ventas', color: '#0a0b0c' },
     });
     expect(await event).toMatchObject({ action: 'create', queue: { name: 'Ventas' } });
-    await settle();
+    await caughtUp(socketB);
     expect(heardByB).toEqual([]);
   });
 

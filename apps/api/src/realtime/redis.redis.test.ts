@@ -3,8 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { io, type Socket } from 'socket.io-client';
+import { eq } from 'drizzle-orm';
 import type { App } from '../app';
+import { users } from '../db/schema';
 import { PASSWORD, auth, createTestApp, makeCompany, type TestContext } from '../../test/harness';
+import { eventually } from '../../test/inbox';
 
 // Two API nodes with the same database, secrets and Redis, as behind a load balancer: what one node
 // emits reaches sockets connected to the other, login attempts are counted once for both, and a
@@ -46,8 +49,13 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   sockets.forEach((s) => s.close());
-  // The nodes handle those disconnects (an online check across nodes) before they stop.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // The nodes handle those disconnects (an online check across nodes) before they stop: the last
+  // step of each is marking its user offline.
+  await eventually(
+    () => t.db.select({ id: users.id }).from(users).where(eq(users.online, true)),
+    (online) => online.length === 0,
+    'the disconnects handled',
+  );
   await t.close();
   await redis.quit();
 });
@@ -71,18 +79,41 @@ describe('several API nodes over Redis', () => {
     const other = await makeCompany(t.db);
     const mine = await connectToB(await loginFrom(nodeA, admin.email));
     const theirs = await connectToB(await loginFrom(nodeA, other.admin.email));
+    const heard: { action: string }[] = [];
+    mine.on(`company-${company.id}-user`, (payload: { action: string }) => heard.push(payload));
     const leaked: unknown[] = [];
     theirs.onAny((event, payload) => leaked.push({ event, payload }));
-    // The adapter subscribes asynchronously; give the room join a moment to reach Redis.
-    await new Promise((r) => setTimeout(r, 300));
+    // Node B subscribes to Redis asynchronously: node A repeats a probe until B passes one on.
+    await eventually(
+      () => {
+        if (!heard.length)
+          nodeA.deps.realtime.toCompany(company.id).emit('user', { action: 'probe' });
+        return heard.length;
+      },
+      (count) => count > 0,
+      'node B subscribed',
+    );
 
-    const received = new Promise((resolve) => mine.once(`company-${company.id}-user`, resolve));
     nodeA.deps.realtime
       .toCompany(company.id)
       .emit('user', { action: 'update', user: { id: admin.id } });
-    expect(await received).toEqual({ action: 'update', user: { id: admin.id } });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(leaked).toEqual([]);
+    const update = await eventually(
+      () => heard.find((payload) => payload.action === 'update'),
+      Boolean,
+      'the update on node B',
+    );
+    expect(update).toEqual({ action: 'update', user: { id: admin.id } });
+    // The barrier: an event for the other company, sent after. Node A publishes in order and node B
+    // passes Redis messages on in order, so had the update reached them, it would be heard first.
+    nodeA.deps.realtime.toCompany(other.company.id).emit('user', { action: 'barrier' });
+    await eventually(
+      () => leaked.length,
+      (count) => count > 0,
+      'the barrier on node B',
+    );
+    expect(leaked).toEqual([
+      { event: `company-${other.company.id}-user`, payload: { action: 'barrier' } },
+    ]);
   });
 
   it('counts failed logins on either node against the same limit', async () => {

@@ -105,7 +105,7 @@ const setup = (options: { registered?: boolean; me?: { id: string; lid?: string 
   const current = () => sockets[sockets.length - 1];
   const fire = async (name: string, payload: unknown) => {
     current().ev.emit(name, payload);
-    await settle();
+    await drained();
   };
   const close = (statusCode: number) =>
     fire('connection.update', {
@@ -131,10 +131,11 @@ const setup = (options: { registered?: boolean; me?: { id: string; lid?: string 
   };
 };
 
-// Lets the session's event queue run (timers are fake, setImmediate is not).
-const settle = async () => {
-  for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve));
-};
+// Waits until the session's event queue has run dry. Every fake here answers with a resolved
+// promise and the timers are fake, so handling an event only ever waits on microtasks: when the next
+// macrotask (setImmediate, left real) runs, every event fired before has been handled, however slow
+// the machine. (A timer the session set only runs when the test advances the fake clock.)
+const drained = () => new Promise((resolve) => setImmediate(resolve));
 
 beforeEach(() => {
   vi.useFakeTimers({
@@ -164,7 +165,7 @@ describe('baileys driver: connection', () => {
     const t = setup();
     expect(t.driver).toMatchObject({ provider: 'beta', pairs: true });
     await t.session.start();
-    await settle();
+    await drained();
     expect(t.sockets).toHaveLength(1);
     expect(t.current().config).toMatchObject({
       browser: ['Atendi', 'Chrome', '1.0.0'],
@@ -256,7 +257,7 @@ describe('baileys driver: connection', () => {
     await t.close(DisconnectReason.connectionReplaced);
     expect(t.statuses().at(-1)).toBe('TIMEOUT');
     await vi.advanceTimersByTimeAsync(1_000);
-    await settle();
+    await drained();
     expect(t.sockets).toHaveLength(2);
     await t.fire('connection.update', { connection: 'open' });
     await t.close(DisconnectReason.connectionReplaced);
@@ -280,7 +281,7 @@ describe('baileys driver: connection', () => {
     await vi.advanceTimersByTimeAsync(999);
     expect(t.sockets).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
-    await settle();
+    await drained();
     expect(t.sockets).toHaveLength(2);
     expect(t.statuses().at(-1)).toBe('OPENING');
 
@@ -289,7 +290,7 @@ describe('baileys driver: connection', () => {
     await vi.advanceTimersByTimeAsync(1_999);
     expect(t.sockets).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(1);
-    await settle();
+    await drained();
     expect(t.sockets).toHaveLength(3);
   });
 
@@ -321,7 +322,7 @@ describe('baileys driver: connection', () => {
     const before = t.events.length;
     // What the ended socket still emits is ignored, and no timer reconnects it.
     socket.ev.emit('connection.update', { connection: 'close' });
-    await settle();
+    await drained();
     await vi.advanceTimersByTimeAsync(120_000);
     expect(t.events).toHaveLength(before);
     expect(t.sockets).toHaveLength(2);

@@ -17,8 +17,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
-import { eventually } from '../../../test/inbox';
-import { closeSockets, listenAs } from '../../../test/sockets';
+import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 
 let t: TestContext;
 let admin: Session;
@@ -197,10 +196,10 @@ describe('kanban', () => {
         .map((h) => h.payload)
         .filter((p) => p.action === 'update' && p.ticket.id === ticket.id)
         .map((p) => (p.action === 'update' ? p.ticket.tags.map((x) => x.id) : []));
-    await eventually(updates, (list) => list.length >= 2, 'two card updates');
+    // Every event of the two requests has reached both sockets.
+    await caughtUp(adminHeard, foreignHeard);
     // The viewer first sees the card without tags, then in its new lane.
     expect(updates()).toEqual([[], [to.id]]);
-    await new Promise((r) => setTimeout(r, 100));
     expect(foreignHeard.filter((h) => h.event.endsWith('-ticket'))).toEqual([]);
   });
 

@@ -13,7 +13,7 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { eventually } from '../../../test/inbox';
-import { closeSockets, listenAs } from '../../../test/sockets';
+import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 
 let t: TestContext;
 let admin: Session;
@@ -192,15 +192,18 @@ describe('tags', () => {
   it('tells the ticket’s chat and lists the new tags, and not the sockets that may not see it', async () => {
     const ticket = await salesTicket();
     const label = await tag('En vivo');
-    // The outsider may not join the chat, so no acknowledgement comes: give the joins a moment.
-    const listen = (session: Session) =>
+    // Both join the chat and the waiting list, as the ticket's page does. The agent's chat join is
+    // acknowledged; the outsider's is refused without an answer, asked before the acknowledged list
+    // join.
+    const listen = (session: Session, chat: 'joins' | 'refused') =>
       listenAs<{ action: string; ticket?: TicketView }>(t.app, session, async (socket) => {
-        socket.emit('joinChatBox', ticket.id);
-        socket.emit('joinTickets', 'pending');
-        await new Promise((r) => setTimeout(r, 100));
+        if (chat === 'joins')
+          expect(await socket.timeout(5000).emitWithAck('joinChatBox', ticket.id)).toBe(true);
+        else socket.emit('joinChatBox', ticket.id);
+        expect(await socket.timeout(5000).emitWithAck('joinTickets', 'pending')).toBe(true);
       });
-    const agentHeard = await listen(agent);
-    const outsiderHeard = await listen(outsider);
+    const agentHeard = await listen(agent, 'joins');
+    const outsiderHeard = await listen(outsider, 'refused');
 
     await inject(t.app, admin, 'POST', '/tags/sync', {
       ticketId: ticket.id,
@@ -210,8 +213,8 @@ describe('tags', () => {
       agentHeard.filter(
         (h) => h.event === `company-${companyId}-ticket` && h.payload.ticket?.id === ticket.id,
       );
-    await eventually(updates, (list) => list.length > 0, 'the ticket update');
-    await new Promise((r) => setTimeout(r, 100));
+    // Every event of the request has reached both sockets.
+    await caughtUp(agentHeard, outsiderHeard);
     // One socket in the chat room and a list slice hears the update once.
     expect(updates()).toHaveLength(1);
     expect(updates()[0].payload).toMatchObject({

@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { io as connect, type Socket } from 'socket.io-client';
 import { companies, messages, queueOptions, queues, userRatings } from '../../db/schema';
 import {
   createTestApp,
@@ -19,6 +18,7 @@ import {
   setSetting,
   ticketOf,
 } from '../../../test/inbox';
+import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 import { TICKET_TIMERS_JOB } from './tickets.engine';
 
 // Queue options, bot limits, business hours, the automatic messages of accept / transfer / resolve,
@@ -81,8 +81,21 @@ const waitSent = (connectionId: number, to: string, count: number) =>
     `${count} messages to ${to}`,
   );
 
-// Lets queued work (bot replies, the outbox) settle before asserting that nothing more was sent.
-const settle = () => new Promise((r) => setTimeout(r, 400));
+// The barrier before asserting that nothing more was sent: an agent's message to the open ticket.
+// Whatever the platform queued for the contact before it is sent before it (the outbox sends a
+// ticket's messages in order), so once the phone has it, the bodies before it are all there were.
+const AGENT_NOTE = 'Un momento, por favor.';
+const sentBeforeAgentNote = async (connectionId: number, to: string, ticketId: number) => {
+  const res = await inject(t.app, admin, 'POST', `/messages/${ticketId}`, { body: AGENT_NOTE });
+  expect(res.statusCode, res.body).toBe(201);
+  const bodies = await eventually(
+    () => sentTo(connectionId, to),
+    (list) => list.includes(AGENT_NOTE),
+    'the agent message',
+  );
+  expect(bodies.at(-1)).toBe(AGENT_NOTE);
+  return bodies.slice(0, -1);
+};
 
 // Moves the clock to that long after now (undoing an earlier move first) and logs in again, as the
 // access token would have expired meanwhile.
@@ -153,10 +166,11 @@ describe('queue options', () => {
       status: 'pending',
     });
 
-    // The bot is done: the contact now waits for a person.
+    // The bot is done: the contact now waits for a person, and the bot answers nothing more.
     await inbound(t.app, admin, connection.id, { from, body: '¿hola?' });
-    await settle();
-    expect(await sentTo(connection.id, from)).toHaveLength(4);
+    const ticket = await ticketOf(t.db, companyId, from);
+    expect((await put(ticket!.id, { status: 'open' })).statusCode).toBe(200);
+    expect(await sentBeforeAgentNote(connection.id, from, ticket!.id)).toHaveLength(4);
   });
 
   it('does not repeat a menu within timeUseBotQueues minutes, but always understands a choice', async () => {
@@ -169,23 +183,24 @@ describe('queue options', () => {
     });
     const from = nextPhone();
     await inbound(t.app, admin, connection.id, { from, body: 'hola' });
-    await waitSent(connection.id, from, 1);
+    const menu = 'Elija:\n\n*1* - Ventas\n*2* - Soporte';
+    expect(await waitSent(connection.id, from, 1)).toEqual([menu]);
+    // Within the 10 minutes: no menu (counted at the end, as the menus all read the same).
     await inbound(t.app, admin, connection.id, { from, body: '¿alguien?' });
-    await settle();
-    expect(await sentTo(connection.id, from)).toHaveLength(1);
 
     await later(11 * 60_000);
     await inbound(t.app, admin, connection.id, { from, body: '¿alguien?' });
-    expect((await waitSent(connection.id, from, 2))[1]).toBe(
-      'Elija:\n\n*1* - Ventas\n*2* - Soporte',
-    );
+    expect((await waitSent(connection.id, from, 2))[1]).toBe(menu);
 
     await inbound(t.app, admin, connection.id, { from, body: '2' });
-    await eventually(
+    const ticket = await eventually(
       () => ticketOf(t.db, companyId, from),
       (row) => row?.queueId === second.id,
       'queue chosen',
     );
+    // Two menus in all: the first one and the one after the 10 minutes (the queue has no greeting).
+    expect((await put(ticket!.id, { status: 'open' })).statusCode).toBe(200);
+    expect(await sentBeforeAgentNote(connection.id, from, ticket!.id)).toEqual([menu, menu]);
   });
 });
 
@@ -206,14 +221,16 @@ describe('business hours', () => {
     await inbound(t.app, admin, connection.id, { from, body: 'hola', name: 'Ana Gómez' });
     expect(await waitSent(connection.id, from, 1)).toEqual(['Estamos cerrados, Ana.']);
     await inbound(t.app, admin, connection.id, { from, body: '¿hola?' });
-    await settle();
-    expect(await sentTo(connection.id, from)).toHaveLength(1);
     expect((await ticketOf(t.db, companyId, from))?.queueId).toBeNull();
 
-    // Open again (no slots: always open): the menu goes out.
+    // Open again (no slots: always open): the menu goes out. It is queued after anything the
+    // second message got, so a repeated notice would be the second message the phone received.
     await t.db.update(companies).set({ schedules: [] }).where(eq(companies.id, companyId));
     await inbound(t.app, admin, connection.id, { from, body: 'hola' });
-    expect((await waitSent(connection.id, from, 2))[1]).toBe('Elija:\n\n*1* - A\n*2* - B');
+    expect(await waitSent(connection.id, from, 2)).toEqual([
+      'Estamos cerrados, Ana.',
+      'Elija:\n\n*1* - A\n*2* - B',
+    ]);
   });
 
   it('queue hours: a closed queue answers with its own out-of-hours message', async () => {
@@ -241,13 +258,12 @@ describe('automatic messages on accept, transfer and resolve', () => {
 
     // Disabled (the default): nothing is said.
     expect((await put(ticket!.id, { status: 'open' })).statusCode).toBe(200);
-    await settle();
-    expect(await sentTo(connection.id, from)).toEqual([]);
+    expect(await sentBeforeAgentNote(connection.id, from, ticket!.id)).toEqual([]);
     await put(ticket!.id, { status: 'pending' });
 
     await setSetting(t.db, companyId, 'sendGreetingAccepted', 'enabled');
     await put(ticket!.id, { status: 'open' });
-    const [greeting] = await waitSent(connection.id, from, 1);
+    const greeting = (await waitSent(connection.id, from, 2))[1];
     expect(greeting).toMatch(/^Buen(os|as) (días|tardes|noches) \*Juan\*, mi nombre es \*/);
     expect(greeting).toContain(`*${adminName}*`);
   });
@@ -433,13 +449,7 @@ describe('timed rules', () => {
 });
 
 describe('typing', () => {
-  let port = 0;
-  const sockets: Socket[] = [];
-  beforeAll(async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (t.app.server.address() as { port: number }).port;
-  });
-  afterAll(() => sockets.forEach((s) => s.disconnect()));
+  afterAll(() => closeSockets());
 
   it('reaches the chat of that ticket only, as wa:typing', async () => {
     const connection = await pairedSimulator(t.app, admin, {});
@@ -447,35 +457,27 @@ describe('typing', () => {
     await inbound(t.app, admin, connection.id, { from, body: 'hola' });
     const ticket = await eventually(() => ticketOf(t.db, companyId, from), Boolean, 'ticket');
     const other = await makeCompany(t.db);
-    const heard: Record<string, unknown[]> = { mine: [], stranger: [] };
-    for (const [who, session] of [
-      ['mine', admin],
-      ['stranger', await login(t.app, other.admin.email)],
-    ] as const) {
-      const socket = connect(`http://127.0.0.1:${port}`, {
-        query: { token: session.token },
-        transports: ['websocket'],
-        forceNew: true,
-      });
-      sockets.push(socket);
-      await new Promise<void>((resolve, reject) => {
-        socket.on('connect', () => resolve());
-        socket.on('connect_error', reject);
-      });
-      socket.on('wa:typing', (payload) => heard[who].push(payload));
-      socket.emit('joinChatBox', String(ticket!.id));
-    }
-    await new Promise((r) => setTimeout(r, 150));
+    // The chat's join is acknowledged once joined; another company's is refused without an answer.
+    const mine = await listenAs(t.app, admin, (socket) =>
+      socket.timeout(5000).emitWithAck('joinChatBox', String(ticket!.id)),
+    );
+    const stranger = await listenAs(
+      t.app,
+      await login(t.app, other.admin.email),
+      async (socket) => {
+        socket.emit('joinChatBox', String(ticket!.id));
+      },
+    );
+    const typings = (heard: typeof mine) =>
+      heard.filter((h) => h.event === 'wa:typing').map((h) => h.payload);
+    // The simulator's request returns once the typing is announced.
     await inject(t.app, admin, 'POST', `/simulator/${connection.id}/typing`, {
       from,
       typing: true,
     });
-    await eventually(
-      async () => heard.mine,
-      (list) => list.length === 1,
-      'typing heard',
-    );
-    expect(heard.mine[0]).toMatchObject({ ticketId: ticket!.id, typing: true, chatJid: from });
-    expect(heard.stranger).toEqual([]);
+    await caughtUp(mine, stranger);
+    expect(typings(mine)).toHaveLength(1);
+    expect(typings(mine)[0]).toMatchObject({ ticketId: ticket!.id, typing: true, chatJid: from });
+    expect(typings(stranger)).toEqual([]);
   });
 });

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
-import { io as connect, type Socket } from 'socket.io-client';
 import type { WhatsappView } from '@atendi/shared';
 import { contacts, messages, queues, settings, tickets, userQueues } from '../../db/schema';
 import {
@@ -12,6 +11,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
+import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 import { handleChannelEvent } from './tickets.engine';
 
 let t: TestContext;
@@ -241,32 +241,14 @@ describe('ingest', () => {
 });
 
 describe('live updates reach only those who may see the ticket', () => {
-  let port = 0;
-  const sockets: Socket[] = [];
-  const listen = async (session: Session, list: string) => {
-    const socket = connect(`http://127.0.0.1:${port}`, {
-      query: { token: session.token },
-      transports: ['websocket'],
-      forceNew: true,
+  const listen = (session: Session, list: string) =>
+    listenAs<{ ticket?: { id: number } }>(t.app, session, async (socket) => {
+      // The server acknowledges each join once its rooms are joined.
+      expect(await socket.timeout(5000).emitWithAck('joinTickets', list)).toBe(true);
+      expect(await socket.timeout(5000).emitWithAck('joinNotification')).toBe(true);
     });
-    sockets.push(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.on('connect', () => resolve());
-      socket.on('connect_error', reject);
-    });
-    const heard: { event: string; payload: { ticket?: { id: number } } }[] = [];
-    socket.onAny((event: string, payload) => heard.push({ event, payload }));
-    // The server acknowledges each join once its rooms are joined.
-    expect(await socket.timeout(5000).emitWithAck('joinTickets', list)).toBe(true);
-    expect(await socket.timeout(5000).emitWithAck('joinNotification')).toBe(true);
-    return heard;
-  };
 
-  beforeAll(async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (t.app.server.address() as { port: number }).port;
-  });
-  afterAll(() => sockets.forEach((s) => s.disconnect()));
+  afterAll(() => closeSockets());
 
   it('a queue’s ticket goes to admins and that queue’s agents, not to other agents or companies', async () => {
     const companyId = company.company.id;
@@ -295,12 +277,9 @@ describe('live updates reach only those who may see the ticket', () => {
     const supporterHeard = await listen(await login(t.app, supporter.email), 'pending');
     const otherHeard = await listen(await login(t.app, other.admin.email), 'pending');
 
+    // The simulator's inbound request returns once the message is stored and announced.
     await inbound({ from: '5491155550007', body: 'segundo' });
-    await waitFor(
-      async () => sellerHeard.some((h) => h.event.endsWith('-appMessage')),
-      'seller event',
-    );
-    await new Promise((r) => setTimeout(r, 100));
+    await caughtUp(adminHeard, sellerHeard, supporterHeard, otherHeard);
 
     const names = (heard: typeof adminHeard) => heard.map((h) => h.event).sort();
     expect(names(adminHeard)).toEqual([

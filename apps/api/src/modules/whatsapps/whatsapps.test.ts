@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { io as connect, type Socket } from 'socket.io-client';
 import type { WhatsappSessionEvent, WhatsappView } from '@atendi/shared';
 import { queues, tickets, contacts, whatsapps, whatsappAuthKeys } from '../../db/schema';
 import type { ChannelEventInput } from '../../channels/manager';
@@ -13,6 +12,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
+import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 import { getDefaultWhatsapp } from './whatsapps.service';
 
 let t: TestContext;
@@ -430,67 +430,47 @@ describe('sessions and the simulated phone', () => {
 });
 
 describe('live updates', () => {
-  const listen = (session: Session) =>
-    new Promise<Socket>((resolve, reject) => {
-      const socket = connect(`http://127.0.0.1:${port}`, {
-        query: { token: session.token },
-        transports: ['websocket'],
-        forceNew: true,
-      });
-      socket.on('connect', () => resolve(socket));
-      socket.on('connect_error', reject);
-    });
-  let port = 0;
-  beforeAll(async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (t.app.server.address() as { port: number }).port;
-  });
+  afterAll(() => closeSockets());
 
   it('session updates reach only the connection’s company, without auth state', async () => {
     const other = await makeCompany(t.db);
     const otherAdmin = await login(t.app, other.admin.email);
-    const mine = await listen(admin);
-    const theirs = await listen(otherAdmin);
-    const seen: WhatsappSessionEvent[] = [];
-    const leaked: unknown[] = [];
-    mine.on(`company-${company.company.id}-whatsappSession`, (e: WhatsappSessionEvent) =>
-      seen.push(e),
+    const mine = await listenAs<WhatsappSessionEvent>(t.app, admin);
+    const leaked = await listenAs(t.app, otherAdmin);
+    const connectionEvents = [
+      `company-${company.company.id}-whatsappSession`,
+      `company-${company.company.id}-whatsapp`,
+    ];
+    const seen = () => mine.filter((h) => connectionEvents.includes(h.event)).map((h) => h.payload);
+    const view = (await create({ name: 'En vivo' })).json() as WhatsappView;
+    await until(view.id, 'qrcode');
+    await inject(t.app, admin, 'POST', `/simulator/${view.id}/scan`);
+    await until(view.id, 'CONNECTED');
+    // The scan request returns once CONNECTED is stored and announced.
+    await caughtUp(mine, leaked);
+    const sessions = seen()
+      .filter((e) => 'session' in e)
+      .map((e) => e.session);
+    expect(sessions.map((s) => s.status)).toEqual(
+      expect.arrayContaining(['OPENING', 'qrcode', 'CONNECTED']),
     );
-    mine.on(`company-${company.company.id}-whatsapp`, (e: unknown) =>
-      seen.push(e as WhatsappSessionEvent),
-    );
-    theirs.onAny((name: string, payload: unknown) => leaked.push({ name, payload }));
-    try {
-      const view = (await create({ name: 'En vivo' })).json() as WhatsappView;
-      await until(view.id, 'qrcode');
-      await inject(t.app, admin, 'POST', `/simulator/${view.id}/scan`);
-      await until(view.id, 'CONNECTED');
-      await new Promise((r) => setTimeout(r, 100));
-      const sessions = seen.filter((e) => 'session' in e).map((e) => e.session);
-      expect(sessions.map((s) => s.status)).toEqual(
-        expect.arrayContaining(['OPENING', 'qrcode', 'CONNECTED']),
-      );
-      expect(sessions.find((s) => s.status === 'qrcode')?.qrcode).not.toBe('');
-      expect(sessions.at(-1)).toMatchObject({ id: view.id, status: 'CONNECTED', qrcode: '' });
-      for (const s of sessions)
-        expect(Object.keys(s).sort()).toEqual([
-          'id',
-          'number',
-          'pairingCode',
-          'qrcode',
-          'retries',
-          'status',
-          'updatedAt',
-        ]);
-      const created = seen.find(
-        (e) => (e as { action: string }).action === 'create',
-      ) as unknown as { whatsapp: WhatsappView };
-      expect(created.whatsapp.name).toBe('En vivo');
-      expect(created.whatsapp.token).toBeNull();
-      expect(leaked).toEqual([]);
-    } finally {
-      mine.disconnect();
-      theirs.disconnect();
-    }
+    expect(sessions.find((s) => s.status === 'qrcode')?.qrcode).not.toBe('');
+    expect(sessions.at(-1)).toMatchObject({ id: view.id, status: 'CONNECTED', qrcode: '' });
+    for (const s of sessions)
+      expect(Object.keys(s).sort()).toEqual([
+        'id',
+        'number',
+        'pairingCode',
+        'qrcode',
+        'retries',
+        'status',
+        'updatedAt',
+      ]);
+    const created = seen().find(
+      (e) => (e as { action: string }).action === 'create',
+    ) as unknown as { whatsapp: WhatsappView };
+    expect(created.whatsapp.name).toBe('En vivo');
+    expect(created.whatsapp.token).toBeNull();
+    expect(leaked).toEqual([]);
   });
 });

@@ -77,7 +77,7 @@ describe('users page', () => {
 
     expect(await screen.findByText('Carla')).toBeTruthy();
     expect(screen.queryByText('Bruno Agente')).toBeNull();
-    // One request for the settled text, none for the partial "c" and "ca".
+    // One request for the whole text once typing stopped, none for the partial "c" and "ca".
     const searches = callsOf(fetchMock).filter((call) => call.startsWith('GET /users?'));
     expect(searches).toEqual([
       'GET /users?searchParam=&pageNumber=1',
