@@ -3,6 +3,49 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+// Layers and boundaries (ARCHITECTURE.md): each rule is a pattern on the path an import names, so a
+// boundary holds whatever the path looks like. apps/api/test/boundaries.test.ts proves each one fails.
+const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+// One block per depth of file below a module's or feature's folder `dir` (1: directly in it), for
+// patterns that count the `../` to its parent. A later block's rule replaces an earlier one's.
+const byDepth = (dir, ext, block) =>
+  [1, 2, 3, 4].map((depth) => ({
+    files: [`${dir}/${'*/'.repeat(depth - 1)}*.${ext}`],
+    ...block(depth),
+  }));
+
+const appImport = {
+  regex: '^(\\.\\.?/)+app$',
+  message: 'Depend on AppDeps from deps.ts, never on the app that assembles the modules.',
+};
+// From modules/<a>/…, `../<b>/<file>` (or `../../modules/<b>/<file>`) unless <file> is <b>.service.
+const moduleInternals = (depth) => ({
+  regex: `^(?:\\.\\./){${depth}}(?:\\.\\./modules/)?([^./][^/]*)/(?!\\1\\.service$)`,
+  message:
+    'Another module is reached only through its public file ../<module>/<module>.service: re-export there what other modules need.',
+});
+const ticketsToMessages = {
+  regex: '^(\\.\\./)+(modules/)?messages(/|$)',
+  message:
+    'tickets never imports messages (messages depends on tickets): use the TicketMessages port, deps.ticketMessages.',
+};
+const infraToModules = {
+  regex: '^(\\.\\./)+(modules|deps)(/|$)',
+  message:
+    'Infrastructure (db, platform, realtime, channels, jobs, events) never imports a module or deps.ts: modules build on it. Take what it needs as a parameter and let app.ts wire it.',
+};
+// From features/<a>/…, any path up to features/ and into another folder there.
+const otherFeature = (depth) => ({
+  regex: `^(\\.\\./){${depth}}(?!\\.\\./)|^(\\.\\./){${depth + 1}}features(/|$)`,
+  message:
+    'A feature never imports another feature: move what both need to components/, lib/ or api/ (inside a feature, import with ./).',
+});
+const sharedToFeature = {
+  regex: '^(\\.\\./)+features(/|$)',
+  message:
+    'Shared web code (api, components, lib, i18n) never imports a feature: features build on it.',
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/data/**', 'apps/api/src/db/migrations/**'] },
   js.configs.recommended,
@@ -18,23 +61,30 @@ export default tseslint.config(
     },
   },
   {
-    // Layers (ARCHITECTURE.md): app.ts assembles the modules; the modules depend on deps.ts, not on it.
+    // app.ts assembles the modules; the modules depend on deps.ts, not on it.
     files: ['apps/api/src/**/*.ts'],
     ignores: ['apps/api/src/app.ts', 'apps/api/src/main.ts', '**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^(\\.\\.?/)+app$',
-              message:
-                'Depend on AppDeps from deps.ts, never on the app that assembles the modules.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: restrict(appImport),
+  },
+  ...byDepth('apps/api/src/modules/*', 'ts', (depth) => ({
+    ignores: ['**/*.test.ts'],
+    rules: restrict(appImport, moduleInternals(depth)),
+  })),
+  ...byDepth('apps/api/src/modules/tickets', 'ts', (depth) => ({
+    ignores: ['**/*.test.ts'],
+    rules: restrict(appImport, moduleInternals(depth), ticketsToMessages),
+  })),
+  {
+    files: ['apps/api/src/{db,platform,realtime,channels,jobs,events}/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: restrict(appImport, infraToModules),
+  },
+  ...byDepth('apps/web/src/features/*', '{ts,tsx}', (depth) => ({
+    rules: restrict(otherFeature(depth)),
+  })),
+  {
+    files: ['apps/web/src/{api,components,lib,i18n}/**/*.{ts,tsx}'],
+    rules: restrict(sharedToFeature),
   },
   {
     files: ['apps/web/**/*.{ts,tsx}'],

@@ -38,6 +38,7 @@ import { systemRoutes } from './modules/system/system.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { whatsappsRoutes } from './modules/whatsapps/whatsapps.routes';
 import { messagesRoutes } from './modules/messages/messages.routes';
+import { createTicketMessages } from './modules/messages/messages.service';
 import { registerTicketsEngine } from './modules/tickets/tickets.engine';
 import { ticketsRoutes } from './modules/tickets/tickets.routes';
 import { ticketNotesRoutes } from './modules/tickets/ticket-notes';
@@ -57,6 +58,7 @@ import { baileysDriver } from './channels/baileys/baileys-driver';
 import { cloudWebhookRoutes } from './channels/cloud/webhook.routes';
 import path from 'node:path';
 import { createJobs } from './jobs/queue';
+import { createDomainEvents } from './events/domain-events';
 import { markUserOnline } from './modules/users/users.service';
 import type { AppDeps, RouteInfo } from './deps';
 
@@ -156,7 +158,10 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     config,
     channels,
     outbox,
+    // Tickets write their automatic messages through the messages module without importing it.
+    ticketMessages: createTicketMessages({ db: database.db, realtime, uploads }),
     jobs,
+    events: createDomainEvents({ jobs, log: app.log }),
     simulatorSpool,
     db: database.db,
     tokens,

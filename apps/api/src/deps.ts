@@ -2,7 +2,9 @@ import type { Config } from './config';
 import type { ChannelManager } from './channels/manager';
 import type { Db } from './db/client';
 import type { Jobs } from './jobs/queue';
+import type { DomainEvents } from './events/domain-events';
 import type { Outbox } from './modules/messages/outbox';
+import type { TicketMessages } from './modules/tickets/ticket-messages';
 import type { RouteAccess } from './platform/context';
 import type { Mailer } from './platform/mailer';
 import type { RateLimits } from './platform/rate-limit';
@@ -18,9 +20,15 @@ export type AppDeps = {
   channels: ChannelManager;
   // Sends what agents and bots queued (modules/messages/outbox.ts); kick() after queueing.
   outbox: Outbox;
+  // The messages module's side of the tickets module's port (modules/tickets/ticket-messages.ts):
+  // automatic messages written in the transaction of the ticket change that causes them.
+  ticketMessages: TicketMessages;
   // The one durable background queue (jobs/queue.ts): sends, webhooks, recurring jobs (ticket
   // timers, schedules), and later campaigns, AI replies, integration deliveries, billing.
   jobs: Jobs;
+  // What happened (events/domain-events.ts): ticket changes, stored messages. Listeners subscribe
+  // here instead of being called from the services that make the change.
+  events: DomainEvents;
   // Where the simulator keeps media "sent from the phone" until the session takes it.
   simulatorSpool: string;
   db: Db;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ContactView } from './tickets';
+import { contactViewSchema } from './tickets';
 
 // SPEC §3 Contact, §5 Contact, §7 "Contacts and lists".
 
@@ -58,16 +58,35 @@ export const contactListQuery = z.object({
 });
 export type ContactListQuery = z.infer<typeof contactListQuery>;
 
-export type ContactExtraInfo = { id: number; name: string; value: string };
+export const contactExtraInfoViewSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  value: z.string(),
+});
+export type ContactExtraInfo = z.input<typeof contactExtraInfoViewSchema>;
 
 // GET /contacts/{id}, POST, PUT and the live event.
-export type ContactDetailView = ContactView & { extraInfo: ContactExtraInfo[] };
+export const contactDetailViewSchema = contactViewSchema.extend({
+  extraInfo: z.array(contactExtraInfoViewSchema),
+});
+export type ContactDetailView = z.input<typeof contactDetailViewSchema>;
 
 // GET /contacts: count is the number of contacts the search matches.
-export type ContactListPage = { contacts: ContactView[]; count: number; hasMore: boolean };
+export const contactListPageSchema = z.object({
+  contacts: z.array(contactViewSchema),
+  count: z.number(),
+  hasMore: z.boolean(),
+});
+export type ContactListPage = z.input<typeof contactListPageSchema>;
 
 // GET /contacts/list: what a select shows.
-export type ContactOption = Pick<ContactView, 'id' | 'name' | 'number' | 'email'>;
+export const contactOptionSchema = contactViewSchema.pick({
+  id: true,
+  name: true,
+  number: true,
+  email: true,
+});
+export type ContactOption = z.input<typeof contactOptionSchema>;
 
 // company-{id}-contact (SPEC §7 Real-time).
 export type ContactEvent =
@@ -87,15 +106,20 @@ export const contactUploadSchema = z.object({
 export type ContactUploadInput = z.infer<typeof contactUploadSchema>;
 
 // One refused row: its sheet row, what it said, and why (an error code; field for ERR_VALIDATION).
-export type ContactUploadError = {
-  row: number;
-  name: string;
-  number: string;
-  error: 'ERR_VALIDATION' | 'ERR_DUPLICATED_CONTACT';
-  field?: 'name' | 'number' | 'email';
-  message: string;
-};
-export type ContactUploadResult = { newContacts: ContactView[]; errorBag: ContactUploadError[] };
+export const contactUploadErrorSchema = z.object({
+  row: z.number(),
+  name: z.string(),
+  number: z.string(),
+  error: z.enum(['ERR_VALIDATION', 'ERR_DUPLICATED_CONTACT']),
+  field: z.enum(['name', 'number', 'email']).optional(),
+  message: z.string(),
+});
+export type ContactUploadError = z.input<typeof contactUploadErrorSchema>;
+export const contactUploadResultSchema = z.object({
+  newContacts: z.array(contactViewSchema),
+  errorBag: z.array(contactUploadErrorSchema),
+});
+export type ContactUploadResult = z.input<typeof contactUploadResultSchema>;
 
 // POST /contacts/import: the address book of the connection's phone (default connection if none).
 export const contactImportSchema = z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateTime } from './responses';
 
 // SPEC §3 File list, §5 File list rule, §7 Files: named lists of files a campaign can send.
 
@@ -54,27 +55,33 @@ export const filesQuery = z.object({
 });
 export const filesListQuery = z.object({ companyId: optionalId });
 
-export type FileListOptionView = {
-  id: number;
-  name: string;
+export const fileListOptionViewSchema = z.object({
+  id: z.number(),
+  name: z.string(),
   // The stored file's name ('' until a file is uploaded) and its MIME type.
-  path: string;
-  mediaType: string;
+  path: z.string(),
+  mediaType: z.string(),
   // A signed link to the file, null without one.
-  url: string | null;
-};
+  url: z.string().nullable(),
+});
+export type FileListOptionView = z.input<typeof fileListOptionViewSchema>;
 
-export type FileListView = {
-  id: number;
-  name: string;
-  message: string;
-  companyId: number;
-  options: FileListOptionView[];
-  createdAt: string;
-  updatedAt: string;
-};
+export const fileListViewSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  message: z.string(),
+  companyId: z.number(),
+  options: z.array(fileListOptionViewSchema),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+});
+export type FileListView = z.input<typeof fileListViewSchema>;
 
-export type FileListsPage = { files: FileListView[]; hasMore: boolean };
+export const fileListsPageSchema = z.object({
+  files: z.array(fileListViewSchema),
+  hasMore: z.boolean(),
+});
+export type FileListsPage = z.input<typeof fileListsPageSchema>;
 
 // SPEC §7 company-{id}-file.
 export type FileListEvent =

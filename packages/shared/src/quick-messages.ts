@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateTime } from './responses';
 
 // SPEC §3 Quick message, §7 "Quick messages": answers an agent inserts from the composer with "/".
 
@@ -36,24 +37,29 @@ export const quickMessagesQuery = z.object({
 // SPEC §7: the composer's list is asked for with companyId and userId; both come from the session.
 export const quickMessagesListQuery = z.object({ companyId: optionalId, userId: optionalId });
 
-export type QuickMessageView = {
-  id: number;
-  shortcode: string;
-  message: string;
-  geral: boolean;
-  status: boolean;
-  mediaPath: string | null;
-  mediaName: string | null;
+export const quickMessageViewSchema = z.object({
+  id: z.number(),
+  shortcode: z.string(),
+  message: z.string(),
+  geral: z.boolean(),
+  status: z.boolean(),
+  mediaPath: z.string().nullable(),
+  mediaName: z.string().nullable(),
   // A signed link to the attachment (SPEC §7 media-upload), null without one.
-  mediaUrl: string | null;
-  isMedia: boolean;
-  userId: number | null;
-  companyId: number;
-  createdAt: string;
-  updatedAt: string;
-};
+  mediaUrl: z.string().nullable(),
+  isMedia: z.boolean(),
+  userId: z.number().nullable(),
+  companyId: z.number(),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+});
+export type QuickMessageView = z.input<typeof quickMessageViewSchema>;
 
-export type QuickMessagesPage = { records: QuickMessageView[]; hasMore: boolean };
+export const quickMessagesPageSchema = z.object({
+  records: z.array(quickMessageViewSchema),
+  hasMore: z.boolean(),
+});
+export type QuickMessagesPage = z.input<typeof quickMessagesPageSchema>;
 
 // SPEC §7 company-{id}-quickemessage.
 export type QuickMessageEvent =

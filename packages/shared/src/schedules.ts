@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MESSAGE_BODY_MAX } from './messages';
+import { dateTime } from './responses';
 
 // SPEC §3 Schedule, §5 Schedule, §7 "Quick messages and schedules": a message sent to a contact at
 // sendAt by the API's sending job.
@@ -41,29 +42,35 @@ export const schedulesQuery = z.object({
 });
 export type SchedulesQuery = z.infer<typeof schedulesQuery>;
 
-export type ScheduleView = {
-  id: number;
-  body: string;
-  contactId: number;
-  contact: { id: number; name: string; number: string } | null;
-  sendAt: string;
-  sentAt: string | null;
-  status: ScheduleStatus;
-  mediaPath: string | null;
-  mediaName: string | null;
+export const scheduleViewSchema = z.object({
+  id: z.number(),
+  body: z.string(),
+  contactId: z.number(),
+  contact: z.object({ id: z.number(), name: z.string(), number: z.string() }).nullable(),
+  sendAt: dateTime,
+  sentAt: dateTime.nullable(),
+  status: z.enum(scheduleStatuses),
+  mediaPath: z.string().nullable(),
+  mediaName: z.string().nullable(),
   // A signed link to the attachment, null without one.
-  mediaUrl: string | null;
-  userId: number | null;
-  user: { id: number; name: string } | null;
+  mediaUrl: z.string().nullable(),
+  userId: z.number().nullable(),
+  user: z.object({ id: z.number(), name: z.string() }).nullable(),
   // The conversation it was sent in, once sent.
-  ticketId: number | null;
-  whatsappId: number | null;
-  companyId: number;
-  createdAt: string;
-  updatedAt: string;
-};
+  ticketId: z.number().nullable(),
+  whatsappId: z.number().nullable(),
+  companyId: z.number(),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+});
+export type ScheduleView = z.input<typeof scheduleViewSchema>;
 
-export type SchedulesPage = { schedules: ScheduleView[]; hasMore: boolean; count: number };
+export const schedulesPageSchema = z.object({
+  schedules: z.array(scheduleViewSchema),
+  hasMore: z.boolean(),
+  count: z.number(),
+});
+export type SchedulesPage = z.input<typeof schedulesPageSchema>;
 
 // SPEC §7 company-{id}-schedule.
 export type ScheduleEvent =

@@ -119,6 +119,13 @@ export const scheduleSlotSchema = z.object({
   startTime: z.union([hhmm, z.literal('')]),
   endTime: z.union([hhmm, z.literal('')]),
 }) satisfies z.ZodType<ScheduleSlot>;
+// Service hours as stored and answered (the rules above apply when they are written).
+export const scheduleSlotViewSchema = z.object({
+  weekday: z.string(),
+  weekdayEn: z.string(),
+  startTime: z.string(),
+  endTime: z.string(),
+}) satisfies z.ZodType<ScheduleSlot>;
 export const schedulesSchema = z.object({
   schedules: z.array(scheduleSlotSchema).max(7),
 });

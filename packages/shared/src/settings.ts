@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 // SPEC §3 Setting keys and §9 options, with the value a new company starts with.
 export const settingDefaults = {
   userRating: 'disabled',
@@ -44,3 +46,7 @@ export const superManagedSettingKeys: readonly SettingKey[] = [
   ...superOnlySettingKeys,
   'campaignsEnabled',
 ];
+
+// GET /settings, PUT /settings/{key} and the session's company settings.
+export const settingViewSchema = z.object({ key: z.string(), value: z.string() });
+export type SettingView = z.input<typeof settingViewSchema>;

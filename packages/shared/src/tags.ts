@@ -50,11 +50,22 @@ export const ticketTagParams = z.object({
 });
 
 // GET /tags/list, POST /tags and the live event.
-export type TagOption = { id: number; name: string; color: string; kanban: number };
+export const tagOptionSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  color: z.string(),
+  kanban: z.number(),
+});
+export type TagOption = z.input<typeof tagOptionSchema>;
 
 // GET /tags and GET /tags/{id}: a tag with how many tickets carry it.
-export type TagView = TagOption & { userId: number | null; ticketsCount: number };
-export type TagsPage = { tags: TagView[]; hasMore: boolean };
+export const tagViewSchema = tagOptionSchema.extend({
+  userId: z.number().nullable(),
+  ticketsCount: z.number(),
+});
+export type TagView = z.input<typeof tagViewSchema>;
+export const tagsPageSchema = z.object({ tags: z.array(tagViewSchema), hasMore: z.boolean() });
+export type TagsPage = z.input<typeof tagsPageSchema>;
 
 export type TagEvent =
   { action: 'create' | 'update'; tag: TagOption } | { action: 'delete'; tagId: number };

@@ -1,71 +1,119 @@
-import type { MediaType, TicketStatus } from './constants';
+import { z } from 'zod';
+import { mediaTypes, ticketStatuses } from './constants';
+import { dateTime } from './responses';
 
 // What the API answers and emits for tickets, contacts and messages (SPEC §3).
 
-export type ContactView = {
-  id: number;
-  name: string;
-  number: string;
-  email: string;
-  profilePicUrl: string;
-  urlPicture: string;
-  isGroup: boolean;
-  whatsappId: number | null;
-  createdAt: string;
-  updatedAt: string;
-};
+export const contactViewSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  number: z.string(),
+  email: z.string(),
+  profilePicUrl: z.string(),
+  urlPicture: z.string(),
+  isGroup: z.boolean(),
+  whatsappId: z.number().nullable(),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+});
+export type ContactView = z.input<typeof contactViewSchema>;
 
-export type TicketView = {
-  id: number;
-  uuid: string;
-  status: TicketStatus;
-  queueId: number | null;
-  queue: { id: number; name: string; color: string } | null;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  contactId: number;
-  contact: ContactView;
-  whatsappId: number;
-  whatsapp: { id: number; name: string; status: string };
-  isGroup: boolean;
-  chatbot: boolean;
-  lastMessage: string;
-  unreadMessages: number;
-  useIntegration: boolean;
-  promptId: number | null;
-  integrationId: number | null;
-  tags: { id: number; name: string; color: string }[];
-  createdAt: string;
-  updatedAt: string;
-};
+// The { id, name, color } of a queue or tag that a ticket, user or connection carries.
+export const colouredRefSchema = z.object({ id: z.number(), name: z.string(), color: z.string() });
 
-export type MessageView = {
-  id: number;
-  ticketId: number;
-  contactId: number | null;
-  body: string;
-  fromMe: boolean;
-  read: boolean;
-  mediaType: MediaType;
-  mediaUrl: string | null;
-  mediaName: string | null;
-  quotedMsgId: number | null;
-  quotedMsg: MessageView | null;
-  isDeleted: boolean;
-  isEdited: boolean;
+export const ticketViewSchema = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  status: z.enum(ticketStatuses),
+  queueId: z.number().nullable(),
+  queue: colouredRefSchema.nullable(),
+  userId: z.number().nullable(),
+  user: z.object({ id: z.number(), name: z.string() }).nullable(),
+  contactId: z.number(),
+  contact: contactViewSchema,
+  whatsappId: z.number(),
+  whatsapp: z.object({ id: z.number(), name: z.string(), status: z.string() }),
+  isGroup: z.boolean(),
+  chatbot: z.boolean(),
+  lastMessage: z.string(),
+  unreadMessages: z.number(),
+  useIntegration: z.boolean(),
+  promptId: z.number().nullable(),
+  integrationId: z.number().nullable(),
+  tags: z.array(colouredRefSchema),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+});
+export type TicketView = z.input<typeof ticketViewSchema>;
+
+const messageFields = {
+  id: z.number(),
+  ticketId: z.number(),
+  contactId: z.number().nullable(),
+  body: z.string(),
+  fromMe: z.boolean(),
+  read: z.boolean(),
+  mediaType: z.enum(mediaTypes),
+  mediaUrl: z.string().nullable(),
+  mediaName: z.string().nullable(),
+  quotedMsgId: z.number().nullable(),
+  isDeleted: z.boolean(),
+  isEdited: z.boolean(),
   // SPEC §4 Message ack: 0 not sent yet, 1-5 sent, delivered, read (4 and 5 read).
-  ack: number;
-  remoteJid: string | null;
-  scheduled: boolean;
-  createdAt: string;
-  updatedAt: string;
+  ack: z.number(),
+  remoteJid: z.string().nullable(),
+  scheduled: z.boolean(),
+  createdAt: dateTime,
+  updatedAt: dateTime,
 };
+const messageBaseSchema = z.object(messageFields);
+// A message quotes another, shown one level deep: the quoted message's own quotedMsg is null. The
+// type stays recursive, as the API builds both with one function.
+export type MessageView = z.input<typeof messageBaseSchema> & { quotedMsg: MessageView | null };
+type MessageOutput = z.output<typeof messageBaseSchema> & { quotedMsg: MessageOutput | null };
+const quotedMsgSchema = messageBaseSchema.extend({ quotedMsg: z.null() }).nullable();
+export const messageViewSchema: z.ZodType<MessageOutput, MessageView> = messageBaseSchema.extend({
+  quotedMsg: quotedMsgSchema,
+});
 
 // In a chat (GET /messages/{ticketId} and live updates): a sent message whose every attempt failed.
-export type ChatMessageView = MessageView & { error: 'ERR_SENDING_WAPP_MSG' | null };
+const sendError = z.literal('ERR_SENDING_WAPP_MSG').nullable();
+export type ChatMessageView = MessageView & { error: z.input<typeof sendError> };
+export const chatMessageViewSchema: z.ZodType<
+  MessageOutput & { error: z.output<typeof sendError> },
+  ChatMessageView
+> = messageBaseSchema.extend({ quotedMsg: quotedMsgSchema, error: sendError });
 
-// GET /tickets
-export type TicketListPage = { tickets: TicketView[]; count: number; hasMore: boolean };
+// GET /messages/{ticketId}: one page of the chat (oldest first) and the ticket as it is now.
+export const messagesPageSchema = z.object({
+  messages: z.array(chatMessageViewSchema),
+  ticket: ticketViewSchema,
+  // Every message of the ticket, not only this page's.
+  count: z.number(),
+  hasMore: z.boolean(),
+});
+export type MessagesPage = z.input<typeof messagesPageSchema>;
+
+// GET /tickets. count is the number of tickets on this page (SPEC names only tickets and hasMore).
+export const ticketListPageSchema = z.object({
+  tickets: z.array(ticketViewSchema),
+  count: z.number(),
+  hasMore: z.boolean(),
+});
+export type TicketListPage = z.input<typeof ticketListPageSchema>;
+
+// GET /ticket-notes/list and POST /ticket-notes (SPEC §3 Ticket note).
+export const ticketNoteViewSchema = z.object({
+  id: z.number(),
+  note: z.string(),
+  ticketId: z.number(),
+  contactId: z.number(),
+  userId: z.number().nullable(),
+  user: z.object({ id: z.number(), name: z.string() }).nullable(),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+});
+export type TicketNoteView = z.input<typeof ticketNoteViewSchema>;
 
 // company-{id}-ticket and company-{id}-appMessage payloads (SPEC §7 Real-time).
 export type TicketEvent =

@@ -1,42 +1,47 @@
-import type { ConnectionStatus, MediaType, Provider, ScheduleSlot } from './constants';
+import { z } from 'zod';
+import { connectionStatuses, mediaTypes, providers, type ConnectionStatus } from './constants';
+import { dateTime } from './responses';
+import { scheduleSlotViewSchema } from './schemas';
+import { colouredRefSchema } from './tickets';
 
 // A connection as the API answers it. Cloud API secrets are never sent back: only whether they are set.
-export type WhatsappView = {
-  id: number;
-  name: string;
-  status: ConnectionStatus;
-  isDefault: boolean;
-  qrcode: string;
+export const whatsappViewSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  status: z.enum(connectionStatuses),
+  isDefault: z.boolean(),
+  qrcode: z.string(),
   // Set while a pairing code (instead of a QR) is waiting to be typed on the phone.
-  pairingCode: string;
-  retries: number;
-  number: string;
-  provider: Provider;
-  greetingMessage: string;
-  complationMessage: string;
-  outOfHoursMessage: string;
-  ratingMessage: string;
+  pairingCode: z.string(),
+  retries: z.number(),
+  number: z.string(),
+  provider: z.enum(providers),
+  greetingMessage: z.string(),
+  complationMessage: z.string(),
+  outOfHoursMessage: z.string(),
+  ratingMessage: z.string(),
   // The external API token; only users who may edit connections see it (null for others).
-  token: string | null;
-  promptId: number | null;
-  integrationId: number | null;
-  transferQueueId: number | null;
-  timeToTransfer: number | null;
-  expiresTicket: number;
-  expiresInactiveMessage: string;
-  timeUseBotQueues: number;
-  maxUseBotQueues: number;
-  schedules: ScheduleSlot[];
-  queues: { id: number; name: string; color: string }[];
-  queueIds: number[];
-  cloudPhoneNumberId: string | null;
-  cloudVerifyToken: string | null;
-  cloudApiBaseUrl: string | null;
-  hasCloudAccessToken: boolean;
-  hasCloudAppSecret: boolean;
-  createdAt: string;
-  updatedAt: string;
-};
+  token: z.string().nullable(),
+  promptId: z.number().nullable(),
+  integrationId: z.number().nullable(),
+  transferQueueId: z.number().nullable(),
+  timeToTransfer: z.number().nullable(),
+  expiresTicket: z.number(),
+  expiresInactiveMessage: z.string(),
+  timeUseBotQueues: z.number(),
+  maxUseBotQueues: z.number(),
+  schedules: z.array(scheduleSlotViewSchema),
+  queues: z.array(colouredRefSchema),
+  queueIds: z.array(z.number()),
+  cloudPhoneNumberId: z.string().nullable(),
+  cloudVerifyToken: z.string().nullable(),
+  cloudApiBaseUrl: z.string().nullable(),
+  hasCloudAccessToken: z.boolean(),
+  hasCloudAppSecret: z.boolean(),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+});
+export type WhatsappView = z.input<typeof whatsappViewSchema>;
 
 // SPEC §3: a session update carries id, status, updatedAt, qrcode, retries.
 export type WhatsappSessionView = Pick<
@@ -50,17 +55,24 @@ export type WhatsappEvent =
   | { action: 'delete'; whatsappId: number };
 export type WhatsappSessionEvent = { action: 'update'; session: WhatsappSessionView };
 
+// POST /whatsapp/{id}/token: the new external-API token.
+export const whatsappTokenSchema = z.object({ token: z.string() });
+
 // What the platform sent through a simulator connection (GET /simulator/{id}/outbound).
-export type SimulatorOutboundView = {
-  id: string;
-  to: string;
-  body: string;
-  mediaType: MediaType;
-  fileName: string | null;
-  quotedId: string | null;
-  ack: number;
-  createdAt: string;
-};
+export const simulatorOutboundViewSchema = z.object({
+  id: z.string(),
+  to: z.string(),
+  body: z.string(),
+  mediaType: z.enum(mediaTypes),
+  fileName: z.string().nullable(),
+  quotedId: z.string().nullable(),
+  ack: z.number(),
+  createdAt: dateTime,
+});
+export type SimulatorOutboundView = z.input<typeof simulatorOutboundViewSchema>;
+// POST /simulator/{id}/scan: the phone paired; POST /simulator/{id}/inbound: the message's provider id.
+export const simulatorScanSchema = z.object({ status: z.enum(connectionStatuses) });
+export const simulatorInboundResultSchema = z.object({ id: z.string() });
 
 // SPEC §2 App shell: the connections menu item shows '!' while any session is in one of these.
 const attentionStatuses: readonly ConnectionStatus[] = [

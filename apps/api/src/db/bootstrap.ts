@@ -1,15 +1,21 @@
-import { asc, desc, eq } from 'drizzle-orm';
+import { asc, count, desc, eq } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
-import { defaultSchedules, settingDefaults } from '@atendi/shared';
+import { advertisedPlans, defaultSchedules, settingDefaults } from '@atendi/shared';
 import type { Db } from './client';
 import { companies, plans, settings, users } from './schema';
 import { hashPassword } from '../platform/passwords';
-import { seedPlans } from '../modules/plans/plans.service';
 
 export type BootstrapResult = {
   adminEmail: string;
   generatedPassword?: string;
   createdAdmin: boolean;
+};
+
+// SPEC §9's advertised plans, on an empty database.
+const seedPlans = async (db: Db) => {
+  const [{ value }] = await db.select({ value: count() }).from(plans);
+  if (value > 0) return;
+  await db.insert(plans).values(advertisedPlans.map((p) => ({ ...p })));
 };
 
 // First start: the advertised plans, the platform company and its super user. Later starts change nothing.

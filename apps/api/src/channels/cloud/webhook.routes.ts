@@ -2,6 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorResponseSchema, okResponse } from '@atendi/shared';
 import { whatsapps } from '../../db/schema';
 import { AppError } from '../../platform/errors';
 import { createWebhookInbox } from './inbox';
@@ -51,7 +52,22 @@ export const cloudWebhookRoutes = async (root: FastifyInstance) => {
 
   app.get(
     '/webhooks/whatsapp',
-    { schema: { tags, security: [], querystring: verifyQuery }, config },
+    {
+      schema: {
+        tags,
+        security: [],
+        querystring: verifyQuery,
+        // Meta's verification: hub.challenge echoed back as plain text.
+        response: {
+          200: {
+            description: 'The hub.challenge sent',
+            content: { 'text/plain': { schema: z.string() } },
+          },
+          '4xx': errorResponseSchema,
+        },
+      },
+      config,
+    },
     async (request, reply) => {
       const query = request.query;
       const token = query['hub.verify_token'];
@@ -69,7 +85,12 @@ export const cloudWebhookRoutes = async (root: FastifyInstance) => {
     },
   );
 
-  app.post('/webhooks/whatsapp', { schema: { tags, security: [] }, config }, async (request) => {
+  const postSchema = {
+    tags,
+    security: [],
+    response: okResponse(z.object({ received: z.boolean() })),
+  };
+  app.post('/webhooks/whatsapp', { schema: postSchema, config }, async (request) => {
     const raw = rawBodies.get(request);
     if (!raw) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'Send the payload as JSON');
     const phoneIds = validated(() => phoneNumberIdsOf(request.body));

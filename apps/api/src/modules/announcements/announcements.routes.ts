@@ -1,6 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { announcementSchema, announcementUpdateSchema, idParam, pageQuery } from '@atendi/shared';
+import {
+  announcementSchema,
+  announcementsPageSchema,
+  announcementUpdateSchema,
+  announcementViewSchema,
+  createdResponse,
+  idParam,
+  noContentResponse,
+  okResponse,
+  pageQuery,
+} from '@atendi/shared';
 import { imageRule } from '../../platform/uploads';
 import {
   announcementOwner,
@@ -19,31 +29,41 @@ export const announcementsRoutes = async (root: FastifyInstance) => {
   // SPEC §2 gate: announcements stay readable while a company is not active.
   const read = { access: { allowInactiveCompany: true } };
   const write = { access: { superOnly: true } };
+  const one = okResponse(announcementViewSchema);
 
   app.get(
     '/announcements',
-    { schema: { tags, querystring: pageQuery }, config: read },
+    {
+      schema: { tags, querystring: pageQuery, response: okResponse(announcementsPageSchema) },
+      config: read,
+    },
     async (request) => listAnnouncements(app.deps, request.auth, request.query),
   );
   app.get(
     '/announcements/:id',
-    { schema: { tags, params: idParam }, config: read },
+    { schema: { tags, params: idParam, response: one }, config: read },
     async (request) => getAnnouncement(app.deps, request.auth, request.params.id),
   );
   app.post(
     '/announcements',
-    { schema: { tags, body: announcementSchema }, config: write },
+    {
+      schema: { tags, body: announcementSchema, response: createdResponse(announcementViewSchema) },
+      config: write,
+    },
     async (request, reply) =>
       reply.status(201).send(await createAnnouncement(app.deps, request.auth, request.body)),
   );
   app.put(
     '/announcements/:id',
-    { schema: { tags, params: idParam, body: announcementUpdateSchema }, config: write },
+    {
+      schema: { tags, params: idParam, body: announcementUpdateSchema, response: one },
+      config: write,
+    },
     async (request) => updateAnnouncement(app.deps, request.auth, request.params.id, request.body),
   );
   app.delete(
     '/announcements/:id',
-    { schema: { tags, params: idParam }, config: write },
+    { schema: { tags, params: idParam, response: noContentResponse }, config: write },
     async (request, reply) => {
       await deleteAnnouncement(app.deps, request.auth, request.params.id);
       return reply.status(204).send();
@@ -51,7 +71,10 @@ export const announcementsRoutes = async (root: FastifyInstance) => {
   );
   app.post(
     '/announcements/:id/media-upload',
-    { schema: { tags, params: idParam, consumes: ['multipart/form-data'] }, config: write },
+    {
+      schema: { tags, params: idParam, consumes: ['multipart/form-data'], response: one },
+      config: write,
+    },
     async (request) => {
       // Check the record first so a refused request stores nothing.
       const owner = await announcementOwner(app.deps, request.auth, request.params.id);
@@ -66,7 +89,7 @@ export const announcementsRoutes = async (root: FastifyInstance) => {
   );
   app.delete(
     '/announcements/:id/media-upload',
-    { schema: { tags, params: idParam }, config: write },
+    { schema: { tags, params: idParam, response: one }, config: write },
     async (request) => setAnnouncementMedia(app.deps, request.auth, request.params.id, null),
   );
 };

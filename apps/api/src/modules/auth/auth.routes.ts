@@ -1,7 +1,17 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { email, loginSchema, resetPasswordParams } from '@atendi/shared';
+import {
+  authSessionSchema,
+  email,
+  errorResponseSchema,
+  loginSchema,
+  messageResponseSchema,
+  noContentResponse,
+  okResponse,
+  resetPasswordParams,
+  sessionUserSchema,
+} from '@atendi/shared';
 import { AppError } from '../../platform/errors';
 import { loadSessionUser } from '../users/users.service';
 import {
@@ -40,11 +50,20 @@ export const authRoutes = async (root: FastifyInstance) => {
   };
 
   const publicRoute = { access: { public: true } };
+  const session = okResponse(authSessionSchema);
 
   app.post(
     '/auth/login',
     {
-      schema: { tags, body: loginSchema, security: [] },
+      schema: {
+        tags,
+        body: loginSchema,
+        security: [],
+        response: {
+          ...session,
+          '4xx': errorResponseSchema.extend({ errorMessage: z.string().optional() }),
+        },
+      },
       config: publicRoute,
       // SPEC §7: a refused login also carries errorMessage (older clients show it on the form).
       onSend: async (_request, reply, payload) => {
@@ -58,7 +77,7 @@ export const authRoutes = async (root: FastifyInstance) => {
 
   app.post(
     '/auth/refresh_token',
-    { schema: { tags, security: [] }, config: publicRoute },
+    { schema: { tags, security: [], response: session }, config: publicRoute },
     async (request, reply) => {
       try {
         return sendSession(reply, await refresh(app.deps, request.cookies[REFRESH_COOKIE]));
@@ -71,7 +90,10 @@ export const authRoutes = async (root: FastifyInstance) => {
 
   app.delete(
     '/auth/logout',
-    { schema: { tags }, config: { access: { allowInactiveCompany: true } } },
+    {
+      schema: { tags, response: noContentResponse },
+      config: { access: { allowInactiveCompany: true } },
+    },
     async (request, reply) => {
       await logout(app.deps, request.cookies[REFRESH_COOKIE], request.auth.sessionId);
       reply.clearCookie(REFRESH_COOKIE, cookieOptions);
@@ -81,7 +103,10 @@ export const authRoutes = async (root: FastifyInstance) => {
 
   app.get(
     '/auth/me',
-    { schema: { tags }, config: { access: { allowInactiveCompany: true } } },
+    {
+      schema: { tags, response: okResponse(sessionUserSchema) },
+      config: { access: { allowInactiveCompany: true } },
+    },
     async (request) => {
       const user = await loadSessionUser(app.deps.db, request.auth.userId);
       if (!user) throw new AppError('ERR_SESSION_EXPIRED');
@@ -91,7 +116,15 @@ export const authRoutes = async (root: FastifyInstance) => {
 
   app.post(
     '/forgetpassword/:email',
-    { schema: { tags, params: z.object({ email }), security: [] }, config: publicRoute },
+    {
+      schema: {
+        tags,
+        params: z.object({ email }),
+        security: [],
+        response: okResponse(messageResponseSchema),
+      },
+      config: publicRoute,
+    },
     async (request) => {
       await requestPasswordReset(app.deps, request.params.email, request.ip);
       return { message: 'A code was sent to your email' };
@@ -100,7 +133,15 @@ export const authRoutes = async (root: FastifyInstance) => {
 
   app.post(
     '/resetpasswords/:email/:token/:newPassword',
-    { schema: { tags, params: resetPasswordParams, security: [] }, config: publicRoute },
+    {
+      schema: {
+        tags,
+        params: resetPasswordParams,
+        security: [],
+        response: okResponse(messageResponseSchema),
+      },
+      config: publicRoute,
+    },
     async (request) => {
       await resetPassword(app.deps, request.params);
       return { message: 'Password updated' };

@@ -2,9 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  companiesPageSchema,
   companyCreateSchema,
   companyUpdateSchema,
+  companyViewSchema,
+  companyWithPlanSchema,
+  createdCompanySchema,
+  createdResponse,
   idParam,
+  noContentResponse,
+  okResponse,
   pageQuery,
   schedulesSchema,
   signupSchema,
@@ -16,11 +23,11 @@ import {
   getCompanyWithPlan,
   listAllCompanies,
   listCompanies,
+  platformCompanyId,
   signup,
   updateCompany,
   updateCompanySchedules,
 } from './companies.service';
-import { platformCompanyId } from '../users/platform';
 import { consume } from '../../platform/rate-limit';
 
 const tags = ['companies'];
@@ -32,7 +39,13 @@ export const companiesRoutes = async (root: FastifyInstance) => {
   app.post(
     '/companies/cadastro',
     {
-      schema: { tags, summary: 'Public sign-up', body: signupSchema, security: [] },
+      schema: {
+        tags,
+        summary: 'Public sign-up',
+        body: signupSchema,
+        security: [],
+        response: createdResponse(companyViewSchema),
+      },
       config: { access: { public: true } },
     },
     async (request, reply) => {
@@ -44,37 +57,58 @@ export const companiesRoutes = async (root: FastifyInstance) => {
 
   app.get(
     '/companies',
-    { schema: { tags, querystring: pageQuery }, config: { access: { superOnly: true } } },
+    {
+      schema: { tags, querystring: pageQuery, response: okResponse(companiesPageSchema) },
+      config: { access: { superOnly: true } },
+    },
     async (request) => listCompanies(db, request.query),
   );
   app.get(
     '/companies/list',
-    { schema: { tags }, config: { access: { superOnly: true } } },
+    {
+      schema: { tags, response: okResponse(z.array(companyViewSchema)) },
+      config: { access: { superOnly: true } },
+    },
     async () => listAllCompanies(db),
   );
   app.get(
     '/companies/listPlan/:companyId',
     {
-      schema: { tags, params: z.object({ companyId: z.coerce.number().int().positive() }) },
+      schema: {
+        tags,
+        params: z.object({ companyId: z.coerce.number().int().positive() }),
+        response: okResponse(companyWithPlanSchema),
+      },
       config: { access: { allowInactiveCompany: true } },
     },
     async (request) => getCompanyWithPlan(db, request.auth, request.params.companyId),
   );
   app.get(
     '/companies/:id',
-    { schema: { tags, params: idParam }, config: { access: { allowInactiveCompany: true } } },
+    {
+      schema: { tags, params: idParam, response: okResponse(companyViewSchema) },
+      config: { access: { allowInactiveCompany: true } },
+    },
     async (request) => getCompany(db, request.auth, request.params.id),
   );
   app.post(
     '/companies',
-    { schema: { tags, body: companyCreateSchema }, config: { access: { superOnly: true } } },
+    {
+      schema: { tags, body: companyCreateSchema, response: createdResponse(createdCompanySchema) },
+      config: { access: { superOnly: true } },
+    },
     async (request, reply) =>
       reply.status(201).send(await createCompany(app.deps, request.auth, request.body)),
   );
   app.put(
     '/companies/:id',
     {
-      schema: { tags, params: idParam, body: companyUpdateSchema },
+      schema: {
+        tags,
+        params: idParam,
+        body: companyUpdateSchema,
+        response: okResponse(companyViewSchema),
+      },
       config: { access: { superOnly: true } },
     },
     async (request) => updateCompany(app.deps, request.auth, request.params.id, request.body),
@@ -82,7 +116,12 @@ export const companiesRoutes = async (root: FastifyInstance) => {
   app.put(
     '/companies/:id/schedules',
     {
-      schema: { tags, params: idParam, body: schedulesSchema },
+      schema: {
+        tags,
+        params: idParam,
+        body: schedulesSchema,
+        response: okResponse(companyViewSchema),
+      },
       config: { access: { permission: 'company:updateSchedules' } },
     },
     async (request) =>
@@ -90,7 +129,10 @@ export const companiesRoutes = async (root: FastifyInstance) => {
   );
   app.delete(
     '/companies/:id',
-    { schema: { tags, params: idParam }, config: { access: { superOnly: true } } },
+    {
+      schema: { tags, params: idParam, response: noContentResponse },
+      config: { access: { superOnly: true } },
+    },
     async (request, reply) => {
       await deleteCompany(app.deps, request.auth, request.params.id);
       return reply.status(204).send();

@@ -350,3 +350,14 @@ export const ensureCompanySettings = seedCompanySettings;
 
 export const everyCompanyId = async (db: Db) =>
   (await db.select({ id: companies.id }).from(companies)).map((c) => c.id);
+
+// The platform operators' own company: the company of the first super user.
+export const platformCompanyId = async (db: Db) => {
+  const [row] = await db
+    .select({ companyId: users.companyId })
+    .from(users)
+    .where(eq(users.super, true))
+    .orderBy(asc(users.id))
+    .limit(1);
+  return row?.companyId;
+};

@@ -2,12 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  contactDetailViewSchema,
   contactImportSchema,
+  contactListPageSchema,
   contactListQuery,
+  contactOptionSchema,
   contactSchema,
   contactUpdateSchema,
+  contactUploadResultSchema,
   contactUploadSchema,
+  createdResponse,
   idParam,
+  noContentResponse,
+  okResponse,
 } from '@atendi/shared';
 import {
   createContact,
@@ -23,9 +30,15 @@ export const contactsRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps;
   const tags = ['contacts'];
+  const detail = okResponse(contactDetailViewSchema);
+  const uploaded = okResponse(contactUploadResultSchema);
 
-  app.get('/contacts', { schema: { tags, querystring: contactListQuery } }, async (request) =>
-    listContacts(db, request.auth, request.query),
+  app.get(
+    '/contacts',
+    {
+      schema: { tags, querystring: contactListQuery, response: okResponse(contactListPageSchema) },
+    },
+    async (request) => listContacts(db, request.auth, request.query),
   );
   app.get(
     '/contacts/list',
@@ -33,33 +46,43 @@ export const contactsRoutes = async (root: FastifyInstance) => {
       schema: {
         tags,
         querystring: z.object({ companyId: z.coerce.number().int().positive().optional() }),
+        response: okResponse(z.array(contactOptionSchema)),
       },
     },
     async (request) => listContactOptions(db, request.auth, request.query.companyId),
   );
-  app.get('/contacts/:id', { schema: { tags, params: idParam } }, async (request) =>
-    getContact(db, request.auth, request.params.id),
+  app.get(
+    '/contacts/:id',
+    { schema: { tags, params: idParam, response: detail } },
+    async (request) => getContact(db, request.auth, request.params.id),
   );
-  app.post('/contacts', { schema: { tags, body: contactSchema } }, async (request, reply) =>
-    reply.status(201).send(await createContact(app.deps, request.auth, request.body)),
+  app.post(
+    '/contacts',
+    { schema: { tags, body: contactSchema, response: createdResponse(contactDetailViewSchema) } },
+    async (request, reply) =>
+      reply.status(201).send(await createContact(app.deps, request.auth, request.body)),
   );
   // Rows of a spreadsheet (the web reads the .xlsx); a refused row is listed, never fatal.
-  app.post('/contacts/upload', { schema: { tags, body: contactUploadSchema } }, async (request) =>
-    uploadContacts(app.deps, request.auth, request.body),
+  app.post(
+    '/contacts/upload',
+    { schema: { tags, body: contactUploadSchema, response: uploaded } },
+    async (request) => uploadContacts(app.deps, request.auth, request.body),
   );
   // The phone's address book (linked-device connections); refused rows are listed the same way.
-  app.post('/contacts/import', { schema: { tags, body: contactImportSchema } }, async (request) =>
-    importPhoneContacts(app.deps, request.auth, request.body.whatsappId),
+  app.post(
+    '/contacts/import',
+    { schema: { tags, body: contactImportSchema, response: uploaded } },
+    async (request) => importPhoneContacts(app.deps, request.auth, request.body.whatsappId),
   );
   app.put(
     '/contacts/:id',
-    { schema: { tags, params: idParam, body: contactUpdateSchema } },
+    { schema: { tags, params: idParam, body: contactUpdateSchema, response: detail } },
     async (request) => updateContact(app.deps, request.auth, request.params.id, request.body),
   );
   app.delete(
     '/contacts/:id',
     {
-      schema: { tags, params: idParam },
+      schema: { tags, params: idParam, response: noContentResponse },
       config: { access: { permission: 'contacts-page:deleteContact' } },
     },
     async (request, reply) => {

@@ -16,8 +16,7 @@ import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { containsPattern } from '../../platform/like';
 import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
-import { serializeContact } from '../tickets/ticket-views';
-import { notificationRooms, ticketRooms } from '../tickets/visibility';
+import { notificationRooms, serializeContact, ticketRooms } from '../tickets/tickets.service';
 
 // The company's address book (SPEC §7 "Contacts and lists"): every user of the company reads it.
 

@@ -10,7 +10,7 @@ import { normalizeNumber } from '../../channels/numbers';
 import { readPhoneContacts } from '../../channels/phone-book';
 import { AppError, pgErrorOf } from '../../platform/errors';
 import type { AuthContext } from '../../platform/context';
-import { serializeContact } from '../tickets/ticket-views';
+import { serializeContact } from '../tickets/tickets.service';
 import { findWhatsapp, getDefaultWhatsapp } from '../whatsapps/whatsapps.service';
 import { emitContact, type ContactDeps } from './contacts.service';
 

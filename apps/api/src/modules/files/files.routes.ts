@@ -3,13 +3,19 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   FILE_LIST_MAX_OPTIONS,
   MESSAGE_MEDIA_MAX_BYTES,
+  createdResponse,
   fileListSchema,
+  fileListsPageSchema,
   fileListUpdateSchema,
+  fileListViewSchema,
   filesListQuery,
   filesQuery,
   idParam,
   messageMediaExtensions,
+  noContentResponse,
+  okResponse,
 } from '@atendi/shared';
+import { z } from 'zod';
 import type { UploadRule } from '../../platform/uploads';
 import {
   createFileList,
@@ -36,29 +42,47 @@ const fileRule: UploadRule & { maxFiles: number } = {
 export const filesRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/files', { schema: { tags, querystring: filesQuery } }, async (request) =>
-    listFileLists(app.deps, request.auth, request.query),
+  const one = okResponse(fileListViewSchema);
+
+  app.get(
+    '/files',
+    { schema: { tags, querystring: filesQuery, response: okResponse(fileListsPageSchema) } },
+    async (request) => listFileLists(app.deps, request.auth, request.query),
   );
-  app.get('/files/list', { schema: { tags, querystring: filesListQuery } }, async (request) =>
-    listAllFileLists(app.deps, request.auth),
+  app.get(
+    '/files/list',
+    {
+      schema: {
+        tags,
+        querystring: filesListQuery,
+        response: okResponse(z.array(fileListViewSchema)),
+      },
+    },
+    async (request) => listAllFileLists(app.deps, request.auth),
   );
-  app.get('/files/:id', { schema: { tags, params: idParam } }, async (request) =>
+  app.get('/files/:id', { schema: { tags, params: idParam, response: one } }, async (request) =>
     getFileList(app.deps, request.auth, request.params.id),
   );
   app.post(
     '/files',
-    { schema: { tags, body: fileListSchema }, config: manage },
+    {
+      schema: { tags, body: fileListSchema, response: createdResponse(fileListViewSchema) },
+      config: manage,
+    },
     async (request, reply) =>
       reply.status(201).send(await createFileList(app.deps, request.auth, request.body)),
   );
   app.put(
     '/files/:id',
-    { schema: { tags, params: idParam, body: fileListUpdateSchema }, config: manage },
+    {
+      schema: { tags, params: idParam, body: fileListUpdateSchema, response: one },
+      config: manage,
+    },
     async (request) => updateFileList(app.deps, request.auth, request.params.id, request.body),
   );
   app.delete(
     '/files/:id',
-    { schema: { tags, params: idParam }, config: manage },
+    { schema: { tags, params: idParam, response: noContentResponse }, config: manage },
     async (request, reply) => {
       await deleteFileList(app.deps, request.auth, request.params.id);
       return reply.status(204).send();
@@ -66,7 +90,10 @@ export const filesRoutes = async (root: FastifyInstance) => {
   );
   app.post(
     '/files/uploadList/:id',
-    { schema: { tags, params: idParam, consumes: ['multipart/form-data'] }, config: manage },
+    {
+      schema: { tags, params: idParam, consumes: ['multipart/form-data'], response: one },
+      config: manage,
+    },
     async (request) => {
       // Check the list first so a refused request stores nothing.
       const owner = await fileListOwner(app.deps, request.auth, request.params.id);

@@ -1,13 +1,40 @@
 import { inArray } from 'drizzle-orm';
-import type { ChatMessageView } from '@atendi/shared';
+import type { ChatMessageView, MessageView } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import { messages } from '../../db/schema';
-import { roomsOf } from '../tickets/tickets.engine';
-import { loadTicketViews, serializeMessage } from '../tickets/ticket-views';
+import type { Uploads } from '../../platform/uploads';
+import { loadTicketViews, roomsOf, type TicketView } from '../tickets/tickets.service';
 import { failedSends } from './sends';
 
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
 export type MessageRow = typeof messages.$inferSelect;
+
+// What the API answers and emits for a message (SPEC §3 Message). Media links are signed
+// (platform/uploads.ts): a browser fetches them without a bearer token.
+export const serializeMessage = (
+  uploads: Uploads,
+  row: MessageRow,
+  quoted?: MessageRow | null,
+): MessageView => ({
+  id: row.id,
+  ticketId: row.ticketId,
+  contactId: row.contactId,
+  body: row.body,
+  fromMe: row.fromMe,
+  read: row.read,
+  mediaType: row.mediaType,
+  mediaUrl: uploads.urlFor(row.companyId, row.mediaUrl),
+  mediaName: row.mediaName,
+  quotedMsgId: row.quotedMsgId,
+  quotedMsg: quoted ? serializeMessage(uploads, quoted) : null,
+  isDeleted: row.isDeleted,
+  isEdited: row.isEdited,
+  ack: row.ack,
+  remoteJid: row.remoteJid,
+  scheduled: row.scheduled,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
 
 // Serialises rows as a chat shows them (ChatMessageView: SPEC's fields plus a failed send's error),
 // with their quoted messages, keeping the order given.
@@ -32,16 +59,23 @@ export const viewMessages = async (deps: Deps, rows: MessageRow[]): Promise<Chat
   }));
 };
 
-// company-{id}-appMessage to every screen that shows the message's ticket (as the tickets engine does).
+// company-{id}-appMessage to every screen that shows the message's ticket (the tickets engine's too,
+// through deps.ticketMessages).
 export const emitMessages = async (
   deps: Deps,
   companyId: number,
   action: 'create' | 'update',
   rows: MessageRow[],
+  // The tickets as just loaded, when the caller has them (saves loading them again).
+  loaded?: TicketView[],
 ) => {
   if (!rows.length) return;
   const views = await viewMessages(deps, rows);
-  const ticketViews = await loadTicketViews(deps.db, [...new Set(rows.map((r) => r.ticketId))]);
+  const ticketIds = [...new Set(rows.map((r) => r.ticketId))];
+  const ticketViews =
+    loaded && ticketIds.every((id) => loaded.some((t) => t.id === id))
+      ? loaded
+      : await loadTicketViews(deps.db, ticketIds);
   const ticketsById = new Map(ticketViews.map((t) => [t.id, t]));
   for (const message of views) {
     const ticket = ticketsById.get(message.ticketId);

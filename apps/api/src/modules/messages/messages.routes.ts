@@ -1,6 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { idParam, messageListQuery, messageSendSchema, ticketIdParam } from '@atendi/shared';
+import { z } from 'zod';
+import {
+  chatMessageViewSchema,
+  createdResponse,
+  idParam,
+  messageListQuery,
+  messageSendSchema,
+  messagesPageSchema,
+  okResponse,
+  ticketIdParam,
+} from '@atendi/shared';
 import { AppError } from '../../platform/errors';
 import { readMessageForm, type MessageForm } from './message-form';
 import {
@@ -22,7 +32,14 @@ export const messagesRoutes = async (root: FastifyInstance) => {
 
   app.get(
     '/messages/:ticketId',
-    { schema: { tags, params: ticketIdParam, querystring: messageListQuery } },
+    {
+      schema: {
+        tags,
+        params: ticketIdParam,
+        querystring: messageListQuery,
+        response: okResponse(messagesPageSchema),
+      },
+    },
     async (request) =>
       listMessages(
         deps,
@@ -43,6 +60,8 @@ export const messagesRoutes = async (root: FastifyInstance) => {
         consumes: ['application/json', 'multipart/form-data'],
         // The JSON form; a multipart form (medias, body, quotedMsg) is read and checked in the handler.
         body: messageSendSchema.nullish(),
+        // One message per attachment (the text goes with the first), or the text alone.
+        response: createdResponse(z.array(chatMessageViewSchema)),
       },
     },
     async (request, reply) => {
@@ -62,11 +81,16 @@ export const messagesRoutes = async (root: FastifyInstance) => {
     },
   );
 
-  app.post('/messages/:id/retry', { schema: { tags, params: idParam } }, async (request) =>
-    retryMessage(deps, request.auth, request.params.id, outbox.kick),
+  const one = okResponse(chatMessageViewSchema);
+  app.post(
+    '/messages/:id/retry',
+    { schema: { tags, params: idParam, response: one } },
+    async (request) => retryMessage(deps, request.auth, request.params.id, outbox.kick),
   );
 
-  app.delete('/messages/:id', { schema: { tags, params: idParam } }, async (request) =>
-    deleteMessage(deps, request.auth, request.params.id),
+  app.delete(
+    '/messages/:id',
+    { schema: { tags, params: idParam, response: one } },
+    async (request) => deleteMessage(deps, request.auth, request.params.id),
   );
 };

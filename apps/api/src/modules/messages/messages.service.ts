@@ -7,33 +7,29 @@ import { contacts, messages, tickets } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError, storeFailure } from '../../platform/errors';
 import { foundOr404, ownedRow } from '../../platform/tenancy';
-import { previewOf } from '../tickets/ingest';
-import { loadTicketViews } from '../tickets/ticket-views';
-import { emitTicket } from '../tickets/tickets.engine';
-import { canSeeTicket, queueIdsOf, seesAll } from '../tickets/visibility';
+import {
+  emitTicket,
+  loadTicketViews,
+  messageCreated,
+  previewOf,
+  visibleTicketRow,
+  type TicketMessages,
+} from '../tickets/tickets.service';
 import { discardMedia, type MessageForm } from './message-form';
 import { emitMessages, viewMessages, type MessageRow } from './message-views';
 import { queueSends, retrySend, withdrawSend } from './sends';
 
+// The module's public surface: other modules import these from this file, never the files behind it
+// (eslint keeps it so).
+export { discardMedia, mediaTypeOf, mimetypeOf, type OutgoingMedia } from './message-form';
+export { emitMessages } from './message-views';
+
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'channels'>;
 type TicketRow = typeof tickets.$inferSelect;
 
-// The ticket a message route works on: the caller's company's (else 404) and one they may see (else 403).
-export const visibleTicket = async (db: Db, ctx: AuthContext, ticketId: number) => {
-  const ticket = foundOr404(
-    (
-      await db
-        .select()
-        .from(tickets)
-        .where(ownedRow(tickets, ticketId, ctx))
-    )[0],
-    'ERR_NO_TICKET_FOUND',
-  );
-  const myQueues = seesAll(ctx) ? [] : await queueIdsOf(db, ctx.userId);
-  if (!canSeeTicket(ctx, myQueues, ticket))
-    throw new AppError('ERR_NO_PERMISSION', 'This ticket belongs to a queue you are not in');
-  return ticket;
-};
+// The ticket a message route works on: the caller's company's (else 404) and one they may see (else
+// 403), as the tickets routes decide it.
+export const visibleTicket = visibleTicketRow;
 
 // Agents write only in tickets they serve (SPEC §4: a pending ticket is accepted first).
 export const assertWritable = (ticket: Pick<TicketRow, 'status'>) => {
@@ -193,7 +189,7 @@ export const queueOutgoing = async (
 // POST /messages/{ticketId}. The caller has already checked the ticket (visibleTicket, assertWritable)
 // and stored the form's files; a refusal here removes them again.
 export const sendMessages = async (
-  deps: Deps,
+  deps: Deps & Pick<AppDeps, 'events'>,
   ticket: TicketRow,
   form: MessageForm,
   options: { kick: () => void; log: FastifyBaseLogger },
@@ -210,7 +206,9 @@ export const sendMessages = async (
         .for('update');
       if (!current) throw new AppError('ERR_NO_TICKET_FOUND');
       assertWritable(current);
-      return queueOutgoing(tx, ticket, form);
+      const written = await queueOutgoing(tx, ticket, form);
+      await deps.events.publish(tx, written.map(messageCreated));
+      return written;
     });
   } catch (error) {
     await discardMedia(deps.uploads, ticket.companyId, form.medias);
@@ -226,6 +224,7 @@ export const sendMessages = async (
   }
   // After the create event, so screens never hear of a delivery before the message itself.
   options.kick();
+  await deps.events.dispatch(rows.map(messageCreated));
   return viewMessages(deps, rows);
 };
 
@@ -282,3 +281,13 @@ export const deleteMessage = async (deps: Deps, ctx: AuthContext, id: number) =>
   await emitMessages(deps, ctx.companyId, 'update', updated);
   return (await viewMessages(deps, updated))[0];
 };
+
+// The tickets module's port (tickets/ticket-messages.ts), handed to it by app.ts as
+// deps.ticketMessages: greetings, bot texts and timed messages are queued as an agent's are.
+export const createTicketMessages = (
+  deps: Pick<AppDeps, 'db' | 'realtime' | 'uploads'>,
+): TicketMessages => ({
+  queueText: (tx, ticket, body) =>
+    queueOutgoing(tx, ticket, { body, quotedMsgId: null, medias: [] }),
+  emit: (companyId, action, rows, loaded) => emitMessages(deps, companyId, action, rows, loaded),
+});

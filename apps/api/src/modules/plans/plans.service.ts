@@ -1,6 +1,6 @@
 import { asc, count, eq } from 'drizzle-orm';
 import type { PlanInput } from '@atendi/shared';
-import { advertisedPlans, isWithinLimit } from '@atendi/shared';
+import { isWithinLimit } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { everyCompanyId } from '../companies/companies.service';
@@ -82,13 +82,6 @@ export const deletePlan = async (deps: Deps, id: number) => {
   }
   await db.delete(plans).where(eq(plans.id, id));
   await announce(deps, { action: 'delete', planId: id });
-};
-
-// Seeds SPEC §9's advertised plans on an empty database.
-export const seedPlans = async (db: Db) => {
-  const [{ value }] = await db.select({ value: count() }).from(plans);
-  if (value > 0) return;
-  await db.insert(plans).values(advertisedPlans.map((p) => ({ ...p })));
 };
 
 type Limited = 'users' | 'connections' | 'queues';

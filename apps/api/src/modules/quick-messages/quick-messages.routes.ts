@@ -1,11 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   MESSAGE_MEDIA_MAX_BYTES,
+  createdResponse,
   idParam,
   messageMediaExtensions,
+  noContentResponse,
+  okResponse,
   quickMessageSchema,
+  quickMessagesPageSchema,
   quickMessageUpdateSchema,
+  quickMessageViewSchema,
   quickMessagesListQuery,
   quickMessagesQuery,
 } from '@atendi/shared';
@@ -31,34 +37,51 @@ const mediaRule: UploadRule = {
 // SPEC §7 "Quick messages". Every profile keeps its own; the service guards company-wide ones.
 export const quickMessagesRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
+  const one = okResponse(quickMessageViewSchema);
 
   app.get(
     '/quick-messages',
-    { schema: { tags, querystring: quickMessagesQuery } },
+    {
+      schema: {
+        tags,
+        querystring: quickMessagesQuery,
+        response: okResponse(quickMessagesPageSchema),
+      },
+    },
     async (request) => listQuickMessages(app.deps, request.auth, request.query),
   );
   app.get(
     '/quick-messages/list',
-    { schema: { tags, querystring: quickMessagesListQuery } },
+    {
+      schema: {
+        tags,
+        querystring: quickMessagesListQuery,
+        response: okResponse(z.array(quickMessageViewSchema)),
+      },
+    },
     async (request) => listAllQuickMessages(app.deps, request.auth),
   );
-  app.get('/quick-messages/:id', { schema: { tags, params: idParam } }, async (request) =>
-    getQuickMessage(app.deps, request.auth, request.params.id),
+  app.get(
+    '/quick-messages/:id',
+    { schema: { tags, params: idParam, response: one } },
+    async (request) => getQuickMessage(app.deps, request.auth, request.params.id),
   );
   app.post(
     '/quick-messages',
-    { schema: { tags, body: quickMessageSchema } },
+    {
+      schema: { tags, body: quickMessageSchema, response: createdResponse(quickMessageViewSchema) },
+    },
     async (request, reply) =>
       reply.status(201).send(await createQuickMessage(app.deps, request.auth, request.body)),
   );
   app.put(
     '/quick-messages/:id',
-    { schema: { tags, params: idParam, body: quickMessageUpdateSchema } },
+    { schema: { tags, params: idParam, body: quickMessageUpdateSchema, response: one } },
     async (request) => updateQuickMessage(app.deps, request.auth, request.params.id, request.body),
   );
   app.delete(
     '/quick-messages/:id',
-    { schema: { tags, params: idParam } },
+    { schema: { tags, params: idParam, response: noContentResponse } },
     async (request, reply) => {
       await deleteQuickMessage(app.deps, request.auth, request.params.id);
       return reply.status(204).send();
@@ -67,7 +90,7 @@ export const quickMessagesRoutes = async (root: FastifyInstance) => {
   // SPEC §7: form fields typeArch and file; only the file matters here.
   app.post(
     '/quick-messages/:id/media-upload',
-    { schema: { tags, params: idParam, consumes: ['multipart/form-data'] } },
+    { schema: { tags, params: idParam, consumes: ['multipart/form-data'], response: one } },
     async (request) => {
       // Check the answer first so a refused request stores nothing.
       const owner = await quickMessageMediaOwner(app.deps, request.auth, request.params.id);
@@ -82,7 +105,7 @@ export const quickMessagesRoutes = async (root: FastifyInstance) => {
   );
   app.delete(
     '/quick-messages/:id/media-upload',
-    { schema: { tags, params: idParam } },
+    { schema: { tags, params: idParam, response: one } },
     async (request) => setQuickMessageMedia(app.deps, request.auth, request.params.id, null),
   );
 };

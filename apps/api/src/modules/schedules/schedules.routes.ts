@@ -2,9 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   MESSAGE_MEDIA_MAX_BYTES,
+  createdResponse,
   idParam,
   messageMediaExtensions,
+  noContentResponse,
+  okResponse,
   scheduleSchema,
+  schedulesPageSchema,
+  scheduleViewSchema,
   scheduleUpdateSchema,
   schedulesQuery,
 } from '@atendi/shared';
@@ -31,29 +36,38 @@ const mediaRule: UploadRule = {
 // SPEC §7 "Schedules". The sending job is schedules.sender.ts.
 export const schedulesRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
+  const one = okResponse(scheduleViewSchema);
 
   app.get(
     '/schedules',
-    { schema: { tags, querystring: schedulesQuery }, config },
+    {
+      schema: { tags, querystring: schedulesQuery, response: okResponse(schedulesPageSchema) },
+      config,
+    },
     async (request) => listSchedules(app.deps, request.auth, request.query),
   );
-  app.get('/schedules/:id', { schema: { tags, params: idParam }, config }, async (request) =>
-    getSchedule(app.deps, request.auth, request.params.id),
+  app.get(
+    '/schedules/:id',
+    { schema: { tags, params: idParam, response: one }, config },
+    async (request) => getSchedule(app.deps, request.auth, request.params.id),
   );
   app.post(
     '/schedules',
-    { schema: { tags, body: scheduleSchema }, config },
+    {
+      schema: { tags, body: scheduleSchema, response: createdResponse(scheduleViewSchema) },
+      config,
+    },
     async (request, reply) =>
       reply.status(201).send(await createSchedule(app.deps, request.auth, request.body)),
   );
   app.put(
     '/schedules/:id',
-    { schema: { tags, params: idParam, body: scheduleUpdateSchema }, config },
+    { schema: { tags, params: idParam, body: scheduleUpdateSchema, response: one }, config },
     async (request) => updateSchedule(app.deps, request.auth, request.params.id, request.body),
   );
   app.delete(
     '/schedules/:id',
-    { schema: { tags, params: idParam }, config },
+    { schema: { tags, params: idParam, response: noContentResponse }, config },
     async (request, reply) => {
       await deleteSchedule(app.deps, request.auth, request.params.id);
       return reply.status(204).send();
@@ -61,7 +75,10 @@ export const schedulesRoutes = async (root: FastifyInstance) => {
   );
   app.post(
     '/schedules/:id/media-upload',
-    { schema: { tags, params: idParam, consumes: ['multipart/form-data'] }, config },
+    {
+      schema: { tags, params: idParam, consumes: ['multipart/form-data'], response: one },
+      config,
+    },
     async (request) => {
       // Check the schedule first so a refused request stores nothing.
       const owner = await scheduleMediaOwner(app.deps, request.auth, request.params.id);
@@ -76,7 +93,7 @@ export const schedulesRoutes = async (root: FastifyInstance) => {
   );
   app.delete(
     '/schedules/:id/media-upload',
-    { schema: { tags, params: idParam }, config },
+    { schema: { tags, params: idParam, response: one }, config },
     async (request) => setScheduleMedia(app.deps, request.auth, request.params.id, null),
   );
 };

@@ -3,20 +3,25 @@ import path from 'node:path';
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps';
+import type { DomainEvent } from '../../events/domain-events';
 import type { Db } from '../../db/client';
 import { contacts, messages, schedules, tickets, users, whatsapps } from '../../db/schema';
 import { AppError } from '../../platform/errors';
 import {
   discardMedia,
+  emitMessages,
   mediaTypeOf,
   mimetypeOf,
+  queueOutgoing,
   type OutgoingMedia,
-} from '../messages/message-form';
-import { emitMessages } from '../messages/message-views';
-import { queueOutgoing } from '../messages/messages.service';
-import { fillVariables } from '../tickets/bot-texts';
-import { loadTicketViews } from '../tickets/ticket-views';
-import { announce } from '../tickets/tickets.service';
+} from '../messages/messages.service';
+import {
+  announce,
+  fillVariables,
+  loadTicketViews,
+  messageCreated,
+  ticketChanged,
+} from '../tickets/tickets.service';
 import { getDefaultWhatsapp } from '../whatsapps/whatsapps.service';
 import { emitSchedule, type ScheduleRow } from './schedules.service';
 
@@ -26,7 +31,7 @@ import { emitSchedule, type ScheduleRow } from './schedules.service';
 // node, even if none ran at the time. One that cannot be sent (no connection) is marked ERRO and waits
 // for an edit instead of being tried again every run.
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'outbox' | 'config'>;
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'outbox' | 'config' | 'events'>;
 type TicketRow = typeof tickets.$inferSelect;
 
 export const SCHEDULES_JOB = 'schedules';
@@ -110,6 +115,7 @@ type Sent = {
   ticket: TicketRow;
   created: boolean;
   rows: (typeof messages.$inferSelect)[];
+  events: DomainEvent[];
 };
 
 // Claims and queues one schedule; undefined when another run (or an edit) got there first.
@@ -159,7 +165,13 @@ const sendOne = async (deps: Deps, id: number, now: Date): Promise<Sent | undefi
         .set({ ticketId: ticket.id, whatsappId: ticket.whatsappId })
         .where(eq(schedules.id, id))
         .returning();
-      return { schedule, ticket, created, rows: rows.sort((a, b) => a.id - b.id) };
+      const sorted = rows.sort((a, b) => a.id - b.id);
+      const events = [
+        ...(created ? [ticketChanged(null, ticket, null)] : []),
+        ...sorted.map(messageCreated),
+      ];
+      await deps.events.publish(tx, events);
+      return { schedule, ticket, created, rows: sorted, events };
     });
   } catch (error) {
     await discardMedia(deps.uploads, companyId, copied);
@@ -183,6 +195,7 @@ const announceSent = async (deps: Deps, sent: Sent) => {
   if (view) announce(deps, companyId, sent.created ? undefined : sent.ticket, view);
   await emitMessages(deps, companyId, 'create', sent.rows);
   await emitSchedule(deps, companyId, 'update', sent.schedule.id);
+  await deps.events.dispatch(sent.events);
 };
 
 export const runSchedules = async (deps: Deps, now: Date, log: FastifyBaseLogger) => {

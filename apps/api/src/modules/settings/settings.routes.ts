@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { settingUpdateSchema } from '@atendi/shared';
+import { okResponse, settingUpdateSchema, settingViewSchema } from '@atendi/shared';
 import { listSettings, updateSetting } from './settings.service';
 
 const tags = ['settings'];
@@ -9,8 +9,10 @@ const tags = ['settings'];
 export const settingsRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/settings', { schema: { tags } }, async (request) =>
-    listSettings(app.deps.db, request.auth),
+  app.get(
+    '/settings',
+    { schema: { tags, response: okResponse(z.array(settingViewSchema)) } },
+    async (request) => listSettings(app.deps.db, request.auth),
   );
   app.put(
     '/settings/:key',
@@ -19,6 +21,7 @@ export const settingsRoutes = async (root: FastifyInstance) => {
         tags,
         params: z.object({ key: z.string().min(1).max(100) }),
         body: settingUpdateSchema,
+        response: okResponse(settingViewSchema),
       },
       config: { access: { permission: 'settings:update' } },
     },

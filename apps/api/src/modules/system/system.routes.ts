@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { APP_VERSION } from '@atendi/shared';
+import { APP_VERSION, okResponse } from '@atendi/shared';
 
 export const systemRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -11,7 +11,7 @@ export const systemRoutes = async (root: FastifyInstance) => {
       schema: {
         tags: ['system'],
         security: [],
-        response: { 200: z.object({ version: z.string() }) },
+        response: okResponse(z.object({ version: z.string() })),
       },
       config: { access: { public: true } },
     },

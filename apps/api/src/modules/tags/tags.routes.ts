@@ -1,9 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
+  createdResponse,
   idParam,
+  kanbanLanesSchema,
   kanbanTicketsQuery,
+  kanbanTicketsSchema,
+  noContentResponse,
+  okResponse,
+  tagOptionSchema,
   tagSchema,
+  tagsPageSchema,
+  tagViewSchema,
+  ticketViewSchema,
   tagsQuery,
   tagSyncSchema,
   tagUpdateSchema,
@@ -30,30 +40,50 @@ export const tagsRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const deps = app.deps;
   const tags = ['tags'];
+  const ticket = okResponse(ticketViewSchema);
 
   // Every profile reads tags (ticket drawer, search filter, kanban); only admins add them.
-  app.get('/tags/list', { schema: { tags } }, async (request) =>
-    listTagOptions(deps.db, request.auth),
+  app.get(
+    '/tags/list',
+    { schema: { tags, response: okResponse(z.array(tagOptionSchema)) } },
+    async (request) => listTagOptions(deps.db, request.auth),
   );
   // The tags page (SPEC §2 Tags): name search, 20 a page, each with its ticket count.
-  app.get('/tags', { schema: { tags, querystring: tagsQuery } }, async (request) =>
-    listTags(deps, request.auth, request.query),
+  app.get(
+    '/tags',
+    { schema: { tags, querystring: tagsQuery, response: okResponse(tagsPageSchema) } },
+    async (request) => listTags(deps, request.auth, request.query),
   );
   // SPEC §2 Kanban, a plan feature: the lanes and the cards of the board.
-  app.get('/tags/kanban', { schema: { tags }, config: kanbanConfig }, async (request) =>
-    listKanbanLanes(deps.db, request.auth),
+  app.get(
+    '/tags/kanban',
+    { schema: { tags, response: okResponse(kanbanLanesSchema) }, config: kanbanConfig },
+    async (request) => listKanbanLanes(deps.db, request.auth),
   );
   app.get(
     '/ticket/kanban',
-    { schema: { tags, querystring: kanbanTicketsQuery }, config: kanbanConfig },
+    {
+      schema: {
+        tags,
+        querystring: kanbanTicketsQuery,
+        response: okResponse(kanbanTicketsSchema),
+      },
+      config: kanbanConfig,
+    },
     async (request) => listKanbanTickets(deps.db, request.auth, request.query),
   );
-  app.get('/tags/:id', { schema: { tags, params: idParam } }, async (request) =>
-    getTag(deps, request.auth, request.params.id),
+  app.get(
+    '/tags/:id',
+    { schema: { tags, params: idParam, response: okResponse(tagViewSchema) } },
+    async (request) => getTag(deps, request.auth, request.params.id),
   );
+  // Answers the tag without its ticket count (TagOption), as the live event carries it.
   app.post(
     '/tags',
-    { schema: { tags, body: tagSchema }, config: { access: { permission: 'tags:manage' } } },
+    {
+      schema: { tags, body: tagSchema, response: createdResponse(tagOptionSchema) },
+      config: { access: { permission: 'tags:manage' } },
+    },
     async (request, reply) =>
       reply.status(201).send(await createTag(deps, request.auth, request.body)),
   );
@@ -61,14 +91,22 @@ export const tagsRoutes = async (root: FastifyInstance) => {
   app.put(
     '/tags/:id',
     {
-      schema: { tags, params: idParam, body: tagUpdateSchema },
+      schema: {
+        tags,
+        params: idParam,
+        body: tagUpdateSchema,
+        response: okResponse(tagViewSchema),
+      },
       config: { access: { permission: 'tags:manage' } },
     },
     async (request) => updateTag(deps, request.auth, request.params.id, request.body),
   );
   app.delete(
     '/tags/:id',
-    { schema: { tags, params: idParam }, config: { access: { permission: 'tags:manage' } } },
+    {
+      schema: { tags, params: idParam, response: noContentResponse },
+      config: { access: { permission: 'tags:manage' } },
+    },
     async (request, reply) => {
       await deleteTag(deps, request.auth, request.params.id);
       return reply.status(204).send();
@@ -76,18 +114,20 @@ export const tagsRoutes = async (root: FastifyInstance) => {
   );
 
   // The ticket's tags become the ones given; answers the ticket.
-  app.post('/tags/sync', { schema: { tags, body: tagSyncSchema } }, async (request) =>
-    syncTicketTags(deps, request.auth, request.body),
+  app.post(
+    '/tags/sync',
+    { schema: { tags, body: tagSyncSchema, response: ticket } },
+    async (request) => syncTicketTags(deps, request.auth, request.body),
   );
   app.put(
     '/ticket-tags/:ticketId/:tagId',
-    { schema: { tags, params: ticketTagParams } },
+    { schema: { tags, params: ticketTagParams, response: ticket } },
     async (request) =>
       addTicketTag(deps, request.auth, request.params.ticketId, request.params.tagId),
   );
   app.delete(
     '/ticket-tags/:ticketId',
-    { schema: { tags, params: ticketIdParam } },
+    { schema: { tags, params: ticketIdParam, response: noContentResponse } },
     async (request, reply) => {
       await clearTicketTags(deps, request.auth, request.params.ticketId);
       return reply.status(204).send();

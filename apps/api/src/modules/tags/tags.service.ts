@@ -19,10 +19,13 @@ import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { containsPattern } from '../../platform/like';
 import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
-import { emitTicket } from '../tickets/tickets.engine';
-import { loadTicketViews } from '../tickets/ticket-views';
-import { listScope, visibleTicketRow } from '../tickets/tickets.service';
-import { queueIdsOf } from '../tickets/visibility';
+import {
+  emitTicket,
+  listScope,
+  loadTicketViews,
+  ticketViewer,
+  visibleTicketRow,
+} from '../tickets/tickets.service';
 
 // Tags and the tags on tickets (SPEC §7 Tags, "Tags on tickets"). A ticket's tags change for whoever
 // may see the ticket; the ticket's rooms hear the new tags at once.
@@ -228,7 +231,7 @@ export const listKanbanTickets = async (
       and(
         eq(tickets.companyId, ctx.companyId),
         inArray(tickets.status, ['open', 'pending']),
-        listScope(ctx, await queueIdsOf(db, ctx.userId), query.showAll),
+        listScope(await ticketViewer(db, ctx), query.showAll),
         query.queueIds.length ? inArray(tickets.queueId, query.queueIds) : undefined,
       ),
     )

@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
+import { messageCreated, ticketChanged } from './ticket-events';
 import type { Db } from '../../db/client';
 import { contacts, messages, tickets, userRatings } from '../../db/schema';
 import type { InboundMessage } from '../../channels/driver';
@@ -12,7 +13,7 @@ import { parseRating } from './bot-texts';
 // first messages of one person end as one contact and one ticket (every step is an upsert on a
 // unique index, so racing transactions meet at the index instead of creating twins).
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'events'>;
 type ContactRow = typeof contacts.$inferSelect;
 type TicketRow = typeof tickets.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;
@@ -253,7 +254,13 @@ export const ingestMessage = async (
         })
         .where(eq(tickets.id, ticket.id))
         .returning();
+      const events = [
+        ...(created ? [ticketChanged(null, bumped!, null)] : []),
+        messageCreated(stored),
+      ];
+      await deps.events.publish(tx, events);
       return {
+        events,
         contact: chat,
         ticket: bumped,
         message: stored,
@@ -265,5 +272,8 @@ export const ingestMessage = async (
       if (error instanceof AlreadyStored) return null;
       throw error;
     });
-  return result;
+  if (!result) return null;
+  const { events, ...ingested } = result;
+  await deps.events.dispatch(events);
+  return ingested;
 };

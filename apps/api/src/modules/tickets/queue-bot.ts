@@ -11,12 +11,11 @@ import {
 } from '../../db/schema';
 import type { Ingested } from './ingest';
 import { getSettingValue } from '../settings/settings.service';
-import { queueOutgoing } from '../messages/messages.service';
-import { emitMessages } from '../messages/message-views';
 import { announce } from './tickets.service';
 import { loadTicketViews } from './ticket-views';
 import { isOpenAt } from './business-hours';
 import { BACK_OPTION, backLine, fillVariables } from './bot-texts';
+import { messageCreated, ticketChanged } from './ticket-events';
 
 // The chatbot of a waiting ticket nobody serves (SPEC §3 Whatsapp connection and Queue option, §9):
 // 1. Business hours (setting scheduleType): 'company' checks the company's service hours before
@@ -30,7 +29,7 @@ import { BACK_OPTION, backLine, fillVariables } from './bot-texts';
 // A menu is repeated after an unknown reply at most maxUseBotQueues times (0 = always), and not
 // within timeUseBotQueues minutes of the last one; a valid reply is always understood.
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'config'>;
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'config' | 'ticketMessages' | 'events'>;
 type QueueRef = typeof queues.$inferSelect;
 type OptionRow = typeof queueOptions.$inferSelect;
 type TicketRow = typeof tickets.$inferSelect;
@@ -267,7 +266,7 @@ export const runQueueBot = async (deps: Deps, result: Ingested, kick: () => void
     : '';
   if (!text && !Object.keys(reply.set).length) return;
 
-  const sent = await deps.db.transaction(async (tx) => {
+  const { sent, events } = await deps.db.transaction(async (tx) => {
     // Only while nobody took the conversation meanwhile.
     const [still] = await tx
       .update(tickets)
@@ -276,14 +275,21 @@ export const runQueueBot = async (deps: Deps, result: Ingested, kick: () => void
         ...(reply.repeat ? { amountUsedBotQueues: sql`${tickets.amountUsedBotQueues} + 1` } : {}),
       })
       .where(and(eq(tickets.id, ticket.id), isNull(tickets.userId), eq(tickets.status, 'pending')))
-      .returning({ id: tickets.id });
-    if (!still || !text) return [];
-    return queueOutgoing(tx, ticket, { body: text, quotedMsgId: null, medias: [] });
+      .returning();
+    if (!still) return { sent: [], events: [] };
+    const written = text ? await deps.ticketMessages.queueText(tx, ticket, text) : [];
+    const events = [
+      ...(still.queueId !== ticket.queueId ? [ticketChanged(ticket, still, null)] : []),
+      ...written.map(messageCreated),
+    ];
+    await deps.events.publish(tx, events);
+    return { sent: written, events };
   });
   const [view] = await loadTicketViews(deps.db, [ticket.id]);
   if (view) announce(deps, ticket.companyId, ticket, view);
   if (sent.length) {
-    await emitMessages(deps, ticket.companyId, 'create', sent);
+    await deps.ticketMessages.emit(ticket.companyId, 'create', sent, view ? [view] : undefined);
     kick();
   }
+  await deps.events.dispatch(events);
 };

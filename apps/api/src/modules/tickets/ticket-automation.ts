@@ -3,8 +3,6 @@ import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { contacts, queues, tickets, users, whatsapps } from '../../db/schema';
 import { getSettingValue } from '../settings/settings.service';
-import { queueOutgoing } from '../messages/messages.service';
-import { emitMessages } from '../messages/message-views';
 import {
   acceptGreeting,
   fillVariables,
@@ -12,15 +10,17 @@ import {
   ratingThanks,
   transferNotice,
 } from './bot-texts';
+import type { MessageRow, OutgoingTicket } from './ticket-messages';
+import { messageCreated } from './ticket-events';
 
 // What the platform says to the contact when a ticket changes hands (SPEC §4, §9 settings):
 // - accept (pending → open) with sendGreetingAccepted: a greeting naming the attendant;
 // - transfer to another queue or person with sendMsgTransfTicket: where the conversation went;
 // - resolve: the connection's completion message (or the queue's), then, with userRating, the rating
 //   question; the contact's 1–3 answer is recorded by the ingest pipeline (ingest.ts).
-// Never to groups. Messages go through the outbox like an agent's.
+// Never to groups. Messages go through the outbox like an agent's (deps.ticketMessages).
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'outbox' | 'config'>;
+type Deps = Pick<AppDeps, 'db' | 'outbox' | 'config' | 'ticketMessages' | 'events'>;
 type TicketRow = typeof tickets.$inferSelect;
 
 const DEFAULT_RATING_QUESTION = '¿Cómo evaluarías nuestra atención?';
@@ -40,26 +40,29 @@ const namesOf = async (db: Db, ticket: TicketRow) => {
   return { contactName: contact?.name ?? '', connection, queue, userName: user?.name ?? '' };
 };
 
-type Outgoing = Awaited<ReturnType<typeof queueOutgoing>>;
-
 // Queues the texts on the ticket (and an optional change of it) inside the caller's transaction.
 const queueTexts = async (
+  deps: Pick<Deps, 'ticketMessages'>,
   tx: Db,
-  ticket: Pick<TicketRow, 'id' | 'companyId' | 'whatsappId' | 'contactId'>,
+  ticket: OutgoingTicket,
   texts: string[],
   change?: Partial<TicketRow>,
 ) => {
   if (change) await tx.update(tickets).set(change).where(eq(tickets.id, ticket.id));
-  const rows: Outgoing = [];
+  const rows: MessageRow[] = [];
   for (const body of texts.map((t) => t.trim()).filter(Boolean))
-    rows.push(...(await queueOutgoing(tx, ticket, { body, quotedMsgId: null, medias: [] })));
+    rows.push(...(await deps.ticketMessages.queueText(tx, ticket, body)));
   return rows;
 };
 
 // After the transaction: tells the chat and wakes the outbox.
-export const announceAutomatic = async (deps: Deps, companyId: number, sent: Outgoing) => {
+export const announceAutomatic = async (
+  deps: Pick<Deps, 'outbox' | 'ticketMessages'>,
+  companyId: number,
+  sent: MessageRow[],
+) => {
   if (!sent.length) return;
-  await emitMessages(deps, companyId, 'create', sent);
+  await deps.ticketMessages.emit(companyId, 'create', sent);
   deps.outbox.kick();
 };
 
@@ -67,13 +70,18 @@ export const announceAutomatic = async (deps: Deps, companyId: number, sent: Out
 // tells the chat and wakes the outbox.
 export const sendAutomatic = async (
   deps: Deps,
-  ticket: Pick<TicketRow, 'id' | 'companyId' | 'whatsappId' | 'contactId'>,
+  ticket: OutgoingTicket,
   texts: string[],
   change?: Partial<TicketRow>,
 ) => {
   if (!texts.some((t) => t.trim()) && !change) return;
-  const sent = await deps.db.transaction((tx) => queueTexts(tx, ticket, texts, change));
+  const sent = await deps.db.transaction(async (tx) => {
+    const rows = await queueTexts(deps, tx, ticket, texts, change);
+    await deps.events.publish(tx, rows.map(messageCreated));
+    return rows;
+  });
   await announceAutomatic(deps, ticket.companyId, sent);
+  await deps.events.dispatch(sent.map(messageCreated));
 };
 
 const enabled = async (db: Db, companyId: number, key: Parameters<typeof getSettingValue>[2]) =>
@@ -99,11 +107,11 @@ export const transferTexts = async (
 // caller announces the returned messages after commit (announceAutomatic).
 export const queueTransitionMessages = async (
   db: Db,
-  deps: Pick<Deps, 'config'>,
+  deps: Pick<Deps, 'config' | 'ticketMessages'>,
   actorId: number,
   before: TicketRow,
   after: TicketRow,
-): Promise<Outgoing> => {
+): Promise<MessageRow[]> => {
   if (after.isGroup) return [];
   const now = new Date();
   const accepted = before.status === 'pending' && after.status === 'open';
@@ -129,19 +137,19 @@ export const queueTransitionMessages = async (
       texts.push(ratingPrompt(fill(question)));
       change = { ratingAt: now };
     }
-    return queueTexts(db, after, texts, change);
+    return queueTexts(deps, db, after, texts, change);
   }
   if (transferred) {
     const texts = await transferTexts(db, after, {
       queueId: movedQueue ? after.queueId : null,
       userId: handedToOther ? after.userId : null,
     });
-    return queueTexts(db, after, texts);
+    return queueTexts(deps, db, after, texts);
   }
   if (accepted && (await enabled(db, after.companyId, 'sendGreetingAccepted'))) {
     const names = await namesOf(db, after);
     if (!names.userName) return [];
-    return queueTexts(db, after, [
+    return queueTexts(deps, db, after, [
       acceptGreeting({
         contactName: names.contactName,
         userName: names.userName,
@@ -153,7 +161,5 @@ export const queueTransitionMessages = async (
   return [];
 };
 
-export const thankForRating = (
-  deps: Deps,
-  ticket: Pick<TicketRow, 'id' | 'companyId' | 'whatsappId' | 'contactId'>,
-) => sendAutomatic(deps, ticket, [ratingThanks]);
+export const thankForRating = (deps: Deps, ticket: OutgoingTicket) =>
+  sendAutomatic(deps, ticket, [ratingThanks]);

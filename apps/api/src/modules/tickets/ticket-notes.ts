@@ -1,7 +1,17 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { idParam, ticketNoteSchema, ticketNotesQuery, type TicketNoteInput } from '@atendi/shared';
+import { z } from 'zod';
+import {
+  createdResponse,
+  idParam,
+  noContentResponse,
+  okResponse,
+  ticketNoteSchema,
+  ticketNotesQuery,
+  ticketNoteViewSchema,
+  type TicketNoteInput,
+} from '@atendi/shared';
 import type { Db } from '../../db/client';
 import { ticketNotes, users } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
@@ -78,14 +88,26 @@ export const ticketNotesRoutes = async (root: FastifyInstance) => {
   const tags = ['ticket-notes'];
   app.get(
     '/ticket-notes/list',
-    { schema: { tags, querystring: ticketNotesQuery } },
+    {
+      schema: {
+        tags,
+        querystring: ticketNotesQuery,
+        response: okResponse(z.array(ticketNoteViewSchema)),
+      },
+    },
     async (request) => listNotes(db, request.auth, request.query.ticketId, request.query.contactId),
   );
-  app.post('/ticket-notes', { schema: { tags, body: ticketNoteSchema } }, async (request, reply) =>
-    reply.status(201).send(await addNote(db, request.auth, request.body)),
+  app.post(
+    '/ticket-notes',
+    { schema: { tags, body: ticketNoteSchema, response: createdResponse(ticketNoteViewSchema) } },
+    async (request, reply) => reply.status(201).send(await addNote(db, request.auth, request.body)),
   );
-  app.delete('/ticket-notes/:id', { schema: { tags, params: idParam } }, async (request, reply) => {
-    await deleteNote(db, request.auth, request.params.id);
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/ticket-notes/:id',
+    { schema: { tags, params: idParam, response: noContentResponse } },
+    async (request, reply) => {
+      await deleteNote(db, request.auth, request.params.id);
+      return reply.status(204).send();
+    },
+  );
 };

@@ -1,9 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
+import type { Db } from '../../db/client';
 import { contacts, tickets, whatsapps } from '../../db/schema';
 import { announce } from './tickets.service';
 import { loadTicketViews } from './ticket-views';
 import { fillVariables } from './bot-texts';
+import { ticketChanged } from './ticket-events';
 import { sendAutomatic, transferTexts } from './ticket-automation';
 
 // The timed ticket rules of a connection (SPEC §3 Whatsapp connection), run by the job runner:
@@ -14,7 +16,10 @@ import { sendAutomatic, transferTexts } from './ticket-automation';
 // Each ticket is claimed by a conditional UPDATE that checks the rule again, so a message arriving
 // meanwhile, or another node running the same sweep, wins cleanly.
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'outbox' | 'config'>;
+type Deps = Pick<
+  AppDeps,
+  'db' | 'realtime' | 'uploads' | 'outbox' | 'config' | 'ticketMessages' | 'events'
+>;
 type TicketRow = typeof tickets.$inferSelect;
 
 const BATCH = 200;
@@ -42,18 +47,20 @@ const transferWaiting = async (deps: Deps, now: Date) => {
     .limit(BATCH);
   for (const { ticket, transferQueueId } of due) {
     if (!transferQueueId) continue;
-    const [moved] = await deps.db
-      .update(tickets)
-      .set({ queueId: transferQueueId, chatbot: false, queueOptionId: null, updatedAt: now })
-      .where(
-        and(
-          eq(tickets.id, ticket.id),
-          eq(tickets.status, 'pending'),
-          sql`${tickets.userId} is null`,
-          sql`${tickets.updatedAt} <= ${at(now)} - ${ticketMinutes(whatsapps.timeToTransfer)}`,
-        ),
-      )
-      .returning();
+    const moved = await claim(deps, ticket, (tx) =>
+      tx
+        .update(tickets)
+        .set({ queueId: transferQueueId, chatbot: false, queueOptionId: null, updatedAt: now })
+        .where(
+          and(
+            eq(tickets.id, ticket.id),
+            eq(tickets.status, 'pending'),
+            sql`${tickets.userId} is null`,
+            sql`${tickets.updatedAt} <= ${at(now)} - ${ticketMinutes(whatsapps.timeToTransfer)}`,
+          ),
+        )
+        .returning(),
+    );
     if (!moved) continue;
     await tell(deps, ticket, moved);
     await sendAutomatic(
@@ -84,24 +91,26 @@ const expireInactive = async (deps: Deps, now: Date) => {
     )
     .limit(BATCH);
   for (const { ticket, message, contactName } of due) {
-    const [closed] = await deps.db
-      .update(tickets)
-      .set({
-        status: 'closed',
-        useIntegration: false,
-        integrationId: null,
-        promptId: null,
-        chatbot: false,
-        updatedAt: now,
-      })
-      .where(
-        and(
-          eq(tickets.id, ticket.id),
-          eq(tickets.status, 'open'),
-          sql`${tickets.updatedAt} <= ${at(now)} - ${ticketMinutes(whatsapps.expiresTicket)}`,
-        ),
-      )
-      .returning();
+    const closed = await claim(deps, ticket, (tx) =>
+      tx
+        .update(tickets)
+        .set({
+          status: 'closed',
+          useIntegration: false,
+          integrationId: null,
+          promptId: null,
+          chatbot: false,
+          updatedAt: now,
+        })
+        .where(
+          and(
+            eq(tickets.id, ticket.id),
+            eq(tickets.status, 'open'),
+            sql`${tickets.updatedAt} <= ${at(now)} - ${ticketMinutes(whatsapps.expiresTicket)}`,
+          ),
+        )
+        .returning(),
+    );
     if (!closed) continue;
     await tell(deps, ticket, closed);
     if (!ticket.isGroup && message.trim())
@@ -112,9 +121,23 @@ const expireInactive = async (deps: Deps, now: Date) => {
   return due.length;
 };
 
+// The rule's conditional UPDATE, and its ticket.changed event with it; undefined when the rule no
+// longer holds (a message arrived, another node got there first).
+const claim = (
+  deps: Deps,
+  before: TicketRow,
+  update: (tx: Db) => Promise<TicketRow[]>,
+): Promise<TicketRow | undefined> =>
+  deps.db.transaction(async (tx) => {
+    const [after] = await update(tx);
+    if (after) await deps.events.publish(tx, [ticketChanged(before, after, null)]);
+    return after;
+  });
+
 const tell = async (deps: Deps, before: TicketRow, after: TicketRow) => {
   const [view] = await loadTicketViews(deps.db, [after.id]);
   if (view) announce(deps, after.companyId, before, view);
+  await deps.events.dispatch([ticketChanged(before, after, null)]);
 };
 
 export const runTicketTimers = async (deps: Deps, now: Date) => {

@@ -1,24 +1,14 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import {
-  contacts,
-  messages,
-  queues,
-  tags,
-  ticketTags,
-  tickets,
-  users,
-  whatsapps,
-} from '../../db/schema';
-import type { ContactView, MessageView, TicketView } from '@atendi/shared';
-import type { Uploads } from '../../platform/uploads';
+import { contacts, queues, tags, ticketTags, tickets, users, whatsapps } from '../../db/schema';
+import type { ContactView, TicketView } from '@atendi/shared';
 
-export type { ContactView, MessageView, TicketView };
+export type { ContactView, TicketView };
 
-// What the API answers and emits for tickets and messages (SPEC §3 Ticket, Message).
+// What the API answers and emits for tickets and their contacts (SPEC §3 Ticket, Contact); messages
+// are serialised by the messages module (message-views.ts).
 
 type ContactRow = typeof contacts.$inferSelect;
-type MessageRow = typeof messages.$inferSelect;
 
 export const serializeContact = (row: ContactRow): ContactView => ({
   id: row.id,
@@ -92,29 +82,3 @@ export const loadTicketViews = async (db: Db, ids: number[]): Promise<TicketView
   );
   return ids.map((id) => byId.get(id)).filter((v): v is TicketView => Boolean(v));
 };
-
-// Media links are signed (platform/uploads.ts): a browser fetches them without a bearer token.
-export const serializeMessage = (
-  uploads: Uploads,
-  row: MessageRow,
-  quoted?: MessageRow | null,
-): MessageView => ({
-  id: row.id,
-  ticketId: row.ticketId,
-  contactId: row.contactId,
-  body: row.body,
-  fromMe: row.fromMe,
-  read: row.read,
-  mediaType: row.mediaType,
-  mediaUrl: uploads.urlFor(row.companyId, row.mediaUrl),
-  mediaName: row.mediaName,
-  quotedMsgId: row.quotedMsgId,
-  quotedMsg: quoted ? serializeMessage(uploads, quoted) : null,
-  isDeleted: row.isDeleted,
-  isEdited: row.isEdited,
-  ack: row.ack,
-  remoteJid: row.remoteJid,
-  scheduled: row.scheduled,
-  createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString(),
-});

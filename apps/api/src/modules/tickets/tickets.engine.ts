@@ -7,7 +7,7 @@ import { ingestMessage, type Ingested } from './ingest';
 import { runQueueBot } from './queue-bot';
 import { thankForRating } from './ticket-automation';
 import { runTicketTimers } from './ticket-timers';
-import { loadTicketViews, serializeMessage, type TicketView } from './ticket-views';
+import { loadTicketViews, type TicketView } from './ticket-views';
 import {
   createRoomResolver,
   createTicketGuard,
@@ -18,8 +18,7 @@ import {
 // Wires the channel layer's events into tickets and messages, and tells the screens that may see them.
 
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
-type EngineDeps = Deps & Pick<AppDeps, 'outbox' | 'config'>;
-type MessageRow = typeof messages.$inferSelect;
+type EngineDeps = Deps & Pick<AppDeps, 'outbox' | 'config' | 'ticketMessages' | 'events'>;
 
 // Every room that shows this ticket: its chat, its list slices and its notification slices.
 export const roomsOf = (ticket: TicketView) =>
@@ -30,32 +29,11 @@ export const emitTicket = (deps: Deps, companyId: number, ticket: TicketView) =>
     .toRooms(companyId, [...roomsOf(ticket)])
     .emit('ticket', { action: 'update', ticket });
 
-export const emitMessage = async (
-  deps: Deps,
-  companyId: number,
-  action: 'create' | 'update',
-  message: MessageRow,
-  // The ticket as just loaded, when the caller has it (saves loading it again).
-  loaded?: TicketView,
-) => {
-  const ticket = loaded ?? (await loadTicketViews(deps.db, [message.ticketId]))[0];
-  if (!ticket) return;
-  const quoted = message.quotedMsgId
-    ? (await deps.db.select().from(messages).where(eq(messages.id, message.quotedMsgId)))[0]
-    : null;
-  deps.realtime.toRooms(companyId, [...roomsOf(ticket)]).emit('appMessage', {
-    action,
-    message: serializeMessage(deps.uploads, message, quoted),
-    ticket,
-    contact: ticket.contact,
-  });
-};
-
-const emitIngested = async (deps: Deps, companyId: number, result: Ingested) => {
+const emitIngested = async (deps: EngineDeps, companyId: number, result: Ingested) => {
   const [ticket] = await loadTicketViews(deps.db, [result.ticket.id]);
   if (!ticket) return;
   emitTicket(deps, companyId, ticket);
-  await emitMessage(deps, companyId, 'create', result.message, ticket);
+  await deps.ticketMessages.emit(companyId, 'create', [result.message], [ticket]);
 };
 
 const byProviderId = (whatsappId: number, providerId: string) =>
@@ -110,7 +88,7 @@ export const handleChannelEvent = async (deps: EngineDeps, input: ChannelEventIn
         })
         .where(and(byProviderId(connection.id, event.providerId), eq(messages.fromMe, true)))
         .returning();
-      if (row) await emitMessage(deps, companyId, 'update', row);
+      if (row) await deps.ticketMessages.emit(companyId, 'update', [row]);
       return;
     }
     case 'edit':
@@ -124,7 +102,7 @@ export const handleChannelEvent = async (deps: EngineDeps, input: ChannelEventIn
         )
         .where(byProviderId(connection.id, event.providerId))
         .returning();
-      if (row) await emitMessage(deps, companyId, 'update', row);
+      if (row) await deps.ticketMessages.emit(companyId, 'update', [row]);
       return;
     }
     default:

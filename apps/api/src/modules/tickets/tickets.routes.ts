@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  createdResponse,
   idParam,
+  noContentResponse,
+  okResponse,
   ticketCreateSchema,
+  ticketListPageSchema,
   ticketListQuery,
   ticketUpdateSchema,
+  ticketViewSchema,
   uuidParam,
 } from '@atendi/shared';
 import {
@@ -20,28 +25,36 @@ export const ticketsRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const deps = app.deps;
   const tags = ['tickets'];
+  const one = okResponse(ticketViewSchema);
 
-  app.get('/tickets', { schema: { tags, querystring: ticketListQuery } }, async (request) =>
-    listTickets(deps.db, request.auth, request.query),
+  app.get(
+    '/tickets',
+    { schema: { tags, querystring: ticketListQuery, response: okResponse(ticketListPageSchema) } },
+    async (request) => listTickets(deps.db, request.auth, request.query),
   );
-  app.get('/tickets/u/:uuid', { schema: { tags, params: uuidParam } }, async (request) =>
-    getTicketByUuid(deps.db, request.auth, request.params.uuid),
+  app.get(
+    '/tickets/u/:uuid',
+    { schema: { tags, params: uuidParam, response: one } },
+    async (request) => getTicketByUuid(deps.db, request.auth, request.params.uuid),
   );
-  app.get('/tickets/:id', { schema: { tags, params: idParam } }, async (request) =>
+  app.get('/tickets/:id', { schema: { tags, params: idParam, response: one } }, async (request) =>
     getTicket(deps.db, request.auth, request.params.id),
   );
-  app.post('/tickets', { schema: { tags, body: ticketCreateSchema } }, async (request, reply) =>
-    reply.status(201).send(await createTicket(deps, request.auth, request.body)),
+  app.post(
+    '/tickets',
+    { schema: { tags, body: ticketCreateSchema, response: createdResponse(ticketViewSchema) } },
+    async (request, reply) =>
+      reply.status(201).send(await createTicket(deps, request.auth, request.body)),
   );
   app.put(
     '/tickets/:id',
-    { schema: { tags, params: idParam, body: ticketUpdateSchema } },
+    { schema: { tags, params: idParam, body: ticketUpdateSchema, response: one } },
     async (request) => updateTicket(deps, request.auth, request.params.id, request.body),
   );
   app.delete(
     '/tickets/:id',
     {
-      schema: { tags, params: idParam },
+      schema: { tags, params: idParam, response: noContentResponse },
       config: { access: { permission: 'ticket-options:deleteTicket' } },
     },
     async (request, reply) => {

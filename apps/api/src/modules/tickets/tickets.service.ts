@@ -1,6 +1,13 @@
-import { and, desc, eq, exists, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { TicketCreateInput, TicketListQuery, TicketUpdateInput } from '@atendi/shared';
+import { and, desc, eq, exists, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import {
+  canSeeTicket,
+  type TicketCreateInput,
+  type TicketListQuery,
+  type TicketUpdateInput,
+} from '@atendi/shared';
 import type { AppDeps } from '../../deps';
+import type { DomainEvent } from '../../events/domain-events';
+import { messageCreated, snapshotOf, ticketChanged } from './ticket-events';
 import type { Db } from '../../db/client';
 import {
   contacts,
@@ -22,31 +29,24 @@ import { emitTicket } from './tickets.engine';
 import { announceAutomatic, queueTransitionMessages } from './ticket-automation';
 import { planTicketUpdate } from './ticket-transition';
 import { loadTicketViews, type TicketView } from './ticket-views';
-import { canSeeTicket, notificationRooms, queueIdsOf, seesAll, ticketRooms } from './visibility';
+import { listScope, notificationRooms, seesAll, ticketRooms, ticketViewer } from './visibility';
+
+// The module's public surface: other modules import these from this file, never the files behind it
+// (eslint keeps it so).
+export { loadTicketViews, serializeContact, type TicketView } from './ticket-views';
+export { emitTicket, roomsOf } from './tickets.engine';
+export { listScope, notificationRooms, ticketRooms, ticketViewer } from './visibility';
+export { previewOf } from './ingest';
+export { fillVariables } from './bot-texts';
+export { messageCreated, ticketChanged } from './ticket-events';
+export type { MessageRow, OutgoingTicket, TicketMessages } from './ticket-messages';
 
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
-type ChangeDeps = Deps & Pick<AppDeps, 'outbox' | 'config'>;
+type EventDeps = Deps & Pick<AppDeps, 'events'>;
+type ChangeDeps = Deps & Pick<AppDeps, 'outbox' | 'config' | 'ticketMessages' | 'events'>;
 type TicketRow = typeof tickets.$inferSelect;
 
 export const PAGE_SIZE = 40;
-
-// A list shows a non-admin (or an admin with show-all off) their own tickets, and the tickets nobody
-// holds yet in their queues or without a queue; others' open conversations stay out of the way.
-export const listScope = (
-  ctx: AuthContext,
-  myQueues: number[],
-  showAll: boolean,
-): SQL | undefined => {
-  if (showAll && seesAll(ctx)) return undefined;
-  const inMyQueues = or(
-    isNull(tickets.queueId),
-    myQueues.length ? inArray(tickets.queueId, myQueues) : undefined,
-  );
-  return or(
-    eq(tickets.userId, ctx.userId),
-    and(or(isNull(tickets.userId), eq(tickets.status, 'closed')), inMyQueues),
-  );
-};
 
 // How many of the newest tickets a first search page looks through before it asks the indexes.
 const SEARCH_WINDOW = 2000;
@@ -109,11 +109,11 @@ const searchPage = async (
 };
 
 export const listTickets = async (db: Db, ctx: AuthContext, query: TicketListQuery) => {
-  const myQueues = await queueIdsOf(db, ctx.userId);
+  const viewer = await ticketViewer(db, ctx);
   const term = query.searchParam ? containsPattern(query.searchParam) : '';
   const conditions = [
     eq(tickets.companyId, ctx.companyId),
-    listScope(ctx, myQueues, query.showAll),
+    listScope(viewer, query.showAll),
     query.status ? eq(tickets.status, query.status) : undefined,
     query.withUnreadMessages ? sql`${tickets.unreadMessages} > 0` : undefined,
     query.queueIds.length ? inArray(tickets.queueId, query.queueIds) : undefined,
@@ -157,9 +157,8 @@ const findTicket = async (db: Db, ctx: AuthContext, where: SQL, options?: { lock
     (options?.lock ? await query.for('update') : await query)[0],
     'ERR_NO_TICKET_FOUND',
   );
-  const myQueues = seesAll(ctx) ? [] : await queueIdsOf(db, ctx.userId);
   // SPEC §8: outside one's queues the ticket exists but is not theirs to open.
-  if (!canSeeTicket(ctx, myQueues, ticket))
+  if (!canSeeTicket(await ticketViewer(db, ctx), ticket))
     throw new AppError('ERR_NO_PERMISSION', 'This ticket belongs to a queue you are not in');
   return ticket;
 };
@@ -269,7 +268,7 @@ export const announce = (
   emitTicket(deps, companyId, after);
 };
 
-export const createTicket = async (deps: Deps, ctx: AuthContext, input: TicketCreateInput) => {
+export const createTicket = async (deps: EventDeps, ctx: AuthContext, input: TicketCreateInput) => {
   const [contact] = await deps.db
     .select()
     .from(contacts)
@@ -290,18 +289,22 @@ export const createTicket = async (deps: Deps, ctx: AuthContext, input: TicketCr
   const userId = status === 'pending' ? null : (input.userId ?? ctx.userId);
   let row: TicketRow;
   try {
-    [row] = await deps.db
-      .insert(tickets)
-      .values({
-        companyId: ctx.companyId,
-        contactId: contact.id,
-        whatsappId,
-        queueId: input.queueId ?? null,
-        userId,
-        status,
-        isGroup: contact.isGroup,
-      })
-      .returning();
+    row = await deps.db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(tickets)
+        .values({
+          companyId: ctx.companyId,
+          contactId: contact.id,
+          whatsappId,
+          queueId: input.queueId ?? null,
+          userId,
+          status,
+          isGroup: contact.isGroup,
+        })
+        .returning();
+      await deps.events.publish(tx, [ticketChanged(null, inserted!, ctx.userId)]);
+      return inserted!;
+    });
   } catch (error) {
     // Two people opening the same contact's conversation at once meet at the unique index: the
     // loser is told who holds it, as a sequential second try would be.
@@ -310,6 +313,7 @@ export const createTicket = async (deps: Deps, ctx: AuthContext, input: TicketCr
   }
   const view = await viewOf(deps.db, row.id);
   announce(deps, ctx.companyId, undefined, view);
+  await deps.events.dispatch([ticketChanged(null, row, ctx.userId)]);
   return view;
 };
 
@@ -343,7 +347,7 @@ export const updateTicket = async (
         },
       );
     }
-    if (plan.kind === 'unchanged') return { before, after: before, sent: [] };
+    if (plan.kind === 'unchanged') return { before, after: before, sent: [], events: [] };
     const merged = { ...before, ...plan.next };
     if (merged.status !== 'closed' && before.status === 'closed')
       await otherOpenTicket(tx, before.contactId, merged.whatsappId, before.id);
@@ -355,20 +359,33 @@ export const updateTicket = async (
       .where(ownedRow(tickets, id, ctx))
       .returning();
     const sent = await queueTransitionMessages(tx, deps, ctx.userId, before, after);
-    return { before, after, sent };
+    const events = [ticketChanged(before, after, ctx.userId), ...sent.map(messageCreated)];
+    await deps.events.publish(tx, events);
+    return { before, after, sent, events };
   });
   const view = await viewOf(deps.db, id);
   if (result.after !== result.before) {
     announce(deps, ctx.companyId, result.before, view);
     await announceAutomatic(deps, result.after.companyId, result.sent);
+    await deps.events.dispatch(result.events);
   }
   return view;
 };
 
-export const deleteTicket = async (deps: Deps, ctx: AuthContext, id: number) => {
+export const deleteTicket = async (deps: EventDeps, ctx: AuthContext, id: number) => {
   const before = await findTicket(deps.db, ctx, eq(tickets.id, id));
-  await deps.db.delete(tickets).where(ownedRow(tickets, id, ctx));
+  const deleted: DomainEvent = {
+    type: 'ticket.deleted',
+    companyId: ctx.companyId,
+    ticketId: id,
+    before: snapshotOf(before),
+  };
+  await deps.db.transaction(async (tx) => {
+    await tx.delete(tickets).where(ownedRow(tickets, id, ctx));
+    await deps.events.publish(tx, [deleted]);
+  });
   deps.realtime
     .toRooms(ctx.companyId, [`ticket-${id}`, ...ticketRooms(before), ...notificationRooms(before)])
     .emit('ticket', { action: 'delete', ticketId: id });
+  await deps.events.dispatch([deleted]);
 };

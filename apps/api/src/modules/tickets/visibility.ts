@@ -1,17 +1,16 @@
-import { and, eq } from 'drizzle-orm';
-import { can } from '@atendi/shared';
+import { and, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import { canSeeTicket, seesAllTickets, type TicketScope, type TicketViewer } from '@atendi/shared';
 import type { Db } from '../../db/client';
 import { tickets, userQueues, users } from '../../db/schema';
 import type { SocketIdentity, TicketRoomResolver } from '../../realtime/realtime';
 
-// Who may see a ticket (SPEC §6): admins see every ticket of their company; other profiles see the
-// tickets of their queues, tickets without a queue, and tickets assigned to them.
+// Who may see a ticket (SPEC §6), by the rule of @atendi/shared (ticket-visibility.ts): admins see
+// every ticket of their company; other profiles see the tickets of their queues, tickets without a
+// queue, and tickets assigned to them.
 
-type TicketScope = { status: string; queueId: number | null; userId: number | null };
-type Viewer = Pick<SocketIdentity, 'userId' | 'companyId' | 'profile' | 'isSuper'>;
+type Who = Pick<SocketIdentity, 'userId' | 'profile' | 'isSuper'>;
 
-export const seesAll = (viewer: Pick<Viewer, 'profile' | 'isSuper'>) =>
-  can(viewer, 'tickets-manager:showall');
+export const seesAll = seesAllTickets;
 
 export const queueIdsOf = async (db: Db, userId: number) =>
   (
@@ -21,11 +20,25 @@ export const queueIdsOf = async (db: Db, userId: number) =>
       .where(eq(userQueues.userId, userId))
   ).map((r) => r.queueId);
 
-export const canSeeTicket = (viewer: Viewer, myQueues: number[], ticket: TicketScope) =>
-  seesAll(viewer) ||
-  ticket.userId === viewer.userId ||
-  ticket.queueId === null ||
-  myQueues.includes(ticket.queueId);
+// The caller as the shared rule sees them.
+export const ticketViewer = async (db: Db, who: Who): Promise<TicketViewer> => ({
+  userId: who.userId,
+  seesAll: seesAll(who),
+  queueIds: await queueIdsOf(db, who.userId),
+});
+
+// isTicketListed (@atendi/shared) as a filter on tickets; visibility.test.ts proves they agree.
+export const listScope = (viewer: TicketViewer, showAll: boolean): SQL | undefined => {
+  if (showAll && viewer.seesAll) return undefined;
+  const inMyQueues = or(
+    isNull(tickets.queueId),
+    viewer.queueIds.length ? inArray(tickets.queueId, [...viewer.queueIds]) : undefined,
+  );
+  return or(
+    eq(tickets.userId, viewer.userId),
+    and(or(isNull(tickets.userId), eq(tickets.status, 'closed')), inMyQueues),
+  );
+};
 
 // The list slices a ticket belongs to; emit to all of them and each allowed socket hears it once.
 export const ticketRooms = (ticket: TicketScope) =>
@@ -72,9 +85,5 @@ export const createTicketGuard = (db: Db) => async (identity: SocketIdentity, ti
     .from(tickets)
     .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, identity.companyId)));
   if (!ticket) return false;
-  return canSeeTicket(
-    identity,
-    seesAll(identity) ? [] : await queueIdsOf(db, identity.userId),
-    ticket,
-  );
+  return canSeeTicket(await ticketViewer(db, identity), ticket);
 };

@@ -1,8 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorResponseSchema } from '@atendi/shared';
 import { AppError } from '../../platform/errors';
 import { uploadCsp } from '../../platform/security-headers';
 
@@ -21,6 +23,20 @@ export const uploadsRoutes = async (root: FastifyInstance) => {
           name: z.string().max(64),
         }),
         querystring: z.object({ expires: z.coerce.number().int(), sig: z.string().max(100) }),
+        // The stored file itself, streamed with its own content type: no JSON to describe.
+        response: {
+          200: {
+            description: 'The file, with the content type it was stored with',
+            content: {
+              '*/*': {
+                schema: z
+                  .custom<Readable>((value) => value instanceof Readable)
+                  .meta({ type: 'string', format: 'binary' }),
+              },
+            },
+          },
+          '4xx': errorResponseSchema,
+        },
       },
       config: { access: { public: true } },
       // Opened in a tab, the file is shown by the browser's viewer, which the API's 'none' blocks.

@@ -1,7 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParam, pageQuery, userCreateSchema, userUpdateSchema } from '@atendi/shared';
+import {
+  createdResponse,
+  idParam,
+  noContentResponse,
+  okResponse,
+  pageQuery,
+  userCreateSchema,
+  userOptionSchema,
+  userUpdateSchema,
+  usersPageSchema,
+  userViewSchema,
+} from '@atendi/shared';
 import {
   createUser,
   deleteUser,
@@ -20,7 +31,7 @@ export const usersRoutes = async (root: FastifyInstance) => {
   app.get(
     '/users',
     {
-      schema: { tags, querystring: pageQuery },
+      schema: { tags, querystring: pageQuery, response: okResponse(usersPageSchema) },
       config: { access: { permission: 'users:manage' } },
     },
     async (request) => listUsers(db, request.auth, request.query),
@@ -31,17 +42,20 @@ export const usersRoutes = async (root: FastifyInstance) => {
       schema: {
         tags,
         querystring: z.object({ companyId: z.coerce.number().int().positive().optional() }),
+        response: okResponse(z.array(userOptionSchema)),
       },
     },
     async (request) => listUsersBrief(db, request.auth, request.query.companyId),
   );
-  app.get('/users/:id', { schema: { tags, params: idParam } }, async (request) =>
-    getUser(db, request.auth, request.params.id),
+  app.get(
+    '/users/:id',
+    { schema: { tags, params: idParam, response: okResponse(userViewSchema) } },
+    async (request) => getUser(db, request.auth, request.params.id),
   );
   app.post(
     '/users',
     {
-      schema: { tags, body: userCreateSchema },
+      schema: { tags, body: userCreateSchema, response: createdResponse(userViewSchema) },
       config: { access: { permission: 'users:manage' } },
     },
     async (request, reply) =>
@@ -50,12 +64,22 @@ export const usersRoutes = async (root: FastifyInstance) => {
   // Users edit themselves (profile dialog); the service refuses what their profile may not change.
   app.put(
     '/users/:id',
-    { schema: { tags, params: idParam, body: userUpdateSchema } },
+    {
+      schema: {
+        tags,
+        params: idParam,
+        body: userUpdateSchema,
+        response: okResponse(userViewSchema),
+      },
+    },
     async (request) => updateUser(app.deps, request.auth, request.params.id, request.body),
   );
   app.delete(
     '/users/:id',
-    { schema: { tags, params: idParam }, config: { access: { permission: 'users:manage' } } },
+    {
+      schema: { tags, params: idParam, response: noContentResponse },
+      config: { access: { permission: 'users:manage' } },
+    },
     async (request, reply) => {
       await deleteUser(app.deps, request.auth, request.params.id);
       return reply.status(204).send();

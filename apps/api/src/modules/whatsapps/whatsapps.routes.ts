@@ -2,14 +2,23 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  createdResponse,
   idParam,
+  messageResponseSchema,
+  noContentResponse,
+  okResponse,
   simulatorAckSchema,
+  simulatorInboundResultSchema,
   simulatorInboundSchema,
   simulatorContactsSchema,
+  simulatorOutboundViewSchema,
+  simulatorScanSchema,
   simulatorTypingSchema,
   whatsappSchema,
   whatsappSessionSchema,
+  whatsappTokenSchema,
   whatsappUpdateSchema,
+  whatsappViewSchema,
 } from '@atendi/shared';
 import { AppError } from '../../platform/errors';
 import { listOutbound, spoolMedia } from '../../channels/simulator/simulator-driver';
@@ -24,6 +33,9 @@ import {
   updateWhatsapp,
 } from './whatsapps.service';
 
+type SimulatorScan = z.output<typeof simulatorScanSchema>;
+type SimulatorInboundResult = z.output<typeof simulatorInboundResultSchema>;
+
 // SPEC §7 sends ?session=0 (leave the session data out); we never send session data anyway.
 const sessionQuery = z.object({ session: z.string().max(10).optional() });
 
@@ -35,30 +47,46 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
   const add = { access: { permission: 'connections-page:addConnection' as const } };
   const edit = { access: { permission: 'connections-page:editOrDeleteConnection' as const } };
   const act = { access: { permission: 'connections-page:actionButtons' as const } };
+  const one = okResponse(whatsappViewSchema);
+  const sessionAnswer = okResponse(messageResponseSchema);
 
   // Every profile reads connections (transfer and new-ticket dialogs); only admins change them.
-  app.get('/whatsapp', { schema: { tags, querystring: sessionQuery } }, async (request) =>
-    listWhatsapps(db, request.auth),
+  app.get(
+    '/whatsapp',
+    {
+      schema: {
+        tags,
+        querystring: sessionQuery,
+        response: okResponse(z.array(whatsappViewSchema)),
+      },
+    },
+    async (request) => listWhatsapps(db, request.auth),
   );
   app.get(
     '/whatsapp/:id',
-    { schema: { tags, params: idParam, querystring: sessionQuery } },
+    { schema: { tags, params: idParam, querystring: sessionQuery, response: one } },
     async (request) => getWhatsapp(db, request.auth, request.params.id),
   );
   app.post(
     '/whatsapp',
-    { schema: { tags, body: whatsappSchema }, config: add },
+    {
+      schema: { tags, body: whatsappSchema, response: createdResponse(whatsappViewSchema) },
+      config: add,
+    },
     async (request, reply) =>
       reply.status(201).send(await createWhatsapp(deps, request.auth, request.body)),
   );
   app.put(
     '/whatsapp/:id',
-    { schema: { tags, params: idParam, body: whatsappUpdateSchema }, config: edit },
+    {
+      schema: { tags, params: idParam, body: whatsappUpdateSchema, response: one },
+      config: edit,
+    },
     async (request) => updateWhatsapp(deps, request.auth, request.params.id, request.body),
   );
   app.delete(
     '/whatsapp/:id',
-    { schema: { tags, params: idParam }, config: edit },
+    { schema: { tags, params: idParam, response: noContentResponse }, config: edit },
     async (request, reply) => {
       await deleteWhatsapp(deps, request.auth, request.params.id);
       return reply.status(204).send();
@@ -67,25 +95,33 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
   // A new external-API token (the old one stops working at once).
   app.post(
     '/whatsapp/:id/token',
-    { schema: { tags, params: idParam }, config: edit },
+    { schema: { tags, params: idParam, response: okResponse(whatsappTokenSchema) }, config: edit },
     async (request) => regenerateToken(deps, request.auth, request.params.id),
   );
 
   const sessionTags = ['whatsappsession'];
   app.post(
     '/whatsappsession/:id',
-    { schema: { tags: sessionTags, params: idParam }, config: act },
+    { schema: { tags: sessionTags, params: idParam, response: sessionAnswer }, config: act },
     async (request) => sessionAction(deps, request.auth, request.params.id, 'restart'),
   );
   app.put(
     '/whatsappsession/:id',
-    { schema: { tags: sessionTags, params: idParam, body: whatsappSessionSchema }, config: act },
+    {
+      schema: {
+        tags: sessionTags,
+        params: idParam,
+        body: whatsappSessionSchema,
+        response: sessionAnswer,
+      },
+      config: act,
+    },
     async (request) =>
       sessionAction(deps, request.auth, request.params.id, 'newQr', request.body?.phoneNumber),
   );
   app.delete(
     '/whatsappsession/:id',
-    { schema: { tags: sessionTags, params: idParam }, config: act },
+    { schema: { tags: sessionTags, params: idParam, response: sessionAnswer }, config: act },
     async (request) => sessionAction(deps, request.auth, request.params.id, 'disconnect'),
   );
 
@@ -101,16 +137,25 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
   };
   app.post(
     '/simulator/:id/scan',
-    { schema: { tags: simTags, params: idParam }, config: act },
+    {
+      schema: { tags: simTags, params: idParam, response: okResponse(simulatorScanSchema) },
+      config: act,
+    },
     async (request) => {
       await simulated(request.auth.companyId, request.params.id);
-      return deps.channels.extra(request.params.id, 'scan');
+      // The driver's extras answer unknown; the response schema checks what goes out.
+      return (await deps.channels.extra(request.params.id, 'scan')) as SimulatorScan;
     },
   );
   app.post(
     '/simulator/:id/inbound',
     {
-      schema: { tags: simTags, params: idParam, body: simulatorInboundSchema },
+      schema: {
+        tags: simTags,
+        params: idParam,
+        body: simulatorInboundSchema,
+        response: okResponse(simulatorInboundResultSchema),
+      },
       config: act,
       bodyLimit: 20 * 1024 * 1024,
     },
@@ -120,12 +165,22 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
       const mediaPath = mediaBase64
         ? await spoolMedia(deps.simulatorSpool, mediaBase64)
         : undefined;
-      return deps.channels.extra(request.params.id, 'inbound', { ...message, mediaPath });
+      return (await deps.channels.extra(request.params.id, 'inbound', {
+        ...message,
+        mediaPath,
+      })) as SimulatorInboundResult;
     },
   );
   app.get(
     '/simulator/:id/outbound',
-    { schema: { tags: simTags, params: idParam }, config: act },
+    {
+      schema: {
+        tags: simTags,
+        params: idParam,
+        response: okResponse(z.array(simulatorOutboundViewSchema)),
+      },
+      config: act,
+    },
     async (request) => {
       await simulated(request.auth.companyId, request.params.id);
       return listOutbound(db, request.params.id);
@@ -133,7 +188,15 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
   );
   app.post(
     '/simulator/:id/ack',
-    { schema: { tags: simTags, params: idParam, body: simulatorAckSchema }, config: act },
+    {
+      schema: {
+        tags: simTags,
+        params: idParam,
+        body: simulatorAckSchema,
+        response: noContentResponse,
+      },
+      config: act,
+    },
     async (request, reply) => {
       await simulated(request.auth.companyId, request.params.id);
       await deps.channels.extra(request.params.id, 'ack', request.body);
@@ -142,7 +205,15 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
   );
   app.post(
     '/simulator/:id/typing',
-    { schema: { tags: simTags, params: idParam, body: simulatorTypingSchema }, config: act },
+    {
+      schema: {
+        tags: simTags,
+        params: idParam,
+        body: simulatorTypingSchema,
+        response: noContentResponse,
+      },
+      config: act,
+    },
     async (request, reply) => {
       await simulated(request.auth.companyId, request.params.id);
       await deps.channels.extra(request.params.id, 'typing', request.body);
@@ -151,7 +222,15 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
   );
   app.post(
     '/simulator/:id/contacts',
-    { schema: { tags: simTags, params: idParam, body: simulatorContactsSchema }, config: act },
+    {
+      schema: {
+        tags: simTags,
+        params: idParam,
+        body: simulatorContactsSchema,
+        response: noContentResponse,
+      },
+      config: act,
+    },
     async (request, reply) => {
       await simulated(request.auth.companyId, request.params.id);
       await deps.channels.extra(request.params.id, 'contacts', request.body);
@@ -160,7 +239,7 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
   );
   app.post(
     '/simulator/:id/disconnect',
-    { schema: { tags: simTags, params: idParam }, config: act },
+    { schema: { tags: simTags, params: idParam, response: noContentResponse }, config: act },
     async (request, reply) => {
       await simulated(request.auth.companyId, request.params.id);
       await deps.channels.extra(request.params.id, 'disconnect');

@@ -1,13 +1,15 @@
 import { useRef, useState } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
-  can,
+  isTicketListed,
+  seesAllTickets,
   type AppMessageEvent,
   type KanbanLanes,
   type KanbanTickets,
   type TagOption,
   type TicketEvent,
   type TicketView,
+  type TicketViewer,
 } from '@atendi/shared';
 import { api } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
@@ -21,7 +23,7 @@ export type Lane = { key: LaneKey; tag: TagOption | null };
 type TicketTag = TicketView['tags'][number];
 
 // Whose board this is: a user's holds their queues' tickets, an admin's every ticket (SPEC §6).
-export type BoardViewer = { userId: number; queueIds: number[]; seesAll: boolean };
+export type BoardViewer = TicketViewer;
 
 export const kanbanKeys = {
   lanes: ['kanban', 'lanes'] as const,
@@ -44,7 +46,7 @@ export const useBoardViewer = (): BoardViewer => {
   return {
     userId: user.id,
     queueIds: user.queues.map((queue) => queue.id),
-    seesAll: can(user, 'tickets-manager:showall'),
+    seesAll: seesAllTickets(user),
   };
 };
 
@@ -62,14 +64,16 @@ export const laneOf = (ticket: TicketView, lanes: Lane[]): LaneKey =>
 export const tagsForLane = (lane: Lane): TicketTag[] =>
   lane.tag ? [{ id: lane.tag.id, name: lane.tag.name, color: lane.tag.color }] : [];
 
-// Whether the API would put the ticket on this board (tags.service listKanbanTickets).
+// Whether the API would put the ticket on this board (tags.service listKanbanTickets): open and
+// waiting tickets the list rule shows (show-all for those who see every ticket), within the queues
+// fetchBoardTickets asks for.
 export const isOnBoard = (ticket: TicketView, viewer: BoardViewer) => {
   if (ticket.status !== 'open' && ticket.status !== 'pending') return false;
-  if (viewer.seesAll) return true;
-  const inMyQueues = ticket.queueId !== null && viewer.queueIds.includes(ticket.queueId);
-  if (viewer.queueIds.length && !inMyQueues) return false;
-  if (ticket.userId === viewer.userId) return true;
-  return ticket.userId === null && (ticket.queueId === null || inMyQueues);
+  const inAskedQueues =
+    viewer.seesAll ||
+    !viewer.queueIds.length ||
+    (ticket.queueId !== null && viewer.queueIds.includes(ticket.queueId));
+  return inAskedQueues && isTicketListed(viewer, ticket, viewer.seesAll);
 };
 
 // The API's order: most recently updated first, then the higher id.

@@ -8,7 +8,8 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import {
-  can,
+  isTicketListed,
+  seesAllTickets,
   type AppMessageEvent,
   type ChatMessageView,
   type MessageView,
@@ -16,6 +17,7 @@ import {
   type TicketListPage,
   type TicketStatus,
   type TicketView,
+  type TicketViewer,
 } from '@atendi/shared';
 import { api } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
@@ -38,8 +40,8 @@ export type TicketListFilters = {
   users?: number[];
 };
 
-// Whose lists these are: the API scopes them the same way (tickets.service listScope).
-export type TicketViewer = { userId: number; queueIds: number[]; seesAll: boolean };
+// Whose lists these are: the API scopes them by the same shared rule (isTicketListed).
+export type { TicketViewer };
 
 type ListData = InfiniteData<TicketListPage, number>;
 type MessagesData = InfiniteData<MessagesPage, number>;
@@ -89,7 +91,7 @@ export const useTicketViewer = (): TicketViewer => {
   return {
     userId: user.id,
     queueIds: user.queues.map((queue) => queue.id),
-    seesAll: can(user, 'tickets-manager:showall'),
+    seesAll: seesAllTickets(user),
   };
 };
 
@@ -98,9 +100,6 @@ const isNewer = (a: TicketView, b: TicketView) => {
   const diff = Date.parse(a.updatedAt) - Date.parse(b.updatedAt);
   return diff === 0 ? a.id > b.id : diff > 0;
 };
-
-const inMyQueues = (ticket: TicketView, viewer: TicketViewer) =>
-  ticket.queueId === null || viewer.queueIds.includes(ticket.queueId);
 
 // Whether the API would list the ticket under these filters, the search text aside.
 export const ticketMatchesList = (
@@ -113,9 +112,7 @@ export const ticketMatchesList = (
     return false;
   if (filters.users?.length && !(ticket.userId !== null && filters.users.includes(ticket.userId)))
     return false;
-  if (filters.showAll && viewer.seesAll) return true;
-  if (ticket.userId === viewer.userId) return true;
-  return (ticket.userId === null || ticket.status === 'closed') && inMyQueues(ticket, viewer);
+  return isTicketListed(viewer, ticket, filters.showAll);
 };
 
 // The API also matches message texts; here only what the ticket itself shows can be checked.

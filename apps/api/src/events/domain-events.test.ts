@@ -1,0 +1,166 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { asc, eq } from 'drizzle-orm';
+import { jobs } from '../db/schema';
+import { createTestApp, inject, login, makeCompany, type TestContext } from '../../test/harness';
+import { eventually, inbound, pairedSimulator, ticketOf } from '../../test/inbox';
+import { createJobs, type Jobs } from '../jobs/queue';
+import { createDomainEvents, type DomainEvent, type EventOf } from './domain-events';
+
+// The dispatcher on its own job facility (one API node), so the app's listeners stay out of it.
+
+let t: TestContext;
+let companyId: number;
+const nodes: Jobs[] = [];
+
+const node = () => {
+  const jobsOfNode = createJobs({ db: t.db, log: t.app.log });
+  nodes.push(jobsOfNode);
+  return { jobs: jobsOfNode, events: createDomainEvents({ jobs: jobsOfNode, log: t.app.log }) };
+};
+const changed = (ticketId: number): DomainEvent => ({
+  type: 'ticket.changed',
+  companyId,
+  ticketId,
+  byUserId: null,
+  before: null,
+  after: { status: 'pending', userId: null, queueId: null, whatsappId: 1 },
+});
+const jobsOf = (queue: string) =>
+  t.db.select().from(jobs).where(eq(jobs.queue, queue)).orderBy(asc(jobs.id));
+
+beforeAll(async () => {
+  t = await createTestApp();
+  companyId = (await makeCompany(t.db)).company.id;
+});
+afterEach(async () => {
+  await Promise.all(nodes.splice(0).map((n) => n.stop()));
+});
+afterAll(() => t.close());
+
+describe('domain events', () => {
+  it('tells in-process listeners after the commit, in order, and nobody when it rolls back', async () => {
+    const { events } = node();
+    const heard: string[] = [];
+    events.on('ticket.changed', async (event) => {
+      heard.push(`first ${event.ticketId}`);
+      throw new Error('a broken listener');
+    });
+    events.on('ticket.changed', (event) => {
+      heard.push(`second ${event.ticketId}`);
+    });
+    events.on('message.created', () => {
+      heard.push('message');
+    });
+
+    const result = await events.transaction(t.db, async (_tx, raise) => {
+      raise(changed(1));
+      // Not yet: the change is not committed.
+      expect(heard).toEqual([]);
+      return 'done';
+    });
+    expect(result).toBe('done');
+    // A failing listener is logged; the next still hears, and the caller's change stands.
+    expect(heard).toEqual(['first 1', 'second 1']);
+
+    await expect(
+      events.transaction(t.db, async (_tx, raise) => {
+        raise(changed(2));
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(heard).toEqual(['first 1', 'second 1']);
+  });
+
+  it('gives a durable listener a job written with the commit, so it hears even if the node dies', async () => {
+    const name = `test-${Date.now()}`;
+    const writer = node();
+    writer.events.onDurable(name, 'ticket.changed', async () => {
+      throw new Error('this node dies before it runs');
+    });
+    await writer.events.transaction(t.db, async (_tx, raise) => raise(changed(7)));
+    await expect(
+      writer.events.transaction(t.db, async (_tx, raise) => {
+        raise(changed(8));
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow();
+    // Only the committed event is queued.
+    expect((await jobsOf(`event.${name}`)).map((j) => j.payload)).toEqual([changed(7)]);
+
+    // Another node, running the same listener, takes the job: first attempt fails, the retry works.
+    const reader = node();
+    const heard: EventOf<'ticket.changed'>[] = [];
+    let attempts = 0;
+    reader.events.onDurable(
+      name,
+      'ticket.changed',
+      async (event) => {
+        attempts += 1;
+        if (attempts === 1) throw new Error('integration down');
+        heard.push(event);
+      },
+      { retryDelayMs: () => 0 },
+    );
+    await reader.jobs.process(`event.${name}`);
+    await reader.jobs.process(`event.${name}`);
+    expect(heard).toEqual([changed(7)]);
+    expect((await jobsOf(`event.${name}`)).map((j) => [j.status, j.attempts])).toEqual([
+      ['done', 2],
+    ]);
+  });
+});
+
+describe('the events the product raises', () => {
+  it('tells listeners of tickets created, taken, resolved and deleted, and of every stored message', async () => {
+    const made = await makeCompany(t.db);
+    const admin = await login(t.app, made.admin.email);
+    const heard: DomainEvent[] = [];
+    const durable: DomainEvent[] = [];
+    for (const type of ['ticket.changed', 'ticket.deleted', 'message.created'] as const)
+      t.app.deps.events.on(type, (event) => {
+        if (event.companyId === made.company.id) heard.push(event);
+      });
+    t.app.deps.events.onDurable('test-ticket-history', 'ticket.changed', async (event) => {
+      if (event.companyId === made.company.id) durable.push(event);
+    });
+    const connection = await pairedSimulator(t.app, admin, {});
+    const number = '5491176543210';
+
+    await inbound(t.app, admin, connection.id, { from: number, body: 'Hola' });
+    const ticket = (await ticketOf(t.db, made.company.id, number))!;
+    const accepted = await inject(t.app, admin, 'PUT', `/tickets/${ticket.id}`, { status: 'open' });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    const sent = await inject(t.app, admin, 'POST', `/messages/${ticket.id}`, { body: 'Te ayudo' });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const resolved = await inject(t.app, admin, 'PUT', `/tickets/${ticket.id}`, {
+      status: 'closed',
+    });
+    expect(resolved.statusCode, resolved.body).toBe(200);
+    expect((await inject(t.app, admin, 'DELETE', `/tickets/${ticket.id}`)).statusCode).toBe(204);
+
+    const summary = (event: DomainEvent) =>
+      event.type === 'ticket.changed'
+        ? `ticket ${event.before?.status ?? 'new'} -> ${event.after.status} by ${event.byUserId ?? 'platform'}`
+        : event.type === 'ticket.deleted'
+          ? `ticket deleted (was ${event.before.status})`
+          : `message ${event.fromMe ? 'out' : 'in'}`;
+    expect(heard.map(summary)).toEqual([
+      'ticket new -> pending by platform',
+      'message in',
+      `ticket pending -> open by ${made.admin.id}`,
+      'message out',
+      `ticket open -> closed by ${made.admin.id}`,
+      'ticket deleted (was closed)',
+    ]);
+    expect(heard.every((e) => e.ticketId === ticket.id)).toBe(true);
+    // The durable listener hears the same ticket changes, through the job queue.
+    await eventually(
+      () => Promise.resolve(durable.length),
+      (n) => n === 3,
+      'durable listener',
+    );
+    expect(durable.map(summary)).toEqual(
+      heard.filter((e) => e.type === 'ticket.changed').map(summary),
+    );
+  });
+});

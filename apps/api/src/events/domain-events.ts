@@ -1,0 +1,121 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client';
+import { enqueueJobs, type Jobs, type QueueOptions } from '../jobs/queue';
+
+// What happened in the product, told once to whoever listens, instead of each service calling the
+// side effects of other modules inline. A service raises events inside the transaction that makes
+// them true (`transaction`):
+// - durable listeners (`onDurable`) get a job of the one background queue written in that same
+//   transaction, so they hear of every committed event even if the process dies right after, at least
+//   once, retried with backoff (AI agents, integrations, webhooks, the dashboard's ticket history);
+// - in-process listeners (`on`) run after the commit, on the node that made the change, and a failure
+//   is logged and goes no further (live updates to screens).
+// An event is a fact about a committed change: listeners read fresh rows by id when they need more.
+
+export type TicketSnapshot = {
+  status: 'open' | 'pending' | 'closed';
+  userId: number | null;
+  queueId: number | null;
+  whatsappId: number;
+};
+
+export type DomainEvent =
+  // A ticket was created (before null) or changed: status, owner, queue or connection.
+  | {
+      type: 'ticket.changed';
+      companyId: number;
+      ticketId: number;
+      byUserId: number | null;
+      before: TicketSnapshot | null;
+      after: TicketSnapshot;
+    }
+  | { type: 'ticket.deleted'; companyId: number; ticketId: number; before: TicketSnapshot }
+  // A message was stored: received from the contact, or written here (agent, bot, schedule).
+  | {
+      type: 'message.created';
+      companyId: number;
+      ticketId: number;
+      messageId: number;
+      fromMe: boolean;
+    };
+
+export type DomainEventType = DomainEvent['type'];
+export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
+
+type Listener<T extends DomainEventType> = (event: EventOf<T>) => Promise<void> | void;
+
+export type DomainEvents = ReturnType<typeof createDomainEvents>;
+
+export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger }) => {
+  const { jobs, log } = options;
+  const listeners = new Map<DomainEventType, Listener<DomainEventType>[]>();
+  const durable = new Map<DomainEventType, string[]>();
+
+  // Within the transaction: a job for each durable listener of each event.
+  const publish = async (tx: Db, events: DomainEvent[]) => {
+    for (const event of events)
+      for (const queue of durable.get(event.type) ?? [])
+        await enqueueJobs(tx, queue, [{ payload: event, companyId: event.companyId }]);
+  };
+
+  // After the commit: the durable listeners' queues are woken, and the in-process listeners run, in
+  // the order they subscribed.
+  const dispatch = async (events: DomainEvent[]) => {
+    for (const queue of new Set(events.flatMap((event) => durable.get(event.type) ?? [])))
+      jobs.kick(queue);
+    for (const event of events)
+      for (const listener of listeners.get(event.type) ?? []) {
+        try {
+          await listener(event);
+        } catch (err) {
+          log.error({ err, event: event.type }, 'event listener failed');
+        }
+      }
+  };
+
+  return {
+    on<T extends DomainEventType>(type: T, listener: Listener<T>) {
+      listeners.set(type, [
+        ...(listeners.get(type) ?? []),
+        listener as unknown as Listener<DomainEventType>,
+      ]);
+    },
+
+    // A listener that must hear of every committed event: `name` is its queue (event.{name}).
+    onDurable<T extends DomainEventType>(
+      name: string,
+      type: T,
+      listener: (event: EventOf<T>) => Promise<void>,
+      queueOptions: Omit<QueueOptions<EventOf<T>>, 'name' | 'handle'> = {},
+    ) {
+      const queue = `event.${name}`;
+      jobs.define<EventOf<T>>({
+        ...queueOptions,
+        name: queue,
+        handle: (job) => listener(job.payload),
+      });
+      durable.set(type, [...(durable.get(type) ?? []), queue]);
+    },
+
+    // Runs `work` in a transaction; the events it raises are published with the commit and
+    // dispatched after it. A rolled-back transaction tells nobody anything.
+    async transaction<T>(
+      db: Db,
+      work: (tx: Db, raise: (event: DomainEvent) => void) => Promise<T>,
+    ): Promise<T> {
+      const raised: DomainEvent[] = [];
+      const result = await db.transaction(async (tx) => {
+        const value = await work(tx, (event) => raised.push(event));
+        await publish(tx, raised);
+        return value;
+      });
+      await dispatch(raised);
+      return result;
+    },
+
+    // For a transaction the caller runs itself: publish(tx, events) inside it, dispatch(events)
+    // after its commit.
+    publish,
+    dispatch,
+  };
+};

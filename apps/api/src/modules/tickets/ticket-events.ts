@@ -1,0 +1,39 @@
+import type { DomainEvent, TicketSnapshot } from '../../events/domain-events';
+import type { messages, tickets } from '../../db/schema';
+
+type TicketRow = typeof tickets.$inferSelect;
+
+// The domain events of tickets and their messages (events/domain-events.ts), built from rows.
+
+export const snapshotOf = (
+  ticket: Pick<TicketRow, 'status' | 'userId' | 'queueId' | 'whatsappId'>,
+): TicketSnapshot => ({
+  status: ticket.status,
+  userId: ticket.userId,
+  queueId: ticket.queueId,
+  whatsappId: ticket.whatsappId,
+});
+
+// A ticket created (before null) or changed, by a person or (null) by the platform.
+export const ticketChanged = (
+  before: TicketRow | null,
+  after: TicketRow,
+  byUserId: number | null,
+): DomainEvent => ({
+  type: 'ticket.changed',
+  companyId: after.companyId,
+  ticketId: after.id,
+  byUserId,
+  before: before ? snapshotOf(before) : null,
+  after: snapshotOf(after),
+});
+
+export const messageCreated = (
+  message: Pick<typeof messages.$inferSelect, 'id' | 'companyId' | 'ticketId' | 'fromMe'>,
+): DomainEvent => ({
+  type: 'message.created',
+  companyId: message.companyId,
+  ticketId: message.ticketId,
+  messageId: message.id,
+  fromMe: message.fromMe,
+});

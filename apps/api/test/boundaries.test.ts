@@ -1,0 +1,120 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// The layer rules of eslint.config.js (ARCHITECTURE.md "Layers and boundaries"), each tried on an
+// import that breaks it and one that keeps it, so a rule cannot vanish or widen unnoticed.
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const eslint = new ESLint({ cwd: root });
+
+// The boundary messages ESLint gives `file` for one import of `from`.
+const lintImport = async (file: string, from: string) => {
+  const [result] = await eslint.lintText(`import { x } from '${from}';\nexport { x };\n`, {
+    filePath: path.join(root, file),
+  });
+  return result.messages
+    .filter((message) => message.ruleId === 'no-restricted-imports')
+    .map((message) => message.message);
+};
+
+const MODULE_INTERNALS = 'only through its public file';
+const TICKETS_TO_MESSAGES = 'tickets never imports messages';
+const INFRA = 'Infrastructure (db, platform, realtime, channels, jobs, events) never imports';
+const APP = 'never on the app that assembles the modules';
+const FEATURES = 'A feature never imports another feature';
+const SHARED_WEB = 'Shared web code (api, components, lib, i18n) never imports a feature';
+
+describe('layer rules', () => {
+  it.each([
+    // A module reaches another only through its service file.
+    ['apps/api/src/modules/tags/tags.service.ts', '../tickets/ticket-views', MODULE_INTERNALS],
+    [
+      'apps/api/src/modules/tags/tags.service.ts',
+      '../../modules/tickets/visibility',
+      MODULE_INTERNALS,
+    ],
+    ['apps/api/src/modules/contacts/contacts.upload.ts', '../messages/outbox', MODULE_INTERNALS],
+    ['apps/api/src/modules/tags/tags.service.ts', '../../app', APP],
+    // Messages depend on tickets, never the other way round.
+    [
+      'apps/api/src/modules/tickets/queue-bot.ts',
+      '../messages/messages.service',
+      TICKETS_TO_MESSAGES,
+    ],
+    [
+      'apps/api/src/modules/tickets/ingest.ts',
+      '../../modules/messages/messages.service',
+      TICKETS_TO_MESSAGES,
+    ],
+    // Infrastructure knows no module.
+    ['apps/api/src/db/bootstrap.ts', '../modules/plans/plans.service', INFRA],
+    ['apps/api/src/channels/cloud/inbox.ts', '../../modules/messages/messages.service', INFRA],
+    ['apps/api/src/jobs/queue.ts', '../deps', INFRA],
+    ['apps/api/src/events/domain-events.ts', '../modules/tickets/tickets.service', INFRA],
+    ['apps/api/src/realtime/realtime.ts', '../app', APP],
+    // Web features stand alone, whatever the path looks like.
+    ['apps/web/src/features/kanban/kanban-page.tsx', '../tickets/tickets.api', FEATURES],
+    ['apps/web/src/features/kanban/kanban.api.ts', '../../features/tickets/tickets.api', FEATURES],
+    ['apps/web/src/features/settings/plans/plans-tab.tsx', '../../tickets/tickets.api', FEATURES],
+    [
+      'apps/web/src/features/settings/plans/plans.api.ts',
+      '../../../features/users/users.api',
+      FEATURES,
+    ],
+    ['apps/web/src/components/confirm-dialog.tsx', '../features/tickets/tickets.api', SHARED_WEB],
+    ['apps/web/src/lib/forms.ts', '../features/users/user-form.schema', SHARED_WEB],
+  ])('%s may not import %s', async (file, from, message) => {
+    expect(await lintImport(file, from)).toEqual([expect.stringContaining(message)]);
+  });
+
+  it.each([
+    ['apps/api/src/modules/tags/tags.service.ts', '../tickets/tickets.service'],
+    ['apps/api/src/modules/tags/tags.service.ts', './tags.routes'],
+    ['apps/api/src/modules/tags/tags.service.ts', '../../platform/tenancy'],
+    ['apps/api/src/modules/messages/message-views.ts', '../tickets/tickets.service'],
+    ['apps/api/src/modules/tickets/queue-bot.ts', './ticket-messages'],
+    // Tests may set up what they need from any module.
+    ['apps/api/src/modules/tags/kanban.test.ts', '../tickets/ticket-views'],
+    ['apps/api/src/channels/cloud/inbox.ts', '../../jobs/queue'],
+    ['apps/api/src/db/bootstrap.ts', '../platform/passwords'],
+    ['apps/web/src/features/kanban/kanban-page.tsx', './kanban.api'],
+    ['apps/web/src/features/kanban/kanban-page.tsx', '../../components/confirm-dialog'],
+    ['apps/web/src/features/settings/plans/plans-tab.tsx', '../shared/admin-errors'],
+    ['apps/web/src/features/settings/plans/plans-tab.tsx', '../../../lib/forms'],
+    ['apps/web/src/app/app-routes.tsx', '../features/tickets/tickets-page'],
+  ])('%s may import %s', async (file, from) => {
+    expect(await lintImport(file, from)).toEqual([]);
+  });
+});
+
+// Lint sees one import at a time; the modules' dependencies as a whole must also form no cycle.
+describe('module dependencies', () => {
+  it('form no cycle', () => {
+    const modulesDir = path.join(root, 'apps/api/src/modules');
+    const graph = new Map<string, Set<string>>();
+    for (const name of readdirSync(modulesDir)) {
+      const uses = new Set<string>();
+      for (const file of readdirSync(path.join(modulesDir, name))) {
+        if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
+        const source = readFileSync(path.join(modulesDir, name, file), 'utf8');
+        for (const [, other] of source.matchAll(/from '\.\.\/([\w-]+)\//g))
+          if (other !== name) uses.add(other);
+      }
+      graph.set(name, uses);
+    }
+    const cycles = new Set<string>();
+    const visit = (name: string, trail: string[]) => {
+      if (trail.includes(name)) {
+        cycles.add([...trail.slice(trail.indexOf(name)), name].join(' → '));
+        return;
+      }
+      for (const next of graph.get(name) ?? []) visit(next, [...trail, name]);
+    };
+    for (const name of graph.keys()) visit(name, []);
+    expect(graph.get('messages')).toContain('tickets');
+    expect([...cycles]).toEqual([]);
+  });
+});

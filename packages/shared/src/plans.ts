@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { dateTime } from './responses';
+
+// SPEC §3 Plan: GET /plans/list, /plans/all, /plans, /plans/{id}, and the session's company plan.
+export const planViewSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  users: z.number(),
+  connections: z.number(),
+  queues: z.number(),
+  value: z.number(),
+  useCampaigns: z.boolean(),
+  useKanban: z.boolean(),
+  useOpenAi: z.boolean(),
+  useIntegrations: z.boolean(),
+  useSchedules: z.boolean(),
+  useExternalApi: z.boolean(),
+});
+export type PlanView = z.input<typeof planViewSchema>;
+
+// GET /companies/listPlan/{companyId} answers the plan as stored, with its checkout price id.
+export const planRecordSchema = planViewSchema.extend({
+  stripePriceId: z.string().nullable(),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+});
+export type PlanRecord = z.input<typeof planRecordSchema>;

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { dateTime } from './responses';
+import { scheduleSlotViewSchema } from './schemas';
+
+// SPEC §3 Queue: GET /queue, /queue/{id}, POST and PUT, and company-{id}-queue.
+export const queueViewSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  color: z.string(),
+  greetingMessage: z.string(),
+  outOfHoursMessage: z.string(),
+  orderQueue: z.number().nullable(),
+  promptId: z.number().nullable(),
+  integrationId: z.number().nullable(),
+  schedules: z.array(scheduleSlotViewSchema),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+});
+export type QueueView = z.input<typeof queueViewSchema>;
+
+// SPEC §3 Queue option: one entry of a queue's chatbot menu (parentId null at the top level).
+export const queueOptionViewSchema = z.object({
+  id: z.number(),
+  queueId: z.number(),
+  parentId: z.number().nullable(),
+  title: z.string(),
+  message: z.string(),
+  option: z.string(),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+});
+export type QueueOptionView = z.input<typeof queueOptionViewSchema>;
