@@ -133,9 +133,9 @@ const listen = async (session: Session, ticketId: number, list?: string) => {
   });
   const heard: Heard[] = [];
   socket.onAny((event: string, payload: Heard['payload']) => heard.push({ event, payload }));
-  socket.emit('joinChatBox', String(ticketId));
-  if (list) socket.emit('joinTickets', list);
-  await new Promise((r) => setTimeout(r, 100));
+  // Acknowledged once the rooms are joined.
+  expect(await socket.timeout(5000).emitWithAck('joinChatBox', String(ticketId))).toBe(true);
+  if (list) expect(await socket.timeout(5000).emitWithAck('joinTickets', list)).toBe(true);
   return heard;
 };
 
