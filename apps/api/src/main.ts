@@ -12,7 +12,9 @@ const start = async () => {
   const config = loadConfig();
   const database = await openDatabase(config);
   await database.migrate();
-  const app = await buildApp({ config, database });
+  // Log lines go through process.stdout like the banner, so they appear in the order written (pino's
+  // own stdout writer is asynchronous: a line logged before the banner could show after it).
+  const app = await buildApp({ config, database, logStream: process.stdout });
   const log = app.log;
   log.info(
     { database: database.kind, dataDir: database.kind === 'pglite' ? config.dataDir : undefined },
@@ -31,10 +33,6 @@ const start = async () => {
   if (web) await web.listen({ port: config.webPort, host: config.host });
   // Start-up work that may log (the first job runs) ends before the banner, so the banner is last.
   await app.deps.jobs.idle();
-  // Log lines are written asynchronously, the banner directly: what was logged goes out first.
-  // (Fastify's logger is pino, whose flush its type leaves out.)
-  const pinoLog = log as typeof log & { flush?: (done: () => void) => void };
-  await new Promise<void>((resolve) => (pinoLog.flush ? pinoLog.flush(resolve) : resolve()));
   // Console output, not a log line: it may carry the one-time password, which no log store may keep.
   process.stdout.write(
     startBanner({

@@ -1,56 +1,24 @@
 import { useSyncExternalStore } from 'react';
-import type { CompanyStatus, Profile } from '@atendi/shared';
+import type {
+  AuthSession,
+  PlanView,
+  SessionUser as SharedSessionUser,
+  SettingView,
+} from '@atendi/shared';
 import { readStorage, removeStorage, storageKeys, writeStorage } from '../lib/storage';
 
-export type Plan = {
-  id: number;
-  name: string;
-  users: number;
-  connections: number;
-  queues: number;
-  value: number;
-  useCampaigns: boolean;
-  useKanban: boolean;
-  useOpenAi: boolean;
-  useIntegrations: boolean;
-  useSchedules: boolean;
-  useExternalApi: boolean;
-};
+export type Plan = PlanView;
 
 export type PlanFeature = keyof Pick<
   Plan,
   'useCampaigns' | 'useKanban' | 'useOpenAi' | 'useIntegrations' | 'useSchedules' | 'useExternalApi'
 >;
 
-export type CompanySetting = { key: string; value: string };
+export type CompanySetting = SettingView;
 
-export type SessionUser = {
-  id: number;
-  name: string;
-  email: string;
-  profile: Profile;
-  super: boolean;
-  companyId: number;
-  allTicket?: string;
-  whatsappId?: number | null;
-  queues: { id: number; name: string; color: string }[];
-  company: {
-    id: number;
-    name: string;
-    status: CompanyStatus;
-    dueDate: string | null;
-    settings: CompanySetting[];
-    plan: Plan | null;
-  };
-};
-
-// POST /auth/login and POST /auth/refresh_token answer this shape.
-export type AuthResponse = {
-  token: string;
-  user: SessionUser;
-  companyStatus: CompanyStatus;
-  companyDueDate: string | null;
-};
+// GET /auth/me answers the user; POST /auth/login and POST /auth/refresh_token answer the session.
+export type SessionUser = SharedSessionUser;
+export type AuthResponse = AuthSession;
 
 export type Session = AuthResponse;
 

@@ -1,7 +1,8 @@
+import type { HelpView } from '@atendi/shared';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api/http-client';
 
-export type HelpVideo = { id: number; title: string; video: string; description: string };
+export type HelpVideo = HelpView;
 
 // The help centre and the settings helps tab read one cache entry, so an edit shows in both.
 export const helpVideosKey = ['helps'] as const;

@@ -36,7 +36,7 @@ import {
   uploadAnnouncementMedia,
   type Announcement,
 } from './announcements.api';
-import { PriorityDot, priorities, usePriorityLabel } from './priority';
+import { PriorityDot, priorities, toPriority, usePriorityLabel } from './priority';
 
 // SPEC §5 Announcement: title and text required. Messages are i18n keys.
 const announcementFormSchema = z.object({
@@ -98,7 +98,7 @@ const AnnouncementForm = ({
       title: announcement?.title ?? '',
       text: announcement?.text ?? '',
       // SPEC §9: new announcements start with priority 3 and active.
-      priority: announcement?.priority ?? 3,
+      priority: announcement ? toPriority(announcement.priority) : 3,
       status: announcement?.status ?? true,
     },
   });

@@ -1,4 +1,4 @@
-import type { AnnouncementInput } from '@atendi/shared';
+import type { AnnouncementInput, AnnouncementsPage, AnnouncementView } from '@atendi/shared';
 import {
   useInfiniteQuery,
   useQueryClient,
@@ -11,20 +11,9 @@ import { useCompanyEvent } from '../../api/socket';
 
 export type AnnouncementPriority = 1 | 2 | 3;
 
-export type Announcement = {
-  id: number;
-  title: string;
-  text: string;
-  priority: AnnouncementPriority;
-  status: boolean;
-  mediaName: string | null;
-  // Absolute, usable as an <img> source.
-  mediaUrl: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
+export type Announcement = AnnouncementView;
 
-export type AnnouncementPage = { records: Announcement[]; count: number; hasMore: boolean };
+export type AnnouncementPage = AnnouncementsPage;
 
 export type AnnouncementEvent =
   { action: 'create' | 'update'; record: Announcement } | { action: 'delete'; id: number };

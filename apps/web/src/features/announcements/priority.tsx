@@ -5,6 +5,10 @@ import type { AnnouncementPriority } from './announcements.api';
 // SPEC §3: 1 high (red), 2 medium (orange), 3 low (grey).
 export const priorities: AnnouncementPriority[] = [1, 2, 3];
 
+// The API answers any stored integer (only writes are checked to 1-3): outside values clamp.
+export const toPriority = (priority: number): AnnouncementPriority =>
+  priority <= 1 ? 1 : priority >= 3 ? 3 : 2;
+
 const chipColor = { 1: 'error', 2: 'warning', 3: 'default' } as const;
 const dotColor = { 1: 'error.main', 2: 'warning.main', 3: 'grey.500' } as const;
 
@@ -13,12 +17,13 @@ export const usePriorityLabel = () => {
   return (priority: AnnouncementPriority) => t(`announcements.priority.${priority}`);
 };
 
-export const PriorityChip = ({ priority }: { priority: AnnouncementPriority }) => {
+export const PriorityChip = ({ priority: value }: { priority: number }) => {
   const label = usePriorityLabel();
+  const priority = toPriority(value);
   return (
     <Chip
       size="small"
-      color={chipColor[priority] ?? 'default'}
+      color={chipColor[priority]}
       label={label(priority)}
       data-priority={priority}
     />
@@ -27,13 +32,14 @@ export const PriorityChip = ({ priority }: { priority: AnnouncementPriority }) =
 
 // Decorative beside a visible label; otherwise it names the priority for screen readers.
 export const PriorityDot = ({
-  priority,
+  priority: value,
   isDecorative = false,
 }: {
-  priority: AnnouncementPriority;
+  priority: number;
   isDecorative?: boolean;
 }) => {
   const label = usePriorityLabel();
+  const priority = toPriority(value);
   return (
     <Box
       component="span"
@@ -45,7 +51,7 @@ export const PriorityDot = ({
         width: 10,
         height: 10,
         borderRadius: '50%',
-        bgcolor: dotColor[priority] ?? 'grey.500',
+        bgcolor: dotColor[priority],
       }}
     />
   );

@@ -3,13 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { jsonResponse, makeAuth, stubApi as stubShellApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { setupUser } from '../../test/user-event';
+import type { HelpVideo } from '../../lib/help-videos';
 
-const helps = [
-  { id: 1, title: 'Primeros pasos', video: 'abc123', description: 'Cómo empezar' },
-  { id: 2, title: 'Conexiones', video: 'def456', description: 'Conecte su número' },
+const stamps = { createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' };
+const helps: HelpVideo[] = [
+  { id: 1, title: 'Primeros pasos', video: 'abc123', description: 'Cómo empezar', ...stamps },
+  { id: 2, title: 'Conexiones', video: 'def456', description: 'Conecte su número', ...stamps },
 ];
 
-const stubApi = (list: unknown[]) =>
+const stubApi = (list: HelpVideo[]) =>
   stubShellApi({ 'GET /helps/list': () => jsonResponse(200, list) });
 
 describe('help centre', () => {

@@ -1,32 +1,16 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { QueueInput, QueueOptionInput, QueueUpdateInput, ScheduleSlot } from '@atendi/shared';
+import type {
+  QueueInput,
+  QueueOptionInput,
+  QueueOptionView,
+  QueueUpdateInput,
+  QueueView,
+} from '@atendi/shared';
 import { api } from '../../api/http-client';
 import { useCompanyEvent } from '../../api/socket';
 
-export type Queue = {
-  id: number;
-  name: string;
-  color: string;
-  greetingMessage: string;
-  outOfHoursMessage: string;
-  orderQueue: number | null;
-  promptId: number | null;
-  integrationId: number | null;
-  schedules: ScheduleSlot[];
-  createdAt: string;
-  updatedAt: string;
-};
-
-export type QueueOption = {
-  id: number;
-  queueId: number;
-  parentId: number | null;
-  title: string;
-  message: string;
-  option: string;
-  createdAt: string;
-  updatedAt: string;
-};
+export type Queue = QueueView;
+export type QueueOption = QueueOptionView;
 
 // company-{id}-queue payloads (SPEC §4).
 export type QueueEvent =

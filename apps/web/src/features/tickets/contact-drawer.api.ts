@@ -11,6 +11,7 @@ import type {
   ContactUpdateInput,
   TagOption,
   TicketListPage,
+  TicketNoteView,
   TicketView,
 } from '@atendi/shared';
 import { api } from '../../api/http-client';
@@ -19,17 +20,8 @@ import { applyTicketEventToCache, ticketsKeys, useTicketViewer } from './tickets
 
 // What the chat's contact drawer reads and changes: the contact, the ticket's notes and its tags.
 
-// GET /ticket-notes/list (apps/api/src/modules/tickets/ticket-notes.ts).
-export type TicketNote = {
-  id: number;
-  note: string;
-  ticketId: number;
-  contactId: number;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  createdAt: string;
-  updatedAt: string;
-};
+// GET /ticket-notes/list and POST /ticket-notes.
+export type TicketNote = TicketNoteView;
 
 export const contactDrawerKeys = {
   contact: (id: number) => ['contacts', 'detail', id] as const,

@@ -12,6 +12,7 @@ import {
   seesAllTickets,
   type AppMessageEvent,
   type ChatMessageView,
+  type MessagesPage,
   type MessageView,
   type TicketEvent,
   type TicketListPage,
@@ -23,12 +24,7 @@ import { api } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
 import { useCompanyEvent } from '../../api/socket';
 
-export type MessagesPage = {
-  messages: ChatMessageView[];
-  ticket: TicketView;
-  count: number;
-  hasMore: boolean;
-};
+export type { MessagesPage };
 
 // One list of the inbox. status null lists every status (the search tab).
 export type TicketListFilters = {

@@ -4,7 +4,7 @@ import {
   type InfiniteData,
   type QueryClient,
 } from '@tanstack/react-query';
-import type { Profile, UserCreateInput, UserUpdateInput } from '@atendi/shared';
+import type { UserCreateInput, UserUpdateInput, UserView, UsersPage } from '@atendi/shared';
 import { api } from '../../api/http-client';
 import { useCompanyEvent } from '../../api/socket';
 import { removeFromPages, updatePagedLists, upsertIntoPages } from '../../lib/paged-cache';
@@ -12,25 +12,11 @@ import type { PagedSource } from '../../lib/use-paged-list';
 
 export type QueueRef = { id: number; name: string; color: string };
 
-export type AllTicket = 'enabled' | 'desabled';
+export type AllTicket = UserView['allTicket'];
 
-export type User = {
-  id: number;
-  companyId: number;
-  name: string;
-  email: string;
-  profile: Profile;
-  super: boolean;
-  allTicket: AllTicket;
-  whatsappId: number | null;
-  online: boolean;
-  queues: QueueRef[];
-  queueIds: number[];
-  createdAt: string;
-  updatedAt: string;
-};
+export type User = UserView;
 
-export type UsersPage = { users: User[]; count: number; hasMore: boolean };
+export type { UsersPage };
 
 // company-{id}-user payloads (SPEC §4).
 export type UserEvent =

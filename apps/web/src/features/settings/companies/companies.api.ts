@@ -1,4 +1,10 @@
-import type { CompanyStatus, Recurrence, ScheduleSlot } from '@atendi/shared';
+import type {
+  CompaniesPage,
+  CompanyStatus,
+  CompanyView,
+  CreatedCompany,
+  Recurrence,
+} from '@atendi/shared';
 import {
   useInfiniteQuery,
   useMutation,
@@ -9,26 +15,8 @@ import {
 import { api } from '../../../api/http-client';
 import { useCompanyEvent } from '../../../api/socket';
 
-export type Company = {
-  id: number;
-  name: string;
-  email: string;
-  phone: string;
-  planId: number;
-  plan: { id: number; name: string } | null;
-  status: CompanyStatus;
-  // SPEC §4: an active company past its due date is overdue; rows are coloured by this.
-  effectiveStatus: CompanyStatus;
-  dueDate: string | null;
-  recurrence: Recurrence;
-  campaignsEnabled: boolean;
-  schedules: ScheduleSlot[];
-  createdAt: string;
-  updatedAt: string;
-};
-
-// POST /companies answers the generated admin password once.
-export type CreatedCompany = Company & { adminPassword?: string };
+export type Company = CompanyView;
+export type { CreatedCompany };
 
 export type CompanyInput = {
   name: string;
@@ -41,7 +29,6 @@ export type CompanyInput = {
   campaignsEnabled: boolean;
 };
 
-type CompaniesPage = { companies: Company[]; count: number; hasMore: boolean };
 type CompaniesData = InfiniteData<CompaniesPage, number>;
 
 const companiesKey = ['companies-list'] as const;

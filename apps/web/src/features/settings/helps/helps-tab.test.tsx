@@ -3,13 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { jsonResponse, makeAuth, stubApi } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { fill, refill, setupUser } from '../../../test/user-event';
-import { videoCodeOf } from './helps.api';
+import { videoCodeOf, type Help } from './helps.api';
 
 const superAuth = () => makeAuth({ user: { super: true } });
 const table = () => within(screen.getByRole('table', { name: 'Ayudas' }));
 const rowOf = async (title: string) => (await table().findByText(title)).closest('tr')!;
 
-const intro = { id: 1, title: 'Primeros pasos', video: 'abc123', description: 'Cómo empezar' };
+const stamps = { createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' };
+const intro: Help = {
+  id: 1,
+  title: 'Primeros pasos',
+  video: 'abc123',
+  description: 'Cómo empezar',
+  ...stamps,
+};
 
 describe('helps tab', () => {
   it('lists helps with their video thumbnail', async () => {
@@ -30,7 +37,7 @@ describe('helps tab', () => {
       'GET /helps/list': () => jsonResponse(200, []),
       'POST /helps': (init) => {
         body = JSON.parse(String(init.body));
-        return jsonResponse(201, { id: 2, ...body });
+        return jsonResponse(201, { id: 2, ...body, ...stamps });
       },
     });
     const user = setupUser();

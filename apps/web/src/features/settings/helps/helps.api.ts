@@ -3,7 +3,7 @@ import { api } from '../../../api/http-client';
 import { helpVideosKey, type HelpVideo } from '../../../lib/help-videos';
 
 export type Help = HelpVideo;
-export type HelpInput = Omit<Help, 'id'>;
+export type HelpInput = Pick<Help, 'title' | 'video' | 'description'>;
 
 const silent = { silent: true };
 
