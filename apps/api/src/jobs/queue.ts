@@ -15,7 +15,8 @@ import { jobs, type JobStatus } from '../db/schema';
 // - Jobs of a queue with the same `key` run one at a time, in the order they were queued; a job
 //   waiting for its retry holds back the later ones of its key (a conversation's messages).
 // - Recurring jobs (`every`) are one row each, rescheduled after every run, so one node at a time
-//   runs them, and a run that fell due while no node was up happens right after start. They read
+//   runs them; a node that starts makes the row due at once, so what fell due while it was down is
+//   done right after start. They read
 //   what is due from their own tables and claim it with conditional UPDATEs, so a run repeated after
 //   a crash does nothing twice.
 // - A worker looks for due rows every intervalMs (work queued by other nodes, retries) and at once
@@ -382,14 +383,21 @@ export const createJobs = (options: { db: Db; log: FastifyBaseLogger }) => {
     worker.timer.unref();
   };
 
-  const ensureRecurringRow = (name: string) =>
-    db
+  // The job's row, due now: a node that starts runs (or has another node run) what fell due while it
+  // was down, without waiting for the next turn the last run set.
+  const ensureRecurringRow = async (name: string) => {
+    await db
       .insert(jobs)
       .values({ queue: name, ref: RECURRING_REF, payload: {} })
       .onConflictDoNothing({
         target: [jobs.queue, jobs.ref],
         where: and(isNotNull(jobs.ref), inArray(jobs.status, ['pending', 'running'])),
       });
+    await db
+      .update(jobs)
+      .set({ runAt: sql`now()` })
+      .where(and(eq(jobs.queue, name), eq(jobs.ref, RECURRING_REF), eq(jobs.status, 'pending')));
+  };
 
   // Runs a recurring job after any run of it in progress on this node; rejects if the run fails.
   const runRecurring = (name: string): Promise<void> => {
