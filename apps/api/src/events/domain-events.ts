@@ -112,10 +112,5 @@ export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger
       await dispatch(raised);
       return result;
     },
-
-    // For a transaction the caller runs itself: publish(tx, events) inside it, dispatch(events)
-    // after its commit.
-    publish,
-    dispatch,
   };
 };

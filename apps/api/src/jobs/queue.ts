@@ -431,8 +431,8 @@ export const createJobs = (options: { db: Db; log: FastifyBaseLogger }) => {
   };
 
   return {
-    // A queue of work this node helps run. Jobs are added with enqueueJobs (in a transaction) or
-    // enqueue, then kick().
+    // A queue of work this node helps run. Jobs are added with enqueueJobs (in the transaction that
+    // causes them), then kick().
     define<P>(queue: QueueOptions<P>) {
       const worker: Worker = {
         options: queue as QueueOptions<unknown>,
@@ -441,12 +441,8 @@ export const createJobs = (options: { db: Db; log: FastifyBaseLogger }) => {
       };
       addWorker(worker);
       return {
-        name: queue.name,
-        enqueue: (tx: Db, items: NewJob<P>[]) => enqueueJobs(tx, queue.name, items),
         // Work was just queued: go now, without making the caller wait.
         kick: () => setImmediate(() => drain(worker)),
-        // One batch now, whether or not the workers run (tests).
-        processBatch: () => processBatch(worker),
       };
     },
 

@@ -59,6 +59,5 @@ export const createWebhookInbox = (options: {
       );
       queue.kick();
     },
-    processBatch: queue.processBatch,
   };
 };

@@ -45,9 +45,11 @@ export const viewMessages = async (deps: Deps, rows: MessageRow[]): Promise<Chat
     ? await deps.db.select().from(messages).where(inArray(messages.id, quotedIds))
     : [];
   const quotedById = new Map(quoted.map((q) => [q.id, q]));
+  // Only a message of ours that WhatsApp never took (no provider id) can have failed: acks and
+  // received messages cost no lookup.
   const failed = await failedSends(
     deps.db,
-    rows.filter((r) => r.fromMe).map((r) => r.id),
+    rows.filter((r) => r.fromMe && !r.providerId).map((r) => r.id),
   );
   return rows.map((row) => ({
     ...serializeMessage(

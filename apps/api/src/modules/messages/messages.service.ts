@@ -197,7 +197,7 @@ export const sendMessages = async (
   let rows: MessageRow[];
   try {
     if (form.quotedMsgId) await assertQuotable(deps.db, ticket, form.quotedMsgId);
-    rows = await deps.db.transaction(async (tx) => {
+    rows = await deps.events.transaction(deps.db, async (tx, raise) => {
       // Locked, so a ticket closed meanwhile refuses the send instead of taking it.
       const [current] = await tx
         .select({ status: tickets.status })
@@ -207,7 +207,7 @@ export const sendMessages = async (
       if (!current) throw new AppError('ERR_NO_TICKET_FOUND');
       assertWritable(current);
       const written = await queueOutgoing(tx, ticket, form);
-      await deps.events.publish(tx, written.map(messageCreated));
+      written.forEach((row) => raise(messageCreated(row)));
       return written;
     });
   } catch (error) {
@@ -224,7 +224,6 @@ export const sendMessages = async (
   }
   // After the create event, so screens never hear of a delivery before the message itself.
   options.kick();
-  await deps.events.dispatch(rows.map(messageCreated));
   return viewMessages(deps, rows);
 };
 

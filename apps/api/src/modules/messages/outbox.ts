@@ -30,10 +30,6 @@ export const createOutbox = (options: {
   deps: Deps;
   log: FastifyBaseLogger;
   retryBaseMs?: number;
-  maxAttempts?: number;
-  batchSize?: number;
-  leaseMs?: number;
-  intervalMs?: number;
 }) => {
   const { deps, log } = options;
   const { db, channels, uploads } = deps;
@@ -117,7 +113,7 @@ export const createOutbox = (options: {
   const queue = deps.jobs.define<OutboxPayload>({
     name: OUTBOX_QUEUE,
     handle: async (job) => recordSent(job, await send(job)),
-    maxAttempts: options.maxAttempts ?? OUTBOX_MAX_ATTEMPTS,
+    maxAttempts: OUTBOX_MAX_ATTEMPTS,
     retryDelayMs: (attempts) => retryDelay(attempts, retryBaseMs),
     // WhatsApp says the number has no account: trying again cannot change that.
     permanent: (error) =>
@@ -127,14 +123,11 @@ export const createOutbox = (options: {
       const failed = await db.select().from(messages).where(eq(messages.id, job.payload.messageId));
       if (failed[0]) await emitMessages(deps, failed[0].companyId, 'update', failed);
     },
-    batchSize: options.batchSize,
-    leaseMs: options.leaseMs,
-    intervalMs: options.intervalMs ?? 2000,
+    intervalMs: 2000,
   });
 
   return {
     // A send was just stored: go now, without making its request wait.
     kick: queue.kick,
-    processBatch: queue.processBatch,
   };
 };

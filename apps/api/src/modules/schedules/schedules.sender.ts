@@ -3,7 +3,6 @@ import path from 'node:path';
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps';
-import type { DomainEvent } from '../../events/domain-events';
 import type { Db } from '../../db/client';
 import { contacts, messages, schedules, tickets, users, whatsapps } from '../../db/schema';
 import { AppError } from '../../platform/errors';
@@ -115,7 +114,6 @@ type Sent = {
   ticket: TicketRow;
   created: boolean;
   rows: (typeof messages.$inferSelect)[];
-  events: DomainEvent[];
 };
 
 // Claims and queues one schedule; undefined when another run (or an edit) got there first.
@@ -124,7 +122,7 @@ const sendOne = async (deps: Deps, id: number, now: Date): Promise<Sent | undefi
   const copied: OutgoingMedia[] = [];
   let companyId = 0;
   try {
-    return await deps.db.transaction(async (tx) => {
+    return await deps.events.transaction(deps.db, async (tx, raise) => {
       const [claimed] = await tx
         .update(schedules)
         .set({ status: 'ENVIADA', sentAt: now, updatedAt: now })
@@ -166,12 +164,9 @@ const sendOne = async (deps: Deps, id: number, now: Date): Promise<Sent | undefi
         .where(eq(schedules.id, id))
         .returning();
       const sorted = rows.sort((a, b) => a.id - b.id);
-      const events = [
-        ...(created ? [ticketChanged(null, ticket, null)] : []),
-        ...sorted.map(messageCreated),
-      ];
-      await deps.events.publish(tx, events);
-      return { schedule, ticket, created, rows: sorted, events };
+      if (created) raise(ticketChanged(null, ticket, null));
+      sorted.forEach((row) => raise(messageCreated(row)));
+      return { schedule, ticket, created, rows: sorted };
     });
   } catch (error) {
     await discardMedia(deps.uploads, companyId, copied);
@@ -195,7 +190,6 @@ const announceSent = async (deps: Deps, sent: Sent) => {
   if (view) announce(deps, companyId, sent.created ? undefined : sent.ticket, view);
   await emitMessages(deps, companyId, 'create', sent.rows);
   await emitSchedule(deps, companyId, 'update', sent.schedule.id);
-  await deps.events.dispatch(sent.events);
 };
 
 export const runSchedules = async (deps: Deps, now: Date, log: FastifyBaseLogger) => {

@@ -175,8 +175,8 @@ export const ingestMessage = async (
     return null;
 
   const now = new Date();
-  const result = await deps.db
-    .transaction(async (tx) => {
+  return deps.events
+    .transaction(deps.db, async (tx, raise) => {
       const chat = await upsertContact(tx, companyId, connection.id, {
         number: message.from,
         name: message.isGroup ? undefined : message.contactName,
@@ -254,13 +254,9 @@ export const ingestMessage = async (
         })
         .where(eq(tickets.id, ticket.id))
         .returning();
-      const events = [
-        ...(created ? [ticketChanged(null, bumped!, null)] : []),
-        messageCreated(stored),
-      ];
-      await deps.events.publish(tx, events);
+      if (created) raise(ticketChanged(null, bumped!, null));
+      raise(messageCreated(stored));
       return {
-        events,
         contact: chat,
         ticket: bumped,
         message: stored,
@@ -272,8 +268,4 @@ export const ingestMessage = async (
       if (error instanceof AlreadyStored) return null;
       throw error;
     });
-  if (!result) return null;
-  const { events, ...ingested } = result;
-  await deps.events.dispatch(events);
-  return ingested;
 };

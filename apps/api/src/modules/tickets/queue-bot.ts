@@ -266,7 +266,7 @@ export const runQueueBot = async (deps: Deps, result: Ingested, kick: () => void
     : '';
   if (!text && !Object.keys(reply.set).length) return;
 
-  const { sent, events } = await deps.db.transaction(async (tx) => {
+  const sent = await deps.events.transaction(deps.db, async (tx, raise) => {
     // Only while nobody took the conversation meanwhile.
     const [still] = await tx
       .update(tickets)
@@ -276,14 +276,11 @@ export const runQueueBot = async (deps: Deps, result: Ingested, kick: () => void
       })
       .where(and(eq(tickets.id, ticket.id), isNull(tickets.userId), eq(tickets.status, 'pending')))
       .returning();
-    if (!still) return { sent: [], events: [] };
+    if (!still) return [];
     const written = text ? await deps.ticketMessages.queueText(tx, ticket, text) : [];
-    const events = [
-      ...(still.queueId !== ticket.queueId ? [ticketChanged(ticket, still, null)] : []),
-      ...written.map(messageCreated),
-    ];
-    await deps.events.publish(tx, events);
-    return { sent: written, events };
+    if (still.queueId !== ticket.queueId) raise(ticketChanged(ticket, still, null));
+    written.forEach((row) => raise(messageCreated(row)));
+    return written;
   });
   const [view] = await loadTicketViews(deps.db, [ticket.id]);
   if (view) announce(deps, ticket.companyId, ticket, view);
@@ -291,5 +288,4 @@ export const runQueueBot = async (deps: Deps, result: Ingested, kick: () => void
     await deps.ticketMessages.emit(ticket.companyId, 'create', sent, view ? [view] : undefined);
     kick();
   }
-  await deps.events.dispatch(events);
 };

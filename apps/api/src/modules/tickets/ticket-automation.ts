@@ -75,13 +75,12 @@ export const sendAutomatic = async (
   change?: Partial<TicketRow>,
 ) => {
   if (!texts.some((t) => t.trim()) && !change) return;
-  const sent = await deps.db.transaction(async (tx) => {
+  const sent = await deps.events.transaction(deps.db, async (tx, raise) => {
     const rows = await queueTexts(deps, tx, ticket, texts, change);
-    await deps.events.publish(tx, rows.map(messageCreated));
+    rows.forEach((row) => raise(messageCreated(row)));
     return rows;
   });
   await announceAutomatic(deps, ticket.companyId, sent);
-  await deps.events.dispatch(sent.map(messageCreated));
 };
 
 const enabled = async (db: Db, companyId: number, key: Parameters<typeof getSettingValue>[2]) =>

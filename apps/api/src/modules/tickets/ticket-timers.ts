@@ -128,16 +128,15 @@ const claim = (
   before: TicketRow,
   update: (tx: Db) => Promise<TicketRow[]>,
 ): Promise<TicketRow | undefined> =>
-  deps.db.transaction(async (tx) => {
+  deps.events.transaction(deps.db, async (tx, raise) => {
     const [after] = await update(tx);
-    if (after) await deps.events.publish(tx, [ticketChanged(before, after, null)]);
+    if (after) raise(ticketChanged(before, after, null));
     return after;
   });
 
 const tell = async (deps: Deps, before: TicketRow, after: TicketRow) => {
   const [view] = await loadTicketViews(deps.db, [after.id]);
   if (view) announce(deps, after.companyId, before, view);
-  await deps.events.dispatch([ticketChanged(before, after, null)]);
 };
 
 export const runTicketTimers = async (deps: Deps, now: Date) => {

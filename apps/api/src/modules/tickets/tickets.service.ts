@@ -6,7 +6,6 @@ import {
   type TicketUpdateInput,
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
-import type { DomainEvent } from '../../events/domain-events';
 import { messageCreated, snapshotOf, ticketChanged } from './ticket-events';
 import type { Db } from '../../db/client';
 import {
@@ -289,7 +288,7 @@ export const createTicket = async (deps: EventDeps, ctx: AuthContext, input: Tic
   const userId = status === 'pending' ? null : (input.userId ?? ctx.userId);
   let row: TicketRow;
   try {
-    row = await deps.db.transaction(async (tx) => {
+    row = await deps.events.transaction(deps.db, async (tx, raise) => {
       const [inserted] = await tx
         .insert(tickets)
         .values({
@@ -302,7 +301,7 @@ export const createTicket = async (deps: EventDeps, ctx: AuthContext, input: Tic
           isGroup: contact.isGroup,
         })
         .returning();
-      await deps.events.publish(tx, [ticketChanged(null, inserted!, ctx.userId)]);
+      raise(ticketChanged(null, inserted!, ctx.userId));
       return inserted!;
     });
   } catch (error) {
@@ -313,7 +312,6 @@ export const createTicket = async (deps: EventDeps, ctx: AuthContext, input: Tic
   }
   const view = await viewOf(deps.db, row.id);
   announce(deps, ctx.companyId, undefined, view);
-  await deps.events.dispatch([ticketChanged(null, row, ctx.userId)]);
   return view;
 };
 
@@ -326,7 +324,7 @@ export const updateTicket = async (
   await assertRefs(deps.db, ctx, input);
   // The ticket is locked while the change is decided and written with its automatic messages, so two
   // agents (or tabs) acting at once are applied one after the other, each to the state the other left.
-  const result = await deps.db.transaction(async (tx) => {
+  const result = await deps.events.transaction(deps.db, async (tx, raise) => {
     const before = await findTicket(tx, ctx, eq(tickets.id, id), { lock: true });
     const plan = planTicketUpdate(before, input, { userId: ctx.userId, seesAll: seesAll(ctx) });
     if (plan.kind === 'forbidden')
@@ -347,7 +345,7 @@ export const updateTicket = async (
         },
       );
     }
-    if (plan.kind === 'unchanged') return { before, after: before, sent: [], events: [] };
+    if (plan.kind === 'unchanged') return { before, after: before, sent: [] };
     const merged = { ...before, ...plan.next };
     if (merged.status !== 'closed' && before.status === 'closed')
       await otherOpenTicket(tx, before.contactId, merged.whatsappId, before.id);
@@ -359,33 +357,30 @@ export const updateTicket = async (
       .where(ownedRow(tickets, id, ctx))
       .returning();
     const sent = await queueTransitionMessages(tx, deps, ctx.userId, before, after);
-    const events = [ticketChanged(before, after, ctx.userId), ...sent.map(messageCreated)];
-    await deps.events.publish(tx, events);
-    return { before, after, sent, events };
+    raise(ticketChanged(before, after, ctx.userId));
+    sent.forEach((message) => raise(messageCreated(message)));
+    return { before, after, sent };
   });
   const view = await viewOf(deps.db, id);
   if (result.after !== result.before) {
     announce(deps, ctx.companyId, result.before, view);
     await announceAutomatic(deps, result.after.companyId, result.sent);
-    await deps.events.dispatch(result.events);
   }
   return view;
 };
 
 export const deleteTicket = async (deps: EventDeps, ctx: AuthContext, id: number) => {
   const before = await findTicket(deps.db, ctx, eq(tickets.id, id));
-  const deleted: DomainEvent = {
-    type: 'ticket.deleted',
-    companyId: ctx.companyId,
-    ticketId: id,
-    before: snapshotOf(before),
-  };
-  await deps.db.transaction(async (tx) => {
+  await deps.events.transaction(deps.db, async (tx, raise) => {
     await tx.delete(tickets).where(ownedRow(tickets, id, ctx));
-    await deps.events.publish(tx, [deleted]);
+    raise({
+      type: 'ticket.deleted',
+      companyId: ctx.companyId,
+      ticketId: id,
+      before: snapshotOf(before),
+    });
   });
   deps.realtime
     .toRooms(ctx.companyId, [`ticket-${id}`, ...ticketRooms(before), ...notificationRooms(before)])
     .emit('ticket', { action: 'delete', ticketId: id });
-  await deps.events.dispatch([deleted]);
 };
