@@ -75,6 +75,9 @@ describe('inbox', () => {
       (rows) => rows.length > 0,
     );
     expect(sent[0].body).toContain('Sí, tenemos 3 unidades.');
+    // The phone reads it once the chat shows it sent, as a person would: a receipt for a send the
+    // platform has not recorded yet finds no message to mark.
+    await page.getByTitle('Enviado').waitFor();
     await api(phone, 'POST', `/simulator/${connection.id}/ack`, { id: sent[0].id, ack: 4 });
     await page.getByTitle('Leído').waitFor();
 

@@ -148,6 +148,17 @@ describe('message cache', () => {
     // The same message again (the POST answer, then its live event) stays one message.
     expect(messagesOf(upsertMessages(next, [arrived]))).toHaveLength(3);
   });
+
+  it('keeps the newer version when an older event of a message arrives after it', () => {
+    const created = makeMessage({ id: 5, fromMe: true, ack: 0, updatedAt: at(1) });
+    const sent = { ...created, ack: 2, updatedAt: at(2) };
+    const data = { pages: [pageOf([sent])], pageParams: [1] };
+    // The create event, sent before the update but delivered after it.
+    expect(messagesOf(upsertMessages(data, [created]))[0]?.ack).toBe(2);
+    expect(
+      messagesOf(upsertMessages({ pages: [pageOf([created])], pageParams: [1] }, [sent]))[0]?.ack,
+    ).toBe(2);
+  });
 });
 
 describe('ticket formatting', () => {

@@ -208,7 +208,9 @@ export const upsertMessages = (
       const next = byId.get(message.id);
       if (!next) return message;
       seen.add(message.id);
-      return next;
+      // Live events can overtake each other (the send's update before its create): the newer
+      // version of a message stays.
+      return next.updatedAt < message.updatedAt ? message : next;
     }),
   }));
   const fresh = [...byId.values()].filter((message) => !seen.has(message.id));
