@@ -42,7 +42,7 @@ export type RunningServer = { apiUrl: string; webUrl: string; stop: () => Promis
 
 // Runs the real product (built web app + API) the way `npm start` does, on a fresh database:
 // embedded by default, or a new PostgreSQL database when TEST_DATABASE_URL is set.
-const startOnce = async (): Promise<RunningServer> => {
+const startOnce = async (extraEnv: Record<string, string>): Promise<RunningServer> => {
   const [apiPort, webPort] = [await freePort(), await freePort()];
   const dataDir = mkdtempSync(path.join(tmpdir(), 'atendi-e2e-'));
   let dropDatabase = async () => {};
@@ -60,6 +60,7 @@ const startOnce = async (): Promise<RunningServer> => {
     LOG_LEVEL: 'warn',
     // The flows drive a virtual phone; on PostgreSQL the simulator is off unless asked for.
     SIMULATOR_ENABLED: 'true',
+    ...extraEnv,
   };
   delete env.DATABASE_URL;
   if (process.env.TEST_DATABASE_URL) {
@@ -117,10 +118,11 @@ const startOnce = async (): Promise<RunningServer> => {
 
 // A free port can be taken by another test file's server between choosing it and listening on it: then
 // start again on new ports.
-export const startServer = async (): Promise<RunningServer> => {
+// `env` adds to the product's environment (e.g. the Stripe keys of a billing flow).
+export const startServer = async (env: Record<string, string> = {}): Promise<RunningServer> => {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await startOnce();
+      return await startOnce(env);
     } catch (error) {
       if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
     }

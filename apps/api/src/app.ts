@@ -48,6 +48,7 @@ import { quickMessagesRoutes } from './modules/quick-messages/quick-messages.rou
 import { schedulesRoutes } from './modules/schedules/schedules.routes';
 import { filesRoutes } from './modules/files/files.routes';
 import { registerSchedulesSender } from './modules/schedules/schedules.sender';
+import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { createChannelManager } from './channels/manager';
 import { createOutbox } from './modules/messages/outbox';
 import type { ChannelDriver } from './channels/driver';
@@ -253,6 +254,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(quickMessagesRoutes);
   await app.register(schedulesRoutes);
   await app.register(filesRoutes);
+  await app.register(subscriptionsRoutes);
   registerSchedulesSender(app);
 
   realtime.attach(app.server);

@@ -104,6 +104,19 @@ const envSchema = z.object({
     .int()
     .min(1)
     .default(15 * 60),
+  // Billing through Stripe (modules/subscriptions): without the secret key payments are off.
+  STRIPE_SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  STRIPE_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  // Another host for the Stripe SDK (a local stand-in in tests and demos), e.g. http://127.0.0.1:12111.
+  STRIPE_API_BASE: z.preprocess(emptyAsUndefined, z.string().url().optional()),
+  BILLING_CURRENCY: z
+    .string()
+    .trim()
+    .regex(/^[a-zA-Z]{3}$/, 'An ISO 4217 code such as usd')
+    .transform((code) => code.toLowerCase())
+    .default('usd'),
+  BILLING_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  BILLING_INTERVAL: z.coerce.number().int().min(0).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -143,6 +156,17 @@ export type Config = {
   loginRateLimit: number;
   loginRateWindow: number;
   logLevel: string;
+  stripe: {
+    secretKey?: string;
+    webhookSecret?: string;
+    apiBase?: string;
+  };
+  // Prices are created in this currency (ISO 4217, lower case).
+  billingCurrency: string;
+  // Days an overdue company keeps working before it is suspended.
+  billingGraceDays: number;
+  // Seconds between runs of the company lifecycle (overdue, suspended; 0 = never).
+  billingInterval: number;
 };
 
 // Secrets that were not configured are generated once and kept in DATA_DIR, so tokens survive restarts.
@@ -202,5 +226,13 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     loginRateWindow: e.LOGIN_RATE_WINDOW,
     logLevel: e.LOG_LEVEL,
+    stripe: {
+      secretKey: e.STRIPE_SECRET_KEY,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      apiBase: e.STRIPE_API_BASE,
+    },
+    billingCurrency: e.BILLING_CURRENCY,
+    billingGraceDays: e.BILLING_GRACE_DAYS,
+    billingInterval: e.BILLING_INTERVAL,
   };
 };

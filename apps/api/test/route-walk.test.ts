@@ -30,6 +30,7 @@ import {
   type TestContext,
 } from './harness';
 import { sampleInput, type SampleOptions } from './sample-input';
+import { startFakeStripe, STRIPE_KEY, WEBHOOK_SECRET, type FakeStripe } from './fake-stripe';
 
 // Walks every registered route, so each route a later issue adds is checked without new test code.
 
@@ -46,6 +47,8 @@ const PUBLIC_ROUTES = [
   // Meta calls these; a request is checked against the connection's verify token or app secret.
   'GET /webhooks/whatsapp',
   'POST /webhooks/whatsapp',
+  // Stripe calls this; a request is checked against STRIPE_WEBHOOK_SECRET.
+  'POST /subscriptions/webhook',
 ];
 
 // Routes a company that is not active may still reach (SPEC §2 gate). Also deliberate.
@@ -59,6 +62,9 @@ const INACTIVE_ALLOWED = [
   'GET /plans/:id',
   'GET /announcements',
   'GET /announcements/:id',
+  // How an overdue or suspended company pays.
+  'GET /subscriptions',
+  'POST /subscriptions/checkout',
 ];
 
 // Path parameters that name no company-owned row: platform-wide records, or keys scoped by the session.
@@ -233,8 +239,16 @@ const fileListFixtures = async (foreignCompany: number, ownCompany: number) => {
   return { 'files:id': { own: own.id, foreign: foreign.id } };
 };
 
+let stripe: FakeStripe;
+
 beforeAll(async () => {
-  t = await createTestApp();
+  // Billing on, against a local Stripe, so its routes reach their handlers.
+  stripe = await startFakeStripe();
+  t = await createTestApp({
+    STRIPE_SECRET_KEY: STRIPE_KEY,
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_BASE: stripe.url,
+  });
   // Company A owns the rows the walker pokes at; company B's staff try to reach them.
   const a = await makeCompany(t.db);
   const aUser = await makeUser(t.db, a.company.id, 'user');
@@ -283,7 +297,10 @@ beforeAll(async () => {
   };
   routes = t.app.routeCatalog.filter((r) => !r.url.startsWith('/docs'));
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await stripe.close();
+});
 
 const privateRoutes = () => routes.filter((r) => !r.access.public);
 

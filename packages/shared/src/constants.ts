@@ -16,6 +16,17 @@ export const recurrenceMonths: Record<Recurrence, number> = {
   ANUAL: 12,
 };
 
+// A date some months later; the 31st plus one month is the last day of the shorter month.
+export const addMonths = (date: Date, months: number) => {
+  const next = new Date(date);
+  const day = next.getDate();
+  next.setDate(1);
+  next.setMonth(next.getMonth() + months);
+  const lastDay = new Date(next.getFullYear(), next.getMonth() + 1, 0).getDate();
+  next.setDate(Math.min(day, lastDay));
+  return next;
+};
+
 export const ticketStatuses = ['pending', 'open', 'closed'] as const;
 export type TicketStatus = (typeof ticketStatuses)[number];
 

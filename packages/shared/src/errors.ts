@@ -63,6 +63,13 @@ export const errorStatus = {
   ERR_SCHEDULE_SENT: 409,
   // Accept or reopen of a ticket someone else took meanwhile (details.user names them).
   ERR_TICKET_TAKEN: 409,
+  // Billing: the server has no payment provider keys; the provider refused or could not be reached;
+  // the plan asked for has no price to charge.
+  ERR_PAYMENTS_NOT_CONFIGURED: 503,
+  ERR_PAYMENT_PROVIDER: 502,
+  ERR_PLAN_NOT_PURCHASABLE: 409,
+  // Checkout while the company already pays a subscription (it would be charged twice).
+  ERR_SUBSCRIPTION_ACTIVE: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -20,3 +20,4 @@ export * from './queues';
 export * from './announcements';
 export * from './helps';
 export * from './ticket-visibility';
+export * from './billing';

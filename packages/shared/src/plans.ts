@@ -15,12 +15,13 @@ export const planViewSchema = z.object({
   useIntegrations: z.boolean(),
   useSchedules: z.boolean(),
   useExternalApi: z.boolean(),
+  // The card provider's price that checkout charges for this plan; null until a super user syncs it.
+  stripePriceId: z.string().nullable(),
 });
 export type PlanView = z.input<typeof planViewSchema>;
 
 // GET /companies/listPlan/{companyId} answers the plan as stored, with its checkout price id.
 export const planRecordSchema = planViewSchema.extend({
-  stripePriceId: z.string().nullable(),
   createdAt: dateTime,
   updatedAt: dateTime,
 });

@@ -162,6 +162,17 @@ export const planSchema = z.object({
   useIntegrations: z.boolean().default(true),
   useSchedules: z.boolean().default(true),
   useExternalApi: z.boolean().default(true),
+  // The card provider's price id checkout charges (price_…); empty clears it.
+  stripePriceId: z
+    .preprocess(
+      (value) => (value === '' ? null : value),
+      z
+        .string()
+        .trim()
+        .regex(/^price_[A-Za-z0-9_]{1,200}$/, 'A price id starts with price_')
+        .nullable(),
+    )
+    .default(null),
 });
 export const planUpdateSchema = z.object(withoutDefaults(planSchema.shape)).partial();
 export type PlanInput = z.infer<typeof planSchema>;

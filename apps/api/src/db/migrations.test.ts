@@ -6,7 +6,6 @@ import { asc, sql } from 'drizzle-orm';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
-import { makeCompany } from '../../test/harness';
 import { migrationsFolder, pgliteExtensions, type Db } from './client';
 import * as schema from './schema';
 import { contacts, jobs, messages, tickets, whatsapps } from './schema';
@@ -43,7 +42,14 @@ afterAll(async () => {
 
 describe('migration to the one job queue', () => {
   it('moves pending, in-flight and failed sends and unprocessed webhooks into jobs', async () => {
-    const { company } = await makeCompany(db);
+    // Written in the columns of that time (the schema of today has more).
+    await client.query(`insert into plans (name) values ('Old plan')`);
+    const {
+      rows: [company],
+    } = await client.query<{ id: number }>(
+      `insert into companies (name, plan_id) values ('Old company', (select max(id) from plans))
+       returning id`,
+    );
     const [connection] = await db
       .insert(whatsapps)
       .values({ companyId: company.id, name: 'Cloud', provider: 'cloud' })

@@ -13,6 +13,8 @@ export type CompanyChannel =
   | 'settings'
   | 'company'
   | 'plan'
+  | 'subscription'
+  | 'invoice'
   | 'help'
   | 'whatsapp'
   | 'whatsappSession'

@@ -1,4 +1,14 @@
-import { clearSession, getToken, setSession, type AuthResponse } from './session';
+import type { CompanyStatus } from '@atendi/shared';
+import {
+  clearSession,
+  getSessionState,
+  getToken,
+  isCompanyActive,
+  setSession,
+  updateSessionCompany,
+  type AuthResponse,
+  type SessionUser,
+} from './session';
 import { getApiUrl } from './runtime-config';
 
 type QueryValue = string | number | boolean | null | undefined;
@@ -169,6 +179,27 @@ const renewToken = async (staleToken: string | null) => {
   return (await refreshSession()).token;
 };
 
+const isCompanyInactive = (response: Response, body: unknown) =>
+  response.status === 403 && errorCodeOf(body) === 'ERR_COMPANY_INACTIVE';
+
+const SESSION_USER_PATH = '/auth/me';
+let inactiveSync: Promise<void> | null = null;
+
+// A call refused with ERR_COMPANY_INACTIVE: the company stopped being active since the session
+// began (due date passed, suspended). The gate sends the user to /restricted-access at once; the
+// session then reads the company's real status.
+const onCompanyInactive = () => {
+  const session = getSessionState().session;
+  if (!session) return;
+  if (isCompanyActive(session)) updateSessionCompany({ companyStatus: 'overdue' });
+  // Several calls refused together read the session once.
+  inactiveSync ??= syncSessionCompany()
+    .catch(() => undefined)
+    .finally(() => {
+      inactiveSync = null;
+    });
+};
+
 export const request = async <T>(
   method: string,
   path: string,
@@ -199,6 +230,7 @@ export const request = async <T>(
     if (isInvalidToken(response, body)) clearSession();
   }
   if (response.status === 401) clearSession();
+  if (isCompanyInactive(response, body) && path !== SESSION_USER_PATH) onCompanyInactive();
 
   if (!response.ok) throw toApiError(response, body);
   return body as T;
@@ -215,4 +247,24 @@ export const api = {
     request<T>('PATCH', path, { ...options, body }),
   delete: <T = void>(path: string, options?: Omit<RequestOptions, 'body'>) =>
     request<T>('DELETE', path, options),
+};
+
+// Each company sync takes a number; only the newest one applies what GET /auth/me answers.
+let companySyncs = 0;
+
+// GET /auth/me again, keeping the token: the company's status, due date and plan as the server has
+// them now. A live company event knows the status the gate applies (`effectiveStatus`) and the due
+// date: they are applied at once and kept over the answer, which brings the rest (plan, settings).
+export const syncSessionCompany = async (known?: {
+  status: CompanyStatus;
+  dueDate: string | null;
+}) => {
+  const sync = ++companySyncs;
+  const userId = getSessionState().session?.user.id;
+  if (userId === undefined) return;
+  const knownPatch = known ? { companyStatus: known.status, companyDueDate: known.dueDate } : {};
+  if (known) updateSessionCompany(knownPatch);
+  const user = await api.get<SessionUser>(SESSION_USER_PATH);
+  if (sync !== companySyncs || getSessionState().session?.user.id !== userId) return;
+  updateSessionCompany({ user, ...knownPatch });
 };

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type {
   AuthSession,
+  CompanyStatus,
   PlanView,
   SessionUser as SharedSessionUser,
   SettingView,
@@ -65,6 +66,34 @@ export const setSession = (auth: AuthResponse, afterLogin: string | null = state
 export const updateSessionUser = (patch: Partial<Pick<SessionUser, 'name' | 'email'>>) => {
   if (!state.session) return;
   update({ ...state, session: { ...state.session, user: { ...state.session.user, ...patch } } });
+};
+
+export type SessionCompanyPatch = {
+  companyStatus?: CompanyStatus;
+  companyDueDate?: string | null;
+  // GET /auth/me's answer: the user with the company and plan as they are now.
+  user?: SessionUser;
+};
+
+// A live company change or a refused call moves the company-status gate without a new login; the
+// token stays. The user's company copy follows, so every reader sees one status and due date.
+export const updateSessionCompany = (patch: SessionCompanyPatch) => {
+  const current = state.session;
+  if (!current) return;
+  const user = patch.user ?? current.user;
+  const companyStatus = patch.companyStatus ?? patch.user?.company.status ?? current.companyStatus;
+  const companyDueDate =
+    patch.companyDueDate !== undefined
+      ? patch.companyDueDate
+      : patch.user
+        ? patch.user.company.dueDate
+        : current.companyDueDate;
+  setSession({
+    ...current,
+    user: { ...user, company: { ...user.company, status: companyStatus, dueDate: companyDueDate } },
+    companyStatus,
+    companyDueDate,
+  });
 };
 
 // Once the user is inside the app, a later visit to a public page goes to / (SPEC §2).

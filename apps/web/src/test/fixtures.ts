@@ -1,4 +1,11 @@
 import { vi } from 'vitest';
+import {
+  companyViewSchema,
+  subscriptionsOverviewSchema,
+  type CompanyView,
+  type InvoiceView,
+  type SubscriptionView,
+} from '@atendi/shared';
 import type { AuthResponse, Plan, SessionUser } from '../api/session';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -16,6 +23,7 @@ export const makePlan = (overrides: Partial<Plan> = {}): Plan => ({
   useIntegrations: true,
   useSchedules: true,
   useExternalApi: true,
+  stripePriceId: null,
   ...overrides,
 });
 
@@ -119,3 +127,69 @@ export const callsOf = (fetchMock: ReturnType<typeof stubApi>) =>
     const parsed = new URL(String(url));
     return `${init?.method ?? 'GET'} ${parsed.pathname}${parsed.search}`;
   });
+
+export const makeSubscription = (overrides: Partial<SubscriptionView> = {}): SubscriptionView => ({
+  id: 1,
+  companyId: 1,
+  plan: { id: 1, name: 'Plus' },
+  status: 'active',
+  providerStatus: overrides.status ?? 'active',
+  startDate: '2025-03-10T12:00:00.000Z',
+  currentPeriodEnd: '2025-04-10T12:00:00.000Z',
+  cancelAtPeriodEnd: false,
+  createdAt: '2025-03-10T12:00:00.000Z',
+  updatedAt: '2025-03-10T12:00:00.000Z',
+  ...overrides,
+});
+
+export const makeInvoice = (overrides: Partial<InvoiceView> = {}): InvoiceView => ({
+  id: 1,
+  companyId: 1,
+  subscriptionId: 1,
+  value: 39,
+  currency: 'usd',
+  dueDate: '2025-03-10T12:00:00.000Z',
+  status: 'paid',
+  paidAt: '2025-03-10T12:05:00.000Z',
+  hostedInvoiceUrl: 'https://invoice.stripe.com/i/acct_1/inv_1',
+  createdAt: '2025-03-10T12:00:00.000Z',
+  ...overrides,
+});
+
+// GET /subscriptions, checked against the shared schema so a fixture is always a possible answer.
+export const subscriptionsOverview = ({
+  paymentsConfigured = true,
+  subscriptions = [],
+  invoices = [],
+}: {
+  paymentsConfigured?: boolean;
+  subscriptions?: SubscriptionView[];
+  invoices?: InvoiceView[];
+} = {}) => {
+  const body = { paymentsConfigured, subscriptions, invoices };
+  subscriptionsOverviewSchema.parse(body);
+  return jsonResponse(200, body);
+};
+
+// A company as GET /companies and the company-{id}-company event carry it.
+export const makeCompanyView = (overrides: Partial<CompanyView> = {}): CompanyView => {
+  const company: CompanyView = {
+    id: 1,
+    name: 'Acme',
+    email: 'boss@acme.com',
+    phone: '5215512345678',
+    planId: 1,
+    plan: { id: 1, name: 'Plus' },
+    status: 'active',
+    effectiveStatus: 'active',
+    dueDate: '2030-03-15T12:00:00.000Z',
+    recurrence: 'MENSAL',
+    campaignsEnabled: false,
+    schedules: [],
+    createdAt: '2024-01-02T12:00:00.000Z',
+    updatedAt: '2024-01-02T12:00:00.000Z',
+    ...overrides,
+  };
+  companyViewSchema.parse(company);
+  return company;
+};

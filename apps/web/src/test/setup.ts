@@ -13,7 +13,7 @@ configure({ asyncUtilTimeout: 3000 });
 // No test may open a real socket.
 vi.mock('socket.io-client', () => ({ io: vi.fn(() => createFakeSocket()) }));
 
-vi.mock('../lib/browser', () => ({ reloadPage: vi.fn() }));
+vi.mock('../lib/browser', () => ({ reloadPage: vi.fn(), goToUrl: vi.fn() }));
 
 // Forms send at once: SPEC §9's 400/500 ms pauses would only slow every save down. A test of the
 // pause itself puts the real one back (vi.importActual) and checks the delay it was asked for.

@@ -25,7 +25,7 @@ export const plans = pgTable('plans', {
   useIntegrations: boolean().notNull().default(true),
   useSchedules: boolean().notNull().default(true),
   useExternalApi: boolean().notNull().default(true),
-  // Card payment provider price id used by checkout (subscriptions issue).
+  // The card payment provider's price checkout charges for this plan.
   stripePriceId: text(),
   ...timestamps(),
 });
@@ -44,6 +44,8 @@ export const companies = pgTable(
     dueDate: timestamp({ withTimezone: true, mode: 'date' }),
     recurrence: text().$type<Recurrence>().notNull().default('MENSAL'),
     schedules: jsonb().$type<ScheduleSlot[]>().notNull().default([]),
+    // The card payment provider's customer that checkout reuses (set at the first checkout).
+    providerCustomerId: text(),
     ...timestamps(),
   },
   (t) => [index().on(t.planId), index().on(t.name)],

@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { effectiveCompanyStatus } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import { passwordResets, refreshTokens, users } from '../../db/schema';
 import { AppError } from '../../platform/errors';
@@ -52,7 +53,8 @@ const issueSession = async (
     token,
     refreshToken,
     user,
-    companyStatus: user.company.status,
+    // The status the gate applies: an active company past its due date is already overdue.
+    companyStatus: effectiveCompanyStatus(user.company),
     companyDueDate: user.company.dueDate,
   };
 };

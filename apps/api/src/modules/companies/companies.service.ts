@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ilike, inArray, ne, or } from 'drizzle-orm';
 import {
   SIGNUP_DEFAULTS,
+  addMonths,
   effectiveCompanyStatus,
   recurrenceMonths,
   settingDefaults,
@@ -75,6 +76,21 @@ const findCompany = async (db: Db, id: number) =>
 // A non-super caller sees only their own company; another id is 404 as if it did not exist.
 const assertCompanyAccess = (ctx: AuthContext, id: number) => {
   if (!ctx.isSuper && ctx.companyId !== id) throw new AppError('ERR_NO_COMPANY_FOUND');
+};
+
+// Tells a company's sockets (its session gate, its screens) and the super users' companies tab that the
+// company changed: status, due date or plan, after a payment, the lifecycle, or an edit.
+export const announceCompany = async (deps: Pick<AppDeps, 'db' | 'realtime'>, id: number) => {
+  const [company] = await deps.db.select().from(companies).where(eq(companies.id, id));
+  if (!company) return;
+  const [view] = await withPlans(deps.db, [company]);
+  deps.realtime.toCompany(id).emit('company', { action: 'update', company: view });
+  const operators = await deps.db
+    .selectDistinct({ companyId: users.companyId })
+    .from(users)
+    .where(and(eq(users.super, true), ne(users.companyId, id)));
+  for (const { companyId } of operators)
+    deps.realtime.toCompany(companyId).emit('company', { action: 'update', company: view });
 };
 
 export const getCompany = async (db: Db, ctx: AuthContext, id: number) => {
@@ -255,17 +271,6 @@ export const createCompany = async (
   return { ...view, adminPassword: input.password ? undefined : adminPassword };
 };
 
-const addMonths = (date: Date, months: number) => {
-  const next = new Date(date);
-  const day = next.getDate();
-  next.setDate(1);
-  next.setMonth(next.getMonth() + months);
-  // Jan 31 plus one month is the last day of February, not early March.
-  const lastDay = new Date(next.getFullYear(), next.getMonth() + 1, 0).getDate();
-  next.setDate(Math.min(day, lastDay));
-  return next;
-};
-
 export const updateCompany = async (
   deps: Pick<AppDeps, 'db' | 'realtime'>,
   ctx: AuthContext,
@@ -286,6 +291,16 @@ export const updateCompany = async (
       });
     dueDate = addMonths(dueDate, recurrenceMonths[recurrence]);
   }
+  // A due date moved into the future (the expire action, or a typed date) reopens an overdue or
+  // suspended company, unless the same change sets another status on purpose.
+  const statusChosen = input.status !== undefined && input.status !== company.status;
+  const reopens =
+    !statusChosen &&
+    (company.status === 'overdue' || company.status === 'suspended') &&
+    !!dueDate &&
+    dueDate.getTime() > Date.now() &&
+    dueDate.getTime() !== company.dueDate?.getTime();
+  const status = reopens ? 'active' : input.status;
   await deps.db.transaction(async (tx) => {
     await tx
       .update(companies)
@@ -294,7 +309,7 @@ export const updateCompany = async (
         email: input.email,
         phone: input.phone,
         planId: input.planId,
-        status: input.status,
+        status,
         recurrence: input.recurrence,
         dueDate,
       })

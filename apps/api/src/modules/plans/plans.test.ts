@@ -51,9 +51,29 @@ describe('plan lists', () => {
         value: 39,
         ...allFlags,
         useOpenAi: false,
+        // No price until a super user syncs the plan with the payment provider.
+        stripePriceId: null,
       },
-      { id: 2, name: 'Plus', users: 2, connections: 1, queues: 8, value: 99, ...allFlags },
-      { id: 3, name: 'Premium', users: 4, connections: 3, queues: 0, value: 149, ...allFlags },
+      {
+        id: 2,
+        name: 'Plus',
+        users: 2,
+        connections: 1,
+        queues: 8,
+        value: 99,
+        ...allFlags,
+        stripePriceId: null,
+      },
+      {
+        id: 3,
+        name: 'Premium',
+        users: 4,
+        connections: 3,
+        queues: 0,
+        value: 149,
+        ...allFlags,
+        stripePriceId: null,
+      },
     ]);
   });
 
@@ -95,6 +115,7 @@ describe('plan administration (super users)', () => {
       queues: 0,
       value: 0,
       ...allFlags,
+      stripePriceId: null,
     });
     const custom = await asSuper('POST', '/plans', {
       name: 'Custom',
@@ -139,6 +160,19 @@ describe('plan administration (super users)', () => {
       value: 79,
       useCampaigns: false,
     });
+  });
+
+  it('keeps a price id typed by hand, clears it when emptied, and refuses one that is not a price', async () => {
+    const created = await asSuper('POST', '/plans', {
+      name: 'Priced',
+      stripePriceId: 'price_123abc',
+    });
+    expect(created.json().stripePriceId).toBe('price_123abc');
+    const bad = await asSuper('PUT', `/plans/${created.json().id}`, { stripePriceId: 'prod_1' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fields.stripePriceId).toBeTruthy();
+    const cleared = await asSuper('PUT', `/plans/${created.json().id}`, { stripePriceId: '' });
+    expect(cleared.json().stripePriceId).toBeNull();
   });
 
   it('refuses a duplicate name with 409 ERR_PLAN_ALREADY_EXISTS, on create and on rename', async () => {

@@ -7,6 +7,7 @@ import { hasCampaignFlag, storageKeys, writeStorage } from '../../lib/storage';
 import { AppDrawer } from './app-drawer';
 import { buildMenu } from './menu-items';
 import { TopBar } from './top-bar';
+import { useLiveCompanyStatus } from './use-live-company-status';
 import { settingValue, useCompanySettings } from './use-shell-data';
 
 const useSocketConnection = (userId: number, companyId: number) => {
@@ -33,6 +34,7 @@ export const AppLayout = () => {
   );
 
   useSocketConnection(user.id, user.companyId);
+  useLiveCompanyStatus();
   useEffect(clearAfterLogin, []);
 
   useEffect(() => {

@@ -1,3 +1,175 @@
-import { PlaceholderPage } from '../../components/placeholder-page';
+import { useId, useState } from 'react';
+import {
+  Alert,
+  Button,
+  Card,
+  CardActions,
+  CardContent,
+  Grid,
+  List,
+  ListItem,
+  ListItemIcon,
+  ListItemText,
+  Stack,
+  Typography,
+} from '@mui/material';
+import CheckIcon from '@mui/icons-material/Check';
+import CloseIcon from '@mui/icons-material/Close';
+import { Link as RouterLink } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { isCurrentSubscription } from '../../components/billing-tables';
+import { LoadingBox } from '../../components/loading-box';
+import { CheckoutDialog } from './checkout-dialog';
+import { formatPlanPrice, planFlags, planLimits } from './plan-format';
+import {
+  isPurchasable,
+  useCanSubscribe,
+  useLiveSubscriptions,
+  usePurchasablePlans,
+  useSubscriptionsOverview,
+  type PlanView,
+} from './subscriptions.api';
 
-export const SubscribePage = () => <PlaceholderPage titleKey="pages.subscribe" />;
+const FeatureLine = ({ included, text }: { included: boolean; text: string }) => {
+  const { t } = useTranslation();
+  return (
+    <ListItem disableGutters dense sx={{ py: 0.25 }}>
+      <ListItemIcon sx={{ minWidth: 32 }}>
+        {included ? (
+          <CheckIcon color="success" fontSize="small" titleAccess={t('subscribe.included')} />
+        ) : (
+          <CloseIcon color="disabled" fontSize="small" titleAccess={t('subscribe.notIncluded')} />
+        )}
+      </ListItemIcon>
+      <ListItemText
+        primary={text}
+        slotProps={{ primary: { color: included ? 'text.primary' : 'text.secondary' } }}
+      />
+    </ListItem>
+  );
+};
+
+const PlanCard = ({
+  plan,
+  canBuy,
+  onSubscribe,
+}: {
+  plan: PlanView;
+  // False when nobody may buy now (payments off, not an admin, already subscribed).
+  canBuy: boolean;
+  onSubscribe: () => void;
+}) => {
+  const { t, i18n } = useTranslation();
+  const titleId = useId();
+  const purchasable = isPurchasable(plan);
+  // A limit of 0 means unlimited.
+  const limitText = (limit: (typeof planLimits)[number]) =>
+    plan[limit] > 0
+      ? t(`subscribe.limits.${limit}`, { count: plan[limit] })
+      : t(`subscribe.limits.${limit}Unlimited`);
+
+  return (
+    <Card
+      variant="outlined"
+      component="section"
+      aria-labelledby={titleId}
+      sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}
+    >
+      <CardContent sx={{ flexGrow: 1 }}>
+        <Typography id={titleId} variant="h6" component="h2">
+          {plan.name}
+        </Typography>
+        <Typography variant="h4" component="p" sx={{ my: 1 }}>
+          {t('subscribe.perMonth', { price: formatPlanPrice(plan.value, i18n.language) })}
+        </Typography>
+        <List disablePadding aria-label={t('subscribe.featuresOf', { plan: plan.name })}>
+          {planLimits.map((limit) => (
+            <FeatureLine key={limit} included text={limitText(limit)} />
+          ))}
+          {planFlags.map((flag) => (
+            <FeatureLine key={flag} included={plan[flag]} text={t(`subscribe.flags.${flag}`)} />
+          ))}
+        </List>
+      </CardContent>
+      <CardActions sx={{ flexDirection: 'column', alignItems: 'stretch', px: 2, pb: 2 }}>
+        <Button variant="contained" disabled={!canBuy || !purchasable} onClick={onSubscribe}>
+          {t('subscribe.subscribe')}
+        </Button>
+        {!purchasable && (
+          <Typography variant="caption" color="text.secondary" sx={{ mt: 1, textAlign: 'center' }}>
+            {t('subscribe.notPurchasable')}
+          </Typography>
+        )}
+      </CardActions>
+    </Card>
+  );
+};
+
+// SPEC §2 /subscribe: the plans with a subscribe button each; the checkout steps follow.
+export const SubscribePage = () => {
+  const { t } = useTranslation();
+  const plans = usePurchasablePlans();
+  const overview = useSubscriptionsOverview();
+  useLiveSubscriptions();
+  const canSubscribe = useCanSubscribe();
+  const [chosen, setChosen] = useState<number | null>(null);
+  const [isCheckoutOpen, setCheckoutOpen] = useState(false);
+
+  const paymentsConfigured = overview.data?.paymentsConfigured ?? true;
+  const hasCurrent = overview.data?.subscriptions.some(isCurrentSubscription) ?? false;
+  const canBuy = canSubscribe && paymentsConfigured && !hasCurrent && !overview.isPending;
+  const list = plans.data ?? [];
+  const purchasable = list.filter(isPurchasable);
+
+  const open = (plan: PlanView) => {
+    setChosen(plan.id);
+    setCheckoutOpen(true);
+  };
+
+  return (
+    <Stack spacing={2}>
+      <Typography variant="h5" component="h1">
+        {t('subscribe.title')}
+      </Typography>
+      {!paymentsConfigured && (
+        <Alert severity="info" data-testid="payments-not-configured">
+          {t('subscriptions.notConfigured')}
+        </Alert>
+      )}
+      {paymentsConfigured && !canSubscribe && (
+        <Alert severity="info">{t('subscribe.adminsOnly')}</Alert>
+      )}
+      {paymentsConfigured && hasCurrent && (
+        <Alert
+          severity="success"
+          action={
+            <Button color="inherit" size="small" component={RouterLink} to="/subscriptions">
+              {t('subscribe.toSubscriptions')}
+            </Button>
+          }
+        >
+          {t('subscribe.alreadySubscribed')}
+        </Alert>
+      )}
+      {plans.isPending ? (
+        <LoadingBox />
+      ) : plans.isSuccess && list.length === 0 ? (
+        <Typography color="text.secondary">{t('subscribe.empty')}</Typography>
+      ) : (
+        <Grid container spacing={2}>
+          {list.map((plan) => (
+            <Grid key={plan.id} size={{ xs: 12, sm: 6, md: 4 }}>
+              <PlanCard plan={plan} canBuy={canBuy} onSubscribe={() => open(plan)} />
+            </Grid>
+          ))}
+        </Grid>
+      )}
+      <CheckoutDialog
+        open={isCheckoutOpen}
+        plans={purchasable}
+        initialPlanId={chosen}
+        onClose={() => setCheckoutOpen(false)}
+      />
+    </Stack>
+  );
+};

@@ -6,9 +6,12 @@ import type { FakeSocket } from '../../../test/fake-socket';
 import {
   jsonResponse,
   makeAuth,
+  makeInvoice,
   makePlan,
+  makeSubscription,
   mockApi,
   stubApi as stubShellApi,
+  subscriptionsOverview,
 } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { fill, refill, setupUser } from '../../../test/user-event';
@@ -379,5 +382,64 @@ describe('companies tab', () => {
     expect(await rowOf('Found')).toBeTruthy();
     // One request for the whole word, not one per keystroke.
     expect(requests.slice(2)).toEqual(['?searchParam=fou&pageNumber=1']);
+  });
+
+  it('shows a company’s subscriptions and invoices, read-only, from its row', async () => {
+    const queries: string[] = [];
+    stubApi({
+      'GET /companies': () => page([makeCompany(), makeCompany({ id: 11, name: 'Late Ltd' })]),
+      'GET /subscriptions': ({ url }) => {
+        queries.push(url.search);
+        return subscriptionsOverview({
+          subscriptions: [
+            makeSubscription({
+              id: 5,
+              companyId: 10,
+              plan: { id: 3, name: 'Basic' },
+              startDate: '2025-03-10T12:00:00.000Z',
+              currentPeriodEnd: '2025-04-10T12:00:00.000Z',
+            }),
+          ],
+          invoices: [
+            makeInvoice({
+              id: 8,
+              companyId: 10,
+              subscriptionId: 5,
+              value: 39,
+              status: 'open',
+              dueDate: '2025-04-10T12:00:00.000Z',
+              hostedInvoiceUrl: 'https://invoice.stripe.com/i/acct_1/inv_8',
+            }),
+          ],
+        });
+      },
+    });
+    const user = setupUser();
+    renderApp('/settings?tab=companies', superAuth());
+
+    await user.click(
+      within(await rowOf('Acme')).getByRole('button', { name: 'Suscripciones Acme' }),
+    );
+    const dialog = within(await screen.findByRole('dialog', { name: 'Suscripciones de «Acme»' }));
+    const subscriptions = await dialog.findByRole('table', { name: 'Suscripciones de Acme' });
+    const row = within(subscriptions).getByText('Basic').closest('tr')!;
+    expect(
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['BasicActual', '10/03/2025', '10/04/2025', 'Activa']);
+    const invoices = within(dialog.getByRole('table', { name: 'Facturas de Acme' }));
+    expect(invoices.getByText('Abierta')).toBeTruthy();
+    expect(invoices.getByText('10/04/2025')).toBeTruthy();
+    expect(invoices.getByRole('link', { name: 'Ver factura' }).getAttribute('href')).toBe(
+      'https://invoice.stripe.com/i/acct_1/inv_8',
+    );
+    expect(queries).toEqual(['?companyId=10']);
+    // Read-only: nothing to subscribe, edit or delete there.
+    expect(dialog.queryByRole('link', { name: 'Suscribirse' })).toBeNull();
+    expect(dialog.getAllByRole('button').map((button) => button.textContent)).toEqual(['Cerrar']);
+
+    await user.click(dialog.getByRole('button', { name: 'Cerrar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });

@@ -24,6 +24,7 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import EventRepeatIcon from '@mui/icons-material/EventRepeat';
+import ReceiptLongIcon from '@mui/icons-material/ReceiptLongOutlined';
 import SearchIcon from '@mui/icons-material/Search';
 import type { CompanyStatus } from '@atendi/shared';
 import { toast } from 'react-toastify';
@@ -45,6 +46,7 @@ import {
 } from './companies.api';
 import { CompanyFormDialog } from './company-form-dialog';
 import { CompanyPasswordDialog } from './company-password-dialog';
+import { CompanySubscriptionsDialog } from './company-subscriptions-dialog';
 
 // SPEC §4: overdue rows yellow, suspended red, cancelled grey; tints that read in both themes.
 const rowTint = (status: CompanyStatus) => (theme: Theme) => {
@@ -82,6 +84,7 @@ export const CompaniesTab = () => {
   const [credentials, setCredentials] = useState<{ email: string; password: string } | null>(null);
   const [isPasswordOpen, setPasswordOpen] = useState(false);
   const [deleting, setDeleting] = useState<Company | null>(null);
+  const [billingOf, setBillingOf] = useState<Company | null>(null);
 
   const rows = companies.data?.pages.flatMap((page) => page.companies) ?? [];
   const scroll = useInfiniteScroll({
@@ -198,6 +201,15 @@ export const CompaniesTab = () => {
                   <TableCell>{t(`settings.companies.recurrences.${company.recurrence}`)}</TableCell>
                   <TableCell>{formatDate(company.createdAt)}</TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip title={t('settings.companies.subscriptions')}>
+                      <IconButton
+                        size="small"
+                        aria-label={`${t('settings.companies.subscriptions')} ${company.name}`}
+                        onClick={() => setBillingOf(company)}
+                      >
+                        <ReceiptLongIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
                     <Tooltip title={t('settings.edit')}>
                       <IconButton
                         size="small"
@@ -269,6 +281,7 @@ export const CompaniesTab = () => {
         credentials={credentials}
         onClose={() => setPasswordOpen(false)}
       />
+      <CompanySubscriptionsDialog company={billingOf} onClose={() => setBillingOf(null)} />
       <ConfirmDialog
         open={Boolean(deleting)}
         title={t('settings.companies.deleteTitle', { name: deleting?.name ?? '' })}

@@ -4,10 +4,12 @@ import type {
   CompanyView,
   CreatedCompany,
   Recurrence,
+  SubscriptionsOverview,
 } from '@atendi/shared';
 import {
   useInfiniteQuery,
   useMutation,
+  useQuery,
   useQueryClient,
   type InfiniteData,
   type QueryClient,
@@ -127,3 +129,14 @@ export const useDeleteCompany = () => {
     meta: silent,
   });
 };
+
+// GET /subscriptions?companyId=N: a super user reads another company's subscriptions and invoices.
+export const useCompanySubscriptions = (companyId: number | null) =>
+  useQuery({
+    queryKey: ['company-subscriptions', companyId],
+    queryFn: ({ signal }) =>
+      api.get<SubscriptionsOverview>('/subscriptions', { query: { companyId }, signal }),
+    enabled: companyId !== null,
+    // Opened to look at now: never an old copy.
+    staleTime: 0,
+  });

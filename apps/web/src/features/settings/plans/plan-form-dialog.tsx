@@ -33,6 +33,10 @@ const limit = z
 
 const toNumber = (value: string) => Number(value.trim().replace(',', '.'));
 
+// The payment provider's price id (price_…), the one POST /plans and PUT /plans/{id} accept; empty
+// clears it.
+const STRIPE_PRICE_ID = /^price_[A-Za-z0-9_]{1,200}$/;
+
 const planFormSchema = z.object({
   name: z.string().trim().min(1, 'validation.required').max(100, 'settings.plans.nameLength'),
   users: limit,
@@ -52,6 +56,13 @@ const planFormSchema = z.object({
   useIntegrations: z.boolean(),
   useSchedules: z.boolean(),
   useExternalApi: z.boolean(),
+  stripePriceId: z
+    .string()
+    .trim()
+    .refine(
+      (value) => value === '' || STRIPE_PRICE_ID.test(value),
+      'settings.plans.invalidPriceId',
+    ),
 });
 type PlanFormValues = z.infer<typeof planFormSchema>;
 
@@ -68,6 +79,7 @@ const initialValues = (plan: Plan | null): PlanFormValues => ({
   useIntegrations: plan?.useIntegrations ?? true,
   useSchedules: plan?.useSchedules ?? true,
   useExternalApi: plan?.useExternalApi ?? true,
+  stripePriceId: plan?.stripePriceId ?? '',
 });
 
 const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void }) => {
@@ -93,6 +105,7 @@ const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void })
         connections: Number(values.connections),
         queues: Number(values.queues),
         value: toNumber(values.value),
+        stripePriceId: values.stripePriceId.trim() || null,
       });
       toast.success(t('settings.plans.saved'));
       onClose();
@@ -149,6 +162,16 @@ const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void })
           {limitField('users')}
           {limitField('connections')}
           {limitField('queues')}
+          <Grid size={12}>
+            <TextField
+              {...registerMui(register, 'stripePriceId')}
+              label={t('settings.plans.stripePriceId')}
+              placeholder="price_…"
+              fullWidth
+              autoComplete="off"
+              {...fieldError('stripePriceId', t('settings.plans.stripePriceIdHint'))}
+            />
+          </Grid>
           <Grid size={12}>
             <Typography variant="subtitle2" gutterBottom>
               {t('settings.plans.features')}

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, makeAuth, makePlan, stubApi } from '../../../test/fixtures';
+import { unknownApiCalls } from '../../../test/api-routes';
 import { renderApp } from '../../../test/render-app';
 import { fill, refill, setupUser } from '../../../test/user-event';
 
@@ -86,6 +87,7 @@ describe('plans tab', () => {
       useIntegrations: true,
       useSchedules: true,
       useExternalApi: true,
+      stripePriceId: null,
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(cells(await rowOf('Enterprise')).slice(1, 5)).toEqual([
@@ -144,5 +146,90 @@ describe('plans tab', () => {
     expect(await screen.findByText('Plan eliminado.')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await screen.findByText('No hay planes.')).toBeTruthy();
+  });
+
+  it('shows which plans have a payment price, and edits or clears the Stripe price id', async () => {
+    const bodies: Record<string, unknown>[] = [];
+    stubApi({
+      'GET /plans/all': () =>
+        jsonResponse(200, [
+          makePlan({ id: 1, name: 'Plus', stripePriceId: 'price_1Plus' }),
+          makePlan({ id: 2, name: 'Basic', stripePriceId: null }),
+        ]),
+      'PUT /plans/2': (init) => {
+        const body = JSON.parse(String(init.body));
+        bodies.push(body);
+        return jsonResponse(200, makePlan({ id: 2, name: 'Basic', ...body }));
+      },
+    });
+    const user = setupUser();
+    renderApp('/settings?tab=plans', superAuth());
+
+    expect(cells(await rowOf('Plus'))[6]).toBe('price_1Plus');
+    expect(cells(await rowOf('Basic'))[6]).toBe('Sin precio');
+
+    await user.click(within(await rowOf('Basic')).getByRole('button', { name: 'Editar Basic' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Editar plan' }));
+    const priceId = dialog.getByRole('textbox', { name: 'ID de precio de Stripe' });
+    expect((priceId as HTMLInputElement).value).toBe('');
+    await fill(user, priceId, 'prod_123');
+    await user.click(dialog.getByRole('button', { name: 'Guardar' }));
+    expect(
+      await dialog.findByText('Un ID de precio empieza con price_ (letras, números y _)'),
+    ).toBeTruthy();
+    expect(bodies).toEqual([]);
+
+    await refill(user, priceId, 'price_1Basic');
+    await user.click(dialog.getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Plan guardado con éxito.')).toBeTruthy();
+    expect(bodies[0]).toMatchObject({ stripePriceId: 'price_1Basic' });
+    await waitFor(async () => expect(cells(await rowOf('Basic'))[6]).toBe('price_1Basic'));
+
+    // Emptying the field clears the price.
+    await user.click(within(await rowOf('Basic')).getByRole('button', { name: 'Editar Basic' }));
+    const again = within(await screen.findByRole('dialog', { name: 'Editar plan' }));
+    await user.clear(again.getByRole('textbox', { name: 'ID de precio de Stripe' }));
+    await user.click(again.getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(bodies).toHaveLength(2));
+    expect(bodies[1]).toMatchObject({ stripePriceId: null });
+  });
+
+  it('syncs a plan’s price at the payment provider and explains why it could not', async () => {
+    let answer = () =>
+      jsonResponse(503, { error: 'ERR_PAYMENTS_NOT_CONFIGURED', message: 'No keys' });
+    const synced: string[] = [];
+    const fetchMock = stubApi({
+      'GET /plans/all': () => jsonResponse(200, [makePlan({ id: 4, name: 'Plus' })]),
+      'POST /plans/4/price': ({ url }) => {
+        synced.push(url.pathname);
+        return answer();
+      },
+    });
+    const user = setupUser();
+    renderApp('/settings?tab=plans', superAuth());
+
+    const sync = within(await rowOf('Plus')).getByRole('button', {
+      name: 'Sincronizar precio Plus',
+    });
+    await user.click(sync);
+    expect(
+      await screen.findByText('Los pagos no están configurados en este servidor.'),
+    ).toBeTruthy();
+
+    answer = () => jsonResponse(502, { error: 'ERR_PAYMENT_PROVIDER', message: 'Stripe down' });
+    await user.click(sync);
+    expect(
+      await screen.findByText(
+        'El proveedor de pagos rechazó la operación o no respondió. Intente de nuevo más tarde.',
+      ),
+    ).toBeTruthy();
+    expect(cells(await rowOf('Plus'))[6]).toBe('Sin precio');
+
+    answer = () => jsonResponse(200, makePlan({ id: 4, name: 'Plus', stripePriceId: 'price_9' }));
+    await user.click(sync);
+    expect(await screen.findByText('Precio de «Plus» sincronizado: price_9.')).toBeTruthy();
+    await waitFor(async () => expect(cells(await rowOf('Plus'))[6]).toBe('price_9'));
+    expect(synced).toEqual(['/plans/4/price', '/plans/4/price', '/plans/4/price']);
+    expect(unknownApiCalls(fetchMock)).toEqual([]);
   });
 });

@@ -18,13 +18,21 @@ import {
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import EditIcon from '@mui/icons-material/EditOutlined';
+import SyncIcon from '@mui/icons-material/Sync';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { LoadingBox } from '../../../components/loading-box';
 import { toastOperationError } from '../shared/admin-errors';
 import { PlanFormDialog } from './plan-form-dialog';
-import { formatPlanValue, planFeatures, useDeletePlan, usePlans, type Plan } from './plans.api';
+import {
+  formatPlanValue,
+  planFeatures,
+  useDeletePlan,
+  usePlans,
+  useSyncPlanPrice,
+  type Plan,
+} from './plans.api';
 
 type FormState = { open: boolean; plan: Plan | null };
 
@@ -32,6 +40,7 @@ export const PlansTab = () => {
   const { t } = useTranslation();
   const plans = usePlans();
   const remove = useDeletePlan();
+  const syncPrice = useSyncPlanPrice();
   const [form, setForm] = useState<FormState>({ open: false, plan: null });
   const [deleting, setDeleting] = useState<Plan | null>(null);
 
@@ -46,6 +55,15 @@ export const PlansTab = () => {
       onSettled: () => setDeleting(null),
     });
   };
+
+  const sync = (plan: Plan) =>
+    syncPrice.mutate(plan.id, {
+      onSuccess: (saved) =>
+        toast.success(
+          t('settings.plans.priceSynced', { name: saved.name, priceId: saved.stripePriceId ?? '' }),
+        ),
+      onError: toastOperationError,
+    });
 
   return (
     <Stack spacing={2}>
@@ -69,6 +87,7 @@ export const PlansTab = () => {
                 <TableCell align="center">{t('settings.plans.queues')}</TableCell>
                 <TableCell align="right">{t('settings.plans.value')}</TableCell>
                 <TableCell>{t('settings.plans.features')}</TableCell>
+                <TableCell>{t('settings.plans.price')}</TableCell>
                 <TableCell align="right">{t('settings.actions')}</TableCell>
               </TableRow>
             </TableHead>
@@ -96,7 +115,37 @@ export const PlansTab = () => {
                         ))}
                     </Box>
                   </TableCell>
+                  <TableCell>
+                    {plan.stripePriceId ? (
+                      <Typography
+                        variant="body2"
+                        component="span"
+                        sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}
+                      >
+                        {plan.stripePriceId}
+                      </Typography>
+                    ) : (
+                      <Chip
+                        size="small"
+                        variant="outlined"
+                        color="warning"
+                        label={t('settings.plans.noPrice')}
+                      />
+                    )}
+                  </TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip title={t('settings.plans.syncPrice')}>
+                      <span>
+                        <IconButton
+                          size="small"
+                          aria-label={`${t('settings.plans.syncPrice')} ${plan.name}`}
+                          disabled={syncPrice.isPending}
+                          onClick={() => sync(plan)}
+                        >
+                          <SyncIcon fontSize="small" />
+                        </IconButton>
+                      </span>
+                    </Tooltip>
                     <Tooltip title={t('settings.edit')}>
                       <IconButton
                         size="small"

@@ -43,6 +43,20 @@ export const useSavePlan = () => {
   });
 };
 
+// POST /plans/{id}/price: creates or updates the plan's price at the payment provider and answers
+// the plan with its new stripePriceId.
+export const useSyncPlanPrice = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.post<Plan>(`/plans/${id}/price`),
+    onSuccess: (plan) =>
+      queryClient.setQueryData<Plan[]>(plansKey, (plans = []) =>
+        plans.map((item) => (item.id === plan.id ? plan : item)),
+      ),
+    meta: silent,
+  });
+};
+
 export const useDeletePlan = () => {
   const queryClient = useQueryClient();
   return useMutation({

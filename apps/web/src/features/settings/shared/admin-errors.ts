@@ -14,6 +14,9 @@ const specificCodes = new Set([
   'ERR_NETWORK',
   'ERR_NO_PERMISSION',
   'ERR_SUPER_ONLY',
+  // Billing: the server has no payment provider keys, or the provider refused or did not answer.
+  'ERR_PAYMENTS_NOT_CONFIGURED',
+  'ERR_PAYMENT_PROVIDER',
 ]);
 
 export const operationErrorText = (error: unknown) =>

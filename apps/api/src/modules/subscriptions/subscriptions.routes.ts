@@ -1,0 +1,101 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  checkoutResultSchema,
+  checkoutSchema,
+  errorResponseSchema,
+  idParam,
+  okResponse,
+  planViewSchema,
+  subscriptionsOverviewSchema,
+  subscriptionsQuerySchema,
+  webhookReceiptSchema,
+} from '@atendi/shared';
+import { AppError } from '../../platform/errors';
+import { createBillingWebhooks } from './billing-webhook';
+import { registerCompanyLifecycle } from './company-lifecycle';
+import { createStripeClient } from './stripe-client';
+import { createCheckout, getOverview, syncPlanPrice } from './subscriptions.service';
+
+// SPEC §7 Subscriptions, the provider's webhook, the super users' price sync of a plan, and the
+// company lifecycle job. Subscriptions stay reachable while the company is not active (SPEC §2 gate):
+// that is how an overdue company pays.
+export const subscriptionsRoutes = async (root: FastifyInstance) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const deps = { ...app.deps, stripe: createStripeClient(app.deps.config) };
+  const webhooks = createBillingWebhooks(app.deps);
+  registerCompanyLifecycle(app.deps, app.log);
+
+  const tags = ['subscriptions'];
+  const reachable = { access: { allowInactiveCompany: true } };
+
+  app.get(
+    '/subscriptions',
+    {
+      schema: {
+        tags,
+        querystring: subscriptionsQuerySchema,
+        response: okResponse(subscriptionsOverviewSchema),
+      },
+      config: reachable,
+    },
+    async (request) => getOverview(deps, request.auth, request.query.companyId),
+  );
+
+  app.post(
+    '/subscriptions/checkout',
+    {
+      schema: {
+        tags,
+        body: checkoutSchema,
+        response: { ...okResponse(checkoutResultSchema), '5xx': errorResponseSchema },
+      },
+      config: reachable,
+    },
+    async (request) => createCheckout(deps, request.auth, request.body),
+  );
+
+  app.post(
+    '/plans/:id/price',
+    {
+      schema: {
+        tags: ['plans'],
+        params: idParam,
+        response: { ...okResponse(planViewSchema), '5xx': errorResponseSchema },
+      },
+      config: { access: { superOnly: true } },
+    },
+    async (request) => syncPlanPrice(deps, request.params.id),
+  );
+
+  // The signature covers the exact bytes the provider sent, so this scope (and only it) keeps them.
+  await app.register(async (scope) => {
+    const rawBodies = new WeakMap<object, Buffer>();
+    const parseJson = scope.getDefaultJsonParser('error', 'error');
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+      rawBodies.set(request, body as Buffer);
+      parseJson(request, (body as Buffer).toString('utf8'), done);
+    });
+    scope.withTypeProvider<ZodTypeProvider>().post(
+      '/subscriptions/webhook',
+      {
+        schema: {
+          tags,
+          security: [],
+          description:
+            "The payment provider's (Stripe's) webhook: signed with STRIPE_WEBHOOK_SECRET " +
+            '(Stripe-Signature header); each event id is acted on once.',
+          response: { ...okResponse(webhookReceiptSchema), '5xx': errorResponseSchema },
+        },
+        config: { access: { public: true } },
+      },
+      async (request) => {
+        const raw = rawBodies.get(request);
+        if (!raw) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'Send the event as JSON');
+        const header = request.headers['stripe-signature'];
+        return webhooks.receive(raw, Array.isArray(header) ? header[0] : header);
+      },
+    );
+  });
+};
