@@ -269,6 +269,12 @@ export const startFakeStripe = async (
     if (id && !existing && !(resource === 'checkout' && id === 'sessions'))
       return stripeError(res, 404, `No such object: '${id}'`, 'resource_missing');
     if (req.method === 'GET' && existing) return send(res, 200, existing);
+    // DELETE /v1/subscriptions/{id}: cancel.
+    if (req.method === 'DELETE' && existing) {
+      if (existing.status === 'canceled')
+        return stripeError(res, 400, 'This subscription is already canceled', 'resource_missing');
+      return send(res, 200, Object.assign(existing, { status: 'canceled' }));
+    }
     if (req.method === 'POST' && existing && !action)
       return send(res, 200, Object.assign(existing, params));
     if (req.method !== 'POST') return stripeError(res, 404, 'Unrecognized request URL');

@@ -14,7 +14,8 @@ import {
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import { companies, plans, settings, users } from '../../db/schema';
+import { companies, plans, settings, subscriptions, users } from '../../db/schema';
+import { enqueueJobs } from '../../jobs/queue';
 import type { AuthContext } from '../../platform/context';
 import { containsPattern } from '../../platform/like';
 import { AppError } from '../../platform/errors';
@@ -65,6 +66,35 @@ const withPlans = async (db: Db, rows: CompanyRow[]) => {
   return rows.map((c) =>
     serializeCompany(c, planById.get(c.planId) ?? null, campaigns.get(c.id) ?? false),
   );
+};
+
+// A company cancelled or deleted by a super user stops paying: its live subscriptions at the payment
+// provider are cancelled by a job (modules/subscriptions handles this queue), queued in the same
+// transaction as the change so it is not lost. The ids travel in the job, since a deleted company's
+// rows go with it.
+export const STOP_BILLING_QUEUE = 'billing.stop';
+export type StopBillingJob = { companyId: number; providerSubscriptionIds: string[] };
+
+const queueStopBilling = async (tx: Db, companyId: number, keepJobWithCompany: boolean) => {
+  const live = await tx
+    .select({ id: subscriptions.providerSubscriptionId })
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.companyId, companyId),
+        inArray(subscriptions.status, ['active', 'trialing', 'past_due', 'unpaid', 'incomplete']),
+      ),
+    );
+  const ids = live.map((row) => row.id).filter((id): id is string => !!id);
+  if (!ids.length) return false;
+  await enqueueJobs<StopBillingJob>(tx, STOP_BILLING_QUEUE, [
+    {
+      payload: { companyId, providerSubscriptionIds: ids },
+      ref: `company:${companyId}`,
+      companyId: keepJobWithCompany ? companyId : null,
+    },
+  ]);
+  return true;
 };
 
 const findCompany = async (db: Db, id: number) =>
@@ -272,7 +302,7 @@ export const createCompany = async (
 };
 
 export const updateCompany = async (
-  deps: Pick<AppDeps, 'db' | 'realtime'>,
+  deps: Pick<AppDeps, 'db' | 'realtime' | 'jobs'>,
   ctx: AuthContext,
   id: number,
   input: CompanyUpdateInput,
@@ -301,7 +331,10 @@ export const updateCompany = async (
     dueDate.getTime() > Date.now() &&
     dueDate.getTime() !== company.dueDate?.getTime();
   const status = reopens ? 'active' : input.status;
+  const cancels = status === 'cancelled' && company.status !== 'cancelled';
+  let stopsBilling = false;
   await deps.db.transaction(async (tx) => {
+    if (cancels) stopsBilling = await queueStopBilling(tx, id, true);
     await tx
       .update(companies)
       .set({
@@ -328,6 +361,7 @@ export const updateCompany = async (
         });
     }
   });
+  if (stopsBilling) deps.jobs.kick(STOP_BILLING_QUEUE);
   const view = await getCompany(deps.db, ctx, id);
   deps.realtime.toCompany(ctx.companyId).emit('company', { action: 'update', company: view });
   deps.realtime.toCompany(id).emit('company', { action: 'update', company: view });
@@ -335,14 +369,19 @@ export const updateCompany = async (
 };
 
 export const deleteCompany = async (
-  deps: Pick<AppDeps, 'db' | 'realtime'>,
+  deps: Pick<AppDeps, 'db' | 'realtime' | 'jobs'>,
   ctx: AuthContext,
   id: number,
 ) => {
   await findCompany(deps.db, id);
   if (id === ctx.companyId)
     throw new AppError('ERR_CANNOT_DELETE_OWN_COMPANY', 'The platform company cannot be deleted');
-  await deps.db.delete(companies).where(eq(companies.id, id));
+  let stopsBilling = false;
+  await deps.db.transaction(async (tx) => {
+    stopsBilling = await queueStopBilling(tx, id, false);
+    await tx.delete(companies).where(eq(companies.id, id));
+  });
+  if (stopsBilling) deps.jobs.kick(STOP_BILLING_QUEUE);
   deps.realtime.toCompany(ctx.companyId).emit('company', { action: 'delete', companyId: id });
 };
 

@@ -25,6 +25,7 @@ import {
   type StripeEvent,
 } from '../../../test/fake-stripe';
 import { listenAs } from '../../../test/sockets';
+import { STOP_BILLING_QUEUE } from '../companies/companies.service';
 import { BILLING_QUEUE } from './billing-webhook';
 import { LIFECYCLE_JOB } from './company-lifecycle';
 
@@ -542,6 +543,35 @@ describe('what a company sees', () => {
     );
     expect(operator.json().subscriptions).toHaveLength(1);
     expect(operator.json().invoices[0].companyId).toBe(a.company.id);
+  });
+});
+
+describe('a company a super user cancels or deletes', () => {
+  it('stops paying: its live subscription is cancelled at the provider', async () => {
+    const plan = await pricedPlan();
+    const made = [await payingCompany(10), await payingCompany(10)];
+    const paid = made.map(({ company }) => paidCheckout(company.id, plan));
+    for (const p of paid) {
+      stripe.objects.set(p.subscription.id, { ...p.subscription });
+      await deliver(p.created, p.completed);
+    }
+    const cancelled = await inject(t.app, superUser, 'PUT', `/companies/${made[0].company.id}`, {
+      status: 'cancelled',
+    });
+    expect(cancelled.json().status).toBe('cancelled');
+    const deleted = await inject(t.app, superUser, 'DELETE', `/companies/${made[1].company.id}`);
+    expect(deleted.statusCode).toBe(204);
+    await vi.waitFor(async () => {
+      await t.app.deps.jobs.process(STOP_BILLING_QUEUE);
+      for (const p of paid)
+        expect(stripe.objects.get(p.subscription.id)).toMatchObject({ status: 'canceled' });
+    });
+    const cancels = stripe.requests.filter(
+      (r) =>
+        r.method === 'DELETE' &&
+        paid.some((p) => r.path === `/v1/subscriptions/${p.subscription.id}`),
+    );
+    expect(cancels).toHaveLength(2);
   });
 });
 
