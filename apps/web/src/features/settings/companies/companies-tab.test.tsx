@@ -6,6 +6,7 @@ import type { FakeSocket } from '../../../test/fake-socket';
 import {
   jsonResponse,
   makeAuth,
+  makeCompanyView,
   makeInvoice,
   makePlan,
   makeSubscription,
@@ -21,23 +22,8 @@ type Routes = Parameters<typeof mockApi>[0];
 
 const plans = [makePlan({ id: 3, name: 'Basic' }), makePlan({ id: 5, name: 'Premium' })];
 
-const makeCompany = (overrides: Partial<Company> = {}): Company => ({
-  id: 10,
-  name: 'Acme',
-  email: 'boss@acme.com',
-  phone: '5215512345678',
-  planId: 3,
-  plan: { id: 3, name: 'Basic' },
-  status: 'active',
-  effectiveStatus: 'active',
-  dueDate: '2030-03-15T12:00:00.000Z',
-  recurrence: 'MENSAL',
-  campaignsEnabled: false,
-  schedules: [],
-  createdAt: '2024-01-02T12:00:00.000Z',
-  updatedAt: '2024-01-02T12:00:00.000Z',
-  ...overrides,
-});
+const makeCompany = (overrides: Partial<Company> = {}): Company =>
+  makeCompanyView({ id: 10, planId: 3, plan: { id: 3, name: 'Basic' }, ...overrides });
 
 const page = (companies: Company[], hasMore = false) =>
   jsonResponse(200, { companies, count: companies.length, hasMore });
