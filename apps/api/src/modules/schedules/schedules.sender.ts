@@ -1,3 +1,4 @@
+import { sqlTime } from '../../platform/sql-time';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
@@ -36,13 +37,11 @@ type TicketRow = typeof tickets.$inferSelect;
 export const SCHEDULES_JOB = 'schedules';
 const BATCH = 100;
 
-const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
-
 const dueNow = (now: Date) =>
   and(
     isNull(schedules.sentAt),
     eq(schedules.status, 'PENDENTE'),
-    lte(schedules.sendAt, sql`${at(now)}`),
+    lte(schedules.sendAt, sql`${sqlTime(now)}`),
   );
 
 // The conversation to write in: the contact's active ticket on any connection, else a new one on the

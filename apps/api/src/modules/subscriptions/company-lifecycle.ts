@@ -1,4 +1,5 @@
-import { and, eq, isNotNull, lt, sql } from 'drizzle-orm';
+import { sqlTime } from '../../platform/sql-time';
+import { and, eq, isNotNull, lt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps';
 import { companies } from '../../db/schema';
@@ -15,8 +16,6 @@ import { announceCompany } from '../companies/companies.service';
 export const LIFECYCLE_JOB = 'company-lifecycle';
 const DAY_MS = 24 * 3600_000;
 
-const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
-
 export const runCompanyLifecycle = async (
   deps: Pick<AppDeps, 'db' | 'realtime' | 'config'>,
   now: Date,
@@ -29,7 +28,7 @@ export const runCompanyLifecycle = async (
       and(
         eq(companies.status, 'active'),
         isNotNull(companies.dueDate),
-        lt(companies.dueDate, at(now)),
+        lt(companies.dueDate, sqlTime(now)),
       ),
     )
     .returning({ id: companies.id });
@@ -41,7 +40,7 @@ export const runCompanyLifecycle = async (
       and(
         eq(companies.status, 'overdue'),
         isNotNull(companies.dueDate),
-        lt(companies.dueDate, at(graceEnd)),
+        lt(companies.dueDate, sqlTime(graceEnd)),
       ),
     )
     .returning({ id: companies.id });

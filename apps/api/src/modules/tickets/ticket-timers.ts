@@ -1,3 +1,4 @@
+import { sqlTime } from '../../platform/sql-time';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
@@ -24,7 +25,6 @@ type TicketRow = typeof tickets.$inferSelect;
 
 const BATCH = 200;
 
-const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
 // The connection's setting, read again inside the claiming UPDATE (it may have changed meanwhile).
 const ticketMinutes = (column: typeof whatsapps.timeToTransfer | typeof whatsapps.expiresTicket) =>
   sql`(select ${column} from ${whatsapps} where ${whatsapps.id} = ${tickets.whatsappId}) * interval '1 minute'`;
@@ -41,7 +41,7 @@ const transferWaiting = async (deps: Deps, now: Date) => {
         sql`${whatsapps.timeToTransfer} > 0`,
         sql`${whatsapps.transferQueueId} is not null`,
         sql`${tickets.queueId} is distinct from ${whatsapps.transferQueueId}`,
-        sql`${tickets.updatedAt} <= ${at(now)} - ${whatsapps.timeToTransfer} * interval '1 minute'`,
+        sql`${tickets.updatedAt} <= ${sqlTime(now)} - ${whatsapps.timeToTransfer} * interval '1 minute'`,
       ),
     )
     .limit(BATCH);
@@ -56,7 +56,7 @@ const transferWaiting = async (deps: Deps, now: Date) => {
             eq(tickets.id, ticket.id),
             eq(tickets.status, 'pending'),
             sql`${tickets.userId} is null`,
-            sql`${tickets.updatedAt} <= ${at(now)} - ${ticketMinutes(whatsapps.timeToTransfer)}`,
+            sql`${tickets.updatedAt} <= ${sqlTime(now)} - ${ticketMinutes(whatsapps.timeToTransfer)}`,
           ),
         )
         .returning(),
@@ -86,7 +86,7 @@ const expireInactive = async (deps: Deps, now: Date) => {
       and(
         eq(tickets.status, 'open'),
         sql`${whatsapps.expiresTicket} > 0`,
-        sql`${tickets.updatedAt} <= ${at(now)} - ${whatsapps.expiresTicket} * interval '1 minute'`,
+        sql`${tickets.updatedAt} <= ${sqlTime(now)} - ${whatsapps.expiresTicket} * interval '1 minute'`,
       ),
     )
     .limit(BATCH);
@@ -106,7 +106,7 @@ const expireInactive = async (deps: Deps, now: Date) => {
           and(
             eq(tickets.id, ticket.id),
             eq(tickets.status, 'open'),
-            sql`${tickets.updatedAt} <= ${at(now)} - ${ticketMinutes(whatsapps.expiresTicket)}`,
+            sql`${tickets.updatedAt} <= ${sqlTime(now)} - ${ticketMinutes(whatsapps.expiresTicket)}`,
           ),
         )
         .returning(),
