@@ -81,7 +81,13 @@ describe('a queue', () => {
     );
     // b1 did not wait for a's retry; a2 and a3 did, and kept their order.
     expect(done).toEqual(['b1', 'a1', 'a2', 'a3']);
-    expect((await rowsOf(queue)).map((r) => [r.status, r.attempts])).toEqual([
+    // The handler returns before its row is marked done.
+    const rows = await eventually(
+      () => rowsOf(queue),
+      (r) => r.every((row) => row.status !== 'running'),
+      'every row finished',
+    );
+    expect(rows.map((r) => [r.status, r.attempts])).toEqual([
       ['done', 2],
       ['done', 1],
       ['done', 1],
