@@ -49,6 +49,7 @@ import { schedulesRoutes } from './modules/schedules/schedules.routes';
 import { filesRoutes } from './modules/files/files.routes';
 import { registerSchedulesSender } from './modules/schedules/schedules.sender';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { createChannelManager } from './channels/manager';
 import { createOutbox } from './modules/messages/outbox';
 import type { ChannelDriver } from './channels/driver';
@@ -255,6 +256,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(schedulesRoutes);
   await app.register(filesRoutes);
   await app.register(subscriptionsRoutes);
+  await app.register(dashboardRoutes);
   registerSchedulesSender(app);
 
   realtime.attach(app.server);

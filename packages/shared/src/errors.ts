@@ -70,6 +70,10 @@ export const errorStatus = {
   ERR_PLAN_NOT_PURCHASABLE: 409,
   // Checkout while the company already pays a subscription (it would be charged twice).
   ERR_SUBSCRIPTION_ACTIVE: 409,
+  // External messages API: a missing, empty, unknown or revoked connection token.
+  ERR_INVALID_API_TOKEN: 401,
+  // The same Idempotency-Key was used before for a different request.
+  ERR_IDEMPOTENCY_KEY_REUSED: 422,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

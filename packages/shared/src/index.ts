@@ -21,3 +21,5 @@ export * from './announcements';
 export * from './helps';
 export * from './ticket-visibility';
 export * from './billing';
+export * from './dashboard';
+export * from './external-api';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -14,6 +15,11 @@ import * as schema from './schema';
 export type Schema = typeof schema;
 // Both drivers produce this; a transaction is one too, so services accept either.
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+// The rows of a raw statement (reports that the query builder would only obscure): both drivers
+// answer { rows }.
+export const queryRows = async <T>(db: Db, query: SQL): Promise<T[]> =>
+  ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 
 export type Database = {
   db: Db;

@@ -8,6 +8,8 @@ import { enqueueJobs, type Jobs, type QueueOptions } from '../jobs/queue';
 // - durable listeners (`onDurable`) get a job of the one background queue written in that same
 //   transaction, so they hear of every committed event even if the process dies right after, at least
 //   once, retried with backoff (AI agents, integrations, webhooks, the dashboard's ticket history);
+// - recorders (`record`) run inside that transaction, so what they write (the dashboard's
+//   conversation history) commits or rolls back with the change itself;
 // - in-process listeners (`on`) run after the commit, on the node that made the change, and a failure
 //   is logged and goes no further (live updates to screens).
 // An event is a fact about a committed change: listeners read fresh rows by id when they need more.
@@ -18,6 +20,11 @@ export type TicketSnapshot = {
   queueId: number | null;
   whatsappId: number;
 };
+
+// Who a message comes from: the contact; an agent in the inbox; someone typing on the connected
+// phone itself; the platform on its own (bots, greetings, timers, schedules); a company system
+// through the external API.
+export type MessageAuthor = 'contact' | 'agent' | 'phone' | 'platform' | 'api';
 
 export type DomainEvent =
   // A ticket was created (before null) or changed: status, owner, queue or connection.
@@ -37,12 +44,16 @@ export type DomainEvent =
       ticketId: number;
       messageId: number;
       fromMe: boolean;
+      author: MessageAuthor;
+      // The agent who wrote it (author 'agent'), else null.
+      byUserId: number | null;
     };
 
 export type DomainEventType = DomainEvent['type'];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 
 type Listener<T extends DomainEventType> = (event: EventOf<T>) => Promise<void> | void;
+type Recorder<T extends DomainEventType> = (tx: Db, event: EventOf<T>) => Promise<void>;
 
 export type DomainEvents = ReturnType<typeof createDomainEvents>;
 
@@ -50,9 +61,13 @@ export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger
   const { jobs, log } = options;
   const listeners = new Map<DomainEventType, Listener<DomainEventType>[]>();
   const durable = new Map<DomainEventType, string[]>();
+  const recorders = new Map<DomainEventType, Recorder<DomainEventType>[]>();
 
-  // Within the transaction: a job for each durable listener of each event.
+  // Within the transaction: the recorders, in the order the events were raised, then a job for each
+  // durable listener of each event.
   const publish = async (tx: Db, events: DomainEvent[]) => {
+    for (const event of events)
+      for (const recorder of recorders.get(event.type) ?? []) await recorder(tx, event);
     for (const event of events)
       for (const queue of durable.get(event.type) ?? [])
         await enqueueJobs(tx, queue, [{ payload: event, companyId: event.companyId }]);
@@ -78,6 +93,15 @@ export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger
       listeners.set(type, [
         ...(listeners.get(type) ?? []),
         listener as unknown as Listener<DomainEventType>,
+      ]);
+    },
+
+    // Writes what follows from an event in the transaction that raised it: a failure rolls the change
+    // back, so keep recorders to a statement or two on indexed rows.
+    record<T extends DomainEventType>(type: T, recorder: Recorder<T>) {
+      recorders.set(type, [
+        ...(recorders.get(type) ?? []),
+        recorder as unknown as Recorder<DomainEventType>,
       ]);
     },
 

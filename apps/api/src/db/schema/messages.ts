@@ -10,7 +10,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import type { MediaType } from '@atendi/shared';
-import { id, timestamps } from './_columns';
+import { createdAt, id, timestamps } from './_columns';
 import { companies } from './companies';
 import { contacts } from './contacts';
 import { tickets } from './tickets';
@@ -65,4 +65,29 @@ export const messages = pgTable(
     // Substring search (ILIKE '%term%') over bodies; needs the pg_trgm extension.
     index('messages_body_trgm_idx').using('gin', t.body.op('gin_trgm_ops')),
   ],
+);
+
+// External messages API (SPEC §7): a call's Idempotency-Key per connection and what it answered, so a
+// retried call finds the first one's messages instead of sending again. Kept a day (jobs prune them).
+export const apiIdempotencyKeys = pgTable(
+  'api_idempotency_keys',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    whatsappId: integer()
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    key: text().notNull(),
+    // A digest of the request (number, body, files' names and sizes): the same key with another
+    // request is refused.
+    requestHash: text().notNull(),
+    ticketId: integer()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    messageIds: integer().array().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex().on(t.whatsappId, t.key), index().on(t.createdAt)],
 );

@@ -118,3 +118,39 @@ export const userRatings = pgTable(
     check('user_ratings_rate_check', sql`rate between 1 and 3`),
   ],
 );
+
+// The conversation history the dashboard reads (ARCHITECTURE.md "Dashboard"): one row per
+// conversation of a ticket, from the moment it starts waiting (created or reopened) until it is
+// resolved. Written by the ticket and message events in the transaction that causes them.
+export const ticketTracking = pgTable(
+  'ticket_tracking',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    ticketId: integer()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    whatsappId: integer().notNull(),
+    queueId: integer().references(() => queues.id, { onDelete: 'set null' }),
+    // Who has (or last had) the conversation; the resolver once it is resolved.
+    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    startedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    // First taken by an agent; first answered by a person of the company; resolved.
+    acceptedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    firstReplyAt: timestamp({ withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp({ withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    // At most one running conversation per ticket.
+    uniqueIndex('ticket_tracking_running_idx')
+      .on(t.ticketId)
+      .where(sql`finished_at is null`),
+    index().on(t.ticketId),
+    index().on(t.companyId, t.startedAt),
+    index().on(t.companyId, t.acceptedAt),
+    index().on(t.companyId, t.firstReplyAt),
+    index().on(t.companyId, t.finishedAt),
+  ],
+);

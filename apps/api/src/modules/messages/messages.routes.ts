@@ -76,7 +76,11 @@ export const messagesRoutes = async (root: FastifyInstance) => {
       } else {
         throw new AppError('ERR_VALIDATION', 'Send the message as JSON or multipart/form-data');
       }
-      const sent = await sendMessages(deps, ticket, form, { kick: outbox.kick, log: request.log });
+      const sent = await sendMessages(deps, ticket, form, {
+        kick: outbox.kick,
+        log: request.log,
+        author: { kind: 'agent', userId: request.auth.userId },
+      });
       return reply.status(201).send(sent);
     },
   );

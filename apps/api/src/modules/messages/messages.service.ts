@@ -192,7 +192,12 @@ export const sendMessages = async (
   deps: Deps & Pick<AppDeps, 'events'>,
   ticket: TicketRow,
   form: MessageForm,
-  options: { kick: () => void; log: FastifyBaseLogger },
+  options: {
+    kick: () => void;
+    log: FastifyBaseLogger;
+    // Who writes: an agent in the inbox (their id), or a company system through the external API.
+    author: { kind: 'agent'; userId: number } | { kind: 'api' };
+  },
 ) => {
   let rows: MessageRow[];
   try {
@@ -207,7 +212,14 @@ export const sendMessages = async (
       if (!current) throw new AppError('ERR_NO_TICKET_FOUND');
       assertWritable(current);
       const written = await queueOutgoing(tx, ticket, form);
-      written.forEach((row) => raise(messageCreated(row)));
+      const { author } = options;
+      written.forEach((row) =>
+        raise(
+          author.kind === 'agent'
+            ? messageCreated(row, 'agent', author.userId)
+            : messageCreated(row, 'api'),
+        ),
+      );
       return written;
     });
   } catch (error) {

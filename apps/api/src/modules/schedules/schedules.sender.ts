@@ -164,7 +164,7 @@ const sendOne = async (deps: Deps, id: number, now: Date): Promise<Sent | undefi
         .returning();
       const sorted = rows.sort((a, b) => a.id - b.id);
       if (created) raise(ticketChanged(null, ticket, null));
-      sorted.forEach((row) => raise(messageCreated(row)));
+      sorted.forEach((row) => raise(messageCreated(row, 'platform')));
       return { schedule, ticket, created, rows: sorted };
     });
   } catch (error) {

@@ -255,7 +255,7 @@ export const ingestMessage = async (
         .where(eq(tickets.id, ticket.id))
         .returning();
       if (created) raise(ticketChanged(null, bumped!, null));
-      raise(messageCreated(stored));
+      raise(messageCreated(stored, message.fromMe ? 'phone' : 'contact'));
       return {
         contact: chat,
         ticket: bumped,

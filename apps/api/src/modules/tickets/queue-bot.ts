@@ -279,7 +279,7 @@ export const runQueueBot = async (deps: Deps, result: Ingested, kick: () => void
     if (!still) return [];
     const written = text ? await deps.ticketMessages.queueText(tx, ticket, text) : [];
     if (still.queueId !== ticket.queueId) raise(ticketChanged(ticket, still, null));
-    written.forEach((row) => raise(messageCreated(row)));
+    written.forEach((row) => raise(messageCreated(row, 'platform')));
     return written;
   });
   const [view] = await loadTicketViews(deps.db, [ticket.id]);

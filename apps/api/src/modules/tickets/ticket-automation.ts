@@ -77,7 +77,7 @@ export const sendAutomatic = async (
   if (!texts.some((t) => t.trim()) && !change) return;
   const sent = await deps.events.transaction(deps.db, async (tx, raise) => {
     const rows = await queueTexts(deps, tx, ticket, texts, change);
-    rows.forEach((row) => raise(messageCreated(row)));
+    rows.forEach((row) => raise(messageCreated(row, 'platform')));
     return rows;
   });
   await announceAutomatic(deps, ticket.companyId, sent);

@@ -1,4 +1,4 @@
-import type { DomainEvent, TicketSnapshot } from '../../events/domain-events';
+import type { DomainEvent, MessageAuthor, TicketSnapshot } from '../../events/domain-events';
 import type { messages, tickets } from '../../db/schema';
 
 type TicketRow = typeof tickets.$inferSelect;
@@ -28,12 +28,17 @@ export const ticketChanged = (
   after: snapshotOf(after),
 });
 
+// A message stored; `byUserId` names the agent when the author is one.
 export const messageCreated = (
   message: Pick<typeof messages.$inferSelect, 'id' | 'companyId' | 'ticketId' | 'fromMe'>,
+  author: MessageAuthor,
+  byUserId: number | null = null,
 ): DomainEvent => ({
   type: 'message.created',
   companyId: message.companyId,
   ticketId: message.ticketId,
   messageId: message.id,
   fromMe: message.fromMe,
+  author,
+  byUserId: author === 'agent' ? byUserId : null,
 });

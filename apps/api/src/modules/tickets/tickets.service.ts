@@ -358,7 +358,7 @@ export const updateTicket = async (
       .returning();
     const sent = await queueTransitionMessages(tx, deps, ctx.userId, before, after);
     raise(ticketChanged(before, after, ctx.userId));
-    sent.forEach((message) => raise(messageCreated(message)));
+    sent.forEach((message) => raise(messageCreated(message, 'platform')));
     return { before, after, sent };
   });
   const view = await viewOf(deps.db, id);

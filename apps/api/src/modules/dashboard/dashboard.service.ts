@@ -1,0 +1,251 @@
+import { eq, sql } from 'drizzle-orm';
+import type {
+  DashboardChartQuery,
+  DashboardQuery,
+  DashboardTicketsDay,
+  DashboardTicketsUsers,
+  DashboardView,
+} from '@atendi/shared';
+import type { AppDeps } from '../../deps';
+import { queryRows, type Db } from '../../db/client';
+import { companies } from '../../db/schema';
+import type { AuthContext } from '../../platform/context';
+import { AppError } from '../../platform/errors';
+import { sqlTime } from '../../platform/sql-time';
+
+// SPEC §7 Dashboard, read from the conversation history (ticket-tracking.ts). Each figure is taken
+// over the conversations whose own moment falls within the period: resolved ones for support and
+// resolution times, accepted ones for the wait, first-answered ones for the first response.
+// Calendar days are the company's (the platform's TIME_ZONE: companies have no zone of their own).
+
+type Deps = Pick<AppDeps, 'db' | 'config'>;
+
+// Super users may look at any company; for anyone else another company does not exist.
+const targetCompany = async (db: Db, ctx: AuthContext, companyId = ctx.companyId) => {
+  if (companyId === ctx.companyId) return companyId;
+  if (!ctx.isSuper) throw new AppError('ERR_NO_COMPANY_FOUND');
+  const [row] = await db
+    .select({ id: companies.id })
+    .from(companies)
+    .where(eq(companies.id, companyId));
+  if (!row) throw new AppError('ERR_NO_COMPANY_FOUND');
+  return companyId;
+};
+
+// Local midnight of a calendar day in a zone, in SQL.
+const dayStart = (day: string, timeZone: string) =>
+  sql`((${day})::date)::timestamp at time zone ${timeZone}`;
+const dayAfter = (day: string, timeZone: string) =>
+  sql`((${day})::date + 1)::timestamp at time zone ${timeZone}`;
+
+// The period [from, to) a query asks for: the last `days` days, the calendar days date_from..date_to,
+// or from the first of this month until now. A period that runs until now has no upper bound in SQL
+// (`until`: nothing happened after now, and what happens in this very millisecond counts).
+const periodOf = async (db: Db, query: DashboardQuery, timeZone: string, now: Date) => {
+  const at = sqlTime(now);
+  const monthStart = sql`date_trunc('month', ${at} at time zone ${timeZone}) at time zone ${timeZone}`;
+  const from = query.days
+    ? sql`${at} - make_interval(days => ${query.days}::int)`
+    : query.date_from
+      ? dayStart(query.date_from, timeZone)
+      : monthStart;
+  const to = !query.days && query.date_to ? dayAfter(query.date_to, timeZone) : at;
+  const [row] = await queryRows<{ from: string | Date; to: string | Date }>(
+    db,
+    sql`select (${from})::timestamptz as "from", (${to})::timestamptz as "to"`,
+  );
+  const untilNow = query.days !== undefined || !query.date_to;
+  return {
+    from: new Date(row.from),
+    to: new Date(row.to),
+    until: untilNow ? sql`'infinity'::timestamptz` : sqlTime(new Date(row.to)),
+  };
+};
+
+// Seconds to minutes with one decimal; null when nothing was measured.
+const minutesOf = (seconds: number, count: number) =>
+  count > 0 ? Math.round(seconds / count / 6) / 10 : null;
+
+export const getDashboard = async (
+  deps: Deps,
+  ctx: AuthContext,
+  query: DashboardQuery,
+): Promise<DashboardView> => {
+  const companyId = await targetCompany(deps.db, ctx, query.companyId);
+  const timeZone = deps.config.timeZone;
+  const period = await periodOf(deps.db, query, timeZone, new Date());
+  const f = sqlTime(period.from);
+  const t = period.until;
+
+  // One pass over the conversations that have any moment within the period (every moment comes
+  // after the start, and a running one has no end yet).
+  const [c] = await queryRows<{
+    happening: number;
+    pending: number;
+    started: number;
+    accepted: number;
+    wait_seconds: number | null;
+    answered: number;
+    reply_seconds: number | null;
+    finished: number;
+    resolution_seconds: number | null;
+    support_count: number;
+    support_seconds: number | null;
+  }>(
+    deps.db,
+    sql`
+    select
+      (select count(*)::int from tickets where company_id = ${companyId} and status = 'open') as happening,
+      (select count(*)::int from tickets where company_id = ${companyId} and status = 'pending') as pending,
+      count(*) filter (where started_at >= ${f})::int as started,
+      count(*) filter (where accepted_at >= ${f} and accepted_at < ${t})::int as accepted,
+      sum(extract(epoch from accepted_at - started_at))
+        filter (where accepted_at >= ${f} and accepted_at < ${t})::float8 as wait_seconds,
+      count(*) filter (where first_reply_at >= ${f} and first_reply_at < ${t})::int as answered,
+      sum(extract(epoch from first_reply_at - started_at))
+        filter (where first_reply_at >= ${f} and first_reply_at < ${t})::float8 as reply_seconds,
+      count(*) filter (where finished_at >= ${f} and finished_at < ${t})::int as finished,
+      sum(extract(epoch from finished_at - started_at))
+        filter (where finished_at >= ${f} and finished_at < ${t})::float8 as resolution_seconds,
+      count(*) filter (where finished_at >= ${f} and finished_at < ${t} and accepted_at is not null)::int
+        as support_count,
+      sum(extract(epoch from finished_at - accepted_at))
+        filter (where finished_at >= ${f} and finished_at < ${t})::float8 as support_seconds
+    from ticket_tracking
+    where company_id = ${companyId}
+      and started_at < ${t}
+      and (finished_at is null or finished_at >= ${f})`,
+  );
+
+  // Per user: resolved within the period, their support time, and the ratings given within it.
+  const perUser = await queryRows<{
+    id: number;
+    name: string;
+    online: boolean;
+    tickets: number | null;
+    support_count: number | null;
+    support_seconds: number | null;
+    rating: number | null;
+  }>(
+    deps.db,
+    sql`
+    select u.id, u.name, u.online, f.tickets, f.support_count, f.support_seconds, r.rating
+    from users u
+    left join (
+      select user_id,
+        count(*)::int as tickets,
+        count(accepted_at)::int as support_count,
+        sum(extract(epoch from finished_at - accepted_at))::float8 as support_seconds
+      from ticket_tracking
+      where company_id = ${companyId} and finished_at >= ${f} and finished_at < ${t}
+      group by user_id
+    ) f on f.user_id = u.id
+    left join (
+      select user_id, avg(rate)::float8 as rating
+      from user_ratings
+      where company_id = ${companyId} and created_at >= ${f} and created_at < ${t}
+      group by user_id
+    ) r on r.user_id = u.id
+    where u.company_id = ${companyId}
+    order by u.name, u.id`,
+  );
+
+  return {
+    counters: {
+      supportHappening: c.happening,
+      supportPending: c.pending,
+      supportFinished: c.finished,
+      supportStarted: c.started,
+      avgSupportTime: minutesOf(Number(c.support_seconds ?? 0), c.support_count),
+      avgWaitTime: minutesOf(Number(c.wait_seconds ?? 0), c.accepted),
+      avgFirstResponseTime: minutesOf(Number(c.reply_seconds ?? 0), c.answered),
+      avgResolutionTime: minutesOf(Number(c.resolution_seconds ?? 0), c.finished),
+    },
+    attendants: perUser.map((row) => ({
+      id: row.id,
+      name: row.name,
+      online: row.online,
+      tickets: row.tickets ?? 0,
+      avgSupportTime: minutesOf(Number(row.support_seconds ?? 0), row.support_count ?? 0),
+      rating: row.rating === null ? 0 : Math.round(Number(row.rating) * 10) / 10,
+    })),
+    period: { from: period.from.toISOString(), to: period.to.toISOString(), timeZone },
+  };
+};
+
+// GET /dashboard/ticketsUsers: conversations accepted within the days, per user who holds them.
+export const getTicketsUsers = async (
+  deps: Deps,
+  ctx: AuthContext,
+  query: DashboardChartQuery,
+): Promise<DashboardTicketsUsers> => {
+  const companyId = await targetCompany(deps.db, ctx, query.companyId);
+  const timeZone = deps.config.timeZone;
+  const rows = await queryRows<{ user_id: number; name: string; total: number }>(
+    deps.db,
+    sql`
+    select u.id as user_id, u.name, a.total
+    from (
+      select user_id, count(*)::int as total
+      from ticket_tracking
+      where company_id = ${companyId}
+        and accepted_at >= ${dayStart(query.initialDate, timeZone)}
+        and accepted_at < ${dayAfter(query.finalDate, timeZone)}
+        and user_id is not null
+      group by user_id
+    ) a
+    join users u on u.id = a.user_id and u.company_id = ${companyId}
+    order by a.total desc, u.name, u.id`,
+  );
+  return {
+    data: rows.map((row) => ({ userId: row.user_id, name: row.name, total: row.total })),
+  };
+};
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+// Every calendar day from one YYYY-MM-DD to another, both included.
+const daysBetween = (first: string, last: string) => {
+  const days: string[] = [];
+  for (
+    let at = Date.parse(`${first}T00:00:00Z`);
+    at <= Date.parse(`${last}T00:00:00Z`);
+    at += DAY_MS
+  )
+    days.push(new Date(at).toISOString().slice(0, 10));
+  return days;
+};
+
+// GET /dashboard/ticketsDay: conversations started per calendar day, or per hour of a single day.
+export const getTicketsDay = async (
+  deps: Deps,
+  ctx: AuthContext,
+  query: DashboardChartQuery,
+): Promise<DashboardTicketsDay> => {
+  const companyId = await targetCompany(deps.db, ctx, query.companyId);
+  const timeZone = deps.config.timeZone;
+  const hourly = query.initialDate === query.finalDate;
+  const bucket = hourly
+    ? sql`lpad(extract(hour from started_at at time zone ${timeZone})::int::text, 2, '0') || ':00'`
+    : sql`to_char(started_at at time zone ${timeZone}, 'YYYY-MM-DD')`;
+  const rows = await queryRows<{ label: string; total: number }>(
+    deps.db,
+    sql`
+    select ${bucket} as label, count(*)::int as total
+    from ticket_tracking
+    where company_id = ${companyId}
+      and started_at >= ${dayStart(query.initialDate, timeZone)}
+      and started_at < ${dayAfter(query.finalDate, timeZone)}
+    group by 1`,
+  );
+  const totals = new Map(rows.map((row) => [row.label, row.total]));
+  const labels = hourly
+    ? Array.from({ length: 24 }, (_, hour) => `${String(hour).padStart(2, '0')}:00`)
+    : daysBetween(query.initialDate, query.finalDate);
+  const data = labels.map((label) => ({ label, total: totals.get(label) ?? 0 }));
+  return {
+    count: data.reduce((sum, point) => sum + point.total, 0),
+    unit: hourly ? 'hour' : 'day',
+    data,
+  };
+};

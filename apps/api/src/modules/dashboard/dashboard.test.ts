@@ -1,0 +1,353 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type { DashboardView, WhatsappView } from '@atendi/shared';
+import { ticketTracking, users } from '../../db/schema';
+import {
+  createTestApp,
+  inject,
+  login,
+  makeCompany,
+  makeUser,
+  superUser,
+  travel,
+  type Session,
+  type TestContext,
+} from '../../../test/harness';
+import { eventually, inbound, pairedSimulator, setSetting, ticketOf } from '../../../test/inbox';
+import { ingestMessage } from '../tickets/ingest';
+
+// The dashboard's figures, each on conversations built through the API with a moved clock, so every
+// definition (ARCHITECTURE.md "Dashboard") is checked on known minutes.
+
+const MIN = 60 * 1000;
+const DAY = 24 * 60 * MIN;
+// UTC−6 all year (no daylight saving), so calendar days are easy to reason about.
+const ZONE = 'America/Mexico_City';
+
+let t: TestContext;
+let admin: Session;
+let companyId: number;
+let connection: WhatsappView;
+let phone = 5215550000000;
+const nextPhone = () => String((phone += 1));
+
+beforeAll(async () => {
+  // Tokens outlive the days the clock is moved.
+  t = await createTestApp({ TIME_ZONE: ZONE, ACCESS_TOKEN_TTL: String(90 * 24 * 3600) });
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  const made = await makeCompany(t.db);
+  companyId = made.company.id;
+  admin = await login(t.app, made.admin.email);
+  connection = await pairedSimulator(t.app, admin, {});
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const dashboard = async (query = '', session = admin) => {
+  const res = await inject(t.app, session, 'GET', `/dashboard${query}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as DashboardView;
+};
+const put = (id: number, body: object, session = admin) =>
+  inject(t.app, session, 'PUT', `/tickets/${id}`, body);
+const reply = (ticketId: number, body: string, session = admin) =>
+  inject(t.app, session, 'POST', `/messages/${ticketId}`, { body });
+
+// A contact writes in; answers their waiting ticket.
+const contactWrites = async (body = 'hola', from = nextPhone()) => {
+  await inbound(t.app, admin, connection.id, { from, body, name: 'Cliente' });
+  const ticket = await eventually(() => ticketOf(t.db, companyId, from), Boolean, 'ticket');
+  return { ticket: ticket!, from };
+};
+
+// Waits 10 min, accepted; 5 min, answered; 15 min, resolved: wait 10, first response 15,
+// support 20, resolution 30 minutes.
+const attendedConversation = async (session = admin) => {
+  const { ticket, from } = await contactWrites();
+  travel(10 * MIN);
+  expect(
+    (await put(ticket.id, { status: 'open', userId: session.userId }, session)).statusCode,
+  ).toBe(200);
+  travel(5 * MIN);
+  expect((await reply(ticket.id, '¿En qué le puedo ayudar?', session)).statusCode).toBe(201);
+  travel(15 * MIN);
+  expect((await put(ticket.id, { status: 'closed' }, session)).statusCode).toBe(200);
+  return { ticket, from };
+};
+
+describe('GET /dashboard counters', () => {
+  it('measures wait, first response, support and resolution from the moments a conversation went through', async () => {
+    await attendedConversation();
+    const { counters, attendants } = await dashboard('?days=1');
+    expect(counters).toEqual({
+      supportHappening: 0,
+      supportPending: 0,
+      supportFinished: 1,
+      supportStarted: 1,
+      avgWaitTime: 10,
+      avgFirstResponseTime: 15,
+      avgSupportTime: 20,
+      avgResolutionTime: 30,
+    });
+    expect(attendants.find((a) => a.id === admin.userId)).toMatchObject({
+      tickets: 1,
+      avgSupportTime: 20,
+      rating: 0,
+    });
+  });
+
+  it('counts waiting and attended conversations as they are now, and averages over several', async () => {
+    await attendedConversation();
+    // A second one: waits 30 min, support 40 (resolved without a reply).
+    const second = await contactWrites();
+    travel(30 * MIN);
+    await put(second.ticket.id, { status: 'open', userId: admin.userId });
+    travel(40 * MIN);
+    await put(second.ticket.id, { status: 'closed' });
+    // One still waiting, one being attended.
+    await contactWrites();
+    const attended = await contactWrites();
+    await put(attended.ticket.id, { status: 'open', userId: admin.userId });
+
+    const { counters } = await dashboard('?days=1');
+    expect(counters).toMatchObject({
+      supportPending: 1,
+      supportHappening: 1,
+      supportFinished: 2,
+      supportStarted: 4,
+      // (10 + 30 + 0) / 3 accepted
+      avgWaitTime: 13.3,
+      // (20 + 40) / 2, (30 + 70) / 2
+      avgSupportTime: 30,
+      avgResolutionTime: 50,
+      // Only the first was answered by a person.
+      avgFirstResponseTime: 15,
+    });
+  });
+
+  it('does not take the platform’s own messages for a first reply, but does a message typed on the phone', async () => {
+    await setSetting(t.db, companyId, 'sendGreetingAccepted', 'enabled');
+    const { ticket, from } = await contactWrites();
+    travel(2 * MIN);
+    // Accepting sends the greeting (a platform message): not an answer.
+    await put(ticket.id, { status: 'open', userId: admin.userId });
+    travel(6 * MIN);
+    expect((await dashboard('?days=1')).counters.avgFirstResponseTime).toBeNull();
+    // Someone answers on the connected phone itself (as a driver reports it).
+    await ingestMessage(t.app.deps, {
+      connection: { id: connection.id, companyId, provider: 'simulator' },
+      event: {
+        type: 'message',
+        message: {
+          providerId: `phone-${from}`,
+          from,
+          body: 'Le escribo desde el teléfono',
+          mediaType: 'chat',
+          isGroup: false,
+          fromMe: true,
+          timestamp: new Date(),
+        },
+      },
+    });
+    expect((await dashboard('?days=1')).counters.avgFirstResponseTime).toBe(8);
+  });
+
+  it('starts a new conversation when a resolved ticket is reopened', async () => {
+    const { ticket } = await attendedConversation();
+    travel(60 * MIN);
+    expect((await put(ticket.id, { status: 'open', userId: admin.userId })).statusCode).toBe(200);
+    travel(5 * MIN);
+    await put(ticket.id, { status: 'closed' });
+    const rows = await t.db
+      .select()
+      .from(ticketTracking)
+      .where(eq(ticketTracking.ticketId, ticket.id));
+    expect(rows).toHaveLength(2);
+    const { counters } = await dashboard('?days=1');
+    // The reopened one was taken at once (wait 0) and lasted 5 minutes.
+    expect(counters).toMatchObject({ supportFinished: 2, avgWaitTime: 5, avgSupportTime: 12.5 });
+  });
+
+  it('gives each attendant their resolved conversations, support time, ratings and online state', async () => {
+    await setSetting(t.db, companyId, 'userRating', 'enabled');
+    const agentRow = await makeUser(t.db, companyId, 'user', { name: 'Bruno Agente' });
+    await t.db.update(users).set({ online: true }).where(eq(users.id, agentRow.id));
+    const agent = await login(t.app, agentRow.email);
+    const first = await attendedConversation(agent);
+    await inbound(t.app, admin, connection.id, { from: first.from, body: '3' });
+    const second = await attendedConversation(agent);
+    await inbound(t.app, admin, connection.id, { from: second.from, body: '2' });
+    const view = await eventually(
+      () => dashboard('?days=1'),
+      (v) => v.attendants.some((a) => a.id === agentRow.id && a.rating > 0),
+      'ratings',
+    );
+    const bruno = view.attendants.find((a) => a.id === agentRow.id);
+    expect(bruno).toEqual({
+      id: agentRow.id,
+      name: 'Bruno Agente',
+      online: true,
+      tickets: 2,
+      avgSupportTime: 20,
+      rating: 2.5,
+    });
+    expect(view.attendants.find((a) => a.id === admin.userId)).toMatchObject({
+      tickets: 0,
+      avgSupportTime: null,
+      rating: 0,
+    });
+  });
+});
+
+describe('GET /dashboard periods', () => {
+  it('counts a conversation in the periods that include the moment it was resolved', async () => {
+    await attendedConversation();
+    travel(3 * DAY);
+    expect((await dashboard('?days=1')).counters.supportFinished).toBe(0);
+    expect((await dashboard('?days=7')).counters.supportFinished).toBe(1);
+  });
+
+  it('reads date_from and date_to as calendar days of the company’s time zone, both included', async () => {
+    // 23:50 in Mexico City on 2026-03-10 is 05:50 UTC on the 11th.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-11T05:50:00Z'));
+    await attendedConversation(); // resolved 00:20 local on the 11th, accepted 00:00 on the 11th
+    const onTenth = await dashboard('?date_from=2026-03-10&date_to=2026-03-10');
+    expect(onTenth.counters).toMatchObject({ supportStarted: 1, supportFinished: 0 });
+    expect(onTenth.period).toEqual({
+      from: '2026-03-10T06:00:00.000Z',
+      to: '2026-03-11T06:00:00.000Z',
+      timeZone: ZONE,
+    });
+    const both = await dashboard('?date_from=2026-03-10&date_to=2026-03-11');
+    expect(both.counters).toMatchObject({ supportStarted: 1, supportFinished: 1 });
+  });
+
+  it('starts at the first of the month when no period is given', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-04-15T18:00:00Z'));
+    const view = await dashboard();
+    expect(view.period.from).toBe('2026-04-01T06:00:00.000Z');
+    expect(view.period.to).toBe('2026-04-15T18:00:00.000Z');
+  });
+
+  it('refuses periods that make no sense', async () => {
+    for (const query of [
+      '?date_from=2026-03-10&date_to=2026-03-01',
+      '?date_from=2026-02-30',
+      '?date_from=10/03/2026',
+      '?days=0',
+      '?days=abc',
+      '?date_from=2024-01-01&date_to=2026-01-01',
+    ]) {
+      const res = await inject(t.app, admin, 'GET', `/dashboard${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().error).toBe('ERR_VALIDATION');
+    }
+    const chart = await inject(
+      t.app,
+      admin,
+      'GET',
+      '/dashboard/ticketsDay?initialDate=2026-03-10&finalDate=2026-03-09',
+    );
+    expect(chart.statusCode).toBe(400);
+    expect(
+      (await inject(t.app, admin, 'GET', '/dashboard/ticketsUsers?initialDate=2026-03-10'))
+        .statusCode,
+    ).toBe(400);
+  });
+});
+
+describe('dashboard charts', () => {
+  it('counts conversations started per calendar day, zeros included, or per hour of one day', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-05-02T03:00:00Z')); // 21:00 on May 1st in Mexico City
+    await contactWrites();
+    vi.setSystemTime(new Date('2026-05-03T15:30:00Z')); // 09:30 on May 3rd
+    await contactWrites();
+    await contactWrites();
+    const days = await inject(
+      t.app,
+      admin,
+      'GET',
+      '/dashboard/ticketsDay?initialDate=2026-04-30&finalDate=2026-05-03',
+    );
+    expect(days.json()).toEqual({
+      count: 3,
+      unit: 'day',
+      data: [
+        { label: '2026-04-30', total: 0 },
+        { label: '2026-05-01', total: 1 },
+        { label: '2026-05-02', total: 0 },
+        { label: '2026-05-03', total: 2 },
+      ],
+    });
+    const hours = (
+      await inject(
+        t.app,
+        admin,
+        'GET',
+        '/dashboard/ticketsDay?initialDate=2026-05-03&finalDate=2026-05-03',
+      )
+    ).json();
+    expect(hours.unit).toBe('hour');
+    expect(hours.data).toHaveLength(24);
+    expect(hours.data[9]).toEqual({ label: '09:00', total: 2 });
+    expect(hours.count).toBe(2);
+  });
+
+  it('counts conversations accepted per user', async () => {
+    const agentRow = await makeUser(t.db, companyId, 'user', { name: 'Carla' });
+    const agent = await login(t.app, agentRow.email);
+    await attendedConversation(agent);
+    await attendedConversation(agent);
+    await attendedConversation(admin);
+    await contactWrites(); // never accepted
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - DAY).toISOString().slice(0, 10);
+    const res = await inject(
+      t.app,
+      admin,
+      'GET',
+      `/dashboard/ticketsUsers?initialDate=${yesterday}&finalDate=${today}`,
+    );
+    expect(res.json().data).toEqual([
+      { userId: agentRow.id, name: 'Carla', total: 2 },
+      { userId: admin.userId, name: expect.any(String), total: 1 },
+    ]);
+  });
+});
+
+describe('dashboard access', () => {
+  it('is for admins; another company’s figures are 404 except to super users', async () => {
+    const agentRow = await makeUser(t.db, companyId, 'user');
+    const agent = await login(t.app, agentRow.email);
+    const refused = await inject(t.app, agent, 'GET', '/dashboard');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toBe('ERR_NO_PERMISSION');
+    for (const path of ['/dashboard/ticketsUsers', '/dashboard/ticketsDay'])
+      expect(
+        (await inject(t.app, agent, 'GET', `${path}?initialDate=2026-01-01&finalDate=2026-01-02`))
+          .statusCode,
+      ).toBe(403);
+
+    await attendedConversation();
+    const other = await makeCompany(t.db);
+    const otherAdmin = await login(t.app, other.admin.email);
+    const peek = await inject(t.app, otherAdmin, 'GET', `/dashboard?days=1&companyId=${companyId}`);
+    expect(peek.statusCode).toBe(404);
+    // Their own dashboard knows nothing of this company's conversations.
+    expect((await dashboard('?days=1', otherAdmin)).counters.supportFinished).toBe(0);
+
+    const root = await superUser(t.db);
+    const operator = await login(t.app, root!.email);
+    const seen = await dashboard(`?days=1&companyId=${companyId}`, operator);
+    expect(seen.counters.supportFinished).toBe(1);
+    expect((await inject(t.app, operator, 'GET', '/dashboard?companyId=999999')).statusCode).toBe(
+      404,
+    );
+  });
+});

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { MESSAGE_BODY_MAX } from './messages';
+import { dateTime } from './responses';
+
+// SPEC §7 External messages API: POST /api/messages/send with `Authorization: Bearer {connection
+// token}`. Text as JSON { number, body }; media as multipart/form-data with number, body (the
+// caption of the first file) and one or more `medias` files.
+
+export const EXTERNAL_API_PATH = '/api/messages/send';
+
+// A retried call carrying the same key (any text of 1 to 255 visible characters) answers the first
+// call's messages instead of sending again, for a day.
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+export const IDEMPOTENCY_KEY_MAX = 255;
+export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
+
+// Digits with the country code, in any notation ('+55 (11) 98888-7777').
+export const externalNumber = z
+  .string()
+  .trim()
+  .min(8)
+  .max(50)
+  .regex(/^\+?[\d\s().-]+$/, 'Use digits with the country code')
+  .refine((text) => {
+    const digits = text.replace(/\D/g, '').length;
+    return digits >= 8 && digits <= 15;
+  }, 'Use 8 to 15 digits with the country code');
+
+// The JSON form (text only).
+export const externalSendSchema = z.object({
+  number: externalNumber,
+  body: z
+    .string()
+    .max(MESSAGE_BODY_MAX)
+    .refine((text) => text.trim().length > 0, 'Write the message'),
+});
+export type ExternalSendInput = z.infer<typeof externalSendSchema>;
+
+// How far a message got: queued (stored, waiting for the connection), sent (WhatsApp has it),
+// delivered, read, or failed (every attempt was refused; it can be retried from the chat).
+export const externalMessageStatuses = ['queued', 'sent', 'delivered', 'read', 'failed'] as const;
+export type ExternalMessageStatus = (typeof externalMessageStatuses)[number];
+
+export const externalSentMessageSchema = z.object({
+  id: z.number(),
+  status: z.enum(externalMessageStatuses),
+  body: z.string(),
+  mediaType: z.string(),
+  createdAt: dateTime,
+});
+
+// One message per file (the body goes with the first), or the text alone.
+export const externalSendResponseSchema = z.object({
+  ticketId: z.number(),
+  contactId: z.number(),
+  // The number as stored (digits with the country code).
+  number: z.string(),
+  messages: z.array(externalSentMessageSchema),
+});
+export type ExternalSendResponse = z.input<typeof externalSendResponseSchema>;
