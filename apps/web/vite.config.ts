@@ -48,6 +48,11 @@ export default defineConfig(({ mode }) => {
                 test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
               },
               { name: 'forms', test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]/ },
+              // Loaded with the dashboard's charts only (React.lazy), never in the first load.
+              {
+                name: 'charts',
+                test: /node_modules[\\/](chart\.js|react-chartjs-2|@kurkle)[\\/]/,
+              },
               { name: 'vendor', test: /node_modules/ },
             ],
           },

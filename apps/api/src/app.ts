@@ -38,6 +38,7 @@ import { systemRoutes } from './modules/system/system.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { whatsappsRoutes } from './modules/whatsapps/whatsapps.routes';
 import { messagesRoutes } from './modules/messages/messages.routes';
+import { externalApiRoutes } from './modules/messages/external-api.routes';
 import { createTicketMessages } from './modules/messages/messages.service';
 import { registerTicketsEngine } from './modules/tickets/tickets.engine';
 import { ticketsRoutes } from './modules/tickets/tickets.routes';
@@ -125,6 +126,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     redis: limiterRedis,
     loginLimit: config.loginRateLimit,
     windowSeconds: config.loginRateWindow,
+    externalApiLimit: config.externalApiRateLimit,
   });
   const uploads = createUploads({
     dataDir: config.dataDir,
@@ -207,6 +209,8 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     origin: corsOrigin,
     credentials: true,
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    // The web app reads these on another origin: how long a 429 asks it to wait, and a replayed send.
+    exposedHeaders: ['Retry-After', 'Idempotent-Replayed'],
   });
   await app.register(swagger, {
     openapi: {
@@ -246,6 +250,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(uploadsRoutes);
   await app.register(whatsappsRoutes);
   await app.register(messagesRoutes);
+  await app.register(externalApiRoutes);
   await app.register(cloudWebhookRoutes);
   registerTicketsEngine(app);
   await app.register(ticketsRoutes);

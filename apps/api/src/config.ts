@@ -104,6 +104,8 @@ const envSchema = z.object({
     .int()
     .min(1)
     .default(15 * 60),
+  // External messages API: calls per connection token per minute.
+  EXTERNAL_API_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
   // Billing through Stripe (modules/subscriptions): without the secret key payments are off.
   STRIPE_SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   STRIPE_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
@@ -154,6 +156,7 @@ export type Config = {
   // Fastify's trustProxy: who may set X-Forwarded-For (off by default).
   trustProxy: TrustProxy;
   loginRateLimit: number;
+  externalApiRateLimit: number;
   loginRateWindow: number;
   logLevel: string;
   stripe: {
@@ -224,6 +227,7 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : '',
     trustProxy: e.TRUST_PROXY,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
+    externalApiRateLimit: e.EXTERNAL_API_RATE_LIMIT,
     loginRateWindow: e.LOGIN_RATE_WINDOW,
     logLevel: e.LOG_LEVEL,
     stripe: {

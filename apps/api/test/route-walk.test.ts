@@ -49,6 +49,8 @@ const PUBLIC_ROUTES = [
   'POST /webhooks/whatsapp',
   // Stripe calls this; a request is checked against STRIPE_WEBHOOK_SECRET.
   'POST /subscriptions/webhook',
+  // Companies' own systems call this with a connection token (modules/messages/external-api.ts).
+  'POST /api/messages/send',
 ];
 
 // Routes a company that is not active may still reach (SPEC §2 gate). Also deliberate.

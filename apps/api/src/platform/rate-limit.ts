@@ -21,6 +21,8 @@ export type RateLimits = {
   forgotIp: Limiter;
   // Public sign-ups per client address.
   signupIp: Limiter;
+  // External messages API calls per connection token, per minute.
+  externalApi: Limiter;
 };
 
 // With Redis (several API nodes) the counters are shared; without it the API is one process
@@ -30,6 +32,7 @@ export const createRateLimits = (options: {
   redis?: Redis;
   loginLimit: number;
   windowSeconds: number;
+  externalApiLimit?: number;
 }): RateLimits => {
   const make = (name: string, points: number, duration: number): Limiter => {
     const keyPrefix = `rl:${name}`;
@@ -50,6 +53,7 @@ export const createRateLimits = (options: {
     forgotEmail: make('forgot', 5, windowSeconds),
     forgotIp: make('forgot-ip', 20, windowSeconds),
     signupIp: make('signup', 20, 3600),
+    externalApi: make('external-api', options.externalApiLimit ?? 60, 60),
   };
 };
 

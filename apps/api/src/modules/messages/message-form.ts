@@ -110,12 +110,16 @@ const fromClient = async <T>(read: () => Promise<T>): Promise<T> => {
   }
 };
 
+// `fields` names further text fields the caller reads (the external API's number); they come back in
+// `fields`, the last value of each.
 export const readMessageForm = async (
   request: FastifyRequest,
   uploads: Uploads,
   companyId: number,
-): Promise<MessageForm> => {
+  options: { fields?: readonly string[] } = {},
+): Promise<MessageForm & { fields: Record<string, string> }> => {
   const medias: OutgoingMedia[] = [];
+  const fields: Record<string, string> = {};
   let body = '';
   let quotedMsgId: number | null = null;
   try {
@@ -141,6 +145,7 @@ export const readMessageForm = async (
           throw invalid(part.fieldname, `${part.fieldname} is not valid text`);
         if (part.fieldname === 'body') body = part.value;
         else if (part.fieldname === 'quotedMsg') quotedMsgId = parseQuoted(part.value);
+        else if (options.fields?.includes(part.fieldname)) fields[part.fieldname] = part.value;
         // read, fromMe and mediaUrl are SPEC fields with nothing to choose: a send is always fromMe.
         continue;
       }
@@ -171,7 +176,7 @@ export const readMessageForm = async (
     if (body.length > MESSAGE_BODY_MAX)
       throw invalid('body', `The message may have at most ${MESSAGE_BODY_MAX} characters`);
     if (!medias.length && !body.trim()) throw invalid('body', 'Write a message or attach a file');
-    return { body, quotedMsgId, medias };
+    return { body, quotedMsgId, medias, fields };
   } catch (error) {
     await discardMedia(uploads, companyId, medias);
     throw error;

@@ -15,6 +15,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
+import { multipart } from '../../../test/multipart';
 import { OUTBOX_MAX_ATTEMPTS } from './outbox';
 import { OUTBOX_QUEUE } from './sends';
 
@@ -137,32 +138,6 @@ const listen = async (session: Session, ticketId: number, list?: string) => {
   expect(await socket.timeout(5000).emitWithAck('joinChatBox', String(ticketId))).toBe(true);
   if (list) expect(await socket.timeout(5000).emitWithAck('joinTickets', list)).toBe(true);
   return heard;
-};
-
-type Part = { field?: string; name: string; type: string; data: Buffer };
-// A multipart/form-data request body, as a browser's FormData would send it.
-const multipart = (fields: Record<string, string>, files: Part[]) => {
-  const boundary = `----atendi${randomBytes(8).toString('hex')}`;
-  const chunks: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields))
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-      ),
-    );
-  for (const file of files)
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'medias'}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
-      ),
-      file.data,
-      Buffer.from('\r\n'),
-    );
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(chunks),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
 };
 
 const sendForm = (ticketId: number, form: ReturnType<typeof multipart>) =>

@@ -2,6 +2,7 @@ import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import { messageCreated, ticketChanged } from './ticket-events';
 import type { Db } from '../../db/client';
+import type { DomainEvent } from '../../events/domain-events';
 import { contacts, messages, tickets, userRatings } from '../../db/schema';
 import type { InboundMessage } from '../../channels/driver';
 import type { ChannelEventInput } from '../../channels/manager';
@@ -115,6 +116,29 @@ const findOrCreateTicket = async (
     .returning({ ...getTableColumns(tickets), inserted: sql<boolean>`(xmax = 0)` });
   const { inserted, ...ticket } = row;
   return { ticket: ticket as TicketRow, created: Boolean(inserted) };
+};
+
+// A conversation the company starts from outside the inbox (the external messages API): the contact by
+// number (created when new, named after its number) and its active ticket on the connection (created
+// waiting, as a message typed on the phone would create it), locked for the caller's transaction.
+// Concurrent calls for one new number meet at the unique indexes: one contact, one ticket.
+export const conversationWith = async (
+  tx: Db,
+  raise: (event: DomainEvent) => void,
+  input: { companyId: number; whatsappId: number; number: string },
+) => {
+  const contact = await upsertContact(tx, input.companyId, input.whatsappId, {
+    number: input.number,
+    isGroup: false,
+  });
+  const { ticket, created } = await findOrCreateTicket(tx, {
+    companyId: input.companyId,
+    contactId: contact.id,
+    whatsappId: input.whatsappId,
+    isGroup: false,
+  });
+  if (created) raise(ticketChanged(null, ticket, null));
+  return { contact, ticket, created };
 };
 
 // The contact's resolved ticket waiting for a rating: a 1–3 answer is recorded there (and stored on it)

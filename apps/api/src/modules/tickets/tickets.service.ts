@@ -35,7 +35,7 @@ import { listScope, notificationRooms, seesAll, ticketRooms, ticketViewer } from
 export { loadTicketViews, serializeContact, type TicketView } from './ticket-views';
 export { emitTicket, roomsOf } from './tickets.engine';
 export { listScope, notificationRooms, ticketRooms, ticketViewer } from './visibility';
-export { previewOf } from './ingest';
+export { conversationWith, previewOf } from './ingest';
 export { fillVariables } from './bot-texts';
 export { messageCreated, ticketChanged } from './ticket-events';
 export type { MessageRow, OutgoingTicket, TicketMessages } from './ticket-messages';

@@ -6,6 +6,7 @@ import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { setupUser } from '../../test/user-event';
+import { dashboardRoutes } from './dashboard.fixtures';
 
 type Company = {
   queues: { id: number; name: string; color: string }[];
@@ -31,9 +32,11 @@ const doneCompany = (): Company => ({
   tickets: [{ id: 1 }],
 });
 
-// The four lists the checklist reads, answered from `company` as it is at each request.
+// The four lists the checklist reads, answered from `company` as it is at each request, and the
+// dashboard's figures below it.
 const stubCompany = (company: Company) =>
   stubApi({
+    ...dashboardRoutes(),
     'GET /queue': () => jsonResponse(200, company.queues),
     'GET /whatsapp': () => jsonResponse(200, company.connections),
     'GET /users/list': () => jsonResponse(200, company.users),
@@ -151,7 +154,7 @@ describe('getting-started checklist', () => {
   it('is not shown to agents, who are not asked for the lists', async () => {
     const fetchMock = stubCompany(newCompany());
     renderApp('/', makeAuth({ user: { profile: 'user' } }));
-    await screen.findByText('Esta sección estará disponible muy pronto.');
+    await screen.findByText('Sus conversaciones le esperan en Tickets.');
     expect(card()).toBeNull();
     expect(checklistCalls(fetchMock)).toEqual([]);
   });

@@ -1,0 +1,156 @@
+import {
+  Box,
+  Paper,
+  Rating,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import type { DashboardAttendant } from '@atendi/shared';
+import { useTranslation } from 'react-i18next';
+import { formatCount, formatMinutes, formatRating } from './dashboard-format';
+
+// SPEC §9: attendants are rated 0 to 3 stars; 0 means nobody rated them in the period.
+const RATING_MAX = 3;
+const SKELETON_ROWS = 3;
+
+const OnlineDot = ({ online }: { online: boolean }) => {
+  const { t } = useTranslation();
+  const label = t(online ? 'dashboard.attendants.online' : 'dashboard.attendants.offline');
+  return (
+    <Box
+      component="span"
+      role="img"
+      aria-label={label}
+      title={label}
+      sx={{
+        display: 'inline-block',
+        width: 12,
+        height: 12,
+        borderRadius: '50%',
+        bgcolor: online ? 'success.main' : 'action.disabled',
+      }}
+    />
+  );
+};
+
+const AttendantRating = ({ rating }: { rating: number }) => {
+  const { t, i18n } = useTranslation();
+  const value = formatRating(rating, i18n.language);
+  const label =
+    rating > 0
+      ? t('dashboard.attendants.ratingLabel', { value, max: RATING_MAX })
+      : t('dashboard.attendants.notRated');
+  return (
+    <Stack direction="row" spacing={1} alignItems="center">
+      <Rating
+        value={rating}
+        max={RATING_MAX}
+        precision={0.5}
+        readOnly
+        size="small"
+        getLabelText={() => label}
+      />
+      {rating > 0 && (
+        <Typography variant="body2" color="text.secondary" aria-hidden>
+          {value}
+        </Typography>
+      )}
+    </Stack>
+  );
+};
+
+// SPEC §3: each attendant's name, rating, average support time, resolved tickets and presence.
+export const AttendantsTable = ({
+  attendants,
+  isUpdating,
+}: {
+  // undefined while the first answer is loading.
+  attendants: DashboardAttendant[] | undefined;
+  isUpdating: boolean;
+}) => {
+  const { t, i18n } = useTranslation();
+  const columns = ['name', 'rating', 'avgSupportTime', 'tickets', 'status'] as const;
+
+  return (
+    <Paper
+      variant="outlined"
+      component="section"
+      aria-labelledby="dashboard-attendants-title"
+      aria-busy={!attendants || isUpdating}
+    >
+      <Typography
+        id="dashboard-attendants-title"
+        variant="h6"
+        component="h2"
+        sx={{ px: 2, pt: 2, pb: 1 }}
+      >
+        {t('dashboard.attendants.title')}
+      </Typography>
+      <TableContainer>
+        <Table
+          size="small"
+          aria-labelledby="dashboard-attendants-title"
+          sx={{ opacity: isUpdating ? 0.5 : 1 }}
+        >
+          <TableHead>
+            <TableRow>
+              {columns.map((column) => (
+                <TableCell
+                  key={column}
+                  align={column === 'tickets' || column === 'status' ? 'center' : 'left'}
+                >
+                  {t(`dashboard.attendants.columns.${column}`)}
+                </TableCell>
+              ))}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {!attendants &&
+              Array.from({ length: SKELETON_ROWS }, (_, row) => (
+                <TableRow key={row}>
+                  {columns.map((column) => (
+                    <TableCell key={column}>
+                      <Skeleton variant="text" />
+                    </TableCell>
+                  ))}
+                </TableRow>
+              ))}
+            {attendants?.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={columns.length}>
+                  <Typography color="text.secondary" sx={{ py: 2, textAlign: 'center' }}>
+                    {t('dashboard.attendants.empty')}
+                  </Typography>
+                </TableCell>
+              </TableRow>
+            )}
+            {attendants?.map((attendant) => (
+              <TableRow key={attendant.id} data-testid={`dashboard-attendant-${attendant.id}`}>
+                <TableCell component="th" scope="row">
+                  {attendant.name}
+                </TableCell>
+                <TableCell>
+                  <AttendantRating rating={attendant.rating} />
+                </TableCell>
+                <TableCell>{formatMinutes(attendant.avgSupportTime, t, i18n.language)}</TableCell>
+                <TableCell align="center">
+                  {formatCount(attendant.tickets, i18n.language)}
+                </TableCell>
+                <TableCell align="center">
+                  <OnlineDot online={attendant.online} />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+    </Paper>
+  );
+};

@@ -1,0 +1,67 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { toast } from 'react-toastify';
+import type { DashboardTicketsDay, DashboardTicketsUsers, DashboardView } from '@atendi/shared';
+import { api } from '../../api/http-client';
+import { ERROR_TOAST_MS } from '../../api/toasts';
+import { i18n } from '../../i18n/i18n';
+import type { AppliedFilter } from './dashboard-filter';
+
+export type { DashboardTicketsDay, DashboardTicketsUsers, DashboardView };
+
+type ChartRange = AppliedFilter['charts'];
+
+export const dashboardKeys = {
+  all: ['dashboard'] as const,
+  view: (query: AppliedFilter['view']) => ['dashboard', 'view', query] as const,
+  ticketsUsers: (range: ChartRange) => ['dashboard', 'ticketsUsers', range] as const,
+  ticketsDay: (range: ChartRange) => ['dashboard', 'ticketsDay', range] as const,
+};
+
+// A dashboard is looked at for a while: new figures when the admin comes back to the tab, and the
+// previous filter's figures stay on screen while another filter loads.
+const liveFigures = { refetchOnWindowFocus: true, placeholderData: keepPreviousData } as const;
+
+// SPEC §8: a chart that cannot be drawn says so in its own words; the page goes on.
+const toastingFailure =
+  <T>(fetch: (signal: AbortSignal) => Promise<T>, messageKey: string) =>
+  async ({ signal }: { signal: AbortSignal }) => {
+    try {
+      return await fetch(signal);
+    } catch (error) {
+      if (!signal.aborted) toast.error(i18n.t(messageKey), { autoClose: ERROR_TOAST_MS });
+      throw error;
+    }
+  };
+
+// GET /dashboard: counters and attendants; a failure toasts the server's message (query client).
+export const useDashboardView = (query: AppliedFilter['view']) =>
+  useQuery({
+    queryKey: dashboardKeys.view(query),
+    queryFn: ({ signal }) => api.get<DashboardView>('/dashboard', { query, signal }),
+    ...liveFigures,
+  });
+
+// GET /dashboard/ticketsUsers: conversations accepted per user.
+export const useTicketsPerUser = (range: ChartRange) =>
+  useQuery({
+    queryKey: dashboardKeys.ticketsUsers(range),
+    queryFn: toastingFailure(
+      (signal) =>
+        api.get<DashboardTicketsUsers>('/dashboard/ticketsUsers', { query: range, signal }),
+      'dashboard.charts.ticketsUsers.failed',
+    ),
+    meta: { silent: true },
+    ...liveFigures,
+  });
+
+// GET /dashboard/ticketsDay: conversations started per day, or per hour for a single day.
+export const useTicketsPerDay = (range: ChartRange) =>
+  useQuery({
+    queryKey: dashboardKeys.ticketsDay(range),
+    queryFn: toastingFailure(
+      (signal) => api.get<DashboardTicketsDay>('/dashboard/ticketsDay', { query: range, signal }),
+      'dashboard.charts.ticketsDay.failed',
+    ),
+    meta: { silent: true },
+    ...liveFigures,
+  });

@@ -1,0 +1,273 @@
+import type { ReactNode } from 'react';
+import { Box, Button, Chip, Paper, Stack, TextField, Typography } from '@mui/material';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm, type FieldErrors } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { messageMediaExtensions } from '@atendi/shared';
+import { waitBeforeSubmit } from '../../lib/form-delay';
+import { registerMui } from '../../lib/forms';
+import { prettyJson } from './curl-examples';
+import {
+  mediaSendFormSchema,
+  textSendFormSchema,
+  type MediaSendFormValues,
+  type TextSendFormValues,
+} from './send-forms.schema';
+import { useExternalSend, type SendResult } from './use-external-send';
+
+// The field's message (an i18n key) under it.
+const useFieldError = (errors: FieldErrors) => {
+  const { t } = useTranslation();
+  return (name: string) => {
+    const message = errors[name]?.message;
+    return {
+      error: Boolean(message),
+      helperText: typeof message === 'string' ? t(message) : undefined,
+    };
+  };
+};
+
+const ResultBox = ({ result, testId }: { result: SendResult | null; testId: string }) => {
+  const { t } = useTranslation();
+  return (
+    <Box
+      data-testid={testId}
+      aria-live="polite"
+      aria-label={t('messagesApi.test.result')}
+      role="region"
+      sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5, minWidth: 0 }}
+    >
+      {!result && (
+        <Typography variant="body2" color="text.secondary">
+          {t('messagesApi.test.noResult')}
+        </Typography>
+      )}
+      {result?.kind === 'noAnswer' && (
+        <Typography variant="body2" color="error">
+          {t('messagesApi.test.noAnswer')}
+        </Typography>
+      )}
+      {result?.kind === 'answer' && (
+        <Stack spacing={1}>
+          <Stack direction="row" spacing={1} alignItems="center" flexWrap="wrap" useFlexGap>
+            <Chip
+              size="small"
+              label={`HTTP ${result.status}`}
+              color={result.status >= 200 && result.status < 300 ? 'success' : 'error'}
+            />
+            {result.retryAfter !== undefined && (
+              <Typography variant="body2" color="text.secondary">
+                {t('messagesApi.test.retryAfter', { count: result.retryAfter })}
+              </Typography>
+            )}
+          </Stack>
+          {result.body !== null && (
+            <Box
+              component="pre"
+              sx={{
+                m: 0,
+                p: 1.5,
+                bgcolor: 'action.hover',
+                borderRadius: 1,
+                overflow: 'auto',
+                maxHeight: 360,
+                fontFamily: 'monospace',
+                fontSize: '0.8125rem',
+                whiteSpace: 'pre',
+              }}
+            >
+              {typeof result.body === 'string' ? result.body : prettyJson(result.body)}
+            </Box>
+          )}
+        </Stack>
+      )}
+    </Box>
+  );
+};
+
+const FormCard = ({
+  title,
+  onSubmit,
+  isSubmitting,
+  children,
+  result,
+  resultTestId,
+}: {
+  title: string;
+  onSubmit: () => void;
+  isSubmitting: boolean;
+  children: ReactNode;
+  result: SendResult | null;
+  resultTestId: string;
+}) => {
+  const { t } = useTranslation();
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2, md: 3 }, flex: 1, minWidth: 0 }}>
+      <Stack spacing={2}>
+        <Box component="form" aria-label={title} noValidate onSubmit={onSubmit}>
+          <Stack spacing={2}>
+            <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+              {title}
+            </Typography>
+            {children}
+            <Box>
+              <Button type="submit" variant="contained" disabled={isSubmitting}>
+                {t('messagesApi.test.submit')}
+              </Button>
+            </Box>
+          </Stack>
+        </Box>
+        <ResultBox result={result} testId={resultTestId} />
+      </Stack>
+    </Paper>
+  );
+};
+
+const monospace = { htmlInput: { sx: { fontFamily: 'monospace' } } };
+
+export const TextSendForm = () => {
+  const { t } = useTranslation();
+  const { result, send } = useExternalSend();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<TextSendFormValues>({
+    resolver: zodResolver(textSendFormSchema),
+    defaultValues: { token: '', number: '', body: '' },
+  });
+  const fieldError = useFieldError(errors);
+
+  const onSubmit = async ({ token, number, body }: TextSendFormValues) => {
+    await waitBeforeSubmit();
+    await send(token, { number, body }, JSON.stringify([token, number, body]));
+  };
+
+  return (
+    <FormCard
+      title={t('messagesApi.test.textForm')}
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      result={result}
+      resultTestId="messages-api-result-text"
+    >
+      <TextField
+        {...registerMui(register, 'token')}
+        label={t('messagesApi.test.token')}
+        autoComplete="off"
+        fullWidth
+        slotProps={monospace}
+        {...fieldError('token')}
+      />
+      <TextField
+        {...registerMui(register, 'number')}
+        label={t('messagesApi.test.number')}
+        placeholder="5511999999999"
+        autoComplete="off"
+        fullWidth
+        slotProps={{ htmlInput: { inputMode: 'tel' } }}
+        {...fieldError('number')}
+        helperText={fieldError('number').helperText ?? t('messagesApi.test.numberHint')}
+      />
+      <TextField
+        {...registerMui(register, 'body')}
+        label={t('messagesApi.test.body')}
+        multiline
+        minRows={3}
+        fullWidth
+        {...fieldError('body')}
+      />
+    </FormCard>
+  );
+};
+
+export const MediaSendForm = () => {
+  const { t } = useTranslation();
+  const { result, send } = useExternalSend();
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<MediaSendFormValues>({
+    resolver: zodResolver(mediaSendFormSchema),
+    defaultValues: { token: '', number: '', body: '', medias: null },
+  });
+  const fieldError = useFieldError(errors);
+
+  const onSubmit = async ({ token, number, body, medias }: MediaSendFormValues) => {
+    if (!medias) return;
+    await waitBeforeSubmit();
+    const form = new FormData();
+    form.append('number', number);
+    if (body.trim()) form.append('body', body);
+    form.append('medias', medias);
+    const fingerprint = JSON.stringify([
+      token,
+      number,
+      body,
+      medias.name,
+      medias.size,
+      medias.lastModified,
+    ]);
+    await send(token, form, fingerprint);
+  };
+
+  return (
+    <FormCard
+      title={t('messagesApi.test.mediaForm')}
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      result={result}
+      resultTestId="messages-api-result-media"
+    >
+      <TextField
+        {...registerMui(register, 'token')}
+        label={t('messagesApi.test.token')}
+        autoComplete="off"
+        fullWidth
+        slotProps={monospace}
+        {...fieldError('token')}
+      />
+      <TextField
+        {...registerMui(register, 'number')}
+        label={t('messagesApi.test.number')}
+        placeholder="5511999999999"
+        autoComplete="off"
+        fullWidth
+        slotProps={{ htmlInput: { inputMode: 'tel' } }}
+        {...fieldError('number')}
+        helperText={fieldError('number').helperText ?? t('messagesApi.test.numberHint')}
+      />
+      <TextField
+        {...registerMui(register, 'body')}
+        label={t('messagesApi.test.body')}
+        multiline
+        minRows={2}
+        fullWidth
+        {...fieldError('body')}
+        helperText={fieldError('body').helperText ?? t('messagesApi.test.captionHint')}
+      />
+      <Controller
+        name="medias"
+        control={control}
+        render={({ field: { ref, name, onBlur, onChange } }) => (
+          <TextField
+            type="file"
+            name={name}
+            inputRef={ref}
+            onBlur={onBlur}
+            onChange={(event) => onChange((event.target as HTMLInputElement).files?.[0] ?? null)}
+            label={t('messagesApi.test.file')}
+            fullWidth
+            slotProps={{
+              inputLabel: { shrink: true },
+              htmlInput: { accept: messageMediaExtensions.join(',') },
+            }}
+            {...fieldError('medias')}
+          />
+        )}
+      />
+    </FormCard>
+  );
+};
