@@ -404,6 +404,33 @@ export const seedBulk = async (sql: Sql, base: BaseIds, shape: Shape) => {
       [counts.map((n, i) => firsts[i] + n), counts, messageBase, ticketBase],
     ),
   );
+  // The dashboard's conversation history, one conversation per ticket: started when the ticket was
+  // created; open and closed ones accepted within 30 minutes and first answered within 10 more (never
+  // past their last activity); closed ones resolved at their last activity. A third of the resolved
+  // ones were rated 1-3 by the contact.
+  await time(steps, 'ticket_tracking', () =>
+    sql.query(
+      `INSERT INTO ticket_tracking (company_id, ticket_id, whatsapp_id, queue_id, user_id, started_at,
+                                    accepted_at, first_reply_at, finished_at)
+       SELECT company_id, id, whatsapp_id, queue_id, user_id, created_at, accepted,
+              CASE WHEN accepted IS NOT NULL
+                   THEN accepted + least(random() * interval '10 minutes', (updated_at - accepted) * 0.5) END,
+              CASE WHEN status = 'closed' THEN updated_at END
+       FROM (SELECT t.*, CASE WHEN status <> 'pending'
+                              THEN created_at + least(random() * interval '30 minutes', (updated_at - created_at) * 0.3)
+                         END AS accepted
+             FROM tickets t WHERE company_id = $1 AND id > $2) s`,
+      [companyId, ticketBase],
+    ),
+  );
+  await time(steps, 'user_ratings', () =>
+    sql.query(
+      `INSERT INTO user_ratings (company_id, ticket_id, user_id, rate, created_at, updated_at)
+       SELECT company_id, id, user_id, 1 + floor(random() * 3)::int, updated_at, updated_at
+       FROM tickets WHERE company_id = $1 AND id > $2 AND status = 'closed' AND random() < 0.33`,
+      [companyId, ticketBase],
+    ),
+  );
   await sql.query(
     `SELECT setval(pg_get_serial_sequence('contacts', 'id'), (SELECT max(id) FROM contacts))`,
   );
@@ -542,6 +569,20 @@ export const verify = async (sql: Sql, base: BaseIds, shape: Shape) => {
     consistency.bad_quotes === 0,
   );
   expect('unreadMessages ≠ unread rows', consistency.unread_wrong, consistency.unread_wrong === 0);
+  const history = await q(
+    `SELECT count(*)::int AS rows,
+            count(*) FILTER (WHERE finished_at IS NOT NULL)::int AS finished,
+            count(*) FILTER (WHERE accepted_at < started_at OR first_reply_at < accepted_at
+                               OR finished_at < first_reply_at)::int AS out_of_order
+     FROM ticket_tracking WHERE company_id = $1`,
+  );
+  expect(
+    'conversation history rows (resolved) / out of order',
+    `${history.rows} (${history.finished}) / ${history.out_of_order}`,
+    history.rows === shape.tickets &&
+      history.finished === shape.tickets * 0.7 &&
+      history.out_of_order === 0,
+  );
   expect(
     'rows without their ticket / contact',
     `${consistency.orphans} / ${consistency.orphan_tickets}`,

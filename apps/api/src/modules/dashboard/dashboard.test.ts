@@ -155,6 +155,36 @@ describe('GET /dashboard counters', () => {
     expect((await dashboard('?days=1')).counters.avgFirstResponseTime).toBe(8);
   });
 
+  it('records one conversation for a new contact’s messages arriving at the same moment, and one first reply', async () => {
+    const from = nextPhone();
+    const message = (n: number, fromMe = false) =>
+      ingestMessage(t.app.deps, {
+        connection: { id: connection.id, companyId, provider: 'simulator' },
+        event: {
+          type: 'message',
+          message: {
+            providerId: `burst-${from}-${n}-${fromMe}`,
+            from,
+            body: `mensaje ${n}`,
+            mediaType: 'chat',
+            isGroup: false,
+            fromMe,
+            timestamp: new Date(),
+          },
+        },
+      });
+    await Promise.all(Array.from({ length: 6 }, (_, n) => message(n)));
+    const ticket = (await ticketOf(t.db, companyId, from))!;
+    await Promise.all(Array.from({ length: 4 }, (_, n) => message(n, true)));
+    const rows = await t.db
+      .select()
+      .from(ticketTracking)
+      .where(eq(ticketTracking.ticketId, ticket.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.firstReplyAt).not.toBeNull();
+    expect((await dashboard('?days=1')).counters.supportStarted).toBe(1);
+  });
+
   it('starts a new conversation when a resolved ticket is reopened', async () => {
     const { ticket } = await attendedConversation();
     travel(60 * MIN);
