@@ -125,6 +125,43 @@ const FormCard = ({
 
 const monospace = { htmlInput: { sx: { fontFamily: 'monospace' } } };
 
+type Registration = ReturnType<typeof registerMui>;
+
+// What both forms start with: the connection's token and the contact's number.
+const TokenAndNumber = ({
+  token,
+  number,
+  fieldError,
+}: {
+  token: Registration;
+  number: Registration;
+  fieldError: ReturnType<typeof useFieldError>;
+}) => {
+  const { t } = useTranslation();
+  return (
+    <>
+      <TextField
+        {...token}
+        label={t('messagesApi.test.token')}
+        autoComplete="off"
+        fullWidth
+        slotProps={monospace}
+        {...fieldError('token')}
+      />
+      <TextField
+        {...number}
+        label={t('messagesApi.test.number')}
+        placeholder="5511999999999"
+        autoComplete="off"
+        fullWidth
+        slotProps={{ htmlInput: { inputMode: 'tel' } }}
+        {...fieldError('number')}
+        helperText={fieldError('number').helperText ?? t('messagesApi.test.numberHint')}
+      />
+    </>
+  );
+};
+
 export const TextSendForm = () => {
   const { t } = useTranslation();
   const { result, send } = useExternalSend();
@@ -151,23 +188,10 @@ export const TextSendForm = () => {
       result={result}
       resultTestId="messages-api-result-text"
     >
-      <TextField
-        {...registerMui(register, 'token')}
-        label={t('messagesApi.test.token')}
-        autoComplete="off"
-        fullWidth
-        slotProps={monospace}
-        {...fieldError('token')}
-      />
-      <TextField
-        {...registerMui(register, 'number')}
-        label={t('messagesApi.test.number')}
-        placeholder="5511999999999"
-        autoComplete="off"
-        fullWidth
-        slotProps={{ htmlInput: { inputMode: 'tel' } }}
-        {...fieldError('number')}
-        helperText={fieldError('number').helperText ?? t('messagesApi.test.numberHint')}
+      <TokenAndNumber
+        token={registerMui(register, 'token')}
+        number={registerMui(register, 'number')}
+        fieldError={fieldError}
       />
       <TextField
         {...registerMui(register, 'body')}
@@ -221,23 +245,10 @@ export const MediaSendForm = () => {
       result={result}
       resultTestId="messages-api-result-media"
     >
-      <TextField
-        {...registerMui(register, 'token')}
-        label={t('messagesApi.test.token')}
-        autoComplete="off"
-        fullWidth
-        slotProps={monospace}
-        {...fieldError('token')}
-      />
-      <TextField
-        {...registerMui(register, 'number')}
-        label={t('messagesApi.test.number')}
-        placeholder="5511999999999"
-        autoComplete="off"
-        fullWidth
-        slotProps={{ htmlInput: { inputMode: 'tel' } }}
-        {...fieldError('number')}
-        helperText={fieldError('number').helperText ?? t('messagesApi.test.numberHint')}
+      <TokenAndNumber
+        token={registerMui(register, 'token')}
+        number={registerMui(register, 'number')}
+        fieldError={fieldError}
       />
       <TextField
         {...registerMui(register, 'body')}
