@@ -51,6 +51,7 @@ import { filesRoutes } from './modules/files/files.routes';
 import { registerSchedulesSender } from './modules/schedules/schedules.sender';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
+import { contactListsRoutes } from './modules/contact-lists/contact-lists.routes';
 import { createChannelManager } from './channels/manager';
 import { createOutbox } from './modules/messages/outbox';
 import type { ChannelDriver } from './channels/driver';
@@ -262,6 +263,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(filesRoutes);
   await app.register(subscriptionsRoutes);
   await app.register(dashboardRoutes);
+  await app.register(contactListsRoutes);
   registerSchedulesSender(app);
 
   realtime.attach(app.server);

@@ -7,6 +7,8 @@ import {
   companies,
   helps,
   plans,
+  contactListItems,
+  contactLists,
   fileLists,
   ticketNotes,
   contacts,
@@ -241,6 +243,33 @@ const fileListFixtures = async (foreignCompany: number, ownCompany: number) => {
   return { 'files:id': { own: own.id, foreign: foreign.id } };
 };
 
+// A contact list with one item in each company.
+const contactListFixtures = async (foreignCompany: number, ownCompany: number) => {
+  const [own, foreign] = await t.db
+    .insert(contactLists)
+    .values([
+      { companyId: ownCompany, name: 'Walker list' },
+      { companyId: foreignCompany, name: 'Walker list' },
+    ])
+    .returning();
+  const [ownItem, foreignItem] = await t.db
+    .insert(contactListItems)
+    .values([
+      { companyId: ownCompany, contactListId: own.id, name: 'Ana', number: '5511900000001' },
+      {
+        companyId: foreignCompany,
+        contactListId: foreign.id,
+        name: 'Ana',
+        number: '5511900000001',
+      },
+    ])
+    .returning();
+  return {
+    'contact-lists:id': { own: own.id, foreign: foreign.id },
+    'contact-list-items:id': { own: ownItem.id, foreign: foreignItem.id },
+  };
+};
+
 let stripe: FakeStripe;
 
 beforeAll(async () => {
@@ -289,6 +318,7 @@ beforeAll(async () => {
     ...(await quickMessageFixtures(a.company.id, b.company.id)),
     ...(await scheduleFixtures(a.company.id, b.company.id)),
     ...(await fileListFixtures(a.company.id, b.company.id)),
+    ...(await contactListFixtures(a.company.id, b.company.id)),
   };
   sessions = {
     admin: await login(t.app, b.admin.email),

@@ -74,6 +74,10 @@ export const errorStatus = {
   ERR_INVALID_API_TOKEN: 401,
   // The same Idempotency-Key was used before for a different request.
   ERR_IDEMPOTENCY_KEY_REUSED: 422,
+  // Contact lists (campaign audiences) and their items; a number already in the list.
+  ERR_NO_CONTACT_LIST_FOUND: 404,
+  ERR_NO_CONTACT_LIST_ITEM_FOUND: 404,
+  ERR_DUPLICATED_LIST_ITEM: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

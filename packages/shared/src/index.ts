@@ -23,3 +23,4 @@ export * from './ticket-visibility';
 export * from './billing';
 export * from './dashboard';
 export * from './external-api';
+export * from './contact-lists';

@@ -17,6 +17,8 @@ export const permissionTable = {
   'tags:manage': ['admin', 'supervisor'],
   // File lists sit under the drawer's Administration heading.
   'files:manage': ['admin'],
+  // The campaigns group of the drawer (contact lists, campaigns, their settings) is the admins'.
+  'campaigns:manage': ['admin'],
   'users:manage': ['admin'],
   'queues:manage': ['admin'],
   'settings:update': ['admin'],

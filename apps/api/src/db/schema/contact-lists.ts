@@ -29,7 +29,8 @@ export const contactListItems = pgTable(
     name: text().notNull(),
     number: text().notNull(),
     email: text().notNull().default(''),
-    isWhatsappValid: boolean().notNull().default(false),
+    // Whether WhatsApp has the number: null until a connection able to look numbers up said so.
+    isWhatsappValid: boolean(),
     ...timestamps(),
   },
   (t) => [uniqueIndex().on(t.contactListId, t.number)],

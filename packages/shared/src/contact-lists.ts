@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { dateTime } from './responses';
+
+// SPEC §3 Contact list and Contact list item, §5 rules, §7 "Contact lists" and "Contact list items":
+// the audiences of campaigns. An item is a number to message, not necessarily a contact yet.
+
+export const CONTACT_LISTS_PAGE_SIZE = 20;
+export const CONTACT_LIST_ITEMS_PAGE_SIZE = 20;
+
+const pageNumber = z.coerce.number().int().min(1).max(100000).optional().default(1);
+const searchParam = z.string().max(200).optional().default('');
+
+// SPEC §5 Contact list: name required, 2 to 50 characters.
+export const contactListSchema = z.object({
+  name: z.string().trim().min(2).max(50),
+});
+export type ContactListInput = z.infer<typeof contactListSchema>;
+
+// GET /contact-lists: the lists page's table, searched by name.
+export const contactListsQuery = z.object({ searchParam, pageNumber });
+
+export const contactListViewSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  companyId: z.number(),
+  contactsCount: z.number(),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+});
+export type ContactListView = z.input<typeof contactListViewSchema>;
+
+export const contactListsPageSchema = z.object({
+  records: z.array(contactListViewSchema),
+  count: z.number(),
+  hasMore: z.boolean(),
+});
+export type ContactListsPage = z.input<typeof contactListsPageSchema>;
+
+// company-{id}-ContactList
+export type ContactListEvent =
+  { action: 'create' | 'update'; record: ContactListView } | { action: 'delete'; id: number };
+
+// Digits with the country code in any notation ('+55 (11) 98888-7777'): 8 to 50 characters as typed.
+const itemNumber = z
+  .string()
+  .trim()
+  .min(8)
+  .max(50)
+  .regex(/^\+?[\d\s().-]+$/, 'Use digits with the country code')
+  .refine((text) => {
+    const digits = text.replace(/\D/g, '').length;
+    return digits >= 8 && digits <= 15;
+  }, 'Use 8 to 15 digits with the country code');
+
+const itemEmail = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(200)
+  .pipe(z.union([z.literal(''), z.email({ message: 'Invalid email' })]));
+
+// SPEC §5 Contact list item: name 2 to 50; number 8 to 50; email valid (or empty).
+export const contactListItemSchema = z.object({
+  name: z.string().trim().min(2).max(50),
+  number: itemNumber,
+  email: itemEmail.optional().default(''),
+  contactListId: z.coerce.number().int().positive(),
+});
+export type ContactListItemInput = z.infer<typeof contactListItemSchema>;
+
+// PUT /contact-list-items/{id}: the fields to change (an item stays in its list).
+export const contactListItemUpdateSchema = z.object({
+  name: z.string().trim().min(2).max(50).optional(),
+  number: itemNumber.optional(),
+  email: itemEmail.optional(),
+});
+export type ContactListItemUpdateInput = z.infer<typeof contactListItemUpdateSchema>;
+
+// GET /contact-list-items: one list's items, searched by name, number or email.
+export const contactListItemsQuery = z.object({
+  searchParam,
+  pageNumber,
+  contactListId: z.coerce.number().int().positive(),
+});
+
+export const contactListItemViewSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  // Digits with the country code, as the ingest pipeline stores numbers.
+  number: z.string(),
+  email: z.string(),
+  companyId: z.number(),
+  contactListId: z.number(),
+  // Whether WhatsApp has an account for the number: true or false once a connection could look it
+  // up, null while unknown (no connection able to look numbers up, e.g. the Cloud API).
+  isWhatsappValid: z.boolean().nullable(),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+});
+export type ContactListItemView = z.input<typeof contactListItemViewSchema>;
+
+export const contactListItemsPageSchema = z.object({
+  contacts: z.array(contactListItemViewSchema),
+  count: z.number(),
+  hasMore: z.boolean(),
+});
+export type ContactListItemsPage = z.input<typeof contactListItemsPageSchema>;
+
+// company-{id}-ContactListItem
+export type ContactListItemEvent =
+  | { action: 'create' | 'update'; record: ContactListItemView }
+  | { action: 'delete'; id: number; contactListId: number };
