@@ -110,3 +110,27 @@ export type ContactListItemsPage = z.input<typeof contactListItemsPageSchema>;
 export type ContactListItemEvent =
   | { action: 'create' | 'update'; record: ContactListItemView }
   | { action: 'delete'; id: number; contactListId: number };
+
+// POST /contact-lists/{id}/upload: a .xlsx file (first sheet; a header row naming the name, number
+// and email columns, in Spanish, Portuguese or English). Every row is judged on its own: a bad row is
+// listed and never stops the others.
+export const CONTACT_LIST_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+export const CONTACT_LIST_UPLOAD_MAX_ROWS = 20000;
+
+export const contactListUploadErrorSchema = z.object({
+  // The row of the sheet (the header is row 1).
+  row: z.number(),
+  name: z.string(),
+  number: z.string(),
+  error: z.enum(['ERR_VALIDATION', 'ERR_DUPLICATED_LIST_ITEM']),
+  message: z.string(),
+  field: z.enum(['name', 'number', 'email']).optional(),
+});
+export type ContactListUploadError = z.input<typeof contactListUploadErrorSchema>;
+
+export const contactListUploadResultSchema = z.object({
+  created: z.number(),
+  errors: z.array(contactListUploadErrorSchema),
+  contactsCount: z.number(),
+});
+export type ContactListUploadResult = z.input<typeof contactListUploadResultSchema>;

@@ -24,3 +24,4 @@ export * from './billing';
 export * from './dashboard';
 export * from './external-api';
 export * from './contact-lists';
+export * from './sheet-headers';

@@ -8,6 +8,7 @@ import {
   contactListItemUpdateSchema,
   contactListItemViewSchema,
   contactListSchema,
+  contactListUploadResultSchema,
   contactListsPageSchema,
   contactListsQuery,
   contactListViewSchema,
@@ -16,6 +17,12 @@ import {
   noContentResponse,
   okResponse,
 } from '@atendi/shared';
+import {
+  CHECK_QUEUE,
+  checkListNumbers,
+  uploadContactList,
+  type CheckJob,
+} from './contact-list-upload';
 import {
   createContactList,
   createContactListItem,
@@ -40,6 +47,11 @@ export const contactListsRoutes = async (root: FastifyInstance) => {
     access: { permission: 'campaigns:manage' as const, planFeature: 'useCampaigns' as const },
   };
   const list = okResponse(contactListViewSchema);
+  deps.jobs.define<CheckJob>({
+    name: CHECK_QUEUE,
+    handle: (job) => checkListNumbers(deps, job.payload, app.log),
+    keepDoneMs: 24 * 60 * 60 * 1000,
+  });
   const item = okResponse(contactListItemViewSchema);
 
   app.get(
@@ -85,6 +97,20 @@ export const contactListsRoutes = async (root: FastifyInstance) => {
       await deleteContactList(deps, request.auth, request.params.id);
       return reply.status(204).send();
     },
+  );
+
+  app.post(
+    '/contact-lists/:id/upload',
+    {
+      schema: {
+        tags,
+        params: idParam,
+        consumes: ['multipart/form-data'],
+        response: okResponse(contactListUploadResultSchema),
+      },
+      config,
+    },
+    async (request) => uploadContactList(deps, request.auth, request.params.id, request),
   );
 
   app.get(

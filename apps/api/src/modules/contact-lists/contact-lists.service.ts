@@ -40,7 +40,7 @@ const serializeList = (row: ListRow & { contactsCount: number }): ContactListVie
   updatedAt: row.updatedAt.toISOString(),
 });
 
-const serializeItem = (row: ItemRow): ContactListItemView => ({
+export const serializeItem = (row: ItemRow): ContactListItemView => ({
   id: row.id,
   name: row.name,
   number: row.number,
@@ -65,7 +65,7 @@ const listViews = (db: Db) =>
     .from(contactLists)
     .$dynamic();
 
-const loadList = async (db: Db, ctx: AuthContext, id: number) =>
+export const loadList = async (db: Db, ctx: Pick<AuthContext, 'companyId'>, id: number) =>
   serializeList(
     foundOr404(
       (await listViews(db).where(ownedRow(contactLists, id, ctx)))[0],
@@ -73,13 +73,16 @@ const loadList = async (db: Db, ctx: AuthContext, id: number) =>
     ),
   );
 
-const emitList = (deps: Deps, ctx: AuthContext, event: ContactListEvent) =>
+const emitList = (deps: Deps, ctx: Pick<AuthContext, 'companyId'>, event: ContactListEvent) =>
   deps.realtime.toCompany(ctx.companyId).emit('ContactList', event);
-const emitItem = (deps: Deps, ctx: AuthContext, event: ContactListItemEvent) =>
-  deps.realtime.toCompany(ctx.companyId).emit('ContactListItem', event);
+export const emitItem = (
+  deps: Deps,
+  ctx: Pick<AuthContext, 'companyId'>,
+  event: ContactListItemEvent,
+) => deps.realtime.toCompany(ctx.companyId).emit('ContactListItem', event);
 
 // A list's count changed: screens showing it hear the list again.
-const announceList = async (deps: Deps, ctx: AuthContext, id: number) => {
+export const announceList = async (deps: Deps, ctx: Pick<AuthContext, 'companyId'>, id: number) => {
   const [row] = await listViews(deps.db).where(ownedRow(contactLists, id, ctx));
   if (row) emitList(deps, ctx, { action: 'update', record: serializeList(row) });
 };
@@ -172,22 +175,35 @@ const storedNumber = (typed: string) => {
 // Whether WhatsApp has the number, asked through the company's default connection when it is
 // connected: true or false when it could tell, null when it could not (no connected default, a
 // provider that cannot look numbers up, or a lookup that failed).
-export const whatsappValidity = async (
-  deps: Deps,
-  ctx: AuthContext,
-  number: string,
-): Promise<boolean | null> => {
+// The company's default connection when it is connected (the one that can look numbers up).
+export const checkingConnection = async (deps: Deps, ctx: Pick<AuthContext, 'companyId'>) => {
   const [connection] = await deps.db
     .select({ id: whatsapps.id, status: whatsapps.status })
     .from(whatsapps)
     .where(ofCompany(whatsapps, ctx, eq(whatsapps.isDefault, true)));
-  if (connection?.status !== 'CONNECTED') return null;
+  return connection?.status === 'CONNECTED' ? connection.id : null;
+};
+
+export const validityVia = async (
+  deps: Deps,
+  connectionId: number,
+  number: string,
+): Promise<boolean | null> => {
   try {
-    return (await deps.channels.checkNumber(connection.id, number)) ? true : null;
+    return (await deps.channels.checkNumber(connectionId, number)) ? true : null;
   } catch (error) {
     if (error instanceof ChannelError && error.code === 'ERR_WAPP_INVALID_CONTACT') return false;
     return null;
   }
+};
+
+export const whatsappValidity = async (
+  deps: Deps,
+  ctx: Pick<AuthContext, 'companyId'>,
+  number: string,
+): Promise<boolean | null> => {
+  const connectionId = await checkingConnection(deps, ctx);
+  return connectionId === null ? null : validityVia(deps, connectionId, number);
 };
 
 const duplicated = () =>

@@ -14,6 +14,9 @@ import {
 } from '../../../test/harness';
 import { eventually, pairedSimulator } from '../../../test/inbox';
 import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
+import { multipart } from '../../../test/multipart';
+import writeXlsxFile from 'write-excel-file/node';
+import { CHECK_QUEUE } from './contact-list-upload';
 
 // Contact lists and their items (SPEC §3, §5, §7): the campaigns' audiences.
 
@@ -228,5 +231,110 @@ describe('contact list items', () => {
     ).toEqual([1, 0]);
     await caughtUp(stranger);
     expect(stranger.filter((h) => h.event.includes('ContactList'))).toEqual([]);
+  });
+});
+
+describe('contact list upload', () => {
+  const sheet = async (rows: (string | number | null)[][]) =>
+    Buffer.from(await writeXlsxFile(rows).toBuffer());
+  const upload = (listId: number, data: Buffer, name = 'lista.xlsx') => {
+    const form = multipart({}, [
+      {
+        field: 'file',
+        name,
+        type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        data,
+      },
+    ]);
+    return t.app.inject({
+      method: 'POST',
+      url: `/contact-lists/${listId}/upload`,
+      headers: { authorization: `Bearer ${admin.token}`, ...form.headers },
+      payload: form.payload,
+    });
+  };
+
+  it('imports the good rows of a sheet and lists each bad one by its row', async () => {
+    const list = await newList();
+    await addItem(list.id, { number: '5491177770004', name: 'Ya estaba' });
+    const res = await upload(
+      list.id,
+      await sheet([
+        ['Nombre', 'Número', 'Correo'],
+        ['Carla', '+54 9 11 7777-0001', 'carla@example.com'],
+        ['Diego', '5491177770002', 'no-es-correo'],
+        ['Eva', '123', ''],
+        ['Fede', 5491177770003, ''],
+        [null, null, null],
+        ['Carla otra vez', '5491177770001', ''],
+        ['Ya estaba', '5491177770004', ''],
+        [null, '5491177770005', ''],
+      ]),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const result = res.json();
+    expect(result.created).toBe(3);
+    expect(result.contactsCount).toBe(4);
+    expect(result.errors.map((e: { row: number; error: string }) => [e.row, e.error])).toEqual([
+      [3, 'ERR_VALIDATION'],
+      [4, 'ERR_VALIDATION'],
+      [7, 'ERR_DUPLICATED_LIST_ITEM'],
+      [8, 'ERR_DUPLICATED_LIST_ITEM'],
+    ]);
+    const items = (await call('GET', `/contact-list-items?contactListId=${list.id}`)).json()
+      .contacts as ContactListItemView[];
+    expect(items.map((i) => [i.name, i.number]).sort()).toEqual([
+      ['5491177770005', '5491177770005'],
+      ['Carla', '5491177770001'],
+      ['Fede', '5491177770003'],
+      ['Ya estaba', '5491177770004'],
+    ]);
+  });
+
+  it('then asks WhatsApp about each new number in the background', async () => {
+    const list = await newList();
+    await pairedSimulator(t.app, admin, { isDefault: true });
+    const res = await upload(
+      list.id,
+      await sheet([
+        ['name', 'number'],
+        ['Con cuenta', '5491177770101'],
+        ['Sin cuenta', '99917777010'],
+      ]),
+    );
+    expect(res.json().created).toBe(2);
+    await t.app.deps.jobs.run(CHECK_QUEUE);
+    const items = await eventually(
+      async () =>
+        (await call('GET', `/contact-list-items?contactListId=${list.id}`)).json()
+          .contacts as ContactListItemView[],
+      (rows) => rows.every((row) => row.isWhatsappValid !== null),
+      'checked',
+    );
+    expect(items.map((i) => [i.name, i.isWhatsappValid])).toEqual([
+      ['Con cuenta', true],
+      ['Sin cuenta', false],
+    ]);
+  });
+
+  it('refuses what is not a readable .xlsx without touching the list', async () => {
+    const list = await newList();
+    const xls = await upload(list.id, Buffer.from('old'), 'lista.xls');
+    expect(xls.statusCode).toBe(415);
+    expect(xls.json().message).toContain('.xlsx');
+    expect((await upload(list.id, Buffer.from('not a zip'))).statusCode).toBe(400);
+    const noNumber = await upload(list.id, await sheet([['Nombre'], ['Ana']]));
+    expect(noNumber.statusCode).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/contact-lists/${list.id}/upload`,
+          headers: { authorization: `Bearer ${admin.token}` },
+          payload: {},
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect((await call('GET', `/contact-lists/${list.id}`)).json().contactsCount).toBe(0);
   });
 });

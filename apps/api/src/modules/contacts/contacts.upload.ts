@@ -4,6 +4,8 @@ import {
   type ContactUploadInput,
   type ContactUploadResult,
   type Provider,
+  type SheetField,
+  sheetFieldOf,
 } from '@atendi/shared';
 import { contacts } from '../../db/schema';
 import { normalizeNumber } from '../../channels/numbers';
@@ -22,33 +24,7 @@ const PHONE_BOOK_PROVIDERS = new Set<Provider>(['beta', 'simulator']);
 
 type Cell = string | number | boolean | null;
 type Row = Record<string, Cell>;
-type Field = 'name' | 'number' | 'email';
-
-// Header cells people actually write, in Spanish, Portuguese and English, compared without case,
-// accents, spaces or punctuation.
-const HEADERS: Record<Field, string[]> = {
-  name: ['name', 'nombre', 'nome', 'fullname', 'nombrecompleto', 'contact', 'contacto', 'contato'],
-  number: [
-    'number',
-    'numero',
-    'phone',
-    'phonenumber',
-    'telefono',
-    'telefone',
-    'celular',
-    'movil',
-    'mobile',
-    'whatsapp',
-  ],
-  email: ['email', 'mail', 'correo', 'correoelectronico'],
-};
-
-const headerKey = (header: string) =>
-  header
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z]/g, '');
+type Field = SheetField;
 
 const cellText = (cell: Cell | undefined) =>
   cell === null || cell === undefined || typeof cell === 'boolean' ? '' : String(cell).trim();
@@ -56,9 +32,8 @@ const cellText = (cell: Cell | undefined) =>
 const readRow = (row: Row): Record<Field, string> => {
   const found: Record<Field, string> = { name: '', number: '', email: '' };
   for (const [header, cell] of Object.entries(row)) {
-    const key = headerKey(header);
-    for (const field of Object.keys(HEADERS) as Field[])
-      if (!found[field] && HEADERS[field].includes(key)) found[field] = cellText(cell);
+    const field = sheetFieldOf(header);
+    if (field && !found[field]) found[field] = cellText(cell);
   }
   return found;
 };
