@@ -53,6 +53,11 @@ export default defineConfig(({ mode }) => {
                 name: 'charts',
                 test: /node_modules[\\/](chart\.js|react-chartjs-2|@kurkle)[\\/]/,
               },
+              // Spreadsheet reading and writing, loaded by the imports and the sample sheet only.
+              {
+                name: 'sheets',
+                test: /node_modules[\\/](read-excel-file|write-excel-file|fflate|saxen|unzipper-esm)[\\/]/,
+              },
               { name: 'vendor', test: /node_modules/ },
             ],
           },

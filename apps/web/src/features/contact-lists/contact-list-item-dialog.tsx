@@ -1,0 +1,169 @@
+import { Dialog, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { toast } from 'react-toastify';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import {
+  contactListItemSchema,
+  type ContactListItemInput,
+  type ContactListItemUpdateInput,
+  type ContactListItemView,
+} from '@atendi/shared';
+import { ApiError } from '../../api/http-client';
+import { toastError } from '../../api/toasts';
+import { FormDialogActions } from '../../components/form-dialog-actions';
+import { waitBeforeSubmit } from '../../lib/form-delay';
+import { registerMui } from '../../lib/forms';
+import { fieldErrorKey, showFieldErrors, type FormField } from './contact-list-forms';
+import {
+  applyContactListItemEventToCache,
+  createContactListItem,
+  updateContactListItem,
+} from './contact-lists.api';
+
+type ItemFormValues = z.input<typeof contactListItemSchema>;
+
+const fields = ['name', 'number', 'email'] as const;
+
+// PUT takes the fields to change: an untouched number is not looked up on WhatsApp again.
+const changesOf = (item: ContactListItemView, input: ContactListItemInput) => {
+  const changes: ContactListItemUpdateInput = {};
+  for (const field of fields) if (input[field] !== item[field]) changes[field] = input[field];
+  return changes;
+};
+
+const ContactListItemForm = ({
+  contactListId,
+  item,
+  onClose,
+}: {
+  contactListId: number;
+  item: ContactListItemView | null;
+  onClose: () => void;
+}) => {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  // A new item and an edited one follow the same rules (SPEC §5).
+  const {
+    register,
+    handleSubmit,
+    setError,
+    watch,
+    formState: { errors, isSubmitting },
+  } = useForm<ItemFormValues, unknown, ContactListItemInput>({
+    resolver: zodResolver(contactListItemSchema),
+    defaultValues: {
+      name: item?.name ?? '',
+      number: item?.number ?? '',
+      email: item?.email ?? '',
+      contactListId,
+    },
+  });
+  const values = watch();
+
+  const onSubmit = async (input: ContactListItemInput) => {
+    await waitBeforeSubmit();
+    try {
+      const saved = item
+        ? await updateContactListItem(item.id, changesOf(item, input))
+        : await createContactListItem(input);
+      applyContactListItemEventToCache(queryClient, {
+        action: item ? 'update' : 'create',
+        record: saved,
+      });
+      toast.success(t('contactListItems.saved'));
+      onClose();
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'ERR_DUPLICATED_LIST_ITEM') {
+        setError(
+          'number',
+          { type: 'server', message: 'errors.ERR_DUPLICATED_LIST_ITEM' },
+          { shouldFocus: true },
+        );
+        return;
+      }
+      const shown = showFieldErrors(error, fields, (field, message) =>
+        setError(field, { type: 'server', message }, { shouldFocus: true }),
+      );
+      if (!shown) toastError(error);
+    }
+  };
+
+  const fieldError = (field: FormField) => {
+    const error = errors[field];
+    return error
+      ? { error: true, helperText: t(fieldErrorKey(field, error, values[field] ?? '')) }
+      : { error: false };
+  };
+
+  const numberError = fieldError('number');
+
+  return (
+    <form noValidate onSubmit={handleSubmit(onSubmit)}>
+      <DialogTitle>
+        {item ? t('contactListItems.dialog.editTitle') : t('contactListItems.dialog.addTitle')}
+      </DialogTitle>
+      <DialogContent dividers>
+        <Stack spacing={2}>
+          <TextField
+            {...registerMui(register, 'name')}
+            label={t('contactListItems.dialog.name')}
+            autoComplete="off"
+            autoFocus
+            fullWidth
+            {...fieldError('name')}
+          />
+          <TextField
+            {...registerMui(register, 'number')}
+            label={t('contactListItems.dialog.number')}
+            autoComplete="off"
+            fullWidth
+            {...numberError}
+            helperText={numberError.helperText ?? t('contactListItems.dialog.numberHint')}
+            slotProps={{ htmlInput: { inputMode: 'tel' } }}
+          />
+          <TextField
+            {...registerMui(register, 'email')}
+            label={t('contactListItems.dialog.email')}
+            type="email"
+            autoComplete="off"
+            fullWidth
+            {...fieldError('email')}
+          />
+        </Stack>
+      </DialogContent>
+      <FormDialogActions
+        onCancel={onClose}
+        cancelLabel={t('common.cancel')}
+        submitLabel={item ? t('common.save') : t('contactListItems.dialog.add')}
+        isSubmitting={isSubmitting}
+      />
+    </form>
+  );
+};
+
+// The add/edit dialog of a list's contact; sessionKey gives every opening a fresh form.
+export const ContactListItemDialog = ({
+  open,
+  contactListId,
+  item,
+  sessionKey,
+  onClose,
+}: {
+  open: boolean;
+  contactListId: number;
+  item: ContactListItemView | null;
+  sessionKey: number;
+  onClose: () => void;
+}) => (
+  <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth>
+    <ContactListItemForm
+      key={sessionKey}
+      contactListId={contactListId}
+      item={item}
+      onClose={onClose}
+    />
+  </Dialog>
+);

@@ -1,0 +1,159 @@
+import {
+  queryOptions,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
+import type {
+  ContactListEvent,
+  ContactListInput,
+  ContactListItemEvent,
+  ContactListItemInput,
+  ContactListItemsPage,
+  ContactListItemUpdateInput,
+  ContactListItemView,
+  ContactListsPage,
+  ContactListView,
+} from '@atendi/shared';
+import { api } from '../../api/http-client';
+import { useCompanyEvent } from '../../api/socket';
+import { removeFromPages, updatePagedLists, upsertIntoPages } from '../../lib/paged-cache';
+import type { PagedSource } from '../../lib/use-paged-list';
+
+type ListsData = InfiniteData<ContactListsPage, number>;
+type ItemsData = InfiniteData<ContactListItemsPage, number>;
+
+export const contactListsKeys = {
+  lists: ['contact-lists', 'page'] as const,
+  list: (search: string) => ['contact-lists', 'page', search] as const,
+  detail: (id: number) => ['contact-lists', 'detail', id] as const,
+};
+
+// One list's items are cached apart from every other list's, so events of another list touch none.
+export const contactListItemsKeys = {
+  lists: (contactListId: number) => ['contact-list-items', 'page', contactListId] as const,
+  list: (contactListId: number, search: string) =>
+    ['contact-list-items', 'page', contactListId, search] as const,
+};
+
+export const fetchContactListsPage = (searchParam: string, pageNumber: number) =>
+  api.get<ContactListsPage>('/contact-lists', { query: { searchParam, pageNumber } });
+export const fetchContactList = (id: number) => api.get<ContactListView>(`/contact-lists/${id}`);
+export const createContactList = (input: ContactListInput) =>
+  api.post<ContactListView>('/contact-lists', input);
+export const updateContactList = (id: number, input: ContactListInput) =>
+  api.put<ContactListView>(`/contact-lists/${id}`, input);
+export const deleteContactList = (id: number) => api.delete(`/contact-lists/${id}`);
+
+export const fetchContactListItemsPage = (
+  contactListId: number,
+  searchParam: string,
+  pageNumber: number,
+) =>
+  api.get<ContactListItemsPage>('/contact-list-items', {
+    query: { contactListId, searchParam, pageNumber },
+  });
+export const createContactListItem = (input: ContactListItemInput) =>
+  api.post<ContactListItemView>('/contact-list-items', input);
+export const updateContactListItem = (id: number, input: ContactListItemUpdateInput) =>
+  api.put<ContactListItemView>(`/contact-list-items/${id}`, input);
+export const deleteContactListItem = (id: number) => api.delete(`/contact-list-items/${id}`);
+
+export const contactListsList: PagedSource<'records', ContactListsPage> = {
+  queryKey: contactListsKeys.list,
+  rowsKey: 'records',
+  fetchPage: fetchContactListsPage,
+};
+
+export const contactListItemsList = (
+  contactListId: number,
+): PagedSource<'contacts', ContactListItemsPage> => ({
+  queryKey: (search) => contactListItemsKeys.list(contactListId, search),
+  rowsKey: 'contacts',
+  fetchPage: (search, pageNumber) => fetchContactListItemsPage(contactListId, search, pageNumber),
+});
+
+// The items page's heading; its failure (a list deleted or never there) is shown by the page.
+export const contactListQuery = (id: number) =>
+  queryOptions({
+    queryKey: contactListsKeys.detail(id),
+    queryFn: () => fetchContactList(id),
+    meta: { silent: true },
+  });
+
+// The API's search: the term inside the name (lists), or inside name, number or email (items).
+const contains = (text: string, search: string) =>
+  text.toLowerCase().includes(search.trim().toLowerCase());
+
+const itemMatches = (item: ContactListItemView, search: string) =>
+  contains(item.name, search) || contains(item.number, search) || contains(item.email, search);
+
+// SPEC §4: create and update insert or replace, delete removes; a rename can take a row out of
+// the current search.
+export const applyContactListEvent = (
+  data: ListsData | undefined,
+  event: ContactListEvent,
+  search: string,
+): ListsData | undefined => {
+  if (event.action === 'delete') return removeFromPages(data, 'records', event.id);
+  const { record } = event;
+  if (!contains(record.name, search)) return removeFromPages(data, 'records', record.id);
+  return upsertIntoPages(data, 'records', record, true);
+};
+
+export const applyContactListEventToCache = (queryClient: QueryClient, event: ContactListEvent) => {
+  updatePagedLists<ListsData>(queryClient, contactListsKeys.lists, (data, search) =>
+    applyContactListEvent(data, event, search),
+  );
+  if (event.action === 'delete')
+    // An items page open on it asks again and shows that the list is gone.
+    void queryClient.invalidateQueries({ queryKey: contactListsKeys.detail(event.id) });
+  else queryClient.setQueryData(contactListsKeys.detail(event.record.id), event.record);
+};
+
+export const applyContactListItemEvent = (
+  data: ItemsData | undefined,
+  event: ContactListItemEvent,
+  search: string,
+): ItemsData | undefined => {
+  if (event.action === 'delete') return removeFromPages(data, 'contacts', event.id);
+  const { record } = event;
+  if (!itemMatches(record, search)) return removeFromPages(data, 'contacts', record.id);
+  return upsertIntoPages(data, 'contacts', record, true);
+};
+
+export const applyContactListItemEventToCache = (
+  queryClient: QueryClient,
+  event: ContactListItemEvent,
+) => {
+  const contactListId =
+    event.action === 'delete' ? event.contactListId : event.record.contactListId;
+  updatePagedLists<ItemsData>(
+    queryClient,
+    contactListItemsKeys.lists(contactListId),
+    (data, search) => applyContactListItemEvent(data, event, search),
+  );
+};
+
+// company-{id}-ContactList: { action, record } or { action: 'delete', id }. The server tells a
+// list's new contactsCount this way too.
+export const useContactListLiveUpdates = () => {
+  const queryClient = useQueryClient();
+  useCompanyEvent<ContactListEvent>('ContactList', (event) => {
+    if (event?.action === 'delete' ? typeof event.id === 'number' : event?.record)
+      applyContactListEventToCache(queryClient, event);
+  });
+};
+
+// company-{id}-ContactListItem: { action, record } or { action: 'delete', id, contactListId }.
+export const useContactListItemLiveUpdates = () => {
+  const queryClient = useQueryClient();
+  useCompanyEvent<ContactListItemEvent>('ContactListItem', (event) => {
+    if (
+      event?.action === 'delete'
+        ? typeof event.id === 'number' && typeof event.contactListId === 'number'
+        : event?.record
+    )
+      applyContactListItemEventToCache(queryClient, event);
+  });
+};
