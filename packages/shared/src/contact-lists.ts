@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dialableNumber, optionalEmail } from './contacts';
 import { dateTime } from './responses';
 
 // SPEC §3 Contact list and Contact list item, §5 rules, §7 "Contact lists" and "Contact list items":
@@ -40,30 +41,11 @@ export type ContactListsPage = z.input<typeof contactListsPageSchema>;
 export type ContactListEvent =
   { action: 'create' | 'update'; record: ContactListView } | { action: 'delete'; id: number };
 
-// Digits with the country code in any notation ('+55 (11) 98888-7777'): 8 to 50 characters as typed.
-const itemNumber = z
-  .string()
-  .trim()
-  .min(8)
-  .max(50)
-  .regex(/^\+?[\d\s().-]+$/, 'Use digits with the country code')
-  .refine((text) => {
-    const digits = text.replace(/\D/g, '').length;
-    return digits >= 8 && digits <= 15;
-  }, 'Use 8 to 15 digits with the country code');
-
-const itemEmail = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(200)
-  .pipe(z.union([z.literal(''), z.email({ message: 'Invalid email' })]));
-
 // SPEC §5 Contact list item: name 2 to 50; number 8 to 50; email valid (or empty).
 export const contactListItemSchema = z.object({
   name: z.string().trim().min(2).max(50),
-  number: itemNumber,
-  email: itemEmail.optional().default(''),
+  number: dialableNumber,
+  email: optionalEmail.optional().default(''),
   contactListId: z.coerce.number().int().positive(),
 });
 export type ContactListItemInput = z.infer<typeof contactListItemSchema>;
@@ -71,8 +53,8 @@ export type ContactListItemInput = z.infer<typeof contactListItemSchema>;
 // PUT /contact-list-items/{id}: the fields to change (an item stays in its list).
 export const contactListItemUpdateSchema = z.object({
   name: z.string().trim().min(2).max(50).optional(),
-  number: itemNumber.optional(),
-  email: itemEmail.optional(),
+  number: dialableNumber.optional(),
+  email: optionalEmail.optional(),
 });
 export type ContactListItemUpdateInput = z.infer<typeof contactListItemUpdateSchema>;
 

@@ -14,7 +14,21 @@ export const contactNumber = z
   .max(50)
   .regex(/^(\+?[\d\s().-]+|[\d-]+@(g\.us|lid))$/, 'Use digits with the country code');
 
-const optionalEmail = z
+// A phone number someone types to be messaged (the external API, contact list items): digits with
+// the country code in any notation ('+55 (11) 98888-7777'), 8 to 15 digits. Never a group or LID.
+export const dialableNumber = z
+  .string()
+  .trim()
+  .min(8)
+  .max(50)
+  .regex(/^\+?[\d\s().-]+$/, 'Use digits with the country code')
+  .refine((text) => {
+    const digits = text.replace(/\D/g, '').length;
+    return digits >= 8 && digits <= 15;
+  }, 'Use 8 to 15 digits with the country code');
+
+// An email address, or nothing.
+export const optionalEmail = z
   .string()
   .trim()
   .toLowerCase()

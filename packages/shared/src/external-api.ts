@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dialableNumber } from './contacts';
 import { MESSAGE_BODY_MAX } from './messages';
 import { dateTime } from './responses';
 
@@ -14,20 +15,10 @@ export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_KEY_MAX = 255;
 export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
 
-// Digits with the country code, in any notation ('+55 (11) 98888-7777'); a JSON number is taken as
-// its digits.
+// The number to message (contacts.ts `dialableNumber`); a JSON number is taken as its digits.
 export const externalNumber = z.preprocess(
   (value) => (typeof value === 'number' ? String(value) : value),
-  z
-    .string()
-    .trim()
-    .min(8)
-    .max(50)
-    .regex(/^\+?[\d\s().-]+$/, 'Use digits with the country code')
-    .refine((text) => {
-      const digits = text.replace(/\D/g, '').length;
-      return digits >= 8 && digits <= 15;
-    }, 'Use 8 to 15 digits with the country code'),
+  dialableNumber,
 );
 
 // The JSON form (text only).

@@ -3,6 +3,8 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { AuthContext } from './context';
 import { AppError } from './errors';
 import type { ErrorCode } from '@atendi/shared';
+import type { Db } from '../db/client';
+import { companies } from '../db/schema';
 
 type TenantTable = { companyId: PgColumn };
 type TenantRowTable = TenantTable & { id: PgColumn };
@@ -21,4 +23,20 @@ export const ownedRow = (table: TenantRowTable, id: number, ctx: Pick<AuthContex
 export const foundOr404 = <T>(row: T | undefined, code: ErrorCode = 'ERR_NOT_FOUND'): T => {
   if (row === undefined || row === null) throw new AppError(code);
   return row;
+};
+
+// The company a caller asks about (a `companyId` parameter): their own, or, for super users only,
+// another one that exists. Anyone else's is 404, as if it did not exist.
+export const companyInScope = async (
+  db: Db,
+  ctx: Pick<AuthContext, 'companyId' | 'isSuper'>,
+  companyId = ctx.companyId,
+) => {
+  if (companyId === ctx.companyId) return companyId;
+  if (!ctx.isSuper) throw new AppError('ERR_NO_COMPANY_FOUND');
+  const [row] = await db
+    .select({ id: companies.id })
+    .from(companies)
+    .where(eq(companies.id, companyId));
+  return foundOr404(row, 'ERR_NO_COMPANY_FOUND').id;
 };

@@ -201,9 +201,8 @@ export const uploadContactList = async (
       });
   errors.sort((a, b) => a.row - b.row);
   if (inserted.length) deps.jobs.kick(CHECK_QUEUE);
-  await announceList(deps, ctx, contactListId);
-  const list = await loadList(deps.db, ctx, contactListId);
-  return { created: inserted.length, errors, contactsCount: list.contactsCount };
+  const list = await announceList(deps, ctx, contactListId);
+  return { created: inserted.length, errors, contactsCount: list?.contactsCount ?? 0 };
 };
 
 // One batch of a list's unchecked numbers, asked through the company's default connection; the next

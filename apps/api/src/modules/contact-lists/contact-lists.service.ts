@@ -84,7 +84,10 @@ export const emitItem = (
 // A list's count changed: screens showing it hear the list again.
 export const announceList = async (deps: Deps, ctx: Pick<AuthContext, 'companyId'>, id: number) => {
   const [row] = await listViews(deps.db).where(ownedRow(contactLists, id, ctx));
-  if (row) emitList(deps, ctx, { action: 'update', record: serializeList(row) });
+  if (!row) return undefined;
+  const view = serializeList(row);
+  emitList(deps, ctx, { action: 'update', record: view });
+  return view;
 };
 
 // GET /contact-lists: the lists page's search, newest name order.
@@ -162,16 +165,6 @@ export const deleteContactList = async (deps: Deps, ctx: AuthContext, id: number
   emitList(deps, ctx, { action: 'delete', id });
 };
 
-// Digits with the country code, as every number is stored.
-const storedNumber = (typed: string) => {
-  const number = normalizeNumber(typed);
-  if (number.length < 8 || number.length > 15)
-    throw new AppError('ERR_VALIDATION', 'Use 8 to 15 digits with the country code', {
-      fields: { number: ['Use 8 to 15 digits with the country code'] },
-    });
-  return number;
-};
-
 // Whether WhatsApp has the number, asked through the company's default connection when it is
 // connected: true or false when it could tell, null when it could not (no connected default, a
 // provider that cannot look numbers up, or a lookup that failed).
@@ -210,6 +203,17 @@ const duplicated = () =>
   new AppError('ERR_DUPLICATED_LIST_ITEM', 'This number is already in the list', {
     fields: { number: ['ERR_DUPLICATED_LIST_ITEM'] },
   });
+
+// Asked before the WhatsApp lookup, so a duplicate costs none; the unique index still decides races.
+const assertNumberFree = async (db: Db, contactListId: number, number: string) => {
+  const [taken] = await db
+    .select({ id: contactListItems.id })
+    .from(contactListItems)
+    .where(
+      and(eq(contactListItems.contactListId, contactListId), eq(contactListItems.number, number)),
+    );
+  if (taken) throw duplicated();
+};
 
 // Two people adding one number at once meet at the unique index (list, number): one of them is told.
 const storeItem = async <T>(write: () => Promise<T>) => {
@@ -279,17 +283,9 @@ export const createContactListItem = async (
   input: ContactListItemInput,
 ) => {
   await loadList(deps.db, ctx, input.contactListId);
-  const number = storedNumber(input.number);
-  const [taken] = await deps.db
-    .select({ id: contactListItems.id })
-    .from(contactListItems)
-    .where(
-      and(
-        eq(contactListItems.contactListId, input.contactListId),
-        eq(contactListItems.number, number),
-      ),
-    );
-  if (taken) throw duplicated();
+  // The schema took 8 to 15 digits; stored as the ingest stores numbers.
+  const number = normalizeNumber(input.number);
+  await assertNumberFree(deps.db, input.contactListId, number);
   const isWhatsappValid = await whatsappValidity(deps, ctx, number);
   const [row] = await storeItem(() =>
     deps.db
@@ -317,7 +313,8 @@ export const updateContactListItem = async (
   input: ContactListItemUpdateInput,
 ) => {
   const current = await findItem(deps.db, ctx, id);
-  const number = input.number === undefined ? current.number : storedNumber(input.number);
+  const number = input.number === undefined ? current.number : normalizeNumber(input.number);
+  if (number !== current.number) await assertNumberFree(deps.db, current.contactListId, number);
   const changes = {
     ...(input.name === undefined ? {} : { name: input.name }),
     ...(input.email === undefined ? {} : { email: input.email }),
@@ -325,18 +322,6 @@ export const updateContactListItem = async (
       ? {}
       : { number, isWhatsappValid: await whatsappValidity(deps, ctx, number) }),
   };
-  if (number !== current.number) {
-    const [taken] = await deps.db
-      .select({ id: contactListItems.id })
-      .from(contactListItems)
-      .where(
-        and(
-          eq(contactListItems.contactListId, current.contactListId),
-          eq(contactListItems.number, number),
-        ),
-      );
-    if (taken) throw duplicated();
-  }
   const changed = Object.keys(changes).length > 0;
   const [row] = await storeItem(() =>
     updateReturning(

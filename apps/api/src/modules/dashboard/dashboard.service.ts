@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type {
   DashboardChartQuery,
   DashboardQuery,
@@ -8,9 +8,8 @@ import type {
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import { queryRows, type Db } from '../../db/client';
-import { companies } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
-import { AppError } from '../../platform/errors';
+import { companyInScope } from '../../platform/tenancy';
 import { sqlTime } from '../../platform/sql-time';
 
 // SPEC §7 Dashboard, read from the conversation history (ticket-tracking.ts). Each figure is taken
@@ -19,18 +18,6 @@ import { sqlTime } from '../../platform/sql-time';
 // Calendar days are the company's (the platform's TIME_ZONE: companies have no zone of their own).
 
 type Deps = Pick<AppDeps, 'db' | 'config'>;
-
-// Super users may look at any company; for anyone else another company does not exist.
-const targetCompany = async (db: Db, ctx: AuthContext, companyId = ctx.companyId) => {
-  if (companyId === ctx.companyId) return companyId;
-  if (!ctx.isSuper) throw new AppError('ERR_NO_COMPANY_FOUND');
-  const [row] = await db
-    .select({ id: companies.id })
-    .from(companies)
-    .where(eq(companies.id, companyId));
-  if (!row) throw new AppError('ERR_NO_COMPANY_FOUND');
-  return companyId;
-};
 
 // Local midnight of a calendar day in a zone, in SQL.
 const dayStart = (day: string, timeZone: string) =>
@@ -101,7 +88,7 @@ export const getDashboard = async (
   ctx: AuthContext,
   query: DashboardQuery,
 ): Promise<DashboardView> => {
-  const companyId = await targetCompany(deps.db, ctx, query.companyId);
+  const companyId = await companyInScope(deps.db, ctx, query.companyId);
   const timeZone = deps.config.timeZone;
   const period = await periodOf(deps.db, query, timeZone, new Date());
   const f = sqlTime(period.from);
@@ -190,7 +177,7 @@ export const getTicketsUsers = async (
   ctx: AuthContext,
   query: DashboardChartQuery,
 ): Promise<DashboardTicketsUsers> => {
-  const companyId = await targetCompany(deps.db, ctx, query.companyId);
+  const companyId = await companyInScope(deps.db, ctx, query.companyId);
   const timeZone = deps.config.timeZone;
   const rows = await queryRows<{ user_id: number; name: string; total: number }>(
     deps.db,
@@ -233,7 +220,7 @@ export const getTicketsDay = async (
   ctx: AuthContext,
   query: DashboardChartQuery,
 ): Promise<DashboardTicketsDay> => {
-  const companyId = await targetCompany(deps.db, ctx, query.companyId);
+  const companyId = await companyInScope(deps.db, ctx, query.companyId);
   const timeZone = deps.config.timeZone;
   const hourly = query.initialDate === query.finalDate;
   // Grouped by a cheap key (a date, an hour number); only the few groups are formatted.

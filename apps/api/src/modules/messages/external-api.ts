@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
@@ -22,32 +22,21 @@ import { normalizeNumber } from '../../channels/numbers';
 import { AppError, storeFailure } from '../../platform/errors';
 import { consume } from '../../platform/rate-limit';
 import { sqlTime } from '../../platform/sql-time';
-import {
-  conversationWith,
-  emitTicket,
-  loadTicketViews,
-  messageCreated,
-} from '../tickets/tickets.service';
+import { conversationWith, messageCreated } from '../tickets/tickets.service';
 import { discardMedia, type MessageForm } from './message-form';
-import { emitMessages, type MessageRow } from './message-views';
+import type { MessageRow } from './message-views';
 import { failedSends } from './sends';
-import { queueOutgoing } from './messages.service';
+import { announceQueued, queueOutgoing } from './messages.service';
 
 // SPEC §7 External messages API: a company's own systems send WhatsApp messages through one of its
 // connections, named by that connection's token. The message takes the path an agent's does (stored
 // with its send job in one transaction, sent by the outbox, shown live in the contact's ticket).
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'events' | 'limits'>;
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'events' | 'limits' | 'tokens'>;
 
 export type ApiConnection = { id: number; companyId: number };
 
 const unauthorized = (message: string) => new AppError('ERR_INVALID_API_TOKEN', message);
-
-const sameText = (a: string, b: string) => {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-};
 
 // The connection a bearer token names, once its company may use the API; then one call is counted
 // against the token's limit. Nothing of the request body has been read yet.
@@ -74,7 +63,7 @@ export const authorizeApiCall = async (
     .where(eq(whatsapps.token, token))
     .limit(1);
   // The index found it by equality; the comparison that decides is constant-time all the same.
-  if (!row?.token || !sameText(row.token, token))
+  if (!row?.token || !deps.tokens.sameHash(row.token, token))
     throw unauthorized('This token is unknown or was replaced');
   const status = effectiveCompanyStatus({ status: row.status, dueDate: row.dueDate });
   if (status !== 'active')
@@ -230,14 +219,7 @@ export const sendExternal = async (
     // The retry's own copies of the files are not needed: the first call's are being sent.
     await discardMedia(deps.uploads, connection.companyId, form.medias);
   } else {
-    try {
-      await emitMessages(deps, connection.companyId, 'create', sent.rows);
-      const [view] = await loadTicketViews(deps.db, [sent.ticketId]);
-      if (view) emitTicket(deps, connection.companyId, view);
-    } catch (err) {
-      options.log.warn({ err, ticketId: sent.ticketId }, 'API messages not announced live');
-    }
-    options.kick();
+    await announceQueued(deps, connection.companyId, sent.ticketId, sent.rows, options);
   }
   return {
     replayed: sent.replayed,

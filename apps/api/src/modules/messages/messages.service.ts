@@ -226,17 +226,28 @@ export const sendMessages = async (
     await discardMedia(deps.uploads, ticket.companyId, form.medias);
     throw storeFailure(error, 'ERR_CREATING_MESSAGE', 'The message could not be stored');
   }
-  // Stored and queued: from here on the send stands, and a failed live update must not say otherwise.
+  await announceQueued(deps, ticket.companyId, ticket.id, rows, options);
+  return viewMessages(deps, rows);
+};
+
+// Messages stored with their send jobs: screens hear of them and of their ticket, then the outbox is
+// woken. From here on the send stands, and a failed live update must not say otherwise.
+export const announceQueued = async (
+  deps: Pick<AppDeps, 'db' | 'realtime' | 'uploads'>,
+  companyId: number,
+  ticketId: number,
+  rows: MessageRow[],
+  options: { kick: () => void; log: FastifyBaseLogger },
+) => {
   try {
-    await emitMessages(deps, ticket.companyId, 'create', rows);
-    const [view] = await loadTicketViews(deps.db, [ticket.id]);
-    if (view) emitTicket(deps, ticket.companyId, view);
+    await emitMessages(deps, companyId, 'create', rows);
+    const [view] = await loadTicketViews(deps.db, [ticketId]);
+    if (view) emitTicket(deps, companyId, view);
   } catch (err) {
-    options.log.warn({ err, ticketId: ticket.id }, 'sent messages not announced live');
+    options.log.warn({ err, ticketId }, 'sent messages not announced live');
   }
   // After the create event, so screens never hear of a delivery before the message itself.
   options.kick();
-  return viewMessages(deps, rows);
 };
 
 // POST /messages/{id}/retry: a message whose send was given up goes back to the outbox, due now.

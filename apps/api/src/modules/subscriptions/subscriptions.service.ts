@@ -11,7 +11,7 @@ import type { Db } from '../../db/client';
 import { companies, invoices, plans, subscriptions } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
-import { foundOr404 } from '../../platform/tenancy';
+import { companyInScope, foundOr404 } from '../../platform/tenancy';
 import { getPlan, updatePlan } from '../plans/plans.service';
 import { STOP_BILLING_QUEUE, type StopBillingJob } from '../companies/companies.service';
 import { providerCall, requireStripe } from './stripe-client';
@@ -70,20 +70,9 @@ export const loadSubscriptionView = async (db: Db, id: number) => {
 export const getOverview = async (
   deps: Pick<AppDeps, 'db'> & { stripe: Stripe | null },
   ctx: AuthContext,
-  companyId = ctx.companyId,
+  asked?: number,
 ) => {
-  if (companyId !== ctx.companyId) {
-    if (!ctx.isSuper) throw new AppError('ERR_NO_COMPANY_FOUND');
-    foundOr404(
-      (
-        await deps.db
-          .select({ id: companies.id })
-          .from(companies)
-          .where(eq(companies.id, companyId))
-      )[0],
-      'ERR_NO_COMPANY_FOUND',
-    );
-  }
+  const companyId = await companyInScope(deps.db, ctx, asked);
   const subscriptionRows = await deps.db
     .select({ subscription: subscriptions, plan: { id: plans.id, name: plans.name } })
     .from(subscriptions)
