@@ -52,6 +52,7 @@ import { registerSchedulesSender } from './modules/schedules/schedules.sender';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { contactListsRoutes } from './modules/contact-lists/contact-lists.routes';
+import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { createChannelManager } from './channels/manager';
 import { createOutbox } from './modules/messages/outbox';
 import type { ChannelDriver } from './channels/driver';
@@ -264,6 +265,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(subscriptionsRoutes);
   await app.register(dashboardRoutes);
   await app.register(contactListsRoutes);
+  await app.register(campaignsRoutes);
   registerSchedulesSender(app);
 
   realtime.attach(app.server);

@@ -95,6 +95,8 @@ const envSchema = z.object({
   ),
   TICKET_TIMERS_INTERVAL: z.coerce.number().int().min(0).default(30),
   SCHEDULES_INTERVAL: z.coerce.number().int().min(0).default(5),
+  CAMPAIGNS_INTERVAL: z.coerce.number().int().min(0).default(5),
+  CLOUD_API_MESSAGES_PER_SECOND: z.coerce.number().positive().max(1000).default(80),
   SERVE_WEB: z.preprocess(emptyAsUndefined, bool.default(true)),
   WEB_DIST: z.string().default(''),
   TRUST_PROXY: trustProxy.default(false),
@@ -151,6 +153,11 @@ export type Config = {
   ticketTimersInterval: number;
   // Seconds between runs of the scheduled-message sender (0 = never).
   schedulesInterval: number;
+  // Seconds between looks for campaigns whose time came (0 = only when one is saved or restarted).
+  campaignsInterval: number;
+  // The most messages a campaign sends per second through a Cloud API connection (Meta's default
+  // throughput is 80; a number upgraded by Meta may take more).
+  cloudApiMessagesPerSecond: number;
   serveWeb: boolean;
   webDist: string;
   // Fastify's trustProxy: who may set X-Forwarded-For (off by default).
@@ -223,6 +230,8 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
         : Intl.DateTimeFormat().resolvedOptions().timeZone),
     ticketTimersInterval: e.TICKET_TIMERS_INTERVAL,
     schedulesInterval: e.SCHEDULES_INTERVAL,
+    campaignsInterval: e.CAMPAIGNS_INTERVAL,
+    cloudApiMessagesPerSecond: e.CLOUD_API_MESSAGES_PER_SECOND,
     serveWeb: e.SERVE_WEB,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : '',
     trustProxy: e.TRUST_PROXY,

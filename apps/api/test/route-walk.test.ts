@@ -7,6 +7,7 @@ import {
   companies,
   helps,
   plans,
+  campaigns,
   contactListItems,
   contactLists,
   fileLists,
@@ -270,6 +271,18 @@ const contactListFixtures = async (foreignCompany: number, ownCompany: number) =
   };
 };
 
+// A campaign in each company.
+const campaignFixtures = async (foreignCompany: number, ownCompany: number) => {
+  const [own, foreign] = await t.db
+    .insert(campaigns)
+    .values([
+      { companyId: ownCompany, name: 'Walker campaign', message1: 'Hola' },
+      { companyId: foreignCompany, name: 'Walker campaign', message1: 'Hola' },
+    ])
+    .returning();
+  return { 'campaigns:id': { own: own.id, foreign: foreign.id } };
+};
+
 let stripe: FakeStripe;
 
 beforeAll(async () => {
@@ -319,6 +332,7 @@ beforeAll(async () => {
     ...(await scheduleFixtures(a.company.id, b.company.id)),
     ...(await fileListFixtures(a.company.id, b.company.id)),
     ...(await contactListFixtures(a.company.id, b.company.id)),
+    ...(await campaignFixtures(a.company.id, b.company.id)),
   };
   sessions = {
     admin: await login(t.app, b.admin.email),

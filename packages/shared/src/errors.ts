@@ -78,6 +78,11 @@ export const errorStatus = {
   ERR_NO_CONTACT_LIST_FOUND: 404,
   ERR_NO_CONTACT_LIST_ITEM_FOUND: 404,
   ERR_DUPLICATED_LIST_ITEM: 409,
+  // Campaigns: not found; a change the campaign's state no longer allows (SPEC §4: editable while
+  // inactive or scheduled more than an hour ahead); a cancel or restart from a state that has none.
+  ERR_NO_CAMPAIGN_FOUND: 404,
+  ERR_CAMPAIGN_NOT_EDITABLE: 409,
+  ERR_CAMPAIGN_STATUS: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -25,3 +25,4 @@ export * from './dashboard';
 export * from './external-api';
 export * from './contact-lists';
 export * from './sheet-headers';
+export * from './campaigns';

@@ -28,9 +28,13 @@ export type Job<P> = Omit<JobRow, 'payload'> & { payload: P };
 // A failure that retrying cannot fix: the job fails at once.
 export class PermanentJobError extends Error {}
 
+// A handler may answer that its job goes on later: the same row is due again after againInMs, its
+// attempts counted afresh (long work done in steps, e.g. a paced campaign). Otherwise it is done.
+export type JobOutcome = void | { againInMs: number };
+
 export type QueueOptions<P> = {
   name: string;
-  handle: (job: Job<P>) => Promise<void>;
+  handle: (job: Job<P>) => Promise<JobOutcome>;
   // Attempts before a job fails for good (default 10).
   maxAttempts?: number;
   // Milliseconds before the next attempt after `attempts` failed ones (default retryDelay(n, 5 s)).
@@ -272,8 +276,8 @@ export const createJobs = (options: { db: Db; log: FastifyBaseLogger }) => {
     worker.wakeTimer.unref();
   };
 
-  const finish = async (worker: Worker, job: JobRow) => {
-    const everyMs = worker.recurEveryMs;
+  const finish = async (worker: Worker, job: JobRow, outcome?: JobOutcome) => {
+    const everyMs = outcome ? Math.max(0, Math.round(outcome.againInMs)) : worker.recurEveryMs;
     await db
       .update(jobs)
       .set(
@@ -287,6 +291,7 @@ export const createJobs = (options: { db: Db; log: FastifyBaseLogger }) => {
             },
       )
       .where(and(eq(jobs.id, job.id), eq(jobs.status, 'running')));
+    if (outcome) wake(worker, everyMs ?? 0);
   };
 
   const fail = async (worker: Worker, job: JobRow, error: unknown) => {
@@ -336,13 +341,14 @@ export const createJobs = (options: { db: Db; log: FastifyBaseLogger }) => {
         await release(rows.slice(index).map((r) => r.id));
         break;
       }
+      let outcome: JobOutcome;
       try {
-        await worker.options.handle(row);
+        outcome = await worker.options.handle(row);
       } catch (error) {
         await fail(worker, row, error);
         continue;
       }
-      await finish(worker, row);
+      await finish(worker, row, outcome);
       succeeded += 1;
     }
     return { claimed: rows.length, succeeded };

@@ -29,15 +29,16 @@ const mergeInto = (target: Messages, source: Messages) => {
   return target;
 };
 
-// Each feature keeps its texts beside its code (features/<name>/i18n/es.json, en.json), so features
-// can be built side by side without editing one shared file.
+// Each feature keeps its texts beside its code (features/<name>/i18n/es.json, en.json, or for a part
+// of a feature <part>.es.json, <part>.en.json), so features can be built side by side without editing
+// one shared file.
 const featureFiles = import.meta.glob<Messages>('../features/*/i18n/*.json', {
   eager: true,
   import: 'default',
 });
 const messagesFor = (language: Language, base: Messages) =>
   Object.entries(featureFiles)
-    .filter(([file]) => file.endsWith(`/${language}.json`))
+    .filter(([file]) => file.endsWith(`/${language}.json`) || file.endsWith(`.${language}.json`))
     .reduce((all, [, messages]) => mergeInto(all, messages), structuredClone(base));
 
 export const translations = { es: messagesFor('es', es), en: messagesFor('en', en) };

@@ -7,7 +7,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { campaignStatuses } from '@atendi/shared';
+import type { campaignStatuses, ShippingStatus } from '@atendi/shared';
 import { id, timestamps } from './_columns';
 import { companies } from './companies';
 import { contactLists } from './contact-lists';
@@ -45,6 +45,10 @@ export const campaigns = pgTable(
     fileListId: integer().references(() => fileLists.id, { onDelete: 'set null' }),
     mediaPath: text(),
     mediaName: text(),
+    // When the dispatcher planned its recipients (null until it starts).
+    startedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    // Messages handed to WhatsApp so far (paces the longer pause after every N).
+    sentCount: integer().notNull().default(0),
     ...timestamps(),
   },
   (t) => [index().on(t.companyId, t.status), index().on(t.status, t.scheduledAt)],
@@ -65,7 +69,9 @@ export const campaignSettings = pgTable(
   (t) => [uniqueIndex().on(t.companyId, t.key)],
 );
 
-// One row per recipient of a campaign; the unique number makes a restart resume, not resend.
+// One row per recipient of a campaign, planned when it starts; the unique number makes a restart resume,
+// not resend. A row is claimed (sending) before its message is handed to WhatsApp and marked after
+// (delivered with the provider id), so a dispatcher that died in between finds it and settles it.
 export const campaignShipping = pgTable(
   'campaign_shipping',
   {
@@ -78,14 +84,46 @@ export const campaignShipping = pgTable(
       .references(() => campaigns.id, { onDelete: 'cascade' }),
     contactId: integer().references(() => contacts.id, { onDelete: 'set null' }),
     number: text().notNull(),
+    name: text().notNull().default(''),
+    // pending, sending, confirmation, delivered, failed, opted_out (shared shippingStatuses).
+    status: text().$type<ShippingStatus>().notNull().default('pending'),
+    // The message slot chosen for this recipient (1 to 5), and its confirmation slot.
+    variant: integer(),
+    confirmationVariant: integer(),
+    // The text as sent (variables filled), and WhatsApp's id for it.
     message: text().notNull().default(''),
+    providerId: text(),
+    error: text(),
     confirmationMessage: text().notNull().default(''),
     confirmation: boolean().notNull().default(false),
     deliveredAt: timestamp({ withTimezone: true, mode: 'date' }),
     confirmationRequestedAt: timestamp({ withTimezone: true, mode: 'date' }),
     confirmedAt: timestamp({ withTimezone: true, mode: 'date' }),
-    jobId: text(),
     ...timestamps(),
   },
-  (t) => [uniqueIndex().on(t.campaignId, t.number), index().on(t.contactId)],
+  (t) => [
+    uniqueIndex().on(t.campaignId, t.number),
+    index().on(t.contactId),
+    // The dispatcher's next recipient, and the report's counts.
+    index().on(t.campaignId, t.status, t.id),
+    // A contact's message finds whether it answers a campaign (confirmation or opt-out).
+    index().on(t.companyId, t.number),
+  ],
+);
+
+// Numbers that asked not to get campaigns (an opt-out word answered to one); never planned again.
+export const campaignOptOuts = pgTable(
+  'campaign_opt_outs',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    number: text().notNull(),
+    // The word they answered, and the campaign they answered.
+    keyword: text().notNull(),
+    campaignId: integer().references(() => campaigns.id, { onDelete: 'set null' }),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex().on(t.companyId, t.number)],
 );

@@ -15,16 +15,25 @@ const firstNameOf = (name: string) => name.trim().split(/\s+/)[0] ?? '';
 // SPEC §3 message variables: {{firstName}}, {{name}}, {{greeting}}, {{hora}}.
 export const fillVariables = (
   text: string,
-  context: { contactName: string; now: Date; timeZone: string },
+  context: {
+    contactName: string;
+    now: Date;
+    timeZone: string;
+    // The company's own {{key}} values (campaign settings); the built-in names win over them.
+    extra?: readonly { key: string; value: string }[];
+  },
 ) => {
   const { hour, minutes } = localTime(context.now, context.timeZone);
   const values: Record<string, string> = {
+    ...Object.fromEntries(
+      (context.extra ?? []).map(({ key, value }) => [key.toLowerCase(), value]),
+    ),
     firstname: firstNameOf(context.contactName),
     name: context.contactName,
     greeting: greetingFor(context.now, context.timeZone),
     hora: `${String(hour).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`,
   };
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) => {
+  return text.replace(/\{\{\s*([\p{L}\p{N}_]+)\s*\}\}/gu, (whole, key: string) => {
     const value = values[key.toLowerCase()];
     return value ?? whole;
   });

@@ -77,8 +77,10 @@ describe('contact list items page', () => {
     expect(
       within(await rowOf('Sara Ruiz')).getByRole('img', { name: 'Sin verificar' }),
     ).toBeTruthy();
-    // The import of SPEC §2 comes with its upload route; no button stands in for it.
-    expect(screen.queryByRole('button', { name: /importar/i })).toBeNull();
+    // SPEC §2: the import sits beside the add button (its dialog: contact-list-import-dialog.test).
+    expect(screen.getByRole('button', { name: 'Importar' }).nextElementSibling).toBe(
+      screen.getByRole('button', { name: 'Agregar contacto' }),
+    );
 
     await user.type(screen.getByRole('searchbox', { name: 'Buscar contactos' }), 'sara');
     await waitFor(() => expect(screen.queryByText('Lucía Pérez')).toBeNull());

@@ -7,6 +7,7 @@ import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import HelpOutlineIcon from '@mui/icons-material/HelpOutline';
+import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -23,6 +24,7 @@ import {
   type TableColumns,
 } from '../../components/paged-table';
 import { usePagedList } from '../../lib/use-paged-list';
+import { ContactListImportDialog } from './contact-list-import-dialog';
 import { ContactListItemDialog } from './contact-list-item-dialog';
 import {
   applyContactListItemEventToCache,
@@ -76,6 +78,7 @@ const ContactListItems = ({ contactList }: { contactList: ContactListView }) => 
   const source = useMemo(() => contactListItemsList(contactList.id), [contactList.id]);
   const list = usePagedList(source);
   const [dialog, setDialog] = useState<DialogState>({ open: false, item: null, sessionKey: 0 });
+  const [importing, setImporting] = useState({ open: false, sessionKey: 0 });
 
   useContactListItemLiveUpdates();
 
@@ -133,6 +136,15 @@ const ContactListItems = ({ contactList }: { contactList: ContactListView }) => 
         toolbar={
           <Stack direction="row" spacing={1}>
             <BackToLists />
+            <Button
+              variant="outlined"
+              startIcon={<UploadFileIcon />}
+              onClick={() =>
+                setImporting((current) => ({ open: true, sessionKey: current.sessionKey + 1 }))
+              }
+            >
+              {t('contactListItems.importButton')}
+            </Button>
             <Button variant="contained" startIcon={<AddIcon />} onClick={() => openDialog(null)}>
               {t('contactListItems.add')}
             </Button>
@@ -151,6 +163,12 @@ const ContactListItems = ({ contactList }: { contactList: ContactListView }) => 
         item={dialog.item}
         sessionKey={dialog.sessionKey}
         onClose={() => setDialog((current) => ({ ...current, open: false }))}
+      />
+      <ContactListImportDialog
+        open={importing.open}
+        contactList={contactList}
+        sessionKey={importing.sessionKey}
+        onClose={() => setImporting((current) => ({ ...current, open: false }))}
       />
       {confirmDelete.dialog}
     </>

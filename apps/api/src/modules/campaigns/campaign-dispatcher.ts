@@ -1,0 +1,546 @@
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  confirmationFields,
+  filledSlots,
+  messageFields,
+  pauseAfterMessage,
+  type CampaignSettings,
+} from '@atendi/shared';
+import type { AppDeps } from '../../deps';
+import type { Db } from '../../db/client';
+import {
+  campaignOptOuts,
+  campaigns,
+  campaignShipping,
+  fileListOptions,
+  jobs,
+  whatsapps,
+} from '../../db/schema';
+import { ChannelError, type OutgoingMedia, type SendRequest } from '../../channels/driver';
+import type { Job, JobOutcome } from '../../jobs/queue';
+import { mediaTypeOf, mimetypeOf } from '../messages/messages.service';
+import { fillVariables } from '../tickets/tickets.service';
+import {
+  announceCampaign,
+  campaignSettingsFor,
+  type CampaignRow,
+  type EnsureDispatch,
+} from './campaigns.service';
+
+// Sends campaigns (issue 16 "Dispatcher"), on the one durable job queue. Each running campaign has one
+// `campaign.dispatch` job (ref campaign:{id}, so never two); a run of it is a step: the first plans the
+// recipients (one set-based INSERT … SELECT), then each step sends the next recipients and answers
+// when the job is due again (the interval, or the longer pause after every N messages), so pacing
+// survives restarts and a cancel is seen before the next message.
+//
+// Crash safety: a recipient is claimed (status sending) before its message is handed to WhatsApp and
+// marked delivered, with the provider's id, after. A step that finds a claimed recipient knows the run
+// before it died in between: Baileys and the simulator get the same idempotency key again, which makes
+// the repeat the same WhatsApp message (delivered once); the Cloud API has no such key, so there the
+// recipient is marked failed as uncertain rather than messaged twice.
+
+export const DISPATCH_QUEUE = 'campaign.dispatch';
+// The recurring look for campaigns whose time came.
+export const CAMPAIGNS_JOB = 'campaigns';
+
+export type DispatchJob = { campaignId: number };
+
+type Deps = Pick<
+  AppDeps,
+  'db' | 'realtime' | 'uploads' | 'jobs' | 'config' | 'channels' | 'events'
+>;
+type ShippingRow = typeof campaignShipping.$inferSelect;
+type Connection = { id: number; provider: string };
+
+// One step sends for at most this long (or this many messages) before handing the job back, so a
+// campaign without pauses still lets other work of the queue run, and a cancel is seen.
+const STEP_BUDGET_MS = 2000;
+const STEP_MAX_MESSAGES = 200;
+// Screens hear a running campaign's progress at most this often (and at every pause and end).
+const ANNOUNCE_EVERY_MS = 1000;
+
+const refOf = (campaignId: number) => `campaign:${campaignId}`;
+
+// The campaign's dispatch job, unless one is already waiting or running.
+export const ensureDispatch: EnsureDispatch = async (tx, campaign) => {
+  await tx
+    .insert(jobs)
+    .values({
+      queue: DISPATCH_QUEUE,
+      ref: refOf(campaign.id),
+      payload: { campaignId: campaign.id } satisfies DispatchJob,
+      companyId: campaign.companyId,
+      // Due by the database's clock, which is the one workers claim by.
+      runAt: sql`now()`,
+    })
+    .onConflictDoNothing();
+};
+
+// The number's own words, so ' stop!' and 'Stop' are the same answer.
+export const optOutWord = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .toUpperCase();
+
+export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => {
+  const { db, config } = deps;
+  const announcedAt = new Map<number, number>();
+
+  const announce = async (campaign: Pick<CampaignRow, 'id' | 'companyId'>, force = true) => {
+    const last = announcedAt.get(campaign.id) ?? 0;
+    if (!force && Date.now() - last < ANNOUNCE_EVERY_MS) return;
+    announcedAt.set(campaign.id, Date.now());
+    await announceCampaign(deps, campaign.companyId, campaign.id);
+  };
+
+  // Campaigns whose time came start (PROGRAMADA → EM_ANDAMENTO, conditional, so once), each with its
+  // dispatch job in the same transaction. A running campaign that lost its job (a restart racing its
+  // last step) gets one again here.
+  const startDue = async (now: Date) => {
+    const started = await db.transaction(async (tx) => {
+      const rows = await tx
+        .update(campaigns)
+        .set({ status: 'EM_ANDAMENTO', updatedAt: now })
+        .where(and(eq(campaigns.status, 'PROGRAMADA'), lte(campaigns.scheduledAt, now)))
+        .returning({ id: campaigns.id, companyId: campaigns.companyId });
+      for (const row of rows) await ensureDispatch(tx, row);
+      await tx.execute(sql`
+        insert into jobs (queue, ref, payload, company_id)
+        select ${DISPATCH_QUEUE}, 'campaign:' || c.id, jsonb_build_object('campaignId', c.id), c.company_id
+        from campaigns c
+        where (c.status = 'EM_ANDAMENTO'
+               or (c.status = 'FINALIZADA' and exists (
+                 select 1 from campaign_shipping s
+                 where s.campaign_id = c.id and s.status in ('pending', 'sending')
+                   and s.confirmed_at is not null)))
+          and not exists (
+            select 1 from jobs j
+            where j.queue = ${DISPATCH_QUEUE} and j.ref = 'campaign:' || c.id
+              and j.status in ('pending', 'running'))
+        on conflict do nothing`);
+      return rows;
+    });
+    if (started.length) deps.jobs.kick(DISPATCH_QUEUE);
+    for (const row of started) await announce(row);
+  };
+
+  // One shipment row per recipient: the list's numbers WhatsApp did not refuse and the numbers of the
+  // contacts carrying the tag, each once, in list order, with its message slot drawn at random among
+  // the filled ones. Numbers that opted out are planned as such (the report counts them).
+  const plan = async (campaign: CampaignRow) =>
+    db.transaction(async (tx) => {
+      const [claimed] = await tx
+        .update(campaigns)
+        .set({ startedAt: new Date(), updatedAt: new Date() })
+        .where(and(eq(campaigns.id, campaign.id), isNull(campaigns.startedAt)))
+        .returning();
+      if (!claimed) return;
+      const pick = (slots: number[]) =>
+        slots.length
+          ? sql`(array[${sql.raw(slots.join(','))}]::int[])[1 + floor(random() * ${slots.length})::int]`
+          : sql`null::int`;
+      const slots = filledSlots(claimed, messageFields);
+      const confirmationSlots = claimed.confirmation
+        ? filledSlots(claimed, confirmationFields)
+        : [];
+      const companyId = claimed.companyId;
+      const fromList =
+        claimed.contactListId === null
+          ? null
+          : sql`select i.number, i.name, 0 as src, i.id as ord
+                from contact_list_items i
+                where i.contact_list_id = ${claimed.contactListId} and i.company_id = ${companyId}
+                  and i.is_whatsapp_valid is not false`;
+      const fromTag =
+        claimed.tagListId === null
+          ? null
+          : sql`select c.number, c.name, 1 as src, c.id as ord
+                from contacts c
+                where c.company_id = ${companyId} and not c.is_group and c.number ~ '^[0-9]+$'
+                  and exists (
+                    select 1 from ticket_tags tt join tickets t on t.id = tt.ticket_id
+                    where tt.tag_id = ${claimed.tagListId} and t.contact_id = c.id)`;
+      const sources = [fromList, fromTag].filter((part) => part !== null);
+      if (!sources.length) return;
+      await tx.execute(sql`
+        insert into campaign_shipping
+          (company_id, campaign_id, contact_id, number, name, status, variant, confirmation_variant,
+           confirmation)
+        select ${companyId}, ${claimed.id}, ct.id, r.number, r.name,
+               case when o.id is null then 'pending' else 'opted_out' end,
+               ${pick(slots)}, ${pick(confirmationSlots)}, ${claimed.confirmation}
+        from (
+          select distinct on (a.number) a.number, a.name, a.src, a.ord
+          from (${sql.join(sources, sql` union all `)}) a
+          order by a.number, a.src, a.ord
+        ) r
+        left join contacts ct on ct.company_id = ${companyId} and ct.number = r.number
+        left join campaign_opt_outs o on o.company_id = ${companyId} and o.number = r.number
+        order by r.src, r.ord
+        on conflict (campaign_id, number) do nothing`);
+    });
+
+  // The recipient a run before this one claimed and never settled (it died), if any.
+  const unsettled = async (campaignId: number) =>
+    (
+      await db
+        .select()
+        .from(campaignShipping)
+        .where(
+          and(eq(campaignShipping.campaignId, campaignId), eq(campaignShipping.status, 'sending')),
+        )
+        .orderBy(asc(campaignShipping.id))
+        .limit(1)
+    )[0];
+
+  // Claims the next recipient, in the same statement that checks the campaign still runs (a
+  // finished campaign only sends the messages its recipients confirmed since).
+  const claim = async (campaignId: number) => {
+    const rows = await db.execute(sql`
+      update campaign_shipping set status = 'sending', updated_at = now()
+      where id = (
+        select s.id from campaign_shipping s join campaigns c on c.id = s.campaign_id
+        where s.campaign_id = ${campaignId} and s.status = 'pending'
+          and (c.status = 'EM_ANDAMENTO' or (c.status = 'FINALIZADA' and s.confirmed_at is not null))
+        order by s.id limit 1
+        for update of s skip locked)
+      returning id`);
+    const id = (rows as unknown as { rows: { id: number }[] }).rows[0]?.id;
+    if (id === undefined) return undefined;
+    return (await db.select().from(campaignShipping).where(eq(campaignShipping.id, id)))[0];
+  };
+
+  const settle = (shipping: ShippingRow, values: Partial<typeof campaignShipping.$inferInsert>) =>
+    db
+      .update(campaignShipping)
+      .set({ ...values, updatedAt: new Date() })
+      .where(and(eq(campaignShipping.id, shipping.id), eq(campaignShipping.status, 'sending')));
+
+  const fileListMedia = async (campaign: CampaignRow) => {
+    if (campaign.fileListId === null) return [];
+    const options = await db
+      .select()
+      .from(fileListOptions)
+      .where(
+        and(
+          eq(fileListOptions.fileListId, campaign.fileListId),
+          eq(fileListOptions.companyId, campaign.companyId),
+        ),
+      )
+      .orderBy(asc(fileListOptions.id));
+    return options.filter((option) => option.path);
+  };
+
+  // A stored file to send; one that is gone fails the recipient (no retry can bring it back).
+  const mediaOf = async (
+    companyId: number,
+    storedName: string,
+    name: string,
+    declared?: string,
+  ): Promise<OutgoingMedia> => {
+    const file = deps.uploads.pathOf(companyId, storedName);
+    if (
+      !file ||
+      !(await access(file).then(
+        () => true,
+        () => false,
+      ))
+    )
+      throw new ChannelError(
+        'ERR_SENDING_WAPP_MSG',
+        `The file ${name || storedName} is no longer stored`,
+      );
+    const mimetype = mimetypeOf(declared, path.extname(storedName).toLowerCase());
+    return { path: file, fileName: name || storedName, mimetype, mediaType: mediaTypeOf(mimetype) };
+  };
+
+  const textOf = (campaign: CampaignRow, shipping: ShippingRow, confirming: boolean) => {
+    const fields = confirming ? confirmationFields : messageFields;
+    const chosen = confirming ? shipping.confirmationVariant : shipping.variant;
+    const slot = chosen ?? filledSlots(campaign, fields)[0] ?? 1;
+    return { slot, text: campaign[fields[slot - 1]!] ?? '' };
+  };
+
+  type Delivery = 'sent' | 'skipped';
+
+  // Sends one recipient's message(s): the confirmation request, or the message, its attachment and
+  // the file list's files, each with its own idempotency key.
+  const deliver = async (
+    campaign: CampaignRow,
+    connection: Connection | undefined,
+    shipping: ShippingRow,
+    settings: CampaignSettings,
+  ): Promise<Delivery> => {
+    const [optedOut] = await db
+      .select({ id: campaignOptOuts.id })
+      .from(campaignOptOuts)
+      .where(
+        and(
+          eq(campaignOptOuts.companyId, campaign.companyId),
+          eq(campaignOptOuts.number, shipping.number),
+        ),
+      );
+    if (optedOut) {
+      await settle(shipping, { status: 'opted_out' });
+      return 'skipped';
+    }
+    if (!connection) {
+      await settle(shipping, {
+        status: 'failed',
+        error: 'ERR_NO_WAPP_FOUND: the campaign has no connection to send through',
+      });
+      return 'skipped';
+    }
+    const confirming = campaign.confirmation && shipping.confirmedAt === null;
+    const { slot, text } = textOf(campaign, shipping, confirming);
+    const body = fillVariables(text, {
+      contactName: shipping.name || shipping.number,
+      now: new Date(),
+      timeZone: config.timeZone,
+      extra: settings.variables,
+    });
+    const base = `campaign:${shipping.id}${confirming ? ':confirmation' : ''}`;
+    let providerId: string | undefined;
+    try {
+      const sends: SendRequest[] = [{ to: shipping.number, body, idempotencyKey: base }];
+      if (!confirming) {
+        if (campaign.mediaPath)
+          sends.push({
+            to: shipping.number,
+            body: '',
+            idempotencyKey: `${base}:media`,
+            media: await mediaOf(campaign.companyId, campaign.mediaPath, campaign.mediaName ?? ''),
+          });
+        for (const file of await fileListMedia(campaign))
+          sends.push({
+            to: shipping.number,
+            body: '',
+            idempotencyKey: `${base}:file:${file.id}`,
+            media: await mediaOf(campaign.companyId, file.path, file.name, file.mediaType),
+          });
+      }
+      for (const request of sends) {
+        const result = await deps.channels.send(connection.id, request);
+        providerId ??= result.providerId;
+      }
+    } catch (error) {
+      // The number has no WhatsApp, the provider refused this message, or a file is gone: this
+      // recipient failed.
+      if (
+        error instanceof ChannelError &&
+        (error.code === 'ERR_WAPP_INVALID_CONTACT' || error.code === 'ERR_SENDING_WAPP_MSG')
+      ) {
+        await settle(shipping, {
+          status: 'failed',
+          error: `${error.code}: ${error.message}`.slice(0, 500),
+        });
+        return 'skipped';
+      }
+      // The session is down (or anything else): the recipient waits, the job retries later.
+      await db
+        .update(campaignShipping)
+        .set({ status: 'pending', updatedAt: new Date() })
+        .where(and(eq(campaignShipping.id, shipping.id), eq(campaignShipping.status, 'sending')));
+      throw error;
+    }
+    const now = new Date();
+    await db.transaction(async (tx) => {
+      await tx
+        .update(campaignShipping)
+        .set(
+          confirming
+            ? {
+                status: 'confirmation',
+                confirmationVariant: slot,
+                confirmationRequestedAt: now,
+                providerId,
+                error: null,
+                updatedAt: now,
+              }
+            : {
+                status: 'delivered',
+                variant: slot,
+                message: body,
+                deliveredAt: now,
+                providerId,
+                error: null,
+                updatedAt: now,
+              },
+        )
+        .where(and(eq(campaignShipping.id, shipping.id), eq(campaignShipping.status, 'sending')));
+      await tx
+        .update(campaigns)
+        .set({ sentCount: sql`${campaigns.sentCount} + 1` })
+        .where(eq(campaigns.id, campaign.id));
+    });
+    return 'sent';
+  };
+
+  // No recipient left to send: a running campaign is finished (FINALIZADA, completedAt).
+  const finishIfDone = async (campaign: CampaignRow) => {
+    await db.execute(sql`
+      update campaigns set status = 'FINALIZADA', completed_at = now(), updated_at = now()
+      where id = ${campaign.id} and status = 'EM_ANDAMENTO'
+        and not exists (
+          select 1 from campaign_shipping s
+          where s.campaign_id = ${campaign.id} and s.status in ('pending', 'sending'))`);
+    announcedAt.delete(campaign.id);
+    await announce(campaign);
+  };
+
+  const step = async (job: Job<DispatchJob>): Promise<JobOutcome> => {
+    const load = async () =>
+      (await db.select().from(campaigns).where(eq(campaigns.id, job.payload.campaignId)))[0];
+    let campaign = await load();
+    if (!campaign) return;
+    if (campaign.status === 'EM_ANDAMENTO' && !campaign.startedAt) {
+      await plan(campaign);
+      campaign = await load();
+      if (!campaign) return;
+      await announce(campaign);
+    }
+    if (campaign.status !== 'EM_ANDAMENTO' && campaign.status !== 'FINALIZADA') {
+      await announce(campaign);
+      return;
+    }
+    const settings = await campaignSettingsFor(db, campaign.companyId);
+    const [connection] = campaign.whatsappId
+      ? await db
+          .select({ id: whatsapps.id, provider: whatsapps.provider })
+          .from(whatsapps)
+          .where(eq(whatsapps.id, campaign.whatsappId))
+      : [];
+    // The Cloud API takes a number's messages at a set rate (Meta's default 80 a second).
+    const minGapMs = connection?.provider === 'cloud' ? 1000 / config.cloudApiMessagesPerSecond : 0;
+    const until = Date.now() + STEP_BUDGET_MS;
+    let shipping: ShippingRow | undefined = await unsettled(campaign.id);
+    if (shipping && connection?.provider === 'cloud') {
+      await settle(shipping, {
+        status: 'failed',
+        error:
+          'ERR_SEND_UNCERTAIN: the sender stopped while WhatsApp was answering; not sent again so the contact does not get it twice',
+      });
+      shipping = undefined;
+    }
+    for (let handled = 0; ; handled += 1) {
+      shipping ??= await claim(campaign.id);
+      if (!shipping) {
+        await finishIfDone(campaign);
+        return;
+      }
+      const delivery = await deliver(campaign, connection, shipping, settings);
+      shipping = undefined;
+      if (delivery === 'sent') {
+        const [counted] = await db
+          .select({ sentCount: campaigns.sentCount })
+          .from(campaigns)
+          .where(eq(campaigns.id, campaign.id));
+        const pauseMs = pauseAfterMessage(counted?.sentCount ?? 1, settings) * 1000;
+        if (pauseMs > 0) {
+          await announce(campaign);
+          return { againInMs: pauseMs };
+        }
+        if (minGapMs) await sleep(minGapMs);
+      }
+      if (Date.now() >= until || handled + 1 >= STEP_MAX_MESSAGES) {
+        await announce(campaign, false);
+        return { againInMs: 0 };
+      }
+    }
+  };
+
+  deps.jobs.define<DispatchJob>({
+    name: DISPATCH_QUEUE,
+    handle: step,
+    // A connection that is down holds the campaign back, retried every minute at most, for days.
+    maxAttempts: 10_000,
+    retryDelayMs: (attempts) => Math.min(5000 * 2 ** Math.max(0, attempts - 1), 60_000),
+    intervalMs: 1000,
+    batchSize: 5,
+    keepDoneMs: 24 * 3600_000,
+    keepFailedMs: 7 * 24 * 3600_000,
+  });
+
+  deps.jobs.every({
+    name: CAMPAIGNS_JOB,
+    everyMs: config.campaignsInterval * 1000,
+    run: startDue,
+  });
+
+  // A recipient's answer, recorded in the transaction that stores it: an opt-out word opts the number
+  // out of the company's campaigns (its recipients still waiting are skipped); any other answer to a
+  // confirmation request sends the campaign's message.
+  deps.events.record('message.created', async (tx, event) => {
+    if (event.author !== 'contact') return;
+    const [found] = (
+      (await tx.execute(sql`
+        select m.body, c.number from messages m
+        join tickets t on t.id = m.ticket_id
+        join contacts c on c.id = t.contact_id
+        where m.id = ${event.messageId}
+          and exists (select 1 from campaign_shipping s
+                      where s.company_id = ${event.companyId} and s.number = c.number)`)) as unknown as {
+        rows: { body: string; number: string }[];
+      }
+    ).rows;
+    if (!found) return;
+    const settings = await campaignSettingsFor(tx, event.companyId);
+    const word = optOutWord(found.body);
+    const optsOut = word !== '' && settings.optOutKeywords.some((k) => optOutWord(k) === word);
+    const touched = optsOut
+      ? await optOut(tx, event.companyId, found.number, word)
+      : await tx
+          .update(campaignShipping)
+          .set({ status: 'pending', confirmedAt: new Date(), updatedAt: new Date() })
+          .where(
+            and(
+              eq(campaignShipping.companyId, event.companyId),
+              eq(campaignShipping.number, found.number),
+              eq(campaignShipping.status, 'confirmation'),
+            ),
+          )
+          .returning({ id: campaignShipping.campaignId, companyId: campaignShipping.companyId });
+    for (const campaign of new Map(touched.map((c) => [c.id, c])).values())
+      await ensureDispatch(tx, campaign);
+    if (touched.length) deps.jobs.kick(DISPATCH_QUEUE);
+  });
+
+  const optOut = async (tx: Db, companyId: number, number: string, keyword: string) => {
+    const skipped = await tx
+      .update(campaignShipping)
+      .set({ status: 'opted_out', updatedAt: new Date() })
+      .where(
+        and(
+          eq(campaignShipping.companyId, companyId),
+          eq(campaignShipping.number, number),
+          inArray(campaignShipping.status, ['pending', 'confirmation']),
+        ),
+      )
+      .returning({ id: campaignShipping.campaignId, companyId: campaignShipping.companyId });
+    const [last] = await tx
+      .select({ campaignId: campaignShipping.campaignId })
+      .from(campaignShipping)
+      .where(and(eq(campaignShipping.companyId, companyId), eq(campaignShipping.number, number)))
+      .orderBy(sql`${campaignShipping.id} desc`)
+      .limit(1);
+    await tx
+      .insert(campaignOptOuts)
+      .values({ companyId, number, keyword, campaignId: last?.campaignId ?? null })
+      .onConflictDoNothing();
+    log.info({ companyId, campaignId: last?.campaignId }, 'campaign recipient opted out');
+    return skipped;
+  };
+
+  return {
+    // Saved or restarted with its time come: start it now rather than at the next look.
+    startDue: () => void deps.jobs.run(CAMPAIGNS_JOB),
+    kick: () => deps.jobs.kick(DISPATCH_QUEUE),
+  };
+};

@@ -1,0 +1,703 @@
+import { useRef, useState, type ChangeEvent, type ReactNode } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  IconButton,
+  Link,
+  MenuItem,
+  Stack,
+  Switch,
+  Tab,
+  Tabs,
+  TextField,
+  Tooltip,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
+import AttachFileIcon from '@mui/icons-material/AttachFile';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  Controller,
+  useForm,
+  useWatch,
+  type FieldError,
+  type FieldErrors,
+  type Resolver,
+} from 'react-hook-form';
+import { toast } from 'react-toastify';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import {
+  CAMPAIGN_BUILTIN_VARIABLES,
+  campaignEditable,
+  campaignMessageKeys,
+  campaignMessagesEditable,
+  campaignSchema,
+  confirmationFields,
+  messageFields,
+  messageMediaExtensions,
+  messageSlots,
+  NO_TAG_LIST,
+  type CampaignInput,
+  type CampaignView,
+  type MessageSlot,
+} from '@atendi/shared';
+import { ApiError } from '../../api/http-client';
+import { toastError } from '../../api/toasts';
+import { FormButtons } from '../../components/form-dialog-actions';
+import { waitBeforeSubmit } from '../../lib/form-delay';
+import { registerMui } from '../../lib/forms';
+import {
+  applyCampaignEventToCache,
+  createCampaign,
+  deleteCampaignMedia,
+  updateCampaign,
+  uploadCampaignMedia,
+  useCampaignSettings,
+  useConnectionOptions,
+  useContactListOptions,
+  useFileListOptions,
+  useTagOptions,
+} from './campaigns.api';
+
+type MessageField = (typeof campaignMessageKeys)[number];
+
+// What the form holds: selects as text ('' for none, NO_TAG_LIST for no tag), the schedule as a
+// datetime-local value ('' for none).
+export type CampaignFormValues = {
+  name: string;
+  contactListId: string;
+  tagListId: string;
+  whatsappId: string;
+  fileListId: string;
+  scheduledAt: string;
+  confirmation: boolean;
+} & Record<MessageField, string>;
+
+type FormField = keyof CampaignFormValues;
+
+const formFields: readonly FormField[] = [
+  'name',
+  'contactListId',
+  'tagListId',
+  'whatsappId',
+  'fileListId',
+  'scheduledAt',
+  'confirmation',
+  ...campaignMessageKeys,
+];
+const isFormField = (name: string): name is FormField =>
+  (formFields as readonly string[]).includes(name);
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+// What a datetime-local input holds for an instant: the local date and time, to the minute.
+const toLocalInput = (value: string | Date | null) => {
+  if (value === null) return '';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+};
+
+const idText = (id: number | null) => (id === null ? '' : String(id));
+
+const emptyMessages = Object.fromEntries(campaignMessageKeys.map((key) => [key, ''])) as Record<
+  MessageField,
+  string
+>;
+
+const formValuesOf = (campaign: CampaignView | null): CampaignFormValues => ({
+  name: campaign?.name ?? '',
+  contactListId: idText(campaign?.contactListId ?? null),
+  tagListId: campaign?.tagListId ? String(campaign.tagListId) : NO_TAG_LIST,
+  whatsappId: idText(campaign?.whatsappId ?? null),
+  fileListId: idText(campaign?.fileListId ?? null),
+  scheduledAt: toLocalInput(campaign?.scheduledAt ?? null),
+  confirmation: campaign?.confirmation ?? false,
+  ...(campaign
+    ? (Object.fromEntries(campaignMessageKeys.map((key) => [key, campaign[key]])) as Record<
+        MessageField,
+        string
+      >)
+    : emptyMessages),
+});
+
+// The local time typed, as an instant with its offset (the API's scheduledAt); what cannot be read
+// as a date is left for the schema to refuse.
+const toInstant = (value: string) => {
+  if (!value) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toISOString();
+};
+const toId = (value: string | undefined) => (value ? Number(value) : null);
+
+// The body the API takes (before campaignSchema's defaults and transforms).
+export const toCampaignBody = (values: CampaignFormValues) => ({
+  ...values,
+  name: values.name ?? '',
+  confirmation: Boolean(values.confirmation),
+  scheduledAt: toInstant(values.scheduledAt ?? ''),
+  whatsappId: toId(values.whatsappId),
+  contactListId: toId(values.contactListId),
+  tagListId: values.tagListId && values.tagListId !== NO_TAG_LIST ? Number(values.tagListId) : null,
+  fileListId: toId(values.fileListId),
+});
+
+// SPEC §5 Campaign, checked by the shared schema on the body the form would send.
+const campaignFormSchema = z.preprocess(
+  (values: CampaignFormValues) => toCampaignBody(values),
+  campaignSchema,
+);
+const campaignResolver: Resolver<CampaignFormValues, unknown, CampaignInput> =
+  zodResolver(campaignFormSchema);
+
+const isMessageField = (field: string): field is MessageField =>
+  (campaignMessageKeys as readonly string[]).includes(field);
+const slotOf = (field: MessageField): MessageSlot => {
+  const index = (messageFields as readonly string[]).indexOf(field);
+  return (
+    index >= 0 ? index + 1 : (confirmationFields as readonly string[]).indexOf(field) + 1
+  ) as MessageSlot;
+};
+
+// The shared schema's messages are for API callers: the form names each problem in the reader's
+// language from the field and the kind of problem. One the API found carries its own key.
+const fieldErrorKey = (field: FormField, error: FieldError, values: CampaignFormValues) => {
+  if (error.type === 'server' && error.message) return error.message;
+  const isRequired = error.type === 'custom';
+  if (field === 'name')
+    return (values.name ?? '').trim() ? 'validation.nameLength' : 'validation.required';
+  if (isMessageField(field))
+    return isRequired
+      ? field.startsWith('confirmation')
+        ? 'campaigns.validation.confirmationRequired'
+        : 'campaigns.validation.messageRequired'
+      : 'campaigns.validation.messageTooLong';
+  if (field === 'whatsappId') return 'campaigns.validation.connectionRequired';
+  if (field === 'contactListId') return 'campaigns.validation.audienceRequired';
+  if (field === 'scheduledAt') return 'campaigns.validation.scheduledAt';
+  return 'campaigns.validation.invalidChoice';
+};
+
+// A field the API refused (ERR_VALIDATION fields: { path: [messages] }), as the form's key.
+const serverErrorKey = (field: FormField, messages: string[]) => {
+  const isRequired = messages.some((message) => /obligatori|required/i.test(message));
+  if (field === 'name') return isRequired ? 'validation.required' : 'validation.nameLength';
+  if (isMessageField(field))
+    return !isRequired
+      ? 'campaigns.validation.messageTooLong'
+      : field.startsWith('confirmation')
+        ? 'campaigns.validation.confirmationRequired'
+        : 'campaigns.validation.messageRequired';
+  if (field === 'whatsappId') return 'campaigns.validation.connectionRequired';
+  if (field === 'contactListId' && isRequired) return 'campaigns.validation.audienceRequired';
+  if (field === 'scheduledAt') return 'campaigns.validation.scheduledAt';
+  return 'campaigns.validation.invalidChoice';
+};
+
+// How much of a campaign can change (SPEC §2 Campaigns): all of it while inactive or scheduled more
+// than an hour ahead, only the messages once cancelled, nothing otherwise.
+type EditMode = 'all' | 'messages' | 'none';
+const editModeOf = (campaign: CampaignView | null): EditMode => {
+  if (!campaign || campaignEditable(campaign)) return 'all';
+  return campaignMessagesEditable(campaign) ? 'messages' : 'none';
+};
+
+const readOnlyReasonKey = (campaign: CampaignView, mode: EditMode) => {
+  if (mode === 'messages') return 'campaigns.dialog.onlyMessages';
+  if (campaign.status === 'PROGRAMADA') return 'campaigns.dialog.startsSoon';
+  if (campaign.status === 'EM_ANDAMENTO') return 'campaigns.dialog.running';
+  return 'campaigns.dialog.finished';
+};
+
+type Option = { id: number; name: string };
+
+// The picker's entries, with the campaign's own choice kept when the list no longer has it (or has
+// not loaded yet).
+const withCurrent = (options: Option[] | undefined, current: Option | null) => {
+  const list = options ?? [];
+  return current && !list.some((option) => option.id === current.id) ? [current, ...list] : list;
+};
+
+// The campaign's attachment (SPEC §2 Campaigns): sent with its message; chosen once it is saved.
+const MediaAttachment = ({
+  campaign,
+  canChange,
+  onChanged,
+}: {
+  campaign: CampaignView | null;
+  canChange: boolean;
+  onChanged: (campaign: CampaignView) => void;
+}) => {
+  const { t } = useTranslation();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [isBusy, setBusy] = useState(false);
+
+  if (!campaign)
+    return (
+      <Typography variant="body2" color="text.secondary">
+        {t('campaigns.dialog.mediaAfterSave')}
+      </Typography>
+    );
+
+  const run = async (action: () => Promise<CampaignView>, doneText: string) => {
+    setBusy(true);
+    try {
+      onChanged(await action());
+      toast.success(doneText);
+    } catch (error) {
+      toastError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onFileChosen = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    // The same file can be chosen again after removing it.
+    event.target.value = '';
+    if (file)
+      void run(() => uploadCampaignMedia(campaign.id, file), t('campaigns.dialog.mediaAttached'));
+  };
+
+  return (
+    <Stack direction="row" spacing={1} alignItems="center" sx={{ minHeight: 40 }}>
+      {campaign.mediaName ? (
+        <>
+          <AttachFileIcon fontSize="small" color="action" />
+          <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+            {campaign.mediaUrl ? (
+              <Link href={campaign.mediaUrl} target="_blank" rel="noopener">
+                {campaign.mediaName}
+              </Link>
+            ) : (
+              campaign.mediaName
+            )}
+          </Typography>
+          {canChange && (
+            <Tooltip title={t('campaigns.dialog.removeMedia')}>
+              <span>
+                <IconButton
+                  size="small"
+                  aria-label={t('campaigns.dialog.removeMediaNamed', { name: campaign.mediaName })}
+                  disabled={isBusy}
+                  onClick={() =>
+                    void run(
+                      () => deleteCampaignMedia(campaign.id),
+                      t('campaigns.dialog.mediaRemoved'),
+                    )
+                  }
+                >
+                  <DeleteOutlineIcon fontSize="small" />
+                </IconButton>
+              </span>
+            </Tooltip>
+          )}
+        </>
+      ) : canChange ? (
+        <>
+          <input
+            ref={inputRef}
+            type="file"
+            hidden
+            accept={messageMediaExtensions.join(',')}
+            data-testid="campaign-media-input"
+            onChange={onFileChosen}
+          />
+          <Button
+            variant="outlined"
+            startIcon={isBusy ? <CircularProgress size={16} /> : <AttachFileIcon />}
+            disabled={isBusy}
+            onClick={() => inputRef.current?.click()}
+          >
+            {t('campaigns.dialog.attachMedia')}
+          </Button>
+        </>
+      ) : (
+        <Typography variant="body2" color="text.secondary">
+          {t('campaigns.dialog.noMedia')}
+        </Typography>
+      )}
+      {isBusy && campaign.mediaName && <CircularProgress size={16} />}
+    </Stack>
+  );
+};
+
+const CampaignForm = ({
+  initial,
+  onClose,
+}: {
+  initial: CampaignView | null;
+  onClose: () => void;
+}) => {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  // Set once saved: a new campaign stays open, now editable, so a file can be attached to it.
+  const [campaign, setCampaign] = useState(initial);
+  const [slot, setSlot] = useState<MessageSlot>(1);
+  // The message the variable chips write into: the last one focused on the current tab.
+  const [activeField, setActiveField] = useState<MessageField>('message1');
+  const contactLists = useContactListOptions();
+  const tags = useTagOptions();
+  const connections = useConnectionOptions();
+  const fileLists = useFileListOptions();
+  const settings = useCampaignSettings();
+
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    setValue,
+    getValues,
+    formState: { errors, isSubmitting, isSubmitted },
+  } = useForm<CampaignFormValues, unknown, CampaignInput>({
+    resolver: campaignResolver,
+    defaultValues: formValuesOf(initial),
+  });
+  const confirmation = useWatch({ control, name: 'confirmation' });
+  const values = useWatch({ control }) as CampaignFormValues;
+
+  const mode = editModeOf(campaign);
+  const canEditAll = mode === 'all';
+  const canEditMessages = mode !== 'none';
+
+  const changeSlot = (next: MessageSlot) => {
+    setSlot(next);
+    setActiveField(messageFields[next - 1]!);
+  };
+
+  // A refused save shows the message tab holding the first message in error.
+  const showFirstError = (fields: string[]) => {
+    const first = fields.find(isMessageField);
+    if (first && !fields.some((field) => isMessageField(field) && slotOf(field) === slot))
+      changeSlot(slotOf(first));
+  };
+  const onInvalid = (fieldErrors: FieldErrors<CampaignFormValues>) =>
+    showFirstError(Object.keys(fieldErrors));
+
+  const saved = (record: CampaignView, action: 'create' | 'update') => {
+    setCampaign(record);
+    applyCampaignEventToCache(queryClient, { action, record });
+  };
+
+  const onSubmit = async (input: CampaignInput) => {
+    await waitBeforeSubmit();
+    try {
+      if (!campaign) {
+        saved(await createCampaign(input), 'create');
+        toast.success(t('campaigns.saved'));
+        return;
+      }
+      // A cancelled campaign takes only its messages.
+      const body =
+        mode === 'messages'
+          ? Object.fromEntries(campaignMessageKeys.map((key) => [key, input[key]]))
+          : input;
+      saved(await updateCampaign(campaign.id, body), 'update');
+      toast.success(t('campaigns.saved'));
+      onClose();
+    } catch (error) {
+      const fields =
+        error instanceof ApiError && error.code === 'ERR_VALIDATION' && error.fields
+          ? Object.entries(error.fields).filter(([field]) => isFormField(field))
+          : [];
+      if (fields.length === 0) {
+        toastError(error);
+        return;
+      }
+      fields.forEach(([field, messages]) =>
+        setError(field as FormField, {
+          type: 'server',
+          message: serverErrorKey(field as FormField, messages),
+        }),
+      );
+      showFirstError(fields.map(([field]) => field));
+    }
+  };
+
+  const errorOf = (field: FormField, hint?: string) => {
+    const error = errors[field];
+    return {
+      error: Boolean(error),
+      helperText: error ? t(fieldErrorKey(field, error, values)) : hint,
+    };
+  };
+
+  const variables = [
+    ...CAMPAIGN_BUILTIN_VARIABLES,
+    ...(settings.data?.variables ?? [])
+      .map((variable) => variable.key)
+      .filter((key) => !(CAMPAIGN_BUILTIN_VARIABLES as readonly string[]).includes(key)),
+  ];
+  const insertVariable = (key: string) =>
+    setValue(activeField, `${getValues(activeField)}{{${key}}}`, {
+      shouldDirty: true,
+      shouldValidate: isSubmitted,
+    });
+
+  const picker = (
+    name: 'contactListId' | 'tagListId' | 'whatsappId' | 'fileListId',
+    label: string,
+    noneValue: string,
+    options: Option[],
+    hint?: string,
+  ) => (
+    <Controller
+      key={name}
+      name={name}
+      control={control}
+      render={({ field: { ref, ...field } }) => (
+        <TextField
+          {...field}
+          inputRef={ref}
+          select
+          label={label}
+          fullWidth
+          disabled={!canEditAll}
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+          {...errorOf(name, hint)}
+        >
+          <MenuItem value={noneValue}>{t('campaigns.dialog.none')}</MenuItem>
+          {options.map((option) => (
+            <MenuItem key={option.id} value={String(option.id)}>
+              {option.name}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
+    />
+  );
+
+  const messageField = (field: MessageField, label: string) => (
+    <Controller
+      key={field}
+      name={field}
+      control={control}
+      render={({ field: { ref, onBlur, ...rest } }) => (
+        <TextField
+          {...rest}
+          inputRef={ref}
+          onBlur={onBlur}
+          onFocus={() => setActiveField(field)}
+          label={label}
+          multiline
+          minRows={4}
+          maxRows={12}
+          fullWidth
+          disabled={!canEditMessages}
+          {...errorOf(field)}
+        />
+      )}
+    />
+  );
+
+  const row = (...children: ReactNode[]) => (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="flex-start">
+      {children}
+    </Stack>
+  );
+
+  const title = !campaign
+    ? t('campaigns.dialog.addTitle')
+    : canEditMessages
+      ? t('campaigns.dialog.editTitle')
+      : t('campaigns.dialog.viewTitle');
+
+  return (
+    <Box
+      component="form"
+      noValidate
+      onSubmit={handleSubmit(onSubmit, onInvalid)}
+      sx={{ display: 'contents' }}
+    >
+      <DialogTitle>{title}</DialogTitle>
+      <DialogContent dividers>
+        <Stack spacing={2.5}>
+          {campaign && mode !== 'all' && (
+            <Alert severity="info">{t(readOnlyReasonKey(campaign, mode))}</Alert>
+          )}
+          <TextField
+            {...registerMui(register, 'name')}
+            label={t('campaigns.dialog.name')}
+            autoComplete="off"
+            autoFocus={canEditAll}
+            fullWidth
+            disabled={!canEditAll}
+            {...errorOf('name')}
+          />
+          {row(
+            picker(
+              'contactListId',
+              t('campaigns.dialog.contactList'),
+              '',
+              withCurrent(contactLists.data, campaign?.contactList ?? null),
+            ),
+            picker(
+              'tagListId',
+              t('campaigns.dialog.tag'),
+              NO_TAG_LIST,
+              withCurrent(tags.data, campaign?.tag ?? null),
+              t('campaigns.dialog.tagHint'),
+            ),
+          )}
+          {row(
+            picker(
+              'whatsappId',
+              t('campaigns.dialog.connection'),
+              '',
+              withCurrent(connections.data, campaign?.whatsapp ?? null),
+            ),
+            picker(
+              'fileListId',
+              t('campaigns.dialog.fileList'),
+              '',
+              withCurrent(fileLists.data, campaign?.fileList ?? null),
+              t('campaigns.dialog.fileListHint'),
+            ),
+          )}
+          {row(
+            <TextField
+              key="scheduledAt"
+              {...registerMui(register, 'scheduledAt')}
+              type="datetime-local"
+              label={t('campaigns.dialog.scheduledAt')}
+              fullWidth
+              disabled={!canEditAll}
+              slotProps={{ inputLabel: { shrink: true } }}
+              {...errorOf('scheduledAt', t('campaigns.dialog.scheduledAtHint'))}
+            />,
+            <Controller
+              key="confirmation"
+              name="confirmation"
+              control={control}
+              render={({ field: { ref, value, onChange, ...field } }) => (
+                <FormControlLabel
+                  sx={{ width: '100%', pt: 1 }}
+                  disabled={!canEditAll}
+                  control={
+                    <Switch
+                      {...field}
+                      inputRef={ref}
+                      checked={value}
+                      onChange={(event) => onChange(event.target.checked)}
+                    />
+                  }
+                  label={t('campaigns.dialog.confirmation')}
+                />
+              )}
+            />,
+          )}
+
+          <Box>
+            <Tabs
+              value={slot}
+              onChange={(_event, value: MessageSlot) => changeSlot(value)}
+              variant="scrollable"
+              allowScrollButtonsMobile
+              aria-label={t('campaigns.dialog.messagesLabel')}
+              sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}
+            >
+              {messageSlots.map((value) => (
+                <Tab
+                  key={value}
+                  value={value}
+                  label={t('campaigns.dialog.messageTab', { slot: value })}
+                />
+              ))}
+            </Tabs>
+            <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} alignItems="flex-start">
+              {messageField(messageFields[slot - 1]!, t('campaigns.dialog.message', { slot }))}
+              {confirmation &&
+                messageField(
+                  confirmationFields[slot - 1]!,
+                  t('campaigns.dialog.confirmationMessage', { slot }),
+                )}
+            </Stack>
+          </Box>
+
+          <Box>
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+              {t('campaigns.dialog.variablesHint')}
+            </Typography>
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+              {variables.map((key) => (
+                <Chip
+                  key={key}
+                  size="small"
+                  variant="outlined"
+                  label={`{{${key}}}`}
+                  disabled={!canEditMessages}
+                  onClick={() => insertVariable(key)}
+                />
+              ))}
+            </Box>
+          </Box>
+
+          <Box>
+            <Typography variant="subtitle2" sx={{ mb: 1 }}>
+              {t('campaigns.dialog.media')}
+            </Typography>
+            <MediaAttachment
+              campaign={campaign}
+              canChange={canEditAll}
+              onChanged={(record) => saved(record, 'update')}
+            />
+          </Box>
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        {canEditMessages ? (
+          <FormButtons
+            onCancel={onClose}
+            // Once a new campaign is saved, leaving keeps it.
+            cancelLabel={!initial && campaign ? t('campaigns.dialog.close') : t('common.cancel')}
+            submitLabel={campaign ? t('common.save') : t('campaigns.dialog.add')}
+            isSubmitting={isSubmitting}
+          />
+        ) : (
+          <Button onClick={onClose}>{t('campaigns.dialog.close')}</Button>
+        )}
+      </DialogActions>
+    </Box>
+  );
+};
+
+// The campaign form (SPEC §2 Campaigns), wide; a new sessionKey gives each opening a fresh form.
+export const CampaignDialog = ({
+  open,
+  campaign,
+  sessionKey,
+  onClose,
+}: {
+  open: boolean;
+  campaign: CampaignView | null;
+  sessionKey: number;
+  onClose: () => void;
+}) => {
+  const theme = useTheme();
+  const isPhone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      fullWidth
+      fullScreen={isPhone}
+      maxWidth="md"
+      scroll="paper"
+    >
+      <CampaignForm key={sessionKey} initial={campaign} onClose={onClose} />
+    </Dialog>
+  );
+};

@@ -1,0 +1,152 @@
+import { useEffect, useRef } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  CAMPAIGN_REPORT_REFRESH_MS,
+  type CampaignEvent,
+  type CampaignReport,
+  type CampaignShippingPage,
+  type CampaignView,
+  type ShippingStatus,
+} from '@atendi/shared';
+import { api } from '../../api/http-client';
+import { useCompanyEvent } from '../../api/socket';
+import type { PagedSource } from '../../lib/use-paged-list';
+import { campaignKeys } from './campaigns.api';
+
+export { campaignQuery } from './campaigns.api';
+
+// While a campaign runs, its recipients table is asked again at most this often.
+export const SHIPPING_REFRESH_MS = 3000;
+
+// The campaign's own entry is the one the campaigns page writes too, so either page's changes show in
+// the other.
+export const campaignReportKeys = {
+  detail: campaignKeys.detail,
+  // Every cached search and status filter of one campaign's recipients.
+  shipping: (id: number) => ['campaigns', 'shipping', id] as const,
+  shippingList: (id: number, status: ShippingStatus | '', search: string) =>
+    ['campaigns', 'shipping', id, status, search] as const,
+};
+
+export const fetchCampaignShippingPage = (
+  id: number,
+  status: ShippingStatus | '',
+  searchParam: string,
+  pageNumber: number,
+) =>
+  api.get<CampaignShippingPage>(`/campaigns/${id}/shipping`, {
+    // No status asks for every recipient.
+    query: { searchParam, pageNumber, status: status || undefined },
+  });
+
+export const campaignShippingList = (
+  id: number,
+  status: ShippingStatus | '',
+): PagedSource<'records', CampaignShippingPage> => ({
+  queryKey: (search) => campaignReportKeys.shippingList(id, status, search),
+  rowsKey: 'records',
+  fetchPage: (search, pageNumber) => fetchCampaignShippingPage(id, status, search, pageNumber),
+});
+
+// SPEC §2 Campaign report: valid contacts are the recipients who did not opt out; a recipient counts
+// as done once delivered, failed or opted out.
+export const reportFigures = (report: CampaignReport) => {
+  const valid = Math.max(0, report.recipients - report.optedOut);
+  const done = report.delivered + report.failed + report.optedOut;
+  const progress =
+    report.recipients > 0 ? Math.min(100, Math.round((done / report.recipients) * 100)) : 0;
+  return { valid, done, progress };
+};
+
+// GET /campaigns/{id}/shipping.csv through the app's client (bearer token, refresh once and retry).
+// The client answers a body that is not JSON as its text, which a CSV, starting with its header row,
+// never is.
+export const fetchCampaignCsv = async (id: number) => {
+  const body = await api.get<unknown>(`/campaigns/${id}/shipping.csv`);
+  return typeof body === 'string' ? body : '';
+};
+
+export const campaignCsvName = (id: number) => `campaign-${id}.csv`;
+
+export const downloadCampaignCsv = async (id: number) => {
+  const csv = await fetchCampaignCsv(id);
+  // The BOM makes spreadsheet programs read the accents as UTF-8.
+  const blob = new Blob([csv.startsWith('\uFEFF') ? '' : '\uFEFF', csv], {
+    type: 'text/csv;charset=utf-8',
+  });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = campaignCsvName(id);
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+};
+
+type Timer = ReturnType<typeof setTimeout>;
+
+// company-{id}-campaign for the report of one campaign: an update replaces the campaign (status and
+// report counts); while it runs, the recipients table is asked again at most every 3 s (the last
+// change is never left out); once it finishes, campaign and recipients are read again 5 s later
+// (SPEC §9), when the last sends have settled. A delete is handed to the page.
+export const useCampaignReportLiveUpdates = (campaignId: number, onDeleted: () => void) => {
+  const queryClient = useQueryClient();
+  const cooldown = useRef<Timer | undefined>(undefined);
+  const pendingRefresh = useRef(false);
+  const finalRefresh = useRef<Timer | undefined>(undefined);
+
+  useEffect(
+    () => () => {
+      clearTimeout(cooldown.current);
+      clearTimeout(finalRefresh.current);
+      cooldown.current = undefined;
+      finalRefresh.current = undefined;
+      pendingRefresh.current = false;
+    },
+    [campaignId],
+  );
+
+  const refreshShipping = () =>
+    void queryClient.invalidateQueries({ queryKey: campaignReportKeys.shipping(campaignId) });
+
+  const coolDown = () => {
+    cooldown.current = setTimeout(() => {
+      cooldown.current = undefined;
+      if (!pendingRefresh.current) return;
+      pendingRefresh.current = false;
+      refreshShipping();
+      coolDown();
+    }, SHIPPING_REFRESH_MS);
+  };
+
+  const throttledRefreshShipping = () => {
+    if (cooldown.current) {
+      pendingRefresh.current = true;
+      return;
+    }
+    refreshShipping();
+    coolDown();
+  };
+
+  useCompanyEvent<CampaignEvent>('campaign', (event) => {
+    if (!event || campaignId <= 0) return;
+    if (event.action === 'delete') {
+      if (event.id === campaignId) onDeleted();
+      return;
+    }
+    const { record } = event;
+    if (record?.id !== campaignId) return;
+    const previous = queryClient.getQueryData<CampaignView>(campaignReportKeys.detail(campaignId));
+    queryClient.setQueryData(campaignReportKeys.detail(campaignId), record);
+    if (record.status === 'EM_ANDAMENTO') throttledRefreshShipping();
+    if (record.status === 'FINALIZADA' && previous?.status !== 'FINALIZADA') {
+      clearTimeout(finalRefresh.current);
+      finalRefresh.current = setTimeout(() => {
+        finalRefresh.current = undefined;
+        void queryClient.invalidateQueries({ queryKey: campaignReportKeys.detail(campaignId) });
+        refreshShipping();
+      }, CAMPAIGN_REPORT_REFRESH_MS);
+    }
+  });
+};

@@ -1,0 +1,356 @@
+import { z } from 'zod';
+import { campaignStatuses } from './constants';
+import { MESSAGE_BODY_MAX } from './messages';
+import { dateTime } from './responses';
+
+// SPEC §3 Campaign and Campaign settings, §4 Campaign status, §5 Campaign, §7 Campaigns, §9 campaign
+// constants: one message (one of up to five variants per recipient) to every contact of a list or a
+// tag, paced so the number is not banned, with a live report.
+
+export type CampaignStatus = (typeof campaignStatuses)[number];
+
+export const CAMPAIGNS_PAGE_SIZE = 20;
+export const CAMPAIGN_SHIPPING_PAGE_SIZE = 50;
+// SPEC §9: five message slots; editable while scheduled more than an hour ahead; the report reloads 5 s
+// after the campaign finished.
+export const CAMPAIGN_MESSAGE_SLOTS = 5;
+export const CAMPAIGN_EDIT_LEAD_MS = 60 * 60 * 1000;
+export const CAMPAIGN_REPORT_REFRESH_MS = 5000;
+// The form's value for "no tag": the SPEC's default tagListId.
+export const NO_TAG_LIST = 'Ninguna';
+
+export const messageSlots = [1, 2, 3, 4, 5] as const;
+export type MessageSlot = (typeof messageSlots)[number];
+export const messageFields = ['message1', 'message2', 'message3', 'message4', 'message5'] as const;
+export const confirmationFields = [
+  'confirmationMessage1',
+  'confirmationMessage2',
+  'confirmationMessage3',
+  'confirmationMessage4',
+  'confirmationMessage5',
+] as const;
+
+// SPEC §2 Campaigns: a campaign can be changed while inactive, or scheduled more than an hour ahead;
+// a cancelled one keeps only its messages editable.
+export const campaignEditable = (
+  campaign: { status: CampaignStatus; scheduledAt: string | Date | null },
+  now: Date = new Date(),
+) =>
+  campaign.status === 'INATIVA' ||
+  (campaign.status === 'PROGRAMADA' &&
+    campaign.scheduledAt !== null &&
+    new Date(campaign.scheduledAt).getTime() - now.getTime() > CAMPAIGN_EDIT_LEAD_MS);
+export const campaignMessagesEditable = (
+  campaign: { status: CampaignStatus; scheduledAt: string | Date | null },
+  now: Date = new Date(),
+) => campaign.status === 'CANCELADA' || campaignEditable(campaign, now);
+
+const text = z.string().max(MESSAGE_BODY_MAX);
+const optionalId = z.coerce.number().int().positive().nullable();
+
+// The form's fields, each as sent; campaignSchema adds the defaults, campaignUpdateSchema makes each
+// optional.
+const campaignFields = {
+  name: z.string().trim().min(2).max(50),
+  message1: text,
+  message2: text,
+  message3: text,
+  message4: text,
+  message5: text,
+  // With confirmation, a recipient first gets a confirmation message; the campaign's message follows
+  // the recipient's answer (an opt-out word instead opts them out).
+  confirmation: z.boolean(),
+  confirmationMessage1: text,
+  confirmationMessage2: text,
+  confirmationMessage3: text,
+  confirmationMessage4: text,
+  confirmationMessage5: text,
+  // When to start; null keeps the campaign inactive (INATIVA). An instant with its offset.
+  scheduledAt: z.iso.datetime({ offset: true }).nullable(),
+  whatsappId: optionalId,
+  contactListId: optionalId,
+  // The contacts carrying a tag (on any of their tickets) instead of, or besides, a list;
+  // 'Ninguna' (or null) means none.
+  tagListId: z
+    .union([z.literal(NO_TAG_LIST), z.coerce.number().int().positive(), z.null()])
+    .transform((value) => (value === NO_TAG_LIST ? null : value)),
+  // A file list whose files are sent after the text.
+  fileListId: optionalId,
+};
+
+type CampaignFields = {
+  message1: string;
+  message2: string;
+  message3: string;
+  message4: string;
+  message5: string;
+  confirmation: boolean;
+  confirmationMessage1: string;
+  confirmationMessage2: string;
+  confirmationMessage3: string;
+  confirmationMessage4: string;
+  confirmationMessage5: string;
+  scheduledAt: string | Date | null;
+  whatsappId: number | null;
+  contactListId: number | null;
+  tagListId: number | null;
+};
+
+// The non-empty message variants of a campaign, by slot (1 to 5).
+export const filledSlots = (campaign: Record<string, unknown>, fields: readonly string[]) =>
+  fields.flatMap((field, index) => {
+    const value = campaign[field];
+    return typeof value === 'string' && value.trim() !== '' ? [index + 1] : [];
+  });
+
+// What a whole campaign must hold (the form, or a stored campaign with a change applied): a message;
+// a confirmation message when asking for confirmation; to be scheduled, a connection and an audience.
+// Answers the failing fields and their message.
+export const campaignIssues = (campaign: CampaignFields) => {
+  const issues: { path: string; message: string }[] = [];
+  const required = (path: string) => issues.push({ path, message: 'Campo Obligatorio' });
+  if (!filledSlots(campaign, messageFields).length) required('message1');
+  if (campaign.confirmation && !filledSlots(campaign, confirmationFields).length)
+    required('confirmationMessage1');
+  if (campaign.scheduledAt !== null) {
+    if (campaign.whatsappId === null) required('whatsappId');
+    if (campaign.contactListId === null && campaign.tagListId === null) required('contactListId');
+  }
+  return issues;
+};
+
+// POST /campaigns (the whole form). A draft without scheduledAt may lack connection and audience.
+export const campaignSchema = z
+  .object({
+    name: campaignFields.name,
+    message1: text.optional().default(''),
+    message2: text.optional().default(''),
+    message3: text.optional().default(''),
+    message4: text.optional().default(''),
+    message5: text.optional().default(''),
+    confirmation: campaignFields.confirmation.optional().default(false),
+    confirmationMessage1: text.optional().default(''),
+    confirmationMessage2: text.optional().default(''),
+    confirmationMessage3: text.optional().default(''),
+    confirmationMessage4: text.optional().default(''),
+    confirmationMessage5: text.optional().default(''),
+    scheduledAt: campaignFields.scheduledAt.optional().default(null),
+    whatsappId: optionalId.optional().default(null),
+    contactListId: optionalId.optional().default(null),
+    tagListId: campaignFields.tagListId.optional().transform((value) => value ?? null),
+    fileListId: optionalId.optional().default(null),
+  })
+  .superRefine((input, ctx) => {
+    for (const issue of campaignIssues(input))
+      ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
+  });
+export type CampaignInput = z.infer<typeof campaignSchema>;
+
+// PUT /campaigns/{id}: the fields to change; the campaign they make must still pass campaignIssues.
+// A cancelled campaign takes only its messages (SPEC §4).
+export const campaignUpdateSchema = z.object(campaignFields).partial();
+export type CampaignUpdateInput = z.infer<typeof campaignUpdateSchema>;
+export const campaignMessageKeys = [...messageFields, ...confirmationFields] as const;
+
+const pageNumber = z.coerce.number().int().min(1).max(100000).optional().default(1);
+const searchParam = z.string().max(200).optional().default('');
+
+export const campaignsQuery = z.object({ searchParam, pageNumber });
+
+// Where a campaign's recipients stand.
+export const campaignReportSchema = z.object({
+  // Recipients planned (valid numbers of the audience, opted-out ones included).
+  recipients: z.number(),
+  pending: z.number(),
+  delivered: z.number(),
+  failed: z.number(),
+  optedOut: z.number(),
+  // Confirmation campaigns: asked and waiting for an answer; answered (their message then goes out).
+  awaitingConfirmation: z.number(),
+  confirmed: z.number(),
+});
+export type CampaignReport = z.input<typeof campaignReportSchema>;
+
+const named = z.object({ id: z.number(), name: z.string() }).nullable();
+
+export const campaignViewSchema = z.object({
+  id: z.number(),
+  companyId: z.number(),
+  name: z.string(),
+  status: z.enum(campaignStatuses),
+  message1: z.string(),
+  message2: z.string(),
+  message3: z.string(),
+  message4: z.string(),
+  message5: z.string(),
+  confirmation: z.boolean(),
+  confirmationMessage1: z.string(),
+  confirmationMessage2: z.string(),
+  confirmationMessage3: z.string(),
+  confirmationMessage4: z.string(),
+  confirmationMessage5: z.string(),
+  scheduledAt: dateTime.nullable(),
+  completedAt: dateTime.nullable(),
+  whatsappId: z.number().nullable(),
+  whatsapp: named,
+  contactListId: z.number().nullable(),
+  contactList: named,
+  tagListId: z.number().nullable(),
+  tag: named,
+  fileListId: z.number().nullable(),
+  fileList: named,
+  mediaName: z.string().nullable(),
+  // A signed link to the attachment, null without one.
+  mediaUrl: z.string().nullable(),
+  report: campaignReportSchema,
+  createdAt: dateTime,
+  updatedAt: dateTime,
+});
+export type CampaignView = z.input<typeof campaignViewSchema>;
+
+export const campaignsPageSchema = z.object({
+  records: z.array(campaignViewSchema),
+  count: z.number(),
+  hasMore: z.boolean(),
+});
+export type CampaignsPage = z.input<typeof campaignsPageSchema>;
+
+// company-{id}-campaign
+export type CampaignEvent =
+  { action: 'create' | 'update'; record: CampaignView } | { action: 'delete'; id: number };
+
+// One recipient of a campaign. pending: waiting its turn; sending: handed to WhatsApp, answer not
+// recorded yet; confirmation: asked to confirm, waiting for the answer; delivered: WhatsApp took the
+// message (deliveredAt); failed: could not be sent (error); opted_out: the number asked not to get
+// campaigns.
+export const shippingStatuses = [
+  'pending',
+  'sending',
+  'confirmation',
+  'delivered',
+  'failed',
+  'opted_out',
+] as const;
+export type ShippingStatus = (typeof shippingStatuses)[number];
+
+export const campaignShippingQuery = z.object({
+  searchParam,
+  pageNumber,
+  status: z.enum(shippingStatuses).optional(),
+});
+
+export const campaignShippingViewSchema = z.object({
+  id: z.number(),
+  number: z.string(),
+  name: z.string(),
+  // The message slot chosen for this recipient (1 to 5).
+  variant: z.number().nullable(),
+  status: z.enum(shippingStatuses),
+  deliveredAt: dateTime.nullable(),
+  confirmationRequestedAt: dateTime.nullable(),
+  confirmedAt: dateTime.nullable(),
+  error: z.string().nullable(),
+  updatedAt: dateTime,
+});
+export type CampaignShippingView = z.input<typeof campaignShippingViewSchema>;
+
+export const campaignShippingPageSchema = z.object({
+  records: z.array(campaignShippingViewSchema),
+  count: z.number(),
+  hasMore: z.boolean(),
+});
+export type CampaignShippingPage = z.input<typeof campaignShippingPageSchema>;
+
+// Campaign settings (SPEC §9): seconds between messages, a longer pause after every N messages, and
+// its length; variables {key, value} usable in messages as {{key}}; the answers that opt a recipient out.
+export const MESSAGE_INTERVAL_OPTIONS = [0, 5, 10, 15, 20] as const;
+export const LONGER_INTERVAL_OPTIONS = [0, 1, 5, 10, 15, 20, 30, 40, 60, 80, 100, 120] as const;
+export const DEFAULT_OPT_OUT_KEYWORDS = ['STOP', 'SALIR', 'BAJA', 'PARAR'];
+
+const oneOf = (options: readonly number[]) =>
+  z.coerce
+    .number()
+    .int()
+    .refine((n) => options.includes(n), { message: `One of ${options.join(', ')}` });
+
+export const campaignVariableSchema = z.object({
+  key: z
+    .string()
+    .trim()
+    .min(1, 'Campo Obligatorio')
+    .max(40)
+    .regex(/^[\p{L}\p{N}_]+$/u, 'Letters, digits and _ only'),
+  value: z.string().max(1000),
+});
+export type CampaignVariable = z.infer<typeof campaignVariableSchema>;
+
+export const campaignSettingsSchema = z.object({
+  messageInterval: oneOf(MESSAGE_INTERVAL_OPTIONS),
+  longerIntervalAfter: oneOf(LONGER_INTERVAL_OPTIONS),
+  greaterInterval: oneOf(LONGER_INTERVAL_OPTIONS),
+  // Duplicate keys are ignored (the first one stays).
+  variables: z
+    .array(campaignVariableSchema)
+    .max(100)
+    .transform((variables) =>
+      variables.filter(
+        (variable, index) => variables.findIndex((v) => v.key === variable.key) === index,
+      ),
+    ),
+  optOutKeywords: z.array(z.string().trim().min(1).max(30)).max(20),
+});
+export type CampaignSettings = z.infer<typeof campaignSettingsSchema>;
+
+export const CAMPAIGN_SETTINGS_DEFAULTS: CampaignSettings = {
+  messageInterval: 20,
+  longerIntervalAfter: 20,
+  greaterInterval: 60,
+  variables: [],
+  optOutKeywords: DEFAULT_OPT_OUT_KEYWORDS,
+};
+
+// POST /campaign-settings: { settings } with any of the keys.
+export const campaignSettingsBody = z.object({ settings: campaignSettingsSchema.partial() });
+
+// GET /campaign-settings answers the SPEC's key/value list; value is the setting's JSON text.
+export const campaignSettingKeys = [
+  'messageInterval',
+  'longerIntervalAfter',
+  'greaterInterval',
+  'variables',
+  'optOutKeywords',
+] as const;
+export const campaignSettingsListSchema = z.array(
+  z.object({ key: z.enum(campaignSettingKeys), value: z.string() }),
+);
+export type CampaignSettingsList = z.input<typeof campaignSettingsListSchema>;
+
+// Reads the key/value list back into settings (defaults where a key is missing or unreadable).
+export const campaignSettingsOf = (list: { key: string; value: string }[]): CampaignSettings => {
+  const found: Record<string, unknown> = {};
+  for (const { key, value } of list) {
+    try {
+      found[key] = JSON.parse(value);
+    } catch {
+      // An unreadable value keeps its default.
+    }
+  }
+  const settings = { ...CAMPAIGN_SETTINGS_DEFAULTS };
+  for (const key of campaignSettingKeys) {
+    const parsed = campaignSettingsSchema.shape[key].safeParse(found[key]);
+    if (parsed.success) Object.assign(settings, { [key]: parsed.data });
+  }
+  return settings;
+};
+
+// Seconds to wait after the n-th message sent (1-based): the interval, or the longer pause after every
+// longerIntervalAfter messages (when both are set).
+export const pauseAfterMessage = (n: number, settings: CampaignSettings) =>
+  settings.longerIntervalAfter > 0 &&
+  settings.greaterInterval > 0 &&
+  n % settings.longerIntervalAfter === 0
+    ? settings.greaterInterval
+    : settings.messageInterval;
+
+// Variables a campaign message may use besides the company's own.
+export const CAMPAIGN_BUILTIN_VARIABLES = ['firstName', 'name', 'greeting', 'hora'] as const;
