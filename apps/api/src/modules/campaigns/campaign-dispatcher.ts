@@ -11,7 +11,7 @@ import {
   type CampaignSettings,
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
-import type { Db } from '../../db/client';
+import { queryRows, type Db } from '../../db/client';
 import {
   campaignOptOuts,
   campaigns,
@@ -81,7 +81,7 @@ export const ensureDispatch: EnsureDispatch = async (tx, campaign) => {
 };
 
 // The number's own words, so ' stop!' and 'Stop' are the same answer.
-export const optOutWord = (text: string) =>
+const optOutWord = (text: string) =>
   text
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
@@ -202,20 +202,25 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
 
   // Claims the next recipient, in the same statement that checks the campaign still runs (a
   // finished campaign only sends the messages its recipients confirmed since).
-  const claim = async (campaignId: number) => {
-    const rows = await db.execute(sql`
-      update campaign_shipping set status = 'sending', updated_at = now()
-      where id = (
-        select s.id from campaign_shipping s join campaigns c on c.id = s.campaign_id
-        where s.campaign_id = ${campaignId} and s.status = 'pending'
-          and (c.status = 'EM_ANDAMENTO' or (c.status = 'FINALIZADA' and s.confirmed_at is not null))
-        order by s.id limit 1
-        for update of s skip locked)
-      returning id`);
-    const id = (rows as unknown as { rows: { id: number }[] }).rows[0]?.id;
-    if (id === undefined) return undefined;
-    return (await db.select().from(campaignShipping).where(eq(campaignShipping.id, id)))[0];
-  };
+  const claim = async (campaignId: number) =>
+    (
+      await db
+        .update(campaignShipping)
+        .set({ status: 'sending', updatedAt: new Date() })
+        .where(
+          eq(
+            campaignShipping.id,
+            sql`(
+              select s.id from campaign_shipping s join campaigns c on c.id = s.campaign_id
+              where s.campaign_id = ${campaignId} and s.status = 'pending'
+                and (c.status = 'EM_ANDAMENTO'
+                     or (c.status = 'FINALIZADA' and s.confirmed_at is not null))
+              order by s.id limit 1
+              for update of s skip locked)`,
+          ),
+        )
+        .returning()
+    )[0];
 
   const settle = (shipping: ShippingRow, values: Partial<typeof campaignShipping.$inferInsert>) =>
     db
@@ -268,7 +273,8 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     return { slot, text: campaign[fields[slot - 1]!] ?? '' };
   };
 
-  type Delivery = 'sent' | 'skipped';
+  // Sent (with the campaign's count of messages sent so far, which paces it), or skipped.
+  type Delivery = { sent: number } | 'skipped';
 
   // Sends one recipient's message(s): the confirmation request, or the message, its attachment and
   // the file list's files, each with its own idempotency key.
@@ -351,7 +357,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
       throw error;
     }
     const now = new Date();
-    await db.transaction(async (tx) => {
+    return db.transaction(async (tx) => {
       await tx
         .update(campaignShipping)
         .set(
@@ -375,12 +381,13 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
               },
         )
         .where(and(eq(campaignShipping.id, shipping.id), eq(campaignShipping.status, 'sending')));
-      await tx
+      const [counted] = await tx
         .update(campaigns)
         .set({ sentCount: sql`${campaigns.sentCount} + 1` })
-        .where(eq(campaigns.id, campaign.id));
+        .where(eq(campaigns.id, campaign.id))
+        .returning({ sentCount: campaigns.sentCount });
+      return { sent: counted?.sentCount ?? 1 };
     });
-    return 'sent';
   };
 
   // No recipient left to send: a running campaign is finished (FINALIZADA, completedAt).
@@ -437,12 +444,8 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
       }
       const delivery = await deliver(campaign, connection, shipping, settings);
       shipping = undefined;
-      if (delivery === 'sent') {
-        const [counted] = await db
-          .select({ sentCount: campaigns.sentCount })
-          .from(campaigns)
-          .where(eq(campaigns.id, campaign.id));
-        const pauseMs = pauseAfterMessage(counted?.sentCount ?? 1, settings) * 1000;
+      if (delivery !== 'skipped') {
+        const pauseMs = pauseAfterMessage(delivery.sent, settings) * 1000;
         if (pauseMs > 0) {
           await announce(campaign);
           return { againInMs: pauseMs };
@@ -479,17 +482,15 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
   // confirmation request sends the campaign's message.
   deps.events.record('message.created', async (tx, event) => {
     if (event.author !== 'contact') return;
-    const [found] = (
-      (await tx.execute(sql`
-        select m.body, c.number from messages m
-        join tickets t on t.id = m.ticket_id
-        join contacts c on c.id = t.contact_id
-        where m.id = ${event.messageId}
-          and exists (select 1 from campaign_shipping s
-                      where s.company_id = ${event.companyId} and s.number = c.number)`)) as unknown as {
-        rows: { body: string; number: string }[];
-      }
-    ).rows;
+    const [found] = await queryRows<{ body: string; number: string }>(
+      tx,
+      sql`select m.body, c.number from messages m
+          join tickets t on t.id = m.ticket_id
+          join contacts c on c.id = t.contact_id
+          where m.id = ${event.messageId}
+            and exists (select 1 from campaign_shipping s
+                        where s.company_id = ${event.companyId} and s.number = c.number)`,
+    );
     if (!found) return;
     const settings = await campaignSettingsFor(tx, event.companyId);
     const word = optOutWord(found.body);

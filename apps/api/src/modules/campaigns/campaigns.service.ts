@@ -51,7 +51,7 @@ const emptyReport = (): CampaignReport => ({
 });
 
 // Where each campaign's recipients stand, in one grouped statement.
-export const reportsOf = async (db: Db, ids: number[]) => {
+const reportsOf = async (db: Db, ids: number[]) => {
   const reports = new Map<number, CampaignReport>(ids.map((id) => [id, emptyReport()]));
   if (!ids.length) return reports;
   const status = (value: ShippingStatus) =>
