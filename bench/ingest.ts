@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
@@ -7,10 +6,12 @@ import {
   ADMIN_EMAIL,
   api,
   args,
+  cpuSeconds,
   ingestDatabaseUrl,
   login,
   machine,
   ms,
+  postgresCpuSeconds,
   saveResult,
   spread,
   startApi,
@@ -42,30 +43,6 @@ const routeProbe = options.int('route-probe', 5_000);
 type AppMessageEvent = {
   action: string;
   message: { body: string; fromMe: boolean; ticketId: number };
-};
-
-// CPU seconds a process has used (Linux /proc), to tell what the API process spent.
-const cpuSeconds = (pid: number) => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-};
-// Every postgres process on this machine: the server is shared, so this is an upper bound.
-const postgresCpuSeconds = () => {
-  let sum = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
-        sum += cpuSeconds(Number(entry));
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return sum;
 };
 
 const words = [...spanish, ...portuguese];

@@ -1,6 +1,6 @@
 import { spawn, execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,6 +33,9 @@ export const withDatabase = (url: string, database: string) => {
 
 export const ingestDatabaseUrl =
   process.env.BENCH_INGEST_DATABASE_URL ?? withDatabase(requestsDatabaseUrl, 'atendi_bench_ingest');
+export const campaignsDatabaseUrl =
+  process.env.BENCH_CAMPAIGNS_DATABASE_URL ??
+  withDatabase(requestsDatabaseUrl, 'atendi_bench_campaigns');
 export const databaseName = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1));
 
 // Creates the database when missing; with fresh, drops it first.
@@ -115,6 +118,30 @@ export const prng = (seed: number) => {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+};
+
+// CPU seconds a process has used (Linux /proc), to tell what the API process spent.
+export const cpuSeconds = (pid: number) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+};
+// Every postgres process on this machine: the server is shared, so this is an upper bound.
+export const postgresCpuSeconds = () => {
+  let sum = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
+        sum += cpuSeconds(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return sum;
 };
 
 // --- Where it ran ---

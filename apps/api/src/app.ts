@@ -53,6 +53,7 @@ import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.route
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { contactListsRoutes } from './modules/contact-lists/contact-lists.routes';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
+import { templatesRoutes } from './modules/templates/templates.routes';
 import { createChannelManager } from './channels/manager';
 import { createOutbox } from './modules/messages/outbox';
 import type { ChannelDriver } from './channels/driver';
@@ -252,6 +253,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(uploadsRoutes);
   await app.register(whatsappsRoutes);
   await app.register(messagesRoutes);
+  await app.register(templatesRoutes);
   await app.register(externalApiRoutes);
   await app.register(cloudWebhookRoutes);
   registerTicketsEngine(app);

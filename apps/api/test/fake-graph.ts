@@ -18,6 +18,16 @@ export type RecordedRequest = {
   form?: { fields: Record<string, string>; file?: { name: string; type: string; data: Buffer } };
 };
 
+export type FakeTemplate = {
+  id: string;
+  name: string;
+  language: string;
+  status: string;
+  category?: string;
+  parameter_format?: string;
+  components: Record<string, unknown>[];
+};
+
 export type FakeError = { status: number; code: number; message: string; type?: string };
 
 export type FakeGraph = {
@@ -29,6 +39,11 @@ export type FakeGraph = {
   addMedia(mediaId: string, data: Buffer, mimeType: string): void;
   // Bytes uploaded with POST /{phoneNumberId}/media, by the media id answered.
   uploads: Map<string, { data: Buffer; type: string; name: string }>;
+  // Lists this template under GET /{businessAccountId}/message_templates (cursor-paged by ?limit).
+  addTemplate(businessAccountId: string, template: FakeTemplate): void;
+  // Free-form messages to these numbers are refused as Meta does outside the 24-hour window
+  // (error 131047); templates still go.
+  closedWindows: Set<string>;
   // The next request whose path includes pathPart (any request when omitted) answers this error.
   failNext(error: FakeError | 'auth', pathPart?: string): void;
   // The next request whose path includes pathPart answers only after delayMs (timeouts).
@@ -81,6 +96,8 @@ export const startFakeGraph = async (options: { token?: string } = {}): Promise<
   const phones = new Map<string, { display_phone_number: string; verified_name: string }>();
   const media = new Map<string, { data: Buffer; mimeType: string }>();
   const uploads = new Map<string, { data: Buffer; type: string; name: string }>();
+  const templates = new Map<string, FakeTemplate[]>();
+  const closedWindows = new Set<string>();
   const failures: { error: FakeError; pathPart?: string }[] = [];
   const delays: { delayMs: number; pathPart?: string }[] = [];
   let sequence = 0;
@@ -153,6 +170,25 @@ export const startFakeGraph = async (options: { token?: string } = {}): Promise<
       return send(res, 400, { error: { message: 'Unknown path or version', code: 2500 } });
     const objectId = decodeURIComponent(id);
 
+    if (req.method === 'GET' && edge === 'message_templates') {
+      const all = templates.get(objectId);
+      if (!all)
+        return send(res, 400, {
+          error: { message: `Object with ID '${objectId}' does not exist`, code: 100 },
+        });
+      const limit = Math.min(Number(url.searchParams.get('limit') ?? 25) || 25, 100);
+      const start = Number(url.searchParams.get('after') ?? 0) || 0;
+      const page = all.slice(start, start + limit);
+      const more = start + limit < all.length;
+      const after = String(start + page.length);
+      return send(res, 200, {
+        data: page,
+        paging: {
+          cursors: { before: String(start), after },
+          ...(more ? { next: `${base}${url.pathname}?limit=${limit}&after=${after}` } : {}),
+        },
+      });
+    }
     if (req.method === 'GET' && !edge) {
       const phone = phones.get(objectId);
       if (phone) return send(res, 200, { ...phone, id: objectId });
@@ -175,6 +211,18 @@ export const startFakeGraph = async (options: { token?: string } = {}): Promise<
     }
     if (req.method === 'POST' && edge === 'messages' && record.json) {
       if (record.json.status === 'read') return send(res, 200, { success: true });
+      if (record.json.type !== 'template' && closedWindows.has(String(record.json.to)))
+        return send(res, 400, {
+          error: {
+            message: '(#131047) Re-engagement message',
+            type: 'OAuthException',
+            code: 131047,
+            error_data: {
+              details:
+                'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+            },
+          },
+        });
       sequence += 1;
       return send(res, 200, {
         messaging_product: 'whatsapp',
@@ -203,6 +251,10 @@ export const startFakeGraph = async (options: { token?: string } = {}): Promise<
     url: base,
     requests,
     uploads,
+    closedWindows,
+    addTemplate(businessAccountId, template) {
+      templates.set(businessAccountId, [...(templates.get(businessAccountId) ?? []), template]);
+    },
     addPhoneNumber(phoneNumberId, displayPhoneNumber, verifiedName = 'Fake Business') {
       phones.set(phoneNumberId, {
         display_phone_number: displayPhoneNumber,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { campaignStatuses } from './constants';
 import { MESSAGE_BODY_MAX } from './messages';
 import { dateTime } from './responses';
+import { templateParamsSchema } from './templates';
 
 // SPEC §3 Campaign and Campaign settings, §4 Campaign status, §5 Campaign, §7 Campaigns, §9 campaign
 // constants: one message (one of up to five variants per recipient) to every contact of a list or a
@@ -76,6 +77,10 @@ const campaignFields = {
     .transform((value) => (value === NO_TAG_LIST ? null : value)),
   // A file list whose files are sent after the text.
   fileListId: optionalId,
+  // Cloud API connections: the approved template that opens each recipient's conversation (the
+  // campaign's message without confirmation, the confirmation request with it), and its values.
+  templateId: optionalId,
+  templateParams: templateParamsSchema,
 };
 
 type CampaignFields = {
@@ -94,6 +99,7 @@ type CampaignFields = {
   whatsappId: number | null;
   contactListId: number | null;
   tagListId: number | null;
+  templateId: number | null;
 };
 
 // The non-empty message variants of a campaign, by slot (1 to 5).
@@ -109,8 +115,12 @@ export const filledSlots = (campaign: Record<string, unknown>, fields: readonly 
 export const campaignIssues = (campaign: CampaignFields) => {
   const issues: { path: string; message: string }[] = [];
   const required = (path: string) => issues.push({ path, message: 'Campo Obligatorio' });
-  if (!filledSlots(campaign, messageFields).length) required('message1');
-  if (campaign.confirmation && !filledSlots(campaign, confirmationFields).length)
+  // A template stands for the first message a recipient gets: the message itself, or, with
+  // confirmation, the confirmation request (the message then follows the answer, in the window).
+  const template = campaign.templateId !== null;
+  if ((!template || campaign.confirmation) && !filledSlots(campaign, messageFields).length)
+    required('message1');
+  if (campaign.confirmation && !template && !filledSlots(campaign, confirmationFields).length)
     required('confirmationMessage1');
   if (campaign.scheduledAt !== null) {
     if (campaign.whatsappId === null) required('whatsappId');
@@ -139,6 +149,8 @@ export const campaignSchema = z
     contactListId: optionalId.optional().default(null),
     tagListId: campaignFields.tagListId.optional().transform((value) => value ?? null),
     fileListId: optionalId.optional().default(null),
+    templateId: optionalId.optional().default(null),
+    templateParams: templateParamsSchema.optional().default({ header: [], body: [] }),
   })
   .superRefine((input, ctx) => {
     for (const issue of campaignIssues(input))
@@ -202,6 +214,9 @@ export const campaignViewSchema = z.object({
   mediaName: z.string().nullable(),
   // A signed link to the attachment, null without one.
   mediaUrl: z.string().nullable(),
+  templateId: z.number().nullable(),
+  template: z.object({ id: z.number(), name: z.string(), language: z.string() }).nullable(),
+  templateParams: z.object({ header: z.array(z.string()), body: z.array(z.string()) }),
   report: campaignReportSchema,
   createdAt: dateTime,
   updatedAt: dateTime,
@@ -352,5 +367,11 @@ export const pauseAfterMessage = (n: number, settings: CampaignSettings) =>
     ? settings.greaterInterval
     : settings.messageInterval;
 
-// Variables a campaign message may use besides the company's own.
-export const CAMPAIGN_BUILTIN_VARIABLES = ['firstName', 'name', 'greeting', 'hora'] as const;
+// Variables a campaign message (and a template's values) may use besides the company's own.
+export const CAMPAIGN_BUILTIN_VARIABLES = [
+  'firstName',
+  'name',
+  'number',
+  'greeting',
+  'hora',
+] as const;

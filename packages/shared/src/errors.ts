@@ -83,6 +83,10 @@ export const errorStatus = {
   ERR_NO_CAMPAIGN_FOUND: 404,
   ERR_CAMPAIGN_NOT_EDITABLE: 409,
   ERR_CAMPAIGN_STATUS: 409,
+  // Cloud API message templates: not found (or not this company's); a free-form message to a contact
+  // whose 24-hour window is closed (only an approved template may go).
+  ERR_NO_TEMPLATE_FOUND: 404,
+  ERR_WAPP_WINDOW_CLOSED: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

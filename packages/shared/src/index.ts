@@ -26,3 +26,4 @@ export * from './external-api';
 export * from './contact-lists';
 export * from './sheet-headers';
 export * from './campaigns';
+export * from './templates';

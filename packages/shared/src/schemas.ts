@@ -275,6 +275,13 @@ export const whatsappSchema = z.object({
   cloudAppSecret: cloudField,
   cloudVerifyToken: cloudField,
   cloudApiBaseUrl: z.url().max(500).nullable().optional(),
+  // The WhatsApp Business Account id, where the number's message templates live.
+  cloudBusinessAccountId: z
+    .string()
+    .trim()
+    .regex(/^\d{1,40}$/, 'Digits only')
+    .nullable()
+    .optional(),
 });
 export const whatsappUpdateSchema = z.object(withoutDefaults(whatsappSchema.shape)).partial();
 export type WhatsappInput = z.infer<typeof whatsappSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { mediaTypes, ticketStatuses } from './constants';
 import { dateTime } from './responses';
+import { replyWindowSchema } from './templates';
 
 // What the API answers and emits for tickets, contacts and messages (SPEC §3).
 
@@ -91,6 +92,8 @@ export const messagesPageSchema = z.object({
   // Every message of the ticket, not only this page's.
   count: z.number(),
   hasMore: z.boolean(),
+  // Cloud API tickets: whether the contact's 24-hour window is open (templates.ts); null elsewhere.
+  replyWindow: replyWindowSchema.nullable(),
 });
 export type MessagesPage = z.input<typeof messagesPageSchema>;
 

@@ -36,6 +36,7 @@ export const whatsappViewSchema = z.object({
   cloudPhoneNumberId: z.string().nullable(),
   cloudVerifyToken: z.string().nullable(),
   cloudApiBaseUrl: z.string().nullable(),
+  cloudBusinessAccountId: z.string().nullable(),
   hasCloudAccessToken: z.boolean(),
   hasCloudAppSecret: z.boolean(),
   createdAt: dateTime,

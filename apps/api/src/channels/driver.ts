@@ -63,10 +63,24 @@ export type OutgoingMedia = {
   mediaType: MediaType;
 };
 
+// An approved Cloud API template (shared/templates.ts), with the values of its parameters in order.
+export type TemplateSend = {
+  name: string;
+  language: string;
+  // Named parameters (Meta's NAMED format) carry their names; positional ones are sent in order.
+  header: { name: string; value: string }[];
+  body: { name: string; value: string }[];
+  // The file of an IMAGE, VIDEO or DOCUMENT header.
+  headerMedia?: OutgoingMedia;
+};
+
 export type SendRequest = {
   // Normalised number or group id, as in InboundMessage.from.
   to: string;
+  // The text; with a template, the text it makes (what providers without templates send instead).
   body: string;
+  // Cloud API: send this template instead of a free-form message. Other drivers send the body.
+  template?: TemplateSend;
   media?: OutgoingMedia;
   quotedId?: string;
   isGroup?: boolean;
@@ -129,7 +143,9 @@ export type ChannelErrorCode =
   | 'ERR_WAPP_DOWNLOAD_MEDIA'
   | 'ERR_WAPP_INVALID_CONTACT'
   | 'ERR_WAPP_CHECK_CONTACT'
-  | 'ERR_FETCH_WAPP_MSG';
+  | 'ERR_FETCH_WAPP_MSG'
+  // The Cloud API refused a free-form message: the contact has not written in 24 hours.
+  | 'ERR_WAPP_WINDOW_CLOSED';
 export class ChannelError extends AppError {
   declare readonly code: ChannelErrorCode;
   constructor(code: ChannelErrorCode, message: string) {

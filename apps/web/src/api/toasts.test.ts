@@ -32,6 +32,22 @@ describe('error texts', () => {
     expect(errorText(taken)).toBe('Ana ya atiende este ticket.');
   });
 
+  it('tells a closed 24-hour window from one that never opened (Cloud API)', () => {
+    const closed = (closesAt: string | null) =>
+      new ApiError({
+        status: 409,
+        code: 'ERR_WAPP_WINDOW_CLOSED',
+        message: 'window closed',
+        details: { closesAt },
+      });
+    expect(errorText(closed('2025-03-04T09:05:00.000Z'))).toBe(
+      'Han pasado más de 24 horas desde el último mensaje del contacto: WhatsApp solo permite enviar una plantilla aprobada.',
+    );
+    expect(errorText(closed(null))).toBe(
+      'El contacto aún no escribió a este número: WhatsApp solo permite iniciar la conversación con una plantilla aprobada.',
+    );
+  });
+
   it('falls back to the server’s message for an unknown code', () => {
     expect(
       errorText(new ApiError({ status: 400, code: 'ERR_SOMETHING_NEW', message: 'Nope' })),

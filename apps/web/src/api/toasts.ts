@@ -23,6 +23,9 @@ export const errorText = (error: unknown): string => {
       }
       if (error.code === 'ERR_TICKET_TAKEN' && holder)
         return i18n.t('errors.ERR_TICKET_TAKEN_HELD', { user: holder });
+      // Cloud API: a contact who never wrote has no window that could have closed.
+      if (error.code === 'ERR_WAPP_WINDOW_CLOSED' && error.details?.closesAt === null)
+        return i18n.t('errors.ERR_WAPP_WINDOW_CLOSED_NEVER');
       return i18n.t(`errors.${error.code}`);
     }
     if (error.message) return error.message;

@@ -2,9 +2,12 @@ import { vi } from 'vitest';
 import {
   companyViewSchema,
   subscriptionsOverviewSchema,
+  templateParamNames,
+  templateViewSchema,
   type CompanyView,
   type InvoiceView,
   type SubscriptionView,
+  type TemplateView,
 } from '@atendi/shared';
 import type { AuthResponse, Plan, SessionUser } from '../api/session';
 
@@ -193,3 +196,33 @@ export const makeCompanyView = (overrides: Partial<CompanyView> = {}): CompanyVi
   companyViewSchema.parse(company);
   return company;
 };
+
+// A Cloud API message template as GET /whatsapp/{id}/templates lists it; its parameters are read from
+// its texts, as the API does, and the whole is checked against the shared schema.
+export const makeTemplate = (overrides: Partial<TemplateView> = {}): TemplateView => {
+  const base = {
+    id: 1,
+    whatsappId: 4,
+    name: 'bienvenida',
+    language: 'es_MX',
+    status: 'APPROVED',
+    category: 'MARKETING',
+    headerFormat: null,
+    headerText: '',
+    bodyText: 'Hola {{1}}, su pedido {{2}} está listo.',
+    footerText: '',
+    buttons: [],
+    updatedAt: '2025-03-04T09:05:00.000Z',
+    ...overrides,
+  };
+  const template: TemplateView = {
+    headerParams: templateParamNames(base.headerText),
+    bodyParams: templateParamNames(base.bodyText),
+    ...base,
+  };
+  templateViewSchema.parse(template);
+  return template;
+};
+
+export const templateListOf = (templates: TemplateView[], syncedAt: string | null = null) =>
+  jsonResponse(200, { templates, syncedAt });

@@ -6,6 +6,7 @@ import {
   type OutgoingMedia,
   type SendRequest,
   type SessionContext,
+  type TemplateSend,
 } from '../driver';
 import { normalizeNumber } from '../numbers';
 import { createGraphClient } from './graph';
@@ -14,6 +15,9 @@ import { mediaIdOf } from './payloads';
 // The official WhatsApp Business Cloud API (provider 'cloud'). There is no socket to keep open:
 // inbound messages and acks arrive by webhook (webhook.routes.ts → inbox.ts → manager.deliver), and a
 // session only checks the credentials, sends through the Graph API and fetches media.
+
+const HEADER_UPLOAD_TTL_MS = 24 * 3600_000;
+const HEADER_UPLOADS_KEPT = 50;
 
 const notConfigured = 'The Cloud API connection needs a phone number id and an access token';
 
@@ -57,6 +61,49 @@ export const cloudDriver: ChannelDriver = {
       return { type, [type]: file };
     };
 
+    // A campaign sends one header file to every recipient: it is uploaded once and its media id
+    // reused (Meta keeps uploads for 30 days; a day here).
+    const headerUploads = new Map<
+      string,
+      { media: Awaited<ReturnType<typeof mediaPayload>>; at: number }
+    >();
+    const headerPayload = async (media: OutgoingMedia) => {
+      const cached = headerUploads.get(media.path);
+      if (cached && Date.now() - cached.at < HEADER_UPLOAD_TTL_MS) return cached.media;
+      const uploaded = await mediaPayload(media, '');
+      if (headerUploads.size >= HEADER_UPLOADS_KEPT)
+        headerUploads.delete(headerUploads.keys().next().value!);
+      headerUploads.set(media.path, { media: uploaded, at: Date.now() });
+      return uploaded;
+    };
+
+    // A template message: its header file first, then the values of its parameters.
+    const templatePayload = async (template: TemplateSend) => {
+      const parameters = (values: TemplateSend['body']) =>
+        values.map(({ name, value }) => ({
+          type: 'text',
+          text: value,
+          // Named parameters say which one they fill; positional ones go in order.
+          ...(/^\d+$/.test(name) ? {} : { parameter_name: name }),
+        }));
+      const components: Record<string, unknown>[] = [];
+      if (template.headerMedia) {
+        const { type, ...file } = await headerPayload(template.headerMedia);
+        components.push({ type: 'header', parameters: [{ type, ...file }] });
+      } else if (template.header.length)
+        components.push({ type: 'header', parameters: parameters(template.header) });
+      if (template.body.length)
+        components.push({ type: 'body', parameters: parameters(template.body) });
+      return {
+        type: 'template',
+        template: {
+          name: template.name,
+          language: { code: template.language },
+          ...(components.length ? { components } : {}),
+        },
+      };
+    };
+
     return {
       async start() {
         if (!phoneNumberId || !accessToken) {
@@ -91,9 +138,11 @@ export const cloudDriver: ChannelDriver = {
       async sendMessage(request: SendRequest) {
         if (request.isGroup)
           throw new ChannelError('ERR_WAPP_INVALID_CONTACT', 'The Cloud API cannot send to groups');
-        const content = request.media
-          ? await mediaPayload(request.media, request.body)
-          : { type: 'text', text: { body: request.body, preview_url: false } };
+        const content = request.template
+          ? await templatePayload(request.template)
+          : request.media
+            ? await mediaPayload(request.media, request.body)
+            : { type: 'text', text: { body: request.body, preview_url: false } };
         const result = await graph().sendMessage({
           recipient_type: 'individual',
           to: request.to,

@@ -1,3 +1,4 @@
+import { graphTemplateSchema, type GraphTemplate } from '@atendi/shared';
 import { ChannelError } from '../driver';
 
 // A small client for the parts of Meta's Graph API the Cloud API driver uses. The access token only
@@ -10,6 +11,12 @@ const TIMEOUT_MS = 15_000;
 const MAX_DOWNLOAD_BYTES = 100 * 1024 * 1024;
 
 type ErrorCode = ChannelError['code'];
+// Meta's "Re-engagement message" error: more than 24 hours since the contact last wrote.
+const REENGAGEMENT_CODE = 131047;
+// Templates per page of the listing (Meta allows up to 100 here; the default is 25).
+const TEMPLATES_PAGE = 100;
+// A business account holds at most a few thousand templates: stop following pages past this.
+const TEMPLATES_MAX_PAGES = 100;
 
 export type GraphOptions = {
   accessToken: string;
@@ -32,7 +39,11 @@ const graphFailure = async (response: Response, code: ErrorCode, what: string) =
   const detail = body.error?.message ?? response.statusText ?? 'request failed';
   const authFailed = response.status === 401 || body.error?.code === 190;
   return new ChannelError(
-    authFailed ? 'ERR_WAPP_NOT_INITIALIZED' : code,
+    authFailed
+      ? 'ERR_WAPP_NOT_INITIALIZED'
+      : body.error?.code === REENGAGEMENT_CODE
+        ? 'ERR_WAPP_WINDOW_CLOSED'
+        : code,
     `${what}: ${detail}${body.error?.code !== undefined ? ` (code ${body.error.code})` : ''} [HTTP ${response.status}]`,
   );
 };
@@ -163,6 +174,38 @@ export const createGraphClient = (options: GraphOptions) => {
         throw networkFailure(error, 'ERR_WAPP_DOWNLOAD_MEDIA', what, timeoutMs);
       }
       return Buffer.concat(chunks);
+    },
+
+    // Every template of the WhatsApp Business Account, following the listing's cursors. Entries that
+    // do not look like a template are skipped (and counted), never trusted.
+    async listTemplates(businessAccountId: string) {
+      const templates: GraphTemplate[] = [];
+      let skipped = 0;
+      let after: string | undefined;
+      for (let page = 0; page < TEMPLATES_MAX_PAGES; page += 1) {
+        const query = new URLSearchParams({
+          fields: 'id,name,language,status,category,parameter_format,components',
+          limit: String(TEMPLATES_PAGE),
+          ...(after ? { after } : {}),
+        });
+        const result = await json<{
+          data?: unknown[];
+          paging?: { cursors?: { after?: string }; next?: string };
+        }>(
+          `${encodeURIComponent(businessAccountId)}/message_templates?${query}`,
+          {},
+          'ERR_FETCH_WAPP_MSG',
+          'Listing the message templates failed',
+        );
+        for (const entry of Array.isArray(result.data) ? result.data : []) {
+          const parsed = graphTemplateSchema.safeParse(entry);
+          if (parsed.success) templates.push(parsed.data);
+          else skipped += 1;
+        }
+        after = result.paging?.cursors?.after;
+        if (!result.paging?.next || !after) break;
+      }
+      return { templates, skipped };
     },
 
     markRead: (messageId: string) =>

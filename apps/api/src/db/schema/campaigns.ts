@@ -2,6 +2,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -14,7 +15,7 @@ import { contactLists } from './contact-lists';
 import { contacts } from './contacts';
 import { fileLists } from './file-lists';
 import { tags } from './tags';
-import { whatsapps } from './whatsapps';
+import { messageTemplates, whatsapps } from './whatsapps';
 
 export const campaigns = pgTable(
   'campaigns',
@@ -45,6 +46,12 @@ export const campaigns = pgTable(
     fileListId: integer().references(() => fileLists.id, { onDelete: 'set null' }),
     mediaPath: text(),
     mediaName: text(),
+    // Cloud API: the template that opens each recipient's conversation, and its values.
+    templateId: integer().references(() => messageTemplates.id, { onDelete: 'set null' }),
+    templateParams: jsonb()
+      .$type<{ header: string[]; body: string[] }>()
+      .notNull()
+      .default({ header: [], body: [] }),
     // When the dispatcher planned its recipients (null until it starts).
     startedAt: timestamp({ withTimezone: true, mode: 'date' }),
     // Messages handed to WhatsApp so far (paces the longer pause after every N).

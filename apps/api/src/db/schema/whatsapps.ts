@@ -6,9 +6,10 @@ import {
   pgTable,
   primaryKey,
   text,
+  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { ConnectionStatus, Provider, ScheduleSlot } from '@atendi/shared';
+import type { ConnectionStatus, Provider, ScheduleSlot, TemplateComponent } from '@atendi/shared';
 import { id, timestamps } from './_columns';
 import { companies } from './companies';
 import { queues } from './queues';
@@ -52,6 +53,10 @@ export const whatsapps = pgTable(
     cloudAppSecret: text(),
     cloudVerifyToken: text(),
     cloudApiBaseUrl: text(),
+    // The WhatsApp Business Account the number belongs to: its message templates live there.
+    cloudBusinessAccountId: text(),
+    // When the account's templates were last copied from the Graph API.
+    templatesSyncedAt: timestamp({ withTimezone: true, mode: 'date' }),
     ...timestamps(),
   },
   (t) => [
@@ -76,4 +81,28 @@ export const whatsappQueues = pgTable(
       .references(() => companies.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.whatsappId, t.queueId] }), index().on(t.queueId)],
+);
+
+// The Cloud API connection's message templates, as last synced from its WhatsApp Business Account
+// (shared/templates.ts). A sync replaces the connection's rows; Meta's status webhooks update one.
+export const messageTemplates = pgTable(
+  'message_templates',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    whatsappId: integer()
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    // Meta's template id.
+    providerId: text().notNull(),
+    name: text().notNull(),
+    language: text().notNull(),
+    status: text().notNull(),
+    category: text().notNull().default(''),
+    components: jsonb().$type<TemplateComponent[]>().notNull().default([]),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex().on(t.whatsappId, t.name, t.language), index().on(t.providerId)],
 );

@@ -18,12 +18,14 @@ import {
   campaignShipping,
   fileListOptions,
   jobs,
+  messageTemplates,
   whatsapps,
 } from '../../db/schema';
 import { ChannelError, type OutgoingMedia, type SendRequest } from '../../channels/driver';
 import type { Job, JobOutcome } from '../../jobs/queue';
 import { mediaTypeOf, mimetypeOf } from '../messages/messages.service';
 import { fillVariables } from '../tickets/tickets.service';
+import { needsHeaderFile, templateSendOf, type TemplateRow } from '../templates/templates.service';
 import {
   announceCampaign,
   campaignSettingsFor,
@@ -283,6 +285,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     connection: Connection | undefined,
     shipping: ShippingRow,
     settings: CampaignSettings,
+    template: TemplateRow | undefined,
   ): Promise<Delivery> => {
     const [optedOut] = await db
       .select({ id: campaignOptOuts.id })
@@ -305,43 +308,82 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
       return 'skipped';
     }
     const confirming = campaign.confirmation && shipping.confirmedAt === null;
+    const fill = (text: string) =>
+      fillVariables(text, {
+        contactName: shipping.name || shipping.number,
+        number: shipping.number,
+        now: new Date(),
+        timeZone: config.timeZone,
+        extra: settings.variables,
+      });
+    // On the Cloud API the first message a recipient gets opens the conversation: the template (the
+    // message, or with confirmation the request); the message after a confirmation goes free-form,
+    // the recipient having just written.
+    const opening = template && (confirming || !campaign.confirmation) ? template : undefined;
     const { slot, text } = textOf(campaign, shipping, confirming);
-    const body = fillVariables(text, {
-      contactName: shipping.name || shipping.number,
-      now: new Date(),
-      timeZone: config.timeZone,
-      extra: settings.variables,
-    });
+    const templated = opening ? templateSendOf(opening, campaign.templateParams, fill) : undefined;
+    const body = templated?.text ?? fill(text);
     const base = `campaign:${shipping.id}${confirming ? ':confirmation' : ''}`;
     let providerId: string | undefined;
     try {
-      const sends: SendRequest[] = [{ to: shipping.number, body, idempotencyKey: base }];
-      if (!confirming) {
-        if (campaign.mediaPath)
-          sends.push({
-            to: shipping.number,
-            body: '',
-            idempotencyKey: `${base}:media`,
-            media: await mediaOf(campaign.companyId, campaign.mediaPath, campaign.mediaName ?? ''),
-          });
-        for (const file of await fileListMedia(campaign))
-          sends.push({
-            to: shipping.number,
-            body: '',
-            idempotencyKey: `${base}:file:${file.id}`,
-            media: await mediaOf(campaign.companyId, file.path, file.name, file.mediaType),
-          });
+      const sends: SendRequest[] = [];
+      if (templated && opening) {
+        // A file header is the campaign's attachment; nothing else may follow before an answer.
+        let headerMedia: OutgoingMedia | undefined;
+        if (needsHeaderFile(opening)) {
+          if (!campaign.mediaPath)
+            throw new ChannelError(
+              'ERR_SENDING_WAPP_MSG',
+              `The template ${opening.name} shows a file in its header: attach one to the campaign`,
+            );
+          headerMedia = await mediaOf(
+            campaign.companyId,
+            campaign.mediaPath,
+            campaign.mediaName ?? '',
+          );
+        }
+        sends.push({
+          to: shipping.number,
+          body,
+          idempotencyKey: base,
+          template: { ...templated.send, ...(headerMedia ? { headerMedia } : {}) },
+        });
+      } else {
+        sends.push({ to: shipping.number, body, idempotencyKey: base });
+        if (!confirming) {
+          // A file header of the confirmation request was the attachment already.
+          if (campaign.mediaPath && !(template && needsHeaderFile(template)))
+            sends.push({
+              to: shipping.number,
+              body: '',
+              idempotencyKey: `${base}:media`,
+              media: await mediaOf(
+                campaign.companyId,
+                campaign.mediaPath,
+                campaign.mediaName ?? '',
+              ),
+            });
+          for (const file of await fileListMedia(campaign))
+            sends.push({
+              to: shipping.number,
+              body: '',
+              idempotencyKey: `${base}:file:${file.id}`,
+              media: await mediaOf(campaign.companyId, file.path, file.name, file.mediaType),
+            });
+        }
       }
       for (const request of sends) {
         const result = await deps.channels.send(connection.id, request);
         providerId ??= result.providerId;
       }
     } catch (error) {
-      // The number has no WhatsApp, the provider refused this message, or a file is gone: this
-      // recipient failed.
+      // The number has no WhatsApp, the provider refused this message (or, Cloud API, a free-form
+      // one outside the contact's 24-hour window), or a file is gone: this recipient failed.
       if (
         error instanceof ChannelError &&
-        (error.code === 'ERR_WAPP_INVALID_CONTACT' || error.code === 'ERR_SENDING_WAPP_MSG')
+        (error.code === 'ERR_WAPP_INVALID_CONTACT' ||
+          error.code === 'ERR_SENDING_WAPP_MSG' ||
+          error.code === 'ERR_WAPP_WINDOW_CLOSED')
       ) {
         await settle(shipping, {
           status: 'failed',
@@ -390,6 +432,15 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     });
   };
 
+  const hasPending = async (campaignId: number) =>
+    (
+      await queryRows<{ found: boolean }>(
+        db,
+        sql`select exists (select 1 from campaign_shipping
+                           where campaign_id = ${campaignId} and status in ('pending', 'sending')) as found`,
+      )
+    )[0]?.found === true;
+
   // No recipient left to send: a running campaign is finished (FINALIZADA, completedAt).
   const finishIfDone = async (campaign: CampaignRow) => {
     await db.execute(sql`
@@ -424,6 +475,14 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
           .from(whatsapps)
           .where(eq(whatsapps.id, campaign.whatsappId))
       : [];
+    // Templates are the Cloud API's; a campaign moved to another provider sends its messages.
+    const [template] =
+      campaign.templateId !== null && connection?.provider === 'cloud'
+        ? await db
+            .select()
+            .from(messageTemplates)
+            .where(eq(messageTemplates.id, campaign.templateId))
+        : [];
     // The Cloud API takes a number's messages at a set rate (Meta's default 80 a second).
     const minGapMs = connection?.provider === 'cloud' ? 1000 / config.cloudApiMessagesPerSecond : 0;
     const until = Date.now() + STEP_BUDGET_MS;
@@ -442,11 +501,16 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
         await finishIfDone(campaign);
         return;
       }
-      const delivery = await deliver(campaign, connection, shipping, settings);
+      const delivery = await deliver(campaign, connection, shipping, settings, template);
       shipping = undefined;
       if (delivery !== 'skipped') {
         const pauseMs = pauseAfterMessage(delivery.sent, settings) * 1000;
         if (pauseMs > 0) {
+          // The last recipient: finished now, not one interval later.
+          if (!(await hasPending(campaign.id))) {
+            await finishIfDone(campaign);
+            return;
+          }
           await announce(campaign);
           return { againInMs: pauseMs };
         }

@@ -24,6 +24,7 @@ import {
   campaignShipping,
   contactLists,
   fileLists,
+  messageTemplates,
   tags,
   whatsapps,
 } from '../../db/schema';
@@ -32,6 +33,7 @@ import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { containsPattern } from '../../platform/like';
 import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
+import { findTemplate, templateProblems } from '../templates/templates.service';
 
 // Campaigns (SPEC §3, §4, §5, §7): what to send, to whom, through which connection and when. The
 // sending is campaign-dispatcher.ts; this file keeps the rows, their rules and their views.
@@ -82,12 +84,15 @@ const views = (db: Db) =>
       contactListName: contactLists.name,
       tagName: tags.name,
       fileListName: fileLists.name,
+      templateName: messageTemplates.name,
+      templateLanguage: messageTemplates.language,
     })
     .from(campaigns)
     .leftJoin(whatsapps, eq(whatsapps.id, campaigns.whatsappId))
     .leftJoin(contactLists, eq(contactLists.id, campaigns.contactListId))
     .leftJoin(tags, eq(tags.id, campaigns.tagListId))
     .leftJoin(fileLists, eq(fileLists.id, campaigns.fileListId))
+    .leftJoin(messageTemplates, eq(messageTemplates.id, campaigns.templateId))
     .$dynamic();
 type ViewRow = Awaited<ReturnType<ReturnType<typeof views>['execute']>>[number];
 
@@ -125,6 +130,12 @@ const serialize = (deps: Deps, row: ViewRow, report: CampaignReport): CampaignVi
     fileList: named(c.fileListId, row.fileListName),
     mediaName: c.mediaPath ? (c.mediaName ?? c.mediaPath) : null,
     mediaUrl: c.mediaPath ? deps.uploads.urlFor(c.companyId, c.mediaPath) : null,
+    templateId: c.templateId,
+    template:
+      c.templateId !== null && row.templateName !== null
+        ? { id: c.templateId, name: row.templateName, language: row.templateLanguage ?? '' }
+        : null,
+    templateParams: c.templateParams,
     report,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
@@ -226,6 +237,46 @@ const checkReferences = async (
   await owned(fileLists, input.fileListId, 'ERR_NOT_FOUND');
 };
 
+// A campaign's template must be the company's (404) and its connection's; a scheduled one needs it
+// approved with every value given, and a Cloud API connection needs one (Meta refuses free-form
+// messages to contacts who have not written in 24 hours, which is nearly everyone a campaign reaches).
+const checkTemplate = async (
+  db: Db,
+  ctx: Company,
+  campaign: Pick<CampaignRow, 'templateId' | 'templateParams' | 'whatsappId' | 'scheduledAt'>,
+) => {
+  const [connection] =
+    campaign.whatsappId === null
+      ? []
+      : await db
+          .select({ provider: whatsapps.provider })
+          .from(whatsapps)
+          .where(ownedRow(whatsapps, campaign.whatsappId, ctx));
+  const scheduled = campaign.scheduledAt !== null;
+  if (campaign.templateId === null) {
+    if (scheduled && connection?.provider === 'cloud')
+      throw invalid([
+        {
+          path: 'templateId',
+          message: 'Cloud API connections start conversations with an approved template',
+        },
+      ]);
+    return;
+  }
+  const template = await findTemplate(db, ctx.companyId, campaign.templateId);
+  const fields = templateProblems(template, campaign.whatsappId, campaign.templateParams);
+  // A draft may hold a template not approved yet, or values still to write.
+  const blocking = scheduled
+    ? fields
+    : template.whatsappId !== campaign.whatsappId
+      ? { templateId: fields.templateId }
+      : {};
+  if (Object.keys(blocking).length)
+    throw new AppError('ERR_VALIDATION', 'The template cannot be sent as it is', {
+      fields: blocking,
+    });
+};
+
 const statusFor = (scheduledAt: string | Date | null) =>
   scheduledAt === null ? ('INATIVA' as const) : ('PROGRAMADA' as const);
 
@@ -253,6 +304,10 @@ export const createCampaign = async (
   startDue: StartDue,
 ) => {
   await checkReferences(deps.db, ctx, input);
+  await checkTemplate(deps.db, ctx, {
+    ...input,
+    scheduledAt: input.scheduledAt === null ? null : new Date(input.scheduledAt),
+  });
   const [row] = await deps.db
     .insert(campaigns)
     .values({
@@ -302,6 +357,8 @@ export const updateCampaign = async (
     const issues = campaignIssues(merged);
     if (issues.length) throw invalid(issues);
     await checkReferences(tx, ctx, input);
+    // A cancelled campaign only takes its messages: its template stays as it was.
+    if (before.status !== 'CANCELADA') await checkTemplate(tx, ctx, merged);
     const status = before.status === 'CANCELADA' ? before.status : statusFor(merged.scheduledAt);
     await tx
       .update(campaigns)

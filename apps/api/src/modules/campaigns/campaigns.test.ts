@@ -430,7 +430,7 @@ describe('dispatching', () => {
     const list = await listWith(numbers.map((number, i) => ({ name: `P${i}`, number })));
     const campaign = await startNow({ contactListId: list });
     const waits: number[] = [];
-    for (let sent = 1; sent <= 6; sent += 1) {
+    for (let sent = 1; sent <= 5; sent += 1) {
       // Each step sends one message and hands the job back, due after the pause.
       await eventually(
         async () => (await sentTo()).size,
@@ -447,8 +447,19 @@ describe('dispatching', () => {
       await t.db.update(jobs).set({ runAt: new Date() }).where(eq(jobs.id, job!.id));
       t.app.deps.jobs.kick(DISPATCH_QUEUE);
     }
-    expect(waits).toEqual([5, 5, 5, 5, 10, 5]);
-    await finished(campaign.id);
+    expect(waits).toEqual([5, 5, 5, 5, 10]);
+    // The last message finishes the campaign at once, not one interval (5 s) later.
+    await eventually(
+      async () => (await sentTo()).size,
+      (n) => n === 6,
+      'message 6',
+    );
+    await eventually(
+      () => read(campaign.id),
+      (c) => c.status === 'FINALIZADA',
+      'finished right after its last message',
+      50,
+    );
   });
 
   it('stops on cancel and, restarted, sends only to those not reached yet', async () => {

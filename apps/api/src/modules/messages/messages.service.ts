@@ -17,12 +17,15 @@ import {
 } from '../tickets/tickets.service';
 import { discardMedia, type MessageForm } from './message-form';
 import { emitMessages, viewMessages, type MessageRow } from './message-views';
+import { assertReplyWindow, replyWindowOf } from './reply-window';
 import { queueSends, retrySend, withdrawSend } from './sends';
+import type { TemplateSend } from '../../channels/driver';
 
 // The module's public surface: other modules import these from this file, never the files behind it
 // (eslint keeps it so).
 export { discardMedia, mediaTypeOf, mimetypeOf, type OutgoingMedia } from './message-form';
 export { emitMessages } from './message-views';
+export { replyWindowOf } from './reply-window';
 
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'channels'>;
 type TicketRow = typeof tickets.$inferSelect;
@@ -119,6 +122,7 @@ export const listMessages = async (
     ticket: view,
     count: total,
     hasMore: total > pageNumber * MESSAGES_PAGE_SIZE,
+    replyWindow: await replyWindowOf(deps.db, ticket),
   };
 };
 
@@ -145,10 +149,12 @@ const assertQuotable = async (db: Db, ticket: TicketRow, quotedMsgId: number) =>
 // Stores outgoing messages with their outbox rows and moves the ticket, all or nothing. One message
 // per file, the text riding as the first file's caption (as WhatsApp shows it); text alone is one
 // message. Other modules (greetings, schedules) queue their sends through this too.
+// A template (Cloud API) is one message: the text it makes, sent as the template.
 export const queueOutgoing = async (
   tx: Db,
   ticket: Pick<TicketRow, 'id' | 'companyId' | 'whatsappId' | 'contactId'>,
   form: MessageForm,
+  template?: TemplateSend,
 ) => {
   const parts = form.medias.length
     ? form.medias.map((media, index) => ({ body: index === 0 ? form.body : '', media }))
@@ -176,7 +182,11 @@ export const queueOutgoing = async (
   await queueSends(
     tx,
     ticket,
-    rows.map((row, index) => ({ messageId: row.id, media: parts[index].media })),
+    rows.map((row, index) => ({
+      messageId: row.id,
+      media: parts[index].media,
+      ...(template ? { template } : {}),
+    })),
   );
   const last = rows[rows.length - 1];
   await tx
@@ -197,10 +207,14 @@ export const sendMessages = async (
     log: FastifyBaseLogger;
     // Who writes: an agent in the inbox (their id), or a company system through the external API.
     author: { kind: 'agent'; userId: number } | { kind: 'api' };
+    // An approved template (Cloud API), whose text the form's body is.
+    template?: TemplateSend;
   },
 ) => {
   let rows: MessageRow[];
   try {
+    // Outside the contact's 24-hour window only a template reaches them (Cloud API).
+    if (!options.template) await assertReplyWindow(deps.db, ticket);
     if (form.quotedMsgId) await assertQuotable(deps.db, ticket, form.quotedMsgId);
     rows = await deps.events.transaction(deps.db, async (tx, raise) => {
       // Locked, so a ticket closed meanwhile refuses the send instead of taking it.
@@ -211,7 +225,7 @@ export const sendMessages = async (
         .for('update');
       if (!current) throw new AppError('ERR_NO_TICKET_FOUND');
       assertWritable(current);
-      const written = await queueOutgoing(tx, ticket, form);
+      const written = await queueOutgoing(tx, ticket, form, options.template);
       const { author } = options;
       written.forEach((row) =>
         raise(

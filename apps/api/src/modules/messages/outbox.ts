@@ -36,7 +36,7 @@ export const createOutbox = (options: {
   const retryBaseMs = options.retryBaseMs ?? 5000;
 
   const send = async (job: Job<OutboxPayload>): Promise<SendResult> => {
-    const { messageId, media } = job.payload;
+    const { messageId, media, template } = job.payload;
     const [found] = await db
       .select({ message: messages, isGroup: tickets.isGroup, to: contacts.number })
       .from(messages)
@@ -73,6 +73,7 @@ export const createOutbox = (options: {
       to: found.to,
       body: found.message.body,
       isGroup: found.isGroup,
+      ...(template ? { template } : {}),
       ...(quoted?.providerId ? { quotedId: quoted.providerId } : {}),
       ...(media && file
         ? {
@@ -115,9 +116,11 @@ export const createOutbox = (options: {
     handle: async (job) => recordSent(job, await send(job)),
     maxAttempts: OUTBOX_MAX_ATTEMPTS,
     retryDelayMs: (attempts) => retryDelay(attempts, retryBaseMs),
-    // WhatsApp says the number has no account: trying again cannot change that.
+    // WhatsApp says the number has no account, or (Cloud API) that the contact's 24-hour window is
+    // closed: trying again cannot change that.
     permanent: (error) =>
-      error instanceof ChannelError && error.code === 'ERR_WAPP_INVALID_CONTACT',
+      error instanceof ChannelError &&
+      (error.code === 'ERR_WAPP_INVALID_CONTACT' || error.code === 'ERR_WAPP_WINDOW_CLOSED'),
     // The chat shows the message as failed, with a retry.
     onFailed: async (job) => {
       const failed = await db.select().from(messages).where(eq(messages.id, job.payload.messageId));

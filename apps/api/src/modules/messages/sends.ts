@@ -1,13 +1,19 @@
 import type { Db } from '../../db/client';
 import { enqueueJobs, refsWithStatus, retryFailedJob, withdrawJobs } from '../../jobs/queue';
+import type { TemplateSend } from '../../channels/driver';
 import type { OutgoingMedia } from './message-form';
 
 // The sends of outgoing messages as jobs of the one background queue: queued with their message,
 // looked up, retried and withdrawn here; run by the outbox (outbox.ts).
 
 export const OUTBOX_QUEUE = 'message.send';
-// What a job carries: its message, and the stored file's details (the message row has no mimetype).
-export type OutboxPayload = { messageId: number; media: OutgoingMedia | null };
+// What a job carries: its message, the stored file's details (the message row has no mimetype), and
+// for a Cloud API template the template to send.
+export type OutboxPayload = {
+  messageId: number;
+  media: OutgoingMedia | null;
+  template?: TemplateSend;
+};
 
 const refOf = (messageId: number) => `message:${messageId}`;
 
@@ -15,7 +21,7 @@ const refOf = (messageId: number) => `message:${messageId}`;
 export const queueSends = (
   tx: Db,
   ticket: { id: number; companyId: number },
-  sends: { messageId: number; media: OutgoingMedia | null }[],
+  sends: OutboxPayload[],
 ) =>
   enqueueJobs<OutboxPayload>(
     tx,

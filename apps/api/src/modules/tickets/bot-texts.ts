@@ -12,11 +12,13 @@ export const greetingFor = (now: Date, timeZone: string) => {
 
 const firstNameOf = (name: string) => name.trim().split(/\s+/)[0] ?? '';
 
-// SPEC §3 message variables: {{firstName}}, {{name}}, {{greeting}}, {{hora}}.
+// SPEC §3 message variables: {{firstName}}, {{name}}, {{greeting}}, {{hora}}; campaigns add {{number}}.
 export const fillVariables = (
   text: string,
   context: {
     contactName: string;
+    // The contact's number ({{number}}), where the text is for one contact.
+    number?: string;
     now: Date;
     timeZone: string;
     // The company's own {{key}} values (campaign settings); the built-in names win over them.
@@ -30,6 +32,7 @@ export const fillVariables = (
     ),
     firstname: firstNameOf(context.contactName),
     name: context.contactName,
+    ...(context.number !== undefined ? { number: context.number } : {}),
     greeting: greetingFor(context.now, context.timeZone),
     hora: `${String(hour).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`,
   };

@@ -62,6 +62,7 @@ export const serializeWhatsapp = (
   cloudPhoneNumberId: row.cloudPhoneNumberId,
   cloudVerifyToken: row.cloudVerifyToken,
   cloudApiBaseUrl: row.cloudApiBaseUrl,
+  cloudBusinessAccountId: row.cloudBusinessAccountId,
   hasCloudAccessToken: Boolean(row.cloudAccessToken),
   hasCloudAppSecret: Boolean(row.cloudAppSecret),
   createdAt: row.createdAt.toISOString(),

@@ -72,6 +72,7 @@ describe('campaign dialog', () => {
     // No tag: the "none" entry is chosen from the start.
     expect(within(dialog).getByRole('combobox', { name: 'Etiqueta' }).textContent).toBe('Ninguna');
     await pick(user, dialog, 'Conexión', 'Ventas');
+    expect(within(dialog).queryByRole('combobox', { name: 'Plantilla de WhatsApp' })).toBeNull();
     fireEvent.change(within(dialog).getByLabelText('Fecha de envío'), {
       target: { value: localInput(when) },
     });
@@ -110,6 +111,9 @@ describe('campaign dialog', () => {
       contactListId: 5,
       tagListId: null,
       fileListId: null,
+      // Not a Cloud API connection: no template.
+      templateId: null,
+      templateParams: { header: [], body: [] },
     });
     // The dialog stays, now editing the saved campaign, which can take a file.
     const editing = await screen.findByRole('dialog', { name: 'Editar campaña' });

@@ -49,6 +49,7 @@ import {
   messageMediaExtensions,
   messageSlots,
   NO_TAG_LIST,
+  templateParamIssues,
   type CampaignInput,
   type CampaignView,
   type MessageSlot,
@@ -56,6 +57,7 @@ import {
 import { ApiError } from '../../api/http-client';
 import { toastError } from '../../api/toasts';
 import { FormButtons } from '../../components/form-dialog-actions';
+import { hasMediaHeader } from '../../components/message-template';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
 import {
@@ -69,12 +71,19 @@ import {
   useContactListOptions,
   useFileListOptions,
   useTagOptions,
+  useTemplateOptions,
 } from './campaigns.api';
+import {
+  CampaignTemplateFields,
+  emptyTemplateParams,
+  paramPath,
+  type TemplateParamPath,
+} from './campaign-template';
 
 type MessageField = (typeof campaignMessageKeys)[number];
 
 // What the form holds: selects as text ('' for none, NO_TAG_LIST for no tag), the schedule as a
-// datetime-local value ('' for none).
+// datetime-local value ('' for none); a Cloud API connection's template and one value per parameter.
 export type CampaignFormValues = {
   name: string;
   contactListId: string;
@@ -83,9 +92,13 @@ export type CampaignFormValues = {
   fileListId: string;
   scheduledAt: string;
   confirmation: boolean;
+  templateId: string;
+  templateParams: { header: string[]; body: string[] };
 } & Record<MessageField, string>;
 
-type FormField = keyof CampaignFormValues;
+type FormField = Exclude<keyof CampaignFormValues, 'templateParams'>;
+// Where the variable chips write: a message, or a value of the template.
+type ChipTarget = MessageField | TemplateParamPath;
 
 const formFields: readonly FormField[] = [
   'name',
@@ -95,10 +108,13 @@ const formFields: readonly FormField[] = [
   'fileListId',
   'scheduledAt',
   'confirmation',
+  'templateId',
   ...campaignMessageKeys,
 ];
 const isFormField = (name: string): name is FormField =>
   (formFields as readonly string[]).includes(name);
+const isTemplateParam = (name: string): name is TemplateParamPath =>
+  /^templateParams\.(header|body)\.\d+$/.test(name);
 
 const pad = (value: number) => String(value).padStart(2, '0');
 
@@ -125,6 +141,11 @@ const formValuesOf = (campaign: CampaignView | null): CampaignFormValues => ({
   fileListId: idText(campaign?.fileListId ?? null),
   scheduledAt: toLocalInput(campaign?.scheduledAt ?? null),
   confirmation: campaign?.confirmation ?? false,
+  templateId: idText(campaign?.templateId ?? null),
+  templateParams: {
+    header: [...(campaign?.templateParams.header ?? [])],
+    body: [...(campaign?.templateParams.body ?? [])],
+  },
   ...(campaign
     ? (Object.fromEntries(campaignMessageKeys.map((key) => [key, campaign[key]])) as Record<
         MessageField,
@@ -152,6 +173,11 @@ export const toCampaignBody = (values: CampaignFormValues) => ({
   contactListId: toId(values.contactListId),
   tagListId: values.tagListId && values.tagListId !== NO_TAG_LIST ? Number(values.tagListId) : null,
   fileListId: toId(values.fileListId),
+  templateId: toId(values.templateId),
+  templateParams: {
+    header: values.templateParams?.header ?? [],
+    body: values.templateParams?.body ?? [],
+  },
 });
 
 // SPEC §5 Campaign, checked by the shared schema on the body the form would send.
@@ -187,6 +213,7 @@ const fieldErrorKey = (field: FormField, error: FieldError, values: CampaignForm
   if (field === 'whatsappId') return 'campaigns.validation.connectionRequired';
   if (field === 'contactListId') return 'campaigns.validation.audienceRequired';
   if (field === 'scheduledAt') return 'campaigns.validation.scheduledAt';
+  if (field === 'templateId') return 'campaigns.validation.templateNotSendable';
   return 'campaigns.validation.invalidChoice';
 };
 
@@ -203,8 +230,20 @@ const serverErrorKey = (field: FormField, messages: string[]) => {
   if (field === 'whatsappId') return 'campaigns.validation.connectionRequired';
   if (field === 'contactListId' && isRequired) return 'campaigns.validation.audienceRequired';
   if (field === 'scheduledAt') return 'campaigns.validation.scheduledAt';
+  // A scheduled campaign on a Cloud API connection needs one; another connection's template, or one
+  // not approved, cannot be sent.
+  if (field === 'templateId')
+    return messages.some((message) => /start conversations|obligatori|required/i.test(message))
+      ? 'campaigns.validation.templateRequired'
+      : 'campaigns.validation.templateNotSendable';
   return 'campaigns.validation.invalidChoice';
 };
+
+// A template value the API (or the form) found missing, or one too long.
+const paramErrorKey = (messages: string[]) =>
+  messages.some((message) => /obligatori|required/i.test(message))
+    ? 'campaigns.validation.templateParamRequired'
+    : 'campaigns.validation.templateParamTooLong';
 
 // How much of a campaign can change (SPEC §2 Campaigns): all of it while inactive or scheduled more
 // than an hour ahead, only the messages once cancelled, nothing otherwise.
@@ -346,8 +385,8 @@ const CampaignForm = ({
   // Set once saved: a new campaign stays open, now editable, so a file can be attached to it.
   const [campaign, setCampaign] = useState(initial);
   const [slot, setSlot] = useState<MessageSlot>(1);
-  // The message the variable chips write into: the last one focused on the current tab.
-  const [activeField, setActiveField] = useState<MessageField>('message1');
+  // Where the variable chips write: the message or template value last focused.
+  const [activeField, setActiveField] = useState<ChipTarget>('message1');
   const contactLists = useContactListOptions();
   const tags = useTagOptions();
   const connections = useConnectionOptions();
@@ -373,6 +412,58 @@ const CampaignForm = ({
   const canEditAll = mode === 'all';
   const canEditMessages = mode !== 'none';
 
+  // A Cloud API connection opens each conversation with an approved template (Meta's 24-hour rule).
+  // Until the connections load, a saved campaign's template tells.
+  const chosenConnection = connections.data?.find(
+    (connection) => String(connection.id) === values.whatsappId,
+  );
+  const isCloud = chosenConnection
+    ? chosenConnection.provider === 'cloud'
+    : !connections.data &&
+      values.whatsappId !== '' &&
+      values.whatsappId === idText(campaign?.whatsappId ?? null) &&
+      campaign?.templateId !== null &&
+      campaign?.templateId !== undefined;
+  const templates = useTemplateOptions(isCloud ? Number(values.whatsappId) : null);
+  const template = isCloud
+    ? templates.data?.templates.find((row) => String(row.id) === values.templateId)
+    : undefined;
+  const hasTemplate = isCloud && values.templateId !== '';
+  // Without confirmation the template is the message; with it, the confirmation request (the message
+  // follows the answer, and no confirmation message is needed).
+  const showsMessages = !hasTemplate || confirmation;
+  const showsConfirmationMessages = confirmation && !hasTemplate;
+  const templateParamPaths: TemplateParamPath[] = template
+    ? [
+        ...template.headerParams.map((_, index) => paramPath('header', index)),
+        ...template.bodyParams.map((_, index) => paramPath('body', index)),
+      ]
+    : [];
+  const chipTargets: ChipTarget[] = [
+    ...(showsMessages ? [messageFields[slot - 1]!] : []),
+    ...(showsConfirmationMessages ? [confirmationFields[slot - 1]!] : []),
+    ...templateParamPaths,
+  ];
+  const chipTarget = chipTargets.includes(activeField) ? activeField : chipTargets[0];
+  const canEditChipTarget =
+    chipTarget !== undefined && (isTemplateParam(chipTarget) ? canEditAll : canEditMessages);
+
+  // Another connection has other templates; another template other parameters.
+  const clearTemplate = () => {
+    setValue('templateId', '');
+    setValue('templateParams', emptyTemplateParams(undefined));
+  };
+  const pickTemplate = (templateId: string) => {
+    const picked = templates.data?.templates.find((row) => String(row.id) === templateId);
+    setValue('templateParams', emptyTemplateParams(picked));
+    const first = picked?.headerParams.length
+      ? paramPath('header', 0)
+      : picked?.bodyParams.length
+        ? paramPath('body', 0)
+        : null;
+    if (first) setActiveField(first);
+  };
+
   const changeSlot = (next: MessageSlot) => {
     setSlot(next);
     setActiveField(messageFields[next - 1]!);
@@ -384,15 +475,45 @@ const CampaignForm = ({
     if (first && !fields.some((field) => isMessageField(field) && slotOf(field) === slot))
       changeSlot(slotOf(first));
   };
-  const onInvalid = (fieldErrors: FieldErrors<CampaignFormValues>) =>
+  const onInvalid = (fieldErrors: FieldErrors<CampaignFormValues>) => {
+    showTemplateProblems(toCampaignBody(getValues()));
     showFirstError(Object.keys(fieldErrors));
+  };
 
   const saved = (record: CampaignView, action: 'create' | 'update') => {
     setCampaign(record);
     applyCampaignEventToCache(queryClient, { action, record });
   };
 
+  // What the API would refuse about the template of a campaign to be scheduled, said before sending:
+  // a Cloud API connection needs one, approved, with every value written.
+  const templateProblems = (
+    input: Pick<CampaignInput, 'scheduledAt' | 'templateId' | 'templateParams'>,
+  ) => {
+    if (mode !== 'all' || !isCloud || input.scheduledAt === null) return [];
+    if (input.templateId === null)
+      return [{ path: 'templateId', key: 'campaigns.validation.templateRequired' }];
+    if (!template) return [];
+    if (template.status !== 'APPROVED')
+      return [{ path: 'templateId', key: 'campaigns.validation.templateNotSendable' }];
+    return templateParamIssues(template, input.templateParams).map((issue) => ({
+      path: issue.path,
+      key: 'campaigns.validation.templateParamRequired',
+    }));
+  };
+
+  const showTemplateProblems = (
+    input: Pick<CampaignInput, 'scheduledAt' | 'templateId' | 'templateParams'>,
+  ) => {
+    const problems = templateProblems(input);
+    problems.forEach(({ path, key }) =>
+      setError(path as FormField | TemplateParamPath, { type: 'server', message: key }),
+    );
+    return problems.length > 0;
+  };
+
   const onSubmit = async (input: CampaignInput) => {
+    if (showTemplateProblems(input)) return;
     await waitBeforeSubmit();
     try {
       if (!campaign) {
@@ -411,17 +532,23 @@ const CampaignForm = ({
     } catch (error) {
       const fields =
         error instanceof ApiError && error.code === 'ERR_VALIDATION' && error.fields
-          ? Object.entries(error.fields).filter(([field]) => isFormField(field))
+          ? Object.entries(error.fields).filter(
+              ([field]) =>
+                isFormField(field) ||
+                (isTemplateParam(field) && templateParamPaths.includes(field)),
+            )
           : [];
       if (fields.length === 0) {
         toastError(error);
         return;
       }
       fields.forEach(([field, messages]) =>
-        setError(field as FormField, {
-          type: 'server',
-          message: serverErrorKey(field as FormField, messages),
-        }),
+        isTemplateParam(field)
+          ? setError(field, { type: 'server', message: paramErrorKey(messages) })
+          : setError(field as FormField, {
+              type: 'server',
+              message: serverErrorKey(field as FormField, messages),
+            }),
       );
       showFirstError(fields.map(([field]) => field));
     }
@@ -441,11 +568,29 @@ const CampaignForm = ({
       .map((variable) => variable.key)
       .filter((key) => !(CAMPAIGN_BUILTIN_VARIABLES as readonly string[]).includes(key)),
   ];
-  const insertVariable = (key: string) =>
-    setValue(activeField, `${getValues(activeField)}{{${key}}}`, {
+  const insertVariable = (key: string) => {
+    if (!chipTarget) return;
+    setValue(chipTarget, `${getValues(chipTarget) ?? ''}{{${key}}}`, {
       shouldDirty: true,
       shouldValidate: isSubmitted,
     });
+  };
+
+  // A template value's error, translated: the form's own (too long) or one the API gave.
+  const templateErrorOf = (path: 'templateId' | TemplateParamPath) => {
+    if (path === 'templateId') {
+      const error = errors.templateId;
+      return error ? t(fieldErrorKey('templateId', error, values)) : undefined;
+    }
+    const [, part, index] = path.split('.') as [string, 'header' | 'body', string];
+    const error = errors.templateParams?.[part]?.[Number(index)];
+    if (!error) return undefined;
+    return t(
+      error.type === 'server' && error.message
+        ? error.message
+        : 'campaigns.validation.templateParamTooLong',
+    );
+  };
 
   const picker = (
     name: 'contactListId' | 'tagListId' | 'whatsappId' | 'fileListId',
@@ -453,15 +598,20 @@ const CampaignForm = ({
     noneValue: string,
     options: Option[],
     hint?: string,
+    onPicked?: () => void,
   ) => (
     <Controller
       key={name}
       name={name}
       control={control}
-      render={({ field: { ref, ...field } }) => (
+      render={({ field: { ref, onChange, ...field } }) => (
         <TextField
           {...field}
           inputRef={ref}
+          onChange={(event) => {
+            if (event.target.value !== field.value) onPicked?.();
+            onChange(event);
+          }}
           select
           label={label}
           fullWidth
@@ -558,13 +708,18 @@ const CampaignForm = ({
               t('campaigns.dialog.connection'),
               '',
               withCurrent(connections.data, campaign?.whatsapp ?? null),
+              undefined,
+              clearTemplate,
             ),
             picker(
               'fileListId',
               t('campaigns.dialog.fileList'),
               '',
               withCurrent(fileLists.data, campaign?.fileList ?? null),
-              t('campaigns.dialog.fileListHint'),
+              // A template without confirmation is all a recipient gets before answering.
+              hasTemplate && !confirmation
+                ? t('campaigns.template.fileListNotSent')
+                : t('campaigns.dialog.fileListHint'),
             ),
           )}
           {row(
@@ -600,50 +755,74 @@ const CampaignForm = ({
             />,
           )}
 
-          <Box>
-            <Tabs
-              value={slot}
-              onChange={(_event, value: MessageSlot) => changeSlot(value)}
-              variant="scrollable"
-              allowScrollButtonsMobile
-              aria-label={t('campaigns.dialog.messagesLabel')}
-              sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}
-            >
-              {messageSlots.map((value) => (
-                <Tab
-                  key={value}
-                  value={value}
-                  label={t('campaigns.dialog.messageTab', { slot: value })}
-                />
-              ))}
-            </Tabs>
-            <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} alignItems="flex-start">
-              {messageField(messageFields[slot - 1]!, t('campaigns.dialog.message', { slot }))}
-              {confirmation &&
-                messageField(
-                  confirmationFields[slot - 1]!,
-                  t('campaigns.dialog.confirmationMessage', { slot }),
-                )}
-            </Stack>
-          </Box>
+          {isCloud && (
+            <CampaignTemplateFields
+              control={control}
+              whatsappId={Number(values.whatsappId)}
+              templates={templates.data?.templates}
+              isLoading={templates.isPending}
+              selected={template}
+              current={campaign?.template ?? null}
+              confirmation={confirmation}
+              hasAttachment={Boolean(campaign?.mediaName)}
+              canEdit={canEditAll}
+              values={values.templateParams}
+              errorOf={templateErrorOf}
+              onPick={pickTemplate}
+              onFocusParam={setActiveField}
+            />
+          )}
 
-          <Box>
-            <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-              {t('campaigns.dialog.variablesHint')}
-            </Typography>
-            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
-              {variables.map((key) => (
-                <Chip
-                  key={key}
-                  size="small"
-                  variant="outlined"
-                  label={`{{${key}}}`}
-                  disabled={!canEditMessages}
-                  onClick={() => insertVariable(key)}
-                />
-              ))}
+          {showsMessages && (
+            <Box>
+              <Tabs
+                value={slot}
+                onChange={(_event, value: MessageSlot) => changeSlot(value)}
+                variant="scrollable"
+                allowScrollButtonsMobile
+                aria-label={t('campaigns.dialog.messagesLabel')}
+                sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}
+              >
+                {messageSlots.map((value) => (
+                  <Tab
+                    key={value}
+                    value={value}
+                    label={t('campaigns.dialog.messageTab', { slot: value })}
+                  />
+                ))}
+              </Tabs>
+              <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} alignItems="flex-start">
+                {messageField(messageFields[slot - 1]!, t('campaigns.dialog.message', { slot }))}
+                {showsConfirmationMessages &&
+                  messageField(
+                    confirmationFields[slot - 1]!,
+                    t('campaigns.dialog.confirmationMessage', { slot }),
+                  )}
+              </Stack>
             </Box>
-          </Box>
+          )}
+
+          {chipTarget !== undefined && (
+            <Box>
+              <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+                {showsMessages
+                  ? t('campaigns.dialog.variablesHint')
+                  : t('campaigns.template.variablesHint')}
+              </Typography>
+              <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+                {variables.map((key) => (
+                  <Chip
+                    key={key}
+                    size="small"
+                    variant="outlined"
+                    label={`{{${key}}}`}
+                    disabled={!canEditChipTarget}
+                    onClick={() => insertVariable(key)}
+                  />
+                ))}
+              </Box>
+            </Box>
+          )}
 
           <Box>
             <Typography variant="subtitle2" sx={{ mb: 1 }}>
@@ -654,6 +833,13 @@ const CampaignForm = ({
               canChange={canEditAll}
               onChanged={(record) => saved(record, 'update')}
             />
+            {hasTemplate && template && (hasMediaHeader(template) || !confirmation) && (
+              <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+                {hasMediaHeader(template)
+                  ? t('campaigns.template.attachmentIsHeader')
+                  : t('campaigns.template.attachmentNotSent')}
+              </Typography>
+            )}
           </Box>
         </Stack>
       </DialogContent>

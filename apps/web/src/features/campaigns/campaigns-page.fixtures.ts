@@ -35,6 +35,9 @@ export const makeCampaign = (overrides: Partial<CampaignView> = {}): CampaignVie
     fileList: null,
     mediaName: null,
     mediaUrl: null,
+    templateId: null,
+    template: null,
+    templateParams: { header: [], body: [] },
     report: {
       recipients: 0,
       pending: 0,

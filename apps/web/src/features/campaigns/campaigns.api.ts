@@ -14,6 +14,7 @@ import {
   type ContactListView,
   type FileListsPage,
   type TagOption,
+  type TemplateList,
   type WhatsappView,
 } from '@atendi/shared';
 import { api } from '../../api/http-client';
@@ -34,6 +35,7 @@ export const campaignKeys = {
   tags: ['campaigns', 'options', 'tags'] as const,
   connections: ['campaigns', 'options', 'connections'] as const,
   fileLists: (companyId: number) => ['campaigns', 'options', 'file-lists', companyId] as const,
+  templates: (whatsappId: number) => ['campaigns', 'options', 'templates', whatsappId] as const,
 };
 
 export const fetchCampaignsPage = (searchParam: string, pageNumber: number) =>
@@ -65,6 +67,13 @@ const fetchConnectionOptions = () =>
 const fetchFileListOptions = (companyId: number) =>
   api.get<FileListsPage>('/files', { query: { companyId } });
 
+// A Cloud API connection's message templates (the copy the platform keeps), and a fresh copy read
+// from its WhatsApp Business Account (admins: connections-page:editOrDeleteConnection).
+const fetchTemplateOptions = (whatsappId: number) =>
+  api.get<TemplateList>(`/whatsapp/${whatsappId}/templates`);
+export const syncTemplateOptions = (whatsappId: number) =>
+  api.post<TemplateList>(`/whatsapp/${whatsappId}/templates/sync`);
+
 export const useContactListOptions = () =>
   useQuery({ queryKey: campaignKeys.contactLists, queryFn: fetchContactListOptions, staleTime: 0 });
 export const useTagOptions = () =>
@@ -81,6 +90,14 @@ export const useFileListOptions = () => {
     staleTime: 0,
   });
 };
+// null: the chosen connection is not a Cloud API one, so it has no templates.
+export const useTemplateOptions = (whatsappId: number | null) =>
+  useQuery({
+    queryKey: campaignKeys.templates(whatsappId ?? 0),
+    queryFn: () => fetchTemplateOptions(whatsappId ?? 0),
+    enabled: whatsappId !== null,
+    staleTime: 0,
+  });
 // The company's variables ({{key}}) offered beside the built-in ones.
 export const useCampaignSettings = () => useQuery(campaignSettingsQuery);
 

@@ -206,8 +206,92 @@ describe('connection dialog', () => {
       provider: 'cloud',
       cloudPhoneNumberId: '1234567890',
       cloudAppSecret: 'new-secret',
+      // No account id yet: none is sent as null.
+      cloudBusinessAccountId: null,
     });
     expect(sent).not.toHaveProperty('cloudAccessToken');
+  });
+
+  it('takes the WhatsApp Business Account id of a cloud connection, digits only', async () => {
+    let sent: Record<string, unknown> | undefined;
+    const cloud = makeConnection({
+      id: 4,
+      name: 'Cloud',
+      provider: 'cloud',
+      cloudPhoneNumberId: '1234567890',
+      hasCloudAccessToken: true,
+    });
+    const fetchMock = stubApi({
+      'GET /whatsapp': () => jsonResponse(200, [cloud]),
+      'GET /whatsapp/4': () => jsonResponse(200, cloud),
+      'GET /queue': () => jsonResponse(200, []),
+      'PUT /whatsapp/4': (init) => {
+        sent = bodyOf(init);
+        return jsonResponse(200, { ...cloud, cloudBusinessAccountId: '998877665544' });
+      },
+    });
+    const user = setupUser();
+    renderApp('/connections', makeAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Editar la conexión Cloud' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Editar WhatsApp' });
+    await user.click(within(dialog).getByRole('tab', { name: 'Cloud API' }));
+    const account = within(dialog).getByRole('textbox', {
+      name: 'ID de la cuenta de WhatsApp Business',
+    });
+    expect(account).toHaveProperty('value', '');
+    expect(
+      within(dialog).getByText(
+        'Solo números. Las plantillas de mensajes se leen de esta cuenta (WhatsApp › Configuración de la API).',
+      ).id,
+    ).toBe(account.getAttribute('aria-describedby'));
+
+    await fill(user, account, 'WABA-1');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    const message = await within(dialog).findByText('Solo números');
+    expect(message.id).toBe(account.getAttribute('aria-describedby'));
+    expect(callsOf(fetchMock).some((call) => call.startsWith('PUT'))).toBe(false);
+
+    await refill(user, account, '998877665544');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('¡Conexión guardada con éxito!')).toBeTruthy();
+    expect(sent).toMatchObject({ provider: 'cloud', cloudBusinessAccountId: '998877665544' });
+  });
+
+  it('shows the saved account id, and sends null once it is cleared', async () => {
+    let sent: Record<string, unknown> | undefined;
+    const cloud = makeConnection({
+      id: 4,
+      name: 'Cloud',
+      provider: 'cloud',
+      cloudPhoneNumberId: '1234567890',
+      cloudBusinessAccountId: '998877665544',
+      hasCloudAccessToken: true,
+    });
+    stubApi({
+      'GET /whatsapp': () => jsonResponse(200, [cloud]),
+      'GET /whatsapp/4': () => jsonResponse(200, cloud),
+      'GET /queue': () => jsonResponse(200, []),
+      'PUT /whatsapp/4': (init) => {
+        sent = bodyOf(init);
+        return jsonResponse(200, { ...cloud, cloudBusinessAccountId: null });
+      },
+    });
+    const user = setupUser();
+    renderApp('/connections', makeAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Editar la conexión Cloud' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Editar WhatsApp' });
+    await user.click(within(dialog).getByRole('tab', { name: 'Cloud API' }));
+    const account = within(dialog).getByRole('textbox', {
+      name: 'ID de la cuenta de WhatsApp Business',
+    });
+    expect(account).toHaveProperty('value', '998877665544');
+    await user.clear(account);
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+
+    expect(await screen.findByText('¡Conexión guardada con éxito!')).toBeTruthy();
+    expect(sent).toMatchObject({ cloudBusinessAccountId: null });
   });
 
   it('shows the cloud fields only for a cloud connection, and asks for a token on a new one', async () => {

@@ -157,14 +157,16 @@ const TokenField = ({ connection }: { connection: Connection }) => {
 
 const ConnectionForm = ({
   connection,
+  initialTab = 'general',
   onClose,
 }: {
   connection: Connection | null;
+  initialTab?: ConnectionTab;
   onClose: () => void;
 }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [tab, setTab] = useState<ConnectionTab>('general');
+  const [tab, setTab] = useState<ConnectionTab>(initialTab);
   const queues = useQueueChoices();
   const {
     register,
@@ -479,6 +481,17 @@ const ConnectionForm = ({
               {...fieldError('cloudPhoneNumberId')}
             />
             <TextField
+              {...registerMui(register, 'cloudBusinessAccountId')}
+              label={t('connections.form.cloudBusinessAccountId')}
+              autoComplete="off"
+              fullWidth
+              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+              {...fieldError(
+                'cloudBusinessAccountId',
+                t('connections.form.cloudBusinessAccountIdHint'),
+              )}
+            />
+            <TextField
               {...registerMui(register, 'cloudAccessToken')}
               type="password"
               label={t('connections.form.cloudAccessToken')}
@@ -523,10 +536,18 @@ const ConnectionForm = ({
   );
 };
 
-const EditConnectionForm = ({ id, onClose }: { id: number; onClose: () => void }) => {
+const EditConnectionForm = ({
+  id,
+  initialTab,
+  onClose,
+}: {
+  id: number;
+  initialTab?: ConnectionTab;
+  onClose: () => void;
+}) => {
   const { t } = useTranslation();
   const { data, isError } = useConnection(id);
-  if (data) return <ConnectionForm connection={data} onClose={onClose} />;
+  if (data) return <ConnectionForm connection={data} initialTab={initialTab} onClose={onClose} />;
   return (
     <>
       <DialogTitle>{t('connections.dialog.editTitle')}</DialogTitle>
@@ -544,17 +565,20 @@ const EditConnectionForm = ({ id, onClose }: { id: number; onClose: () => void }
   );
 };
 
-// The connection modal (SPEC §2): adds a connection, or edits one loaded fresh from the API.
-// The content stays while the dialog fades out; a new sessionKey gives each opening a fresh form.
+// The connection modal (SPEC §2): adds a connection, or edits one loaded fresh from the API (on the
+// tab asked for: the templates dialog sends to the Cloud API tab). The content stays while the dialog
+// fades out; a new sessionKey gives each opening a fresh form.
 export const ConnectionDialog = ({
   open,
   connectionId,
   sessionKey,
+  initialTab,
   onClose,
 }: {
   open: boolean;
   connectionId: number | null;
   sessionKey: number;
+  initialTab?: ConnectionTab;
   onClose: () => void;
 }) => {
   const theme = useTheme();
@@ -571,7 +595,12 @@ export const ConnectionDialog = ({
       {connectionId === null ? (
         <ConnectionForm key={sessionKey} connection={null} onClose={onClose} />
       ) : (
-        <EditConnectionForm key={sessionKey} id={connectionId} onClose={onClose} />
+        <EditConnectionForm
+          key={sessionKey}
+          id={connectionId}
+          initialTab={initialTab}
+          onClose={onClose}
+        />
       )}
     </Dialog>
   );

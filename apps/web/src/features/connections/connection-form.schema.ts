@@ -54,6 +54,7 @@ export const connectionFormSchema = (hasSavedAccessToken: boolean) =>
       cloudAppSecret: cloudText,
       cloudVerifyToken: cloudText,
       cloudApiBaseUrl: cloudText,
+      cloudBusinessAccountId: cloudText,
     })
     .superRefine((values, ctx) => {
       const issue = (path: keyof typeof values, message: string) =>
@@ -69,6 +70,9 @@ export const connectionFormSchema = (hasSavedAccessToken: boolean) =>
       }
       if (!values.cloudAccessToken && !hasSavedAccessToken) {
         issue('cloudAccessToken', 'validation.required');
+      }
+      if (values.cloudBusinessAccountId && !/^\d{1,40}$/.test(values.cloudBusinessAccountId)) {
+        issue('cloudBusinessAccountId', 'connections.validation.digitsOnly');
       }
       if (values.cloudApiBaseUrl && !z.url().safeParse(values.cloudApiBaseUrl).success) {
         issue('cloudApiBaseUrl', 'connections.validation.url');
@@ -104,6 +108,7 @@ export const tabOfField: Record<ConnectionFormField, ConnectionTab> = {
   cloudAppSecret: 'cloud',
   cloudVerifyToken: 'cloud',
   cloudApiBaseUrl: 'cloud',
+  cloudBusinessAccountId: 'cloud',
 };
 
 const idText = (id: number | null | undefined) =>
@@ -137,6 +142,7 @@ export const connectionFormDefaults = (connection: Connection | null): Connectio
   cloudAppSecret: '',
   cloudVerifyToken: connection?.cloudVerifyToken ?? '',
   cloudApiBaseUrl: connection?.cloudApiBaseUrl ?? '',
+  cloudBusinessAccountId: connection?.cloudBusinessAccountId ?? '',
 });
 
 // Cloud API fields travel only for a cloud connection; a secret only when one was typed.
@@ -146,6 +152,8 @@ const cloudPayload = (values: ConnectionFormValues) =>
         cloudPhoneNumberId: values.cloudPhoneNumberId,
         cloudVerifyToken: values.cloudVerifyToken || null,
         cloudApiBaseUrl: values.cloudApiBaseUrl || null,
+        // Where the number's message templates are read from; empty: none yet.
+        cloudBusinessAccountId: values.cloudBusinessAccountId || null,
         ...(values.cloudAccessToken ? { cloudAccessToken: values.cloudAccessToken } : {}),
         ...(values.cloudAppSecret ? { cloudAppSecret: values.cloudAppSecret } : {}),
       }

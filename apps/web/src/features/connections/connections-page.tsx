@@ -17,6 +17,7 @@ import {
   Typography,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
+import ArticleOutlinedIcon from '@mui/icons-material/ArticleOutlined';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
@@ -28,6 +29,7 @@ import { useTranslation } from 'react-i18next';
 import { useCurrentSession } from '../../api/session';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ConnectionDialog } from './connection-dialog';
+import type { ConnectionTab } from './connection-form.schema';
 import { ConnectionStatusLabel, formatLastUpdate } from './connection-status';
 import {
   applyWhatsappEventToCache,
@@ -42,6 +44,7 @@ import {
 } from './connections.api';
 import { QrCodeDialog } from './qr-code-dialog';
 import { SimulatorPhoneDialog } from './simulator-phone-dialog';
+import { TemplatesDialog } from './templates-dialog';
 
 // One state per dialog; a new sessionKey gives each opening a fresh body.
 type DialogState = { open: boolean; connectionId: number | null; sessionKey: number };
@@ -149,6 +152,13 @@ export const ConnectionsPage = () => {
   const form = useDialogState();
   const qr = useDialogState();
   const phone = useDialogState();
+  const templates = useDialogState();
+  // The tab the connection form opens on (the templates dialog sends to the Cloud API fields).
+  const [formTab, setFormTab] = useState<ConnectionTab | undefined>(undefined);
+  const openForm = (connectionId: number | null, tab?: ConnectionTab) => {
+    setFormTab(tab);
+    form.open(connectionId);
+  };
   const [toDelete, setToDelete] = useState<Connection | null>(null);
   const [toDisconnect, setToDisconnect] = useState<Connection | null>(null);
 
@@ -199,7 +209,7 @@ export const ConnectionsPage = () => {
           {t('connections.title')}
         </Typography>
         {canAdd && (
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => form.open(null)}>
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => openForm(null)}>
             {t('connections.add')}
           </Button>
         )}
@@ -215,7 +225,7 @@ export const ConnectionsPage = () => {
               <TableCell>{t('connections.columns.lastUpdate')}</TableCell>
               <TableCell align="center">{t('connections.columns.default')}</TableCell>
               {canEdit && (
-                <TableCell align="center" sx={{ width: 120 }}>
+                <TableCell align="center" sx={{ width: 150 }}>
                   {t('connections.columns.actions')}
                 </TableCell>
               )}
@@ -265,11 +275,24 @@ export const ConnectionsPage = () => {
                 </TableCell>
                 {canEdit && (
                   <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
+                    {connection.provider === 'cloud' && (
+                      <Tooltip title={t('connections.templates.action')}>
+                        <IconButton
+                          size="small"
+                          aria-label={t('connections.templates.actionNamed', {
+                            name: connection.name,
+                          })}
+                          onClick={() => templates.open(connection.id)}
+                        >
+                          <ArticleOutlinedIcon fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                    )}
                     <Tooltip title={t('connections.edit')}>
                       <IconButton
                         size="small"
                         aria-label={t('connections.editConnection', { name: connection.name })}
-                        onClick={() => form.open(connection.id)}
+                        onClick={() => openForm(connection.id)}
                       >
                         <EditOutlinedIcon fontSize="small" />
                       </IconButton>
@@ -327,7 +350,18 @@ export const ConnectionsPage = () => {
         open={form.state.open}
         connectionId={form.state.connectionId}
         sessionKey={form.state.sessionKey}
+        initialTab={formTab}
         onClose={form.close}
+      />
+      <TemplatesDialog
+        open={templates.state.open}
+        connectionId={templates.state.connectionId}
+        sessionKey={templates.state.sessionKey}
+        onClose={templates.close}
+        onEditConnection={(connectionId) => {
+          templates.close();
+          openForm(connectionId, 'cloud');
+        }}
       />
       <QrCodeDialog
         open={qr.state.open}

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type {
   SimulatorOutboundView,
+  TemplateList,
   WhatsappEvent,
   WhatsappInput,
   WhatsappSessionEvent,
@@ -20,6 +21,7 @@ export const connectionsKeys = {
   detail: (id: number) => ['connections', 'detail', id] as const,
   queueChoices: ['connections', 'queue-choices'] as const,
   outbound: (id: number) => ['connections', 'simulator-outbound', id] as const,
+  templates: (id: number) => ['connections', 'templates', id] as const,
 };
 
 // SPEC §7: session=0 asks for the connection rows without the driver's live session object.
@@ -55,6 +57,12 @@ export const simulatorTyping = (id: number, from: string, typing: boolean) =>
   api.post(`/simulator/${id}/typing`, { from, typing });
 export const simulatorDisconnect = (id: number) => api.post(`/simulator/${id}/disconnect`);
 
+// A Cloud API connection's message templates: the copy the platform keeps, and a fresh copy read from
+// the WhatsApp Business Account (admins).
+export const fetchTemplates = (id: number) => api.get<TemplateList>(`/whatsapp/${id}/templates`);
+export const syncTemplates = (id: number) =>
+  api.post<TemplateList>(`/whatsapp/${id}/templates/sync`);
+
 // The queue picker needs only ids, names and colours.
 const fetchQueueChoices = () => api.get<QueueChoice[]>('/queue');
 
@@ -72,6 +80,15 @@ export const useConnection = (id: number) =>
     queryKey: connectionsKeys.detail(id),
     queryFn: () => fetchConnection(id),
     staleTime: 0,
+  });
+
+// Silent: the templates dialog shows its own error.
+export const useTemplates = (id: number) =>
+  useQuery({
+    queryKey: connectionsKeys.templates(id),
+    queryFn: () => fetchTemplates(id),
+    staleTime: 0,
+    meta: { silent: true },
   });
 
 export const useQueueChoices = () =>

@@ -33,6 +33,7 @@ export const makeConnection = (overrides: Partial<Connection> = {}): Connection 
   cloudPhoneNumberId: null,
   cloudVerifyToken: null,
   cloudApiBaseUrl: null,
+  cloudBusinessAccountId: null,
   hasCloudAccessToken: false,
   hasCloudAppSecret: false,
   createdAt: '2025-03-04T09:05:00',

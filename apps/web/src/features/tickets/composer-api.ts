@@ -1,12 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ChatMessageView, QuickMessageEvent, QuickMessageView } from '@atendi/shared';
+import type {
+  ChatMessageView,
+  QuickMessageEvent,
+  QuickMessageView,
+  TemplateList,
+  TemplateSendInput,
+} from '@atendi/shared';
 import { api } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
 import { useCompanyEvent } from '../../api/socket';
-import { applyMessagesToCache } from './tickets.api';
+import { applyMessagesToCache, closeReplyWindow, isWindowClosedError } from './tickets.api';
 
 export const composerKeys = {
   quickMessages: ['quick-messages', 'list'] as const,
+  // The templates of a ticket's connection (its own copy: features do not share caches).
+  templates: (whatsappId: number) => ['tickets', 'templates', whatsappId] as const,
 };
 
 // SPEC §7: a send with files is multipart: medias (one part per file), body, quotedMsg.
@@ -26,8 +34,28 @@ export const useSendMedia = (ticketId: number) => {
   return useMutation({
     mutationFn: (input: MediaSend) => sendMedia(ticketId, input),
     onSuccess: (messages) => applyMessagesToCache(queryClient, ticketId, messages),
+    onError: (error) => {
+      if (isWindowClosedError(error)) closeReplyWindow(queryClient, ticketId, error.details);
+    },
   });
 };
+
+// Cloud API tickets whose 24-hour window is closed take only an approved template: the connection's
+// templates, and a send with one value per parameter.
+export const fetchTemplates = (whatsappId: number) =>
+  api.get<TemplateList>(`/whatsapp/${whatsappId}/templates`);
+export const sendTemplate = (ticketId: number, input: TemplateSendInput) =>
+  api.post<ChatMessageView[]>(`/messages/${ticketId}/template`, input);
+
+// Silent: the template dialog says so in place.
+export const useChatTemplates = (whatsappId: number, enabled: boolean) =>
+  useQuery({
+    queryKey: composerKeys.templates(whatsappId),
+    queryFn: () => fetchTemplates(whatsappId),
+    enabled,
+    staleTime: 0,
+    meta: { silent: true },
+  });
 
 // A quick answer's attachment as a File, so it goes out through the composer's own attachments.
 // The signed link needs no token (platform/uploads.ts).

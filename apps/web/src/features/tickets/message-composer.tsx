@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import {
+  Alert,
   Box,
+  Button,
   CircularProgress,
   FormControlLabel,
   IconButton,
@@ -14,6 +16,7 @@ import AttachFileIcon from '@mui/icons-material/AttachFile';
 import CloseIcon from '@mui/icons-material/Close';
 import MicIcon from '@mui/icons-material/Mic';
 import SendIcon from '@mui/icons-material/Send';
+import TextSnippetOutlinedIcon from '@mui/icons-material/TextSnippetOutlined';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import {
@@ -22,6 +25,7 @@ import {
   messageMediaExtensions,
   type ChatMessageView,
   type QuickMessageView,
+  type ReplyWindow,
   type TicketView,
 } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
@@ -32,12 +36,88 @@ import { useAudioRecorder, type RecorderFailure } from './composer-audio';
 import { EmojiButton } from './composer-emoji';
 import { QUICK_ANSWERS_LIST_ID, QuickAnswersList, useQuickAnswers } from './composer-quick-answers';
 import { RecordingBar } from './composer-recorder';
+import { TemplateSendDialog } from './composer-template-dialog';
 import { QuotedMessage } from './message-bubble';
-import { readSignOption, signedBody, writeSignOption } from './ticket-format';
-import { useSendMessage } from './tickets.api';
+import { formatTime, readSignOption, signedBody, writeSignOption } from './ticket-format';
+import { useReplyWindow, useSendMessage } from './tickets.api';
 
 // SPEC §9: the composer grows up to 5 lines.
 const MAX_ROWS = 5;
+
+// The composer says when the window closes once less than this remains.
+const WINDOW_HINT_MS = 60 * 60 * 1000;
+
+type WindowState =
+  | { kind: 'none' }
+  | { kind: 'open'; closesAt: string | null; closesSoon: boolean }
+  | { kind: 'closed'; neverWrote: boolean };
+
+// Meta's 24-hour rule on Cloud API tickets (null elsewhere: no rule), told at the moment: the composer
+// renders again when less than an hour remains and when the window closes.
+const useWindowState = (replyWindow: ReplyWindow | null): WindowState => {
+  const [now, setNow] = useState(() => Date.now());
+  const closesAt = replyWindow?.closesAt ? Date.parse(replyWindow.closesAt) : null;
+  const isOpen = Boolean(replyWindow?.open);
+  useEffect(() => {
+    if (!isOpen || closesAt === null) return;
+    const next = [closesAt - WINDOW_HINT_MS, closesAt].find((at) => at > now);
+    if (next === undefined) return;
+    const timer = setTimeout(() => setNow(Date.now()), Math.max(0, next - Date.now()));
+    return () => clearTimeout(timer);
+  }, [isOpen, closesAt, now]);
+  if (!replyWindow) return { kind: 'none' };
+  if (isOpen && (closesAt === null || closesAt > now))
+    return {
+      kind: 'open',
+      closesAt: replyWindow.closesAt,
+      closesSoon: closesAt !== null && closesAt - now <= WINDOW_HINT_MS,
+    };
+  return { kind: 'closed', neverWrote: replyWindow.closesAt === null };
+};
+
+// In place of the text box while the window is closed: why, and the one thing that can be sent.
+const ClosedWindowBar = ({ ticket, neverWrote }: { ticket: TicketView; neverWrote: boolean }) => {
+  const { t } = useTranslation();
+  const [dialog, setDialog] = useState({ open: false, sessionKey: 0 });
+  return (
+    <Box
+      sx={{
+        borderTop: 1,
+        borderColor: 'divider',
+        bgcolor: 'background.paper',
+        flexShrink: 0,
+        p: 1,
+      }}
+    >
+      <Alert
+        severity="warning"
+        role="status"
+        action={
+          <Button
+            color="inherit"
+            size="small"
+            variant="outlined"
+            startIcon={<TextSnippetOutlinedIcon />}
+            sx={{ whiteSpace: 'nowrap' }}
+            onClick={() =>
+              setDialog((current) => ({ open: true, sessionKey: current.sessionKey + 1 }))
+            }
+          >
+            {t('tickets.composer.sendTemplate')}
+          </Button>
+        }
+      >
+        {neverWrote ? t('tickets.composer.windowNeverOpened') : t('tickets.composer.windowClosed')}
+      </Alert>
+      <TemplateSendDialog
+        open={dialog.open}
+        ticket={ticket}
+        sessionKey={dialog.sessionKey}
+        onClose={() => setDialog((current) => ({ ...current, open: false }))}
+      />
+    </Box>
+  );
+};
 
 const failureText: Record<RecorderFailure, string> = {
   denied: 'tickets.composer.audioDenied',
@@ -70,6 +150,7 @@ export const MessageComposer = ({
   const [isSigned, setIsSigned] = useState(readSignOption);
   const send = useSendMessage(ticket.id);
   const sendMedia = useSendMedia(ticket.id);
+  const windowState = useWindowState(useReplyWindow(ticket.id));
   const inputRef = useRef<HTMLTextAreaElement | null>(null);
   const fileInputRef = useRef<HTMLInputElement | null>(null);
   // Where the caret goes once React has rendered a text changed from code (emoji, quick answer).
@@ -206,6 +287,10 @@ export const MessageComposer = ({
   // As in WhatsApp: the microphone while there is nothing to send, the send button otherwise.
   const showsMic = text === '' && files.length === 0;
 
+  // What was being written stays here until the contact writes again.
+  if (windowState.kind === 'closed')
+    return <ClosedWindowBar ticket={ticket} neverWrote={windowState.neverWrote} />;
+
   return (
     <Box
       sx={{
@@ -217,6 +302,16 @@ export const MessageComposer = ({
       }}
     >
       <QuickAnswersList quickAnswers={quickAnswers} />
+      {windowState.kind === 'open' && windowState.closesSoon && (
+        <Typography
+          variant="caption"
+          color="text.secondary"
+          component="p"
+          sx={{ px: 1.5, pt: 0.75, m: 0 }}
+        >
+          {t('tickets.composer.windowClosesAt', { time: formatTime(windowState.closesAt) })}
+        </Typography>
+      )}
       {replyTo && (
         <Stack direction="row" spacing={1} alignItems="center" sx={{ px: 1.5, pt: 1 }}>
           <QuotedMessage message={replyTo} contactName={ticket.contact.name} sx={{ flex: 1 }} />

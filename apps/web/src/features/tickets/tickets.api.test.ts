@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import type { TicketListPage, TicketView } from '@atendi/shared';
+import {
+  REPLY_WINDOW_MS,
+  type ReplyWindow,
+  type TicketListPage,
+  type TicketView,
+} from '@atendi/shared';
 import { parseLocation, parseVcards, formatListTime, signedBody } from './ticket-format';
 import {
   applyTicketEvent,
   messagesOf,
   ticketsOf,
   upsertMessages,
+  windowAfter,
   type MessagesPage,
   type TicketListFilters,
   type TicketViewer,
@@ -125,11 +131,16 @@ describe('applyTicketEvent', () => {
 
 describe('message cache', () => {
   const ticket = makeTicket();
-  const pageOf = (messages: ReturnType<typeof makeMessage>[], hasMore = false): MessagesPage => ({
+  const pageOf = (
+    messages: ReturnType<typeof makeMessage>[],
+    hasMore = false,
+    replyWindow: ReplyWindow | null = null,
+  ): MessagesPage => ({
     messages,
     ticket,
     count: messages.length,
     hasMore,
+    replyWindow,
   });
 
   it('appends a new message to the newest page and replaces a known one wherever it is', () => {
@@ -158,6 +169,34 @@ describe('message cache', () => {
     expect(
       messagesOf(upsertMessages({ pages: [pageOf([created])], pageParams: [1] }, [sent]))[0]?.ack,
     ).toBe(2);
+  });
+
+  it("opens a Cloud API ticket's window when the contact writes, never moving it back", () => {
+    const now = new Date();
+    const minutesAgo = (minutes: number) =>
+      new Date(now.getTime() - minutes * 60_000).toISOString();
+    const closed: ReplyWindow = { open: false, closesAt: minutesAgo(60) };
+    const data = { pages: [pageOf([], false, closed)], pageParams: [1] };
+
+    // The agent's own messages open nothing.
+    const mine = makeMessage({ id: 1, fromMe: true, createdAt: minutesAgo(1) });
+    expect(upsertMessages(data, [mine])?.pages[0].replyWindow).toBe(closed);
+
+    const inbound = makeMessage({ id: 2, fromMe: false, createdAt: minutesAgo(2) });
+    const opened = upsertMessages(data, [inbound])?.pages[0].replyWindow;
+    expect(opened).toEqual({
+      open: true,
+      closesAt: new Date(Date.parse(inbound.createdAt) + REPLY_WINDOW_MS).toISOString(),
+    });
+    // An older message of the contact (an edit, a late event) leaves the newer window.
+    const current = { open: true, closesAt: opened!.closesAt };
+    expect(windowAfter(current, [{ ...inbound, createdAt: minutesAgo(30) }], now)).toBe(current);
+    // The contact's first message ever opens it too.
+    expect(windowAfter({ open: false, closesAt: null }, [inbound], now)?.open).toBe(true);
+    // Tickets of other connections have no window.
+    expect(
+      upsertMessages({ pages: [pageOf([])], pageParams: [1] }, [inbound])?.pages[0].replyWindow,
+    ).toBeNull();
   });
 });
 

@@ -1,4 +1,6 @@
+import { useCallback, useSyncExternalStore } from 'react';
 import {
+  hashKey,
   infiniteQueryOptions,
   useInfiniteQuery,
   useMutation,
@@ -9,18 +11,21 @@ import {
 } from '@tanstack/react-query';
 import {
   isTicketListed,
+  REPLY_WINDOW_MS,
+  replyWindowAt,
   seesAllTickets,
   type AppMessageEvent,
   type ChatMessageView,
   type MessagesPage,
   type MessageView,
+  type ReplyWindow,
   type TicketEvent,
   type TicketListPage,
   type TicketStatus,
   type TicketView,
   type TicketViewer,
 } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import { ApiError, api } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
 import { useCompanyEvent } from '../../api/socket';
 
@@ -193,6 +198,25 @@ const asChatMessage = (message: MessageView | ChatMessageView): ChatMessageView 
   ...message,
 });
 
+// The contact writing opens (or moves on) the 24-hour window of a Cloud API ticket: closesAt is their
+// newest message plus 24 hours. Other tickets have no window (null) and keep none.
+export const windowAfter = (
+  current: ReplyWindow | null | undefined,
+  incoming: (MessageView | ChatMessageView)[],
+  now = new Date(),
+): ReplyWindow | null => {
+  if (!current) return current ?? null;
+  const latest = Math.max(
+    ...incoming
+      .filter((message) => !message.fromMe)
+      .map((message) => Date.parse(message.createdAt)),
+  );
+  if (!Number.isFinite(latest)) return current;
+  if (current.closesAt !== null && Date.parse(current.closesAt) >= latest + REPLY_WINDOW_MS)
+    return current;
+  return replyWindowAt(new Date(latest), now);
+};
+
 // A message the chat has not seen joins the newest page; one it has is replaced (ack, edit, delete).
 export const upsertMessages = (
   data: MessagesData | undefined,
@@ -215,7 +239,53 @@ export const upsertMessages = (
   }));
   const fresh = [...byId.values()].filter((message) => !seen.has(message.id));
   if (fresh.length) pages[0] = { ...pages[0], messages: [...pages[0].messages, ...fresh] };
+  const replyWindow = windowAfter(pages[0].replyWindow, incoming);
+  if (replyWindow !== (pages[0].replyWindow ?? null)) pages[0] = { ...pages[0], replyWindow };
   return { ...data, pages };
+};
+
+// A free-form send refused with ERR_WAPP_WINDOW_CLOSED: the window is closed, whatever the chat
+// believed (closesAt from the refusal's details when it has them).
+export const closeReplyWindow = (
+  queryClient: QueryClient,
+  ticketId: number,
+  details: Record<string, unknown> | undefined,
+) =>
+  queryClient.setQueryData<MessagesData>(ticketsKeys.messages(ticketId), (data) => {
+    if (!data || data.pages.length === 0) return data;
+    const [first, ...rest] = data.pages;
+    const closesAt =
+      details && 'closesAt' in details
+        ? typeof details.closesAt === 'string'
+          ? details.closesAt
+          : null
+        : (first.replyWindow?.closesAt ?? null);
+    return { ...data, pages: [{ ...first, replyWindow: { open: false, closesAt } }, ...rest] };
+  });
+
+export const isWindowClosedError = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.code === 'ERR_WAPP_WINDOW_CLOSED';
+
+// The contact's 24-hour window on a Cloud API ticket as the chat knows it: page 1 of its messages,
+// moved on by the contact's messages (live or loaded) and closed by a refused send. null on other
+// connections, and until the messages load.
+export const useReplyWindow = (ticketId: number): ReplyWindow | null => {
+  const queryClient = useQueryClient();
+  const subscribe = useCallback(
+    (notify: () => void) => {
+      const hash = hashKey(ticketsKeys.messages(ticketId));
+      return queryClient.getQueryCache().subscribe((event) => {
+        if (event.query.queryHash === hash) notify();
+      });
+    },
+    [queryClient, ticketId],
+  );
+  return useSyncExternalStore(
+    subscribe,
+    () =>
+      queryClient.getQueryData<MessagesData>(ticketsKeys.messages(ticketId))?.pages[0]
+        ?.replyWindow ?? null,
+  );
 };
 
 // The conversation oldest first, each message once. Page 1 holds the newest messages.
@@ -352,6 +422,9 @@ export const useSendMessage = (ticketId: number) => {
   return useMutation({
     mutationFn: (input: { body: string; quotedMsg?: number }) => sendMessage(ticketId, input),
     onSuccess: (messages) => applyMessagesToCache(queryClient, ticketId, messages),
+    onError: (error) => {
+      if (isWindowClosedError(error)) closeReplyWindow(queryClient, ticketId, error.details);
+    },
   });
 };
 

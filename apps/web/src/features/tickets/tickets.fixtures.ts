@@ -3,6 +3,7 @@ import type {
   AppMessageEvent,
   ChatMessageView,
   ContactView,
+  ReplyWindow,
   TicketEvent,
   TicketView,
 } from '@atendi/shared';
@@ -87,8 +88,13 @@ export const makeMessage = (overrides: Partial<ChatMessageView> = {}): ChatMessa
 export const listOf = (tickets: TicketView[], hasMore = false) =>
   jsonResponse(200, { tickets, count: tickets.length, hasMore });
 
-export const messagesOf = (ticket: TicketView, messages: ChatMessageView[], hasMore = false) =>
-  jsonResponse(200, { messages, ticket, count: messages.length, hasMore });
+// replyWindow: a Cloud API ticket's 24-hour window; null on other connections.
+export const messagesOf = (
+  ticket: TicketView,
+  messages: ChatMessageView[],
+  hasMore = false,
+  replyWindow: ReplyWindow | null = null,
+) => jsonResponse(200, { messages, ticket, count: messages.length, hasMore, replyWindow });
 
 // Delivers a server event and lets TanStack Query's batched notifications reach the screen.
 const receive = async (event: string, payload: unknown) => {
