@@ -8,7 +8,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { migrationsFolder, pgliteExtensions, type Db } from './client';
 import * as schema from './schema';
-import { contacts, jobs, messages, tickets, whatsapps } from './schema';
+import { contacts, jobs, messages, tickets } from './schema';
 
 // Upgrading a database that has work queued keeps the work: the sends and webhooks waiting in the
 // tables the one job queue replaced (migration 0004) move into it.
@@ -50,10 +50,12 @@ describe('migration to the one job queue', () => {
       `insert into companies (name, plan_id) values ('Old company', (select max(id) from plans))
        returning id`,
     );
-    const [connection] = await db
-      .insert(whatsapps)
-      .values({ companyId: company.id, name: 'Cloud', provider: 'cloud' })
-      .returning();
+    const {
+      rows: [connection],
+    } = await client.query<{ id: number }>(
+      `insert into whatsapps (company_id, name, provider) values ($1, 'Cloud', 'cloud') returning id`,
+      [company.id],
+    );
     const [contact] = await db
       .insert(contacts)
       .values({ companyId: company.id, name: 'Ana', number: '5491122334455' })
