@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Chip, type ChipProps } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import AssessmentOutlinedIcon from '@mui/icons-material/AssessmentOutlined';
@@ -25,6 +25,7 @@ import { usePagedList } from '../../lib/use-paged-list';
 import { CampaignDialog } from './campaign-dialog';
 import {
   applyCampaignEventToCache,
+  campaignKeys,
   campaignsList,
   cancelCampaign,
   deleteCampaign,
@@ -69,6 +70,11 @@ export const CampaignsPage = () => {
   const [isStopOpen, setStopOpen] = useState(false);
 
   useCampaignLiveUpdates();
+  // Events that came while another page was open (a campaign finishing under its report) reached no
+  // list: read it again on arrival, showing the rows kept meanwhile.
+  useEffect(() => {
+    void queryClient.invalidateQueries({ queryKey: campaignKeys.lists });
+  }, [queryClient]);
 
   const openDialog = (campaign: CampaignView | null) =>
     setDialog((current) => ({ open: true, campaign, sessionKey: current.sessionKey + 1 }));
