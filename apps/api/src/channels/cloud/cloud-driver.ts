@@ -9,7 +9,7 @@ import {
   type TemplateSend,
 } from '../driver';
 import { normalizeNumber } from '../numbers';
-import { createGraphClient } from './graph';
+import { graphClientFor, NOT_CONFIGURED } from './graph';
 import { mediaIdOf } from './payloads';
 
 // The official WhatsApp Business Cloud API (provider 'cloud'). There is no socket to keep open:
@@ -18,8 +18,6 @@ import { mediaIdOf } from './payloads';
 
 const HEADER_UPLOAD_TTL_MS = 24 * 3600_000;
 const HEADER_UPLOADS_KEPT = 50;
-
-const notConfigured = 'The Cloud API connection needs a phone number id and an access token';
 
 // Which Cloud API message type carries a file of this kind.
 const sendTypeOf = (media: OutgoingMedia): 'image' | 'audio' | 'video' | 'document' => {
@@ -38,13 +36,7 @@ export const cloudDriver: ChannelDriver = {
   pairs: false,
   createSession(ctx: SessionContext): ChannelSession {
     const { connection, log } = ctx;
-    const { cloudPhoneNumberId: phoneNumberId, cloudAccessToken: accessToken } = connection;
-
-    const graph = () => {
-      if (!phoneNumberId || !accessToken)
-        throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', notConfigured);
-      return createGraphClient({ phoneNumberId, accessToken, baseUrl: connection.cloudApiBaseUrl });
-    };
+    const graph = () => graphClientFor(connection);
 
     const mediaPayload = async (media: OutgoingMedia, caption: string) => {
       const type = sendTypeOf(media);
@@ -106,8 +98,8 @@ export const cloudDriver: ChannelDriver = {
 
     return {
       async start() {
-        if (!phoneNumberId || !accessToken) {
-          await ctx.emit({ type: 'status', status: 'DISCONNECTED', reason: notConfigured });
+        if (!connection.cloudPhoneNumberId || !connection.cloudAccessToken) {
+          await ctx.emit({ type: 'status', status: 'DISCONNECTED', reason: NOT_CONFIGURED });
           return;
         }
         try {

@@ -63,6 +63,20 @@ const networkFailure = (error: unknown, code: ErrorCode, what: string, timeoutMs
 
 export type GraphClient = ReturnType<typeof createGraphClient>;
 
+// The client of a Cloud API connection, or ERR_WAPP_NOT_INITIALIZED when its credentials are missing.
+export const NOT_CONFIGURED =
+  'The Cloud API connection needs a phone number id and an access token';
+export const graphClientFor = (connection: {
+  cloudPhoneNumberId: string | null;
+  cloudAccessToken: string | null;
+  cloudApiBaseUrl: string | null;
+}) => {
+  const { cloudPhoneNumberId: phoneNumberId, cloudAccessToken: accessToken } = connection;
+  if (!phoneNumberId || !accessToken)
+    throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', NOT_CONFIGURED);
+  return createGraphClient({ phoneNumberId, accessToken, baseUrl: connection.cloudApiBaseUrl });
+};
+
 export const createGraphClient = (options: GraphOptions) => {
   const base = `${(options.baseUrl || DEFAULT_GRAPH_URL).replace(/\/+$/, '')}/${GRAPH_VERSION}`;
   const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;

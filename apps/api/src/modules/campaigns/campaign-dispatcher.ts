@@ -320,6 +320,8 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     // message, or with confirmation the request); the message after a confirmation goes free-form,
     // the recipient having just written.
     const opening = template && (confirming || !campaign.confirmation) ? template : undefined;
+    // The attachment is the template's header file (Cloud API), not a file sent on its own.
+    const headerFile = template !== undefined && needsHeaderFile(template);
     const { slot, text } = textOf(campaign, shipping, confirming);
     const templated = opening ? templateSendOf(opening, campaign.templateParams, fill) : undefined;
     const body = templated?.text ?? fill(text);
@@ -330,7 +332,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
       if (templated && opening) {
         // A file header is the campaign's attachment; nothing else may follow before an answer.
         let headerMedia: OutgoingMedia | undefined;
-        if (needsHeaderFile(opening)) {
+        if (headerFile) {
           if (!campaign.mediaPath)
             throw new ChannelError(
               'ERR_SENDING_WAPP_MSG',
@@ -352,7 +354,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
         sends.push({ to: shipping.number, body, idempotencyKey: base });
         if (!confirming) {
           // A file header of the confirmation request was the attachment already.
-          if (campaign.mediaPath && !(template && needsHeaderFile(template)))
+          if (campaign.mediaPath && !headerFile)
             sends.push({
               to: shipping.number,
               body: '',
@@ -432,25 +434,21 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     });
   };
 
-  const hasPending = async (campaignId: number) =>
-    (
-      await queryRows<{ found: boolean }>(
-        db,
-        sql`select exists (select 1 from campaign_shipping
-                           where campaign_id = ${campaignId} and status in ('pending', 'sending')) as found`,
-      )
-    )[0]?.found === true;
-
-  // No recipient left to send: a running campaign is finished (FINALIZADA, completedAt).
+  // No recipient left to send: a running campaign is finished (FINALIZADA, completedAt). Answers
+  // whether this call finished it; either way the screens hear how it stands.
   const finishIfDone = async (campaign: CampaignRow) => {
-    await db.execute(sql`
-      update campaigns set status = 'FINALIZADA', completed_at = now(), updated_at = now()
-      where id = ${campaign.id} and status = 'EM_ANDAMENTO'
-        and not exists (
-          select 1 from campaign_shipping s
-          where s.campaign_id = ${campaign.id} and s.status in ('pending', 'sending'))`);
+    const finished = await queryRows<{ id: number }>(
+      db,
+      sql`update campaigns set status = 'FINALIZADA', completed_at = now(), updated_at = now()
+          where id = ${campaign.id} and status = 'EM_ANDAMENTO'
+            and not exists (
+              select 1 from campaign_shipping s
+              where s.campaign_id = ${campaign.id} and s.status in ('pending', 'sending'))
+          returning id`,
+    );
     announcedAt.delete(campaign.id);
     await announce(campaign);
+    return finished.length > 0;
   };
 
   const step = async (job: Job<DispatchJob>): Promise<JobOutcome> => {
@@ -506,12 +504,8 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
       if (delivery !== 'skipped') {
         const pauseMs = pauseAfterMessage(delivery.sent, settings) * 1000;
         if (pauseMs > 0) {
-          // The last recipient: finished now, not one interval later.
-          if (!(await hasPending(campaign.id))) {
-            await finishIfDone(campaign);
-            return;
-          }
-          await announce(campaign);
+          // The last recipient: finished now, not one interval later (announced either way).
+          if (await finishIfDone(campaign)) return;
           return { againInMs: pauseMs };
         }
         if (minGapMs) await sleep(minGapMs);

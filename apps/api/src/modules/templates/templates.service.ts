@@ -14,7 +14,7 @@ import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { messageTemplates, whatsapps } from '../../db/schema';
 import type { TemplateSend } from '../../channels/driver';
-import { createGraphClient } from '../../channels/cloud/graph';
+import { graphClientFor } from '../../channels/cloud/graph';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { foundOr404, ownedRow } from '../../platform/tenancy';
@@ -77,23 +77,14 @@ export const syncTemplates = async (
   const connection = await findWhatsapp(db, ctx, whatsappId);
   if (connection.provider !== 'cloud')
     throw new AppError('ERR_VALIDATION', 'Only Cloud API connections have message templates');
-  const { cloudBusinessAccountId: account, cloudPhoneNumberId, cloudAccessToken } = connection;
+  const account = connection.cloudBusinessAccountId;
   if (!account)
     throw new AppError(
       'ERR_VALIDATION',
       'Set the WhatsApp Business Account id of the connection to read its templates',
       { fields: { cloudBusinessAccountId: ['Required'] } },
     );
-  if (!cloudPhoneNumberId || !cloudAccessToken)
-    throw new AppError(
-      'ERR_WAPP_NOT_INITIALIZED',
-      'The Cloud API connection needs a phone number id and an access token',
-    );
-  const graph = createGraphClient({
-    phoneNumberId: cloudPhoneNumberId,
-    accessToken: cloudAccessToken,
-    baseUrl: connection.cloudApiBaseUrl,
-  });
+  const graph = graphClientFor(connection);
   const { templates, skipped } = await graph.listTemplates(account);
   if (skipped)
     log.warn({ whatsappId, skipped }, 'graph api listed templates that could not be read');
