@@ -17,6 +17,7 @@ import type { Database } from './db/client';
 import { registerAuthHook } from './platform/auth-hook';
 import { registerErrorHandling } from './platform/errors';
 import { stripNul } from './platform/nul';
+import { createSecretBox } from './platform/secrets';
 import { DebugRequestLog, requestSerializer } from './platform/log-redaction';
 import { apiHelmetOptions, docsCsp } from './platform/security-headers';
 import { createMailer, type Mailer } from './platform/mailer';
@@ -46,6 +47,7 @@ import { ticketNotesRoutes } from './modules/tickets/ticket-notes';
 import { contactsRoutes } from './modules/contacts/contacts.routes';
 import { tagsRoutes } from './modules/tags/tags.routes';
 import { quickMessagesRoutes } from './modules/quick-messages/quick-messages.routes';
+import { promptsRoutes } from './modules/prompts/prompts.routes';
 import { schedulesRoutes } from './modules/schedules/schedules.routes';
 import { filesRoutes } from './modules/files/files.routes';
 import { registerSchedulesSender } from './modules/schedules/schedules.sender';
@@ -183,6 +185,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
       }),
     limits,
     uploads,
+    secrets: createSecretBox(config.encryptionKey),
   });
 
   // Every route is recorded with its declared access so tests can walk the whole API.
@@ -262,6 +265,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(contactsRoutes);
   await app.register(tagsRoutes);
   await app.register(quickMessagesRoutes);
+  await app.register(promptsRoutes);
   await app.register(schedulesRoutes);
   await app.register(filesRoutes);
   await app.register(subscriptionsRoutes);

@@ -122,6 +122,15 @@ const envSchema = z.object({
   BILLING_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
   BILLING_INTERVAL: z.coerce.number().int().min(0).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Seals the secrets companies give the API (their AI provider keys); shared by every node.
+  ENCRYPTION_KEY: z.preprocess(emptyAsUndefined, z.string().min(32).optional()),
+  // AI agents (modules/prompts): the platform's OpenAI-compatible provider, for companies that set
+  // none of their own. Without a key or a base URL, only companies with their own key get answers.
+  OPENAI_API_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  OPENAI_BASE_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
+  OPENAI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  OPENAI_TRANSCRIPTION_MODEL: z.string().min(1).default('whisper-1'),
 });
 
 export type Config = {
@@ -177,6 +186,14 @@ export type Config = {
   billingGraceDays: number;
   // Seconds between runs of the company lifecycle (overdue, suspended; 0 = never).
   billingInterval: number;
+  encryptionKey: string;
+  openAi: {
+    apiKey?: string;
+    baseUrl?: string;
+    timeoutMs: number;
+    maxRetries: number;
+    transcriptionModel: string;
+  };
 };
 
 // Secrets that were not configured are generated once and kept in DATA_DIR, so tokens survive restarts.
@@ -247,5 +264,13 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
     billingCurrency: e.BILLING_CURRENCY,
     billingGraceDays: e.BILLING_GRACE_DAYS,
     billingInterval: e.BILLING_INTERVAL,
+    encryptionKey: e.ENCRYPTION_KEY ?? persistedSecret(dataDir, 'encryption'),
+    openAi: {
+      apiKey: e.OPENAI_API_KEY,
+      baseUrl: e.OPENAI_BASE_URL,
+      timeoutMs: e.OPENAI_TIMEOUT_MS,
+      maxRetries: e.OPENAI_MAX_RETRIES,
+      transcriptionModel: e.OPENAI_TRANSCRIPTION_MODEL,
+    },
   };
 };

@@ -8,6 +8,7 @@ import type { TicketMessages } from './modules/tickets/ticket-messages';
 import type { RouteAccess } from './platform/context';
 import type { Mailer } from './platform/mailer';
 import type { RateLimits } from './platform/rate-limit';
+import type { SecretBox } from './platform/secrets';
 import type { TokenService } from './platform/tokens';
 import type { Uploads } from './platform/uploads';
 import type { Realtime } from './realtime/realtime';
@@ -38,6 +39,8 @@ export type AppDeps = {
   // Attempt counters (login, password reset, sign-up): platform/rate-limit.ts.
   limits: RateLimits;
   uploads: Uploads;
+  // Seals what companies entrust to the API (AI provider keys) with ENCRYPTION_KEY.
+  secrets: SecretBox;
 };
 
 export type RouteInfo = {

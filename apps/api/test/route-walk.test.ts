@@ -7,6 +7,7 @@ import {
   companies,
   helps,
   plans,
+  prompts,
   campaigns,
   contactListItems,
   contactLists,
@@ -283,6 +284,19 @@ const campaignFixtures = async (foreignCompany: number, ownCompany: number) => {
   return { 'campaigns:id': { own: own.id, foreign: foreign.id } };
 };
 
+// An AI agent in each company.
+const promptFixtures = async (foreignCompany: number, ownCompany: number) => {
+  const text = 'Eres el asistente de la empresa. Responde con amabilidad y brevedad.';
+  const [own, foreign] = await t.db
+    .insert(prompts)
+    .values([
+      { companyId: ownCompany, name: 'Walker agent', prompt: text },
+      { companyId: foreignCompany, name: 'Walker agent', prompt: text },
+    ])
+    .returning();
+  return { 'prompt:id': { own: own.id, foreign: foreign.id } };
+};
+
 let stripe: FakeStripe;
 
 beforeAll(async () => {
@@ -333,6 +347,7 @@ beforeAll(async () => {
     ...(await fileListFixtures(a.company.id, b.company.id)),
     ...(await contactListFixtures(a.company.id, b.company.id)),
     ...(await campaignFixtures(a.company.id, b.company.id)),
+    ...(await promptFixtures(a.company.id, b.company.id)),
   };
   sessions = {
     admin: await login(t.app, b.admin.email),

@@ -87,6 +87,14 @@ export const errorStatus = {
   // whose 24-hour window is closed (only an approved template may go).
   ERR_NO_TEMPLATE_FOUND: 404,
   ERR_WAPP_WINDOW_CLOSED: 409,
+  // AI agents: not found; no provider to reach (neither the company's nor the platform's); the
+  // provider refused the key; it refused the request (e.g. an unknown model); it could not answer
+  // (timeout, rate limit, its own failure).
+  ERR_NO_PROMPT_FOUND: 404,
+  ERR_AI_NOT_CONFIGURED: 400,
+  ERR_AI_PROVIDER_AUTH: 400,
+  ERR_AI_PROVIDER_REQUEST: 400,
+  ERR_AI_PROVIDER_UNAVAILABLE: 502,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

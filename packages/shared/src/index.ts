@@ -27,3 +27,4 @@ export * from './contact-lists';
 export * from './sheet-headers';
 export * from './campaigns';
 export * from './templates';
+export * from './prompts';

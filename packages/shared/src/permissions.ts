@@ -19,6 +19,8 @@ export const permissionTable = {
   'files:manage': ['admin'],
   // The campaigns group of the drawer (contact lists, campaigns, their settings) is the admins'.
   'campaigns:manage': ['admin'],
+  // AI agents and the company's AI provider.
+  'prompts:manage': ['admin'],
   'users:manage': ['admin'],
   'queues:manage': ['admin'],
   'settings:update': ['admin'],

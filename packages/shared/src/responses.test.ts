@@ -52,6 +52,7 @@ describe('response schemas', () => {
       ack: 0,
       remoteJid: null,
       scheduled: false,
+      promptId: null,
       createdAt: new Date(0),
       updatedAt: new Date(0),
       quotedMsg: null,

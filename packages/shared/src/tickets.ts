@@ -64,6 +64,8 @@ const messageFields = {
   ack: z.number(),
   remoteJid: z.string().nullable(),
   scheduled: z.boolean(),
+  // Written by this AI agent (null: by a person, the contact or another bot).
+  promptId: z.number().nullable(),
   createdAt: dateTime,
   updatedAt: dateTime,
 };

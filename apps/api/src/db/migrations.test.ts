@@ -8,7 +8,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { migrationsFolder, pgliteExtensions, type Db } from './client';
 import * as schema from './schema';
-import { contacts, jobs, messages, tickets } from './schema';
+import { contacts, jobs } from './schema';
 
 // Upgrading a database that has work queued keeps the work: the sends and webhooks waiting in the
 // tables the one job queue replaced (migration 0004) move into it.
@@ -60,27 +60,22 @@ describe('migration to the one job queue', () => {
       .insert(contacts)
       .values({ companyId: company.id, name: 'Ana', number: '5491122334455' })
       .returning();
-    const [ticket] = await db
-      .insert(tickets)
-      .values({
-        companyId: company.id,
-        contactId: contact.id,
-        whatsappId: connection.id,
-        status: 'open',
-      })
-      .returning();
-    const sent = await db
-      .insert(messages)
-      .values(
-        ['pendiente', 'enviando', 'fallido', 'enviado'].map((body) => ({
-          companyId: company.id,
-          ticketId: ticket.id,
-          whatsappId: connection.id,
-          body,
-          fromMe: true,
-        })),
-      )
-      .returning();
+    const {
+      rows: [ticket],
+    } = await client.query<{ id: number }>(
+      `insert into tickets (company_id, contact_id, whatsapp_id, status)
+       values ($1, $2, $3, 'open') returning id`,
+      [company.id, contact.id, connection.id],
+    );
+    const sent: { id: number }[] = [];
+    for (const body of ['pendiente', 'enviando', 'fallido', 'enviado']) {
+      const { rows } = await client.query<{ id: number }>(
+        `insert into messages (company_id, ticket_id, whatsapp_id, body, from_me)
+         values ($1, $2, $3, $4, true) returning id`,
+        [company.id, ticket.id, connection.id, body],
+      );
+      sent.push(rows[0]);
+    }
     const statuses = ['pending', 'sending', 'failed', 'sent'];
     for (const [i, message] of sent.entries())
       await db.execute(sql`

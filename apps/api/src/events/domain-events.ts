@@ -19,6 +19,8 @@ export type TicketSnapshot = {
   userId: number | null;
   queueId: number | null;
   whatsappId: number;
+  // The AI agent answering it, if any.
+  promptId: number | null;
 };
 
 // Who a message comes from: the contact; an agent in the inbox; someone typing on the connected
@@ -53,7 +55,8 @@ export type DomainEventType = DomainEvent['type'];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 
 type Listener<T extends DomainEventType> = (event: EventOf<T>) => Promise<void> | void;
-type Recorder<T extends DomainEventType> = (tx: Db, event: EventOf<T>) => Promise<void>;
+// A recorder may answer the name of a job queue it wrote to: that queue is woken after the commit.
+type Recorder<T extends DomainEventType> = (tx: Db, event: EventOf<T>) => Promise<void | string>;
 
 export type DomainEvents = ReturnType<typeof createDomainEvents>;
 
@@ -65,18 +68,27 @@ export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger
 
   // Within the transaction: the recorders, in the order the events were raised, then a job for each
   // durable listener of each event.
+  // Answers the queues recorders wrote to.
   const publish = async (tx: Db, events: DomainEvent[]) => {
+    const woken: string[] = [];
     for (const event of events)
-      for (const recorder of recorders.get(event.type) ?? []) await recorder(tx, event);
+      for (const recorder of recorders.get(event.type) ?? []) {
+        const queue = await recorder(tx, event);
+        if (queue) woken.push(queue);
+      }
     for (const event of events)
       for (const queue of durable.get(event.type) ?? [])
         await enqueueJobs(tx, queue, [{ payload: event, companyId: event.companyId }]);
+    return woken;
   };
 
-  // After the commit: the durable listeners' queues are woken, and the in-process listeners run, in
-  // the order they subscribed.
-  const dispatch = async (events: DomainEvent[]) => {
-    for (const queue of new Set(events.flatMap((event) => durable.get(event.type) ?? [])))
+  // After the commit: the durable listeners' and recorders' queues are woken, and the in-process
+  // listeners run, in the order they subscribed.
+  const dispatch = async (events: DomainEvent[], woken: string[]) => {
+    for (const queue of new Set([
+      ...events.flatMap((event) => durable.get(event.type) ?? []),
+      ...woken,
+    ]))
       jobs.kick(queue);
     for (const event of events)
       for (const listener of listeners.get(event.type) ?? []) {
@@ -128,12 +140,13 @@ export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger
       work: (tx: Db, raise: (event: DomainEvent) => void) => Promise<T>,
     ): Promise<T> {
       const raised: DomainEvent[] = [];
+      let woken: string[] = [];
       const result = await db.transaction(async (tx) => {
         const value = await work(tx, (event) => raised.push(event));
-        await publish(tx, raised);
+        woken = await publish(tx, raised);
         return value;
       });
-      await dispatch(raised);
+      await dispatch(raised, woken);
       return result;
     },
   };

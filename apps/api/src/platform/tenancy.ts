@@ -1,5 +1,5 @@
 import { and, eq, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { AuthContext } from './context';
 import { AppError } from './errors';
 import type { ErrorCode } from '@atendi/shared';
@@ -39,4 +39,24 @@ export const companyInScope = async (
     .from(companies)
     .where(eq(companies.id, companyId));
   return foundOr404(row, 'ERR_NO_COMPANY_FOUND').id;
+};
+
+// Which of the ids a form names (an agent, an integration…) are not rows of the caller's company:
+// their fields, each with `code`, for one ERR_VALIDATION answer (a foreign id is refused like a typo).
+export const foreignReferences = async (
+  db: Db,
+  ctx: Pick<AuthContext, 'companyId'>,
+  references: Record<string, { table: PgTable & TenantRowTable; id: number | null | undefined }>,
+  code = 'ERR_NOT_FOUND',
+) => {
+  const fields: Record<string, string[]> = {};
+  for (const [field, { table, id }] of Object.entries(references)) {
+    if (!id) continue;
+    const [found] = await db
+      .select({ id: table.id })
+      .from(table)
+      .where(ownedRow(table, id, ctx));
+    if (!found) fields[field] = [code];
+  }
+  return fields;
 };

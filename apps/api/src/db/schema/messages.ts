@@ -13,6 +13,7 @@ import type { MediaType } from '@atendi/shared';
 import { createdAt, id, timestamps } from './_columns';
 import { companies } from './companies';
 import { contacts } from './contacts';
+import { prompts } from './prompts';
 import { tickets } from './tickets';
 import { whatsapps } from './whatsapps';
 
@@ -49,6 +50,8 @@ export const messages = pgTable(
     // Raw provider payload, kept for quoting, media refetch and edits.
     dataJson: jsonb().$type<Record<string, unknown>>(),
     scheduled: boolean().notNull().default(false),
+    // Written by this AI agent (a bot's answer), else null.
+    promptId: integer().references((): AnyPgColumn => prompts.id, { onDelete: 'set null' }),
     ...timestamps(),
   },
   (t) => [
@@ -59,6 +62,10 @@ export const messages = pgTable(
     index().on(t.companyId, t.createdAt),
     // Indexes the FK columns so deleting a ticket or contact does not scan every message.
     index().on(t.contactId),
+    // Deleting an AI agent clears its mark on messages without scanning them all.
+    index()
+      .on(t.promptId)
+      .where(sql`prompt_id is not null`),
     index()
       .on(t.quotedMsgId)
       .where(sql`quoted_msg_id is not null`),

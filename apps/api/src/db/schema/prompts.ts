@@ -1,5 +1,5 @@
-import { index, integer, pgTable, real, text } from 'drizzle-orm/pg-core';
-import { id, timestamps } from './_columns';
+import { index, integer, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
+import { id, timestamps, updatedAt } from './_columns';
 import { companies } from './companies';
 import { queues } from './queues';
 
@@ -17,10 +17,24 @@ export const prompts = pgTable(
     maxTokens: integer().notNull().default(100),
     temperature: real().notNull().default(1),
     maxMessages: integer().notNull().default(10),
+    // The queue a conversation goes to when the agent hands it to a person without naming one.
     queueId: integer().references(() => queues.id, { onDelete: 'set null' }),
-    // OpenAI key of the company; to be stored encrypted, never returned by the API.
-    apiKey: text(),
+    // What last went wrong reaching the provider while answering a customer (admins see it).
+    lastErrorCode: text(),
+    lastErrorMessage: text(),
+    lastErrorAt: timestamp({ withTimezone: true, mode: 'date' }),
     ...timestamps(),
   },
   (t) => [index().on(t.companyId, t.name)],
 );
+
+// A company's own OpenAI-compatible provider (OpenAI, Azure, Ollama, vLLM, OpenRouter…). The key is
+// sealed with the server's ENCRYPTION_KEY (platform/secrets.ts) and never leaves the API.
+export const aiProviders = pgTable('ai_providers', {
+  companyId: integer()
+    .primaryKey()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  baseUrl: text(),
+  apiKeySealed: text(),
+  updatedAt: updatedAt(),
+});

@@ -1,7 +1,16 @@
-import { index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 import type { ScheduleSlot } from '@atendi/shared';
 import { id, timestamps } from './_columns';
 import { companies } from './companies';
+import { prompts } from './prompts';
 
 export const queues = pgTable(
   'queues',
@@ -19,7 +28,8 @@ export const queues = pgTable(
     token: text().notNull().default(''),
     orderQueue: integer(),
     integrationId: integer(),
-    promptId: integer(),
+    // The AI agent that answers the conversations entering this queue (instead of its option menu).
+    promptId: integer().references((): AnyPgColumn => prompts.id, { onDelete: 'set null' }),
     schedules: jsonb().$type<ScheduleSlot[]>().notNull().default([]),
     ...timestamps(),
   },

@@ -43,7 +43,10 @@ export const tickets = pgTable(
     lastMessage: text().notNull().default(''),
     unreadMessages: integer().notNull().default(0),
     useIntegration: boolean().notNull().default(false),
+    // The AI agent answering this conversation until a person takes it (null: none).
     promptId: integer().references(() => prompts.id, { onDelete: 'set null' }),
+    // The newest message of the contact the AI agent has answered (modules/prompts/agent.ts).
+    promptRepliedTo: integer(),
     integrationId: integer().references(() => queueIntegrations.id, { onDelete: 'set null' }),
     amountUsedBotQueues: integer().notNull().default(0),
     // Where the contact stands in the queue option menu; null at the top.

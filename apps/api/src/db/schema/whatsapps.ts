@@ -8,10 +8,12 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { ConnectionStatus, Provider, ScheduleSlot, TemplateComponent } from '@atendi/shared';
 import { id, timestamps } from './_columns';
 import { companies } from './companies';
+import { prompts } from './prompts';
 import { queues } from './queues';
 
 export const whatsapps = pgTable(
@@ -37,7 +39,8 @@ export const whatsapps = pgTable(
     // Bearer token of the external messages API (SPEC §7), unique across the platform.
     token: text(),
     provider: text().$type<Provider>().notNull().default('beta'),
-    promptId: integer(),
+    // The AI agent that answers every new conversation of this connection.
+    promptId: integer().references((): AnyPgColumn => prompts.id, { onDelete: 'set null' }),
     integrationId: integer(),
     transferQueueId: integer().references(() => queues.id, { onDelete: 'set null' }),
     timeToTransfer: integer(),

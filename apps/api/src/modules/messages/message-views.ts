@@ -32,6 +32,7 @@ export const serializeMessage = (
   ack: row.ack,
   remoteJid: row.remoteJid,
   scheduled: row.scheduled,
+  promptId: row.promptId,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });

@@ -155,6 +155,8 @@ export const queueOutgoing = async (
   ticket: Pick<TicketRow, 'id' | 'companyId' | 'whatsappId' | 'contactId'>,
   form: MessageForm,
   template?: TemplateSend,
+  // An AI agent's answer is marked with it.
+  promptId?: number,
 ) => {
   const parts = form.medias.length
     ? form.medias.map((media, index) => ({ body: index === 0 ? form.body : '', media }))
@@ -175,6 +177,7 @@ export const queueOutgoing = async (
           mediaUrl: media?.storedName ?? null,
           mediaName: media?.fileName ?? null,
           quotedMsgId: form.quotedMsgId,
+          promptId: promptId ?? null,
         })),
       )
       .returning()
@@ -323,7 +326,13 @@ export const deleteMessage = async (deps: Deps, ctx: AuthContext, id: number) =>
 export const createTicketMessages = (
   deps: Pick<AppDeps, 'db' | 'realtime' | 'uploads'>,
 ): TicketMessages => ({
-  queueText: (tx, ticket, body) =>
-    queueOutgoing(tx, ticket, { body, quotedMsgId: null, medias: [] }),
+  queueText: (tx, ticket, body, options) =>
+    queueOutgoing(
+      tx,
+      ticket,
+      { body, quotedMsgId: null, medias: [] },
+      undefined,
+      options?.promptId,
+    ),
   emit: (companyId, action, rows, loaded) => emitMessages(deps, companyId, action, rows, loaded),
 });

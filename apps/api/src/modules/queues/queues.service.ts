@@ -7,10 +7,10 @@ import {
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import { queueOptions, queues } from '../../db/schema';
+import { prompts, queueIntegrations, queueOptions, queues } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
-import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
+import { foreignReferences, foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
 import { assertPlanLimit } from '../plans/plans.service';
 import { updateReturning } from '../../platform/update';
 
@@ -85,6 +85,20 @@ const assertUnique = async (
   }
 };
 
+// The agent and integration a queue names must be the company's own.
+const assertReferences = async (
+  db: Db,
+  ctx: AuthContext,
+  input: Pick<QueueUpdateInput, 'promptId' | 'integrationId'>,
+) => {
+  const fields = await foreignReferences(db, ctx, {
+    promptId: { table: prompts, id: input.promptId },
+    integrationId: { table: queueIntegrations, id: input.integrationId },
+  });
+  if (Object.keys(fields).length)
+    throw new AppError('ERR_VALIDATION', 'Some referenced records do not exist', { fields });
+};
+
 const emitQueue = (
   deps: Deps,
   ctx: AuthContext,
@@ -94,6 +108,7 @@ const emitQueue = (
 export const createQueue = async (deps: Deps, ctx: AuthContext, input: QueueInput) => {
   const values = { ...input, color: normalizeColor(input.color) };
   await assertUnique(deps.db, ctx, values);
+  await assertReferences(deps.db, ctx, input);
   const queue = await deps.db.transaction(async (tx) => {
     await assertPlanLimit(tx, ctx.companyId, 'queues');
     const [row] = await tx
@@ -120,6 +135,7 @@ export const updateQueue = async (
   await findQueue(deps.db, ctx, id);
   const values = { ...input, ...(input.color ? { color: normalizeColor(input.color) } : {}) };
   await assertUnique(deps.db, ctx, values, id);
+  await assertReferences(deps.db, ctx, input);
   const [queue] = await updateReturning(deps.db, queues, values, ownedRow(queues, id, ctx));
   const view = serializeQueue(queue);
   emitQueue(deps, ctx, { action: 'update', queue: view });

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps';
 import { messageCreated, ticketChanged } from './ticket-events';
 import type { Db } from '../../db/client';
 import type { DomainEvent } from '../../events/domain-events';
-import { contacts, messages, tickets, userRatings } from '../../db/schema';
+import { contacts, messages, tickets, userRatings, whatsapps } from '../../db/schema';
 import type { InboundMessage } from '../../channels/driver';
 import type { ChannelEventInput } from '../../channels/manager';
 import { getSettingValue } from '../settings/settings.service';
@@ -106,7 +106,14 @@ const findOrCreateTicket = async (
 ) => {
   const [row] = await tx
     .insert(tickets)
-    .values({ ...input, status: 'pending' })
+    .values({
+      ...input,
+      status: 'pending',
+      // A connection's AI agent answers the conversations it starts (modules/prompts/agent.ts).
+      promptId: input.isGroup
+        ? null
+        : sql`(select ${whatsapps.promptId} from ${whatsapps} where ${whatsapps.id} = ${input.whatsappId})`,
+    })
     .onConflictDoUpdate({
       target: [tickets.contactId, tickets.whatsappId],
       targetWhere: sql`status <> 'closed'`,

@@ -24,7 +24,7 @@ import { messageCreated, ticketChanged } from './ticket-events';
 // 2. Queue: one queue is assigned at once (with the connection's greeting when
 //    sendGreetingMessageOneQueues is enabled); several are listed under the connection's greeting
 //    and the contact's numeric reply picks one.
-// 3. Queue options: a queue with options lists them; each reply walks the tree (the option's message,
+// 3. Queue options: a queue with an AI agent hands the conversation to it; one with options lists them; each reply walks the tree (the option's message,
 //    then its children), "#" goes back a level; an option without children ends the bot.
 // A menu is repeated after an unknown reply at most maxUseBotQueues times (0 = always), and not
 // within timeUseBotQueues minutes of the last one; a valid reply is always understood.
@@ -118,6 +118,10 @@ const enterQueue = async (
   context: { scheduleType: string; now: Date },
 ): Promise<Reply> => {
   const set: Partial<TicketRow> = { queueId: queue.id, queueOptionId: null };
+  // A queue with an AI agent: the agent answers from here on (modules/prompts/agent.ts), not the
+  // option menu.
+  if (queue.promptId && !ticket.isGroup)
+    return { text: intro, set: { ...set, chatbot: false, promptId: queue.promptId } };
   if (
     context.scheduleType === 'queue' &&
     !isOpenAt(queue.schedules, context.now, deps.config.timeZone)
@@ -253,7 +257,8 @@ const decide = async (deps: Deps, result: Ingested, now: Date): Promise<Reply | 
 export const runQueueBot = async (deps: Deps, result: Ingested, kick: () => void) => {
   const { ticket, message } = result;
   if (message.fromMe || ticket.isGroup || ticket.status !== 'pending') return;
-  if (ticket.userId || ticket.useIntegration) return;
+  // An AI agent or an integration holds the conversation until it hands it to a person.
+  if (ticket.userId || ticket.useIntegration || ticket.promptId) return;
   const now = new Date();
   const reply = await decide(deps, result, now);
   if (!reply) return;
@@ -278,7 +283,8 @@ export const runQueueBot = async (deps: Deps, result: Ingested, kick: () => void
       .returning();
     if (!still) return [];
     const written = text ? await deps.ticketMessages.queueText(tx, ticket, text) : [];
-    if (still.queueId !== ticket.queueId) raise(ticketChanged(ticket, still, null));
+    if (still.queueId !== ticket.queueId || still.promptId !== ticket.promptId)
+      raise(ticketChanged(ticket, still, null));
     written.forEach((row) => raise(messageCreated(row, 'platform')));
     return written;
   });

@@ -6,12 +6,14 @@ type TicketRow = typeof tickets.$inferSelect;
 // The domain events of tickets and their messages (events/domain-events.ts), built from rows.
 
 export const snapshotOf = (
-  ticket: Pick<TicketRow, 'status' | 'userId' | 'queueId' | 'whatsappId'>,
+  ticket: Pick<TicketRow, 'status' | 'userId' | 'queueId' | 'whatsappId'> &
+    Partial<Pick<TicketRow, 'promptId'>>,
 ): TicketSnapshot => ({
   status: ticket.status,
   userId: ticket.userId,
   queueId: ticket.queueId,
   whatsappId: ticket.whatsappId,
+  promptId: ticket.promptId ?? null,
 });
 
 // A ticket created (before null) or changed, by a person or (null) by the platform.

@@ -14,7 +14,13 @@ export type OutgoingTicket = Pick<
 export type TicketMessages = {
   // Writes an outgoing text on the ticket and queues its send in the caller's transaction: an
   // automatic message is stored with the ticket change that causes it, or not at all.
-  queueText: (tx: Db, ticket: OutgoingTicket, body: string) => Promise<MessageRow[]>;
+  // `promptId` marks an AI agent's answer.
+  queueText: (
+    tx: Db,
+    ticket: OutgoingTicket,
+    body: string,
+    options?: { promptId?: number },
+  ) => Promise<MessageRow[]>;
   // After commit: company-{id}-appMessage to every screen that shows the messages' tickets (the
   // tickets as just loaded, when the caller has them).
   emit: (

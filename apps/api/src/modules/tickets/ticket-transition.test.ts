@@ -31,6 +31,19 @@ describe('planTicketUpdate', () => {
     });
   });
 
+  it('accepting a conversation an AI agent answers takes it from the agent', () => {
+    expect(
+      planTicketUpdate(ticket({ promptId: 7, chatbot: false }), { status: 'open' }, agent),
+    ).toEqual({
+      kind: 'change',
+      next: { status: 'open', userId: 10, unreadMessages: 0, promptId: null },
+    });
+    // Handing it to a person while naming an agent keeps the agent named.
+    expect(
+      planTicketUpdate(ticket({ promptId: 7 }), { userId: 10, promptId: 7 }, admin),
+    ).toMatchObject({ kind: 'change', next: { status: 'open', userId: 10 } });
+  });
+
   it('accept or reopen of a ticket someone else holds is a conflict, for admins too', () => {
     const held = ticket({ status: 'open', userId: 11, chatbot: false });
     expect(planTicketUpdate(held, { status: 'open' }, agent)).toEqual({

@@ -60,8 +60,12 @@ export const planTicketUpdate = (
   next.status = status;
   next.userId = userId;
   if (status === 'open' && current.status !== 'open') next.unreadMessages = 0;
-  // Someone serves it now: the bot steps aside. Reopened: a pending rating question is void.
-  if (userId) next.chatbot = false;
+  // Someone serves it now: the bot and the AI agent step aside. Reopened: a pending rating question
+  // is void.
+  if (userId) {
+    next.chatbot = false;
+    if (input.promptId === undefined) next.promptId = null;
+  }
   if (status !== 'closed') next.ratingAt = null;
 
   const changes = Object.entries(next).filter(

@@ -19,7 +19,7 @@ import {
 } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
-import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
+import { foreignReferences, foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
 import { assertPlanLimit } from '../plans/plans.service';
 
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'channels'>;
@@ -153,20 +153,13 @@ const assertReferences = async (
     if (input.transferQueueId && !known.has(input.transferQueueId))
       fields.transferQueueId = ['ERR_NO_QUEUE_FOUND'];
   }
-  if (input.promptId) {
-    const [found] = await db
-      .select({ id: prompts.id })
-      .from(prompts)
-      .where(ownedRow(prompts, input.promptId, ctx));
-    if (!found) fields.promptId = ['ERR_NOT_FOUND'];
-  }
-  if (input.integrationId) {
-    const [found] = await db
-      .select({ id: queueIntegrations.id })
-      .from(queueIntegrations)
-      .where(ownedRow(queueIntegrations, input.integrationId, ctx));
-    if (!found) fields.integrationId = ['ERR_NOT_FOUND'];
-  }
+  Object.assign(
+    fields,
+    await foreignReferences(db, ctx, {
+      promptId: { table: prompts, id: input.promptId },
+      integrationId: { table: queueIntegrations, id: input.integrationId },
+    }),
+  );
   if (Object.keys(fields).length)
     throw new AppError('ERR_VALIDATION', 'Some referenced records do not exist', { fields });
 };

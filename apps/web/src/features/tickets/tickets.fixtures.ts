@@ -79,6 +79,7 @@ export const makeMessage = (overrides: Partial<ChatMessageView> = {}): ChatMessa
   ack: 0,
   remoteJid: null,
   scheduled: false,
+  promptId: null,
   createdAt: todayAt(9),
   updatedAt: todayAt(9),
   error: null,

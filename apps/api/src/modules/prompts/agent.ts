@@ -1,0 +1,388 @@
+import { and, asc, desc, eq, isNull, max, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from '../../deps';
+import type { Db } from '../../db/client';
+import {
+  companies,
+  contacts,
+  jobs,
+  messages,
+  plans,
+  prompts,
+  queues,
+  ticketNotes,
+  tickets,
+  whatsappQueues,
+} from '../../db/schema';
+import { AppError } from '../../platform/errors';
+import {
+  announce,
+  fillVariables,
+  loadTicketViews,
+  messageCreated,
+  ticketChanged,
+} from '../tickets/tickets.service';
+import {
+  askAgent,
+  clientFor,
+  providerFailure,
+  transcribe,
+  type AgentReply,
+  type ChatTurn,
+} from './ai-client';
+import { recordPromptError } from './prompts.service';
+
+// The AI agent at work (issue 17): a waiting ticket nobody serves whose `promptId` is set (by its
+// connection when the conversation starts, or by a queue with an agent that the queue bot enters) is
+// answered by the model, one answer per turn of the contact:
+// - every message of the contact on such a ticket queues a `prompt.reply` job in the transaction that
+//   stores it (a recorder of `message.created`), keyed per ticket, so one ticket's turns are answered
+//   one at a time; a ticket that enters agent mode queues one too (`ticket.changed`);
+// - the job reads the newest `maxMessages` messages, asks the model, and writes the answer in a
+//   transaction that holds the ticket row and checks the ticket is still the agent's and no newer
+//   message of the contact arrived meanwhile (then the turn is asked again, with it). The newest
+//   message answered is kept in `tickets.prompt_replied_to`, so a repeated or later job whose turn
+//   was already answered does nothing: several messages sent at once get one answer;
+// - the model hands the conversation to a person with the `transfer_to_human` tool: the ticket waits
+//   in the named queue (else its own, else the agent's queue) without an agent, and a note says why;
+// - when the provider fails (after the SDK's own retries) the ticket falls back the same way with a
+//   note, and the prompt records the error for admins. The customer's message is stored before any
+//   of this, so nothing is lost.
+
+export const PROMPT_REPLY_QUEUE = 'prompt.reply';
+
+type Deps = Pick<
+  AppDeps,
+  | 'db'
+  | 'realtime'
+  | 'config'
+  | 'secrets'
+  | 'jobs'
+  | 'events'
+  | 'ticketMessages'
+  | 'outbox'
+  | 'uploads'
+>;
+type TicketRow = typeof tickets.$inferSelect;
+type PromptRow = typeof prompts.$inferSelect;
+type MessageRow = typeof messages.$inferSelect;
+type Payload = { ticketId: number };
+
+// Asking again because the contact wrote while the model was thinking happens at most this often per
+// job; then the answer goes out and the newer message gets its own turn.
+const MAX_ROUNDS = 3;
+
+const agentMode = (ticket: Pick<TicketRow, 'promptId' | 'userId' | 'status' | 'isGroup'>) =>
+  Boolean(ticket.promptId) && !ticket.userId && ticket.status === 'pending' && !ticket.isGroup;
+
+// Queues a turn for the ticket if an agent answers it and no turn is already waiting; answers the
+// queue to wake when it did.
+const queueTurn = async (tx: Db, ticketId: number) => {
+  const key = `ticket:${ticketId}`;
+  const inserted = await tx.execute(sql`
+    insert into ${jobs} (queue, key, company_id, payload)
+    select ${PROMPT_REPLY_QUEUE}, ${key}, t.company_id, jsonb_build_object('ticketId', t.id)
+    from ${tickets} t
+    where t.id = ${ticketId} and t.prompt_id is not null and t.user_id is null
+      and t.status = 'pending' and not t.is_group
+      and not exists (
+        select 1 from ${jobs} j
+        where j.queue = ${PROMPT_REPLY_QUEUE} and j.key = ${key} and j.status = 'pending'
+      )
+    returning id`);
+  return (inserted as unknown as { rows: unknown[] }).rows.length ? PROMPT_REPLY_QUEUE : undefined;
+};
+
+const planAllowsAi = async (db: Db, companyId: number) => {
+  const [row] = await db
+    .select({ useOpenAi: plans.useOpenAi })
+    .from(companies)
+    .innerJoin(plans, eq(plans.id, companies.planId))
+    .where(eq(companies.id, companyId));
+  return Boolean(row?.useOpenAi);
+};
+
+// The queues the agent may hand a conversation to: its connection's, else the company's.
+const handoffQueues = async (db: Db, ticket: TicketRow) => {
+  const own = await db
+    .select({ id: queues.id, name: queues.name })
+    .from(whatsappQueues)
+    .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
+    .where(eq(whatsappQueues.whatsappId, ticket.whatsappId))
+    .orderBy(sql`${queues.orderQueue} asc nulls last`, asc(queues.name));
+  if (own.length) return own;
+  return db
+    .select({ id: queues.id, name: queues.name })
+    .from(queues)
+    .where(eq(queues.companyId, ticket.companyId))
+    .orderBy(asc(queues.name))
+    .limit(50);
+};
+
+const contentOf = (message: MessageRow) => {
+  const body = message.body.trim();
+  if (message.mediaType === 'chat') return body;
+  return body ? `[${message.mediaType}] ${body}` : `[${message.mediaType}]`;
+};
+
+// An audio message of the contact without text gets the provider's transcription as its text (agents
+// see it too); where the provider has no speech to text it stays "[audio]".
+const transcribeAudio = async (
+  deps: Deps,
+  client: Awaited<ReturnType<typeof clientFor>>,
+  window: MessageRow[],
+) => {
+  const out: MessageRow[] = [];
+  for (const message of window) {
+    const file =
+      !message.fromMe && message.mediaType === 'audio' && !message.body.trim() && message.mediaUrl
+        ? deps.uploads.pathOf(message.companyId, message.mediaUrl)
+        : undefined;
+    const text = file
+      ? await transcribe(client, deps.config.openAi.transcriptionModel, {
+          path: file,
+          name: message.mediaName || message.mediaUrl || 'audio.ogg',
+        })
+      : null;
+    if (!text) {
+      out.push(message);
+      continue;
+    }
+    const [row] = await deps.db
+      .update(messages)
+      .set({ body: text, updatedAt: new Date() })
+      .where(and(eq(messages.id, message.id), eq(messages.body, '')))
+      .returning();
+    if (row) await deps.ticketMessages.emit(row.companyId, 'update', [row]);
+    out.push(row ?? { ...message, body: text });
+  }
+  return out;
+};
+
+const turnsOf = (window: MessageRow[]): ChatTurn[] =>
+  window
+    .filter((m) => !m.isDeleted)
+    .map((m) => ({
+      role: m.fromMe ? ('assistant' as const) : ('user' as const),
+      content: contentOf(m),
+    }))
+    .filter((turn) => turn.content);
+
+const addNote = (tx: Db, ticket: TicketRow, note: string) =>
+  tx.insert(ticketNotes).values({
+    companyId: ticket.companyId,
+    ticketId: ticket.id,
+    contactId: ticket.contactId,
+    userId: null,
+    note: note.slice(0, 2000),
+  });
+
+type Delivered = {
+  before: TicketRow;
+  after: TicketRow;
+  written: MessageRow[];
+};
+
+// Writes the answer (and the hand-off) if the turn is still the agent's to answer.
+const deliver = async (
+  deps: Deps,
+  ticketId: number,
+  prompt: PromptRow,
+  reply: AgentReply,
+  answeredUpTo: number,
+  queueIds: Map<string, number>,
+  mayAskAgain: boolean,
+): Promise<Delivered | 'again' | 'gone'> =>
+  deps.events.transaction(deps.db, async (tx, raise) => {
+    const [before] = await tx.select().from(tickets).where(eq(tickets.id, ticketId)).for('update');
+    if (!before || !agentMode(before) || before.promptId !== prompt.id) return 'gone' as const;
+    if (before.promptRepliedTo !== null && before.promptRepliedTo >= answeredUpTo)
+      return 'gone' as const;
+    const [newest] = await tx
+      .select({ id: max(messages.id) })
+      .from(messages)
+      .where(and(eq(messages.ticketId, ticketId), eq(messages.fromMe, false)));
+    if (mayAskAgain && (newest?.id ?? 0) > answeredUpTo) return 'again' as const;
+
+    const text = reply.text || reply.handoff?.message || '';
+    const written = text
+      ? await deps.ticketMessages.queueText(tx, before, text, { promptId: prompt.id })
+      : [];
+    const handoff = reply.handoff;
+    const [after] = await tx
+      .update(tickets)
+      .set({
+        promptRepliedTo: answeredUpTo,
+        ...(handoff
+          ? {
+              promptId: null,
+              chatbot: false,
+              queueId:
+                (handoff.queue ? queueIds.get(handoff.queue) : undefined) ??
+                before.queueId ??
+                prompt.queueId,
+            }
+          : {}),
+      })
+      .where(eq(tickets.id, ticketId))
+      .returning();
+    if (handoff) {
+      raise(ticketChanged(before, after, null));
+      await addNote(
+        tx,
+        before,
+        [`${prompt.name}: transferido a una persona.`, handoff.reason].filter(Boolean).join(' '),
+      );
+    }
+    written.forEach((row) => raise(messageCreated(row, 'platform')));
+    return { before, after, written };
+  });
+
+// The provider could not answer: the ticket waits for a person, with a note saying why.
+const fallBack = async (
+  deps: Deps,
+  log: FastifyBaseLogger,
+  ticketId: number,
+  prompt: PromptRow,
+  failure: AppError,
+) => {
+  const changed = await deps.events.transaction(deps.db, async (tx, raise) => {
+    const [before] = await tx.select().from(tickets).where(eq(tickets.id, ticketId)).for('update');
+    if (!before || !agentMode(before) || before.promptId !== prompt.id) return undefined;
+    const [after] = await tx
+      .update(tickets)
+      .set({ promptId: null, chatbot: false, queueId: before.queueId ?? prompt.queueId })
+      .where(eq(tickets.id, ticketId))
+      .returning();
+    raise(ticketChanged(before, after, null));
+    await addNote(
+      tx,
+      before,
+      `${prompt.name} no pudo responder (${failure.message}); la conversación espera a una persona.`,
+    );
+    return { before, after };
+  });
+  log.warn(
+    { ticketId, promptId: prompt.id, code: failure.code, reason: failure.message },
+    'AI agent could not answer; the ticket waits for a person',
+  );
+  await recordPromptError(deps, prompt.companyId, prompt.id, {
+    code: failure.code,
+    message: failure.message,
+  });
+  if (changed) await tell(deps, changed.before, changed.after.id, []);
+};
+
+const tell = async (deps: Deps, before: TicketRow, ticketId: number, written: MessageRow[]) => {
+  const [view] = await loadTicketViews(deps.db, [ticketId]);
+  if (view) announce(deps, before.companyId, before, view);
+  if (written.length) {
+    await deps.ticketMessages.emit(before.companyId, 'create', written, view ? [view] : undefined);
+    deps.outbox.kick();
+  }
+};
+
+export const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) => {
+  for (let round = 1; round <= MAX_ROUNDS; round += 1) {
+    const [ticket] = await deps.db.select().from(tickets).where(eq(tickets.id, ticketId));
+    if (!ticket || !agentMode(ticket)) return;
+    const [prompt] = await deps.db
+      .select()
+      .from(prompts)
+      .where(and(eq(prompts.id, ticket.promptId!), eq(prompts.companyId, ticket.companyId)));
+    if (!prompt) return;
+    const window = (
+      await deps.db
+        .select()
+        .from(messages)
+        .where(eq(messages.ticketId, ticketId))
+        .orderBy(desc(messages.id))
+        .limit(prompt.maxMessages)
+    ).reverse();
+    const newestInbound = Math.max(0, ...window.filter((m) => !m.fromMe).map((m) => m.id));
+    if (!newestInbound) return;
+    if (ticket.promptRepliedTo !== null && newestInbound <= ticket.promptRepliedTo) return;
+
+    const queueList = await handoffQueues(deps.db, ticket);
+    let reply: AgentReply;
+    try {
+      if (!(await planAllowsAi(deps.db, ticket.companyId)))
+        throw new AppError('ERR_PLAN_FEATURE_DISABLED', 'The company’s plan has no AI agents');
+      const client = await clientFor(deps, ticket.companyId);
+      const turns = turnsOf(await transcribeAudio(deps, client, window));
+      const [contact] = await deps.db
+        .select({ name: contacts.name })
+        .from(contacts)
+        .where(eq(contacts.id, ticket.contactId));
+      const system = fillVariables(prompt.prompt, {
+        contactName: contact?.name ?? '',
+        now: new Date(),
+        timeZone: deps.config.timeZone,
+      });
+      reply = await askAgent(
+        client,
+        prompt,
+        system,
+        turns,
+        queueList.map((q) => q.name),
+      );
+    } catch (error) {
+      await fallBack(deps, log, ticketId, prompt, providerFailure(error));
+      return;
+    }
+    const outcome = await deliver(
+      deps,
+      ticketId,
+      prompt,
+      reply,
+      newestInbound,
+      new Map(queueList.map((q) => [q.name, q.id])),
+      round < MAX_ROUNDS,
+    );
+    if (outcome === 'again') continue;
+    if (outcome !== 'gone') await tell(deps, outcome.before, ticketId, outcome.written);
+    return;
+  }
+};
+
+export const registerAgent = (deps: Deps, log: FastifyBaseLogger) => {
+  const { timeoutMs, maxRetries } = deps.config.openAi;
+  deps.jobs.define<Payload>({
+    name: PROMPT_REPLY_QUEUE,
+    handle: (job) => answerTurn(deps, log, job.payload.ticketId),
+    maxAttempts: 3,
+    // A turn may wait out the SDK's timeout on every retry; no other node takes it meanwhile.
+    leaseMs: timeoutMs * (maxRetries + 1) + 60_000,
+    keepDoneMs: 24 * 3600_000,
+    keepFailedMs: 7 * 24 * 3600_000,
+    // Something other than the provider failed for good (the provider's failures fall back at once):
+    // a person takes the conversation.
+    onFailed: async (job, error) => {
+      const [ticket] = await deps.db
+        .select()
+        .from(tickets)
+        .where(and(eq(tickets.id, job.payload.ticketId), isNull(tickets.userId)));
+      if (!ticket?.promptId) return;
+      const [prompt] = await deps.db.select().from(prompts).where(eq(prompts.id, ticket.promptId));
+      if (prompt)
+        await fallBack(
+          deps,
+          log,
+          ticket.id,
+          prompt,
+          error instanceof AppError
+            ? error
+            : new AppError('ERR_AI_PROVIDER_UNAVAILABLE', 'The AI agent failed to answer'),
+        );
+    },
+  });
+  deps.events.record('message.created', async (tx, event) =>
+    event.author === 'contact' ? queueTurn(tx, event.ticketId) : undefined,
+  );
+  deps.events.record('ticket.changed', async (tx, event) => {
+    const { before, after } = event;
+    if (!before || !after.promptId || before.promptId === after.promptId) return undefined;
+    if (after.status !== 'pending' || after.userId) return undefined;
+    return queueTurn(tx, event.ticketId);
+  });
+};

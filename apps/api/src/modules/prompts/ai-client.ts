@@ -1,0 +1,315 @@
+import { readFile } from 'node:fs/promises';
+import { eq } from 'drizzle-orm';
+import OpenAI, { toFile } from 'openai';
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/index';
+import {
+  HANDOFF_TOOL,
+  sandboxAnalysisSchema,
+  SENTIMENTS,
+  type ErrorCode,
+  type SandboxAnalysis,
+} from '@atendi/shared';
+import type { AppDeps } from '../../deps';
+import { aiProviders, type prompts } from '../../db/schema';
+import { AppError } from '../../platform/errors';
+
+// The one way the API reaches a language model: the official `openai` SDK against any
+// OpenAI-compatible server (OpenAI, Azure's compatible endpoint, Ollama, vLLM, OpenRouter). Timeouts
+// and retries are the SDK's (OPENAI_TIMEOUT_MS, OPENAI_MAX_RETRIES).
+
+type Deps = Pick<AppDeps, 'db' | 'config' | 'secrets'>;
+type PromptRow = typeof prompts.$inferSelect;
+
+export type ChatTurn = { role: 'user' | 'assistant'; content: string };
+export type Usage = { prompt: number; completion: number; total: number };
+export type Handoff = { queue: string | null; reason: string | null; message: string | null };
+export type AgentReply = { text: string; handoff: Handoff | null; usage: Usage | null };
+
+// Which server and key a company's agents use: its own when it set a key or an address, else the
+// platform's; null when there is neither.
+export const providerOf = async (deps: Deps, companyId: number) => {
+  const [own] = await deps.db
+    .select()
+    .from(aiProviders)
+    .where(eq(aiProviders.companyId, companyId));
+  if (own && (own.baseUrl || own.apiKeySealed)) {
+    let apiKey = 'no-key';
+    if (own.apiKeySealed) {
+      try {
+        apiKey = deps.secrets.open(own.apiKeySealed);
+      } catch {
+        throw new AppError(
+          'ERR_AI_NOT_CONFIGURED',
+          'The stored AI key cannot be read (the server’s ENCRYPTION_KEY changed): set the key again',
+        );
+      }
+    }
+    return { baseURL: own.baseUrl ?? undefined, apiKey };
+  }
+  const platform = deps.config.openAi;
+  if (platform.apiKey || platform.baseUrl)
+    return { baseURL: platform.baseUrl, apiKey: platform.apiKey ?? 'no-key' };
+  return null;
+};
+
+export const clientFor = async (deps: Deps, companyId: number) => {
+  const provider = await providerOf(deps, companyId);
+  if (!provider)
+    throw new AppError(
+      'ERR_AI_NOT_CONFIGURED',
+      'No AI provider: set a key or a server address in the AI provider settings',
+    );
+  return new OpenAI({
+    ...provider,
+    timeout: deps.config.openAi.timeoutMs,
+    maxRetries: deps.config.openAi.maxRetries,
+  });
+};
+
+// A provider's failure as the API tells it. The provider's own words are kept only where they
+// help (a model it does not know) and never with anything that looks like a key.
+export const providerFailure = (error: unknown): AppError => {
+  if (error instanceof AppError) return error;
+  const clean = (text: string) =>
+    text
+      .replace(/\b(sk|pk|rk|key)[-_][\w-]{4,}/gi, '***')
+      .replace(/\s+/g, ' ')
+      .slice(0, 300);
+  const failure = (code: ErrorCode, message: string, status?: number) =>
+    new AppError(code, message, status ? { details: { status } } : {});
+  if (error instanceof OpenAI.APIConnectionTimeoutError)
+    return failure('ERR_AI_PROVIDER_UNAVAILABLE', 'The AI provider did not answer in time');
+  if (error instanceof OpenAI.APIConnectionError)
+    return failure('ERR_AI_PROVIDER_UNAVAILABLE', 'The AI provider cannot be reached');
+  if (error instanceof OpenAI.APIError) {
+    const status = error.status ?? 0;
+    if (status === 401 || status === 403)
+      return failure('ERR_AI_PROVIDER_AUTH', 'The AI provider refused the key', status);
+    if (status === 429)
+      return failure(
+        'ERR_AI_PROVIDER_UNAVAILABLE',
+        'The AI provider is limiting requests (rate limit or quota)',
+        status,
+      );
+    if (status >= 400 && status < 500)
+      return failure(
+        'ERR_AI_PROVIDER_REQUEST',
+        `The AI provider refused the request: ${clean(error.message)}`,
+        status,
+      );
+    return failure('ERR_AI_PROVIDER_UNAVAILABLE', 'The AI provider failed to answer', status);
+  }
+  if (error instanceof SyntaxError)
+    return failure('ERR_AI_PROVIDER_UNAVAILABLE', 'The AI provider answered something unreadable');
+  return failure('ERR_AI_PROVIDER_UNAVAILABLE', 'The AI provider failed to answer');
+};
+
+// Reasoning models (o-series, gpt-5) take max_completion_tokens and only their own temperature.
+const lengthAndTemperature = (model: string, maxTokens: number, temperature: number) =>
+  /^(o\d|gpt-5)/i.test(model)
+    ? { max_completion_tokens: maxTokens }
+    : { max_tokens: maxTokens, temperature };
+
+const usageOf = (usage: OpenAI.CompletionUsage | undefined | null): Usage | null =>
+  usage
+    ? {
+        prompt: usage.prompt_tokens,
+        completion: usage.completion_tokens,
+        total: usage.total_tokens,
+      }
+    : null;
+
+export const addUsage = (a: Usage | null, b: Usage | null): Usage | null =>
+  a && b
+    ? {
+        prompt: a.prompt + b.prompt,
+        completion: a.completion + b.completion,
+        total: a.total + b.total,
+      }
+    : (a ?? b);
+
+const handoffTool = (queueNames: string[]): ChatCompletionTool => ({
+  type: 'function',
+  function: {
+    name: HANDOFF_TOOL,
+    description:
+      'Transfer the conversation to a human agent: when the customer asks for a person, or when you cannot help.',
+    parameters: {
+      type: 'object',
+      properties: {
+        ...(queueNames.length
+          ? {
+              queue: {
+                type: 'string',
+                enum: queueNames,
+                description: 'The department (queue) that should take the conversation',
+              },
+            }
+          : {}),
+        reason: { type: 'string', description: 'Why the conversation is transferred' },
+        message: {
+          type: 'string',
+          description: 'A short message telling the customer a person will answer',
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+});
+
+const HANDOFF_HINT = `When the customer asks to talk to a person, or you cannot help, call ${HANDOFF_TOOL}.`;
+
+const textArgument = (args: Record<string, unknown>, name: string) =>
+  typeof args[name] === 'string' && args[name].trim() ? args[name].trim() : null;
+
+// One turn of the agent: its system prompt and the conversation so far → the answer, or its call to
+// hand the conversation to a person.
+export const askAgent = async (
+  client: OpenAI,
+  prompt: Pick<PromptRow, 'model' | 'maxTokens' | 'temperature'>,
+  system: string,
+  turns: ChatTurn[],
+  queueNames: string[],
+): Promise<AgentReply> => {
+  const messages: ChatCompletionMessageParam[] = [
+    { role: 'system', content: `${system}\n\n${HANDOFF_HINT}` },
+    ...turns,
+  ];
+  const completion = await client.chat.completions.create({
+    model: prompt.model,
+    messages,
+    tools: [handoffTool(queueNames)],
+    tool_choice: 'auto',
+    ...lengthAndTemperature(prompt.model, prompt.maxTokens, prompt.temperature),
+  });
+  const choice = completion.choices[0];
+  const text = (choice?.message?.content ?? '').trim();
+  const call = choice?.message?.tool_calls?.find(
+    (c) => c.type === 'function' && c.function.name === HANDOFF_TOOL,
+  );
+  let handoff: Handoff | null = null;
+  if (call && call.type === 'function') {
+    let args: Record<string, unknown> = {};
+    try {
+      const parsed: unknown = JSON.parse(call.function.arguments || '{}');
+      if (parsed && typeof parsed === 'object') args = parsed as Record<string, unknown>;
+    } catch {
+      // Unreadable arguments still mean "a person, please": the ticket's own queue takes it.
+    }
+    const queue = textArgument(args, 'queue');
+    handoff = {
+      queue: queue && queueNames.includes(queue) ? queue : null,
+      reason: textArgument(args, 'reason'),
+      message: textArgument(args, 'message'),
+    };
+  }
+  return { text, handoff, usage: usageOf(completion.usage) };
+};
+
+const nullableString = { type: ['string', 'null'] } as const;
+// The structured output the sandbox asks for (strict JSON schema: every property required).
+export const ANALYSIS_JSON_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['final', 'sentiment', 'datos_cliente', 'datos_pedido'],
+  properties: {
+    final: {
+      type: 'boolean',
+      description: 'true when the customer has nothing more to ask (the conversation is over)',
+    },
+    sentiment: { type: 'string', enum: [...SENTIMENTS] },
+    datos_cliente: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['nombre', 'telefono', 'email', 'direccion'],
+      properties: {
+        nombre: nullableString,
+        telefono: nullableString,
+        email: nullableString,
+        direccion: nullableString,
+      },
+    },
+    datos_pedido: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['productos', 'total', 'observaciones'],
+      properties: {
+        productos: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['nombre', 'cantidad'],
+            properties: { nombre: { type: 'string' }, cantidad: { type: ['number', 'null'] } },
+          },
+        },
+        total: { type: ['number', 'null'] },
+        observaciones: nullableString,
+      },
+    },
+  },
+} as const;
+
+const ANALYSIS_INSTRUCTIONS =
+  'Analiza la conversación entre un cliente (user) y un agente (assistant). Responde solo con el JSON ' +
+  'pedido: si la conversación terminó (final), el sentimiento del cliente y los datos del cliente y ' +
+  'del pedido que aparezcan (null o vacío cuando no aparecen).';
+
+// The customer's mood and the data the conversation holds, through the provider's structured output.
+export const analyseConversation = async (
+  client: OpenAI,
+  model: string,
+  turns: ChatTurn[],
+): Promise<{ analysis: SandboxAnalysis; usage: Usage | null }> => {
+  const completion = await client.chat.completions.create({
+    model,
+    messages: [{ role: 'system', content: ANALYSIS_INSTRUCTIONS }, ...turns],
+    response_format: {
+      type: 'json_schema',
+      json_schema: { name: 'analisis_conversacion', strict: true, schema: ANALYSIS_JSON_SCHEMA },
+    },
+    ...lengthAndTemperature(model, 800, 0),
+  });
+  const content = completion.choices[0]?.message?.content ?? '';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(content);
+  } catch {
+    parsed = undefined;
+  }
+  const analysis = sandboxAnalysisSchema.safeParse(parsed);
+  if (!analysis.success)
+    throw new AppError(
+      'ERR_AI_PROVIDER_REQUEST',
+      'The AI provider did not return the structured data asked for (does this model support JSON schema output?)',
+    );
+  return { analysis: analysis.data, usage: usageOf(completion.usage) };
+};
+
+// Speech to text where the provider offers it; null where it does not (Ollama answers 404) or fails,
+// so an audio message is then given to the agent as "[audio]".
+export const transcribe = async (
+  client: OpenAI,
+  model: string,
+  file: { path: string; name: string },
+): Promise<string | null> => {
+  try {
+    const result = await client.audio.transcriptions.create({
+      file: await toFile(await readFile(file.path), file.name),
+      model,
+    });
+    return result.text?.trim() || null;
+  } catch {
+    return null;
+  }
+};
+
+// The models the provider lists (the form suggests them).
+export const listModels = async (client: OpenAI) => {
+  const ids: string[] = [];
+  for await (const model of client.models.list()) {
+    ids.push(model.id);
+    if (ids.length >= 500) break;
+  }
+  return ids.sort();
+};

@@ -1,0 +1,66 @@
+import {
+  estimateTokens,
+  newestTurns,
+  type SandboxChatInput,
+  type SandboxChatResponse,
+} from '@atendi/shared';
+import { asc, eq } from 'drizzle-orm';
+import type { AppDeps } from '../../deps';
+import { queues } from '../../db/schema';
+import type { AuthContext } from '../../platform/context';
+import { fillVariables } from '../tickets/tickets.service';
+import { addUsage, analyseConversation, askAgent, clientFor, providerFailure } from './ai-client';
+import { findPromptRow } from './prompts.service';
+
+// POST /prompt/{id}/sandbox-chat: the agent answers a conversation typed by an admin exactly as it
+// would answer a customer (same system prompt, variables, window of newest messages and hand-off
+// tool), then a second request with structured output (JSON schema) reads the customer's mood and
+// the data the conversation holds. Nothing is stored.
+
+type Deps = Pick<AppDeps, 'db' | 'config' | 'secrets'>;
+
+export const sandboxChat = async (
+  deps: Deps,
+  ctx: AuthContext,
+  id: number,
+  input: SandboxChatInput,
+): Promise<SandboxChatResponse> => {
+  const prompt = await findPromptRow(deps.db, ctx, id);
+  const turns = newestTurns(input.turns, input.maxMessages ?? prompt.maxMessages);
+  const system = fillVariables(prompt.prompt, {
+    contactName: input.contactName?.trim() || 'Cliente',
+    now: new Date(),
+    timeZone: deps.config.timeZone,
+  });
+  const queueNames = (
+    await deps.db
+      .select({ name: queues.name })
+      .from(queues)
+      .where(eq(queues.companyId, ctx.companyId))
+      .orderBy(asc(queues.name))
+      .limit(50)
+  ).map((q) => q.name);
+  const client = await clientFor(deps, ctx.companyId);
+  try {
+    const reply = await askAgent(client, prompt, system, turns, queueNames);
+    const text = reply.text || reply.handoff?.message || '';
+    const { analysis, usage } = await analyseConversation(client, prompt.model, [
+      ...turns,
+      ...(text ? [{ role: 'assistant' as const, content: text }] : []),
+    ]);
+    return {
+      text,
+      response: text,
+      final: analysis.final || Boolean(reply.handoff),
+      sentiment: analysis.sentiment,
+      structured: { datos_cliente: analysis.datos_cliente, datos_pedido: analysis.datos_pedido },
+      handoff: reply.handoff ? { queue: reply.handoff.queue, reason: reply.handoff.reason } : null,
+      tokens: {
+        estimate: estimateTokens([system, ...turns.map((t) => t.content)]),
+        usage: addUsage(reply.usage, usage),
+      },
+    };
+  } catch (error) {
+    throw providerFailure(error);
+  }
+};
