@@ -372,6 +372,18 @@ describe('when the provider fails', () => {
       expect(view.lastError).toMatchObject({ code, at: expect.any(String) });
       expect(JSON.stringify(view)).not.toContain(OPENAI_KEY);
       expect(await sentTo(connection, from)).toEqual([]);
+      // Once it answers again, the error is over.
+      await inject(t.app, admin, 'PUT', `/tickets/${ticket!.id}`, { promptId: prompt.id });
+      await eventually(
+        () => sentTo(connection, from),
+        (s) => s.length === 1,
+        'the answer',
+      );
+      await eventually(
+        async () => (await inject(t.app, admin, 'GET', `/prompt/${prompt.id}`)).json().lastError,
+        (lastError) => lastError === null,
+        'the error cleared',
+      );
     },
   );
 

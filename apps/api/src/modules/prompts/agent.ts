@@ -341,6 +341,8 @@ export const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: n
     );
     if (outcome === 'again') continue;
     if (outcome !== 'gone') await tell(deps, outcome.before, ticketId, outcome.written);
+    // It answers again: the error admins were shown is over.
+    if (prompt.lastErrorCode) await recordPromptError(deps, prompt.companyId, prompt.id, null);
     return;
   }
 };
