@@ -25,6 +25,10 @@ export type Usage = { prompt: number; completion: number; total: number };
 export type Handoff = { queue: string | null; reason: string | null; message: string | null };
 export type AgentReply = { text: string; handoff: Handoff | null; usage: Usage | null };
 
+// Named always: left out, the SDK would read OPENAI_BASE_URL from the environment, and a company's own
+// key would go to the platform's server.
+const OPENAI_URL = 'https://api.openai.com/v1';
+
 // Which server and key a company's agents use: its own when it set a key or an address, else the
 // platform's; null when there is neither.
 export const providerOf = async (deps: Deps, companyId: number) => {
@@ -44,11 +48,11 @@ export const providerOf = async (deps: Deps, companyId: number) => {
         );
       }
     }
-    return { baseURL: own.baseUrl ?? undefined, apiKey };
+    return { baseURL: own.baseUrl ?? OPENAI_URL, apiKey };
   }
   const platform = deps.config.openAi;
   if (platform.apiKey || platform.baseUrl)
-    return { baseURL: platform.baseUrl, apiKey: platform.apiKey ?? 'no-key' };
+    return { baseURL: platform.baseUrl ?? OPENAI_URL, apiKey: platform.apiKey ?? 'no-key' };
   return null;
 };
 
@@ -61,6 +65,9 @@ export const clientFor = async (deps: Deps, companyId: number) => {
     );
   return new OpenAI({
     ...provider,
+    // Nothing of the process environment (OPENAI_ORG_ID…) rides along with a company's requests.
+    organization: null,
+    project: null,
     timeout: deps.config.openAi.timeoutMs,
     maxRetries: deps.config.openAi.maxRetries,
   });
