@@ -117,9 +117,11 @@ export type AiProviderView = z.input<typeof aiProviderViewSchema>;
 
 // Sandbox (SPEC §7 POST /prompt/{id}/sandbox-chat).
 export const SANDBOX_MAX_TURNS = 200;
+// Room for the longest answer an agent may give (maxTokens up to 32,000: about 4 characters each).
+export const SANDBOX_TURN_MAX = 130_000;
 export const sandboxTurnSchema = z.object({
   role: z.enum(['user', 'assistant']),
-  content: z.string().trim().min(1).max(4000),
+  content: z.string().trim().min(1).max(SANDBOX_TURN_MAX),
 });
 export type SandboxTurn = z.infer<typeof sandboxTurnSchema>;
 

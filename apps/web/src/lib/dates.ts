@@ -21,3 +21,10 @@ export const daysUntil = (value: string | Date | null | undefined, now = new Dat
   if (!date) return null;
   return Math.round((date.getTime() - now.getTime()) / DAY_MS);
 };
+
+// dd/MM/yyyy (SPEC §9) followed by the local time.
+export const formatDateTime = (value: string | Date | null | undefined): string => {
+  const date = parseDate(value);
+  if (!date) return '';
+  return `${formatDate(date)} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+};

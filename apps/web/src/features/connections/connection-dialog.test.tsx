@@ -5,6 +5,7 @@ import { unknownApiCalls } from '../../test/api-routes';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { fill, refill, setupUser, type User } from '../../test/user-event';
+import { makePrompt, promptListOf } from '../../test/prompts';
 import { bodyOf, makeConnection } from './connections.fixtures';
 
 const queues = [
@@ -315,7 +316,7 @@ describe('connection dialog', () => {
     expect(callsOf(fetchMock).some((call) => call.startsWith('POST'))).toBe(false);
   });
 
-  it('asks only for routes the API has: no AI agent or integration pickers before their modules', async () => {
+  it('asks only for routes the API has: no integration picker before its module', async () => {
     let sent: Record<string, unknown> | undefined;
     const linked = makeConnection({ id: 4, name: 'Línea', promptId: 3, integrationId: 5 });
     const fetchMock = stubApi({
@@ -339,12 +340,66 @@ describe('connection dialog', () => {
     await user.click(await screen.findByRole('button', { name: 'Editar la conexión Línea' }));
     const dialog = await screen.findByRole('dialog', { name: 'Editar WhatsApp' });
     await user.click(within(dialog).getByRole('tab', { name: 'Tickets y bot' }));
-    expect(within(dialog).queryByRole('combobox', { name: 'Agente de IA' })).toBeNull();
     expect(within(dialog).queryByRole('combobox', { name: 'Integración' })).toBeNull();
+    // The agents' list did not load (no mock): the saved agent is still shown and kept.
+    expect(within(dialog).getByRole('combobox', { name: 'Agente de IA' }).textContent).toBe(
+      'Agente n.º 3',
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
 
     // What the connection already had is kept.
     await waitFor(() => expect(sent).toMatchObject({ promptId: 3, integrationId: 5 }));
     expect(unknownApiCalls(fetchMock)).toEqual([]);
+  });
+
+  it('lets an admin pick the AI agent that answers the connection', async () => {
+    let sent: Record<string, unknown> | undefined;
+    stubApi({
+      'GET /queue': () => jsonResponse(200, queues),
+      'GET /prompt': () => promptListOf([makePrompt({ id: 7, name: 'Asistente de ventas' })]),
+      'POST /whatsapp': (init) => {
+        sent = bodyOf(init);
+        return jsonResponse(201, makeConnection({ id: 9, name: 'Atención', promptId: 7 }));
+      },
+    });
+    const user = setupUser();
+    renderApp('/connections', makeAuth());
+
+    const dialog = await openAddDialog(user);
+    await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Atención');
+    await user.click(within(dialog).getByRole('tab', { name: 'Tickets y bot' }));
+    const picker = within(dialog).getByRole('combobox', { name: 'Agente de IA' });
+    expect(picker.textContent).toBe('Ninguno');
+    await user.click(picker);
+    await user.click(await screen.findByRole('option', { name: 'Asistente de ventas' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
+
+    expect(await screen.findByText('¡Conexión guardada con éxito!')).toBeTruthy();
+    expect(sent).toMatchObject({ promptId: 7 });
+  });
+
+  it('offers no AI agent when the plan has none, and keeps the saved one', async () => {
+    let sent: Record<string, unknown> | undefined;
+    const linked = makeConnection({ id: 4, name: 'Línea', promptId: 3 });
+    const fetchMock = stubApi({
+      'GET /whatsapp': () => jsonResponse(200, [linked]),
+      'GET /whatsapp/4': () => jsonResponse(200, linked),
+      'GET /queue': () => jsonResponse(200, queues),
+      'PUT /whatsapp/4': (init) => {
+        sent = bodyOf(init);
+        return jsonResponse(200, linked);
+      },
+    });
+    const user = setupUser();
+    renderApp('/connections', makeAuth({ plan: { useOpenAi: false } }));
+
+    await user.click(await screen.findByRole('button', { name: 'Editar la conexión Línea' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Editar WhatsApp' });
+    await user.click(within(dialog).getByRole('tab', { name: 'Tickets y bot' }));
+    expect(within(dialog).queryByRole('combobox', { name: 'Agente de IA' })).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+
+    await waitFor(() => expect(sent).toMatchObject({ promptId: 3 }));
+    expect(callsOf(fetchMock).some((call) => call.startsWith('GET /prompt'))).toBe(false);
   });
 });

@@ -37,6 +37,7 @@ import { ApiError } from '../../api/http-client';
 import { ERROR_TOAST_MS, toastError } from '../../api/toasts';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { LoadingBox } from '../../components/loading-box';
+import { PromptSelect, useCanPickPrompt } from '../../components/prompt-select';
 import { SchedulesEditor } from '../../components/schedules-editor';
 import { cssColor } from '../../lib/colors';
 import { waitBeforeSubmit } from '../../lib/form-delay';
@@ -168,6 +169,7 @@ const ConnectionForm = ({
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<ConnectionTab>(initialTab);
   const queues = useQueueChoices();
+  const canPickPrompt = useCanPickPrompt();
   const {
     register,
     control,
@@ -454,9 +456,21 @@ const ConnectionForm = ({
               {minutesField('timeUseBotQueues')}
               {minutesField('maxUseBotQueues')}
             </Stack>
-            {/* The AI agent (GET /prompt, issue 17) and integration (GET /queueIntegration, issue 18)
-                pickers come with those modules: the API has no such routes yet, and promptId and
-                integrationId keep the values the connection already has. */}
+            {canPickPrompt && (
+              <Controller
+                name="promptId"
+                control={control}
+                render={({ field: { ref, ...field } }) => (
+                  <PromptSelect
+                    {...field}
+                    inputRef={ref}
+                    {...fieldError('promptId', t('connections.form.promptIdHint'))}
+                  />
+                )}
+              />
+            )}
+            {/* The integration picker (GET /queueIntegration, issue 18) comes with that module: the
+                API has no such route yet, and integrationId keeps the value the connection has. */}
           </Stack>
         )}
 

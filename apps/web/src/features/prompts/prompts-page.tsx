@@ -1,3 +1,208 @@
-import { PlaceholderPage } from '../../components/placeholder-page';
+import { useState } from 'react';
+import { Box, Button, Chip, Stack, Tooltip } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
+import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
+import WarningAmberIcon from '@mui/icons-material/WarningAmber';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { can, type PromptView } from '@atendi/shared';
+import { useCurrentSession } from '../../api/session';
+import { useDeleteConfirm } from '../../components/delete-confirm';
+import { MessagePage } from '../../components/message-page';
+import {
+  actionsColumn,
+  PagedTable,
+  RowAction,
+  type TableColumns,
+} from '../../components/paged-table';
+import { cssColor } from '../../lib/colors';
+import { formatDateTime } from '../../lib/dates';
+import { AiProviderDialog } from './ai-provider-dialog';
+import { PromptDialog } from './prompt-dialog';
+import {
+  applyPromptEventToCache,
+  deletePrompt,
+  usePromptLiveUpdates,
+  usePrompts,
+} from './prompts.api';
+import { SandboxDialog } from './sandbox-dialog';
 
-export const PromptsPage = () => <PlaceholderPage titleKey="menu.prompts" />;
+type DialogState = { open: boolean; prompt: PromptView | null; sessionKey: number };
+
+const closed: DialogState = { open: false, prompt: null, sessionKey: 0 };
+
+// What last went wrong when the agent answered a customer: admins must see a provider failing.
+const LastErrorIcon = ({ error }: { error: NonNullable<PromptView['lastError']> }) => {
+  const { t, i18n } = useTranslation();
+  const codeText = i18n.exists(`errors.${error.code}`) ? t(`errors.${error.code}`) : error.code;
+  const text = t('prompts.lastError', {
+    at: formatDateTime(error.at),
+    text: [codeText, error.message].filter(Boolean).join(' — '),
+  });
+  return (
+    <Tooltip title={text}>
+      <Box
+        component="span"
+        role="img"
+        aria-label={text}
+        tabIndex={0}
+        sx={{ display: 'inline-flex', color: 'warning.main' }}
+      >
+        <WarningAmberIcon fontSize="small" />
+      </Box>
+    </Tooltip>
+  );
+};
+
+// The whole list arrives at once: the table neither searches nor pages.
+const PromptsManager = () => {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { data, isPending } = usePrompts();
+  const prompts = data?.prompts ?? [];
+  const [editor, setEditor] = useState<DialogState>(closed);
+  const [sandbox, setSandbox] = useState<DialogState>(closed);
+  const [provider, setProvider] = useState({ open: false, sessionKey: 0 });
+
+  usePromptLiveUpdates();
+
+  const open =
+    (setState: typeof setEditor) =>
+    (prompt: PromptView | null): void =>
+      setState((current) => ({ open: true, prompt, sessionKey: current.sessionKey + 1 }));
+  const openEditor = open(setEditor);
+  const openSandbox = open(setSandbox);
+  // The sandbox follows the live list: an edit made meanwhile applies to the next message.
+  const sandboxPrompt =
+    prompts.find((prompt) => prompt.id === sandbox.prompt?.id) ?? sandbox.prompt;
+
+  const confirmDelete = useDeleteConfirm({
+    remove: (prompt: PromptView) => deletePrompt(prompt.id),
+    onDeleted: (prompt) =>
+      applyPromptEventToCache(queryClient, { action: 'delete', promptId: prompt.id }),
+    deletedText: t('prompts.deleted'),
+    title: (prompt) => t('prompts.deleteTitle', { name: prompt.name }),
+    message: () => t('prompts.deleteText'),
+    confirmLabel: t('prompts.delete'),
+  });
+
+  const columns: TableColumns<PromptView> = [
+    {
+      header: t('prompts.columns.name'),
+      cell: (prompt) => (
+        <Stack direction="row" spacing={1} alignItems="center">
+          <span>{prompt.name}</span>
+          {prompt.lastError && <LastErrorIcon error={prompt.lastError} />}
+        </Stack>
+      ),
+      sx: { fontWeight: 500 },
+    },
+    {
+      header: t('prompts.columns.queue'),
+      cell: (prompt) => {
+        if (!prompt.queue) return '—';
+        const color = cssColor(prompt.queue.color);
+        return (
+          <Chip
+            size="small"
+            label={prompt.queue.name}
+            sx={{ bgcolor: color, color: (theme) => theme.palette.getContrastText(color) }}
+          />
+        );
+      },
+    },
+    {
+      header: t('prompts.columns.maxTokens'),
+      cell: (prompt) => prompt.maxTokens,
+      align: 'center',
+    },
+    actionsColumn(
+      t('prompts.columns.actions'),
+      (prompt) => (
+        <>
+          <RowAction
+            title={t('prompts.openSandbox')}
+            label={t('prompts.openSandboxOf', { name: prompt.name })}
+            icon={<ForumOutlinedIcon fontSize="small" />}
+            onClick={() => openSandbox(prompt)}
+          />
+          <RowAction
+            title={t('prompts.edit')}
+            label={t('prompts.editPrompt', { name: prompt.name })}
+            icon={<EditOutlinedIcon fontSize="small" />}
+            onClick={() => openEditor(prompt)}
+          />
+          <RowAction
+            title={t('prompts.delete')}
+            label={t('prompts.deletePrompt', { name: prompt.name })}
+            icon={<DeleteOutlineIcon fontSize="small" />}
+            onClick={() => confirmDelete.ask(prompt)}
+          />
+        </>
+      ),
+      150,
+    ),
+  ];
+
+  return (
+    <>
+      <PagedTable
+        title={t('prompts.title')}
+        stackBelow="md"
+        toolbar={
+          <Stack direction="row" spacing={1}>
+            <Button
+              variant="outlined"
+              startIcon={<SettingsOutlinedIcon />}
+              onClick={() =>
+                setProvider((current) => ({ open: true, sessionKey: current.sessionKey + 1 }))
+              }
+            >
+              {t('prompts.provider.open')}
+            </Button>
+            <Button variant="contained" startIcon={<AddIcon />} onClick={() => openEditor(null)}>
+              {t('prompts.add')}
+            </Button>
+          </Stack>
+        }
+        list={{ rows: prompts, isPending, isFetching: isPending }}
+        columns={columns}
+        emptyText={t('prompts.empty')}
+      />
+      <PromptDialog
+        open={editor.open}
+        prompt={editor.prompt}
+        sessionKey={editor.sessionKey}
+        onClose={() => setEditor((current) => ({ ...current, open: false }))}
+      />
+      <SandboxDialog
+        open={sandbox.open}
+        prompt={sandboxPrompt}
+        sessionKey={sandbox.sessionKey}
+        onClose={() => setSandbox((current) => ({ ...current, open: false }))}
+      />
+      <AiProviderDialog
+        open={provider.open}
+        sessionKey={provider.sessionKey}
+        onClose={() => setProvider((current) => ({ ...current, open: false }))}
+      />
+      {confirmDelete.dialog}
+    </>
+  );
+};
+
+// SPEC §2 Prompts (the route already needs the plan's useOpenAi): admins only; other profiles get a
+// notice instead of a failing list.
+export const PromptsPage = () => {
+  const { t } = useTranslation();
+  const { user } = useCurrentSession();
+  if (!can(user, 'prompts:manage')) {
+    return (
+      <MessagePage title={t('prompts.noPermissionTitle')} text={t('prompts.noPermissionText')} />
+    );
+  }
+  return <PromptsManager />;
+};

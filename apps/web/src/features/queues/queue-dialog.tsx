@@ -24,6 +24,7 @@ import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/http-client';
 import { toastError } from '../../api/toasts';
+import { PromptSelect, useCanPickPrompt } from '../../components/prompt-select';
 import { SchedulesEditor } from '../../components/schedules-editor';
 import { normalizeColor } from '../../lib/colors';
 import { waitBeforeSubmit } from '../../lib/form-delay';
@@ -41,7 +42,14 @@ import { applyQueueEventToCache, createQueue, updateQueue, type Queue } from './
 type Tab = 'data' | 'options';
 
 // API field names that map onto form fields when a validation error names them.
-const formFields = ['name', 'color', 'greetingMessage', 'outOfHoursMessage', 'orderQueue'] as const;
+const formFields = [
+  'name',
+  'color',
+  'greetingMessage',
+  'outOfHoursMessage',
+  'orderQueue',
+  'promptId',
+] as const;
 
 const QueueForm = ({
   formId,
@@ -58,6 +66,7 @@ const QueueForm = ({
 }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
+  const canPickPrompt = useCanPickPrompt();
   const {
     register,
     control,
@@ -74,7 +83,7 @@ const QueueForm = ({
 
   const onSubmit = async (values: QueueFormValues) => {
     await waitBeforeSubmit();
-    const payload = toQueuePayload(values);
+    const payload = toQueuePayload(values, canPickPrompt);
     try {
       const saved = queue ? await updateQueue(queue.id, payload) : await createQueue(payload);
       applyQueueEventToCache(queryClient, { action: queue ? 'update' : 'create', queue: saved });
@@ -166,6 +175,22 @@ const QueueForm = ({
         fullWidth
         {...fieldError('outOfHoursMessage')}
       />
+      {canPickPrompt && (
+        <Controller
+          name="promptId"
+          control={control}
+          render={({ field: { ref, ...field } }) => (
+            <PromptSelect
+              {...field}
+              inputRef={ref}
+              error={Boolean(errors.promptId)}
+              helperText={
+                errors.promptId?.message ? t(errors.promptId.message) : t('queues.form.promptHint')
+              }
+            />
+          )}
+        />
+      )}
       <Divider />
       <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
         {t('queues.form.schedules')}

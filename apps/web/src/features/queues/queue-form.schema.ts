@@ -48,6 +48,8 @@ export const queueFormSchema = z.object({
       message: 'queues.validation.order',
     }),
   schedules: scheduleRowsSchema('queues.validation.time'),
+  // The AI agent's id as text, '' for none.
+  promptId: z.string(),
 });
 
 export type QueueFormValues = z.infer<typeof queueFormSchema>;
@@ -67,14 +69,18 @@ export const queueFormDefaults = (queue: Queue | null, others: Queue[]): QueueFo
     orderQueue:
       queue?.orderQueue === null || queue?.orderQueue === undefined ? '' : String(queue.orderQueue),
     schedules: schedulesOf(queue?.schedules) as QueueFormValues['schedules'],
+    promptId: queue?.promptId ? String(queue.promptId) : '',
   };
 };
 
-export const toQueuePayload = (values: QueueFormValues) => ({
+// The agent travels only when the form offered it (admins of a plan with AI agents): otherwise the
+// queue keeps the one it has.
+export const toQueuePayload = (values: QueueFormValues, withPrompt: boolean) => ({
   name: values.name,
   color: normalizeColor(values.color),
   greetingMessage: values.greetingMessage,
   outOfHoursMessage: values.outOfHoursMessage,
   orderQueue: values.orderQueue === '' ? null : Number(values.orderQueue),
   schedules: values.schedules,
+  ...(withPrompt && { promptId: values.promptId === '' ? null : Number(values.promptId) }),
 });

@@ -4,6 +4,7 @@ import { defaultSchedules } from '@atendi/shared';
 import { getSocket } from '../../api/socket';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
+import { makePrompt, promptListOf } from '../../test/prompts';
 import { renderApp } from '../../test/render-app';
 import { fill, refill, setupUser, type User } from '../../test/user-event';
 import type { Queue, QueueOption } from './queues.api';
@@ -109,6 +110,8 @@ describe('queues page', () => {
       outOfHoursMessage: '',
       orderQueue: null,
       schedules: defaultSchedules(),
+      // An admin of a plan with AI agents is offered the agent picker: none chosen.
+      promptId: null,
     });
     // The dialog stays open on the saved queue, with its options tab now available.
     const options = within(screen.getByRole('dialog')).getByRole('tab', { name: 'Opciones' });
@@ -396,6 +399,79 @@ describe('queues page', () => {
       socket.receive('company-1-queue', { action: 'delete', queueId: 2 });
     });
     await waitFor(() => expect(names()).toEqual(['Soporte VIP']));
+  });
+
+  it('hands a queue to an AI agent chosen from the list', async () => {
+    let sent: Record<string, unknown> | undefined;
+    stubApi({
+      'GET /queue': () => jsonResponse(200, [makeQueue()]),
+      'GET /prompt': () => promptListOf([makePrompt({ id: 4, name: 'Asistente de soporte' })]),
+      'PUT /queue/1': (init) => {
+        sent = bodyOf(init);
+        return jsonResponse(200, makeQueue({ promptId: 4 }));
+      },
+    });
+    const user = setupUser();
+    renderApp('/queues', makeAuth());
+
+    const dialog = await openQueue(user, 'Soporte');
+    const picker = within(dialog).getByRole('combobox', { name: 'Agente de IA' });
+    expect(picker.textContent).toBe('Ninguno');
+    expect(
+      within(dialog).getByText(
+        /Una cola con agente le entrega sus conversaciones en lugar del menú de opciones/,
+      ),
+    ).toBeTruthy();
+    await user.click(picker);
+    await user.click(await screen.findByRole('option', { name: 'Asistente de soporte' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent).toMatchObject({ name: 'Soporte', promptId: 4 });
+  });
+
+  it('takes the agent off a queue', async () => {
+    let sent: Record<string, unknown> | undefined;
+    stubApi({
+      'GET /queue': () => jsonResponse(200, [makeQueue({ promptId: 4 })]),
+      'GET /prompt': () => promptListOf([makePrompt({ id: 4, name: 'Asistente de soporte' })]),
+      'PUT /queue/1': (init) => {
+        sent = bodyOf(init);
+        return jsonResponse(200, makeQueue());
+      },
+    });
+    const user = setupUser();
+    renderApp('/queues', makeAuth());
+
+    const dialog = await openQueue(user, 'Soporte');
+    const picker = within(dialog).getByRole('combobox', { name: 'Agente de IA' });
+    await waitFor(() => expect(picker.textContent).toBe('Asistente de soporte'));
+    await user.click(picker);
+    await user.click(await screen.findByRole('option', { name: 'Ninguno' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+
+    await waitFor(() => expect(sent).toMatchObject({ promptId: null }));
+  });
+
+  it("offers no agent when the plan has no AI agents, and leaves the queue's own alone", async () => {
+    let sent: Record<string, unknown> | undefined;
+    const fetchMock = stubApi({
+      'GET /queue': () => jsonResponse(200, [makeQueue({ promptId: 4 })]),
+      'PUT /queue/1': (init) => {
+        sent = bodyOf(init);
+        return jsonResponse(200, makeQueue({ promptId: 4 }));
+      },
+    });
+    const user = setupUser();
+    renderApp('/queues', makeAuth({ plan: { useOpenAi: false } }));
+
+    const dialog = await openQueue(user, 'Soporte');
+    expect(within(dialog).queryByRole('combobox', { name: 'Agente de IA' })).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+
+    await waitFor(() => expect(sent).toBeDefined());
+    expect(sent).not.toHaveProperty('promptId');
+    expect(callsOf(fetchMock).some((call) => call.startsWith('GET /prompt'))).toBe(false);
   });
 
   it('tells a non-admin the page is not for them', async () => {

@@ -8,6 +8,7 @@ import {
   MenuItem,
   Paper,
   Stack,
+  Tooltip,
   Typography,
   type SxProps,
   type Theme,
@@ -22,6 +23,7 @@ import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import InsertDriveFileIcon from '@mui/icons-material/InsertDriveFile';
 import LocationOnIcon from '@mui/icons-material/LocationOn';
+import SmartToyOutlinedIcon from '@mui/icons-material/SmartToyOutlined';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessageView, MessageView } from '@atendi/shared';
 import { WhatsappText } from '../../components/whatsapp-text';
@@ -51,6 +53,19 @@ const AckIcon = ({ ack }: { ack: number }) => {
         titleAccess={label}
       />
     </Box>
+  );
+};
+
+// Written by an AI agent (SPEC §3 Prompt), not by a person.
+const AgentBadge = () => {
+  const { t } = useTranslation();
+  const label = t('tickets.message.byAgent');
+  return (
+    <Tooltip title={label}>
+      <Box component="span" sx={{ display: 'inline-flex' }}>
+        <SmartToyOutlinedIcon sx={{ fontSize: 16 }} titleAccess={label} />
+      </Box>
+    </Tooltip>
   );
 };
 
@@ -349,6 +364,7 @@ export const MessageBubble = ({
               {t('tickets.message.edited')}
             </Typography>
           )}
+          {message.promptId !== null && <AgentBadge />}
           <Typography variant="caption">{formatTime(message.createdAt)}</Typography>
           {fromMe && <AckIcon ack={message.ack} />}
         </Stack>

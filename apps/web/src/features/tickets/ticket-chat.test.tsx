@@ -111,6 +111,24 @@ describe('ticket chat', () => {
     );
   });
 
+  it('marks the answers an AI agent wrote', async () => {
+    stubChat({
+      1: {
+        messages: [
+          makeMessage({ id: 1, body: 'Quiero dos pizzas' }),
+          makeMessage({ id: 2, body: '¡Claro! ¿De qué sabor?', fromMe: true, ack: 3, promptId: 5 }),
+          makeMessage({ id: 3, body: 'Le atiende Ana', fromMe: true, ack: 3 }),
+        ],
+      },
+    });
+    renderApp(chatPath, makeAuth());
+
+    await screen.findByText('¡Claro! ¿De qué sabor?');
+    expect(within(bubble(2)).getByRole('img', { name: 'Respuesta del agente de IA' })).toBeTruthy();
+    expect(within(bubble(1)).queryByRole('img', { name: 'Respuesta del agente de IA' })).toBeNull();
+    expect(within(bubble(3)).queryByRole('img', { name: 'Respuesta del agente de IA' })).toBeNull();
+  });
+
   it('draws WhatsApp formatting as elements, keeping lines, links and markup as plain text', async () => {
     const signed = makeMessage({
       id: 1,

@@ -1,0 +1,226 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  TextField,
+} from '@mui/material';
+import KeyIcon from '@mui/icons-material/Key';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useForm, type Resolver } from 'react-hook-form';
+import { toast } from 'react-toastify';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { aiProviderSchema, type AiProviderInput, type AiProviderView } from '@atendi/shared';
+import { errorText, toastError } from '../../api/toasts';
+import { FormButtons } from '../../components/form-dialog-actions';
+import { LoadingBox } from '../../components/loading-box';
+import { waitBeforeSubmit } from '../../lib/form-delay';
+import { registerMui } from '../../lib/forms';
+import { fetchProviderModels, promptsKeys, saveAiProvider, useAiProvider } from './prompts.api';
+
+type ProviderFormValues = { baseUrl: string; apiKey: string; removeKey: boolean };
+
+// The key is write-only: it travels only when one was typed, or as null to remove the stored one.
+const toProviderBody = (values: ProviderFormValues): AiProviderInput => ({
+  baseUrl: values.baseUrl.trim() || null,
+  ...(values.apiKey.trim()
+    ? { apiKey: values.apiKey.trim() }
+    : values.removeKey
+      ? { apiKey: null }
+      : {}),
+});
+
+const providerResolver: Resolver<ProviderFormValues, unknown, AiProviderInput> = zodResolver(
+  z.preprocess((values: ProviderFormValues) => toProviderBody(values), aiProviderSchema),
+);
+
+type TestResult = { ok: true; count: number } | { ok: false; text: string };
+
+const ProviderForm = ({ provider, onClose }: { provider: AiProviderView; onClose: () => void }) => {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [testResult, setTestResult] = useState<TestResult | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    watch,
+    formState: { errors, isSubmitting, isDirty },
+  } = useForm<ProviderFormValues, unknown, AiProviderInput>({
+    resolver: providerResolver,
+    defaultValues: { baseUrl: provider.baseUrl ?? '', apiKey: '', removeKey: false },
+  });
+  const removeKey = watch('removeKey');
+  const isKeySet = provider.keySet && !removeKey;
+
+  // Lists the models with what is saved, so a failure names the provider's own complaint.
+  const test = useMutation({
+    mutationFn: fetchProviderModels,
+    meta: { silent: true },
+    onMutate: () => setTestResult(null),
+    onSuccess: ({ models }) => {
+      setTestResult({ ok: true, count: models.length });
+      queryClient.setQueryData(promptsKeys.providerModels, { models });
+    },
+    onError: (error) => setTestResult({ ok: false, text: errorText(error) }),
+  });
+
+  const onSubmit = async (input: AiProviderInput) => {
+    await waitBeforeSubmit();
+    try {
+      const saved = await saveAiProvider(input);
+      queryClient.setQueryData(promptsKeys.provider, saved);
+      // Another provider knows other models.
+      void queryClient.invalidateQueries({ queryKey: promptsKeys.providerModels });
+      toast.success(t('prompts.provider.saved'));
+      onClose();
+    } catch (error) {
+      toastError(error);
+    }
+  };
+
+  const baseUrlError = errors.baseUrl;
+
+  return (
+    <form noValidate onSubmit={handleSubmit(onSubmit)}>
+      <DialogTitle>{t('prompts.provider.title')}</DialogTitle>
+      <DialogContent dividers>
+        <Stack spacing={2.5}>
+          <Alert severity={provider.platformDefault ? 'info' : 'warning'}>
+            {provider.platformDefault
+              ? t('prompts.provider.platformDefault')
+              : t('prompts.provider.noPlatformDefault')}
+          </Alert>
+          <TextField
+            {...registerMui(register, 'baseUrl')}
+            type="url"
+            label={t('prompts.provider.baseUrl')}
+            placeholder="https://api.openai.com/v1"
+            autoComplete="off"
+            fullWidth
+            disabled={isSubmitting}
+            error={Boolean(baseUrlError)}
+            helperText={
+              baseUrlError ? t('prompts.validation.baseUrl') : t('prompts.provider.baseUrlHint')
+            }
+          />
+          <Box>
+            <TextField
+              {...registerMui(register, 'apiKey')}
+              type="password"
+              label={t('prompts.provider.apiKey')}
+              autoComplete="new-password"
+              fullWidth
+              disabled={isSubmitting}
+              helperText={
+                removeKey
+                  ? t('prompts.provider.keyWillBeRemoved')
+                  : provider.keySet
+                    ? t('prompts.provider.keyKept')
+                    : t('prompts.provider.keyHint')
+              }
+            />
+            <Stack direction="row" spacing={1} alignItems="center" sx={{ mt: 1 }}>
+              {isKeySet ? (
+                <Chip
+                  size="small"
+                  color="success"
+                  icon={<KeyIcon />}
+                  label={t('prompts.provider.keySet')}
+                />
+              ) : (
+                <Chip size="small" label={t('prompts.provider.noKey')} />
+              )}
+              {provider.keySet && (
+                <Button
+                  size="small"
+                  color={removeKey ? 'inherit' : 'error'}
+                  disabled={isSubmitting}
+                  onClick={() => setValue('removeKey', !removeKey, { shouldDirty: true })}
+                >
+                  {removeKey ? t('prompts.provider.keepKey') : t('prompts.provider.removeKey')}
+                </Button>
+              )}
+            </Stack>
+          </Box>
+          <Box>
+            <Stack direction="row" spacing={1} alignItems="center">
+              <Button
+                variant="outlined"
+                onClick={() => test.mutate()}
+                disabled={test.isPending}
+                startIcon={test.isPending ? <CircularProgress size={16} /> : undefined}
+              >
+                {t('prompts.provider.test')}
+              </Button>
+            </Stack>
+            {isDirty && (
+              <Alert severity="info" variant="outlined" sx={{ mt: 1 }}>
+                {t('prompts.provider.testUsesSaved')}
+              </Alert>
+            )}
+            {testResult && (
+              <Alert severity={testResult.ok ? 'success' : 'error'} role="status" sx={{ mt: 1 }}>
+                {testResult.ok
+                  ? t('prompts.provider.testOk', { count: testResult.count })
+                  : testResult.text}
+              </Alert>
+            )}
+          </Box>
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <FormButtons
+          onCancel={onClose}
+          cancelLabel={t('common.cancel')}
+          submitLabel={t('common.save')}
+          isSubmitting={isSubmitting}
+        />
+      </DialogActions>
+    </form>
+  );
+};
+
+// "Proveedor de IA": the company's own OpenAI-compatible server (address and key), or the platform's.
+export const AiProviderDialog = ({
+  open,
+  sessionKey,
+  onClose,
+}: {
+  open: boolean;
+  sessionKey: number;
+  onClose: () => void;
+}) => {
+  const { t } = useTranslation();
+  const provider = useAiProvider(open);
+  return (
+    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth scroll="paper">
+      {provider.data ? (
+        <ProviderForm key={sessionKey} provider={provider.data} onClose={onClose} />
+      ) : (
+        <>
+          <DialogTitle>{t('prompts.provider.title')}</DialogTitle>
+          <DialogContent dividers>
+            {provider.isError ? (
+              <Alert severity="error">{errorText(provider.error)}</Alert>
+            ) : (
+              <LoadingBox />
+            )}
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={onClose}>{t('common.cancel')}</Button>
+          </DialogActions>
+        </>
+      )}
+    </Dialog>
+  );
+};

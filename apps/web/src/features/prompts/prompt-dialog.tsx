@@ -1,0 +1,293 @@
+import {
+  Autocomplete,
+  Box,
+  Dialog,
+  DialogContent,
+  DialogTitle,
+  FormControl,
+  FormHelperText,
+  FormLabel,
+  MenuItem,
+  Slider,
+  Stack,
+  TextField,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { Controller, useForm, type FieldError } from 'react-hook-form';
+import { toast } from 'react-toastify';
+import { useTranslation } from 'react-i18next';
+import { PROMPT_MODELS, type PromptInput, type PromptView } from '@atendi/shared';
+import { toastError } from '../../api/toasts';
+import { FormDialogActions } from '../../components/form-dialog-actions';
+import { cssColor } from '../../lib/colors';
+import { waitBeforeSubmit } from '../../lib/form-delay';
+import { registerMui } from '../../lib/forms';
+import {
+  fieldErrorKey,
+  promptFormDefaults,
+  promptResolver,
+  serverFieldErrors,
+  type PromptFormField,
+  type PromptFormValues,
+} from './prompt-form.schema';
+import {
+  applyPromptEventToCache,
+  createPrompt,
+  updatePrompt,
+  useProviderModels,
+  useQueueChoices,
+} from './prompts.api';
+
+type ModelOption = { name: string; group: 'suggested' | 'provider' };
+
+// PROMPT_MODELS first, then what the company's provider lists that is not among them.
+const modelOptions = (providerModels: string[] | undefined): ModelOption[] => {
+  const suggested = PROMPT_MODELS.map((name) => ({ name, group: 'suggested' as const }));
+  const known = new Set<string>(PROMPT_MODELS);
+  const fromProvider = [...new Set(providerModels ?? [])]
+    .filter((name) => !known.has(name))
+    .sort()
+    .map((name) => ({ name, group: 'provider' as const }));
+  return [...suggested, ...fromProvider];
+};
+
+const QueueDot = ({ color }: { color: string }) => (
+  <Box
+    component="span"
+    sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: cssColor(color), mr: 1 }}
+  />
+);
+
+const PromptForm = ({ prompt, onClose }: { prompt: PromptView | null; onClose: () => void }) => {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const queues = useQueueChoices();
+  const providerModels = useProviderModels();
+  const options = modelOptions(providerModels.data?.models);
+  const hasProviderModels = options.some((option) => option.group === 'provider');
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    watch,
+    formState: { errors, isSubmitting },
+  } = useForm<PromptFormValues, unknown, PromptInput>({
+    resolver: promptResolver,
+    defaultValues: promptFormDefaults(prompt),
+  });
+  // Read on every keystroke, so an error's text follows what the field holds.
+  const values = watch();
+
+  const onSubmit = async (input: PromptInput) => {
+    await waitBeforeSubmit();
+    try {
+      const saved = prompt ? await updatePrompt(prompt.id, input) : await createPrompt(input);
+      applyPromptEventToCache(queryClient, {
+        action: prompt ? 'update' : 'create',
+        prompt: saved,
+      });
+      toast.success(t('prompts.saved'));
+      onClose();
+    } catch (error) {
+      const named = serverFieldErrors(error, (key) => i18n.exists(key));
+      named.forEach(([field, message], index) =>
+        setError(field, { type: 'server', message }, { shouldFocus: index === 0 }),
+      );
+      if (named.length === 0) toastError(error);
+    }
+  };
+
+  const errorOf = (field: PromptFormField, error: FieldError | undefined, hint?: string) => ({
+    error: Boolean(error),
+    helperText: error ? t(fieldErrorKey(field, error, values)) : hint,
+  });
+
+  return (
+    <form noValidate onSubmit={handleSubmit(onSubmit)}>
+      <DialogTitle>
+        {prompt ? t('prompts.dialog.editTitle') : t('prompts.dialog.addTitle')}
+      </DialogTitle>
+      <DialogContent dividers>
+        <Stack spacing={2.5}>
+          <TextField
+            {...registerMui(register, 'name')}
+            label={t('prompts.form.name')}
+            autoComplete="off"
+            autoFocus
+            fullWidth
+            disabled={isSubmitting}
+            {...errorOf('name', errors.name)}
+          />
+          <TextField
+            {...registerMui(register, 'prompt')}
+            label={t('prompts.form.prompt')}
+            multiline
+            minRows={6}
+            maxRows={16}
+            fullWidth
+            disabled={isSubmitting}
+            {...errorOf('prompt', errors.prompt, t('prompts.form.promptHint'))}
+          />
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="flex-start">
+            <Controller
+              name="model"
+              control={control}
+              render={({ field }) => (
+                <Autocomplete
+                  freeSolo
+                  fullWidth
+                  disabled={isSubmitting}
+                  options={options}
+                  groupBy={
+                    hasProviderModels
+                      ? (option) => t(`prompts.form.modelGroups.${option.group}`)
+                      : undefined
+                  }
+                  getOptionLabel={(option) => (typeof option === 'string' ? option : option.name)}
+                  value={field.value}
+                  inputValue={field.value}
+                  onInputChange={(_event, value) => field.onChange(value)}
+                  onChange={(_event, option) =>
+                    field.onChange(typeof option === 'string' ? option : (option?.name ?? ''))
+                  }
+                  isOptionEqualToValue={(option, value) =>
+                    option.name === (typeof value === 'string' ? value : value.name)
+                  }
+                  onBlur={field.onBlur}
+                  renderInput={(params) => (
+                    <TextField
+                      {...params}
+                      inputRef={field.ref}
+                      label={t('prompts.form.model')}
+                      {...errorOf('model', errors.model, t('prompts.form.modelHint'))}
+                    />
+                  )}
+                />
+              )}
+            />
+            <Controller
+              name="queueId"
+              control={control}
+              render={({ field: { ref, ...field } }) => (
+                <TextField
+                  {...field}
+                  inputRef={ref}
+                  select
+                  label={t('prompts.form.queue')}
+                  fullWidth
+                  disabled={isSubmitting}
+                  slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+                  {...errorOf('queueId', errors.queueId, t('prompts.form.queueHint'))}
+                >
+                  <MenuItem value="">{t('prompts.form.noQueue')}</MenuItem>
+                  {(queues.data ?? []).map((queue) => (
+                    <MenuItem key={queue.id} value={String(queue.id)}>
+                      <QueueDot color={queue.color} />
+                      {queue.name}
+                    </MenuItem>
+                  ))}
+                  {/* The saved queue stays choosable while the list loads. */}
+                  {prompt?.queue &&
+                    !queues.data?.some((queue) => queue.id === prompt.queue?.id) && (
+                      <MenuItem value={String(prompt.queue.id)}>
+                        <QueueDot color={prompt.queue.color} />
+                        {prompt.queue.name}
+                      </MenuItem>
+                    )}
+                </TextField>
+              )}
+            />
+          </Stack>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="flex-start">
+            <TextField
+              {...registerMui(register, 'maxTokens')}
+              label={t('prompts.form.maxTokens')}
+              fullWidth
+              disabled={isSubmitting}
+              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+              {...errorOf('maxTokens', errors.maxTokens, t('prompts.form.maxTokensHint'))}
+            />
+            <TextField
+              {...registerMui(register, 'maxMessages')}
+              label={t('prompts.form.maxMessages')}
+              fullWidth
+              disabled={isSubmitting}
+              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+              {...errorOf('maxMessages', errors.maxMessages, t('prompts.form.maxMessagesHint'))}
+            />
+          </Stack>
+          <Controller
+            name="temperature"
+            control={control}
+            render={({ field }) => (
+              <FormControl fullWidth error={Boolean(errors.temperature)}>
+                <Stack direction="row" justifyContent="space-between">
+                  <FormLabel id="prompt-temperature">{t('prompts.form.temperature')}</FormLabel>
+                  <Typography variant="body2" color="text.secondary">
+                    {field.value.toFixed(1)}
+                  </Typography>
+                </Stack>
+                <Slider
+                  value={field.value}
+                  onChange={(_event, value) => field.onChange(value)}
+                  onBlur={field.onBlur}
+                  min={0}
+                  max={1}
+                  step={0.1}
+                  marks
+                  valueLabelDisplay="auto"
+                  disabled={isSubmitting}
+                  aria-labelledby="prompt-temperature"
+                  sx={{ mx: 1, width: 'auto' }}
+                />
+                <FormHelperText>
+                  {errors.temperature
+                    ? t(fieldErrorKey('temperature', errors.temperature, values))
+                    : t('prompts.form.temperatureHint')}
+                </FormHelperText>
+              </FormControl>
+            )}
+          />
+        </Stack>
+      </DialogContent>
+      <FormDialogActions
+        onCancel={onClose}
+        cancelLabel={t('common.cancel')}
+        submitLabel={prompt ? t('common.save') : t('prompts.dialog.add')}
+        isSubmitting={isSubmitting}
+      />
+    </form>
+  );
+};
+
+// The prompt modal (SPEC §2); sessionKey gives every opening a fresh form.
+export const PromptDialog = ({
+  open,
+  prompt,
+  sessionKey,
+  onClose,
+}: {
+  open: boolean;
+  prompt: PromptView | null;
+  sessionKey: number;
+  onClose: () => void;
+}) => {
+  const theme = useTheme();
+  const isPhone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      maxWidth="md"
+      fullWidth
+      fullScreen={isPhone}
+      scroll="paper"
+    >
+      <PromptForm key={sessionKey} prompt={prompt} onClose={onClose} />
+    </Dialog>
+  );
+};

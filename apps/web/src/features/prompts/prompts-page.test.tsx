@@ -1,0 +1,150 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { getSocket } from '../../api/socket';
+import { unknownApiCalls } from '../../test/api-routes';
+import type { FakeSocket } from '../../test/fake-socket';
+import { callsOf, makeAuth, stubApi } from '../../test/fixtures';
+import { makePrompt, promptListOf } from '../../test/prompts';
+import { renderApp } from '../../test/render-app';
+import { setupUser } from '../../test/user-event';
+
+const rowOf = async (name: string) => (await screen.findByText(name)).closest('tr')!;
+
+const sales = makePrompt({
+  id: 1,
+  name: 'Asistente de ventas',
+  maxTokens: 150,
+  queueId: 2,
+  queue: { id: 2, name: 'Ventas', color: '#43a047' },
+});
+const support = makePrompt({
+  id: 2,
+  name: 'Soporte nocturno',
+  maxTokens: 300,
+  lastError: {
+    code: 'ERR_AI_PROVIDER_AUTH',
+    message: 'Incorrect API key provided',
+    // Shown in local time.
+    at: new Date(2025, 2, 5, 10, 20).toISOString(),
+  },
+});
+
+describe('prompts page', () => {
+  it('lists name, queue and max tokens, and warns about an agent whose provider failed', async () => {
+    const fetchMock = stubApi({ 'GET /prompt': () => promptListOf([sales, support]) });
+    renderApp('/prompts', makeAuth());
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Agentes de IA' })).toBeTruthy();
+    const salesRow = await rowOf('Asistente de ventas');
+    expect(within(salesRow).getByText('Ventas')).toBeTruthy();
+    expect(within(salesRow).getByText('150')).toBeTruthy();
+    expect(within(salesRow).queryByRole('img', { name: /Último error/ })).toBeNull();
+
+    const supportRow = await rowOf('Soporte nocturno');
+    expect(within(supportRow).getByText('—')).toBeTruthy();
+    expect(within(supportRow).getByText('300')).toBeTruthy();
+    const warning = within(supportRow).getByRole('img', { name: /Último error/ });
+    expect(warning.getAttribute('aria-label')).toBe(
+      'Último error (05/03/2025 10:20): El proveedor de IA rechazó la clave de la API. Revísela en Agentes de IA › Proveedor de IA. — Incorrect API key provided',
+    );
+    expect(unknownApiCalls(fetchMock)).toEqual([]);
+  });
+
+  it('shows the error in a tooltip on hover', async () => {
+    stubApi({ 'GET /prompt': () => promptListOf([support]) });
+    const user = setupUser();
+    renderApp('/prompts', makeAuth());
+
+    await user.hover(within(await rowOf('Soporte nocturno')).getByRole('img', { name: /Último/ }));
+    expect((await screen.findByRole('tooltip')).textContent).toContain(
+      'Incorrect API key provided',
+    );
+  });
+
+  it('deletes an agent after confirmation', async () => {
+    let deleted = false;
+    stubApi({
+      'GET /prompt': () => promptListOf([sales]),
+      'DELETE /prompt/1': () => {
+        deleted = true;
+        return new Response(JSON.stringify({ message: 'Prompt deleted' }), { status: 200 });
+      },
+    });
+    const user = setupUser();
+    renderApp('/prompts', makeAuth());
+
+    await user.click(
+      within(await rowOf('Asistente de ventas')).getByRole('button', {
+        name: 'Eliminar el agente Asistente de ventas',
+      }),
+    );
+    const confirm = await screen.findByRole('dialog', {
+      name: '¿Eliminar el agente Asistente de ventas?',
+    });
+    await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
+
+    expect(await screen.findByText('¡Agente eliminado con éxito!')).toBeTruthy();
+    expect(deleted).toBe(true);
+    await waitFor(() => expect(screen.queryByText('Asistente de ventas')).toBeNull());
+    expect(screen.getByText('Aún no hay agentes de IA. Agregue el primero.')).toBeTruthy();
+  });
+
+  it('follows the live prompt events', async () => {
+    stubApi({ 'GET /prompt': () => promptListOf([support]) });
+    renderApp('/prompts', makeAuth());
+    await screen.findByText('Soporte nocturno');
+    const socket = getSocket() as unknown as FakeSocket;
+
+    act(() => {
+      socket.receive('company-1-prompt', { action: 'create', prompt: sales });
+    });
+    await screen.findByText('Asistente de ventas');
+    const names = () =>
+      screen
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => row.querySelector('td')?.textContent);
+    expect(names()).toEqual(['Asistente de ventas', 'Soporte nocturno']);
+
+    // The provider works again: the warning goes.
+    act(() => {
+      socket.receive('company-1-prompt', {
+        action: 'update',
+        prompt: { ...support, lastError: null, maxTokens: 500 },
+      });
+    });
+    const row = await rowOf('Soporte nocturno');
+    await waitFor(() => expect(within(row).getByText('500')).toBeTruthy());
+    expect(within(row).queryByRole('img', { name: /Último error/ })).toBeNull();
+
+    act(() => {
+      socket.receive('company-1-prompt', { action: 'delete', promptId: 1 });
+    });
+    await waitFor(() => expect(names()).toEqual(['Soporte nocturno']));
+  });
+
+  it('opens the sandbox of a row', async () => {
+    stubApi({ 'GET /prompt': () => promptListOf([sales]) });
+    const user = setupUser();
+    renderApp('/prompts', makeAuth());
+
+    await user.click(
+      within(await rowOf('Asistente de ventas')).getByRole('button', {
+        name: 'Abrir el sandbox de Asistente de ventas',
+      }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Sandbox: Asistente de ventas' });
+    expect(within(dialog).getByRole('textbox', { name: 'Mensaje' })).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Enviar' })).toBeTruthy();
+  });
+
+  it('tells a non-admin the page is not for them', async () => {
+    const fetchMock = stubApi({ 'GET /prompt': () => promptListOf([sales]) });
+    renderApp('/prompts', makeAuth({ user: { profile: 'user' } }));
+
+    expect(
+      await screen.findByText('Solo los administradores pueden gestionar los agentes de IA.'),
+    ).toBeTruthy();
+    expect(callsOf(fetchMock).some((call) => call.startsWith('GET /prompt'))).toBe(false);
+  });
+});

@@ -1,0 +1,58 @@
+import {
+  promptsListSchema,
+  promptViewSchema,
+  sandboxChatResponseSchema,
+  type PromptView,
+  type SandboxChatResponse,
+} from '@atendi/shared';
+import { jsonResponse } from './fixtures';
+
+// An AI agent as GET /prompt lists it, checked against the shared schema.
+export const makePrompt = (overrides: Partial<PromptView> = {}): PromptView => {
+  const prompt: PromptView = {
+    id: 1,
+    name: 'Asistente de ventas',
+    prompt:
+      'Eres el asistente de ventas de Acme. Responde con amabilidad y toma los pedidos de los clientes.',
+    model: 'gpt-4o-mini',
+    maxTokens: 100,
+    temperature: 1,
+    maxMessages: 10,
+    queueId: null,
+    queue: null,
+    lastError: null,
+    createdAt: '2025-03-04T09:05:00.000Z',
+    updatedAt: '2025-03-04T09:05:00.000Z',
+    ...overrides,
+  };
+  promptViewSchema.parse(prompt);
+  return prompt;
+};
+
+export const promptListOf = (prompts: PromptView[]) => {
+  const body = { prompts, count: prompts.length };
+  promptsListSchema.parse(body);
+  return jsonResponse(200, body);
+};
+
+// A sandbox answer, checked against the shared schema.
+export const makeSandboxResponse = (
+  overrides: Partial<SandboxChatResponse> = {},
+): SandboxChatResponse => {
+  const text = overrides.text ?? '¡Hola! ¿Qué desea pedir hoy?';
+  const response: SandboxChatResponse = {
+    text,
+    response: text,
+    final: false,
+    sentiment: 'neutral',
+    structured: {
+      datos_cliente: { nombre: null, telefono: null, email: null, direccion: null },
+      datos_pedido: { productos: [], total: null, observaciones: null },
+    },
+    handoff: null,
+    tokens: { estimate: 42, usage: null },
+    ...overrides,
+  };
+  sandboxChatResponseSchema.parse(response);
+  return response;
+};
