@@ -48,6 +48,7 @@ import { contactsRoutes } from './modules/contacts/contacts.routes';
 import { tagsRoutes } from './modules/tags/tags.routes';
 import { quickMessagesRoutes } from './modules/quick-messages/quick-messages.routes';
 import { promptsRoutes } from './modules/prompts/prompts.routes';
+import { queueIntegrationsRoutes } from './modules/queue-integrations/queue-integrations.routes';
 import { schedulesRoutes } from './modules/schedules/schedules.routes';
 import { filesRoutes } from './modules/files/files.routes';
 import { registerSchedulesSender } from './modules/schedules/schedules.sender';
@@ -266,6 +267,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(tagsRoutes);
   await app.register(quickMessagesRoutes);
   await app.register(promptsRoutes);
+  await app.register(queueIntegrationsRoutes);
   await app.register(schedulesRoutes);
   await app.register(filesRoutes);
   await app.register(subscriptionsRoutes);

@@ -8,6 +8,7 @@ import {
   helps,
   plans,
   prompts,
+  queueIntegrations,
   campaigns,
   contactListItems,
   contactLists,
@@ -297,6 +298,18 @@ const promptFixtures = async (foreignCompany: number, ownCompany: number) => {
   return { 'prompt:id': { own: own.id, foreign: foreign.id } };
 };
 
+// A webhook integration in each company.
+const integrationFixtures = async (foreignCompany: number, ownCompany: number) => {
+  const [own, foreign] = await t.db
+    .insert(queueIntegrations)
+    .values([
+      { companyId: ownCompany, name: 'Walker hook', type: 'webhook', urlN8N: 'https://w.test' },
+      { companyId: foreignCompany, name: 'Walker hook', type: 'webhook', urlN8N: 'https://w.test' },
+    ])
+    .returning();
+  return { 'queueIntegration:id': { own: own.id, foreign: foreign.id } };
+};
+
 let stripe: FakeStripe;
 
 beforeAll(async () => {
@@ -348,6 +361,7 @@ beforeAll(async () => {
     ...(await contactListFixtures(a.company.id, b.company.id)),
     ...(await campaignFixtures(a.company.id, b.company.id)),
     ...(await promptFixtures(a.company.id, b.company.id)),
+    ...(await integrationFixtures(a.company.id, b.company.id)),
   };
   sessions = {
     admin: await login(t.app, b.admin.email),

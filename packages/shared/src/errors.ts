@@ -95,6 +95,9 @@ export const errorStatus = {
   ERR_AI_PROVIDER_AUTH: 400,
   ERR_AI_PROVIDER_REQUEST: 400,
   ERR_AI_PROVIDER_UNAVAILABLE: 502,
+  // Queue integrations: not found; another of the company has that name.
+  ERR_NO_INTEGRATION_FOUND: 404,
+  ERR_INTEGRATION_NAME_EXISTS: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

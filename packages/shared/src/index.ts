@@ -28,3 +28,4 @@ export * from './sheet-headers';
 export * from './campaigns';
 export * from './templates';
 export * from './prompts';
+export * from './queue-integrations';

@@ -21,6 +21,8 @@ export const permissionTable = {
   'campaigns:manage': ['admin'],
   // AI agents and the company's AI provider.
   'prompts:manage': ['admin'],
+  // Queue integrations (Typebot, n8n, webhooks, Dialogflow).
+  'integrations:manage': ['admin'],
   'users:manage': ['admin'],
   'queues:manage': ['admin'],
   'settings:update': ['admin'],

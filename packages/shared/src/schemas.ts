@@ -203,6 +203,10 @@ export const queueSchema = z.object({
     .regex(/^#?([0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'Use a hex colour'),
   greetingMessage: z.string().max(5000).optional().default(''),
   outOfHoursMessage: z.string().max(5000).optional().default(''),
+  // SPEC §3 Queue: sent when a conversation of the queue is resolved, and the rating question.
+  completion: z.string().max(5000).optional().default(''),
+  ratingMessage: z.string().max(5000).optional().default(''),
+  token: z.string().trim().max(200).optional().default(''),
   orderQueue: z.coerce.number().int().min(0).max(10000).nullable().optional(),
   schedules: z.array(scheduleSlotSchema).max(7).optional(),
   promptId: z.coerce.number().int().positive().nullable().optional(),

@@ -1,4 +1,4 @@
-import { integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { integrationTypes } from '@atendi/shared';
 import { id, timestamps } from './_columns';
 import { companies } from './companies';
@@ -13,7 +13,7 @@ export const queueIntegrations = pgTable(
     name: text().notNull(),
     type: text().$type<(typeof integrationTypes)[number]>().notNull(),
     projectName: text().notNull().default(''),
-    // Dialogflow service-account JSON, kept verbatim as the client sent it.
+    // Dialogflow service-account JSON, sealed with ENCRYPTION_KEY (platform/secrets.ts); never answered.
     jsonContent: text().notNull().default(''),
     language: text().notNull().default(''),
     urlN8N: text().notNull().default(''),
@@ -25,6 +25,12 @@ export const queueIntegrations = pgTable(
     typebotKeywordRestart: text().notNull().default(''),
     typebotUnknownMessage: text().notNull().default(''),
     typebotRestartMessage: text().notNull().default(''),
+    // The HMAC-SHA256 key of the events posted to n8n and webhooks, sealed like jsonContent.
+    signingSecretSealed: text(),
+    // What last went wrong talking to the flow while serving a contact (admins see it).
+    lastErrorCode: text(),
+    lastErrorMessage: text(),
+    lastErrorAt: timestamp({ withTimezone: true, mode: 'date' }),
     ...timestamps(),
   },
   (t) => [uniqueIndex().on(t.companyId, t.name)],

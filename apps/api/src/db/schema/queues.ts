@@ -11,6 +11,7 @@ import type { ScheduleSlot } from '@atendi/shared';
 import { id, timestamps } from './_columns';
 import { companies } from './companies';
 import { prompts } from './prompts';
+import { queueIntegrations } from './queue-integrations';
 
 export const queues = pgTable(
   'queues',
@@ -27,7 +28,9 @@ export const queues = pgTable(
     ratingMessage: text().notNull().default(''),
     token: text().notNull().default(''),
     orderQueue: integer(),
-    integrationId: integer(),
+    integrationId: integer().references((): AnyPgColumn => queueIntegrations.id, {
+      onDelete: 'set null',
+    }),
     // The AI agent that answers the conversations entering this queue (instead of its option menu).
     promptId: integer().references((): AnyPgColumn => prompts.id, { onDelete: 'set null' }),
     schedules: jsonb().$type<ScheduleSlot[]>().notNull().default([]),

@@ -14,6 +14,7 @@ import type { ConnectionStatus, Provider, ScheduleSlot, TemplateComponent } from
 import { id, timestamps } from './_columns';
 import { companies } from './companies';
 import { prompts } from './prompts';
+import { queueIntegrations } from './queue-integrations';
 import { queues } from './queues';
 
 export const whatsapps = pgTable(
@@ -41,7 +42,9 @@ export const whatsapps = pgTable(
     provider: text().$type<Provider>().notNull().default('beta'),
     // The AI agent that answers every new conversation of this connection.
     promptId: integer().references((): AnyPgColumn => prompts.id, { onDelete: 'set null' }),
-    integrationId: integer(),
+    integrationId: integer().references((): AnyPgColumn => queueIntegrations.id, {
+      onDelete: 'set null',
+    }),
     transferQueueId: integer().references(() => queues.id, { onDelete: 'set null' }),
     timeToTransfer: integer(),
     expiresTicket: integer().notNull().default(0),

@@ -656,6 +656,7 @@ describe('campaigns on a Cloud API connection', () => {
         ),
       (r) => r.length === 1,
       'campaign message after the answer',
+      500,
     );
     expect(text.json?.text).toMatchObject({ body: 'Gracias Marta, aquí va tu cupón NOV25' });
   });

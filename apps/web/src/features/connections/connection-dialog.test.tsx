@@ -6,6 +6,7 @@ import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { fill, refill, setupUser, type User } from '../../test/user-event';
 import { makePrompt, promptListOf } from '../../test/prompts';
+import { integrationsPageOf, makeIntegration } from '../../test/queue-integrations';
 import { bodyOf, makeConnection } from './connections.fixtures';
 
 const queues = [
@@ -316,7 +317,7 @@ describe('connection dialog', () => {
     expect(callsOf(fetchMock).some((call) => call.startsWith('POST'))).toBe(false);
   });
 
-  it('asks only for routes the API has: no integration picker before its module', async () => {
+  it('asks only for routes the API has, and keeps the saved agent and integration unlisted', async () => {
     let sent: Record<string, unknown> | undefined;
     const linked = makeConnection({ id: 4, name: 'Línea', promptId: 3, integrationId: 5 });
     const fetchMock = stubApi({
@@ -340,16 +341,75 @@ describe('connection dialog', () => {
     await user.click(await screen.findByRole('button', { name: 'Editar la conexión Línea' }));
     const dialog = await screen.findByRole('dialog', { name: 'Editar WhatsApp' });
     await user.click(within(dialog).getByRole('tab', { name: 'Tickets y bot' }));
-    expect(within(dialog).queryByRole('combobox', { name: 'Integración' })).toBeNull();
-    // The agents' list did not load (no mock): the saved agent is still shown and kept.
+    // Neither list loaded (no mock): the saved agent and integration are still shown and kept.
     expect(within(dialog).getByRole('combobox', { name: 'Agente de IA' }).textContent).toBe(
       'Agente n.º 3',
     );
+    expect(within(dialog).getByRole('combobox', { name: 'Integración' }).textContent).toBe(
+      'Integración n.º 5',
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
 
-    // What the connection already had is kept.
     await waitFor(() => expect(sent).toMatchObject({ promptId: 3, integrationId: 5 }));
     expect(unknownApiCalls(fetchMock)).toEqual([]);
+  });
+
+  it('lets an admin pick the integration that handles the connection', async () => {
+    let sent: Record<string, unknown> | undefined;
+    const linked = makeConnection({ id: 4, name: 'Línea' });
+    stubApi({
+      'GET /whatsapp': () => jsonResponse(200, [linked]),
+      'GET /whatsapp/4': () => jsonResponse(200, linked),
+      'GET /queue': () => jsonResponse(200, queues),
+      'GET /queueIntegration': ({ url }) =>
+        url.searchParams.get('pageNumber') === '2'
+          ? integrationsPageOf([makeIntegration({ id: 8, name: 'Webhook CRM', type: 'webhook' })])
+          : integrationsPageOf([makeIntegration({ id: 5, name: 'Bot de ventas' })], true),
+      'PUT /whatsapp/4': (init) => {
+        sent = bodyOf(init);
+        return jsonResponse(200, { ...linked, integrationId: 8 });
+      },
+    });
+    const user = setupUser();
+    renderApp('/connections', makeAuth());
+
+    await user.click(await screen.findByRole('button', { name: 'Editar la conexión Línea' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Editar WhatsApp' });
+    await user.click(within(dialog).getByRole('tab', { name: 'Tickets y bot' }));
+    const picker = within(dialog).getByRole('combobox', { name: 'Integración' });
+    expect(picker.textContent).toBe('Ninguna');
+    await user.click(picker);
+    // Every page of the list is offered.
+    expect(await screen.findByRole('option', { name: 'Bot de ventas' })).toBeTruthy();
+    await user.click(await screen.findByRole('option', { name: 'Webhook CRM' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+
+    await waitFor(() => expect(sent).toMatchObject({ integrationId: 8 }));
+  });
+
+  it('offers no integration when the plan has none, and keeps the saved one', async () => {
+    let sent: Record<string, unknown> | undefined;
+    const linked = makeConnection({ id: 4, name: 'Línea', integrationId: 5 });
+    const fetchMock = stubApi({
+      'GET /whatsapp': () => jsonResponse(200, [linked]),
+      'GET /whatsapp/4': () => jsonResponse(200, linked),
+      'GET /queue': () => jsonResponse(200, queues),
+      'PUT /whatsapp/4': (init) => {
+        sent = bodyOf(init);
+        return jsonResponse(200, linked);
+      },
+    });
+    const user = setupUser();
+    renderApp('/connections', makeAuth({ plan: { useIntegrations: false } }));
+
+    await user.click(await screen.findByRole('button', { name: 'Editar la conexión Línea' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Editar WhatsApp' });
+    await user.click(within(dialog).getByRole('tab', { name: 'Tickets y bot' }));
+    expect(within(dialog).queryByRole('combobox', { name: 'Integración' })).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+
+    await waitFor(() => expect(sent).toMatchObject({ integrationId: 5 }));
+    expect(callsOf(fetchMock).some((call) => call.startsWith('GET /queueIntegration'))).toBe(false);
   });
 
   it('lets an admin pick the AI agent that answers the connection', async () => {

@@ -36,6 +36,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/http-client';
 import { ERROR_TOAST_MS, toastError } from '../../api/toasts';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { IntegrationSelect, useCanPickIntegration } from '../../components/integration-select';
 import { LoadingBox } from '../../components/loading-box';
 import { PromptSelect, useCanPickPrompt } from '../../components/prompt-select';
 import { SchedulesEditor } from '../../components/schedules-editor';
@@ -170,6 +171,7 @@ const ConnectionForm = ({
   const [tab, setTab] = useState<ConnectionTab>(initialTab);
   const queues = useQueueChoices();
   const canPickPrompt = useCanPickPrompt();
+  const canPickIntegration = useCanPickIntegration();
   const {
     register,
     control,
@@ -469,8 +471,20 @@ const ConnectionForm = ({
                 )}
               />
             )}
-            {/* The integration picker (GET /queueIntegration, issue 18) comes with that module: the
-                API has no such route yet, and integrationId keeps the value the connection has. */}
+            {/* Without the picker integrationId keeps the value the connection has. */}
+            {canPickIntegration && (
+              <Controller
+                name="integrationId"
+                control={control}
+                render={({ field: { ref, ...field } }) => (
+                  <IntegrationSelect
+                    {...field}
+                    inputRef={ref}
+                    {...fieldError('integrationId', t('connections.form.integrationIdHint'))}
+                  />
+                )}
+              />
+            )}
           </Stack>
         )}
 

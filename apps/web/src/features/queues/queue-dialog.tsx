@@ -24,6 +24,7 @@ import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/http-client';
 import { toastError } from '../../api/toasts';
+import { IntegrationSelect, useCanPickIntegration } from '../../components/integration-select';
 import { PromptSelect, useCanPickPrompt } from '../../components/prompt-select';
 import { SchedulesEditor } from '../../components/schedules-editor';
 import { normalizeColor } from '../../lib/colors';
@@ -47,8 +48,12 @@ const formFields = [
   'color',
   'greetingMessage',
   'outOfHoursMessage',
+  'completion',
+  'ratingMessage',
+  'token',
   'orderQueue',
   'promptId',
+  'integrationId',
 ] as const;
 
 const QueueForm = ({
@@ -67,6 +72,7 @@ const QueueForm = ({
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const canPickPrompt = useCanPickPrompt();
+  const canPickIntegration = useCanPickIntegration();
   const {
     register,
     control,
@@ -83,7 +89,10 @@ const QueueForm = ({
 
   const onSubmit = async (values: QueueFormValues) => {
     await waitBeforeSubmit();
-    const payload = toQueuePayload(values, canPickPrompt);
+    const payload = toQueuePayload(values, {
+      prompt: canPickPrompt,
+      integration: canPickIntegration,
+    });
     try {
       const saved = queue ? await updateQueue(queue.id, payload) : await createQueue(payload);
       applyQueueEventToCache(queryClient, { action: queue ? 'update' : 'create', queue: saved });
@@ -116,9 +125,10 @@ const QueueForm = ({
     }
   };
 
-  const fieldError = (name: (typeof formFields)[number]) => {
+  // The field's error in place of its hint, when it has one.
+  const fieldError = (name: (typeof formFields)[number], hint?: string) => {
     const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
+    return { error: Boolean(message), helperText: message ? t(message) : hint };
   };
 
   return (
@@ -175,6 +185,31 @@ const QueueForm = ({
         fullWidth
         {...fieldError('outOfHoursMessage')}
       />
+      <TextField
+        {...registerMui(register, 'completion')}
+        label={t('queues.form.completion')}
+        multiline
+        minRows={2}
+        maxRows={8}
+        fullWidth
+        {...fieldError('completion', t('queues.form.completionHint'))}
+      />
+      <TextField
+        {...registerMui(register, 'ratingMessage')}
+        label={t('queues.form.ratingMessage')}
+        multiline
+        minRows={2}
+        maxRows={8}
+        fullWidth
+        {...fieldError('ratingMessage', t('queues.form.ratingMessageHint'))}
+      />
+      <TextField
+        {...registerMui(register, 'token')}
+        label={t('queues.form.token')}
+        autoComplete="off"
+        fullWidth
+        {...fieldError('token')}
+      />
       {canPickPrompt && (
         <Controller
           name="promptId"
@@ -187,6 +222,19 @@ const QueueForm = ({
               helperText={
                 errors.promptId?.message ? t(errors.promptId.message) : t('queues.form.promptHint')
               }
+            />
+          )}
+        />
+      )}
+      {canPickIntegration && (
+        <Controller
+          name="integrationId"
+          control={control}
+          render={({ field: { ref, ...field } }) => (
+            <IntegrationSelect
+              {...field}
+              inputRef={ref}
+              {...fieldError('integrationId', t('queues.form.integrationHint'))}
             />
           )}
         />

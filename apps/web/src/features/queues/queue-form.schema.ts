@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defaultSchedules, type ScheduleSlot } from '@atendi/shared';
+import { defaultSchedules, type QueueInput, type ScheduleSlot } from '@atendi/shared';
 import { isCssColor, normalizeColor } from '../../lib/colors';
 import { requiredName } from '../../lib/form-rules';
 import { scheduleRowsFor, scheduleRowsSchema } from '../../lib/schedules';
@@ -41,6 +41,9 @@ export const queueFormSchema = z.object({
     .refine(isCssColor, 'queues.validation.color'),
   greetingMessage: z.string().max(5000, 'queues.validation.tooLong'),
   outOfHoursMessage: z.string().max(5000, 'queues.validation.tooLong'),
+  completion: z.string().max(5000, 'queues.validation.tooLong'),
+  ratingMessage: z.string().max(5000, 'queues.validation.tooLong'),
+  token: z.string().trim().max(200, 'queues.validation.tokenTooLong'),
   orderQueue: z
     .string()
     .trim()
@@ -48,8 +51,9 @@ export const queueFormSchema = z.object({
       message: 'queues.validation.order',
     }),
   schedules: scheduleRowsSchema('queues.validation.time'),
-  // The AI agent's id as text, '' for none.
+  // The AI agent's and the integration's ids as text, '' for none.
   promptId: z.string(),
+  integrationId: z.string(),
 });
 
 export type QueueFormValues = z.infer<typeof queueFormSchema>;
@@ -66,21 +70,34 @@ export const queueFormDefaults = (queue: Queue | null, others: Queue[]): QueueFo
     color: queue?.color ?? colorPalette.find((color) => !used.has(color)) ?? '',
     greetingMessage: queue?.greetingMessage ?? '',
     outOfHoursMessage: queue?.outOfHoursMessage ?? '',
+    completion: queue?.completion ?? '',
+    ratingMessage: queue?.ratingMessage ?? '',
+    token: queue?.token ?? '',
     orderQueue:
       queue?.orderQueue === null || queue?.orderQueue === undefined ? '' : String(queue.orderQueue),
     schedules: schedulesOf(queue?.schedules) as QueueFormValues['schedules'],
     promptId: queue?.promptId ? String(queue.promptId) : '',
+    integrationId: queue?.integrationId ? String(queue.integrationId) : '',
   };
 };
 
-// The agent travels only when the form offered it (admins of a plan with AI agents): otherwise the
-// queue keeps the one it has.
-export const toQueuePayload = (values: QueueFormValues, withPrompt: boolean) => ({
+const idOrNull = (value: string) => (value === '' ? null : Number(value));
+
+// The agent and the integration travel only when the form offered them (admins of a plan with AI
+// agents, or with integrations): otherwise the queue keeps the ones it has.
+export const toQueuePayload = (
+  values: QueueFormValues,
+  offered: { prompt: boolean; integration: boolean },
+): QueueInput => ({
   name: values.name,
   color: normalizeColor(values.color),
   greetingMessage: values.greetingMessage,
   outOfHoursMessage: values.outOfHoursMessage,
+  completion: values.completion,
+  ratingMessage: values.ratingMessage,
+  token: values.token,
   orderQueue: values.orderQueue === '' ? null : Number(values.orderQueue),
   schedules: values.schedules,
-  ...(withPrompt && { promptId: values.promptId === '' ? null : Number(values.promptId) }),
+  ...(offered.prompt && { promptId: idOrNull(values.promptId) }),
+  ...(offered.integration && { integrationId: idOrNull(values.integrationId) }),
 });

@@ -5,6 +5,7 @@ import { getSocket } from '../../api/socket';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { makePrompt, promptListOf } from '../../test/prompts';
+import { integrationsPageOf, makeIntegration } from '../../test/queue-integrations';
 import { renderApp } from '../../test/render-app';
 import { fill, refill, setupUser, type User } from '../../test/user-event';
 import type { Queue, QueueOption } from './queues.api';
@@ -15,6 +16,9 @@ const makeQueue = (overrides: Partial<Queue> = {}): Queue => ({
   color: '#e53935',
   greetingMessage: 'Hola, bienvenido a soporte técnico. Cuéntenos qué necesita.',
   outOfHoursMessage: '',
+  completion: '',
+  ratingMessage: '',
+  token: '',
   orderQueue: 1,
   promptId: null,
   integrationId: null,
@@ -108,10 +112,14 @@ describe('queues page', () => {
       color: '#d81b60',
       greetingMessage: 'Hola',
       outOfHoursMessage: '',
+      completion: '',
+      ratingMessage: '',
+      token: '',
       orderQueue: null,
       schedules: defaultSchedules(),
-      // An admin of a plan with AI agents is offered the agent picker: none chosen.
+      // An admin of a plan with AI agents and integrations is offered both pickers: none chosen.
       promptId: null,
+      integrationId: null,
     });
     // The dialog stays open on the saved queue, with its options tab now available.
     const options = within(screen.getByRole('dialog')).getByRole('tab', { name: 'Opciones' });
@@ -472,6 +480,110 @@ describe('queues page', () => {
     await waitFor(() => expect(sent).toBeDefined());
     expect(sent).not.toHaveProperty('promptId');
     expect(callsOf(fetchMock).some((call) => call.startsWith('GET /prompt'))).toBe(false);
+  });
+
+  it('sends the completion, rating and token texts and the chosen integration', async () => {
+    let sent: Record<string, unknown> | undefined;
+    stubApi({
+      'GET /queue': () => jsonResponse(200, [makeQueue()]),
+      'GET /queueIntegration': () =>
+        integrationsPageOf([
+          makeIntegration({ id: 5, name: 'Bot de soporte' }),
+          makeIntegration({ id: 6, name: 'Avisos n8n', type: 'n8n' }),
+        ]),
+      'PUT /queue/1': (init) => {
+        sent = bodyOf(init);
+        return jsonResponse(200, makeQueue({ ...(sent as Partial<Queue>) }));
+      },
+    });
+    const user = setupUser();
+    renderApp('/queues', makeAuth());
+
+    const dialog = await openQueue(user, 'Soporte');
+    await fill(
+      user,
+      within(dialog).getByRole('textbox', { name: 'Mensaje de finalización' }),
+      'Gracias por escribirnos',
+    );
+    await fill(
+      user,
+      within(dialog).getByRole('textbox', { name: 'Mensaje de evaluación' }),
+      '¿Cómo lo atendimos?',
+    );
+    await fill(user, within(dialog).getByRole('textbox', { name: 'Token' }), 'tok-soporte');
+    const picker = within(dialog).getByRole('combobox', { name: 'Integración' });
+    expect(picker.textContent).toBe('Ninguna');
+    await user.click(picker);
+    await user.click(await screen.findByRole('option', { name: 'Bot de soporte' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent).toMatchObject({
+      completion: 'Gracias por escribirnos',
+      ratingMessage: '¿Cómo lo atendimos?',
+      token: 'tok-soporte',
+      integrationId: 5,
+    });
+  });
+
+  it('shows the saved texts and integration of a queue, and takes the integration off', async () => {
+    let sent: Record<string, unknown> | undefined;
+    const saved = makeQueue({
+      completion: 'Hasta pronto',
+      ratingMessage: 'Califíquenos',
+      token: 'tok-1',
+      integrationId: 5,
+    });
+    stubApi({
+      'GET /queue': () => jsonResponse(200, [saved]),
+      'GET /queueIntegration': () =>
+        integrationsPageOf([makeIntegration({ id: 5, name: 'Bot de soporte' })]),
+      'PUT /queue/1': (init) => {
+        sent = bodyOf(init);
+        return jsonResponse(200, makeQueue());
+      },
+    });
+    const user = setupUser();
+    renderApp('/queues', makeAuth());
+
+    const dialog = await openQueue(user, 'Soporte');
+    expect(within(dialog).getByRole('textbox', { name: 'Mensaje de finalización' })).toHaveProperty(
+      'value',
+      'Hasta pronto',
+    );
+    expect(within(dialog).getByRole('textbox', { name: 'Mensaje de evaluación' })).toHaveProperty(
+      'value',
+      'Califíquenos',
+    );
+    expect(within(dialog).getByRole('textbox', { name: 'Token' })).toHaveProperty('value', 'tok-1');
+    const picker = within(dialog).getByRole('combobox', { name: 'Integración' });
+    await waitFor(() => expect(picker.textContent).toBe('Bot de soporte'));
+    await user.click(picker);
+    await user.click(await screen.findByRole('option', { name: 'Ninguna' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+
+    await waitFor(() => expect(sent).toMatchObject({ integrationId: null, token: 'tok-1' }));
+  });
+
+  it("offers no integration without the plan's integrations, and leaves the queue's own alone", async () => {
+    let sent: Record<string, unknown> | undefined;
+    const fetchMock = stubApi({
+      'GET /queue': () => jsonResponse(200, [makeQueue({ integrationId: 5 })]),
+      'PUT /queue/1': (init) => {
+        sent = bodyOf(init);
+        return jsonResponse(200, makeQueue({ integrationId: 5 }));
+      },
+    });
+    const user = setupUser();
+    renderApp('/queues', makeAuth({ plan: { useIntegrations: false } }));
+
+    const dialog = await openQueue(user, 'Soporte');
+    expect(within(dialog).queryByRole('combobox', { name: 'Integración' })).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+
+    await waitFor(() => expect(sent).toBeDefined());
+    expect(sent).not.toHaveProperty('integrationId');
+    expect(callsOf(fetchMock).some((call) => call.startsWith('GET /queueIntegration'))).toBe(false);
   });
 
   it('tells a non-admin the page is not for them', async () => {

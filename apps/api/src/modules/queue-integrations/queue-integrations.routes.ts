@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  createdResponse,
+  idParam,
+  integrationSchema,
+  integrationsPageSchema,
+  integrationsQuery,
+  integrationUpdateSchema,
+  integrationViewSchema,
+  messageResponseSchema,
+  okResponse,
+} from '@atendi/shared';
+import {
+  createIntegration,
+  deleteIntegration,
+  getIntegration,
+  listIntegrations,
+  updateIntegration,
+} from './queue-integrations.service';
+
+// SPEC §7 Integrations: admins of a company whose plan has useIntegrations.
+export const queueIntegrationsRoutes = async (root: FastifyInstance) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const deps = app.deps;
+  const tags = ['queue integrations'];
+  const config = {
+    access: {
+      permission: 'integrations:manage' as const,
+      planFeature: 'useIntegrations' as const,
+    },
+  };
+  const one = okResponse(integrationViewSchema);
+
+  app.get(
+    '/queueIntegration',
+    {
+      schema: {
+        tags,
+        querystring: integrationsQuery,
+        response: okResponse(integrationsPageSchema),
+      },
+      config,
+    },
+    async (request) => listIntegrations(deps, request.auth, request.query),
+  );
+  app.get(
+    '/queueIntegration/:id',
+    { schema: { tags, params: idParam, response: one }, config },
+    async (request) => getIntegration(deps, request.auth, request.params.id),
+  );
+  app.post(
+    '/queueIntegration',
+    {
+      schema: { tags, body: integrationSchema, response: createdResponse(integrationViewSchema) },
+      config,
+    },
+    async (request, reply) =>
+      reply.status(201).send(await createIntegration(deps, request.auth, request.body)),
+  );
+  app.put(
+    '/queueIntegration/:id',
+    { schema: { tags, params: idParam, body: integrationUpdateSchema, response: one }, config },
+    async (request) => updateIntegration(deps, request.auth, request.params.id, request.body),
+  );
+  app.delete(
+    '/queueIntegration/:id',
+    { schema: { tags, params: idParam, response: okResponse(messageResponseSchema) }, config },
+    async (request) => deleteIntegration(deps, request.auth, request.params.id),
+  );
+};
