@@ -1,10 +1,8 @@
-import type { Ref } from 'react';
-import { CircularProgress, MenuItem, TextField } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { can, type IntegrationsPage } from '@atendi/shared';
 import { api } from '../api/http-client';
 import { useCurrentSession } from '../api/session';
+import { RecordSelect, type RecordSelectFieldProps } from './record-select';
 
 // GET /queueIntegration pages by 40; a company with more than this many is not expected.
 const MAX_PAGES = 25;
@@ -40,59 +38,6 @@ const useIntegrationChoices = () =>
   });
 
 // The "Integration" select of connections and queues; its value is the id as text, '' for none.
-export const IntegrationSelect = ({
-  value,
-  onChange,
-  onBlur,
-  inputRef,
-  name,
-  helperText,
-  error,
-  disabled,
-}: {
-  value: string;
-  onChange: (value: string) => void;
-  onBlur?: () => void;
-  inputRef?: Ref<HTMLInputElement>;
-  name?: string;
-  helperText?: string;
-  error?: boolean;
-  disabled?: boolean;
-}) => {
-  const { t } = useTranslation();
-  const integrations = useIntegrationChoices();
-  const isListed =
-    value === '' || integrations.data?.some((integration) => String(integration.id) === value);
-  return (
-    <TextField
-      select
-      name={name}
-      label={t('integrationSelect.label')}
-      value={value}
-      onChange={(event) => onChange(event.target.value)}
-      onBlur={onBlur}
-      inputRef={inputRef}
-      fullWidth
-      disabled={disabled}
-      error={error}
-      helperText={helperText}
-      slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-    >
-      <MenuItem value="">{t('integrationSelect.none')}</MenuItem>
-      {(integrations.data ?? []).map((integration) => (
-        <MenuItem key={integration.id} value={String(integration.id)}>
-          {integration.name}
-        </MenuItem>
-      ))}
-      {!isListed && (
-        <MenuItem value={value}>{t('integrationSelect.unknown', { id: value })}</MenuItem>
-      )}
-      {integrations.isPending && (
-        <MenuItem disabled>
-          <CircularProgress size={18} sx={{ mr: 1 }} />
-          {t('integrationSelect.loading')}
-        </MenuItem>
-      )}
-    </TextField>
-  );
-};
+export const IntegrationSelect = (props: RecordSelectFieldProps) => (
+  <RecordSelect choices={useIntegrationChoices()} texts="integrationSelect" {...props} />
+);
