@@ -131,6 +131,10 @@ const envSchema = z.object({
   OPENAI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   OPENAI_TRANSCRIPTION_MODEL: z.string().min(1).default('whisper-1'),
+  // Queue integrations (modules/queue-integrations): how long a flow may take to answer an event, and
+  // the first wait before a failed delivery is tried again (then 3× longer each time, 5 attempts).
+  INTEGRATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  INTEGRATION_RETRY_BASE_MS: z.coerce.number().int().min(10).max(600_000).default(5000),
 });
 
 export type Config = {
@@ -194,6 +198,7 @@ export type Config = {
     maxRetries: number;
     transcriptionModel: string;
   };
+  integrations: { timeoutMs: number; retryBaseMs: number };
 };
 
 // Secrets that were not configured are generated once and kept in DATA_DIR, so tokens survive restarts.
@@ -271,6 +276,10 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
       timeoutMs: e.OPENAI_TIMEOUT_MS,
       maxRetries: e.OPENAI_MAX_RETRIES,
       transcriptionModel: e.OPENAI_TRANSCRIPTION_MODEL,
+    },
+    integrations: {
+      timeoutMs: e.INTEGRATION_TIMEOUT_MS,
+      retryBaseMs: e.INTEGRATION_RETRY_BASE_MS,
     },
   };
 };

@@ -147,6 +147,8 @@ export const integrationViewSchema = z.object({
   typebotRestartMessage: z.string(),
   // n8n and webhook: the secret their receivers check the signature with (admins only see it).
   signingSecret: z.string().nullable(),
+  // What last went wrong reaching the flow while serving a contact (cleared when it answers again).
+  lastError: z.object({ message: z.string(), at: dateTime }).nullable(),
   createdAt: dateTime,
   updatedAt: dateTime,
 });

@@ -23,7 +23,14 @@ const changed = (ticketId: number): DomainEvent => ({
   ticketId,
   byUserId: null,
   before: null,
-  after: { status: 'pending', userId: null, queueId: null, whatsappId: 1, promptId: null },
+  after: {
+    status: 'pending',
+    userId: null,
+    queueId: null,
+    whatsappId: 1,
+    promptId: null,
+    integrationId: null,
+  },
 });
 const jobsOf = (queue: string) =>
   t.db.select().from(jobs).where(eq(jobs.queue, queue)).orderBy(asc(jobs.id));

@@ -21,6 +21,8 @@ export type TicketSnapshot = {
   whatsappId: number;
   // The AI agent answering it, if any.
   promptId: number | null;
+  // The integration (flow) conversing with the contact, if any.
+  integrationId: number | null;
 };
 
 // Who a message comes from: the contact; an agent in the inbox; someone typing on the connected

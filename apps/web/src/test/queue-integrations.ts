@@ -25,6 +25,7 @@ export const makeIntegration = (overrides: Partial<IntegrationView> = {}): Integ
     typebotUnknownMessage: '',
     typebotRestartMessage: '',
     signingSecret: null,
+    lastError: null,
     createdAt: '2025-03-04T09:05:00.000Z',
     updatedAt: '2025-03-04T09:05:00.000Z',
     ...overrides,

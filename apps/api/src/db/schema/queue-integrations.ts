@@ -1,6 +1,14 @@
-import { integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import type { integrationTypes } from '@atendi/shared';
-import { id, timestamps } from './_columns';
+import { createdAt, id, timestamps } from './_columns';
 import { companies } from './companies';
 
 export const queueIntegrations = pgTable(
@@ -34,4 +42,30 @@ export const queueIntegrations = pgTable(
     ...timestamps(),
   },
   (t) => [uniqueIndex().on(t.companyId, t.name)],
+);
+
+// Every event posted to an n8n or webhook integration, each attempt with its answer (admins read them
+// to see why a flow did not answer).
+export const integrationDeliveries = pgTable(
+  'integration_deliveries',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    integrationId: integer()
+      .notNull()
+      .references(() => queueIntegrations.id, { onDelete: 'cascade' }),
+    ticketId: integer(),
+    messageId: integer(),
+    event: text().notNull(),
+    attempt: integer().notNull(),
+    // The receiver's HTTP status, null when it could not be reached.
+    status: integer(),
+    ok: boolean().notNull(),
+    durationMs: integer().notNull(),
+    error: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.integrationId, t.createdAt)],
 );

@@ -11,6 +11,7 @@ import {
   messageResponseSchema,
   okResponse,
 } from '@atendi/shared';
+import { registerIntegrationRuntime } from './integration-runtime';
 import {
   createIntegration,
   deleteIntegration,
@@ -31,6 +32,7 @@ export const queueIntegrationsRoutes = async (root: FastifyInstance) => {
     },
   };
   const one = okResponse(integrationViewSchema);
+  registerIntegrationRuntime(deps, app.log);
 
   app.get(
     '/queueIntegration',

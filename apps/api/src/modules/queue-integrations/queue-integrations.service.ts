@@ -62,6 +62,10 @@ export const serializeIntegration = (row: IntegrationRow, secrets: SecretBox): I
     signingSecret: postsEvents(row.type)
       ? openSealed(secrets, row.signingSecretSealed) || null
       : null,
+    lastError:
+      row.lastErrorAt && row.lastErrorMessage
+        ? { message: row.lastErrorMessage, at: row.lastErrorAt.toISOString() }
+        : null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -109,10 +109,15 @@ const findOrCreateTicket = async (
     .values({
       ...input,
       status: 'pending',
-      // A connection's AI agent answers the conversations it starts (modules/prompts/agent.ts).
-      promptId: input.isGroup
-        ? null
-        : sql`(select ${whatsapps.promptId} from ${whatsapps} where ${whatsapps.id} = ${input.whatsappId})`,
+      // A connection's integration converses with the contacts that start a conversation
+      // (modules/queue-integrations), else its AI agent answers them (modules/prompts/agent.ts).
+      ...(input.isGroup
+        ? {}
+        : {
+            integrationId: sql`(select ${whatsapps.integrationId} from ${whatsapps} where ${whatsapps.id} = ${input.whatsappId})`,
+            useIntegration: sql`(select ${whatsapps.integrationId} is not null from ${whatsapps} where ${whatsapps.id} = ${input.whatsappId})`,
+            promptId: sql`(select case when ${whatsapps.integrationId} is null then ${whatsapps.promptId} end from ${whatsapps} where ${whatsapps.id} = ${input.whatsappId})`,
+          }),
     })
     .onConflictDoUpdate({
       target: [tickets.contactId, tickets.whatsappId],

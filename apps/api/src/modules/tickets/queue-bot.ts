@@ -118,8 +118,13 @@ const enterQueue = async (
   context: { scheduleType: string; now: Date },
 ): Promise<Reply> => {
   const set: Partial<TicketRow> = { queueId: queue.id, queueOptionId: null };
-  // A queue with an AI agent: the agent answers from here on (modules/prompts/agent.ts), not the
-  // option menu.
+  // A queue with an integration: its flow converses from here on (modules/queue-integrations); one
+  // with an AI agent: the agent answers (modules/prompts/agent.ts); not the option menu.
+  if (queue.integrationId && !ticket.isGroup)
+    return {
+      text: intro,
+      set: { ...set, chatbot: false, useIntegration: true, integrationId: queue.integrationId },
+    };
   if (queue.promptId && !ticket.isGroup)
     return { text: intro, set: { ...set, chatbot: false, promptId: queue.promptId } };
   if (
@@ -283,7 +288,11 @@ export const runQueueBot = async (deps: Deps, result: Ingested, kick: () => void
       .returning();
     if (!still) return [];
     const written = text ? await deps.ticketMessages.queueText(tx, ticket, text) : [];
-    if (still.queueId !== ticket.queueId || still.promptId !== ticket.promptId)
+    if (
+      still.queueId !== ticket.queueId ||
+      still.promptId !== ticket.promptId ||
+      still.integrationId !== ticket.integrationId
+    )
       raise(ticketChanged(ticket, still, null));
     written.forEach((row) => raise(messageCreated(row, 'platform')));
     return written;

@@ -7,13 +7,14 @@ type TicketRow = typeof tickets.$inferSelect;
 
 export const snapshotOf = (
   ticket: Pick<TicketRow, 'status' | 'userId' | 'queueId' | 'whatsappId'> &
-    Partial<Pick<TicketRow, 'promptId'>>,
+    Partial<Pick<TicketRow, 'promptId' | 'integrationId' | 'useIntegration'>>,
 ): TicketSnapshot => ({
   status: ticket.status,
   userId: ticket.userId,
   queueId: ticket.queueId,
   whatsappId: ticket.whatsappId,
   promptId: ticket.promptId ?? null,
+  integrationId: ticket.useIntegration ? (ticket.integrationId ?? null) : null,
 });
 
 // A ticket created (before null) or changed, by a person or (null) by the platform.

@@ -1,17 +1,17 @@
 import { useState } from 'react';
-import { Box, Button, Chip, Stack, Tooltip } from '@mui/material';
+import { Button, Chip, Stack } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
 import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
-import WarningAmberIcon from '@mui/icons-material/WarningAmber';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { can, type PromptView } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
 import { useDeleteConfirm } from '../../components/delete-confirm';
 import { MessagePage } from '../../components/message-page';
+import { WarningBadge } from '../../components/warning-badge';
 import {
   actionsColumn,
   PagedTable,
@@ -42,19 +42,7 @@ const LastErrorIcon = ({ error }: { error: NonNullable<PromptView['lastError']> 
     at: formatDateTime(error.at),
     text: [codeText, error.message].filter(Boolean).join(' — '),
   });
-  return (
-    <Tooltip title={text}>
-      <Box
-        component="span"
-        role="img"
-        aria-label={text}
-        tabIndex={0}
-        sx={{ display: 'inline-flex', color: 'warning.main' }}
-      >
-        <WarningAmberIcon fontSize="small" />
-      </Box>
-    </Tooltip>
-  );
+  return <WarningBadge text={text} />;
 };
 
 // The whole list arrives at once: the table neither searches nor pages.

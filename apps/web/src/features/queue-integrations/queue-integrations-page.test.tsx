@@ -48,6 +48,24 @@ const names = () =>
     .map((row) => row.querySelectorAll('td')[2]?.textContent);
 
 describe('queue integrations page', () => {
+  it('warns beside an integration that failed to answer a contact', async () => {
+    stubApi({
+      'GET /queueIntegration': () =>
+        integrationsPageOf([
+          { ...webhook, lastError: { message: 'HTTP 503', at: '2025-03-04T10:00:00.000Z' } },
+          typebot,
+        ]),
+    });
+    renderApp('/queue-integration', makeAuth());
+    const failing = await rowOf('Eventos ERP');
+    expect(
+      within(failing).getByRole('img', { name: /^La integración no respondió .*HTTP 503/ }),
+    ).toBeTruthy();
+    expect(
+      within(await rowOf('Bot de ventas')).queryByRole('img', { name: /no respondió/ }),
+    ).toBeNull();
+  });
+
   it('lists type logo, id and name of each integration', async () => {
     const fetchMock = stubApi({
       'GET /queueIntegration': () => integrationsPageOf([dialogflow, n8n, typebot, webhook]),

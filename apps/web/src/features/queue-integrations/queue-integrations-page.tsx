@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button } from '@mui/material';
+import { Button, Stack } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
@@ -9,6 +9,8 @@ import { can, type IntegrationView } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
 import { useDeleteConfirm } from '../../components/delete-confirm';
 import { MessagePage } from '../../components/message-page';
+import { WarningBadge } from '../../components/warning-badge';
+import { formatDateTime } from '../../lib/dates';
 import {
   actionsColumn,
   PagedTable,
@@ -64,7 +66,19 @@ const IntegrationsManager = () => {
     { header: t('queueIntegrations.columns.id'), cell: (integration) => integration.id, width: 80 },
     {
       header: t('queueIntegrations.columns.name'),
-      cell: (integration) => integration.name,
+      cell: (integration) => (
+        <Stack direction="row" spacing={1} alignItems="center">
+          <span>{integration.name}</span>
+          {integration.lastError && (
+            <WarningBadge
+              text={t('queueIntegrations.lastError', {
+                at: formatDateTime(integration.lastError.at),
+                text: integration.lastError.message,
+              })}
+            />
+          )}
+        </Stack>
+      ),
       sx: { fontWeight: 500 },
     },
     actionsColumn(t('queueIntegrations.columns.actions'), (integration) => (

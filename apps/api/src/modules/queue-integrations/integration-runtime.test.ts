@@ -1,0 +1,270 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { asc, eq } from 'drizzle-orm';
+import type { IntegrationView, WhatsappView } from '@atendi/shared';
+import { integrationDeliveries, queueIntegrations, queues, ticketNotes } from '../../db/schema';
+import {
+  createTestApp,
+  inject,
+  login,
+  makeCompany,
+  type Session,
+  type TestContext,
+} from '../../../test/harness';
+import { eventually, inbound, outbound, pairedSimulator, ticketOf } from '../../../test/inbox';
+
+// n8n and webhook integrations conversing with contacts: a local receiver that checks the signature as
+// a real one would, answers with replies and actions, or fails on demand.
+
+type Received = { headers: Record<string, string>; body: Record<string, unknown>; valid: boolean };
+
+let t: TestContext;
+let admin: Session;
+let companyId: number;
+let receiver: Server;
+let receiverUrl: string;
+let received: Received[] = [];
+let secret = '';
+let answer: (body: Record<string, unknown>) => { status: number; body?: unknown } = () => ({
+  status: 200,
+});
+let numbers = 0;
+const nextNumber = () => `5491180000${String((numbers += 1)).padStart(3, '0')}`;
+
+// Checks X-Atendi-Signature the way the README tells receivers to.
+const signatureValid = (headers: Record<string, string>, raw: string) => {
+  const expected = `sha256=${createHmac('sha256', secret)
+    .update(`${headers['x-atendi-timestamp']}.${raw}`)
+    .digest('hex')}`;
+  const given = headers['x-atendi-signature'] ?? '';
+  return (
+    given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected))
+  );
+};
+
+const integration = async (type: 'webhook' | 'n8n' = 'webhook') => {
+  const res = await inject(t.app, admin, 'POST', '/queueIntegration', {
+    name: `Flujo ${Math.random().toString(36).slice(2, 8)}`,
+    type,
+    urlN8N: `${receiverUrl}/hook`,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  const view = res.json() as IntegrationView;
+  secret = view.signingSecret!;
+  return view;
+};
+
+const sentTo = async (connection: WhatsappView, to: string) =>
+  (await outbound(t.app, admin, connection.id)).filter((m) => m.to === to).map((m) => m.body);
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const headers = req.headers as Record<string, string>;
+      const body = JSON.parse(raw) as Record<string, unknown>;
+      received.push({ headers, body, valid: signatureValid(headers, raw) });
+      const reply = answer(body);
+      res.writeHead(reply.status, { 'content-type': 'application/json' });
+      res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  t = await createTestApp({ INTEGRATION_RETRY_BASE_MS: '20', INTEGRATION_TIMEOUT_MS: '2000' });
+  const company = await makeCompany(t.db);
+  companyId = company.company.id;
+  admin = await login(t.app, company.admin.email);
+});
+beforeEach(() => {
+  received = [];
+  answer = () => ({ status: 200 });
+});
+afterAll(async () => {
+  await t.close();
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
+});
+
+describe('webhook and n8n integrations', () => {
+  it('post each message of the contact, signed, and send the replies they answer', async () => {
+    const flow = await integration();
+    const connection = await pairedSimulator(t.app, admin, { integrationId: flow.id });
+    answer = (body) => ({
+      status: 200,
+      body: {
+        replies: [{ text: `Recibido: ${(body.message as { body: string }).body}` }],
+      },
+    });
+    const from = nextNumber();
+    await inbound(t.app, admin, connection.id, { from, name: 'Rosa Díaz', body: 'Hola' });
+    await eventually(
+      () => sentTo(connection, from),
+      (s) => s.length === 1,
+      'the reply',
+    );
+    expect(await sentTo(connection, from)).toEqual(['Recibido: Hola']);
+    const [event] = received;
+    expect(event.valid).toBe(true);
+    expect(event.headers).toMatchObject({
+      'x-atendi-event': 'message.received',
+      'content-type': 'application/json',
+    });
+    expect(event.body).toMatchObject({
+      event: 'message.received',
+      company: { id: companyId },
+      integration: { id: flow.id, type: 'webhook' },
+      contact: { name: 'Rosa Díaz', number: from },
+      message: { body: 'Hola' },
+    });
+    expect(event.headers['x-atendi-delivery']).toBe(
+      `msg-${(event.body.message as { id: number }).id}`,
+    );
+    const ticket = (await ticketOf(t.db, companyId, from))!;
+    expect(ticket).toMatchObject({
+      useIntegration: true,
+      integrationId: flow.id,
+      status: 'pending',
+    });
+    // A signature made with another secret does not pass.
+    secret = 'whsec_other';
+    expect(signatureValid(event.headers, JSON.stringify(event.body))).toBe(false);
+  });
+
+  it('deliver the messages of one ticket one at a time, in order', async () => {
+    const flow = await integration('n8n');
+    const connection = await pairedSimulator(t.app, admin, { integrationId: flow.id });
+    const from = nextNumber();
+    await Promise.all(
+      ['uno', 'dos', 'tres'].map((body, i) =>
+        new Promise((r) => setTimeout(r, i * 30)).then(() =>
+          inbound(t.app, admin, connection.id, { from, body }),
+        ),
+      ),
+    );
+    await eventually(
+      () => received.length,
+      (n) => n === 3,
+      'three deliveries',
+    );
+    expect(received.map((r) => (r.body.message as { body: string }).body)).toEqual([
+      'uno',
+      'dos',
+      'tres',
+    ]);
+  });
+
+  it('hand the conversation to a person, in the queue they name, or close it', async () => {
+    const [queue] = await t.db
+      .insert(queues)
+      .values({ companyId, name: 'Humanos', color: '#0f0f0f' })
+      .returning();
+    const flow = await integration();
+    const connection = await pairedSimulator(t.app, admin, { integrationId: flow.id });
+    answer = () => ({
+      status: 200,
+      body: { replies: [{ text: 'Le paso con un asesor' }], action: 'transfer', queueId: queue.id },
+    });
+    const from = nextNumber();
+    await inbound(t.app, admin, connection.id, { from, body: 'Quiero un asesor' });
+    const ticket = await eventually(
+      () => ticketOf(t.db, companyId, from),
+      (row) => row?.useIntegration === false,
+      'the transfer',
+    );
+    expect(ticket).toMatchObject({ queueId: queue.id, integrationId: null, status: 'pending' });
+    await eventually(
+      () => sentTo(connection, from),
+      (s) => s.length === 1,
+      'the reply',
+    );
+    // Later messages stay with the person.
+    await inbound(t.app, admin, connection.id, { from, body: '¿Hola?' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(received).toHaveLength(1);
+
+    answer = () => ({ status: 200, body: { action: 'close' } });
+    const other = nextNumber();
+    await inbound(t.app, admin, connection.id, { from: other, body: 'Listo, gracias' });
+    await eventually(
+      () => ticketOf(t.db, companyId, other),
+      (row) => row?.status === 'closed',
+      'the close',
+    );
+  });
+
+  it('retry a failing receiver, record every attempt, then fall back to a person with a note', async () => {
+    const flow = await integration();
+    const connection = await pairedSimulator(t.app, admin, { integrationId: flow.id });
+    answer = () => ({ status: 503 });
+    const from = nextNumber();
+    await inbound(t.app, admin, connection.id, { from, body: 'Necesito ayuda' });
+    const ticket = await eventually(
+      () => ticketOf(t.db, companyId, from),
+      (row) => row?.useIntegration === false,
+      'the fallback',
+      500,
+    );
+    expect(received).toHaveLength(5);
+    const deliveries = await t.db
+      .select()
+      .from(integrationDeliveries)
+      .where(eq(integrationDeliveries.integrationId, flow.id))
+      .orderBy(asc(integrationDeliveries.id));
+    expect(deliveries.map((d) => [d.attempt, d.status, d.ok])).toEqual([
+      [1, 503, false],
+      [2, 503, false],
+      [3, 503, false],
+      [4, 503, false],
+      [5, 503, false],
+    ]);
+    const notes = await t.db.select().from(ticketNotes).where(eq(ticketNotes.ticketId, ticket!.id));
+    expect(notes.map((n) => n.note).join(' ')).toContain('no respondió');
+    const [row] = await t.db
+      .select()
+      .from(queueIntegrations)
+      .where(eq(queueIntegrations.id, flow.id));
+    expect(row.lastErrorMessage).toBe('HTTP 503');
+    expect(
+      (await inject(t.app, admin, 'GET', `/queueIntegration/${flow.id}`)).json().lastError,
+    ).toMatchObject({ message: 'HTTP 503' });
+    // The contact's message is kept.
+    const chat = (await inject(t.app, admin, 'GET', `/messages/${ticket!.id}`)).json();
+    expect(chat.messages.map((m: { body: string }) => m.body)).toEqual(['Necesito ayuda']);
+  });
+
+  it('take the conversations the queue bot puts in a queue with an integration', async () => {
+    const flow = await integration();
+    const made = await t.db
+      .insert(queues)
+      .values([
+        { companyId, name: 'Bot externo', color: '#1a1a1a', orderQueue: 1, integrationId: flow.id },
+        { companyId, name: 'Caja 2', color: '#2a2a2a', orderQueue: 2 },
+      ])
+      .returning();
+    const connection = await pairedSimulator(t.app, admin, {
+      queueIds: made.map((q) => q.id),
+      greetingMessage: 'Elija:',
+    });
+    answer = () => ({ status: 200, body: { replies: [{ text: 'Flujo externo activo' }] } });
+    const from = nextNumber();
+    await inbound(t.app, admin, connection.id, { from, body: 'Hola' });
+    await eventually(
+      () => sentTo(connection, from),
+      (s) => s.length === 1,
+      'the menu',
+    );
+    expect(received).toHaveLength(0);
+    await inbound(t.app, admin, connection.id, { from, body: '1' });
+    await eventually(
+      () => sentTo(connection, from),
+      (s) => s.includes('Flujo externo activo'),
+      'the flow answers',
+    );
+    expect((received[0].body.message as { body: string }).body).toBe('1');
+  });
+});
