@@ -10,15 +10,14 @@ import {
   plans,
   prompts,
   queues,
-  ticketNotes,
   tickets,
   whatsappQueues,
 } from '../../db/schema';
 import { AppError } from '../../platform/errors';
 import {
-  announce,
+  addBotNote,
+  announceBotTurn,
   fillVariables,
-  loadTicketViews,
   messageCreated,
   ticketChanged,
 } from '../tickets/tickets.service';
@@ -168,15 +167,6 @@ const turnsOf = (window: MessageRow[]): ChatTurn[] =>
     }))
     .filter((turn) => turn.content);
 
-const addNote = (tx: Db, ticket: TicketRow, note: string) =>
-  tx.insert(ticketNotes).values({
-    companyId: ticket.companyId,
-    ticketId: ticket.id,
-    contactId: ticket.contactId,
-    userId: null,
-    note: note.slice(0, 2000),
-  });
-
 type Delivered = {
   before: TicketRow;
   after: TicketRow;
@@ -228,7 +218,7 @@ const deliver = async (
       .returning();
     if (handoff) {
       raise(ticketChanged(before, after, null));
-      await addNote(
+      await addBotNote(
         tx,
         before,
         [`${prompt.name}: transferido a una persona.`, handoff.reason].filter(Boolean).join(' '),
@@ -255,7 +245,7 @@ const fallBack = async (
       .where(eq(tickets.id, ticketId))
       .returning();
     raise(ticketChanged(before, after, null));
-    await addNote(
+    await addBotNote(
       tx,
       before,
       `${prompt.name} no pudo responder (${failure.message}); la conversación espera a una persona.`,
@@ -270,16 +260,7 @@ const fallBack = async (
     code: failure.code,
     message: failure.message,
   });
-  if (changed) await tell(deps, changed.before, changed.after.id, []);
-};
-
-const tell = async (deps: Deps, before: TicketRow, ticketId: number, written: MessageRow[]) => {
-  const [view] = await loadTicketViews(deps.db, [ticketId]);
-  if (view) announce(deps, before.companyId, before, view);
-  if (written.length) {
-    await deps.ticketMessages.emit(before.companyId, 'create', written, view ? [view] : undefined);
-    deps.outbox.kick();
-  }
+  if (changed) await announceBotTurn(deps, changed.before, []);
 };
 
 export const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) => {
@@ -340,7 +321,7 @@ export const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: n
       round < MAX_ROUNDS,
     );
     if (outcome === 'again') continue;
-    if (outcome !== 'gone') await tell(deps, outcome.before, ticketId, outcome.written);
+    if (outcome !== 'gone') await announceBotTurn(deps, outcome.before, outcome.written);
     // It answers again: the error admins were shown is over.
     if (prompt.lastErrorCode) await recordPromptError(deps, prompt.companyId, prompt.id, null);
     return;

@@ -9,13 +9,12 @@ import {
   messages,
   queueIntegrations,
   queues,
-  ticketNotes,
   tickets,
 } from '../../db/schema';
 import { PermanentJobError, retryDelay } from '../../jobs/queue';
 import {
-  announce,
-  loadTicketViews,
+  addBotNote,
+  announceBotTurn,
   messageCreated,
   ticketChanged,
 } from '../tickets/tickets.service';
@@ -82,24 +81,6 @@ const queueTurn = async (tx: Db, ticketId: number, messageId: number | null) => 
     : undefined;
 };
 
-const addNote = (tx: Db, ticket: TicketRow, note: string) =>
-  tx.insert(ticketNotes).values({
-    companyId: ticket.companyId,
-    ticketId: ticket.id,
-    contactId: ticket.contactId,
-    userId: null,
-    note: note.slice(0, 2000),
-  });
-
-const tell = async (deps: Deps, before: TicketRow, written: (typeof messages.$inferSelect)[]) => {
-  const [view] = await loadTicketViews(deps.db, [before.id]);
-  if (view) announce(deps, before.companyId, before, view);
-  if (written.length) {
-    await deps.ticketMessages.emit(before.companyId, 'create', written, view ? [view] : undefined);
-    deps.outbox.kick();
-  }
-};
-
 const recordError = (deps: Deps, integration: IntegrationRow, error: string | null) =>
   deps.db
     .update(queueIntegrations)
@@ -151,7 +132,7 @@ const applyAnswer = async (
         .where(eq(tickets.id, ticketId))
         .returning();
       raise(ticketChanged(before, after, null));
-      await addNote(
+      await addBotNote(
         tx,
         before,
         closing
@@ -162,7 +143,7 @@ const applyAnswer = async (
     written.forEach((row) => raise(messageCreated(row, 'platform')));
     return { before, written };
   });
-  if (changed) await tell(deps, changed.before, changed.written);
+  if (changed) await announceBotTurn(deps, changed.before, changed.written);
 };
 
 // The integration could not be reached for good: a person takes the conversation.
@@ -183,7 +164,7 @@ const fallBack = async (
       .where(eq(tickets.id, ticketId))
       .returning();
     raise(ticketChanged(before, after, null));
-    await addNote(
+    await addBotNote(
       tx,
       before,
       `${integration.name} no respondió (${reason}); la conversación espera a una persona.`,
@@ -195,7 +176,7 @@ const fallBack = async (
     'Integration failed; the ticket waits for a person',
   );
   await recordError(deps, integration, reason);
-  if (changed) await tell(deps, changed, []);
+  if (changed) await announceBotTurn(deps, changed, []);
 };
 
 const eventOf = async (

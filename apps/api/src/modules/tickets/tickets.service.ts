@@ -14,6 +14,7 @@ import {
   prompts,
   queueIntegrations,
   queues,
+  ticketNotes,
   ticketTags,
   tickets,
   users,
@@ -27,6 +28,7 @@ import { getDefaultWhatsapp } from '../whatsapps/whatsapps.service';
 import { emitTicket } from './tickets.engine';
 import { announceAutomatic, queueTransitionMessages } from './ticket-automation';
 import { planTicketUpdate } from './ticket-transition';
+import type { MessageRow } from './ticket-messages';
 import { loadTicketViews, type TicketView } from './ticket-views';
 import { listScope, notificationRooms, seesAll, ticketRooms, ticketViewer } from './visibility';
 
@@ -265,6 +267,36 @@ export const announce = (
         .emit('ticket', { action: 'delete', ticketId: after.id });
   }
   emitTicket(deps, companyId, after);
+};
+
+// A bot (AI agent, integration) that answered or handed over a ticket: a note agents read on it,
+// written in the caller's transaction.
+export const addBotNote = (
+  tx: Db,
+  ticket: Pick<TicketRow, 'id' | 'companyId' | 'contactId'>,
+  note: string,
+) =>
+  tx.insert(ticketNotes).values({
+    companyId: ticket.companyId,
+    ticketId: ticket.id,
+    contactId: ticket.contactId,
+    userId: null,
+    note: note.slice(0, 2000),
+  });
+
+// After a bot's turn is committed: the lists hear the ticket as it is now, the chat its messages, and
+// the outbox wakes for them.
+export const announceBotTurn = async (
+  deps: Deps & Pick<AppDeps, 'ticketMessages' | 'outbox'>,
+  before: TicketRow,
+  written: MessageRow[],
+) => {
+  const [view] = await loadTicketViews(deps.db, [before.id]);
+  if (view) announce(deps, before.companyId, before, view);
+  if (written.length) {
+    await deps.ticketMessages.emit(before.companyId, 'create', written, view ? [view] : undefined);
+    deps.outbox.kick();
+  }
 };
 
 export const createTicket = async (deps: EventDeps, ctx: AuthContext, input: TicketCreateInput) => {
