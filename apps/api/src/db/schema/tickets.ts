@@ -51,7 +51,6 @@ export const tickets = pgTable(
     amountUsedBotQueues: integer().notNull().default(0),
     // Where the contact stands in the queue option menu; null at the top.
     queueOptionId: integer().references(() => queueOptions.id, { onDelete: 'set null' }),
-    typebotSessionId: text(),
     // When the bot last sent a menu (timeUseBotQueues counts from here).
     botAt: timestamp({ withTimezone: true, mode: 'date' }),
     // When the contact was last told we are closed (sent once per closed period).

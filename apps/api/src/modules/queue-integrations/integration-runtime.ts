@@ -1,10 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import {
   contacts,
-  integrationDeliveries,
+  integrationSessions,
   jobs,
   messages,
   queueIntegrations,
@@ -13,12 +12,16 @@ import {
 } from '../../db/schema';
 import { PermanentJobError, retryDelay } from '../../jobs/queue';
 import {
-  addBotNote,
-  announceBotTurn,
-  messageCreated,
-  ticketChanged,
-} from '../tickets/tickets.service';
+  applyStep,
+  integrationMode,
+  recordDelivery,
+  recordError,
+  type FlowDeps,
+  type IntegrationRow,
+  type TicketRow,
+} from './flow-tickets';
 import { openSealed } from './queue-integrations.service';
+import { typebotTurn } from './typebot-flow';
 import { postEvent, type WebhookAnswer, type WebhookEvent } from './webhook-adapter';
 
 // Integrations conversing with contacts (issue 18). A waiting ticket nobody serves whose
@@ -31,36 +34,13 @@ import { postEvent, type WebhookAnswer, type WebhookEvent } from './webhook-adap
 //   integration_deliveries; failures are retried with backoff (5 attempts), and after the last one the
 //   ticket waits for a person in its queue with a note, and the integration shows the error to admins;
 // - the receiver's answer may carry replies (sent through the outbox) and an action: transfer (a
-//   person takes over, in the queue named) or close.
-// Typebot and Dialogflow conversations are the next part of issue 18.
+//   person takes over, in the queue named) or close;
+// - Typebot flows converse through typebot-flow.ts, bubble by bubble.
 
 export const INTEGRATION_TURN_QUEUE = 'integration.turn';
 const MAX_ATTEMPTS = 5;
 
-type Deps = Pick<
-  AppDeps,
-  | 'db'
-  | 'realtime'
-  | 'config'
-  | 'secrets'
-  | 'jobs'
-  | 'events'
-  | 'ticketMessages'
-  | 'outbox'
-  | 'uploads'
->;
-type TicketRow = typeof tickets.$inferSelect;
-type IntegrationRow = typeof queueIntegrations.$inferSelect;
-type Payload = { ticketId: number; messageId: number };
-
-const integrationMode = (
-  ticket: Pick<TicketRow, 'useIntegration' | 'integrationId' | 'userId' | 'status' | 'isGroup'>,
-) =>
-  ticket.useIntegration &&
-  Boolean(ticket.integrationId) &&
-  !ticket.userId &&
-  ticket.status === 'pending' &&
-  !ticket.isGroup;
+type Payload = { ticketId: number; messageId: number | null };
 
 // Queues the message for the ticket's integration while one converses on it; answers the queue to wake.
 // Without a message: the contact's newest (a ticket the queue bot just handed to the integration).
@@ -81,110 +61,61 @@ const queueTurn = async (tx: Db, ticketId: number, messageId: number | null) => 
     : undefined;
 };
 
-const recordError = (deps: Deps, integration: IntegrationRow, error: string | null) =>
-  deps.db
-    .update(queueIntegrations)
-    .set(
-      error
-        ? {
-            lastErrorCode: 'ERR_INTEGRATION_FAILED',
-            lastErrorMessage: error,
-            lastErrorAt: new Date(),
-          }
-        : { lastErrorCode: null, lastErrorMessage: null, lastErrorAt: null },
-    )
-    .where(eq(queueIntegrations.id, integration.id));
-
-// The integration's answer, applied if the ticket is still its to handle.
+// The integration's answer (n8n, webhook): its replies, then its action.
 const applyAnswer = async (
-  deps: Deps,
+  deps: FlowDeps,
   ticketId: number,
   integration: IntegrationRow,
   answer: WebhookAnswer,
 ) => {
-  const queueIds = answer.queueId
-    ? (
-        await deps.db
-          .select({ id: queues.id })
-          .from(queues)
-          .where(and(eq(queues.id, answer.queueId), eq(queues.companyId, integration.companyId)))
-      ).map((q) => q.id)
+  const [queue] = answer.queueId
+    ? await deps.db
+        .select({ id: queues.id })
+        .from(queues)
+        .where(and(eq(queues.id, answer.queueId), eq(queues.companyId, integration.companyId)))
     : [];
-  const changed = await deps.events.transaction(deps.db, async (tx, raise) => {
-    const [before] = await tx.select().from(tickets).where(eq(tickets.id, ticketId)).for('update');
-    if (!before || !integrationMode(before) || before.integrationId !== integration.id)
-      return undefined;
-    const written = [];
-    for (const reply of answer.replies)
-      written.push(...(await deps.ticketMessages.queueText(tx, before, reply.text)));
-    let after = before;
-    if (answer.action) {
-      const closing = answer.action === 'close';
-      [after] = await tx
-        .update(tickets)
-        .set({
-          useIntegration: false,
-          integrationId: null,
-          chatbot: false,
-          ...(closing ? { status: 'closed' as const } : {}),
-          ...(!closing && queueIds[0] ? { queueId: queueIds[0] } : {}),
-        })
-        .where(eq(tickets.id, ticketId))
-        .returning();
-      raise(ticketChanged(before, after, null));
-      await addBotNote(
-        tx,
-        before,
-        closing
-          ? `${integration.name} cerró la conversación.`
-          : `${integration.name}: transferido a una persona.`,
-      );
-    }
-    written.forEach((row) => raise(messageCreated(row, 'platform')));
-    return { before, written };
+  await applyStep(deps, ticketId, integration, {
+    write: async (tx, ticket) => {
+      const written = [];
+      for (const reply of answer.replies)
+        written.push(...(await deps.ticketMessages.queueText(tx, ticket, reply.text)));
+      return written;
+    },
+    leave: answer.action
+      ? answer.action === 'close'
+        ? { note: `${integration.name} cerró la conversación.`, close: true }
+        : { note: `${integration.name}: transferido a una persona.`, queueId: queue?.id }
+      : undefined,
   });
-  if (changed) await announceBotTurn(deps, changed.before, changed.written);
 };
 
 // The integration could not be reached for good: a person takes the conversation.
 const fallBack = async (
-  deps: Deps,
+  deps: FlowDeps,
   log: FastifyBaseLogger,
   ticketId: number,
   integration: IntegrationRow,
   reason: string,
 ) => {
-  const changed = await deps.events.transaction(deps.db, async (tx, raise) => {
-    const [before] = await tx.select().from(tickets).where(eq(tickets.id, ticketId)).for('update');
-    if (!before || !integrationMode(before) || before.integrationId !== integration.id)
-      return undefined;
-    const [after] = await tx
-      .update(tickets)
-      .set({ useIntegration: false, integrationId: null, chatbot: false })
-      .where(eq(tickets.id, ticketId))
-      .returning();
-    raise(ticketChanged(before, after, null));
-    await addBotNote(
-      tx,
-      before,
-      `${integration.name} no respondió (${reason}); la conversación espera a una persona.`,
-    );
-    return before;
-  });
   log.warn(
     { ticketId, integrationId: integration.id, reason },
     'Integration failed; the ticket waits for a person',
   );
   await recordError(deps, integration, reason);
-  if (changed) await announceBotTurn(deps, changed, []);
+  await applyStep(deps, ticketId, integration, {
+    leave: {
+      note: `${integration.name} no respondió (${reason}); la conversación espera a una persona.`,
+    },
+  });
 };
 
 const eventOf = async (
-  deps: Deps,
+  deps: FlowDeps,
   ticket: TicketRow,
   integration: IntegrationRow,
-  messageId: number,
+  messageId: number | null,
 ): Promise<WebhookEvent | undefined> => {
+  if (!messageId) return undefined;
   const [message] = await deps.db
     .select()
     .from(messages)
@@ -213,7 +144,7 @@ const eventOf = async (
 };
 
 // Answers the integration a job is for while its ticket is still the integration's.
-const loadTurn = async (deps: Deps, payload: Payload) => {
+const loadTurn = async (deps: FlowDeps, payload: Payload) => {
   const [ticket] = await deps.db.select().from(tickets).where(eq(tickets.id, payload.ticketId));
   if (!ticket || !integrationMode(ticket)) return undefined;
   const [integration] = await deps.db
@@ -228,7 +159,7 @@ const loadTurn = async (deps: Deps, payload: Payload) => {
   return integration ? { ticket, integration } : undefined;
 };
 
-export const registerIntegrationRuntime = (deps: Deps, log: FastifyBaseLogger) => {
+export const registerIntegrationRuntime = (deps: FlowDeps, log: FastifyBaseLogger) => {
   const { timeoutMs, retryBaseMs } = deps.config.integrations;
   deps.jobs.define<Payload>({
     name: INTEGRATION_TURN_QUEUE,
@@ -241,17 +172,14 @@ export const registerIntegrationRuntime = (deps: Deps, log: FastifyBaseLogger) =
       const turn = await loadTurn(deps, job.payload);
       if (!turn) return;
       const { ticket, integration } = turn;
-      // Typebot and Dialogflow converse through their own adapters (the next part of issue 18).
+      if (integration.type === 'typebot') return typebotTurn(deps, job, ticket, integration);
       if (integration.type !== 'n8n' && integration.type !== 'webhook') return;
       const event = await eventOf(deps, ticket, integration, job.payload.messageId);
       if (!event) return;
       const secret = openSealed(deps.secrets, integration.signingSecretSealed);
       if (!secret) throw new PermanentJobError('The integration has no signing secret');
       const delivery = await postEvent(integration.urlN8N, secret, event, timeoutMs);
-      await deps.db.insert(integrationDeliveries).values({
-        companyId: ticket.companyId,
-        integrationId: integration.id,
-        ticketId: ticket.id,
+      await recordDelivery(deps, ticket, integration, {
         messageId: event.message.id,
         event: event.event,
         // Counted when the job was claimed: this is attempt number job.attempts.
@@ -282,8 +210,10 @@ export const registerIntegrationRuntime = (deps: Deps, log: FastifyBaseLogger) =
   );
   deps.events.record('ticket.changed', async (tx, event) => {
     const { before, after } = event;
-    if (!before || !after.integrationId || before.integrationId === after.integrationId)
-      return undefined;
-    return queueTurn(tx, event.ticketId, null);
+    if (!before || before.integrationId === after.integrationId) return undefined;
+    // A flow's session ends with its hold on the ticket (a person took it, it was closed or moved).
+    if (before.integrationId)
+      await tx.delete(integrationSessions).where(eq(integrationSessions.ticketId, event.ticketId));
+    return after.integrationId ? queueTurn(tx, event.ticketId, null) : undefined;
   });
 };
