@@ -164,3 +164,44 @@ export type IntegrationsPage = z.input<typeof integrationsPageSchema>;
 export type IntegrationEvent =
   | { action: 'create' | 'update'; queueIntegration: IntegrationView }
   | { action: 'delete'; integrationId: number };
+
+// GET /queueIntegration/list: every integration of the company, by name, for pickers.
+export const integrationOptionSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  type: z.enum(integrationTypes),
+});
+export type IntegrationOption = z.input<typeof integrationOptionSchema>;
+export const INTEGRATION_OPTIONS_MAX = 500;
+
+// GET /queueIntegration/{id}/deliveries: each exchange with the flow, newest first (why it did not
+// answer). event: message.received (n8n, webhook), typebot.startChat, typebot.continueChat,
+// dialogflow.detectIntent.
+export const INTEGRATION_DELIVERIES_PAGE_SIZE = 40;
+export const integrationDeliveriesQuery = z.object({
+  pageNumber: z.coerce.number().int().min(1).max(100000).optional().default(1),
+  // Only the failed ones.
+  failed: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((value) => value === 'true'),
+});
+export const integrationDeliverySchema = z.object({
+  id: z.number(),
+  ticketId: z.number().nullable(),
+  messageId: z.number().nullable(),
+  event: z.string(),
+  attempt: z.number(),
+  // The flow's HTTP status; null when it could not be reached.
+  status: z.number().nullable(),
+  ok: z.boolean(),
+  durationMs: z.number(),
+  error: z.string().nullable(),
+  createdAt: dateTime,
+});
+export type IntegrationDelivery = z.input<typeof integrationDeliverySchema>;
+export const integrationDeliveriesPageSchema = z.object({
+  deliveries: z.array(integrationDeliverySchema),
+  hasMore: z.boolean(),
+});
+export type IntegrationDeliveriesPage = z.input<typeof integrationDeliveriesPageSchema>;

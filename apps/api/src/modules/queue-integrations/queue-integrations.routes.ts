@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   createdResponse,
   idParam,
+  integrationDeliveriesPageSchema,
+  integrationDeliveriesQuery,
+  integrationOptionSchema,
   integrationSchema,
   integrationsPageSchema,
   integrationsQuery,
@@ -16,6 +20,8 @@ import {
   createIntegration,
   deleteIntegration,
   getIntegration,
+  integrationOptions,
+  listDeliveries,
   listIntegrations,
   updateIntegration,
 } from './queue-integrations.service';
@@ -45,6 +51,24 @@ export const queueIntegrationsRoutes = async (root: FastifyInstance) => {
       config,
     },
     async (request) => listIntegrations(deps, request.auth, request.query),
+  );
+  app.get(
+    '/queueIntegration/list',
+    { schema: { tags, response: okResponse(z.array(integrationOptionSchema)) }, config },
+    async (request) => integrationOptions(deps, request.auth),
+  );
+  app.get(
+    '/queueIntegration/:id/deliveries',
+    {
+      schema: {
+        tags,
+        params: idParam,
+        querystring: integrationDeliveriesQuery,
+        response: okResponse(integrationDeliveriesPageSchema),
+      },
+      config,
+    },
+    async (request) => listDeliveries(deps, request.auth, request.params.id, request.query),
   );
   app.get(
     '/queueIntegration/:id',

@@ -1,17 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { asc, eq, ilike, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, ne } from 'drizzle-orm';
 import {
+  INTEGRATION_DELIVERIES_PAGE_SIZE,
+  INTEGRATION_OPTIONS_MAX,
   INTEGRATIONS_PAGE_SIZE,
   integrationProblems,
   parseServiceAccount,
   type IntegrationEvent,
+  type IntegrationDeliveriesPage,
   type IntegrationInput,
+  type IntegrationOption,
   type IntegrationUpdateInput,
   type IntegrationView,
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import { queueIntegrations } from '../../db/schema';
+import { integrationDeliveries, queueIntegrations } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { containsPattern } from '../../platform/like';
@@ -109,6 +113,56 @@ export const listIntegrations = async (
       .slice(0, INTEGRATIONS_PAGE_SIZE)
       .map((row) => serializeIntegration(row, deps.secrets)),
     hasMore: rows.length > INTEGRATIONS_PAGE_SIZE,
+  };
+};
+
+// Every integration of the company by name (pickers of queues and connections).
+export const integrationOptions = (deps: Deps, ctx: AuthContext): Promise<IntegrationOption[]> =>
+  deps.db
+    .select({
+      id: queueIntegrations.id,
+      name: queueIntegrations.name,
+      type: queueIntegrations.type,
+    })
+    .from(queueIntegrations)
+    .where(ofCompany(queueIntegrations, ctx))
+    .orderBy(asc(queueIntegrations.name), asc(queueIntegrations.id))
+    .limit(INTEGRATION_OPTIONS_MAX);
+
+// The integration's exchanges with its flow, newest first (another company's integration: 404).
+export const listDeliveries = async (
+  deps: Deps,
+  ctx: AuthContext,
+  id: number,
+  query: { pageNumber: number; failed: boolean },
+): Promise<IntegrationDeliveriesPage> => {
+  await findIntegrationRow(deps.db, ctx, id);
+  const rows = await deps.db
+    .select()
+    .from(integrationDeliveries)
+    .where(
+      and(
+        eq(integrationDeliveries.integrationId, id),
+        query.failed ? eq(integrationDeliveries.ok, false) : undefined,
+      ),
+    )
+    .orderBy(desc(integrationDeliveries.createdAt), desc(integrationDeliveries.id))
+    .limit(INTEGRATION_DELIVERIES_PAGE_SIZE + 1)
+    .offset((query.pageNumber - 1) * INTEGRATION_DELIVERIES_PAGE_SIZE);
+  return {
+    deliveries: rows.slice(0, INTEGRATION_DELIVERIES_PAGE_SIZE).map((row) => ({
+      id: row.id,
+      ticketId: row.ticketId,
+      messageId: row.messageId,
+      event: row.event,
+      attempt: row.attempt,
+      status: row.status,
+      ok: row.ok,
+      durationMs: row.durationMs,
+      error: row.error,
+      createdAt: row.createdAt.toISOString(),
+    })),
+    hasMore: rows.length > INTEGRATION_DELIVERIES_PAGE_SIZE,
   };
 };
 

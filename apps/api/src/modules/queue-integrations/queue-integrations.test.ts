@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { IntegrationView } from '@atendi/shared';
-import { queueIntegrations, queues, whatsapps } from '../../db/schema';
+import { integrationDeliveries, queueIntegrations, queues, whatsapps } from '../../db/schema';
 import {
   createTestApp,
   inject,
@@ -221,6 +221,67 @@ describe('queue integrations', () => {
     ).toEqual([]);
   });
 
+  it('lists every integration for pickers, by name', async () => {
+    const made = [
+      await create({ name: 'Zeta flujo', type: 'webhook', urlN8N: 'https://z.test' }),
+      await create({
+        name: 'Alfa flujo',
+        type: 'typebot',
+        urlN8N: 'https://a.test',
+        typebotSlug: 'a',
+      }),
+    ];
+    const res = await call(admin, 'GET', '/queueIntegration/list');
+    expect(res.statusCode, res.body).toBe(200);
+    const options = (res.json() as { id: number; name: string; type: string }[]).filter((o) =>
+      made.some((m) => m.id === o.id),
+    );
+    expect(options).toEqual([
+      { id: made[1].id, name: 'Alfa flujo', type: 'typebot' },
+      { id: made[0].id, name: 'Zeta flujo', type: 'webhook' },
+    ]);
+  });
+
+  it('answers the exchanges with the flow, newest first, 40 a page, or only the failed ones', async () => {
+    const flow = await create({ name: 'Con entregas', type: 'webhook', urlN8N: 'https://d.test' });
+    const base = Date.now() - 3_600_000;
+    await t.db.insert(integrationDeliveries).values(
+      Array.from({ length: 45 }, (_, i) => ({
+        companyId,
+        integrationId: flow.id,
+        ticketId: null,
+        messageId: i + 1,
+        event: 'message.received',
+        attempt: 1,
+        status: i % 5 === 0 ? 503 : 200,
+        ok: i % 5 !== 0,
+        durationMs: 10 + i,
+        error: i % 5 === 0 ? 'HTTP 503' : null,
+        createdAt: new Date(base + i * 1000),
+      })),
+    );
+    const first = (await call(admin, 'GET', `/queueIntegration/${flow.id}/deliveries`)).json();
+    expect(first.hasMore).toBe(true);
+    expect(first.deliveries).toHaveLength(40);
+    expect(first.deliveries[0]).toMatchObject({ messageId: 45, ok: true, durationMs: 54 });
+    const second = (
+      await call(admin, 'GET', `/queueIntegration/${flow.id}/deliveries?pageNumber=2`)
+    ).json();
+    expect(second.hasMore).toBe(false);
+    expect(second.deliveries.map((d: { messageId: number }) => d.messageId)).toEqual([
+      5, 4, 3, 2, 1,
+    ]);
+    const failed = (
+      await call(admin, 'GET', `/queueIntegration/${flow.id}/deliveries?failed=true`)
+    ).json();
+    expect(failed.deliveries.map((d: { messageId: number }) => d.messageId)).toEqual([
+      41, 36, 31, 26, 21, 16, 11, 6, 1,
+    ]);
+    expect(failed.deliveries[0]).toMatchObject({ status: 503, error: 'HTTP 503', ok: false });
+    const bad = await call(admin, 'GET', `/queueIntegration/${flow.id}/deliveries?pageNumber=0`);
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('is for admins of plans with useIntegrations', async () => {
     expect((await call(agent, 'GET', '/queueIntegration')).json().error).toBe('ERR_NO_PERMISSION');
     const noPlan = await makeCompany(t.db, { planLimits: { useIntegrations: false } });
@@ -235,6 +296,7 @@ describe('queue integrations', () => {
     for (const [method, url, payload] of [
       ['GET', `/queueIntegration/${mine.id}`, undefined],
       ['PUT', `/queueIntegration/${mine.id}`, { name: 'Robada' }],
+      ['GET', `/queueIntegration/${mine.id}/deliveries`, undefined],
       ['DELETE', `/queueIntegration/${mine.id}`, undefined],
     ] as const) {
       const res = await call(outsider, method, url, payload);
@@ -242,6 +304,8 @@ describe('queue integrations', () => {
     }
     const theirs = (await call(outsider, 'GET', '/queueIntegration?searchParam=Privada')).json();
     expect(theirs.queueIntegrations).toEqual([]);
+    const theirOptions = (await call(outsider, 'GET', '/queueIntegration/list')).json();
+    expect(theirOptions.map((o: { id: number }) => o.id)).not.toContain(mine.id);
     const [theirQueue] = await t.db
       .insert(queues)
       .values({ companyId: outsider.companyId, name: 'Ajena', color: '#123123' })
