@@ -17,6 +17,7 @@ import {
   useTheme,
 } from '@mui/material';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
+import SmartToyOutlinedIcon from '@mui/icons-material/SmartToyOutlined';
 import VisibilityOutlinedIcon from '@mui/icons-material/VisibilityOutlined';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -69,6 +70,28 @@ const QueueChip = ({ queue }: { queue: TicketView['queue'] }) => {
   );
 };
 
+// A waiting conversation a bot is answering (an integration's flow or an AI agent): people see it
+// arrive, and see it become theirs when the bot hands it over.
+const servedByBot = (ticket: TicketView) =>
+  ticket.status === 'pending' &&
+  !ticket.userId &&
+  ((ticket.useIntegration && ticket.integrationId !== null) || ticket.promptId !== null);
+
+const BotChip = () => {
+  const { t } = useTranslation();
+  return (
+    <Tooltip title={t('tickets.botServingHint')}>
+      <Chip
+        size="small"
+        variant="outlined"
+        icon={<SmartToyOutlinedIcon />}
+        label={t('tickets.botServing')}
+        aria-label={t('tickets.botServingHint')}
+      />
+    </Tooltip>
+  );
+};
+
 const TicketSummary = ({ ticket, myUserId }: { ticket: TicketView; myUserId: number }) => {
   const hasUnread = ticket.unreadMessages > 0;
   return (
@@ -93,6 +116,7 @@ const TicketSummary = ({ ticket, myUserId }: { ticket: TicketView; myUserId: num
       </Stack>
       <Stack direction="row" spacing={0.75} alignItems="center" sx={{ mt: 0.5, minWidth: 0 }}>
         <QueueChip queue={ticket.queue} />
+        {servedByBot(ticket) && <BotChip />}
         <Typography variant="caption" color="text.secondary" noWrap>
           {ticket.whatsapp?.name}
           {ticket.user && ticket.userId !== myUserId ? ` · ${ticket.user.name}` : ''}

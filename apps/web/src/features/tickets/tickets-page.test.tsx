@@ -101,6 +101,25 @@ describe('tickets page', () => {
     expect(queries.find((query) => query.status === 'closed')).toMatchObject({ showAll: 'true' });
   });
 
+  it('marks the waiting conversations a bot is answering', async () => {
+    stubInbox({
+      pending: () =>
+        listOf([
+          withContact(5, 'Flujo Typebot', { ...waiting, useIntegration: true, integrationId: 3 }),
+          withContact(6, 'Agente IA', { ...waiting, promptId: 2 }),
+          withContact(7, 'Para una persona', { ...waiting, useIntegration: false }),
+        ]),
+    });
+    const user = setupUser();
+    renderApp('/tickets', makeAuth());
+    await user.click(await screen.findByRole('tab', { name: /^En espera/ }));
+    const list = await screen.findByRole('list', { name: 'En espera' });
+    const bot = 'Un bot (integración o agente de IA) atiende esta conversación';
+    expect(within(await rowOf(list, 'Flujo Typebot')).queryByLabelText(bot)).toBeTruthy();
+    expect(within(await rowOf(list, 'Agente IA')).queryByLabelText(bot)).toBeTruthy();
+    expect(within(await rowOf(list, 'Para una persona')).queryByLabelText(bot)).toBeNull();
+  });
+
   it('applies live ticket updates: new at the top, moved between lists, deleted away', async () => {
     stubInbox({
       open: () => listOf([withContact(1, 'María López')]),
