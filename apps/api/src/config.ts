@@ -135,6 +135,12 @@ const envSchema = z.object({
   // the first wait before a failed delivery is tried again (then 3× longer each time, 5 attempts).
   INTEGRATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   INTEGRATION_RETRY_BASE_MS: z.coerce.number().int().min(10).max(600_000).default(5000),
+  // Where Dialogflow ES is reached: host[:port], or an http(s):// address (a local stand-in in tests).
+  DIALOGFLOW_API_ENDPOINT: z
+    .string()
+    .trim()
+    .regex(/^(https?:\/\/)?[\w.-]+(:\d+)?\/?$/, 'A host[:port] or an http(s)://host:port address')
+    .default('dialogflow.googleapis.com'),
 });
 
 export type Config = {
@@ -198,7 +204,7 @@ export type Config = {
     maxRetries: number;
     transcriptionModel: string;
   };
-  integrations: { timeoutMs: number; retryBaseMs: number };
+  integrations: { timeoutMs: number; retryBaseMs: number; dialogflowEndpoint: string };
 };
 
 // Secrets that were not configured are generated once and kept in DATA_DIR, so tokens survive restarts.
@@ -280,6 +286,7 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
     integrations: {
       timeoutMs: e.INTEGRATION_TIMEOUT_MS,
       retryBaseMs: e.INTEGRATION_RETRY_BASE_MS,
+      dialogflowEndpoint: e.DIALOGFLOW_API_ENDPOINT,
     },
   };
 };

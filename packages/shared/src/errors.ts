@@ -95,9 +95,15 @@ export const errorStatus = {
   ERR_AI_PROVIDER_AUTH: 400,
   ERR_AI_PROVIDER_REQUEST: 400,
   ERR_AI_PROVIDER_UNAVAILABLE: 502,
-  // Queue integrations: not found; another of the company has that name.
+  // Queue integrations: not found; another of the company has that name. Dialogflow (a session test):
+  // Google refused the key; the project or agent does not exist; it refused the request; it could not
+  // answer.
   ERR_NO_INTEGRATION_FOUND: 404,
   ERR_INTEGRATION_NAME_EXISTS: 409,
+  ERR_DIALOGFLOW_AUTH: 400,
+  ERR_DIALOGFLOW_NOT_FOUND: 400,
+  ERR_DIALOGFLOW_INVALID: 400,
+  ERR_DIALOGFLOW_UNAVAILABLE: 502,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -205,3 +205,20 @@ export const integrationDeliveriesPageSchema = z.object({
   hasMore: z.boolean(),
 });
 export type IntegrationDeliveriesPage = z.input<typeof integrationDeliveriesPageSchema>;
+
+// POST /queueIntegration/testSession (SPEC §7): one detectIntent with the Dialogflow settings given, or
+// with the key stored on integrationId when jsonContent is left empty (an edit keeps the key unseen).
+export const integrationTestSessionSchema = z.object({
+  projectName: integrationFields.projectName.refine((value) => value.length > 0, 'Required'),
+  jsonContent: integrationFields.jsonContent.optional().default(''),
+  language: integrationFields.language.refine((value) => value.length > 0, 'Required'),
+  integrationId: z.number().int().positive().optional(),
+});
+export type IntegrationTestSessionInput = z.infer<typeof integrationTestSessionSchema>;
+export const integrationTestSessionResultSchema = z.object({
+  ok: z.literal(true),
+  intent: z.string().nullable(),
+  texts: z.array(z.string()),
+  durationMs: z.number(),
+});
+export type IntegrationTestSessionResult = z.input<typeof integrationTestSessionResultSchema>;

@@ -1,6 +1,12 @@
+import { z } from 'zod';
 import {
+  integrationDeliveriesPageSchema,
+  integrationDeliverySchema,
+  integrationOptionSchema,
   integrationsPageSchema,
   integrationViewSchema,
+  type IntegrationDelivery,
+  type IntegrationOption,
   type IntegrationView,
 } from '@atendi/shared';
 import { jsonResponse } from './fixtures';
@@ -37,5 +43,36 @@ export const makeIntegration = (overrides: Partial<IntegrationView> = {}): Integ
 export const integrationsPageOf = (queueIntegrations: IntegrationView[], hasMore = false) => {
   const body = { queueIntegrations, hasMore };
   integrationsPageSchema.parse(body);
+  return jsonResponse(200, body);
+};
+
+// GET /queueIntegration/list: the pickers' whole list.
+export const integrationOptionsOf = (options: IntegrationOption[]) => {
+  z.array(integrationOptionSchema).parse(options);
+  return jsonResponse(200, options);
+};
+
+// One exchange with a flow, as GET /queueIntegration/{id}/deliveries lists it.
+export const makeDelivery = (overrides: Partial<IntegrationDelivery> = {}): IntegrationDelivery => {
+  const delivery: IntegrationDelivery = {
+    id: 1,
+    ticketId: null,
+    messageId: null,
+    event: 'message.received',
+    attempt: 1,
+    status: 200,
+    ok: true,
+    durationMs: 120,
+    error: null,
+    createdAt: '2025-03-04T09:05:00.000Z',
+    ...overrides,
+  };
+  integrationDeliverySchema.parse(delivery);
+  return delivery;
+};
+
+export const deliveriesPageOf = (deliveries: IntegrationDelivery[], hasMore = false) => {
+  const body = { deliveries, hasMore };
+  integrationDeliveriesPageSchema.parse(body);
   return jsonResponse(200, body);
 };

@@ -22,6 +22,7 @@ import {
 } from './flow-tickets';
 import { openSealed } from './queue-integrations.service';
 import { typebotTurn } from './typebot-flow';
+import { dialogflowTurn } from './dialogflow-flow';
 import { postEvent, type WebhookAnswer, type WebhookEvent } from './webhook-adapter';
 
 // Integrations conversing with contacts (issue 18). A waiting ticket nobody serves whose
@@ -35,7 +36,8 @@ import { postEvent, type WebhookAnswer, type WebhookEvent } from './webhook-adap
 //   ticket waits for a person in its queue with a note, and the integration shows the error to admins;
 // - the receiver's answer may carry replies (sent through the outbox) and an action: transfer (a
 //   person takes over, in the queue named) or close;
-// - Typebot flows converse through typebot-flow.ts, bubble by bubble.
+// - Typebot flows converse through typebot-flow.ts, bubble by bubble; Dialogflow agents through
+//   dialogflow-flow.ts.
 
 export const INTEGRATION_TURN_QUEUE = 'integration.turn';
 const MAX_ATTEMPTS = 5;
@@ -173,6 +175,7 @@ export const registerIntegrationRuntime = (deps: FlowDeps, log: FastifyBaseLogge
       if (!turn) return;
       const { ticket, integration } = turn;
       if (integration.type === 'typebot') return typebotTurn(deps, job, ticket, integration);
+      if (integration.type === 'dialogflow') return dialogflowTurn(deps, job, ticket, integration);
       if (integration.type !== 'n8n' && integration.type !== 'webhook') return;
       const event = await eventOf(deps, ticket, integration, job.payload.messageId);
       if (!event) return;

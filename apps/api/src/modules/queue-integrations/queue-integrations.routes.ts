@@ -8,6 +8,8 @@ import {
   integrationDeliveriesQuery,
   integrationOptionSchema,
   integrationSchema,
+  integrationTestSessionResultSchema,
+  integrationTestSessionSchema,
   integrationsPageSchema,
   integrationsQuery,
   integrationUpdateSchema,
@@ -15,6 +17,8 @@ import {
   messageResponseSchema,
   okResponse,
 } from '@atendi/shared';
+import { closeDialogflowClients } from './dialogflow-adapter';
+import { testDialogflowSession } from './dialogflow-flow';
 import { registerIntegrationRuntime } from './integration-runtime';
 import {
   createIntegration,
@@ -39,6 +43,8 @@ export const queueIntegrationsRoutes = async (root: FastifyInstance) => {
   };
   const one = okResponse(integrationViewSchema);
   registerIntegrationRuntime(deps, app.log);
+  // Dialogflow's clients hold sockets and timers for the process.
+  app.addHook('onClose', closeDialogflowClients);
 
   app.get(
     '/queueIntegration',
@@ -51,6 +57,18 @@ export const queueIntegrationsRoutes = async (root: FastifyInstance) => {
       config,
     },
     async (request) => listIntegrations(deps, request.auth, request.query),
+  );
+  app.post(
+    '/queueIntegration/testSession',
+    {
+      schema: {
+        tags,
+        body: integrationTestSessionSchema,
+        response: okResponse(integrationTestSessionResultSchema),
+      },
+      config,
+    },
+    async (request) => testDialogflowSession(deps, request.auth, request.body),
   );
   app.get(
     '/queueIntegration/list',

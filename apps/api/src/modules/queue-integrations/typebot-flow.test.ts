@@ -124,6 +124,7 @@ describe('typebot integrations', () => {
       (row) => row?.useIntegration === false,
       'the end of the flow',
     );
+    await until(connection, from, 5, 'the last bubbles');
     const sent = await sentTo(connection, from);
     expect(sent.slice(3).map((m) => [m.mediaType, m.body])).toEqual([
       ['chat', 'Anotado: No tengo internet.'],

@@ -6,7 +6,7 @@ import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { fill, refill, setupUser, type User } from '../../test/user-event';
 import { makePrompt, promptListOf } from '../../test/prompts';
-import { integrationsPageOf, makeIntegration } from '../../test/queue-integrations';
+import { integrationOptionsOf } from '../../test/queue-integrations';
 import { bodyOf, makeConnection } from './connections.fixtures';
 
 const queues = [
@@ -361,10 +361,11 @@ describe('connection dialog', () => {
       'GET /whatsapp': () => jsonResponse(200, [linked]),
       'GET /whatsapp/4': () => jsonResponse(200, linked),
       'GET /queue': () => jsonResponse(200, queues),
-      'GET /queueIntegration': ({ url }) =>
-        url.searchParams.get('pageNumber') === '2'
-          ? integrationsPageOf([makeIntegration({ id: 8, name: 'Webhook CRM', type: 'webhook' })])
-          : integrationsPageOf([makeIntegration({ id: 5, name: 'Bot de ventas' })], true),
+      'GET /queueIntegration/list': () =>
+        integrationOptionsOf([
+          { id: 5, name: 'Bot de ventas', type: 'typebot' },
+          { id: 8, name: 'Webhook CRM', type: 'webhook' },
+        ]),
       'PUT /whatsapp/4': (init) => {
         sent = bodyOf(init);
         return jsonResponse(200, { ...linked, integrationId: 8 });
@@ -379,7 +380,7 @@ describe('connection dialog', () => {
     const picker = within(dialog).getByRole('combobox', { name: 'Integración' });
     expect(picker.textContent).toBe('Ninguna');
     await user.click(picker);
-    // Every page of the list is offered.
+    // The whole list, read at once.
     expect(await screen.findByRole('option', { name: 'Bot de ventas' })).toBeTruthy();
     await user.click(await screen.findByRole('option', { name: 'Webhook CRM' }));
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));

@@ -258,6 +258,122 @@ describe('integration dialog', () => {
     expect(sent).not.toHaveProperty('jsonContent');
   });
 
+  it('tests a new Dialogflow agent with the values typed, without saving it', async () => {
+    let sent: Record<string, unknown> | undefined;
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const fetchMock = stubApi({
+      'GET /queueIntegration': () => integrationsPageOf([]),
+      'POST /queueIntegration/testSession': async (init) => {
+        sent = bodyOf(init);
+        await answered;
+        return jsonResponse(200, {
+          ok: true,
+          intent: 'Saludo',
+          texts: ['¡Hola! ¿En qué puedo ayudarle?', 'Escriba "menú" para ver las opciones.'],
+          durationMs: 412,
+        });
+      },
+    });
+    const user = setupUser();
+    renderApp('/queue-integration', makeAuth());
+
+    const dialog = await openAddDialog(user);
+    await chooseType(user, dialog, 'Dialogflow');
+    const testButton = within(dialog).getByRole('button', { name: 'Probar sesión' });
+    expect(testButton).toHaveProperty('disabled', true);
+    await fill(user, textbox(dialog, 'Nombre del proyecto'), 'acme-bot');
+    await fill(user, textbox(dialog, 'Idioma'), 'es');
+    // Without a key there is nothing to sign in with.
+    expect(testButton).toHaveProperty('disabled', true);
+    await fill(user, textbox(dialog, 'Clave JSON de la cuenta de servicio'), serviceAccountKey);
+    expect(testButton).toHaveProperty('disabled', false);
+    await user.click(testButton);
+
+    expect(
+      await within(dialog).findByRole('progressbar', { name: 'Probando la sesión…' }),
+    ).toBeTruthy();
+    expect(testButton).toHaveProperty('disabled', true);
+    answer();
+    const result = (await within(dialog).findByText('Conectado: intención Saludo')).closest(
+      '[role="alert"]',
+    ) as HTMLElement;
+    expect(result.className).toMatch(/MuiAlert-standardSuccess/);
+    expect(within(result).getByText('¡Hola! ¿En qué puedo ayudarle?')).toBeTruthy();
+    expect(within(result).getByText('Escriba "menú" para ver las opciones.')).toBeTruthy();
+    expect(within(dialog).queryByRole('progressbar')).toBeNull();
+    expect(sent).toEqual({
+      projectName: 'acme-bot',
+      jsonContent: serviceAccountKey,
+      language: 'es',
+    });
+    expect(posts(fetchMock)).toEqual(['POST /queueIntegration/testSession']);
+    expect(screen.getByRole('dialog', { name: 'Agregar integración' })).toBeTruthy();
+  });
+
+  it("tests a saved Dialogflow agent's stored key and tells why Google refused it", async () => {
+    const sent: Record<string, unknown>[] = [];
+    let answer = jsonResponse(400, {
+      error: 'ERR_DIALOGFLOW_AUTH',
+      message: 'Google refused the key',
+    });
+    stubApi({
+      'GET /queueIntegration': () => integrationsPageOf([dialogflow]),
+      'POST /queueIntegration/testSession': (init) => {
+        sent.push(bodyOf(init));
+        return answer;
+      },
+    });
+    const user = setupUser();
+    renderApp('/queue-integration', makeAuth());
+
+    const dialog = await openEditDialog(user, 'Agente Dialogflow');
+    // The stored key is enough: the key field is left empty.
+    await user.click(within(dialog).getByRole('button', { name: 'Probar sesión' }));
+
+    const refusal = await within(dialog).findByText(
+      'Google rechazó la clave de la cuenta de servicio. Revise que sea del proyecto del agente y que tenga el rol Cliente de la API de Dialogflow.',
+    );
+    expect(refusal.closest('[role="alert"]')?.className).toMatch(/MuiAlert-standardError/);
+    expect(sent).toEqual([
+      { projectName: 'acme-bot', jsonContent: '', language: 'es', integrationId: 9 },
+    ]);
+
+    // Another language is another test: the old answer no longer applies.
+    answer = jsonResponse(400, { error: 'ERR_DIALOGFLOW_INVALID', message: 'Bad language' });
+    await refill(user, textbox(dialog, 'Idioma'), 'pt-BR');
+    expect(within(dialog).queryByText(/Google rechazó la clave/)).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Probar sesión' }));
+    expect(
+      await within(dialog).findByText(
+        'Dialogflow rechazó la solicitud. Revise el idioma: debe ser uno que el agente tenga.',
+      ),
+    ).toBeTruthy();
+    expect(sent[1]).toEqual({
+      projectName: 'acme-bot',
+      jsonContent: '',
+      language: 'pt-BR',
+      integrationId: 9,
+    });
+  });
+
+  it('offers the session test only for Dialogflow', async () => {
+    stubApi({ 'GET /queueIntegration': () => integrationsPageOf([webhook]) });
+    const user = setupUser();
+    renderApp('/queue-integration', makeAuth());
+
+    const dialog = await openEditDialog(user, 'Eventos ERP');
+    expect(within(dialog).queryByRole('button', { name: 'Probar sesión' })).toBeNull();
+    await chooseType(user, dialog, 'Dialogflow');
+    // Turned into Dialogflow now: no key is stored yet.
+    expect(within(dialog).getByRole('button', { name: 'Probar sesión' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+  });
+
   it('shows the signing secret of a webhook, read-only, with a copy button', async () => {
     stubApi({ 'GET /queueIntegration': () => integrationsPageOf([webhook]) });
     const user = setupUser();

@@ -30,6 +30,7 @@ import { ERROR_TOAST_MS, toastError } from '../../api/toasts';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
+import { DialogflowSessionTest } from './dialogflow-session-test';
 import { IntegrationLogo } from './integration-logo';
 import {
   fieldsOfType,
@@ -118,6 +119,8 @@ const IntegrationForm = ({
   });
   const type = useWatch({ control, name: 'type' });
   const jsonContent = useWatch({ control, name: 'jsonContent' });
+  const projectName = useWatch({ control, name: 'projectName' });
+  const language = useWatch({ control, name: 'language' });
   // The account of a key pasted now, so a wrong file is noticed before saving.
   const typedAccount = jsonContent.trim() ? parseServiceAccount(jsonContent) : null;
 
@@ -336,6 +339,14 @@ const IntegrationForm = ({
                   />
                 </Button>
               </div>
+              <DialogflowSessionTest
+                projectName={projectName}
+                language={language}
+                jsonContent={jsonContent}
+                hasStoredKey={hasStoredKey}
+                integrationId={integration?.id}
+                disabled={isSubmitting}
+              />
             </>
           )}
         </Stack>

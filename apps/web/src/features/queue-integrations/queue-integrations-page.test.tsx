@@ -58,11 +58,12 @@ describe('queue integrations page', () => {
     });
     renderApp('/queue-integration', makeAuth());
     const failing = await rowOf('Eventos ERP');
+    // A button: it opens the failed deliveries (deliveries-dialog.test.tsx).
     expect(
-      within(failing).getByRole('img', { name: /^La integración no respondió .*HTTP 503/ }),
+      within(failing).getByRole('button', { name: /^La integración no respondió .*HTTP 503/ }),
     ).toBeTruthy();
     expect(
-      within(await rowOf('Bot de ventas')).queryByRole('img', { name: /no respondió/ }),
+      within(await rowOf('Bot de ventas')).queryByRole('button', { name: /no respondió/ }),
     ).toBeNull();
   });
 
@@ -83,6 +84,9 @@ describe('queue integrations page', () => {
       const row = await rowOf(name!);
       expect(within(row).getByRole('img', { name: type })).toBeTruthy();
       expect(within(row).getByText(id!)).toBeTruthy();
+      expect(
+        within(row).getByRole('button', { name: `Entregas de la integración ${name}` }),
+      ).toBeTruthy();
       expect(
         within(row).getByRole('button', { name: `Editar la integración ${name}` }),
       ).toBeTruthy();

@@ -3,6 +3,7 @@ import { Button, Stack } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import HistoryIcon from '@mui/icons-material/History';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { can, type IntegrationView } from '@atendi/shared';
@@ -18,6 +19,7 @@ import {
   type TableColumns,
 } from '../../components/paged-table';
 import { usePagedList } from '../../lib/use-paged-list';
+import { DeliveriesDialog, type DeliveriesTarget } from './deliveries-dialog';
 import { IntegrationDialog } from './integration-dialog';
 import { IntegrationLogo } from './integration-logo';
 import {
@@ -28,6 +30,12 @@ import {
 } from './queue-integrations.api';
 
 type DialogState = { open: boolean; integration: IntegrationView | null; sessionKey: number };
+type DeliveriesState = {
+  open: boolean;
+  integration: DeliveriesTarget | null;
+  failedOnly: boolean;
+  sessionKey: number;
+};
 
 const IntegrationsManager = () => {
   const { t } = useTranslation();
@@ -38,11 +46,24 @@ const IntegrationsManager = () => {
     integration: null,
     sessionKey: 0,
   });
+  const [deliveries, setDeliveries] = useState<DeliveriesState>({
+    open: false,
+    integration: null,
+    failedOnly: false,
+    sessionKey: 0,
+  });
 
   useIntegrationLiveUpdates();
 
   const openDialog = (integration: IntegrationView | null) =>
     setDialog((current) => ({ open: true, integration, sessionKey: current.sessionKey + 1 }));
+  const openDeliveries = ({ id, name }: IntegrationView, failedOnly: boolean) =>
+    setDeliveries((current) => ({
+      open: true,
+      integration: { id, name },
+      failedOnly,
+      sessionKey: current.sessionKey + 1,
+    }));
 
   const confirmDelete = useDeleteConfirm({
     remove: (integration: IntegrationView) => deleteIntegration(integration.id),
@@ -70,33 +91,47 @@ const IntegrationsManager = () => {
         <Stack direction="row" spacing={1} alignItems="center">
           <span>{integration.name}</span>
           {integration.lastError && (
+            // The warning leads to the failed deliveries, which tell why the flow did not answer.
             <WarningBadge
-              text={t('queueIntegrations.lastError', {
-                at: formatDateTime(integration.lastError.at),
-                text: integration.lastError.message,
+              text={t('queueIntegrations.lastErrorButton', {
+                text: t('queueIntegrations.lastError', {
+                  at: formatDateTime(integration.lastError.at),
+                  text: integration.lastError.message,
+                }),
               })}
+              onClick={() => openDeliveries(integration, true)}
             />
           )}
         </Stack>
       ),
       sx: { fontWeight: 500 },
     },
-    actionsColumn(t('queueIntegrations.columns.actions'), (integration) => (
-      <>
-        <RowAction
-          title={t('queueIntegrations.edit')}
-          label={t('queueIntegrations.editIntegration', { name: integration.name })}
-          icon={<EditOutlinedIcon fontSize="small" />}
-          onClick={() => openDialog(integration)}
-        />
-        <RowAction
-          title={t('queueIntegrations.delete')}
-          label={t('queueIntegrations.deleteIntegration', { name: integration.name })}
-          icon={<DeleteOutlineIcon fontSize="small" />}
-          onClick={() => confirmDelete.ask(integration)}
-        />
-      </>
-    )),
+    actionsColumn(
+      t('queueIntegrations.columns.actions'),
+      (integration) => (
+        <>
+          <RowAction
+            title={t('queueIntegrations.deliveriesAction')}
+            label={t('queueIntegrations.deliveriesOf', { name: integration.name })}
+            icon={<HistoryIcon fontSize="small" />}
+            onClick={() => openDeliveries(integration, false)}
+          />
+          <RowAction
+            title={t('queueIntegrations.edit')}
+            label={t('queueIntegrations.editIntegration', { name: integration.name })}
+            icon={<EditOutlinedIcon fontSize="small" />}
+            onClick={() => openDialog(integration)}
+          />
+          <RowAction
+            title={t('queueIntegrations.delete')}
+            label={t('queueIntegrations.deleteIntegration', { name: integration.name })}
+            icon={<DeleteOutlineIcon fontSize="small" />}
+            onClick={() => confirmDelete.ask(integration)}
+          />
+        </>
+      ),
+      150,
+    ),
   ];
 
   return (
@@ -120,6 +155,13 @@ const IntegrationsManager = () => {
         integration={dialog.integration}
         sessionKey={dialog.sessionKey}
         onClose={() => setDialog((current) => ({ ...current, open: false }))}
+      />
+      <DeliveriesDialog
+        open={deliveries.open}
+        integration={deliveries.integration}
+        failedOnly={deliveries.failedOnly}
+        sessionKey={deliveries.sessionKey}
+        onClose={() => setDeliveries((current) => ({ ...current, open: false }))}
       />
       {confirmDelete.dialog}
     </>

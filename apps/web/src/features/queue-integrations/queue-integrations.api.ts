@@ -1,8 +1,16 @@
-import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import {
+  useInfiniteQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
 import type {
+  IntegrationDeliveriesPage,
   IntegrationEvent,
   IntegrationInput,
   IntegrationsPage,
+  IntegrationTestSessionInput,
+  IntegrationTestSessionResult,
   IntegrationUpdateInput,
   IntegrationView,
 } from '@atendi/shared';
@@ -16,6 +24,8 @@ type IntegrationsData = InfiniteData<IntegrationsPage, number>;
 export const integrationsKeys = {
   lists: ['queue-integrations', 'page'] as const,
   list: (search: string) => ['queue-integrations', 'page', search] as const,
+  deliveries: (id: number, failed: boolean) =>
+    ['queue-integrations', 'deliveries', id, { failed }] as const,
 };
 
 export const fetchIntegrationsPage = (searchParam: string, pageNumber: number) =>
@@ -26,6 +36,26 @@ export const updateIntegration = (id: number, input: IntegrationUpdateInput) =>
   api.put<IntegrationView>(`/queueIntegration/${id}`, input);
 export const deleteIntegration = (id: number) =>
   api.delete<{ message: string }>(`/queueIntegration/${id}`);
+export const fetchDeliveriesPage = (id: number, failed: boolean, pageNumber: number) =>
+  api.get<IntegrationDeliveriesPage>(`/queueIntegration/${id}/deliveries`, {
+    query: { pageNumber, failed },
+  });
+// integrationId lets an edit test the stored key (jsonContent left ''), which the form never holds.
+export const testDialogflowSession = (input: IntegrationTestSessionInput) =>
+  api.post<IntegrationTestSessionResult>('/queueIntegration/testSession', input);
+
+// Newest first, 40 a page. Every opening reads them again: they pile up while the flow is in use.
+// Silent: the dialog tells a failure in place.
+export const useIntegrationDeliveries = (id: number, failed: boolean) =>
+  useInfiniteQuery({
+    queryKey: integrationsKeys.deliveries(id, failed),
+    queryFn: ({ pageParam }) => fetchDeliveriesPage(id, failed, pageParam),
+    initialPageParam: 1,
+    getNextPageParam: (last: IntegrationDeliveriesPage, pages: IntegrationDeliveriesPage[]) =>
+      last.hasMore ? pages.length + 1 : undefined,
+    staleTime: 0,
+    meta: { silent: true },
+  });
 
 export const integrationsList: PagedSource<'queueIntegrations', IntegrationsPage> = {
   queryKey: integrationsKeys.list,

@@ -5,7 +5,7 @@ import { getSocket } from '../../api/socket';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { makePrompt, promptListOf } from '../../test/prompts';
-import { integrationsPageOf, makeIntegration } from '../../test/queue-integrations';
+import { integrationOptionsOf } from '../../test/queue-integrations';
 import { renderApp } from '../../test/render-app';
 import { fill, refill, setupUser, type User } from '../../test/user-event';
 import type { Queue, QueueOption } from './queues.api';
@@ -486,10 +486,10 @@ describe('queues page', () => {
     let sent: Record<string, unknown> | undefined;
     stubApi({
       'GET /queue': () => jsonResponse(200, [makeQueue()]),
-      'GET /queueIntegration': () =>
-        integrationsPageOf([
-          makeIntegration({ id: 5, name: 'Bot de soporte' }),
-          makeIntegration({ id: 6, name: 'Avisos n8n', type: 'n8n' }),
+      'GET /queueIntegration/list': () =>
+        integrationOptionsOf([
+          { id: 5, name: 'Bot de soporte', type: 'typebot' },
+          { id: 6, name: 'Avisos n8n', type: 'n8n' },
         ]),
       'PUT /queue/1': (init) => {
         sent = bodyOf(init);
@@ -536,8 +536,8 @@ describe('queues page', () => {
     });
     stubApi({
       'GET /queue': () => jsonResponse(200, [saved]),
-      'GET /queueIntegration': () =>
-        integrationsPageOf([makeIntegration({ id: 5, name: 'Bot de soporte' })]),
+      'GET /queueIntegration/list': () =>
+        integrationOptionsOf([{ id: 5, name: 'Bot de soporte', type: 'typebot' }]),
       'PUT /queue/1': (init) => {
         sent = bodyOf(init);
         return jsonResponse(200, makeQueue());
