@@ -10,7 +10,7 @@ import {
   queues,
   tickets,
 } from '../../db/schema';
-import { PermanentJobError, retryDelay } from '../../jobs/queue';
+import { PermanentJobError, retryDelay, type Job } from '../../jobs/queue';
 import {
   applyStep,
   integrationMode,
@@ -161,6 +161,37 @@ const loadTurn = async (deps: FlowDeps, payload: Payload) => {
   return integration ? { ticket, integration } : undefined;
 };
 
+// n8n and webhooks: the message POSTed, signed; the receiver's answer applied.
+const webhookTurn = async (
+  deps: FlowDeps,
+  job: Job<Payload>,
+  ticket: TicketRow,
+  integration: IntegrationRow,
+) => {
+  const event = await eventOf(deps, ticket, integration, job.payload.messageId);
+  if (!event) return;
+  const secret = openSealed(deps.secrets, integration.signingSecretSealed);
+  if (!secret) throw new PermanentJobError('The integration has no signing secret');
+  const delivery = await postEvent(
+    integration.urlN8N,
+    secret,
+    event,
+    deps.config.integrations.timeoutMs,
+  );
+  await recordDelivery(deps, ticket, integration, {
+    messageId: event.message.id,
+    event: event.event,
+    // Counted when the job was claimed: this is attempt number job.attempts.
+    attempt: job.attempts,
+    status: delivery.status,
+    ok: delivery.ok,
+    durationMs: delivery.durationMs,
+    error: delivery.error,
+  });
+  if (!delivery.ok) throw new Error(delivery.error ?? 'Delivery failed');
+  if (delivery.answer) await applyAnswer(deps, ticket.id, integration, delivery.answer);
+};
+
 export const registerIntegrationRuntime = (deps: FlowDeps, log: FastifyBaseLogger) => {
   const { timeoutMs, retryBaseMs } = deps.config.integrations;
   deps.jobs.define<Payload>({
@@ -174,27 +205,16 @@ export const registerIntegrationRuntime = (deps: FlowDeps, log: FastifyBaseLogge
       const turn = await loadTurn(deps, job.payload);
       if (!turn) return;
       const { ticket, integration } = turn;
-      if (integration.type === 'typebot') return typebotTurn(deps, job, ticket, integration);
-      if (integration.type === 'dialogflow') return dialogflowTurn(deps, job, ticket, integration);
-      if (integration.type !== 'n8n' && integration.type !== 'webhook') return;
-      const event = await eventOf(deps, ticket, integration, job.payload.messageId);
-      if (!event) return;
-      const secret = openSealed(deps.secrets, integration.signingSecretSealed);
-      if (!secret) throw new PermanentJobError('The integration has no signing secret');
-      const delivery = await postEvent(integration.urlN8N, secret, event, timeoutMs);
-      await recordDelivery(deps, ticket, integration, {
-        messageId: event.message.id,
-        event: event.event,
-        // Counted when the job was claimed: this is attempt number job.attempts.
-        attempt: job.attempts,
-        status: delivery.status,
-        ok: delivery.ok,
-        durationMs: delivery.durationMs,
-        error: delivery.error,
-      });
-      if (!delivery.ok) throw new Error(delivery.error ?? 'Delivery failed');
+      const run =
+        integration.type === 'typebot'
+          ? typebotTurn
+          : integration.type === 'dialogflow'
+            ? dialogflowTurn
+            : webhookTurn;
+      const outcome = await run(deps, job, ticket, integration);
+      // It answered: the error admins saw is over.
       if (integration.lastErrorCode) await recordError(deps, integration, null);
-      if (delivery.answer) await applyAnswer(deps, ticket.id, integration, delivery.answer);
+      return outcome;
     },
     onFailed: async (job, error) => {
       const turn = await loadTurn(deps, job.payload);

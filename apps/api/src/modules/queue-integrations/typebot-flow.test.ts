@@ -333,5 +333,15 @@ describe('typebot integrations', () => {
       .from(queueIntegrations)
       .where(eq(queueIntegrations.id, flow.id));
     expect(row.lastErrorMessage).toContain('HTTP 404');
+
+    // Fixed, it answers the next conversation, and the error admins saw is gone.
+    await inject(t.app, admin, 'PUT', `/queueIntegration/${flow.id}`, {
+      typebotSlug: 'soporte-abc123',
+    });
+    const next = nextNumber();
+    await inbound(t.app, admin, connection.id, { from: next, body: 'Hola' });
+    await until(connection, next, 2, 'the greeting');
+    const view = (await inject(t.app, admin, 'GET', `/queueIntegration/${flow.id}`)).json();
+    expect(view.lastError).toBeNull();
   });
 });
