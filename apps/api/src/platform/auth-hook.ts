@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { can, effectiveCompanyStatus } from '@atendi/shared';
 import type { Db } from '../db/client';
@@ -16,12 +16,14 @@ const bearer = (request: FastifyRequest) => {
 };
 
 // Reads who the caller is and what they may reach, every request: profile, company and plan
-// changes, and the end of the token's session, take effect at once, not when the token expires.
-const loadPrincipal = (db: Db, userId: number, sessionId: string) =>
+// changes, and the end of the token's session, take effect at once, not when the token expires. Every
+// private request runs it, so it is built once and prepared (named): the server parses and plans it
+// once per connection, and no request pays for building its SQL.
+const preparePrincipal = (db: Db) =>
   db
     .select({
       userId: users.id,
-      sessionLive: sessionLiveSql(userId, sessionId),
+      sessionLive: sessionLiveSql(sql.placeholder('userId'), sql.placeholder('sessionId')),
       companyId: users.companyId,
       profile: users.profile,
       isSuper: users.super,
@@ -39,15 +41,16 @@ const loadPrincipal = (db: Db, userId: number, sessionId: string) =>
     .from(users)
     .innerJoin(companies, eq(companies.id, users.companyId))
     .innerJoin(plans, eq(plans.id, companies.planId))
-    .where(eq(users.id, userId))
+    .where(eq(users.id, sql.placeholder('userId')))
     .limit(1)
-    .then((rows) => rows[0]);
+    .prepare('auth_principal');
 
 // Wraps the private route tree: no session or an ended one → 401, bad or expired token → 403 (the
 // client refreshes once and retries), then the route's declared access (permission, super, company
 // gate, plan flag).
 export const registerAuthHook = (app: FastifyInstance, deps: { db: Db; tokens: TokenService }) => {
   app.decorateRequest('auth', null as unknown as AuthContext);
+  const principalQuery = preparePrincipal(deps.db);
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config.access ?? {};
     if (access.public) return;
@@ -56,7 +59,7 @@ export const registerAuthHook = (app: FastifyInstance, deps: { db: Db; tokens: T
     const claims = await deps.tokens.verifyAccess(token);
     if (claims === 'expired') throw new AppError('ERR_INVALID_TOKEN', 'Token expired');
     if (claims === 'invalid') throw new AppError('ERR_INVALID_TOKEN', 'Invalid token');
-    const principal = await loadPrincipal(deps.db, claims.id, claims.sid);
+    const [principal] = await principalQuery.execute({ userId: claims.id, sessionId: claims.sid });
     if (!principal) throw new AppError('ERR_SESSION_EXPIRED', 'This account no longer exists');
     // 401, not 403: refreshing cannot bring an ended session back, the client signs out.
     if (!principal.sessionLive) throw new AppError('ERR_SESSION_EXPIRED', 'This session has ended');

@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { refreshTokens, users } from '../db/schema';
 import type { Realtime } from '../realtime/realtime';
@@ -7,7 +7,10 @@ import type { Realtime } from '../realtime/realtime';
 // the family holds a token that was not revoked (logout, a newer login, a password change, theft).
 // Checked in the query that already reads the caller, so it costs no extra round trip and needs no
 // cache to invalidate across nodes.
-export const sessionLiveSql = (userId: number, sessionId: string): SQL<boolean> =>
+export const sessionLiveSql = (
+  userId: number | Placeholder,
+  sessionId: string | Placeholder,
+): SQL<boolean> =>
   sql<boolean>`exists (select 1 from ${refreshTokens} where ${refreshTokens.familyId} = ${sessionId} and ${refreshTokens.userId} = ${userId} and ${refreshTokens.revokedAt} is null)`;
 
 // The same check on its own (the socket handshake): false also for a user that no longer exists.
