@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { can, effectiveCompanyStatus } from '@atendi/shared';
 import type { Db } from '../db/client';
-import { companies, plans, users } from '../db/schema';
+import { companies, plans, userQueues, users } from '../db/schema';
 import type { AuthContext } from './context';
 import { AppError } from './errors';
 import { sessionLiveSql } from './sessions';
@@ -29,6 +29,9 @@ const preparePrincipal = (db: Db) =>
       isSuper: users.super,
       companyStatus: companies.status,
       dueDate: companies.dueDate,
+      queueIds: sql<
+        number[]
+      >`array(select ${userQueues.queueId} from ${userQueues} where ${userQueues.userId} = ${users.id})`,
       plan: {
         useCampaigns: plans.useCampaigns,
         useKanban: plans.useKanban,
@@ -69,6 +72,7 @@ export const registerAuthHook = (app: FastifyInstance, deps: { db: Db; tokens: T
       profile: principal.profile,
       isSuper: principal.isSuper,
       sessionId: claims.sid,
+      queueIds: principal.queueIds,
     };
     if (principal.isSuper) return;
     if (access.superOnly)

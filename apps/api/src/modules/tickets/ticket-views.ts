@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { contacts, queues, tags, ticketTags, tickets, users, whatsapps } from '../../db/schema';
 import type { ContactView, TicketView } from '@atendi/shared';
@@ -33,6 +33,11 @@ export const loadTicketViews = async (db: Db, ids: number[]): Promise<TicketView
       queue: { id: queues.id, name: queues.name, color: queues.color },
       user: { id: users.id, name: users.name },
       whatsapp: { id: whatsapps.id, name: whatsapps.name, status: whatsapps.status },
+      // The ticket's tags by name, in the same round trip.
+      tags: sql<TicketView['tags']>`coalesce((
+        select json_agg(json_build_object('id', ${tags.id}, 'name', ${tags.name}, 'color', ${tags.color}) order by ${tags.name})
+        from ${ticketTags} join ${tags} on ${tags.id} = ${ticketTags.tagId}
+        where ${ticketTags.ticketId} = ${tickets.id}), '[]'::json)`,
     })
     .from(tickets)
     .innerJoin(contacts, eq(contacts.id, tickets.contactId))
@@ -40,20 +45,8 @@ export const loadTicketViews = async (db: Db, ids: number[]): Promise<TicketView
     .leftJoin(queues, eq(queues.id, tickets.queueId))
     .leftJoin(users, eq(users.id, tickets.userId))
     .where(inArray(tickets.id, ids));
-  const tagRows = await db
-    .select({ ticketId: ticketTags.ticketId, id: tags.id, name: tags.name, color: tags.color })
-    .from(ticketTags)
-    .innerJoin(tags, eq(tags.id, ticketTags.tagId))
-    .where(inArray(ticketTags.ticketId, ids))
-    .orderBy(asc(tags.name));
-  const tagsOf = new Map<number, TicketView['tags']>();
-  for (const { ticketId, ...tag } of tagRows) {
-    const list = tagsOf.get(ticketId) ?? [];
-    list.push(tag);
-    tagsOf.set(ticketId, list);
-  }
   const byId = new Map(
-    rows.map(({ ticket, contact, queue, user, whatsapp }): [number, TicketView] => [
+    rows.map(({ ticket, contact, queue, user, whatsapp, tags: tagList }): [number, TicketView] => [
       ticket.id,
       {
         id: ticket.id,
@@ -74,7 +67,7 @@ export const loadTicketViews = async (db: Db, ids: number[]): Promise<TicketView
         useIntegration: ticket.useIntegration,
         promptId: ticket.promptId,
         integrationId: ticket.integrationId,
-        tags: tagsOf.get(ticket.id) ?? [],
+        tags: tagList,
         createdAt: ticket.createdAt.toISOString(),
         updatedAt: ticket.updatedAt.toISOString(),
       },

@@ -8,7 +8,10 @@ import type { SocketIdentity, TicketRoomResolver } from '../../realtime/realtime
 // every ticket of their company; other profiles see the tickets of their queues, tickets without a
 // queue, and tickets assigned to them.
 
-type Who = Pick<SocketIdentity, 'userId' | 'profile' | 'isSuper'>;
+type Who = Pick<SocketIdentity, 'userId' | 'profile' | 'isSuper'> & {
+  // Read with the request's principal (AuthContext); looked up when absent.
+  queueIds?: readonly number[];
+};
 
 export const seesAll = seesAllTickets;
 
@@ -24,7 +27,7 @@ export const queueIdsOf = async (db: Db, userId: number) =>
 export const ticketViewer = async (db: Db, who: Who): Promise<TicketViewer> => ({
   userId: who.userId,
   seesAll: seesAll(who),
-  queueIds: await queueIdsOf(db, who.userId),
+  queueIds: who.queueIds ? [...who.queueIds] : await queueIdsOf(db, who.userId),
 });
 
 // isTicketListed (@atendi/shared) as a filter on tickets; visibility.test.ts proves they agree.
