@@ -120,28 +120,34 @@ describe('ingest', () => {
     expect(ticket).toMatchObject({ unreadMessages: 2, lastMessage: 'dos' });
   });
 
-  it('200 concurrent first messages from one new number: 1 contact, 1 ticket, 200 messages', async () => {
-    const number = '5491155550003';
-    const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) =>
-        t.app.deps.channels.extra(connection.id, 'inbound', {
-          from: number,
-          name: 'Masivo',
-          body: `m${i}`,
-        }),
-      ),
-    );
-    expect(results).toHaveLength(200);
-    const all = await t.db
-      .select()
-      .from(contacts)
-      .where(and(eq(contacts.companyId, company.company.id), eq(contacts.number, number)));
-    expect(all).toHaveLength(1);
-    const ticketRows = await ticketsOf(all[0].id);
-    expect(ticketRows).toHaveLength(1);
-    expect(await messageCount(ticketRows[0].id)).toBe(200);
-    expect(ticketRows[0].unreadMessages).toBe(200);
-  });
+  // 200 transactions contending on one embedded, single-threaded database take 15-30 s on a busy
+  // 2-core machine: a correctness test, given room so load alone cannot fail it.
+  it(
+    '200 concurrent first messages from one new number: 1 contact, 1 ticket, 200 messages',
+    { timeout: 90_000 },
+    async () => {
+      const number = '5491155550003';
+      const results = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          t.app.deps.channels.extra(connection.id, 'inbound', {
+            from: number,
+            name: 'Masivo',
+            body: `m${i}`,
+          }),
+        ),
+      );
+      expect(results).toHaveLength(200);
+      const all = await t.db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.companyId, company.company.id), eq(contacts.number, number)));
+      expect(all).toHaveLength(1);
+      const ticketRows = await ticketsOf(all[0].id);
+      expect(ticketRows).toHaveLength(1);
+      expect(await messageCount(ticketRows[0].id)).toBe(200);
+      expect(ticketRows[0].unreadMessages).toBe(200);
+    },
+  );
 
   it('keeps quoted replies and media', async () => {
     const original = await inbound({ from: '5491155550004', body: 'precio?', id: 'Q-ORIGINAL' });
