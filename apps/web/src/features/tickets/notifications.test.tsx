@@ -168,7 +168,7 @@ describe('message notifications', () => {
     await receiveAppMessage(makeMessage({ id: 34, ticketId: 8 }), pedro);
     expect(reads()).toBe(2);
     // The two that came within 2 s are read together when the pause ends.
-    await waitFor(() => expect(reads()).toBe(3), { timeout: 4000 });
+    await waitFor(() => expect(reads()).toBe(3), { timeout: 10_000 });
   });
 });
 
