@@ -38,16 +38,33 @@ export default defineConfig(({ mode }) => {
       outDir: 'dist',
       sourcemap: true,
       rolldownOptions: {
+        treeshake: {
+          // @atendi/shared's files only declare (constants, functions, zod schemas): none runs
+          // anything on import. Said here, the schemas of a file the app takes nothing from (most
+          // of them) stay out of the bundle instead of being kept for the calls that build them.
+          moduleSideEffects: [
+            { test: /[\\/]packages[\\/]shared[\\/]src[\\/]/, sideEffects: false },
+          ],
+        },
         output: {
-          // Vendor code changes less often than ours; separate chunks cache better.
+          // Vendor code changes less often than ours; separate chunks cache better. A group is one
+          // chunk wherever its modules are used, so only libraries the first load (login, shell,
+          // inbox) needs anyway get one; a group holding a library only some pages use would put it
+          // in every first load. The rest goes with the pages that import it.
           codeSplitting: {
             groups: [
-              { name: 'mui', test: /node_modules[\\/](@mui|@emotion)/ },
               {
                 name: 'react',
                 test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
               },
-              { name: 'forms', test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]/ },
+              // zod with lib/zod-csp.ts, which turns its eval-compiled parsers off and must run
+              // before any schema is created (main.tsx imports it first). A chunk runs before the
+              // chunks that import it, so @atendi/shared's schemas, in chunks of their own, would
+              // otherwise be created first. The login form needs zod: first load anyway.
+              { name: 'zod', test: /node_modules[\\/]zod[\\/]|[\\/]src[\\/]lib[\\/]zod-csp\.ts$/ },
+              // Every text of both languages (i18n.ts loads them all at start): a chunk of its own,
+              // so a text change leaves the code's chunks cached.
+              { name: 'texts', test: /[\\/]src[\\/](.+[\\/])?i18n[\\/][^\\/]+\.json$/ },
               // Loaded with the dashboard's charts only (React.lazy), never in the first load.
               {
                 name: 'charts',
@@ -58,7 +75,6 @@ export default defineConfig(({ mode }) => {
                 name: 'sheets',
                 test: /node_modules[\\/](read-excel-file|write-excel-file|fflate|saxen|unzipper-esm)[\\/]/,
               },
-              { name: 'vendor', test: /node_modules/ },
             ],
           },
         },

@@ -1,38 +1,9 @@
+import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
-import { NotFoundPage } from '../components/not-found-page';
-import { AnnouncementsPage } from '../features/announcements/announcements-page';
-import { ForgetPasswordPage } from '../features/auth/forget-password-page';
+import { FullPageSpinner } from '../components/full-page-spinner';
+import { LoadingBox } from '../components/loading-box';
 import { LoginPage } from '../features/auth/login-page';
-import { SignupPage } from '../features/auth/signup-page';
-import { CampaignReportPage } from '../features/campaigns/campaign-report-page';
-import { CampaignsConfigPage } from '../features/campaigns/campaigns-config-page';
-import { CampaignsPage } from '../features/campaigns/campaigns-page';
-import { ConnectionsPage } from '../features/connections/connections-page';
-import { ContactListItemsPage } from '../features/contact-lists/contact-list-items-page';
-import { ContactListsPage } from '../features/contact-lists/contact-lists-page';
-import { ContactsPage } from '../features/contacts/contacts-page';
-import { DashboardPage } from '../features/dashboard/dashboard-page';
-import { FilesPage } from '../features/files/files-page';
-import { HelpsPage } from '../features/helps/helps-page';
-import { KanbanPage } from '../features/kanban/kanban-page';
-import { MessagesApiPage } from '../features/messages-api/messages-api-page';
-import { PromptsPage } from '../features/prompts/prompts-page';
-import { QueueIntegrationsPage } from '../features/queue-integrations/queue-integrations-page';
-import { QueuesPage } from '../features/queues/queues-page';
-import { QuickMessagesPage } from '../features/quick-messages/quick-messages-page';
-import { SchedulesPage } from '../features/schedules/schedules-page';
-import { SettingsPage } from '../features/settings/settings-page';
-import {
-  PaymentCancelPage,
-  PaymentSuccessPage,
-} from '../features/subscriptions/payment-result-pages';
-import { RestrictedAccessPage } from '../features/subscriptions/restricted-access-page';
-import { SubscribePage } from '../features/subscriptions/subscribe-page';
-import { SubscriptionsPage } from '../features/subscriptions/subscriptions-page';
-import { TagsPage } from '../features/tags/tags-page';
 import { TicketsPage } from '../features/tickets/tickets-page';
-import { TodoListPage } from '../features/todolist/todolist-page';
-import { UsersPage } from '../features/users/users-page';
 import { hasCampaignFlag } from '../lib/storage';
 import {
   CompanyStatusGate,
@@ -42,6 +13,131 @@ import {
   SuperUserRoute,
 } from './guards';
 import { AppLayout } from './layout/app-layout';
+
+// The login page and the inbox (where a session starts and where agents spend their day) are in the
+// first load with the shell; every other page is fetched the first time it is visited. The fallback
+// is the app's spinner: inside the shell where the page goes, or the whole screen before login.
+const pageLoaders: (() => Promise<unknown>)[] = [];
+
+const lazyPage = <K extends string>(
+  load: () => Promise<Record<K, ComponentType>>,
+  name: K,
+  Fallback: ComponentType = LoadingBox,
+) => {
+  let loaded: ComponentType | undefined;
+  const loadPage = () =>
+    load().then((module) => {
+      loaded = module[name];
+      return { default: loaded };
+    });
+  pageLoaders.push(loadPage);
+  const Page = lazy(loadPage);
+  const LazyPage = () => {
+    // Once its code is here (visited or preloaded) a page renders at once, without a fallback
+    // first; chosen once per mount so that a page never remounts when this re-renders.
+    const [Component] = useState<ComponentType>(() => loaded ?? Page);
+    return (
+      <Suspense fallback={<Fallback />}>
+        <Component />
+      </Suspense>
+    );
+  };
+  LazyPage.displayName = `Lazy(${name})`;
+  return LazyPage;
+};
+
+const SignupPage = lazyPage(
+  () => import('../features/auth/signup-page'),
+  'SignupPage',
+  FullPageSpinner,
+);
+const ForgetPasswordPage = lazyPage(
+  () => import('../features/auth/forget-password-page'),
+  'ForgetPasswordPage',
+  FullPageSpinner,
+);
+const NotFoundPage = lazyPage(() => import('../components/not-found-page'), 'NotFoundPage');
+const AnnouncementsPage = lazyPage(
+  () => import('../features/announcements/announcements-page'),
+  'AnnouncementsPage',
+);
+const CampaignReportPage = lazyPage(
+  () => import('../features/campaigns/campaign-report-page'),
+  'CampaignReportPage',
+);
+const CampaignsConfigPage = lazyPage(
+  () => import('../features/campaigns/campaigns-config-page'),
+  'CampaignsConfigPage',
+);
+const CampaignsPage = lazyPage(
+  () => import('../features/campaigns/campaigns-page'),
+  'CampaignsPage',
+);
+const ConnectionsPage = lazyPage(
+  () => import('../features/connections/connections-page'),
+  'ConnectionsPage',
+);
+const ContactListItemsPage = lazyPage(
+  () => import('../features/contact-lists/contact-list-items-page'),
+  'ContactListItemsPage',
+);
+const ContactListsPage = lazyPage(
+  () => import('../features/contact-lists/contact-lists-page'),
+  'ContactListsPage',
+);
+const ContactsPage = lazyPage(() => import('../features/contacts/contacts-page'), 'ContactsPage');
+const DashboardPage = lazyPage(
+  () => import('../features/dashboard/dashboard-page'),
+  'DashboardPage',
+);
+const FilesPage = lazyPage(() => import('../features/files/files-page'), 'FilesPage');
+const HelpsPage = lazyPage(() => import('../features/helps/helps-page'), 'HelpsPage');
+const KanbanPage = lazyPage(() => import('../features/kanban/kanban-page'), 'KanbanPage');
+const MessagesApiPage = lazyPage(
+  () => import('../features/messages-api/messages-api-page'),
+  'MessagesApiPage',
+);
+const PromptsPage = lazyPage(() => import('../features/prompts/prompts-page'), 'PromptsPage');
+const QueueIntegrationsPage = lazyPage(
+  () => import('../features/queue-integrations/queue-integrations-page'),
+  'QueueIntegrationsPage',
+);
+const QueuesPage = lazyPage(() => import('../features/queues/queues-page'), 'QueuesPage');
+const QuickMessagesPage = lazyPage(
+  () => import('../features/quick-messages/quick-messages-page'),
+  'QuickMessagesPage',
+);
+const SchedulesPage = lazyPage(
+  () => import('../features/schedules/schedules-page'),
+  'SchedulesPage',
+);
+const SettingsPage = lazyPage(() => import('../features/settings/settings-page'), 'SettingsPage');
+const PaymentCancelPage = lazyPage(
+  () => import('../features/subscriptions/payment-result-pages'),
+  'PaymentCancelPage',
+);
+const PaymentSuccessPage = lazyPage(
+  () => import('../features/subscriptions/payment-result-pages'),
+  'PaymentSuccessPage',
+);
+const RestrictedAccessPage = lazyPage(
+  () => import('../features/subscriptions/restricted-access-page'),
+  'RestrictedAccessPage',
+);
+const SubscribePage = lazyPage(
+  () => import('../features/subscriptions/subscribe-page'),
+  'SubscribePage',
+);
+const SubscriptionsPage = lazyPage(
+  () => import('../features/subscriptions/subscriptions-page'),
+  'SubscriptionsPage',
+);
+const TagsPage = lazyPage(() => import('../features/tags/tags-page'), 'TagsPage');
+const TodoListPage = lazyPage(() => import('../features/todolist/todolist-page'), 'TodoListPage');
+const UsersPage = lazyPage(() => import('../features/users/users-page'), 'UsersPage');
+
+// Fetches every lazy page's code; afterwards they all render at once. For tests (test/render-app).
+export const preloadPages = () => Promise.all(pageLoaders.map((load) => load()));
 
 // SPEC §2 route table.
 export const AppRoutes = () => {
