@@ -30,6 +30,10 @@ let secret = '';
 let answer: (body: Record<string, unknown>) => { status: number; body?: unknown } = () => ({
   status: 200,
 });
+// How long the receiver takes to answer, and how many deliveries it held at once.
+let answerDelayMs = 0;
+let inFlight = 0;
+let maxInFlight = 0;
 let numbers = 0;
 const nextNumber = () => `5491180000${String((numbers += 1)).padStart(3, '0')}`;
 
@@ -69,8 +73,13 @@ beforeAll(async () => {
       const body = JSON.parse(raw) as Record<string, unknown>;
       received.push({ headers, body, valid: signatureValid(headers, raw) });
       const reply = answer(body);
-      res.writeHead(reply.status, { 'content-type': 'application/json' });
-      res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      setTimeout(() => {
+        inFlight -= 1;
+        res.writeHead(reply.status, { 'content-type': 'application/json' });
+        res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+      }, answerDelayMs);
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -82,6 +91,8 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   received = [];
+  answerDelayMs = 0;
+  maxInFlight = 0;
   answer = () => ({ status: 200 });
 });
 afterAll(async () => {
@@ -139,13 +150,10 @@ describe('webhook and n8n integrations', () => {
     const flow = await integration('n8n');
     const connection = await pairedSimulator(t.app, admin, { integrationId: flow.id });
     const from = nextNumber();
-    await Promise.all(
-      ['uno', 'dos', 'tres'].map((body, i) =>
-        new Promise((r) => setTimeout(r, i * 30)).then(() =>
-          inbound(t.app, admin, connection.id, { from, body }),
-        ),
-      ),
-    );
+    // A slow receiver: the later messages are stored while the first is being delivered.
+    answerDelayMs = 150;
+    for (const body of ['uno', 'dos', 'tres'])
+      expect((await inbound(t.app, admin, connection.id, { from, body })).statusCode).toBe(200);
     await eventually(
       () => received.length,
       (n) => n === 3,
@@ -156,6 +164,7 @@ describe('webhook and n8n integrations', () => {
       'dos',
       'tres',
     ]);
+    expect(maxInFlight).toBe(1);
   });
 
   it('hand the conversation to a person, in the queue they name, or close it', async () => {
