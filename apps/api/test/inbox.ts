@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { SettingKey, SimulatorOutboundView, WhatsappView } from '@atendi/shared';
 import type { App } from '../src/app';
 import type { Db } from '../src/db/client';
-import { contacts, settings, tickets } from '../src/db/schema';
+import { contacts, settings, ticketNotes, tickets } from '../src/db/schema';
 import { inject, type Session } from './harness';
 
 // Helpers for tests that talk to a simulator connection the way a phone would.
@@ -46,6 +46,31 @@ export const outbound = async (app: App, admin: Session, connectionId: number) =
   (
     await inject(app, admin, 'GET', `/simulator/${connectionId}/outbound`)
   ).json() as SimulatorOutboundView[];
+
+// What one simulated phone received from a connection, oldest first.
+export const receivedBy = async (app: App, admin: Session, connectionId: number, to: string) =>
+  (await outbound(app, admin, connectionId)).filter((m) => m.to === to);
+
+// The texts that phone holds once it holds at least `count` of them.
+export const untilReceived = (
+  app: App,
+  admin: Session,
+  connectionId: number,
+  to: string,
+  count: number,
+  what: string,
+) =>
+  eventually(
+    async () => (await receivedBy(app, admin, connectionId, to)).map((m) => m.body),
+    (texts) => texts.length >= count,
+    what,
+  );
+
+// The notes on a ticket (a bot's hand-over or failure is told there).
+export const noteTexts = async (db: Db, ticketId: number) =>
+  (await db.select().from(ticketNotes).where(eq(ticketNotes.ticketId, ticketId))).map(
+    (n) => n.note,
+  );
 
 export const inbound = (
   app: App,

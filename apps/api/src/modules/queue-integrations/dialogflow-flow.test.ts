@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import type { IntegrationView, WhatsappView } from '@atendi/shared';
-import { integrationDeliveries, queueIntegrations, ticketNotes } from '../../db/schema';
+import { integrationDeliveries, queueIntegrations } from '../../db/schema';
 import {
   createTestApp,
   inject,
@@ -16,7 +16,15 @@ import {
   startFakeDialogflow,
   type FakeDialogflow,
 } from '../../../test/fake-dialogflow';
-import { eventually, inbound, outbound, pairedSimulator, ticketOf } from '../../../test/inbox';
+import {
+  eventually,
+  inbound,
+  noteTexts,
+  pairedSimulator,
+  receivedBy,
+  ticketOf,
+  untilReceived,
+} from '../../../test/inbox';
 import { closeDialogflowClients } from './dialogflow-adapter';
 
 // Dialogflow ES agents conversing with contacts, through Google's client against a local stand-in that
@@ -46,17 +54,10 @@ const integration = async (fields: Record<string, unknown> = {}) => {
 };
 
 const textsTo = async (connection: WhatsappView, to: string) =>
-  (await outbound(t.app, admin, connection.id)).filter((m) => m.to === to).map((m) => m.body);
+  (await receivedBy(t.app, admin, connection.id, to)).map((m) => m.body);
 const until = (connection: WhatsappView, to: string, count: number, what: string) =>
-  eventually(
-    () => textsTo(connection, to),
-    (s) => s.length >= count,
-    what,
-  );
-const notesOf = async (ticketId: number) =>
-  (await t.db.select().from(ticketNotes).where(eq(ticketNotes.ticketId, ticketId))).map(
-    (n) => n.note,
-  );
+  untilReceived(t.app, admin, connection.id, to, count, what);
+const notesOf = (ticketId: number) => noteTexts(t.db, ticketId);
 const deliveriesOf = (integrationId: number) =>
   t.db
     .select()

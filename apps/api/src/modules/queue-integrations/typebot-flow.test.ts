@@ -1,13 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import type { IntegrationView, WhatsappView } from '@atendi/shared';
-import {
-  integrationDeliveries,
-  messages,
-  queueIntegrations,
-  queues,
-  ticketNotes,
-} from '../../db/schema';
+import { integrationDeliveries, messages, queueIntegrations, queues } from '../../db/schema';
 import {
   createTestApp,
   inject,
@@ -18,7 +12,15 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { startFakeTypebot, type FakeTypebot } from '../../../test/fake-typebot';
-import { eventually, inbound, outbound, pairedSimulator, ticketOf } from '../../../test/inbox';
+import {
+  eventually,
+  inbound,
+  noteTexts,
+  pairedSimulator,
+  receivedBy,
+  ticketOf,
+  untilReceived,
+} from '../../../test/inbox';
 
 // Typebot flows conversing with contacts, against a local server that speaks Typebot's chat API and
 // runs a small published flow: the product's adapter talks to it over HTTP as it would to typebot.io.
@@ -63,22 +65,15 @@ const integration = async (fields: Record<string, unknown> = {}) => {
   return res.json() as IntegrationView;
 };
 
-const sentTo = async (connection: WhatsappView, to: string) =>
-  (await outbound(t.app, admin, connection.id)).filter((m) => m.to === to);
+const sentTo = (connection: WhatsappView, to: string) =>
+  receivedBy(t.app, admin, connection.id, to);
 const textsTo = async (connection: WhatsappView, to: string) =>
   (await sentTo(connection, to)).map((m) => m.body);
 const until = (connection: WhatsappView, to: string, count: number, what: string) =>
-  eventually(
-    () => textsTo(connection, to),
-    (s) => s.length >= count,
-    what,
-  );
+  untilReceived(t.app, admin, connection.id, to, count, what);
 const calls = (kind: 'startChat' | 'continueChat') =>
   typebot.requests.filter((r) => r.path.endsWith(kind));
-const notesOf = async (ticketId: number) =>
-  (await t.db.select().from(ticketNotes).where(eq(ticketNotes.ticketId, ticketId))).map(
-    (n) => n.note,
-  );
+const notesOf = (ticketId: number) => noteTexts(t.db, ticketId);
 
 beforeAll(async () => {
   typebot = await startFakeTypebot();
