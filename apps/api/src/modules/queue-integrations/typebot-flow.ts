@@ -103,15 +103,15 @@ const variablesOf = async (deps: FlowDeps, ticket: TicketRow) => {
   };
 };
 
-// Asks the flow what to answer this message, and keeps the answer's bubbles to send. Answers false
-// when the turn ended the flow already (the finish keyword).
+// Asks the flow what to answer this message, and keeps the answer's bubbles to send: answers the
+// session as stored, or undefined when the turn ended the flow already (the finish keyword).
 const planTurn = async (
   deps: FlowDeps,
   job: Job<Payload>,
   ticket: TicketRow,
   integration: IntegrationRow,
   current: Session | undefined,
-): Promise<boolean> => {
+): Promise<Session | undefined> => {
   const { timeoutMs } = deps.config.integrations;
   const [message] = job.payload.messageId
     ? await deps.db
@@ -126,7 +126,7 @@ const planTurn = async (
     await applyStep(deps, ticket.id, integration, {
       leave: { note: `${integration.name}: el contacto terminó el flujo; espera a una persona.` },
     });
-    return false;
+    return undefined;
   }
 
   const expired =
@@ -184,11 +184,12 @@ const planTurn = async (
     ended: turn?.ended ?? false,
     lastActiveAt: now,
   };
-  await deps.db
+  const [stored] = await deps.db
     .insert(integrationSessions)
     .values({ ticketId: ticket.id, companyId: ticket.companyId, ...row })
-    .onConflictDoUpdate({ target: integrationSessions.ticketId, set: row });
-  return true;
+    .onConflictDoUpdate({ target: integrationSessions.ticketId, set: row })
+    .returning();
+  return stored;
 };
 
 // Reads a media bubble into the company's files (at most what WhatsApp takes), or answers undefined.
@@ -233,15 +234,10 @@ const fetchMedia = async (
 // Sends the turn's next bubble; answers that the job goes on while bubbles remain.
 const deliverNext = async (
   deps: FlowDeps,
-  job: Job<Payload>,
   ticket: TicketRow,
   integration: IntegrationRow,
+  session: Session,
 ): Promise<JobOutcome> => {
-  const [session] = await deps.db
-    .select()
-    .from(integrationSessions)
-    .where(eq(integrationSessions.ticketId, ticket.id));
-  if (!session || session.turnMessageId !== job.payload.messageId) return;
   const [bubble, ...rest] = session.pending;
   if (!bubble && !session.ended) return;
   // A media file the flow names is fetched here; one that cannot be is sent as its link.
@@ -287,14 +283,16 @@ export const typebotTurn = async (
     .from(integrationSessions)
     .where(eq(integrationSessions.ticketId, ticket.id));
   const current = found?.integrationId === integration.id ? found : undefined;
-  if (!current || current.turnMessageId !== job.payload.messageId) {
-    try {
-      if (!(await planTurn(deps, job, ticket, integration, current))) return;
-    } catch (error) {
-      if (error instanceof TypebotError && error.permanent)
-        throw new PermanentJobError(error.message);
-      throw error;
-    }
+  // This message's turn is planned already (a later step of it, or a retry): send what is left.
+  if (current?.turnMessageId === job.payload.messageId)
+    return deliverNext(deps, ticket, integration, current);
+  let planned;
+  try {
+    planned = await planTurn(deps, job, ticket, integration, current);
+  } catch (error) {
+    if (error instanceof TypebotError && error.permanent)
+      throw new PermanentJobError(error.message);
+    throw error;
   }
-  return deliverNext(deps, job, ticket, integration);
+  return planned ? deliverNext(deps, ticket, integration, planned) : undefined;
 };
