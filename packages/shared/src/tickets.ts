@@ -42,6 +42,8 @@ export const ticketViewSchema = z.object({
   promptId: z.number().nullable(),
   integrationId: z.number().nullable(),
   tags: z.array(colouredRefSchema),
+  // Grows with every change of the ticket: of two views, the higher version is the newer state.
+  version: z.number(),
   createdAt: dateTime,
   updatedAt: dateTime,
 });
@@ -123,7 +125,8 @@ export type TicketNoteView = z.input<typeof ticketNoteViewSchema>;
 // company-{id}-ticket and company-{id}-appMessage payloads (SPEC §7 Real-time).
 export type TicketEvent =
   | { action: 'update'; ticket: TicketView }
-  | { action: 'delete'; ticketId: number }
+  // version: the ticket's state that took it off these lists (absent: the ticket itself is gone).
+  | { action: 'delete'; ticketId: number; version?: number }
   | { action: 'updateUnread'; ticketId: number };
 export type AppMessageEvent = {
   action: 'create' | 'update';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { count, eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { createTestApp, makeCompany, type TestContext } from '../../test/harness';
 import { companies, contacts, messages, queues, tickets, whatsapps } from './schema';
 
@@ -103,5 +103,21 @@ describe('data model rules', () => {
     expect(await t.db.select().from(whatsapps).where(eq(whatsapps.id, whatsapp.id))).toHaveLength(
       0,
     );
+  });
+
+  it("raises a ticket's version on every update, even ten at once and by hand-written SQL", async () => {
+    const { ticket } = await conversation();
+    expect(ticket.version).toBe(0);
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        t.db
+          .update(tickets)
+          .set({ lastMessage: `m${i}` })
+          .where(eq(tickets.id, ticket.id)),
+      ),
+    );
+    await t.db.execute(sql`update tickets set unread_messages = 3 where id = ${ticket.id}`);
+    const [after] = await t.db.select().from(tickets).where(eq(tickets.id, ticket.id));
+    expect(after.version).toBe(11);
   });
 });

@@ -57,6 +57,9 @@ export const tickets = pgTable(
     outOfHoursAt: timestamp({ withTimezone: true, mode: 'date' }),
     // A resolved ticket whose contact was asked to rate it, until the answer (or another message) arrives.
     ratingAt: timestamp({ withTimezone: true, mode: 'date' }),
+    // Raised by a trigger on every update (migration 0014): screens keep the newest state of a
+    // ticket whatever order its events reach them in.
+    version: integer().notNull().default(0),
     ...timestamps(),
   },
   (t) => [

@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { contacts, queues, tags, ticketTags, tickets, users, whatsapps } from '../../db/schema';
 import type { ContactView, TicketView } from '@atendi/shared';
@@ -23,10 +23,12 @@ export const serializeContact = (row: ContactRow): ContactView => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
-// Loads tickets with what a list row shows, in the order of the ids given.
-export const loadTicketViews = async (db: Db, ids: number[]): Promise<TicketView[]> => {
-  if (!ids.length) return [];
-  const rows = await db
+// What a list row shows, for the tickets whose ids are the `ids` placeholder. Every list, message
+// page and live event loads views, so the statement is built once per database handle and prepared
+// (named): no request pays for building its SQL, and the server plans it once per connection. A
+// transaction gets its own (a statement prepared on the pool would run outside it).
+const buildViewsQuery = (db: Db) =>
+  db
     .select({
       ticket: tickets,
       contact: contacts,
@@ -44,7 +46,22 @@ export const loadTicketViews = async (db: Db, ids: number[]): Promise<TicketView
     .innerJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
     .leftJoin(queues, eq(queues.id, tickets.queueId))
     .leftJoin(users, eq(users.id, tickets.userId))
-    .where(inArray(tickets.id, ids));
+    .where(sql`${tickets.id} = any(${sql.placeholder('ids')}::integer[])`)
+    .prepare('ticket_views');
+const viewsQueries = new WeakMap<Db, ReturnType<typeof buildViewsQuery>>();
+const viewsQuery = (db: Db) => {
+  let query = viewsQueries.get(db);
+  if (!query) {
+    query = buildViewsQuery(db);
+    viewsQueries.set(db, query);
+  }
+  return query;
+};
+
+// Loads tickets with what a list row shows, in the order of the ids given.
+export const loadTicketViews = async (db: Db, ids: number[]): Promise<TicketView[]> => {
+  if (!ids.length) return [];
+  const rows = await viewsQuery(db).execute({ ids });
   const byId = new Map(
     rows.map(({ ticket, contact, queue, user, whatsapp, tags: tagList }): [number, TicketView] => [
       ticket.id,
@@ -68,6 +85,7 @@ export const loadTicketViews = async (db: Db, ids: number[]): Promise<TicketView
         promptId: ticket.promptId,
         integrationId: ticket.integrationId,
         tags: tagList,
+        version: ticket.version,
         createdAt: ticket.createdAt.toISOString(),
         updatedAt: ticket.updatedAt.toISOString(),
       },

@@ -264,7 +264,7 @@ export const announce = (
     if (old.size)
       deps.realtime
         .toRooms(companyId, [...old])
-        .emit('ticket', { action: 'delete', ticketId: after.id });
+        .emit('ticket', { action: 'delete', ticketId: after.id, version: after.version });
   }
   emitTicket(deps, companyId, after);
 };

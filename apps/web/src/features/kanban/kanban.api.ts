@@ -89,6 +89,13 @@ export const applyBoardEvent = (
 ): KanbanTickets | undefined => {
   if (!data || event.action === 'updateUnread') return data;
   const id = event.action === 'delete' ? event.ticketId : event.ticket.id;
+  // An older state of a card that arrived late (the inbox's rule, tickets.api.ts).
+  const shown = data.tickets.find((ticket) => ticket.id === id);
+  if (
+    shown &&
+    shown.version > (event.action === 'delete' ? (event.version ?? Infinity) : event.ticket.version)
+  )
+    return data;
   const rest = data.tickets.filter((ticket) => ticket.id !== id);
   if (event.action === 'delete' || !isOnBoard(event.ticket, viewer))
     return rest.length === data.tickets.length ? data : { tickets: rest };

@@ -6,9 +6,13 @@ import {
   type TicketView,
 } from '@atendi/shared';
 import { parseLocation, parseVcards, formatListTime, signedBody } from './ticket-format';
+import { QueryClient } from '@tanstack/react-query';
 import {
   applyTicketEvent,
+  applyTicketEventToCache,
   messagesOf,
+  reconcileTicketPage,
+  ticketsKeys,
   ticketsOf,
   upsertMessages,
   windowAfter,
@@ -126,6 +130,70 @@ describe('applyTicketEvent', () => {
     ).toEqual([2]);
     const read = applyTicketEvent(data, { action: 'updateUnread', ticketId: 2 }, openAll, admin);
     expect(ticketsOf(read)[1].unreadMessages).toBe(0);
+  });
+});
+
+describe('ticket events arriving out of order', () => {
+  const pendingMine: TicketListFilters = { status: 'pending', showAll: false, search: '' };
+  const waiting = (version: number, queueId: number | null) =>
+    makeTicket({
+      id: 5,
+      status: 'pending',
+      userId: null,
+      user: null,
+      queueId,
+      queue: queueId ? { id: queueId, name: 'Pedidos', color: '#000' } : null,
+      version,
+    });
+  const setup = () => {
+    const client = new QueryClient();
+    client.setQueryData(ticketsKeys.list(pendingMine), listData({ tickets: [waiting(1, null)] }));
+    const listed = () => idsOf(client.getQueryData(ticketsKeys.list(pendingMine)));
+    return { client, listed };
+  };
+
+  it('keeps a ticket that moved to a queue not of this agent away when an older state arrives late', () => {
+    const { client, listed } = setup();
+    // The queue bot moved it to queue 3 (version 2); an ack's emission loaded it just before.
+    applyTicketEventToCache(client, { action: 'delete', ticketId: 5, version: 2 }, agent);
+    applyTicketEventToCache(client, { action: 'update', ticket: waiting(2, 3) }, agent);
+    expect(listed()).toEqual([]);
+    applyTicketEventToCache(client, { action: 'update', ticket: waiting(1, null) }, agent);
+    expect(listed()).toEqual([]);
+    // A newer state brings it back.
+    applyTicketEventToCache(client, { action: 'update', ticket: waiting(3, null) }, agent);
+    expect(listed()).toEqual([5]);
+  });
+
+  it('corrects a page the API answered before the newest event', () => {
+    const { client } = setup();
+    applyTicketEventToCache(client, { action: 'delete', ticketId: 5, version: 2 }, agent);
+    const stale = {
+      tickets: [waiting(1, null), makeTicket({ id: 6, status: 'pending', userId: null })],
+      count: 2,
+      hasMore: false,
+    };
+    expect(reconcileTicketPage(client, stale, pendingMine, agent).tickets.map((t) => t.id)).toEqual(
+      [6],
+    );
+    applyTicketEventToCache(client, { action: 'update', ticket: waiting(3, null) }, agent);
+    const [again] = reconcileTicketPage(client, stale, pendingMine, agent).tickets;
+    expect(again).toMatchObject({ id: 5, version: 3 });
+    // What a page shows is remembered: an event older than it changes nothing.
+    const fresh = { tickets: [waiting(7, null)], count: 1, hasMore: false };
+    client.setQueryData(
+      ticketsKeys.list(pendingMine),
+      listData(reconcileTicketPage(client, fresh, pendingMine, agent)),
+    );
+    applyTicketEventToCache(client, { action: 'update', ticket: waiting(4, 3) }, agent);
+    expect(idsOf(client.getQueryData(ticketsKeys.list(pendingMine)))).toEqual([5]);
+  });
+
+  it('drops a ticket deleted for good whatever arrives after', () => {
+    const { client, listed } = setup();
+    applyTicketEventToCache(client, { action: 'delete', ticketId: 5 }, agent);
+    applyTicketEventToCache(client, { action: 'update', ticket: waiting(9, null) }, agent);
+    expect(listed()).toEqual([]);
   });
 });
 

@@ -302,11 +302,65 @@ export const messagesOf = (data: { pages: MessagesPage[] } | undefined) => {
   });
 };
 
+// The newest state of each ticket this screen has heard of, by version (null: it left the lists that
+// heard it). Two processes can load a ticket around the same change and emit what they loaded in the
+// opposite order; an older state must never put back what a newer one took away.
+type Known = { version: number; ticket: TicketView | null };
+const knownByClient = new WeakMap<QueryClient, Map<number, Known>>();
+const knownTickets = (queryClient: QueryClient) => {
+  let known = knownByClient.get(queryClient);
+  if (!known) {
+    known = new Map();
+    knownByClient.set(queryClient, known);
+  }
+  return known;
+};
+
+// Records the event's state; false when the screen already knows a newer one. A delete without a
+// version is the ticket itself gone.
+const isNewestState = (queryClient: QueryClient, event: TicketEvent) => {
+  if (event.action === 'updateUnread') return true;
+  const id = event.action === 'update' ? event.ticket.id : event.ticketId;
+  const version =
+    event.action === 'update' ? event.ticket.version : (event.version ?? Number.POSITIVE_INFINITY);
+  const known = knownTickets(queryClient);
+  const current = known.get(id);
+  if (current && version < current.version) return false;
+  known.set(id, { version, ticket: event.action === 'update' ? event.ticket : null });
+  return true;
+};
+
+// A page the API answered while newer events arrived: each of its tickets is replaced by the newest
+// state heard (or left out once that state is off the list); the rest are remembered as heard.
+export const reconcileTicketPage = (
+  queryClient: QueryClient,
+  page: TicketListPage,
+  filters: TicketListFilters,
+  viewer: TicketViewer,
+): TicketListPage => {
+  const known = knownTickets(queryClient);
+  const tickets: TicketView[] = [];
+  for (const ticket of page.tickets) {
+    const current = known.get(ticket.id);
+    if (!current || current.version <= ticket.version) {
+      known.set(ticket.id, { version: ticket.version, ticket });
+      tickets.push(ticket);
+    } else if (current.ticket && ticketMatchesList(current.ticket, filters, viewer)) {
+      tickets.push(current.ticket);
+    }
+  }
+  return tickets.length === page.tickets.length &&
+    tickets.every((ticket, i) => ticket === page.tickets[i])
+    ? page
+    : { ...page, tickets };
+};
+
 export const applyTicketEventToCache = (
   queryClient: QueryClient,
   event: TicketEvent,
   viewer: TicketViewer,
 ) => {
+  if (!isNewestState(queryClient, event)) return;
   queryClient
     .getQueryCache()
     .findAll({ queryKey: ticketsKeys.lists })
@@ -348,17 +402,23 @@ export const useTicketsLiveUpdates = () => {
   });
 };
 
-export const ticketListQuery = (filters: TicketListFilters) =>
+export const ticketListQuery = (filters: TicketListFilters, viewer: TicketViewer) =>
   infiniteQueryOptions({
     queryKey: ticketsKeys.list(filters),
-    queryFn: ({ pageParam }) => fetchTicketsPage(filters, pageParam),
+    queryFn: async ({ pageParam, client }) =>
+      reconcileTicketPage(client, await fetchTicketsPage(filters, pageParam), filters, viewer),
     initialPageParam: 1,
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
   });
 
 // Silent: a list that fails says so in place, with a retry button.
 export const useTicketList = (filters: TicketListFilters, enabled = true) => {
-  const query = useInfiniteQuery({ ...ticketListQuery(filters), enabled, meta: { silent: true } });
+  const viewer = useTicketViewer();
+  const query = useInfiniteQuery({
+    ...ticketListQuery(filters, viewer),
+    enabled,
+    meta: { silent: true },
+  });
   const tickets = ticketsOf(query.data);
   const hasMore = query.data?.pages[query.data.pages.length - 1]?.hasMore ?? false;
   // The API counts a page, not the whole list: say how many are loaded and whether more exist.

@@ -56,6 +56,7 @@ export const makeTicket = (overrides: Partial<TicketView> = {}): TicketView => {
     promptId: null,
     integrationId: null,
     tags: [],
+    version: 0,
     createdAt: todayAt(8),
     updatedAt: todayAt(9, 5),
     ...overrides,
