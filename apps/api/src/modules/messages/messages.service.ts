@@ -1,15 +1,19 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { MESSAGES_PAGE_SIZE } from '@atendi/shared';
+import { MESSAGES_PAGE_SIZE, replyWindowAt } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import { contacts, messages, tickets } from '../../db/schema';
+import { contacts, messages, tickets, whatsapps } from '../../db/schema';
+import { preparedPer } from '../../db/prepared';
 import type { AuthContext } from '../../platform/context';
 import { AppError, storeFailure } from '../../platform/errors';
 import { foundOr404, ownedRow } from '../../platform/tenancy';
 import {
+  assertVisible,
   emitTicket,
   loadTicketViews,
+  selectTicketViews,
+  toTicketView,
   messageCreated,
   previewOf,
   visibleTicketRow,
@@ -17,7 +21,7 @@ import {
 } from '../tickets/tickets.service';
 import { discardMedia, type MessageForm } from './message-form';
 import { emitMessages, viewMessages, type MessageRow } from './message-views';
-import { assertReplyWindow, replyWindowOf } from './reply-window';
+import { assertReplyWindow, lastInboundSql } from './reply-window';
 import { queueSends, retrySend, withdrawSend } from './sends';
 import type { TemplateSend } from '../../channels/driver';
 
@@ -93,6 +97,39 @@ const markTicketRead = async (deps: Deps, ticket: TicketRow, log: FastifyBaseLog
   return true;
 };
 
+// Everything the chat's page needs of its ticket, in one round trip: the row (who may see it), its
+// view, whether anything is left to mark read, and on Cloud API connections the contact's newest
+// message (the reply window). Opening a chat is the inbox's most frequent call.
+const chatTicketQuery = preparedPer((db) =>
+  selectTicketViews(db, {
+    hasUnread: sql<boolean>`exists (select 1 from ${messages} m
+      where m.ticket_id = ${tickets.id} and not m.from_me and not m.read)`,
+    provider: whatsapps.provider,
+    lastInbound: lastInboundSql(whatsapps.provider, tickets.contactId, tickets.whatsappId),
+  })
+    .where(eq(tickets.id, sql.placeholder('id')))
+    .prepare('chat_ticket'),
+);
+
+// A page of the chat, newest first, with the ticket's message count (every page, not this one's).
+const chatPageQuery = preparedPer((db) =>
+  db
+    .select({
+      message: messages,
+      total: sql<number>`(select count(*) from ${messages} m where m.ticket_id = ${sql.placeholder('ticketId')})::integer`,
+    })
+    .from(messages)
+    .where(eq(messages.ticketId, sql.placeholder('ticketId')))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('chat_page'),
+);
+
+const countMessages = async (db: Db, ticketId: number) =>
+  (await db.select({ total: count() }).from(messages).where(eq(messages.ticketId, ticketId)))[0]
+    .total;
+
 // GET /messages/{ticketId}: page 1 is the latest MESSAGES_PAGE_SIZE messages; each page oldest first.
 export const listMessages = async (
   deps: Deps,
@@ -102,27 +139,31 @@ export const listMessages = async (
   log: FastifyBaseLogger,
   markRead = true,
 ) => {
-  const ticket = await visibleTicket(deps.db, ctx, ticketId);
-  const markedRead = pageNumber === 1 && markRead && (await markTicketRead(deps, ticket, log));
-  const [{ total }] = await deps.db
-    .select({ total: count() })
-    .from(messages)
-    .where(eq(messages.ticketId, ticket.id));
-  const rows = await deps.db
-    .select()
-    .from(messages)
-    .where(eq(messages.ticketId, ticket.id))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(MESSAGES_PAGE_SIZE)
-    .offset((pageNumber - 1) * MESSAGES_PAGE_SIZE);
-  const [view] = await loadTicketViews(deps.db, [ticket.id]);
-  if (markedRead) emitTicket(deps, ticket.companyId, view);
+  const [found] = await chatTicketQuery(deps.db).execute({ id: ticketId });
+  const ticket = await assertVisible(deps.db, ctx, found?.ticket);
+  let view = toTicketView(found);
+  const markedRead =
+    pageNumber === 1 &&
+    markRead &&
+    (found.hasUnread || ticket.unreadMessages > 0) &&
+    (await markTicketRead(deps, ticket, log));
+  if (markedRead) {
+    [view] = await loadTicketViews(deps.db, [ticket.id]);
+    emitTicket(deps, ticket.companyId, view);
+  }
+  const rows = await chatPageQuery(deps.db).execute({
+    ticketId: ticket.id,
+    limit: MESSAGES_PAGE_SIZE,
+    offset: (pageNumber - 1) * MESSAGES_PAGE_SIZE,
+  });
+  // A page past the end has no row to carry the count.
+  const total = rows[0]?.total ?? (await countMessages(deps.db, ticket.id));
   return {
-    messages: await viewMessages(deps, rows.reverse()),
+    messages: await viewMessages(deps, rows.map((row) => row.message).reverse()),
     ticket: view,
     count: total,
     hasMore: total > pageNumber * MESSAGES_PAGE_SIZE,
-    replyWindow: await replyWindowOf(deps.db, ticket),
+    replyWindow: found.provider === 'cloud' ? replyWindowAt(found.lastInbound) : null,
   };
 };
 

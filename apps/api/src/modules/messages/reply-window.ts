@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import { replyWindowAt, type ReplyWindow } from '@atendi/shared';
 import { queryRows, type Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
@@ -13,17 +13,23 @@ export const replyWindowOf = async (
 ): Promise<ReplyWindow | null> => {
   const [row] = await queryRows<{ provider: string; last: Date | string | null }>(
     db,
-    sql`select w.provider,
-          case when w.provider = 'cloud' then (
-            select max(m.created_at) from messages m join tickets t on t.id = m.ticket_id
-            where t.contact_id = ${ticket.contactId} and t.whatsapp_id = ${ticket.whatsappId}
-              and not m.from_me)
-          end as last
+    sql`select w.provider, ${lastInboundSql(sql`w.provider`, ticket.contactId, ticket.whatsappId)} as last
         from whatsapps w where w.id = ${ticket.whatsappId}`,
   );
   if (row?.provider !== 'cloud') return null;
   return replyWindowAt(row.last, now);
 };
+
+// When the contact last wrote on this number, on Cloud API connections only (null elsewhere, without
+// looking): a column of a statement that has the connection's provider at hand.
+export const lastInboundSql = (
+  provider: SQLWrapper,
+  contactId: SQLWrapper | number,
+  whatsappId: SQLWrapper | number,
+) =>
+  sql<Date | string | null>`case when ${provider} = 'cloud' then (
+    select max(m.created_at) from messages m join tickets t on t.id = m.ticket_id
+    where t.contact_id = ${contactId} and t.whatsapp_id = ${whatsappId} and not m.from_me) end`;
 
 // A free-form send to a contact whose window is closed would only fail at Meta: refuse it up front.
 export const assertReplyWindow = async (

@@ -1,5 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
+import { preparedPer } from '../../db/prepared';
 import { contacts, queues, tags, ticketTags, tickets, users, whatsapps } from '../../db/schema';
 import type { ContactView, TicketView } from '@atendi/shared';
 
@@ -23,73 +25,79 @@ export const serializeContact = (row: ContactRow): ContactView => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
-// What a list row shows, for the tickets whose ids are the `ids` placeholder. Every list, message
-// page and live event loads views, so the statement is built once per database handle and prepared
-// (named): no request pays for building its SQL, and the server plans it once per connection. A
-// transaction gets its own (a statement prepared on the pool would run outside it).
-const buildViewsQuery = (db: Db) =>
+// What a list row shows, in one statement: the ticket, its contact, queue, user, connection and tags.
+const viewColumns = {
+  ticket: tickets,
+  contact: contacts,
+  queue: { id: queues.id, name: queues.name, color: queues.color },
+  user: { id: users.id, name: users.name },
+  whatsapp: { id: whatsapps.id, name: whatsapps.name, status: whatsapps.status },
+  // The ticket's tags by name, in the same round trip.
+  tags: sql<TicketView['tags']>`coalesce((
+    select json_agg(json_build_object('id', ${tags.id}, 'name', ${tags.name}, 'color', ${tags.color}) order by ${tags.name})
+    from ${ticketTags} join ${tags} on ${tags.id} = ${ticketTags.tagId}
+    where ${ticketTags.ticketId} = ${tickets.id}), '[]'::json)`,
+};
+
+// Tickets as a list row shows them (and any extra columns a caller needs in the same round trip);
+// the caller adds which (where) and in what order.
+export const selectTicketViews = <Extra extends SelectedFields = Record<never, never>>(
+  db: Db,
+  extra?: Extra,
+) =>
   db
-    .select({
-      ticket: tickets,
-      contact: contacts,
-      queue: { id: queues.id, name: queues.name, color: queues.color },
-      user: { id: users.id, name: users.name },
-      whatsapp: { id: whatsapps.id, name: whatsapps.name, status: whatsapps.status },
-      // The ticket's tags by name, in the same round trip.
-      tags: sql<TicketView['tags']>`coalesce((
-        select json_agg(json_build_object('id', ${tags.id}, 'name', ${tags.name}, 'color', ${tags.color}) order by ${tags.name})
-        from ${ticketTags} join ${tags} on ${tags.id} = ${ticketTags.tagId}
-        where ${ticketTags.ticketId} = ${tickets.id}), '[]'::json)`,
-    })
+    .select({ ...viewColumns, ...(extra as Extra) })
     .from(tickets)
     .innerJoin(contacts, eq(contacts.id, tickets.contactId))
     .innerJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
     .leftJoin(queues, eq(queues.id, tickets.queueId))
-    .leftJoin(users, eq(users.id, tickets.userId))
+    .leftJoin(users, eq(users.id, tickets.userId));
+
+type ViewRow = Awaited<ReturnType<typeof selectTicketViews<Record<never, never>>>>[number];
+
+export const toTicketView = ({
+  ticket,
+  contact,
+  queue,
+  user,
+  whatsapp,
+  tags: tagList,
+}: ViewRow): TicketView => ({
+  id: ticket.id,
+  uuid: ticket.uuid,
+  status: ticket.status,
+  queueId: ticket.queueId,
+  queue: queue?.id ? queue : null,
+  userId: ticket.userId,
+  user: user?.id ? user : null,
+  contactId: ticket.contactId,
+  contact: serializeContact(contact),
+  whatsappId: ticket.whatsappId,
+  whatsapp,
+  isGroup: ticket.isGroup,
+  chatbot: ticket.chatbot,
+  lastMessage: ticket.lastMessage,
+  unreadMessages: ticket.unreadMessages,
+  useIntegration: ticket.useIntegration,
+  promptId: ticket.promptId,
+  integrationId: ticket.integrationId,
+  tags: tagList,
+  version: ticket.version,
+  createdAt: ticket.createdAt.toISOString(),
+  updatedAt: ticket.updatedAt.toISOString(),
+});
+
+// Every list, message page and live event loads views.
+const viewsQuery = preparedPer((db) =>
+  selectTicketViews(db)
     .where(sql`${tickets.id} = any(${sql.placeholder('ids')}::integer[])`)
-    .prepare('ticket_views');
-const viewsQueries = new WeakMap<Db, ReturnType<typeof buildViewsQuery>>();
-const viewsQuery = (db: Db) => {
-  let query = viewsQueries.get(db);
-  if (!query) {
-    query = buildViewsQuery(db);
-    viewsQueries.set(db, query);
-  }
-  return query;
-};
+    .prepare('ticket_views'),
+);
 
 // Loads tickets with what a list row shows, in the order of the ids given.
 export const loadTicketViews = async (db: Db, ids: number[]): Promise<TicketView[]> => {
   if (!ids.length) return [];
   const rows = await viewsQuery(db).execute({ ids });
-  const byId = new Map(
-    rows.map(({ ticket, contact, queue, user, whatsapp, tags: tagList }): [number, TicketView] => [
-      ticket.id,
-      {
-        id: ticket.id,
-        uuid: ticket.uuid,
-        status: ticket.status,
-        queueId: ticket.queueId,
-        queue: queue?.id ? queue : null,
-        userId: ticket.userId,
-        user: user?.id ? user : null,
-        contactId: ticket.contactId,
-        contact: serializeContact(contact),
-        whatsappId: ticket.whatsappId,
-        whatsapp,
-        isGroup: ticket.isGroup,
-        chatbot: ticket.chatbot,
-        lastMessage: ticket.lastMessage,
-        unreadMessages: ticket.unreadMessages,
-        useIntegration: ticket.useIntegration,
-        promptId: ticket.promptId,
-        integrationId: ticket.integrationId,
-        tags: tagList,
-        version: ticket.version,
-        createdAt: ticket.createdAt.toISOString(),
-        updatedAt: ticket.updatedAt.toISOString(),
-      },
-    ]),
-  );
+  const byId = new Map(rows.map((row): [number, TicketView] => [row.ticket.id, toTicketView(row)]));
   return ids.map((id) => byId.get(id)).filter((v): v is TicketView => Boolean(v));
 };

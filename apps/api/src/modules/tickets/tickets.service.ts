@@ -4,10 +4,12 @@ import {
   type TicketCreateInput,
   type TicketListQuery,
   type TicketUpdateInput,
+  type TicketViewer,
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import { messageCreated, snapshotOf, ticketChanged } from './ticket-events';
 import type { Db } from '../../db/client';
+import { preparedPer } from '../../db/prepared';
 import {
   contacts,
   messages,
@@ -29,12 +31,25 @@ import { emitTicket } from './tickets.engine';
 import { announceAutomatic, queueTransitionMessages } from './ticket-automation';
 import { planTicketUpdate } from './ticket-transition';
 import type { MessageRow } from './ticket-messages';
-import { loadTicketViews, type TicketView } from './ticket-views';
-import { listScope, notificationRooms, seesAll, ticketRooms, ticketViewer } from './visibility';
+import { loadTicketViews, selectTicketViews, toTicketView, type TicketView } from './ticket-views';
+import {
+  listScope,
+  notificationRooms,
+  scopeFilter,
+  seesAll,
+  ticketRooms,
+  ticketViewer,
+} from './visibility';
 
 // The module's public surface: other modules import these from this file, never the files behind it
 // (eslint keeps it so).
-export { loadTicketViews, serializeContact, type TicketView } from './ticket-views';
+export {
+  loadTicketViews,
+  selectTicketViews,
+  serializeContact,
+  toTicketView,
+  type TicketView,
+} from './ticket-views';
 export { emitTicket, roomsOf } from './tickets.engine';
 export { listScope, notificationRooms, ticketRooms, ticketViewer } from './visibility';
 export { conversationWith, previewOf } from './ingest';
@@ -109,6 +124,75 @@ const searchPage = async (
     .offset((pageNumber - 1) * PAGE_SIZE);
 };
 
+// The inbox's own lists (a status or none, the scope, the queue, user and unread filters; no search,
+// tags or dates) are the hot path: one prepared statement per combination of those filters, the page
+// and its rows in one round trip, no SQL built per request.
+type InboxShape = {
+  status: boolean;
+  scoped: boolean;
+  unread: boolean;
+  queues: boolean;
+  users: boolean;
+};
+
+const inboxShape = (query: TicketListQuery, viewer: TicketViewer): InboxShape | undefined => {
+  if (query.searchParam || query.tags.length || query.date || query.updatedAt) return undefined;
+  return {
+    status: Boolean(query.status),
+    scoped: !(query.showAll && viewer.seesAll),
+    unread: Boolean(query.withUnreadMessages),
+    queues: query.queueIds.length > 0,
+    users: query.users.length > 0,
+  };
+};
+
+const anyOf = (column: typeof tickets.queueId | typeof tickets.userId, name: string) =>
+  sql`${column} = any(${sql.placeholder(name)}::integer[])`;
+
+// The statement's name says its filters: inbox_page_status_scoped, …
+const shapeName = (shape: InboxShape) =>
+  Object.entries(shape)
+    .filter(([, on]) => on)
+    .map(([key]) => key)
+    .join('_');
+
+const buildInboxPage = (db: Db, shape: InboxShape) => {
+  const placeholder = sql.placeholder;
+  const page = db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.companyId, placeholder('companyId')),
+        shape.status ? eq(tickets.status, placeholder('status')) : undefined,
+        shape.scoped
+          ? scopeFilter(placeholder('userId'), placeholder('viewerQueueIds'))
+          : undefined,
+        shape.unread ? sql`${tickets.unreadMessages} > 0` : undefined,
+        shape.queues ? anyOf(tickets.queueId, 'queueIds') : undefined,
+        shape.users ? anyOf(tickets.userId, 'users') : undefined,
+      ),
+    )
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+    .limit(placeholder('limit'))
+    .offset(placeholder('offset'));
+  return selectTicketViews(db)
+    .where(inArray(tickets.id, page))
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+    .prepare(`inbox_page_${shapeName(shape)}`);
+};
+
+const inboxPages = new Map<string, (db: Db) => ReturnType<typeof buildInboxPage>>();
+const inboxPage = (db: Db, shape: InboxShape) => {
+  const name = shapeName(shape);
+  let statement = inboxPages.get(name);
+  if (!statement) {
+    statement = preparedPer((handle) => buildInboxPage(handle, shape));
+    inboxPages.set(name, statement);
+  }
+  return statement(db);
+};
+
 export const listTickets = async (db: Db, ctx: AuthContext, query: TicketListQuery) => {
   const viewer = await ticketViewer(db, ctx);
   const term = query.searchParam ? containsPattern(query.searchParam) : '';
@@ -132,6 +216,21 @@ export const listTickets = async (db: Db, ctx: AuthContext, query: TicketListQue
       ? sql`${tickets.updatedAt}::date = ${query.updatedAt.slice(0, 10)}::date`
       : undefined,
   ];
+  const shape = inboxShape(query, viewer);
+  if (shape) {
+    const rows = await inboxPage(db, shape).execute({
+      companyId: ctx.companyId,
+      status: query.status ?? '',
+      userId: viewer.userId,
+      viewerQueueIds: viewer.queueIds,
+      queueIds: query.queueIds,
+      users: query.users,
+      limit: PAGE_SIZE + 1,
+      offset: (query.pageNumber - 1) * PAGE_SIZE,
+    });
+    const page = rows.slice(0, PAGE_SIZE).map(toTicketView);
+    return { tickets: page, count: page.length, hasMore: rows.length > PAGE_SIZE };
+  }
   const rows = term
     ? await searchPage(db, ctx.companyId, conditions, term, query.pageNumber)
     : await db
@@ -149,19 +248,30 @@ export const listTickets = async (db: Db, ctx: AuthContext, query: TicketListQue
   return { tickets: page, count: page.length, hasMore };
 };
 
+// The caller's company's ticket (else 404) that they may see (else 403).
+export const assertVisible = async <
+  T extends Pick<TicketRow, 'companyId' | 'status' | 'queueId' | 'userId'>,
+>(
+  db: Db,
+  ctx: AuthContext,
+  ticket: T | undefined,
+) => {
+  const found = foundOr404(
+    ticket?.companyId === ctx.companyId ? ticket : undefined,
+    'ERR_NO_TICKET_FOUND',
+  );
+  // SPEC §8: outside one's queues the ticket exists but is not theirs to open.
+  if (!canSeeTicket(await ticketViewer(db, ctx), found))
+    throw new AppError('ERR_NO_PERMISSION', 'This ticket belongs to a queue you are not in');
+  return found;
+};
+
 const findTicket = async (db: Db, ctx: AuthContext, where: SQL, options?: { lock: boolean }) => {
   const query = db
     .select()
     .from(tickets)
     .where(and(eq(tickets.companyId, ctx.companyId), where));
-  const ticket = foundOr404(
-    (options?.lock ? await query.for('update') : await query)[0],
-    'ERR_NO_TICKET_FOUND',
-  );
-  // SPEC §8: outside one's queues the ticket exists but is not theirs to open.
-  if (!canSeeTicket(await ticketViewer(db, ctx), ticket))
-    throw new AppError('ERR_NO_PERMISSION', 'This ticket belongs to a queue you are not in');
-  return ticket;
+  return assertVisible(db, ctx, (options?.lock ? await query.for('update') : await query)[0]);
 };
 
 // The ticket row, if the caller may see it (404 / 403 otherwise).

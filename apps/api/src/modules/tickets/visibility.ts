@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { canSeeTicket, seesAllTickets, type TicketScope, type TicketViewer } from '@atendi/shared';
 import type { Db } from '../../db/client';
 import { tickets, userQueues, users } from '../../db/schema';
@@ -30,18 +30,22 @@ export const ticketViewer = async (db: Db, who: Who): Promise<TicketViewer> => (
   queueIds: who.queueIds ? [...who.queueIds] : await queueIdsOf(db, who.userId),
 });
 
-// isTicketListed (@atendi/shared) as a filter on tickets; visibility.test.ts proves they agree.
-export const listScope = (viewer: TicketViewer, showAll: boolean): SQL | undefined => {
-  if (showAll && viewer.seesAll) return undefined;
-  const inMyQueues = or(
-    isNull(tickets.queueId),
-    viewer.queueIds.length ? inArray(tickets.queueId, [...viewer.queueIds]) : undefined,
+// isTicketListed (@atendi/shared) as a filter on tickets, the viewer's user id and queue ids (an
+// integer[]) given as SQL: bound values here, a prepared statement's placeholders in the inbox's lists
+// (tickets.service.ts). visibility.test.ts proves they agree.
+export const scopeFilter = (userId: SQLWrapper, queueIds: SQLWrapper) =>
+  or(
+    eq(tickets.userId, userId),
+    and(
+      or(isNull(tickets.userId), eq(tickets.status, 'closed')),
+      or(isNull(tickets.queueId), sql`${tickets.queueId} = any(${queueIds}::integer[])`),
+    ),
   );
-  return or(
-    eq(tickets.userId, viewer.userId),
-    and(or(isNull(tickets.userId), eq(tickets.status, 'closed')), inMyQueues),
-  );
-};
+
+export const listScope = (viewer: TicketViewer, showAll: boolean): SQL | undefined =>
+  showAll && viewer.seesAll
+    ? undefined
+    : scopeFilter(sql.param(viewer.userId), sql.param([...viewer.queueIds]));
 
 // The list slices a ticket belongs to; emit to all of them and each allowed socket hears it once.
 export const ticketRooms = (ticket: TicketScope) =>
