@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { whatsapps } from '../../db/schema';
+import { preparedPer } from '../../db/prepared';
+import { jobs, whatsapps } from '../../db/schema';
 import { enqueueJobs, PermanentJobError, type Jobs } from '../../jobs/queue';
 import type { ChannelManager } from '../manager';
 import { mapWebhook, WebhookPayloadError } from './payloads';
@@ -16,7 +17,49 @@ const WEEK_MS = 7 * 24 * 3600_000;
 
 export type WebhookJob = { whatsappId: number; body: unknown };
 
+// What the webhook route reads of a connection to accept a payload for it.
+export type WebhookConnection = {
+  id: number;
+  companyId: number;
+  cloudPhoneNumberId: string | null;
+  cloudAppSecret: string | null;
+};
+
 export type WebhookInbox = ReturnType<typeof createWebhookInbox>;
+
+// The route's usual store, for several webhooks at once: each one-connection payload's job, inserted
+// only while its connection row still says what the route checked the signature with. One statement
+// (one snapshot, one commit); answers the positions (1-based) of the webhooks stored. Prepared: it
+// runs for every webhook.
+const storeIfCurrentQuery = preparedPer((db) => {
+  const matching = db.$with('matching', { n: sql<number>`n`.as('n') }).as(
+    sql`select x.n, x.payload::jsonb as payload, ${whatsapps.companyId} as company_id
+          from unnest(${sql.placeholder('ids')}::integer[], ${sql.placeholder('phoneNumberIds')}::text[],
+                      ${sql.placeholder('appSecrets')}::text[], ${sql.placeholder('payloads')}::text[])
+               with ordinality as x(id, phone_number_id, app_secret, payload, n)
+          join ${whatsapps} on ${whatsapps.id} = x.id and ${whatsapps.provider} = 'cloud'
+            and ${whatsapps.cloudPhoneNumberId} = x.phone_number_id
+            and ${whatsapps.cloudAppSecret} = x.app_secret`,
+  );
+  // Runs whether or not the answer reads it (a data-modifying WITH always does).
+  const stored = db.$with('stored', { n: sql<number>`1`.as('n') }).as(
+    sql`insert into ${jobs} (queue, payload, company_id)
+          select ${WEBHOOK_QUEUE}, payload, company_id from matching order by n
+          returning 1`,
+  );
+  return db
+    .with(matching, stored)
+    .select({ n: matching.n })
+    .from(matching)
+    .prepare('cloud_webhook_store');
+});
+
+type WaitingWebhook = {
+  connection: WebhookConnection;
+  body: unknown;
+  settle: (stored: boolean) => void;
+  fail: (error: unknown) => void;
+};
 
 export const createWebhookInbox = (options: {
   db: Db;
@@ -49,7 +92,44 @@ export const createWebhookInbox = (options: {
     keepFailedMs: WEEK_MS,
   });
 
+  // Webhooks that arrive while a store is in flight wait for it, then go together in the next
+  // statement: one round trip and one commit for all of them instead of one each (Meta posts hundreds
+  // a second at busy times). One arriving alone goes at once, so a quiet inbox waits for nothing.
+  let waiting: WaitingWebhook[] = [];
+  let storing = false;
+  const storeWaiting = async () => {
+    storing = true;
+    while (waiting.length) {
+      const batch = waiting;
+      waiting = [];
+      try {
+        const rows = await storeIfCurrentQuery(db).execute({
+          ids: batch.map((w) => w.connection.id),
+          phoneNumberIds: batch.map((w) => w.connection.cloudPhoneNumberId),
+          appSecrets: batch.map((w) => w.connection.cloudAppSecret),
+          payloads: batch.map((w) =>
+            JSON.stringify({ whatsappId: w.connection.id, body: w.body } satisfies WebhookJob),
+          ),
+        });
+        const stored = new Set(rows.map((r) => Number(r.n)));
+        if (stored.size) queue.kick();
+        batch.forEach((w, i) => w.settle(stored.has(i + 1)));
+      } catch (error) {
+        for (const w of batch) w.fail(error);
+      }
+    }
+    storing = false;
+  };
+
   return {
+    // Stores a one-connection payload only if the connection is still the Cloud API connection of
+    // that phone number with that app secret, checked by the INSERT itself; false when it no longer
+    // is, and nothing is stored. Resolves once the job is committed.
+    storeIfCurrent: (connection: WebhookConnection, body: unknown) =>
+      new Promise<boolean>((settle, fail) => {
+        waiting.push({ connection, body, settle, fail });
+        if (!storing) void storeWaiting();
+      }),
     // One statement: every connection's job is stored, or none is and Meta redelivers.
     store: async (connections: { id: number; companyId: number }[], body: unknown) => {
       await enqueueJobs<WebhookJob>(

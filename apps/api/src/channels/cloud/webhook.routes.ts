@@ -1,11 +1,12 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponseSchema, okResponse } from '@atendi/shared';
+import { preparedPer } from '../../db/prepared';
 import { whatsapps } from '../../db/schema';
 import { AppError } from '../../platform/errors';
-import { createWebhookInbox } from './inbox';
+import { createWebhookInbox, type WebhookConnection } from './inbox';
 import { mapWebhook, phoneNumberIdsOf, WebhookPayloadError } from './payloads';
 import { verifySignature } from './signature';
 
@@ -20,6 +21,42 @@ const verifyQuery = z.object({
 });
 
 const rawBodies = new WeakMap<FastifyRequest, Buffer>();
+
+// The connections of a payload's phone numbers, when the route does not remember them or they
+// changed: only what the route needs, prepared (Meta may post hundreds of webhooks a second).
+const connectionsQuery = preparedPer((db) =>
+  db
+    .select({
+      id: whatsapps.id,
+      companyId: whatsapps.companyId,
+      cloudPhoneNumberId: whatsapps.cloudPhoneNumberId,
+      cloudAppSecret: whatsapps.cloudAppSecret,
+    })
+    .from(whatsapps)
+    .where(
+      and(
+        eq(whatsapps.provider, 'cloud'),
+        sql`${whatsapps.cloudPhoneNumberId} = any(${sql.placeholder('phoneIds')}::text[])`,
+      ),
+    )
+    .prepare('cloud_webhook_connections'),
+);
+
+// Every connection the payload touches must vouch for it, or one tenant's app could post messages
+// into another's.
+const vouchedBy = (connections: WebhookConnection[], raw: Buffer, header: string | undefined) =>
+  connections.every((c) => c.cloudAppSecret && verifySignature(raw, header, c.cloudAppSecret));
+
+// Whether the payload maps to events; the route answers 400 for one that does not (validated).
+const maps = (body: unknown) => {
+  try {
+    mapWebhook(body);
+    return true;
+  } catch (error) {
+    if (error instanceof WebhookPayloadError) return false;
+    throw error;
+  }
+};
 
 // A payload that is not a Cloud API webhook is bad input (400), not a server error.
 const validated = <T>(read: () => T): T => {
@@ -85,6 +122,19 @@ export const cloudWebhookRoutes = async (root: FastifyInstance) => {
     },
   );
 
+  // The connection each phone number id had when last read (one per Cloud API number of the
+  // platform). Only a shortcut past the lookup: a webhook is stored through it only if the row still
+  // says the same when the job is inserted (inbox.storeIfCurrent), otherwise the route reads the
+  // database as it would without it. So a changed app secret or phone number id, made on this node
+  // or another, holds for the very next webhook, and no answer ever depends on what is remembered.
+  const remembered = new Map<string, WebhookConnection>();
+  const readConnections = async (phoneIds: string[]) => {
+    const connections = await connectionsQuery(db).execute({ phoneIds });
+    for (const id of phoneIds) remembered.delete(id);
+    for (const c of connections) if (c.cloudPhoneNumberId) remembered.set(c.cloudPhoneNumberId, c);
+    return connections;
+  };
+
   const postSchema = {
     tags,
     security: [],
@@ -94,27 +144,27 @@ export const cloudWebhookRoutes = async (root: FastifyInstance) => {
     const raw = rawBodies.get(request);
     if (!raw) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'Send the payload as JSON');
     const phoneIds = validated(() => phoneNumberIdsOf(request.body));
-    const connections = phoneIds.length
-      ? await db
-          .select()
-          .from(whatsapps)
-          .where(
-            and(eq(whatsapps.provider, 'cloud'), inArray(whatsapps.cloudPhoneNumberId, phoneIds)),
-          )
-      : [];
-    const known = new Set(connections.map((c) => c.cloudPhoneNumberId));
-    const unknown = phoneIds.filter((id) => !known.has(id));
+    const signature = request.headers['x-hub-signature-256'];
+    const header = Array.isArray(signature) ? signature[0] : signature;
+
+    // Meta's usual payload: one number, whose connection is remembered, vouches for it and maps.
+    const known = phoneIds.length === 1 ? remembered.get(phoneIds[0]) : undefined;
+    if (
+      known &&
+      vouchedBy([known], raw, header) &&
+      maps(request.body) &&
+      (await inbox.storeIfCurrent(known, request.body))
+    )
+      return { received: true };
+
+    const connections = phoneIds.length ? await readConnections(phoneIds) : [];
+    const found = new Set(connections.map((c) => c.cloudPhoneNumberId));
+    const unknown = phoneIds.filter((id) => !found.has(id));
     if (unknown.length)
       request.log.warn({ phoneNumberIds: unknown }, 'webhook for unknown phone number ids ignored');
     if (!connections.length) return { received: true };
 
-    // Every connection the payload touches must vouch for it, or one tenant's app could post
-    // messages into another's.
-    const signature = request.headers['x-hub-signature-256'];
-    const header = Array.isArray(signature) ? signature[0] : signature;
-    if (
-      !connections.every((c) => c.cloudAppSecret && verifySignature(raw, header, c.cloudAppSecret))
-    )
+    if (!vouchedBy(connections, raw, header))
       throw new AppError('ERR_INVALID_SIGNATURE', 'The webhook signature is missing or invalid');
 
     // Rejected now rather than stored and failed later: a payload that does not map never will.

@@ -379,6 +379,94 @@ describe('POST /webhooks/whatsapp', () => {
   });
 });
 
+// The route remembers each number's connection to skip the lookup; changes made anywhere (here
+// straight in the database, as another API node would) must hold for the very next webhook.
+describe('POST /webhooks/whatsapp after a connection changed', () => {
+  const textTo = (phoneNumberId: string, id: string) =>
+    webhookBody({ phoneNumberId, value: { contacts, messages: [text(id, id)] } });
+  const storedFor = async () => (await storedRows()).map((r) => r.whatsappId);
+
+  it('checks the next webhook against a new app secret', async () => {
+    const phone = '100000000000101';
+    const d = await addConnection('Secret', phone, 'old-secret');
+    expect((await post(textTo(phone, 'wamid.s1'), 'old-secret')).statusCode).toBe(200);
+    await t.db
+      .update(whatsapps)
+      .set({ cloudAppSecret: 'new-secret' })
+      .where(eq(whatsapps.id, d.id));
+
+    expect((await post(textTo(phone, 'wamid.s2'), 'old-secret')).statusCode).toBe(401);
+    expect((await post(textTo(phone, 'wamid.s3'), 'new-secret')).statusCode).toBe(200);
+    expect(await storedFor()).toEqual([d.id, d.id]);
+  });
+
+  it('stores the next webhook for the connection that now has the phone number id', async () => {
+    const phone = '100000000000102';
+    const before = await addConnection('Before', phone, 'secret-before');
+    expect((await post(textTo(phone, 'wamid.p1'), 'secret-before')).statusCode).toBe(200);
+    await t.db
+      .update(whatsapps)
+      .set({ cloudPhoneNumberId: '100000000000103' })
+      .where(eq(whatsapps.id, before.id));
+    const after = await addConnection('After', phone, 'secret-after');
+
+    expect((await post(textTo(phone, 'wamid.p2'), 'secret-before')).statusCode).toBe(401);
+    expect((await post(textTo(phone, 'wamid.p3'), 'secret-after')).statusCode).toBe(200);
+    expect(await storedFor()).toEqual([before.id, after.id]);
+  });
+
+  it('ignores the next webhook for a deleted connection or one moved to another provider', async () => {
+    for (const [name, phone, change] of [
+      ['Deleted', '100000000000104', 'delete'],
+      ['Moved', '100000000000105', 'provider'],
+    ] as const) {
+      const row = await addConnection(name, phone, SECRET);
+      expect((await post(textTo(phone, `wamid.${name}1`))).statusCode).toBe(200);
+      if (change === 'delete') {
+        await t.db.delete(jobs).where(eq(jobs.queue, WEBHOOK_QUEUE));
+        await t.db.delete(whatsapps).where(eq(whatsapps.id, row.id));
+      } else await t.db.update(whatsapps).set({ provider: 'beta' }).where(eq(whatsapps.id, row.id));
+      const res = await post(textTo(phone, `wamid.${name}2`));
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ received: true });
+    }
+    // Only the moved connection's first webhook (the deleted one's went with it).
+    expect((await storedRows()).map((r) => r.payload)).toEqual([
+      { whatsappId: expect.any(Number), body: textTo('100000000000105', 'wamid.Moved1') },
+    ]);
+  });
+
+  it('stores webhooks that arrive together once each, deciding each on its own', async () => {
+    const phone = '100000000000106';
+    const d = await addConnection('Together', phone, 'first-secret');
+    expect((await post(textTo(phone, 'wamid.g0'), 'first-secret')).statusCode).toBe(200);
+    await t.db
+      .update(whatsapps)
+      .set({ cloudAppSecret: 'second-secret' })
+      .where(eq(whatsapps.id, d.id));
+
+    const forA = Array.from({ length: 10 }, (_, i) => post(textTo(PHONE_A, `wamid.a${i}`)));
+    const stale = post(textTo(phone, 'wamid.g1'), 'first-secret');
+    const fresh = post(textTo(phone, 'wamid.g2'), 'second-secret');
+    const answers = await Promise.all([...forA, stale, fresh]);
+    expect(answers.map((r) => r.statusCode)).toEqual([...Array(10).fill(200), 401, 200]);
+
+    const rows = await storedRows();
+    type Stored = { body: { entry: { changes: { value: { messages: { id: string }[] } }[] }[] } };
+    const ids = rows.map(
+      (r) =>
+        `${r.whatsappId}:${(r.payload as Stored).body.entry[0].changes[0].value.messages[0].id}`,
+    );
+    expect(ids.sort()).toEqual(
+      [
+        `${d.id}:wamid.g0`,
+        `${d.id}:wamid.g2`,
+        ...Array.from({ length: 10 }, (_, i) => `${connection.a.id}:wamid.a${i}`),
+      ].sort(),
+    );
+  });
+});
+
 describe('webhook inbox', () => {
   it('processes rows stored before a crash once the app starts again', async () => {
     const voice = Buffer.from('OggS-voice-note');

@@ -1,0 +1,341 @@
+import { createHmac } from 'node:crypto';
+import { Agent, request } from 'node:http';
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { startFakeGraph, type FakeGraph } from '../apps/api/test/fake-graph';
+import {
+  ADMIN_EMAIL,
+  api,
+  args,
+  cpuSeconds,
+  login,
+  machine,
+  ms,
+  postgresCpuSeconds,
+  requestsDatabaseUrl,
+  saveResult,
+  spread,
+  startApi,
+  summarize,
+  withDatabase,
+  type RunningApi,
+} from './lib';
+import { prepareDatabase, seedBase } from './seed';
+import { portuguese, spanish } from './texts';
+
+// Meta → Cloud API webhook, open loop: `npx tsx bench/webhooks.ts [--rate 1000] [--seconds 20]
+// [--warmup-seconds 3] [--contacts 500] [--connections 128] [--runs 3]`.
+//
+// Each run: a fresh database (migrations, bootstrap, the bench company), the API as its own process,
+// and a Cloud API connection created by the admin through POST /whatsapp (its Graph API base URL
+// points at a local stand-in, which only answers the connection's credentials check). Then `rate`
+// signed text-message webhooks per second, started on a fixed schedule whatever the answers (so
+// queueing in the API shows up as answer time, not as a lower rate), each from one of M contacts with
+// a unique wamid. Answer time = request start → response fully read. Then the bench waits until
+// every message is in `messages` and no stored webhook is left, and reports the processing drain.
+
+const options = args();
+const rate = options.int('rate', 1_000);
+const seconds = options.int('seconds', 20);
+const warmupSeconds = options.int('warmup-seconds', 3);
+const contacts = options.int('contacts', 500);
+const connections = options.int('connections', 128);
+const runs = options.int('runs', 3);
+const drainTimeoutMs = options.int('drain-timeout', 600) * 1000;
+
+const webhooksDatabaseUrl =
+  process.env.BENCH_WEBHOOKS_DATABASE_URL ??
+  withDatabase(requestsDatabaseUrl, 'atendi_bench_webhooks');
+
+const PHONE_NUMBER_ID = '106540352242922';
+const APP_SECRET = 'bench-app-secret';
+const WEBHOOK_QUEUE = 'cloud.webhook';
+const words = [...spanish, ...portuguese];
+
+// The wall clock as milliseconds since the epoch, at performance.now()'s resolution: comparable
+// with PostgreSQL's clock_timestamp() on the same machine.
+const epochMs = (at = performance.now()) => performance.timeOrigin + at;
+
+const until = async (what: string, ok: () => Promise<boolean>, timeoutMs: number) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+type Webhook = { body: Buffer; signature: string };
+
+// One inbound text message as Meta posts it (one entry, one change, one message), signed with the
+// app secret over the exact bytes sent.
+const webhookFor = (wamid: string, contact: number, n: number): Webhook => {
+  const from = `5511955${String(contact).padStart(6, '0')}`;
+  const payload = {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: '102290129340398',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '15550783881', phone_number_id: PHONE_NUMBER_ID },
+              contacts: [{ profile: { name: `Cliente ${contact}` }, wa_id: from }],
+              messages: [
+                {
+                  from,
+                  id: wamid,
+                  timestamp: String(Math.floor(Date.now() / 1000)),
+                  type: 'text',
+                  text: { body: `${words[n % words.length]} ${n}` },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  };
+  const body = Buffer.from(JSON.stringify(payload));
+  const signature = `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}`;
+  return { body, signature };
+};
+
+// Built before the clock starts, so signing costs the generator nothing while it keeps the schedule.
+const webhooks = (prefix: string, count: number) =>
+  Array.from({ length: count }, (_, i) => webhookFor(`wamid.${prefix}${i}`, i % contacts, i));
+
+type Sample = { scheduled: number; started: number; answered: number; status: number };
+
+// Open loop: request i is due at t0 + i / rate; every millisecond the timer starts whatever is due,
+// without waiting for earlier answers (the agent queues a request only when all its connections are
+// busy, and that wait counts in the answer time).
+const sendAtRate = (apiUrl: string, agent: Agent, batch: Webhook[]) =>
+  new Promise<{ samples: Sample[]; t0: number }>((resolve) => {
+    const { hostname, port } = new URL(apiUrl);
+    const samples: Sample[] = [];
+    let next = 0;
+    let pending = batch.length;
+    const send = (i: number, scheduled: number) => {
+      const sample: Sample = { scheduled, started: performance.now(), answered: 0, status: 0 };
+      samples[i] = sample;
+      const done = (status: number) => {
+        sample.answered = performance.now();
+        sample.status = status;
+        pending -= 1;
+        if (!pending) resolve({ samples, t0 });
+      };
+      const req = request(
+        {
+          agent,
+          hostname,
+          port,
+          method: 'POST',
+          path: '/webhooks/whatsapp',
+          headers: {
+            'content-type': 'application/json',
+            'content-length': batch[i].body.length,
+            'x-hub-signature-256': batch[i].signature,
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => done(res.statusCode ?? 0));
+          res.on('error', () => done(0));
+        },
+      );
+      req.on('error', () => done(0));
+      req.end(batch[i].body);
+    };
+    const t0 = performance.now();
+    const tick = () => {
+      const due = Math.min(batch.length, Math.floor(((performance.now() - t0) * rate) / 1000) + 1);
+      for (; next < due; next += 1) send(next, t0 + (next * 1000) / rate);
+      if (next < batch.length) setTimeout(tick, 1);
+    };
+    tick();
+  });
+
+// A row per stored message with PostgreSQL's clock at its INSERT, in the bench's own database (not
+// the product): when the processing stored each message.
+const traceStores = (sql: pg.Client) =>
+  sql.query(`
+    CREATE UNLOGGED TABLE bench_stored (provider_id text NOT NULL, at timestamptz NOT NULL);
+    CREATE FUNCTION bench_stored() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN INSERT INTO bench_stored VALUES (NEW.provider_id, clock_timestamp()); RETURN NEW; END $$;
+    CREATE TRIGGER bench_stored AFTER INSERT ON messages FOR EACH ROW
+      WHEN (NOT NEW.from_me) EXECUTE FUNCTION bench_stored();
+  `);
+
+const inboxState = async (sql: pg.Client, prefix: string) =>
+  (
+    await sql.query<{ stored: number; distinct: number; waiting: number; failed: number }>(
+      `SELECT (SELECT count(*) FROM messages WHERE provider_id LIKE $1)::int AS stored,
+              (SELECT count(DISTINCT provider_id) FROM messages WHERE provider_id LIKE $1)::int AS distinct,
+              (SELECT count(*) FROM jobs WHERE queue = $2 AND status IN ('pending', 'running'))::int AS waiting,
+              (SELECT count(*) FROM jobs WHERE queue = $2 AND status = 'failed')::int AS failed`,
+      [`wamid.${prefix}%`, WEBHOOK_QUEUE],
+    )
+  ).rows[0];
+
+// Every message of the batch stored and no stored webhook left to process.
+const drained = async (sql: pg.Client, prefix: string, count: number) => {
+  const state = await inboxState(sql, prefix);
+  return state.stored >= count && state.waiting === 0;
+};
+
+// The Cloud API connection as an admin creates it; its start checks the credentials on the stand-in.
+const createConnection = async (apiUrl: string, token: string, graph: FakeGraph) => {
+  graph.addPhoneNumber(PHONE_NUMBER_ID, '+1 555-078-3881', 'Bench');
+  const { id } = await api<{ id: number }>(apiUrl, token, 'POST', '/whatsapp', {
+    name: 'Bench Cloud',
+    provider: 'cloud',
+    cloudPhoneNumberId: PHONE_NUMBER_ID,
+    cloudAccessToken: 'fake-graph-token',
+    cloudAppSecret: APP_SECRET,
+    cloudVerifyToken: 'bench-verify-token',
+    cloudApiBaseUrl: graph.url,
+  });
+  await until(
+    'the connection to be CONNECTED',
+    async () =>
+      (await api<{ status: string }>(apiUrl, token, 'GET', `/whatsapp/${id}`)).status ===
+      'CONNECTED',
+    30_000,
+  );
+  return id;
+};
+
+const cpuSplit = (sendingMs: number, drainMs: number, total: number, processedSending: number) => {
+  const processingCpuMsPerMessage = drainMs / (total - processedSending);
+  return {
+    processingCpuMsPerMessage,
+    routeCpuMsPerWebhook: (sendingMs - processedSending * processingCpuMsPerMessage) / total,
+  };
+};
+
+const runOnce = async (run: number) => {
+  const url = webhooksDatabaseUrl;
+  await prepareDatabase(url, true);
+  const sql = new pg.Client({ connectionString: url });
+  await sql.connect();
+  await seedBase(sql);
+  await traceStores(sql);
+  const graph = await startFakeGraph();
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  let server: RunningApi | undefined;
+  try {
+    server = await startApi(url);
+    const { token } = await login(server.url, ADMIN_EMAIL);
+    await createConnection(server.url, token, graph);
+
+    // Warm-up (JIT, pools, connections), fully processed before the measured load starts.
+    const warmup = webhooks('w', rate * warmupSeconds);
+    const warm = await sendAtRate(server.url, agent, warmup);
+    const warmErrors = warm.samples.filter((s) => s.status !== 200).length;
+    if (warmErrors) throw new Error(`${warmErrors} warm-up webhooks were not answered 200`);
+    await until(
+      'the warm-up to be processed',
+      () => drained(sql, 'w', warmup.length),
+      drainTimeoutMs,
+    );
+
+    const total = rate * seconds;
+    const batch = webhooks('m', total);
+    const cpuBefore = { api: cpuSeconds(server.pid), pg: postgresCpuSeconds() };
+    const { samples, t0 } = await sendAtRate(server.url, agent, batch);
+    const lastAnswer = Math.max(...samples.map((s) => s.answered));
+    const cpuAfter = { api: cpuSeconds(server.pid), pg: postgresCpuSeconds() };
+    const backlog = await inboxState(sql, 'm');
+    await until('every message to be processed', () => drained(sql, 'm', total), drainTimeoutMs);
+    const cpuDrained = cpuSeconds(server.pid);
+    const state = await inboxState(sql, 'm');
+    const { rows } = await sql.query<{ first: number; last: number }>(
+      `SELECT extract(epoch FROM min(at))::float8 * 1000 AS first, extract(epoch FROM max(at))::float8 * 1000 AS last
+       FROM bench_stored WHERE provider_id LIKE 'wamid.m%'`,
+    );
+    const sendSeconds = (lastAnswer - t0) / 1000;
+    const lastStarted = samples[samples.length - 1].started;
+    const result = {
+      run,
+      webhooks: total,
+      answered200: samples.filter((s) => s.status === 200).length,
+      non200: samples.filter((s) => s.status !== 200).length,
+      sendRate: (total - 1) / ((lastStarted - samples[0].started) / 1000),
+      answerMs: summarize(samples.map((s) => s.answered - s.started)),
+      // The generator's own delay behind its schedule (this machine is shared): large values mean the
+      // rate was not kept, whatever the API did.
+      scheduleLagMs: summarize(samples.map((s) => s.started - s.scheduled)),
+      apiCpuShare: (cpuAfter.api - cpuBefore.api) / sendSeconds,
+      apiCpuMsPerWebhook: ((cpuAfter.api - cpuBefore.api) * 1000) / total,
+      // The API's CPU split between the route and the processing: the drain is processing alone, and
+      // what the messages processed during the sending cost at that rate is taken off the sending's.
+      ...cpuSplit(
+        (cpuAfter.api - cpuBefore.api) * 1000,
+        (cpuDrained - cpuAfter.api) * 1000,
+        total,
+        backlog.stored,
+      ),
+      postgresCpuShare: (cpuAfter.pg - cpuBefore.pg) / sendSeconds,
+      storedWhenLastAnswered: backlog.stored,
+      stored: state.stored,
+      storedTwice: state.stored - state.distinct,
+      failedJobs: state.failed,
+      drainAfterLastAnswerMs: rows[0].last - epochMs(lastAnswer),
+      processingRate: (total - 1) / ((rows[0].last - rows[0].first) / 1000),
+      stubRequests: graph.requests.length,
+    };
+    console.log(
+      `  run ${run}: ${total} webhooks at ${result.sendRate.toFixed(0)}/s, answer p50 ${ms(result.answerMs.p50)} p95 ${ms(result.answerMs.p95)} p99 ${ms(result.answerMs.p99)} max ${ms(result.answerMs.max)} ms, ${result.non200} not 200; API ${(result.apiCpuShare * 100).toFixed(0)}% of a core (route ${ms(result.routeCpuMsPerWebhook, 2)} ms of CPU per webhook, processing ${ms(result.processingCpuMsPerMessage, 1)} ms per message), postgres ${(result.postgresCpuShare * 100).toFixed(0)}%; ${result.storedWhenLastAnswered} processed at the last answer, all ${result.stored} ${(result.drainAfterLastAnswerMs / 1000).toFixed(1)} s later (${result.processingRate.toFixed(0)} msg/s), ${result.storedTwice} twice, ${result.failedJobs} failed`,
+    );
+    return result;
+  } finally {
+    agent.destroy();
+    await server?.stop();
+    await graph.close();
+    await sql.end();
+  }
+};
+
+const main = async () => {
+  console.log(
+    `Cloud API webhooks: ${rate}/s for ${seconds} s (warm-up ${warmupSeconds} s) from ${contacts} contacts over up to ${connections} connections, ${runs} run(s)`,
+  );
+  const env = await machine(withDatabase(webhooksDatabaseUrl, 'postgres'));
+  const results = [];
+  for (let run = 1; run <= runs; run += 1) results.push(await runOnce(run));
+  const summary = {
+    sendRate: spread(results.map((r) => r.sendRate)),
+    p50: spread(results.map((r) => r.answerMs.p50)),
+    p95: spread(results.map((r) => r.answerMs.p95)),
+    p99: spread(results.map((r) => r.answerMs.p99)),
+    max: spread(results.map((r) => r.answerMs.max)),
+    routeCpuMsPerWebhook: spread(results.map((r) => r.routeCpuMsPerWebhook)),
+    processingCpuMsPerMessage: spread(results.map((r) => r.processingCpuMsPerMessage)),
+    non200: spread(results.map((r) => r.non200)),
+    drainAfterLastAnswerMs: spread(results.map((r) => r.drainAfterLastAnswerMs)),
+    processingRate: spread(results.map((r) => r.processingRate)),
+  };
+  const range = (s: { median: number; min: number; max: number }, digits = 1) =>
+    `${ms(s.median, digits)} [${ms(s.min, digits)}–${ms(s.max, digits)}]`;
+  console.log(
+    `\nanswer p50 ${range(summary.p50)} ms, p99 ${range(summary.p99)} ms (target 20 / 50 ms at 1,000/s), sent ${range(summary.sendRate, 0)}/s, not 200 ${range(summary.non200, 0)}; drain ${range(summary.drainAfterLastAnswerMs, 0)} ms after the last answer, processing ${range(summary.processingRate, 0)} msg/s`,
+  );
+  const incomplete = results.filter((r) => r.stored !== r.webhooks || r.storedTwice || r.non200);
+  if (incomplete.length) process.exitCode = 1;
+  const variant = `${rate === 1_000 ? '' : `-r${rate}`}${seconds === 20 ? '' : `-s${seconds}`}`;
+  const file = await saveResult(`webhooks${variant}`, {
+    machine: { ...env, loadAverageAfter: loadavg().map((l) => Number(l.toFixed(2))) },
+    settings: { rate, seconds, warmupSeconds, contacts, connections },
+    summary,
+    runs: results,
+  });
+  console.log(`Recorded in ${file}`);
+};
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
