@@ -647,6 +647,17 @@ describe('campaigns on a Cloud API connection', () => {
       (r) => r.length === 1,
       'confirmation request',
     );
+    // The dispatcher records that it asked once the Graph API has answered: an answer stored before
+    // that is not an answer to the question (the phone saw the request a moment earlier).
+    await eventually(
+      () =>
+        t.db
+          .select({ status: campaignShipping.status })
+          .from(campaignShipping)
+          .where(eq(campaignShipping.campaignId, campaign.id)),
+      (rows) => rows[0]?.status === 'confirmation',
+      'confirmation recorded',
+    );
 
     await contactWrites(number, 'Sí, quiero');
     const [text] = await eventually(
