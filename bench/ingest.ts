@@ -11,12 +11,14 @@ import {
   login,
   machine,
   ms,
+  pool,
   postgresCpuSeconds,
   saveResult,
   spread,
   startApi,
   summarize,
   type RunningApi,
+  until,
 } from './lib';
 import { prepareDatabase, seedBase } from './seed';
 import { portuguese, spanish } from './texts';
@@ -49,28 +51,6 @@ const words = [...spanish, ...portuguese];
 const bodyOf = (tag: string, n: number) => `${words[n % words.length]} #${tag}#`;
 const numberOf = (contact: number, prefix = '5511955') =>
   `${prefix}${String(contact).padStart(6, '0')}`;
-
-const until = async (what: string, ok: () => Promise<boolean> | boolean, timeoutMs = 30_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
-
-// Sends count calls with at most `limit` in flight.
-const pool = async (count: number, limit: number, work: (i: number) => Promise<void>) => {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, count) }, async () => {
-      while (next < count) {
-        const i = next;
-        next += 1;
-        await work(i);
-      }
-    }),
-  );
-};
 
 const runOnce = async (run: number) => {
   const url = ingestDatabaseUrl;

@@ -290,3 +290,31 @@ export const api = async <T = unknown>(
   if (!res.ok) throw new Error(`${method} ${route} → ${res.status} ${text}`);
   return (text ? JSON.parse(text) : undefined) as T;
 };
+
+// Waits until ok() holds, checking every pollMs; fails naming what it waited for.
+export const until = async (
+  what: string,
+  ok: () => Promise<boolean> | boolean,
+  timeoutMs = 30_000,
+  pollMs = 50,
+) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+};
+
+// Runs count tasks with at most `limit` in flight.
+export const pool = async (count: number, limit: number, work: (i: number) => Promise<void>) => {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, count) }, async () => {
+      while (next < count) {
+        const i = next;
+        next += 1;
+        await work(i);
+      }
+    }),
+  );
+};

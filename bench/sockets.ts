@@ -15,6 +15,7 @@ import {
   login,
   machine,
   ms,
+  pool,
   requestsDatabaseUrl,
   saveResult,
   spread,
@@ -107,20 +108,6 @@ const INBOX_JOINS: [string, ...string[]][] = [
   ['joinNotification'],
 ];
 const JOIN_TIMEOUT_MS = 120_000;
-
-// Sends count tasks with at most `limit` in flight.
-const pool = async (count: number, limit: number, work: (i: number) => Promise<void>) => {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, count) }, async () => {
-      while (next < count) {
-        const i = next;
-        next += 1;
-        await work(i);
-      }
-    }),
-  );
-};
 
 const emptyRoleTally = (): RoleTally => ({
   sockets: 0,

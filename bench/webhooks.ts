@@ -20,6 +20,7 @@ import {
   summarize,
   withDatabase,
   type RunningApi,
+  until,
 } from './lib';
 import { prepareDatabase, seedBase } from './seed';
 import { portuguese, spanish } from './texts';
@@ -56,14 +57,6 @@ const words = [...spanish, ...portuguese];
 // The wall clock as milliseconds since the epoch, at performance.now()'s resolution: comparable
 // with PostgreSQL's clock_timestamp() on the same machine.
 const epochMs = (at = performance.now()) => performance.timeOrigin + at;
-
-const until = async (what: string, ok: () => Promise<boolean>, timeoutMs: number) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 type Webhook = { body: Buffer; signature: string };
 
@@ -204,6 +197,7 @@ const createConnection = async (apiUrl: string, token: string, graph: FakeGraph)
       (await api<{ status: string }>(apiUrl, token, 'GET', `/whatsapp/${id}`)).status ===
       'CONNECTED',
     30_000,
+    100,
   );
   return id;
 };
@@ -240,6 +234,7 @@ const runOnce = async (run: number) => {
       'the warm-up to be processed',
       () => drained(sql, 'w', warmup.length),
       drainTimeoutMs,
+      100,
     );
 
     const total = rate * seconds;
@@ -249,7 +244,12 @@ const runOnce = async (run: number) => {
     const lastAnswer = Math.max(...samples.map((s) => s.answered));
     const cpuAfter = { api: cpuSeconds(server.pid), pg: postgresCpuSeconds() };
     const backlog = await inboxState(sql, 'm');
-    await until('every message to be processed', () => drained(sql, 'm', total), drainTimeoutMs);
+    await until(
+      'every message to be processed',
+      () => drained(sql, 'm', total),
+      drainTimeoutMs,
+      100,
+    );
     const cpuDrained = cpuSeconds(server.pid);
     const state = await inboxState(sql, 'm');
     const { rows } = await sql.query<{ first: number; last: number }>(
