@@ -13,11 +13,14 @@ import { args, resultsDir, root } from './lib';
 // The first load is the entry chunk that index.html starts plus every chunk it imports statically,
 // transitively: what the browser fetches before any route renders. That is what /tickets (the
 // inbox) needs, since the inbox and the app shell are not lazy; chunks reached only through
-// import() (lazy pages, the dashboard's charts, the emoji picker) are not part of it.
+// import() (lazy pages, the dashboard's charts, the emoji picker) are not part of it, except the
+// texts of the language the app starts in: main.tsx renders once i18n.ts has fetched them.
 // Sizes are bytes; gzip at level 6, as `gzip -c` and a typical server send it. kB = 1,000 bytes,
 // as Vite prints them.
 
 const FIRST_LOAD_TARGET_KB = 250;
+// The chunk of Spanish texts (vite.config.ts's texts-es group): a first visit is in Spanish.
+const START_TEXTS = /^texts-es-[\w-]+\.js$/;
 // Vite's build.chunkSizeWarningLimit default (minified, not gzipped).
 const VITE_WARNING_KB = 500;
 
@@ -138,7 +141,9 @@ const closure = (starts: string[]) => {
   return [...seen];
 };
 
-const firstLoad = closure(entries);
+const staticFirstLoad = closure(entries);
+const startTexts = [...chunks.keys()].filter((file) => START_TEXTS.test(file));
+const firstLoad = closure([...entries, ...startTexts]);
 const firstLoadSet = new Set(firstLoad);
 const sum = (files: string[], key: 'rawBytes' | 'gzipBytes') =>
   files.reduce((total, file) => total + chunks.get(file)![key], 0);
@@ -193,16 +198,18 @@ const result = {
   firstLoad: {
     route: '/tickets',
     entries,
+    // Fetched through import() before the first render.
+    awaitedAtStart: startTexts,
     chunks: firstLoad,
     rawBytes: sum(firstLoad, 'rawBytes'),
     gzipBytes: firstLoadGzip,
     targetGzipKB: FIRST_LOAD_TARGET_KB,
     withinTarget: firstLoadGzip < FIRST_LOAD_TARGET_KB * 1000,
-    // index.html's modulepreload links should name exactly the closure less the entries.
+    // index.html's modulepreload links should name exactly the static closure less the entries.
     modulepreload,
     modulepreloadMatches:
       [...modulepreload].sort().join() ===
-      firstLoad
+      staticFirstLoad
         .filter((f) => !entries.includes(f))
         .sort()
         .join(),

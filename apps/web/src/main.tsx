@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { restoreSession } from './features/auth/auth.api';
+import { initI18n } from './i18n/i18n';
 
 // SPEC §4: a page load starts from the refresh cookie; guards show a spinner until it settles.
 void restoreSession();
@@ -11,8 +12,11 @@ void restoreSession();
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
 
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// The first render waits for the texts of the app's language (fetched meanwhile with the session).
+void initI18n().then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

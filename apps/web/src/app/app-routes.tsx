@@ -1,10 +1,10 @@
-import { lazy, Suspense, useState, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { FullPageSpinner } from '../components/full-page-spinner';
 import { LoadingBox } from '../components/loading-box';
-import { LoginPage } from '../features/auth/login-page';
 import { TicketsPage } from '../features/tickets/tickets-page';
-import { hasCampaignFlag } from '../lib/storage';
+import { lazyComponent } from '../lib/lazy-component';
+import { hasCampaignFlag, readStorage, storageKeys } from '../lib/storage';
 import {
   CompanyStatusGate,
   PlanFeatureRoute,
@@ -14,38 +14,27 @@ import {
 } from './guards';
 import { AppLayout } from './layout/app-layout';
 
-// The login page and the inbox (where a session starts and where agents spend their day) are in the
-// first load with the shell; every other page is fetched the first time it is visited. The fallback
-// is the app's spinner: inside the shell where the page goes, or the whole screen before login.
-const pageLoaders: (() => Promise<unknown>)[] = [];
-
+// The inbox (where agents spend their day) is in the first load with the shell; every other page is
+// fetched the first time it is visited. The fallback is the app's spinner: inside the shell where the
+// page goes, or the whole screen before login.
 const lazyPage = <K extends string>(
-  load: () => Promise<Record<K, ComponentType>>,
+  load: () => Promise<{ [name in K]: ComponentType }>,
   name: K,
   Fallback: ComponentType = LoadingBox,
-) => {
-  let loaded: ComponentType | undefined;
-  const loadPage = () =>
-    load().then((module) => {
-      loaded = module[name];
-      return { default: loaded };
-    });
-  pageLoaders.push(loadPage);
-  const Page = lazy(loadPage);
-  const LazyPage = () => {
-    // Once its code is here (visited or preloaded) a page renders at once, without a fallback
-    // first; chosen once per mount so that a page never remounts when this re-renders.
-    const [Component] = useState<ComponentType>(() => loaded ?? Page);
-    return (
-      <Suspense fallback={<Fallback />}>
-        <Component />
-      </Suspense>
-    );
-  };
-  LazyPage.displayName = `Lazy(${name})`;
-  return LazyPage;
-};
+) => lazyComponent(() => load().then((module) => module[name]), <Fallback />);
 
+// The login page and its form library are not needed by a returning user, whom the refresh cookie
+// takes straight to the app. A browser without a stored token is probably going there: it fetches
+// the page at once, beside the session's refresh, rather than once the refresh has failed.
+const LoginPage = lazyPage(
+  () => import('../features/auth/login-page'),
+  'LoginPage',
+  FullPageSpinner,
+);
+if (readStorage(storageKeys.token) === null) {
+  // A failure here is not the page's: rendering it asks again.
+  LoginPage.preload().catch(() => undefined);
+}
 const SignupPage = lazyPage(
   () => import('../features/auth/signup-page'),
   'SignupPage',
@@ -135,9 +124,6 @@ const SubscriptionsPage = lazyPage(
 const TagsPage = lazyPage(() => import('../features/tags/tags-page'), 'TagsPage');
 const TodoListPage = lazyPage(() => import('../features/todolist/todolist-page'), 'TodoListPage');
 const UsersPage = lazyPage(() => import('../features/users/users-page'), 'UsersPage');
-
-// Fetches every lazy page's code; afterwards they all render at once. For tests (test/render-app).
-export const preloadPages = () => Promise.all(pageLoaders.map((load) => load()));
 
 // SPEC §2 route table.
 export const AppRoutes = () => {

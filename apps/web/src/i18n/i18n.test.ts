@@ -1,11 +1,11 @@
 import { errorStatus } from '@atendi/shared';
 import { describe, expect, it } from 'vitest';
+import { changeLanguage, i18n, loadTexts } from './i18n';
 
 type Tree = { [key: string]: string | Tree };
-import { translations } from './i18n';
 
 // The merged texts: the shell's files plus every feature's own.
-const { es, en } = translations as unknown as { es: Tree; en: Tree };
+const [es, en] = (await Promise.all([loadTexts('es'), loadTexts('en')])) as Tree[];
 
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 
@@ -33,5 +33,21 @@ describe('translations', () => {
       expect(es.errors).toHaveProperty(code);
       expect(en.errors).toHaveProperty(code);
     }
+  });
+});
+
+describe('changeLanguage', () => {
+  it('has the texts of a language not loaded yet before switching to it', async () => {
+    i18n.removeResourceBundle('en', 'translation');
+    const hadTexts: boolean[] = [];
+    const onChange = (language: string) =>
+      hadTexts.push(i18n.hasResourceBundle(language, 'translation'));
+    i18n.on('languageChanged', onChange);
+    await changeLanguage('en');
+    i18n.off('languageChanged', onChange);
+
+    expect(hadTexts).toEqual([true]);
+    expect(i18n.t('languages.es')).toBe('Spanish');
+    expect(document.documentElement.lang).toBe('en');
   });
 });

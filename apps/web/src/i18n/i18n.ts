@@ -1,8 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { readStorage, storageKeys, writeStorage } from '../lib/storage';
-import en from './en.json';
-import es from './es.json';
 
 export const languages = ['es', 'en'] as const;
 export type Language = (typeof languages)[number];
@@ -17,6 +15,7 @@ export const storedLanguage = (): Language => {
 };
 
 export const i18n = i18next.createInstance();
+i18n.use(initReactI18next);
 
 type Messages = { [key: string]: string | Messages };
 
@@ -29,36 +28,74 @@ const mergeInto = (target: Messages, source: Messages) => {
   return target;
 };
 
-// Each feature keeps its texts beside its code (features/<name>/i18n/es.json, en.json, or for a part
-// of a feature <part>.es.json, <part>.en.json), so features can be built side by side without editing
-// one shared file.
+// The shell's texts (./es.json, ./en.json) and each feature's beside its code
+// (features/<name>/i18n/es.json, en.json, or for a part of a feature <part>.es.json, <part>.en.json),
+// so features can be built side by side without editing one shared file. Not eager: a session needs
+// one language, so each language is a chunk of its own (vite.config.ts) fetched when first needed.
+const shellFiles = import.meta.glob<Messages>('./*.json', { import: 'default' });
 const featureFiles = import.meta.glob<Messages>('../features/*/i18n/*.json', {
-  eager: true,
   import: 'default',
 });
-const messagesFor = (language: Language, base: Messages) =>
-  Object.entries(featureFiles)
-    .filter(([file]) => file.endsWith(`/${language}.json`) || file.endsWith(`.${language}.json`))
-    .reduce((all, [, messages]) => mergeInto(all, messages), structuredClone(base));
 
-export const translations = { es: messagesFor('es', es), en: messagesFor('en', en) };
+const isFileOf = (file: string, language: Language) =>
+  file.endsWith(`/${language}.json`) || file.endsWith(`.${language}.json`);
 
-void i18n.use(initReactI18next).init({
-  resources: { es: { translation: translations.es }, en: { translation: translations.en } },
-  lng: storedLanguage(),
-  fallbackLng: 'es',
-  supportedLngs: [...languages],
-  interpolation: { escapeValue: false },
-  initAsync: false,
-});
+// One language's texts merged: the shell's first, then every feature's.
+export const loadTexts = async (language: Language): Promise<Messages> => {
+  const loadShell = shellFiles[`./${language}.json`];
+  const loadFeatures = Object.entries(featureFiles)
+    .filter(([file]) => isFileOf(file, language))
+    .map(([, load]) => load());
+  const [shell, ...features] = await Promise.all([loadShell(), ...loadFeatures]);
+  return features.reduce(mergeInto, structuredClone(shell));
+};
+
+// The first request for a language's texts, shared by later ones; forgotten if it failed, so that
+// choosing the language again tries again.
+const requests = new Map<Language, Promise<Messages>>();
+
+const textsOf = (language: Language) => {
+  const request =
+    requests.get(language) ??
+    loadTexts(language).catch((error: unknown) => {
+      requests.delete(language);
+      throw error;
+    });
+  requests.set(language, request);
+  return request;
+};
 
 const syncDocumentLanguage = (language: string) => {
   document.documentElement.lang = language;
 };
-syncDocumentLanguage(i18n.language);
 i18n.on('languageChanged', syncDocumentLanguage);
 
+// Resolves once the texts the app starts with are here: main.tsx renders after it, so no text shows
+// as its key. The app needs only the stored language's; tests ask for both.
+export const initI18n = async (preloaded: readonly Language[] = [storedLanguage()]) => {
+  const texts = await Promise.all(preloaded.map(textsOf));
+  await i18n.init({
+    resources: Object.fromEntries(
+      preloaded.map((language, index) => [language, { translation: texts[index] }]),
+    ),
+    lng: storedLanguage(),
+    fallbackLng: 'es',
+    supportedLngs: [...languages],
+    interpolation: { escapeValue: false },
+    initAsync: false,
+  });
+};
+
+// The language's texts are fetched before switching, so that no text shows as its key meanwhile.
 export const changeLanguage = async (language: Language) => {
+  if (!i18n.hasResourceBundle(language, 'translation')) {
+    try {
+      i18n.addResourceBundle(language, 'translation', await textsOf(language));
+    } catch {
+      // Offline, or a new deployment replaced the chunk: the language stays as it was.
+      return;
+    }
+  }
   writeStorage(storageKeys.language, language);
   await i18n.changeLanguage(language);
 };

@@ -14,7 +14,7 @@ type PagedList = {
 const isNearBottom = (element: HTMLElement) =>
   element.scrollHeight - element.scrollTop - element.clientHeight <= LOAD_MORE_THRESHOLD_PX;
 
-// A ref callback and an onScroll handler for the scrolling element of a paged list.
+// A ref callback and an onScroll handler for the scrolling element of a paged list, and that element.
 export const useInfiniteScroll = ({
   hasNextPage,
   isFetchingNextPage,
@@ -41,6 +41,7 @@ export const useInfiniteScroll = ({
 
   return {
     ref: setElement,
+    element,
     onScroll: (event: UIEvent<HTMLElement>) => loadMoreIfNear(event.currentTarget),
   };
 };

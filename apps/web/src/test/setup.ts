@@ -1,14 +1,22 @@
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { clearSession } from '../api/session';
 import { disconnectSocket } from '../api/socket';
-import { i18n } from '../i18n/i18n';
+import { i18n, initI18n, languages } from '../i18n/i18n';
 import { waitBeforeSubmit } from '../lib/form-delay';
+import { preloadLazyComponents } from '../lib/lazy-component';
 import { createFakeSocket } from './fake-socket';
+import { layOutVirtualLists } from './virtual-layout';
 
 // findBy* and waitFor give up after 1 s by default: too tight for a whole app shell rendering on a
 // busy two-core machine, where a passing test then fails now and then. A passing wait ends early.
 configure({ asyncUtilTimeout: 3000 });
+
+// The app fetches a language's texts when it is chosen; tests have both at hand, so that a test
+// can switch languages without waiting.
+await initI18n(languages);
+
+layOutVirtualLists();
 
 // No test may open a real socket.
 vi.mock('socket.io-client', () => ({ io: vi.fn(() => createFakeSocket()) }));
@@ -39,6 +47,11 @@ const matchMedia = (query: string): MediaQueryList => {
     dispatchEvent: () => false,
   };
 };
+
+// The app loads pages and dialogs lazily; here the code of every one the test file imports is loaded
+// before its tests start, as static imports would, so that they render at once and a busy machine's
+// module loading does not count against a test's waits.
+beforeAll(preloadLazyComponents);
 
 beforeEach(async () => {
   vi.mocked(waitBeforeSubmit).mockResolvedValue(undefined);

@@ -20,7 +20,11 @@ import { useTranslation } from 'react-i18next';
 import { useCurrentSession } from '../../api/session';
 import { logout } from '../../features/auth/auth.api';
 import { changeLanguage, languages, type Language } from '../../i18n/i18n';
-import { ProfileDialog } from './profile-dialog';
+import { lazyDialog } from '../../lib/lazy-component';
+
+const ProfileDialog = lazyDialog(() =>
+  import('./profile-dialog').then((module) => module.ProfileDialog),
+);
 
 export const AccountMenu = () => {
   const { t, i18n } = useTranslation();
@@ -28,6 +32,8 @@ export const AccountMenu = () => {
   const { user } = useCurrentSession();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [isProfileOpen, setProfileOpen] = useState(false);
+  // The language just chosen, shown as chosen while its texts are fetched (i18n.changeLanguage).
+  const [choosing, setChoosing] = useState<Language | null>(null);
 
   const closeMenu = () => setAnchor(null);
 
@@ -86,8 +92,11 @@ export const AccountMenu = () => {
           </Typography>
           <RadioGroup
             aria-labelledby="language-label"
-            value={i18n.resolvedLanguage}
-            onChange={(_event, value) => void changeLanguage(value as Language)}
+            value={choosing ?? i18n.resolvedLanguage}
+            onChange={(_event, value) => {
+              setChoosing(value as Language);
+              void changeLanguage(value as Language).finally(() => setChoosing(null));
+            }}
           >
             {languages.map((language) => (
               <FormControlLabel

@@ -1,9 +1,15 @@
 import { useState } from 'react';
-import { Box, IconButton, Popover, Slider, Tooltip } from '@mui/material';
+import { Box, IconButton, Popover, Tooltip } from '@mui/material';
 import VolumeOffIcon from '@mui/icons-material/VolumeOff';
 import VolumeUpIcon from '@mui/icons-material/VolumeUp';
 import { useTranslation } from 'react-i18next';
-import { readVolume, VOLUME_STEP, writeVolume } from '../../lib/volume';
+import { lazyComponent } from '../../lib/lazy-component';
+import { readVolume, writeVolume } from '../../lib/volume';
+
+// MUI's Slider is fetched when the popover first opens: only this popover in the shell uses it.
+const VolumeSlider = lazyComponent(() =>
+  import('./volume-slider').then((module) => module.VolumeSlider),
+);
 
 export const VolumeControl = () => {
   const { t } = useTranslation();
@@ -36,16 +42,7 @@ export const VolumeControl = () => {
         transformOrigin={{ vertical: 'top', horizontal: 'center' }}
       >
         <Box sx={{ width: 200, px: 3, py: 2 }}>
-          <Slider
-            value={volume}
-            min={0}
-            max={1}
-            step={VOLUME_STEP}
-            onChange={onChange}
-            valueLabelDisplay="auto"
-            aria-label={t('topBar.volume')}
-            data-testid="volume-slider"
-          />
+          <VolumeSlider value={volume} onChange={onChange} />
         </Box>
       </Popover>
     </>

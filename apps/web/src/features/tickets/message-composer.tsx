@@ -6,9 +6,9 @@ import {
   CircularProgress,
   FormControlLabel,
   IconButton,
+  OutlinedInput,
   Stack,
   Switch,
-  TextField,
   Tooltip,
   Typography,
 } from '@mui/material';
@@ -30,16 +30,20 @@ import {
 } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
 import { ERROR_TOAST_MS, TOAST_MS } from '../../api/toasts';
+import { lazyDialog } from '../../lib/lazy-component';
 import { fetchQuickMessageFile, useSendMedia } from './composer-api';
 import { AttachmentsPreview } from './composer-attachments';
 import { useAudioRecorder, type RecorderFailure } from './composer-audio';
 import { EmojiButton } from './composer-emoji';
 import { QUICK_ANSWERS_LIST_ID, QuickAnswersList, useQuickAnswers } from './composer-quick-answers';
 import { RecordingBar } from './composer-recorder';
-import { TemplateSendDialog } from './composer-template-dialog';
 import { QuotedMessage } from './message-bubble';
 import { formatTime, readSignOption, signedBody, writeSignOption } from './ticket-format';
 import { useReplyWindow, useSendMessage } from './tickets.api';
+
+const TemplateSendDialog = lazyDialog(() =>
+  import('./composer-template-dialog').then((module) => module.TemplateSendDialog),
+);
 
 // SPEC §9: the composer grows up to 5 lines.
 const MAX_ROWS = 5;
@@ -254,7 +258,7 @@ export const MessageComposer = ({
     );
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.nativeEvent.isComposing) return;
     if (quickAnswers.onKeyDown(event)) {
       event.preventDefault();
@@ -369,7 +373,8 @@ export const MessageComposer = ({
                 label={<Typography variant="body2">{t('tickets.composer.sign')}</Typography>}
               />
             </Tooltip>
-            <TextField
+            {/* Not a TextField (see the inbox's search field in ticket-list-pane.tsx). */}
+            <OutlinedInput
               fullWidth
               multiline
               maxRows={MAX_ROWS}
@@ -381,7 +386,7 @@ export const MessageComposer = ({
               onChange={(event) => setText(event.target.value)}
               onKeyDown={onKeyDown}
               slotProps={{
-                htmlInput: {
+                input: {
                   'aria-label': t('tickets.composer.label'),
                   'aria-autocomplete': 'list',
                   'aria-controls': quickAnswers.isOpen ? QUICK_ANSWERS_LIST_ID : undefined,

@@ -1,8 +1,9 @@
 import {
-  Fragment,
+  memo,
   useCallback,
   useEffect,
   useLayoutEffect,
+  useMemo,
   useRef,
   useState,
   type ReactNode,
@@ -10,12 +11,14 @@ import {
 } from 'react';
 import { Box, Chip, CircularProgress, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import type { AppMessageEvent, ChatMessageView, TicketView } from '@atendi/shared';
 import { useCompanyEvent } from '../../api/socket';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { formatDate } from '../../lib/dates';
+import { rowPosition, useFocusedRowKept } from '../../lib/virtual-rows';
 import { MessageBubble, type MessageActions } from './message-bubble';
 import {
   applyMessagesToCache,
@@ -32,6 +35,12 @@ const OLDER_THRESHOLD_PX = 50;
 const OLDER_DEBOUNCE_MS = 500;
 // Close enough to the bottom to keep following new messages.
 const BOTTOM_SLACK_PX = 80;
+// A message's height before it is measured: a bubble of one or two lines.
+const MESSAGE_ESTIMATE_PX = 64;
+// Messages rendered beyond each edge of the view, so that scrolling shows no blank before they come.
+const OVERSCAN_MESSAGES = 6;
+// Space above the first message (the scroll box's own padding is below the last).
+const TOP_PADDING_PX = 8;
 
 // At most one read receipt per this many ms while messages keep arriving in the open chat.
 export const MARK_READ_THROTTLE_MS = 2000;
@@ -108,8 +117,52 @@ const DaySeparator = ({ date }: { date: string }) => (
   </Box>
 );
 
+// Over the top of the conversation while an older page loads: out of the flow, so that neither its
+// coming nor its going moves the messages.
+const OlderPageSpinner = () => {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ position: 'sticky', top: 0, height: 0, zIndex: 1 }}>
+      <Box sx={{ py: 1, textAlign: 'center' }}>
+        <CircularProgress size={24} aria-label={t('app.loading')} />
+      </Box>
+    </Box>
+  );
+};
+
+// One row of the virtualised conversation: a message, with the day's separator above it when it
+// opens a day, measured whole. Positioned out of the flow, it keeps its children's margins inside.
+// Memoised: scrolling re-renders the list, and only the rows coming into view need rendering then.
+const MessageRow = memo(function MessageRow({
+  message,
+  previous,
+  contactName,
+  actions,
+  index,
+  start,
+  measureRef,
+}: {
+  message: ChatMessageView;
+  previous: ChatMessageView | undefined;
+  contactName: string;
+  actions: MessageActions;
+  index: number;
+  start: number;
+  measureRef: (node: HTMLDivElement | null) => void;
+}) {
+  const day = formatDate(message.createdAt);
+  const isNewDay = !previous || formatDate(previous.createdAt) !== day;
+  return (
+    <div ref={measureRef} data-index={index} style={rowPosition(start)}>
+      {isNewDay && <DaySeparator date={day} />}
+      <MessageBubble message={message} contactName={contactName} actions={actions} />
+    </div>
+  );
+});
+
 // The conversation, newest at the bottom; scrolling to the top brings older pages. A peek
-// (keepsRead false) shows it without reading what arrives meanwhile.
+// (keepsRead false) shows it without reading what arrives meanwhile. Virtualised: only the messages
+// in view are rendered, so that a conversation of thousands scrolls as smoothly as a short one.
 export const MessageList = ({
   ticket,
   canReply,
@@ -135,22 +188,31 @@ export const MessageList = ({
 
   const boxRef = useRef<HTMLDivElement>(null);
   const footerRef = useRef<HTMLDivElement>(null);
-  const paging = useRef({ hasNextPage, isFetchingNextPage, fetchNextPage, pageCount });
+  const paging = useRef({ hasNextPage, isFetchingNextPage, fetchNextPage });
   useEffect(() => {
-    paging.current = { hasNextPage, isFetchingNextPage, fetchNextPage, pageCount };
+    paging.current = { hasNextPage, isFetchingNextPage, fetchNextPage };
   });
-  // Where the reader was when older messages were asked for, to keep them there once they arrive.
-  const anchor = useRef<{ pageCount: number; height: number; top: number } | null>(null);
+  const { rangeExtractor, focusHandlers } = useFocusedRowKept();
+  const virtualizer = useVirtualizer<HTMLDivElement, HTMLDivElement>({
+    count: messages.length,
+    getScrollElement: () => boxRef.current,
+    estimateSize: () => MESSAGE_ESTIMATE_PX,
+    getItemKey: (index) => messages[index].id,
+    overscan: OVERSCAN_MESSAGES,
+    paddingStart: TOP_PADDING_PX,
+    // Older messages prepended keep the one being read where it is on screen, and a reader at the
+    // bottom stays there while the last message grows (an image arriving).
+    anchorTo: 'end',
+    rangeExtractor,
+  });
   const isAtBottom = useRef(true);
   const newestId = useRef<number | null>(null);
   const olderTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(olderTimer.current), []);
 
   const loadOlder = useCallback(() => {
-    const box = boxRef.current;
     const current = paging.current;
-    if (!box || !current.hasNextPage || current.isFetchingNextPage) return;
-    anchor.current = { pageCount: current.pageCount, height: box.scrollHeight, top: box.scrollTop };
+    if (!current.hasNextPage || current.isFetchingNextPage) return;
     void current.fetchNextPage();
   }, []);
 
@@ -165,19 +227,10 @@ export const MessageList = ({
     }
   };
 
-  const scrollToBottom = useCallback(() => {
-    const box = boxRef.current;
-    if (box) box.scrollTop = box.scrollHeight;
-  }, []);
+  // To the end of the box (the footer included), correcting as the rows on the way are measured.
+  const scrollToBottom = useCallback(() => virtualizer.scrollToEnd(), [virtualizer]);
 
   useLayoutEffect(() => {
-    const box = boxRef.current;
-    if (!box) return;
-    const saved = anchor.current;
-    if (saved && pageCount > saved.pageCount) {
-      box.scrollTop = box.scrollHeight - saved.height + saved.top;
-      anchor.current = null;
-    }
     const newest = messages[messages.length - 1];
     if (newest && newest.id !== newestId.current) {
       const isFirstLoad = newestId.current === null;
@@ -185,7 +238,7 @@ export const MessageList = ({
       // On opening, for the reader already at the bottom, and for what was just sent.
       if (isFirstLoad || isAtBottom.current || newest.fromMe) scrollToBottom();
     }
-  }, [messages, pageCount, scrollToBottom]);
+  }, [messages, scrollToBottom]);
 
   // The composer growing (long text, a reply) shrinks the box: a reader at the bottom stays there.
   useEffect(() => {
@@ -206,16 +259,22 @@ export const MessageList = ({
     if (box && box.clientHeight > 0 && box.scrollHeight <= box.clientHeight) loadOlder();
   }, [pageCount, hasNextPage, loadOlder]);
 
-  const actions: MessageActions = {
-    canReply,
-    onReply,
-    onDelete: setToDelete,
-    onRetry: (message) => retry.mutate(message.id),
-    retryingId: retry.isPending ? (retry.variables ?? null) : null,
-    onMediaLoad: () => {
-      if (isAtBottom.current) scrollToBottom();
-    },
-  };
+  const { mutate: retryMessage } = retry;
+  const retryingId = retry.isPending ? (retry.variables ?? null) : null;
+  // One object while none of its parts changes, so that scrolling re-renders no row already in view.
+  const actions = useMemo<MessageActions>(
+    () => ({
+      canReply,
+      onReply,
+      onDelete: setToDelete,
+      onRetry: (message) => retryMessage(message.id),
+      retryingId,
+      onMediaLoad: () => {
+        if (isAtBottom.current) scrollToBottom();
+      },
+    }),
+    [canReply, onReply, retryMessage, retryingId, scrollToBottom],
+  );
 
   return (
     <Box
@@ -227,11 +286,12 @@ export const MessageList = ({
         minHeight: 0,
         overflowY: 'auto',
         px: { xs: 1, sm: 2 },
-        py: 1,
+        pb: 1,
         bgcolor: theme.palette.mode === 'light' ? '#efeae2' : '#0b141a',
       })}
     >
-      {(isLoading || isFetchingNextPage) && (
+      {isFetchingNextPage && <OlderPageSpinner />}
+      {isLoading && (
         <Box sx={{ py: 1, textAlign: 'center' }}>
           <CircularProgress size={24} aria-label={t('app.loading')} />
         </Box>
@@ -241,16 +301,21 @@ export const MessageList = ({
           {t('tickets.noMessages')}
         </Typography>
       )}
-      {messages.map((message, index) => {
-        const day = formatDate(message.createdAt);
-        const isNewDay = index === 0 || formatDate(messages[index - 1].createdAt) !== day;
-        return (
-          <Fragment key={message.id}>
-            {isNewDay && <DaySeparator date={day} />}
-            <MessageBubble message={message} contactName={ticket.contact.name} actions={actions} />
-          </Fragment>
-        );
-      })}
+      {/* A style, not sx: the height changes as rows are measured, and each sx value is a CSS rule. */}
+      <Box style={{ position: 'relative', height: virtualizer.getTotalSize() }} {...focusHandlers}>
+        {virtualizer.getVirtualItems().map((row) => (
+          <MessageRow
+            key={row.key}
+            message={messages[row.index]}
+            previous={messages[row.index - 1]}
+            contactName={ticket.contact.name}
+            actions={actions}
+            index={row.index}
+            start={row.start}
+            measureRef={virtualizer.measureElement}
+          />
+        ))}
+      </Box>
       {footer && <Box ref={footerRef}>{footer}</Box>}
       <ConfirmDialog
         open={toDelete !== null}

@@ -13,12 +13,18 @@ import { useTranslation } from 'react-i18next';
 import { can, type TicketStatus, type TicketView } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { ScheduleDialog } from './schedule-dialog';
+import { lazyDialog } from '../../lib/lazy-component';
 import { useHasSchedules } from './scheduled-messages';
 import { initialOf } from './ticket-format';
 import { useDeleteTicket, useTicketViewer, useUpdateTicketStatus } from './tickets.api';
-import { TransferDialog } from './transfer-dialog';
 import { useIsTyping } from './typing';
+
+const TransferDialog = lazyDialog(() =>
+  import('./transfer-dialog').then((module) => module.TransferDialog),
+);
+const ScheduleDialog = lazyDialog(() =>
+  import('./schedule-dialog').then((module) => module.ScheduleDialog),
+);
 
 // A labelled button, or on a narrow screen an icon with the label as its name and tooltip.
 const ActionButton = ({

@@ -5,11 +5,11 @@ import {
   FormControlLabel,
   IconButton,
   InputAdornment,
+  OutlinedInput,
   Stack,
   Switch,
   Tab,
   Tabs,
-  TextField,
   Tooltip,
   Typography,
 } from '@mui/material';
@@ -19,9 +19,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TicketView } from '@atendi/shared';
 import { api } from '../../api/http-client';
+import { lazyComponent, lazyDialog } from '../../lib/lazy-component';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
-import { NewTicketDialog } from './new-ticket-dialog';
-import { SearchFilters } from './search-filters';
 import { TicketList } from './ticket-list';
 import { TicketPeekDialog } from './ticket-peek';
 import {
@@ -31,6 +30,14 @@ import {
   useUpdateTicketStatus,
   type TicketViewer,
 } from './tickets.api';
+
+const NewTicketDialog = lazyDialog(() =>
+  import('./new-ticket-dialog').then((module) => module.NewTicketDialog),
+);
+// The search tab's tag and user pickers (MUI's Autocomplete): only the search tab shows them.
+const SearchFilters = lazyComponent(() =>
+  import('./search-filters').then((module) => module.SearchFilters),
+);
 
 export type ListTab = 'open' | 'closed' | 'search';
 export type ListState = {
@@ -230,7 +237,9 @@ export const TicketListPane = ({
       {state.tab === 'search' && (
         <>
           <Box sx={{ p: 1, flexShrink: 0 }}>
-            <TextField
+            {/* An OutlinedInput, as a TextField without label renders it: TextField would bring
+                MUI's Select and the other variants into the first load. */}
+            <OutlinedInput
               size="small"
               fullWidth
               type="search"
@@ -238,16 +247,12 @@ export const TicketListPane = ({
               placeholder={t('tickets.search.placeholder')}
               value={state.searchInput}
               onChange={(event) => update({ searchInput: event.target.value })}
-              slotProps={{
-                htmlInput: { 'aria-label': t('tickets.search.label') },
-                input: {
-                  startAdornment: (
-                    <InputAdornment position="start">
-                      <SearchIcon fontSize="small" />
-                    </InputAdornment>
-                  ),
-                },
-              }}
+              startAdornment={
+                <InputAdornment position="start">
+                  <SearchIcon fontSize="small" />
+                </InputAdornment>
+              }
+              slotProps={{ input: { 'aria-label': t('tickets.search.label') } }}
             />
           </Box>
           <SearchFilters

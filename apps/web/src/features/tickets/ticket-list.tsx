@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { memo, useMemo, type ReactNode } from 'react';
 import {
   Alert,
   Avatar,
@@ -19,16 +19,23 @@ import {
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
 import SmartToyOutlinedIcon from '@mui/icons-material/SmartToyOutlined';
 import VisibilityOutlinedIcon from '@mui/icons-material/VisibilityOutlined';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { TicketView } from '@atendi/shared';
 import { cssColor } from '../../lib/colors';
 import { stripWhatsappFormat } from '../../lib/whatsapp-format';
 import { useInfiniteScroll } from '../../lib/use-infinite-scroll';
+import { rowPosition, useFocusedRowKept } from '../../lib/virtual-rows';
 import { formatListTime, initialOf } from './ticket-format';
 import type { useTicketList } from './tickets.api';
 
 type TicketListQuery = ReturnType<typeof useTicketList>;
+
+// A row's height before it is measured: three lines (name, last message, queue chips) and a divider.
+const ROW_ESTIMATE_PX = 89;
+// Rows rendered beyond each edge of the view, so that scrolling shows no blank before they come.
+const OVERSCAN_ROWS = 6;
 
 const UnreadCount = ({ count }: { count: number }) => {
   const { t } = useTranslation();
@@ -166,25 +173,47 @@ const RowIconButton = ({
   </Tooltip>
 );
 
-// SPEC §4: a pending ticket is not opened by a click; it is accepted first.
-const TicketListItem = ({
+// Where a row of the virtualised list is: its index, its offset, how many rows the whole list has
+// (-1 while unknown), and the virtualizer's ref, which measures it.
+type RowPlace = {
+  index: number;
+  start: number;
+  setSize: number;
+  measureRef: (node: HTMLLIElement | null) => void;
+};
+
+// Places the row, and tells assistive technology where it is in the whole list: only the rows in
+// view are in the page.
+const rowPropsOf = ({ index, start, setSize, measureRef }: RowPlace) => ({
+  ref: measureRef,
+  'data-index': index,
+  style: rowPosition(start),
+  'aria-posinset': index + 1,
+  'aria-setsize': setSize,
+});
+
+// SPEC §4: a pending ticket is not opened by a click; it is accepted first. Memoised: scrolling
+// re-renders the list, and only the rows coming into view need rendering then.
+const TicketListItem = memo(function TicketListItem({
   ticket,
   myUserId,
   isSelected,
   actions,
+  ...place
 }: {
   ticket: TicketView;
   myUserId: number;
   isSelected: boolean;
   actions: TicketRowActions;
-}) => {
+} & RowPlace) {
   const { t } = useTranslation();
+  const rowProps = rowPropsOf(place);
   const navigate = useNavigate();
   const { onAccept, onPeek, onResolve } = actions;
   const isAccepting = actions.acceptingId === ticket.id;
   if (ticket.status === 'pending' && onAccept) {
     return (
-      <ListItem divider sx={{ gap: 1, alignItems: 'center' }}>
+      <ListItem {...rowProps} divider sx={{ gap: 1, alignItems: 'center' }}>
         <TicketAvatar ticket={ticket} />
         <TicketSummary ticket={ticket} myUserId={myUserId} />
         {onPeek && (
@@ -207,6 +236,7 @@ const TicketListItem = ({
   const canResolve = ticket.status === 'open' && onResolve;
   return (
     <ListItem
+      {...rowProps}
       disablePadding
       divider
       secondaryAction={
@@ -231,16 +261,21 @@ const TicketListItem = ({
       </ListItemButton>
     </ListItem>
   );
-};
+});
 
-// One list of the inbox, loading its next page near the end (SPEC §9).
+// One list of the inbox, loading its next page near the end (SPEC §9). Virtualised: only the rows in
+// view are rendered, so that thousands of tickets scroll as smoothly as forty.
 export const TicketList = ({
   label,
   list,
   emptyText,
   myUserId,
   selectedUuid,
-  ...actions
+  onAccept,
+  acceptingId,
+  onPeek,
+  onResolve,
+  resolvingId,
 }: {
   label: string;
   list: TicketListQuery;
@@ -257,6 +292,22 @@ export const TicketList = ({
     fetchNextPage,
     loadedCount: tickets.length,
   });
+  // One object while none of them changes, so that scrolling re-renders no row already in view.
+  const actions = useMemo(
+    () => ({ onAccept, acceptingId, onPeek, onResolve, resolvingId }),
+    [onAccept, acceptingId, onPeek, onResolve, resolvingId],
+  );
+  const { rangeExtractor, focusHandlers } = useFocusedRowKept();
+  const virtualizer = useVirtualizer<HTMLElement, HTMLLIElement>({
+    count: tickets.length,
+    getScrollElement: () => scroll.element,
+    estimateSize: () => ROW_ESTIMATE_PX,
+    getItemKey: (index) => tickets[index].id,
+    overscan: OVERSCAN_ROWS,
+    rangeExtractor,
+  });
+  // -1: more pages to come, the size is not known yet (WAI-ARIA aria-setsize).
+  const setSize = hasNextPage ? -1 : tickets.length;
 
   return (
     <Box
@@ -265,16 +316,29 @@ export const TicketList = ({
       data-testid="tickets-scroll"
       sx={{ flex: 1, minHeight: 0, overflowY: 'auto' }}
     >
-      <List aria-label={label} disablePadding>
-        {tickets.map((ticket) => (
-          <TicketListItem
-            key={ticket.id}
-            ticket={ticket}
-            myUserId={myUserId}
-            isSelected={ticket.uuid === selectedUuid}
-            actions={actions}
-          />
-        ))}
+      <List
+        aria-label={label}
+        disablePadding
+        // A style, not sx: the height changes as rows are measured, and each sx value is a CSS rule.
+        style={{ height: virtualizer.getTotalSize() }}
+        {...focusHandlers}
+      >
+        {virtualizer.getVirtualItems().map((row) => {
+          const ticket = tickets[row.index];
+          return (
+            <TicketListItem
+              key={row.key}
+              ticket={ticket}
+              myUserId={myUserId}
+              isSelected={ticket.uuid === selectedUuid}
+              actions={actions}
+              index={row.index}
+              start={row.start}
+              setSize={setSize}
+              measureRef={virtualizer.measureElement}
+            />
+          );
+        })}
       </List>
       {(isLoading || isFetchingNextPage) && (
         <Box sx={{ py: 2, textAlign: 'center' }}>

@@ -1,4 +1,4 @@
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import {
   hashKey,
   infiniteQueryOptions,
@@ -296,10 +296,11 @@ export const messagesOf = (data: { pages: MessagesPage[] } | undefined) => {
       if (!byId.has(message.id)) byId.set(message.id, message);
     }),
   );
-  return [...byId.values()].sort((a, b) => {
-    const diff = Date.parse(a.createdAt) - Date.parse(b.createdAt);
-    return diff === 0 ? a.id - b.id : diff;
-  });
+  // Each date parsed once, not at every comparison: a conversation may hold thousands.
+  return [...byId.values()]
+    .map((message) => ({ message, at: Date.parse(message.createdAt) }))
+    .sort((a, b) => a.at - b.at || a.message.id - b.message.id)
+    .map(({ message }) => message);
 };
 
 // The newest state of each ticket this screen has heard of, by version (null: it left the lists that
@@ -419,7 +420,8 @@ export const useTicketList = (filters: TicketListFilters, enabled = true) => {
     enabled,
     meta: { silent: true },
   });
-  const tickets = ticketsOf(query.data);
+  // Once per page or update, not on every render: a list may hold thousands.
+  const tickets = useMemo(() => ticketsOf(query.data), [query.data]);
   const hasMore = query.data?.pages[query.data.pages.length - 1]?.hasMore ?? false;
   // The API counts a page, not the whole list: say how many are loaded and whether more exist.
   const countLabel = tickets.length ? `${tickets.length}${hasMore ? '+' : ''}` : '';
@@ -452,7 +454,10 @@ export const useTicketMessages = (ticketId: number, markRead = true) => {
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
     staleTime: 0,
   });
-  return { ...query, messages: messagesOf(query.data) };
+  // Once per page or message, not on every render: the chat re-renders as it scrolls, and a
+  // conversation may hold thousands of messages to sort.
+  const messages = useMemo(() => messagesOf(query.data), [query.data]);
+  return { ...query, messages };
 };
 
 export const useUpdateTicketStatus = () => {
