@@ -51,6 +51,9 @@ export type DomainEvent =
       author: MessageAuthor;
       // The agent who wrote it (author 'agent'), else null.
       byUserId: number | null;
+      // The ticket as the storing transaction holds it (locked), when the raiser has it: recorders
+      // that only act on some tickets skip their statement for the others.
+      ticket?: TicketSnapshot;
     };
 
 export type DomainEventType = DomainEvent['type'];

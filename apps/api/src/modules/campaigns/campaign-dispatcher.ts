@@ -12,13 +12,17 @@ import {
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import { queryRows, type Db } from '../../db/client';
+import { preparedPer } from '../../db/prepared';
 import {
   campaignOptOuts,
   campaigns,
   campaignShipping,
+  contacts,
   fileListOptions,
   jobs,
+  messages,
   messageTemplates,
+  tickets,
   whatsapps,
 } from '../../db/schema';
 import { ChannelError, type OutgoingMedia, type SendRequest } from '../../channels/driver';
@@ -535,20 +539,33 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     run: startDue,
   });
 
+  // The message and its contact's number, when that number is a recipient of the company's campaigns.
+  // Prepared: it runs for every message a contact sends.
+  const answerQuery = preparedPer((db) =>
+    db
+      .select({ body: messages.body, number: contacts.number })
+      .from(messages)
+      .innerJoin(tickets, eq(tickets.id, messages.ticketId))
+      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .where(
+        and(
+          eq(messages.id, sql.placeholder('messageId')),
+          sql`exists (select 1 from ${campaignShipping} s
+                      where s.company_id = ${sql.placeholder('companyId')} and s.number = ${contacts.number})`,
+        ),
+      )
+      .prepare('campaign_answer'),
+  );
+
   // A recipient's answer, recorded in the transaction that stores it: an opt-out word opts the number
   // out of the company's campaigns (its recipients still waiting are skipped); any other answer to a
   // confirmation request sends the campaign's message.
   deps.events.record('message.created', async (tx, event) => {
     if (event.author !== 'contact') return;
-    const [found] = await queryRows<{ body: string; number: string }>(
-      tx,
-      sql`select m.body, c.number from messages m
-          join tickets t on t.id = m.ticket_id
-          join contacts c on c.id = t.contact_id
-          where m.id = ${event.messageId}
-            and exists (select 1 from campaign_shipping s
-                        where s.company_id = ${event.companyId} and s.number = c.number)`,
-    );
+    const [found] = await answerQuery(tx).execute({
+      messageId: event.messageId,
+      companyId: event.companyId,
+    });
     if (!found) return;
     const settings = await campaignSettingsFor(tx, event.companyId);
     const word = optOutWord(found.body);

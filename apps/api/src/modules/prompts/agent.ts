@@ -359,9 +359,14 @@ export const registerAgent = (deps: Deps, log: FastifyBaseLogger) => {
         );
     },
   });
-  deps.events.record('message.created', async (tx, event) =>
-    event.author === 'contact' ? queueTurn(tx, event.ticketId) : undefined,
-  );
+  deps.events.record('message.created', async (tx, event) => {
+    if (event.author !== 'contact') return undefined;
+    // A ticket known to have no agent answering it, or to be someone's: no turn to queue.
+    const { ticket } = event;
+    if (ticket && (!ticket.promptId || ticket.userId || ticket.status !== 'pending'))
+      return undefined;
+    return queueTurn(tx, event.ticketId);
+  });
   deps.events.record('ticket.changed', async (tx, event) => {
     const { before, after } = event;
     if (!before || !after.promptId || before.promptId === after.promptId) return undefined;

@@ -228,9 +228,14 @@ export const registerIntegrationRuntime = (deps: FlowDeps, log: FastifyBaseLogge
         );
     },
   });
-  deps.events.record('message.created', async (tx, event) =>
-    event.author === 'contact' ? queueTurn(tx, event.ticketId, event.messageId) : undefined,
-  );
+  deps.events.record('message.created', async (tx, event) => {
+    if (event.author !== 'contact') return undefined;
+    // A ticket known to have no flow conversing, or to be someone's: no turn to queue.
+    const { ticket } = event;
+    if (ticket && (!ticket.integrationId || ticket.userId || ticket.status !== 'pending'))
+      return undefined;
+    return queueTurn(tx, event.ticketId, event.messageId);
+  });
   deps.events.record('ticket.changed', async (tx, event) => {
     const { before, after } = event;
     if (!before || before.integrationId === after.integrationId) return undefined;

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import {
   settingDefaults,
   settingKeys,
@@ -9,6 +9,7 @@ import {
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
+import { preparedPer } from '../../db/prepared';
 import { settings } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
@@ -27,11 +28,22 @@ export const listSettings = async (db: Db, ctx: AuthContext) => {
     .map((key) => ({ key, value: saved.get(key) ?? settingDefaults[key] }));
 };
 
-export const getSettingValue = async (db: Db, companyId: number, key: SettingKey) => {
-  const [row] = await db
+// Prepared: the inbound path reads a setting or two for every message.
+const settingQuery = preparedPer((db) =>
+  db
     .select({ value: settings.value })
     .from(settings)
-    .where(and(eq(settings.companyId, companyId), eq(settings.key, key)));
+    .where(
+      and(
+        eq(settings.companyId, sql.placeholder('companyId')),
+        eq(settings.key, sql.placeholder('key')),
+      ),
+    )
+    .prepare('setting_value'),
+);
+
+export const getSettingValue = async (db: Db, companyId: number, key: SettingKey) => {
+  const [row] = await settingQuery(db).execute({ companyId, key });
   return row?.value ?? settingDefaults[key];
 };
 

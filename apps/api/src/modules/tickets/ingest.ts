@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
+import { preparedPer } from '../../db/prepared';
 import { messageCreated, ticketChanged } from './ticket-events';
 import type { Db } from '../../db/client';
 import type { DomainEvent } from '../../events/domain-events';
@@ -36,6 +37,32 @@ export const RATING_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const isLidId = (from: string) => from.endsWith('@lid');
 
+// The contact of a number, created when new (prepared: every inbound message runs it). A LID already
+// held by another contact stays there; this one is then found by number.
+const contactUpsert = preparedPer((db) =>
+  db
+    .insert(contacts)
+    .values({
+      companyId: sql.placeholder('companyId'),
+      number: sql.placeholder('number'),
+      name: sql.placeholder('name'),
+      isGroup: sql.placeholder('isGroup'),
+      whatsappId: sql.placeholder('whatsappId'),
+      lid: null,
+    })
+    .onConflictDoUpdate({
+      target: [contacts.companyId, contacts.number],
+      // A contact still named after its number takes the name WhatsApp reports.
+      set: {
+        name: sql`case when ${contacts.name} = ${contacts.number} and ${sql.placeholder('name')}::text <> '' then ${sql.placeholder('name')}::text else ${contacts.name} end`,
+        // Explicit: a prepared statement would otherwise keep the time it was built at.
+        updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+      },
+    })
+    .returning()
+    .prepare('ingest_contact'),
+);
+
 // One person is one contact: by phone number, or by WhatsApp's LID while the number is hidden. A
 // contact first known only by its LID takes the phone number once a message reveals both.
 const upsertContact = async (
@@ -67,25 +94,14 @@ const upsertContact = async (
     }
   }
   const name = who.name?.trim() || who.number.replace(/@.*$/, '');
-  const [row] = await tx
-    .insert(contacts)
-    .values({
-      companyId,
-      number: who.number,
-      name,
-      isGroup: who.isGroup,
-      whatsappId,
-      // A LID already held by another contact stays there; this one is then found by number.
-      lid: null,
-    })
-    .onConflictDoUpdate({
-      target: [contacts.companyId, contacts.number],
-      // A contact still named after its number takes the name WhatsApp reports.
-      set: {
-        name: sql`case when ${contacts.name} = ${contacts.number} and ${name} <> '' then ${name} else ${contacts.name} end`,
-      },
-    })
-    .returning();
+  const [row] = await contactUpsert(tx).execute({
+    companyId,
+    number: who.number,
+    name,
+    isGroup: who.isGroup,
+    whatsappId,
+    now: new Date().toISOString(),
+  });
   if (who.lid && !row.lid) {
     await tx
       .update(contacts)
@@ -100,32 +116,49 @@ const upsertContact = async (
   return row;
 };
 
+// The contact's active ticket on the connection, created waiting when there is none; locked for the
+// transaction either way. Prepared, one statement for conversations and one for groups.
+const ticketUpsert = (isGroup: boolean) =>
+  preparedPer((db) =>
+    db
+      .insert(tickets)
+      .values({
+        companyId: sql.placeholder('companyId'),
+        contactId: sql.placeholder('contactId'),
+        whatsappId: sql.placeholder('whatsappId'),
+        isGroup,
+        status: 'pending',
+        // A connection's integration converses with the contacts that start a conversation
+        // (modules/queue-integrations), else its AI agent answers them (modules/prompts/agent.ts).
+        ...(isGroup
+          ? {}
+          : {
+              integrationId: sql`(select ${whatsapps.integrationId} from ${whatsapps} where ${whatsapps.id} = ${sql.placeholder('whatsappId')})`,
+              useIntegration: sql`(select ${whatsapps.integrationId} is not null from ${whatsapps} where ${whatsapps.id} = ${sql.placeholder('whatsappId')})`,
+              promptId: sql`(select case when ${whatsapps.integrationId} is null then ${whatsapps.promptId} end from ${whatsapps} where ${whatsapps.id} = ${sql.placeholder('whatsappId')})`,
+            }),
+      })
+      .onConflictDoUpdate({
+        target: [tickets.contactId, tickets.whatsappId],
+        targetWhere: sql`status <> 'closed'`,
+        // A no-op write, so the existing active ticket comes back (and is locked for this
+        // transaction); updatedAt explicit, as a prepared statement would keep its build time.
+        set: {
+          contactId: sql`excluded.contact_id`,
+          updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+        },
+      })
+      .returning({ ...getTableColumns(tickets), inserted: sql<boolean>`(xmax = 0)` })
+      .prepare(isGroup ? 'ingest_group_ticket' : 'ingest_ticket'),
+  );
+const ticketUpserts = { conversation: ticketUpsert(false), group: ticketUpsert(true) };
+
 const findOrCreateTicket = async (
   tx: Db,
   input: { companyId: number; contactId: number; whatsappId: number; isGroup: boolean },
 ) => {
-  const [row] = await tx
-    .insert(tickets)
-    .values({
-      ...input,
-      status: 'pending',
-      // A connection's integration converses with the contacts that start a conversation
-      // (modules/queue-integrations), else its AI agent answers them (modules/prompts/agent.ts).
-      ...(input.isGroup
-        ? {}
-        : {
-            integrationId: sql`(select ${whatsapps.integrationId} from ${whatsapps} where ${whatsapps.id} = ${input.whatsappId})`,
-            useIntegration: sql`(select ${whatsapps.integrationId} is not null from ${whatsapps} where ${whatsapps.id} = ${input.whatsappId})`,
-            promptId: sql`(select case when ${whatsapps.integrationId} is null then ${whatsapps.promptId} end from ${whatsapps} where ${whatsapps.id} = ${input.whatsappId})`,
-          }),
-    })
-    .onConflictDoUpdate({
-      target: [tickets.contactId, tickets.whatsappId],
-      targetWhere: sql`status <> 'closed'`,
-      // A no-op write, so the existing active ticket comes back (and is locked for this transaction).
-      set: { contactId: sql`excluded.contact_id` },
-    })
-    .returning({ ...getTableColumns(tickets), inserted: sql<boolean>`(xmax = 0)` });
+  const upsert = input.isGroup ? ticketUpserts.group : ticketUpserts.conversation;
+  const [row] = await upsert(tx).execute({ ...input, now: new Date().toISOString() });
   const { inserted, ...ticket } = row;
   return { ticket: ticket as TicketRow, created: Boolean(inserted) };
 };
@@ -153,25 +186,30 @@ export const conversationWith = async (
   return { contact, ticket, created };
 };
 
+const ratingAsked = preparedPer((db) =>
+  db
+    .select()
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.contactId, sql.placeholder('contactId')),
+        eq(tickets.whatsappId, sql.placeholder('whatsappId')),
+        sql`${tickets.ratingAt} is not null`,
+      ),
+    )
+    .orderBy(sql`${tickets.ratingAt} desc`)
+    .limit(1)
+    .for('update')
+    .prepare('ingest_rating_asked'),
+);
+
 // The contact's resolved ticket waiting for a rating: a 1–3 answer is recorded there (and stored on it)
 // instead of opening a new conversation; anything else ends the wait and goes the usual way.
 const answerRating = async (
   tx: Db,
   input: { contactId: number; whatsappId: number; body: string; now: Date },
 ) => {
-  const [asked] = await tx
-    .select()
-    .from(tickets)
-    .where(
-      and(
-        eq(tickets.contactId, input.contactId),
-        eq(tickets.whatsappId, input.whatsappId),
-        sql`${tickets.ratingAt} is not null`,
-      ),
-    )
-    .orderBy(sql`${tickets.ratingAt} desc`)
-    .limit(1)
-    .for('update');
+  const [asked] = await ratingAsked(tx).execute(input);
   if (!asked) return undefined;
   await tx
     .update(tickets)
@@ -195,6 +233,54 @@ const answerRating = async (
 // What a list shows of a message: its text, or what kind of file it is.
 export const previewOf = (message: Pick<InboundMessage, 'body' | 'mediaType'>) =>
   message.body.trim() || (message.mediaType === 'chat' ? '' : `[${message.mediaType}]`);
+
+// The message, unless the connection already has it (a redelivery: nothing comes back).
+const messageInsert = preparedPer((db) => {
+  const columns = [
+    'companyId',
+    'providerId',
+    'ticketId',
+    'contactId',
+    'whatsappId',
+    'body',
+    'fromMe',
+    'mediaType',
+    'mediaUrl',
+    'mediaName',
+    'quotedMsgId',
+    'read',
+    'ack',
+    'remoteJid',
+    'participant',
+    'createdAt',
+  ] as const;
+  const values = Object.fromEntries(
+    columns.map((column) => [column, sql.placeholder(column)]),
+  ) as Record<(typeof columns)[number], ReturnType<typeof sql.placeholder>>;
+  return (
+    db
+      .insert(messages)
+      // The payload as JSON text or null: the column's encoder would turn null into JSON's null.
+      .values({ ...values, dataJson: sql`${sql.placeholder('dataJson')}::jsonb` })
+      .onConflictDoNothing({ target: [messages.whatsappId, messages.providerId] })
+      .returning()
+      .prepare('ingest_message')
+  );
+});
+
+// The ticket's list row follows its newest message; a contact's message is one more unread.
+const ticketBump = preparedPer((db) =>
+  db
+    .update(tickets)
+    .set({
+      lastMessage: sql`${sql.placeholder('lastMessage')}::text`,
+      unreadMessages: sql`${tickets.unreadMessages} + ${sql.placeholder('unread')}::int`,
+      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+    })
+    .where(eq(tickets.id, sql.placeholder('id')))
+    .returning()
+    .prepare('ingest_ticket_bump'),
+);
 
 export const ingestMessage = async (
   deps: Deps,
@@ -255,43 +341,35 @@ export const ingestMessage = async (
           );
         quotedMsgId = quoted?.id ?? null;
       }
-      const [stored] = await tx
-        .insert(messages)
-        .values({
-          companyId,
-          providerId: message.providerId,
-          ticketId: ticket.id,
-          contactId: message.fromMe ? null : sender.id,
-          whatsappId: connection.id,
-          body: message.body,
-          fromMe: message.fromMe,
-          mediaType: message.mediaType,
-          mediaUrl: media?.storedName ?? null,
-          mediaName: media?.fileName ?? message.media?.fileName ?? null,
-          quotedMsgId,
-          read: message.fromMe,
-          ack: message.fromMe ? 2 : 0,
-          remoteJid: message.from,
-          participant: message.participant ?? null,
-          dataJson: message.raw ?? null,
-          createdAt: message.timestamp,
-        })
-        .onConflictDoNothing({ target: [messages.whatsappId, messages.providerId] })
-        .returning();
+      const [stored] = await messageInsert(tx).execute({
+        companyId,
+        providerId: message.providerId,
+        ticketId: ticket.id,
+        contactId: message.fromMe ? null : sender.id,
+        whatsappId: connection.id,
+        body: message.body,
+        fromMe: message.fromMe,
+        mediaType: message.mediaType,
+        mediaUrl: media?.storedName ?? null,
+        mediaName: media?.fileName ?? message.media?.fileName ?? null,
+        quotedMsgId,
+        read: message.fromMe,
+        ack: message.fromMe ? 2 : 0,
+        remoteJid: message.from,
+        participant: message.participant ?? null,
+        dataJson: message.raw ? JSON.stringify(message.raw) : null,
+        createdAt: message.timestamp,
+      });
       // Already stored: a redelivery. Nothing moves, nothing is emitted again.
       if (!stored) throw new AlreadyStored();
-      const [bumped] = await tx
-        .update(tickets)
-        .set({
-          lastMessage: previewOf(message),
-          unreadMessages:
-            message.fromMe || rated ? tickets.unreadMessages : sql`${tickets.unreadMessages} + 1`,
-          updatedAt: new Date(),
-        })
-        .where(eq(tickets.id, ticket.id))
-        .returning();
+      const [bumped] = await ticketBump(tx).execute({
+        id: ticket.id,
+        lastMessage: previewOf(message),
+        unread: message.fromMe || rated ? 0 : 1,
+        now: new Date().toISOString(),
+      });
       if (created) raise(ticketChanged(null, bumped!, null));
-      raise(messageCreated(stored, message.fromMe ? 'phone' : 'contact'));
+      raise(messageCreated(stored, message.fromMe ? 'phone' : 'contact', null, bumped));
       return {
         contact: chat,
         ticket: bumped,

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
+import { preparedPer } from '../../db/prepared';
 import {
   companies,
   queueOptions,
@@ -66,14 +67,30 @@ export const chosenIndex = (body: string, count: number) => {
 
 const normalise = (value: string) => value.trim().replace(/[.)]$/, '').trim().toLowerCase();
 
-const connectionQueues = (db: Db, whatsappId: number): Promise<QueueRef[]> =>
+// Prepared, as the connection's row below: the bot reads both for every message of a conversation
+// still in its menus.
+const connectionQueuesQuery = preparedPer((db) =>
   db
     .select({ queue: queues })
     .from(whatsappQueues)
     .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
-    .where(eq(whatsappQueues.whatsappId, whatsappId))
+    .where(eq(whatsappQueues.whatsappId, sql.placeholder('whatsappId')))
     .orderBy(sql`${queues.orderQueue} asc nulls last`, asc(queues.name))
+    .prepare('bot_connection_queues'),
+);
+
+const connectionQueues = (db: Db, whatsappId: number): Promise<QueueRef[]> =>
+  connectionQueuesQuery(db)
+    .execute({ whatsappId })
     .then((rows) => rows.map((row) => row.queue));
+
+const connectionQuery = preparedPer((db) =>
+  db
+    .select()
+    .from(whatsapps)
+    .where(eq(whatsapps.id, sql.placeholder('id')))
+    .prepare('bot_connection'),
+);
 
 const optionsUnder = async (db: Db, queueId: number, parentId: number | null) =>
   (
@@ -199,10 +216,7 @@ const decide = async (deps: Deps, result: Ingested, now: Date): Promise<Reply | 
   // Most messages: a conversation already in its queue, past the bot, with no hours to watch.
   if (ticket.queueId && !ticket.chatbot && scheduleType !== 'company' && scheduleType !== 'queue')
     return undefined;
-  const [connection] = await deps.db
-    .select()
-    .from(whatsapps)
-    .where(eq(whatsapps.id, ticket.whatsappId));
+  const [connection] = await connectionQuery(deps.db).execute({ id: ticket.whatsappId });
   if (!connection) return undefined;
   const recentlyToldClosed =
     ticket.outOfHoursAt && now.getTime() - ticket.outOfHoursAt.getTime() < OUT_OF_HOURS_REPEAT_MS;

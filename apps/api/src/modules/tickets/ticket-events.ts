@@ -31,11 +31,13 @@ export const ticketChanged = (
   after: snapshotOf(after),
 });
 
-// A message stored; `byUserId` names the agent when the author is one.
+// A message stored; `byUserId` names the agent when the author is one; `ticket`, the message's ticket
+// as the storing transaction holds it locked, when the caller has it.
 export const messageCreated = (
   message: Pick<typeof messages.$inferSelect, 'id' | 'companyId' | 'ticketId' | 'fromMe'>,
   author: MessageAuthor,
   byUserId: number | null = null,
+  ticket?: TicketRow,
 ): DomainEvent => ({
   type: 'message.created',
   companyId: message.companyId,
@@ -44,4 +46,5 @@ export const messageCreated = (
   fromMe: message.fromMe,
   author,
   byUserId: author === 'agent' ? byUserId : null,
+  ...(ticket ? { ticket: snapshotOf(ticket) } : {}),
 });
