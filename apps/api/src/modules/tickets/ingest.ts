@@ -37,8 +37,9 @@ export const RATING_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const isLidId = (from: string) => from.endsWith('@lid');
 
-// The contact of a number, created when new (prepared: every inbound message runs it). A LID already
-// held by another contact stays there; this one is then found by number.
+// The contact of a number, created when new (prepared: every inbound message runs it), and whether a
+// resolved ticket of it on the connection waits for a rating (answerRating). A LID already held by
+// another contact stays there; this one is then found by number.
 const contactUpsert = preparedPer((db) =>
   db
     .insert(contacts)
@@ -59,7 +60,12 @@ const contactUpsert = preparedPer((db) =>
         updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
       },
     })
-    .returning()
+    .returning({
+      ...getTableColumns(contacts),
+      // Spelled out: the builder leaves the returned row's column names unqualified.
+      ratingAsked: sql<boolean>`exists (select 1 from tickets t where t.contact_id = contacts.id
+        and t.whatsapp_id = ${sql.placeholder('whatsappId')} and t.rating_at is not null)`,
+    })
     .prepare('ingest_contact'),
 );
 
@@ -70,7 +76,7 @@ const upsertContact = async (
   companyId: number,
   whatsappId: number,
   who: { number: string; name?: string; lid?: string; isGroup: boolean },
-): Promise<ContactRow> => {
+): Promise<ContactRow & { ratingAsked?: boolean }> => {
   if (who.lid) {
     const [byLid] = await tx
       .select()
@@ -94,7 +100,7 @@ const upsertContact = async (
     }
   }
   const name = who.name?.trim() || who.number.replace(/@.*$/, '');
-  const [row] = await contactUpsert(tx).execute({
+  const [upserted] = await contactUpsert(tx).execute({
     companyId,
     number: who.number,
     name,
@@ -102,6 +108,7 @@ const upsertContact = async (
     whatsappId,
     now: new Date().toISOString(),
   });
+  const { ratingAsked, ...row } = upserted;
   if (who.lid && !row.lid) {
     await tx
       .update(contacts)
@@ -113,7 +120,7 @@ const upsertContact = async (
         ),
       );
   }
-  return row;
+  return { ...row, ratingAsked };
 };
 
 // The contact's active ticket on the connection, created waiting when there is none; locked for the
@@ -172,10 +179,15 @@ export const conversationWith = async (
   raise: (event: DomainEvent) => void,
   input: { companyId: number; whatsappId: number; number: string },
 ) => {
-  const contact = await upsertContact(tx, input.companyId, input.whatsappId, {
-    number: input.number,
-    isGroup: false,
-  });
+  const { ratingAsked: _ratingAsked, ...contact } = await upsertContact(
+    tx,
+    input.companyId,
+    input.whatsappId,
+    {
+      number: input.number,
+      isGroup: false,
+    },
+  );
   const { ticket, created } = await findOrCreateTicket(tx, {
     companyId: input.companyId,
     contactId: contact.id,
@@ -299,7 +311,7 @@ export const ingestMessage = async (
   const now = new Date();
   return deps.events
     .transaction(deps.db, async (tx, raise) => {
-      const chat = await upsertContact(tx, companyId, connection.id, {
+      const { ratingAsked, ...chat } = await upsertContact(tx, companyId, connection.id, {
         number: message.from,
         name: message.isGroup ? undefined : message.contactName,
         lid: message.isGroup ? undefined : message.lid,
@@ -314,8 +326,9 @@ export const ingestMessage = async (
               isGroup: false,
             })
           : chat;
+      // Only a contact whose resolved ticket asked for a rating (unknown: found by LID) may be answering.
       const rated =
-        message.fromMe || message.isGroup
+        message.fromMe || message.isGroup || ratingAsked === false
           ? undefined
           : await answerRating(tx, {
               contactId: chat.id,

@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { settingDefaults } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { preparedPer } from '../../db/prepared';
@@ -84,9 +85,15 @@ const connectionQueues = (db: Db, whatsappId: number): Promise<QueueRef[]> =>
     .execute({ whatsappId })
     .then((rows) => rows.map((row) => row.queue));
 
+// The connection with the company's scheduleType setting (null: the default), in one statement.
 const connectionQuery = preparedPer((db) =>
   db
-    .select()
+    .select({
+      connection: whatsapps,
+      // Spelled out: in a one-table select the builder leaves column names unqualified.
+      scheduleType: sql<string | null>`(select s.value from settings s
+        where s.company_id = whatsapps.company_id and s.key = 'scheduleType')`,
+    })
     .from(whatsapps)
     .where(eq(whatsapps.id, sql.placeholder('id')))
     .prepare('bot_connection'),
@@ -212,12 +219,13 @@ const walkOptions = async (
 
 const decide = async (deps: Deps, result: Ingested, now: Date): Promise<Reply | undefined> => {
   const { ticket, message } = result;
-  const scheduleType = await getSettingValue(deps.db, ticket.companyId, 'scheduleType');
+  const [found] = await connectionQuery(deps.db).execute({ id: ticket.whatsappId });
+  if (!found) return undefined;
+  const { connection } = found;
+  const scheduleType = found.scheduleType ?? settingDefaults.scheduleType;
   // Most messages: a conversation already in its queue, past the bot, with no hours to watch.
   if (ticket.queueId && !ticket.chatbot && scheduleType !== 'company' && scheduleType !== 'queue')
     return undefined;
-  const [connection] = await connectionQuery(deps.db).execute({ id: ticket.whatsappId });
-  if (!connection) return undefined;
   const recentlyToldClosed =
     ticket.outOfHoursAt && now.getTime() - ticket.outOfHoursAt.getTime() < OUT_OF_HOURS_REPEAT_MS;
 
