@@ -1,4 +1,5 @@
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
@@ -11,16 +12,21 @@ import {
   login,
   machine,
   ms,
+  openPgliteDir,
+  pgliteOption,
+  pgliteSql,
   pool,
   postgresCpuSeconds,
+  processMemoryMiB,
   saveResult,
   spread,
   startApi,
   summarize,
   type RunningApi,
+  type Sql,
   until,
 } from './lib';
-import { prepareDatabase, seedBase } from './seed';
+import { prepareDatabase, preparePglite, seedBase } from './seed';
 import { portuguese, spanish } from './texts';
 
 // Inbound ingest through the simulator's real path: `npx tsx bench/ingest.ts [--messages 20000]
@@ -32,6 +38,11 @@ import { portuguese, spanish } from './texts';
 // notification and ticket lists as the web app does; every POST /simulator/{id}/inbound carries a tag
 // in its body, and its latency is from the call's start to the admin's company-{id}-appMessage create
 // event for it.
+//
+// `--pglite [dir]`: the same on the API's embedded database (default /tmp/atendi-bench-pglite-ingest,
+// deleted and seeded again on every run — not the directory of `seed.ts --pglite`). The bench prepares
+// the directory before starting the API and reads the stored rows after stopping it; commits per message
+// and the database's own CPU are not measured there (the database runs inside the API process).
 
 const options = args();
 const total = options.int('messages', 20_000);
@@ -41,6 +52,7 @@ const runs = options.int('runs', 1);
 const warmup = options.int('warmup', 500);
 const queues = options.int('queues', 5);
 const routeProbe = options.int('route-probe', 5_000);
+const pglite = pgliteOption(options, path.join(tmpdir(), 'atendi-bench-pglite-ingest'));
 
 type AppMessageEvent = {
   action: string;
@@ -52,11 +64,29 @@ const bodyOf = (tag: string, n: number) => `${words[n % words.length]} #${tag}#`
 const numberOf = (contact: number, prefix = '5511955') =>
   `${prefix}${String(contact).padStart(6, '0')}`;
 
+type Stored = { messages: number; tickets: number; contacts: number };
+const storedRows = async (sql: Sql) =>
+  (
+    await sql.query<Stored>(
+      `SELECT (SELECT count(*) FROM messages WHERE NOT from_me)::int AS messages,
+              (SELECT count(*) FROM tickets)::int AS tickets, (SELECT count(*) FROM contacts)::int AS contacts`,
+    )
+  ).rows[0];
+
 const runOnce = async (run: number) => {
   const url = ingestDatabaseUrl;
-  await prepareDatabase(url, true);
-  const sql = new pg.Client({ connectionString: url });
-  await sql.connect();
+  let sql: Sql;
+  let close: () => Promise<void>;
+  if (pglite) {
+    ({ sql, close } = await preparePglite(pglite, true));
+  } else {
+    await prepareDatabase(url, true);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    sql = client;
+    close = () => client.end();
+  }
+  let open = true;
   const base = await seedBase(sql);
   if (queues < 5) {
     await sql.query(
@@ -64,10 +94,16 @@ const runOnce = async (run: number) => {
       [base.whatsappId, base.queueIds.slice(0, queues)],
     );
   }
+  if (pglite) {
+    // The API opens the directory next: this process lets go of it first.
+    await close();
+    open = false;
+  }
   let server: RunningApi | undefined;
   let socket: Socket | undefined;
+  let result;
   try {
-    server = await startApi(url, { SIMULATOR_ENABLED: 'true' });
+    server = await startApi(pglite ? { pglite } : url, { SIMULATOR_ENABLED: 'true' });
     const { token, companyId } = await login(server.url, ADMIN_EMAIL);
     const wid = base.whatsappId;
     const apiUrl = server.url;
@@ -136,14 +172,20 @@ const runOnce = async (run: number) => {
       routeRate = routeProbe / ((performance.now() - t0) / 1000);
     }
 
+    // Commits and the server's CPU: PostgreSQL only (PGlite is inside the API process).
     const stat = async () =>
-      (
-        await sql.query<{ xact: string }>(
-          'SELECT xact_commit::text AS xact FROM pg_stat_database WHERE datname = current_database()',
-        )
-      ).rows[0].xact;
-    const xactBefore = Number(await stat());
-    const cpuBefore = { api: cpuSeconds(server.pid), pg: postgresCpuSeconds() };
+      pglite
+        ? NaN
+        : Number(
+            (
+              await sql.query<{ xact: string }>(
+                'SELECT xact_commit::text AS xact FROM pg_stat_database WHERE datname = current_database()',
+              )
+            ).rows[0].xact,
+          );
+    const dbCpu = () => (pglite ? NaN : postgresCpuSeconds());
+    const xactBefore = await stat();
+    const cpuBefore = { api: cpuSeconds(server.pid), pg: dbCpu() };
     const started = new Float64Array(total);
     const answered = new Float64Array(total);
     const t0 = performance.now();
@@ -158,8 +200,9 @@ const runOnce = async (run: number) => {
       () => [...Array(total).keys()].every((i) => seen.has(`m${i}`)),
       30_000,
     ).catch(() => undefined);
-    const cpuAfter = { api: cpuSeconds(server.pid), pg: postgresCpuSeconds() };
-    const xactAfter = Number(await stat());
+    const cpuAfter = { api: cpuSeconds(server.pid), pg: dbCpu() };
+    const xactAfter = await stat();
+    const memory = processMemoryMiB(server.pid);
     const latencies: number[] = [];
     const http: number[] = [];
     let lastEvent = 0;
@@ -171,11 +214,7 @@ const runOnce = async (run: number) => {
       lastEvent = Math.max(lastEvent, at);
     }
     const wall = (lastEvent - t0) / 1000;
-    const { rows } = await sql.query<{ messages: number; tickets: number; contacts: number }>(
-      `SELECT (SELECT count(*) FROM messages WHERE NOT from_me)::int AS messages,
-              (SELECT count(*) FROM tickets)::int AS tickets, (SELECT count(*) FROM contacts)::int AS contacts`,
-    );
-    const result = {
+    result = {
       run,
       messages: total,
       received: latencies.length,
@@ -187,24 +226,38 @@ const runOnce = async (run: number) => {
       apiCpuShare: (cpuAfter.api - cpuBefore.api) / wall,
       postgresCpuShare: (cpuAfter.pg - cpuBefore.pg) / wall,
       transactionsPerMessage: (xactAfter - xactBefore) / total,
-      stored: rows[0],
+      apiMemoryMiB: memory,
+      stored: pglite ? undefined : await storedRows(sql),
     };
     console.log(
-      `  run ${run}: ${result.received}/${total} events, ${result.throughput.toFixed(0)} msg/s, latency p50 ${ms(result.latency.p50)} p99 ${ms(result.latency.p99)} ms (HTTP p50 ${ms(result.httpLatency.p50)}), route alone ${routeRate.toFixed(0)} req/s, API process ${(result.apiCpuShare * 100).toFixed(0)}% of a core, postgres ${(result.postgresCpuShare * 100).toFixed(0)}%, ${result.transactionsPerMessage.toFixed(1)} commits/msg`,
+      `  run ${run}: ${result.received}/${total} events, ${result.throughput.toFixed(0)} msg/s, latency p50 ${ms(result.latency.p50)} p99 ${ms(result.latency.p99)} ms (HTTP p50 ${ms(result.httpLatency.p50)}), route alone ${routeRate.toFixed(0)} req/s, API process ${(result.apiCpuShare * 100).toFixed(0)}% of a core${pglite ? ' (PGlite inside it)' : `, postgres ${(result.postgresCpuShare * 100).toFixed(0)}%, ${result.transactionsPerMessage.toFixed(1)} commits/msg`}, API memory ${memory.rss} MiB (peak ${memory.peak})`,
     );
-    return result;
   } finally {
     socket?.disconnect();
     await server?.stop();
-    await sql.end();
+    if (open) await close();
   }
+  if (pglite) {
+    const client = await openPgliteDir(pglite);
+    try {
+      result.stored = await storedRows(pgliteSql(client));
+    } finally {
+      await client.close();
+    }
+  }
+  console.log(
+    `    stored: ${result.stored?.messages} inbound messages, ${result.stored?.tickets} tickets, ${result.stored?.contacts} contacts`,
+  );
+  return result;
 };
 
 const main = async () => {
   console.log(
-    `Ingest: ${total} messages from ${contacts} contacts, ${concurrency} in flight, ${queues} queues on the connection, ${runs} run(s)`,
+    `Ingest${pglite ? ` on PGlite in ${pglite}` : ''}: ${total} messages from ${contacts} contacts, ${concurrency} in flight, ${queues} queues on the connection, ${runs} run(s)`,
   );
-  const env = await machine(ingestDatabaseUrl.replace(/\/[^/]*$/, '/postgres'));
+  const env = await machine(
+    pglite ? { pglite: true } : ingestDatabaseUrl.replace(/\/[^/]*$/, '/postgres'),
+  );
   const results = [];
   for (let run = 1; run <= runs; run += 1) results.push(await runOnce(run));
   const summary = {
@@ -217,8 +270,9 @@ const main = async () => {
     `\nthroughput ${summary.throughput.median.toFixed(0)} msg/s [${summary.throughput.min.toFixed(0)}–${summary.throughput.max.toFixed(0)}], p50 ${ms(summary.p50.median)} ms, p99 ${ms(summary.p99.median)} ms [${ms(summary.p99.min)}–${ms(summary.p99.max)}] (target ≥ 3000 msg/s, p99 < 100 ms)`,
   );
   const variant = `${queues === 5 ? '' : `-queues${queues}`}${concurrency === 64 ? '' : `-c${concurrency}`}`;
-  const file = await saveResult(`ingest${variant}`, {
+  const file = await saveResult(`ingest${pglite ? '-pglite' : ''}${variant}`, {
     machine: { ...env, loadAverageAfter: loadavg().map((l) => Number(l.toFixed(2))) },
+    database: pglite ? 'pglite' : 'postgres',
     settings: { total, contacts, concurrency, warmup, queues },
     summary,
     runs: results,

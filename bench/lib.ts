@@ -1,12 +1,22 @@
 import { spawn, execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { format } from 'prettier';
+import { pgliteExtensions } from '../apps/api/src/db/client';
 
 // What the bench scripts share: database URLs, the product started as `npm start` runs it, an HTTP
 // client, percentiles and the results folder.
@@ -51,6 +61,79 @@ export const ensureDatabase = async (url: string, fresh: boolean) => {
     return { created: fresh || !rowCount };
   } finally {
     await admin.end();
+  }
+};
+
+// --- The embedded database (PGlite), as `npm start` opens it without DATABASE_URL ---
+
+// What the bench scripts need of a database connection: pg's Client and PGlite both answer { rows }.
+export type Sql = {
+  query: <T extends pg.QueryResultRow = Record<string, unknown>>(
+    text: string,
+    values?: unknown[],
+  ) => Promise<{ rows: T[] }>;
+};
+export const pgSql = (client: pg.ClientBase): Sql => ({
+  query: async <T extends pg.QueryResultRow>(text: string, values?: unknown[]) =>
+    client.query<T>(text, values),
+});
+
+// A bench's PGlite directory is the API's DATA_DIR: the database itself is in its pgdata folder, as
+// apps/api/src/db/client.ts's openDatabase puts it. Kept under /tmp, never in the repository.
+export const pgliteDefaultDir = path.join(tmpdir(), 'atendi-bench-pglite');
+export const pgliteDataFolder = (dataDir: string) => path.join(dataDir, 'pgdata');
+
+// `--pglite` (the default directory) or `--pglite <dir>`; undefined without the option.
+export const pgliteOption = (options: ReturnType<typeof args>, fallback = pgliteDefaultDir) => {
+  const dir = options.text('pglite');
+  if (dir !== undefined) return path.resolve(dir);
+  return options.flag('pglite') ? fallback : undefined;
+};
+
+// Opens the directory's database in this process, with pg_trgm as the API loads it. Only one process
+// may have a PGlite directory open: never while the API runs on it.
+export const openPgliteDir = async (dataDir: string) => {
+  const folder = pgliteDataFolder(dataDir);
+  mkdirSync(folder, { recursive: true });
+  const client = new PGlite(folder, { extensions: pgliteExtensions });
+  await client.waitReady;
+  return client;
+};
+export const pgliteSql = (client: PGlite): Sql => ({
+  query: async <T extends pg.QueryResultRow>(text: string, values?: unknown[]) =>
+    client.query<T>(text, values),
+});
+
+// Deletes a bench's PGlite directory, refusing anything that does not look like one.
+export const removePgliteDir = (dataDir: string) => {
+  if (!existsSync(dataDir)) return;
+  const entries = readdirSync(dataDir);
+  const isBench =
+    entries.length === 0 || existsSync(path.join(pgliteDataFolder(dataDir), 'PG_VERSION'));
+  if (!isBench || path.resolve(dataDir) === path.resolve(root) || dataDir === '/')
+    throw new Error(
+      `${dataDir} is not a bench PGlite directory (no pgdata/PG_VERSION): not deleted`,
+    );
+  rmSync(dataDir, { recursive: true, force: true });
+};
+
+const pglitePackageVersion = () => {
+  try {
+    const file = path.join(root, 'node_modules/@electric-sql/pglite/package.json');
+    return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+};
+
+// The API process's memory from /proc (Linux): resident now and at its peak, MiB.
+export const processMemoryMiB = (pid: number) => {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1]);
+    return { rss: Math.round(kib('VmRSS') / 1024), peak: Math.round(kib('VmHWM') / 1024) };
+  } catch {
+    return { rss: NaN, peak: NaN };
   }
 };
 
@@ -146,11 +229,22 @@ export const postgresCpuSeconds = () => {
 
 // --- Where it ran ---
 
-export const machine = async (databaseUrl: string) => {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  const { rows } = await client.query<{ server_version: string }>('SHOW server_version');
-  await client.end();
+// databaseUrl: a PostgreSQL server's; { pglite: true }: the embedded database (its version read from
+// an in-memory instance).
+export const machine = async (database: string | { pglite: true }) => {
+  let postgres: string;
+  if (typeof database === 'string') {
+    const client = new pg.Client({ connectionString: database });
+    await client.connect();
+    const { rows } = await client.query<{ server_version: string }>('SHOW server_version');
+    await client.end();
+    postgres = rows[0].server_version;
+  } else {
+    const client = new PGlite();
+    const { rows } = await client.query<{ server_version: string }>('SHOW server_version');
+    await client.close();
+    postgres = `${rows[0].server_version} (PGlite ${pglitePackageVersion()}, embedded)`;
+  }
   let commit = 'unknown';
   let dirty = false;
   try {
@@ -165,7 +259,7 @@ export const machine = async (databaseUrl: string) => {
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
     loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
     node: process.version,
-    postgres: rows[0].server_version,
+    postgres,
     commit,
     workingTreeDirty: dirty,
     at: new Date().toISOString(),
@@ -195,12 +289,16 @@ const freePort = () =>
 
 export type RunningApi = { url: string; pid: number; stop: () => Promise<void> };
 
+// database: a PostgreSQL URL (the API's DATABASE_URL, a throw-away DATA_DIR), or { pglite: dir }: the
+// API on its embedded database, as `npm start` runs it without DATABASE_URL, with DATA_DIR = dir (the
+// database in dir/pgdata, which the bench seeded; kept when the API stops).
 export const startApi = async (
-  databaseUrl: string,
+  database: string | { pglite: string },
   env: Record<string, string> = {},
 ): Promise<RunningApi> => {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'atendi-bench-'));
+  const pglite = typeof database === 'string' ? undefined : database.pglite;
+  const dataDir = pglite ?? mkdtempSync(path.join(tmpdir(), 'atendi-bench-'));
   let output = '';
   // BENCH_API_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to see where the API spends its time.
   const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -212,7 +310,7 @@ export const startApi = async (
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
+      ...(typeof database === 'string' ? { DATABASE_URL: database } : {}),
       SERVE_WEB: 'false',
       ADMIN_EMAIL: SUPER_EMAIL,
       ADMIN_PASSWORD: PASSWORD,
@@ -230,7 +328,8 @@ export const startApi = async (
   child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
   child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
+  // PGlite opens a large database in WASM: give it longer.
+  const deadline = Date.now() + (pglite ? 600_000 : 120_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`API exited (${child.exitCode}):\n${output}`);
     try {
@@ -253,7 +352,7 @@ export const startApi = async (
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!pglite) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 };

@@ -9,17 +9,26 @@ import {
   login,
   machine,
   ms,
+  openPgliteDir,
+  pgliteOption,
+  pgliteSql,
+  processMemoryMiB,
   requestsDatabaseUrl,
   saveResult,
   spread,
   startApi,
   summarize,
+  type Sql,
 } from './lib';
 import { findBase } from './seed';
 
 // BENCH.md requests a-e against the seeded database: `npx tsx bench/requests.ts [--runs 3] [--only a,c]`.
 // The API runs as its own process (as `npm start` runs it); this client sends one request at a time over
 // real HTTP (keep-alive), 20 warm-ups then 200 timed, time = request start → body read.
+// `--pglite [dir]`: the API on its embedded database in dir (seeded by `seed.ts --pglite [dir]`). Only the
+// API may have that database open while it runs, so the bench reads what it needs before starting it and
+// checks the answers (the last of each batch) after stopping it: nothing the requests do changes what the
+// checks compare (opening a ticket marks it read but keeps its updatedAt).
 
 type Ticket = {
   id: number;
@@ -39,8 +48,9 @@ type RequestDef = {
   targetP95: number;
   path: () => string;
   as: 'admin' | 'agent';
-  // Throws when the answer is not what the request should give (checked outside the timing).
-  check: (body: unknown, path: string) => Promise<void>;
+  // Throws when the answer is not what the request should give (checked outside the timing); at: when
+  // the request was sent (on PGlite the check comes later).
+  check: (body: unknown, path: string, at: Date) => Promise<void>;
 };
 
 const options = args();
@@ -48,6 +58,7 @@ const runs = options.int('runs', 3);
 const warmups = options.int('warmups', 20);
 const timed = options.int('timed', 200);
 const only = options.text('only')?.split(',');
+const pglite = pgliteOption(options);
 
 const fail = (message: string): never => {
   throw new Error(message);
@@ -58,13 +69,13 @@ const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
 // Issue 15: the dashboard's three calls over a 90-day period (the whole dataset), as an admin. The
 // API's TIME_ZONE is the machine's (UTC on the bench machine), so calendar days are UTC days here.
-const dashboardRequests = (sql: pg.Client, companyId: number): RequestDef[] => {
+const dashboardRequests = (db: () => Sql, companyId: number): RequestDef[] => {
   const finalDate = isoDay(new Date());
   const initialDate = isoDay(new Date(Date.now() - 89 * DAY_MS));
   const range = `initialDate=${initialDate}&finalDate=${finalDate}`;
   const count = async (where: string, values: unknown[] = []) =>
     (
-      await sql.query<{ n: number }>(
+      await db().query<{ n: number }>(
         `SELECT count(*)::int AS n FROM ticket_tracking WHERE company_id = $1 AND ${where}`,
         [companyId, ...values],
       )
@@ -76,9 +87,9 @@ const dashboardRequests = (sql: pg.Client, companyId: number): RequestDef[] => {
       targetP95: 100,
       as: 'admin',
       path: () => '/dashboard?days=90',
-      check: async (body) => {
+      check: async (body, _path, at) => {
         const view = body as { counters: Record<string, number>; attendants: unknown[] };
-        const finished = await count(`finished_at >= now() - interval '90 days'`);
+        const finished = await count(`finished_at >= $2::timestamptz - interval '90 days'`, [at]);
         if (view.counters.supportFinished !== finished)
           fail(`f: supportFinished ${view.counters.supportFinished}, the data has ${finished}`);
         if (view.attendants.length !== 10) fail(`f: ${view.attendants.length} attendants`);
@@ -119,12 +130,27 @@ const dashboardRequests = (sql: pg.Client, companyId: number): RequestDef[] => {
   ];
 };
 
+// The bench's own connection to the data (PostgreSQL, or the PGlite directory while the API is down).
+const connect = async (): Promise<{ sql: Sql; close: () => Promise<void> }> => {
+  if (pglite) {
+    const client = await openPgliteDir(pglite);
+    return { sql: pgliteSql(client), close: () => client.close() };
+  }
+  const client = new pg.Client({ connectionString: requestsDatabaseUrl });
+  await client.connect();
+  return { sql: client, close: () => client.end() };
+};
+
 const main = async () => {
   const url = requestsDatabaseUrl;
-  const sql = new pg.Client({ connectionString: url });
-  await sql.connect();
+  const where = pglite ? `PGlite in ${pglite}` : url;
+  let { sql, close } = await connect();
+  let open = true;
   const base = await findBase(sql);
-  if (!base) throw new Error(`No bench data in ${url}: run "npx tsx bench/seed.ts" first`);
+  if (!base)
+    throw new Error(
+      `No bench data in ${where}: run "npx tsx bench/seed.ts${pglite ? ` --pglite ${pglite}` : ''}" first`,
+    );
   const c = base.companyId;
   const [q1, q3] = [base.queueIds[0], base.queueIds[2]];
   const { rows: ticketIds } = await sql.query<{ id: number }>(
@@ -231,16 +257,31 @@ const main = async () => {
           fail('e: a message of another ticket');
       },
     },
-    ...dashboardRequests(sql, c),
+    ...dashboardRequests(() => sql, c),
   ];
   const requests = catalog.filter((r) => !only || only.includes(r.id));
 
-  const env = await machine(url);
-  const server = await startApi(url);
+  const dataset = (
+    await sql.query<{ tickets: number; messages: number }>(
+      `SELECT (SELECT count(*) FROM tickets WHERE company_id = $1)::int AS tickets,
+              (SELECT count(*) FROM messages WHERE company_id = $1)::int AS messages`,
+      [c],
+    )
+  ).rows[0];
+  const env = await machine(pglite ? { pglite: true } : url);
+  if (pglite) {
+    await close();
+    open = false;
+  }
+  // SIMULATOR_ENABLED=false as on PostgreSQL (the embedded database turns it on by default).
+  const server = await startApi(pglite ? { pglite } : url, { SIMULATOR_ENABLED: 'false' });
   console.log(
-    `API pid ${server.pid} at ${server.url}; commit ${env.commit}${env.workingTreeDirty ? ' (+ uncommitted changes)' : ''}`,
+    `API pid ${server.pid} at ${server.url} on ${where}; commit ${env.commit}${env.workingTreeDirty ? ' (+ uncommitted changes)' : ''}`,
   );
   const results: Record<string, { p50: number; p95: number; p99: number; max: number }[]> = {};
+  // On PGlite, the last answer of each batch, checked once the API is down.
+  const deferred: { request: RequestDef; text: string; path: string; at: Date }[] = [];
+  let memory = { rss: NaN, peak: NaN };
   try {
     const tokens = {
       admin: (await login(server.url, ADMIN_EMAIL)).token,
@@ -248,6 +289,7 @@ const main = async () => {
     };
     const send = async (request: RequestDef) => {
       const path = request.path();
+      const at = new Date();
       const started = performance.now();
       const res = await fetch(`${server.url}${path}`, {
         headers: { authorization: `Bearer ${tokens[request.as]}` },
@@ -255,7 +297,7 @@ const main = async () => {
       const text = await res.text();
       const elapsed = performance.now() - started;
       if (res.status !== 200) fail(`${request.id}: ${path} → ${res.status} ${text.slice(0, 300)}`);
-      return { elapsed, path, text };
+      return { elapsed, path, text, at };
     };
     for (let run = 1; run <= runs; run += 1) {
       console.log(
@@ -271,7 +313,8 @@ const main = async () => {
           last = await send(request);
           samples.push(last.elapsed);
         }
-        await request.check(JSON.parse(last.text), last.path);
+        if (pglite) deferred.push({ request, text: last.text, path: last.path, at: last.at });
+        else await request.check(JSON.parse(last.text), last.path, last.at);
         const s = summarize(samples);
         (results[request.id] ??= []).push(s);
         console.log(
@@ -279,10 +322,22 @@ const main = async () => {
         );
       }
     }
+    memory = processMemoryMiB(server.pid);
   } finally {
     await server.stop();
-    await sql.end();
+    if (open) await close();
   }
+  if (pglite) {
+    ({ sql, close } = await connect());
+    try {
+      for (const answer of deferred)
+        await answer.request.check(JSON.parse(answer.text), answer.path, answer.at);
+    } finally {
+      await close();
+    }
+    console.log(`\nChecked the last answer of all ${deferred.length} batches: all correct`);
+  }
+  console.log(`API process memory: ${memory.rss} MiB resident at the end, ${memory.peak} MiB peak`);
 
   const table = requests.map((request) => {
     const r = results[request.id];
@@ -309,8 +364,11 @@ const main = async () => {
     console.log(
       `| ${row.id} | ${cell(row.p50)} | ${cell(row.p95)} | ${cell(row.p99)} | ${row.whaticket ? `${row.whaticket.p50} / ${row.whaticket.p95}` : '—'} | ≤ ${row.targetP95}${row.meetsTarget ? '' : ' (missed)'} |`,
     );
-  const file = await saveResult('requests', {
+  const file = await saveResult(`requests${pglite ? '-pglite' : ''}`, {
     machine: { ...env, loadAverageAfter: loadavg().map((l) => Number(l.toFixed(2))) },
+    database: pglite ? 'pglite' : 'postgres',
+    dataset,
+    apiMemoryMiB: memory,
     runs,
     warmups,
     timed,

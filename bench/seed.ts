@@ -1,9 +1,10 @@
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { defaultSchedules, settingDefaults } from '@atendi/shared';
 import { bootstrap } from '../apps/api/src/db/bootstrap';
-import { openPostgres } from '../apps/api/src/db/client';
+import { openPglite, openPostgres } from '../apps/api/src/db/client';
 import { hashPassword } from '../apps/api/src/platform/passwords';
 import {
   ADMIN_EMAIL,
@@ -13,9 +14,14 @@ import {
   args,
   ensureDatabase,
   machine,
+  openPgliteDir,
+  pgliteOption,
+  pgliteSql,
   prng,
+  removePgliteDir,
   requestsDatabaseUrl,
   saveResult,
+  type Sql,
 } from './lib';
 import {
   FACTURA_SPELLINGS,
@@ -27,7 +33,8 @@ import {
   spanish,
 } from './texts';
 
-// BENCH.md's dataset, seeded in bulk on PostgreSQL: `npx tsx bench/seed.ts [--fresh]`.
+// BENCH.md's dataset, seeded in bulk on PostgreSQL: `npx tsx bench/seed.ts [--fresh]`; or into an
+// embedded PGlite directory (the API's DATA_DIR) with `--pglite [dir]` (default /tmp/atendi-bench-pglite).
 // The schema comes from the app's own migrations and first-start bootstrap (plans, platform company,
 // super user); everything else is INSERT ... SELECT over generate_series.
 
@@ -71,8 +78,6 @@ const QUEUES = [
   ['Reclamos', '#e53935'],
 ];
 
-type Sql = pg.ClientBase;
-
 const one = async <T extends pg.QueryResultRow>(sql: Sql, text: string, values?: unknown[]) =>
   (await sql.query<T>(text, values)).rows[0];
 
@@ -86,6 +91,22 @@ export const prepareDatabase = async (url: string, fresh: boolean) => {
   } finally {
     await database.close();
   }
+};
+
+// The same on a PGlite directory (the API's DATA_DIR; the database in its pgdata folder), opened in
+// this process as the API opens it (apps/api/src/db/client.ts, pg_trgm loaded). The caller closes it.
+export const preparePglite = async (dataDir: string, fresh: boolean) => {
+  if (fresh) removePgliteDir(dataDir);
+  const client = await openPgliteDir(dataDir);
+  const database = await openPglite(client);
+  try {
+    await database.migrate();
+    await bootstrap(database.db, { adminEmail: SUPER_EMAIL, adminPassword: PASSWORD });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return { sql: pgliteSql(client), close: () => database.close() };
 };
 
 export const findBase = async (sql: Sql): Promise<BaseIds | undefined> => {
@@ -599,13 +620,23 @@ const main = async () => {
     tickets: options.int('tickets', defaultShape.tickets),
     messages: options.int('messages', defaultShape.messages),
   };
+  const pglite = pgliteOption(options);
   const url = requestsDatabaseUrl;
-  console.log(`Seeding ${url}${fresh ? ' (fresh)' : ''}`);
+  console.log(`Seeding ${pglite ? `PGlite in ${pglite}` : url}${fresh ? ' (fresh)' : ''}`);
+  const env = await machine(pglite ? { pglite: true } : url);
   const started = performance.now();
-  await prepareDatabase(url, fresh);
+  let sql: Sql;
+  let close: () => Promise<void>;
+  if (pglite) {
+    ({ sql, close } = await preparePglite(pglite, fresh));
+  } else {
+    await prepareDatabase(url, fresh);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    sql = client;
+    close = () => client.end();
+  }
   const migrated = performance.now();
-  const sql = new pg.Client({ connectionString: url });
-  await sql.connect();
   try {
     const existing = await findBase(sql);
     if (existing) {
@@ -623,18 +654,31 @@ const main = async () => {
     );
     const checks = await verify(sql, base, shape);
     for (const c of checks) console.log(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.check}: ${c.value}`);
-    const file = await saveResult('seed', {
-      machine: await machine(url),
-      shape,
-      seedingSeconds: Number(seconds.toFixed(1)),
-      migrateSeconds: Number(((migrated - started) / 1000).toFixed(1)),
-      steps,
-      checks,
-    });
+    const size = await sql.query<{ bytes: string }>(
+      'SELECT pg_database_size(current_database())::text AS bytes',
+    );
+    const isDefault = (Object.keys(shape) as (keyof Shape)[]).every(
+      (k) => shape[k] === defaultShape[k],
+    );
+    const file = await saveResult(
+      `seed${pglite ? '-pglite' : ''}${!pglite || isDefault ? '' : `-t${shape.tickets}`}`,
+      {
+        machine: { ...env, loadAverageAfter: loadavg().map((l) => Number(l.toFixed(2))) },
+        database: pglite ? 'pglite' : 'postgres',
+        shape,
+        seedingSeconds: Number(seconds.toFixed(1)),
+        migrateSeconds: Number(((migrated - started) / 1000).toFixed(1)),
+        databaseMiB: Math.round(Number(size.rows[0].bytes) / 2 ** 20),
+        // The seeding process's peak memory (PGlite runs inside it).
+        ...(pglite ? { processPeakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) } : {}),
+        steps,
+        checks,
+      },
+    );
     console.log(`Recorded in ${file}`);
     if (checks.some((c) => !c.ok)) process.exitCode = 1;
   } finally {
-    await sql.end();
+    await close();
   }
 };
 
