@@ -1,6 +1,7 @@
 import { and, eq, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { canSeeTicket, seesAllTickets, type TicketScope, type TicketViewer } from '@atendi/shared';
 import type { Db } from '../../db/client';
+import { preparedPer } from '../../db/prepared';
 import { tickets, userQueues, users } from '../../db/schema';
 import type { SocketIdentity, TicketRoomResolver } from '../../realtime/realtime';
 
@@ -66,20 +67,42 @@ export const notificationRooms = (ticket: TicketScope) =>
 
 // The slices a socket joins for a list: everything for admins; for the others their queues, the
 // tickets without a queue and their own. allTicket users also hear every pending ticket's notifications.
+// What a socket's list rooms depend on, in one prepared statement (every inbox socket joins several
+// lists when it connects): the user's allTicket setting and queues; no row when the user is gone.
+const listMembership = preparedPer((db) =>
+  db
+    .select({
+      allTicket: users.allTicket,
+      queueIds: sql<
+        number[]
+      >`coalesce(array_agg(${userQueues.queueId} order by ${userQueues.queueId})
+        filter (where ${userQueues.queueId} is not null), '{}')`,
+    })
+    .from(users)
+    .leftJoin(userQueues, eq(userQueues.userId, users.id))
+    .where(
+      and(
+        eq(users.id, sql.placeholder('userId')),
+        eq(users.companyId, sql.placeholder('companyId')),
+      ),
+    )
+    .groupBy(users.id)
+    .prepare('socket_list_membership'),
+);
+
 export const createRoomResolver =
   (db: Db): TicketRoomResolver =>
   async (identity, list) => {
     const prefix = list.kind === 'tickets' ? `tickets-${list.status}` : 'notification';
-    const [user] = await db
-      .select({ allTicket: users.allTicket })
-      .from(users)
-      .where(and(eq(users.id, identity.userId), eq(users.companyId, identity.companyId)));
+    const [user] = await listMembership(db).execute({
+      userId: identity.userId,
+      companyId: identity.companyId,
+    });
     if (!user) return [];
     if (seesAll(identity) || (list.kind === 'notification' && user.allTicket === 'enabled'))
       return [`${prefix}-all` as `tickets-${string}`];
-    const queues = await queueIdsOf(db, identity.userId);
     return [
-      ...queues.map((id) => `${prefix}-queue-${id}`),
+      ...user.queueIds.map((id) => `${prefix}-queue-${id}`),
       `${prefix}-noqueue`,
       `${prefix}-user-${identity.userId}`,
     ] as `tickets-${string}`[];
