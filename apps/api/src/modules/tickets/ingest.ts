@@ -198,7 +198,8 @@ export const conversationWith = async (
   return { contact, ticket, created };
 };
 
-const ratingAsked = preparedPer((db) =>
+// The newest of the contact's tickets on the connection that asked for a rating, locked.
+const askedRatingQuery = preparedPer((db) =>
   db
     .select()
     .from(tickets)
@@ -221,7 +222,7 @@ const answerRating = async (
   tx: Db,
   input: { contactId: number; whatsappId: number; body: string; now: Date },
 ) => {
-  const [asked] = await ratingAsked(tx).execute(input);
+  const [asked] = await askedRatingQuery(tx).execute(input);
   if (!asked) return undefined;
   await tx
     .update(tickets)
