@@ -248,38 +248,33 @@ export const previewOf = (message: Pick<InboundMessage, 'body' | 'mediaType'>) =
   message.body.trim() || (message.mediaType === 'chat' ? '' : `[${message.mediaType}]`);
 
 // The message, unless the connection already has it (a redelivery: nothing comes back).
-const messageInsert = preparedPer((db) => {
-  const columns = [
-    'companyId',
-    'providerId',
-    'ticketId',
-    'contactId',
-    'whatsappId',
-    'body',
-    'fromMe',
-    'mediaType',
-    'mediaUrl',
-    'mediaName',
-    'quotedMsgId',
-    'read',
-    'ack',
-    'remoteJid',
-    'participant',
-    'createdAt',
-  ] as const;
-  const values = Object.fromEntries(
-    columns.map((column) => [column, sql.placeholder(column)]),
-  ) as Record<(typeof columns)[number], ReturnType<typeof sql.placeholder>>;
-  return (
-    db
-      .insert(messages)
-      // The payload as JSON text or null: the column's encoder would turn null into JSON's null.
-      .values({ ...values, dataJson: sql`${sql.placeholder('dataJson')}::jsonb` })
-      .onConflictDoNothing({ target: [messages.whatsappId, messages.providerId] })
-      .returning()
-      .prepare('ingest_message')
-  );
-});
+const messageInsert = preparedPer((db) =>
+  db
+    .insert(messages)
+    .values({
+      companyId: sql.placeholder('companyId'),
+      providerId: sql.placeholder('providerId'),
+      ticketId: sql.placeholder('ticketId'),
+      contactId: sql.placeholder('contactId'),
+      whatsappId: sql.placeholder('whatsappId'),
+      body: sql.placeholder('body'),
+      fromMe: sql.placeholder('fromMe'),
+      mediaType: sql.placeholder('mediaType'),
+      mediaUrl: sql.placeholder('mediaUrl'),
+      mediaName: sql.placeholder('mediaName'),
+      quotedMsgId: sql.placeholder('quotedMsgId'),
+      read: sql.placeholder('read'),
+      ack: sql.placeholder('ack'),
+      remoteJid: sql.placeholder('remoteJid'),
+      participant: sql.placeholder('participant'),
+      // As JSON text or null: the column's encoder would turn null into JSON's null.
+      dataJson: sql`${sql.placeholder('dataJson')}::jsonb`,
+      createdAt: sql.placeholder('createdAt'),
+    })
+    .onConflictDoNothing({ target: [messages.whatsappId, messages.providerId] })
+    .returning()
+    .prepare('ingest_message'),
+);
 
 // The ticket's list row follows its newest message; a contact's message is one more unread.
 const ticketBump = preparedPer((db) =>

@@ -65,8 +65,6 @@ export const notificationRooms = (ticket: TicketScope) =>
     ...(ticket.userId ? [`notification-user-${ticket.userId}`] : []),
   ] as `notification-${string}`[];
 
-// The slices a socket joins for a list: everything for admins; for the others their queues, the
-// tickets without a queue and their own. allTicket users also hear every pending ticket's notifications.
 // What a socket's list rooms depend on, in one prepared statement (every inbox socket joins several
 // lists when it connects): the user's allTicket setting and queues; no row when the user is gone.
 const listMembership = preparedPer((db) =>
@@ -90,6 +88,8 @@ const listMembership = preparedPer((db) =>
     .prepare('socket_list_membership'),
 );
 
+// The slices a socket joins for a list: everything for admins; for the others their queues, the
+// tickets without a queue and their own. allTicket users also hear every pending ticket's notifications.
 export const createRoomResolver =
   (db: Db): TicketRoomResolver =>
   async (identity, list) => {
