@@ -62,6 +62,12 @@ export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T 
 type Listener<T extends DomainEventType> = (event: EventOf<T>) => Promise<void> | void;
 // A recorder may answer the name of a job queue it wrote to: that queue is woken after the commit.
 type Recorder<T extends DomainEventType> = (tx: Db, event: EventOf<T>) => Promise<void | string>;
+// One that takes all the transaction's events of its type at once (a batch of inbound messages raises
+// many): one statement for the set instead of one per event.
+type SetRecorder<T extends DomainEventType> = (
+  tx: Db,
+  events: EventOf<T>[],
+) => Promise<void | string>;
 
 export type DomainEvents = ReturnType<typeof createDomainEvents>;
 
@@ -70,9 +76,10 @@ export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger
   const listeners = new Map<DomainEventType, Listener<DomainEventType>[]>();
   const durable = new Map<DomainEventType, string[]>();
   const recorders = new Map<DomainEventType, Recorder<DomainEventType>[]>();
+  const setRecorders = new Map<DomainEventType, SetRecorder<DomainEventType>[]>();
 
-  // Within the transaction: the recorders, in the order the events were raised, then a job for each
-  // durable listener of each event.
+  // Within the transaction: the recorders, in the order the events were raised, then the set
+  // recorders, each with its type's events, then a job for each durable listener of each event.
   // Answers the queues recorders wrote to.
   const publish = async (tx: Db, events: DomainEvent[]) => {
     const woken: string[] = [];
@@ -81,6 +88,14 @@ export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger
         const queue = await recorder(tx, event);
         if (queue) woken.push(queue);
       }
+    for (const [type, ofType] of setRecorders) {
+      const raised = events.filter((event) => event.type === type);
+      if (!raised.length) continue;
+      for (const recorder of ofType) {
+        const queue = await recorder(tx, raised);
+        if (queue) woken.push(queue);
+      }
+    }
     for (const event of events)
       for (const queue of durable.get(event.type) ?? [])
         await enqueueJobs(tx, queue, [{ payload: event, companyId: event.companyId }]);
@@ -119,6 +134,15 @@ export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger
       recorders.set(type, [
         ...(recorders.get(type) ?? []),
         recorder as unknown as Recorder<DomainEventType>,
+      ]);
+    },
+
+    // A recorder of all the transaction's events of a type at once (recorded after the one-event
+    // recorders): for work that one statement can do for a set.
+    recordAll<T extends DomainEventType>(type: T, recorder: SetRecorder<T>) {
+      setRecorders.set(type, [
+        ...(setRecorders.get(type) ?? []),
+        recorder as unknown as SetRecorder<DomainEventType>,
       ]);
     },
 

@@ -539,45 +539,53 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     run: startDue,
   });
 
-  // The message and its contact's number, when that number is a recipient of the company's campaigns.
-  // Prepared: it runs for every message a contact sends.
-  const answerQuery = preparedPer((db) =>
+  // The messages that come from a recipient of their company's campaigns, with the recipient's
+  // number. Prepared: it runs for every batch of messages contacts send.
+  const answersQuery = preparedPer((db) =>
     db
-      .select({ body: messages.body, number: contacts.number })
+      .select({
+        companyId: messages.companyId,
+        body: messages.body,
+        number: contacts.number,
+      })
       .from(messages)
       .innerJoin(tickets, eq(tickets.id, messages.ticketId))
       .innerJoin(contacts, eq(contacts.id, tickets.contactId))
       .where(
         and(
-          eq(messages.id, sql.placeholder('messageId')),
+          sql`${messages.id} = any(${sql.placeholder('messageIds')}::int[])`,
           sql`exists (select 1 from ${campaignShipping} s
-                      where s.company_id = ${sql.placeholder('companyId')} and s.number = ${contacts.number})`,
+                      where s.company_id = ${messages.companyId} and s.number = ${contacts.number})`,
         ),
       )
-      .prepare('campaign_answer'),
+      .orderBy(messages.id)
+      .prepare('campaign_answers'),
   );
 
   // A recipient's answer, recorded in the transaction that stores it: an opt-out word opts the number
   // out of the company's campaigns (its recipients still waiting are skipped); any other answer to a
   // confirmation request sends the campaign's message.
-  deps.events.record('message.created', async (tx, event) => {
-    if (event.author !== 'contact') return;
-    const [found] = await answerQuery(tx).execute({
-      messageId: event.messageId,
-      companyId: event.companyId,
+  deps.events.recordAll('message.created', async (tx, events) => {
+    const fromContacts = events.filter((event) => event.author === 'contact');
+    if (!fromContacts.length) return;
+    const answers = await answersQuery(tx).execute({
+      messageIds: fromContacts.map((event) => event.messageId),
     });
-    if (!found) return;
-    const settings = await campaignSettingsFor(tx, event.companyId);
+    for (const found of answers) await answer(tx, found);
+  });
+
+  const answer = async (tx: Db, found: { companyId: number; body: string; number: string }) => {
+    const settings = await campaignSettingsFor(tx, found.companyId);
     const word = optOutWord(found.body);
     const optsOut = word !== '' && settings.optOutKeywords.some((k) => optOutWord(k) === word);
     const touched = optsOut
-      ? await optOut(tx, event.companyId, found.number, word)
+      ? await optOut(tx, found.companyId, found.number, word)
       : await tx
           .update(campaignShipping)
           .set({ status: 'pending', confirmedAt: new Date(), updatedAt: new Date() })
           .where(
             and(
-              eq(campaignShipping.companyId, event.companyId),
+              eq(campaignShipping.companyId, found.companyId),
               eq(campaignShipping.number, found.number),
               eq(campaignShipping.status, 'confirmation'),
             ),
@@ -586,7 +594,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     for (const campaign of new Map(touched.map((c) => [c.id, c])).values())
       await ensureDispatch(tx, campaign);
     if (touched.length) deps.jobs.kick(DISPATCH_QUEUE);
-  });
+  };
 
   const optOut = async (tx: Db, companyId: number, number: string, keyword: string) => {
     const skipped = await tx

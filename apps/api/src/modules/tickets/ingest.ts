@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import { preparedPer } from '../../db/prepared';
 import { messageCreated, ticketChanged } from './ticket-events';
@@ -31,6 +31,8 @@ export type Ingested = {
 
 // A redelivered message: the transaction rolls back whatever it began (a new ticket included).
 class AlreadyStored extends Error {}
+
+export type MessageInput = ChannelEventInput & { event: { type: 'message' } };
 
 // How long after a resolution the contact's "1", "2" or "3" still counts as a rating.
 export const RATING_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -123,6 +125,15 @@ const upsertContact = async (
   return { ...row, ratingAsked };
 };
 
+// Who converses with a new conversation of the connection: its integration with the contacts that
+// start one (modules/queue-integrations), else its AI agent (modules/prompts/agent.ts). The values of a
+// new ticket's columns, read from the connection by the insert itself.
+export const heldBy = (whatsappId: SQL | Placeholder | number) => ({
+  integrationId: sql`(select ${whatsapps.integrationId} from ${whatsapps} where ${whatsapps.id} = ${whatsappId})`,
+  useIntegration: sql`(select ${whatsapps.integrationId} is not null from ${whatsapps} where ${whatsapps.id} = ${whatsappId})`,
+  promptId: sql`(select case when ${whatsapps.integrationId} is null then ${whatsapps.promptId} end from ${whatsapps} where ${whatsapps.id} = ${whatsappId})`,
+});
+
 // The contact's active ticket on the connection, created waiting when there is none; locked for the
 // transaction either way. Prepared, one statement for conversations and one for groups.
 const ticketUpsert = (isGroup: boolean) =>
@@ -135,15 +146,7 @@ const ticketUpsert = (isGroup: boolean) =>
         whatsappId: sql.placeholder('whatsappId'),
         isGroup,
         status: 'pending',
-        // A connection's integration converses with the contacts that start a conversation
-        // (modules/queue-integrations), else its AI agent answers them (modules/prompts/agent.ts).
-        ...(isGroup
-          ? {}
-          : {
-              integrationId: sql`(select ${whatsapps.integrationId} from ${whatsapps} where ${whatsapps.id} = ${sql.placeholder('whatsappId')})`,
-              useIntegration: sql`(select ${whatsapps.integrationId} is not null from ${whatsapps} where ${whatsapps.id} = ${sql.placeholder('whatsappId')})`,
-              promptId: sql`(select case when ${whatsapps.integrationId} is null then ${whatsapps.promptId} end from ${whatsapps} where ${whatsapps.id} = ${sql.placeholder('whatsappId')})`,
-            }),
+        ...(isGroup ? {} : heldBy(sql.placeholder('whatsappId'))),
       })
       .onConflictDoUpdate({
         target: [tickets.contactId, tickets.whatsappId],
@@ -218,7 +221,7 @@ const askedRatingQuery = preparedPer((db) =>
 
 // The contact's resolved ticket waiting for a rating: a 1–3 answer is recorded there (and stored on it)
 // instead of opening a new conversation; anything else ends the wait and goes the usual way.
-const answerRating = async (
+export const answerRating = async (
   tx: Db,
   input: { contactId: number; whatsappId: number; body: string; now: Date },
 ) => {
@@ -290,10 +293,7 @@ const ticketBump = preparedPer((db) =>
     .prepare('ingest_ticket_bump'),
 );
 
-export const ingestMessage = async (
-  deps: Deps,
-  input: ChannelEventInput & { event: { type: 'message' } },
-): Promise<Ingested | null> => {
+export const ingestMessage = async (deps: Deps, input: MessageInput): Promise<Ingested | null> => {
   const { connection, media } = input;
   const message = input.event.message;
   const companyId = connection.companyId;

@@ -5,12 +5,14 @@ import type { Db } from '../../db/client';
 import { preparedPer } from '../../db/prepared';
 import {
   companies,
+  messages,
   queueOptions,
   queues,
   tickets,
   whatsappQueues,
   whatsapps,
 } from '../../db/schema';
+import type { DomainEvent } from '../../events/domain-events';
 import type { Ingested } from './ingest';
 import { getSettingValue } from '../settings/settings.service';
 import { announce } from './tickets.service';
@@ -35,6 +37,7 @@ type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'config' | 'ticketMess
 type QueueRef = typeof queues.$inferSelect;
 type OptionRow = typeof queueOptions.$inferSelect;
 type TicketRow = typeof tickets.$inferSelect;
+type MessageRow = typeof messages.$inferSelect;
 type Connection = typeof whatsapps.$inferSelect;
 
 const OUT_OF_HOURS_REPEAT_MS = 60 * 60 * 1000;
@@ -217,9 +220,14 @@ const walkOptions = async (
   };
 };
 
-const decide = async (deps: Deps, result: Ingested, now: Date): Promise<Reply | undefined> => {
+const decide = async (
+  deps: Deps,
+  lookups: Lookups,
+  result: Ingested,
+  now: Date,
+): Promise<Reply | undefined> => {
   const { ticket, message } = result;
-  const [found] = await connectionQuery(deps.db).execute({ id: ticket.whatsappId });
+  const found = await lookups.connection(ticket.whatsappId);
   if (!found) return undefined;
   const { connection } = found;
   const scheduleType = found.scheduleType ?? settingDefaults.scheduleType;
@@ -240,7 +248,7 @@ const decide = async (deps: Deps, result: Ingested, now: Date): Promise<Reply | 
     }
   }
 
-  const choices = await connectionQueues(deps.db, ticket.whatsappId);
+  const choices = await lookups.queues(ticket.whatsappId);
   const context = { scheduleType, now };
 
   if (ticket.queueId) {
@@ -281,14 +289,43 @@ const decide = async (deps: Deps, result: Ingested, now: Date): Promise<Reply | 
   };
 };
 
-export const runQueueBot = async (deps: Deps, result: Ingested, kick: () => void) => {
+// What the bot reads of a connection, once per batch of messages: its row with the company's
+// scheduleType setting, and its queues.
+const createLookups = (db: Db) => {
+  const connections = new Map<number, ReturnType<typeof readConnection>>();
+  const choices = new Map<number, Promise<QueueRef[]>>();
+  const readConnection = async (id: number) => {
+    const [found] = await connectionQuery(db).execute({ id });
+    return found;
+  };
+  return {
+    connection: (id: number) => {
+      if (!connections.has(id)) connections.set(id, readConnection(id));
+      return connections.get(id)!;
+    },
+    queues: (whatsappId: number) => {
+      if (!choices.has(whatsappId)) choices.set(whatsappId, connectionQueues(db, whatsappId));
+      return choices.get(whatsappId)!;
+    },
+  };
+};
+type Lookups = ReturnType<typeof createLookups>;
+
+type Planned = { result: Ingested; ticket: TicketRow; reply: Reply; text: string };
+
+// Whether the bot answers this message, and what (nothing is written yet).
+const plan = async (
+  deps: Deps,
+  lookups: Lookups,
+  result: Ingested,
+  now: Date,
+): Promise<Planned | undefined> => {
   const { ticket, message } = result;
-  if (message.fromMe || ticket.isGroup || ticket.status !== 'pending') return;
+  if (message.fromMe || ticket.isGroup || ticket.status !== 'pending') return undefined;
   // An AI agent or an integration holds the conversation until it hands it to a person.
-  if (ticket.userId || ticket.useIntegration || ticket.promptId) return;
-  const now = new Date();
-  const reply = await decide(deps, result, now);
-  if (!reply) return;
+  if (ticket.userId || ticket.useIntegration || ticket.promptId) return undefined;
+  const reply = await decide(deps, lookups, result, now);
+  if (!reply) return undefined;
   const text = reply.text?.trim()
     ? fillVariables(reply.text, {
         contactName: result.contact.name,
@@ -296,33 +333,112 @@ export const runQueueBot = async (deps: Deps, result: Ingested, kick: () => void
         timeZone: deps.config.timeZone,
       })
     : '';
-  if (!text && !Object.keys(reply.set).length) return;
+  if (!text && !Object.keys(reply.set).length) return undefined;
+  return { result, ticket, reply, text };
+};
 
-  const sent = await deps.events.transaction(deps.db, async (tx, raise) => {
-    // Only while nobody took the conversation meanwhile.
-    const [still] = await tx
-      .update(tickets)
-      .set({
-        ...reply.set,
-        ...(reply.repeat ? { amountUsedBotQueues: sql`${tickets.amountUsedBotQueues} + 1` } : {}),
-      })
-      .where(and(eq(tickets.id, ticket.id), isNull(tickets.userId), eq(tickets.status, 'pending')))
-      .returning();
-    if (!still) return [];
-    const written = text ? await deps.ticketMessages.queueText(tx, ticket, text) : [];
-    if (
-      still.queueId !== ticket.queueId ||
-      still.promptId !== ticket.promptId ||
-      still.integrationId !== ticket.integrationId
-    )
-      raise(ticketChanged(ticket, still, null));
-    written.forEach((row) => raise(messageCreated(row, 'platform')));
-    return written;
-  });
-  const [view] = await loadTicketViews(deps.db, [ticket.id]);
-  if (view) announce(deps, ticket.companyId, ticket, view);
-  if (sent.length) {
-    await deps.ticketMessages.emit(ticket.companyId, 'create', sent, view ? [view] : undefined);
-    kick();
+// The reply, in the caller's transaction: only while nobody took the conversation meanwhile.
+const writeReply = async (
+  deps: Deps,
+  tx: Db,
+  raise: (event: DomainEvent) => void,
+  { ticket, reply, text }: Planned,
+) => {
+  const [still] = await tx
+    .update(tickets)
+    .set({
+      ...reply.set,
+      ...(reply.repeat ? { amountUsedBotQueues: sql`${tickets.amountUsedBotQueues} + 1` } : {}),
+    })
+    .where(and(eq(tickets.id, ticket.id), isNull(tickets.userId), eq(tickets.status, 'pending')))
+    .returning();
+  if (!still) return { still, written: [] };
+  const written = text ? await deps.ticketMessages.queueText(tx, ticket, text) : [];
+  if (
+    still.queueId !== ticket.queueId ||
+    still.promptId !== ticket.promptId ||
+    still.integrationId !== ticket.integrationId
+  )
+    raise(ticketChanged(ticket, still, null));
+  written.forEach((row) => raise(messageCreated(row, 'platform')));
+  return { still, written };
+};
+
+// The bot's turn on the messages of one ingest batch (tickets.engine.ts), in their order: the
+// connection's row and queues are read once for the batch; the replies to the batch's k-th message of
+// each ticket are decided on the ticket as the reply before left it, written in one transaction (each
+// on its own if that fails), and shown with one load of the tickets.
+export const runQueueBots = async (
+  deps: Deps,
+  results: Ingested[],
+  kick: () => void,
+  onFailed: (error: unknown) => void,
+) => {
+  const lookups = createLookups(deps.db);
+  const byTicket = new Map<number, Ingested[]>();
+  for (const result of results)
+    byTicket.set(result.ticket.id, [...(byTicket.get(result.ticket.id) ?? []), result]);
+  const latest = new Map<number, TicketRow>();
+  const rounds = Math.max(0, ...[...byTicket.values()].map((line) => line.length));
+  for (let round = 0; round < rounds; round += 1) {
+    const now = new Date();
+    const planned: Planned[] = [];
+    for (const line of byTicket.values()) {
+      const result = line[round];
+      if (!result) continue;
+      const ticket = latest.get(result.ticket.id) ?? result.ticket;
+      try {
+        const next = await plan(deps, lookups, { ...result, ticket }, now);
+        if (next) planned.push(next);
+      } catch (error) {
+        onFailed(error);
+      }
+    }
+    if (!planned.length) continue;
+    const writeAll = (batch: Planned[]) =>
+      deps.events.transaction(deps.db, async (tx, raise) => {
+        const out: { planned: Planned; written: MessageRow[] }[] = [];
+        for (const one of batch) {
+          const { still, written } = await writeReply(deps, tx, raise, one);
+          if (still) latest.set(one.ticket.id, still);
+          out.push({ planned: one, written });
+        }
+        return out;
+      });
+    let done: { planned: Planned; written: MessageRow[] }[] = [];
+    try {
+      done = await writeAll(planned);
+    } catch (error) {
+      // One reply the database refuses does not cost the others theirs.
+      if (planned.length === 1) onFailed(error);
+      else
+        for (const one of planned)
+          done.push(
+            ...(await writeAll([one]).catch((failed: unknown) => {
+              onFailed(failed);
+              return [];
+            })),
+          );
+    }
+    if (!done.length) continue;
+    const views = await loadTicketViews(
+      deps.db,
+      done.map((d) => d.planned.ticket.id),
+    );
+    const viewOf = new Map(views.map((view) => [view.id, view]));
+    let sent = false;
+    for (const { planned: one, written } of done) {
+      const view = viewOf.get(one.ticket.id);
+      if (view) announce(deps, one.ticket.companyId, one.ticket, view);
+      if (!written.length) continue;
+      await deps.ticketMessages.emit(
+        one.ticket.companyId,
+        'create',
+        written,
+        view ? [view] : undefined,
+      );
+      sent = true;
+    }
+    if (sent) kick();
   }
 };

@@ -1,10 +1,11 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps';
 import { contacts, messages, tickets } from '../../db/schema';
 import type { ChannelEventInput } from '../../channels/manager';
-import { ingestMessage, type Ingested } from './ingest';
-import { runQueueBot } from './queue-bot';
+import type { Ingested, MessageInput } from './ingest';
+import { batchable, storeMessages, type Outcome } from './ingest-batch';
+import { runQueueBots } from './queue-bot';
 import { thankForRating } from './ticket-automation';
 import { runTicketTimers } from './ticket-timers';
 import { loadTicketViews, type TicketView } from './ticket-views';
@@ -29,11 +30,133 @@ export const emitTicket = (deps: Deps, companyId: number, ticket: TicketView) =>
     .toRooms(companyId, [...roomsOf(ticket)])
     .emit('ticket', { action: 'update', ticket });
 
-const emitIngested = async (deps: EngineDeps, companyId: number, result: Ingested) => {
-  const [ticket] = await loadTicketViews(deps.db, [result.ticket.id]);
-  if (!ticket) return;
-  emitTicket(deps, companyId, ticket);
-  await deps.ticketMessages.emit(companyId, 'create', [result.message], [ticket]);
+// One store's messages on the screens: each ticket once, as the store left it, then the messages.
+const emitIngested = async (deps: EngineDeps, results: Ingested[]) => {
+  const views = await loadTicketViews(deps.db, [...new Set(results.map((r) => r.ticket.id))]);
+  const viewOf = new Map(views.map((view) => [view.id, view]));
+  const byCompany = new Map<number, Ingested[]>();
+  for (const result of results)
+    byCompany.set(result.ticket.companyId, [
+      ...(byCompany.get(result.ticket.companyId) ?? []),
+      result,
+    ]);
+  for (const [companyId, ofCompany] of byCompany) {
+    const shown = [...new Set(ofCompany.map((r) => r.ticket.id))].flatMap(
+      (id) => viewOf.get(id) ?? [],
+    );
+    for (const view of shown) emitTicket(deps, companyId, view);
+    await deps.ticketMessages.emit(
+      companyId,
+      'create',
+      ofCompany.filter((r) => viewOf.has(r.ticket.id)).map((r) => r.message),
+      shown,
+    );
+  }
+};
+
+// Inbound messages wait here while a store is in flight, and go together in the next one
+// (ingest-batch.ts): one arriving alone goes at once, so a quiet inbox waits for nothing. Stores run one
+// at a time, in arrival order, and their messages reach the screens in that order. Then the bots take
+// their turn on a store's messages (the queue bot over the batch, the rating thanks), after the turns
+// of earlier stores on the same tickets; then each caller learns its message's result.
+type Waiting = {
+  input: MessageInput;
+  done: (outcome: Outcome) => void;
+};
+
+export const MAX_INGEST_BATCH = 100;
+
+const createIngestQueue = (deps: EngineDeps, log: FastifyBaseLogger) => {
+  let waiting: Waiting[] = [];
+  let storing = false;
+  // The last store's emits: the next store's follow them.
+  let shown: Promise<void> = Promise.resolve();
+  // Each ticket's last bot turn: a store's bots wait for those of its tickets (and for its emits),
+  // so a ticket's messages are answered in order while other tickets' go meanwhile.
+  const turns = new Map<number, Promise<void>>();
+  const inLine = (ticketIds: number[], after: Promise<void>, work: () => Promise<void>) => {
+    const ids = [...new Set(ticketIds)];
+    const next = Promise.all([after, ...ids.map((id) => turns.get(id))]).then(work);
+    for (const id of ids) turns.set(id, next);
+    void next.then(() => {
+      for (const id of ids) if (turns.get(id) === next) turns.delete(id);
+    });
+    return next;
+  };
+
+  // The longest run of messages that can be stored together, or the first alone.
+  const take = () => {
+    const count = batchable(waiting[0].input)
+      ? Math.min(
+          MAX_INGEST_BATCH,
+          (waiting.findIndex((w) => !batchable(w.input)) + 1 || waiting.length + 1) - 1,
+        )
+      : 1;
+    const batch = waiting.slice(0, count);
+    waiting = waiting.slice(count);
+    return batch;
+  };
+
+  const show = async (results: Ingested[]) => {
+    try {
+      if (results.length) await emitIngested(deps, results);
+    } catch (err) {
+      // Stored: the screens catch up on their next load.
+      log.error({ err }, 'ingested messages not emitted');
+    }
+  };
+
+  const answer = async (results: Ingested[]) => {
+    const botFailed = (err: unknown) => log.error({ err }, 'the bot failed on an inbound message');
+    for (const result of results)
+      if (result.rating) await thankForRating(deps, result.ticket).catch(botFailed);
+    await runQueueBots(
+      deps,
+      results.filter((r) => !r.rating),
+      deps.outbox.kick,
+      botFailed,
+    ).catch(botFailed);
+  };
+
+  const drain = async () => {
+    storing = true;
+    // The calls of this turn of the event loop go together.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (waiting.length) {
+      const batch = take();
+      const outcomes = await storeMessages(
+        deps,
+        batch.map((w) => w.input),
+        (err) => log.warn({ err, messages: batch.length }, 'batched ingest failed; one by one'),
+      ).catch((error: unknown) => batch.map((): Outcome => ({ ok: false, error })));
+      const results = outcomes.flatMap((o) => (o.ok && o.value ? [o.value] : []));
+      const thisShown = shown.then(() => show(results));
+      shown = thisShown;
+      void inLine(
+        results.map((r) => r.ticket.id),
+        thisShown.then(() => undefined),
+        () => answer(results),
+      ).then(() => batch.forEach((w, i) => w.done(outcomes[i])));
+    }
+    storing = false;
+  };
+
+  return (input: MessageInput) =>
+    new Promise<Ingested | null>((resolve, reject) => {
+      waiting.push({
+        input,
+        done: (outcome) => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)),
+      });
+      if (!storing) void drain();
+    });
+};
+
+// One ingest queue per app (registerTicketsEngine), found from its deps.
+const queues = new WeakMap<object, ReturnType<typeof createIngestQueue>>();
+const queueOf = (deps: EngineDeps) => {
+  const queue = queues.get(deps);
+  if (!queue) throw new Error('The tickets engine is not registered for these deps');
+  return queue;
 };
 
 const byProviderId = (whatsappId: number, providerId: string) =>
@@ -44,11 +167,7 @@ export const handleChannelEvent = async (deps: EngineDeps, input: ChannelEventIn
   const companyId = connection.companyId;
   switch (event.type) {
     case 'message': {
-      const result = await ingestMessage(deps, { ...input, event });
-      if (!result) return;
-      await emitIngested(deps, companyId, result);
-      if (result.rating) await thankForRating(deps, result.ticket);
-      else await runQueueBot(deps, result, deps.outbox.kick);
+      await queueOf(deps)({ ...input, event });
       return;
     }
     case 'typing': {
@@ -114,6 +233,7 @@ export const TICKET_TIMERS_JOB = 'ticket-timers';
 
 export const registerTicketsEngine = (app: FastifyInstance) => {
   const deps = app.deps;
+  queues.set(deps, createIngestQueue(deps, app.log));
   deps.realtime.setTicketGuard(createTicketGuard(deps.db));
   deps.realtime.setTicketRoomResolver(createRoomResolver(deps.db));
   deps.channels.onEvent((input) => handleChannelEvent(deps, input));
