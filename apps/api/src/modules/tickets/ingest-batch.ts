@@ -162,14 +162,15 @@ export const ingestBatch = async (
         : chatOf(input).row;
     };
 
-    // A contact's first message of the batch may be its answer to a rating question.
+    // A contact's first message of the batch on a connection may be its answer to a rating question.
     const rated = new Map<MessageInput, { ticket: TicketRow; rate: number }>();
-    const checked = new Set<number>();
+    const checked = new Set<string>();
     for (const input of fresh) {
       const { message } = input.event;
       const chat = chatOf(input);
-      if (message.fromMe || message.isGroup || checked.has(chat.row.id)) continue;
-      checked.add(chat.row.id);
+      const asking = `${chat.row.id}:${input.connection.id}`;
+      if (message.fromMe || message.isGroup || checked.has(asking)) continue;
+      checked.add(asking);
       if (!chat.ratingAsked) continue;
       const answer = await answerRating(tx, {
         contactId: chat.row.id,

@@ -312,6 +312,7 @@ const createLookups = (db: Db) => {
 type Lookups = ReturnType<typeof createLookups>;
 
 type Planned = { result: Ingested; ticket: TicketRow; reply: Reply; text: string };
+type Written = { planned: Planned; still: TicketRow | undefined; written: MessageRow[] };
 
 // Whether the bot answers this message, and what (nothing is written yet).
 const plan = async (
@@ -376,8 +377,11 @@ export const runQueueBots = async (
 ) => {
   const lookups = createLookups(deps.db);
   const byTicket = new Map<number, Ingested[]>();
-  for (const result of results)
-    byTicket.set(result.ticket.id, [...(byTicket.get(result.ticket.id) ?? []), result]);
+  for (const result of results) {
+    const line = byTicket.get(result.ticket.id) ?? [];
+    line.push(result);
+    byTicket.set(result.ticket.id, line);
+  }
   const latest = new Map<number, TicketRow>();
   const rounds = Math.max(0, ...[...byTicket.values()].map((line) => line.length));
   for (let round = 0; round < rounds; round += 1) {
@@ -397,15 +401,12 @@ export const runQueueBots = async (
     if (!planned.length) continue;
     const writeAll = (batch: Planned[]) =>
       deps.events.transaction(deps.db, async (tx, raise) => {
-        const out: { planned: Planned; written: MessageRow[] }[] = [];
-        for (const one of batch) {
-          const { still, written } = await writeReply(deps, tx, raise, one);
-          if (still) latest.set(one.ticket.id, still);
-          out.push({ planned: one, written });
-        }
+        const out: Written[] = [];
+        for (const one of batch)
+          out.push({ planned: one, ...(await writeReply(deps, tx, raise, one)) });
         return out;
       });
-    let done: { planned: Planned; written: MessageRow[] }[] = [];
+    let done: Written[] = [];
     try {
       done = await writeAll(planned);
     } catch (error) {
@@ -421,6 +422,7 @@ export const runQueueBots = async (
           );
     }
     if (!done.length) continue;
+    for (const { planned: one, still } of done) if (still) latest.set(one.ticket.id, still);
     const views = await loadTicketViews(
       deps.db,
       done.map((d) => d.planned.ticket.id),

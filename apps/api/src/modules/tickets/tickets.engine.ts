@@ -35,11 +35,11 @@ const emitIngested = async (deps: EngineDeps, results: Ingested[]) => {
   const views = await loadTicketViews(deps.db, [...new Set(results.map((r) => r.ticket.id))]);
   const viewOf = new Map(views.map((view) => [view.id, view]));
   const byCompany = new Map<number, Ingested[]>();
-  for (const result of results)
-    byCompany.set(result.ticket.companyId, [
-      ...(byCompany.get(result.ticket.companyId) ?? []),
-      result,
-    ]);
+  for (const result of results) {
+    const ofCompany = byCompany.get(result.ticket.companyId) ?? [];
+    ofCompany.push(result);
+    byCompany.set(result.ticket.companyId, ofCompany);
+  }
   for (const [companyId, ofCompany] of byCompany) {
     const shown = [...new Set(ofCompany.map((r) => r.ticket.id))].flatMap(
       (id) => viewOf.get(id) ?? [],
@@ -86,12 +86,9 @@ const createIngestQueue = (deps: EngineDeps, log: FastifyBaseLogger) => {
 
   // The longest run of messages that can be stored together, or the first alone.
   const take = () => {
-    const count = batchable(waiting[0].input)
-      ? Math.min(
-          MAX_INGEST_BATCH,
-          (waiting.findIndex((w) => !batchable(w.input)) + 1 || waiting.length + 1) - 1,
-        )
-      : 1;
+    const alone = waiting.findIndex((w) => !batchable(w.input));
+    const count =
+      alone === 0 ? 1 : Math.min(MAX_INGEST_BATCH, alone === -1 ? waiting.length : alone);
     const batch = waiting.slice(0, count);
     waiting = waiting.slice(count);
     return batch;
@@ -152,9 +149,9 @@ const createIngestQueue = (deps: EngineDeps, log: FastifyBaseLogger) => {
 };
 
 // One ingest queue per app (registerTicketsEngine), found from its deps.
-const queues = new WeakMap<object, ReturnType<typeof createIngestQueue>>();
+const ingestQueues = new WeakMap<object, ReturnType<typeof createIngestQueue>>();
 const queueOf = (deps: EngineDeps) => {
-  const queue = queues.get(deps);
+  const queue = ingestQueues.get(deps);
   if (!queue) throw new Error('The tickets engine is not registered for these deps');
   return queue;
 };
@@ -233,7 +230,7 @@ export const TICKET_TIMERS_JOB = 'ticket-timers';
 
 export const registerTicketsEngine = (app: FastifyInstance) => {
   const deps = app.deps;
-  queues.set(deps, createIngestQueue(deps, app.log));
+  ingestQueues.set(deps, createIngestQueue(deps, app.log));
   deps.realtime.setTicketGuard(createTicketGuard(deps.db));
   deps.realtime.setTicketRoomResolver(createRoomResolver(deps.db));
   deps.channels.onEvent((input) => handleChannelEvent(deps, input));
