@@ -229,12 +229,13 @@ export const postgresCpuSeconds = () => {
 
 // --- Where it ran ---
 
-// databaseUrl: a PostgreSQL server's; { pglite: true }: the embedded database (its version read from
-// an in-memory instance).
+// databaseUrl: a PostgreSQL server's (its version read through the server's `postgres` database: the
+// bench's own may not exist yet); { pglite: true }: the embedded database (its version read from an
+// in-memory instance).
 export const machine = async (database: string | { pglite: true }) => {
   let postgres: string;
   if (typeof database === 'string') {
-    const client = new pg.Client({ connectionString: database });
+    const client = new pg.Client({ connectionString: withDatabase(database, 'postgres') });
     await client.connect();
     const { rows } = await client.query<{ server_version: string }>('SHOW server_version');
     await client.end();
