@@ -15,6 +15,7 @@ import { companies } from './companies';
 import { contacts } from './contacts';
 import { prompts } from './prompts';
 import { tickets } from './tickets';
+import { users } from './users';
 import { whatsapps } from './whatsapps';
 
 export const messages = pgTable(
@@ -97,4 +98,30 @@ export const apiIdempotencyKeys = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex().on(t.whatsappId, t.key), index().on(t.createdAt)],
+);
+
+// An agent's send from the inbox (POST /messages/{ticketId}) with an Idempotency-Key: a retry of the
+// same send (the client never saw the answer) answers the messages the first call stored instead of
+// sending again. Kept a day, as the external API's keys.
+export const messageSendKeys = pgTable(
+  'message_send_keys',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text().notNull(),
+    // A digest of the send (ticket, text, quoted message, files' names and types): the same key with
+    // another send is refused.
+    requestHash: text().notNull(),
+    ticketId: integer()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    messageIds: integer().array().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex().on(t.userId, t.key), index().on(t.createdAt)],
 );

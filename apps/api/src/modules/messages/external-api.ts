@@ -12,6 +12,7 @@ import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import {
   apiIdempotencyKeys,
+  messageSendKeys,
   companies,
   messages,
   plans,
@@ -231,14 +232,10 @@ export const sendExternal = async (
   };
 };
 
-// Keys older than their day are forgotten (a recurring job).
+// Keys older than their day are forgotten (a recurring job): the external API's and the inbox's
+// (POST /messages/{ticketId}).
 export const pruneIdempotencyKeys = async (db: Db, now: Date) => {
-  await db
-    .delete(apiIdempotencyKeys)
-    .where(
-      lt(
-        apiIdempotencyKeys.createdAt,
-        sql`${sqlTime(now)} - make_interval(hours => ${IDEMPOTENCY_KEY_TTL_HOURS}::int)`,
-      ),
-    );
+  const dayBefore = sql`${sqlTime(now)} - make_interval(hours => ${IDEMPOTENCY_KEY_TTL_HOURS}::int)`;
+  await db.delete(apiIdempotencyKeys).where(lt(apiIdempotencyKeys.createdAt, dayBefore));
+  await db.delete(messageSendKeys).where(lt(messageSendKeys.createdAt, dayBefore));
 };

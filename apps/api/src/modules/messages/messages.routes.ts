@@ -12,6 +12,7 @@ import {
   ticketIdParam,
 } from '@atendi/shared';
 import { AppError } from '../../platform/errors';
+import { idempotencyKeyOf } from './external-api';
 import { readMessageForm, type MessageForm } from './message-form';
 import {
   assertWritable,
@@ -60,12 +61,17 @@ export const messagesRoutes = async (root: FastifyInstance) => {
         consumes: ['application/json', 'multipart/form-data'],
         // The JSON form; a multipart form (medias, body, quotedMsg) is read and checked in the handler.
         body: messageSendSchema.nullish(),
-        // One message per attachment (the text goes with the first), or the text alone.
-        response: createdResponse(z.array(chatMessageViewSchema)),
+        // One message per attachment (the text goes with the first), or the text alone; 200 for a
+        // retry with the Idempotency-Key of a send already stored.
+        response: {
+          ...createdResponse(z.array(chatMessageViewSchema)),
+          ...okResponse(z.array(chatMessageViewSchema)),
+        },
       },
     },
     async (request, reply) => {
       // Checked before a byte of a file is stored, so a refused request leaves nothing behind.
+      const key = idempotencyKeyOf(request.headers['idempotency-key']);
       const ticket = await visibleTicket(deps.db, request.auth, request.params.ticketId);
       assertWritable(ticket);
       let form: MessageForm;
@@ -80,8 +86,11 @@ export const messagesRoutes = async (root: FastifyInstance) => {
         kick: outbox.kick,
         log: request.log,
         author: { kind: 'agent', userId: request.auth.userId },
+        ...(key ? { once: { userId: request.auth.userId, key } } : {}),
       });
-      return reply.status(201).send(sent);
+      // A retry of a send that was stored: what it stored, not a second send.
+      if (sent.replayed) reply.header('Idempotent-Replayed', 'true');
+      return reply.status(sent.replayed ? 200 : 201).send(sent.messages);
     },
   );
 

@@ -1,9 +1,15 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { MESSAGES_PAGE_SIZE, replyWindowAt } from '@atendi/shared';
+import {
+  IDEMPOTENCY_KEY_TTL_HOURS,
+  MESSAGES_PAGE_SIZE,
+  replyWindowAt,
+  type ChatMessageView,
+} from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import { contacts, messages, tickets, whatsapps } from '../../db/schema';
+import { contacts, messageSendKeys, messages, tickets, whatsapps } from '../../db/schema';
 import { preparedPer } from '../../db/prepared';
 import type { AuthContext } from '../../platform/context';
 import { AppError, storeFailure } from '../../platform/errors';
@@ -242,6 +248,53 @@ export const queueOutgoing = async (
 
 // POST /messages/{ticketId}. The caller has already checked the ticket (visibleTicket, assertWritable)
 // and stored the form's files; a refusal here removes them again.
+// What makes two sends the same send: the ticket, the text, the quoted message and each file's name
+// and type.
+const sendHash = (ticketId: number, form: MessageForm) =>
+  createHash('sha256')
+    .update(
+      JSON.stringify([
+        ticketId,
+        form.body,
+        form.quotedMsgId ?? null,
+        form.medias.map((m) => [m.fileName, m.mimetype]),
+      ]),
+    )
+    .digest('base64url');
+
+// The messages an earlier call with this key stored, when it is a retry of that call (within a day);
+// undefined when the key is new (or forgotten). Concurrent calls with one key wait for each other here
+// (a transaction-scoped lock on the key), so exactly one of them sends.
+const replayOf = async (
+  tx: Db,
+  once: { userId: number; key: string },
+  ticketId: number,
+  hash: string,
+): Promise<MessageRow[] | undefined> => {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`send:${once.userId}:${once.key}`}, 0))`,
+  );
+  const [earlier] = await tx
+    .select()
+    .from(messageSendKeys)
+    .where(and(eq(messageSendKeys.userId, once.userId), eq(messageSendKeys.key, once.key)));
+  if (!earlier) return undefined;
+  if (Date.now() - earlier.createdAt.getTime() >= IDEMPOTENCY_KEY_TTL_HOURS * 3600 * 1000) {
+    await tx.delete(messageSendKeys).where(eq(messageSendKeys.id, earlier.id));
+    return undefined;
+  }
+  if (earlier.requestHash !== hash || earlier.ticketId !== ticketId)
+    throw new AppError(
+      'ERR_IDEMPOTENCY_KEY_REUSED',
+      'This Idempotency-Key was used for a different message',
+    );
+  return tx
+    .select()
+    .from(messages)
+    .where(inArray(messages.id, earlier.messageIds))
+    .orderBy(messages.id);
+};
+
 export const sendMessages = async (
   deps: Deps & Pick<AppDeps, 'events'>,
   ticket: TicketRow,
@@ -253,14 +306,26 @@ export const sendMessages = async (
     author: { kind: 'agent'; userId: number } | { kind: 'api' };
     // An approved template (Cloud API), whose text the form's body is.
     template?: TemplateSend;
+    // The agent's Idempotency-Key: a retried call answers what the first one stored.
+    once?: { userId: number; key: string };
   },
-) => {
+): Promise<{ replayed: boolean; messages: ChatMessageView[] }> => {
+  const { once } = options;
+  const hash = once ? sendHash(ticket.id, form) : '';
+  let replayed = false;
   let rows: MessageRow[];
   try {
-    // Outside the contact's 24-hour window only a template reaches them (Cloud API).
-    if (!options.template) await assertReplyWindow(deps.db, ticket);
-    if (form.quotedMsgId) await assertQuotable(deps.db, ticket, form.quotedMsgId);
     rows = await deps.events.transaction(deps.db, async (tx, raise) => {
+      if (once) {
+        const earlier = await replayOf(tx, once, ticket.id, hash);
+        if (earlier) {
+          replayed = true;
+          return earlier;
+        }
+      }
+      // Outside the contact's 24-hour window only a template reaches them (Cloud API).
+      if (!options.template) await assertReplyWindow(tx, ticket);
+      if (form.quotedMsgId) await assertQuotable(tx, ticket, form.quotedMsgId);
       // Locked, so a ticket closed meanwhile refuses the send instead of taking it.
       const [current] = await tx
         .select({ status: tickets.status })
@@ -278,14 +343,25 @@ export const sendMessages = async (
             : messageCreated(row, 'api'),
         ),
       );
+      if (once)
+        await tx.insert(messageSendKeys).values({
+          companyId: ticket.companyId,
+          userId: once.userId,
+          key: once.key,
+          requestHash: hash,
+          ticketId: ticket.id,
+          messageIds: written.map((row) => row.id),
+        });
       return written;
     });
   } catch (error) {
     await discardMedia(deps.uploads, ticket.companyId, form.medias);
     throw storeFailure(error, 'ERR_CREATING_MESSAGE', 'The message could not be stored');
   }
-  await announceQueued(deps, ticket.companyId, ticket.id, rows, options);
-  return viewMessages(deps, rows);
+  // A retry: its own copies of the files are not needed, the first call's are being sent.
+  if (replayed) await discardMedia(deps.uploads, ticket.companyId, form.medias);
+  else await announceQueued(deps, ticket.companyId, ticket.id, rows, options);
+  return { replayed, messages: await viewMessages(deps, rows) };
 };
 
 // Messages stored with their send jobs: screens hear of them and of their ticket, then the outbox is

@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { SimulatorOutboundView, WhatsappView } from '@atendi/shared';
-import { contacts, jobs, messages, queues, simulatorMessages, tickets } from '../../db/schema';
+import {
+  contacts,
+  jobs,
+  messageSendKeys,
+  messages,
+  queues,
+  simulatorMessages,
+  tickets,
+} from '../../db/schema';
 import {
   createTestApp,
   inject,
@@ -16,6 +24,7 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { multipart } from '../../../test/multipart';
+import { pruneIdempotencyKeys } from './external-api';
 import { OUTBOX_MAX_ATTEMPTS } from './outbox';
 import { OUTBOX_QUEUE } from './sends';
 
@@ -338,6 +347,104 @@ describe('POST /messages/:ticketId', () => {
     expect(
       (await outbound(connection.id)).filter((m) => m.to === contact.number).map((m) => m.body),
     ).toEqual(['uno', 'dos', 'tres']);
+  });
+
+  it('a send retried with its Idempotency-Key is stored and sent once, even when the calls race', async () => {
+    const { ticket, contact } = await conversation();
+    const sendOnce = (body: string, key: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/messages/${ticket.id}`,
+        headers: { authorization: `Bearer ${admin.token}`, 'idempotency-key': key },
+        payload: { body },
+      });
+    // The client never saw an answer and tries again, several times, all at once.
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => sendOnce('¿Seguís ahí?', 'k-1')),
+    );
+    const statuses = answers.map((a) => a.statusCode).sort();
+    expect(statuses).toEqual([200, 200, 200, 200, 201]);
+    const ids = answers.map((a) => (a.json() as { id: number }[]).map((m) => m.id));
+    expect(new Set(ids.map((i) => i.join()))).toEqual(new Set([ids[0].join()]));
+    expect(answers.filter((a) => a.headers['idempotent-replayed'] === 'true')).toHaveLength(4);
+    // Later, again: the same answer, nothing new.
+    const later = await sendOnce('¿Seguís ahí?', 'k-1');
+    expect(later.statusCode).toBe(200);
+    expect((later.json() as { id: number }[]).map((m) => m.id)).toEqual(ids[0]);
+    // A new key is a new message; a used key with another text is refused and stores nothing.
+    expect((await sendOnce('Otro mensaje', 'k-2')).statusCode).toBe(201);
+    const reused = await sendOnce('No es el mismo', 'k-1');
+    expect(reused.statusCode).toBe(422);
+    expect(reused.json().error).toBe('ERR_IDEMPOTENCY_KEY_REUSED');
+    const bad = await sendOnce('Hola', ' ');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toBe('ERR_VALIDATION');
+
+    await waitFor(
+      async () =>
+        (await outbound(connection.id)).filter((m) => m.to === contact.number).length === 2,
+      'two sends',
+    );
+    const stored = await t.db
+      .select({ body: messages.body })
+      .from(messages)
+      .where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, true)));
+    expect(stored.map((m) => m.body).sort()).toEqual(['Otro mensaje', '¿Seguís ahí?']);
+    // Nothing more reaches the phone afterwards.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(
+      (await outbound(connection.id)).filter((m) => m.to === contact.number).map((m) => m.body),
+    ).toEqual(['¿Seguís ahí?', 'Otro mensaje']);
+  });
+
+  it('a retried send with files answers the first call’s messages and keeps none of the retry’s files', async () => {
+    const { ticket } = await conversation();
+    const form = () =>
+      multipart({ body: 'El contrato' }, [
+        { name: 'contrato.pdf', type: 'application/pdf', data: randomBytes(64) },
+      ]);
+    const post = () => {
+      const built = form();
+      return t.app.inject({
+        method: 'POST',
+        url: `/messages/${ticket.id}`,
+        headers: {
+          authorization: `Bearer ${admin.token}`,
+          'idempotency-key': 'files-1',
+          ...built.headers,
+        },
+        payload: built.payload,
+      });
+    };
+    const first = await post();
+    expect(first.statusCode, first.body).toBe(201);
+    const files = storedFiles().length;
+    const retry = await post();
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect(retry.json().map((m: { id: number }) => m.id)).toEqual(
+      first.json().map((m: { id: number }) => m.id),
+    );
+    expect(storedFiles()).toHaveLength(files);
+  });
+
+  it('forgets a send’s key after a day: the same key then sends again', async () => {
+    const { ticket } = await conversation();
+    const post = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/messages/${ticket.id}`,
+        headers: { authorization: `Bearer ${admin.token}`, 'idempotency-key': 'day-old' },
+        payload: { body: 'Buen día' },
+      });
+    expect((await post()).statusCode).toBe(201);
+    await pruneIdempotencyKeys(t.db, new Date(Date.now() + 23 * 3600 * 1000));
+    expect((await post()).statusCode).toBe(200);
+    await pruneIdempotencyKeys(t.db, new Date(Date.now() + 25 * 3600 * 1000));
+    expect(
+      await t.db.select().from(messageSendKeys).where(eq(messageSendKeys.key, 'day-old')),
+    ).toEqual([]);
+    expect((await post()).statusCode).toBe(201);
+    expect(await messageCount(ticket.id)).toBe(3);
   });
 
   it('a quoted reply carries the quoted message’s provider id to WhatsApp', async () => {

@@ -224,10 +224,11 @@ export const sendTemplateMessage = async (
       { fields: { templateId: ['Templates with a file header are sent from campaigns'] } },
     );
   const { send, text } = templateSendOf(template, input.params);
-  return sendMessages(
+  const sent = await sendMessages(
     deps,
     ticket,
     { body: text, quotedMsgId: null, medias: [] },
     { ...options, author: { kind: 'agent', userId: ctx.userId }, template: send },
   );
+  return sent.messages;
 };

@@ -18,14 +18,18 @@ export const composerKeys = {
 };
 
 // SPEC §7: a send with files is multipart: medias (one part per file), body, quotedMsg.
-export type MediaSend = { files: File[]; body: string; quotedMsg?: number };
+export type MediaSend = { files: File[]; body: string; quotedMsg?: number; key?: string };
 
-export const sendMedia = (ticketId: number, { files, body, quotedMsg }: MediaSend) => {
+export const sendMedia = (ticketId: number, { files, body, quotedMsg, key }: MediaSend) => {
   const form = new FormData();
   form.append('body', body);
   if (quotedMsg) form.append('quotedMsg', String(quotedMsg));
   files.forEach((file) => form.append('medias', file, file.name));
-  return api.post<ChatMessageView[]>(`/messages/${ticketId}`, form);
+  return api.post<ChatMessageView[]>(
+    `/messages/${ticketId}`,
+    form,
+    key ? { headers: { 'Idempotency-Key': key } } : undefined,
+  );
 };
 
 // Failures toast through the query client with the translated error code.

@@ -41,7 +41,7 @@ vi.mock('@breezystack/lamejs', () => ({
 const ticket = makeTicket({ id: 7 });
 const chatPath = `/tickets/${ticket.uuid}`;
 
-type Sent = { json?: Record<string, unknown>; form?: FormData };
+type Sent = { json?: Record<string, unknown>; form?: FormData; key: string | null };
 
 // The open chat of `ticket`; every POST /messages/7 is recorded, JSON or multipart.
 const stubChat = (
@@ -58,8 +58,9 @@ const stubChat = (
     'GET /quick-messages/list': () => jsonResponse(200, quickMessages),
     ...files,
     [`POST /messages/${ticket.id}`]: (init) => {
-      if (init.body instanceof FormData) sent.push({ form: init.body });
-      else sent.push({ json: JSON.parse(String(init.body)) });
+      const key = new Headers(init.headers).get('Idempotency-Key');
+      if (init.body instanceof FormData) sent.push({ form: init.body, key });
+      else sent.push({ json: JSON.parse(String(init.body)), key });
       if (fail) return fail();
       const message: ChatMessageView = makeMessage({
         id: nextId++,
@@ -200,6 +201,47 @@ describe('composer attachments', () => {
       within(screen.getByRole('region', { name: 'Archivos adjuntos' })).getByText('factura.pdf'),
     ).toBeTruthy();
     await waitFor(() => expect(input().disabled).toBe(false));
+  });
+});
+
+describe('composer sends once', () => {
+  it('tries a message again with the key of its first try, and the next message with a new one', async () => {
+    let failing = true;
+    const { sent } = stubChat([], () =>
+      // The connection drops before the answer: the first try may have reached the server.
+      failing ? Promise.reject(new TypeError('Failed to fetch')) : jsonResponse(201, []),
+    );
+    const user = await openChat();
+    await fill(user, input(), 'Hola, ¿cómo estás?');
+    await user.keyboard('{Enter}');
+    // The text comes back for another try.
+    await waitFor(() => expect(input().value).toBe('Hola, ¿cómo estás?'));
+    failing = false;
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(sent).toHaveLength(2));
+    await waitFor(() => expect(input().value).toBe(''));
+    await fill(user, input(), 'Otra cosa');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(sent).toHaveLength(3));
+
+    const [first, retry, next] = sent;
+    expect(first.key).toMatch(/^[0-9a-f]{32}$/);
+    expect(retry.key).toBe(first.key);
+    expect(retry.json).toEqual(first.json);
+    expect(next.key).toMatch(/^[0-9a-f]{32}$/);
+    expect(next.key).not.toBe(first.key);
+  });
+
+  it('sends the same text again, once it went through, as a new message', async () => {
+    const { sent } = stubChat();
+    const user = await openChat();
+    for (const _ of [1, 2]) {
+      await fill(user, input(), 'ok');
+      await user.keyboard('{Enter}');
+      await waitFor(() => expect(input().value).toBe(''));
+    }
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[1].key).not.toBe(sent[0].key);
   });
 });
 
@@ -454,7 +496,9 @@ describe('composer quick answers', () => {
       expect(screen.queryByRole('region', { name: 'Archivos adjuntos' })).toBeNull();
       expect(input().value).toBe('Vea nuestra promoción');
       await user.keyboard('{Enter}');
-      await waitFor(() => expect(sent).toEqual([{ json: { body: 'Vea nuestra promoción' } }]));
+      await waitFor(() =>
+        expect(sent.map((s) => s.json)).toEqual([{ body: 'Vea nuestra promoción' }]),
+      );
     });
   });
 });

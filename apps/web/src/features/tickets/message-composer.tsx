@@ -38,6 +38,7 @@ import { EmojiButton } from './composer-emoji';
 import { QUICK_ANSWERS_LIST_ID, QuickAnswersList, useQuickAnswers } from './composer-quick-answers';
 import { RecordingBar } from './composer-recorder';
 import { QuotedMessage } from './message-bubble';
+import { createSendKeys } from './send-keys';
 import { formatTime, readSignOption, signedBody, writeSignOption } from './ticket-format';
 import { useReplyWindow, useSendMessage } from './tickets.api';
 
@@ -153,6 +154,8 @@ export const MessageComposer = ({
   }, [files]);
   const [isSigned, setIsSigned] = useState(readSignOption);
   const send = useSendMessage(ticket.id);
+  // A message tried again after a failure goes with the key of its first try (send-keys.ts).
+  const [sendKeys] = useState(createSendKeys);
   const sendMedia = useSendMedia(ticket.id);
   const windowState = useWindowState(useReplyWindow(ticket.id));
   const inputRef = useRef<HTMLTextAreaElement | null>(null);
@@ -177,10 +180,20 @@ export const MessageComposer = ({
 
   const sendFiles = (chosen: File[], body: string) => {
     const quoted = replyTo;
+    const caption = sign(body);
+    const key = sendKeys.keyFor(
+      JSON.stringify([
+        ticket.id,
+        caption,
+        quoted?.id ?? null,
+        chosen.map((file) => [file.name, file.size, file.lastModified]),
+      ]),
+    );
     return sendMedia.mutateAsync(
-      { files: chosen, body: sign(body), ...(quoted ? { quotedMsg: quoted.id } : {}) },
+      { files: chosen, body: caption, key, ...(quoted ? { quotedMsg: quoted.id } : {}) },
       {
         onSuccess: () => {
+          sendKeys.sent(key);
           if (quoted) onReplyChange(null);
         },
       },
@@ -244,11 +257,14 @@ export const MessageComposer = ({
     }
     if (!body) return;
     const quoted = replyTo;
+    const signed = sign(body);
+    const key = sendKeys.keyFor(JSON.stringify([ticket.id, signed, quoted?.id ?? null]));
     setText('');
     onReplyChange(null);
     send.mutate(
-      { body: sign(body), ...(quoted ? { quotedMsg: quoted.id } : {}) },
+      { body: signed, key, ...(quoted ? { quotedMsg: quoted.id } : {}) },
       {
+        onSuccess: () => sendKeys.sent(key),
         // The failure toasts; give the text back so nothing typed is lost.
         onError: () => {
           setText((current) => current || body);

@@ -82,8 +82,15 @@ export const fetchMessagesPage = (ticketId: number, pageNumber: number, markRead
   api.get<MessagesPage>(`/messages/${ticketId}`, {
     query: markRead ? { pageNumber } : { pageNumber, markRead: 'false' },
   });
-export const sendMessage = (ticketId: number, input: { body: string; quotedMsg?: number }) =>
-  api.post<ChatMessageView[]>(`/messages/${ticketId}`, input);
+// A send carries a key of its own (sendKeys.ts): retried after an answer that never arrived, the
+// server answers what the first try stored instead of sending twice.
+export type TextSend = { body: string; quotedMsg?: number; key?: string };
+export const sendMessage = (ticketId: number, { key, ...input }: TextSend) =>
+  api.post<ChatMessageView[]>(
+    `/messages/${ticketId}`,
+    input,
+    key ? { headers: { 'Idempotency-Key': key } } : undefined,
+  );
 export const retryMessage = (id: number) => api.post<ChatMessageView>(`/messages/${id}/retry`);
 export const deleteMessage = (id: number) => api.delete<ChatMessageView>(`/messages/${id}`);
 
@@ -485,7 +492,7 @@ export const useDeleteTicket = () => {
 export const useSendMessage = (ticketId: number) => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { body: string; quotedMsg?: number }) => sendMessage(ticketId, input),
+    mutationFn: (input: TextSend) => sendMessage(ticketId, input),
     onSuccess: (messages) => applyMessagesToCache(queryClient, ticketId, messages),
     onError: (error) => {
       if (isWindowClosedError(error)) closeReplyWindow(queryClient, ticketId, error.details);
