@@ -71,6 +71,12 @@ export const simulatorOutboundViewSchema = z.object({
   createdAt: dateTime,
 });
 export type SimulatorOutboundView = z.input<typeof simulatorOutboundViewSchema>;
+// GET /simulator/{id}/outbound?pageNumber=N: pages of the phone's received messages, newest page first,
+// each page oldest to newest (as a chat reads); a full page means older ones may follow.
+export const SIMULATOR_OUTBOUND_PAGE_SIZE = 500;
+export const simulatorOutboundQuery = z.object({
+  pageNumber: z.coerce.number().int().min(1).max(100000).optional().default(1),
+});
 // POST /simulator/{id}/scan: the phone paired; POST /simulator/{id}/inbound: the message's provider id.
 export const simulatorScanSchema = z.object({ status: z.enum(connectionStatuses) });
 export const simulatorInboundResultSchema = z.object({ id: z.string() });

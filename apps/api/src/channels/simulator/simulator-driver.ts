@@ -2,8 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { and, asc, eq, lt, sql } from 'drizzle-orm';
-import type { MediaType, SimulatorInbound, SimulatorOutboundView } from '@atendi/shared';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import {
+  SIMULATOR_OUTBOUND_PAGE_SIZE,
+  type MediaType,
+  type SimulatorInbound,
+  type SimulatorOutboundView,
+} from '@atendi/shared';
 import { simulatorMessages, whatsappAuthKeys } from '../../db/schema';
 import {
   ChannelError,
@@ -351,27 +356,33 @@ export const spoolMedia = async (spoolDir: string, base64: string) => {
   return file;
 };
 
+// A page of what the phone received, newest page first (pageNumber 1: the latest messages), each
+// page oldest to newest.
 export const listOutbound = async (
   db: SessionContext['db'],
   whatsappId: number,
+  pageNumber = 1,
 ): Promise<SimulatorOutboundView[]> =>
   (
     await db
       .select()
       .from(simulatorMessages)
       .where(eq(simulatorMessages.whatsappId, whatsappId))
-      .orderBy(asc(simulatorMessages.id))
-      .limit(500)
-  ).map((row) => ({
-    id: row.providerId,
-    to: row.to,
-    body: row.body,
-    mediaType: row.mediaType,
-    fileName: row.fileName,
-    quotedId: row.quotedId,
-    ack: row.ack,
-    createdAt: row.createdAt.toISOString(),
-  }));
+      .orderBy(desc(simulatorMessages.id))
+      .limit(SIMULATOR_OUTBOUND_PAGE_SIZE)
+      .offset((pageNumber - 1) * SIMULATOR_OUTBOUND_PAGE_SIZE)
+  )
+    .reverse()
+    .map((row) => ({
+      id: row.providerId,
+      to: row.to,
+      body: row.body,
+      mediaType: row.mediaType,
+      fileName: row.fileName,
+      quotedId: row.quotedId,
+      ack: row.ack,
+      createdAt: row.createdAt.toISOString(),
+    }));
 
 // Keeps the phone's history short.
 export const pruneOutbound = (db: SessionContext['db'], before: Date) =>

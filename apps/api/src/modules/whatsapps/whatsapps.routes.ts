@@ -11,6 +11,7 @@ import {
   simulatorInboundResultSchema,
   simulatorInboundSchema,
   simulatorContactsSchema,
+  simulatorOutboundQuery,
   simulatorOutboundViewSchema,
   simulatorScanSchema,
   simulatorTypingSchema,
@@ -177,13 +178,14 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
       schema: {
         tags: simTags,
         params: idParam,
+        querystring: simulatorOutboundQuery,
         response: okResponse(z.array(simulatorOutboundViewSchema)),
       },
       config: act,
     },
     async (request) => {
       await simulated(request.auth.companyId, request.params.id);
-      return listOutbound(db, request.params.id);
+      return listOutbound(db, request.params.id, request.query.pageNumber);
     },
   );
   app.post(

@@ -1,7 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { WhatsappSessionEvent, WhatsappView } from '@atendi/shared';
-import { queues, tickets, contacts, whatsapps, whatsappAuthKeys } from '../../db/schema';
+import {
+  SIMULATOR_OUTBOUND_PAGE_SIZE,
+  type SimulatorOutboundView,
+  type WhatsappSessionEvent,
+  type WhatsappView,
+} from '@atendi/shared';
+import {
+  contacts,
+  queues,
+  simulatorMessages,
+  tickets,
+  whatsappAuthKeys,
+  whatsapps,
+} from '../../db/schema';
 import type { ChannelEventInput } from '../../channels/manager';
 import {
   createTestApp,
@@ -293,6 +305,35 @@ describe('sessions and the simulated phone', () => {
     const file = t.app.deps.uploads.pathOf(company.company.id, message.media!.storedName);
     expect(file).toBeDefined();
     expect(message.event.type === 'message' && message.event.message.quotedId).toBe('ABC');
+  });
+
+  it('pages what the phone received newest first, each page oldest to newest', async () => {
+    const row = await paired();
+    // 501 earlier messages, then one sent through the session: the newest 500 on page 1.
+    await t.db.insert(simulatorMessages).values(
+      Array.from({ length: 501 }, (_, i) => ({
+        companyId: company.company.id,
+        whatsappId: row.id,
+        providerId: `OLD-${i}`,
+        to: '5491122223333',
+        body: `viejo ${i}`,
+      })),
+    );
+    const sent = await t.app.deps.channels.send(row.id, { to: '5491122223333', body: 'el último' });
+    const page = async (query: string) => {
+      const res = await inject(t.app, admin, 'GET', `/simulator/${row.id}/outbound${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as SimulatorOutboundView[]).map((m) => m.id);
+    };
+    const first = await page('');
+    expect(first).toHaveLength(SIMULATOR_OUTBOUND_PAGE_SIZE);
+    expect(first.at(-1)).toBe(sent.providerId);
+    expect(first[0]).toBe('OLD-2');
+    expect(await page('?pageNumber=1')).toEqual(first);
+    expect(await page('?pageNumber=2')).toEqual(['OLD-0', 'OLD-1']);
+    expect(await page('?pageNumber=3')).toEqual([]);
+    const bad = await inject(t.app, admin, 'GET', `/simulator/${row.id}/outbound?pageNumber=0`);
+    expect(bad.statusCode).toBe(400);
   });
 
   it('sends through the session; the phone lists it and acks it, never backwards', async () => {
