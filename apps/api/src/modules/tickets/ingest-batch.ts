@@ -12,7 +12,7 @@ import {
 } from './ingest';
 import { messageCreated, ticketChanged } from './ticket-events';
 
-// Inbound messages stored together (ARCHITECTURE.md "Inbound ingest"): the messages that arrive
+// Inbound messages stored together (ARCHITECTURE.md "Tickets"): the messages that arrive
 // while a store is in flight go in the next one, one transaction with one statement per step for all
 // of them (their contacts, their tickets, the messages, the tickets' list rows) instead of one
 // transaction of five statements each. The per-message guarantees hold over the set:
