@@ -5,6 +5,7 @@ import { getSettingValue } from '../settings/settings.service';
 import {
   answerRating,
   heldBy,
+  inboundRow,
   ingestMessage,
   previewOf,
   type Ingested,
@@ -228,29 +229,16 @@ export const ingestBatch = async (
       .insert(messages)
       .values(
         fresh.map((input) => {
-          const { connection, event, media } = input;
-          const { message } = event;
+          const { message } = input.event;
           return {
-            companyId: connection.companyId,
-            providerId: message.providerId,
+            ...inboundRow(input),
             ticketId: ticketIdOf(input),
             contactId: message.fromMe ? null : senderOf(input).id,
-            whatsappId: connection.id,
-            body: message.body,
-            fromMe: message.fromMe,
-            mediaType: message.mediaType,
-            mediaUrl: media?.storedName ?? null,
-            mediaName: media?.fileName ?? message.media?.fileName ?? null,
             quotedMsgId: message.quotedId
-              ? sql`(select q.id from messages q where q.whatsapp_id = ${connection.id}
+              ? sql`(select q.id from messages q where q.whatsapp_id = ${input.connection.id}
                       and q.provider_id = ${message.quotedId})`
               : null,
-            read: message.fromMe,
-            ack: message.fromMe ? 2 : 0,
-            remoteJid: message.from,
-            participant: message.participant ?? null,
             dataJson: message.raw ?? null,
-            createdAt: message.timestamp,
           };
         }),
       )

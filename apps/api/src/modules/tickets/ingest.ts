@@ -250,6 +250,24 @@ export const answerRating = async (
 export const previewOf = (message: Pick<InboundMessage, 'body' | 'mediaType'>) =>
   message.body.trim() || (message.mediaType === 'chat' ? '' : `[${message.mediaType}]`);
 
+// The columns of an inbound message's row that come from the message itself (this file's insert and the
+// batch's, ingest-batch.ts, add its ticket, sender, quoted message and raw payload).
+export const inboundRow = ({ connection, event: { message }, media }: MessageInput) => ({
+  companyId: connection.companyId,
+  providerId: message.providerId,
+  whatsappId: connection.id,
+  body: message.body,
+  fromMe: message.fromMe,
+  mediaType: message.mediaType,
+  mediaUrl: media?.storedName ?? null,
+  mediaName: media?.fileName ?? message.media?.fileName ?? null,
+  read: message.fromMe,
+  ack: message.fromMe ? 2 : 0,
+  remoteJid: message.from,
+  participant: message.participant ?? null,
+  createdAt: message.timestamp,
+});
+
 // The message, unless the connection already has it (a redelivery: nothing comes back).
 const messageInsert = preparedPer((db) =>
   db
@@ -294,7 +312,7 @@ const ticketBump = preparedPer((db) =>
 );
 
 export const ingestMessage = async (deps: Deps, input: MessageInput): Promise<Ingested | null> => {
-  const { connection, media } = input;
+  const { connection } = input;
   const message = input.event.message;
   const companyId = connection.companyId;
   // SPEC §9: "ignore group messages" (CheckMsgIsGroup enabled) drops them before anything is stored.
@@ -351,23 +369,11 @@ export const ingestMessage = async (deps: Deps, input: MessageInput): Promise<In
         quotedMsgId = quoted?.id ?? null;
       }
       const [stored] = await messageInsert(tx).execute({
-        companyId,
-        providerId: message.providerId,
+        ...inboundRow(input),
         ticketId: ticket.id,
         contactId: message.fromMe ? null : sender.id,
-        whatsappId: connection.id,
-        body: message.body,
-        fromMe: message.fromMe,
-        mediaType: message.mediaType,
-        mediaUrl: media?.storedName ?? null,
-        mediaName: media?.fileName ?? message.media?.fileName ?? null,
         quotedMsgId,
-        read: message.fromMe,
-        ack: message.fromMe ? 2 : 0,
-        remoteJid: message.from,
-        participant: message.participant ?? null,
         dataJson: message.raw ? JSON.stringify(message.raw) : null,
-        createdAt: message.timestamp,
       });
       // Already stored: a redelivery. Nothing moves, nothing is emitted again.
       if (!stored) throw new AlreadyStored();
