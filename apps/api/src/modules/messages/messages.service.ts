@@ -246,8 +246,6 @@ export const queueOutgoing = async (
   return rows;
 };
 
-// POST /messages/{ticketId}. The caller has already checked the ticket (visibleTicket, assertWritable)
-// and stored the form's files; a refusal here removes them again.
 // What makes two sends the same send: the ticket, the text, the quoted message and each file's name
 // and type.
 const sendHash = (ticketId: number, form: MessageForm) =>
@@ -268,7 +266,6 @@ const sendHash = (ticketId: number, form: MessageForm) =>
 const replayOf = async (
   tx: Db,
   once: { userId: number; key: string },
-  ticketId: number,
   hash: string,
 ): Promise<MessageRow[] | undefined> => {
   await tx.execute(
@@ -283,7 +280,8 @@ const replayOf = async (
     await tx.delete(messageSendKeys).where(eq(messageSendKeys.id, earlier.id));
     return undefined;
   }
-  if (earlier.requestHash !== hash || earlier.ticketId !== ticketId)
+  // The hash covers the ticket too.
+  if (earlier.requestHash !== hash)
     throw new AppError(
       'ERR_IDEMPOTENCY_KEY_REUSED',
       'This Idempotency-Key was used for a different message',
@@ -295,6 +293,8 @@ const replayOf = async (
     .orderBy(messages.id);
 };
 
+// POST /messages/{ticketId}. The caller has already checked the ticket (visibleTicket, assertWritable)
+// and stored the form's files; a refusal here removes them again.
 export const sendMessages = async (
   deps: Deps & Pick<AppDeps, 'events'>,
   ticket: TicketRow,
@@ -317,7 +317,7 @@ export const sendMessages = async (
   try {
     rows = await deps.events.transaction(deps.db, async (tx, raise) => {
       if (once) {
-        const earlier = await replayOf(tx, once, ticket.id, hash);
+        const earlier = await replayOf(tx, once, hash);
         if (earlier) {
           replayed = true;
           return earlier;

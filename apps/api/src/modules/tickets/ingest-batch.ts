@@ -3,11 +3,14 @@ import type { AppDeps } from '../../deps';
 import { contacts, messages, tickets } from '../../db/schema';
 import { getSettingValue } from '../settings/settings.service';
 import {
+  activeTicket,
   answerRating,
+  contactNameOf,
   heldBy,
   inboundRow,
   ingestMessage,
   previewOf,
+  renamedContact,
   type Ingested,
   type MessageInput,
 } from './ingest';
@@ -105,7 +108,7 @@ export const ingestBatch = async (
       const who = {
         companyId,
         number,
-        name: name?.trim() || number.replace(/@.*$/, ''),
+        name: contactNameOf(number, name),
         isGroup,
         whatsappId,
       };
@@ -137,7 +140,7 @@ export const ingestBatch = async (
       .onConflictDoUpdate({
         target: [contacts.companyId, contacts.number],
         set: {
-          name: sql`case when ${contacts.name} = ${contacts.number} and excluded.name <> '' then excluded.name else ${contacts.name} end`,
+          name: renamedContact,
           updatedAt: now,
         },
       })
@@ -208,8 +211,7 @@ export const ingestBatch = async (
               })),
           )
           .onConflictDoUpdate({
-            target: [tickets.contactId, tickets.whatsappId],
-            targetWhere: sql`status <> 'closed'`,
+            ...activeTicket,
             // A no-op write, so an existing active ticket comes back, locked for this transaction.
             set: { contactId: sql`excluded.contact_id`, updatedAt: now },
           })
@@ -327,8 +329,8 @@ const settle = (work: Promise<Ingested | null>): Promise<Outcome> =>
     (error: unknown) => ({ ok: false as const, error }),
   );
 
-// Stores the messages together (a single one through ingest.ts), or, when that fails (a racing redelivery, a message the database
-// refuses), each on its own: one bad message fails only itself.
+// Stores the messages together (a single one through ingest.ts), or, when that fails (a racing
+// redelivery, a message the database refuses), each on its own: one bad message fails only itself.
 export const storeMessages = async (
   deps: Deps,
   inputs: MessageInput[],

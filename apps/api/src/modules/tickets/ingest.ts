@@ -39,6 +39,20 @@ export const RATING_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const isLidId = (from: string) => from.endsWith('@lid');
 
+// A new contact's name: the one WhatsApp reports, else its number (a group's without its @g.us).
+export const contactNameOf = (number: string, reported?: string) =>
+  reported?.trim() || number.replace(/@.*$/, '');
+
+// On an existing contact: one still named after its number takes the name WhatsApp reports.
+export const renamedContact = sql`case when ${contacts.name} = ${contacts.number} and excluded.name <> ''
+  then excluded.name else ${contacts.name} end`;
+
+// A contact's one active (not closed) ticket per connection: the unique index its upserts meet at.
+export const activeTicket = {
+  target: [tickets.contactId, tickets.whatsappId],
+  targetWhere: sql`status <> 'closed'`,
+};
+
 // The contact of a number, created when new (prepared: every inbound message runs it), and whether a
 // resolved ticket of it on the connection waits for a rating (answerRating). A LID already held by
 // another contact stays there; this one is then found by number.
@@ -55,9 +69,8 @@ const contactUpsert = preparedPer((db) =>
     })
     .onConflictDoUpdate({
       target: [contacts.companyId, contacts.number],
-      // A contact still named after its number takes the name WhatsApp reports.
       set: {
-        name: sql`case when ${contacts.name} = ${contacts.number} and ${sql.placeholder('name')}::text <> '' then ${sql.placeholder('name')}::text else ${contacts.name} end`,
+        name: renamedContact,
         // Explicit: a prepared statement would otherwise keep the time it was built at.
         updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
       },
@@ -101,7 +114,7 @@ const upsertContact = async (
       }
     }
   }
-  const name = who.name?.trim() || who.number.replace(/@.*$/, '');
+  const name = contactNameOf(who.number, who.name);
   const [upserted] = await contactUpsert(tx).execute({
     companyId,
     number: who.number,
@@ -149,8 +162,7 @@ const ticketUpsert = (isGroup: boolean) =>
         ...(isGroup ? {} : heldBy(sql.placeholder('whatsappId'))),
       })
       .onConflictDoUpdate({
-        target: [tickets.contactId, tickets.whatsappId],
-        targetWhere: sql`status <> 'closed'`,
+        ...activeTicket,
         // A no-op write, so the existing active ticket comes back (and is locked for this
         // transaction); updatedAt explicit, as a prepared statement would keep its build time.
         set: {
