@@ -71,6 +71,36 @@ export const findInPages = <K extends string, P extends Record<K, Row[]>>(
   return undefined;
 };
 
+// A change that lands while a list is being fetched is applied again to what that fetch brings back:
+// the fetch may have read the rows before the change (an import's invalidation racing the number
+// checks that follow it), and its answer would otherwise put the old row back until a reload.
+// Changes replace or remove whole rows, so applying one the fetch already saw changes nothing.
+type Replay = (data: unknown) => unknown;
+const replaysByClient = new WeakMap<QueryClient, Map<string, Replay[]>>();
+const replaysOf = (queryClient: QueryClient) => {
+  let replays = replaysByClient.get(queryClient);
+  if (!replays) {
+    const waiting = new Map<string, Replay[]>();
+    replaysByClient.set(queryClient, waiting);
+    queryClient.getQueryCache().subscribe((event) => {
+      if (event.type === 'removed') waiting.delete(event.query.queryHash);
+      if (event.type !== 'updated') return;
+      const updates = waiting.get(event.query.queryHash);
+      if (!updates) return;
+      // A fetch that failed left the data the changes were applied to; one cancelled and started
+      // again keeps them waiting for its successor.
+      if (event.action.type === 'error') waiting.delete(event.query.queryHash);
+      if (event.action.type !== 'success' || event.action.manual) return;
+      waiting.delete(event.query.queryHash);
+      queryClient.setQueryData(event.query.queryKey, (data: unknown) =>
+        updates.reduce((current, update) => update(current), data),
+      );
+    });
+    replays = waiting;
+  }
+  return replays;
+};
+
 // Applies a change to every cached search of one list: each list's key is listsKey + its search.
 export const updatePagedLists = <D>(
   queryClient: QueryClient,
@@ -80,8 +110,14 @@ export const updatePagedLists = <D>(
   queryClient
     .getQueryCache()
     .findAll({ queryKey: listsKey })
-    .forEach(({ queryKey }) => {
-      const search = String(queryKey[listsKey.length] ?? '');
-      queryClient.setQueryData<D>(queryKey, (data) => update(data, search));
+    .forEach((query) => {
+      const search = String(query.queryKey[listsKey.length] ?? '');
+      const apply = (data: D | undefined) => update(data, search);
+      queryClient.setQueryData<D>(query.queryKey, apply);
+      if (query.state.fetchStatus === 'fetching') {
+        const replays = replaysOf(queryClient);
+        const waiting = replays.get(query.queryHash) ?? [];
+        replays.set(query.queryHash, [...waiting, apply as Replay]);
+      }
     });
 };
