@@ -157,8 +157,9 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     leases,
     drivers,
     claimIntervalMs: database.connectionString ? config.sessionClaimInterval * 1000 : 0,
+    handoverWaitMs: config.sessionHandoverWait * 1000,
   });
-  const jobs = createJobs({ db: database.db, log: app.log });
+  const jobs = createJobs({ db: database.db, log: app.log, nodeKey: leases.nodeKey });
   const outbox = createOutbox({
     deps: { db: database.db, realtime, uploads, channels, jobs },
     log: app.log,

@@ -83,7 +83,8 @@ const envSchema = z.object({
   SMTP_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
   MAIL_FROM: z.string().default('Atendi <no-reply@atendi.local>'),
   SIMULATOR_ENABLED: z.preprocess(emptyAsUndefined, bool.optional()),
-  SESSION_CLAIM_INTERVAL: z.coerce.number().int().min(0).default(30),
+  SESSION_CLAIM_INTERVAL: z.coerce.number().int().min(0).default(5),
+  SESSION_HANDOVER_WAIT: z.coerce.number().min(0).max(60).default(8),
   OUTBOX_RETRY_BASE_MS: z.coerce.number().int().min(1).max(600_000).default(5000),
   // IANA zone business hours are read in (SPEC §3 service hours); TZ, then the system's, when unset.
   TIME_ZONE: z.preprocess(
@@ -164,6 +165,8 @@ export type Config = {
   simulatorEnabled: boolean;
   // Seconds between a node's looks for WhatsApp sessions no node runs (PostgreSQL; 0 = never).
   sessionClaimInterval: number;
+  // Seconds a call on a session between nodes waits for the next owner before answering 503.
+  sessionHandoverWait: number;
   // First wait before a failed send is retried; each later wait is three times longer (capped at 10 min).
   outboxRetryBaseMs: number;
   // Business hours are read in this zone.
@@ -250,6 +253,7 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
     // The simulator is on by default only on the embedded database (the zero-setup demo).
     simulatorEnabled: e.SIMULATOR_ENABLED ?? !e.DATABASE_URL,
     sessionClaimInterval: e.SESSION_CLAIM_INTERVAL,
+    sessionHandoverWait: e.SESSION_HANDOVER_WAIT,
     outboxRetryBaseMs: e.OUTBOX_RETRY_BASE_MS,
     timeZone:
       e.TIME_ZONE ??

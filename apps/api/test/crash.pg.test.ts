@@ -1,33 +1,21 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from './free-port';
+import { startApiProcess, until } from './api-process';
 import { databaseUrl } from './pg-url';
 
 // kill -9 in the middle of a burst of sends, on PostgreSQL with real processes: every message the
 // API accepted reaches the phone, and none reaches it twice.
 
-const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PASSWORD = 'Secret123';
 const EMAIL = 'crash@test.local';
 const secrets = {
   JWT_SECRET: randomBytes(32).toString('hex'),
   JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
-};
-
-const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string) => {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 };
 
 let name: string;
@@ -39,57 +27,15 @@ const children: ChildProcess[] = [];
 
 // One API process on the test database, answering once it listens.
 const startApi = async () => {
-  const port = await freePort();
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: apiDir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: url,
-      SERVE_WEB: 'false',
-      SIMULATOR_ENABLED: 'true',
-      ADMIN_EMAIL: EMAIL,
-      ADMIN_PASSWORD: PASSWORD,
-      LOG_LEVEL: 'warn',
-      ...secrets,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const api = await startApiProcess({
+    databaseUrl: url,
+    dataDir,
+    email: EMAIL,
+    password: PASSWORD,
+    secrets,
   });
-  children.push(child);
-  child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
-  child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
-  const base = `http://127.0.0.1:${port}`;
-  await until(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`API exited:\n${output}`);
-      return fetch(`${base}/version`).then(
-        (r) => r.ok,
-        () => false,
-      );
-    },
-    Boolean,
-    'the API to listen',
-  );
-  const login = await fetch(`${base}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
-  });
-  const { token } = (await login.json()) as { token: string };
-  const call = (method: string, route: string, body?: unknown) =>
-    fetch(`${base}${route}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-  return { child, call };
+  children.push(api.child);
+  return api;
 };
 
 beforeAll(async () => {

@@ -51,6 +51,8 @@ const openTestDatabase = async (): Promise<Database> => {
 export type TestContext = {
   app: App;
   db: Db;
+  // The test database's address on PostgreSQL (undefined on PGlite).
+  databaseUrl?: string;
   config: Config;
   mail: Mail[];
   // Stops the app as a process exit would (the database stays) and starts a new one on the same data.
@@ -73,6 +75,9 @@ export const createTestApp = async (
     JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
     ADMIN_EMAIL: SUPER_EMAIL,
     ADMIN_PASSWORD: PASSWORD,
+    // No background takeover of the fixtures' connections (rows written CONNECTED that nothing runs)
+    // unless a test asks for it.
+    SESSION_CLAIM_INTERVAL: '0',
     ...env,
   });
   const database = await openTestDatabase();
@@ -92,6 +97,7 @@ export const createTestApp = async (
   const context: TestContext = {
     app: await start(),
     db: database.db,
+    databaseUrl: database.connectionString,
     config,
     mail,
     restart: async () => {

@@ -87,6 +87,9 @@ export const errorStatus = {
   // whose 24-hour window is closed (only an approved template may go).
   ERR_NO_TEMPLATE_FOUND: 404,
   ERR_WAPP_WINDOW_CLOSED: 409,
+  // The connection's session is between API nodes (the one running it went away and another is
+  // taking it over): nothing was done; try again after Retry-After seconds.
+  ERR_WAPP_SESSION_MOVING: 503,
   // AI agents: not found; no provider to reach (neither the company's nor the platform's); the
   // provider refused the key; it refused the request (e.g. an unknown model); it could not answer
   // (timeout, rate limit, its own failure).

@@ -145,10 +145,24 @@ export type ChannelErrorCode =
   | 'ERR_WAPP_CHECK_CONTACT'
   | 'ERR_FETCH_WAPP_MSG'
   // The Cloud API refused a free-form message: the contact has not written in 24 hours.
-  | 'ERR_WAPP_WINDOW_CLOSED';
+  | 'ERR_WAPP_WINDOW_CLOSED'
+  // Between nodes (one died, another is taking the session over): a 503 with Retry-After.
+  | 'ERR_WAPP_SESSION_MOVING';
+// Seconds a caller told ERR_WAPP_SESSION_MOVING waits before asking again.
+export const SESSION_MOVING_RETRY_AFTER = 2;
 export class ChannelError extends AppError {
   declare readonly code: ChannelErrorCode;
   constructor(code: ChannelErrorCode, message: string) {
-    super(code, message);
+    super(
+      code,
+      message,
+      code === 'ERR_WAPP_SESSION_MOVING'
+        ? { headers: { 'retry-after': String(SESSION_MOVING_RETRY_AFTER) } }
+        : {},
+    );
   }
 }
+
+export const sessionMoving = (
+  message = 'The connection is moving to another server; try again in a moment',
+) => new ChannelError('ERR_WAPP_SESSION_MOVING', message);

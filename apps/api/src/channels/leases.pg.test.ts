@@ -44,11 +44,55 @@ describe('session leases on a shared PostgreSQL server', () => {
 
     expect(await owner.tryAcquire(1)).toBe(true);
     // The same database: another node sees the owner and routes to it.
-    expect(await neighbour.heldElsewhere(1)).toBe(true);
+    expect(await neighbour.ownerElsewhere(1)).toEqual(expect.any(Number));
+    expect(await neighbour.unowned([1, 2])).toEqual([2]);
     expect(await neighbour.tryAcquire(1)).toBe(false);
     // Another database: nobody there runs it; no request may wait for an answer that cannot come.
-    expect(await otherInstall.heldElsewhere(1)).toBe(false);
+    expect(await otherInstall.ownerElsewhere(1)).toBeNull();
+    expect(await otherInstall.unowned([1, 2])).toEqual([1, 2]);
     expect(await otherInstall.tryAcquire(1)).toBe(true);
-    expect(await owner.heldElsewhere(1)).toBe(false);
+    expect(await owner.ownerElsewhere(1)).toBeNull();
+  });
+
+  it('fails a request at once when the owner it waits on dies, and gives the dead node’s key up', async () => {
+    const [first] = names;
+    const owner = await open(first);
+    const asker = await open(first);
+    // The owner takes the request and never answers (it is about to die).
+    let asked!: () => void;
+    const reached = new Promise<void>((resolve) => (asked = resolve));
+    owner.onRequest(() => {
+      asked();
+      return new Promise(() => undefined);
+    });
+    expect(await owner.tryAcquire(7)).toBe(true);
+    const ownerPid = (await asker.ownerElsewhere(7))!;
+    const nodeKey = owner.nodeKey();
+    expect(nodeKey).toEqual(expect.any(Number));
+    const { rows: before } = await admin.query(
+      `select 1 from pg_locks where locktype = 'advisory' and classid = 41208 and objid::bigint = $1 and granted`,
+      [nodeKey],
+    );
+    expect(before).toHaveLength(1);
+
+    const request = asker.request({ whatsappId: 7, op: 'send', args: {} }, ownerPid);
+    const outcome = request.then(
+      () => 'answered',
+      (error: { code?: string }) => error.code,
+    );
+    await reached;
+    // kill -9 as PostgreSQL sees it: the owner's connection is gone, and its locks with it.
+    const killedAt = Date.now();
+    await admin.query('select pg_terminate_backend($1)', [ownerPid]);
+    expect(await outcome).toBe('ERR_WAPP_SESSION_MOVING');
+    // Within a few owner checks (every 200 ms), not the 20 s request timeout.
+    expect(Date.now() - killedAt).toBeLessThan(5000);
+    expect(await asker.ownerElsewhere(7)).toBeNull();
+    expect(await asker.unowned([7])).toEqual([7]);
+    const { rows: after } = await admin.query(
+      `select 1 from pg_locks where locktype = 'advisory' and classid = 41208 and objid::bigint = $1 and granted`,
+      [nodeKey],
+    );
+    expect(after).toEqual([]);
   });
 });

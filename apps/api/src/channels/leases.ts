@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
+import { heldLocksSql, NODE_LOCK_CLASS, SESSION_LOCK_CLASS as LOCK_CLASS } from '../db/locks';
 
 // Session ownership (one session runs in exactly one API process) and the request channel that lets
 // any node ask the owner of a session to act on it.
@@ -24,12 +25,18 @@ export class RemoteError extends Error {
 }
 
 export type Leases = {
+  // This process's key while its database connection lives (null with the embedded database): the
+  // jobs it claims carry it, so other nodes take them over at once when it dies (jobs/queue.ts).
+  nodeKey(): number | null;
   tryAcquire(whatsappId: number): Promise<boolean>;
   release(whatsappId: number): Promise<void>;
-  // Whether another node currently owns the session.
-  heldElsewhere(whatsappId: number): Promise<boolean>;
-  // Runs op on the node owning the session; rejects with RemoteError when none answers.
-  request(request: LeaseRequest): Promise<unknown>;
+  // The owner of the session when another node owns it (its lock connection's id), else null.
+  ownerElsewhere(whatsappId: number): Promise<number | null>;
+  // Of these sessions, the ones no node owns (a node died, or nobody started them).
+  unowned(whatsappIds: number[]): Promise<number[]>;
+  // Runs op on the node owning the session (owner: from ownerElsewhere); rejects with RemoteError
+  // when none answers, and with ERR_WAPP_SESSION_MOVING as soon as that owner's lock is gone.
+  request(request: LeaseRequest, owner: number): Promise<unknown>;
   // Installs what this node does when asked; it throws when the session is not here.
   onRequest(handler: LeaseRequestHandler): void;
   // Called when this node lost every lease at once (its database connection dropped).
@@ -40,13 +47,15 @@ export type Leases = {
 export const createLocalLeases = (): Leases => {
   const held = new Set<number>();
   return {
+    nodeKey: () => null,
     tryAcquire: async (id) => {
       if (held.has(id)) return false;
       held.add(id);
       return true;
     },
     release: async (id) => void held.delete(id),
-    heldElsewhere: async () => false,
+    ownerElsewhere: async () => null,
+    unowned: async (ids) => ids.filter((id) => !held.has(id)),
     request: async () => {
       throw new RemoteError('ERR_WAPP_NOT_INITIALIZED', 'The session is not running');
     },
@@ -56,8 +65,8 @@ export const createLocalLeases = (): Leases => {
   };
 };
 
-// Namespace of our advisory locks (first key of the two-key form); the second key is the connection id.
-const LOCK_CLASS = 41_207;
+// How often a node waiting on another's answer checks that the owner still holds the session.
+const OWNER_CHECK_MS = 200;
 const CHANNEL = 'atendi_channels';
 // NOTIFY payloads must stay under 8000 bytes; larger arguments go through channel_requests.
 const INLINE_LIMIT = 6000;
@@ -82,11 +91,19 @@ export const createPgLeases = async (options: {
 }): Promise<Leases> => {
   const { log } = options;
   const node = randomBytes(6).toString('hex');
+  let nodeKey: number | null = null;
   let handler: LeaseRequestHandler = async () => {
     throw new RemoteError('ERR_WAPP_NOT_INITIALIZED', 'The session is not running');
   };
   const lostListeners: (() => void)[] = [];
-  const pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  type Waiter = {
+    whatsappId: number;
+    owner: number;
+    resolve: (v: unknown) => void;
+    reject: (e: Error) => void;
+  };
+  const pending = new Map<string, Waiter>();
+  let ownerCheck: NodeJS.Timeout | undefined;
   const held = new Set<number>();
   let closed = false;
   let client: pg.Client;
@@ -150,6 +167,54 @@ export const createPgLeases = async (options: {
     await notify(reply);
   };
 
+  // A request whose owner's lock is gone (its process died, its connection dropped) or changed hands
+  // will never be answered: it fails at once, as moving, so the caller asks the next owner.
+  const checkOwners = async () => {
+    const waiting = [...pending.entries()];
+    if (!waiting.length || closed) return;
+    const ids = [...new Set(waiting.map(([, w]) => w.whatsappId))];
+    const { rows } = await client.query<{ key: string; pid: number }>(
+      `select key, pid from (${heldLocksSql(LOCK_CLASS)}) held where key = any($1::bigint[])`,
+      [ids],
+    );
+    const owners = new Map(rows.map((row) => [Number(row.key), row.pid]));
+    for (const [id, waiter] of waiting)
+      if (owners.get(waiter.whatsappId) !== waiter.owner && pending.get(id) === waiter) {
+        pending.delete(id);
+        waiter.reject(
+          new RemoteError('ERR_WAPP_SESSION_MOVING', 'The node running the session went away'),
+        );
+      }
+  };
+  const watchOwners = () => {
+    if (ownerCheck || closed) return;
+    ownerCheck = setInterval(() => {
+      if (!pending.size) {
+        clearInterval(ownerCheck);
+        ownerCheck = undefined;
+        return;
+      }
+      checkOwners().catch((err: unknown) => log.warn({ err }, 'session owner check failed'));
+    }, OWNER_CHECK_MS);
+    ownerCheck.unref();
+  };
+
+  // The node's own lock; a key taken by another process (one chance in two billion) is drawn again.
+  const lockNode = async () => {
+    for (;;) {
+      const key = nodeKey ?? 1 + (randomBytes(4).readUInt32BE() % 2_147_483_646);
+      const { rows } = await client.query<{ ok: boolean }>(
+        'select pg_try_advisory_lock($1, $2) as ok',
+        [NODE_LOCK_CLASS, key],
+      );
+      if (rows[0]?.ok) {
+        nodeKey = key;
+        return;
+      }
+      nodeKey = null;
+    }
+  };
+
   const connect = async () => {
     client = new pg.Client({ connectionString: options.connectionString });
     client.on('error', (err) => {
@@ -157,6 +222,14 @@ export const createPgLeases = async (options: {
       // Every lock went with the connection: the sessions here must stop before another node starts them.
       log.error({ err }, 'session lease connection lost; stopping local sessions');
       held.clear();
+      // Other nodes may take this node's jobs now; those it still runs finish (at least once).
+      nodeKey = null;
+      // Answers to this node's requests came by this connection: they cannot arrive any more.
+      for (const waiter of pending.values())
+        waiter.reject(
+          new RemoteError('ERR_WAPP_SESSION_MOVING', 'Lost the channel to other nodes'),
+        );
+      pending.clear();
       for (const listener of lostListeners) listener();
       setTimeout(
         () => void connect().catch((e: unknown) => log.error({ err: e }, 'lease reconnect failed')),
@@ -171,10 +244,12 @@ export const createPgLeases = async (options: {
     });
     await client.connect();
     await client.query(`listen ${CHANNEL}`);
+    await lockNode();
   };
   await connect();
 
   return {
+    nodeKey: () => nodeKey,
     async tryAcquire(id) {
       if (held.has(id)) return false;
       const { rows } = await client.query<{ ok: boolean }>(
@@ -190,30 +265,39 @@ export const createPgLeases = async (options: {
         .query('select pg_advisory_unlock($1, $2)', [LOCK_CLASS, id])
         .catch(() => undefined);
     },
-    async heldElsewhere(id) {
-      if (held.has(id)) return false;
-      const { rows } = await client.query<{ n: number }>(
-        // pg_locks lists the whole server's locks; advisory locks belong to one database.
-        `select count(*)::int as n from pg_locks
-          where locktype = 'advisory' and classid = $1 and objid::bigint = $2 and objsubid = 2 and granted
-            and database = (select oid from pg_database where datname = current_database())`,
-        [LOCK_CLASS, id],
+    async ownerElsewhere(id) {
+      if (held.has(id)) return null;
+      const { rows } = await client.query<{ pid: number }>(
+        `select pid from (${heldLocksSql(LOCK_CLASS)}) held where key = $1`,
+        [id],
       );
-      return (rows[0]?.n ?? 0) > 0;
+      return rows[0]?.pid ?? null;
     },
-    request({ whatsappId, op, args }) {
+    async unowned(ids) {
+      if (!ids.length) return [];
+      const { rows } = await client.query<{ key: string }>(
+        `select key from (${heldLocksSql(LOCK_CLASS)}) held where key = any($1::bigint[])`,
+        [ids],
+      );
+      const owned = new Set(rows.map((row) => Number(row.key)));
+      return ids.filter((id) => !owned.has(id) && !held.has(id));
+    },
+    request({ whatsappId, op, args }, owner) {
       const id = randomBytes(8).toString('hex');
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           pending.delete(id);
+          // Our side's trouble, not the caller's: a 503 to try again.
           reject(
             new RemoteError(
-              'ERR_WAPP_NOT_INITIALIZED',
+              'ERR_WAPP_SESSION_MOVING',
               'The node running the session did not answer',
             ),
           );
         }, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS);
         pending.set(id, {
+          whatsappId,
+          owner,
           resolve: (v) => {
             clearTimeout(timer);
             resolve(v);
@@ -223,6 +307,7 @@ export const createPgLeases = async (options: {
             reject(e);
           },
         });
+        watchOwners();
         notify({ kind: 'req', id, from: node, whatsappId, op, args }).catch((err: unknown) => {
           pending.get(id)?.reject(err instanceof Error ? err : new Error(String(err)));
           pending.delete(id);
@@ -237,8 +322,9 @@ export const createPgLeases = async (options: {
     },
     async close() {
       closed = true;
+      clearInterval(ownerCheck);
       for (const waiter of pending.values())
-        waiter.reject(new RemoteError('ERR_WAPP_NOT_INITIALIZED', 'Shutting down'));
+        waiter.reject(new RemoteError('ERR_WAPP_SESSION_MOVING', 'This node is shutting down'));
       pending.clear();
       held.clear();
       // Stored large requests older than a minute have been answered or abandoned.

@@ -1,5 +1,5 @@
 import { stripNul } from '../platform/nul';
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConnectionStatus, Provider, WhatsappSessionView } from '@atendi/shared';
 import type { Db } from '../db/client';
@@ -16,6 +16,7 @@ import {
   type SendRequest,
   type SendResult,
   type StoredMedia,
+  sessionMoving,
 } from './driver';
 import { RemoteError, type Leases } from './leases';
 
@@ -50,6 +51,7 @@ export const sessionView = (row: ConnectionRow): WhatsappSessionView => ({
 });
 
 const starters = new Set(['start', 'restart', 'newQr']);
+const HANDOVER_WAIT_MS = 8000;
 
 export const createChannelManager = (options: {
   db: Db;
@@ -60,6 +62,9 @@ export const createChannelManager = (options: {
   drivers: ChannelDriver[];
   // How often a node looks for sessions nobody runs (another node died); 0 turns the sweep off.
   claimIntervalMs?: number;
+  // How long a call on a session between nodes waits for the next owner before it is answered
+  // ERR_WAPP_SESSION_MOVING (default 8 s).
+  handoverWaitMs?: number;
 }) => {
   const { db, log, realtime, uploads, leases } = options;
   const drivers = new Map(options.drivers.map((d) => [d.provider, d]));
@@ -67,6 +72,8 @@ export const createChannelManager = (options: {
   const handlers = new Set<ChannelEventHandler>();
   // Start, stop and pairing of one connection never interleave.
   const queues = new Map<number, Promise<unknown>>();
+  // Sessions this node is taking over (lock asked for, not yet started).
+  const claiming = new Set<number>();
   let closing = false;
   let sweep: NodeJS.Timeout | undefined;
 
@@ -227,7 +234,8 @@ export const createChannelManager = (options: {
 
   const startHere = async (row: ConnectionRow, startOptions?: { phoneNumber?: string }) => {
     const session = createSession(row);
-    running.set(row.id, { session, connection: row });
+    // OPENING from now on, before the write says so: a call meanwhile waits for the start.
+    running.set(row.id, { session, connection: { ...row, status: 'OPENING' } });
     await persist(row.id, { status: 'OPENING', qrcode: '', pairingCode: '', retries: 0 });
     try {
       await session.start(startOptions);
@@ -284,7 +292,25 @@ export const createChannelManager = (options: {
           return null;
         });
     }
-    if (!current) throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', 'The session is not running');
+    if (!current) {
+      if (claiming.has(id)) throw sessionMoving();
+      throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', 'The session is not running');
+    }
+    try {
+      return await runOn(current, op, args);
+    } catch (error) {
+      // A session taken over from a node that died is connecting again: the call waits for it.
+      if (
+        error instanceof ChannelError &&
+        error.code === 'ERR_WAPP_NOT_INITIALIZED' &&
+        running.get(id)?.connection.status === 'OPENING'
+      )
+        throw sessionMoving('The connection is reconnecting on this server');
+      throw error;
+    }
+  };
+
+  const runOn = async (current: Running, op: string, args: unknown): Promise<unknown> => {
     switch (op) {
       case 'send': {
         const result = await current.session.sendMessage(args as SendRequest);
@@ -326,7 +352,55 @@ export const createChannelManager = (options: {
     throw error;
   };
 
-  // Sends an operation to wherever the session runs, starting it here when nobody runs it.
+  // Takes over a session that should run and that no node runs (its node died): the lock, then a
+  // start that resumes its pairing. Its status reads OPENING until the phone is connected again.
+  const claim = async (id: number) => {
+    if (closing || running.has(id) || claiming.has(id)) return;
+    claiming.add(id);
+    try {
+      if (!(await leases.tryAcquire(id))) return;
+      await serial(id, async () => {
+        const fresh = await load(id);
+        if (
+          !fresh ||
+          fresh.status === 'DISCONNECTED' ||
+          running.has(id) ||
+          !drivers.has(fresh.provider)
+        ) {
+          await leases.release(id);
+          return;
+        }
+        await startHere(fresh);
+      });
+    } catch (err) {
+      log.warn({ err, whatsappId: id }, 'session takeover failed');
+    } finally {
+      claiming.delete(id);
+    }
+  };
+
+  const isMoving = (error: unknown) =>
+    error instanceof ChannelError && error.code === 'ERR_WAPP_SESSION_MOVING';
+
+  // One try at an operation on a running session: here, on its owner, or (nobody runs a session that
+  // should run: its node died) a takeover started here and ERR_WAPP_SESSION_MOVING.
+  const routeOnce = async (id: number, op: string, args?: unknown): Promise<unknown> => {
+    if (running.has(id)) return runHere(id, op, args);
+    const owner = await leases.ownerElsewhere(id);
+    if (owner !== null)
+      return leases.request({ whatsappId: id, op, args }, owner).catch(fromRemote);
+    if (claiming.has(id)) throw sessionMoving();
+    const row = await load(id);
+    if (!row || row.status === 'DISCONNECTED' || !drivers.has(row.provider))
+      throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', 'The session is not running');
+    void claim(id);
+    throw sessionMoving();
+  };
+
+  // Sends an operation to wherever the session runs, starting it here when nobody runs it. While the
+  // session moves between nodes the call waits (up to handoverWaitMs) and goes to the next owner:
+  // an owner that dies with the call in flight fails it at once (leases.ts), and it is asked again.
+  // Sends stay single: a repeat carries the same idempotency key to the provider.
   const route = async (id: number, op: string, args?: unknown): Promise<unknown> => {
     if (running.has(id)) return runHere(id, op, args);
     if (starters.has(op) || op === 'disconnect' || op === 'remove') {
@@ -338,36 +412,35 @@ export const createChannelManager = (options: {
           throw error;
         }
       }
-      if (!(await leases.heldElsewhere(id))) {
-        // Taken by this node a moment ago (a start in flight): queue behind it.
-        return runHere(id, op, args);
-      }
-      return leases.request({ whatsappId: id, op, args }).catch(fromRemote);
+      const owner = await leases.ownerElsewhere(id);
+      // Taken by this node a moment ago (a start in flight): queue behind it.
+      if (owner === null) return runHere(id, op, args);
+      return leases.request({ whatsappId: id, op, args }, owner).catch(fromRemote);
     }
-    if (await leases.heldElsewhere(id))
-      return leases.request({ whatsappId: id, op, args }).catch(fromRemote);
-    throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', 'The session is not running');
+    const deadline = Date.now() + (options.handoverWaitMs ?? HANDOVER_WAIT_MS);
+    for (let pause = 50; ; pause = Math.min(pause * 2, 500)) {
+      try {
+        return await routeOnce(id, op, args);
+      } catch (error) {
+        if (!isMoving(error) || closing || Date.now() + pause > deadline) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
   };
 
   // Starts every session that should run and that no node runs (start-up, and after a node died).
   const resumeAll = async () => {
     if (closing) return;
     const rows = await db
-      .select()
+      .select({ id: whatsapps.id, provider: whatsapps.provider })
       .from(whatsapps)
-      .where(and(ne(whatsapps.status, 'DISCONNECTED' satisfies ConnectionStatus)));
-    for (const row of rows) {
+      .where(ne(whatsapps.status, 'DISCONNECTED' satisfies ConnectionStatus));
+    const candidates = rows
+      .filter((row) => !running.has(row.id) && drivers.has(row.provider))
+      .map((row) => row.id);
+    for (const id of await leases.unowned(candidates)) {
       if (closing) return;
-      if (running.has(row.id) || !drivers.has(row.provider)) continue;
-      if (!(await leases.tryAcquire(row.id))) continue;
-      await serial(row.id, async () => {
-        const fresh = await load(row.id);
-        if (!fresh || fresh.status === 'DISCONNECTED' || running.has(row.id)) {
-          await leases.release(row.id);
-          return;
-        }
-        await startHere(fresh);
-      }).catch((err: unknown) => log.warn({ err, whatsappId: row.id }, 'session resume failed'));
+      await claim(id);
     }
   };
 

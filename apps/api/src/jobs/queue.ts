@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { jobs, type JobStatus } from '../db/schema';
+import { heldLocksSql, NODE_LOCK_CLASS } from '../db/locks';
 
 // The one way the API runs background work. Work is a row of `jobs`, written in the same transaction
 // as whatever caused it, so it is never lost; each node runs a worker per queue that claims due rows
@@ -161,8 +162,15 @@ type Worker = {
 
 export type Jobs = ReturnType<typeof createJobs>;
 
-export const createJobs = (options: { db: Db; log: FastifyBaseLogger }) => {
+export const createJobs = (options: {
+  db: Db;
+  log: FastifyBaseLogger;
+  // This node's key while it lives (PostgreSQL; channels/leases.ts): claimed rows carry it, and a row
+  // claimed by a node whose lock is gone is taken at once instead of when its lease runs out.
+  nodeKey?: () => number | null;
+}) => {
   const { db, log } = options;
+  const nodeKey = options.nodeKey ?? (() => null);
   const workers = new Map<string, Worker>();
   const recurring = new Map<string, RecurringJob>();
   // One run of a recurring job at a time per node: runs queue behind each other, so a caller of
@@ -173,6 +181,10 @@ export const createJobs = (options: { db: Db; log: FastifyBaseLogger }) => {
   let prunedAt = 0;
 
   const earlier = alias(jobs, 'earlier');
+  const claimerGone = and(
+    isNotNull(jobs.claimedBy),
+    sql`not exists (select 1 from (${sql.raw(heldLocksSql(NODE_LOCK_CLASS))}) live where live.key = ${jobs.claimedBy})`,
+  );
   // One statement, so two nodes never claim the same row; SKIP LOCKED lets them claim side by side.
   const claim = (worker: Worker) => {
     const { name } = worker.options;
@@ -183,6 +195,7 @@ export const createJobs = (options: { db: Db; log: FastifyBaseLogger }) => {
         status: 'running',
         attempts: sql`${jobs.attempts} + 1`,
         runAt: sql`now() + ${leaseMs}::int * interval '1 millisecond'`,
+        claimedBy: nodeKey(),
         updatedAt: new Date(),
       })
       .where(
@@ -196,8 +209,13 @@ export const createJobs = (options: { db: Db; log: FastifyBaseLogger }) => {
                 eq(jobs.queue, name),
                 or(
                   and(eq(jobs.status, 'pending'), lte(jobs.runAt, sql`now()`)),
-                  // Claimed by a node that never finished: its lease ran out.
-                  and(eq(jobs.status, 'running'), lt(jobs.runAt, sql`now()`)),
+                  // Claimed by a node that never finished: its lease ran out, or its node is gone.
+                  and(
+                    eq(jobs.status, 'running'),
+                    options.nodeKey
+                      ? or(lt(jobs.runAt, sql`now()`), claimerGone)
+                      : lt(jobs.runAt, sql`now()`),
+                  ),
                 ),
                 or(
                   sql`${jobs.key} is null`,

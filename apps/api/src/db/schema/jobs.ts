@@ -32,6 +32,9 @@ export const jobs = pgTable(
     attempts: integer().notNull().default(0),
     // When a pending job is due; while running, when its node's claim runs out.
     runAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    // While running on PostgreSQL, the claiming node's key (channels/leases.ts): once that node's
+    // lock is gone (the process died), others take the job without waiting for runAt.
+    claimedBy: integer(),
     lastError: text(),
     ...timestamps(),
   },
