@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { databaseUrl } from '../../test/pg-url';
+import { NODE_LOCK_CLASS } from '../db/locks';
 import { createPgLeases, type Leases } from './leases';
 
 // Session leases are advisory locks, which belong to one database; PostgreSQL's lock list covers the
@@ -52,6 +53,13 @@ describe('session leases on a shared PostgreSQL server', () => {
     expect(await otherInstall.unowned([1, 2])).toEqual([1, 2]);
     expect(await otherInstall.tryAcquire(1)).toBe(true);
     expect(await owner.ownerElsewhere(1)).toBeNull();
+    // Asked while its own take of the lock is in flight, a node is not "another owner".
+    const [acquired, elsewhere] = await Promise.all([
+      neighbour.tryAcquire(9),
+      neighbour.ownerElsewhere(9),
+    ]);
+    expect(acquired).toBe(true);
+    expect(elsewhere).toBeNull();
   });
 
   it('fails a request at once when the owner it waits on dies, and gives the dead node’s key up', async () => {
@@ -70,7 +78,7 @@ describe('session leases on a shared PostgreSQL server', () => {
     const nodeKey = owner.nodeKey();
     expect(nodeKey).toEqual(expect.any(Number));
     const { rows: before } = await admin.query(
-      `select 1 from pg_locks where locktype = 'advisory' and classid = 41208 and objid::bigint = $1 and granted`,
+      `select 1 from pg_locks where locktype = 'advisory' and classid = ${NODE_LOCK_CLASS} and objid::bigint = $1 and granted`,
       [nodeKey],
     );
     expect(before).toHaveLength(1);
@@ -90,7 +98,7 @@ describe('session leases on a shared PostgreSQL server', () => {
     expect(await asker.ownerElsewhere(7)).toBeNull();
     expect(await asker.unowned([7])).toEqual([7]);
     const { rows: after } = await admin.query(
-      `select 1 from pg_locks where locktype = 'advisory' and classid = 41208 and objid::bigint = $1 and granted`,
+      `select 1 from pg_locks where locktype = 'advisory' and classid = ${NODE_LOCK_CLASS} and objid::bigint = $1 and granted`,
       [nodeKey],
     );
     expect(after).toEqual([]);

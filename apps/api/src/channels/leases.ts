@@ -267,8 +267,10 @@ export const createPgLeases = async (options: {
     },
     async ownerElsewhere(id) {
       if (held.has(id)) return null;
+      // Not this node's own connection: a lock it took while this query waited its turn is not
+      // another node's (a request to itself would go unanswered).
       const { rows } = await client.query<{ pid: number }>(
-        `select pid from (${heldLocksSql(LOCK_CLASS)}) held where key = $1`,
+        `select pid from (${heldLocksSql(LOCK_CLASS)}) held where key = $1 and pid <> pg_backend_pid()`,
         [id],
       );
       return rows[0]?.pid ?? null;
