@@ -22,33 +22,32 @@ afterAll(async () => {
   await t.close();
 });
 
+// A paired connection left CONNECTED by a node that is gone: nothing runs it.
+const orphan = async (context: TestContext, companyId: number, number: string) => {
+  const [row] = await context.db
+    .insert(whatsapps)
+    .values({ companyId, name: 'Huérfana', provider: 'simulator', status: 'CONNECTED', number })
+    .returning();
+  await context.db.insert(whatsappAuthKeys).values({
+    whatsappId: row.id,
+    companyId,
+    type: 'creds',
+    keyId: '',
+    value: { paired: true, number },
+  });
+  expect(context.app.deps.channels.isRunningHere(row.id)).toBe(false);
+  return row!;
+};
+
 describe('a session between nodes', () => {
   it('answers 503 with Retry-After while it moves, is taken over here, then works', async () => {
     const company = await makeCompany(t.db);
     const admin = await login(t.app, company.admin.email);
-    // Left CONNECTED and paired by a node that is gone.
-    const [row] = await t.db
-      .insert(whatsapps)
-      .values({
-        companyId: company.company.id,
-        name: 'Huérfana',
-        provider: 'simulator',
-        status: 'CONNECTED',
-        number: '5500000000999',
-      })
-      .returning();
-    await t.db.insert(whatsappAuthKeys).values({
-      whatsappId: row!.id,
-      companyId: company.company.id,
-      type: 'creds',
-      keyId: '',
-      value: { paired: true, number: '5500000000999' },
-    });
-    expect(t.app.deps.channels.isRunningHere(row!.id)).toBe(false);
+    const row = await orphan(t, company.company.id, '5500000000999');
     const heard = await listenAs<WhatsappSessionEvent>(t.app, admin);
 
     const inbound = { from: '5491133334444', body: 'hola', id: 'HANDOVER1' };
-    const moving = await inject(t.app, admin, 'POST', `/simulator/${row!.id}/inbound`, inbound);
+    const moving = await inject(t.app, admin, 'POST', `/simulator/${row.id}/inbound`, inbound);
     expect(moving.statusCode).toBe(503);
     expect(moving.headers['retry-after']).toBe('2');
     expect(moving.json()).toMatchObject({ error: 'ERR_WAPP_SESSION_MOVING' });
@@ -59,16 +58,16 @@ describe('a session between nodes', () => {
 
     // The same message asked again goes through the session this node took over.
     const accepted = await eventually(
-      () => inject(t.app, admin, 'POST', `/simulator/${row!.id}/inbound`, inbound),
+      () => inject(t.app, admin, 'POST', `/simulator/${row.id}/inbound`, inbound),
       (res) => res.statusCode !== 503,
       'the session to be taken over',
     );
     expect(accepted.statusCode, accepted.body).toBe(200);
-    expect(t.app.deps.channels.isRunningHere(row!.id)).toBe(true);
+    expect(t.app.deps.channels.isRunningHere(row.id)).toBe(true);
     const stored = await t.db
       .select()
       .from(messages)
-      .where(and(eq(messages.providerId, 'HANDOVER1'), eq(messages.whatsappId, row!.id)));
+      .where(and(eq(messages.providerId, 'HANDOVER1'), eq(messages.whatsappId, row.id)));
     expect(stored).toHaveLength(1);
 
     await caughtUp(heard);
@@ -85,12 +84,38 @@ describe('a session between nodes', () => {
       .insert(whatsapps)
       .values({ companyId: company.company.id, name: 'Apagada', provider: 'simulator' })
       .returning();
-    const res = await inject(t.app, admin, 'POST', `/simulator/${row!.id}/inbound`, {
+    const res = await inject(t.app, admin, 'POST', `/simulator/${row.id}/inbound`, {
       from: '5491133334444',
       body: 'hola',
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: 'ERR_WAPP_NOT_INITIALIZED' });
-    expect(t.app.deps.channels.isRunningHere(row!.id)).toBe(false);
+    expect(t.app.deps.channels.isRunningHere(row.id)).toBe(false);
+  });
+
+  it('with the default wait, a burst of calls on it is answered once it is taken over, none 503', async () => {
+    const waiting = await createTestApp({ SESSION_CLAIM_INTERVAL: '0' });
+    try {
+      const company = await makeCompany(waiting.db);
+      const admin = await login(waiting.app, company.admin.email);
+      const row = await orphan(waiting, company.company.id, '5500000000998');
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          inject(waiting.app, admin, 'POST', `/simulator/${row.id}/inbound`, {
+            from: '5491133335555',
+            body: `hola ${i}`,
+            id: `BURST${i}`,
+          }),
+        ),
+      );
+      expect(answers.map((res) => res.statusCode)).toEqual(answers.map(() => 200));
+      const stored = await waiting.db
+        .select()
+        .from(messages)
+        .where(eq(messages.whatsappId, row.id));
+      expect(stored).toHaveLength(20);
+    } finally {
+      await waiting.close();
+    }
   });
 });

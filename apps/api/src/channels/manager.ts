@@ -402,8 +402,8 @@ export const createChannelManager = (options: {
   // an owner that dies with the call in flight fails it at once (leases.ts), and it is asked again.
   // Sends stay single: a repeat carries the same idempotency key to the provider.
   const route = async (id: number, op: string, args?: unknown): Promise<unknown> => {
-    if (running.has(id)) return runHere(id, op, args);
     if (starters.has(op) || op === 'disconnect' || op === 'remove') {
+      if (running.has(id)) return runHere(id, op, args);
       if (await leases.tryAcquire(id)) {
         try {
           return await runHere(id, op, args);

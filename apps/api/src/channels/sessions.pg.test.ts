@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { WhatsappView } from '@atendi/shared';
-import { whatsapps } from '../db/schema';
+import pg from 'pg';
+import { whatsappAuthKeys, whatsapps } from '../db/schema';
 import type { App } from '../app';
 import type { ChannelEventInput } from './manager';
 import {
@@ -20,11 +21,12 @@ import { eventually } from '../../test/inbox';
 let t: TestContext;
 let nodeB: App;
 let admin: Session;
+let company: Awaited<ReturnType<typeof makeCompany>>;
 
 beforeAll(async () => {
   t = await createTestApp({ SESSION_CLAIM_INTERVAL: '1' });
   nodeB = await t.spawnNode();
-  const company = await makeCompany(t.db);
+  company = await makeCompany(t.db);
   admin = await login(t.app, company.admin.email);
 });
 afterAll(() => t.close());
@@ -85,5 +87,55 @@ describe('session ownership across nodes', () => {
     expect(again.providerId).toMatch(/^SIMOUT/);
     expect(nodeB.deps.channels.isRunningHere(view.id)).toBe(true);
     await statusBecomes(view.id, 'CONNECTED');
+  });
+
+  it('a call that arrives while a taken-over session is still starting waits for it', async () => {
+    // Paired and left CONNECTED by a node that is gone: nothing runs it.
+    const [row] = await t.db
+      .insert(whatsapps)
+      .values({
+        companyId: company.company.id,
+        name: 'Huérfana',
+        provider: 'simulator',
+        status: 'CONNECTED',
+        number: '5500000000997',
+      })
+      .returning();
+    await t.db.insert(whatsappAuthKeys).values({
+      whatsappId: row!.id,
+      companyId: company.company.id,
+      type: 'creds',
+      keyId: '',
+      value: { paired: true, number: '5500000000997' },
+    });
+    const session = await login(nodeB, company.admin.email);
+    const inbound = (n: number) =>
+      inject(nodeB, session, 'POST', `/simulator/${row!.id}/inbound`, {
+        from: '5491133336666',
+        body: `hola ${n}`,
+        id: `STARTING${n}`,
+      });
+    // The takeover's first write waits behind this lock: the session is running here but OPENING.
+    const blocker = new pg.Client({ connectionString: t.databaseUrl });
+    await blocker.connect();
+    await blocker.query('begin');
+    await blocker.query('select id from whatsapps where id = $1 for no key update', [row!.id]);
+    try {
+      const first = inbound(0);
+      await eventually(
+        () => nodeB.deps.channels.isRunningHere(row!.id),
+        Boolean,
+        'the takeover to start',
+        SLOW,
+      );
+      const later = [1, 2, 3, 4].map(inbound);
+      await new Promise((r) => setTimeout(r, 300));
+      await blocker.query('commit');
+      const answers = await Promise.all([first, ...later]);
+      expect(answers.map((res) => res.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    } finally {
+      await blocker.end();
+    }
+    await statusBecomes(row!.id, 'CONNECTED');
   });
 });
