@@ -348,7 +348,8 @@ export const startApi = async (
     url,
     pid: child.pid!,
     stop: async () => {
-      if (child.exitCode === null) {
+      // A process killed by a signal has exited too (exitCode stays null).
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;
