@@ -1,7 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { inject } from 'vitest';
 import { freePort } from './free-port';
+import { databaseUrl } from './pg-url';
 
 // The API as its own process on a PostgreSQL database (the simulator on, no web app), for tests that
 // kill it with -9; logged in as the bootstrap super user.
@@ -104,4 +110,63 @@ export const startApiProcess = async (options: {
       body: body ? JSON.stringify(body) : undefined,
     });
   return { child, base, token, call, output: () => output };
+};
+
+// A database of its own for a test that runs the API as processes (a copy of the migrated template),
+// the DATA_DIR its processes share, and the clean-up of both and of the processes started.
+export const openProcessDatabase = async (prefix: string) => {
+  const base = process.env.TEST_DATABASE_URL!;
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: databaseUrl(base, 'postgres') });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+  const url = databaseUrl(base, name);
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const dataDir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
+  const children: ChildProcess[] = [];
+  return {
+    url,
+    db,
+    dataDir,
+    // Killed with -9 at the end if still running.
+    children,
+    close: async () => {
+      for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+      await db.end();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+};
+
+// A simulator connection created and paired through the node, and one conversation per number,
+// opened by the contact and taken by the logged-in user (email), so it can be written to.
+export const openConversations = async (
+  api: ApiProcess,
+  db: pg.Client,
+  email: string,
+  numbers: string[],
+) => {
+  const connection = (await (
+    await api.call('POST', '/whatsapp', { name: 'Ráfaga', provider: 'simulator' })
+  ).json()) as { id: number };
+  await until(
+    async () => (await api.call('POST', `/simulator/${connection.id}/scan`)).status,
+    (status) => status === 200,
+    'the simulator to pair',
+  );
+  for (const from of numbers)
+    await api.call('POST', `/simulator/${connection.id}/inbound`, { from, body: 'hola' });
+  const { rows: tickets } = await until(
+    () => db.query<{ id: number }>('select id from tickets order by id'),
+    (result) => result.rows.length === numbers.length,
+    'the tickets',
+  );
+  await db.query(
+    "update tickets set status = 'open', user_id = (select id from users where email = $1)",
+    [email],
+  );
+  return { connectionId: connection.id, tickets };
 };

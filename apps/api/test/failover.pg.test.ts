@@ -1,13 +1,13 @@
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_LOCK_CLASS } from '../src/db/locks';
-import { startApiProcess, until, type ApiProcess } from './api-process';
-import { databaseUrl } from './pg-url';
+import {
+  openConversations,
+  openProcessDatabase,
+  startApiProcess,
+  until,
+  type ApiProcess,
+} from './api-process';
 
 // Issue 20's "done when": two API processes on one PostgreSQL (and Redis, when the machine has it)
 // behind a client that, like a load balancer, tries the other node when one does not answer. The
@@ -22,52 +22,34 @@ const secrets = {
   JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
 };
 
-let name: string;
-let admin: pg.Client;
-let db: pg.Client;
-let url: string;
-const dataDir = mkdtempSync(path.join(tmpdir(), 'atendi-failover-'));
-const children: ChildProcess[] = [];
+let database: Awaited<ReturnType<typeof openProcessDatabase>>;
 
 const startApi = async (token?: string) => {
   const api = await startApiProcess({
     token,
-    databaseUrl: url,
+    databaseUrl: database.url,
     // Nodes of one installation share their files (uploads, the simulator's spool).
-    dataDir,
+    dataDir: database.dataDir,
     email: EMAIL,
     password: PASSWORD,
     secrets,
     env: process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL } : {},
   });
-  children.push(api.child);
+  database.children.push(api.child);
   return api;
 };
 
 beforeAll(async () => {
-  const base = process.env.TEST_DATABASE_URL!;
-  name = `atendi_failover_${randomBytes(6).toString('hex')}`;
-  admin = new pg.Client({ connectionString: databaseUrl(base, 'postgres') });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
-  url = databaseUrl(base, name);
-  db = new pg.Client({ connectionString: url });
-  await db.connect();
+  database = await openProcessDatabase('atendi_failover');
 });
-afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-  await db?.end();
-  await admin?.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin?.end();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => database?.close());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // The backend holding the session's lock: its owner's.
 const ownerPid = async (connectionId: number) =>
   (
-    await db.query<{ pid: number }>(
+    await database.db.query<{ pid: number }>(
       `select pid from pg_locks where locktype = 'advisory' and classid = $1 and objid::bigint = $2 and granted`,
       [SESSION_LOCK_CLASS, connectionId],
     )
@@ -81,30 +63,16 @@ describe('the session owner killed among two nodes during a burst', () => {
     },
     async () => {
       const owner = await startApi();
-      const connection = (await (
-        await owner.call('POST', '/whatsapp', { name: 'Ráfaga', provider: 'simulator' })
-      ).json()) as { id: number };
-      await until(
-        async () => (await owner.call('POST', `/simulator/${connection.id}/scan`)).status,
-        (status) => status === 200,
-        'the simulator to pair',
-      );
       // Four conversations the agent writes to, opened by their contacts and taken by the admin.
-      const agentNumbers = Array.from({ length: 4 }, (_, i) => `54911777000${i}1`);
-      for (const from of agentNumbers)
-        await owner.call('POST', `/simulator/${connection.id}/inbound`, { from, body: 'hola' });
-      const { rows: tickets } = await until(
-        () => db.query<{ id: number }>('select id from tickets order by id'),
-        (result) => result.rows.length === agentNumbers.length,
-        'the tickets',
-      );
-      await db.query(
-        "update tickets set status = 'open', user_id = (select id from users where email = $1)",
-        [EMAIL],
+      const { connectionId, tickets } = await openConversations(
+        owner,
+        database.db,
+        EMAIL,
+        Array.from({ length: 4 }, (_, i) => `54911777000${i}1`),
       );
       // The second node starts once the first runs the session: the first is its owner.
       const other = await startApi(owner.token);
-      const pidBefore = await ownerPid(connection.id);
+      const pidBefore = await ownerPid(connectionId);
       expect(pidBefore).not.toBeNull();
 
       // What a client behind a load balancer sees: a node that does not answer is skipped (the
@@ -158,8 +126,8 @@ describe('the session owner killed among two nodes during a burst', () => {
       const contact = async (from: string) => {
         for (let i = 0; i < 40; i += 1) {
           const id = `IN${from}X${i}`;
-          const status = await ask(i, `POST /simulator/${connection.id}/inbound`, (node) =>
-            node.call('POST', `/simulator/${connection.id}/inbound`, { from, body: `in ${i}`, id }),
+          const status = await ask(i, `POST /simulator/${connectionId}/inbound`, (node) =>
+            node.call('POST', `/simulator/${connectionId}/inbound`, { from, body: `in ${i}`, id }),
           );
           if (status === 200) receivedIn.push(id);
         }
@@ -169,7 +137,7 @@ describe('the session owner killed among two nodes during a burst', () => {
       const watchTakeover = (async () => {
         while (!takenOverAt) {
           if (killedAt) {
-            const pid = await ownerPid(connection.id);
+            const pid = await ownerPid(connectionId);
             if (pid !== null && pid !== pidBefore) takenOverAt = Date.now();
           }
           await sleep(20);
@@ -195,7 +163,7 @@ describe('the session owner killed among two nodes during a burst', () => {
       expect(receivedIn).toHaveLength(80);
 
       // Every accepted inbound message stored once.
-      const { rows: inbound } = await db.query<{ provider_id: string; n: number }>(
+      const { rows: inbound } = await database.db.query<{ provider_id: string; n: number }>(
         "select provider_id, count(*)::int as n from messages where provider_id like 'IN%' group by provider_id",
       );
       expect(inbound.filter((row) => row.n !== 1)).toEqual([]);
@@ -204,16 +172,16 @@ describe('the session owner killed among two nodes during a burst', () => {
       // Every accepted send stored once and, once the queue drains, on the phone once.
       const stored = await until(
         () =>
-          db.query<{ body: string; provider_id: string | null }>(
+          database.db.query<{ body: string; provider_id: string | null }>(
             "select body, provider_id from messages where from_me and body like 'out-%'",
           ),
         (result) => result.rows.length > 0 && result.rows.every((row) => row.provider_id),
         'every stored message sent',
       );
       expect(stored.rows.map((row) => row.body).sort()).toEqual([...sentOut].sort());
-      const { rows: phone } = await db.query<{ body: string; created_at: Date }>(
+      const { rows: phone } = await database.db.query<{ body: string; created_at: Date }>(
         "select body, created_at from simulator_messages where whatsapp_id = $1 and body like 'out-%'",
-        [connection.id],
+        [connectionId],
       );
       expect(phone.map((row) => row.body).sort()).toEqual([...sentOut].sort());
 
