@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QueryClient, type InfiniteData } from '@tanstack/react-query';
-import { updatePagedLists, upsertIntoPages } from './paged-cache';
+import { setLiveData, updatePagedLists, upsertIntoPages } from './paged-cache';
 
 type Item = { id: number; name: string; checked: boolean | null };
 type Page = { items: Item[]; hasMore: boolean };
@@ -86,5 +86,33 @@ describe('live changes to a paged list', () => {
     fetches[2]!.resolve({ items: [ana, bruno], hasMore: false });
     await third;
     expect(rows()).toEqual([ana, bruno]);
+  });
+
+  it('survive a fetch in flight on a list cached as a plain array too', async () => {
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    type Connection = { id: number; status: string };
+    const key = ['connections'];
+    const answer = (rows: Connection[]) => {
+      let resolve!: (rows: Connection[]) => void;
+      const fetched = queryClient.fetchQuery({
+        queryKey: key,
+        queryFn: () => new Promise<Connection[]>((ok) => (resolve = ok)),
+        staleTime: 0,
+      });
+      return { fetched, land: () => resolve(rows) };
+    };
+    const first = answer([{ id: 1, status: 'CONNECTED' }]);
+    first.land();
+    await first.fetched;
+
+    // The page asks again; its answer was read before the node running the session died, and the
+    // session's move is told while it travels.
+    const again = answer([{ id: 1, status: 'CONNECTED' }]);
+    setLiveData<Connection[]>(queryClient, key, (rows) =>
+      rows?.map((row) => (row.id === 1 ? { ...row, status: 'OPENING' } : row)),
+    );
+    again.land();
+    await again.fetched;
+    expect(queryClient.getQueryData(key)).toEqual([{ id: 1, status: 'OPENING' }]);
   });
 });

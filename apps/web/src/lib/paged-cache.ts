@@ -101,6 +101,20 @@ const replaysOf = (queryClient: QueryClient) => {
   return replays;
 };
 
+// Writes a live change into one cached query (setQueryData), applied again to the answer of a fetch
+// of it in flight (see replaysOf).
+export const setLiveData = <D>(
+  queryClient: QueryClient,
+  queryKey: QueryKey,
+  update: (data: D | undefined) => D | undefined,
+) => {
+  queryClient.setQueryData<D>(queryKey, update);
+  const query = queryClient.getQueryCache().find({ queryKey, exact: true });
+  if (query?.state.fetchStatus !== 'fetching') return;
+  const replays = replaysOf(queryClient);
+  replays.set(query.queryHash, [...(replays.get(query.queryHash) ?? []), update as Replay]);
+};
+
 // Applies a change to every cached search of one list: each list's key is listsKey + its search.
 export const updatePagedLists = <D>(
   queryClient: QueryClient,
@@ -110,14 +124,8 @@ export const updatePagedLists = <D>(
   queryClient
     .getQueryCache()
     .findAll({ queryKey: listsKey })
-    .forEach((query) => {
-      const search = String(query.queryKey[listsKey.length] ?? '');
-      const apply = (data: D | undefined) => update(data, search);
-      queryClient.setQueryData<D>(query.queryKey, apply);
-      if (query.state.fetchStatus === 'fetching') {
-        const replays = replaysOf(queryClient);
-        const waiting = replays.get(query.queryHash) ?? [];
-        replays.set(query.queryHash, [...waiting, apply as Replay]);
-      }
+    .forEach(({ queryKey }) => {
+      const search = String(queryKey[listsKey.length] ?? '');
+      setLiveData<D>(queryClient, queryKey, (data) => update(data, search));
     });
 };

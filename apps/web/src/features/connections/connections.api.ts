@@ -11,6 +11,7 @@ import type {
 } from '@atendi/shared';
 import { api } from '../../api/http-client';
 import { useCompanyEvent } from '../../api/socket';
+import { setLiveData } from '../../lib/paged-cache';
 
 export type Connection = WhatsappView;
 export type QueueChoice = { id: number; name: string; color: string };
@@ -116,23 +117,23 @@ export const applySessionUpdate = (list: Connection[] | undefined, session: What
   list?.map((row) => (row.id === session.id ? { ...row, ...session } : row));
 
 export const applyWhatsappEventToCache = (queryClient: QueryClient, event: WhatsappEvent) => {
-  queryClient.setQueryData<Connection[]>(connectionsKeys.list, (list) =>
+  setLiveData<Connection[]>(queryClient, connectionsKeys.list, (list) =>
     applyWhatsappEvent(list, event),
   );
   if (event.action === 'delete') {
     queryClient.removeQueries({ queryKey: connectionsKeys.detail(event.whatsappId) });
   } else {
-    queryClient.setQueryData<Connection>(connectionsKeys.detail(event.whatsapp.id), (row) =>
+    setLiveData<Connection>(queryClient, connectionsKeys.detail(event.whatsapp.id), (row) =>
       row ? keepToken(event.whatsapp, row) : row,
     );
   }
 };
 
 export const applySessionToCache = (queryClient: QueryClient, session: WhatsappSessionView) => {
-  queryClient.setQueryData<Connection[]>(connectionsKeys.list, (list) =>
+  setLiveData<Connection[]>(queryClient, connectionsKeys.list, (list) =>
     applySessionUpdate(list, session),
   );
-  queryClient.setQueryData<Connection>(connectionsKeys.detail(session.id), (row) =>
+  setLiveData<Connection>(queryClient, connectionsKeys.detail(session.id), (row) =>
     row ? { ...row, ...session } : row,
   );
 };

@@ -12,6 +12,7 @@ import type {
 } from '@atendi/shared';
 import { api } from '../../api/http-client';
 import { useCompanyEvent } from '../../api/socket';
+import { setLiveData } from '../../lib/paged-cache';
 
 // What the sandbox sends: the conversation so far, and optionally its window and contact name.
 export type SandboxRequest = { turns: SandboxTurn[]; maxMessages?: number; contactName?: string };
@@ -80,7 +81,7 @@ export const applyPromptEvent = (
 };
 
 export const applyPromptEventToCache = (queryClient: QueryClient, event: PromptEvent) =>
-  queryClient.setQueryData<PromptsList>(promptsKeys.list, (data) => applyPromptEvent(data, event));
+  setLiveData<PromptsList>(queryClient, promptsKeys.list, (data) => applyPromptEvent(data, event));
 
 export const usePromptLiveUpdates = () => {
   const queryClient = useQueryClient();

@@ -8,6 +8,7 @@ import type {
 } from '@atendi/shared';
 import { api } from '../../api/http-client';
 import { useCompanyEvent } from '../../api/socket';
+import { setLiveData } from '../../lib/paged-cache';
 
 export type Queue = QueueView;
 export type QueueOption = QueueOptionView;
@@ -66,7 +67,7 @@ export const applyQueueEvent = (list: Queue[] | undefined, event: QueueEvent) =>
 };
 
 export const applyQueueEventToCache = (queryClient: QueryClient, event: QueueEvent) => {
-  queryClient.setQueryData<Queue[]>(queuesKeys.list, (list) => applyQueueEvent(list, event));
+  setLiveData<Queue[]>(queryClient, queuesKeys.list, (list) => applyQueueEvent(list, event));
   if (event.action === 'delete') {
     queryClient.removeQueries({ queryKey: queuesKeys.options(event.queueId) });
   }
