@@ -2,7 +2,14 @@ import { and, eq } from 'drizzle-orm';
 import type { SettingKey, SimulatorOutboundView, WhatsappView } from '@atendi/shared';
 import type { App } from '../src/app';
 import type { Db } from '../src/db/client';
-import { contacts, settings, ticketNotes, tickets } from '../src/db/schema';
+import {
+  contacts,
+  settings,
+  ticketNotes,
+  tickets,
+  whatsappAuthKeys,
+  whatsapps,
+} from '../src/db/schema';
 import { inject, type Session } from './harness';
 
 // Helpers for tests that talk to a simulator connection the way a phone would.
@@ -95,3 +102,19 @@ export const setSetting = (db: Db, companyId: number, key: SettingKey, value: st
     .update(settings)
     .set({ value })
     .where(and(eq(settings.companyId, companyId), eq(settings.key, key)));
+
+// A paired simulator connection left CONNECTED by a node that is gone: nothing runs it.
+export const orphanedConnection = async (db: Db, companyId: number, number: string) => {
+  const [row] = await db
+    .insert(whatsapps)
+    .values({ companyId, name: 'Huérfana', provider: 'simulator', status: 'CONNECTED', number })
+    .returning();
+  await db.insert(whatsappAuthKeys).values({
+    whatsappId: row!.id,
+    companyId,
+    type: 'creds',
+    keyId: '',
+    value: { paired: true, number },
+  });
+  return row!;
+};

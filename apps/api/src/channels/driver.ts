@@ -149,7 +149,7 @@ export type ChannelErrorCode =
   // Between nodes (one died, another is taking the session over): a 503 with Retry-After.
   | 'ERR_WAPP_SESSION_MOVING';
 // Seconds a caller told ERR_WAPP_SESSION_MOVING waits before asking again.
-export const SESSION_MOVING_RETRY_AFTER = 2;
+const SESSION_MOVING_RETRY_AFTER = 2;
 export class ChannelError extends AppError {
   declare readonly code: ChannelErrorCode;
   constructor(code: ChannelErrorCode, message: string) {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { WhatsappSessionEvent } from '@atendi/shared';
-import { messages, whatsappAuthKeys, whatsapps } from '../db/schema';
+import { messages, whatsapps } from '../db/schema';
 import { createTestApp, inject, login, makeCompany, type TestContext } from '../../test/harness';
-import { eventually } from '../../test/inbox';
+import { eventually, orphanedConnection } from '../../test/inbox';
 import { caughtUp, closeSockets, listenAs } from '../../test/sockets';
 
 // A session that should run and that no node runs (its node died; here: a paired connection nobody
@@ -22,21 +22,11 @@ afterAll(async () => {
   await t.close();
 });
 
-// A paired connection left CONNECTED by a node that is gone: nothing runs it.
+// A connection left behind by a dead node, which this one does not run either.
 const orphan = async (context: TestContext, companyId: number, number: string) => {
-  const [row] = await context.db
-    .insert(whatsapps)
-    .values({ companyId, name: 'Huérfana', provider: 'simulator', status: 'CONNECTED', number })
-    .returning();
-  await context.db.insert(whatsappAuthKeys).values({
-    whatsappId: row.id,
-    companyId,
-    type: 'creds',
-    keyId: '',
-    value: { paired: true, number },
-  });
+  const row = await orphanedConnection(context.db, companyId, number);
   expect(context.app.deps.channels.isRunningHere(row.id)).toBe(false);
-  return row!;
+  return row;
 };
 
 describe('a session between nodes', () => {

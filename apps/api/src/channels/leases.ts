@@ -167,19 +167,25 @@ export const createPgLeases = async (options: {
     await notify(reply);
   };
 
+  // The holders of these sessions' locks: each one's backend pid, and whether it is this node's own
+  // lock connection (a lock it took while the query waited its turn is not another node's).
+  const holders = async (ids: number[]) => {
+    const { rows } = await client.query<{ key: string; pid: number; mine: boolean }>(
+      `select key, pid, pid = pg_backend_pid() as mine from (${heldLocksSql(LOCK_CLASS)}) held
+        where key = any($1::bigint[])`,
+      [ids],
+    );
+    return new Map(rows.map((row) => [Number(row.key), { pid: row.pid, mine: row.mine }]));
+  };
+
   // A request whose owner's lock is gone (its process died, its connection dropped) or changed hands
   // will never be answered: it fails at once, as moving, so the caller asks the next owner.
   const checkOwners = async () => {
     const waiting = [...pending.entries()];
     if (!waiting.length || closed) return;
-    const ids = [...new Set(waiting.map(([, w]) => w.whatsappId))];
-    const { rows } = await client.query<{ key: string; pid: number }>(
-      `select key, pid from (${heldLocksSql(LOCK_CLASS)}) held where key = any($1::bigint[])`,
-      [ids],
-    );
-    const owners = new Map(rows.map((row) => [Number(row.key), row.pid]));
+    const owners = await holders([...new Set(waiting.map(([, w]) => w.whatsappId))]);
     for (const [id, waiter] of waiting)
-      if (owners.get(waiter.whatsappId) !== waiter.owner && pending.get(id) === waiter) {
+      if (owners.get(waiter.whatsappId)?.pid !== waiter.owner && pending.get(id) === waiter) {
         pending.delete(id);
         waiter.reject(
           new RemoteError('ERR_WAPP_SESSION_MOVING', 'The node running the session went away'),
@@ -267,21 +273,12 @@ export const createPgLeases = async (options: {
     },
     async ownerElsewhere(id) {
       if (held.has(id)) return null;
-      // Not this node's own connection: a lock it took while this query waited its turn is not
-      // another node's (a request to itself would go unanswered).
-      const { rows } = await client.query<{ pid: number }>(
-        `select pid from (${heldLocksSql(LOCK_CLASS)}) held where key = $1 and pid <> pg_backend_pid()`,
-        [id],
-      );
-      return rows[0]?.pid ?? null;
+      const holder = (await holders([id])).get(id);
+      return holder && !holder.mine ? holder.pid : null;
     },
     async unowned(ids) {
       if (!ids.length) return [];
-      const { rows } = await client.query<{ key: string }>(
-        `select key from (${heldLocksSql(LOCK_CLASS)}) held where key = any($1::bigint[])`,
-        [ids],
-      );
-      const owned = new Set(rows.map((row) => Number(row.key)));
+      const owned = await holders(ids);
       return ids.filter((id) => !owned.has(id) && !held.has(id));
     },
     request({ whatsappId, op, args }, owner) {

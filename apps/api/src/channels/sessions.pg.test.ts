@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { WhatsappView } from '@atendi/shared';
 import pg from 'pg';
-import { whatsappAuthKeys, whatsapps } from '../db/schema';
+import { whatsapps } from '../db/schema';
 import type { App } from '../app';
 import type { ChannelEventInput } from './manager';
 import {
@@ -13,7 +13,7 @@ import {
   type Session,
   type TestContext,
 } from '../../test/harness';
-import { eventually } from '../../test/inbox';
+import { eventually, orphanedConnection } from '../../test/inbox';
 
 // Several API nodes on one PostgreSQL: each session runs on exactly one of them, the others route to it,
 // and when its node goes away another one takes the session over.
@@ -90,27 +90,10 @@ describe('session ownership across nodes', () => {
   });
 
   it('a call that arrives while a taken-over session is still starting waits for it', async () => {
-    // Paired and left CONNECTED by a node that is gone: nothing runs it.
-    const [row] = await t.db
-      .insert(whatsapps)
-      .values({
-        companyId: company.company.id,
-        name: 'Huérfana',
-        provider: 'simulator',
-        status: 'CONNECTED',
-        number: '5500000000997',
-      })
-      .returning();
-    await t.db.insert(whatsappAuthKeys).values({
-      whatsappId: row!.id,
-      companyId: company.company.id,
-      type: 'creds',
-      keyId: '',
-      value: { paired: true, number: '5500000000997' },
-    });
+    const row = await orphanedConnection(t.db, company.company.id, '5500000000997');
     const session = await login(nodeB, company.admin.email);
     const inbound = (n: number) =>
-      inject(nodeB, session, 'POST', `/simulator/${row!.id}/inbound`, {
+      inject(nodeB, session, 'POST', `/simulator/${row.id}/inbound`, {
         from: '5491133336666',
         body: `hola ${n}`,
         id: `STARTING${n}`,
@@ -119,11 +102,11 @@ describe('session ownership across nodes', () => {
     const blocker = new pg.Client({ connectionString: t.databaseUrl });
     await blocker.connect();
     await blocker.query('begin');
-    await blocker.query('select id from whatsapps where id = $1 for no key update', [row!.id]);
+    await blocker.query('select id from whatsapps where id = $1 for no key update', [row.id]);
     try {
       const first = inbound(0);
       await eventually(
-        () => nodeB.deps.channels.isRunningHere(row!.id),
+        () => nodeB.deps.channels.isRunningHere(row.id),
         Boolean,
         'the takeover to start',
         SLOW,
@@ -136,6 +119,6 @@ describe('session ownership across nodes', () => {
     } finally {
       await blocker.end();
     }
-    await statusBecomes(row!.id, 'CONNECTED');
+    await statusBecomes(row.id, 'CONNECTED');
   });
 });

@@ -2,6 +2,7 @@ import type { InfiniteData, QueryClient, QueryKey } from '@tanstack/react-query'
 
 // Live events applied to a cached infinite list (SPEC §4 Live updates: create and update insert or
 // replace, delete removes). K is the field of each page that holds the rows ('contacts', 'tags', …).
+// setLiveData writes a change into any cached query so that a fetch in flight does not undo it.
 
 type Row = { id: number };
 type Pages<K extends string, P extends Record<K, Row[]>> = InfiniteData<P, unknown>;
