@@ -17,6 +17,7 @@ import type { Database } from './db/client';
 import { registerAuthHook } from './platform/auth-hook';
 import { registerErrorHandling } from './platform/errors';
 import { stripNul } from './platform/nul';
+import { useDepthCheckedJson } from './platform/json-body';
 import { createSecretBox } from './platform/secrets';
 import { DebugRequestLog, requestSerializer } from './platform/log-redaction';
 import { apiHelmetOptions, docsCsp } from './platform/security-headers';
@@ -103,6 +104,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  useDepthCheckedJson(app);
 
   const tokens = createTokenService({
     secret: config.jwtSecret,

@@ -537,7 +537,7 @@ describe('route walk', () => {
   };
 
   // Last: it writes and deletes through every route, and may end the sessions above.
-  it('answers no 5xx to malformed input on any operation (NUL bytes, empty bodies, wrong types, huge strings)', async () => {
+  it('answers no 5xx to malformed input on any operation (NUL bytes, deep nesting, empty bodies, wrong types, huge strings)', async () => {
     // Inside the text, so the value is still valid once the NUL is gone.
     const nul = (value: string) => `${value.slice(0, 1)}\u0000${value.slice(1)}`;
     const huge = (value: string) => `${value}${'ñ'.repeat(100_000)}`;
@@ -597,6 +597,11 @@ describe('route walk', () => {
         ],
       ];
     };
+    // Written as text: JSON.stringify itself cannot go this deep.
+    const deepBodies: [string, string][] = [
+      ['arrays nested 100,000 deep', '['.repeat(100_000) + ']'.repeat(100_000)],
+      ['objects nested 100,000 deep', '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000)],
+    ];
     const multipart = () => {
       const boundary = '----walker';
       const part = (name: string, value: string, filename?: string) =>
@@ -666,6 +671,8 @@ describe('route walk', () => {
               ? {}
               : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } },
           );
+        for (const [label, payload] of deepBodies)
+          await send(label, { payload, headers: { 'content-type': 'application/json' } });
         const form = multipart();
         await send('multipart with NUL file name and fields', {
           payload: form.payload,

@@ -6,6 +6,7 @@ import { errorResponseSchema, okResponse } from '@atendi/shared';
 import { preparedPer } from '../../db/prepared';
 import { whatsapps } from '../../db/schema';
 import { AppError } from '../../platform/errors';
+import { useDepthCheckedJson } from '../../platform/json-body';
 import { createWebhookInbox, type WebhookConnection } from './inbox';
 import { mapWebhook, phoneNumberIdsOf, WebhookPayloadError } from './payloads';
 import { verifySignature } from './signature';
@@ -79,13 +80,7 @@ export const cloudWebhookRoutes = async (root: FastifyInstance) => {
   const config = { access: { public: true } };
 
   // The signature covers the exact bytes Meta sent, so this plugin (and only it) keeps them.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    const raw = body as Buffer;
-    rawBodies.set(request, raw);
-    parseJson(request, raw.toString('utf8'), done);
-  });
+  useDepthCheckedJson(app, (request, raw) => rawBodies.set(request, raw));
 
   app.get(
     '/webhooks/whatsapp',

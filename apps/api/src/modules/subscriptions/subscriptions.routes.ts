@@ -12,6 +12,7 @@ import {
   webhookReceiptSchema,
 } from '@atendi/shared';
 import { AppError } from '../../platform/errors';
+import { useDepthCheckedJson } from '../../platform/json-body';
 import { createBillingWebhooks } from './billing-webhook';
 import { registerCompanyLifecycle } from './company-lifecycle';
 import { createStripeClient } from './stripe-client';
@@ -77,12 +78,7 @@ export const subscriptionsRoutes = async (root: FastifyInstance) => {
   // The signature covers the exact bytes the provider sent, so this scope (and only it) keeps them.
   await app.register(async (scope) => {
     const rawBodies = new WeakMap<object, Buffer>();
-    const parseJson = scope.getDefaultJsonParser('error', 'error');
-    scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-      rawBodies.set(request, body as Buffer);
-      parseJson(request, (body as Buffer).toString('utf8'), done);
-    });
+    useDepthCheckedJson(scope, (request, raw) => rawBodies.set(request, raw));
     scope.withTypeProvider<ZodTypeProvider>().post(
       '/subscriptions/webhook',
       {
