@@ -54,6 +54,16 @@ describe('planTicketUpdate', () => {
       kind: 'taken',
       holderId: 11,
     });
+    // An accept naming the caller is still an accept, not a takeover.
+    expect(planTicketUpdate(held, { status: 'open', userId: 20 }, admin)).toEqual({
+      kind: 'taken',
+      holderId: 11,
+    });
+    // Naming another person is a transfer.
+    expect(planTicketUpdate(held, { status: 'open', userId: 12 }, admin)).toMatchObject({
+      kind: 'change',
+      next: { userId: 12 },
+    });
   });
 
   it('asking again for the state the ticket is already in changes nothing', () => {

@@ -17,9 +17,10 @@ const sameValue = (a: unknown, b: unknown) =>
   a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : a === b;
 
 // Decides what PUT /tickets/{id} does to the ticket as it is now (read under a row lock).
-// Accept, return, resolve and reopen send only a status: they act on the state the caller saw, so
-// asking for "open" when someone else already holds the conversation is a conflict, never a takeover.
-// A transfer names its target (userId, even null) and is a deliberate move.
+// Accept, return, resolve and reopen send a status: they act on the state the caller saw, so asking
+// for "open" when someone else already holds the conversation is a conflict, never a takeover. An
+// accept that names the caller (what SPEC clients send) is still an accept. A transfer names another
+// target (or none) and is a deliberate move.
 export const planTicketUpdate = (
   current: TicketRow,
   input: TicketUpdateInput,
@@ -27,9 +28,9 @@ export const planTicketUpdate = (
 ): TransitionPlan => {
   const heldByOther =
     current.status === 'open' && current.userId !== null && current.userId !== actor.userId;
-  const isStatusOnly = input.status !== undefined && input.userId === undefined;
-  if (isStatusOnly && input.status === 'open' && heldByOther)
-    return { kind: 'taken', holderId: current.userId! };
+  const isAccept =
+    input.status === 'open' && (input.userId === undefined || input.userId === actor.userId);
+  if (isAccept && heldByOther) return { kind: 'taken', holderId: current.userId! };
   // Someone else's conversation is theirs: only profiles that see every ticket may move it.
   if (heldByOther && !actor.seesAll) return { kind: 'forbidden' };
 

@@ -241,6 +241,27 @@ describe('ticket transitions (SPEC §4)', () => {
     expect(row.userId).toBe(winner.userId);
   });
 
+  it('two admins accepting at once while naming themselves (as SPEC clients do): one wins, the other 409', async () => {
+    const ticket = await waiting();
+    const other = await login(t.app, (await makeUser(t.db, companyId, 'admin')).email);
+    const [first, second] = await Promise.all([
+      put(admin, ticket.id, { status: 'open', userId: admin.userId }),
+      put(other, ticket.id, { status: 'open', userId: other.userId }),
+    ]);
+    expect([first.statusCode, second.statusCode].sort()).toEqual([200, 409]);
+    const winner = (first.statusCode === 200 ? first : second).json() as TicketView;
+    expect((first.statusCode === 409 ? first : second).json()).toMatchObject({
+      error: 'ERR_TICKET_TAKEN',
+      details: { user: { id: winner.userId } },
+    });
+    const [row] = await t.db.select().from(tickets).where(eq(tickets.id, ticket.id));
+    expect(row.userId).toBe(winner.userId);
+    // Naming someone else is a transfer, which an admin may still make.
+    const moved = await put(admin, ticket.id, { userId: agentId });
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json()).toMatchObject({ status: 'open', userId: agentId });
+  });
+
   it('only admins delete tickets', async () => {
     const ticket = await waiting();
     expect((await inject(t.app, agent, 'DELETE', `/tickets/${ticket.id}`)).statusCode).toBe(403);
