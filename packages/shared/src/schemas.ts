@@ -404,9 +404,10 @@ export const ticketUpdateSchema = z.object({
 export type TicketUpdateInput = z.infer<typeof ticketUpdateSchema>;
 export const uuidParam = z.object({ uuid: z.uuid() });
 
-// --- Ticket notes (SPEC §7) ---
+// --- Ticket notes (SPEC §7; §5: at least 2 characters) ---
+export const TICKET_NOTE_MIN = 2;
 export const ticketNoteSchema = z.object({
-  note: z.string().trim().min(1).max(5000),
+  note: z.string().trim().min(TICKET_NOTE_MIN).max(5000),
   ticketId: z.coerce.number().int().positive(),
   contactId: z.coerce.number().int().positive().optional(),
 });

@@ -253,8 +253,10 @@ export const signup = async (db: Db, input: SignupInput, platformCompanyId: numb
   let planId = input.planId ?? SIGNUP_DEFAULTS.planId;
   const [plan] = await db.select({ id: plans.id }).from(plans).where(eq(plans.id, planId));
   if (!plan) {
-    if (input.planId !== undefined) throw new AppError('ERR_NO_PLAN_FOUND');
-    // The SPEC's default plan id may not exist on this installation: fall back to the first plan.
+    // The SPEC's default plan id (which its clients send) may not exist on this installation:
+    // fall back to the first plan. Any other unknown plan is the caller's mistake.
+    if (input.planId !== undefined && input.planId !== SIGNUP_DEFAULTS.planId)
+      throw new AppError('ERR_NO_PLAN_FOUND');
     const [first] = await db.select({ id: plans.id }).from(plans).orderBy(asc(plans.id)).limit(1);
     if (!first) throw new AppError('ERR_NO_PLAN_FOUND');
     planId = first.id;

@@ -66,12 +66,16 @@ const asSuper = (method: Method, url: string, payload?: object) =>
 
 // Sign-up tests come first: they rely on the seeded plans (ids 1–3) and on plan 7 not existing yet.
 describe('sign-up (POST /companies/cadastro)', () => {
-  it('without planId falls back to the first plan when plan 7 does not exist', async () => {
+  it('without planId, or with the SPEC default planId 7, falls back to the first plan when plan 7 does not exist', async () => {
     expect(await t.db.select().from(plans).where(eq(plans.id, 7))).toEqual([]);
     const [first] = await t.db.select().from(plans).orderBy(asc(plans.id)).limit(1);
     const res = await signup(signupPayload());
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ planId: first.id, plan: { name: 'Basic' } });
+    // What SPEC clients send: the SPEC's sign-up defaults, planId 7 among them.
+    const spec = await signup(signupPayload({ planId: 7 }));
+    expect(spec.statusCode).toBe(201);
+    expect(spec.json()).toMatchObject({ planId: first.id, plan: { name: 'Basic' } });
   });
 
   it('without planId uses plan 7 once it exists', async () => {

@@ -487,6 +487,10 @@ export const processBillingEvent = async (
 
 export type BillingWebhooks = ReturnType<typeof createBillingWebhooks>;
 
+// The signing time of a Stripe-Signature header (`t=…,v1=…`), in seconds.
+const signedAt = (header: string | undefined) =>
+  Number(/(?:^|,)t=(\d+)/.exec(header ?? '')?.[1] ?? Infinity);
+
 export const createBillingWebhooks = (
   deps: Pick<AppDeps, 'db' | 'realtime' | 'jobs' | 'config'>,
 ) => {
@@ -514,6 +518,9 @@ export const createBillingWebhooks = (
       } catch {
         throw new AppError('ERR_INVALID_SIGNATURE', 'The webhook signature is missing or invalid');
       }
+      // The SDK bounds only a signature's age; one dated ahead would stay replayable until then.
+      if (signedAt(header) > Date.now() / 1000 + Stripe.webhooks.DEFAULT_TOLERANCE)
+        throw new AppError('ERR_INVALID_SIGNATURE', 'The webhook signature is dated in the future');
       const parsed = eventSchema.safeParse(verified);
       if (!parsed.success) throw new AppError('ERR_VALIDATION', 'The payload is not an event');
       const event = parsed.data;

@@ -78,11 +78,20 @@ describe('ticket notes', () => {
     ]);
   });
 
-  it('refuses empty notes and people outside the ticket’s queue', async () => {
+  it('refuses notes shorter than 2 characters and people outside the ticket’s queue', async () => {
     const empty = await inject(t.app, agent, 'POST', '/ticket-notes', { note: '   ', ticketId });
     expect(empty.statusCode).toBe(400);
+    const short = await inject(t.app, agent, 'POST', '/ticket-notes', { note: ' k ', ticketId });
+    expect(short.statusCode).toBe(400);
+    expect(short.json()).toMatchObject({
+      error: 'ERR_VALIDATION',
+      fields: { note: [expect.any(String)] },
+    });
+    expect(
+      (await inject(t.app, agent, 'POST', '/ticket-notes', { note: 'ok', ticketId })).statusCode,
+    ).toBe(201);
     expect((await notes(outsider)).statusCode).toBe(403);
-    const add = await inject(t.app, outsider, 'POST', '/ticket-notes', { note: 'x', ticketId });
+    const add = await inject(t.app, outsider, 'POST', '/ticket-notes', { note: 'xy', ticketId });
     expect(add.statusCode).toBe(403);
   });
 

@@ -17,7 +17,7 @@ import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import type { TicketView } from '@atendi/shared';
+import { TICKET_NOTE_MIN, type TicketView } from '@atendi/shared';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { formatDate } from '../../lib/dates';
 import { registerMui } from '../../lib/forms';
@@ -36,7 +36,7 @@ const noteFormSchema = z.object({
     .string()
     .trim()
     .min(1, 'tickets.contactDrawer.notes.required')
-    .min(2, 'tickets.contactDrawer.notes.tooShort')
+    .min(TICKET_NOTE_MIN, 'tickets.contactDrawer.notes.tooShort')
     .max(5000, 'contactForm.validation.tooLong'),
 });
 type NoteFormValues = z.infer<typeof noteFormSchema>;
