@@ -9,15 +9,24 @@ import { AppError } from './errors';
 
 export type Limiter = RateLimiterAbstract;
 
+// 14 days: the memory store expires keys with a timer, and Node's timers end at 24.8 days.
+export const KNOWN_ADDRESS_SECONDS = 14 * 24 * 3600;
+
 // Every attempt counter of the API. Each is one atomic increment that sets its expiry with it
 // (rate-limiter-flexible: a Lua script on Redis, a synchronous update in memory), so parallel
 // requests cannot all read "under the limit", and no counter outlives its window.
 export type RateLimits = {
-  // Failed logins per email, and per client address (3×).
-  loginEmail: Limiter;
+  // Failed logins per client address and email, per address over all emails (3×), and per email
+  // over all addresses (10×: past it only a known device or address may still try, so nobody
+  // elsewhere can lock an account's owner out).
+  loginPair: Limiter;
   loginIp: Limiter;
-  // Reset-code mails per email and per client address.
+  loginEmail: Limiter;
+  // Addresses that signed in to an email, remembered for KNOWN_ADDRESS_SECONDS.
+  loginKnown: Limiter;
+  // Reset-code mails per email; reset attempts per email; both per client address (one budget).
   forgotEmail: Limiter;
+  resetEmail: Limiter;
   forgotIp: Limiter;
   // Public sign-ups per client address.
   signupIp: Limiter;
@@ -48,21 +57,31 @@ export const createRateLimits = (options: {
   };
   const { loginLimit, windowSeconds } = options;
   return {
-    loginEmail: make('login-email', loginLimit, windowSeconds),
+    loginPair: make('login-pair', loginLimit, windowSeconds),
     loginIp: make('login-ip', loginLimit * 3, windowSeconds),
+    loginEmail: make('login-email', loginLimit * 10, windowSeconds),
+    loginKnown: make('login-known', 1, KNOWN_ADDRESS_SECONDS),
     forgotEmail: make('forgot', 5, windowSeconds),
+    resetEmail: make('reset', 10, windowSeconds),
     forgotIp: make('forgot-ip', 20, windowSeconds),
     signupIp: make('signup', 20, 3600),
     externalApi: make('external-api', options.externalApiLimit ?? 60, 60),
   };
 };
 
-// Counts one attempt; the attempt past the limit is refused with 429 and Retry-After.
-export const consume = async (limiter: Limiter, key: string, message: string) => {
+// Counts one attempt; the attempt past the limit is refused with 429 and Retry-After, unless
+// `unless` (asked only then) says this caller may go on anyway.
+export const consume = async (
+  limiter: Limiter,
+  key: string,
+  message: string,
+  unless?: () => Promise<boolean>,
+) => {
   try {
     return await limiter.consume(key);
   } catch (error) {
     if (!(error instanceof RateLimiterRes)) throw error;
+    if (unless && (await unless())) return error;
     throw new AppError('ERR_TOO_MANY_REQUESTS', message, {
       headers: { 'Retry-After': String(Math.max(Math.ceil(error.msBeforeNext / 1000), 1)) },
     });

@@ -25,6 +25,9 @@ import {
 
 const tags = ['auth'];
 export const REFRESH_COOKIE = 'jrt';
+// Marks a browser that signed in before: it may still try when its account is under attack.
+export const DEVICE_COOKIE = 'jdv';
+const DEVICE_COOKIE_SECONDS = 365 * 24 * 3600;
 
 export const authRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -72,7 +75,18 @@ export const authRoutes = async (root: FastifyInstance) => {
         return JSON.stringify({ ...body, errorMessage: body.message });
       },
     },
-    async (request, reply) => sendSession(reply, await login(app.deps, request.body, request.ip)),
+    async (request, reply) => {
+      const { device, ...session } = await login(app.deps, request.body, {
+        ip: request.ip,
+        device: request.cookies[DEVICE_COOKIE],
+      });
+      reply.setCookie(DEVICE_COOKIE, device, {
+        ...cookieOptions,
+        path: '/auth/login',
+        maxAge: DEVICE_COOKIE_SECONDS,
+      });
+      return sendSession(reply, session);
+    },
   );
 
   app.post(
@@ -143,7 +157,7 @@ export const authRoutes = async (root: FastifyInstance) => {
       config: publicRoute,
     },
     async (request) => {
-      await resetPassword(app.deps, request.params);
+      await resetPassword(app.deps, request.params, request.ip);
       return { message: 'Password updated' };
     },
   );

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps';
 import { passwordResets, refreshTokens, users } from '../../db/schema';
 import { AppError } from '../../platform/errors';
 import { hashPassword, verifyPassword } from '../../platform/passwords';
-import { consume } from '../../platform/rate-limit';
+import { consume, KNOWN_ADDRESS_SECONDS } from '../../platform/rate-limit';
 import { endSessions, revokeSessions } from '../../platform/sessions';
 import { loadSessionUser, type SessionUser } from '../users/users.service';
 
@@ -59,21 +59,58 @@ const issueSession = async (
   };
 };
 
-export const login = async (deps: Deps, input: { email: string; password: string }, ip: string) => {
+// The device cookie a successful login leaves: a nonce and its keyed hash, bound to the email.
+const deviceSignature = (deps: Deps, email: string, nonce: string) =>
+  deps.tokens.hashOpaque(`device:${email}:${nonce}`);
+const newDeviceToken = (deps: Deps, email: string) => {
+  const nonce = deps.tokens.newOpaqueToken();
+  return `${nonce}.${deviceSignature(deps, email, nonce)}`;
+};
+const isKnownDevice = (deps: Deps, email: string, device: string | undefined) => {
+  const [nonce, signature] = (device ?? '').split('.');
+  return (
+    !!nonce && !!signature && deps.tokens.sameHash(signature, deviceSignature(deps, email, nonce))
+  );
+};
+
+export type LoginClient = { ip: string; device?: string };
+
+export const login = async (
+  deps: Deps,
+  input: { email: string; password: string },
+  client: LoginClient,
+): Promise<SessionResult & { device: string }> => {
+  const { ip } = client;
+  const pair = `${ip}|${input.email}`;
   // Every attempt is counted before the password is checked, so parallel guesses cannot all pass
-  // the check; a successful one gives its points back.
+  // the check; a successful one gives its points back. Failures lock an email out only for the
+  // address they came from; past the email's own (larger) limit, only a device or address that
+  // signed in to it before may still try, so an attacker elsewhere cannot lock its owner out.
   await consume(deps.limits.loginIp, ip, 'Too many attempts from this address, try later');
+  await consume(
+    deps.limits.loginPair,
+    pair,
+    'Too many failed attempts for this account, try later',
+  );
   await consume(
     deps.limits.loginEmail,
     input.email,
-    'Too many failed attempts for this account, try later',
+    'Too many failed attempts for this account: sign in from a device you used before, or reset the password',
+    async () =>
+      isKnownDevice(deps, input.email, client.device) ||
+      (await deps.limits.loginKnown.get(pair)) !== null,
   );
 
   const [user] = await deps.db.select().from(users).where(eq(users.email, input.email));
   dummyHash ??= hashPassword(randomUUID());
   const valid = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
   if (!user || !valid) throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid email or password');
-  await Promise.all([deps.limits.loginEmail.delete(input.email), deps.limits.loginIp.reward(ip)]);
+  await Promise.all([
+    deps.limits.loginPair.delete(pair),
+    deps.limits.loginIp.reward(ip),
+    deps.limits.loginEmail.reward(input.email),
+    deps.limits.loginKnown.set(pair, 1, KNOWN_ADDRESS_SECONDS),
+  ]);
 
   const familyId = randomUUID();
   // One session per account: earlier logins end, and their sockets are told, then dropped.
@@ -83,7 +120,7 @@ export const login = async (deps: Deps, input: { email: string; password: string
     .toUser(user.companyId, user.id)
     .emit('auth', { action: 'update', user: { id: user.id }, sessionId: familyId });
   deps.realtime.endSessions(ended);
-  return session;
+  return { ...session, device: newDeviceToken(deps, input.email) };
 };
 
 export const refresh = async (deps: Deps, presented: string | undefined) => {
@@ -167,7 +204,12 @@ export const requestPasswordReset = async (deps: Deps, email: string, ip: string
 export const resetPassword = async (
   deps: Deps,
   input: { email: string; token: string; newPassword: string },
+  ip: string,
 ) => {
+  // Counted like code requests (the same budget per address), so neither route can be used to
+  // learn which emails have accounts faster than the other.
+  await consume(deps.limits.forgotIp, ip, 'Too many reset attempts, try later');
+  await consume(deps.limits.resetEmail, input.email, 'Too many reset attempts, try later');
   const [user] = await deps.db
     .select({ id: users.id })
     .from(users)
@@ -220,4 +262,9 @@ export const resetPassword = async (
     return revokeSessions(tx, { userId: user.id });
   });
   deps.realtime.endSessions(ended);
+  // Whoever proved they own the mailbox may sign in again at once.
+  await Promise.all([
+    deps.limits.loginEmail.delete(input.email),
+    deps.limits.loginPair.delete(`${ip}|${input.email}`),
+  ]);
 };

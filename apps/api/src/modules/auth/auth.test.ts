@@ -89,7 +89,72 @@ describe('login', () => {
     expect(junk.json().error).toBe('ERR_VALIDATION');
   });
 
-  it('rate-limits repeated failures per email with 429 and Retry-After', async () => {
+  it('failures from elsewhere cannot lock the owner out: known addresses and devices still sign in', async () => {
+    const { admin } = await makeCompany(t.db);
+    const attempt = (remoteAddress: string, password: string, device?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        remoteAddress,
+        payload: { email: admin.email, password },
+        cookies: device ? { jdv: device } : {},
+      });
+    const owner = await attempt('198.51.100.1', PASSWORD);
+    expect(owner.statusCode).toBe(200);
+    const device = owner.cookies.find((c) => c.name === 'jdv');
+    expect(device).toMatchObject({ httpOnly: true, path: '/auth/login' });
+    // An attacker spread over ten addresses spends the email's whole budget (LOGIN_RATE_LIMIT 3 × 10).
+    for (let host = 1; host <= 10; host += 1)
+      for (let i = 0; i < 3; i += 1)
+        expect((await attempt(`203.0.113.${host}`, 'guess')).statusCode).toBe(401);
+    const stranger = await attempt('203.0.113.99', PASSWORD);
+    expect(stranger.statusCode).toBe(429);
+    expect(stranger.json().message).toMatch(/device you used before/);
+    // The owner, from the address they signed in from, or on their browser anywhere.
+    const again = await attempt('198.51.100.1', PASSWORD);
+    expect(again.statusCode, again.body).toBe(200);
+    expect((await attempt('192.0.2.50', PASSWORD, device!.value)).statusCode).toBe(200);
+    // Someone else's device cookie, or a forged one, does not count.
+    expect((await attempt('192.0.2.51', PASSWORD, `${device!.value}x`)).statusCode).toBe(429);
+    // The attacker's own address stays locked for this email, even with the right password.
+    expect((await attempt('203.0.113.1', PASSWORD)).statusCode).toBe(429);
+  });
+
+  it('a completed password reset unlocks the account', async () => {
+    const { admin } = await makeCompany(t.db);
+    for (let host = 1; host <= 10; host += 1)
+      for (let i = 0; i < 3; i += 1)
+        await t.app.inject({
+          method: 'POST',
+          url: '/auth/login',
+          remoteAddress: `203.0.114.${host}`,
+          payload: { email: admin.email, password: 'guess' },
+        });
+    const fresh = (password: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        remoteAddress: '192.0.2.80',
+        payload: { email: admin.email, password },
+      });
+    expect((await fresh(PASSWORD)).statusCode).toBe(429);
+    const from = { remoteAddress: '192.0.2.80' };
+    await t.app.inject({
+      method: 'POST',
+      url: `/forgetpassword/${encodeURIComponent(admin.email)}`,
+      ...from,
+    });
+    const code = /: (\d{6})/.exec(t.mail.at(-1)!.text)![1];
+    const reset = await t.app.inject({
+      method: 'POST',
+      url: `/resetpasswords/${encodeURIComponent(admin.email)}/${code}/NewPass123`,
+      ...from,
+    });
+    expect(reset.statusCode).toBe(200);
+    expect((await fresh('NewPass123')).statusCode).toBe(200);
+  });
+
+  it('rate-limits repeated failures per address and email with 429 and Retry-After', async () => {
     const { admin } = await makeCompany(t.db);
     for (let i = 0; i < 3; i += 1) {
       const res = await t.app.inject({
@@ -454,16 +519,19 @@ describe('password reset', () => {
     const wrong = Array.from({ length: 1000 }, (_, i) => String(i).padStart(6, '0'))
       .filter((guess) => guess !== code)
       .slice(0, 59);
+    // From many addresses: the email's own limit (10 tries a window) still holds.
     const results = await Promise.all(
-      [...wrong, code].map((guess) =>
+      [...wrong, code].map((guess, i) =>
         t.app.inject({
           method: 'POST',
           url: `/resetpasswords/${encodeURIComponent(admin.email)}/${guess}/Taken0ver9`,
+          remoteAddress: `198.18.0.${i + 1}`,
         }),
       ),
     );
-    expect(results.map((r) => r.statusCode)).toEqual(Array(60).fill(400));
-    expect(results.at(-1)!.json().error).toBe('ERR_INVALID_RESET_CODE');
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 400)).toHaveLength(10);
+    expect(codes.filter((c) => c === 429)).toHaveLength(50);
     const [row] = await t.db.select().from(users).where(eq(users.id, admin.id));
     expect(row.passwordHash).toBe(admin.passwordHash);
     const [reset] = await t.db
@@ -492,6 +560,27 @@ describe('password reset', () => {
     const res = await t.app.inject({ method: 'POST', url: '/forgetpassword/nobody%40nowhere.io' });
     expect(res.statusCode).toBe(404);
     expect(res.json().error).toBe('ERR_EMAIL_NOT_FOUND');
+  });
+
+  it('reset attempts share the code requests’ limit per address, unknown emails included', async () => {
+    const from = { remoteAddress: '198.19.0.7' };
+    const codes: number[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const forgot = await t.app.inject({
+        method: 'POST',
+        url: `/forgetpassword/probe${i}%40nowhere.io`,
+        ...from,
+      });
+      const reset = await t.app.inject({
+        method: 'POST',
+        url: `/resetpasswords/probe${i}%40nowhere.io/123456/NewPass123`,
+        ...from,
+      });
+      codes.push(forgot.statusCode, reset.statusCode);
+    }
+    // 20 tries an address a window over both routes; the rest wait.
+    expect(codes.slice(0, 20)).toEqual(Array(20).fill(404));
+    expect(codes.slice(20)).toEqual(Array(4).fill(429));
   });
 });
 
