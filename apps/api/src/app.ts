@@ -70,6 +70,7 @@ import path from 'node:path';
 import { createJobs } from './jobs/queue';
 import { createDomainEvents } from './events/domain-events';
 import { markUserOnline } from './modules/users/users.service';
+import { sealCloudSecrets } from './modules/whatsapps/whatsapps.service';
 import type { AppDeps, RouteInfo } from './deps';
 
 export type { AppDeps, RouteInfo };
@@ -151,6 +152,8 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   const leases = database.connectionString
     ? await createPgLeases({ connectionString: database.connectionString, log: app.log })
     : createLocalLeases();
+  const secrets = createSecretBox(config.encryptionKey);
+  await sealCloudSecrets(database.db, secrets);
   const channels = createChannelManager({
     db: database.db,
     log: app.log,
@@ -158,6 +161,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     uploads,
     leases,
     drivers,
+    secrets,
     claimIntervalMs: database.connectionString ? config.sessionClaimInterval * 1000 : 0,
     handoverWaitMs: config.sessionHandoverWait * 1000,
   });
@@ -189,7 +193,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
       }),
     limits,
     uploads,
-    secrets: createSecretBox(config.encryptionKey),
+    secrets,
   });
 
   // Every route is recorded with its declared access so tests can walk the whole API.

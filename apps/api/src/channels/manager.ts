@@ -1,4 +1,6 @@
 import { stripNul } from '../platform/nul';
+import type { SecretBox } from '../platform/secrets';
+import { withOpenCloudSecrets } from './cloud/credentials';
 import { eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConnectionStatus, Provider, WhatsappSessionView } from '@atendi/shared';
@@ -60,6 +62,8 @@ export const createChannelManager = (options: {
   uploads: Uploads;
   leases: Leases;
   drivers: ChannelDriver[];
+  // Opens the credentials a connection keeps sealed (the Cloud API's), for its driver.
+  secrets: Pick<SecretBox, 'open'>;
   // How often a node looks for sessions nobody runs (another node died); 0 turns the sweep off.
   claimIntervalMs?: number;
   // How long a call on a session between nodes waits for the next owner before it is answered
@@ -218,7 +222,7 @@ export const createChannelManager = (options: {
     const driver = driverOf(row);
     const holder: { session?: ChannelSession } = {};
     const session = driver.createSession({
-      connection: row,
+      connection: withOpenCloudSecrets(options.secrets, row),
       db,
       log: log.child({ whatsappId: row.id, provider: row.provider }),
       emit: async (event) => {

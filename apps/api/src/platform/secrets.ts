@@ -8,6 +8,10 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 const VERSION = 'v1';
 const IV_BYTES = 12;
 
+// A value this module sealed: version, 12-byte IV and 16-byte tag in base64url, then the data.
+const SEALED = /^v1\.[\w-]{16}\.[\w-]{22}\.[\w-]*$/;
+export const isSealed = (value: string) => SEALED.test(value);
+
 export type SecretBox = {
   seal: (plain: string) => string;
   // Throws when the value was not sealed with this key or was changed.

@@ -6,6 +6,8 @@ import { errorResponseSchema, okResponse } from '@atendi/shared';
 import { preparedPer } from '../../db/prepared';
 import { whatsapps } from '../../db/schema';
 import { AppError } from '../../platform/errors';
+import type { SecretBox } from '../../platform/secrets';
+import { withOpenCloudSecrets } from './credentials';
 import { useDepthCheckedJson } from '../../platform/json-body';
 import { createWebhookInbox, type WebhookConnection } from './inbox';
 import { mapWebhook, phoneNumberIdsOf, WebhookPayloadError } from './payloads';
@@ -45,8 +47,19 @@ const connectionsQuery = preparedPer((db) =>
 
 // Every connection the payload touches must vouch for it, or one tenant's app could post messages
 // into another's.
-const vouchedBy = (connections: WebhookConnection[], raw: Buffer, header: string | undefined) =>
-  connections.every((c) => c.cloudAppSecret && verifySignature(raw, header, c.cloudAppSecret));
+const vouchedBy = (
+  secrets: Pick<SecretBox, 'open'>,
+  connections: WebhookConnection[],
+  raw: Buffer,
+  header: string | undefined,
+) =>
+  connections.every((c) => {
+    const appSecret = withOpenCloudSecrets(secrets, {
+      ...c,
+      cloudAccessToken: null,
+    }).cloudAppSecret;
+    return appSecret && verifySignature(raw, header, appSecret);
+  });
 
 // Whether the payload maps to events; the route answers 400 for one that does not (validated).
 const maps = (body: unknown) => {
@@ -146,7 +159,7 @@ export const cloudWebhookRoutes = async (root: FastifyInstance) => {
     const known = phoneIds.length === 1 ? remembered.get(phoneIds[0]) : undefined;
     if (
       known &&
-      vouchedBy([known], raw, header) &&
+      vouchedBy(app.deps.secrets, [known], raw, header) &&
       maps(request.body) &&
       (await inbox.storeIfCurrent(known, request.body))
     )
@@ -159,7 +172,7 @@ export const cloudWebhookRoutes = async (root: FastifyInstance) => {
       request.log.warn({ phoneNumberIds: unknown }, 'webhook for unknown phone number ids ignored');
     if (!connections.length) return { received: true };
 
-    if (!vouchedBy(connections, raw, header))
+    if (!vouchedBy(app.deps.secrets, connections, raw, header))
       throw new AppError('ERR_INVALID_SIGNATURE', 'The webhook signature is missing or invalid');
 
     // Rejected now rather than stored and failed later: a payload that does not map never will.

@@ -44,8 +44,8 @@ const addConnection = async (
       name,
       provider,
       cloudPhoneNumberId: phoneNumberId,
-      cloudAccessToken: GRAPH_TOKEN,
-      cloudAppSecret: appSecret,
+      cloudAccessToken: t.app.deps.secrets.seal(GRAPH_TOKEN),
+      cloudAppSecret: appSecret && t.app.deps.secrets.seal(appSecret),
       cloudVerifyToken: `verify-${name}`,
       cloudApiBaseUrl: graph.url,
     })
@@ -392,7 +392,7 @@ describe('POST /webhooks/whatsapp after a connection changed', () => {
     expect((await post(textTo(phone, 'wamid.s1'), 'old-secret')).statusCode).toBe(200);
     await t.db
       .update(whatsapps)
-      .set({ cloudAppSecret: 'new-secret' })
+      .set({ cloudAppSecret: t.app.deps.secrets.seal('new-secret') })
       .where(eq(whatsapps.id, d.id));
 
     expect((await post(textTo(phone, 'wamid.s2'), 'old-secret')).statusCode).toBe(401);
@@ -442,7 +442,7 @@ describe('POST /webhooks/whatsapp after a connection changed', () => {
     expect((await post(textTo(phone, 'wamid.g0'), 'first-secret')).statusCode).toBe(200);
     await t.db
       .update(whatsapps)
-      .set({ cloudAppSecret: 'second-secret' })
+      .set({ cloudAppSecret: t.app.deps.secrets.seal('second-secret') })
       .where(eq(whatsapps.id, d.id));
 
     const forA = Array.from({ length: 10 }, (_, i) => post(textTo(PHONE_A, `wamid.a${i}`)));

@@ -30,7 +30,7 @@ export const templatesRoutes = async (root: FastifyInstance) => {
   app.post(
     '/whatsapp/:id/templates/sync',
     { schema: { tags, params: idParam, response: list }, config: edit },
-    async (request) => syncTemplates(deps.db, request.auth, request.params.id, request.log),
+    async (request) => syncTemplates(deps, request.auth, request.params.id, request.log),
   );
 
   app.post(

@@ -15,6 +15,7 @@ import type { Db } from '../../db/client';
 import { messageTemplates, whatsapps } from '../../db/schema';
 import type { TemplateSend } from '../../channels/driver';
 import { graphClientFor } from '../../channels/cloud/graph';
+import { withOpenCloudSecrets } from '../../channels/cloud/credentials';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { foundOr404, ownedRow } from '../../platform/tenancy';
@@ -69,7 +70,7 @@ export const listTemplates = async (
 // POST /whatsapp/{whatsappId}/templates/sync: the account's templates, copied again. Templates the
 // account no longer lists stay, marked DELETED, so campaigns that used one still say which.
 export const syncTemplates = async (
-  db: Db,
+  { db, secrets }: Pick<AppDeps, 'db' | 'secrets'>,
   ctx: Pick<AuthContext, 'companyId'>,
   whatsappId: number,
   log: FastifyBaseLogger,
@@ -84,7 +85,7 @@ export const syncTemplates = async (
       'Set the WhatsApp Business Account id of the connection to read its templates',
       { fields: { cloudBusinessAccountId: ['Required'] } },
     );
-  const graph = graphClientFor(connection);
+  const graph = graphClientFor(withOpenCloudSecrets(secrets, connection));
   const { templates, skipped } = await graph.listTemplates(account);
   if (skipped)
     log.warn({ whatsappId, skipped }, 'graph api listed templates that could not be read');

@@ -28,7 +28,8 @@ import {
 } from '../../../test/harness';
 import { eventually, pairedSimulator, ticketOf } from '../../../test/inbox';
 import { multipart } from '../../../test/multipart';
-import { campaignShipping, contactListItems, messages } from '../../db/schema';
+import { campaignShipping, contactListItems, messages, whatsapps } from '../../db/schema';
+import { isSealed } from '../../platform/secrets';
 
 // Cloud API templates and the 24-hour window (issue 16, "Official Cloud API realities"), against the
 // Graph stand-in: the account's templates are synced, the inbox refuses free-form messages outside
@@ -167,6 +168,16 @@ describe('template sync', () => {
     const many = Array.from({ length: 104 }, (_, i) => promo(`p${unique()}${i}`));
     cloud = await cloudConnection([...many, withImage(`i${unique()}`)]);
     expect(cloud.cloudBusinessAccountId).toBe(account);
+    // Sealed at rest (a copy of the database reveals neither), opened for the Graph API below.
+    const [stored] = await t.db.select().from(whatsapps).where(eq(whatsapps.id, cloud.id));
+    for (const [sealed, plain] of [
+      [stored.cloudAccessToken!, GRAPH_TOKEN],
+      [stored.cloudAppSecret!, SECRET],
+    ]) {
+      expect(isSealed(sealed)).toBe(true);
+      expect(sealed).not.toContain(plain);
+      expect(t.app.deps.secrets.open(sealed)).toBe(plain);
+    }
 
     const before = await call('GET', `/whatsapp/${cloud.id}/templates`);
     expect(before.json()).toEqual({ templates: [], syncedAt: null });

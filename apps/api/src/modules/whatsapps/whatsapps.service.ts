@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNotNull, ne, or } from 'drizzle-orm';
 import {
   can,
   defaultSchedules,
@@ -19,10 +19,12 @@ import {
 } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
+import { isSealed, type SecretBox } from '../../platform/secrets';
+import { withOpenCloudSecrets } from '../../channels/cloud/credentials';
 import { foreignReferences, foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
 import { assertPlanLimit } from '../plans/plans.service';
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'channels'>;
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'channels' | 'secrets'>;
 type Row = typeof whatsapps.$inferSelect;
 type QueueRef = { id: number; name: string; color: string };
 
@@ -224,21 +226,50 @@ const broadcast = async (deps: Deps, ctx: AuthContext, id: number, action: 'crea
   emitWhatsapp(deps, ctx.companyId, { action, whatsapp: view });
 };
 
-const rowValues = (input: WhatsappUpdateInput) => {
+const rowValues = (deps: Deps, input: WhatsappUpdateInput) => {
   const { queueIds: _ignored, ...rest } = input;
   void _ignored;
-  // Write-only secrets: an empty or absent value keeps the stored one.
+  // Write-only secrets, sealed at rest: an empty or absent value keeps the stored one.
   const values: Partial<Row> = { ...rest };
-  if (!input.cloudAccessToken) delete values.cloudAccessToken;
-  if (!input.cloudAppSecret) delete values.cloudAppSecret;
+  if (input.cloudAccessToken) values.cloudAccessToken = deps.secrets.seal(input.cloudAccessToken);
+  else delete values.cloudAccessToken;
+  if (input.cloudAppSecret) values.cloudAppSecret = deps.secrets.seal(input.cloudAppSecret);
+  else delete values.cloudAppSecret;
   return values;
+};
+
+// Connections saved before their Cloud API credentials were sealed: sealed at start, each row only
+// while it still holds the plain value read (nodes starting together seal it once).
+export const sealCloudSecrets = async (db: Db, secrets: SecretBox) => {
+  const rows = await db
+    .select({
+      id: whatsapps.id,
+      cloudAccessToken: whatsapps.cloudAccessToken,
+      cloudAppSecret: whatsapps.cloudAppSecret,
+    })
+    .from(whatsapps)
+    .where(or(isNotNull(whatsapps.cloudAccessToken), isNotNull(whatsapps.cloudAppSecret)));
+  let sealed = 0;
+  for (const row of rows) {
+    for (const column of ['cloudAccessToken', 'cloudAppSecret'] as const) {
+      const plain = row[column];
+      if (!plain || isSealed(plain)) continue;
+      const done = await db
+        .update(whatsapps)
+        .set({ [column]: secrets.seal(plain) })
+        .where(and(eq(whatsapps.id, row.id), eq(whatsapps[column], plain)))
+        .returning({ id: whatsapps.id });
+      sealed += done.length;
+    }
+  }
+  return sealed;
 };
 
 export const createWhatsapp = async (deps: Deps, ctx: AuthContext, input: WhatsappInput) => {
   assertProvider(deps, input.provider);
   await assertReferences(deps.db, ctx, input);
   assertGreeting(input.queueIds, input.greetingMessage);
-  const values = rowValues(input);
+  const values = rowValues(deps, input);
   assertCloudCredentials(values);
   const id = await deps.db.transaction(async (tx) => {
     await assertPlanLimit(tx, ctx.companyId, 'connections');
@@ -293,7 +324,7 @@ export const updateWhatsapp = async (
         fields: { isDefault: ['ERR_NO_OTHER_WHATSAPP'] },
       },
     );
-  const values = rowValues(input);
+  const values = rowValues(deps, input);
   assertCloudCredentials({ ...current, ...values });
   await deps.db.transaction(async (tx) => {
     if (input.isDefault && !current.isDefault)
@@ -318,11 +349,12 @@ export const updateWhatsapp = async (
   }
   await broadcast(deps, ctx, id, 'update');
   // New credentials or a new provider only take effect in a new session.
+  const stored = withOpenCloudSecrets(deps.secrets, current);
   const sessionChanged =
     (input.provider && input.provider !== current.provider) ||
     (current.provider === 'cloud' &&
       (['cloudPhoneNumberId', 'cloudAccessToken', 'cloudApiBaseUrl'] as const).some(
-        (key) => key in values && values[key] !== current[key],
+        (key) => key in values && input[key] !== stored[key],
       ));
   if (sessionChanged) {
     if (input.provider && input.provider !== current.provider)

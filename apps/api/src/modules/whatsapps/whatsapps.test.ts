@@ -25,7 +25,9 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
-import { getDefaultWhatsapp } from './whatsapps.service';
+import { getDefaultWhatsapp, sealCloudSecrets } from './whatsapps.service';
+import { withOpenCloudSecrets } from '../../channels/cloud/credentials';
+import { isSealed } from '../../platform/secrets';
 
 let t: TestContext;
 let admin: Session;
@@ -226,6 +228,39 @@ describe('connections', () => {
     const res = await create({ name: 'x' });
     expect(res.statusCode).toBe(400);
     expect(res.json().fields.name).toBeDefined();
+  });
+});
+
+describe('Cloud API credentials saved before they were sealed', () => {
+  it('are sealed at start, once when several nodes start together, and open to what was saved', async () => {
+    const [row] = await t.db
+      .insert(whatsapps)
+      .values({
+        companyId: company.company.id,
+        name: 'Cloud antigua',
+        provider: 'cloud',
+        cloudPhoneNumberId: '555000111',
+        cloudAccessToken: 'EAAG-plain-token',
+        cloudAppSecret: 'plain-app-secret',
+        cloudVerifyToken: 'verify',
+      })
+      .returning();
+    const counts = await Promise.all(
+      [1, 2, 3].map(() => sealCloudSecrets(t.db, t.app.deps.secrets)),
+    );
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(2);
+    const [sealed] = await t.db.select().from(whatsapps).where(eq(whatsapps.id, row.id));
+    expect(isSealed(sealed.cloudAccessToken!)).toBe(true);
+    expect(isSealed(sealed.cloudAppSecret!)).toBe(true);
+    expect(withOpenCloudSecrets(t.app.deps.secrets, sealed)).toMatchObject({
+      cloudAccessToken: 'EAAG-plain-token',
+      cloudAppSecret: 'plain-app-secret',
+    });
+    expect(await sealCloudSecrets(t.db, t.app.deps.secrets)).toBe(0);
+    // The API still says only that they are set.
+    const view = (await get(row.id)) as WhatsappView & Record<string, unknown>;
+    expect(view).toMatchObject({ hasCloudAccessToken: true, hasCloudAppSecret: true });
+    expect(JSON.stringify(view)).not.toContain('plain');
   });
 });
 
