@@ -320,6 +320,8 @@ export const startApi = async (
       // A run outlasts the default 15 minutes; the logins happen once.
       ACCESS_TOKEN_TTL: String(24 * 3600),
       LOGIN_RATE_LIMIT: '1000',
+      // The stand-ins of outside services (the Graph API of bench/webhooks.ts) listen on loopback.
+      OUTBOUND_ALLOW_PRIVATE: '127.0.0.0/8',
       // Per-request info lines would cost both processes time and say nothing here.
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
       ...env,

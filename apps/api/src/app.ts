@@ -19,6 +19,7 @@ import { registerErrorHandling } from './platform/errors';
 import { stripNul } from './platform/nul';
 import { useDepthCheckedJson } from './platform/json-body';
 import { createSecretBox } from './platform/secrets';
+import { createOutboundGuard } from './platform/outbound';
 import { DebugRequestLog, requestSerializer } from './platform/log-redaction';
 import { apiHelmetOptions, docsCsp } from './platform/security-headers';
 import { createMailer, type Mailer } from './platform/mailer';
@@ -153,6 +154,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     ? await createPgLeases({ connectionString: database.connectionString, log: app.log })
     : createLocalLeases();
   const secrets = createSecretBox(config.encryptionKey);
+  const outbound = createOutboundGuard({ allowPrivate: config.outboundAllowPrivate });
   await sealCloudSecrets(database.db, secrets);
   const channels = createChannelManager({
     db: database.db,
@@ -162,6 +164,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     leases,
     drivers,
     secrets,
+    fetch: outbound.fetch,
     claimIntervalMs: database.connectionString ? config.sessionClaimInterval * 1000 : 0,
     handoverWaitMs: config.sessionHandoverWait * 1000,
   });
@@ -194,6 +197,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     limits,
     uploads,
     secrets,
+    outbound,
   });
 
   // Every route is recorded with its declared access so tests can walk the whole API.
@@ -296,6 +300,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   });
   app.addHook('onClose', async () => {
     await limiterRedis?.quit().catch(() => undefined);
+    await outbound.close();
   });
   return app;
 };

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseCidr, type AllowPrivate } from './platform/outbound';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', ''])
@@ -55,6 +56,26 @@ const trustProxy = z
     return entries;
   });
 
+// OUTBOUND_ALLOW_PRIVATE: which private networks company-supplied URLs may reach (none by default).
+const allowPrivate = z
+  .string()
+  .trim()
+  .transform((raw, ctx): AllowPrivate => {
+    const value = raw.toLowerCase();
+    if (['', 'false', '0', 'no', 'off'].includes(value)) return false;
+    if (['true', 'yes', 'on'].includes(value)) return true;
+    const entries = raw.split(',').map((entry) => entry.trim());
+    const bad = entries.filter((entry) => !parseCidr(entry));
+    if (bad.length) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `Expected true, false or addresses/CIDRs (e.g. 10.0.0.0/8,::1); not ${bad.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
 // Every environment variable the product reads. README "Configuration" lists the same.
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -101,6 +122,7 @@ const envSchema = z.object({
   SERVE_WEB: z.preprocess(emptyAsUndefined, bool.default(true)),
   WEB_DIST: z.string().default(''),
   TRUST_PROXY: trustProxy.default(false),
+  OUTBOUND_ALLOW_PRIVATE: allowPrivate.default(false),
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
   LOGIN_RATE_WINDOW: z.coerce
     .number()
@@ -184,6 +206,8 @@ export type Config = {
   webDist: string;
   // Fastify's trustProxy: who may set X-Forwarded-For (off by default).
   trustProxy: TrustProxy;
+  // Private networks company-supplied URLs may reach (platform/outbound.ts).
+  outboundAllowPrivate: AllowPrivate;
   loginRateLimit: number;
   externalApiRateLimit: number;
   loginRateWindow: number;
@@ -267,6 +291,7 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
     serveWeb: e.SERVE_WEB,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : '',
     trustProxy: e.TRUST_PROXY,
+    outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     externalApiRateLimit: e.EXTERNAL_API_RATE_LIMIT,
     loginRateWindow: e.LOGIN_RATE_WINDOW,

@@ -9,6 +9,7 @@ import type { RouteAccess } from './platform/context';
 import type { Mailer } from './platform/mailer';
 import type { RateLimits } from './platform/rate-limit';
 import type { SecretBox } from './platform/secrets';
+import type { OutboundGuard } from './platform/outbound';
 import type { TokenService } from './platform/tokens';
 import type { Uploads } from './platform/uploads';
 import type { Realtime } from './realtime/realtime';
@@ -41,6 +42,8 @@ export type AppDeps = {
   uploads: Uploads;
   // Seals what companies entrust to the API (AI provider keys) with ENCRYPTION_KEY.
   secrets: SecretBox;
+  // The one way to call a URL a company supplied (platform/outbound.ts).
+  outbound: OutboundGuard;
 };
 
 export type RouteInfo = {

@@ -78,6 +78,9 @@ export const createTestApp = async (
     // No background takeover of the fixtures' connections (rows written CONNECTED that nothing runs)
     // unless a test asks for it.
     SESSION_CLAIM_INTERVAL: '0',
+    // The tests' stand-ins of outside services (Typebot, n8n, the Graph API, OpenAI) listen on
+    // loopback, which company-supplied URLs may not reach otherwise.
+    OUTBOUND_ALLOW_PRIVATE: '127.0.0.0/8,::1',
     ...env,
   });
   const database = await openTestDatabase();

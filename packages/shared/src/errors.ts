@@ -58,6 +58,8 @@ export const errorStatus = {
   ERR_PROVIDER_UNAVAILABLE: 400,
   ERR_WAPP_IN_USE: 409,
   ERR_INVALID_SIGNATURE: 401,
+  // A company-supplied URL that points at a private network, or is not http(s).
+  ERR_OUTBOUND_URL_NOT_ALLOWED: 400,
   // POST /contacts/import on a connection whose provider cannot read the phone's contacts.
   ERR_IMPORT_NOT_SUPPORTED: 400,
   ERR_SCHEDULE_SENT: 409,
@@ -97,7 +99,8 @@ export const errorStatus = {
   ERR_AI_NOT_CONFIGURED: 400,
   ERR_AI_PROVIDER_AUTH: 400,
   ERR_AI_PROVIDER_REQUEST: 400,
-  ERR_AI_PROVIDER_UNAVAILABLE: 502,
+  // The provider (a server the company or the operator named) is down: 424, not a gateway error.
+  ERR_AI_PROVIDER_UNAVAILABLE: 424,
   // Queue integrations: not found; another of the company has that name. Dialogflow (a session test):
   // Google refused the key; the project or agent does not exist; it refused the request; it could not
   // answer.
@@ -106,7 +109,7 @@ export const errorStatus = {
   ERR_DIALOGFLOW_AUTH: 400,
   ERR_DIALOGFLOW_NOT_FOUND: 400,
   ERR_DIALOGFLOW_INVALID: 400,
-  ERR_DIALOGFLOW_UNAVAILABLE: 502,
+  ERR_DIALOGFLOW_UNAVAILABLE: 424,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -104,6 +104,8 @@ export type DownloadedMedia = { data: Buffer; mimetype: string; fileName?: strin
 // What a session needs from the platform.
 export type SessionContext = {
   connection: ConnectionRow;
+  // How a driver calls a URL the company gave it (the Cloud API's base URL): platform/outbound.ts.
+  fetch: typeof fetch;
   db: Db;
   log: FastifyBaseLogger;
   // Reports an event. Awaiting it means the platform has handled (stored) it.

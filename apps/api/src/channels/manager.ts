@@ -64,6 +64,8 @@ export const createChannelManager = (options: {
   drivers: ChannelDriver[];
   // Opens the credentials a connection keeps sealed (the Cloud API's), for its driver.
   secrets: Pick<SecretBox, 'open'>;
+  // The outbound guard's fetch, for drivers calling company-supplied URLs.
+  fetch: typeof fetch;
   // How often a node looks for sessions nobody runs (another node died); 0 turns the sweep off.
   claimIntervalMs?: number;
   // How long a call on a session between nodes waits for the next owner before it is answered
@@ -223,6 +225,7 @@ export const createChannelManager = (options: {
     const holder: { session?: ChannelSession } = {};
     const session = driver.createSession({
       connection: withOpenCloudSecrets(options.secrets, row),
+      fetch: options.fetch,
       db,
       log: log.child({ whatsappId: row.id, provider: row.provider }),
       emit: async (event) => {

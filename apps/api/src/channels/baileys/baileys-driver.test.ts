@@ -98,6 +98,7 @@ const setup = (options: { registered?: boolean; me?: { id: string; lid?: string 
   const events: ChannelEvent[] = [];
   const session = driver.createSession({
     connection: { id: 7, companyId: 3 } as ConnectionRow,
+    fetch,
     db: {} as Db,
     log,
     emit: async (event) => void events.push(event),

@@ -1,3 +1,4 @@
+import { createOutboundGuard } from '../../platform/outbound';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,7 +30,10 @@ const log = new Proxy({} as FastifyBaseLogger, {
           ),
 });
 
-const sessionFor = (overrides: Partial<ConnectionRow> = {}) => {
+// The tests' Graph stand-in listens on loopback, which only an operator's setting lets through.
+const loopbackAllowed = createOutboundGuard({ allowPrivate: ['127.0.0.0/8'] });
+
+const sessionFor = (overrides: Partial<ConnectionRow> = {}, guard = loopbackAllowed) => {
   const events: ChannelEvent[] = [];
   const connection = {
     id: 1,
@@ -44,6 +48,7 @@ const sessionFor = (overrides: Partial<ConnectionRow> = {}) => {
   } as ConnectionRow;
   const session = cloudDriver.createSession({
     connection,
+    fetch: guard.fetch,
     db: {} as Db,
     log,
     emit: async (event) => void events.push(event),
@@ -87,7 +92,8 @@ describe('cloud driver: start', () => {
     await expect(session.start()).resolves.toBeUndefined();
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'status', status: 'DISCONNECTED' });
-    expect((events[0] as { reason: string }).reason).toMatch(/Error validating access token/);
+    // Meta says why in words; from a base URL the company named (this stand-in), only its code.
+    expect((events[0] as { reason: string }).reason).toMatch(/\(code 190\) \[HTTP 401\]/);
     expect(graph.requests[0].headers.authorization).toBe(`Bearer ${secretToken}`);
     expect(logged.length).toBeGreaterThan(0);
     expect(logged.join('\n')).not.toContain(secretToken);
@@ -110,7 +116,7 @@ describe('cloud driver: start', () => {
     await unknown.session.start();
     expect(unknown.events[0]).toMatchObject({
       status: 'DISCONNECTED',
-      reason: expect.stringMatching(/does not exist/),
+      reason: expect.stringMatching(/\(code 100\)/),
     });
   });
 
@@ -213,7 +219,7 @@ describe('cloud driver: sending', () => {
     expect(failed).toBeInstanceOf(ChannelError);
     expect(failed).toMatchObject({
       code: 'ERR_SENDING_WAPP_MSG',
-      message: expect.stringMatching(/not in allowed list \(code 131030\)/),
+      message: expect.stringMatching(/\(code 131030\) \[HTTP 400\]/),
     });
 
     graph.failNext('auth');
@@ -274,27 +280,27 @@ describe('cloud driver: sending', () => {
   });
 });
 
-describe('cloud driver: media download', () => {
-  const imageMessage = (mediaId: string) => {
-    const [group] = mapWebhook(
-      webhookBody({
-        phoneNumberId: PHONE_ID,
-        value: {
-          messages: [
-            {
-              from: '15551234',
-              id: 'wamid.IMG',
-              timestamp: '1749416383',
-              type: 'image',
-              image: { id: mediaId, mime_type: 'image/jpeg', sha256: 'x', caption: 'hi' },
-            },
-          ],
-        },
-      }),
-    );
-    return (group.events[0] as Extract<ChannelEvent, { type: 'message' }>).message;
-  };
+const imageMessage = (mediaId: string) => {
+  const [group] = mapWebhook(
+    webhookBody({
+      phoneNumberId: PHONE_ID,
+      value: {
+        messages: [
+          {
+            from: '15551234',
+            id: 'wamid.IMG',
+            timestamp: '1749416383',
+            type: 'image',
+            image: { id: mediaId, mime_type: 'image/jpeg', sha256: 'x', caption: 'hi' },
+          },
+        ],
+      },
+    }),
+  );
+  return (group.events[0] as Extract<ChannelEvent, { type: 'message' }>).message;
+};
 
+describe('cloud driver: media download', () => {
   it('looks the media URL up, then downloads it with the token', async () => {
     const bytes = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
     graph.addMedia('1003383421387256', bytes, 'image/jpeg');
@@ -316,13 +322,34 @@ describe('cloud driver: media download', () => {
     });
     graph.addMedia('m2', Buffer.from('x'), 'image/png');
     graph.failNext({ status: 404, code: 100, message: 'Media expired' }, '/download/');
-    await expect(session.downloadMedia(imageMessage('m2'))).rejects.toMatchObject({
+    const failed = await session.downloadMedia(imageMessage('m2')).catch((e: unknown) => e);
+    expect(failed).toMatchObject({
       code: 'ERR_WAPP_DOWNLOAD_MEDIA',
-      message: expect.stringMatching(/Media expired/),
+      message: expect.stringMatching(/\(code 100\) \[HTTP 404\]/),
     });
+    // A server the company named (not Meta's) does not get its words passed on.
+    expect((failed as Error).message).not.toMatch(/Media expired/);
     await expect(
       session.downloadMedia({ ...imageMessage('m2'), raw: { type: 'text' } }),
     ).rejects.toMatchObject({ code: 'ERR_WAPP_DOWNLOAD_MEDIA' });
+  });
+});
+
+describe('cloud driver: a base URL on a private network', () => {
+  it('is never called: start, sends and media downloads fail as channel errors', async () => {
+    graph.addMedia('m-private', Buffer.from('secret'), 'image/png');
+    const { session, events } = sessionFor({}, createOutboundGuard({ allowPrivate: false }));
+    await session.start();
+    expect(events.at(-1)).toMatchObject({ type: 'status', status: 'DISCONNECTED' });
+    await expect(session.sendMessage({ to: '1555', body: 'x' })).rejects.toMatchObject({
+      code: 'ERR_SENDING_WAPP_MSG',
+      message: expect.stringMatching(/private or reserved network/),
+    });
+    await expect(session.downloadMedia(imageMessage('m-private'))).rejects.toMatchObject({
+      code: 'ERR_WAPP_DOWNLOAD_MEDIA',
+      message: expect.stringMatching(/private or reserved network/),
+    });
+    expect(graph.requests).toEqual([]);
   });
 });
 

@@ -36,7 +36,7 @@ export const cloudDriver: ChannelDriver = {
   pairs: false,
   createSession(ctx: SessionContext): ChannelSession {
     const { connection, log } = ctx;
-    const graph = () => graphClientFor(connection);
+    const graph = () => graphClientFor(connection, ctx.fetch);
 
     const mediaPayload = async (media: OutgoingMedia, caption: string) => {
       const type = sendTypeOf(media);

@@ -1,4 +1,5 @@
 import { graphTemplateSchema, type GraphTemplate } from '@atendi/shared';
+import { refusalIn } from '../../platform/outbound';
 import { ChannelError } from '../driver';
 
 // A small client for the parts of Meta's Graph API the Cloud API driver uses. The access token only
@@ -23,6 +24,8 @@ export type GraphOptions = {
   phoneNumberId: string;
   baseUrl?: string | null;
   timeoutMs?: number;
+  // The company may name another base URL: its calls go through the outbound guard.
+  fetch?: typeof fetch;
 };
 
 export type GraphMessageResult = {
@@ -34,9 +37,10 @@ export type GraphMessageResult = {
 type GraphErrorBody = { error?: { message?: string; code?: number; type?: string } };
 
 // The Graph API says why in { error: { message, code } }; 401 and code 190 mean the token is bad.
-const graphFailure = async (response: Response, code: ErrorCode, what: string) => {
+// Meta's own words are passed on; another server's (a base URL the company typed) are not.
+const graphFailure = async (response: Response, code: ErrorCode, what: string, isMeta: boolean) => {
   const body = (await response.json().catch(() => ({}))) as GraphErrorBody;
-  const detail = body.error?.message ?? response.statusText ?? 'request failed';
+  const detail = (isMeta && body.error?.message) || 'the Graph API refused the request';
   const authFailed = response.status === 401 || body.error?.code === 190;
   return new ChannelError(
     authFailed
@@ -50,6 +54,8 @@ const graphFailure = async (response: Response, code: ErrorCode, what: string) =
 
 const networkFailure = (error: unknown, code: ErrorCode, what: string, timeoutMs: number) => {
   if (error instanceof ChannelError) return error;
+  const refusal = refusalIn(error);
+  if (refusal) return new ChannelError(code, `${what}: ${refusal.message}`);
   const name = (error as { name?: string } | undefined)?.name;
   if (name === 'TimeoutError' || name === 'AbortError')
     return new ChannelError(
@@ -66,19 +72,29 @@ export type GraphClient = ReturnType<typeof createGraphClient>;
 // The client of a Cloud API connection, or ERR_WAPP_NOT_INITIALIZED when its credentials are missing.
 export const NOT_CONFIGURED =
   'The Cloud API connection needs a phone number id and an access token';
-export const graphClientFor = (connection: {
-  cloudPhoneNumberId: string | null;
-  cloudAccessToken: string | null;
-  cloudApiBaseUrl: string | null;
-}) => {
+export const graphClientFor = (
+  connection: {
+    cloudPhoneNumberId: string | null;
+    cloudAccessToken: string | null;
+    cloudApiBaseUrl: string | null;
+  },
+  fetcher?: typeof fetch,
+) => {
   const { cloudPhoneNumberId: phoneNumberId, cloudAccessToken: accessToken } = connection;
   if (!phoneNumberId || !accessToken)
     throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', NOT_CONFIGURED);
-  return createGraphClient({ phoneNumberId, accessToken, baseUrl: connection.cloudApiBaseUrl });
+  return createGraphClient({
+    phoneNumberId,
+    accessToken,
+    baseUrl: connection.cloudApiBaseUrl,
+    fetch: fetcher,
+  });
 };
 
 export const createGraphClient = (options: GraphOptions) => {
-  const base = `${(options.baseUrl || DEFAULT_GRAPH_URL).replace(/\/+$/, '')}/${GRAPH_VERSION}`;
+  const host = (options.baseUrl || DEFAULT_GRAPH_URL).replace(/\/+$/, '');
+  const base = `${host}/${GRAPH_VERSION}`;
+  const isMeta = host === DEFAULT_GRAPH_URL;
   const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
   const phoneId = encodeURIComponent(options.phoneNumberId);
   const authorization = `Bearer ${options.accessToken}`;
@@ -94,7 +110,7 @@ export const createGraphClient = (options: GraphOptions) => {
     if (init.json !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
-      response = await fetch(url, {
+      response = await (options.fetch ?? fetch)(url, {
         method: init.method ?? 'GET',
         headers,
         body: init.form ?? (init.json !== undefined ? JSON.stringify(init.json) : undefined),
@@ -103,7 +119,7 @@ export const createGraphClient = (options: GraphOptions) => {
     } catch (error) {
       throw networkFailure(error, code, what, timeoutMs);
     }
-    if (!response.ok) throw await graphFailure(response, code, what);
+    if (!response.ok) throw await graphFailure(response, code, what, isMeta);
     return response;
   };
 

@@ -56,6 +56,7 @@ type Deps = Pick<
   | 'realtime'
   | 'config'
   | 'secrets'
+  | 'outbound'
   | 'jobs'
   | 'events'
   | 'ticketMessages'

@@ -12,12 +12,13 @@ import {
 import type { AppDeps } from '../../deps';
 import { aiProviders, type prompts } from '../../db/schema';
 import { AppError } from '../../platform/errors';
+import { refusalIn } from '../../platform/outbound';
 
 // The one way the API reaches a language model: the official `openai` SDK against any
 // OpenAI-compatible server (OpenAI, Azure's compatible endpoint, Ollama, vLLM, OpenRouter). Timeouts
 // and retries are the SDK's (OPENAI_TIMEOUT_MS, OPENAI_MAX_RETRIES).
 
-type Deps = Pick<AppDeps, 'db' | 'config' | 'secrets'>;
+type Deps = Pick<AppDeps, 'db' | 'config' | 'secrets' | 'outbound'>;
 type PromptRow = typeof prompts.$inferSelect;
 
 export type ChatTurn = { role: 'user' | 'assistant'; content: string };
@@ -48,13 +49,34 @@ export const providerOf = async (deps: Deps, companyId: number) => {
         );
       }
     }
-    return { baseURL: own.baseUrl ?? OPENAI_URL, apiKey };
+    return { baseURL: own.baseUrl ?? OPENAI_URL, apiKey, own: true };
   }
   const platform = deps.config.openAi;
   if (platform.apiKey || platform.baseUrl)
-    return { baseURL: platform.baseUrl ?? OPENAI_URL, apiKey: platform.apiKey ?? 'no-key' };
+    return {
+      baseURL: platform.baseUrl ?? OPENAI_URL,
+      apiKey: platform.apiKey ?? 'no-key',
+      own: false,
+    };
   return null;
 };
+
+// A company's own server is reached through the outbound guard, and what it answers to a failed
+// request is not read: its words never reach the caller (only the status, and the headers that
+// say when to retry).
+const companyFetch =
+  (fetcher: typeof fetch): typeof fetch =>
+  async (input, init) => {
+    const response = await fetcher(input, init);
+    if (response.ok) return response;
+    await response.body?.cancel().catch(() => undefined);
+    const headers = new Headers();
+    for (const name of ['retry-after', 'retry-after-ms', 'x-should-retry']) {
+      const value = response.headers.get(name);
+      if (value !== null) headers.set(name, value);
+    }
+    return new Response(null, { status: response.status, headers });
+  };
 
 export const clientFor = async (deps: Deps, companyId: number) => {
   const provider = await providerOf(deps, companyId);
@@ -63,8 +85,10 @@ export const clientFor = async (deps: Deps, companyId: number) => {
       'ERR_AI_NOT_CONFIGURED',
       'No AI provider: set a key or a server address in the AI provider settings',
     );
+  const { own, ...server } = provider;
   return new OpenAI({
-    ...provider,
+    ...server,
+    ...(own ? { fetch: companyFetch(deps.outbound.fetch) } : {}),
     // Nothing of the process environment (OPENAI_ORG_ID…) rides along with a company's requests.
     organization: null,
     project: null,
@@ -84,6 +108,8 @@ export const providerFailure = (error: unknown): AppError => {
       .slice(0, 300);
   const failure = (code: ErrorCode, message: string, status?: number) =>
     new AppError(code, message, status ? { details: { status } } : {});
+  const refusal = refusalIn(error);
+  if (refusal) return new AppError('ERR_OUTBOUND_URL_NOT_ALLOWED', refusal.message);
   if (error instanceof OpenAI.APIConnectionTimeoutError)
     return failure('ERR_AI_PROVIDER_UNAVAILABLE', 'The AI provider did not answer in time');
   if (error instanceof OpenAI.APIConnectionError)

@@ -17,7 +17,7 @@ import { clientFor, listModels, providerFailure } from './ai-client';
 
 // SPEC §7 Prompts: the company's AI agents, and the provider they reach.
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'config' | 'secrets'>;
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'config' | 'secrets' | 'outbound'>;
 type PromptRow = typeof prompts.$inferSelect;
 type QueueRef = { id: number; name: string; color: string };
 
@@ -174,6 +174,7 @@ export const getAiProvider = async (deps: Deps, ctx: AuthContext): Promise<AiPro
 };
 
 export const saveAiProvider = async (deps: Deps, ctx: AuthContext, input: AiProviderInput) => {
+  if (input.baseUrl) await deps.outbound.check(input.baseUrl, 'baseUrl');
   const set: Partial<typeof aiProviders.$inferInsert> = {};
   if (input.baseUrl !== undefined)
     set.baseUrl = input.baseUrl ? input.baseUrl.replace(/\/+$/, '') : null;

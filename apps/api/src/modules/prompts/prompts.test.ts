@@ -392,7 +392,7 @@ describe('sandbox chat', () => {
       });
     fake.failNext({ status: 429 });
     const limited = await ask();
-    expect(limited.statusCode).toBe(502);
+    expect(limited.statusCode).toBe(424);
     expect(limited.json().error).toBe('ERR_AI_PROVIDER_UNAVAILABLE');
     fake.failNext({ status: 404, message: "The model 'gpt-4o-mini' does not exist" });
     const unknown = await ask();

@@ -17,7 +17,7 @@ import { findPromptRow } from './prompts.service';
 // tool), then a second request with structured output (JSON schema) reads the customer's mood and
 // the data the conversation holds. Nothing is stored.
 
-type Deps = Pick<AppDeps, 'db' | 'config' | 'secrets'>;
+type Deps = Pick<AppDeps, 'db' | 'config' | 'secrets' | 'outbound'>;
 
 export const sandboxChat = async (
   deps: Deps,

@@ -235,7 +235,7 @@ describe('dialogflow integrations', () => {
       jsonContent: account.json,
       language: 'es',
     });
-    expect([down.statusCode, down.json().error]).toEqual([502, 'ERR_DIALOGFLOW_UNAVAILABLE']);
+    expect([down.statusCode, down.json().error]).toEqual([424, 'ERR_DIALOGFLOW_UNAVAILABLE']);
 
     // Another company's stored key is not reachable.
     const foreign = await inject(t.app, outsider, 'POST', '/queueIntegration/testSession', {

@@ -100,11 +100,11 @@ export const dialogflowTurn = async (
   });
 };
 
-const dialogflowStatus: Record<DialogflowError['code'], 400 | 502> = {
+const dialogflowStatus: Record<DialogflowError['code'], 400 | 424> = {
   ERR_DIALOGFLOW_AUTH: 400,
   ERR_DIALOGFLOW_NOT_FOUND: 400,
   ERR_DIALOGFLOW_INVALID: 400,
-  ERR_DIALOGFLOW_UNAVAILABLE: 502,
+  ERR_DIALOGFLOW_UNAVAILABLE: 424,
 };
 
 const GREETING: Record<string, string> = { es: 'Hola', pt: 'Olá', en: 'Hello' };

@@ -29,6 +29,7 @@ export type FlowDeps = Pick<
   | 'ticketMessages'
   | 'outbox'
   | 'uploads'
+  | 'outbound'
 >;
 export type TicketRow = typeof tickets.$inferSelect;
 export type IntegrationRow = typeof queueIntegrations.$inferSelect;

@@ -246,6 +246,32 @@ describe('webhook and n8n integrations', () => {
     expect(chat.messages.map((m: { body: string }) => m.body)).toEqual(['Necesito ayuda']);
   });
 
+  it('never post to an address on a private network: refused once in the log, then a person takes over', async () => {
+    const flow = await integration();
+    const connection = await pairedSimulator(t.app, admin, { integrationId: flow.id });
+    // Saved before the guard, or a name that resolves privately by now: refused when called.
+    await t.db
+      .update(queueIntegrations)
+      .set({ urlN8N: 'http://169.254.169.254/latest/meta-data/' })
+      .where(eq(queueIntegrations.id, flow.id));
+    const from = nextNumber();
+    await inbound(t.app, admin, connection.id, { from, body: 'Hola' });
+    await eventually(
+      () => ticketOf(t.db, companyId, from),
+      (row) => row?.useIntegration === false,
+      'the fallback',
+      500,
+    );
+    const deliveries = await t.db
+      .select()
+      .from(integrationDeliveries)
+      .where(eq(integrationDeliveries.integrationId, flow.id));
+    // One attempt (retrying cannot help), no status: nothing was sent or read.
+    expect(deliveries.map((d) => [d.attempt, d.status, d.ok])).toEqual([[1, null, false]]);
+    expect(deliveries[0].error).toMatch(/^Not sent: .*private or reserved network/);
+    expect(received).toHaveLength(0);
+  });
+
   it('take the conversations the queue bot puts in a queue with an integration', async () => {
     const flow = await integration();
     const made = await t.db

@@ -173,6 +173,7 @@ const webhookTurn = async (
   const secret = openSealed(deps.secrets, integration.signingSecretSealed);
   if (!secret) throw new PermanentJobError('The integration has no signing secret');
   const delivery = await postEvent(
+    deps.outbound.fetch,
     integration.urlN8N,
     secret,
     event,
@@ -188,6 +189,7 @@ const webhookTurn = async (
     durationMs: delivery.durationMs,
     error: delivery.error,
   });
+  if (delivery.refused) throw new PermanentJobError(delivery.error ?? 'Not sent');
   if (!delivery.ok) throw new Error(delivery.error ?? 'Delivery failed');
   if (delivery.answer) await applyAnswer(deps, ticket.id, integration, delivery.answer);
 };

@@ -26,7 +26,7 @@ import { updateReturning } from '../../platform/update';
 // SPEC §7 Integrations: the company's chatbot flows (Typebot, n8n, webhooks, Dialogflow). The
 // Dialogflow key and the signing secret of posted events are sealed at rest; the key never leaves.
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'secrets'>;
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'secrets' | 'outbound'>;
 type IntegrationRow = typeof queueIntegrations.$inferSelect;
 
 // Values stored before keys were sealed (plain JSON) still open.
@@ -202,8 +202,14 @@ const assertValid = async (
     });
 };
 
+// The address a flow is called at may not lead to the server's own networks (platform/outbound.ts).
+const assertReachable = async (deps: Deps, url: string | undefined) => {
+  if (url) await deps.outbound.check(url, 'urlN8N');
+};
+
 export const createIntegration = async (deps: Deps, ctx: AuthContext, input: IntegrationInput) => {
   await assertValid(deps.db, ctx, { ...input, hasJsonContent: false });
+  if (input.type !== 'dialogflow') await assertReachable(deps, input.urlN8N);
   const [row] = await deps.db
     .insert(queueIntegrations)
     .values({
@@ -224,6 +230,7 @@ export const updateIntegration = async (
   id: number,
   input: IntegrationUpdateInput,
 ) => {
+  await assertReachable(deps, input.urlN8N);
   const row = await deps.db.transaction(async (tx) => {
     const [current] = await tx
       .select()

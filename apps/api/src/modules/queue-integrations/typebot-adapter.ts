@@ -1,3 +1,4 @@
+import { refusalIn } from '../../platform/outbound';
 import { z } from 'zod';
 import type { FlowBubble } from '../../db/schema';
 
@@ -146,10 +147,16 @@ const choicesOf = (input: z.infer<typeof inputSchema> | null | undefined) =>
 export const choicesText = (choices: string[]) =>
   choices.map((choice, index) => `${index + 1} - ${choice}`).join('\n');
 
-const call = async (url: string, body: object, timeoutMs: number, path: 'start' | 'continue') => {
+const call = async (
+  fetcher: typeof fetch,
+  url: string,
+  body: object,
+  timeoutMs: number,
+  path: 'start' | 'continue',
+) => {
   let res: Response;
   try {
-    res = await fetch(url, {
+    res = await fetcher(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(body),
@@ -157,6 +164,8 @@ const call = async (url: string, body: object, timeoutMs: number, path: 'start' 
       redirect: 'error',
     });
   } catch (error) {
+    const refusal = refusalIn(error);
+    if (refusal) throw new TypebotError(refusal.message, null, false, true);
     const timedOut = error instanceof Error && error.name === 'TimeoutError';
     throw new TypebotError(
       timedOut ? `Typebot did not answer within ${timeoutMs} ms` : 'Typebot could not be reached',
@@ -188,12 +197,14 @@ const call = async (url: string, body: object, timeoutMs: number, path: 'start' 
 const base = (url: string) => url.replace(/\/+$/, '');
 
 export const startChat = async (
+  fetcher: typeof fetch,
   url: string,
   slug: string,
   variables: Record<string, string>,
   timeoutMs: number,
 ): Promise<TypebotTurn> => {
   const chat = await call(
+    fetcher,
     `${base(url)}/api/v1/typebots/${encodeURIComponent(slug)}/startChat`,
     { prefilledVariables: variables, textBubbleContentFormat: 'richText' },
     timeoutMs,
@@ -209,12 +220,14 @@ export const startChat = async (
 };
 
 export const continueChat = async (
+  fetcher: typeof fetch,
   url: string,
   sessionId: string,
   text: string,
   timeoutMs: number,
 ): Promise<TypebotTurn> => {
   const chat = await call(
+    fetcher,
     `${base(url)}/api/v1/sessions/${encodeURIComponent(sessionId)}/continueChat`,
     { message: { type: 'text', text }, textBubbleContentFormat: 'richText' },
     timeoutMs,

@@ -141,6 +141,7 @@ const planTurn = async (
   const start = async () => {
     const started = await talk(deps, job, ticket, integration, 'typebot.startChat', async () =>
       startChat(
+        deps.outbound.fetch,
         integration.urlN8N,
         integration.typebotSlug,
         await variablesOf(deps, ticket),
@@ -163,7 +164,13 @@ const planTurn = async (
     } else if (answer || text) {
       try {
         turn = await talk(deps, job, ticket, integration, 'typebot.continueChat', () =>
-          continueChat(integration.urlN8N, current.sessionId, answer ?? text, timeoutMs),
+          continueChat(
+            deps.outbound.fetch,
+            integration.urlN8N,
+            current.sessionId,
+            answer ?? text,
+            timeoutMs,
+          ),
         );
       } catch (error) {
         // Typebot forgot the session (it expired there first): the flow starts over.
@@ -199,7 +206,8 @@ const fetchMedia = async (
   url: string,
 ): Promise<OutgoingMedia | undefined> => {
   try {
-    const res = await fetch(url, {
+    // A URL the flow's author typed: a private address is never fetched (platform/outbound.ts).
+    const res = await deps.outbound.fetch(url, {
       signal: AbortSignal.timeout(deps.config.integrations.timeoutMs),
     });
     if (!res.ok || !res.body) return undefined;

@@ -1,3 +1,4 @@
+import { refusalIn } from '../../platform/outbound';
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 
@@ -43,11 +44,14 @@ export type Delivery = {
   durationMs: number;
   error: string | null;
   answer: WebhookAnswer | null;
+  // The guard would not call the URL (a private address): trying again cannot help.
+  refused?: boolean;
 };
 
 // One attempt: a network failure, a timeout or a non-2xx status is not ok (the caller retries); a 2xx
 // body that is not an answer is ok with no answer, and says why.
 export const postEvent = async (
+  fetcher: typeof fetch,
   url: string,
   secret: string,
   event: WebhookEvent,
@@ -57,7 +61,7 @@ export const postEvent = async (
   const timestamp = Math.floor(Date.now() / 1000);
   const started = Date.now();
   try {
-    const res = await fetch(url, {
+    const res = await fetcher(url, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -106,13 +110,19 @@ export const postEvent = async (
           answer: null,
         };
   } catch (error) {
+    const refusal = refusalIn(error);
     const timedOut = error instanceof Error && error.name === 'TimeoutError';
     return {
       status: null,
       ok: false,
       durationMs: Date.now() - started,
-      error: timedOut ? `No answer within ${timeoutMs} ms` : 'The receiver cannot be reached',
+      error: refusal
+        ? `Not sent: ${refusal.message}`
+        : timedOut
+          ? `No answer within ${timeoutMs} ms`
+          : 'The receiver cannot be reached',
       answer: null,
+      refused: Boolean(refusal),
     };
   }
 };

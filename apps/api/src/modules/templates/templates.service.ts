@@ -70,7 +70,7 @@ export const listTemplates = async (
 // POST /whatsapp/{whatsappId}/templates/sync: the account's templates, copied again. Templates the
 // account no longer lists stay, marked DELETED, so campaigns that used one still say which.
 export const syncTemplates = async (
-  { db, secrets }: Pick<AppDeps, 'db' | 'secrets'>,
+  { db, secrets, outbound }: Pick<AppDeps, 'db' | 'secrets' | 'outbound'>,
   ctx: Pick<AuthContext, 'companyId'>,
   whatsappId: number,
   log: FastifyBaseLogger,
@@ -85,7 +85,7 @@ export const syncTemplates = async (
       'Set the WhatsApp Business Account id of the connection to read its templates',
       { fields: { cloudBusinessAccountId: ['Required'] } },
     );
-  const graph = graphClientFor(withOpenCloudSecrets(secrets, connection));
+  const graph = graphClientFor(withOpenCloudSecrets(secrets, connection), outbound.fetch);
   const { templates, skipped } = await graph.listTemplates(account);
   if (skipped)
     log.warn({ whatsappId, skipped }, 'graph api listed templates that could not be read');

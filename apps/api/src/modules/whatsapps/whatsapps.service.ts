@@ -24,7 +24,7 @@ import { withOpenCloudSecrets } from '../../channels/cloud/credentials';
 import { foreignReferences, foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
 import { assertPlanLimit } from '../plans/plans.service';
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'channels' | 'secrets'>;
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'channels' | 'secrets' | 'outbound'>;
 type Row = typeof whatsapps.$inferSelect;
 type QueueRef = { id: number; name: string; color: string };
 
@@ -267,6 +267,7 @@ export const sealCloudSecrets = async (db: Db, secrets: SecretBox) => {
 
 export const createWhatsapp = async (deps: Deps, ctx: AuthContext, input: WhatsappInput) => {
   assertProvider(deps, input.provider);
+  if (input.cloudApiBaseUrl) await deps.outbound.check(input.cloudApiBaseUrl, 'cloudApiBaseUrl');
   await assertReferences(deps.db, ctx, input);
   assertGreeting(input.queueIds, input.greetingMessage);
   const values = rowValues(deps, input);
@@ -312,6 +313,7 @@ export const updateWhatsapp = async (
   input: WhatsappUpdateInput,
 ) => {
   const current = await findWhatsapp(deps.db, ctx, id);
+  if (input.cloudApiBaseUrl) await deps.outbound.check(input.cloudApiBaseUrl, 'cloudApiBaseUrl');
   if (input.provider && input.provider !== current.provider) assertProvider(deps, input.provider);
   await assertReferences(deps.db, ctx, input);
   const currentQueues = (await queuesOf(deps.db, [id])).get(id)?.map((q) => q.id) ?? [];
