@@ -93,7 +93,10 @@ export const startFakeTypebot = async (options: { port?: number } = {}): Promise
         : {
             id: `${step.id}-${index}`,
             type: 'image',
-            content: { url: `${url}/media/${bubble.image}` },
+            // A file of its own by name, or any address the flow's author typed.
+            content: {
+              url: /^https?:/.test(bubble.image) ? bubble.image : `${url}/media/${bubble.image}`,
+            },
           },
     );
     if (step.choices)

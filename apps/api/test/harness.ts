@@ -79,8 +79,8 @@ export const createTestApp = async (
     // unless a test asks for it.
     SESSION_CLAIM_INTERVAL: '0',
     // The tests' stand-ins of outside services (Typebot, n8n, the Graph API, OpenAI) listen on
-    // loopback, which company-supplied URLs may not reach otherwise.
-    OUTBOUND_ALLOW_PRIVATE: '127.0.0.0/8,::1',
+    // 127.0.0.1, which company-supplied URLs may not reach otherwise (the rest of 127/8 stays refused).
+    OUTBOUND_ALLOW_PRIVATE: '127.0.0.1,::1',
     ...env,
   });
   const database = await openTestDatabase();

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import type { IntegrationView, WhatsappView } from '@atendi/shared';
@@ -96,6 +98,33 @@ afterAll(async () => {
 });
 
 describe('typebot integrations', () => {
+  it('never fetch an image bubble from a private network: the contact gets its link instead', async () => {
+    // 127.0.0.2 stands for the server's own network: the tests let only 127.0.0.1 through.
+    const hits: string[] = [];
+    const inside = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(Buffer.from('89504e470d0a1a0a', 'hex'));
+    });
+    await new Promise<void>((resolve) => inside.listen(0, '127.0.0.2', resolve));
+    const secret = `http://127.0.0.2:${(inside.address() as AddressInfo).port}/latest/secret.png`;
+    try {
+      typebot.publish('foto-privada', [{ id: 'start', say: ['Mirá esto:', { image: secret }] }]);
+      const flow = await integration({ typebotSlug: 'foto-privada' });
+      const connection = await pairedSimulator(t.app, admin, { integrationId: flow.id });
+      const from = nextNumber();
+      await inbound(t.app, admin, connection.id, { from, body: 'Hola' });
+      await until(connection, from, 2, 'both bubbles');
+      expect((await sentTo(connection, from)).map((m) => [m.mediaType, m.body])).toEqual([
+        ['chat', 'Mirá esto:'],
+        ['chat', secret],
+      ]);
+      expect(hits).toEqual([]);
+    } finally {
+      await new Promise((resolve) => inside.close(resolve));
+    }
+  });
+
   it('walk the flow: variables, choices by number, text answers, media, and the end hands over to the queue', async () => {
     const flow = await integration();
     const [queue] = await t.db
