@@ -14,6 +14,7 @@ import {
   type Session,
   type TestContext,
 } from '../../test/harness';
+import { socketIdentity } from '../platform/sessions';
 import { createRealtime } from './realtime';
 
 let t: TestContext;
@@ -321,6 +322,7 @@ describe('online status', () => {
       corsOrigin: [],
       log,
       onUserStatus: () => Promise.reject(new Error('database unavailable')),
+      identify: (claims) => socketIdentity(t.db, claims),
     });
     const server = createServer();
     realtime.attach(server);
