@@ -308,6 +308,15 @@ export const createRealtime = (options: {
         io?.in(roomName(companyId, `session-${sessionId}`)).disconnectSockets(true);
       }
     },
+    // Drops a user's sockets on every node after a change of their rights (profile, queues,
+    // company, deletion): the client refreshes and reconnects, and the handshake reads the new ones.
+    dropUser(companyId: number, userId: number) {
+      io?.in(roomName(companyId, `user-${userId}`)).disconnectSockets(true);
+    },
+    // Drops every socket of a company that is gone; its users' sessions went with it.
+    dropCompany(companyId: number) {
+      io?.in(roomName(companyId, 'company')).disconnectSockets(true);
+    },
     toUser: (companyId: number, userId: number) => ({
       emit: (channel: CompanyChannel, payload: EventPayload) =>
         emitTo(companyId, [`user-${userId}`], channel, payload),

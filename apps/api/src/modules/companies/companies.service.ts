@@ -389,6 +389,7 @@ export const deleteCompany = async (
     await tx.delete(companies).where(eq(companies.id, id));
   });
   if (stopsBilling) deps.jobs.kick(STOP_BILLING_QUEUE);
+  deps.realtime.dropCompany(id);
   toOperators(deps, ctx.companyId, { action: 'delete', companyId: id });
 };
 

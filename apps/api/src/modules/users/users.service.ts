@@ -335,6 +335,12 @@ export const updateUser = async (
   if (movesCompany) emitUser(deps, user.companyId, user.id, 'delete', { userId: user.id });
   const view = (await loadUserView(deps.db, user.id))!;
   emitUser(deps, companyId, user.id, 'update', { user: view });
+  // Their sockets joined rooms by the old rights: dropped (after hearing the update), they reconnect
+  // with the new ones.
+  const superDiffers = view.super !== user.super;
+  const profileDiffers = view.profile !== user.profile;
+  if (profileDiffers || superDiffers || queuesDiffer || visibilityDiffers || movesCompany)
+    deps.realtime.dropUser(user.companyId, user.id);
   return view;
 };
 
@@ -351,6 +357,7 @@ export const deleteUser = async (
   const ended = await revokeSessions(deps.db, { userId: user.id });
   await deps.db.delete(users).where(eq(users.id, user.id));
   deps.realtime.endSessions(ended);
+  deps.realtime.dropUser(user.companyId, user.id);
   emitUser(deps, user.companyId, user.id, 'delete', { userId: user.id });
 };
 
