@@ -24,7 +24,7 @@ import { DebugRequestLog, requestSerializer } from './platform/log-redaction';
 import { apiHelmetOptions, docsCsp } from './platform/security-headers';
 import { createMailer, type Mailer } from './platform/mailer';
 import { createRateLimits } from './platform/rate-limit';
-import { isSessionLive } from './platform/sessions';
+import { socketIdentity } from './platform/sessions';
 import { Redis } from 'ioredis';
 import { createTokenService } from './platform/tokens';
 import { createUploads } from './platform/uploads';
@@ -126,7 +126,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     log: app.log,
     redisUrl: config.redisUrl,
     onUserStatus: (identity, online) => markUserOnline(database.db, identity, online),
-    sessionLive: (claims) => isSessionLive(database.db, claims.id, claims.sid),
+    identify: (claims) => socketIdentity(database.db, claims),
   });
   // Several API nodes (REDIS_URL) must share attempt counters, or each node allows its own quota.
   const limiterRedis = config.redisUrl

@@ -34,6 +34,7 @@ export const whatsappViewSchema = z.object({
   queues: z.array(colouredRefSchema),
   queueIds: z.array(z.number()),
   cloudPhoneNumberId: z.string().nullable(),
+  // Meta's webhook verify token; like `token`, only for those who may edit connections.
   cloudVerifyToken: z.string().nullable(),
   cloudApiBaseUrl: z.string().nullable(),
   cloudBusinessAccountId: z.string().nullable(),

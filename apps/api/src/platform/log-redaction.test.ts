@@ -53,4 +53,24 @@ describe('request logging', () => {
     });
     expect(JSON.stringify(log.lines)).not.toMatch(/123456|Hidden99/);
   });
+
+  it("keeps a connection's verify token and a signed link's signature out of the logged URL", async () => {
+    const log = capture();
+    context = await createTestApp({ LOG_LEVEL: 'debug' }, { logStream: log.stream });
+    const verify =
+      '/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=VerifyMe77&hub.challenge=4242';
+    await context.app.inject({ method: 'GET', url: verify });
+    await context.app.inject({ method: 'GET', url: '/uploads/1/a.png?expires=9&sig=SignedAbc' });
+    const urls = log.lines.flatMap((line) => {
+      const req = line.req as { url?: string } | undefined;
+      return req?.url ? [req.url] : [];
+    });
+    expect(urls).toEqual(
+      expect.arrayContaining([
+        '/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=[redacted]&hub.challenge=4242',
+        '/uploads/1/a.png?expires=9&sig=[redacted]',
+      ]),
+    );
+    expect(JSON.stringify(log.lines)).not.toMatch(/VerifyMe77|SignedAbc/);
+  });
 });

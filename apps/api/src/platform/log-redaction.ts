@@ -1,8 +1,14 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
+// Query parameters that are secrets: Meta's webhook check sends the connection's verify token, a
+// signed upload link its signature, a socket handshake its access token.
+const SECRET_PARAMS = /([?&](?:hub\.verify_token|hub%2Everify_token|sig|token)=)[^&#]*/gi;
+
 // SPEC §7 puts the reset code and the new password in the path; they must never reach a log.
 export const redactUrl = (url: string) =>
-  url.replace(/^(\/resetpasswords\/[^/]+)\/[^/]+\/[^/?#]+/i, '$1/[redacted]/[redacted]');
+  url
+    .replace(/^(\/resetpasswords\/[^/]+)\/[^/]+\/[^/?#]+/i, '$1/[redacted]/[redacted]')
+    .replace(SECRET_PARAMS, '$1[redacted]');
 
 export const requestSerializer = (request: FastifyRequest) => ({
   method: request.method,

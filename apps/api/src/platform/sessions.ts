@@ -1,7 +1,8 @@
 import { and, eq, isNull, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { refreshTokens, users } from '../db/schema';
-import type { Realtime } from '../realtime/realtime';
+import { refreshTokens, userQueues, users } from '../db/schema';
+import type { Realtime, SocketIdentity } from '../realtime/realtime';
+import type { AccessClaims } from './tokens';
 
 // A session is a login: the refresh-token family its access tokens name in `sid`. It is live while
 // the family holds a token that was not revoked (logout, a newer login, a password change, theft).
@@ -13,13 +14,34 @@ export const sessionLiveSql = (
 ): SQL<boolean> =>
   sql<boolean>`exists (select 1 from ${refreshTokens} where ${refreshTokens.familyId} = ${sessionId} and ${refreshTokens.userId} = ${userId} and ${refreshTokens.revokedAt} is null)`;
 
-// The same check on its own (the socket handshake): false also for a user that no longer exists.
-export const isSessionLive = async (db: Db, userId: number, sessionId: string) => {
+// Who a socket's token names now (the handshake): profile, company and queues as the database holds
+// them, so a token issued before a change carries no stale rights; null when its session has ended
+// or the user is gone.
+export const socketIdentity = async (
+  db: Db,
+  claims: AccessClaims,
+): Promise<SocketIdentity | null> => {
   const [row] = await db
-    .select({ live: sessionLiveSql(userId, sessionId) })
+    .select({
+      live: sessionLiveSql(claims.id, claims.sid),
+      companyId: users.companyId,
+      profile: users.profile,
+      isSuper: users.super,
+      queueIds: sql<
+        number[]
+      >`array(select ${userQueues.queueId} from ${userQueues} where ${userQueues.userId} = ${users.id} order by 1)`,
+    })
     .from(users)
-    .where(eq(users.id, userId));
-  return Boolean(row?.live);
+    .where(eq(users.id, claims.id));
+  if (!row?.live) return null;
+  return {
+    userId: claims.id,
+    companyId: row.companyId,
+    profile: row.profile,
+    isSuper: row.isSuper,
+    sessionId: claims.sid,
+    queueIds: row.queueIds,
+  };
 };
 
 export type EndedSession = { companyId: number; sessionId: string };

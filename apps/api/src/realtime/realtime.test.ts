@@ -3,7 +3,7 @@ import type { AddressInfo, Socket as Connection } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
 import { eq } from 'drizzle-orm';
-import { users } from '../db/schema';
+import { contacts, queues, tickets, userQueues, users } from '../db/schema';
 import {
   SUPER_EMAIL,
   auth,
@@ -11,9 +11,11 @@ import {
   login,
   makeCompany,
   makeUser,
+  makeWhatsapp,
   type Session,
   type TestContext,
 } from '../../test/harness';
+import { socketIdentity } from '../platform/sessions';
 import { createRealtime } from './realtime';
 
 let t: TestContext;
@@ -250,6 +252,140 @@ describe('ended sessions', () => {
   });
 });
 
+describe('a change of rights', () => {
+  const dropped = (socket: Socket) =>
+    new Promise<number>((resolve, reject) => {
+      const started = Date.now();
+      const timer = setTimeout(() => reject(new Error('still connected after 3 s')), 3000);
+      socket.once('disconnect', (reason) => {
+        clearTimeout(timer);
+        if (reason === 'io server disconnect') resolve(Date.now() - started);
+        else reject(new Error(reason));
+      });
+    });
+  const agentText = `Eres el asistente de la empresa. ${'Responde con amabilidad. '.repeat(3)}`;
+  const addAgent = (session: Session, name: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/prompt',
+      headers: auth(session),
+      payload: {
+        name,
+        prompt: agentText,
+        model: 'gpt-4o-mini',
+        maxTokens: 100,
+        temperature: 0.5,
+        maxMessages: 5,
+      },
+    });
+  // An event every user of the company hears, sent after the one under test: the barrier.
+  const addTag = (session: Session, name: string) =>
+    t.app.inject({ method: 'POST', url: '/tags', headers: auth(session), payload: { name } });
+
+  it("a demoted admin's socket is dropped at once, and one opened with the old token has the new rights", async () => {
+    const { company, session } = await adminOfNewCompany();
+    const demoted = await makeUser(t.db, company.id, 'admin');
+    const oldToken = await login(t.app, demoted.email);
+    const before = await connect(oldToken);
+    const agents = nextEvent(before, `company-${company.id}-prompt`);
+    expect((await addAgent(session, 'Agente uno')).statusCode).toBe(201);
+    await agents;
+
+    const gone = dropped(before);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/users/${demoted.id}`,
+      headers: auth(session),
+      payload: { profile: 'user' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await gone).toBeLessThan(1000);
+
+    // The token still says admin for its 15 minutes; the handshake reads the user instead.
+    const after = await connect(oldToken);
+    const heard = recorder(after);
+    expect((await addAgent(session, 'Agente dos')).statusCode).toBe(201);
+    const barrier = nextEvent(after, `company-${company.id}-tag`);
+    expect((await addTag(session, 'Después')).statusCode).toBe(201);
+    await barrier;
+    expect(heard.map((h) => h.event)).toEqual([`company-${company.id}-tag`]);
+  });
+
+  it('a user taken out of a queue leaves the chats of that queue', async () => {
+    const { company, admin, session } = await adminOfNewCompany();
+    const [sales, support] = await t.db
+      .insert(queues)
+      .values([
+        { companyId: company.id, name: 'Ventas', color: '#00aa00' },
+        { companyId: company.id, name: 'Soporte', color: '#0000aa' },
+      ])
+      .returning();
+    const agent = await makeUser(t.db, company.id, 'user');
+    await t.db
+      .insert(userQueues)
+      .values({ userId: agent.id, queueId: sales.id, companyId: company.id });
+    const connection = await makeWhatsapp(t.db, company.id);
+    const [contact] = await t.db
+      .insert(contacts)
+      .values({ companyId: company.id, name: 'Ana', number: '5491155550301' })
+      .returning();
+    const [ticket] = await t.db
+      .insert(tickets)
+      .values({
+        companyId: company.id,
+        contactId: contact.id,
+        whatsappId: connection.id,
+        queueId: sales.id,
+        status: 'open',
+        userId: admin.id,
+      })
+      .returning();
+    const agentSession = await login(t.app, agent.email);
+    const before = await connect(agentSession);
+    expect(await before.timeout(5000).emitWithAck('joinChatBox', ticket.id)).toBe(true);
+
+    const gone = dropped(before);
+    await t.app.inject({
+      method: 'PUT',
+      url: `/users/${agent.id}`,
+      headers: auth(session),
+      payload: { queueIds: [support.id] },
+    });
+    await gone;
+
+    // Reconnected as the page would, asking for the chat again: refused, so its messages stay away.
+    const after = await connect(agentSession);
+    const heard = recorder(after);
+    after.emit('joinChatBox', ticket.id);
+    await caughtUp(after);
+    const note = await t.app.inject({
+      method: 'POST',
+      url: `/messages/${ticket.id}`,
+      headers: auth(session),
+      payload: { body: 'Solo para Ventas' },
+    });
+    expect(note.statusCode).toBe(201);
+    const barrier = nextEvent(after, `company-${company.id}-tag`);
+    await addTag(session, 'Barrera');
+    await barrier;
+    expect(heard.map((h) => h.event)).toEqual([`company-${company.id}-tag`]);
+  });
+
+  it('a deleted company’s sockets are dropped', async () => {
+    const { session } = await adminOfNewCompany();
+    const socket = await connect(session);
+    const gone = dropped(socket);
+    const root = await login(t.app, SUPER_EMAIL);
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/companies/${session.companyId}`,
+      headers: auth(root),
+    });
+    expect(res.statusCode).toBe(204);
+    await gone;
+  });
+});
+
 describe('room requests', () => {
   it('joinTickets and joinChatBox with invalid values do not break the socket', async () => {
     const { company, admin, session } = await adminOfNewCompany();
@@ -321,6 +457,7 @@ describe('online status', () => {
       corsOrigin: [],
       log,
       onUserStatus: () => Promise.reject(new Error('database unavailable')),
+      identify: (claims) => socketIdentity(t.db, claims),
     });
     const server = createServer();
     realtime.attach(server);

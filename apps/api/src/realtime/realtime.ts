@@ -3,35 +3,60 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import type { FastifyBaseLogger } from 'fastify';
-import { ticketStatuses, type Profile } from '@atendi/shared';
+import {
+  can,
+  permissionTable,
+  ticketStatuses,
+  type Permission,
+  type Profile,
+} from '@atendi/shared';
 import type { AccessClaims, TokenService } from '../platform/tokens';
 
-// The per-company event channels of SPEC §7; the wire name is `company-{id}-{channel}`.
-export type CompanyChannel =
-  | 'auth'
-  | 'user'
-  | 'settings'
-  | 'company'
-  | 'plan'
-  | 'subscription'
-  | 'invoice'
-  | 'help'
-  | 'whatsapp'
-  | 'whatsappSession'
-  | 'appMessage'
-  | 'ticket'
-  | 'contact'
-  | 'queue'
-  | 'ContactList'
-  | 'ContactListItem'
-  | 'tag'
-  | 'quickemessage'
-  | 'schedule'
-  | 'campaign'
-  | 'announcement'
-  | 'file'
-  | 'prompt'
-  | 'queueIntegration';
+// The per-company event channels of SPEC §7 (the wire name is `company-{id}-{channel}`), each with
+// who hears it: those whose HTTP read of the same record succeeds. 'company': every user of the
+// company; a permission: the profiles holding it (what the record's GET route declares in
+// `config.access.permission`); 'ticket': the slices and chat of the ticket, resolved by the tickets
+// module (canSeeTicket); 'self': the user's own sockets. toCompany() sends to these readers.
+export const channelReaders = {
+  auth: 'self',
+  // And the user's own sockets (GET /users/{id} answers one's own record).
+  user: 'users:manage',
+  // A super-only key goes to super users only (settings.service).
+  settings: 'company',
+  // Another company's record goes to super users only (companies.service).
+  company: 'company',
+  plan: 'company',
+  subscription: 'company',
+  invoice: 'company',
+  help: 'company',
+  // Views without secrets (tokens are read over HTTP by those who edit connections).
+  whatsapp: 'company',
+  whatsappSession: 'company',
+  appMessage: 'ticket',
+  ticket: 'ticket',
+  contact: 'company',
+  queue: 'company',
+  ContactList: 'campaigns:manage',
+  ContactListItem: 'campaigns:manage',
+  tag: 'company',
+  // A personal answer goes to its author only (quick-messages.service).
+  quickemessage: 'company',
+  schedule: 'company',
+  campaign: 'campaigns:manage',
+  // An inactive one goes to super users only; the others hear it is gone (announcements.service).
+  announcement: 'company',
+  file: 'company',
+  prompt: 'prompts:manage',
+  queueIntegration: 'integrations:manage',
+} as const satisfies Record<string, Permission | 'company' | 'ticket' | 'self'>;
+
+export type CompanyChannel = keyof typeof channelReaders;
+type Readers = typeof channelReaders;
+
+// The channels toCompany() may send: the others name their rooms (toRooms, toUser).
+export type BroadcastChannel = {
+  [C in CompanyChannel]: Readers[C] extends 'ticket' | 'self' ? never : C;
+}[CompanyChannel];
 
 export type EventPayload = { action: string } & Record<string, unknown>;
 
@@ -42,6 +67,8 @@ export type SocketIdentity = {
   isSuper: boolean;
   // The login the socket was opened with (the token's `sid`).
   sessionId: string;
+  // The user's queues when the socket connected; a change of them drops the socket.
+  queueIds: readonly number[];
 };
 
 // Ticket lists and notifications are split by who may see a ticket (see TicketRoomResolver).
@@ -52,7 +79,19 @@ type Room =
   // One per login, so ending a session can drop exactly its sockets.
   | `session-${string}`
   | `tickets-${string}`
-  | `notification-${string}`;
+  | `notification-${string}`
+  // Who may read a permission's records, super users, and a queue's members: joined at connection
+  // from the user's rights as the database holds them then.
+  | `perm-${Permission}`
+  | 'super'
+  | `queue-${number}`;
+
+export const permissionRoom = (permission: Permission): Room => `perm-${permission}`;
+
+const readersRoom = (channel: BroadcastChannel): Room => {
+  const readers: Permission | 'company' = channelReaders[channel];
+  return readers === 'company' ? 'company' : permissionRoom(readers);
+};
 
 const roomName = (companyId: number, room: Room) =>
   room === 'company' ? `company-${companyId}` : `company-${companyId}-${room}`;
@@ -77,8 +116,9 @@ export const createRealtime = (options: {
   log: FastifyBaseLogger;
   redisUrl?: string;
   onUserStatus?: (identity: SocketIdentity, online: boolean) => Promise<void>;
-  // Whether the token's session was not ended since the token was issued.
-  sessionLive?: (claims: AccessClaims) => Promise<boolean>;
+  // Who the token's user is now (profile, company, queues read from the database, not the token's
+  // claims); null when the session has ended or the user is gone.
+  identify: (claims: AccessClaims) => Promise<SocketIdentity | null>;
 }) => {
   let io: Server | null = null;
   let redis: Redis[] = [];
@@ -89,12 +129,27 @@ export const createRealtime = (options: {
   // Every emit names exactly one company: its rooms and its event name share that id.
   const emitTo = (
     companyId: number,
-    room: Room,
+    rooms: Room[],
     channel: CompanyChannel,
     payload: EventPayload,
+    except: Room[] = [],
   ) => {
-    io?.to(roomName(companyId, room)).emit(`company-${companyId}-${channel}`, payload);
+    if (!io || !rooms.length) return;
+    const names = rooms.map((room) => roomName(companyId, room));
+    const target = except.length
+      ? io.to(names).except(except.map((room) => roomName(companyId, room)))
+      : io.to(names);
+    target.emit(`company-${companyId}-${channel}`, payload);
   };
+
+  // What a socket may read, as rooms: every permission its profile holds, super, its queues.
+  const rightsRooms = (identity: SocketIdentity): Room[] => [
+    ...(Object.keys(permissionTable) as Permission[])
+      .filter((permission) => can(identity, permission))
+      .map(permissionRoom),
+    ...(identity.isSuper ? (['super'] as const) : []),
+    ...identity.queueIds.map((id): Room => `queue-${id}`),
+  ];
 
   // A failed status write is logged: left unhandled, the rejection would end the process.
   const reportStatus = (identity: SocketIdentity, online: boolean) => {
@@ -106,11 +161,14 @@ export const createRealtime = (options: {
   const onConnection = (socket: Socket) => {
     const identity = socket.data as SocketIdentity;
     const { companyId, userId } = identity;
-    void socket.join([
-      roomName(companyId, 'company'),
-      roomName(companyId, `user-${userId}`),
-      roomName(companyId, `session-${identity.sessionId}`),
-    ]);
+    void socket.join(
+      [
+        'company' as const,
+        `user-${userId}` as const,
+        `session-${identity.sessionId}` as const,
+        ...rightsRooms(identity),
+      ].map((room) => roomName(companyId, room)),
+    );
     reportStatus(identity, true);
 
     const joinList = async (list: Parameters<TicketRoomResolver>[1]) => {
@@ -188,22 +246,16 @@ export const createRealtime = (options: {
         const claims = await options.tokens.verifyAccess(token);
         // The client reloads (and so refreshes its session) when told the token is no good.
         if (typeof claims === 'string') return next(new Error('ERR_INVALID_TOKEN'));
-        // An ended session cannot be refreshed into life: the client signs out.
+        // The rights come from the database: a token issued before a demotion carries the old ones.
+        let identity: SocketIdentity | null;
         try {
-          if (options.sessionLive && !(await options.sessionLive(claims))) {
-            return next(new Error('ERR_SESSION_EXPIRED'));
-          }
+          identity = await options.identify(claims);
         } catch (err) {
           options.log.warn({ err, userId: claims.id }, 'session check failed');
           return next(new Error('ERR_INTERNAL_SERVER_ERROR'));
         }
-        const identity: SocketIdentity = {
-          userId: claims.id,
-          companyId: claims.companyId,
-          profile: claims.profile,
-          isSuper: claims.super,
-          sessionId: claims.sid,
-        };
+        // An ended session cannot be refreshed into life: the client signs out.
+        if (!identity) return next(new Error('ERR_SESSION_EXPIRED'));
         socket.data = identity;
         next();
       });
@@ -217,13 +269,8 @@ export const createRealtime = (options: {
     },
     // One emit to several rooms of one company: a socket in more than one of them hears it once.
     toRooms: (companyId: number, rooms: Exclude<Room, 'company'>[]) => ({
-      emit: (channel: CompanyChannel, payload: EventPayload) => {
-        if (!rooms.length) return;
-        io?.to(rooms.map((room) => roomName(companyId, room))).emit(
-          `company-${companyId}-${channel}`,
-          payload,
-        );
-      },
+      emit: (channel: CompanyChannel, payload: EventPayload) =>
+        emitTo(companyId, rooms, channel, payload),
     }),
     // SPEC §7 `wa:typing`: the one event without a company prefix; it only ever goes to one
     // company's ticket room, so it cannot reach another company's sockets either.
@@ -232,14 +279,26 @@ export const createRealtime = (options: {
       ticketId: number,
       payload: { ticketId: number; chatJid: string; who: string; typing: boolean },
     ) => io?.to(roomName(companyId, `ticket-${ticketId}`)).emit('wa:typing', payload),
-    toCompany: (companyId: number) => ({
-      emit: (channel: CompanyChannel, payload: EventPayload) =>
-        emitTo(companyId, 'company', channel, payload),
+    // To the channel's readers (channelReaders) in the company; `alsoUser` adds one user's own
+    // sockets, `except` leaves out whoever is in those rooms.
+    toCompany: (companyId: number, options: { alsoUser?: number; except?: Room[] } = {}) => ({
+      emit: (channel: BroadcastChannel, payload: EventPayload) =>
+        emitTo(
+          companyId,
+          [
+            readersRoom(channel),
+            ...(options.alsoUser ? [`user-${options.alsoUser}` as const] : []),
+          ],
+          channel,
+          payload,
+          options.except,
+        ),
     }),
     // Platform-wide records (announcements, plans, helps): each company hears it on its own channel.
-    toCompanies: (companyIds: number[]) => ({
-      emit: (channel: CompanyChannel, payload: EventPayload) => {
-        for (const companyId of companyIds) emitTo(companyId, 'company', channel, payload);
+    toCompanies: (companyIds: number[], options: { except?: Room[] } = {}) => ({
+      emit: (channel: BroadcastChannel, payload: EventPayload) => {
+        for (const companyId of companyIds)
+          emitTo(companyId, [readersRoom(channel)], channel, payload, options.except);
       },
     }),
     // Drops the sockets opened with these sessions, on every node; the client learns it from the
@@ -249,13 +308,22 @@ export const createRealtime = (options: {
         io?.in(roomName(companyId, `session-${sessionId}`)).disconnectSockets(true);
       }
     },
+    // Drops a user's sockets on every node after a change of their rights (profile, queues,
+    // company, deletion): the client refreshes and reconnects, and the handshake reads the new ones.
+    dropUser(companyId: number, userId: number) {
+      io?.in(roomName(companyId, `user-${userId}`)).disconnectSockets(true);
+    },
+    // Drops every socket of a company that is gone; its users' sessions went with it.
+    dropCompany(companyId: number) {
+      io?.in(roomName(companyId, 'company')).disconnectSockets(true);
+    },
     toUser: (companyId: number, userId: number) => ({
       emit: (channel: CompanyChannel, payload: EventPayload) =>
-        emitTo(companyId, `user-${userId}`, channel, payload),
+        emitTo(companyId, [`user-${userId}`], channel, payload),
     }),
     toRoom: (companyId: number, room: Exclude<Room, 'company'>) => ({
       emit: (channel: CompanyChannel, payload: EventPayload) =>
-        emitTo(companyId, room, channel, payload),
+        emitTo(companyId, [room], channel, payload),
     }),
     async close() {
       closing = true;

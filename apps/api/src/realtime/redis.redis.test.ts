@@ -5,8 +5,17 @@ import { Redis } from 'ioredis';
 import { io, type Socket } from 'socket.io-client';
 import { eq } from 'drizzle-orm';
 import type { App } from '../app';
-import { users } from '../db/schema';
-import { PASSWORD, auth, createTestApp, makeCompany, type TestContext } from '../../test/harness';
+import { contacts, queues, tickets, users } from '../db/schema';
+import {
+  PASSWORD,
+  auth,
+  createTestApp,
+  inject,
+  makeCompany,
+  makeUser,
+  makeWhatsapp,
+  type TestContext,
+} from '../../test/harness';
 import { eventually } from '../../test/inbox';
 
 // Two API nodes with the same database, secrets and Redis, as behind a load balancer: what one node
@@ -35,6 +44,7 @@ const loginFrom = async (node: App, email: string) => {
 let t: TestContext;
 let nodeA: App;
 let nodeB: App;
+let urlA: string;
 let urlB: string;
 let redis: Redis;
 const sockets: Socket[] = [];
@@ -44,7 +54,9 @@ beforeAll(async () => {
   t = await createTestApp(secrets);
   nodeA = t.app;
   nodeB = await t.spawnNode();
+  await nodeA.listen({ port: 0, host: '127.0.0.1' });
   await nodeB.listen({ port: 0, host: '127.0.0.1' });
+  urlA = `http://127.0.0.1:${(nodeA.server.address() as AddressInfo).port}`;
   urlB = `http://127.0.0.1:${(nodeB.server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
@@ -60,9 +72,9 @@ afterAll(async () => {
   await redis.quit();
 });
 
-const connectToB = (token: string) =>
+const connectTo = (url: string, token: string) =>
   new Promise<Socket>((resolve, reject) => {
-    const socket = io(urlB, {
+    const socket = io(url, {
       transports: ['websocket'],
       query: { token },
       reconnection: false,
@@ -72,6 +84,14 @@ const connectToB = (token: string) =>
     socket.once('connect', () => resolve(socket));
     socket.once('connect_error', reject);
   });
+const connectToB = (token: string) => connectTo(urlB, token);
+
+// Every event a socket hears.
+const recorder = (socket: Socket) => {
+  const heard: { event: string; payload: Record<string, unknown> }[] = [];
+  socket.onAny((event: string, payload: Record<string, unknown>) => heard.push({ event, payload }));
+  return heard;
+};
 
 describe('several API nodes over Redis', () => {
   it("delivers a company's event emitted on one node to its sockets on the other, and to no other company", async () => {
@@ -181,5 +201,118 @@ describe('several API nodes over Redis', () => {
     expect(await gone).toBe('io server disconnect');
     const me = await nodeB.inject({ method: 'GET', url: '/auth/me', headers: auth({ token }) });
     expect(me.statusCode).toBe(401);
+  });
+
+  it("a demoted admin's sockets on both nodes lose the admin's rooms within a second, and reconnect with the new rights", async () => {
+    const { company, admin } = await makeCompany(t.db);
+    const c = company.id;
+    const demoted = await makeUser(t.db, c, 'admin');
+    const [sales, support] = await t.db
+      .insert(queues)
+      .values([
+        { companyId: c, name: 'Ventas', color: '#00aa00' },
+        { companyId: c, name: 'Soporte', color: '#0000aa' },
+      ])
+      .returning();
+    const [contact] = await t.db
+      .insert(contacts)
+      .values({ companyId: c, name: 'Ana', number: '5491155550401' })
+      .returning();
+    const connection = await makeWhatsapp(t.db, c);
+    // A conversation of Soporte that the acting admin holds: the demoted user (Ventas) may not see it.
+    const [ticket] = await t.db
+      .insert(tickets)
+      .values({
+        companyId: c,
+        contactId: contact.id,
+        whatsappId: connection.id,
+        queueId: support.id,
+        status: 'open',
+        userId: admin.id,
+      })
+      .returning();
+    const acting = { token: await loginFrom(nodeA, admin.email) };
+    const oldToken = await loginFrom(nodeA, demoted.email);
+    const watching = await connectToB(acting.token);
+    expect(await watching.timeout(5000).emitWithAck('joinChatBox', ticket.id)).toBe(true);
+    const observer = recorder(watching);
+    const sockets = [await connectTo(urlA, oldToken), await connectToB(oldToken)];
+    const heard = sockets.map(recorder);
+    for (const socket of sockets)
+      expect(await socket.timeout(5000).emitWithAck('joinChatBox', ticket.id)).toBe(true);
+    const heardOn = (list: typeof observer, channel: string) =>
+      list.filter((h) => h.event === `company-${c}-${channel}`);
+
+    // Before: both hear an admin-only event and the chat (node B once it follows Redis).
+    await eventually(
+      () => {
+        if (heard.some((list) => !heardOn(list, 'prompt').length))
+          nodeA.deps.realtime.toCompany(c).emit('prompt', { action: 'probe' });
+        return heard.every((list) => heardOn(list, 'prompt').length);
+      },
+      Boolean,
+      'both sockets hear admin events',
+    );
+    const say = (body: string) =>
+      inject(nodeA, acting, 'POST', `/messages/${ticket.id}`, { body }).then((res) =>
+        expect(res.statusCode).toBe(201),
+      );
+    await say('Antes');
+    await eventually(
+      () => heard.every((list) => heardOn(list, 'appMessage').length),
+      Boolean,
+      'both sockets in the chat',
+    );
+
+    // Demoted on node A: both sockets are dropped, the one on node B through Redis.
+    const started = Date.now();
+    const gone = sockets.map(
+      (socket) =>
+        new Promise<number>((resolve) => {
+          // -1: not dropped by the server within 3 s.
+          const timer = setTimeout(() => resolve(-1), 3000);
+          socket.once('disconnect', (reason) => {
+            clearTimeout(timer);
+            resolve(reason === 'io server disconnect' ? Date.now() - started : -1);
+          });
+        }),
+    );
+    const demote = await inject(nodeA, acting, 'PUT', `/users/${demoted.id}`, {
+      profile: 'user',
+      queueIds: [sales.id],
+    });
+    expect(demote.statusCode).toBe(200);
+    for (const took of await Promise.all(gone)) {
+      expect(took).toBeGreaterThanOrEqual(0);
+      expect(took).toBeLessThan(1000);
+    }
+
+    // Reconnected with the old token (still valid, still saying admin), asking for the chat again.
+    const again = [await connectTo(urlA, oldToken), await connectToB(oldToken)];
+    const after = again.map(recorder);
+    for (const socket of again) socket.emit('joinChatBox', ticket.id);
+    const agent = await inject(nodeA, acting, 'POST', '/prompt', {
+      name: 'Agente nodos',
+      prompt: `Eres el asistente. ${'Responde con amabilidad y brevedad. '.repeat(3)}`,
+      model: 'gpt-4o-mini',
+      maxTokens: 100,
+      temperature: 0.5,
+      maxMessages: 5,
+    });
+    expect(agent.statusCode).toBe(201);
+    await say('Después');
+    // The barrier, sent last from node A: every user of the company hears it, in order.
+    expect((await inject(nodeA, acting, 'POST', '/tags', { name: 'Barrera' })).statusCode).toBe(
+      201,
+    );
+    await eventually(
+      () => [...after, observer].every((list) => heardOn(list, 'tag').length),
+      Boolean,
+      'the barrier on both nodes',
+    );
+    // The admin still hears what the demoted user no longer does (the absence is not vacuous).
+    expect(heardOn(observer, 'prompt').some((h) => h.payload.action === 'create')).toBe(true);
+    expect(heardOn(observer, 'appMessage').length).toBeGreaterThanOrEqual(2);
+    for (const list of after) expect(list.map((h) => h.event)).toEqual([`company-${c}-tag`]);
   });
 });

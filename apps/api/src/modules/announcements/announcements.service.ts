@@ -81,9 +81,18 @@ export const getAnnouncement = async (deps: Deps, ctx: AuthContext, id: number) 
 const broadcast = async (deps: Deps, payload: { action: string } & Record<string, unknown>) =>
   deps.realtime.toCompanies(await everyCompanyId(deps.db)).emit('announcement', payload);
 
+// An inactive announcement is read by super users alone: the others hear that it is gone.
 const saved = async (deps: Deps, row: Row, action: 'create' | 'update') => {
   const record = serializeAnnouncement(row, deps.uploads);
-  await broadcast(deps, { action, record });
+  if (row.status) await broadcast(deps, { action, record });
+  else {
+    const companyIds = await everyCompanyId(deps.db);
+    for (const companyId of companyIds)
+      deps.realtime.toRooms(companyId, ['super']).emit('announcement', { action, record });
+    deps.realtime
+      .toCompanies(companyIds, { except: ['super'] })
+      .emit('announcement', { action: 'delete', id: row.id });
+  }
   return record;
 };
 

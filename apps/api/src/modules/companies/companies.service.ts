@@ -108,6 +108,13 @@ const assertCompanyAccess = (ctx: AuthContext, id: number) => {
   if (!ctx.isSuper && ctx.companyId !== id) throw new AppError('ERR_NO_COMPANY_FOUND');
 };
 
+// Another company's record is read by super users alone (GET /companies is super-only).
+const toOperators = (
+  deps: Pick<AppDeps, 'realtime'>,
+  companyId: number,
+  payload: { action: string } & Record<string, unknown>,
+) => deps.realtime.toRooms(companyId, ['super']).emit('company', payload);
+
 // Tells a company's sockets (its session gate, its screens) and the super users' companies tab that the
 // company changed: status, due date or plan, after a payment, the lifecycle, or an edit.
 export const announceCompany = async (deps: Pick<AppDeps, 'db' | 'realtime'>, id: number) => {
@@ -120,7 +127,7 @@ export const announceCompany = async (deps: Pick<AppDeps, 'db' | 'realtime'>, id
     .from(users)
     .where(and(eq(users.super, true), ne(users.companyId, id)));
   for (const { companyId } of operators)
-    deps.realtime.toCompany(companyId).emit('company', { action: 'update', company: view });
+    toOperators(deps, companyId, { action: 'update', company: view });
 };
 
 export const getCompany = async (db: Db, ctx: AuthContext, id: number) => {
@@ -299,7 +306,7 @@ export const createCompany = async (
     adminPassword,
   });
   const [view] = await withPlans(deps.db, [company]);
-  deps.realtime.toCompany(ctx.companyId).emit('company', { action: 'create', company: view });
+  toOperators(deps, ctx.companyId, { action: 'create', company: view });
   return { ...view, adminPassword: input.password ? undefined : adminPassword };
 };
 
@@ -365,7 +372,7 @@ export const updateCompany = async (
   });
   if (stopsBilling) deps.jobs.kick(STOP_BILLING_QUEUE);
   const view = await getCompany(deps.db, ctx, id);
-  deps.realtime.toCompany(ctx.companyId).emit('company', { action: 'update', company: view });
+  if (id !== ctx.companyId) toOperators(deps, ctx.companyId, { action: 'update', company: view });
   deps.realtime.toCompany(id).emit('company', { action: 'update', company: view });
   return view;
 };
@@ -384,7 +391,8 @@ export const deleteCompany = async (
     await tx.delete(companies).where(eq(companies.id, id));
   });
   if (stopsBilling) deps.jobs.kick(STOP_BILLING_QUEUE);
-  deps.realtime.toCompany(ctx.companyId).emit('company', { action: 'delete', companyId: id });
+  deps.realtime.dropCompany(id);
+  toOperators(deps, ctx.companyId, { action: 'delete', companyId: id });
 };
 
 export const updateCompanySchedules = async (

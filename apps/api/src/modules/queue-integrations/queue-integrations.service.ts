@@ -86,8 +86,16 @@ export const findIntegrationRow = async (db: Db, ctx: Pick<AuthContext, 'company
     'ERR_NO_INTEGRATION_FOUND',
   );
 
+// No secret travels on a socket: the signing secret is read over HTTP.
 const emitIntegration = (deps: Deps, companyId: number, event: IntegrationEvent) =>
-  deps.realtime.toCompany(companyId).emit('queueIntegration', event);
+  deps.realtime
+    .toCompany(companyId)
+    .emit(
+      'queueIntegration',
+      event.action === 'delete'
+        ? event
+        : { ...event, queueIntegration: { ...event.queueIntegration, signingSecret: null } },
+    );
 
 export const listIntegrations = async (
   deps: Deps,

@@ -362,6 +362,10 @@ describe('queue integrations', () => {
     expect(events.map((e) => e.payload.action)).toEqual(['create', 'update', 'delete']);
     expect(events[1].payload.queueIntegration).toMatchObject({ name: 'En vivo 2' });
     expect(events[2].payload).toEqual({ action: 'delete', integrationId: made.id });
+    // The signing secret is answered over HTTP to admins, never carried on a socket.
+    expect(made.signingSecret).toMatch(/^whsec_/);
+    expect(events[0].payload.queueIntegration).toMatchObject({ signingSecret: null });
+    expect(JSON.stringify(colleague)).not.toContain(made.signingSecret);
     await caughtUp(stranger);
     expect(stranger.filter((h) => h.event.endsWith('-queueIntegration'))).toEqual([]);
   });

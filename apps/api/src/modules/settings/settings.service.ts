@@ -68,6 +68,11 @@ export const updateSetting = async (
     .values({ companyId: ctx.companyId, key, value })
     .onConflictDoUpdate({ target: [settings.companyId, settings.key], set: { value } })
     .returning({ key: settings.key, value: settings.value });
-  deps.realtime.toCompany(ctx.companyId).emit('settings', { action: 'update', setting: row });
+  // A super-only key is read by super users alone (listSettings).
+  if (superOnlySettingKeys.includes(key))
+    deps.realtime
+      .toRooms(ctx.companyId, ['super'])
+      .emit('settings', { action: 'update', setting: row });
+  else deps.realtime.toCompany(ctx.companyId).emit('settings', { action: 'update', setting: row });
   return row;
 };

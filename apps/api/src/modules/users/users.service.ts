@@ -214,12 +214,14 @@ const setQueues = async (db: Db, userId: number, companyId: number, queueIds: nu
   }
 };
 
+// To those who manage users, and to the user's own sockets (each reads that record over HTTP).
 const emitUser = (
   deps: Pick<AppDeps, 'realtime'>,
   companyId: number,
+  userId: number,
   action: string,
   payload: Record<string, unknown>,
-) => deps.realtime.toCompany(companyId).emit('user', { action, ...payload });
+) => deps.realtime.toCompany(companyId, { alsoUser: userId }).emit('user', { action, ...payload });
 
 export const createUser = async (
   deps: Pick<AppDeps, 'db' | 'realtime'>,
@@ -255,7 +257,7 @@ export const createUser = async (
     return user;
   });
   const view = (await loadUserView(deps.db, created.id))!;
-  emitUser(deps, companyId, 'create', { user: view });
+  emitUser(deps, companyId, view.id, 'create', { user: view });
   return view;
 };
 
@@ -330,9 +332,15 @@ export const updateUser = async (
     return [];
   });
   deps.realtime.endSessions(ended);
-  if (movesCompany) emitUser(deps, user.companyId, 'delete', { userId: user.id });
+  if (movesCompany) emitUser(deps, user.companyId, user.id, 'delete', { userId: user.id });
   const view = (await loadUserView(deps.db, user.id))!;
-  emitUser(deps, companyId, 'update', { user: view });
+  emitUser(deps, companyId, user.id, 'update', { user: view });
+  // Their sockets joined rooms by the old rights: dropped (after hearing the update), they reconnect
+  // with the new ones.
+  const superDiffers = view.super !== user.super;
+  const profileDiffers = view.profile !== user.profile;
+  if (profileDiffers || superDiffers || queuesDiffer || visibilityDiffers || movesCompany)
+    deps.realtime.dropUser(user.companyId, user.id);
   return view;
 };
 
@@ -349,7 +357,8 @@ export const deleteUser = async (
   const ended = await revokeSessions(deps.db, { userId: user.id });
   await deps.db.delete(users).where(eq(users.id, user.id));
   deps.realtime.endSessions(ended);
-  emitUser(deps, user.companyId, 'delete', { userId: user.id });
+  deps.realtime.dropUser(user.companyId, user.id);
+  emitUser(deps, user.companyId, user.id, 'delete', { userId: user.id });
 };
 
 export const markUserOnline = async (db: Db, identity: SocketIdentity, online: boolean) => {

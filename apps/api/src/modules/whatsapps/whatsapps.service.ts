@@ -35,41 +35,45 @@ export const serializeWhatsapp = (
   row: Row,
   queueList: QueueRef[],
   viewer: Pick<AuthContext, 'profile' | 'isSuper'>,
-): WhatsappView => ({
-  id: row.id,
-  name: row.name,
-  status: row.status,
-  isDefault: row.isDefault,
-  qrcode: row.qrcode,
-  pairingCode: row.pairingCode,
-  retries: row.retries,
-  number: row.number,
-  provider: row.provider,
-  greetingMessage: row.greetingMessage,
-  complationMessage: row.complationMessage,
-  outOfHoursMessage: row.outOfHoursMessage,
-  ratingMessage: row.ratingMessage,
-  token: can(viewer, 'connections-page:editOrDeleteConnection') ? row.token : null,
-  promptId: row.promptId,
-  integrationId: row.integrationId,
-  transferQueueId: row.transferQueueId,
-  timeToTransfer: row.timeToTransfer,
-  expiresTicket: row.expiresTicket,
-  expiresInactiveMessage: row.expiresInactiveMessage,
-  timeUseBotQueues: row.timeUseBotQueues,
-  maxUseBotQueues: row.maxUseBotQueues,
-  schedules: row.schedules,
-  queues: queueList,
-  queueIds: queueList.map((q) => q.id),
-  cloudPhoneNumberId: row.cloudPhoneNumberId,
-  cloudVerifyToken: row.cloudVerifyToken,
-  cloudApiBaseUrl: row.cloudApiBaseUrl,
-  cloudBusinessAccountId: row.cloudBusinessAccountId,
-  hasCloudAccessToken: Boolean(row.cloudAccessToken),
-  hasCloudAppSecret: Boolean(row.cloudAppSecret),
-  createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString(),
-});
+): WhatsappView => {
+  // The external-API token and Meta's verify token are secrets of those who edit connections.
+  const editor = can(viewer, 'connections-page:editOrDeleteConnection');
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    isDefault: row.isDefault,
+    qrcode: row.qrcode,
+    pairingCode: row.pairingCode,
+    retries: row.retries,
+    number: row.number,
+    provider: row.provider,
+    greetingMessage: row.greetingMessage,
+    complationMessage: row.complationMessage,
+    outOfHoursMessage: row.outOfHoursMessage,
+    ratingMessage: row.ratingMessage,
+    token: editor ? row.token : null,
+    promptId: row.promptId,
+    integrationId: row.integrationId,
+    transferQueueId: row.transferQueueId,
+    timeToTransfer: row.timeToTransfer,
+    expiresTicket: row.expiresTicket,
+    expiresInactiveMessage: row.expiresInactiveMessage,
+    timeUseBotQueues: row.timeUseBotQueues,
+    maxUseBotQueues: row.maxUseBotQueues,
+    schedules: row.schedules,
+    queues: queueList,
+    queueIds: queueList.map((q) => q.id),
+    cloudPhoneNumberId: row.cloudPhoneNumberId,
+    cloudVerifyToken: editor ? row.cloudVerifyToken : null,
+    cloudApiBaseUrl: row.cloudApiBaseUrl,
+    cloudBusinessAccountId: row.cloudBusinessAccountId,
+    hasCloudAccessToken: Boolean(row.cloudAccessToken),
+    hasCloudAppSecret: Boolean(row.cloudAppSecret),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+};
 
 const queuesOf = async (db: Db, ids: number[]) => {
   const byConnection = new Map<number, QueueRef[]>(ids.map((id) => [id, []]));
@@ -218,8 +222,8 @@ const emitWhatsapp = (
   payload: { action: string } & Record<string, unknown>,
 ) => deps.realtime.toCompany(companyId).emit('whatsapp', payload);
 
-// Everyone in the company hears the change; the token only goes to those who may see it, so the
-// broadcast carries the view without it and admins read it through the API.
+// Everyone in the company hears the change; secrets never travel on a socket, so the broadcast
+// carries the view without the tokens and admins read them through the API.
 const broadcast = async (deps: Deps, ctx: AuthContext, id: number, action: 'create' | 'update') => {
   const row = await findWhatsapp(deps.db, ctx, id);
   const [view] = await views(deps.db, { ...ctx, profile: 'user', isSuper: false }, [row]);

@@ -179,6 +179,41 @@ describe('connections', () => {
     expect((await get(view.id)).token).toBe(res.json().token);
   });
 
+  it("shows a Cloud API connection's verify token to admins only, and to no socket", async () => {
+    const [row] = await t.db
+      .insert(whatsapps)
+      .values({
+        companyId: company.company.id,
+        name: 'Meta',
+        provider: 'cloud',
+        cloudPhoneNumberId: '1555000',
+        cloudAccessToken: 'sealed-elsewhere',
+        cloudAppSecret: 'sealed-elsewhere',
+        cloudVerifyToken: 'VerifyOnlyAdmins42',
+        token: 'ExternalApiToken42',
+      })
+      .returning();
+    const adminHeard = await listenAs(t.app, admin);
+    const userHeard = await listenAs(t.app, user);
+    const renamed = await inject(t.app, admin, 'PUT', `/whatsapp/${row.id}`, { name: 'Meta 2' });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json()).toMatchObject({
+      cloudVerifyToken: 'VerifyOnlyAdmins42',
+      token: 'ExternalApiToken42',
+    });
+    expect((await get(row.id)).cloudVerifyToken).toBe('VerifyOnlyAdmins42');
+    const seenByUser = (await list(user)).find((c) => c.id === row.id)!;
+    expect(seenByUser).toMatchObject({ name: 'Meta 2', cloudVerifyToken: null, token: null });
+    await caughtUp(adminHeard, userHeard);
+    // Both hear the change (so the check below is not vacuous), neither hears the secrets.
+    for (const heard of [adminHeard, userHeard]) {
+      const update = heard.find((h) => h.event === `company-${company.company.id}-whatsapp`);
+      expect(update?.payload).toMatchObject({ action: 'update', whatsapp: { name: 'Meta 2' } });
+      expect(JSON.stringify(heard)).not.toMatch(/VerifyOnlyAdmins42|ExternalApiToken42|sealed/);
+    }
+    closeSockets();
+  });
+
   it('keeps Cloud API secrets write-only and asks for all of them', async () => {
     const missing = await create({ name: 'Cloud', provider: 'cloud', cloudPhoneNumberId: '123' });
     expect(missing.statusCode).toBe(400);

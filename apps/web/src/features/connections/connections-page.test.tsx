@@ -204,12 +204,21 @@ describe('connections page', () => {
     await waitFor(() => expect(screen.queryByText('Soporte')).toBeNull());
   });
 
-  it('keeps the API token it read when a live update (sent to everyone) leaves it out', () => {
-    const ventas = makeConnection({ id: 1, name: 'Ventas', token: 'tok-123' });
+  it('keeps the API and verify tokens it read when a live update (no secrets) leaves them out', () => {
+    const ventas = makeConnection({
+      id: 1,
+      name: 'Ventas',
+      token: 'tok-123',
+      cloudVerifyToken: 'verify-123',
+    });
     const [updated] = applyWhatsappEvent([ventas], {
       action: 'update',
-      whatsapp: { ...ventas, name: 'Ventas VIP', token: null },
+      whatsapp: { ...ventas, name: 'Ventas VIP', token: null, cloudVerifyToken: null },
     })!;
-    expect(updated).toMatchObject({ name: 'Ventas VIP', token: 'tok-123' });
+    expect(updated).toMatchObject({
+      name: 'Ventas VIP',
+      token: 'tok-123',
+      cloudVerifyToken: 'verify-123',
+    });
   });
 });

@@ -106,10 +106,11 @@ export const applyWhatsappEvent = (list: Connection[] | undefined, event: Whatsa
   );
 };
 
-// Broadcasts leave the external-API token out (not every listener may see it): keep the one read.
+// Broadcasts leave the external-API and verify tokens out (no secret travels on a socket): keep the ones read.
 const keepToken = (incoming: Connection, previous: Connection | undefined): Connection => ({
   ...incoming,
   token: incoming.token ?? previous?.token ?? null,
+  cloudVerifyToken: incoming.cloudVerifyToken ?? previous?.cloudVerifyToken ?? null,
 });
 
 // A session update changes only the session fields of its row.

@@ -1,6 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { getSocket } from '../../api/socket';
 import { waitBeforeSubmit } from '../../lib/form-delay';
+import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { integrationsPageOf, makeIntegration } from '../../test/queue-integrations';
 import { renderApp } from '../../test/render-app';
@@ -393,6 +395,22 @@ describe('integration dialog', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Copiar secreto' }));
     expect(await screen.findByText('Secreto copiado.')).toBeTruthy();
     expect(await navigator.clipboard.readText()).toBe('whsec_3kQ9fZpL2');
+  });
+
+  it('keeps the signing secret it read when a live change (which carries none) renames the webhook', async () => {
+    stubApi({ 'GET /queueIntegration': () => integrationsPageOf([webhook]) });
+    const user = setupUser();
+    renderApp('/queue-integration', makeAuth());
+    await screen.findByText('Eventos ERP');
+    act(() => {
+      (getSocket() as unknown as FakeSocket).receive('company-1-queueIntegration', {
+        action: 'update',
+        queueIntegration: { ...webhook, name: 'Eventos ERP 2', signingSecret: null },
+      });
+    });
+
+    const dialog = await openEditDialog(user, 'Eventos ERP 2');
+    expect(textbox(dialog, 'Secreto de firma')).toHaveProperty('value', 'whsec_3kQ9fZpL2');
   });
 
   it('shows a name already in use on the name field', async () => {

@@ -78,7 +78,15 @@ export const applyIntegrationEvent = (
   // A rename can take an integration out of the current search.
   if (!matchesSearch(record.name, search))
     return removeFromPages(data, 'queueIntegrations', record.id);
-  return upsertIntoPages(data, 'queueIntegrations', record, true);
+  // Events carry no signing secret (no secret travels on a socket): a listed row keeps the one read.
+  const listed = data?.pages
+    .flatMap((page) => page.queueIntegrations)
+    .find((row) => row.id === record.id);
+  const kept: IntegrationView = {
+    ...record,
+    signingSecret: record.signingSecret ?? listed?.signingSecret ?? null,
+  };
+  return upsertIntoPages(data, 'queueIntegrations', kept, true);
 };
 
 export const applyIntegrationEventToCache = (queryClient: QueryClient, event: IntegrationEvent) =>
