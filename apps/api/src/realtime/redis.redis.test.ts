@@ -164,9 +164,10 @@ describe('several API nodes over Redis', () => {
         }),
       ),
     );
+    // From 40 addresses: the email's own limit (LOGIN_RATE_LIMIT × 10) holds across both nodes.
     const codes = results.map((r) => r.statusCode);
-    expect(codes.filter((c) => c === 401)).toHaveLength(2);
-    expect(codes.filter((c) => c === 429)).toHaveLength(38);
+    expect(codes.filter((c) => c === 401)).toHaveLength(20);
+    expect(codes.filter((c) => c === 429)).toHaveLength(20);
     // Counter and expiry are set in one step: no crash leaves a counter that never expires.
     const ttl = await redis.pttl(`rl:login-email:${email}`);
     expect(ttl).toBeGreaterThan(0);
