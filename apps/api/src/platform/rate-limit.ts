@@ -23,6 +23,8 @@ export type RateLimits = {
   signupIp: Limiter;
   // External messages API calls per connection token, per minute.
   externalApi: Limiter;
+  // KiB of files a user (or a connection token) uploads, per minute.
+  uploadKib: Limiter;
 };
 
 // With Redis (several API nodes) the counters are shared; without it the API is one process
@@ -33,6 +35,7 @@ export const createRateLimits = (options: {
   loginLimit: number;
   windowSeconds: number;
   externalApiLimit?: number;
+  uploadLimitMb?: number;
 }): RateLimits => {
   const make = (name: string, points: number, duration: number): Limiter => {
     const keyPrefix = `rl:${name}`;
@@ -54,13 +57,14 @@ export const createRateLimits = (options: {
     forgotIp: make('forgot-ip', 20, windowSeconds),
     signupIp: make('signup', 20, 3600),
     externalApi: make('external-api', options.externalApiLimit ?? 60, 60),
+    uploadKib: make('upload-kib', (options.uploadLimitMb ?? 100) * 1024, 60),
   };
 };
 
 // Counts one attempt; the attempt past the limit is refused with 429 and Retry-After.
-export const consume = async (limiter: Limiter, key: string, message: string) => {
+export const consume = async (limiter: Limiter, key: string, message: string, points = 1) => {
   try {
-    return await limiter.consume(key);
+    return await limiter.consume(key, points);
   } catch (error) {
     if (!(error instanceof RateLimiterRes)) throw error;
     throw new AppError('ERR_TOO_MANY_REQUESTS', message, {
