@@ -11,7 +11,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { APP_VERSION } from '@atendi/shared';
+import { APP_VERSION, MB } from '@atendi/shared';
 import { fastifyTrustProxy, type Config } from './config';
 import type { Database } from './db/client';
 import { registerAuthHook } from './platform/auth-hook';
@@ -137,11 +137,15 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     loginLimit: config.loginRateLimit,
     windowSeconds: config.loginRateWindow,
     externalApiLimit: config.externalApiRateLimit,
+    uploadLimitMb: config.uploadRateLimitMb,
   });
   const uploads = createUploads({
     dataDir: config.dataDir,
     publicApiUrl: config.publicApiUrl,
     secret: `${config.jwtRefreshSecret}:uploads`,
+    db: database.db,
+    rateLimit: limits.uploadKib,
+    requestMaxBytes: config.uploadRequestMaxMb * MB,
   });
   const simulatorSpool = path.join(config.dataDir, 'simulator');
   const drivers: ChannelDriver[] = [

@@ -131,6 +131,9 @@ const envSchema = z.object({
     .default(15 * 60),
   // External messages API: calls per connection token per minute.
   EXTERNAL_API_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
+  // Uploads: MB one request's files may add up to, and MB a user (or an API token) may upload a minute.
+  UPLOAD_REQUEST_MAX_MB: z.coerce.number().int().min(1).max(1024).default(40),
+  UPLOAD_RATE_LIMIT_MB: z.coerce.number().int().min(1).max(100_000).default(100),
   // Billing through Stripe (modules/subscriptions): without the secret key payments are off.
   STRIPE_SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   STRIPE_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
@@ -210,6 +213,9 @@ export type Config = {
   outboundAllowPrivate: AllowPrivate;
   loginRateLimit: number;
   externalApiRateLimit: number;
+  // MB: one request's files together; a user's (or API token's) uploads per minute.
+  uploadRequestMaxMb: number;
+  uploadRateLimitMb: number;
   loginRateWindow: number;
   logLevel: string;
   stripe: {
@@ -294,6 +300,8 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
     outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     externalApiRateLimit: e.EXTERNAL_API_RATE_LIMIT,
+    uploadRequestMaxMb: e.UPLOAD_REQUEST_MAX_MB,
+    uploadRateLimitMb: e.UPLOAD_RATE_LIMIT_MB,
     loginRateWindow: e.LOGIN_RATE_WINDOW,
     logLevel: e.LOG_LEVEL,
     stripe: {

@@ -19,6 +19,9 @@ export const companyViewSchema = z.object({
   recurrence: z.enum(recurrences),
   campaignsEnabled: z.boolean(),
   schedules: z.array(scheduleSlotViewSchema),
+  // Bytes of files the company keeps, and what its plan allows (0: unlimited).
+  storageUsed: z.number(),
+  storageLimit: z.number(),
   createdAt: dateTime,
   updatedAt: dateTime,
 });

@@ -42,6 +42,10 @@ export const mediaTypes = [
 ] as const;
 export type MediaType = (typeof mediaTypes)[number];
 
+// Why a received message's file was not kept (the message itself always is).
+export const mediaErrors = ['ERR_WAPP_DOWNLOAD_MEDIA', 'ERR_STORAGE_QUOTA_EXCEEDED'] as const;
+export type MediaError = (typeof mediaErrors)[number];
+
 export const connectionStatuses = [
   'qrcode',
   'PAIRING',
@@ -116,11 +120,39 @@ export const defaultSchedules = (): ScheduleSlot[] =>
 
 // SPEC §9: the three advertised plans, seeded on first start.
 export const advertisedPlans = [
-  // Basic advertises no AI agents; queues 0 is "unlimited departments".
-  { name: 'Basic', users: 2, connections: 1, queues: 5, value: 39, useOpenAi: false },
-  { name: 'Plus', users: 2, connections: 1, queues: 8, value: 99, useOpenAi: true },
-  { name: 'Premium', users: 4, connections: 3, queues: 0, value: 149, useOpenAi: true },
+  // Basic advertises no AI agents; queues 0 is "unlimited departments". Storage grows with the price.
+  {
+    name: 'Basic',
+    users: 2,
+    connections: 1,
+    queues: 5,
+    value: 39,
+    useOpenAi: false,
+    storageMb: 5120,
+  },
+  {
+    name: 'Plus',
+    users: 2,
+    connections: 1,
+    queues: 8,
+    value: 99,
+    useOpenAi: true,
+    storageMb: 20480,
+  },
+  {
+    name: 'Premium',
+    users: 4,
+    connections: 3,
+    queues: 0,
+    value: 149,
+    useOpenAi: true,
+    storageMb: 51200,
+  },
 ] as const;
+
+// A plan's stored files (MB) when nobody says otherwise: new plans and plans older than the limit.
+export const DEFAULT_PLAN_STORAGE_MB = 5120;
+export const MB = 1024 * 1024;
 
 // A plan limit of 0 means unlimited.
 export const isWithinLimit = (limit: number, current: number) => limit <= 0 || current < limit;

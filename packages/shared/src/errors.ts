@@ -110,6 +110,10 @@ export const errorStatus = {
   ERR_DIALOGFLOW_NOT_FOUND: 400,
   ERR_DIALOGFLOW_INVALID: 400,
   ERR_DIALOGFLOW_UNAVAILABLE: 424,
+  // Uploads: one request's files together pass UPLOAD_REQUEST_MAX_MB (details.maxMb); the company's
+  // stored files would pass its plan's storage (details.usedBytes, limitBytes).
+  ERR_UPLOAD_REQUEST_TOO_LARGE: 413,
+  ERR_STORAGE_QUOTA_EXCEEDED: 403,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -15,6 +15,8 @@ export const planViewSchema = z.object({
   useIntegrations: z.boolean(),
   useSchedules: z.boolean(),
   useExternalApi: z.boolean(),
+  // MB of files (sent, received, attachments) its companies may keep; 0 is unlimited.
+  storageMb: z.number(),
   // The card provider's price that checkout charges for this plan; null until a super user syncs it.
   stripePriceId: z.string().nullable(),
 });

@@ -46,6 +46,7 @@ describe('response schemas', () => {
       mediaType: 'chat' as const,
       mediaUrl: null,
       mediaName: null,
+      mediaError: null,
       quotedMsgId: null,
       isDeleted: false,
       isEdited: false,

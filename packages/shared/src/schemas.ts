@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   allTicketValues,
+  DEFAULT_PLAN_STORAGE_MB,
   mediaTypes,
   providers,
   ticketStatuses,
@@ -162,6 +163,8 @@ export const planSchema = z.object({
   useIntegrations: z.boolean().default(true),
   useSchedules: z.boolean().default(true),
   useExternalApi: z.boolean().default(true),
+  // MB; 0 is unlimited. Up to 100 TB.
+  storageMb: z.coerce.number().int().min(0).max(100_000_000).default(DEFAULT_PLAN_STORAGE_MB),
   // The card provider's price id checkout charges (price_…); empty clears it.
   stripePriceId: z
     .preprocess(

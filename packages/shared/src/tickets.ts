@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mediaTypes, ticketStatuses } from './constants';
+import { mediaErrors, mediaTypes, ticketStatuses } from './constants';
 import { dateTime } from './responses';
 import { replyWindowSchema } from './templates';
 
@@ -59,6 +59,8 @@ const messageFields = {
   mediaType: z.enum(mediaTypes),
   mediaUrl: z.string().nullable(),
   mediaName: z.string().nullable(),
+  // Why a received file is not there: WhatsApp did not hand it over, or the company's storage was full.
+  mediaError: z.enum(mediaErrors).nullable(),
   quotedMsgId: z.number().nullable(),
   isDeleted: z.boolean(),
   isEdited: z.boolean(),

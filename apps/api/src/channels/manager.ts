@@ -3,9 +3,10 @@ import type { SecretBox } from '../platform/secrets';
 import { withOpenCloudSecrets } from './cloud/credentials';
 import { eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ConnectionStatus, Provider, WhatsappSessionView } from '@atendi/shared';
+import type { ConnectionStatus, MediaError, Provider, WhatsappSessionView } from '@atendi/shared';
 import type { Db } from '../db/client';
 import { whatsapps } from '../db/schema';
+import { AppError } from '../platform/errors';
 import type { Uploads } from '../platform/uploads';
 import type { Realtime } from '../realtime/realtime';
 import {
@@ -32,7 +33,7 @@ export type ChannelEventInput = {
   event: ChannelEvent;
   // For message events with a file: where it was stored, or why it could not be fetched.
   media?: StoredMedia;
-  mediaError?: string;
+  mediaError?: MediaError;
 };
 export type ChannelEventHandler = (input: ChannelEventInput) => Promise<void>;
 
@@ -151,11 +152,19 @@ export const createChannelManager = (options: {
         },
       };
     } catch (err) {
+      // The company's storage is full: the message is kept, marked, without its file.
+      if (err instanceof AppError && err.code === 'ERR_STORAGE_QUOTA_EXCEEDED') {
+        log.info(
+          { whatsappId: row.id, companyId: row.companyId, providerId: message.providerId },
+          'media not stored: storage full',
+        );
+        return { mediaError: err.code };
+      }
       log.warn(
         { err, whatsappId: row.id, providerId: message.providerId },
         'media download failed',
       );
-      return { mediaError: 'ERR_WAPP_DOWNLOAD_MEDIA' };
+      return { mediaError: 'ERR_WAPP_DOWNLOAD_MEDIA' as const };
     }
   };
 

@@ -32,6 +32,8 @@ export type RateLimits = {
   signupIp: Limiter;
   // External messages API calls per connection token, per minute.
   externalApi: Limiter;
+  // KiB of files a user (or a connection token) uploads, per minute.
+  uploadKib: Limiter;
 };
 
 // With Redis (several API nodes) the counters are shared; without it the API is one process
@@ -42,6 +44,7 @@ export const createRateLimits = (options: {
   loginLimit: number;
   windowSeconds: number;
   externalApiLimit?: number;
+  uploadLimitMb?: number;
 }): RateLimits => {
   const make = (name: string, points: number, duration: number): Limiter => {
     const keyPrefix = `rl:${name}`;
@@ -66,19 +69,21 @@ export const createRateLimits = (options: {
     forgotIp: make('forgot-ip', 20, windowSeconds),
     signupIp: make('signup', 20, 3600),
     externalApi: make('external-api', options.externalApiLimit ?? 60, 60),
+    uploadKib: make('upload-kib', (options.uploadLimitMb ?? 100) * 1024, 60),
   };
 };
 
-// Counts one attempt; the attempt past the limit is refused with 429 and Retry-After, unless
-// `unless` (asked only then) says this caller may go on anyway.
+// Counts one attempt (or `points`, e.g. megabytes); the attempt past the limit is refused with 429
+// and Retry-After, unless `unless` (asked only then) says this caller may go on anyway.
 export const consume = async (
   limiter: Limiter,
   key: string,
   message: string,
-  unless?: () => Promise<boolean>,
+  options: { points?: number; unless?: () => Promise<boolean> } = {},
 ) => {
+  const { points = 1, unless } = options;
   try {
-    return await limiter.consume(key);
+    return await limiter.consume(key, points);
   } catch (error) {
     if (!(error instanceof RateLimiterRes)) throw error;
     if (unless && (await unless())) return error;

@@ -5,8 +5,12 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
+import { MB } from '@atendi/shared';
+import type { Db } from '../db/client';
 import { cleanFileName, stripNul } from './nul';
 import { AppError } from './errors';
+import { consume, type Limiter } from './rate-limit';
+import { createStorage } from './storage';
 
 export type UploadRule = {
   // Lower-case extensions with the dot, e.g. '.png'.
@@ -20,6 +24,15 @@ export const imageRule: UploadRule = {
 };
 
 export type StoredFile = { storedName: string; originalName: string; size: number };
+// Whom a request's files count against: the company whose storage they fill, and the rate limit of
+// who sends them (a user, or a connection's API token).
+export type Uploader = { companyId: number; rateKey: string };
+export const uploaderOf = (request: FastifyRequest, companyId: number): Uploader => ({
+  companyId,
+  rateKey: `user:${request.auth.userId}`,
+});
+// Room for a form's text fields and part headers beside its files, when judging Content-Length.
+const FORM_OVERHEAD_BYTES = 512 * 1024;
 // receiveMany: each file with the type it was sent as, and the form's text fields by name.
 export type ReceivedFile = StoredFile & { mimetype: string };
 export type ReceivedForm = { files: ReceivedFile[]; fields: Record<string, string[]> };
@@ -64,6 +77,10 @@ const extensionFor = (fileName: string | undefined, mimetype: string) => {
   return sub ? `.${sub}` : '.bin';
 };
 
+// The name a file keeps for whoever downloads it.
+const originalNameOf = (fileName: string | undefined, extension: string) =>
+  path.basename(cleanFileName(fileName ?? '') || `file${extension}`).slice(0, 200);
+
 // The type a file was sent as, or the one its extension says when the browser did not know.
 const mimetypeOf = (declared: string | undefined, storedName: string) => {
   const base = (declared ?? '').split(';')[0].trim().toLowerCase();
@@ -101,12 +118,67 @@ export const createUploads = (options: {
   dataDir: string;
   publicApiUrl: string;
   secret: string;
+  db: Db;
+  // KiB per uploader per minute (rate-limit.ts); one request's files together at most requestMaxBytes.
+  rateLimit: Limiter;
+  requestMaxBytes: number;
 }) => {
   const root = path.join(options.dataDir, 'uploads');
   const fileOf = (companyId: number, storedName: string) => {
     if (!Number.isInteger(companyId) || companyId <= 0 || !STORED_NAME.test(storedName))
       return undefined;
     return path.join(root, String(companyId), storedName);
+  };
+  const storage = createStorage({ db: options.db, uploadsRoot: root });
+  const requestMaxMb = Math.floor(options.requestMaxBytes / MB);
+  const requestTooLarge = () =>
+    new AppError(
+      'ERR_UPLOAD_REQUEST_TOO_LARGE',
+      `The files of one request may add up to at most ${requestMaxMb} MB; send them in several`,
+      { details: { maxMb: requestMaxMb } },
+    );
+  // A request that says it is larger than any acceptable form is refused before a byte is read.
+  const assertDeclaredSize = (request: FastifyRequest) => {
+    const declared = Number(request.headers['content-length']);
+    if (declared > options.requestMaxBytes + FORM_OVERHEAD_BYTES) throw requestTooLarge();
+  };
+  const remove = async (companyId: number, storedName: string | null | undefined) => {
+    const file = storedName ? fileOf(companyId, storedName) : undefined;
+    if (!file || !storedName) return;
+    await rm(file, { force: true });
+    await storage.release(companyId, storedName);
+  };
+  // One request's files: each is checked against the request's total, the uploader's rate and the
+  // company's storage as it comes; discard() removes (and uncounts) every file kept so far.
+  const openIntake = (uploader: Uploader) => {
+    const kept: string[] = [];
+    let total = 0;
+    return {
+      // Before a file of `bytes` is kept (or right after it was written, as storedName).
+      async admit(storedName: string, bytes: number) {
+        total += bytes;
+        if (total > options.requestMaxBytes) throw requestTooLarge();
+        await consume(
+          options.rateLimit,
+          uploader.rateKey,
+          'Too many files uploaded in a short time; wait a moment',
+          { points: Math.max(1, Math.ceil(bytes / 1024)) },
+        );
+        await storage.charge(uploader.companyId, storedName, bytes);
+        kept.push(storedName);
+      },
+      async discard(written: readonly string[] = []) {
+        for (const name of new Set([...kept, ...written]))
+          await remove(uploader.companyId, name).catch(() => undefined);
+      },
+    };
+  };
+  const newName = (extension: string) => `${randomBytes(16).toString('hex')}${extension}`;
+  const writeNew = async (companyId: number, storedName: string, data: Buffer) => {
+    const target = fileOf(companyId, storedName);
+    if (!target) throw new Error(`Invalid company id ${companyId}`);
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, data, { mode: 0o600 });
   };
   // One multipart file into the company's folder under a new name, or refused whole.
   const storePart = async (
@@ -120,7 +192,7 @@ export const createUploads = (options: {
       part.file.resume();
       throw new AppError('ERR_UPLOAD_TYPE_NOT_ALLOWED', `Allowed: ${rule.extensions.join(', ')}`);
     }
-    const storedName = `${randomBytes(16).toString('hex')}${extension}`;
+    const storedName = newName(extension);
     const target = fileOf(companyId, storedName)!;
     await mkdir(path.dirname(target), { recursive: true });
     try {
@@ -144,26 +216,38 @@ export const createUploads = (options: {
     // Reads the request's one multipart file into the company's folder, or refuses it whole.
     async receive(
       request: FastifyRequest,
-      companyId: number,
+      uploader: Uploader,
       rule: UploadRule,
     ): Promise<StoredFile> {
       if (!request.isMultipart())
         throw new AppError('ERR_UPLOAD_MISSING_FILE', 'Send the file as multipart/form-data');
+      assertDeclaredSize(request);
       const part = await request.file({ limits: { fileSize: rule.maxBytes, files: 1 } });
       if (!part) throw new AppError('ERR_UPLOAD_MISSING_FILE', 'No file in the request');
-      return storePart(part, companyId, rule);
+      const stored = await storePart(part, uploader.companyId, rule);
+      const intake = openIntake(uploader);
+      try {
+        await intake.admit(stored.storedName, stored.size);
+      } catch (error) {
+        await intake.discard([stored.storedName]);
+        throw error;
+      }
+      return stored;
     },
 
     // Reads a multipart form of up to rule.maxFiles files and its text fields. Every file is
     // checked and stored as it arrives; a refused form keeps none of them.
     async receiveMany(
       request: FastifyRequest,
-      companyId: number,
+      uploader: Uploader,
       rule: UploadRule & { maxFiles: number },
     ): Promise<ReceivedForm> {
       if (!request.isMultipart())
         throw new AppError('ERR_UPLOAD_MISSING_FILE', 'Send the files as multipart/form-data');
+      assertDeclaredSize(request);
       const form: ReceivedForm = { files: [], fields: {} };
+      const intake = openIntake(uploader);
+      const written: string[] = [];
       try {
         const parts = request.parts({
           // app.ts allows one file per request; this form takes several, each with a few fields.
@@ -180,44 +264,84 @@ export const createUploads = (options: {
               (form.fields[part.fieldname] ??= []).push(stripNul(part.value));
             continue;
           }
-          const stored = await storePart(part, companyId, rule);
+          const stored = await storePart(part, uploader.companyId, rule);
+          written.push(stored.storedName);
+          await intake.admit(stored.storedName, stored.size);
           form.files.push({ ...stored, mimetype: mimetypeOf(part.mimetype, stored.storedName) });
         }
         if (!form.files.length)
           throw new AppError('ERR_UPLOAD_MISSING_FILE', 'No file in the request');
         return form;
       } catch (error) {
-        for (const file of form.files)
-          await rm(fileOf(companyId, file.storedName)!, { force: true });
+        await intake.discard(written);
         throw formReadError(error, rule);
       }
     },
 
-    // Keeps a file that arrived some other way (a WhatsApp media download) in the company's folder.
+    // A request's files read by the caller (the message forms): keep() checks each against the
+    // request's total, the uploader's rate and the company's storage before writing it; discard()
+    // removes every file kept so far.
+    intake(request: FastifyRequest, uploader: Uploader) {
+      assertDeclaredSize(request);
+      const intake = openIntake(uploader);
+      return {
+        async keep(
+          data: Buffer,
+          file: { fileName?: string; mimetype: string },
+        ): Promise<StoredFile> {
+          const extension = extensionFor(file.fileName, file.mimetype);
+          const storedName = newName(extension);
+          await intake.admit(storedName, data.length);
+          await writeNew(uploader.companyId, storedName, data);
+          return {
+            storedName,
+            originalName: originalNameOf(file.fileName, extension),
+            size: data.length,
+          };
+        },
+        discard: () => intake.discard(),
+      };
+    },
+
+    // Keeps a file that arrived some other way (a WhatsApp media download, a copy) in the company's
+    // folder; counted against its storage (in `within`, a transaction the caller holds, if given).
     async store(
       companyId: number,
       data: Buffer,
       file: { fileName?: string; mimetype: string },
+      within?: Db,
     ): Promise<StoredFile> {
       const extension = extensionFor(file.fileName, file.mimetype);
-      const storedName = `${randomBytes(16).toString('hex')}${extension}`;
-      const target = fileOf(companyId, storedName);
-      if (!target) throw new Error(`Invalid company id ${companyId}`);
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, data, { mode: 0o600 });
-      const originalName = path
-        .basename(cleanFileName(file.fileName ?? '') || `file${extension}`)
-        .slice(0, 200);
-      return { storedName, originalName, size: data.length };
+      const storedName = newName(extension);
+      if (!fileOf(companyId, storedName)) throw new Error(`Invalid company id ${companyId}`);
+      await storage.charge(companyId, storedName, data.length, within);
+      try {
+        await writeNew(companyId, storedName, data);
+      } catch (error) {
+        await remove(companyId, storedName);
+        throw error;
+      }
+      return {
+        storedName,
+        originalName: originalNameOf(file.fileName, extension),
+        size: data.length,
+      };
     },
+
+    // Removes a file and uncounts it.
+    remove,
+
+    // Every file of a company that is being deleted (its counts go with its row).
+    async removeCompany(companyId: number) {
+      if (Number.isInteger(companyId) && companyId > 0)
+        await rm(path.join(root, String(companyId)), { recursive: true, force: true });
+    },
+
+    // Counts what the counts missed (files older than the counting, a crash between two steps).
+    reconcile: (now: Date) => storage.reconcile(now),
 
     // Absolute path of a stored file (for drivers that send it), or undefined for a bad name.
     pathOf: (companyId: number, storedName: string) => fileOf(companyId, storedName),
-
-    async remove(companyId: number, storedName: string | null | undefined) {
-      const file = storedName ? fileOf(companyId, storedName) : undefined;
-      if (file) await rm(file, { force: true });
-    },
 
     // The URL handed to whoever may see the record that owns the file.
     urlFor(companyId: number, storedName: string | null | undefined, now = Date.now()) {

@@ -23,6 +23,10 @@ export const errorText = (error: unknown): string => {
       }
       if (error.code === 'ERR_TICKET_TAKEN' && holder)
         return i18n.t('errors.ERR_TICKET_TAKEN_HELD', { user: holder });
+      if (error.code === 'ERR_UPLOAD_REQUEST_TOO_LARGE')
+        return i18n.t('errors.ERR_UPLOAD_REQUEST_TOO_LARGE', {
+          maxMb: Number(error.details?.maxMb) || '?',
+        });
       // Cloud API: a contact who never wrote has no window that could have closed.
       if (error.code === 'ERR_WAPP_WINDOW_CLOSED' && error.details?.closesAt === null)
         return i18n.t('errors.ERR_WAPP_WINDOW_CLOSED_NEVER');

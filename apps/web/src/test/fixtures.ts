@@ -26,6 +26,7 @@ export const makePlan = (overrides: Partial<Plan> = {}): Plan => ({
   useIntegrations: true,
   useSchedules: true,
   useExternalApi: true,
+  storageMb: 20480,
   stripePriceId: null,
   ...overrides,
 });
@@ -189,6 +190,8 @@ export const makeCompanyView = (overrides: Partial<CompanyView> = {}): CompanyVi
     recurrence: 'MENSAL',
     campaignsEnabled: false,
     schedules: [],
+    storageUsed: 0,
+    storageLimit: 20480 * 1024 * 1024,
     createdAt: '2024-01-02T12:00:00.000Z',
     updatedAt: '2024-01-02T12:00:00.000Z',
     ...overrides,

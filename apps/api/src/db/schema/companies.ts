@@ -1,15 +1,22 @@
 import {
+  bigint,
   boolean,
   index,
   integer,
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { CompanyStatus, Recurrence, ScheduleSlot } from '@atendi/shared';
+import {
+  DEFAULT_PLAN_STORAGE_MB,
+  type CompanyStatus,
+  type Recurrence,
+  type ScheduleSlot,
+} from '@atendi/shared';
 import { id, timestamps } from './_columns';
 
 export const plans = pgTable('plans', {
@@ -25,6 +32,8 @@ export const plans = pgTable('plans', {
   useIntegrations: boolean().notNull().default(true),
   useSchedules: boolean().notNull().default(true),
   useExternalApi: boolean().notNull().default(true),
+  // MB of files its companies may keep (0: unlimited); plans older than the limit get the default.
+  storageMb: integer().notNull().default(DEFAULT_PLAN_STORAGE_MB),
   // The card payment provider's price checkout charges for this plan.
   stripePriceId: text(),
   ...timestamps(),
@@ -46,9 +55,26 @@ export const companies = pgTable(
     schedules: jsonb().$type<ScheduleSlot[]>().notNull().default([]),
     // The card payment provider's customer that checkout reuses (set at the first checkout).
     providerCustomerId: text(),
+    // Bytes of the company's files, the sum of its stored_files (platform/storage.ts keeps both).
+    storageUsed: bigint({ mode: 'number' }).notNull().default(0),
     ...timestamps(),
   },
   (t) => [index().on(t.planId), index().on(t.name)],
+);
+
+// Every file kept under DATA_DIR/uploads/{companyId}/ and its size: a file is counted once and
+// uncounted once, however often it is stored or removed.
+export const storedFiles = pgTable(
+  'stored_files',
+  {
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    bytes: bigint({ mode: 'number' }).notNull(),
+    createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.name] })],
 );
 
 export const settings = pgTable(

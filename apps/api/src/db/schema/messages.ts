@@ -9,7 +9,7 @@ import {
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import type { MediaType } from '@atendi/shared';
+import type { MediaError, MediaType } from '@atendi/shared';
 import { createdAt, id, timestamps } from './_columns';
 import { companies } from './companies';
 import { contacts } from './contacts';
@@ -40,6 +40,8 @@ export const messages = pgTable(
     mediaType: text().$type<MediaType>().notNull().default('chat'),
     mediaUrl: text(),
     mediaName: text(),
+    // A received file that was not kept, and why (the message is kept anyway).
+    mediaError: text().$type<MediaError>(),
     quotedMsgId: integer().references((): AnyPgColumn => messages.id, { onDelete: 'set null' }),
     isDeleted: boolean().notNull().default(false),
     isEdited: boolean().notNull().default(false),

@@ -11,7 +11,7 @@ import {
   okResponse,
   pageQuery,
 } from '@atendi/shared';
-import { imageRule } from '../../platform/uploads';
+import { imageRule, uploaderOf } from '../../platform/uploads';
 import {
   announcementOwner,
   createAnnouncement,
@@ -78,7 +78,7 @@ export const announcementsRoutes = async (root: FastifyInstance) => {
     async (request) => {
       // Check the record first so a refused request stores nothing.
       const owner = await announcementOwner(app.deps, request.auth, request.params.id);
-      const file = await app.deps.uploads.receive(request, owner, imageRule);
+      const file = await app.deps.uploads.receive(request, uploaderOf(request, owner), imageRule);
       try {
         return await setAnnouncementMedia(app.deps, request.auth, request.params.id, file);
       } catch (error) {

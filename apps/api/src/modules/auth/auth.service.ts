@@ -96,9 +96,11 @@ export const login = async (
     deps.limits.loginEmail,
     input.email,
     'Too many failed attempts for this account: sign in from a device you used before, or reset the password',
-    async () =>
-      isKnownDevice(deps, input.email, client.device) ||
-      (await deps.limits.loginKnown.get(pair)) !== null,
+    {
+      unless: async () =>
+        isKnownDevice(deps, input.email, client.device) ||
+        (await deps.limits.loginKnown.get(pair)) !== null,
+    },
   );
 
   const [user] = await deps.db.select().from(users).where(eq(users.email, input.email));

@@ -19,7 +19,7 @@ import {
   noContentResponse,
   okResponse,
 } from '@atendi/shared';
-import type { UploadRule } from '../../platform/uploads';
+import { uploaderOf, type UploadRule } from '../../platform/uploads';
 import { createCampaignDispatcher, ensureDispatch } from './campaign-dispatcher';
 import {
   campaignMediaOwner,
@@ -100,7 +100,7 @@ export const campaignsRoutes = async (root: FastifyInstance) => {
     async (request) => {
       // Check the campaign first so a refused request stores nothing.
       const owner = await campaignMediaOwner(deps, request.auth, request.params.id);
-      const file = await deps.uploads.receive(request, owner, mediaRule);
+      const file = await deps.uploads.receive(request, uploaderOf(request, owner), mediaRule);
       try {
         return await setCampaignMedia(deps, request.auth, request.params.id, file);
       } catch (error) {

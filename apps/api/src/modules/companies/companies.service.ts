@@ -1,5 +1,6 @@
 import { and, asc, count, eq, ilike, inArray, ne, or } from 'drizzle-orm';
 import {
+  MB,
   SIGNUP_DEFAULTS,
   addMonths,
   effectiveCompanyStatus,
@@ -36,7 +37,7 @@ const campaignsSettingOf = async (db: Db, companyIds: number[]) => {
 
 export const serializeCompany = (
   company: CompanyRow,
-  plan: { id: number; name: string } | null,
+  plan: { id: number; name: string; storageMb: number } | null,
   campaignsEnabled: boolean,
 ) => ({
   id: company.id,
@@ -52,12 +53,16 @@ export const serializeCompany = (
   recurrence: company.recurrence,
   campaignsEnabled,
   schedules: company.schedules,
+  storageUsed: company.storageUsed,
+  storageLimit: (plan?.storageMb ?? 0) * MB,
   createdAt: company.createdAt,
   updatedAt: company.updatedAt,
 });
 
 const withPlans = async (db: Db, rows: CompanyRow[]) => {
-  const planRows = await db.select({ id: plans.id, name: plans.name }).from(plans);
+  const planRows = await db
+    .select({ id: plans.id, name: plans.name, storageMb: plans.storageMb })
+    .from(plans);
   const planById = new Map(planRows.map((p) => [p.id, p]));
   const campaigns = await campaignsSettingOf(
     db,
@@ -378,7 +383,7 @@ export const updateCompany = async (
 };
 
 export const deleteCompany = async (
-  deps: Pick<AppDeps, 'db' | 'realtime' | 'jobs'>,
+  deps: Pick<AppDeps, 'db' | 'realtime' | 'jobs' | 'uploads'>,
   ctx: AuthContext,
   id: number,
 ) => {
@@ -390,6 +395,8 @@ export const deleteCompany = async (
     stopsBilling = await queueStopBilling(tx, id, false);
     await tx.delete(companies).where(eq(companies.id, id));
   });
+  // Its files go with it (their counts went with its rows).
+  await deps.uploads.removeCompany(id);
   if (stopsBilling) deps.jobs.kick(STOP_BILLING_QUEUE);
   deps.realtime.dropCompany(id);
   toOperators(deps, ctx.companyId, { action: 'delete', companyId: id });

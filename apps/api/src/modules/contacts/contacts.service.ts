@@ -16,11 +16,16 @@ import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { containsPattern } from '../../platform/like';
 import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
-import { notificationRooms, serializeContact, ticketRooms } from '../tickets/tickets.service';
+import {
+  messageFilesOf,
+  notificationRooms,
+  serializeContact,
+  ticketRooms,
+} from '../tickets/tickets.service';
 
 // The company's address book (SPEC §7 "Contacts and lists"): every user of the company reads it.
 
-export type ContactDeps = Pick<AppDeps, 'db' | 'realtime' | 'channels'>;
+export type ContactDeps = Pick<AppDeps, 'db' | 'realtime' | 'channels' | 'uploads'>;
 type Deps = ContactDeps;
 type ContactRow = typeof contacts.$inferSelect;
 
@@ -260,7 +265,13 @@ export const deleteContact = async (deps: Deps, ctx: AuthContext, id: number) =>
     })
     .from(tickets)
     .where(ofCompany(tickets, ctx, eq(tickets.contactId, id)));
+  const files = await messageFilesOf(
+    deps.db,
+    ctx.companyId,
+    gone.map((ticket) => ticket.id),
+  );
   await deps.db.delete(contacts).where(ownedRow(contacts, id, ctx));
+  for (const name of files) await deps.uploads.remove(ctx.companyId, name);
   for (const ticket of gone)
     deps.realtime
       .toRooms(ctx.companyId, [

@@ -16,7 +16,7 @@ import {
   okResponse,
 } from '@atendi/shared';
 import { z } from 'zod';
-import type { UploadRule } from '../../platform/uploads';
+import { uploaderOf, type UploadRule } from '../../platform/uploads';
 import {
   createFileList,
   deleteFileList,
@@ -97,7 +97,11 @@ export const filesRoutes = async (root: FastifyInstance) => {
     async (request) => {
       // Check the list first so a refused request stores nothing.
       const owner = await fileListOwner(app.deps, request.auth, request.params.id);
-      const form = await app.deps.uploads.receiveMany(request, owner, fileRule);
+      const form = await app.deps.uploads.receiveMany(
+        request,
+        uploaderOf(request, owner),
+        fileRule,
+      );
       try {
         return await setOptionFiles(app.deps, request.auth, request.params.id, form);
       } catch (error) {

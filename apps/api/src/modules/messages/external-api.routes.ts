@@ -63,9 +63,9 @@ export const externalApiRoutes = async (root: FastifyInstance) => {
       let number: string;
       let form: MessageForm;
       if (request.isMultipart()) {
-        const read = await readMessageForm(request, deps.uploads, connection.companyId, {
-          fields: ['number'],
-        });
+        // The token's uploads are limited as a user's are.
+        const uploader = { companyId: connection.companyId, rateKey: `api:${connection.id}` };
+        const read = await readMessageForm(request, deps.uploads, uploader, { fields: ['number'] });
         form = { body: read.body, quotedMsgId: null, medias: read.medias };
         const parsed = externalNumber.safeParse(read.fields.number ?? '');
         if (!parsed.success) {

@@ -9,10 +9,11 @@ import {
   type MediaType,
 } from '@atendi/shared';
 import { AppError } from '../../platform/errors';
-import type { Uploads } from '../../platform/uploads';
+import type { Uploader, Uploads } from '../../platform/uploads';
 
 // Reads the multipart form of a send (SPEC §7: medias, body, quotedMsg): every file is stored as it
-// arrives, one in memory at a time, and a refused form leaves no file behind.
+// arrives, one in memory at a time, counted against the request's total, the sender's rate and the
+// company's storage (platform/uploads.ts), and a refused form leaves no file behind.
 
 export type OutgoingMedia = {
   storedName: string;
@@ -115,9 +116,10 @@ const fromClient = async <T>(read: () => Promise<T>): Promise<T> => {
 export const readMessageForm = async (
   request: FastifyRequest,
   uploads: Uploads,
-  companyId: number,
+  uploader: Uploader,
   options: { fields?: readonly string[] } = {},
 ): Promise<MessageForm & { fields: Record<string, string> }> => {
+  const intake = uploads.intake(request, uploader);
   const medias: OutgoingMedia[] = [];
   const fields: Record<string, string> = {};
   let body = '';
@@ -165,7 +167,7 @@ export const readMessageForm = async (
       const data = await fromClient(() => part.toBuffer());
       if (!data.length) throw invalid('medias', `${fileName} is empty`);
       const mimetype = mimetypeOf(part.mimetype, extension);
-      const stored = await uploads.store(companyId, data, { fileName, mimetype });
+      const stored = await intake.keep(data, { fileName, mimetype });
       medias.push({
         storedName: stored.storedName,
         fileName: stored.originalName,
@@ -178,7 +180,7 @@ export const readMessageForm = async (
     if (!medias.length && !body.trim()) throw invalid('body', 'Write a message or attach a file');
     return { body, quotedMsgId, medias, fields };
   } catch (error) {
-    await discardMedia(uploads, companyId, medias);
+    await intake.discard();
     throw error;
   }
 };

@@ -25,6 +25,7 @@ export const serializeMessage = (
   mediaType: row.mediaType,
   mediaUrl: uploads.urlFor(row.companyId, row.mediaUrl),
   mediaName: row.mediaName,
+  mediaError: row.mediaError,
   quotedMsgId: row.quotedMsgId,
   quotedMsg: quoted ? serializeMessage(uploads, quoted) : null,
   isDeleted: row.isDeleted,

@@ -12,6 +12,7 @@ import {
   ticketIdParam,
 } from '@atendi/shared';
 import { AppError } from '../../platform/errors';
+import { uploaderOf } from '../../platform/uploads';
 import { idempotencyKeyOf } from './external-api';
 import { readMessageForm, type MessageForm } from './message-form';
 import {
@@ -76,7 +77,7 @@ export const messagesRoutes = async (root: FastifyInstance) => {
       assertWritable(ticket);
       let form: MessageForm;
       if (request.isMultipart()) {
-        form = await readMessageForm(request, deps.uploads, ticket.companyId);
+        form = await readMessageForm(request, deps.uploads, uploaderOf(request, ticket.companyId));
       } else if (request.body) {
         form = { body: request.body.body, quotedMsgId: request.body.quotedMsg, medias: [] };
       } else {

@@ -24,6 +24,7 @@ export const serializePlan = (plan: Plan) => ({
   useIntegrations: plan.useIntegrations,
   useSchedules: plan.useSchedules,
   useExternalApi: plan.useExternalApi,
+  storageMb: plan.storageMb,
   stripePriceId: plan.stripePriceId,
 });
 

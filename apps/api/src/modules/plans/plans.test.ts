@@ -52,6 +52,7 @@ describe('plan lists', () => {
         ...allFlags,
         useOpenAi: false,
         // No price until a super user syncs the plan with the payment provider.
+        storageMb: 5120,
         stripePriceId: null,
       },
       {
@@ -62,6 +63,7 @@ describe('plan lists', () => {
         queues: 8,
         value: 99,
         ...allFlags,
+        storageMb: 20480,
         stripePriceId: null,
       },
       {
@@ -72,6 +74,7 @@ describe('plan lists', () => {
         queues: 0,
         value: 149,
         ...allFlags,
+        storageMb: 51200,
         stripePriceId: null,
       },
     ]);
@@ -115,6 +118,8 @@ describe('plan administration (super users)', () => {
       queues: 0,
       value: 0,
       ...allFlags,
+      // Storage is not unlimited by default: a new plan keeps 5 GB unless told otherwise.
+      storageMb: 5120,
       stripePriceId: null,
     });
     const custom = await asSuper('POST', '/plans', {

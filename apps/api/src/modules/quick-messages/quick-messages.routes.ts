@@ -15,7 +15,7 @@ import {
   quickMessagesListQuery,
   quickMessagesQuery,
 } from '@atendi/shared';
-import type { UploadRule } from '../../platform/uploads';
+import { uploaderOf, type UploadRule } from '../../platform/uploads';
 import {
   createQuickMessage,
   deleteQuickMessage,
@@ -94,7 +94,7 @@ export const quickMessagesRoutes = async (root: FastifyInstance) => {
     async (request) => {
       // Check the answer first so a refused request stores nothing.
       const owner = await quickMessageMediaOwner(app.deps, request.auth, request.params.id);
-      const file = await app.deps.uploads.receive(request, owner, mediaRule);
+      const file = await app.deps.uploads.receive(request, uploaderOf(request, owner), mediaRule);
       try {
         return await setQuickMessageMedia(app.deps, request.auth, request.params.id, file);
       } catch (error) {

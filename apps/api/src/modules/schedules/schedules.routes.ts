@@ -13,7 +13,7 @@ import {
   scheduleUpdateSchema,
   schedulesQuery,
 } from '@atendi/shared';
-import type { UploadRule } from '../../platform/uploads';
+import { uploaderOf, type UploadRule } from '../../platform/uploads';
 import {
   createSchedule,
   deleteSchedule,
@@ -82,7 +82,7 @@ export const schedulesRoutes = async (root: FastifyInstance) => {
     async (request) => {
       // Check the schedule first so a refused request stores nothing.
       const owner = await scheduleMediaOwner(app.deps, request.auth, request.params.id);
-      const file = await app.deps.uploads.receive(request, owner, mediaRule);
+      const file = await app.deps.uploads.receive(request, uploaderOf(request, owner), mediaRule);
       try {
         return await setScheduleMedia(app.deps, request.auth, request.params.id, file);
       } catch (error) {

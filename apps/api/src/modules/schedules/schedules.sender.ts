@@ -91,6 +91,7 @@ const ticketFor = async (tx: Db, schedule: ScheduleRow, contact: { isGroup: bool
 // The message gets its own copy of the attachment: deleting the schedule later must not take it away.
 const copyMedia = async (
   deps: Deps,
+  tx: Db,
   schedule: Pick<ScheduleRow, 'companyId' | 'mediaPath' | 'mediaName'>,
 ): Promise<OutgoingMedia | null> => {
   if (!schedule.mediaPath) return null;
@@ -99,7 +100,8 @@ const copyMedia = async (
   if (!data) throw new AppError('ERR_NOT_FOUND', 'The attachment of the schedule is gone');
   const fileName = schedule.mediaName || schedule.mediaPath;
   const mimetype = mimetypeOf(undefined, path.extname(fileName).toLowerCase());
-  const stored = await deps.uploads.store(schedule.companyId, data, { fileName, mimetype });
+  // Counted in the send's transaction: a copy that does not fit the plan's storage fails the send.
+  const stored = await deps.uploads.store(schedule.companyId, data, { fileName, mimetype }, tx);
   return {
     storedName: stored.storedName,
     fileName: stored.originalName,
@@ -135,7 +137,7 @@ const sendOne = async (deps: Deps, id: number, now: Date): Promise<Sent | undefi
         .where(eq(contacts.id, claimed.contactId));
       if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
       const { ticket, created } = await ticketFor(tx, claimed, contact);
-      const media = await copyMedia(deps, claimed);
+      const media = await copyMedia(deps, tx, claimed);
       if (media) copied.push(media);
       const body = fillVariables(claimed.body, {
         contactName: contact.name,

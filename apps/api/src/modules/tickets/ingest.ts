@@ -264,7 +264,12 @@ export const previewOf = (message: Pick<InboundMessage, 'body' | 'mediaType'>) =
 
 // The columns of an inbound message's row that come from the message itself (this file's insert and the
 // batch's, ingest-batch.ts, add its ticket, sender, quoted message and raw payload).
-export const inboundRow = ({ connection, event: { message }, media }: MessageInput) => ({
+export const inboundRow = ({
+  connection,
+  event: { message },
+  media,
+  mediaError,
+}: MessageInput) => ({
   companyId: connection.companyId,
   providerId: message.providerId,
   whatsappId: connection.id,
@@ -273,6 +278,7 @@ export const inboundRow = ({ connection, event: { message }, media }: MessageInp
   mediaType: message.mediaType,
   mediaUrl: media?.storedName ?? null,
   mediaName: media?.fileName ?? message.media?.fileName ?? null,
+  mediaError: media ? null : (mediaError ?? null),
   read: message.fromMe,
   ack: message.fromMe ? 2 : 0,
   remoteJid: message.from,
@@ -295,6 +301,7 @@ const messageInsert = preparedPer((db) =>
       mediaType: sql.placeholder('mediaType'),
       mediaUrl: sql.placeholder('mediaUrl'),
       mediaName: sql.placeholder('mediaName'),
+      mediaError: sql.placeholder('mediaError'),
       quotedMsgId: sql.placeholder('quotedMsgId'),
       read: sql.placeholder('read'),
       ack: sql.placeholder('ack'),

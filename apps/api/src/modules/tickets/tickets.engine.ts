@@ -164,7 +164,14 @@ export const handleChannelEvent = async (deps: EngineDeps, input: ChannelEventIn
   const companyId = connection.companyId;
   switch (event.type) {
     case 'message': {
-      await queueOf(deps)({ ...input, event });
+      // A redelivered, dropped or refused message keeps no copy of its file (nor counts it).
+      const dropFile = () =>
+        input.media ? deps.uploads.remove(companyId, input.media.storedName) : undefined;
+      const stored = await queueOf(deps)({ ...input, event }).catch(async (error: unknown) => {
+        await dropFile();
+        throw error;
+      });
+      if (!stored) await dropFile();
       return;
     }
     case 'typing': {

@@ -1,4 +1,4 @@
-import { and, desc, eq, exists, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, exists, inArray, isNotNull, ne, sql, type SQL } from 'drizzle-orm';
 import {
   canSeeTicket,
   type TicketCreateInput,
@@ -511,8 +511,26 @@ export const updateTicket = async (
   return view;
 };
 
+// The files of tickets' messages: the rows cascade with a ticket, the files are removed after it.
+export const messageFilesOf = async (db: Db, companyId: number, ticketIds: number[]) =>
+  ticketIds.length
+    ? (
+        await db
+          .select({ name: messages.mediaUrl })
+          .from(messages)
+          .where(
+            and(
+              eq(messages.companyId, companyId),
+              inArray(messages.ticketId, ticketIds),
+              isNotNull(messages.mediaUrl),
+            ),
+          )
+      ).map((row) => row.name!)
+    : [];
+
 export const deleteTicket = async (deps: EventDeps, ctx: AuthContext, id: number) => {
   const before = await findTicket(deps.db, ctx, eq(tickets.id, id));
+  const files = await messageFilesOf(deps.db, ctx.companyId, [id]);
   await deps.events.transaction(deps.db, async (tx, raise) => {
     await tx.delete(tickets).where(ownedRow(tickets, id, ctx));
     raise({
@@ -522,6 +540,7 @@ export const deleteTicket = async (deps: EventDeps, ctx: AuthContext, id: number
       before: snapshotOf(before),
     });
   });
+  for (const name of files) await deps.uploads.remove(ctx.companyId, name);
   deps.realtime
     .toRooms(ctx.companyId, [`ticket-${id}`, ...ticketRooms(before), ...notificationRooms(before)])
     .emit('ticket', { action: 'delete', ticketId: id });

@@ -8,10 +8,18 @@ import { errorResponseSchema } from '@atendi/shared';
 import { AppError } from '../../platform/errors';
 import { uploadCsp } from '../../platform/security-headers';
 
+export const STORAGE_RECONCILE_JOB = 'storage-reconcile';
+
 // Files are fetched by <img>/<audio> tags, which cannot send a bearer token: a signed, expiring link
 // issued with the record (to whoever may see it) is the permission.
 export const uploadsRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
+  // Companies' storage counts follow the files on disk (platform/storage.ts): at start, then daily.
+  app.deps.jobs.every({
+    name: STORAGE_RECONCILE_JOB,
+    everyMs: 24 * 3600 * 1000,
+    run: (now) => app.deps.uploads.reconcile(now),
+  });
   app.get(
     '/uploads/:companyId/:name',
     {

@@ -26,6 +26,7 @@ const basic = makePlan({
   useExternalApi: true,
   useKanban: true,
   useSchedules: true,
+  storageMb: 5120,
   stripePriceId: 'price_basic',
 });
 const plus = makePlan({ id: 2, name: 'Plus', value: 99, stripePriceId: 'price_plus' });
@@ -95,6 +96,7 @@ describe('subscribe page', () => {
       { text: 'Hasta 2 usuarios', included: true },
       { text: 'Hasta 1 conexión', included: true },
       { text: 'Colas ilimitadas', included: true },
+      { text: '5 GB de almacenamiento', included: true },
       { text: 'Campañas', included: false },
       { text: 'Agentes de IA', included: false },
       { text: 'Integraciones', included: false },

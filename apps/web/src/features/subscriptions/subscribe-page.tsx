@@ -19,6 +19,8 @@ import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { isCurrentSubscription } from '../../components/billing-tables';
 import { LoadingBox } from '../../components/loading-box';
+import { MB } from '@atendi/shared';
+import { formatBytes } from '../../lib/bytes';
 import { CheckoutDialog } from './checkout-dialog';
 import { formatPlanPrice, planFlags, planLimits } from './plan-format';
 import {
@@ -86,6 +88,16 @@ const PlanCard = ({
           {planLimits.map((limit) => (
             <FeatureLine key={limit} included text={limitText(limit)} />
           ))}
+          <FeatureLine
+            included
+            text={
+              plan.storageMb > 0
+                ? t('subscribe.limits.storage', {
+                    size: formatBytes(plan.storageMb * MB, i18n.language),
+                  })
+                : t('subscribe.limits.storageUnlimited')
+            }
+          />
           {planFlags.map((flag) => (
             <FeatureLine key={flag} included={plan[flag]} text={t(`subscribe.flags.${flag}`)} />
           ))}

@@ -4,7 +4,9 @@ import { getSocket } from '../../api/socket';
 import { unknownApiCalls } from '../../test/api-routes';
 import type { FakeSocket } from '../../test/fake-socket';
 import {
+  jsonResponse,
   makeAuth,
+  makeCompanyView,
   makeInvoice,
   makeSubscription,
   stubApi,
@@ -187,5 +189,23 @@ describe('subscriptions page', () => {
       'Termina el 10/04/2025: no se renovará al final del período.',
     );
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Suscribirse' })).toBeNull());
+  });
+
+  it('shows the company’s storage used against its plan', async () => {
+    const fetchMock = stubApi({
+      'GET /subscriptions': () => subscriptionsOverview(),
+      'GET /companies/1': () =>
+        jsonResponse(
+          200,
+          makeCompanyView({ storageUsed: 4.5 * 1024 ** 3, storageLimit: 5 * 1024 ** 3 }),
+        ),
+    });
+    renderApp('/subscriptions', makeAuth({ companyStatus: 'active' }));
+    const card = await screen.findByTestId('company-storage');
+    expect(within(card).getByText('Almacenamiento')).toBeTruthy();
+    expect(card.textContent).toContain('4,5 GB de 5 GB');
+    expect(card.textContent).toContain('90 % usado');
+    expect(within(card).getByText('El almacenamiento está casi lleno.')).toBeTruthy();
+    expect(unknownApiCalls(fetchMock)).toEqual([]);
   });
 });

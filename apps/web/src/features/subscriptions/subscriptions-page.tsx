@@ -10,8 +10,9 @@ import {
   SubscriptionsTable,
 } from '../../components/billing-tables';
 import { LoadingBox } from '../../components/loading-box';
+import { StorageUsage } from '../../components/storage-usage';
 import { formatDate } from '../../lib/dates';
-import { useLiveSubscriptions, useSubscriptionsOverview } from './subscriptions.api';
+import { useLiveSubscriptions, useOwnCompany, useSubscriptionsOverview } from './subscriptions.api';
 
 const companyChipColour = {
   active: 'success',
@@ -41,6 +42,21 @@ const CompanyStatusCard = () => {
           <Typography>{dueDate || t('subscriptions.noDueDate')}</Typography>
         </Stack>
       </Stack>
+    </Paper>
+  );
+};
+
+// The company's stored files against its plan's storage (read when the page opens).
+const StorageCard = () => {
+  const { t } = useTranslation();
+  const company = useOwnCompany();
+  if (!company.data) return null;
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }} data-testid="company-storage">
+      <Typography color="text.secondary" gutterBottom>
+        {t('storage.title')}
+      </Typography>
+      <StorageUsage used={company.data.storageUsed} limit={company.data.storageLimit} />
     </Paper>
   );
 };
@@ -99,6 +115,7 @@ export const SubscriptionsPage = () => {
       </Stack>
 
       <CompanyStatusCard />
+      <StorageCard />
       {companyStatus !== 'active' && paymentsConfigured && !current && (
         <Alert severity="warning">{t('subscriptions.inactiveHint')}</Alert>
       )}

@@ -1,6 +1,7 @@
 import type {
   BillingDetails,
   CheckoutResult,
+  CompanyView,
   PlanView,
   SubscriptionsOverview,
 } from '@atendi/shared';
@@ -21,6 +22,19 @@ export const useSubscriptionsOverview = () =>
     queryKey: subscriptionsKey,
     queryFn: ({ signal }) => api.get<SubscriptionsOverview>('/subscriptions', { signal }),
   });
+
+const companyKey = ['own-company'] as const;
+
+// GET /companies/{id}: the company as it is now, with its storage used and allowed.
+export const useOwnCompany = () => {
+  const { user } = useCurrentSession();
+  return useQuery({
+    queryKey: [...companyKey, user.company.id],
+    queryFn: ({ signal }) => api.get<CompanyView>(`/companies/${user.company.id}`, { signal }),
+    // Only the storage card reads it: a failed read hides the card rather than toasting.
+    meta: { silent: true },
+  });
+};
 
 // GET /plans/list: the plans anyone may sign up for or buy.
 export const usePurchasablePlans = () =>
@@ -54,5 +68,8 @@ export const useLiveSubscriptions = () => {
   const reload = () => void queryClient.invalidateQueries({ queryKey: subscriptionsKey });
   useCompanyEvent('subscription', reload);
   useCompanyEvent('invoice', reload);
-  useCompanyEvent('company', reload);
+  useCompanyEvent('company', () => {
+    reload();
+    void queryClient.invalidateQueries({ queryKey: companyKey });
+  });
 };

@@ -22,6 +22,7 @@ import DoneIcon from '@mui/icons-material/Done';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import InsertDriveFileIcon from '@mui/icons-material/InsertDriveFile';
+import ReportProblemOutlinedIcon from '@mui/icons-material/ReportProblemOutlined';
 import LocationOnIcon from '@mui/icons-material/LocationOn';
 import SmartToyOutlinedIcon from '@mui/icons-material/SmartToyOutlined';
 import { useTranslation } from 'react-i18next';
@@ -150,6 +151,17 @@ const MessageMedia = ({
 }) => {
   const { t } = useTranslation();
   const url = message.mediaUrl;
+  // A received file that was not kept: the message says why instead of showing nothing.
+  if (!url && message.mediaError)
+    return (
+      <InfoBlock icon={<ReportProblemOutlinedIcon fontSize="small" color="warning" />}>
+        <Typography variant="body2" color="text.secondary" data-testid="media-not-stored">
+          {t(`tickets.media.notStored.${message.mediaError}`, {
+            kind: message.mediaName || t(`tickets.media.${message.mediaType}`),
+          })}
+        </Typography>
+      </InfoBlock>
+    );
   switch (message.mediaType) {
     case 'image':
       return url ? (

@@ -76,6 +76,13 @@ describe('ticket chat', () => {
             mediaName: 'factura.pdf',
             createdAt: todayAt(9, 7),
           }),
+          makeMessage({
+            id: 10,
+            body: '',
+            mediaType: 'image',
+            mediaError: 'ERR_STORAGE_QUOTA_EXCEEDED',
+            createdAt: todayAt(9, 8),
+          }),
         ],
       },
     });
@@ -108,6 +115,10 @@ describe('ticket chat', () => {
     expect(within(bubble(9)).getByRole('link', { name: 'factura.pdf' })).toHaveProperty(
       'href',
       'https://files.test/factura.pdf',
+    );
+    // A received file the company's full storage could not keep: the message says so.
+    expect(within(bubble(10)).getByTestId('media-not-stored').textContent).toBe(
+      'No se guardó el archivo (Imagen): el almacenamiento de la empresa está lleno.',
     );
   });
 

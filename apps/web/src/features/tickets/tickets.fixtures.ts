@@ -73,6 +73,7 @@ export const makeMessage = (overrides: Partial<ChatMessageView> = {}): ChatMessa
   mediaType: 'chat',
   mediaUrl: null,
   mediaName: null,
+  mediaError: null,
   quotedMsgId: null,
   quotedMsg: null,
   isDeleted: false,

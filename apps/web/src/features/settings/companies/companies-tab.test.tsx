@@ -39,11 +39,11 @@ const rowOf = async (name: string) =>
   (await table().findByText(name)).closest('tr') as HTMLTableRowElement;
 
 describe('companies tab', () => {
-  it('lists companies with their plan, dates and a colour per status', async () => {
+  it('lists companies with their plan, storage, dates and a colour per status', async () => {
     stubApi({
       'GET /companies': () =>
         page([
-          makeCompany(),
+          makeCompany({ storageUsed: 1536 * 1024 * 1024, storageLimit: 5 * 1024 ** 3 }),
           makeCompany({
             id: 11,
             name: 'Late Ltd',
@@ -74,6 +74,8 @@ describe('companies tab', () => {
     expect(within(acme).getByText('02/01/2024')).toBeTruthy();
     expect(within(acme).getByText('Mensual')).toBeTruthy();
     expect(within(acme).getByText('Activa')).toBeTruthy();
+    expect(within(acme).getByText('1,5 GB de 5 GB')).toBeTruthy();
+    expect(within(acme).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('30');
 
     // An active company past its due date is shown (and coloured) as overdue.
     const late = await rowOf('Late Ltd');

@@ -32,6 +32,7 @@ import { useTranslation } from 'react-i18next';
 import { useCurrentSession } from '../../../api/session';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { LoadingBox } from '../../../components/loading-box';
+import { StorageUsage } from '../../../components/storage-usage';
 import { formatDate } from '../../../lib/dates';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useInfiniteScroll } from '../../../lib/use-infinite-scroll';
@@ -171,6 +172,7 @@ export const CompaniesTab = () => {
                 <TableCell>{t('settings.companies.email')}</TableCell>
                 <TableCell>{t('settings.companies.phone')}</TableCell>
                 <TableCell>{t('settings.companies.plan')}</TableCell>
+                <TableCell>{t('storage.title')}</TableCell>
                 <TableCell>{t('settings.companies.status')}</TableCell>
                 <TableCell>{t('settings.companies.dueDate')}</TableCell>
                 <TableCell>{t('settings.companies.recurrence')}</TableCell>
@@ -189,6 +191,9 @@ export const CompaniesTab = () => {
                   <TableCell>{company.email}</TableCell>
                   <TableCell>{company.phone || '—'}</TableCell>
                   <TableCell>{company.plan?.name ?? '—'}</TableCell>
+                  <TableCell>
+                    <StorageUsage used={company.storageUsed} limit={company.storageLimit} compact />
+                  </TableCell>
                   <TableCell>
                     <Chip
                       size="small"

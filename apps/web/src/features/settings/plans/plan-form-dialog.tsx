@@ -17,6 +17,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { DEFAULT_PLAN_STORAGE_MB } from '@atendi/shared';
 import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../../lib/form-delay';
 import { registerMui } from '../../../lib/forms';
 import { toastOperationError } from '../shared/admin-errors';
@@ -24,6 +25,8 @@ import { planFeatures, useSavePlan, type Plan } from './plans.api';
 
 const MAX_LIMIT = 100_000;
 const MAX_VALUE = 1_000_000;
+// MB, as POST /plans takes it (100 TB).
+const MAX_STORAGE_MB = 100_000_000;
 
 const limit = z
   .string()
@@ -42,6 +45,11 @@ const planFormSchema = z.object({
   users: limit,
   connections: limit,
   queues: limit,
+  storageMb: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'settings.plans.storageMbInvalid')
+    .refine((value) => Number(value) <= MAX_STORAGE_MB, 'settings.plans.storageMbInvalid'),
   value: z
     .string()
     .trim()
@@ -66,12 +74,14 @@ const planFormSchema = z.object({
 });
 type PlanFormValues = z.infer<typeof planFormSchema>;
 
-// SPEC §9: a new plan starts with every feature on and every limit at 0 (unlimited).
+// SPEC §9: a new plan starts with every feature on and every limit at 0 (unlimited); storage, not
+// in SPEC, starts at the API's default rather than unlimited.
 const initialValues = (plan: Plan | null): PlanFormValues => ({
   name: plan?.name ?? '',
   users: String(plan?.users ?? 0),
   connections: String(plan?.connections ?? 0),
   queues: String(plan?.queues ?? 0),
+  storageMb: String(plan?.storageMb ?? DEFAULT_PLAN_STORAGE_MB),
   value: String(plan?.value ?? 0),
   useCampaigns: plan?.useCampaigns ?? true,
   useKanban: plan?.useKanban ?? true,
@@ -104,6 +114,7 @@ const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void })
         users: Number(values.users),
         connections: Number(values.connections),
         queues: Number(values.queues),
+        storageMb: Number(values.storageMb),
         value: toNumber(values.value),
         stripePriceId: values.stripePriceId.trim() || null,
       });
@@ -162,6 +173,19 @@ const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void })
           {limitField('users')}
           {limitField('connections')}
           {limitField('queues')}
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <TextField
+              {...registerMui(register, 'storageMb')}
+              type="number"
+              label={t('settings.plans.storageMb')}
+              fullWidth
+              slotProps={{
+                htmlInput: { min: 0, step: 1 },
+                input: { endAdornment: <InputAdornment position="end">MB</InputAdornment> },
+              }}
+              {...fieldError('storageMb', t('settings.plans.storageMbHint'))}
+            />
+          </Grid>
           <Grid size={12}>
             <TextField
               {...registerMui(register, 'stripePriceId')}

@@ -36,17 +36,18 @@ describe('plans tab', () => {
     });
     renderApp('/settings?tab=plans', superAuth());
 
-    expect(cells(await rowOf('Premium')).slice(0, 6)).toEqual([
+    expect(cells(await rowOf('Premium')).slice(0, 7)).toEqual([
       'Premium',
       '4',
       '3',
       'Ilimitado',
+      '20 GB',
       '$ 1.149,50',
       'Campañas',
     ]);
   });
 
-  it('starts a new plan with every feature on and unlimited limits', async () => {
+  it('starts a new plan with every feature on, unlimited limits and 5 GB of storage', async () => {
     let body: Record<string, unknown> = {};
     stubApi({
       'GET /plans/all': () => jsonResponse(200, []),
@@ -64,6 +65,8 @@ describe('plans tab', () => {
     for (const label of ['Usuarios', 'Conexiones', 'Colas', 'Valor']) {
       expect((dialog.getByRole('spinbutton', { name: label }) as HTMLInputElement).value).toBe('0');
     }
+    const storage = dialog.getByRole('spinbutton', { name: 'Almacenamiento' }) as HTMLInputElement;
+    expect(storage.value).toBe('5120');
     const switches = dialog.getAllByRole('switch') as HTMLInputElement[];
     expect(switches).toHaveLength(6);
     expect(switches.every((input) => input.checked)).toBe(true);
@@ -71,6 +74,10 @@ describe('plans tab', () => {
     await fill(user, dialog.getByRole('textbox', { name: 'Nombre' }), 'Enterprise');
     const value = dialog.getByRole('spinbutton', { name: 'Valor' });
     await refill(user, value, '39');
+    await refill(user, storage, '-1');
+    await user.click(dialog.getByRole('button', { name: 'Guardar' }));
+    expect(await dialog.findByText('Número entero de MB entre 0 y 100000000')).toBeTruthy();
+    await refill(user, storage, '10240');
     await user.click(dialog.getByRole('switch', { name: 'Kanban' }));
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
 
@@ -80,6 +87,7 @@ describe('plans tab', () => {
       users: 0,
       connections: 0,
       queues: 0,
+      storageMb: 10240,
       value: 39,
       useCampaigns: true,
       useKanban: false,
@@ -90,10 +98,11 @@ describe('plans tab', () => {
       stripePriceId: null,
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(cells(await rowOf('Enterprise')).slice(1, 5)).toEqual([
+    expect(cells(await rowOf('Enterprise')).slice(1, 6)).toEqual([
       'Ilimitado',
       'Ilimitado',
       'Ilimitado',
+      '10 GB',
       '$ 39,00',
     ]);
   });
@@ -165,8 +174,8 @@ describe('plans tab', () => {
     const user = setupUser();
     renderApp('/settings?tab=plans', superAuth());
 
-    expect(cells(await rowOf('Plus'))[6]).toBe('price_1Plus');
-    expect(cells(await rowOf('Basic'))[6]).toBe('Sin precio');
+    expect(cells(await rowOf('Plus'))[7]).toBe('price_1Plus');
+    expect(cells(await rowOf('Basic'))[7]).toBe('Sin precio');
 
     await user.click(within(await rowOf('Basic')).getByRole('button', { name: 'Editar Basic' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Editar plan' }));
@@ -183,7 +192,7 @@ describe('plans tab', () => {
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByText('Plan guardado con éxito.')).toBeTruthy();
     expect(bodies[0]).toMatchObject({ stripePriceId: 'price_1Basic' });
-    await waitFor(async () => expect(cells(await rowOf('Basic'))[6]).toBe('price_1Basic'));
+    await waitFor(async () => expect(cells(await rowOf('Basic'))[7]).toBe('price_1Basic'));
 
     // Emptying the field clears the price.
     await user.click(within(await rowOf('Basic')).getByRole('button', { name: 'Editar Basic' }));
@@ -223,12 +232,12 @@ describe('plans tab', () => {
         'El proveedor de pagos rechazó la operación o no respondió. Intente de nuevo más tarde.',
       ),
     ).toBeTruthy();
-    expect(cells(await rowOf('Plus'))[6]).toBe('Sin precio');
+    expect(cells(await rowOf('Plus'))[7]).toBe('Sin precio');
 
     answer = () => jsonResponse(200, makePlan({ id: 4, name: 'Plus', stripePriceId: 'price_9' }));
     await user.click(sync);
     expect(await screen.findByText('Precio de «Plus» sincronizado: price_9.')).toBeTruthy();
-    await waitFor(async () => expect(cells(await rowOf('Plus'))[6]).toBe('price_9'));
+    await waitFor(async () => expect(cells(await rowOf('Plus'))[7]).toBe('price_9'));
     expect(synced).toEqual(['/plans/4/price', '/plans/4/price', '/plans/4/price']);
     expect(unknownApiCalls(fetchMock)).toEqual([]);
   });

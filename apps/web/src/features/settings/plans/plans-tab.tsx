@@ -21,8 +21,10 @@ import EditIcon from '@mui/icons-material/EditOutlined';
 import SyncIcon from '@mui/icons-material/Sync';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
+import { MB } from '@atendi/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { LoadingBox } from '../../../components/loading-box';
+import { formatBytes } from '../../../lib/bytes';
 import { toastOperationError } from '../shared/admin-errors';
 import { PlanFormDialog } from './plan-form-dialog';
 import {
@@ -37,7 +39,7 @@ import {
 type FormState = { open: boolean; plan: Plan | null };
 
 export const PlansTab = () => {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const plans = usePlans();
   const remove = useDeletePlan();
   const syncPrice = useSyncPlanPrice();
@@ -85,6 +87,7 @@ export const PlansTab = () => {
                 <TableCell align="center">{t('settings.plans.users')}</TableCell>
                 <TableCell align="center">{t('settings.plans.connections')}</TableCell>
                 <TableCell align="center">{t('settings.plans.queues')}</TableCell>
+                <TableCell align="center">{t('storage.title')}</TableCell>
                 <TableCell align="right">{t('settings.plans.value')}</TableCell>
                 <TableCell>{t('settings.plans.features')}</TableCell>
                 <TableCell>{t('settings.plans.price')}</TableCell>
@@ -98,6 +101,11 @@ export const PlansTab = () => {
                   <TableCell align="center">{limitText(plan.users)}</TableCell>
                   <TableCell align="center">{limitText(plan.connections)}</TableCell>
                   <TableCell align="center">{limitText(plan.queues)}</TableCell>
+                  <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
+                    {plan.storageMb > 0
+                      ? formatBytes(plan.storageMb * MB, i18n.language)
+                      : t('settings.plans.unlimited')}
+                  </TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                     $ {formatPlanValue(plan.value)}
                   </TableCell>
