@@ -154,7 +154,7 @@ export const createUploads = (options: {
     const kept: string[] = [];
     let total = 0;
     return {
-      // Before a file of `bytes` is kept (or right after it was written, as storedName).
+      // Counts one file: before it is written, or right after for a streamed one.
       async admit(storedName: string, bytes: number) {
         total += bytes;
         if (total > options.requestMaxBytes) throw requestTooLarge();
