@@ -26,6 +26,7 @@ import { isSessionLive } from './platform/sessions';
 import { Redis } from 'ioredis';
 import { createTokenService } from './platform/tokens';
 import { createUploads } from './platform/uploads';
+import { createSpreadsheetReader } from './platform/spreadsheet';
 import { createRealtime } from './realtime/realtime';
 import { authRoutes } from './modules/auth/auth.routes';
 import { companiesRoutes } from './modules/companies/companies.routes';
@@ -139,6 +140,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     publicApiUrl: config.publicApiUrl,
     secret: `${config.jwtRefreshSecret}:uploads`,
   });
+  const spreadsheets = createSpreadsheetReader(config.spreadsheets);
   const simulatorSpool = path.join(config.dataDir, 'simulator');
   const drivers: ChannelDriver[] = [
     baileysDriver,
@@ -187,6 +189,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
       }),
     limits,
     uploads,
+    spreadsheets,
     secrets: createSecretBox(config.encryptionKey),
   });
 
@@ -287,6 +290,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     await jobs.stop();
     await channels.close();
     await realtime.close();
+    await spreadsheets.close();
   });
   app.addHook('onClose', async () => {
     await limiterRedis?.quit().catch(() => undefined);

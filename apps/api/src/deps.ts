@@ -9,6 +9,7 @@ import type { RouteAccess } from './platform/context';
 import type { Mailer } from './platform/mailer';
 import type { RateLimits } from './platform/rate-limit';
 import type { SecretBox } from './platform/secrets';
+import type { SpreadsheetReader } from './platform/spreadsheet';
 import type { TokenService } from './platform/tokens';
 import type { Uploads } from './platform/uploads';
 import type { Realtime } from './realtime/realtime';
@@ -39,6 +40,8 @@ export type AppDeps = {
   // Attempt counters (login, password reset, sign-up): platform/rate-limit.ts.
   limits: RateLimits;
   uploads: Uploads;
+  // Reads .xlsx files in worker threads, within limits (platform/spreadsheet.ts).
+  spreadsheets: SpreadsheetReader;
   // Seals what companies entrust to the API (AI provider keys) with ENCRYPTION_KEY.
   secrets: SecretBox;
 };
