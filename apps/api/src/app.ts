@@ -28,6 +28,7 @@ import { socketIdentity } from './platform/sessions';
 import { Redis } from 'ioredis';
 import { createTokenService } from './platform/tokens';
 import { createUploads } from './platform/uploads';
+import { createSpreadsheetReader } from './platform/spreadsheet';
 import { createRealtime } from './realtime/realtime';
 import { authRoutes } from './modules/auth/auth.routes';
 import { companiesRoutes } from './modules/companies/companies.routes';
@@ -147,6 +148,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     rateLimit: limits.uploadKib,
     requestMaxBytes: config.uploadRequestMaxMb * MB,
   });
+  const spreadsheets = createSpreadsheetReader(config.spreadsheets);
   const simulatorSpool = path.join(config.dataDir, 'simulator');
   const drivers: ChannelDriver[] = [
     baileysDriver,
@@ -202,6 +204,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     uploads,
     secrets,
     outbound,
+    spreadsheets,
   });
 
   // Every route is recorded with its declared access so tests can walk the whole API.
@@ -301,6 +304,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     await jobs.stop();
     await channels.close();
     await realtime.close();
+    await spreadsheets.close();
   });
   app.addHook('onClose', async () => {
     await limiterRedis?.quit().catch(() => undefined);

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseCidr, type AllowPrivate } from './platform/outbound';
@@ -161,6 +162,15 @@ const envSchema = z.object({
   // the first wait before a failed delivery is tried again (then 3× longer each time, 5 attempts).
   INTEGRATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   INTEGRATION_RETRY_BASE_MS: z.coerce.number().int().min(10).max(600_000).default(5000),
+  // Spreadsheet imports (platform/spreadsheet.ts): how long one sheet may take to read in its worker
+  // thread, and how many are read at once (by default two, leaving a core to the event loop).
+  SPREADSHEET_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  SPREADSHEET_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(16)
+    .default(Math.min(2, Math.max(1, availableParallelism() - 1))),
   // Where Dialogflow ES is reached: host[:port], or an http(s):// address (a local stand-in in tests).
   DIALOGFLOW_API_ENDPOINT: z
     .string()
@@ -238,6 +248,8 @@ export type Config = {
     transcriptionModel: string;
   };
   integrations: { timeoutMs: number; retryBaseMs: number; dialogflowEndpoint: string };
+  // Spreadsheet imports: a sheet's time limit; the worker threads reading at once.
+  spreadsheets: { timeoutMs: number; workers: number };
 };
 
 // Secrets that were not configured are generated once and kept in DATA_DIR, so tokens survive restarts.
@@ -325,5 +337,6 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
       retryBaseMs: e.INTEGRATION_RETRY_BASE_MS,
       dialogflowEndpoint: e.DIALOGFLOW_API_ENDPOINT,
     },
+    spreadsheets: { timeoutMs: e.SPREADSHEET_TIMEOUT_MS, workers: e.SPREADSHEET_WORKERS },
   };
 };

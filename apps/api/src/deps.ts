@@ -10,6 +10,7 @@ import type { Mailer } from './platform/mailer';
 import type { RateLimits } from './platform/rate-limit';
 import type { SecretBox } from './platform/secrets';
 import type { OutboundGuard } from './platform/outbound';
+import type { SpreadsheetReader } from './platform/spreadsheet';
 import type { TokenService } from './platform/tokens';
 import type { Uploads } from './platform/uploads';
 import type { Realtime } from './realtime/realtime';
@@ -40,6 +41,8 @@ export type AppDeps = {
   // Attempt counters (login, password reset, sign-up): platform/rate-limit.ts.
   limits: RateLimits;
   uploads: Uploads;
+  // Reads .xlsx files in worker threads, within limits (platform/spreadsheet.ts).
+  spreadsheets: SpreadsheetReader;
   // Seals what companies entrust to the API (AI provider keys) with ENCRYPTION_KEY.
   secrets: SecretBox;
   // The one way to call a URL a company supplied (platform/outbound.ts).

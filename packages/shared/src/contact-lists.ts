@@ -98,6 +98,8 @@ export type ContactListItemEvent =
 // listed and never stops the others.
 export const CONTACT_LIST_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 export const CONTACT_LIST_UPLOAD_MAX_ROWS = 20000;
+// What the file's parts may inflate to, all together: a full sheet of ten columns is about 10 MB.
+export const CONTACT_LIST_UPLOAD_MAX_UNZIPPED_BYTES = 32 * 1024 * 1024;
 
 export const contactListUploadErrorSchema = z.object({
   // The row of the sheet (the header is row 1).

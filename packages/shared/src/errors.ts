@@ -80,6 +80,10 @@ export const errorStatus = {
   ERR_NO_CONTACT_LIST_FOUND: 404,
   ERR_NO_CONTACT_LIST_ITEM_FOUND: 404,
   ERR_DUPLICATED_LIST_ITEM: 409,
+  // A spreadsheet past a reading limit (what it unpacks to, its rows, the time or memory it takes);
+  // every spreadsheet reader of the server busy (Retry-After says when to try again).
+  ERR_SPREADSHEET_TOO_LARGE: 413,
+  ERR_SPREADSHEET_BUSY: 503,
   // Campaigns: not found; a change the campaign's state no longer allows (SPEC §4: editable while
   // inactive or scheduled more than an hour ahead); a cancel or restart from a state that has none.
   ERR_NO_CAMPAIGN_FOUND: 404,

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
-import { readSheet } from 'read-excel-file/node';
 import {
   CONTACT_LIST_UPLOAD_MAX_BYTES,
   CONTACT_LIST_UPLOAD_MAX_ROWS,
+  CONTACT_LIST_UPLOAD_MAX_UNZIPPED_BYTES,
   contactListItemSchema,
   sheetFieldOf,
   type ContactListUploadError,
@@ -17,6 +17,7 @@ import { normalizeNumber } from '../../channels/numbers';
 import { enqueueJobs } from '../../jobs/queue';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
+import type { SheetCell } from '../../platform/spreadsheet';
 import {
   announceList,
   emitItem,
@@ -31,8 +32,8 @@ import {
 // number already in the list listed as a duplicate. Whether WhatsApp has each new number is asked
 // afterwards by a job (`contact-list.check`), a batch at a time, so a long sheet answers at once.
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'channels' | 'jobs'>;
-type Cell = string | number | boolean | Date | null | undefined;
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'channels' | 'jobs' | 'spreadsheets'>;
+type Cell = SheetCell | undefined;
 
 export const CHECK_QUEUE = 'contact-list.check';
 const CHECK_BATCH = 100;
@@ -74,16 +75,6 @@ const readFile = async (request: FastifyRequest) => {
   }
 };
 
-const sheetRows = async (data: Buffer): Promise<Cell[][]> => {
-  try {
-    return (await readSheet(data)) as Cell[][];
-  } catch {
-    throw new AppError('ERR_VALIDATION', 'This file is not a spreadsheet that can be read', {
-      fields: { file: ['Not a readable .xlsx file'] },
-    });
-  }
-};
-
 type Accepted = { row: number; name: string; number: string; email: string };
 
 const judgeRows = (rows: Cell[][]) => {
@@ -98,11 +89,6 @@ const judgeRows = (rows: Cell[][]) => {
       'ERR_VALIDATION',
       'The first row must name the columns: name, number and email (nombre, número, correo)',
       { fields: { file: ['No number column'] } },
-    );
-  if (data.length > CONTACT_LIST_UPLOAD_MAX_ROWS)
-    throw new AppError(
-      'ERR_VALIDATION',
-      `A spreadsheet may have at most ${CONTACT_LIST_UPLOAD_MAX_ROWS} rows`,
     );
   const errors: ContactListUploadError[] = [];
   const accepted = new Map<string, Accepted>();
@@ -157,7 +143,12 @@ export const uploadContactList = async (
   request: FastifyRequest,
 ): Promise<ContactListUploadResult> => {
   await loadList(deps.db, ctx, contactListId);
-  const { errors, accepted } = judgeRows(await sheetRows(await readFile(request)));
+  // Read off the event loop, within limits (platform/spreadsheet.ts): the rows cap is enforced there.
+  const rows = await deps.spreadsheets.readFirstSheet(await readFile(request), {
+    maxBytes: CONTACT_LIST_UPLOAD_MAX_UNZIPPED_BYTES,
+    maxRows: CONTACT_LIST_UPLOAD_MAX_ROWS,
+  });
+  const { errors, accepted } = judgeRows(rows);
   const candidates = [...accepted.values()];
   const inserted = candidates.length
     ? await deps.db.transaction(async (tx) => {

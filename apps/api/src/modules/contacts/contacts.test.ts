@@ -19,6 +19,8 @@ import {
 } from '../../../test/harness';
 import { eventually, pairedSimulator } from '../../../test/inbox';
 import { closeSockets, listenAs } from '../../../test/sockets';
+import { multipart } from '../../../test/multipart';
+import { spreadsheetBomb } from '../../../test/spreadsheets';
 import { uploadContacts } from './contacts.upload';
 
 let t: TestContext;
@@ -358,6 +360,30 @@ describe('contact upload', () => {
     const res = await upload({ rows: tooMany });
     expect(res.statusCode).toBe(400);
     expect((await page('searchParam=Bulk')).count).toBe(0);
+  });
+
+  // Issue 31: the web reads the .xlsx in the browser and sends its rows; the API never opens a file here.
+  it('takes rows, never a spreadsheet: a zip bomb sent to it is refused at once, storing nothing', async () => {
+    const before = (await page('')).count;
+    const form = multipart({}, [
+      {
+        field: 'file',
+        name: 'contactos.xlsx',
+        type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        data: spreadsheetBomb(300),
+      },
+    ]);
+    const started = performance.now();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/contacts/upload',
+      headers: { authorization: `Bearer ${admin.token}`, ...form.headers },
+      payload: form.payload,
+    });
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error).toBe('ERR_VALIDATION');
+    expect((await page('')).count).toBe(before);
   });
 
   it('imports into the caller’s company only and tells only that company', async () => {

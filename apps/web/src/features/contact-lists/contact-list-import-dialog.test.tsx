@@ -322,7 +322,22 @@ describe('contact list import', () => {
           'columnas nombre, número y email.',
       ),
     ).toBeTruthy();
-    expect(FakeXhr.sent).toHaveLength(2);
+
+    // And a sheet past the server's reading limits (issue 31: rows, unpacked size, time).
+    await user.click(within(dialog).getByRole('button', { name: 'Elegir otro archivo' }));
+    await user.upload(fileInput(), new File(['x'], 'enorme.xlsx', { type: XLSX_TYPE }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Importar' }));
+    lastXhr().respond(413, {
+      error: 'ERR_SPREADSHEET_TOO_LARGE',
+      message: 'The spreadsheet unpacks to more than 32 MB',
+    });
+    expect(
+      await within(dialog).findByText(
+        'La planilla es demasiado grande para leerla. Una planilla puede tener hasta 20.000 filas ' +
+          'de contactos.',
+      ),
+    ).toBeTruthy();
+    expect(FakeXhr.sent).toHaveLength(3);
     expect(unknownApiCalls(fetchMock)).toEqual([]);
   });
 

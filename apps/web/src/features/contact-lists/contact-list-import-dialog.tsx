@@ -66,8 +66,8 @@ const rowErrorText = (entry: ContactListUploadError, t: TFunction) => {
 };
 
 // A refusal of the whole file. A bad sheet (400 ERR_VALIDATION about the file) says what the import
-// needs; a limit of rows is the server's own words, better than "check the form".
-const requestErrorText = (error: unknown, t: TFunction) => {
+// needs; a sheet past a reading limit (rows, size, time) says how many rows it may have.
+const requestErrorText = (error: unknown, t: TFunction, language: string) => {
   if (!(error instanceof ApiError)) return errorText(error);
   if (error.code === 'ERR_UPLOAD_TYPE_NOT_ALLOWED')
     return t('contactListItems.import.typeNotAllowed', { error: errorText(error) });
@@ -75,6 +75,11 @@ const requestErrorText = (error: unknown, t: TFunction) => {
     return t('contactListItems.import.tooLargeAnswer', {
       error: errorText(error),
       max: CONTACT_LIST_UPLOAD_MAX_BYTES / MEGABYTE,
+    });
+  if (error.code === 'ERR_SPREADSHEET_TOO_LARGE')
+    return t('contactListItems.import.tooBigToRead', {
+      error: errorText(error),
+      rows: new Intl.NumberFormat(language).format(CONTACT_LIST_UPLOAD_MAX_ROWS),
     });
   if (error.code === 'ERR_VALIDATION')
     return error.fields?.file ? t('contactListItems.import.unreadable') : error.message;
@@ -180,7 +185,7 @@ const ImportDialog = ({ open, contactList, onClose }: DialogProps) => {
     } catch (error) {
       // A connection lost after the server stored the rows: the table shows what it has.
       if (error instanceof ApiError && error.code === NETWORK_ERROR) refreshItems();
-      setStep({ name: 'failed', message: requestErrorText(error, t) });
+      setStep({ name: 'failed', message: requestErrorText(error, t, i18n.language) });
     }
   };
 
