@@ -86,12 +86,25 @@ type Room =
   | 'super'
   | `queue-${number}`;
 
-export const permissionRoom = (permission: Permission): Room => `perm-${permission}`;
+export const permissionRoom = <P extends Permission>(permission: P) =>
+  `perm-${permission}` as const;
 
 const readersRoom = (channel: BroadcastChannel): Room => {
   const readers: Permission | 'company' = channelReaders[channel];
   return readers === 'company' ? 'company' : permissionRoom(readers);
 };
+
+// What a socket may read, as the rooms it joins at connection: every permission its profile holds,
+// super, its queues (emits name these rooms; the tickets module's chat rule too).
+export const rightsRooms = (
+  identity: Pick<SocketIdentity, 'profile' | 'isSuper' | 'queueIds'>,
+): Room[] => [
+  ...(Object.keys(permissionTable) as Permission[])
+    .filter((permission) => can(identity, permission))
+    .map(permissionRoom),
+  ...(identity.isSuper ? (['super'] as const) : []),
+  ...identity.queueIds.map((id): Room => `queue-${id}`),
+];
 
 const roomName = (companyId: number, room: Room) =>
   room === 'company' ? `company-${companyId}` : `company-${companyId}-${room}`;
@@ -109,6 +122,7 @@ export type TicketRoomResolver = (
 ) => Promise<(`tickets-${string}` | `notification-${string}`)[]>;
 
 export type Realtime = ReturnType<typeof createRealtime>;
+export type RealtimeRoom = Room;
 
 export const createRealtime = (options: {
   tokens: TokenService;
@@ -141,15 +155,6 @@ export const createRealtime = (options: {
       : io.to(names);
     target.emit(`company-${companyId}-${channel}`, payload);
   };
-
-  // What a socket may read, as rooms: every permission its profile holds, super, its queues.
-  const rightsRooms = (identity: SocketIdentity): Room[] => [
-    ...(Object.keys(permissionTable) as Permission[])
-      .filter((permission) => can(identity, permission))
-      .map(permissionRoom),
-    ...(identity.isSuper ? (['super'] as const) : []),
-    ...identity.queueIds.map((id): Room => `queue-${id}`),
-  ];
 
   // A failed status write is logged: left unhandled, the rejection would end the process.
   const reportStatus = (identity: SocketIdentity, online: boolean) => {
@@ -307,6 +312,14 @@ export const createRealtime = (options: {
       for (const { companyId, sessionId } of sessions) {
         io?.in(roomName(companyId, `session-${sessionId}`)).disconnectSockets(true);
       }
+    },
+    // Takes out of a ticket's chat, on every node, the sockets in none of `keep` (the rooms of those
+    // who may still see the ticket).
+    leaveChat(companyId: number, ticketId: number, keep: Exclude<Room, 'company'>[]) {
+      const chat = roomName(companyId, `ticket-${ticketId}`);
+      io?.in(chat)
+        .except(keep.map((room) => roomName(companyId, room)))
+        .socketsLeave(chat);
     },
     // Drops a user's sockets on every node after a change of their rights (profile, queues,
     // company, deletion): the client refreshes and reconnects, and the handshake reads the new ones.

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { io, type Socket } from 'socket.io-client';
 import { eq } from 'drizzle-orm';
 import type { App } from '../app';
-import { contacts, queues, tickets, users } from '../db/schema';
+import { contacts, queues, tickets, userQueues, users } from '../db/schema';
 import {
   PASSWORD,
   auth,
@@ -315,5 +315,70 @@ describe('several API nodes over Redis', () => {
     expect(heardOn(observer, 'prompt').some((h) => h.payload.action === 'create')).toBe(true);
     expect(heardOn(observer, 'appMessage').length).toBeGreaterThanOrEqual(2);
     for (const list of after) expect(list.map((h) => h.event)).toEqual([`company-${c}-tag`]);
+  });
+
+  it('a transfer on one node takes the chat away from a socket on the other that may no longer see it', async () => {
+    const { company, admin } = await makeCompany(t.db);
+    const c = company.id;
+    const [sales, support] = await t.db
+      .insert(queues)
+      .values([
+        { companyId: c, name: 'Ventas', color: '#00aa00' },
+        { companyId: c, name: 'Soporte', color: '#0000aa' },
+      ])
+      .returning();
+    const agent = await makeUser(t.db, c, 'user');
+    await t.db.insert(userQueues).values({ userId: agent.id, queueId: sales.id, companyId: c });
+    const [contact] = await t.db
+      .insert(contacts)
+      .values({ companyId: c, name: 'Ana', number: '5491155550402' })
+      .returning();
+    const connection = await makeWhatsapp(t.db, c);
+    const [ticket] = await t.db
+      .insert(tickets)
+      .values({ companyId: c, contactId: contact.id, whatsappId: connection.id, queueId: sales.id })
+      .returning();
+    const acting = { token: await loginFrom(nodeA, admin.email) };
+    const inChat = async (token: string) => {
+      const socket = await connectToB(token);
+      expect(await socket.timeout(5000).emitWithAck('joinChatBox', ticket.id)).toBe(true);
+      return recorder(socket);
+    };
+    const agentHeard = await inChat(await loginFrom(nodeA, agent.email));
+    const adminHeard = await inChat(acting.token);
+    const on = (list: typeof agentHeard, channel: string) =>
+      list.filter((h) => h.event === `company-${c}-${channel}`);
+    // Node B follows Redis: a probe to the chat until the agent's socket hears one.
+    await eventually(
+      () => {
+        if (!on(agentHeard, 'appMessage').length)
+          nodeA.deps.realtime
+            .toRoom(c, `ticket-${ticket.id}`)
+            .emit('appMessage', { action: 'probe' });
+        return on(agentHeard, 'appMessage').length;
+      },
+      Boolean,
+      'node B subscribed',
+    );
+
+    const moved = await inject(nodeA, acting, 'PUT', `/tickets/${ticket.id}`, {
+      status: 'open',
+      userId: admin.id,
+      queueId: support.id,
+    });
+    expect(moved.statusCode).toBe(200);
+    const since = { agent: agentHeard.length, admin: adminHeard.length };
+    const said = await inject(nodeA, acting, 'POST', `/messages/${ticket.id}`, { body: 'Soporte' });
+    expect(said.statusCode).toBe(201);
+    expect((await inject(nodeA, acting, 'POST', '/tags', { name: 'Barrera' })).statusCode).toBe(
+      201,
+    );
+    await eventually(
+      () => on(agentHeard, 'tag').length && on(adminHeard, 'tag').length,
+      Boolean,
+      'the barrier on node B',
+    );
+    expect(on(adminHeard.slice(since.admin), 'appMessage')).toHaveLength(1);
+    expect(on(agentHeard.slice(since.agent), 'appMessage')).toEqual([]);
   });
 });

@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { SimulatorOutboundView, WhatsappView } from '@atendi/shared';
-import { contacts, queues, settings, tickets } from '../../db/schema';
+import { contacts, queues, settings, tickets, userQueues } from '../../db/schema';
 import {
   createTestApp,
   inject,
   login,
   makeCompany,
+  makeUser,
   type Session,
   type TestContext,
 } from '../../../test/harness';
 import { eventually } from '../../../test/inbox';
+import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 import { chosenIndex, queueMenu } from './queue-bot';
 
 let t: TestContext;
@@ -187,5 +189,53 @@ describe('queue bot', () => {
       'the greeting',
     );
     expect(greeted).toMatchObject([{ body: 'Bienvenido' }]);
+  });
+
+  it('the first message of a new conversation reaches only those who may see the queue the bot routes it to', async () => {
+    const {
+      connection,
+      queues: [sales],
+    } = await connectionWith([{ name: 'Ventas' }], '');
+    const [support] = await t.db
+      .insert(queues)
+      .values({ companyId, name: 'Soporte', color: '#0000aa' })
+      .returning();
+    const seller = await makeUser(t.db, companyId, 'user');
+    const supporter = await makeUser(t.db, companyId, 'user');
+    await t.db.insert(userQueues).values([
+      { userId: seller.id, queueId: sales.id, companyId },
+      { userId: supporter.id, queueId: support.id, companyId },
+    ]);
+    // Each listens as the inbox does: the waiting list and the notifications.
+    const listen = async (session: Session) =>
+      listenAs<{ message?: { body: string }; ticket?: { queueId: number | null } }>(
+        t.app,
+        session,
+        async (socket) => {
+          expect(await socket.timeout(5000).emitWithAck('joinTickets', 'pending')).toBe(true);
+          expect(await socket.timeout(5000).emitWithAck('joinNotification')).toBe(true);
+        },
+      );
+    const adminHeard = await listen(admin);
+    const sellerHeard = await listen(await login(t.app, seller.email));
+    const supporterHeard = await listen(await login(t.app, supporter.email));
+
+    // The simulator's inbound request returns once the message is stored, routed and announced.
+    const res = await inject(t.app, admin, 'POST', `/simulator/${connection.id}/inbound`, {
+      from: '5491170000005',
+      body: 'Quiero comprar',
+    });
+    expect(res.statusCode).toBe(200);
+    await caughtUp(adminHeard, sellerHeard, supporterHeard);
+
+    for (const heard of [adminHeard, sellerHeard]) {
+      const first = heard.find((h) => h.event === `company-${companyId}-appMessage`);
+      expect(first?.payload).toMatchObject({
+        message: { body: 'Quiero comprar' },
+        ticket: { queueId: sales.id },
+      });
+    }
+    expect(supporterHeard).toEqual([]);
+    closeSockets();
   });
 });

@@ -314,6 +314,21 @@ type Lookups = ReturnType<typeof createLookups>;
 type Planned = { result: Ingested; ticket: TicketRow; reply: Reply; text: string };
 type Written = { planned: Planned; still: TicketRow | undefined; written: MessageRow[] };
 
+// Whether the bot takes a turn on this message at all: a contact's message in a waiting conversation
+// nobody serves (an AI agent or an integration holds one until it hands it to a person).
+const botTakesTurn = ({ ticket, message }: Ingested) =>
+  !message.fromMe &&
+  !ticket.isGroup &&
+  ticket.status === 'pending' &&
+  !ticket.userId &&
+  !ticket.useIntegration &&
+  !ticket.promptId;
+
+// A message the bot may route to a queue (its conversation has none yet): the engine shows it after
+// the bot's turn, in the queue it is routed to, not first to everyone who sees queue-less tickets.
+export const mayBeRouted = (result: Ingested) =>
+  !result.rating && result.ticket.queueId === null && botTakesTurn(result);
+
 // Whether the bot answers this message, and what (nothing is written yet).
 const plan = async (
   deps: Deps,
@@ -321,10 +336,8 @@ const plan = async (
   result: Ingested,
   now: Date,
 ): Promise<Planned | undefined> => {
-  const { ticket, message } = result;
-  if (message.fromMe || ticket.isGroup || ticket.status !== 'pending') return undefined;
-  // An AI agent or an integration holds the conversation until it hands it to a person.
-  if (ticket.userId || ticket.useIntegration || ticket.promptId) return undefined;
+  if (!botTakesTurn(result)) return undefined;
+  const { ticket } = result;
   const reply = await decide(deps, lookups, result, now);
   if (!reply) return undefined;
   const text = reply.text?.trim()
@@ -374,6 +387,9 @@ export const runQueueBots = async (
   results: Ingested[],
   kick: () => void,
   onFailed: (error: unknown) => void,
+  // Messages not shown yet (mayBeRouted): each is shown in its round, after the bot decided, before
+  // the bot's reply; removed from the set once shown.
+  held: Set<Ingested> = new Set(),
 ) => {
   const lookups = createLookups(deps.db);
   const byTicket = new Map<number, Ingested[]>();
@@ -398,7 +414,10 @@ export const runQueueBots = async (
         onFailed(error);
       }
     }
-    if (!planned.length) continue;
+    const shownNow = [...byTicket.values()].flatMap((line) =>
+      line[round] && held.has(line[round]) ? [line[round]] : [],
+    );
+    if (!planned.length && !shownNow.length) continue;
     const writeAll = (batch: Planned[]) =>
       deps.events.transaction(deps.db, async (tx, raise) => {
         const out: Written[] = [];
@@ -408,7 +427,7 @@ export const runQueueBots = async (
       });
     let done: Written[] = [];
     try {
-      done = await writeAll(planned);
+      if (planned.length) done = await writeAll(planned);
     } catch (error) {
       // One reply the database refuses does not cost the others theirs.
       if (planned.length === 1) onFailed(error);
@@ -421,24 +440,28 @@ export const runQueueBots = async (
             })),
           );
     }
-    if (!done.length) continue;
+    if (!done.length && !shownNow.length) continue;
     for (const { planned: one, still } of done) if (still) latest.set(one.ticket.id, still);
-    const views = await loadTicketViews(
-      deps.db,
-      done.map((d) => d.planned.ticket.id),
-    );
+    const ticketIds = [
+      ...new Set([...done.map((d) => d.planned.ticket.id), ...shownNow.map((r) => r.ticket.id)]),
+    ];
+    const views = await loadTicketViews(deps.db, ticketIds);
     const viewOf = new Map(views.map((view) => [view.id, view]));
     let sent = false;
-    for (const { planned: one, written } of done) {
-      const view = viewOf.get(one.ticket.id);
-      if (view) announce(deps, one.ticket.companyId, one.ticket, view);
-      if (!written.length) continue;
-      await deps.ticketMessages.emit(
-        one.ticket.companyId,
-        'create',
-        written,
-        view ? [view] : undefined,
-      );
+    for (const id of ticketIds) {
+      const view = viewOf.get(id);
+      const turn = done.find((d) => d.planned.ticket.id === id);
+      const shown = shownNow.find((r) => r.ticket.id === id);
+      const companyId = (turn?.planned.ticket ?? shown!.ticket).companyId;
+      // A conversation first shown now was in no list before: nothing to take it out of.
+      const before = shown?.ticketCreated ? undefined : turn?.planned.ticket;
+      if (view && (turn || shown)) announce(deps, companyId, before, view);
+      if (shown) {
+        held.delete(shown);
+        await deps.ticketMessages.emit(companyId, 'create', [shown.message], view ? [view] : []);
+      }
+      if (!turn?.written.length) continue;
+      await deps.ticketMessages.emit(companyId, 'create', turn.written, view ? [view] : undefined);
       sent = true;
     }
     if (sent) kick();

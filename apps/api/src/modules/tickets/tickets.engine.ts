@@ -5,7 +5,7 @@ import { contacts, messages, tickets } from '../../db/schema';
 import type { ChannelEventInput } from '../../channels/manager';
 import type { Ingested, MessageInput } from './ingest';
 import { batchable, storeMessages, type Outcome } from './ingest-batch';
-import { runQueueBots } from './queue-bot';
+import { mayBeRouted, runQueueBots } from './queue-bot';
 import { thankForRating } from './ticket-automation';
 import { runTicketTimers } from './ticket-timers';
 import { loadTicketViews, type TicketView } from './ticket-views';
@@ -74,6 +74,8 @@ const createIngestQueue = (deps: EngineDeps, log: FastifyBaseLogger) => {
   // Each ticket's last bot turn: a store's bots wait for those of its tickets (and for its emits),
   // so a ticket's messages are answered in order while other tickets' go meanwhile.
   const turns = new Map<number, Promise<void>>();
+  // Tickets with messages held for a bot turn still to come, and that turn.
+  const routing = new Map<number, Promise<void>>();
   const inLine = (ticketIds: number[], after: Promise<void>, work: () => Promise<void>) => {
     const ids = [...new Set(ticketIds)];
     const next = Promise.all([after, ...ids.map((id) => turns.get(id))]).then(work);
@@ -103,7 +105,9 @@ const createIngestQueue = (deps: EngineDeps, log: FastifyBaseLogger) => {
     }
   };
 
-  const answer = async (results: Ingested[]) => {
+  // `held`: messages not shown yet, shown by the bot's turn once it decided their queue (and here if
+  // the turn failed before showing them).
+  const answer = async (results: Ingested[], held: Set<Ingested>) => {
     const botFailed = (err: unknown) => log.error({ err }, 'the bot failed on an inbound message');
     for (const result of results)
       if (result.rating) await thankForRating(deps, result.ticket).catch(botFailed);
@@ -112,7 +116,9 @@ const createIngestQueue = (deps: EngineDeps, log: FastifyBaseLogger) => {
       results.filter((r) => !r.rating),
       deps.outbox.kick,
       botFailed,
+      held,
     ).catch(botFailed);
+    if (held.size) await show([...held]);
   };
 
   const drain = async () => {
@@ -127,13 +133,22 @@ const createIngestQueue = (deps: EngineDeps, log: FastifyBaseLogger) => {
         (err) => log.warn({ err, messages: batch.length }, 'batched ingest failed; one by one'),
       ).catch((error: unknown) => batch.map((): Outcome => ({ ok: false, error })));
       const results = outcomes.flatMap((o) => (o.ok && o.value ? [o.value] : []));
-      const thisShown = shown.then(() => show(results));
+      // A message the bot may route waits for its turn, and so do its conversation's later ones
+      // until that turn is done (a chat shows its messages in order).
+      const held = new Set(results.filter((r) => mayBeRouted(r) || routing.has(r.ticket.id)));
+      const thisShown = shown.then(() => show(results.filter((r) => !held.has(r))));
       shown = thisShown;
-      void inLine(
+      const turn = inLine(
         results.map((r) => r.ticket.id),
         thisShown.then(() => undefined),
-        () => answer(results),
-      ).then(() => batch.forEach((w, i) => w.done(outcomes[i])));
+        () => answer(results, held),
+      );
+      for (const result of held) routing.set(result.ticket.id, turn);
+      void turn.then(() => {
+        for (const result of held)
+          if (routing.get(result.ticket.id) === turn) routing.delete(result.ticket.id);
+        batch.forEach((w, i) => w.done(outcomes[i]));
+      });
     }
     storing = false;
   };

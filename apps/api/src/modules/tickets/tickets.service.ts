@@ -33,6 +33,7 @@ import { planTicketUpdate } from './ticket-transition';
 import type { MessageRow } from './ticket-messages';
 import { loadTicketViews, selectTicketViews, toTicketView, type TicketView } from './ticket-views';
 import {
+  chatViewerRooms,
   listScope,
   notificationRooms,
   scopeFilter,
@@ -369,6 +370,10 @@ export const announce = (
   after: TicketView,
 ) => {
   if (before) {
+    // Whoever may no longer see it leaves its chat (a transfer, another holder).
+    const keep = chatViewerRooms(after);
+    if (keep && (before.queueId !== after.queueId || before.userId !== after.userId))
+      deps.realtime.leaveChat(companyId, after.id, keep);
     const old = new Set([...ticketRooms(before), ...notificationRooms(before)]);
     for (const room of [...ticketRooms(after), ...notificationRooms(after)]) old.delete(room);
     if (old.size)

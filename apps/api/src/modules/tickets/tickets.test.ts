@@ -21,6 +21,7 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { setSetting } from '../../../test/inbox';
+import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 import type { TicketView } from './ticket-views';
 
 let t: TestContext;
@@ -260,6 +261,31 @@ describe('ticket transitions (SPEC §4)', () => {
     const moved = await put(admin, ticket.id, { userId: agentId });
     expect(moved.statusCode).toBe(200);
     expect(moved.json()).toMatchObject({ status: 'open', userId: agentId });
+  });
+
+  it('a transfer to another queue takes the chat away from whoever may no longer see it', async () => {
+    const ticket = await waiting(sales);
+    const inChat = (session: Session) =>
+      listenAs(t.app, session, async (socket) =>
+        expect(await socket.timeout(5000).emitWithAck('joinChatBox', ticket.id)).toBe(true),
+      );
+    const agentHeard = await inChat(agent);
+    const adminHeard = await inChat(admin);
+    const moved = await inject(t.app, admin, 'PUT', `/tickets/${ticket.id}`, {
+      status: 'open',
+      userId: (await inject(t.app, admin, 'GET', '/auth/me')).json().id,
+      queueId: support,
+    });
+    expect(moved.statusCode).toBe(200);
+    const from = { agent: agentHeard.length, admin: adminHeard.length };
+    const said = await inject(t.app, admin, 'POST', `/messages/${ticket.id}`, { body: 'Soporte' });
+    expect(said.statusCode).toBe(201);
+    await caughtUp(agentHeard, adminHeard);
+    const messagesOf = (heard: typeof agentHeard, since: number) =>
+      heard.slice(since).filter((h) => h.event === `company-${companyId}-appMessage`);
+    expect(messagesOf(adminHeard, from.admin)).toHaveLength(1);
+    expect(messagesOf(agentHeard, from.agent)).toEqual([]);
+    closeSockets();
   });
 
   it('only admins delete tickets', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { isTicketListed, type TicketStatus, type TicketViewer } from '@atendi/shared';
+import { canSeeTicket, isTicketListed, type TicketStatus, type TicketViewer } from '@atendi/shared';
+import { rightsRooms } from '../../realtime/realtime';
 import { contacts, queues, tickets, userQueues } from '../../db/schema';
 import {
   createTestApp,
@@ -9,10 +10,11 @@ import {
   makeWhatsapp,
   type TestContext,
 } from '../../../test/harness';
-import { listScope, ticketViewer } from './visibility';
+import { chatViewerRooms, listScope, ticketViewer } from './visibility';
 
 // The list filter is SQL and the rule it must follow is the shared function: over every kind of
-// ticket and viewer, the rows the filter keeps are exactly those the function lists.
+// ticket and viewer, the rows the filter keeps are exactly those the function lists. The same for the
+// socket rooms that keep a ticket's chat (after a transfer) against the rule for one ticket.
 
 let t: TestContext;
 let companyId: number;
@@ -106,5 +108,28 @@ describe('ticket list scope', () => {
     expect(
       await ticketViewer(t.db, { userId: admin.id, profile: 'admin', isSuper: false }),
     ).toEqual({ userId: admin.id, queueIds: [], seesAll: true });
+  });
+});
+
+describe("who stays in a ticket's chat", () => {
+  it('a socket is in one of the rooms that keep the chat exactly when the shared rule lets it see the ticket', () => {
+    for (const profile of ['admin', 'supervisor', 'user'] as const)
+      for (const queueIds of [[], [myQueue], [myQueue, otherQueue]]) {
+        const viewer: TicketViewer = { userId: me, queueIds, seesAll: profile === 'admin' };
+        const rooms = new Set<string>([
+          `user-${me}`,
+          ...rightsRooms({ profile, isSuper: false, queueIds }),
+        ]);
+        for (const ticket of grid) {
+          const keep = chatViewerRooms(ticket);
+          const stays = keep === null || keep.some((room) => rooms.has(room));
+          expect({ profile, queueIds, ticket, stays }).toEqual({
+            profile,
+            queueIds,
+            ticket,
+            stays: canSeeTicket(viewer, ticket),
+          });
+        }
+      }
   });
 });

@@ -3,7 +3,12 @@ import { canSeeTicket, seesAllTickets, type TicketScope, type TicketViewer } fro
 import type { Db } from '../../db/client';
 import { preparedPer } from '../../db/prepared';
 import { tickets, userQueues, users } from '../../db/schema';
-import type { SocketIdentity, TicketRoomResolver } from '../../realtime/realtime';
+import {
+  permissionRoom,
+  type RealtimeRoom,
+  type SocketIdentity,
+  type TicketRoomResolver,
+} from '../../realtime/realtime';
 
 // Who may see a ticket (SPEC §6), by the rule of @atendi/shared (ticket-visibility.ts): admins see
 // every ticket of their company; other profiles see the tickets of their queues, tickets without a
@@ -64,6 +69,17 @@ export const notificationRooms = (ticket: TicketScope) =>
     ticket.queueId ? `notification-queue-${ticket.queueId}` : 'notification-noqueue',
     ...(ticket.userId ? [`notification-user-${ticket.userId}`] : []),
   ] as `notification-${string}`[];
+
+// canSeeTicket as the rooms sockets join at connection (realtime rightsRooms): whoever sees every
+// ticket, its holder, its queue's members; null when it has no queue (everyone may see it).
+export const chatViewerRooms = (ticket: TicketScope): Exclude<RealtimeRoom, 'company'>[] | null =>
+  ticket.queueId === null
+    ? null
+    : [
+        permissionRoom('tickets-manager:showall'),
+        `queue-${ticket.queueId}`,
+        ...(ticket.userId ? [`user-${ticket.userId}` as const] : []),
+      ];
 
 // What a socket's list rooms depend on, in one prepared statement (every inbox socket joins several
 // lists when it connects): the user's allTicket setting and queues; no row when the user is gone.
