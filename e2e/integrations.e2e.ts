@@ -34,7 +34,9 @@ beforeAll(async () => {
     { id: 'sent', say: ['El pedido {{order}} sale hoy.'] },
     { id: 'human', say: ['Te paso con una persona.'] },
   ]);
-  server = await startServer();
+  // The Typebot server runs on this machine: the operator lets loopback through, as one would for
+  // a Typebot on their own network (company-supplied URLs are refused there otherwise).
+  server = await startServer({ OUTBOUND_ALLOW_PRIVATE: '127.0.0.1,::1' });
   browser = await launchBrowser();
 });
 afterAll(async () => {
