@@ -154,14 +154,13 @@ export type ChannelErrorCode =
 const SESSION_MOVING_RETRY_AFTER = 2;
 export class ChannelError extends AppError {
   declare readonly code: ChannelErrorCode;
-  constructor(code: ChannelErrorCode, message: string) {
-    super(
-      code,
-      message,
-      code === 'ERR_WAPP_SESSION_MOVING'
+  constructor(code: ChannelErrorCode, message: string, cause?: unknown) {
+    super(code, message, {
+      cause,
+      ...(code === 'ERR_WAPP_SESSION_MOVING'
         ? { headers: { 'retry-after': String(SESSION_MOVING_RETRY_AFTER) } }
-        : {},
-    );
+        : {}),
+    });
   }
 }
 

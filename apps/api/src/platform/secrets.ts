@@ -9,7 +9,9 @@ const VERSION = 'v1';
 const IV_BYTES = 12;
 
 // A value this module sealed: version, 12-byte IV and 16-byte tag in base64url, then the data.
-const SEALED = /^v1\.[\w-]{16}\.[\w-]{22}\.[\w-]*$/;
+// The same shape as a POSIX pattern, for SQL (`column !~ SEALED_PATTERN`).
+export const SEALED_PATTERN = '^v1\\.[A-Za-z0-9_-]{16}\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]*$';
+const SEALED = new RegExp(SEALED_PATTERN);
 export const isSealed = (value: string) => SEALED.test(value);
 
 export type SecretBox = {
@@ -43,4 +45,18 @@ export const createSecretBox = (serverSecret: string): SecretBox => {
       ]).toString('utf8');
     },
   };
+};
+
+// The plain value of a sealed secret; null when there is none or it was sealed under another
+// ENCRYPTION_KEY or changed (the admin enters it again).
+export const openOrNull = (
+  secrets: Pick<SecretBox, 'open'>,
+  sealed: string | null | undefined,
+): string | null => {
+  if (!sealed) return null;
+  try {
+    return secrets.open(sealed);
+  } catch {
+    return null;
+  }
 };

@@ -55,7 +55,7 @@ const graphFailure = async (response: Response, code: ErrorCode, what: string, i
 const networkFailure = (error: unknown, code: ErrorCode, what: string, timeoutMs: number) => {
   if (error instanceof ChannelError) return error;
   const refusal = refusalIn(error);
-  if (refusal) return new ChannelError(code, `${what}: ${refusal.message}`);
+  if (refusal) return new ChannelError(code, `${what}: ${refusal.message}`, refusal);
   const name = (error as { name?: string } | undefined)?.name;
   if (name === 'TimeoutError' || name === 'AbortError')
     return new ChannelError(

@@ -6,8 +6,7 @@ import { errorResponseSchema, okResponse } from '@atendi/shared';
 import { preparedPer } from '../../db/prepared';
 import { whatsapps } from '../../db/schema';
 import { AppError } from '../../platform/errors';
-import type { SecretBox } from '../../platform/secrets';
-import { withOpenCloudSecrets } from './credentials';
+import { openOrNull, type SecretBox } from '../../platform/secrets';
 import { useDepthCheckedJson } from '../../platform/json-body';
 import { createWebhookInbox, type WebhookConnection } from './inbox';
 import { mapWebhook, phoneNumberIdsOf, WebhookPayloadError } from './payloads';
@@ -54,10 +53,7 @@ const vouchedBy = (
   header: string | undefined,
 ) =>
   connections.every((c) => {
-    const appSecret = withOpenCloudSecrets(secrets, {
-      ...c,
-      cloudAccessToken: null,
-    }).cloudAppSecret;
+    const appSecret = openOrNull(secrets, c.cloudAppSecret);
     return appSecret && verifySignature(raw, header, appSecret);
   });
 

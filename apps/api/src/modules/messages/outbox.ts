@@ -5,6 +5,7 @@ import type { AppDeps } from '../../deps';
 import { ChannelError, type SendRequest, type SendResult } from '../../channels/driver';
 import { contacts, messages, tickets } from '../../db/schema';
 import { PermanentJobError, retryDelay, type Job } from '../../jobs/queue';
+import { refusalIn } from '../../platform/outbound';
 import { emitMessages } from './message-views';
 import { OUTBOX_QUEUE, type OutboxPayload } from './sends';
 
@@ -16,6 +17,14 @@ import { OUTBOX_QUEUE, type OutboxPayload } from './sends';
 // WhatsApp's answer and our commit resends.
 // A ticket's messages leave in the order they were written: the jobs share the ticket's key, so one
 // waits while an earlier one of the same ticket is still pending (even between retries) or running.
+
+// WhatsApp says the number has no account, (Cloud API) that the contact's 24-hour window is
+// closed, or the connection's base URL is one this server does not call: trying again cannot change
+// that, so the send fails at once.
+export const isPermanentSendFailure = (error: unknown) =>
+  !!refusalIn(error) ||
+  (error instanceof ChannelError &&
+    (error.code === 'ERR_WAPP_INVALID_CONTACT' || error.code === 'ERR_WAPP_WINDOW_CLOSED'));
 
 export const OUTBOX_MAX_ATTEMPTS = 8;
 
@@ -116,11 +125,7 @@ export const createOutbox = (options: {
     handle: async (job) => recordSent(job, await send(job)),
     maxAttempts: OUTBOX_MAX_ATTEMPTS,
     retryDelayMs: (attempts) => retryDelay(attempts, retryBaseMs),
-    // WhatsApp says the number has no account, or (Cloud API) that the contact's 24-hour window is
-    // closed: trying again cannot change that.
-    permanent: (error) =>
-      error instanceof ChannelError &&
-      (error.code === 'ERR_WAPP_INVALID_CONTACT' || error.code === 'ERR_WAPP_WINDOW_CLOSED'),
+    permanent: isPermanentSendFailure,
     // The chat shows the message as failed, with a retry.
     onFailed: async (job) => {
       const failed = await db.select().from(messages).where(eq(messages.id, job.payload.messageId));

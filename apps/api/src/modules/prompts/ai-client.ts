@@ -86,6 +86,8 @@ export const clientFor = async (deps: Deps, companyId: number) => {
       'No AI provider: set a key or a server address in the AI provider settings',
     );
   const { own, ...server } = provider;
+  // Refused before the SDK is built: it would retry a refused address with backoff.
+  if (own) await deps.outbound.check(server.baseURL, 'baseUrl');
   return new OpenAI({
     ...server,
     ...(own ? { fetch: companyFetch(deps.outbound.fetch) } : {}),

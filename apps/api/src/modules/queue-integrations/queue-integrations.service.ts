@@ -19,7 +19,7 @@ import { integrationDeliveries, queueIntegrations } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { containsPattern } from '../../platform/like';
-import type { SecretBox } from '../../platform/secrets';
+import { openOrNull, type SecretBox } from '../../platform/secrets';
 import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
 import { updateReturning } from '../../platform/update';
 
@@ -30,15 +30,8 @@ type Deps = Pick<AppDeps, 'db' | 'realtime' | 'secrets' | 'outbound'>;
 type IntegrationRow = typeof queueIntegrations.$inferSelect;
 
 // Values stored before keys were sealed (plain JSON) still open.
-export const openSealed = (secrets: SecretBox, value: string | null) => {
-  if (!value) return '';
-  if (!value.startsWith('v1.')) return value;
-  try {
-    return secrets.open(value);
-  } catch {
-    return '';
-  }
-};
+export const openSealed = (secrets: SecretBox, value: string | null) =>
+  value && !value.startsWith('v1.') ? value : (openOrNull(secrets, value) ?? '');
 
 const postsEvents = (type: IntegrationRow['type']) => type === 'n8n' || type === 'webhook';
 

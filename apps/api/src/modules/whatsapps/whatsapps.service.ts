@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, eq, inArray, isNotNull, ne, or } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, or, sql, type AnyColumn } from 'drizzle-orm';
 import {
   can,
   defaultSchedules,
@@ -19,7 +19,7 @@ import {
 } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
-import { isSealed, type SecretBox } from '../../platform/secrets';
+import { isSealed, SEALED_PATTERN, type SecretBox } from '../../platform/secrets';
 import { withOpenCloudSecrets } from '../../channels/cloud/credentials';
 import { foreignReferences, foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
 import { assertPlanLimit } from '../plans/plans.service';
@@ -243,8 +243,10 @@ const rowValues = (deps: Deps, input: WhatsappUpdateInput) => {
 };
 
 // Connections saved before their Cloud API credentials were sealed: sealed at start, each row only
-// while it still holds the plain value read (nodes starting together seal it once).
+// while it still holds the plain value read (nodes starting together seal it once). Only rows with
+// a value not shaped like a sealed one are read (none, once every row is sealed).
 export const sealCloudSecrets = async (db: Db, secrets: SecretBox) => {
+  const plain = (column: AnyColumn) => sql`${column} !~ ${SEALED_PATTERN}`;
   const rows = await db
     .select({
       id: whatsapps.id,
@@ -252,7 +254,7 @@ export const sealCloudSecrets = async (db: Db, secrets: SecretBox) => {
       cloudAppSecret: whatsapps.cloudAppSecret,
     })
     .from(whatsapps)
-    .where(or(isNotNull(whatsapps.cloudAccessToken), isNotNull(whatsapps.cloudAppSecret)));
+    .where(or(plain(whatsapps.cloudAccessToken), plain(whatsapps.cloudAppSecret)));
   let sealed = 0;
   for (const row of rows) {
     for (const column of ['cloudAccessToken', 'cloudAppSecret'] as const) {
