@@ -11,6 +11,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { sql } from 'drizzle-orm';
 import { APP_VERSION, MB } from '@atendi/shared';
 import { fastifyTrustProxy, type Config } from './config';
 import type { Database } from './db/client';
@@ -20,7 +21,9 @@ import { stripNul } from './platform/nul';
 import { useDepthCheckedJson } from './platform/json-body';
 import { createSecretBox } from './platform/secrets';
 import { createOutboundGuard } from './platform/outbound';
-import { DebugRequestLog, requestSerializer } from './platform/log-redaction';
+import { createHealth } from './platform/health';
+import { createMetrics } from './platform/metrics';
+import { RequestLog, requestIdOf, requestSerializer } from './platform/log-redaction';
 import { apiHelmetOptions, docsCsp } from './platform/security-headers';
 import { createMailer, type Mailer } from './platform/mailer';
 import { createRateLimits } from './platform/rate-limit';
@@ -79,6 +82,9 @@ export type { AppDeps, RouteInfo };
 
 export type App = FastifyInstance;
 
+// A readiness probe slower than this counts as failed (orchestrators wait a few seconds at most).
+const HEALTH_CHECK_TIMEOUT_MS = 2000;
+
 export type BuildAppOptions = {
   config: Config;
   database: Database;
@@ -93,11 +99,18 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   const app = Fastify({
     logger: options.logger ?? {
       level: config.logLevel,
+      // "level":"info" rather than pino's numbers: what log stores and people read.
+      formatters: { level: (label: string) => ({ level: label }) },
       serializers: { req: requestSerializer },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
-    // One line per request, at debug: at info they buried the start banner.
-    logController: new DebugRequestLog(),
+    // One line per request, at debug (at info they buried the start banner), unless it failed with
+    // a 5xx or was slow.
+    logController: new RequestLog(config.slowRequestMs),
+    // Every request has an id, the caller's X-Request-Id when it is a plain token: on its log lines
+    // and in the answer's X-Request-Id, so a report and a log line can be matched.
+    genReqId: (request) => requestIdOf(request.headers['x-request-id']),
+    requestIdHeader: false,
     // Only configured proxies may set the client address (X-Forwarded-For): TRUST_PROXY.
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 2 * 1024 * 1024,
@@ -108,6 +121,20 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   useDepthCheckedJson(app);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  // Routes by their pattern (/tickets/:id), so a series is a route, not a ticket.
+  app.addHook('onResponse', async (request, reply) => {
+    app.deps.metrics.http.observe(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
 
   const tokens = createTokenService({
     secret: config.jwtSecret,
@@ -174,11 +201,37 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     claimIntervalMs: database.connectionString ? config.sessionClaimInterval * 1000 : 0,
     handoverWaitMs: config.sessionHandoverWait * 1000,
   });
-  const jobs = createJobs({ db: database.db, log: app.log, nodeKey: leases.nodeKey });
+  const metrics = createMetrics();
+  const jobs = createJobs({
+    db: database.db,
+    log: app.log,
+    nodeKey: leases.nodeKey,
+    onFailure: (queue, final) => metrics.jobFailures.inc({ queue, final: String(final) }),
+  });
   const outbox = createOutbox({
     deps: { db: database.db, realtime, uploads, channels, jobs },
     log: app.log,
     retryBaseMs: config.outboxRetryBaseMs,
+  });
+  const health = createHealth({
+    timeoutMs: HEALTH_CHECK_TIMEOUT_MS,
+    checks: {
+      database: () => database.db.execute(sql`select 1`),
+      ...(limiterRedis ? { redis: () => limiterRedis.ping() } : {}),
+      storage: () => uploads.check(),
+    },
+  });
+  metrics.readFrom({
+    db: database.db,
+    sessions: channels.sessionsHere,
+    sockets: realtime.socketsHere,
+  });
+  const events = createDomainEvents({ jobs, log: app.log });
+  events.on('message.created', (event) => {
+    metrics.messages.inc({
+      direction: event.fromMe ? 'outbound' : 'inbound',
+      author: event.author,
+    });
   });
   app.decorate('deps', {
     config,
@@ -187,7 +240,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     // Tickets write their automatic messages through the messages module without importing it.
     ticketMessages: createTicketMessages({ db: database.db, realtime, uploads }),
     jobs,
-    events: createDomainEvents({ jobs, log: app.log }),
+    events,
     simulatorSpool,
     db: database.db,
     tokens,
@@ -205,6 +258,8 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     secrets,
     outbound,
     spreadsheets,
+    health,
+    metrics,
   });
 
   // Every route is recorded with its declared access so tests can walk the whole API.
@@ -245,7 +300,11 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
         description: 'Multi-tenant WhatsApp customer-service platform',
       },
       components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          // GET /metrics: the operator's METRICS_TOKEN.
+          metricsToken: { type: 'http', scheme: 'bearer' },
+        },
       },
       security: [{ bearerAuth: [] }],
     },
@@ -299,6 +358,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   app.addHook('onReady', async () => {
     await channels.start();
     await jobs.start();
+    health.started();
   });
   app.addHook('preClose', async () => {
     await jobs.stop();

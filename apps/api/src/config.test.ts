@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, fastifyTrustProxy, loadConfig } from './config';
+import { ConfigError, environmentVariables, fastifyTrustProxy, loadConfig } from './config';
 
 const secret = 'x'.repeat(32);
 const load = (env: Record<string, string>) =>
@@ -32,5 +35,27 @@ describe('TRUST_PROXY', () => {
     const trust = fastifyTrustProxy(2) as (address: string, hop: number) => boolean;
     expect([0, 1, 2].map((hop) => trust('10.0.0.1', hop))).toEqual([true, true, false]);
     expect(fastifyTrustProxy(['10.0.0.0/8'])).toEqual(['10.0.0.0/8']);
+  });
+});
+
+describe('the documented environment', () => {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+  const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+  const sorted = (names: Iterable<string>) => [...new Set(names)].sort();
+
+  it('.env.example lists exactly the variables config.ts reads', () => {
+    const listed = [...read('.env.example').matchAll(/^#? ?([A-Z][A-Z0-9_]+)=/gm)].map(
+      (m) => m[1]!,
+    );
+    expect(sorted(listed)).toEqual(sorted(environmentVariables));
+  });
+
+  it('README "Configuration" lists every variable config.ts reads but NODE_ENV', () => {
+    const readme = read('README.md');
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('### Health'));
+    const listed = [...table.matchAll(/^\| (`[A-Z0-9_]+`(?:, `[A-Z0-9_]+`)*) +\|/gm)].flatMap((m) =>
+      m[1]!.split(', ').map((name) => name.replaceAll('`', '')),
+    );
+    expect(sorted(listed)).toEqual(sorted(environmentVariables.filter((n) => n !== 'NODE_ENV')));
   });
 });

@@ -149,6 +149,13 @@ const envSchema = z.object({
   BILLING_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
   BILLING_INTERVAL: z.coerce.number().int().min(0).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // A request taking at least this long is logged at info (the rest only at debug).
+  SLOW_REQUEST_MS: z.coerce.number().int().min(1).max(600_000).default(1000),
+  // After SIGTERM: seconds the node keeps serving while /health/ready answers 503, so a balancer
+  // stops sending it requests before it closes (0: close at once, as `npm start` does).
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(0),
+  // GET /metrics (Prometheus) answers only with `Authorization: Bearer <METRICS_TOKEN>`; off unset.
+  METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16).optional()),
   // Seals the secrets companies give the API (their AI provider keys); shared by every node.
   ENCRYPTION_KEY: z.preprocess(emptyAsUndefined, z.string().min(32).optional()),
   // AI agents (modules/prompts): the platform's OpenAI-compatible provider, for companies that set
@@ -178,6 +185,9 @@ const envSchema = z.object({
     .regex(/^(https?:\/\/)?[\w.-]+(:\d+)?\/?$/, 'A host[:port] or an http(s)://host:port address')
     .default('dialogflow.googleapis.com'),
 });
+
+// The names of every variable above (.env.example and README "Configuration" list the same).
+export const environmentVariables = Object.keys(envSchema.shape);
 
 export type Config = {
   env: 'development' | 'production' | 'test';
@@ -228,6 +238,9 @@ export type Config = {
   uploadRateLimitMb: number;
   loginRateWindow: number;
   logLevel: string;
+  slowRequestMs: number;
+  shutdownDrainSeconds: number;
+  metricsToken?: string;
   stripe: {
     secretKey?: string;
     webhookSecret?: string;
@@ -263,6 +276,9 @@ const persistedSecret = (dataDir: string, name: string): string => {
 };
 
 export class ConfigError extends Error {}
+// A start that cannot go on for a reason the operator can fix (a DATA_DIR in use): its message is
+// the whole story, printed without a stack.
+export class StartRefused extends Error {}
 
 export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
   const parsed = envSchema.safeParse(source);
@@ -316,6 +332,9 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
     uploadRateLimitMb: e.UPLOAD_RATE_LIMIT_MB,
     loginRateWindow: e.LOGIN_RATE_WINDOW,
     logLevel: e.LOG_LEVEL,
+    slowRequestMs: e.SLOW_REQUEST_MS,
+    shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
+    metricsToken: e.METRICS_TOKEN,
     stripe: {
       secretKey: e.STRIPE_SECRET_KEY,
       webhookSecret: e.STRIPE_WEBHOOK_SECRET,

@@ -6,7 +6,9 @@ import type { DomainEvents } from './events/domain-events';
 import type { Outbox } from './modules/messages/outbox';
 import type { TicketMessages } from './modules/tickets/ticket-messages';
 import type { RouteAccess } from './platform/context';
+import type { Health } from './platform/health';
 import type { Mailer } from './platform/mailer';
+import type { Metrics } from './platform/metrics';
 import type { RateLimits } from './platform/rate-limit';
 import type { SecretBox } from './platform/secrets';
 import type { OutboundGuard } from './platform/outbound';
@@ -47,6 +49,10 @@ export type AppDeps = {
   secrets: SecretBox;
   // The one way to call a URL a company supplied (platform/outbound.ts).
   outbound: OutboundGuard;
+  // Whether this node should get traffic (GET /health/ready; platform/health.ts).
+  health: Health;
+  // Counters and histograms GET /metrics shows (platform/metrics.ts).
+  metrics: Metrics;
 };
 
 export type RouteInfo = {

@@ -1,8 +1,8 @@
 import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { loadConfig } from './config';
 import { bootstrap, type BootstrapResult } from './db/bootstrap';
 import { openDatabase } from './db/client';
-import { generatedAdminNotice, startBanner } from './start-banner';
+import { generatedAdminNotice, startBanner, startFailure } from './start-banner';
 import { buildWebServer, defaultWebDist } from './web-server';
 
 // A password generated on this start that the banner has not shown yet (see the failure path below).
@@ -11,7 +11,14 @@ let unshownAdmin: BootstrapResult | undefined;
 const start = async () => {
   const config = loadConfig();
   const database = await openDatabase(config);
-  await database.migrate();
+  const seeded = await database.oneNodeAtATime(async () => {
+    await database.migrate();
+    return bootstrap(database.db, {
+      adminEmail: config.adminEmail,
+      adminPassword: config.adminPassword,
+    });
+  });
+  if (seeded.generatedPassword) unshownAdmin = seeded;
   // Log lines go through process.stdout like the banner, so they appear in the order written (pino's
   // own stdout writer is asynchronous: a line logged before the banner could show after it).
   const app = await buildApp({ config, database, logStream: process.stdout });
@@ -21,11 +28,6 @@ const start = async () => {
     'database ready, migrations applied',
   );
 
-  const seeded = await bootstrap(database.db, {
-    adminEmail: config.adminEmail,
-    adminPassword: config.adminPassword,
-  });
-  if (seeded.generatedPassword) unshownAdmin = seeded;
   await app.listen({ port: config.port, host: config.host });
   const web = config.serveWeb
     ? await buildWebServer({ dist: config.webDist || defaultWebDist, apiUrl: config.publicApiUrl })
@@ -53,6 +55,13 @@ const start = async () => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    // Readiness answers 503 from now on; the node keeps serving while balancers take it out.
+    app.deps.health.drain();
+    const drainMs = config.shutdownDrainSeconds * 1000;
+    if (drainMs > 0) {
+      log.info({ seconds: config.shutdownDrainSeconds }, 'draining before closing');
+      await new Promise((resolve) => setTimeout(resolve, drainMs));
+    }
     const timer = setTimeout(() => {
       log.error('shutdown took too long, exiting');
       process.exit(1);
@@ -79,12 +88,6 @@ start().catch((error) => {
       generatedAdminNotice(unshownAdmin.adminEmail, unshownAdmin.generatedPassword),
     );
   }
-  if (error instanceof ConfigError) {
-    process.stderr.write(`${error.message}\n`);
-  } else {
-    process.stderr.write(
-      `Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-  }
+  process.stderr.write(`${startFailure(error)}\n`);
   process.exit(1);
 });

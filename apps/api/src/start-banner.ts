@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { ConfigError, StartRefused } from './config';
 
 export type StartBannerInput = {
   apiUrl: string;
@@ -55,4 +56,27 @@ export const startBanner = (input: StartBannerInput): string => {
     '',
   );
   return `${lines.join('\n')}\n`;
+};
+
+// What a failed start prints: the error and every cause below it. Drizzle's "Failed query: …" keeps
+// the database's own words (code, detail, hint) in its cause.
+export const startFailure = (error: unknown) => {
+  if (error instanceof StartRefused || error instanceof ConfigError) return error.message;
+  const lines = [
+    `Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  ];
+  let cause = (error as { cause?: unknown } | null)?.cause;
+  for (let depth = 0; cause && depth < 5; depth += 1) {
+    const db = cause as { message?: string; code?: string; detail?: string; hint?: string };
+    const extra = [
+      db.code && `code ${db.code}`,
+      db.detail && `detail: ${db.detail}`,
+      db.hint && `hint: ${db.hint}`,
+    ].filter(Boolean);
+    lines.push(
+      `Caused by: ${db.message ?? String(cause)}${extra.length ? ` (${extra.join('; ')})` : ''}`,
+    );
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return lines.join('\n');
 };

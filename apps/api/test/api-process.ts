@@ -112,14 +112,19 @@ export const startApiProcess = async (options: {
   return { child, base, token, call, output: () => output };
 };
 
-// A database of its own for a test that runs the API as processes (a copy of the migrated template),
-// the DATA_DIR its processes share, and the clean-up of both and of the processes started.
-export const openProcessDatabase = async (prefix: string) => {
+// A database of its own for a test that runs the API as processes (a copy of the migrated template,
+// or an empty one), the DATA_DIR its processes share, and the clean-up of both and of the processes
+// started.
+export const openProcessDatabase = async (prefix: string, options: { empty?: boolean } = {}) => {
   const base = process.env.TEST_DATABASE_URL!;
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: databaseUrl(base, 'postgres') });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+  await admin.query(
+    options.empty
+      ? `CREATE DATABASE ${name}`
+      : `CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`,
+  );
   const url = databaseUrl(base, name);
   const db = new pg.Client({ connectionString: url });
   await db.connect();

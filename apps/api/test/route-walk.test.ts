@@ -42,6 +42,11 @@ import { startFakeStripe, STRIPE_KEY, WEBHOOK_SECRET, type FakeStripe } from './
 // Routes anyone may call. Adding a public route means adding it here, on purpose.
 const PUBLIC_ROUTES = [
   'GET /version',
+  // Balancers and orchestrators: nothing but up, ready, and which dependency fails.
+  'GET /health/live',
+  'GET /health/ready',
+  // Prometheus, with the operator's METRICS_TOKEN (off without one).
+  'GET /metrics',
   'POST /auth/login',
   'POST /auth/refresh_token',
   'POST /companies/cadastro',

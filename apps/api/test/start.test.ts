@@ -77,6 +77,27 @@ describe('first start', () => {
     expect(login.status).toBe(200);
     for (let i = 0; i < 5; i += 1) expect((await fetch(`${base}/version`)).status).toBe(200);
 
+    // A second process on the same DATA_DIR refuses to start, and says why (two once split the data).
+    const second = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: apiDir,
+      env: { ...env, PORT: String(await freePort()) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let secondOutput = '';
+    second.stdout?.on('data', (chunk) => (secondOutput += chunk));
+    second.stderr?.on('data', (chunk) => (secondOutput += chunk));
+    const secondExit = await new Promise<number | null>((resolve) => second.once('close', resolve));
+    expect(secondExit).toBe(1);
+    expect(secondOutput).toContain(`DATA_DIR ${dataDir} is in use by another Atendi process`);
+    expect(secondOutput).not.toContain('    at ');
+    // The first goes on with its data.
+    const again = await fetch(`${base}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'first@start.local', password }),
+    });
+    expect(again.status).toBe(200);
+
     // Stopping logs "shutting down" on the same stdout, after anything those requests logged. Once the
     // process is gone and its output read to the end, the banner must come right before that line.
     const closed = new Promise<number | null>((resolve) => child!.once('close', resolve));

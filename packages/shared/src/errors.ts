@@ -118,6 +118,9 @@ export const errorStatus = {
   // stored files would pass its plan's storage (details.usedBytes, limitBytes).
   ERR_UPLOAD_REQUEST_TOO_LARGE: 413,
   ERR_STORAGE_QUOTA_EXCEEDED: 403,
+  // GET /health/ready: the node is starting, shutting down, or a service it needs does not answer
+  // (details.state, details.checks).
+  ERR_NOT_READY: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

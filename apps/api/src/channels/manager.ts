@@ -465,6 +465,12 @@ export const createChannelManager = (options: {
     hasDriver: (provider: Provider) => drivers.has(provider),
     pairs: (provider: Provider) => drivers.get(provider)?.pairs ?? false,
     isRunningHere: (id: number) => running.has(id),
+    // The sessions this node runs, as their statuses stand (metrics).
+    sessionsHere: () =>
+      [...running.values()].map(({ connection }) => ({
+        provider: connection.provider,
+        status: connection.status,
+      })),
 
     onEvent(handler: ChannelEventHandler) {
       handlers.add(handler);

@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
-import type { Pool } from 'pg';
+import pg, { type Pool } from 'pg';
 import { createTestApp, type TestContext } from '../../test/harness';
+import { databaseUrl } from '../../test/pg-url';
+import { openPostgres, queryRows } from './client';
 import { plans } from './schema';
 
 // Only the PostgreSQL pool has connections the server can drop, so this file runs only on PostgreSQL
@@ -38,5 +41,40 @@ describe('PostgreSQL pool', () => {
       pool.off('remove', onRemove);
     }
     expect(await t.db.select({ name: plans.name }).from(plans)).toHaveLength(3);
+  });
+});
+
+describe('migrations', () => {
+  it('three nodes started together on an empty database all come up, migrated once', async () => {
+    const server = process.env.TEST_DATABASE_URL!;
+    const name = `atendi_migrate_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const nodes = await Promise.all(
+      [1, 2, 3].map(() => openPostgres(databaseUrl(server, name), 2)),
+    );
+    try {
+      const outcomes = await Promise.allSettled(
+        nodes.map((node) => node.oneNodeAtATime(() => node.migrate())),
+      );
+      expect(outcomes.map((o) => (o.status === 'rejected' ? String(o.reason) : 'ok'))).toEqual([
+        'ok',
+        'ok',
+        'ok',
+      ]);
+      // Each migration recorded once, not once per node.
+      const [recorded] = await queryRows<{ rows: number; distinct: number }>(
+        nodes[0]!.db,
+        sql`select count(*)::int as rows, count(distinct hash)::int as distinct
+              from drizzle.__drizzle_migrations`,
+      );
+      expect(recorded!.rows).toBe(recorded!.distinct);
+      expect(await nodes[2]!.db.select({ name: plans.name }).from(plans)).toEqual([]);
+    } finally {
+      await Promise.all(nodes.map((node) => node.close()));
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
   });
 });

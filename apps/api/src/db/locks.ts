@@ -3,6 +3,8 @@
 
 // A WhatsApp session's owner; second key: the connection id (channels/leases.ts).
 export const SESSION_LOCK_CLASS = 41_207;
+// Migrations being applied (second key 0): nodes starting together take turns (db/client.ts).
+export const MIGRATION_LOCK_CLASS = 41_209;
 // A live node; second key: its node key. Rows a node claims carry the key (jobs/queue.ts).
 export const NODE_LOCK_CLASS = 41_208;
 

@@ -168,6 +168,8 @@ export const createJobs = (options: {
   // This node's key while it lives (PostgreSQL; channels/leases.ts): claimed rows carry it, and a row
   // claimed by a node whose lock is gone is taken at once instead of when its lease runs out.
   nodeKey?: () => number | null;
+  // Told of every failed attempt (metrics); final when no attempt is left.
+  onFailure?: (queue: string, final: boolean) => void;
 }) => {
   const { db, log } = options;
   const nodeKey = options.nodeKey ?? (() => null);
@@ -315,6 +317,7 @@ export const createJobs = (options: {
   const fail = async (worker: Worker, job: JobRow, error: unknown) => {
     const queue = worker.options;
     if (worker.recurEveryMs !== undefined) {
+      options.onFailure?.(queue.name, false);
       log.error({ err: error, job: queue.name }, 'job failed');
       await finish(worker, job);
       return;
@@ -323,6 +326,7 @@ export const createJobs = (options: {
       error instanceof PermanentJobError ||
       (queue.permanent?.(error) ?? false) ||
       job.attempts >= (queue.maxAttempts ?? 10);
+    options.onFailure?.(queue.name, final);
     log[final ? 'error' : 'warn'](
       { err: error, queue: queue.name, jobId: job.id, ref: job.ref, attempts: job.attempts },
       final ? 'job failed for good' : 'job failed, will retry',

@@ -42,7 +42,7 @@ describe('request logging', () => {
     const requests = log.lines.filter((line) => line.req || line.res);
     expect(requests).toHaveLength(2);
     expect(requests[0]).toMatchObject({
-      level: 20,
+      level: 'debug',
       msg: 'request completed',
       req: { method: 'GET', url: '/version' },
       res: { statusCode: 200 },
@@ -72,5 +72,54 @@ describe('request logging', () => {
       ]),
     );
     expect(JSON.stringify(log.lines)).not.toMatch(/VerifyMe77|SignedAbc/);
+  });
+
+  it('logs a server error and a slow request at info, with the request id it answers', async () => {
+    const log = capture();
+    // Anything taking 1 ms or more is slow here: a login (its password hash) always does.
+    context = await createTestApp({ SLOW_REQUEST_MS: '1' }, { logStream: log.stream });
+    const before = log.lines.length;
+    const slow = await context.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: 'nobody@test.local', password: 'Wrong12345' },
+      headers: { 'x-request-id': 'edge-7f3a.1' },
+    });
+    expect(slow.statusCode).toBe(401);
+    expect(slow.headers['x-request-id']).toBe('edge-7f3a.1');
+    context.app.deps.health.drain();
+    const failed = await context.app.inject({ method: 'GET', url: '/health/ready' });
+    expect(failed.statusCode).toBe(503);
+    const requests = log.lines.slice(before).filter((line) => line.req || line.res);
+    expect(requests).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        msg: 'slow request',
+        requestId: 'edge-7f3a.1',
+        res: { statusCode: 401 },
+      }),
+      expect.objectContaining({
+        level: 'info',
+        msg: 'request failed',
+        requestId: failed.headers['x-request-id'],
+        res: { statusCode: 503 },
+      }),
+    ]);
+  });
+
+  it('gives every request an id, replacing one from outside that is not a plain token', async () => {
+    context = await createTestApp();
+    const ids = await Promise.all(
+      ['', 'x'.repeat(200), 'a b\nforged line', '<script>'].map(async (given) => {
+        const res = await context!.app.inject({
+          method: 'GET',
+          url: '/version',
+          headers: given ? { 'x-request-id': given } : {},
+        });
+        return String(res.headers['x-request-id']);
+      }),
+    );
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
 // Query parameters that are secrets: Meta's webhook check sends the connection's verify token, a
@@ -17,9 +18,23 @@ export const requestSerializer = (request: FastifyRequest) => ({
   remoteAddress: request.ip,
 });
 
+// A request id from outside (X-Request-Id from a proxy or a client) is kept when it is a plain
+// token; anything else is replaced, so a log line never carries what a caller injected.
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+export const requestIdOf = (header: string | string[] | undefined) => {
+  const given = Array.isArray(header) ? header[0] : header;
+  return given && REQUEST_ID.test(given) ? given : randomUUID();
+};
+
 // Fastify logs two lines per request at info, which buried the start banner: one line per request
-// instead, at debug (LOG_LEVEL=debug). Failures keep Fastify's own levels.
-export class DebugRequestLog extends LogController {
+// instead, at debug (LOG_LEVEL=debug), except what an operator must see at info: a server error
+// (5xx) or a request slower than SLOW_REQUEST_MS. Failures keep Fastify's own levels.
+export class RequestLog extends LogController {
+  constructor(private readonly slowMs: number) {
+    // The request id's name on every line of a request.
+    super({ requestIdLogLabel: 'requestId' });
+  }
+
   override incomingRequest() {}
 
   override requestCompleted(
@@ -29,10 +44,11 @@ export class DebugRequestLog extends LogController {
     metadata?: Record<string, unknown>,
   ) {
     if (error) return super.requestCompleted(error, request, reply, metadata);
-    reply.log.debug(
-      { req: request, res: reply, responseTime: Math.round(reply.elapsedTime) },
-      'request completed',
-    );
+    const responseTime = Math.round(reply.elapsedTime);
+    const line = { req: request, res: reply, responseTime };
+    if (reply.statusCode >= 500) reply.log.info(line, 'request failed');
+    else if (responseTime >= this.slowMs) reply.log.info(line, 'slow request');
+    else reply.log.debug(line, 'request completed');
   }
 
   // The 404 is already in the request's own line.

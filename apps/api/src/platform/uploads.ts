@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { constants as fsConstants, createWriteStream } from 'node:fs';
+import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
@@ -213,6 +213,11 @@ export const createUploads = (options: {
       .digest('base64url');
 
   return {
+    // Readiness (platform/health.ts): the uploads folder exists and can be written.
+    async check() {
+      await mkdir(root, { recursive: true });
+      await access(root, fsConstants.W_OK);
+    },
     // Reads the request's one multipart file into the company's folder, or refuses it whole.
     async receive(
       request: FastifyRequest,

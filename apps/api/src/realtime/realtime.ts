@@ -232,6 +232,8 @@ export const createRealtime = (options: {
   };
 
   return {
+    // Sockets connected to this node (metrics).
+    socketsHere: () => io?.engine.clientsCount ?? 0,
     attach(server: HttpServer) {
       io = new Server(server, {
         cors: { origin: options.corsOrigin, credentials: true },

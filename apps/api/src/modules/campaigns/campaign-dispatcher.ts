@@ -57,7 +57,7 @@ export type DispatchJob = { campaignId: number };
 
 type Deps = Pick<
   AppDeps,
-  'db' | 'realtime' | 'uploads' | 'jobs' | 'config' | 'channels' | 'events'
+  'db' | 'realtime' | 'uploads' | 'jobs' | 'config' | 'channels' | 'events' | 'metrics'
 >;
 type ShippingRow = typeof campaignShipping.$inferSelect;
 type Connection = { id: number; provider: string };
@@ -395,6 +395,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
           status: 'failed',
           error: `${error.code}: ${error.message}`.slice(0, 500),
         });
+        deps.metrics.campaignSends.inc({ outcome: 'failed' });
         return 'skipped';
       }
       // The session is down (or anything else): the recipient waits, the job retries later.
@@ -405,6 +406,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
       throw error;
     }
     const now = new Date();
+    deps.metrics.campaignSends.inc({ outcome: 'sent' });
     return db.transaction(async (tx) => {
       await tx
         .update(campaignShipping)

@@ -30,6 +30,7 @@ export type FlowDeps = Pick<
   | 'outbox'
   | 'uploads'
   | 'outbound'
+  | 'metrics'
 >;
 export type TicketRow = typeof tickets.$inferSelect;
 export type IntegrationRow = typeof queueIntegrations.$inferSelect;

@@ -189,6 +189,9 @@ const webhookTurn = async (
     durationMs: delivery.durationMs,
     error: delivery.error,
   });
+  deps.metrics.webhookDeliveries.inc({
+    outcome: delivery.refused ? 'refused' : delivery.ok ? 'ok' : 'failed',
+  });
   if (delivery.refused) throw new PermanentJobError(delivery.error ?? 'Not sent');
   if (!delivery.ok) throw new Error(delivery.error ?? 'Delivery failed');
   if (delivery.answer) await applyAnswer(deps, ticket.id, integration, delivery.answer);

@@ -1,0 +1,48 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { openProcessDatabase, startApiProcess, until } from './api-process';
+
+// README "Run several API nodes": nodes started together on a new PostgreSQL database. Before the
+// start lock, two of three died on `CREATE EXTENSION pg_trgm`, and seeding could run twice.
+
+let database: Awaited<ReturnType<typeof openProcessDatabase>> | undefined;
+afterAll(async () => {
+  await database?.close();
+});
+
+describe('several API nodes started at once', () => {
+  it('all come up on an empty database, answer ready, and the first start is seeded once', async () => {
+    database = await openProcessDatabase('atendi_scale', { empty: true });
+    const { url, dataDir, db } = database;
+    const secrets = {
+      JWT_SECRET: 'scale-out-jwt-secret-0123456789abcdef',
+      JWT_REFRESH_SECRET: 'scale-out-refresh-secret-0123456789abcdef',
+      ENCRYPTION_KEY: 'scale-out-encryption-key-0123456789abcdef',
+    };
+    const nodes = await Promise.all(
+      [1, 2, 3].map(() =>
+        startApiProcess({
+          databaseUrl: url,
+          dataDir,
+          email: 'owner@scale.local',
+          password: 'Scale12345',
+          secrets,
+          token: 'unused',
+        }),
+      ),
+    );
+    database.children.push(...nodes.map((node) => node.child));
+    for (const node of nodes) {
+      const ready = await until(
+        () => fetch(`${node.base}/health/ready`),
+        (res) => res.status === 200 || node.child.exitCode !== null,
+        'the node to be ready',
+      );
+      expect(ready.status, node.output()).toBe(200);
+    }
+    const counts = await db.query<{ plans: number; supers: number }>(
+      `select (select count(*)::int from plans) as plans,
+              (select count(*)::int from users where super) as supers`,
+    );
+    expect(counts.rows[0]).toEqual({ plans: 3, supers: 1 });
+  }, 180_000);
+});
