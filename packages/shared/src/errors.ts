@@ -118,6 +118,9 @@ export const errorStatus = {
   // stored files would pass its plan's storage (details.usedBytes, limitBytes).
   ERR_UPLOAD_REQUEST_TOO_LARGE: 413,
   ERR_STORAGE_QUOTA_EXCEEDED: 403,
+  // Files: a download's Range starts past the file's end; the file store (S3) is not reachable.
+  ERR_RANGE_NOT_SATISFIABLE: 416,
+  ERR_STORAGE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
