@@ -158,6 +158,8 @@ export const createS3FileStore = (config: S3StorageConfig): FileStore => {
         throw unavailable('be reached', error);
       }
     },
-    describe: () => `S3 bucket ${Bucket}${config.endpoint ? ` at ${config.endpoint}` : ''}`,
+    // The endpoint's origin only: credentials written into its URL never reach the banner.
+    describe: () =>
+      `S3 bucket ${Bucket}${config.endpoint ? ` at ${new URL(config.endpoint).origin}` : ''}`,
   };
 };
