@@ -43,13 +43,14 @@ export const createS3FileStore = (config: S3StorageConfig): FileStore => {
   const Bucket = config.bucket;
   const objectKey = (key: string) => `${S3_KEY_PREFIX}${key}`;
   // A failure of the store is told apart from a missing file; its message names no credential.
-  const unavailable = (what: string, error: unknown) =>
-    new StorageUnavailable(
-      `The bucket ${Bucket} could not ${what}: ${(error as Error)?.name ?? 'error'} ${
-        statusOf(error) ?? ''
-      }`.trim(),
-      { cause: error },
-    );
+  const unavailable = (what: string, error: unknown) => {
+    const { name, code } = (error ?? {}) as { name?: string; code?: string };
+    const status = statusOf(error);
+    const reason = [name ?? 'Error', code, status ? `HTTP ${status}` : undefined].filter(Boolean);
+    return new StorageUnavailable(`The bucket ${Bucket} could not ${what}: ${reason.join(' ')}`, {
+      cause: error,
+    });
+  };
   const get = async (key: string, range?: string) => {
     try {
       return await client.send(

@@ -8,7 +8,7 @@ import type { Db } from '../db/client';
 import { cleanFileName, stripNul } from './nul';
 import { parseByteRange, type ByteRange } from './byte-range';
 import { AppError } from './errors';
-import type { FileStore } from './file-store';
+import { StorageUnavailable, type FileStore } from './file-store';
 import { consume, type Limiter } from './rate-limit';
 import { createStorage } from './storage';
 
@@ -96,7 +96,8 @@ const tooLarge = (rule: UploadRule) =>
 
 // A form that breaks busboy's limits, or arrives cut or malformed, is the client's error.
 const formReadError = (error: unknown, rule: UploadRule & { maxFiles: number }) => {
-  if (error instanceof AppError) return error;
+  // The store's failure is not the client's: it stays a 503.
+  if (error instanceof AppError || error instanceof StorageUnavailable) return error;
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge(rule);
   const message =

@@ -18,11 +18,47 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
+import { freePort } from '../../../test/free-port';
 import { startLocalS3, type LocalS3 } from '../../../test/local-s3';
 
 // Files kept and served the same way on the local folder and on an S3-compatible bucket (s3rver
 // through the real SDK): the bytes, byte ranges for seeking, deletes, the storage counts, and one
 // company's files out of another's reach.
+
+// A file list with one option, and the multipart form the files dialog sends for it.
+const uploadForm = (listId: number, optionId: number, file: UploadedFile) => {
+  const boundary = '----atendi-downloads';
+  const field = (name: string, value: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const payload = Buffer.concat([
+    Buffer.from(
+      field('fileId', String(optionId)) +
+        field('id', String(optionId)) +
+        field('name', 'Uno') +
+        field('mediaType', file.type) +
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+    ),
+    file.content,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return {
+    method: 'POST' as const,
+    url: `/files/uploadList/${listId}`,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload,
+  };
+};
+type UploadedFile = { filename: string; type: string; content: Buffer };
+
+const newList = async (t: TestContext, admin: Session) => {
+  const created = await inject(t.app, admin, 'POST', '/files', {
+    name: `Lista ${randomBytes(4).toString('hex')}`,
+    message: 'Hola',
+    options: [{ name: 'Uno' }],
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  return created.json() as FileListView;
+};
 
 // 100 KB that differ from byte to byte, so a slice from the wrong place shows.
 const audio = Buffer.from(Array.from({ length: 100 * 1024 }, (_, i) => (i * 31 + (i >> 8)) % 256));
@@ -52,38 +88,13 @@ describe.each<Driver>(['local', 's3'])('files kept on the %s store', (driver) =>
   const usage = async (id: number) =>
     (await t.db.select().from(companies).where(eq(companies.id, id)))[0]!.storageUsed;
 
-  // A file list with one option, and a file uploaded for it as the files dialog sends it.
+  // A file uploaded for a new file list's one option, as the files dialog sends it.
   const upload = async (filename: string, type: string, content: Buffer) => {
-    const created = await inject(t.app, admin, 'POST', '/files', {
-      name: `Lista ${randomBytes(4).toString('hex')}`,
-      message: 'Hola',
-      options: [{ name: 'Uno' }],
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const list = created.json() as FileListView;
-    const boundary = '----atendi-downloads';
-    const optionId = String(list.options[0].id);
-    const field = (name: string, value: string) =>
-      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-    const payload = Buffer.concat([
-      Buffer.from(
-        field('fileId', optionId) +
-          field('id', optionId) +
-          field('name', 'Uno') +
-          field('mediaType', type) +
-          `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
-      ),
-      content,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]);
+    const list = await newList(t, admin);
+    const form = uploadForm(list.id, list.options[0].id, { filename, type, content });
     const res = await t.app.inject({
-      method: 'POST',
-      url: `/files/uploadList/${list.id}`,
-      headers: {
-        authorization: `Bearer ${admin.token}`,
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-      },
-      payload,
+      ...form,
+      headers: { ...form.headers, authorization: `Bearer ${admin.token}` },
     });
     expect(res.statusCode, res.body).toBe(200);
     const option = (res.json() as FileListView).options[0];
@@ -199,5 +210,52 @@ describe.each<Driver>(['local', 's3'])('files kept on the %s store', (driver) =>
       onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     }
     await expect(broken.check()).rejects.toBeInstanceOf(StorageUnavailable);
+  });
+});
+
+describe('a bucket that cannot be reached', () => {
+  let t: TestContext;
+  let admin: Session;
+  let companyId: number;
+
+  beforeAll(async () => {
+    // Nothing listens there.
+    const port = await freePort();
+    t = await createTestApp({
+      STORAGE_DRIVER: 's3',
+      S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      S3_REGION: 'us-east-1',
+      S3_BUCKET: 'atendi-test',
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    const made = await makeCompany(t.db);
+    companyId = made.company.id;
+    admin = await login(t.app, made.admin.email);
+  });
+  afterAll(() => t?.close());
+
+  it('answers uploads and downloads 503 ERR_STORAGE_UNAVAILABLE and counts nothing', async () => {
+    const list = await newList(t, admin);
+    const form = uploadForm(list.id, list.options[0].id, {
+      filename: 'nota.ogg',
+      type: 'audio/ogg',
+      content: audio,
+    });
+    const res = await t.app.inject({
+      ...form,
+      headers: { ...form.headers, authorization: `Bearer ${admin.token}` },
+    });
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.json()).toMatchObject({ error: 'ERR_STORAGE_UNAVAILABLE' });
+    const [company] = await t.db.select().from(companies).where(eq(companies.id, companyId));
+    expect(company!.storageUsed).toBe(0);
+
+    const link = new URL(t.app.deps.uploads.urlFor(companyId, `${'a'.repeat(32)}.ogg`)!);
+    const download = await t.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
+    expect(download.statusCode).toBe(503);
+    expect(download.json()).toMatchObject({ error: 'ERR_STORAGE_UNAVAILABLE' });
+    await expect(t.app.deps.files.check()).rejects.toBeInstanceOf(StorageUnavailable);
   });
 });
