@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { FileListView } from '@atendi/shared';
+import type { ChatMessageView, FileListView } from '@atendi/shared';
 import { companies } from '../../db/schema';
 import { StorageUnavailable, type FileStore } from '../../platform/file-store';
 import { createLocalFileStore } from '../../platform/local-file-store';
@@ -19,6 +19,7 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { freePort } from '../../../test/free-port';
+import { eventually, pairedSimulator, ticketOf } from '../../../test/inbox';
 import { startLocalS3, type LocalS3 } from '../../../test/local-s3';
 
 // Files kept and served the same way on the local folder and on an S3-compatible bucket (s3rver
@@ -159,6 +160,31 @@ describe.each<Driver>(['local', 's3'])('files kept on the %s store', (driver) =>
       expect(whole.statusCode, range).toBe(200);
       expect(whole.rawPayload.equals(audio)).toBe(true);
     }
+  });
+
+  it('keeps a voice note a contact sends and plays it from any point', async () => {
+    const connection = await pairedSimulator(t.app, admin, {});
+    const number = `54911${randomBytes(3).readUIntBE(0, 3).toString().padStart(8, '0')}`;
+    const sent = await inject(t.app, admin, 'POST', `/simulator/${connection.id}/inbound`, {
+      from: number,
+      mediaType: 'audio',
+      fileName: 'nota.ogg',
+      mediaBase64: audio.toString('base64'),
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const ticket = await eventually(
+      () => ticketOf(t.db, companyId, number),
+      (found) => found !== undefined,
+      'ticket',
+    );
+    const chat = await inject(t.app, admin, 'GET', `/messages/${ticket!.id}`);
+    const voice = (chat.json().messages as ChatMessageView[]).find((m) => m.mediaUrl);
+    expect(voice).toMatchObject({ mediaType: 'audio' });
+    const whole = await download(voice!.mediaUrl!);
+    expect(whole.rawPayload.equals(audio)).toBe(true);
+    const seek = await download(voice!.mediaUrl!, { range: 'bytes=50000-50999' });
+    expect(seek.statusCode).toBe(206);
+    expect(seek.rawPayload.equals(audio.subarray(50000, 51000))).toBe(true);
   });
 
   it("never serves one company's file through another's link", async () => {
