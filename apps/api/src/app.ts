@@ -31,6 +31,7 @@ import { socketIdentity } from './platform/sessions';
 import { Redis } from 'ioredis';
 import { createTokenService } from './platform/tokens';
 import { createUploads } from './platform/uploads';
+import { createFileStore } from './platform/storage-driver';
 import { createSpreadsheetReader } from './platform/spreadsheet';
 import { createRealtime } from './realtime/realtime';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -167,8 +168,9 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     externalApiLimit: config.externalApiRateLimit,
     uploadLimitMb: config.uploadRateLimitMb,
   });
+  const files = createFileStore({ dataDir: config.dataDir, storage: config.storage });
   const uploads = createUploads({
-    dataDir: config.dataDir,
+    files,
     publicApiUrl: config.publicApiUrl,
     secret: `${config.jwtRefreshSecret}:uploads`,
     db: database.db,
@@ -218,7 +220,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     checks: {
       database: () => database.db.execute(sql`select 1`),
       ...(limiterRedis ? { redis: () => limiterRedis.ping() } : {}),
-      storage: () => uploads.check(),
+      storage: () => files.check(),
     },
   });
   metrics.readFrom({
@@ -254,6 +256,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
         log: app.log,
       }),
     limits,
+    files,
     uploads,
     secrets,
     outbound,

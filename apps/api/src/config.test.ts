@@ -38,6 +38,46 @@ describe('TRUST_PROXY', () => {
   });
 });
 
+describe('STORAGE_DRIVER', () => {
+  const s3 = {
+    STORAGE_DRIVER: 's3',
+    S3_REGION: 'us-east-1',
+    S3_BUCKET: 'atendi-files',
+    S3_ACCESS_KEY_ID: 'key-id',
+    S3_SECRET_ACCESS_KEY: 'secret-key',
+  };
+
+  it('keeps files on the local disk by default', () => {
+    expect(load({}).storage).toEqual({ driver: 'local' });
+    expect(load({ STORAGE_DRIVER: '' }).storage).toEqual({ driver: 'local' });
+  });
+
+  it('reads the bucket, its address and path style for s3', () => {
+    expect(
+      load({ ...s3, S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' }).storage,
+    ).toEqual({
+      driver: 's3',
+      endpoint: 'http://minio:9000',
+      region: 'us-east-1',
+      bucket: 'atendi-files',
+      accessKeyId: 'key-id',
+      secretAccessKey: 'secret-key',
+      forcePathStyle: true,
+    });
+    expect(load(s3).storage).toMatchObject({ endpoint: undefined, forcePathStyle: false });
+  });
+
+  it('stops the start, naming what is missing or wrong, for s3 without its settings', () => {
+    const { S3_BUCKET: _bucket, S3_SECRET_ACCESS_KEY: _secret, ...partial } = s3;
+    expect(() => load(partial)).toThrow(ConfigError);
+    expect(() => load(partial)).toThrow(/S3_BUCKET: Required when STORAGE_DRIVER=s3/);
+    expect(() => load(partial)).toThrow(/S3_SECRET_ACCESS_KEY: Required/);
+    expect(() => load({ ...s3, S3_BUCKET: 'Not A Bucket' })).toThrow(/S3_BUCKET/);
+    expect(() => load({ ...s3, S3_ENDPOINT: 'minio' })).toThrow(/S3_ENDPOINT/);
+    expect(() => load({ STORAGE_DRIVER: 'nfs' })).toThrow(/STORAGE_DRIVER/);
+  });
+});
+
 describe('the documented environment', () => {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
   const read = (file: string) => readFileSync(path.join(root, file), 'utf8');

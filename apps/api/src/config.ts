@@ -84,6 +84,25 @@ const envSchema = z.object({
   WEB_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
+  // Where uploaded and received files are kept: DATA_DIR/uploads, or an S3-compatible bucket.
+  STORAGE_DRIVER: z.preprocess(emptyAsUndefined, z.enum(['local', 's3']).default('local')),
+  // Unset: AWS itself (from S3_REGION); MinIO, R2 and the like give their address.
+  S3_ENDPOINT: z.preprocess(emptyAsUndefined, z.string().url().optional()),
+  S3_REGION: z.preprocess(emptyAsUndefined, z.string().trim().min(1).optional()),
+  S3_BUCKET: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        'Expected an S3 bucket name (3-63 of a-z 0-9 . -)',
+      )
+      .optional(),
+  ),
+  S3_ACCESS_KEY_ID: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  S3_SECRET_ACCESS_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  // Bucket in the path (http://host/bucket/key) rather than the host name: MinIO wants it.
+  S3_FORCE_PATH_STYLE: z.preprocess(emptyAsUndefined, bool.default(false)),
   DATABASE_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
   REDIS_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
   ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().default('admin@atendi.local')),
@@ -189,12 +208,57 @@ const envSchema = z.object({
 // The names of every variable above (.env.example and README "Configuration" list the same).
 export const environmentVariables = Object.keys(envSchema.shape);
 
+export type S3StorageConfig = {
+  driver: 's3';
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+};
+export type StorageConfig = { driver: 'local' } | S3StorageConfig;
+
+export class ConfigError extends Error {}
+// A start that cannot go on for a reason the operator can fix (a DATA_DIR in use): its message is
+// the whole story, printed without a stack.
+export class StartRefused extends Error {}
+
+// STORAGE_DRIVER=s3 needs its bucket and credentials; a missing one stops the start with its name.
+const storageOf = (e: z.infer<typeof envSchema>): StorageConfig => {
+  if (e.STORAGE_DRIVER === 'local') return { driver: 'local' };
+  const required = {
+    S3_REGION: e.S3_REGION,
+    S3_BUCKET: e.S3_BUCKET,
+    S3_ACCESS_KEY_ID: e.S3_ACCESS_KEY_ID,
+    S3_SECRET_ACCESS_KEY: e.S3_SECRET_ACCESS_KEY,
+  };
+  const missing = Object.entries(required).filter(([, value]) => !value);
+  if (missing.length)
+    throw new ConfigError(
+      `Invalid environment:\n${missing
+        .map(([name]) => `  ${name}: Required when STORAGE_DRIVER=s3`)
+        .join('\n')}`,
+    );
+  return {
+    driver: 's3',
+    endpoint: e.S3_ENDPOINT,
+    region: required.S3_REGION!,
+    bucket: required.S3_BUCKET!,
+    accessKeyId: required.S3_ACCESS_KEY_ID!,
+    secretAccessKey: required.S3_SECRET_ACCESS_KEY!,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+  };
+};
+
 export type Config = {
   env: 'development' | 'production' | 'test';
   port: number;
   webPort: number;
   host: string;
   dataDir: string;
+  // Where files are kept (platform/storage-driver.ts).
+  storage: StorageConfig;
   databaseUrl?: string;
   redisUrl?: string;
   adminEmail: string;
@@ -275,11 +339,6 @@ const persistedSecret = (dataDir: string, name: string): string => {
   return secret;
 };
 
-export class ConfigError extends Error {}
-// A start that cannot go on for a reason the operator can fix (a DATA_DIR in use): its message is
-// the whole story, printed without a stack.
-export class StartRefused extends Error {}
-
 export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
@@ -296,6 +355,7 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
     webPort: e.WEB_PORT,
     host: e.HOST,
     dataDir,
+    storage: storageOf(e),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),

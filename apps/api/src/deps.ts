@@ -14,6 +14,7 @@ import type { SecretBox } from './platform/secrets';
 import type { OutboundGuard } from './platform/outbound';
 import type { SpreadsheetReader } from './platform/spreadsheet';
 import type { TokenService } from './platform/tokens';
+import type { FileStore } from './platform/file-store';
 import type { Uploads } from './platform/uploads';
 import type { Realtime } from './realtime/realtime';
 
@@ -42,6 +43,9 @@ export type AppDeps = {
   mailer: Mailer;
   // Attempt counters (login, password reset, sign-up): platform/rate-limit.ts.
   limits: RateLimits;
+  // Where files are kept, the local folder or the S3 bucket (platform/file-store.ts); check() tells
+  // whether it can be reached now. Modules go through uploads, which keys and counts the files.
+  files: FileStore;
   uploads: Uploads;
   // Reads .xlsx files in worker threads, within limits (platform/spreadsheet.ts).
   spreadsheets: SpreadsheetReader;

@@ -41,6 +41,7 @@ const start = async () => {
       apiUrl: config.publicApiUrl,
       webUrl: web ? config.publicWebUrl : undefined,
       dataDir: config.dataDir,
+      fileStore: app.deps.files.driver === 's3' ? app.deps.files.describe() : undefined,
       databaseUrl: config.databaseUrl,
       logLevel: config.logLevel,
       admin: seeded.createdAdmin

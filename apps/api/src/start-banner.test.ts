@@ -43,4 +43,15 @@ describe('start banner', () => {
     expect(text).toContain('PostgreSQL db.internal:5432/atendi');
     expect(text).not.toContain('S3cretDbPass');
   });
+
+  it('names the bucket files go to, without its credentials, when they are not under DATA_DIR', () => {
+    const text = startBanner({
+      ...base,
+      fileStore: 'S3 bucket atendi at http://127.0.0.1:9000',
+    });
+    expect(text).toContain('Files      S3 bucket atendi at http://127.0.0.1:9000');
+    expect(text).toContain('/srv/atendi/data (secrets, kept mail)');
+    expect(startBanner(base)).toContain('/srv/atendi/data (uploads, secrets, kept mail)');
+    expect(startBanner(base)).not.toContain('Files      ');
+  });
 });

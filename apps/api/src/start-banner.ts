@@ -6,6 +6,8 @@ export type StartBannerInput = {
   // Absent when SERVE_WEB=false (the API runs alone).
   webUrl?: string;
   dataDir: string;
+  // Where files go when not under DATA_DIR (the S3 bucket, without credentials).
+  fileStore?: string;
   // PostgreSQL (DATABASE_URL) or the embedded database under DATA_DIR.
   databaseUrl?: string;
   logLevel: string;
@@ -49,7 +51,10 @@ export const startBanner = (input: StartBannerInput): string => {
     lines.push(`  Super user created: ${input.admin.email} (password from ADMIN_PASSWORD)`, '');
   }
   lines.push(
-    `    Data       ${input.dataDir} (uploads, secrets, kept mail)`,
+    input.fileStore
+      ? `    Data       ${input.dataDir} (secrets, kept mail)`
+      : `    Data       ${input.dataDir} (uploads, secrets, kept mail)`,
+    ...(input.fileStore ? [`    Files      ${input.fileStore}`] : []),
     `    Database   ${describeDatabase(input.databaseUrl, input.dataDir)}`,
     `    Logs       level ${input.logLevel}; LOG_LEVEL=debug also logs every request`,
     rule,

@@ -121,6 +121,9 @@ export const errorStatus = {
   // GET /health/ready: the node is starting, shutting down, or a service it needs does not answer
   // (details.state, details.checks).
   ERR_NOT_READY: 503,
+  // Files: a download's Range starts past the file's end; the file store (S3) is not reachable.
+  ERR_RANGE_NOT_SATISFIABLE: 416,
+  ERR_STORAGE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -56,8 +56,9 @@ export type ChannelEvent =
   | { type: 'revoke'; providerId: string };
 
 export type OutgoingMedia = {
-  // Absolute path of the file in our storage.
-  path: string;
+  // The file's stored name in the connection's company (platform/uploads.ts). A send may travel to
+  // another node as JSON, so it names the file; the session reads it with readMedia.
+  storedName: string;
   fileName: string;
   mimetype: string;
   mediaType: MediaType;
@@ -110,6 +111,8 @@ export type SessionContext = {
   log: FastifyBaseLogger;
   // Reports an event. Awaiting it means the platform has handled (stored) it.
   emit: (event: ChannelEvent) => Promise<void>;
+  // The bytes of a file to send, from the connection's company's storage; undefined when it is gone.
+  readMedia: (storedName: string) => Promise<Buffer | undefined>;
 };
 
 export type ChannelSession = {

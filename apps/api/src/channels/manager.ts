@@ -241,6 +241,8 @@ export const createChannelManager = (options: {
         const current = running.get(row.id)?.connection ?? row;
         await handleEvent(current, holder.session!, event);
       },
+      // Only the connection's own company's files: a send names a file, never where it is.
+      readMedia: (storedName) => uploads.read(row.companyId, storedName),
     });
     holder.session = session;
     return session as Running['session'];

@@ -1,6 +1,7 @@
 import { errorStatus, type ErrorBody, type ErrorCode } from '@atendi/shared';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { StorageUnavailable } from './file-store';
 
 const defaultMessages: Partial<Record<ErrorCode, string>> = {
   ERR_INTERNAL_SERVER_ERROR: 'Unexpected error, try again later',
@@ -112,6 +113,14 @@ export const registerErrorHandling = (app: FastifyInstance) => {
       if (error.fields) body.fields = error.fields;
       if (error.details) body.details = error.details;
       return reply.status(error.status).send(body);
+    }
+    // The file store did not answer (platform/file-store.ts): the files come back with it.
+    if (error instanceof StorageUnavailable) {
+      request.log.error({ err: error.cause ?? error }, error.message);
+      return reply.status(503).send({
+        error: 'ERR_STORAGE_UNAVAILABLE',
+        message: 'The file storage is not reachable right now; try again in a moment',
+      } satisfies ErrorBody);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: Record<string, string[]> = {};

@@ -77,7 +77,7 @@ describe('GET /health/live and /health/ready', () => {
 
   it('answers 503 naming the failing dependency, but never the reason (it may name hosts)', async () => {
     const failing = vi
-      .spyOn(t.app.deps.uploads, 'check')
+      .spyOn(t.app.deps.files, 'check')
       .mockRejectedValue(new Error('EACCES: /srv/secret-mount/uploads'));
     try {
       const res = await t.app.inject({ method: 'GET', url: '/health/ready' });

@@ -1,12 +1,12 @@
-import { readdir, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { MB } from '@atendi/shared';
 import type { Db } from '../db/client';
 import { companies, plans, storedFiles } from '../db/schema';
 import { AppError } from './errors';
+import type { FileStore } from './file-store';
 
-// What each company keeps under DATA_DIR/uploads/{companyId}/: one stored_files row per file and
+// What each company keeps under {companyId}/ in the file store (the folder DATA_DIR/uploads or the
+// bucket's uploads/ prefix, platform/file-store.ts): one stored_files row per file and
 // companies.storage_used, their sum. A file is counted by inserting its row (once: the primary key)
 // and adding its bytes with one conditional UPDATE of the company row, so uploads racing for the last
 // megabytes of a plan are serialised by that row and never pass it; it is uncounted by deleting its
@@ -23,7 +23,7 @@ const RECONCILE_CHUNK = 500;
 
 class Refused extends Error {}
 
-export const createStorage = (options: { db: Db; uploadsRoot: string }) => {
+export const createStorage = (options: { db: Db; files: FileStore }) => {
   const { db } = options;
 
   const quotaError = async (run: Db, companyId: number) => {
@@ -94,19 +94,21 @@ export const createStorage = (options: { db: Db; uploadsRoot: string }) => {
       });
     },
 
-    // Brings the counts back to what is on disk: files nobody counted (stored before the count
-    // existed, or by a process that died before counting them) are counted, rows of files that are
-    // gone are dropped. Only what is older than RECONCILE_MIN_AGE_MS, so uploads under way are
-    // left to finish their own counting. Run by a recurring job; repeatable.
+    // Brings the counts back to what is stored (the folder's files, the bucket's listing): files
+    // nobody counted (stored before the count existed, or by a process that died before counting
+    // them) are counted, rows of files that are gone are dropped. Only what is older than
+    // RECONCILE_MIN_AGE_MS, so uploads under way are left to finish their own counting. Run by a
+    // recurring job; repeatable.
     async reconcile(now: Date) {
       const before = now.getTime() - RECONCILE_MIN_AGE_MS;
       for (const { id: companyId } of await db.select({ id: companies.id }).from(companies)) {
-        const folder = path.join(options.uploadsRoot, String(companyId));
-        const names = await readdir(folder).catch(() => [] as string[]);
+        const prefix = `${companyId}/`;
         const onDisk = new Map<string, { bytes: number; old: boolean }>();
-        for (const name of names) {
-          const info = await stat(path.join(folder, name)).catch(() => undefined);
-          if (info?.isFile()) onDisk.set(name, { bytes: info.size, old: info.mtimeMs < before });
+        for await (const file of options.files.list(prefix)) {
+          const name = file.key.slice(prefix.length);
+          // Only the company's own files, never a deeper key (a bucket has no folders to skip).
+          if (!name.includes('/'))
+            onDisk.set(name, { bytes: file.bytes, old: file.modifiedAt.getTime() < before });
         }
         const counted = await db
           .select({ name: storedFiles.name, createdAt: storedFiles.createdAt })

@@ -1,14 +1,14 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { constants as fsConstants, createWriteStream } from 'node:fs';
-import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { MB } from '@atendi/shared';
 import type { Db } from '../db/client';
 import { cleanFileName, stripNul } from './nul';
+import { parseByteRange, type ByteRange } from './byte-range';
 import { AppError } from './errors';
+import { StorageUnavailable, type FileStore } from './file-store';
 import { consume, type Limiter } from './rate-limit';
 import { createStorage } from './storage';
 
@@ -96,7 +96,8 @@ const tooLarge = (rule: UploadRule) =>
 
 // A form that breaks busboy's limits, or arrives cut or malformed, is the client's error.
 const formReadError = (error: unknown, rule: UploadRule & { maxFiles: number }) => {
-  if (error instanceof AppError) return error;
+  // The store's failure is not the client's: it stays a 503.
+  if (error instanceof AppError || error instanceof StorageUnavailable) return error;
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge(rule);
   const message =
@@ -114,8 +115,17 @@ const LINK_TTL_SECONDS = 24 * 3600;
 
 export type Uploads = ReturnType<typeof createUploads>;
 
+// A stored file on its way to a browser: all of it (range undefined) or the asked-for bytes.
+export type Download = {
+  body: Readable;
+  size: number;
+  range?: ByteRange;
+  contentType: string;
+};
+
 export const createUploads = (options: {
-  dataDir: string;
+  // Where the files are (platform/file-store.ts); each company's under `{companyId}/`.
+  files: FileStore;
   publicApiUrl: string;
   secret: string;
   db: Db;
@@ -123,13 +133,14 @@ export const createUploads = (options: {
   rateLimit: Limiter;
   requestMaxBytes: number;
 }) => {
-  const root = path.join(options.dataDir, 'uploads');
-  const fileOf = (companyId: number, storedName: string) => {
+  const { files } = options;
+  // The one place a key is made: the company's folder and a name this module made itself.
+  const keyOf = (companyId: number, storedName: string) => {
     if (!Number.isInteger(companyId) || companyId <= 0 || !STORED_NAME.test(storedName))
       return undefined;
-    return path.join(root, String(companyId), storedName);
+    return `${companyId}/${storedName}`;
   };
-  const storage = createStorage({ db: options.db, uploadsRoot: root });
+  const storage = createStorage({ db: options.db, files });
   const requestMaxMb = Math.floor(options.requestMaxBytes / MB);
   const requestTooLarge = () =>
     new AppError(
@@ -143,9 +154,9 @@ export const createUploads = (options: {
     if (declared > options.requestMaxBytes + FORM_OVERHEAD_BYTES) throw requestTooLarge();
   };
   const remove = async (companyId: number, storedName: string | null | undefined) => {
-    const file = storedName ? fileOf(companyId, storedName) : undefined;
-    if (!file || !storedName) return;
-    await rm(file, { force: true });
+    const key = storedName ? keyOf(companyId, storedName) : undefined;
+    if (!key || !storedName) return;
+    await files.delete(key);
     await storage.release(companyId, storedName);
   };
   // One request's files: each is checked against the request's total, the uploader's rate and the
@@ -175,10 +186,9 @@ export const createUploads = (options: {
   };
   const newName = (extension: string) => `${randomBytes(16).toString('hex')}${extension}`;
   const writeNew = async (companyId: number, storedName: string, data: Buffer) => {
-    const target = fileOf(companyId, storedName);
-    if (!target) throw new Error(`Invalid company id ${companyId}`);
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, data, { mode: 0o600 });
+    const key = keyOf(companyId, storedName);
+    if (!key) throw new Error(`Invalid company id ${companyId}`);
+    await files.put(key, data);
   };
   // One multipart file into the company's folder under a new name, or refused whole.
   const storePart = async (
@@ -193,19 +203,20 @@ export const createUploads = (options: {
       throw new AppError('ERR_UPLOAD_TYPE_NOT_ALLOWED', `Allowed: ${rule.extensions.join(', ')}`);
     }
     const storedName = newName(extension);
-    const target = fileOf(companyId, storedName)!;
-    await mkdir(path.dirname(target), { recursive: true });
+    const key = keyOf(companyId, storedName);
+    if (!key) throw new Error(`Invalid company id ${companyId}`);
+    let size: number;
     try {
-      await pipeline(part.file, createWriteStream(target, { mode: 0o600 }));
+      size = await files.put(key, part.file);
     } catch (error) {
-      await rm(target, { force: true });
+      await files.delete(key).catch(() => undefined);
       throw error;
     }
     if (part.file.truncated) {
-      await rm(target, { force: true });
+      await files.delete(key);
       throw tooLarge(rule);
     }
-    return { storedName, originalName, size: (await stat(target)).size };
+    return { storedName, originalName, size };
   };
   const sign = (companyId: number, storedName: string, expires: number) =>
     createHmac('sha256', options.secret)
@@ -213,11 +224,6 @@ export const createUploads = (options: {
       .digest('base64url');
 
   return {
-    // Readiness (platform/health.ts): the uploads folder exists and can be written.
-    async check() {
-      await mkdir(root, { recursive: true });
-      await access(root, fsConstants.W_OK);
-    },
     // Reads the request's one multipart file into the company's folder, or refuses it whole.
     async receive(
       request: FastifyRequest,
@@ -318,7 +324,7 @@ export const createUploads = (options: {
     ): Promise<StoredFile> {
       const extension = extensionFor(file.fileName, file.mimetype);
       const storedName = newName(extension);
-      if (!fileOf(companyId, storedName)) throw new Error(`Invalid company id ${companyId}`);
+      if (!keyOf(companyId, storedName)) throw new Error(`Invalid company id ${companyId}`);
       await storage.charge(companyId, storedName, data.length, within);
       try {
         await writeNew(companyId, storedName, data);
@@ -338,33 +344,62 @@ export const createUploads = (options: {
 
     // Every file of a company that is being deleted (its counts go with its row).
     async removeCompany(companyId: number) {
-      if (Number.isInteger(companyId) && companyId > 0)
-        await rm(path.join(root, String(companyId)), { recursive: true, force: true });
+      if (Number.isInteger(companyId) && companyId > 0) await files.deletePrefix(`${companyId}/`);
     },
 
     // Counts what the counts missed (files older than the counting, a crash between two steps).
     reconcile: (now: Date) => storage.reconcile(now),
 
-    // Absolute path of a stored file (for drivers that send it), or undefined for a bad name.
-    pathOf: (companyId: number, storedName: string) => fileOf(companyId, storedName),
+    // A stored file's bytes (to send it on, copy it, transcribe it), or undefined when it is gone.
+    async read(companyId: number, storedName: string | null | undefined) {
+      const key = storedName ? keyOf(companyId, storedName) : undefined;
+      return key ? files.read(key) : undefined;
+    },
+
+    // Whether the file is still stored (before a send that needs it).
+    async exists(companyId: number, storedName: string) {
+      const key = keyOf(companyId, storedName);
+      return Boolean(key && (await files.stat(key)));
+    },
 
     // The URL handed to whoever may see the record that owns the file.
     urlFor(companyId: number, storedName: string | null | undefined, now = Date.now()) {
-      if (!storedName || !fileOf(companyId, storedName)) return null;
+      if (!storedName || !keyOf(companyId, storedName)) return null;
       const expires = Math.ceil((now / 1000 + LINK_TTL_SECONDS) / 3600) * 3600;
       const sig = sign(companyId, storedName, expires);
       return `${options.publicApiUrl}/uploads/${companyId}/${storedName}?expires=${expires}&sig=${sig}`;
     },
 
-    // Answers the file to serve, or undefined for anything unsigned, expired, forged or missing.
-    resolve(companyId: number, storedName: string, expires: number, sig: string, now = Date.now()) {
-      const file = fileOf(companyId, storedName);
-      if (!file || !Number.isFinite(expires) || expires * 1000 < now) return undefined;
+    // Opens the file a signed link names, all of it or the one byte range asked for (`Range`);
+    // undefined for anything unsigned, expired, forged or missing. A range past the end is
+    // ERR_RANGE_NOT_SATISFIABLE, carrying the Content-Range a 416 answers with.
+    async download(
+      link: { companyId: number; storedName: string; expires: number; sig: string },
+      rangeHeader: string | undefined,
+      now = Date.now(),
+    ): Promise<Download | undefined> {
+      const { companyId, storedName, expires, sig } = link;
+      const key = keyOf(companyId, storedName);
+      if (!key || !Number.isFinite(expires) || expires * 1000 < now) return undefined;
       const expected = Buffer.from(sign(companyId, storedName, expires));
       const given = Buffer.from(sig);
       if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+      const info = await files.stat(key);
+      if (!info) return undefined;
+      const range = parseByteRange(rangeHeader, info.bytes);
+      if (range === 'unsatisfiable')
+        throw new AppError(
+          'ERR_RANGE_NOT_SATISFIABLE',
+          `The file has ${info.bytes} bytes; the range asked for starts past its end`,
+          { headers: { 'content-range': `bytes */${info.bytes}` } },
+        );
+      const body = await files.open(key, range);
+      // Deleted between the two looks.
+      if (!body) return undefined;
       return {
-        file,
+        body,
+        size: info.bytes,
+        range,
         contentType: contentTypes[path.extname(storedName)] ?? 'application/octet-stream',
       };
     },

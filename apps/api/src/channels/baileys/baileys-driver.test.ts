@@ -19,6 +19,8 @@ import type { MessageStore } from './message-store';
 
 const CONTACT = '5511988887777@s.whatsapp.net';
 const log = Fastify({ logger: false }).log;
+// The bytes of the one stored file the send tests name.
+const stored = Buffer.from('stored file');
 
 // A stand-in for makeWASocket: `ev` is a plain EventEmitter the test fires Baileys events on.
 const fakeSocket = () => {
@@ -102,6 +104,7 @@ const setup = (options: { registered?: boolean; me?: { id: string; lid?: string 
     db: {} as Db,
     log,
     emit: async (event) => void events.push(event),
+    readMedia: async (storedName) => (storedName === 'f.bin' ? stored : undefined),
   });
   const current = () => sockets[sockets.length - 1];
   const fire = async (name: string, payload: unknown) => {
@@ -585,31 +588,31 @@ describe('baileys driver: sending', () => {
     );
   });
 
-  it('sends files by path with their caption, name and type', async () => {
+  it('sends stored files with their caption, name and type', async () => {
     const t = await connected();
     const send = (mediaType: 'image' | 'audio' | 'application', mimetype: string, body = 'Leia') =>
       t.session.sendMessage({
         to: '14155552671',
         body,
-        media: { path: '/data/f.bin', fileName: 'f.bin', mimetype, mediaType },
+        media: { storedName: 'f.bin', fileName: 'f.bin', mimetype, mediaType },
       });
     await send('image', 'image/png');
     expect(t.current().sendMessage).toHaveBeenLastCalledWith(
       '14155552671@s.whatsapp.net',
-      { image: { url: '/data/f.bin' }, caption: 'Leia', mimetype: 'image/png' },
+      { image: stored, caption: 'Leia', mimetype: 'image/png' },
       {},
     );
     await send('audio', 'audio/ogg; codecs=opus', '');
     expect(t.current().sendMessage).toHaveBeenLastCalledWith(
       '14155552671@s.whatsapp.net',
-      { audio: { url: '/data/f.bin' }, mimetype: 'audio/ogg; codecs=opus', ptt: true },
+      { audio: stored, mimetype: 'audio/ogg; codecs=opus', ptt: true },
       {},
     );
     await send('application', 'application/pdf');
     expect(t.current().sendMessage).toHaveBeenLastCalledWith(
       '14155552671@s.whatsapp.net',
       {
-        document: { url: '/data/f.bin' },
+        document: stored,
         mimetype: 'application/pdf',
         fileName: 'f.bin',
         caption: 'Leia',

@@ -114,9 +114,14 @@ const boundedCache = (max: number): CacheStore & { flushAll(): void } => {
 // Opus audio is what WhatsApp records; sending it as a voice note shows it like one.
 const isVoiceNote = (mimetype: string) => /ogg|opus/i.test(mimetype);
 
-const contentFor = ({ body, media }: SendRequest): AnyMessageContent => {
+const contentFor = async (
+  { body, media }: SendRequest,
+  readMedia: SessionContext['readMedia'],
+): Promise<AnyMessageContent> => {
   if (!media) return { text: body };
-  const file = { url: media.path };
+  const file = await readMedia(media.storedName);
+  if (!file)
+    throw new ChannelError('ERR_SENDING_WAPP_MSG', `The file ${media.fileName} is missing`);
   const caption = body || undefined;
   switch (media.mediaType) {
     case 'image':
@@ -535,9 +540,10 @@ export const createBaileysDriver = (options: BaileysDriverOptions = {}): Channel
         const socket = requireOpen();
         const jid = await resolveJid(socket, request.to);
         const quoted = request.quotedId ? await quotedMessage(jid, request.quotedId) : undefined;
+        const content = await contentFor(request, ctx.readMedia);
         let sent: WAMessage | undefined;
         try {
-          sent = await socket.sendMessage(jid, contentFor(request), {
+          sent = await socket.sendMessage(jid, content, {
             ...(quoted ? { quoted } : {}),
             ...(request.idempotencyKey
               ? { messageId: messageIdFor(ctx.connection.id, request.idempotencyKey) }

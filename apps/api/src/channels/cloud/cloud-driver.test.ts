@@ -1,5 +1,6 @@
 import { createOutboundGuard } from '../../platform/outbound';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -53,6 +54,7 @@ const sessionFor = (overrides: Partial<ConnectionRow> = {}, guard = loopbackAllo
     db: {} as Db,
     log,
     emit: async (event) => void events.push(event),
+    readMedia: (storedName) => readFile(path.join(dir, storedName)).catch(() => undefined),
   });
   return { session, events };
 };
@@ -163,7 +165,7 @@ describe('cloud driver: sending', () => {
       to: '15551234',
       body: 'Your invoice',
       media: {
-        path: pdf,
+        storedName: path.basename(pdf),
         fileName: 'invoice.pdf',
         mimetype: 'application/pdf',
         mediaType: 'application',
@@ -186,7 +188,12 @@ describe('cloud driver: sending', () => {
     await session.sendMessage({
       to: '15551234',
       body: 'Look',
-      media: { path: image, fileName: 'photo.jpg', mimetype: 'image/jpeg', mediaType: 'image' },
+      media: {
+        storedName: path.basename(image),
+        fileName: 'photo.jpg',
+        mimetype: 'image/jpeg',
+        mediaType: 'image',
+      },
     });
     expect(sent()[1].json).toMatchObject({ type: 'image', image: { caption: 'Look' } });
 
@@ -196,7 +203,7 @@ describe('cloud driver: sending', () => {
       to: '15551234',
       body: 'note.ogg',
       media: {
-        path: audio,
+        storedName: path.basename(audio),
         fileName: 'note.ogg',
         mimetype: 'audio/ogg; codecs=opus',
         mediaType: 'audio',
@@ -240,7 +247,12 @@ describe('cloud driver: sending', () => {
       session.sendMessage({
         to: '1555',
         body: '',
-        media: { path: file, fileName: 'a.png', mimetype: 'image/png', mediaType: 'image' },
+        media: {
+          storedName: path.basename(file),
+          fileName: 'a.png',
+          mimetype: 'image/png',
+          mediaType: 'image',
+        },
       }),
     ).rejects.toMatchObject({ code: 'ERR_SENDING_WAPP_MSG' });
   });
@@ -261,7 +273,7 @@ describe('cloud driver: sending', () => {
         to: '1555',
         body: '',
         media: {
-          path: path.join(dir, 'gone.png'),
+          storedName: 'gone.png',
           fileName: 'gone.png',
           mimetype: 'image/png',
           mediaType: 'image',

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import {
   ChannelError,
   type ChannelDriver,
@@ -40,9 +39,9 @@ export const cloudDriver: ChannelDriver = {
 
     const mediaPayload = async (media: OutgoingMedia, caption: string) => {
       const type = sendTypeOf(media);
-      const data = await readFile(media.path).catch(() => {
+      const data = await ctx.readMedia(media.storedName);
+      if (!data)
         throw new ChannelError('ERR_SENDING_WAPP_MSG', `The file ${media.fileName} is missing`);
-      });
       // The Graph API wants the bare MIME type ('audio/ogg', not 'audio/ogg; codecs=opus').
       const mimetype = media.mimetype.split(';')[0].trim() || 'application/octet-stream';
       const { id } = await graph().uploadMedia({ data, fileName: media.fileName, mimetype });
@@ -60,12 +59,12 @@ export const cloudDriver: ChannelDriver = {
       { media: Awaited<ReturnType<typeof mediaPayload>>; at: number }
     >();
     const headerPayload = async (media: OutgoingMedia) => {
-      const cached = headerUploads.get(media.path);
+      const cached = headerUploads.get(media.storedName);
       if (cached && Date.now() - cached.at < HEADER_UPLOAD_TTL_MS) return cached.media;
       const uploaded = await mediaPayload(media, '');
       if (headerUploads.size >= HEADER_UPLOADS_KEPT)
         headerUploads.delete(headerUploads.keys().next().value!);
-      headerUploads.set(media.path, { media: uploaded, at: Date.now() });
+      headerUploads.set(media.storedName, { media: uploaded, at: Date.now() });
       return uploaded;
     };
 

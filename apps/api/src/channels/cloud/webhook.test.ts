@@ -302,8 +302,8 @@ describe('POST /webhooks/whatsapp', () => {
     });
     expect(second.mediaError).toBeUndefined();
     expect(second.media).toMatchObject({ mimetype: 'image/jpeg', size: photo.length });
-    const file = t.app.deps.uploads.pathOf(connection.a.companyId, second.media!.storedName)!;
-    expect(readFileSync(file).equals(photo)).toBe(true);
+    const kept = await t.app.deps.uploads.read(connection.a.companyId, second.media!.storedName);
+    expect(kept?.equals(photo)).toBe(true);
     expect(acksFor(connection.a.id)).toEqual([
       { providerId: 'wamid.out1', ack: 3 },
       { providerId: 'wamid.out1', ack: 4 },

@@ -1,4 +1,3 @@
-import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
@@ -256,20 +255,13 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     name: string,
     declared?: string,
   ): Promise<OutgoingMedia> => {
-    const file = deps.uploads.pathOf(companyId, storedName);
-    if (
-      !file ||
-      !(await access(file).then(
-        () => true,
-        () => false,
-      ))
-    )
+    if (!(await deps.uploads.exists(companyId, storedName)))
       throw new ChannelError(
         'ERR_SENDING_WAPP_MSG',
         `The file ${name || storedName} is no longer stored`,
       );
     const mimetype = mimetypeOf(declared, path.extname(storedName).toLowerCase());
-    return { path: file, fileName: name || storedName, mimetype, mediaType: mediaTypeOf(mimetype) };
+    return { storedName, fileName: name || storedName, mimetype, mediaType: mediaTypeOf(mimetype) };
   };
 
   const textOf = (campaign: CampaignRow, shipping: ShippingRow, confirming: boolean) => {

@@ -1,4 +1,3 @@
-import { access } from 'node:fs/promises';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps';
@@ -64,17 +63,7 @@ export const createOutbox = (options: {
           .from(messages)
           .where(eq(messages.id, found.message.quotedMsgId))
       : [];
-    const file = media ? uploads.pathOf(found.message.companyId, media.storedName) : undefined;
-    if (
-      media &&
-      !(
-        file &&
-        (await access(file).then(
-          () => true,
-          () => false,
-        ))
-      )
-    )
+    if (media && !(await uploads.exists(found.message.companyId, media.storedName)))
       throw new Undeliverable('The file to send is no longer stored');
     const request: SendRequest = {
       // A repeat of this send (its node died before recording it) is the same message.
@@ -84,10 +73,10 @@ export const createOutbox = (options: {
       isGroup: found.isGroup,
       ...(template ? { template } : {}),
       ...(quoted?.providerId ? { quotedId: quoted.providerId } : {}),
-      ...(media && file
+      ...(media
         ? {
             media: {
-              path: file,
+              storedName: media.storedName,
               fileName: media.fileName,
               mimetype: media.mimetype,
               mediaType: media.mediaType,

@@ -134,13 +134,13 @@ const transcribeAudio = async (
 ) => {
   const out: MessageRow[] = [];
   for (const message of window) {
-    const file =
+    const data =
       !message.fromMe && message.mediaType === 'audio' && !message.body.trim() && message.mediaUrl
-        ? deps.uploads.pathOf(message.companyId, message.mediaUrl)
+        ? await deps.uploads.read(message.companyId, message.mediaUrl)
         : undefined;
-    const text = file
+    const text = data
       ? await transcribe(client, deps.config.openAi.transcriptionModel, {
-          path: file,
+          data,
           name: message.mediaName || message.mediaUrl || 'audio.ogg',
         })
       : null;

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import OpenAI, { toFile } from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/index';
@@ -326,11 +325,11 @@ export const analyseConversation = async (
 export const transcribe = async (
   client: OpenAI,
   model: string,
-  file: { path: string; name: string },
+  file: { data: Buffer; name: string },
 ): Promise<string | null> => {
   try {
     const result = await client.audio.transcriptions.create({
-      file: await toFile(await readFile(file.path), file.name),
+      file: await toFile(file.data, file.name),
       model,
     });
     return result.text?.trim() || null;

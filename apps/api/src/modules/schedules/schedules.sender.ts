@@ -1,5 +1,4 @@
 import { sqlTime } from '../../platform/sql-time';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -95,8 +94,7 @@ const copyMedia = async (
   schedule: Pick<ScheduleRow, 'companyId' | 'mediaPath' | 'mediaName'>,
 ): Promise<OutgoingMedia | null> => {
   if (!schedule.mediaPath) return null;
-  const file = deps.uploads.pathOf(schedule.companyId, schedule.mediaPath);
-  const data = file ? await readFile(file).catch(() => undefined) : undefined;
+  const data = await deps.uploads.read(schedule.companyId, schedule.mediaPath);
   if (!data) throw new AppError('ERR_NOT_FOUND', 'The attachment of the schedule is gone');
   const fileName = schedule.mediaName || schedule.mediaPath;
   const mimetype = mimetypeOf(undefined, path.extname(fileName).toLowerCase());

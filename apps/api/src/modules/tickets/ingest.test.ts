@@ -166,7 +166,7 @@ describe('ingest', () => {
     const quoted = rows.find((m) => m.providerId === 'Q-ORIGINAL')!;
     expect(image.quotedMsgId).toBe(quoted.id);
     expect(image.mediaName).toBe('foto.png');
-    expect(t.app.deps.uploads.pathOf(company.company.id, image.mediaUrl!)).toBeDefined();
+    expect(await t.app.deps.uploads.exists(company.company.id, image.mediaUrl!)).toBe(true);
     expect(ticket.lastMessage).toBe('[image]');
   });
 

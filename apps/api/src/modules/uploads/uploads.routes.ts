@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { access } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -10,8 +8,14 @@ import { uploadCsp } from '../../platform/security-headers';
 
 export const STORAGE_RECONCILE_JOB = 'storage-reconcile';
 
+const fileBody = z
+  .custom<Readable>((value) => value instanceof Readable)
+  .meta({ type: 'string', format: 'binary' });
+
 // Files are fetched by <img>/<audio> tags, which cannot send a bearer token: a signed, expiring link
-// issued with the record (to whoever may see it) is the permission.
+// issued with the record (to whoever may see it) is the permission. The file is streamed through the
+// API from whichever store keeps it, so the link's expiry is the only one; a `Range` (an audio or
+// video being sought) is answered with just those bytes.
 export const uploadsRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   // Companies' storage counts follow the files on disk (platform/storage.ts): at start, then daily.
@@ -35,15 +39,14 @@ export const uploadsRoutes = async (root: FastifyInstance) => {
         response: {
           200: {
             description: 'The file, with the content type it was stored with',
-            content: {
-              '*/*': {
-                schema: z
-                  .custom<Readable>((value) => value instanceof Readable)
-                  .meta({ type: 'string', format: 'binary' }),
-              },
-            },
+            content: { '*/*': { schema: fileBody } },
+          },
+          206: {
+            description: 'The byte range asked for with Range (Content-Range says which)',
+            content: { '*/*': { schema: fileBody } },
           },
           '4xx': errorResponseSchema,
+          503: errorResponseSchema,
         },
       },
       config: { access: { public: true } },
@@ -52,22 +55,24 @@ export const uploadsRoutes = async (root: FastifyInstance) => {
     },
     async (request, reply) => {
       const { companyId, name } = request.params;
-      const found = app.deps.uploads.resolve(
-        companyId,
-        name,
-        request.query.expires,
-        request.query.sig,
+      const found = await app.deps.uploads.download(
+        { companyId, storedName: name, expires: request.query.expires, sig: request.query.sig },
+        request.headers.range,
       );
       if (!found) throw new AppError('ERR_NOT_FOUND', 'File not found');
-      await access(found.file).catch(() => {
-        throw new AppError('ERR_NOT_FOUND', 'File not found');
-      });
-      return reply
+      reply
         .type(found.contentType)
+        .header('Accept-Ranges', 'bytes')
         .header('Cache-Control', 'private, max-age=3600')
         .header('X-Content-Type-Options', 'nosniff')
-        .header('Content-Disposition', 'inline')
-        .send(createReadStream(found.file));
+        .header('Content-Disposition', 'inline');
+      if (!found.range) return reply.header('Content-Length', found.size).send(found.body);
+      const { start, end } = found.range;
+      return reply
+        .status(206)
+        .header('Content-Range', `bytes ${start}-${end}/${found.size}`)
+        .header('Content-Length', end - start + 1)
+        .send(found.body);
     },
   );
 };

@@ -377,8 +377,8 @@ describe('sessions and the simulated phone', () => {
     });
     const [message] = events.filter((e) => e.event.type === 'message');
     expect(message.media).toMatchObject({ fileName: 'foto.png', size: 9 });
-    const file = t.app.deps.uploads.pathOf(company.company.id, message.media!.storedName);
-    expect(file).toBeDefined();
+    const kept = await t.app.deps.uploads.read(company.company.id, message.media!.storedName);
+    expect(kept?.toString()).toBe('png-bytes');
     expect(message.event.type === 'message' && message.event.message.quotedId).toBe('ABC');
   });
 
