@@ -8,6 +8,8 @@ export default defineConfig({
     include: ['**/*.e2e.ts'],
     // Every browser page is checked for Content-Security-Policy violations (support/browser.ts).
     setupFiles: ['support/csp-guard.ts'],
+    // No browser: one clear message naming where it looked and `npm run test:unit`.
+    globalSetup: ['support/global-setup.ts'],
     exclude: ['node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -1,21 +1,49 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
-const candidates = [
-  process.env.CHROMIUM_PATH,
+// Where a Chromium or Chrome usually is, on Linux distributions, macOS and Windows.
+const systemBrowsers = [
   '/usr/bin/chromium',
   '/usr/bin/chromium-browser',
   '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/snap/bin/chromium',
+  '/usr/lib/chromium/chromium',
+  '/opt/google/chrome/chrome',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe',
+  'C:\\Program Files (x86)\\Google\\Chrome\\Application\\chrome.exe',
 ];
 
+// The browser the flows drive, looked for as Playwright users expect: CHROMIUM_PATH when set (and
+// then only it), the Chromium Playwright downloaded (`npx playwright install chromium`), then the
+// system's.
 export const chromiumPath = () => {
-  const found = candidates.find((p): p is string => !!p && existsSync(p));
-  if (!found) {
+  const named = process.env.CHROMIUM_PATH;
+  if (named) {
+    if (existsSync(named)) return named;
     throw new Error(
-      'No Chromium found: install it (apt-get install chromium) or set CHROMIUM_PATH',
+      `CHROMIUM_PATH is ${named}, where there is no file; or run \`npm run test:unit\` for every test but the browser flows`,
     );
   }
-  return found;
+  let playwrights: string | undefined;
+  try {
+    playwrights = chromium.executablePath();
+  } catch {
+    // playwright-core knows no browser for this platform.
+  }
+  const tried = [playwrights, ...systemBrowsers].filter((p): p is string => !!p);
+  const found = tried.find((p) => existsSync(p));
+  if (found) return found;
+  throw new Error(
+    [
+      'No Chromium for the browser tests. Looked in:',
+      ...tried.map((p) => `  ${p}`),
+      'Install one (apt-get install chromium, or npx playwright install chromium) or set',
+      'CHROMIUM_PATH; or run `npm run test:unit` for every test but the browser flows.',
+    ].join('\n'),
+  );
 };
 
 // Content-Security-Policy violations seen in any page of any browser this file launched, until taken
