@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
@@ -335,8 +335,18 @@ const persistedSecret = (dataDir: string, name: string): string => {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  // Several nodes sharing DATA_DIR may start at once (compose replicas on one volume): the first
+  // write wins (exclusive create), and the others read what it wrote.
+  const staged = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(staged, secret, { mode: 0o600 });
+  try {
+    linkSync(staged, file);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EEXIST') throw error;
+  } finally {
+    rmSync(staged, { force: true });
+  }
+  return readFileSync(file, 'utf8').trim();
 };
 
 export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {

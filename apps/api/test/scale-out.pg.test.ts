@@ -13,11 +13,9 @@ describe('several API nodes started at once', () => {
   it('all come up on an empty database, answer ready, and the first start is seeded once', async () => {
     database = await openProcessDatabase('atendi_scale', { empty: true });
     const { url, dataDir, db } = database;
-    const secrets = {
-      JWT_SECRET: 'scale-out-jwt-secret-0123456789abcdef',
-      JWT_REFRESH_SECRET: 'scale-out-refresh-secret-0123456789abcdef',
-      ENCRYPTION_KEY: 'scale-out-encryption-key-0123456789abcdef',
-    };
+    // No secrets given: the nodes generate them into the DATA_DIR they share, all at once (as
+    // compose replicas on one volume do), and must end up with the same ones.
+    const secrets = {};
     const nodes = await Promise.all(
       [1, 2, 3].map(() =>
         startApiProcess({
@@ -44,5 +42,20 @@ describe('several API nodes started at once', () => {
               (select count(*)::int from users where super) as supers`,
     );
     expect(counts.rows[0]).toEqual({ plans: 3, supers: 1 });
+
+    // A login on one node holds on the others: they share the token secrets.
+    const login = await fetch(`${nodes[0]!.base}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'owner@scale.local', password: 'Scale12345' }),
+    });
+    expect(login.status).toBe(200);
+    const { token } = (await login.json()) as { token: string };
+    for (const node of nodes) {
+      const me = await fetch(`${node.base}/auth/me`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(me.status, node.base).toBe(200);
+    }
   }, 180_000);
 });

@@ -43,7 +43,7 @@ export const systemRoutes = async (root: FastifyInstance) => {
 
   // …ready while it should get traffic: 503 while starting, draining after SIGTERM, or when the
   // database, Redis or storage does not answer (details.checks says which; the log says why).
-  let lastFailing = '';
+  let lastFailing = '{}';
   app.get(
     '/health/ready',
     {
