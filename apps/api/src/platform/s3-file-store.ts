@@ -29,9 +29,9 @@ const isMissing = (error: unknown) =>
   statusOf(error) === 404 ||
   ['NoSuchKey', 'NotFound'].includes((error as { name?: string } | null)?.name ?? '');
 
-// Files as objects of one bucket of any S3-compatible store (AWS, MinIO, R2, ...), through the SDK.
-export const createS3FileStore = (config: S3StorageConfig): FileStore => {
-  const client = new S3Client({
+// The SDK's client for the configured store (also create-bucket.ts's).
+export const s3ClientFor = (config: S3StorageConfig) =>
+  new S3Client({
     region: config.region,
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),
     forcePathStyle: config.forcePathStyle,
@@ -40,6 +40,10 @@ export const createS3FileStore = (config: S3StorageConfig): FileStore => {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
+
+// Files as objects of one bucket of any S3-compatible store (AWS, MinIO, R2, ...), through the SDK.
+export const createS3FileStore = (config: S3StorageConfig): FileStore => {
+  const client = s3ClientFor(config);
   const Bucket = config.bucket;
   const objectKey = (key: string) => `${S3_KEY_PREFIX}${key}`;
   // A failure of the store is told apart from a missing file; its message names no credential.

@@ -1,0 +1,8 @@
+// s3rver with the key pair MinIO would have (MINIO_ROOT_USER / MINIO_ROOT_PASSWORD).
+const S3rver = require('s3rver');
+const { DUMMY_ACCOUNT } = require('s3rver/lib/models/account');
+
+DUMMY_ACCOUNT.createKeyPair(process.env.MINIO_ROOT_USER, process.env.MINIO_ROOT_PASSWORD);
+new S3rver({ directory: '/data', address: '0.0.0.0', port: 9000, silent: true })
+  .run()
+  .then(() => console.log('s3rver listening on 9000'));
