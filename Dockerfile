@@ -25,7 +25,8 @@ ENV NODE_ENV=production \
     PORT=8080 \
     WEB_PORT=3000 \
     DATA_DIR=/data \
-    WEB_DIST=/app/apps/web/dist
+    WEB_DIST=/app/apps/web/dist \
+    SHUTDOWN_DRAIN_SECONDS=5
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/shared/package.json packages/shared/

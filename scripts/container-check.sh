@@ -65,11 +65,18 @@ if [ "$engine" = podman ]; then
   log 'stand-ins: PostgreSQL 15 (compose: 17), Redis 7.0, nginx 1.22 (compose: 1.27), s3rver (compose: MinIO)'
 fi
 export POSTGRES_PASSWORD="pg-$password" MINIO_ROOT_USER=atendi MINIO_ROOT_PASSWORD="minio-$password"
-export ADMIN_PASSWORD="$password" SIMULATOR_ENABLED=true
 export API_PORT=$(port) WEB_PORT=$(port)
-export PUBLIC_API_URL="http://127.0.0.1:$API_PORT" PUBLIC_WEB_URL="http://127.0.0.1:$WEB_PORT"
+# The .env an operator would write (never the repository's own .env).
+export ATENDI_ENV_FILE=$(mktemp)
+cat >"$ATENDI_ENV_FILE" <<ENV
+ADMIN_PASSWORD=$password
+SIMULATOR_ENABLED=true
+PUBLIC_API_URL=http://127.0.0.1:$API_PORT
+PUBLIC_WEB_URL=http://127.0.0.1:$WEB_PORT
+ENV
 cleanup_compose() {
   "${compose[@]}" -p "$project" "${files[@]}" down -v >/dev/null 2>&1 || true
+  rm -f "$ATENDI_ENV_FILE"
   if [ "$engine" = podman ]; then
     podman network rm -f "${project}_default" >/dev/null 2>&1 || true
     podman volume ls -q --filter "label=io.podman.compose.project=$project" | xargs -r podman volume rm -f >/dev/null 2>&1 || true
@@ -79,7 +86,8 @@ trap cleanup_compose EXIT
 log "compose: starting $project"
 "${compose[@]}" -p "$project" "${files[@]}" up -d --scale api=2 >/tmp/atendi-compose-up.log 2>&1 ||
   { tail -n 30 /tmp/atendi-compose-up.log >&2; exit 1; }
-node scripts/container-smoke.mjs "$PUBLIC_API_URL" "$PUBLIC_WEB_URL" admin@atendi.local "$password" ||
+node scripts/container-smoke.mjs "http://127.0.0.1:$API_PORT" "http://127.0.0.1:$WEB_PORT" \
+  admin@atendi.local "$password" ||
   { "${compose[@]}" -p "$project" "${files[@]}" logs --tail 40 >&2 2>&1 || true; exit 1; }
 replicas=$("$engine" ps --filter "name=${project}_api" --format '{{.Names}}' | wc -l)
 log "compose: $replicas API replicas behind nginx, on PostgreSQL, Redis and the bucket"

@@ -40,7 +40,10 @@ const { token } = await login.json();
 const call = async (method, route, body) => {
   const res = await fetch(`${apiUrl}${route}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   return { status: res.status, body: await res.json().catch(() => undefined) };

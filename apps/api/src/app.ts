@@ -161,6 +161,11 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   const limiterRedis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 })
     : undefined;
+  // Redis down or restarting: ioredis reconnects, readiness says so; an unheard 'error' would end
+  // the process.
+  limiterRedis?.on('error', (error: Error) =>
+    app.log.warn({ err: error.message }, 'redis (rate limits) connection error'),
+  );
   const limits = createRateLimits({
     redis: limiterRedis,
     loginLimit: config.loginRateLimit,

@@ -3,6 +3,13 @@ const S3rver = require('s3rver');
 const { DUMMY_ACCOUNT } = require('s3rver/lib/models/account');
 
 DUMMY_ACCOUNT.createKeyPair(process.env.MINIO_ROOT_USER, process.env.MINIO_ROOT_PASSWORD);
-new S3rver({ directory: '/data', address: '0.0.0.0', port: 9000, silent: true })
+// Path-style only: the host name (minio) must not be read as a bucket's.
+new S3rver({
+  directory: '/data',
+  address: '0.0.0.0',
+  port: 9000,
+  silent: true,
+  vhostBuckets: false,
+})
   .run()
   .then(() => console.log('s3rver listening on 9000'));

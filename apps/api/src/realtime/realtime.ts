@@ -243,6 +243,11 @@ export const createRealtime = (options: {
       if (options.redisUrl) {
         const pub = new Redis(options.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
         const sub = pub.duplicate();
+        // Redis down or restarting: ioredis reconnects; an unheard 'error' would end the process.
+        for (const client of [pub, sub])
+          client.on('error', (error: Error) =>
+            options.log.warn({ err: error.message }, 'redis (live events) connection error'),
+          );
         redis = [pub, sub];
         io.adapter(createAdapter(pub, sub));
       }
