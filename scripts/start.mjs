@@ -5,6 +5,11 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+if (Number(process.versions.node.split('.')[0]) < 24) {
+  console.error(`Atendi needs Node.js 24 or newer; this is ${process.version}.`);
+  process.exit(1);
+}
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const built = path.join(root, 'apps/web/dist/index.html');
 const sources = [
