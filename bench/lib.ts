@@ -275,7 +275,7 @@ export const saveResult = async (name: string, result: unknown) => {
   return path.relative(root, file);
 };
 
-// --- The product, as `npm start` runs it (apps/api/src/main.ts under tsx), API only ---
+// --- The product, as `npm start` runs it (the compiled apps/api/dist/main.js), API only ---
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -303,7 +303,7 @@ export const startApi = async (
   let output = '';
   // BENCH_API_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to see where the API spends its time.
   const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--enable-source-maps', 'dist/main.js'], {
     cwd: path.join(root, 'apps/api'),
     env: {
       PATH: process.env.PATH ?? '',

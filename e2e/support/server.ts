@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -77,7 +77,10 @@ const startOnce = async (extraEnv: Record<string, string>): Promise<RunningServe
     };
   }
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // The compiled API, as `npm start` runs it (`npm run test:e2e` builds it first).
+  if (!existsSync(path.join(root, 'apps/api/dist/main.js')))
+    throw new Error('apps/api/dist/main.js is missing: run `npm run build` first');
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
     cwd: path.join(root, 'apps/api'),
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

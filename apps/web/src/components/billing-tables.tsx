@@ -82,7 +82,13 @@ export const SubscriptionsTable = ({
             return (
               <TableRow key={subscription.id} selected={isCurrent}>
                 <TableCell sx={{ fontWeight: isCurrent ? 600 : undefined }}>
-                  <Stack direction="row" spacing={1} alignItems="center">
+                  <Stack
+                    direction="row"
+                    spacing={1}
+                    sx={{
+                      alignItems: 'center',
+                    }}
+                  >
                     <span>{subscription.plan?.name ?? '—'}</span>
                     {isCurrent && (
                       <Chip size="small" color="primary" label={t('billing.current')} />
@@ -105,7 +111,13 @@ export const SubscriptionsTable = ({
         </TableBody>
       </Table>
       {subscriptions.length === 0 && (
-        <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
+        <Typography
+          sx={{
+            color: 'text.secondary',
+            p: 3,
+            textAlign: 'center',
+          }}
+        >
           {t('billing.noSubscriptions')}
         </Typography>
       )}
@@ -161,7 +173,13 @@ export const InvoicesTable = ({
         </TableBody>
       </Table>
       {invoices.length === 0 && (
-        <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
+        <Typography
+          sx={{
+            color: 'text.secondary',
+            p: 3,
+            textAlign: 'center',
+          }}
+        >
           {t('billing.noInvoices')}
         </Typography>
       )}

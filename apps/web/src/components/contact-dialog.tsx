@@ -11,7 +11,7 @@ import {
   Typography,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
@@ -156,7 +156,14 @@ const ContactForm = ({ contact, onSave, onClose }: ContactFormProps) => {
           />
           <Typography variant="subtitle2">{t('contactForm.extraInfo')}</Typography>
           {extraInfo.fields.map((field, index) => (
-            <Stack key={field.id} direction="row" spacing={1} alignItems="flex-start">
+            <Stack
+              key={field.id}
+              direction="row"
+              spacing={1}
+              sx={{
+                alignItems: 'flex-start',
+              }}
+            >
               <TextField
                 {...registerMui(register, `extraInfo.${index}.name`)}
                 label={t('contactForm.extraName')}

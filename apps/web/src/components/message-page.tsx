@@ -15,12 +15,23 @@ export const MessagePage = ({
 }) => (
   <Box sx={{ display: 'grid', placeItems: 'center', py: { xs: 4, md: 8 } }}>
     <Paper variant="outlined" sx={{ p: { xs: 3, md: 5 }, maxWidth: 560, textAlign: 'center' }}>
-      <Stack spacing={2} alignItems="center">
+      <Stack
+        spacing={2}
+        sx={{
+          alignItems: 'center',
+        }}
+      >
         {icon}
         <Typography variant="h5" component="h1">
           {title}
         </Typography>
-        <Typography color="text.secondary">{text}</Typography>
+        <Typography
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
+          {text}
+        </Typography>
         {action}
       </Stack>
     </Paper>

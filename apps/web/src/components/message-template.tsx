@@ -99,7 +99,15 @@ export const TemplatePreview = ({
         <WhatsappText text={text} />
       </Typography>
       {template.buttons.length > 0 && (
-        <Stack direction="row" spacing={0.5} useFlexGap flexWrap="wrap" sx={{ mt: 1 }}>
+        <Stack
+          direction="row"
+          spacing={0.5}
+          useFlexGap
+          sx={{
+            flexWrap: 'wrap',
+            mt: 1,
+          }}
+        >
           {template.buttons.map((button, index) => (
             <Chip key={index} size="small" variant="outlined" label={button} />
           ))}

@@ -96,7 +96,9 @@ export const PagedTable = <R extends { id: number }>({
       <Stack
         direction={{ xs: 'column', [stackBelow]: 'row' }}
         spacing={2}
-        alignItems={{ xs: 'stretch', [stackBelow]: 'center' }}
+        sx={{
+          alignItems: { xs: 'stretch', [stackBelow]: 'center' },
+        }}
       >
         <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
           {title}

@@ -29,12 +29,23 @@ export const StorageUsage = ({
   const text = t('storage.usage', { used: usedText, limit: formatBytes(limit, i18n.language) });
   return (
     <Stack spacing={0.5} sx={{ minWidth: compact ? 120 : undefined }} data-testid="storage-usage">
-      <Stack direction="row" spacing={1} justifyContent="space-between">
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{
+          justifyContent: 'space-between',
+        }}
+      >
         <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }}>
           {text}
         </Typography>
         {!compact && (
-          <Typography variant="body2" color="text.secondary">
+          <Typography
+            variant="body2"
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
             {t('storage.percent', { percent })}
           </Typography>
         )}

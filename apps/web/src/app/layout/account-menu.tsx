@@ -14,7 +14,7 @@ import {
 } from '@mui/material';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import LogoutIcon from '@mui/icons-material/Logout';
-import PersonIcon from '@mui/icons-material/PersonOutline';
+import PersonIcon from '@mui/icons-material/PersonOutlined';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useCurrentSession } from '../../api/session';
@@ -67,7 +67,14 @@ export const AccountMenu = () => {
           <Typography variant="subtitle2" noWrap>
             {user.name}
           </Typography>
-          <Typography variant="caption" color="text.secondary" noWrap component="p">
+          <Typography
+            variant="caption"
+            noWrap
+            component="p"
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
             {user.email}
           </Typography>
         </Box>
@@ -87,7 +94,13 @@ export const AccountMenu = () => {
         <Divider />
         {/* Arrow keys belong to the radio group here, not to the menu's item navigation. */}
         <Box sx={{ px: 2, py: 0.5 }} onKeyDown={(event) => event.stopPropagation()}>
-          <Typography variant="caption" color="text.secondary" id="language-label">
+          <Typography
+            variant="caption"
+            id="language-label"
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
             {t('account.language')}
           </Typography>
           <RadioGroup

@@ -129,11 +129,25 @@ const DrawerFooter = ({ open }: { open: boolean }) => {
   const serverVersion = useServerVersion();
   return (
     <Box sx={{ px: 2, py: 1.5, textAlign: open ? 'left' : 'center' }}>
-      <Typography variant="caption" color="text.secondary" component="p" noWrap>
+      <Typography
+        variant="caption"
+        component="p"
+        noWrap
+        sx={{
+          color: 'text.secondary',
+        }}
+      >
         {t('app.version', { version: APP_VERSION })}
       </Typography>
       {open && serverVersion && (
-        <Typography variant="caption" color="text.secondary" component="p" noWrap>
+        <Typography
+          variant="caption"
+          component="p"
+          noWrap
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
           {t('app.serverVersion', { version: serverVersion })}
         </Typography>
       )}

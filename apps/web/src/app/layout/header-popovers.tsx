@@ -68,7 +68,14 @@ export const NotificationsPopover = () => {
             {label}
           </Typography>
           {tickets.length === 0 ? (
-            <Typography variant="body2" color="text.secondary" sx={{ px: 2, pb: 2 }}>
+            <Typography
+              variant="body2"
+              sx={{
+                color: 'text.secondary',
+                px: 2,
+                pb: 2,
+              }}
+            >
               {t('topBar.noNotifications')}
             </Typography>
           ) : (

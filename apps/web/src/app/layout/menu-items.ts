@@ -10,7 +10,7 @@ import DashboardIcon from '@mui/icons-material/DashboardOutlined';
 import EventIcon from '@mui/icons-material/EventOutlined';
 import FlashOnIcon from '@mui/icons-material/FlashOnOutlined';
 import ForumIcon from '@mui/icons-material/ForumOutlined';
-import HelpIcon from '@mui/icons-material/HelpOutline';
+import HelpIcon from '@mui/icons-material/HelpOutlined';
 import HubIcon from '@mui/icons-material/HubOutlined';
 import ListAltIcon from '@mui/icons-material/ListAlt';
 import LocalOfferIcon from '@mui/icons-material/LocalOfferOutlined';

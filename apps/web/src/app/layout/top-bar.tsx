@@ -44,7 +44,12 @@ export const TopBar = ({
         </Typography>
         <Box sx={{ flexGrow: 1 }} />
         <SubscriptionBanner />
-        <Stack direction="row" alignItems="center">
+        <Stack
+          direction="row"
+          sx={{
+            alignItems: 'center',
+          }}
+        >
           <Tooltip title={t('topBar.toggleTheme')}>
             <IconButton
               color="inherit"

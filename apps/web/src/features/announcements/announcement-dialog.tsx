@@ -17,7 +17,7 @@ import {
   Typography,
 } from '@mui/material';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
-import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import ImageIcon from '@mui/icons-material/ImageOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
@@ -175,7 +175,13 @@ const AnnouncementForm = ({
             fullWidth
             {...fieldError('text')}
           />
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'center' }}>
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={2}
+            sx={{
+              alignItems: { sm: 'center' },
+            }}
+          >
             <Controller
               name="priority"
               control={control}
@@ -190,7 +196,13 @@ const AnnouncementForm = ({
                 >
                   {priorities.map((priority) => (
                     <MenuItem key={priority} value={priority}>
-                      <Stack direction="row" spacing={1.5} alignItems="center">
+                      <Stack
+                        direction="row"
+                        spacing={1.5}
+                        sx={{
+                          alignItems: 'center',
+                        }}
+                      >
                         <PriorityDot priority={priority} isDecorative />
                         <span>{priorityLabel(priority)}</span>
                       </Stack>
@@ -207,7 +219,7 @@ const AnnouncementForm = ({
                   control={
                     <Switch
                       {...field}
-                      inputRef={ref}
+                      slotProps={{ input: { ref } }}
                       checked={value}
                       onChange={(event) => onChange(event.target.checked)}
                     />
@@ -234,8 +246,8 @@ const AnnouncementForm = ({
               <Stack
                 direction="row"
                 spacing={1}
-                alignItems="center"
                 sx={{
+                  alignItems: 'center',
                   border: 1,
                   borderColor: fileError ? 'error.main' : 'divider',
                   borderRadius: 1,

@@ -38,9 +38,20 @@ export const AnnouncementViewer = ({
           </DialogTitle>
           <DialogContent dividers>
             <Stack spacing={2}>
-              <Stack direction="row" spacing={1} alignItems="center">
+              <Stack
+                direction="row"
+                spacing={1}
+                sx={{
+                  alignItems: 'center',
+                }}
+              >
                 <PriorityChip priority={announcement.priority} />
-                <Typography variant="body2" color="text.secondary">
+                <Typography
+                  variant="body2"
+                  sx={{
+                    color: 'text.secondary',
+                  }}
+                >
                   {formatDate(announcement.createdAt)}
                 </Typography>
               </Stack>

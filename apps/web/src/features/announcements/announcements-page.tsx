@@ -18,7 +18,7 @@ import {
   Typography,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import SearchIcon from '@mui/icons-material/Search';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -95,9 +95,12 @@ export const AnnouncementsPage = () => {
       <Stack
         direction="row"
         spacing={2}
-        alignItems="center"
         useFlexGap
-        sx={{ flexWrap: 'wrap', rowGap: 1.5 }}
+        sx={{
+          alignItems: 'center',
+          flexWrap: 'wrap',
+          rowGap: 1.5,
+        }}
       >
         <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
           {t('announcements.title')}

@@ -54,7 +54,13 @@ const PopoverBody = ({
   }
   if (query.isError && records.length === 0) {
     return (
-      <Stack spacing={1} alignItems="flex-start" sx={{ p: 2 }}>
+      <Stack
+        spacing={1}
+        sx={{
+          alignItems: 'flex-start',
+          p: 2,
+        }}
+      >
         <Typography variant="body2" color="error">
           {t('announcements.popover.loadError')}
         </Typography>
@@ -66,7 +72,13 @@ const PopoverBody = ({
   }
   if (records.length === 0) {
     return (
-      <Typography variant="body2" color="text.secondary" sx={{ p: 2 }}>
+      <Typography
+        variant="body2"
+        sx={{
+          color: 'text.secondary',
+          p: 2,
+        }}
+      >
         {t('announcements.popover.empty')}
       </Typography>
     );

@@ -39,8 +39,20 @@ export const AuthLayout = ({
     >
       <Paper elevation={3} sx={{ width: '100%', maxWidth: 440, p: { xs: 3, sm: 4 } }}>
         <Stack spacing={3}>
-          <Stack direction="row" alignItems="center" justifyContent="space-between">
-            <Stack direction="row" alignItems="center" spacing={1.5}>
+          <Stack
+            direction="row"
+            sx={{
+              alignItems: 'center',
+              justifyContent: 'space-between',
+            }}
+          >
+            <Stack
+              direction="row"
+              spacing={1.5}
+              sx={{
+                alignItems: 'center',
+              }}
+            >
               <Avatar sx={{ bgcolor: 'primary.main' }}>
                 <ForumIcon />
               </Avatar>
@@ -73,7 +85,12 @@ export const AuthLayout = ({
               {title}
             </Typography>
             {subtitle && (
-              <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+              <Typography
+                sx={{
+                  color: 'text.secondary',
+                  mt: 0.5,
+                }}
+              >
                 {subtitle}
               </Typography>
             )}

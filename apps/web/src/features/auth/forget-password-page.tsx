@@ -97,7 +97,12 @@ const ResetStep = ({ email, onChangeEmail }: { email: string; onChangeEmail: () 
 
   return (
     <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit(onSubmit)}>
-      <Typography variant="body2" color="text.secondary">
+      <Typography
+        variant="body2"
+        sx={{
+          color: 'text.secondary',
+        }}
+      >
         {t('forgot.codeSentTo', { email })}
       </Typography>
       <TextField

@@ -62,7 +62,14 @@ export const LoginPage = () => {
         <Button type="submit" variant="contained" size="large" disabled={isSubmitting}>
           {t('login.submit')}
         </Button>
-        <Stack direction="row" justifyContent="space-between" flexWrap="wrap" gap={1}>
+        <Stack
+          direction="row"
+          sx={{
+            justifyContent: 'space-between',
+            flexWrap: 'wrap',
+            gap: 1,
+          }}
+        >
           <Link component={RouterLink} to="/forgetpsw" variant="body2">
             {t('login.forgotPassword')}
           </Link>

@@ -24,7 +24,7 @@ import {
   useTheme,
 } from '@mui/material';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -285,7 +285,12 @@ const MediaAttachment = ({
 
   if (!campaign)
     return (
-      <Typography variant="body2" color="text.secondary">
+      <Typography
+        variant="body2"
+        sx={{
+          color: 'text.secondary',
+        }}
+      >
         {t('campaigns.dialog.mediaAfterSave')}
       </Typography>
     );
@@ -311,7 +316,14 @@ const MediaAttachment = ({
   };
 
   return (
-    <Stack direction="row" spacing={1} alignItems="center" sx={{ minHeight: 40 }}>
+    <Stack
+      direction="row"
+      spacing={1}
+      sx={{
+        alignItems: 'center',
+        minHeight: 40,
+      }}
+    >
       {campaign.mediaName ? (
         <>
           <AttachFileIcon fontSize="small" color="action" />
@@ -364,7 +376,12 @@ const MediaAttachment = ({
           </Button>
         </>
       ) : (
-        <Typography variant="body2" color="text.secondary">
+        <Typography
+          variant="body2"
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
           {t('campaigns.dialog.noMedia')}
         </Typography>
       )}
@@ -654,7 +671,13 @@ const CampaignForm = ({
   );
 
   const row = (...children: ReactNode[]) => (
-    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="flex-start">
+    <Stack
+      direction={{ xs: 'column', sm: 'row' }}
+      spacing={2}
+      sx={{
+        alignItems: 'flex-start',
+      }}
+    >
       {children}
     </Stack>
   );
@@ -744,7 +767,7 @@ const CampaignForm = ({
                   control={
                     <Switch
                       {...field}
-                      inputRef={ref}
+                      slotProps={{ input: { ref } }}
                       checked={value}
                       onChange={(event) => onChange(event.target.checked)}
                     />
@@ -791,7 +814,13 @@ const CampaignForm = ({
                   />
                 ))}
               </Tabs>
-              <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} alignItems="flex-start">
+              <Stack
+                direction={{ xs: 'column', md: 'row' }}
+                spacing={2}
+                sx={{
+                  alignItems: 'flex-start',
+                }}
+              >
                 {messageField(messageFields[slot - 1]!, t('campaigns.dialog.message', { slot }))}
                 {showsConfirmationMessages &&
                   messageField(
@@ -804,7 +833,13 @@ const CampaignForm = ({
 
           {chipTarget !== undefined && (
             <Box>
-              <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+              <Typography
+                variant="body2"
+                sx={{
+                  color: 'text.secondary',
+                  mb: 1,
+                }}
+              >
                 {showsMessages
                   ? t('campaigns.dialog.variablesHint')
                   : t('campaigns.template.variablesHint')}
@@ -834,7 +869,13 @@ const CampaignForm = ({
               onChanged={(record) => saved(record, 'update')}
             />
             {hasTemplate && template && (hasMediaHeader(template) || !confirmation) && (
-              <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+              <Typography
+                variant="body2"
+                sx={{
+                  color: 'text.secondary',
+                  mt: 1,
+                }}
+              >
                 {hasMediaHeader(template)
                   ? t('campaigns.template.attachmentIsHeader')
                   : t('campaigns.template.attachmentNotSent')}

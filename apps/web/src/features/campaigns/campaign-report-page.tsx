@@ -120,8 +120,11 @@ const ReportCard = ({
         <Typography
           id={titleId}
           variant="body2"
-          color="text.secondary"
-          sx={{ fontWeight: 500, mb: 0.5 }}
+          sx={{
+            color: 'text.secondary',
+            fontWeight: 500,
+            mb: 0.5,
+          }}
         >
           {title}
         </Typography>
@@ -129,7 +132,12 @@ const ReportCard = ({
           {value}
         </Typography>
         {caption && (
-          <Typography variant="caption" color="text.secondary">
+          <Typography
+            variant="caption"
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
             {caption}
           </Typography>
         )}
@@ -159,7 +167,15 @@ const ReportSummary = ({ campaign }: { campaign: CampaignView }) => {
     <Stack spacing={2}>
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Stack spacing={1.5}>
-          <Stack direction="row" spacing={2} alignItems="center" flexWrap="wrap" useFlexGap>
+          <Stack
+            direction="row"
+            spacing={2}
+            useFlexGap
+            sx={{
+              alignItems: 'center',
+              flexWrap: 'wrap',
+            }}
+          >
             <Chip
               label={t(`campaignReport.statuses.${campaign.status}`)}
               color={campaignStatusColors[campaign.status]}
@@ -167,7 +183,13 @@ const ReportSummary = ({ campaign }: { campaign: CampaignView }) => {
             <Typography variant="h6" component="p" sx={{ flexGrow: 1 }}>
               {t('campaignReport.deliveredOfValid', { delivered: report.delivered, valid })}
             </Typography>
-            <Typography variant="body2" color="text.secondary" aria-hidden>
+            <Typography
+              variant="body2"
+              aria-hidden
+              sx={{
+                color: 'text.secondary',
+              }}
+            >
               {t('campaignReport.percent', { percent: progress })}
             </Typography>
           </Stack>
@@ -178,9 +200,22 @@ const ReportSummary = ({ campaign }: { campaign: CampaignView }) => {
             aria-valuetext={t('campaignReport.percent', { percent: progress })}
             sx={{ height: 10, borderRadius: 5 }}
           />
-          <Stack direction="row" spacing={3} flexWrap="wrap" useFlexGap>
+          <Stack
+            direction="row"
+            spacing={3}
+            useFlexGap
+            sx={{
+              flexWrap: 'wrap',
+            }}
+          >
             {figures.map(({ key, count }) => (
-              <Typography key={key} variant="body2" color="text.secondary">
+              <Typography
+                key={key}
+                variant="body2"
+                sx={{
+                  color: 'text.secondary',
+                }}
+              >
                 {t(`campaignReport.figures.${key}`, { count })}
               </Typography>
             ))}
@@ -317,13 +352,20 @@ const CampaignReport = ({ campaign }: { campaign: CampaignView }) => {
       <Stack
         direction={{ xs: 'column', sm: 'row' }}
         spacing={2}
-        alignItems={{ xs: 'stretch', sm: 'center' }}
+        sx={{
+          alignItems: { xs: 'stretch', sm: 'center' },
+        }}
       >
         <Box sx={{ flexGrow: 1, minWidth: 0 }}>
           <Typography variant="h5" component="h1" sx={{ overflowWrap: 'anywhere' }}>
             {campaign.name}
           </Typography>
-          <Typography variant="body2" color="text.secondary">
+          <Typography
+            variant="body2"
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
             {t('pages.campaignReport')}
           </Typography>
         </Box>

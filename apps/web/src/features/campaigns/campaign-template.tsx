@@ -138,7 +138,13 @@ export const CampaignTemplateFields = ({
 
   return (
     <Stack spacing={2}>
-      <Stack direction="row" spacing={1} alignItems="flex-start">
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{
+          alignItems: 'flex-start',
+        }}
+      >
         <Controller
           name="templateId"
           control={control}

@@ -15,7 +15,7 @@ import {
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import CancelIcon from '@mui/icons-material/Cancel';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -158,7 +158,14 @@ const KeywordsEditor = ({
 
   return (
     <Stack spacing={1.5}>
-      <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap>
+      <Stack
+        direction="row"
+        spacing={1}
+        useFlexGap
+        sx={{
+          flexWrap: 'wrap',
+        }}
+      >
         {value.map((word) => (
           <Chip
             key={word}
@@ -168,12 +175,23 @@ const KeywordsEditor = ({
           />
         ))}
         {value.length === 0 && (
-          <Typography variant="body2" color="text.secondary">
+          <Typography
+            variant="body2"
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
             {t('campaignSettings.optOut.empty')}
           </Typography>
         )}
       </Stack>
-      <Stack direction="row" spacing={1} alignItems="flex-start">
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{
+          alignItems: 'flex-start',
+        }}
+      >
         <TextField
           size="small"
           label={t('campaignSettings.optOut.new')}
@@ -298,7 +316,12 @@ const CampaignSettingsForm = ({ settings }: { settings: CampaignSettings }) => {
             </Stack>
           </Alert>
           {variables.fields.length === 0 && (
-            <Typography variant="body2" color="text.secondary">
+            <Typography
+              variant="body2"
+              sx={{
+                color: 'text.secondary',
+              }}
+            >
               {t('campaignSettings.variables.empty')}
             </Typography>
           )}
@@ -310,9 +333,11 @@ const CampaignSettingsForm = ({ settings }: { settings: CampaignSettings }) => {
                 key={field.id}
                 direction={{ xs: 'column', sm: 'row' }}
                 spacing={1}
-                alignItems={{ xs: 'stretch', sm: 'flex-start' }}
                 role="group"
                 aria-label={t('campaignSettings.variables.row', { number: index + 1 })}
+                sx={{
+                  alignItems: { xs: 'stretch', sm: 'flex-start' },
+                }}
               >
                 <TextField
                   {...registerMui(register, `variables.${index}.key`)}
@@ -373,7 +398,12 @@ const CampaignSettingsForm = ({ settings }: { settings: CampaignSettings }) => {
           <Typography variant="h6" component="h2">
             {t('campaignSettings.optOut.title')}
           </Typography>
-          <Typography variant="body2" color="text.secondary">
+          <Typography
+            variant="body2"
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
             {t('campaignSettings.optOut.help')}
           </Typography>
           <Controller

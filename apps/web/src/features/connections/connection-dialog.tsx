@@ -300,7 +300,13 @@ const ConnectionForm = ({
       <DialogContent>
         {shownTab === 'general' && (
           <Stack spacing={2.5} sx={{ pt: 1 }}>
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="flex-start">
+            <Stack
+              direction={{ xs: 'column', sm: 'row' }}
+              spacing={2}
+              sx={{
+                alignItems: 'flex-start',
+              }}
+            >
               <TextField
                 {...registerMui(register, 'name')}
                 label={t('connections.form.name')}
@@ -338,7 +344,7 @@ const ConnectionForm = ({
                   control={
                     <Switch
                       {...field}
-                      inputRef={ref}
+                      slotProps={{ input: { ref } }}
                       checked={value}
                       onChange={(event) => onChange(event.target.checked)}
                     />
@@ -416,7 +422,13 @@ const ConnectionForm = ({
 
         {shownTab === 'tickets' && (
           <Stack spacing={2.5} sx={{ pt: 1 }}>
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="flex-start">
+            <Stack
+              direction={{ xs: 'column', sm: 'row' }}
+              spacing={2}
+              sx={{
+                alignItems: 'flex-start',
+              }}
+            >
               <Controller
                 name="transferQueueId"
                 control={control}
@@ -442,7 +454,13 @@ const ConnectionForm = ({
               />
               {minutesField('timeToTransfer')}
             </Stack>
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="flex-start">
+            <Stack
+              direction={{ xs: 'column', sm: 'row' }}
+              spacing={2}
+              sx={{
+                alignItems: 'flex-start',
+              }}
+            >
               {minutesField('expiresTicket')}
               <TextField
                 {...registerMui(register, 'expiresInactiveMessage')}
@@ -454,7 +472,13 @@ const ConnectionForm = ({
                 {...fieldError('expiresInactiveMessage')}
               />
             </Stack>
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="flex-start">
+            <Stack
+              direction={{ xs: 'column', sm: 'row' }}
+              spacing={2}
+              sx={{
+                alignItems: 'flex-start',
+              }}
+            >
               {minutesField('timeUseBotQueues')}
               {minutesField('maxUseBotQueues')}
             </Stack>
@@ -490,7 +514,12 @@ const ConnectionForm = ({
 
         {shownTab === 'hours' && (
           <Stack spacing={2} sx={{ pt: 1 }}>
-            <Typography variant="body2" color="text.secondary">
+            <Typography
+              variant="body2"
+              sx={{
+                color: 'text.secondary',
+              }}
+            >
               {t('connections.form.hoursHint')}
             </Typography>
             <SchedulesEditor control={control} />

@@ -22,7 +22,14 @@ export const ConnectionStatusLabel = ({ status }: { status: ConnectionStatus }) 
   const Icon = isOnline ? SignalWifi4BarIcon : SignalWifiOffIcon;
   return (
     <Tooltip title={t(`connections.statusHints.${status}`)}>
-      <Stack direction="row" spacing={1} alignItems="center" sx={{ display: 'inline-flex' }}>
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{
+          alignItems: 'center',
+          display: 'inline-flex',
+        }}
+      >
         <Icon fontSize="small" color={isOnline ? 'success' : 'disabled'} aria-hidden />
         <Typography variant="body2" component="span">
           {t(`connections.statuses.${status}`)}

@@ -19,7 +19,7 @@ import {
 import AddIcon from '@mui/icons-material/Add';
 import ArticleOutlinedIcon from '@mui/icons-material/ArticleOutlined';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import PhoneAndroidIcon from '@mui/icons-material/PhoneAndroid';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -77,7 +77,14 @@ const SessionButtons = ({
   const { t } = useTranslation();
   const isBusy = busyId === connection.id;
   return (
-    <Stack direction="row" spacing={1} useFlexGap flexWrap="wrap">
+    <Stack
+      direction="row"
+      spacing={1}
+      useFlexGap
+      sx={{
+        flexWrap: 'wrap',
+      }}
+    >
       {sessionActions(connection.status).map((action) => {
         switch (action) {
           case 'showQr':
@@ -203,7 +210,9 @@ export const ConnectionsPage = () => {
       <Stack
         direction={{ xs: 'column', sm: 'row' }}
         spacing={2}
-        alignItems={{ xs: 'stretch', sm: 'center' }}
+        sx={{
+          alignItems: { xs: 'stretch', sm: 'center' },
+        }}
       >
         <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
           {t('connections.title')}
@@ -240,7 +249,13 @@ export const ConnectionsPage = () => {
                 </TableCell>
                 {canUseSession && (
                   <TableCell>
-                    <Stack direction="row" spacing={1} alignItems="center">
+                    <Stack
+                      direction="row"
+                      spacing={1}
+                      sx={{
+                        alignItems: 'center',
+                      }}
+                    >
                       <SessionButtons
                         connection={connection}
                         busyId={busyId}

@@ -75,7 +75,12 @@ const PairingForm = ({
       onSubmit={handleSubmit(onSubmit)}
       sx={{ width: '100%' }}
     >
-      <Typography variant="body2" color="text.secondary">
+      <Typography
+        variant="body2"
+        sx={{
+          color: 'text.secondary',
+        }}
+      >
         {t('connections.qr.pairingFormText')}
       </Typography>
       <TextField
@@ -88,7 +93,13 @@ const PairingForm = ({
         error={Boolean(message)}
         helperText={message ? t(message) : t('connections.qr.phoneNumberHint')}
       />
-      <Stack direction="row" spacing={1} justifyContent="flex-end">
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{
+          justifyContent: 'flex-end',
+        }}
+      >
         <FormButtons
           onCancel={onCancel}
           cancelLabel={t('common.cancel')}
@@ -134,7 +145,13 @@ const QrCodeBody = ({ connectionId, onClose }: { connectionId: number; onClose: 
   } else if (pairingCode) {
     content = (
       <>
-        <Typography color="text.secondary">{t('connections.qr.pairingInstructions')}</Typography>
+        <Typography
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
+          {t('connections.qr.pairingInstructions')}
+        </Typography>
         <Typography
           data-testid="pairing-code"
           component="p"
@@ -153,7 +170,13 @@ const QrCodeBody = ({ connectionId, onClose }: { connectionId: number; onClose: 
   } else if (qrcode) {
     content = (
       <>
-        <Typography color="text.secondary">{t('connections.qr.instructions')}</Typography>
+        <Typography
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
+          {t('connections.qr.instructions')}
+        </Typography>
         <Box sx={{ p: 2, bgcolor: '#fff', borderRadius: 1, lineHeight: 0 }}>
           <QRCodeSVG value={qrcode} size={QR_CODE_SIZE} title={t('connections.qr.codeLabel')} />
         </Box>
@@ -161,9 +184,22 @@ const QrCodeBody = ({ connectionId, onClose }: { connectionId: number; onClose: 
     );
   } else {
     content = (
-      <Stack role="status" spacing={2} alignItems="center" sx={{ py: 6 }}>
+      <Stack
+        role="status"
+        spacing={2}
+        sx={{
+          alignItems: 'center',
+          py: 6,
+        }}
+      >
         <CircularProgress />
-        <Typography color="text.secondary">{t('connections.qr.waiting')}</Typography>
+        <Typography
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
+          {t('connections.qr.waiting')}
+        </Typography>
       </Stack>
     );
   }
@@ -172,7 +208,14 @@ const QrCodeBody = ({ connectionId, onClose }: { connectionId: number; onClose: 
     <>
       <DialogTitle>{t('connections.qr.title', { name })}</DialogTitle>
       <DialogContent>
-        <Stack spacing={2} alignItems="center" sx={{ textAlign: 'center', minHeight: 300 }}>
+        <Stack
+          spacing={2}
+          sx={{
+            alignItems: 'center',
+            textAlign: 'center',
+            minHeight: 300,
+          }}
+        >
           {content}
         </Stack>
       </DialogContent>

@@ -226,12 +226,19 @@ const SimulatorPhoneBody = ({
           <Stack
             direction={{ xs: 'column', sm: 'row' }}
             spacing={1.5}
-            alignItems={{ xs: 'flex-start', sm: 'center' }}
+            sx={{
+              alignItems: { xs: 'flex-start', sm: 'center' },
+            }}
           >
             <Box sx={{ flexGrow: 1 }}>
               {status && <ConnectionStatusLabel status={status} />}
               {connection?.number && (
-                <Typography variant="body2" color="text.secondary">
+                <Typography
+                  variant="body2"
+                  sx={{
+                    color: 'text.secondary',
+                  }}
+                >
                   {t('connections.simulator.number', { number: connection.number })}
                 </Typography>
               )}
@@ -269,7 +276,13 @@ const SimulatorPhoneBody = ({
             <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
               {t('connections.simulator.inboundTitle')}
             </Typography>
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="flex-start">
+            <Stack
+              direction={{ xs: 'column', sm: 'row' }}
+              spacing={2}
+              sx={{
+                alignItems: 'flex-start',
+              }}
+            >
               <TextField
                 {...registerMui(register, 'from')}
                 type="tel"
@@ -294,7 +307,14 @@ const SimulatorPhoneBody = ({
               fullWidth
               {...fieldError('body')}
             />
-            <Stack direction="row" spacing={2} alignItems="center" justifyContent="space-between">
+            <Stack
+              direction="row"
+              spacing={2}
+              sx={{
+                alignItems: 'center',
+                justifyContent: 'space-between',
+              }}
+            >
               <FormControlLabel
                 control={
                   <Switch
@@ -320,7 +340,12 @@ const SimulatorPhoneBody = ({
 
           <Divider />
           <Stack spacing={1}>
-            <Stack direction="row" alignItems="center">
+            <Stack
+              direction="row"
+              sx={{
+                alignItems: 'center',
+              }}
+            >
               <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600, flexGrow: 1 }}>
                 {t('connections.simulator.outboundTitle')}
               </Typography>
@@ -340,7 +365,12 @@ const SimulatorPhoneBody = ({
                 <CircularProgress size={24} aria-label={t('app.loading')} />
               </Box>
             ) : messages.length === 0 ? (
-              <Typography variant="body2" color="text.secondary">
+              <Typography
+                variant="body2"
+                sx={{
+                  color: 'text.secondary',
+                }}
+              >
                 {t('connections.simulator.noOutbound')}
               </Typography>
             ) : (

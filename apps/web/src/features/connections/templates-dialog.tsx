@@ -65,13 +65,20 @@ const TemplatesBody = ({
       </DialogTitle>
       <DialogContent dividers>
         <Stack spacing={2}>
-          <Typography variant="body2" color="text.secondary">
+          <Typography
+            variant="body2"
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
             {t('connections.templates.intro')}
           </Typography>
           <Stack
             direction={{ xs: 'column', sm: 'row' }}
             spacing={1.5}
-            alignItems={{ xs: 'flex-start', sm: 'center' }}
+            sx={{
+              alignItems: { xs: 'flex-start', sm: 'center' },
+            }}
           >
             <Typography variant="body2" sx={{ flexGrow: 1 }}>
               {list.data?.syncedAt

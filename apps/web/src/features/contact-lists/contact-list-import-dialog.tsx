@@ -117,7 +117,12 @@ const RowErrors = ({ errors }: { errors: ContactListUploadError[] }) => {
         </Table>
       </TableContainer>
       {errors.length > shown.length && (
-        <Typography variant="body2" color="text.secondary">
+        <Typography
+          variant="body2"
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
           {t('contactListItems.import.errorsShown', {
             shown: shown.length,
             count: errors.length,
@@ -206,7 +211,12 @@ const ImportDialog = ({ open, contactList, onClose }: DialogProps) => {
         {step.name === 'choose' && (
           <Stack spacing={2}>
             <Typography variant="body2">{t('contactListItems.import.help')}</Typography>
-            <Typography variant="body2" color="text.secondary">
+            <Typography
+              variant="body2"
+              sx={{
+                color: 'text.secondary',
+              }}
+            >
               {t('contactListItems.import.limits', {
                 rows: new Intl.NumberFormat(i18n.language).format(CONTACT_LIST_UPLOAD_MAX_ROWS),
                 size: megabytes(CONTACT_LIST_UPLOAD_MAX_BYTES),

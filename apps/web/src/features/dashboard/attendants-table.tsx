@@ -48,7 +48,13 @@ const AttendantRating = ({ rating }: { rating: number }) => {
       ? t('dashboard.attendants.ratingLabel', { value, max: RATING_MAX })
       : t('dashboard.attendants.notRated');
   return (
-    <Stack direction="row" spacing={1} alignItems="center">
+    <Stack
+      direction="row"
+      spacing={1}
+      sx={{
+        alignItems: 'center',
+      }}
+    >
       <Rating
         value={rating}
         max={RATING_MAX}
@@ -58,7 +64,13 @@ const AttendantRating = ({ rating }: { rating: number }) => {
         getLabelText={() => label}
       />
       {rating > 0 && (
-        <Typography variant="body2" color="text.secondary" aria-hidden>
+        <Typography
+          variant="body2"
+          aria-hidden
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
           {value}
         </Typography>
       )}
@@ -125,7 +137,13 @@ export const AttendantsTable = ({
             {attendants?.length === 0 && (
               <TableRow>
                 <TableCell colSpan={columns.length}>
-                  <Typography color="text.secondary" sx={{ py: 2, textAlign: 'center' }}>
+                  <Typography
+                    sx={{
+                      color: 'text.secondary',
+                      py: 2,
+                      textAlign: 'center',
+                    }}
+                  >
                     {t('dashboard.attendants.empty')}
                   </Typography>
                 </TableCell>

@@ -44,8 +44,19 @@ const ChartCard = ({
   else if (query.isError && query.data === undefined)
     body = (
       <ChartMessage>
-        <Stack spacing={1} alignItems="center">
-          <Typography color="text.secondary">{t('dashboard.charts.failed')}</Typography>
+        <Stack
+          spacing={1}
+          sx={{
+            alignItems: 'center',
+          }}
+        >
+          <Typography
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
+            {t('dashboard.charts.failed')}
+          </Typography>
           <Button variant="outlined" size="small" onClick={() => void query.refetch()}>
             {t('dashboard.retry')}
           </Button>
@@ -55,7 +66,13 @@ const ChartCard = ({
   else if (isEmpty)
     body = (
       <ChartMessage>
-        <Typography color="text.secondary">{t('dashboard.charts.empty')}</Typography>
+        <Typography
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
+          {t('dashboard.charts.empty')}
+        </Typography>
       </ChartMessage>
     );
   else

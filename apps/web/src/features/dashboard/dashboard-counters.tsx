@@ -69,12 +69,21 @@ export const DashboardCounters = ({
             aria-busy={!counters || isUpdating}
           >
             <CardContent sx={{ '&:last-child': { pb: 2 } }}>
-              <Stack direction="row" spacing={1} alignItems="flex-start">
+              <Stack
+                direction="row"
+                spacing={1}
+                sx={{
+                  alignItems: 'flex-start',
+                }}
+              >
                 <Typography
                   id={titleId}
                   variant="body2"
-                  color="text.secondary"
-                  sx={{ flexGrow: 1, fontWeight: 500 }}
+                  sx={{
+                    color: 'text.secondary',
+                    flexGrow: 1,
+                    fontWeight: 500,
+                  }}
                 >
                   {t(`dashboard.counters.${key}.title`)}
                 </Typography>
@@ -92,7 +101,13 @@ export const DashboardCounters = ({
               ) : (
                 <Skeleton variant="text" width="40%" sx={{ fontSize: '1.5rem', my: 0.5 }} />
               )}
-              <Typography variant="caption" color="text.secondary" component="p">
+              <Typography
+                variant="caption"
+                component="p"
+                sx={{
+                  color: 'text.secondary',
+                }}
+              >
                 {t(`dashboard.counters.${key}.hint`)}
               </Typography>
             </CardContent>

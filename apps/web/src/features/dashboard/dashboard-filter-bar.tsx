@@ -35,7 +35,9 @@ export const DashboardFilterBar = ({
       <Stack
         direction={{ xs: 'column', md: 'row' }}
         spacing={2}
-        alignItems={{ xs: 'stretch', md: 'center' }}
+        sx={{
+          alignItems: { xs: 'stretch', md: 'center' },
+        }}
       >
         <TextField
           select

@@ -27,7 +27,13 @@ const PeriodCaption = ({ period }: { period: DashboardView['period'] }) => {
       ? t('dashboard.period', { from, to })
       : t('dashboard.periodInZone', { from, to, timeZone: period.timeZone });
   return (
-    <Typography variant="body2" color="text.secondary" data-testid="dashboard-period">
+    <Typography
+      variant="body2"
+      data-testid="dashboard-period"
+      sx={{
+        color: 'text.secondary',
+      }}
+    >
       {text}
     </Typography>
   );
@@ -37,8 +43,19 @@ const LoadError = ({ onRetry }: { onRetry: () => void }) => {
   const { t } = useTranslation();
   return (
     <Paper variant="outlined" sx={{ p: 3 }}>
-      <Stack spacing={2} alignItems="flex-start">
-        <Typography color="text.secondary">{t('dashboard.loadError')}</Typography>
+      <Stack
+        spacing={2}
+        sx={{
+          alignItems: 'flex-start',
+        }}
+      >
+        <Typography
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
+          {t('dashboard.loadError')}
+        </Typography>
         <Button variant="outlined" onClick={onRetry}>
           {t('dashboard.retry')}
         </Button>
@@ -98,11 +115,22 @@ const Welcome = () => {
         {t('menu.dashboard')}
       </Typography>
       <Paper variant="outlined" sx={{ p: 3 }}>
-        <Stack spacing={2} alignItems="flex-start">
+        <Stack
+          spacing={2}
+          sx={{
+            alignItems: 'flex-start',
+          }}
+        >
           <Typography variant="h6" component="p">
             {t('dashboard.welcome.title', { name: user.name })}
           </Typography>
-          <Typography color="text.secondary">{t('dashboard.welcome.text')}</Typography>
+          <Typography
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
+            {t('dashboard.welcome.text')}
+          </Typography>
           <Button variant="contained" component={RouterLink} to="/tickets">
             {t('dashboard.welcome.action')}
           </Button>

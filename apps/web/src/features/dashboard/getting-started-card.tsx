@@ -53,12 +53,23 @@ export const GettingStartedCard = () => {
       aria-labelledby="getting-started-title"
       sx={{ p: { xs: 2, sm: 2.5 } }}
     >
-      <Stack direction="row" alignItems="flex-start" spacing={1}>
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{
+          alignItems: 'flex-start',
+        }}
+      >
         <Box sx={{ flexGrow: 1 }}>
           <Typography id="getting-started-title" variant="h6" component="h2">
             {t('dashboard.gettingStarted.title')}
           </Typography>
-          <Typography variant="body2" color="text.secondary">
+          <Typography
+            variant="body2"
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
             {t('dashboard.gettingStarted.progress', { done: doneCount, total: STEPS.length })}
           </Typography>
         </Box>
@@ -77,11 +88,22 @@ export const GettingStartedCard = () => {
               component="li"
               data-testid={`getting-started-${key}`}
               direction={{ xs: 'column', sm: 'row' }}
-              alignItems={{ xs: 'flex-start', sm: 'center' }}
               spacing={{ xs: 1, sm: 2 }}
-              sx={{ py: 1.25, borderTop: 1, borderColor: 'divider' }}
+              sx={{
+                alignItems: { xs: 'flex-start', sm: 'center' },
+                py: 1.25,
+                borderTop: 1,
+                borderColor: 'divider',
+              }}
             >
-              <Stack direction="row" spacing={1.5} alignItems="flex-start" sx={{ flexGrow: 1 }}>
+              <Stack
+                direction="row"
+                spacing={1.5}
+                sx={{
+                  alignItems: 'flex-start',
+                  flexGrow: 1,
+                }}
+              >
                 {isDone ? (
                   <CheckCircleIcon
                     color="success"
@@ -103,7 +125,12 @@ export const GettingStartedCard = () => {
                   >
                     {t(`dashboard.gettingStarted.steps.${key}.title`)}
                   </Typography>
-                  <Typography variant="body2" color="text.secondary">
+                  <Typography
+                    variant="body2"
+                    sx={{
+                      color: 'text.secondary',
+                    }}
+                  >
                     {t(`dashboard.gettingStarted.steps.${key}.hint`)}
                   </Typography>
                 </Box>

@@ -16,7 +16,7 @@ import {
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useFieldArray, useForm, type UseFormReturn } from 'react-hook-form';
@@ -125,9 +125,11 @@ const OptionRow = ({
     <Stack
       direction={{ xs: 'column', sm: 'row' }}
       spacing={1}
-      alignItems={{ sm: 'flex-start' }}
       role="group"
       aria-label={t('files.dialog.option', { position })}
+      sx={{
+        alignItems: { sm: 'flex-start' },
+      }}
     >
       <TextField
         {...registerMui(register, `options.${index}.name`)}
@@ -165,7 +167,14 @@ const OptionRow = ({
             </Button>
           )}
         />
-        <Typography variant="body2" color="text.secondary" noWrap sx={{ mt: 0.5 }}>
+        <Typography
+          variant="body2"
+          noWrap
+          sx={{
+            color: 'text.secondary',
+            mt: 0.5,
+          }}
+        >
           {fileLabel()}
         </Typography>
         {fileError && <FormHelperText error>{t(fileError)}</FormHelperText>}

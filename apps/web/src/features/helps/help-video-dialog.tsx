@@ -55,7 +55,13 @@ export const HelpVideoDialog = ({
           </Box>
         )}
         {help?.description && (
-          <Typography color="text.secondary" sx={{ mt: 2, whiteSpace: 'pre-line' }}>
+          <Typography
+            sx={{
+              color: 'text.secondary',
+              mt: 2,
+              whiteSpace: 'pre-line',
+            }}
+          >
             {help.description}
           </Typography>
         )}

@@ -10,7 +10,7 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import PlayCircleIcon from '@mui/icons-material/PlayCircleOutline';
+import PlayCircleIcon from '@mui/icons-material/PlayCircleOutlined';
 import { useTranslation } from 'react-i18next';
 import { LoadingBox } from '../../components/loading-box';
 import { thumbnailUrl, useHelpVideos, type HelpVideo } from '../../lib/help-videos';
@@ -50,8 +50,8 @@ const HelpCard = ({ help, onOpen }: { help: HelpVideo; onOpen: () => void }) => 
         </Typography>
         <Typography
           variant="body2"
-          color="text.secondary"
           sx={{
+            color: 'text.secondary',
             display: '-webkit-box',
             WebkitLineClamp: 3,
             WebkitBoxOrient: 'vertical',
@@ -81,7 +81,13 @@ export const HelpsPage = () => {
       {helps.isPending && <LoadingBox />}
       {helps.isSuccess && list.length === 0 && (
         <Paper variant="outlined" sx={{ p: 3 }}>
-          <Typography color="text.secondary">{t('helps.empty')}</Typography>
+          <Typography
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
+            {t('helps.empty')}
+          </Typography>
         </Paper>
       )}
       <Grid container spacing={2}>

@@ -82,7 +82,13 @@ export const CardBody = ({
   const preview = stripWhatsappFormat(ticket.lastMessage);
   return (
     <Stack spacing={1}>
-      <Stack direction="row" spacing={1} alignItems="center">
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{
+          alignItems: 'center',
+        }}
+      >
         {handle}
         <Avatar
           src={contact.urlPicture || contact.profilePicUrl || undefined}
@@ -93,13 +99,27 @@ export const CardBody = ({
           <Typography variant="subtitle2" noWrap>
             {contact.name}
           </Typography>
-          <Typography variant="caption" color="text.secondary" noWrap component="p">
+          <Typography
+            variant="caption"
+            noWrap
+            component="p"
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
             {contact.number}
           </Typography>
         </Box>
         {actions}
       </Stack>
-      <Typography variant="body2" color="text.secondary" noWrap title={preview}>
+      <Typography
+        variant="body2"
+        noWrap
+        title={preview}
+        sx={{
+          color: 'text.secondary',
+        }}
+      >
         {preview || t('kanban.noMessage')}
       </Typography>
       <Button

@@ -44,10 +44,10 @@ export const KanbanLane = ({
     >
       <Stack
         direction="row"
-        alignItems="center"
         spacing={1}
         data-testid="kanban-lane-header"
         sx={{
+          alignItems: 'center',
           px: 1.5,
           py: 1,
           bgcolor: color,

@@ -49,8 +49,19 @@ const BoardError = () => {
   const queryClient = useQueryClient();
   return (
     <Paper variant="outlined" sx={{ p: 3 }}>
-      <Stack spacing={2} alignItems="flex-start">
-        <Typography color="text.secondary">{t('kanban.loadError')}</Typography>
+      <Stack
+        spacing={2}
+        sx={{
+          alignItems: 'flex-start',
+        }}
+      >
+        <Typography
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
+          {t('kanban.loadError')}
+        </Typography>
         <Button
           variant="outlined"
           onClick={() => void queryClient.refetchQueries({ queryKey: ['kanban'], type: 'active' })}

@@ -12,7 +12,13 @@ export const MessagesApiPage = () => {
         <Typography variant="h5" component="h1">
           {t('messagesApi.title')}
         </Typography>
-        <Typography color="text.secondary">{t('messagesApi.intro')}</Typography>
+        <Typography
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
+          {t('messagesApi.intro')}
+        </Typography>
       </Stack>
 
       <MessagesApiDocs />
@@ -22,14 +28,21 @@ export const MessagesApiPage = () => {
           <Typography variant="h6" component="h2" id="messages-api-test-title">
             {t('messagesApi.test.title')}
           </Typography>
-          <Typography variant="body2" color="text.secondary">
+          <Typography
+            variant="body2"
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
             {t('messagesApi.test.intro')}
           </Typography>
         </Stack>
         <Stack
           direction={{ xs: 'column', md: 'row' }}
           spacing={2}
-          alignItems={{ xs: 'stretch', md: 'flex-start' }}
+          sx={{
+            alignItems: { xs: 'stretch', md: 'flex-start' },
+          }}
         >
           <TextSendForm />
           <MediaSendForm />

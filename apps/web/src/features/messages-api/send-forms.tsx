@@ -38,7 +38,12 @@ const ResultBox = ({ result, testId }: { result: SendResult | null; testId: stri
       sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5, minWidth: 0 }}
     >
       {!result && (
-        <Typography variant="body2" color="text.secondary">
+        <Typography
+          variant="body2"
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
           {t('messagesApi.test.noResult')}
         </Typography>
       )}
@@ -49,14 +54,27 @@ const ResultBox = ({ result, testId }: { result: SendResult | null; testId: stri
       )}
       {result?.kind === 'answer' && (
         <Stack spacing={1}>
-          <Stack direction="row" spacing={1} alignItems="center" flexWrap="wrap" useFlexGap>
+          <Stack
+            direction="row"
+            spacing={1}
+            useFlexGap
+            sx={{
+              alignItems: 'center',
+              flexWrap: 'wrap',
+            }}
+          >
             <Chip
               size="small"
               label={`HTTP ${result.status}`}
               color={result.status >= 200 && result.status < 300 ? 'success' : 'error'}
             />
             {result.retryAfter !== undefined && (
-              <Typography variant="body2" color="text.secondary">
+              <Typography
+                variant="body2"
+                sx={{
+                  color: 'text.secondary',
+                }}
+              >
                 {t('messagesApi.test.retryAfter', { count: result.retryAfter })}
               </Typography>
             )}

@@ -129,7 +129,14 @@ const ProviderForm = ({ provider, onClose }: { provider: AiProviderView; onClose
                     : t('prompts.provider.keyHint')
               }
             />
-            <Stack direction="row" spacing={1} alignItems="center" sx={{ mt: 1 }}>
+            <Stack
+              direction="row"
+              spacing={1}
+              sx={{
+                alignItems: 'center',
+                mt: 1,
+              }}
+            >
               {isKeySet ? (
                 <Chip
                   size="small"
@@ -153,7 +160,13 @@ const ProviderForm = ({ provider, onClose }: { provider: AiProviderView; onClose
             </Stack>
           </Box>
           <Box>
-            <Stack direction="row" spacing={1} alignItems="center">
+            <Stack
+              direction="row"
+              spacing={1}
+              sx={{
+                alignItems: 'center',
+              }}
+            >
               <Button
                 variant="outlined"
                 onClick={() => test.mutate()}

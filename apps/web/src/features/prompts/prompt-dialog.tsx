@@ -132,7 +132,13 @@ const PromptForm = ({ prompt, onClose }: { prompt: PromptView | null; onClose: (
             disabled={isSubmitting}
             {...errorOf('prompt', errors.prompt, t('prompts.form.promptHint'))}
           />
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="flex-start">
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={2}
+            sx={{
+              alignItems: 'flex-start',
+            }}
+          >
             <Controller
               name="model"
               control={control}
@@ -202,7 +208,13 @@ const PromptForm = ({ prompt, onClose }: { prompt: PromptView | null; onClose: (
               )}
             />
           </Stack>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="flex-start">
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={2}
+            sx={{
+              alignItems: 'flex-start',
+            }}
+          >
             <TextField
               {...registerMui(register, 'maxTokens')}
               label={t('prompts.form.maxTokens')}
@@ -225,9 +237,19 @@ const PromptForm = ({ prompt, onClose }: { prompt: PromptView | null; onClose: (
             control={control}
             render={({ field }) => (
               <FormControl fullWidth error={Boolean(errors.temperature)}>
-                <Stack direction="row" justifyContent="space-between">
+                <Stack
+                  direction="row"
+                  sx={{
+                    justifyContent: 'space-between',
+                  }}
+                >
                   <FormLabel id="prompt-temperature">{t('prompts.form.temperature')}</FormLabel>
-                  <Typography variant="body2" color="text.secondary">
+                  <Typography
+                    variant="body2"
+                    sx={{
+                      color: 'text.secondary',
+                    }}
+                  >
                     {field.value.toFixed(1)}
                   </Typography>
                 </Stack>

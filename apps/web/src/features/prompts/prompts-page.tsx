@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Chip, Stack } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
 import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
@@ -81,7 +81,13 @@ const PromptsManager = () => {
     {
       header: t('prompts.columns.name'),
       cell: (prompt) => (
-        <Stack direction="row" spacing={1} alignItems="center">
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{
+            alignItems: 'center',
+          }}
+        >
           <span>{prompt.name}</span>
           {prompt.lastError && <LastErrorIcon error={prompt.lastError} />}
         </Stack>

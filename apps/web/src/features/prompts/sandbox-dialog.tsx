@@ -63,8 +63,19 @@ const Turn = ({ turn }: { turn: SandboxTurn }) => {
   const { t } = useTranslation();
   const isUser = turn.role === 'user';
   return (
-    <Stack alignItems={isUser ? 'flex-end' : 'flex-start'} sx={{ mb: 1 }}>
-      <Typography variant="caption" color="text.secondary" sx={{ px: 0.5 }}>
+    <Stack
+      sx={{
+        alignItems: isUser ? 'flex-end' : 'flex-start',
+        mb: 1,
+      }}
+    >
+      <Typography
+        variant="caption"
+        sx={{
+          color: 'text.secondary',
+          px: 0.5,
+        }}
+      >
         {isUser ? t('prompts.sandbox.you') : t('prompts.sandbox.agent')}
       </Typography>
       <Paper
@@ -94,7 +105,13 @@ const Turn = ({ turn }: { turn: SandboxTurn }) => {
 
 const Field = ({ label, value }: { label: string; value: string | null }) => (
   <Stack direction="row" spacing={1}>
-    <Typography variant="body2" color="text.secondary" sx={{ minWidth: 110 }}>
+    <Typography
+      variant="body2"
+      sx={{
+        color: 'text.secondary',
+        minWidth: 110,
+      }}
+    >
       {label}
     </Typography>
     <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
@@ -111,8 +128,21 @@ const Analysis = ({ response }: { response: SandboxChatResponse }) => {
   const usage = response.tokens.usage;
   return (
     <Stack spacing={2}>
-      <Stack direction="row" spacing={1} alignItems="center" flexWrap="wrap" useFlexGap>
-        <Typography variant="body2" color="text.secondary">
+      <Stack
+        direction="row"
+        spacing={1}
+        useFlexGap
+        sx={{
+          alignItems: 'center',
+          flexWrap: 'wrap',
+        }}
+      >
+        <Typography
+          variant="body2"
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
           {t('prompts.sandbox.state')}
         </Typography>
         <Chip
@@ -121,7 +151,13 @@ const Analysis = ({ response }: { response: SandboxChatResponse }) => {
           variant={response.final ? 'filled' : 'outlined'}
           label={response.final ? t('prompts.sandbox.final') : t('prompts.sandbox.inProgress')}
         />
-        <Typography variant="body2" color="text.secondary" sx={{ pl: 1 }}>
+        <Typography
+          variant="body2"
+          sx={{
+            color: 'text.secondary',
+            pl: 1,
+          }}
+        >
           {t('prompts.sandbox.sentiment')}
         </Typography>
         <Chip
@@ -171,7 +207,12 @@ const Analysis = ({ response }: { response: SandboxChatResponse }) => {
             </TableBody>
           </Table>
         ) : (
-          <Typography variant="body2" color="text.secondary">
+          <Typography
+            variant="body2"
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
             {t('prompts.sandbox.noProducts')}
           </Typography>
         )}
@@ -284,7 +325,13 @@ const SandboxChat = ({ prompt }: { prompt: PromptView }) => {
   return (
     <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ minHeight: 0, flex: 1 }}>
       <Stack spacing={1.5} sx={{ flex: 3, minWidth: 0 }}>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} alignItems="flex-start">
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={1.5}
+          sx={{
+            alignItems: 'flex-start',
+          }}
+        >
           <TextField
             label={t('prompts.sandbox.contactName')}
             value={contactName}
@@ -333,7 +380,14 @@ const SandboxChat = ({ prompt }: { prompt: PromptView }) => {
           }}
         >
           {turns.length === 0 && !chat.isPending && (
-            <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center', py: 4 }}>
+            <Typography
+              variant="body2"
+              sx={{
+                color: 'text.secondary',
+                textAlign: 'center',
+                py: 4,
+              }}
+            >
               {t('prompts.sandbox.empty')}
             </Typography>
           )}
@@ -341,7 +395,14 @@ const SandboxChat = ({ prompt }: { prompt: PromptView }) => {
             <Turn key={index} turn={turn} />
           ))}
           {chat.isPending && (
-            <Stack direction="row" spacing={1} alignItems="center" sx={{ color: 'text.secondary' }}>
+            <Stack
+              direction="row"
+              spacing={1}
+              sx={{
+                alignItems: 'center',
+                color: 'text.secondary',
+              }}
+            >
               <CircularProgress size={16} aria-label={t('prompts.sandbox.waiting')} />
               <Typography variant="body2">{t('prompts.sandbox.waiting')}</Typography>
             </Stack>
@@ -352,7 +413,13 @@ const SandboxChat = ({ prompt }: { prompt: PromptView }) => {
             {failure}
           </Alert>
         )}
-        <Stack direction="row" spacing={1} alignItems="flex-start">
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{
+            alignItems: 'flex-start',
+          }}
+        >
           <TextField
             label={t('prompts.sandbox.message')}
             value={draft}
@@ -376,7 +443,12 @@ const SandboxChat = ({ prompt }: { prompt: PromptView }) => {
             {t('prompts.sandbox.send')}
           </Button>
         </Stack>
-        <Typography variant="body2" color="text.secondary">
+        <Typography
+          variant="body2"
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
           {t('prompts.sandbox.estimate', { tokens: estimate })}
         </Typography>
       </Stack>
@@ -391,7 +463,12 @@ const SandboxChat = ({ prompt }: { prompt: PromptView }) => {
         {last ? (
           <Analysis response={last} />
         ) : (
-          <Typography variant="body2" color="text.secondary">
+          <Typography
+            variant="body2"
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
             {t('prompts.sandbox.noAnalysis')}
           </Typography>
         )}

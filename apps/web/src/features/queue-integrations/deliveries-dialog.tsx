@@ -131,7 +131,12 @@ const DeliveriesBody = ({
         </Box>
       );
     return (
-      <Stack spacing={2} alignItems="center">
+      <Stack
+        spacing={2}
+        sx={{
+          alignItems: 'center',
+        }}
+      >
         <TableContainer>
           <Table size="small" aria-label={t('queueIntegrations.deliveries.listLabel')}>
             <TableHead>
@@ -182,9 +187,17 @@ const DeliveriesBody = ({
           <Stack
             direction={{ xs: 'column', sm: 'row' }}
             spacing={1}
-            alignItems={{ xs: 'flex-start', sm: 'center' }}
+            sx={{
+              alignItems: { xs: 'flex-start', sm: 'center' },
+            }}
           >
-            <Typography variant="body2" color="text.secondary" sx={{ flexGrow: 1 }}>
+            <Typography
+              variant="body2"
+              sx={{
+                color: 'text.secondary',
+                flexGrow: 1,
+              }}
+            >
               {t('queueIntegrations.deliveries.intro')}
             </Typography>
             <FormControlLabel

@@ -55,8 +55,19 @@ export const DialogflowSessionTest = ({
   const answersCurrent = test.variables !== undefined && sameInput(test.variables, input);
 
   return (
-    <Stack spacing={1.5} alignItems="flex-start">
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} alignItems={{ sm: 'center' }}>
+    <Stack
+      spacing={1.5}
+      sx={{
+        alignItems: 'flex-start',
+      }}
+    >
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={1.5}
+        sx={{
+          alignItems: { sm: 'center' },
+        }}
+      >
         <Button
           variant="outlined"
           size="small"
@@ -76,7 +87,12 @@ export const DialogflowSessionTest = ({
         >
           {t('queueIntegrations.form.testSession')}
         </Button>
-        <Typography variant="body2" color="text.secondary">
+        <Typography
+          variant="body2"
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
           {t('queueIntegrations.form.testSessionHint')}
         </Typography>
       </Stack>
@@ -92,7 +108,14 @@ export const DialogflowSessionTest = ({
               {text}
             </Box>
           ))}
-          <Typography variant="caption" color="text.secondary" component="div" sx={{ mt: 0.5 }}>
+          <Typography
+            variant="caption"
+            component="div"
+            sx={{
+              color: 'text.secondary',
+              mt: 0.5,
+            }}
+          >
             {t('queueIntegrations.form.testDuration', { ms: test.data.durationMs })}
           </Typography>
         </Alert>

@@ -302,7 +302,7 @@ describe('integration dialog', () => {
     const result = (await within(dialog).findByText('Conectado: intención Saludo')).closest(
       '[role="alert"]',
     ) as HTMLElement;
-    expect(result.className).toMatch(/MuiAlert-standardSuccess/);
+    expect(result.className).toMatch(/MuiAlert-colorSuccess/);
     expect(within(result).getByText('¡Hola! ¿En qué puedo ayudarle?')).toBeTruthy();
     expect(within(result).getByText('Escriba "menú" para ver las opciones.')).toBeTruthy();
     expect(within(dialog).queryByRole('progressbar')).toBeNull();
@@ -338,7 +338,7 @@ describe('integration dialog', () => {
     const refusal = await within(dialog).findByText(
       'Google rechazó la clave de la cuenta de servicio. Revise que sea del proyecto del agente y que tenga el rol Cliente de la API de Dialogflow.',
     );
-    expect(refusal.closest('[role="alert"]')?.className).toMatch(/MuiAlert-standardError/);
+    expect(refusal.closest('[role="alert"]')?.className).toMatch(/MuiAlert-colorError/);
     expect(sent).toEqual([
       { projectName: 'acme-bot', jsonContent: '', language: 'es', integrationId: 9 },
     ]);

@@ -205,7 +205,13 @@ const IntegrationForm = ({
       </DialogTitle>
       <DialogContent dividers>
         <Stack spacing={2.5}>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="flex-start">
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={2}
+            sx={{
+              alignItems: 'flex-start',
+            }}
+          >
             <Controller
               name="type"
               control={control}
@@ -255,7 +261,13 @@ const IntegrationForm = ({
           {type === 'typebot' && (
             <>
               {textField('typebotSlug', { hint: t('queueIntegrations.form.typebotSlugHint') })}
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="flex-start">
+              <Stack
+                direction={{ xs: 'column', sm: 'row' }}
+                spacing={2}
+                sx={{
+                  alignItems: 'flex-start',
+                }}
+              >
                 {textField('typebotExpires', {
                   numeric: true,
                   hint: t('queueIntegrations.form.typebotExpiresHint'),
@@ -265,7 +277,13 @@ const IntegrationForm = ({
                   hint: t('queueIntegrations.form.typebotDelayMessageHint'),
                 })}
               </Stack>
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="flex-start">
+              <Stack
+                direction={{ xs: 'column', sm: 'row' }}
+                spacing={2}
+                sx={{
+                  alignItems: 'flex-start',
+                }}
+              >
                 {textField('typebotKeywordFinish', {
                   hint: t('queueIntegrations.form.typebotKeywordFinishHint'),
                 })}
@@ -292,7 +310,13 @@ const IntegrationForm = ({
 
           {type === 'dialogflow' && (
             <>
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="flex-start">
+              <Stack
+                direction={{ xs: 'column', sm: 'row' }}
+                spacing={2}
+                sx={{
+                  alignItems: 'flex-start',
+                }}
+              >
                 {textField('projectName', { hint: t('queueIntegrations.form.projectNameHint') })}
                 {textField('language', {
                   hint: t('queueIntegrations.form.languageHint'),

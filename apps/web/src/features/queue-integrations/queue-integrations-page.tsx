@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Stack } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import HistoryIcon from '@mui/icons-material/History';
 import { useQueryClient } from '@tanstack/react-query';
@@ -88,7 +88,13 @@ const IntegrationsManager = () => {
     {
       header: t('queueIntegrations.columns.name'),
       cell: (integration) => (
-        <Stack direction="row" spacing={1} alignItems="center">
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{
+            alignItems: 'center',
+          }}
+        >
           <span>{integration.name}</span>
           {integration.lastError && (
             // The warning leads to the failed deliveries, which tell why the flow did not answer.

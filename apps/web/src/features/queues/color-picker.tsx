@@ -53,7 +53,13 @@ export const ColorPicker = ({
   const selected = isCssColor(value) ? normalizeColor(value) : null;
   return (
     <Stack spacing={1.5}>
-      <Typography variant="body2" color="text.secondary" id="queue-color-palette">
+      <Typography
+        variant="body2"
+        id="queue-color-palette"
+        sx={{
+          color: 'text.secondary',
+        }}
+      >
         {t('queues.form.palette')}
       </Typography>
       <Box

@@ -243,7 +243,12 @@ const QueueForm = ({
       <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
         {t('queues.form.schedules')}
       </Typography>
-      <Typography variant="body2" color="text.secondary">
+      <Typography
+        variant="body2"
+        sx={{
+          color: 'text.secondary',
+        }}
+      >
         {t('queues.form.schedulesHint')}
       </Typography>
       <SchedulesEditor control={control} />

@@ -14,7 +14,7 @@ import {
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import SubdirectoryArrowRightIcon from '@mui/icons-material/SubdirectoryArrowRight';
@@ -150,7 +150,13 @@ const OptionForm = ({
           fullWidth
           {...fieldError('message')}
         />
-        <Stack direction="row" spacing={1} justifyContent="flex-end">
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{
+            justifyContent: 'flex-end',
+          }}
+        >
           <Button size="small" onClick={onDone} disabled={isSubmitting}>
             {t('common.cancel')}
           </Button>
@@ -199,7 +205,13 @@ const OptionItem = ({ option }: { option: QueueOption }) => {
           onDone={() => setEditing(false)}
         />
       ) : (
-        <Stack direction="row" spacing={1} alignItems="flex-start">
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{
+            alignItems: 'flex-start',
+          }}
+        >
           <Tooltip title={isExpanded ? t('queues.options.collapse') : t('queues.options.expand')}>
             <IconButton
               size="small"
@@ -226,8 +238,11 @@ const OptionItem = ({ option }: { option: QueueOption }) => {
             {option.message && (
               <Typography
                 variant="body2"
-                color="text.secondary"
-                sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
+                sx={{
+                  color: 'text.secondary',
+                  whiteSpace: 'pre-wrap',
+                  wordBreak: 'break-word',
+                }}
               >
                 {option.message}
               </Typography>
@@ -314,7 +329,12 @@ const OptionLevel = ({
   return (
     <Stack spacing={1}>
       {options.length === 0 && !isAdding && (
-        <Typography variant="body2" color="text.secondary">
+        <Typography
+          variant="body2"
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
           {isTop ? t('queues.options.empty') : t('queues.options.noChildren')}
         </Typography>
       )}
@@ -351,7 +371,12 @@ export const QueueOptionsEditor = ({ queueId }: { queueId: number }) => {
   const [isAdding, setAdding] = useState(false);
   return (
     <Stack spacing={2}>
-      <Typography variant="body2" color="text.secondary">
+      <Typography
+        variant="body2"
+        sx={{
+          color: 'text.secondary',
+        }}
+      >
         {t('queues.options.intro')}
       </Typography>
       <OptionLevel

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Stack, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -55,7 +55,13 @@ const QueuesManager = () => {
     {
       header: t('queues.columns.color'),
       cell: (queue) => (
-        <Stack direction="row" spacing={1} alignItems="center">
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{
+            alignItems: 'center',
+          }}
+        >
           <ColorSwatch color={cssColor(queue.color)} size={18} />
           <Typography variant="body2" component="span" sx={{ fontFamily: 'monospace' }}>
             {queue.color}

@@ -15,7 +15,7 @@ import {
   Typography,
 } from '@mui/material';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
-import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import InsertDriveFileOutlinedIcon from '@mui/icons-material/InsertDriveFileOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
@@ -173,7 +173,7 @@ const QuickMessageForm = ({
                     control={
                       <Switch
                         checked={value}
-                        inputRef={ref}
+                        slotProps={{ input: { ref } }}
                         onChange={(event) => onChange(event.target.checked)}
                       />
                     }
@@ -201,8 +201,8 @@ const QuickMessageForm = ({
               <Stack
                 direction="row"
                 spacing={1}
-                alignItems="center"
                 sx={{
+                  alignItems: 'center',
                   border: 1,
                   borderColor: fileError ? 'error.main' : 'divider',
                   borderRadius: 1,

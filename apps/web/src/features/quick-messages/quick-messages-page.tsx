@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Chip, Stack } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -56,7 +56,13 @@ export const QuickMessagesPage = () => {
     {
       header: t('quickMessages.columns.shortcode'),
       cell: (record) => (
-        <Stack direction="row" spacing={0.5} alignItems="center">
+        <Stack
+          direction="row"
+          spacing={0.5}
+          sx={{
+            alignItems: 'center',
+          }}
+        >
           <span>{record.shortcode}</span>
           {record.geral && (
             <Chip size="small" variant="outlined" label={t('quickMessages.geralBadge')} />

@@ -12,7 +12,7 @@ import {
 } from '@mui/material';
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
-import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import { useTranslation } from 'react-i18next';
 import type { ScheduleView } from '@atendi/shared';
@@ -170,10 +170,13 @@ export const SchedulesCalendar = ({
     <Paper variant="outlined" sx={{ p: 1.5 }} data-testid="schedules-calendar">
       <Stack
         direction="row"
-        alignItems="center"
         spacing={1}
         useFlexGap
-        sx={{ flexWrap: 'wrap', mb: 1.5 }}
+        sx={{
+          alignItems: 'center',
+          flexWrap: 'wrap',
+          mb: 1.5,
+        }}
       >
         <Button size="small" variant="outlined" onClick={() => setAnchor(new Date())}>
           {t('schedules.calendar.today')}

@@ -85,9 +85,12 @@ export const SchedulesPage = () => {
       <Stack
         direction="row"
         spacing={2}
-        alignItems="center"
         useFlexGap
-        sx={{ flexWrap: 'wrap', rowGap: 1.5 }}
+        sx={{
+          alignItems: 'center',
+          flexWrap: 'wrap',
+          rowGap: 1.5,
+        }}
       >
         <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
           {t('schedules.title', { count: countOf(list.data) })}
@@ -126,7 +129,13 @@ export const SchedulesPage = () => {
       ) : (
         <>
           {list.isError && (
-            <Typography color="text.secondary">{t('schedules.loadError')}</Typography>
+            <Typography
+              sx={{
+                color: 'text.secondary',
+              }}
+            >
+              {t('schedules.loadError')}
+            </Typography>
           )}
           <SchedulesCalendar
             schedules={schedules}

@@ -42,7 +42,13 @@ const SchedulesForm = ({ companyId, saved }: { companyId: number; saved: Schedul
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2, md: 3 } }}>
       <Stack component="form" noValidate spacing={2} onSubmit={handleSubmit(onSubmit)}>
-        <Typography color="text.secondary">{t('settings.schedules.intro')}</Typography>
+        <Typography
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
+          {t('settings.schedules.intro')}
+        </Typography>
         <SchedulesEditor control={control} />
         <Box>
           <Button type="submit" variant="contained" disabled={isSubmitting}>

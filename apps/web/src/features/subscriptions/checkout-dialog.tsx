@@ -92,7 +92,12 @@ const fieldWidths: Record<(typeof textFields)[number], number> = {
 
 const SummaryLine = ({ label, value }: { label: string; value: string }) => (
   <Stack direction="row" spacing={1}>
-    <Typography color="text.secondary" sx={{ minWidth: 140 }}>
+    <Typography
+      sx={{
+        color: 'text.secondary',
+        minWidth: 140,
+      }}
+    >
       {label}
     </Typography>
     <Typography sx={{ overflowWrap: 'anywhere' }}>{value}</Typography>
@@ -304,7 +309,12 @@ const CheckoutSteps = ({
               </Alert>
             )}
             {isRedirecting && (
-              <Typography role="status" color="text.secondary">
+              <Typography
+                role="status"
+                sx={{
+                  color: 'text.secondary',
+                }}
+              >
                 {t('checkout.redirecting')}
               </Typography>
             )}

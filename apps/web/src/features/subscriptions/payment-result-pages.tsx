@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, CircularProgress, Stack, Typography } from '@mui/material';
 import CancelIcon from '@mui/icons-material/CancelOutlined';
-import CheckCircleIcon from '@mui/icons-material/CheckCircleOutline';
+import CheckCircleIcon from '@mui/icons-material/CheckCircleOutlined';
 import HourglassIcon from '@mui/icons-material/HourglassTopOutlined';
 import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -43,8 +43,20 @@ export const PaymentSuccessPage = () => {
       title={t('payment.successTitle')}
       text={t('payment.successText')}
       action={
-        <Stack spacing={2} alignItems="center">
-          <Stack direction="row" spacing={1} alignItems="center" role="status">
+        <Stack
+          spacing={2}
+          sx={{
+            alignItems: 'center',
+          }}
+        >
+          <Stack
+            direction="row"
+            spacing={1}
+            role="status"
+            sx={{
+              alignItems: 'center',
+            }}
+          >
             <CircularProgress size={20} />
             <Typography>{t('payment.confirming')}</Typography>
           </Stack>

@@ -108,7 +108,14 @@ const PlanCard = ({
           {t('subscribe.subscribe')}
         </Button>
         {!purchasable && (
-          <Typography variant="caption" color="text.secondary" sx={{ mt: 1, textAlign: 'center' }}>
+          <Typography
+            variant="caption"
+            sx={{
+              color: 'text.secondary',
+              mt: 1,
+              textAlign: 'center',
+            }}
+          >
             {t('subscribe.notPurchasable')}
           </Typography>
         )}
@@ -166,7 +173,13 @@ export const SubscribePage = () => {
       {plans.isPending ? (
         <LoadingBox />
       ) : plans.isSuccess && list.length === 0 ? (
-        <Typography color="text.secondary">{t('subscribe.empty')}</Typography>
+        <Typography
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
+          {t('subscribe.empty')}
+        </Typography>
       ) : (
         <Grid container spacing={2}>
           {list.map((plan) => (

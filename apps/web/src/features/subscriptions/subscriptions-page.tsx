@@ -29,16 +29,40 @@ const CompanyStatusCard = () => {
   return (
     <Paper variant="outlined" sx={{ p: 2 }} data-testid="company-status">
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 1, sm: 4 }}>
-        <Stack direction="row" spacing={1} alignItems="center">
-          <Typography color="text.secondary">{t('subscriptions.companyStatus')}</Typography>
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{
+            alignItems: 'center',
+          }}
+        >
+          <Typography
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
+            {t('subscriptions.companyStatus')}
+          </Typography>
           <Chip
             size="small"
             color={companyChipColour[companyStatus]}
             label={t(`subscriptions.companyStatuses.${companyStatus}`)}
           />
         </Stack>
-        <Stack direction="row" spacing={1} alignItems="center">
-          <Typography color="text.secondary">{t('subscriptions.companyDueDate')}</Typography>
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{
+            alignItems: 'center',
+          }}
+        >
+          <Typography
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
+            {t('subscriptions.companyDueDate')}
+          </Typography>
           <Typography>{dueDate || t('subscriptions.noDueDate')}</Typography>
         </Stack>
       </Stack>
@@ -53,7 +77,12 @@ const StorageCard = () => {
   if (!company.data) return null;
   return (
     <Paper variant="outlined" sx={{ p: 2 }} data-testid="company-storage">
-      <Typography color="text.secondary" gutterBottom>
+      <Typography
+        gutterBottom
+        sx={{
+          color: 'text.secondary',
+        }}
+      >
         {t('storage.title')}
       </Typography>
       <StorageUsage used={company.data.storageUsed} limit={company.data.storageLimit} />
@@ -95,9 +124,11 @@ export const SubscriptionsPage = () => {
       <Stack
         direction="row"
         spacing={2}
-        alignItems="center"
-        justifyContent="space-between"
-        flexWrap="wrap"
+        sx={{
+          alignItems: 'center',
+          justifyContent: 'space-between',
+          flexWrap: 'wrap',
+        }}
       >
         <Typography variant="h5" component="h1">
           {t('subscriptions.title')}

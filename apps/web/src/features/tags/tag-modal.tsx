@@ -110,7 +110,13 @@ const TagForm = ({ tag, onClose }: { tag: TagView | null; onClose: () => void })
             name="color"
             control={control}
             render={({ field: { ref, value, onChange, onBlur } }) => (
-              <Stack direction="row" spacing={1} alignItems="flex-start">
+              <Stack
+                direction="row"
+                spacing={1}
+                sx={{
+                  alignItems: 'flex-start',
+                }}
+              >
                 <Box
                   component="input"
                   type="color"
@@ -141,7 +147,7 @@ const TagForm = ({ tag, onClose }: { tag: TagView | null; onClose: () => void })
                   control={
                     <Switch
                       checked={value}
-                      inputRef={ref}
+                      slotProps={{ input: { ref } }}
                       onChange={(event) => onChange(event.target.checked)}
                     />
                   }

@@ -62,8 +62,14 @@ export const AttachmentsPreview = ({
             key={`${file.name}-${file.size}-${file.lastModified}-${index}`}
             direction="row"
             spacing={1}
-            alignItems="center"
-            sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 0.5, maxWidth: 260 }}
+            sx={{
+              alignItems: 'center',
+              border: 1,
+              borderColor: 'divider',
+              borderRadius: 1,
+              p: 0.5,
+              maxWidth: 260,
+            }}
           >
             {file.type.startsWith('image/') ? (
               <Thumbnail file={file} />
@@ -74,7 +80,12 @@ export const AttachmentsPreview = ({
               <Typography variant="body2" noWrap title={file.name}>
                 {file.name}
               </Typography>
-              <Typography variant="caption" color="text.secondary">
+              <Typography
+                variant="caption"
+                sx={{
+                  color: 'text.secondary',
+                }}
+              >
                 {formatFileSize(file.size)}
               </Typography>
             </Box>

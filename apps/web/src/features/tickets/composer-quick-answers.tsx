@@ -117,7 +117,7 @@ export const QuickAnswersList = ({
               <ListItemText
                 primary={`/${answer.shortcode}`}
                 secondary={quickMessagePreview(answer.message)}
-                slotProps={{ primary: { fontWeight: 600 } }}
+                slotProps={{ primary: { sx: { fontWeight: 600 } } }}
               />
             </ListItemButton>
           ))}

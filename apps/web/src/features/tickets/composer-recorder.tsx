@@ -1,6 +1,6 @@
 import { Box, CircularProgress, IconButton, Stack, Typography } from '@mui/material';
 import CancelOutlinedIcon from '@mui/icons-material/HighlightOff';
-import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
+import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
 import { useTranslation } from 'react-i18next';
 import { formatDuration, type RecorderState } from './composer-audio';
 
@@ -19,9 +19,23 @@ export const RecordingBar = ({
   const { t } = useTranslation();
   if (state === 'sending') {
     return (
-      <Stack direction="row" spacing={1} alignItems="center" sx={{ flex: 1, px: 1, minHeight: 40 }}>
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{
+          alignItems: 'center',
+          flex: 1,
+          px: 1,
+          minHeight: 40,
+        }}
+      >
         <CircularProgress size={20} aria-label={t('tickets.composer.audioSending')} />
-        <Typography variant="body2" color="text.secondary">
+        <Typography
+          variant="body2"
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
           {t('tickets.composer.audioSending')}
         </Typography>
       </Stack>
@@ -31,9 +45,12 @@ export const RecordingBar = ({
     <Stack
       direction="row"
       spacing={1}
-      alignItems="center"
-      justifyContent="flex-end"
-      sx={{ flex: 1, minHeight: 40 }}
+      sx={{
+        alignItems: 'center',
+        justifyContent: 'flex-end',
+        flex: 1,
+        minHeight: 40,
+      }}
     >
       <IconButton aria-label={t('tickets.composer.audioCancel')} color="error" onClick={onCancel}>
         <CancelOutlinedIcon />

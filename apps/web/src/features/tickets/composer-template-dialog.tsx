@@ -163,7 +163,12 @@ const TemplateForm = ({ ticket, onClose }: { ticket: TicketView; onClose: () => 
       <DialogTitle>{t('tickets.composer.template.title')}</DialogTitle>
       <DialogContent dividers>
         <Stack spacing={2.5}>
-          <Typography variant="body2" color="text.secondary">
+          <Typography
+            variant="body2"
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
             {t('tickets.composer.template.intro')}
           </Typography>
           {templates.isError ? (

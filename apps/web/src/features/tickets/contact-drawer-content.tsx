@@ -102,8 +102,14 @@ export const ContactDrawerContent = ({
     <Stack sx={{ height: '100%', minHeight: 0 }}>
       <Stack
         direction="row"
-        alignItems="center"
-        sx={{ px: 2, py: 1, borderBottom: 1, borderColor: 'divider', flexShrink: 0 }}
+        sx={{
+          alignItems: 'center',
+          px: 2,
+          py: 1,
+          borderBottom: 1,
+          borderColor: 'divider',
+          flexShrink: 0,
+        }}
       >
         <Typography component="h2" variant="subtitle1" sx={{ flex: 1, fontWeight: 600 }}>
           {t('tickets.contactDrawer.title')}
@@ -113,7 +119,13 @@ export const ContactDrawerContent = ({
         </IconButton>
       </Stack>
       <Stack spacing={2} sx={{ p: 2, overflowY: 'auto', flex: 1, minHeight: 0 }}>
-        <Stack spacing={0.5} alignItems="center" sx={{ textAlign: 'center' }}>
+        <Stack
+          spacing={0.5}
+          sx={{
+            alignItems: 'center',
+            textAlign: 'center',
+          }}
+        >
           <Avatar
             src={shown.urlPicture || shown.profilePicUrl || undefined}
             alt=""
@@ -128,7 +140,13 @@ export const ContactDrawerContent = ({
             {shown.number}
           </Typography>
           {shown.email && (
-            <Typography variant="body2" color="text.secondary" data-testid="contact-drawer-email">
+            <Typography
+              variant="body2"
+              data-testid="contact-drawer-email"
+              sx={{
+                color: 'text.secondary',
+              }}
+            >
               {shown.email}
             </Typography>
           )}
@@ -156,7 +174,13 @@ export const ContactDrawerContent = ({
             <Stack component="dl" spacing={1} sx={{ m: 0 }}>
               {contact.data.extraInfo.map((info) => (
                 <Box key={info.id}>
-                  <Typography component="dt" variant="caption" color="text.secondary">
+                  <Typography
+                    component="dt"
+                    variant="caption"
+                    sx={{
+                      color: 'text.secondary',
+                    }}
+                  >
                     {info.name}
                   </Typography>
                   <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-word' }}>
@@ -166,7 +190,12 @@ export const ContactDrawerContent = ({
               ))}
             </Stack>
           ) : (
-            <Typography variant="body2" color="text.secondary">
+            <Typography
+              variant="body2"
+              sx={{
+                color: 'text.secondary',
+              }}
+            >
               {t('tickets.contactDrawer.noExtraInfo')}
             </Typography>
           )}

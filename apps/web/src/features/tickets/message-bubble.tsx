@@ -19,7 +19,7 @@ import CallIcon from '@mui/icons-material/Call';
 import ContactPhoneIcon from '@mui/icons-material/ContactPhone';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import DoneIcon from '@mui/icons-material/Done';
-import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
+import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlined';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import InsertDriveFileIcon from '@mui/icons-material/InsertDriveFile';
 import ReportProblemOutlinedIcon from '@mui/icons-material/ReportProblemOutlined';
@@ -116,8 +116,8 @@ export const QuotedMessage = ({
       </Typography>
       <Typography
         variant="body2"
-        color="text.secondary"
         sx={{
+          color: 'text.secondary',
           display: '-webkit-box',
           WebkitLineClamp: 3,
           WebkitBoxOrient: 'vertical',
@@ -133,7 +133,14 @@ export const QuotedMessage = ({
 };
 
 const InfoBlock = ({ icon, children }: { icon: ReactNode; children: ReactNode }) => (
-  <Stack direction="row" spacing={1} alignItems="flex-start" sx={{ py: 0.5 }}>
+  <Stack
+    direction="row"
+    spacing={1}
+    sx={{
+      alignItems: 'flex-start',
+      py: 0.5,
+    }}
+  >
     <Box sx={{ color: 'text.secondary', display: 'flex', pt: 0.25 }}>{icon}</Box>
     <Box sx={{ minWidth: 0 }}>{children}</Box>
   </Stack>
@@ -155,7 +162,13 @@ const MessageMedia = ({
   if (!url && message.mediaError)
     return (
       <InfoBlock icon={<ReportProblemOutlinedIcon fontSize="small" color="warning" />}>
-        <Typography variant="body2" color="text.secondary" data-testid="media-not-stored">
+        <Typography
+          variant="body2"
+          data-testid="media-not-stored"
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
           {t(`tickets.media.notStored.${message.mediaError}`, {
             kind: message.mediaName || t(`tickets.media.${message.mediaType}`),
           })}
@@ -316,10 +329,12 @@ export const MessageBubble = ({
   return (
     <Stack
       direction={fromMe ? 'row-reverse' : 'row'}
-      alignItems="flex-start"
       spacing={0.5}
       data-testid={`message-${message.id}`}
-      sx={{ mb: 0.75 }}
+      sx={{
+        alignItems: 'flex-start',
+        mb: 0.75,
+      }}
     >
       <Paper
         elevation={0}
@@ -345,7 +360,14 @@ export const MessageBubble = ({
           <QuotedMessage message={message.quotedMsg} contactName={contactName} sx={{ mb: 0.5 }} />
         )}
         {message.isDeleted && (
-          <Stack direction="row" spacing={0.5} alignItems="center" sx={{ color: 'text.secondary' }}>
+          <Stack
+            direction="row"
+            spacing={0.5}
+            sx={{
+              alignItems: 'center',
+              color: 'text.secondary',
+            }}
+          >
             <BlockIcon sx={{ fontSize: 16 }} aria-hidden />
             <Typography variant="body2" sx={{ fontStyle: 'italic' }}>
               {t('tickets.message.deleted')}
@@ -367,9 +389,12 @@ export const MessageBubble = ({
         <Stack
           direction="row"
           spacing={0.5}
-          alignItems="center"
-          justifyContent="flex-end"
-          sx={{ color: 'text.secondary', mt: 0.25 }}
+          sx={{
+            alignItems: 'center',
+            justifyContent: 'flex-end',
+            color: 'text.secondary',
+            mt: 0.25,
+          }}
         >
           {message.isEdited && (
             <Typography variant="caption" sx={{ fontStyle: 'italic' }}>
@@ -384,8 +409,11 @@ export const MessageBubble = ({
           <Stack
             direction="row"
             spacing={0.5}
-            alignItems="center"
-            sx={{ color: 'error.main', mt: 0.5 }}
+            sx={{
+              alignItems: 'center',
+              color: 'error.main',
+              mt: 0.5,
+            }}
           >
             <ErrorOutlineIcon sx={{ fontSize: 18 }} aria-hidden />
             <Typography variant="caption" sx={{ flex: 1 }}>

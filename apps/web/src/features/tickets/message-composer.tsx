@@ -325,15 +325,27 @@ export const MessageComposer = ({
       {windowState.kind === 'open' && windowState.closesSoon && (
         <Typography
           variant="caption"
-          color="text.secondary"
           component="p"
-          sx={{ px: 1.5, pt: 0.75, m: 0 }}
+          sx={{
+            color: 'text.secondary',
+            px: 1.5,
+            pt: 0.75,
+            m: 0,
+          }}
         >
           {t('tickets.composer.windowClosesAt', { time: formatTime(windowState.closesAt) })}
         </Typography>
       )}
       {replyTo && (
-        <Stack direction="row" spacing={1} alignItems="center" sx={{ px: 1.5, pt: 1 }}>
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{
+            alignItems: 'center',
+            px: 1.5,
+            pt: 1,
+          }}
+        >
           <QuotedMessage message={replyTo} contactName={ticket.contact.name} sx={{ flex: 1 }} />
           <IconButton
             size="small"
@@ -352,7 +364,14 @@ export const MessageComposer = ({
           onClear={() => setFiles([])}
         />
       )}
-      <Stack direction="row" spacing={0.5} alignItems="flex-end" sx={{ p: 1 }}>
+      <Stack
+        direction="row"
+        spacing={0.5}
+        sx={{
+          alignItems: 'flex-end',
+          p: 1,
+        }}
+      >
         {recorder.state === 'idle' ? (
           <>
             <EmojiButton

@@ -297,7 +297,13 @@ export const MessageList = ({
         </Box>
       )}
       {!isLoading && messages.length === 0 && (
-        <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
+        <Typography
+          sx={{
+            color: 'text.secondary',
+            p: 3,
+            textAlign: 'center',
+          }}
+        >
           {t('tickets.noMessages')}
         </Typography>
       )}

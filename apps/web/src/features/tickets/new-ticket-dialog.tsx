@@ -103,7 +103,13 @@ export const QueueField = ({
       )}
       {queues.map((queue) => (
         <MenuItem key={queue.id} value={queue.id}>
-          <Stack direction="row" spacing={1} alignItems="center">
+          <Stack
+            direction="row"
+            spacing={1}
+            sx={{
+              alignItems: 'center',
+            }}
+          >
             <Swatch color={queue.color} />
             <span>{queue.name}</span>
           </Stack>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Box, IconButton, Paper, Stack, Tooltip, Typography } from '@mui/material';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import ScheduleIcon from '@mui/icons-material/Schedule';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
@@ -83,7 +83,13 @@ const ScheduledBubble = ({
           opacity: 0.9,
         }}
       >
-        <Stack direction="row" spacing={0.5} alignItems="center">
+        <Stack
+          direction="row"
+          spacing={0.5}
+          sx={{
+            alignItems: 'center',
+          }}
+        >
           <ScheduleIcon fontSize="small" color="primary" aria-hidden />
           <Typography variant="caption" color="primary" sx={{ flex: 1, fontWeight: 600 }}>
             {t('tickets.schedules.scheduledFor', { date: when })}
@@ -102,7 +108,12 @@ const ScheduledBubble = ({
           <WhatsappText text={schedule.body} />
         </Typography>
         {schedule.mediaName && (
-          <Typography variant="caption" color="text.secondary">
+          <Typography
+            variant="caption"
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
             {schedule.mediaName}
           </Typography>
         )}

@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { Avatar, Box, Button, IconButton, Stack, Tooltip, Typography } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import ReplayIcon from '@mui/icons-material/Replay';
 import ScheduleSendIcon from '@mui/icons-material/ScheduleSend';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
@@ -123,8 +123,14 @@ export const TicketChatHeader = ({
     <Stack
       direction="row"
       spacing={1}
-      alignItems="center"
-      sx={{ px: isNarrow ? 1 : 1.5, py: 1, borderBottom: 1, borderColor: 'divider', flexShrink: 0 }}
+      sx={{
+        alignItems: 'center',
+        px: isNarrow ? 1 : 1.5,
+        py: 1,
+        borderBottom: 1,
+        borderColor: 'divider',
+        flexShrink: 0,
+      }}
     >
       {isNarrow && (
         <IconButton
@@ -146,21 +152,37 @@ export const TicketChatHeader = ({
         {isTyping ? (
           <Typography
             variant="caption"
-            color="success.main"
             noWrap
             component="p"
             role="status"
-            sx={{ fontStyle: 'italic' }}
+            sx={{
+              color: 'success.main',
+              fontStyle: 'italic',
+            }}
           >
             {t('tickets.typing')}
           </Typography>
         ) : (
-          <Typography variant="caption" color="text.secondary" noWrap component="p">
+          <Typography
+            variant="caption"
+            noWrap
+            component="p"
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
             {details.join(' · ')}
           </Typography>
         )}
       </Box>
-      <Stack direction="row" spacing={isNarrow ? 0 : 1} alignItems="center" sx={{ flexShrink: 0 }}>
+      <Stack
+        direction="row"
+        spacing={isNarrow ? 0 : 1}
+        sx={{
+          alignItems: 'center',
+          flexShrink: 0,
+        }}
+      >
         {ticket.status === 'pending' && (
           <Button
             size="small"

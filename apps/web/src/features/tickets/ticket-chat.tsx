@@ -48,8 +48,14 @@ const ComposerNotice = ({ ticket }: { ticket: TicketView }) => {
   return (
     <Typography
       variant="body2"
-      color="text.secondary"
-      sx={{ p: 2, textAlign: 'center', borderTop: 1, borderColor: 'divider', flexShrink: 0 }}
+      sx={{
+        color: 'text.secondary',
+        p: 2,
+        textAlign: 'center',
+        borderTop: 1,
+        borderColor: 'divider',
+        flexShrink: 0,
+      }}
     >
       {text}
     </Typography>

@@ -149,8 +149,13 @@ export const TicketListPane = ({
         <>
           <Stack
             direction="row"
-            alignItems="center"
-            sx={{ borderBottom: 1, borderColor: 'divider', pr: 1, flexShrink: 0 }}
+            sx={{
+              alignItems: 'center',
+              borderBottom: 1,
+              borderColor: 'divider',
+              pr: 1,
+              flexShrink: 0,
+            }}
           >
             <Tabs
               value={state.openList}
@@ -271,7 +276,13 @@ export const TicketListPane = ({
               acceptingId={acceptingId}
             />
           ) : (
-            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
+            <Typography
+              sx={{
+                color: 'text.secondary',
+                p: 3,
+                textAlign: 'center',
+              }}
+            >
               {t('tickets.search.hint')}
             </Typography>
           )}

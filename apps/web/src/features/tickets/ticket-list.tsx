@@ -16,7 +16,7 @@ import {
   Typography,
   useTheme,
 } from '@mui/material';
-import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
+import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
 import SmartToyOutlinedIcon from '@mui/icons-material/SmartToyOutlined';
 import VisibilityOutlinedIcon from '@mui/icons-material/VisibilityOutlined';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -103,7 +103,13 @@ const TicketSummary = ({ ticket, myUserId }: { ticket: TicketView; myUserId: num
   const hasUnread = ticket.unreadMessages > 0;
   return (
     <Box sx={{ minWidth: 0, flex: 1 }}>
-      <Stack direction="row" spacing={1} alignItems="baseline">
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{
+          alignItems: 'baseline',
+        }}
+      >
         <Typography noWrap sx={{ flex: 1, fontWeight: 500 }}>
           {ticket.contact.name || ticket.contact.number}
         </Typography>
@@ -115,16 +121,43 @@ const TicketSummary = ({ ticket, myUserId }: { ticket: TicketView; myUserId: num
           {formatListTime(ticket.updatedAt)}
         </Typography>
       </Stack>
-      <Stack direction="row" spacing={1} alignItems="center">
-        <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1 }}>
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{
+          alignItems: 'center',
+        }}
+      >
+        <Typography
+          variant="body2"
+          noWrap
+          sx={{
+            color: 'text.secondary',
+            flex: 1,
+          }}
+        >
           {stripWhatsappFormat(ticket.lastMessage)}
         </Typography>
         {hasUnread && <UnreadCount count={ticket.unreadMessages} />}
       </Stack>
-      <Stack direction="row" spacing={0.75} alignItems="center" sx={{ mt: 0.5, minWidth: 0 }}>
+      <Stack
+        direction="row"
+        spacing={0.75}
+        sx={{
+          alignItems: 'center',
+          mt: 0.5,
+          minWidth: 0,
+        }}
+      >
         <QueueChip queue={ticket.queue} />
         {servedByBot(ticket) && <BotChip />}
-        <Typography variant="caption" color="text.secondary" noWrap>
+        <Typography
+          variant="caption"
+          noWrap
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
           {ticket.whatsapp?.name}
           {ticket.user && ticket.userId !== myUserId ? ` · ${ticket.user.name}` : ''}
         </Typography>
@@ -359,7 +392,13 @@ export const TicketList = ({
         </Alert>
       )}
       {!isLoading && !isError && tickets.length === 0 && (
-        <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
+        <Typography
+          sx={{
+            color: 'text.secondary',
+            p: 3,
+            textAlign: 'center',
+          }}
+        >
           {emptyText}
         </Typography>
       )}

@@ -26,7 +26,13 @@ export const TicketPeekDialog = ({
         <>
           <DialogTitle id="ticket-peek-title" sx={{ pb: 1 }}>
             {ticket.contact.name || ticket.contact.number}
-            <Typography variant="caption" color="text.secondary" component="p">
+            <Typography
+              variant="caption"
+              component="p"
+              sx={{
+                color: 'text.secondary',
+              }}
+            >
               {t('tickets.peek.readOnly')}
             </Typography>
           </DialogTitle>

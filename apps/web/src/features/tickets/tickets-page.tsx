@@ -49,9 +49,14 @@ const NoTicketSelected = () => {
   return (
     <Stack
       spacing={1}
-      alignItems="center"
-      justifyContent="center"
-      sx={{ height: '100%', color: 'text.secondary', p: 3, textAlign: 'center' }}
+      sx={{
+        alignItems: 'center',
+        justifyContent: 'center',
+        height: '100%',
+        color: 'text.secondary',
+        p: 3,
+        textAlign: 'center',
+      }}
     >
       <ForumOutlinedIcon sx={{ fontSize: 56, opacity: 0.5 }} aria-hidden />
       <Typography>{t('tickets.selectTicket')}</Typography>

@@ -292,7 +292,7 @@ const UserForm = ({ user, onClose }: { user: User | null; onClose: () => void })
                   control={
                     <Switch
                       checked={value}
-                      inputRef={ref}
+                      slotProps={{ input: { ref } }}
                       onChange={(event) => onChange(event.target.checked)}
                       disabled={!canEditQueues}
                     />

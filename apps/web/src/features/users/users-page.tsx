@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Chip, Stack } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -61,7 +61,13 @@ const UsersManager = () => {
     {
       header: t('users.columns.profile'),
       cell: (user) => (
-        <Stack direction="row" spacing={0.5} alignItems="center">
+        <Stack
+          direction="row"
+          spacing={0.5}
+          sx={{
+            alignItems: 'center',
+          }}
+        >
           <span>{t(`users.profiles.${user.profile}`)}</span>
           {user.super && <Chip size="small" variant="outlined" label={t('users.superBadge')} />}
         </Stack>

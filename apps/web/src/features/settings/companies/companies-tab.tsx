@@ -21,7 +21,7 @@ import {
 import { amber } from '@mui/material/colors';
 import { alpha, type Theme } from '@mui/material/styles';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import EventRepeatIcon from '@mui/icons-material/EventRepeat';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLongOutlined';
@@ -129,8 +129,10 @@ export const CompaniesTab = () => {
       <Stack
         direction={{ xs: 'column', sm: 'row' }}
         spacing={2}
-        alignItems={{ sm: 'center' }}
-        justifyContent="space-between"
+        sx={{
+          alignItems: { sm: 'center' },
+          justifyContent: 'space-between',
+        }}
       >
         <TextField
           value={search}
@@ -268,7 +270,13 @@ export const CompaniesTab = () => {
             </Box>
           )}
           {companies.isSuccess && rows.length === 0 && (
-            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
+            <Typography
+              sx={{
+                color: 'text.secondary',
+                p: 3,
+                textAlign: 'center',
+              }}
+            >
               {t('settings.companies.empty')}
             </Typography>
           )}

@@ -246,7 +246,7 @@ const CompanyForm = ({
                   control={
                     <Switch
                       {...field}
-                      inputRef={ref}
+                      slotProps={{ input: { ref } }}
                       checked={value}
                       onChange={(event) => onChange(event.target.checked)}
                     />

@@ -54,7 +54,12 @@ export const CompanyPasswordDialog = ({
         <Stack spacing={2}>
           <Alert severity="warning">{t('settings.companies.passwordOnce')}</Alert>
           <Box>
-            <Typography variant="caption" color="text.secondary">
+            <Typography
+              variant="caption"
+              sx={{
+                color: 'text.secondary',
+              }}
+            >
               {t('settings.companies.adminLogin')}
             </Typography>
             <Typography data-testid="admin-email" sx={{ wordBreak: 'break-all' }}>
@@ -62,10 +67,21 @@ export const CompanyPasswordDialog = ({
             </Typography>
           </Box>
           <Box>
-            <Typography variant="caption" color="text.secondary">
+            <Typography
+              variant="caption"
+              sx={{
+                color: 'text.secondary',
+              }}
+            >
               {t('settings.companies.adminPassword')}
             </Typography>
-            <Stack direction="row" alignItems="center" spacing={1}>
+            <Stack
+              direction="row"
+              spacing={1}
+              sx={{
+                alignItems: 'center',
+              }}
+            >
               <Typography
                 data-testid="admin-password"
                 sx={{ fontFamily: 'monospace', fontSize: '1.25rem', letterSpacing: 1 }}

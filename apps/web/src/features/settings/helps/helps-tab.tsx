@@ -15,7 +15,7 @@ import {
   Typography,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
@@ -46,7 +46,12 @@ export const HelpsTab = () => {
 
   return (
     <Stack spacing={2}>
-      <Stack direction="row" justifyContent="flex-end">
+      <Stack
+        direction="row"
+        sx={{
+          justifyContent: 'flex-end',
+        }}
+      >
         <Button
           variant="contained"
           startIcon={<AddIcon />}
@@ -72,7 +77,13 @@ export const HelpsTab = () => {
                   <TableCell sx={{ fontWeight: 600 }}>{help.title}</TableCell>
                   <TableCell>
                     {help.video ? (
-                      <Stack direction="row" spacing={1} alignItems="center">
+                      <Stack
+                        direction="row"
+                        spacing={1}
+                        sx={{
+                          alignItems: 'center',
+                        }}
+                      >
                         <Box
                           component="img"
                           src={thumbnailUrl(help.video)}
@@ -128,7 +139,13 @@ export const HelpsTab = () => {
           </Table>
           {helps.isPending && <LoadingBox />}
           {helps.isSuccess && helps.data.length === 0 && (
-            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
+            <Typography
+              sx={{
+                color: 'text.secondary',
+                p: 3,
+                textAlign: 'center',
+              }}
+            >
               {t('settings.helps.empty')}
             </Typography>
           )}

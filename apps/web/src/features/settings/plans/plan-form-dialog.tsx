@@ -212,7 +212,7 @@ const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void })
                       control={
                         <Switch
                           {...field}
-                          inputRef={ref}
+                          slotProps={{ input: { ref } }}
                           checked={value}
                           onChange={(event) => onChange(event.target.checked)}
                         />

@@ -16,7 +16,7 @@ import {
   Typography,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import SyncIcon from '@mui/icons-material/Sync';
 import { toast } from 'react-toastify';
@@ -69,7 +69,12 @@ export const PlansTab = () => {
 
   return (
     <Stack spacing={2}>
-      <Stack direction="row" justifyContent="flex-end">
+      <Stack
+        direction="row"
+        sx={{
+          justifyContent: 'flex-end',
+        }}
+      >
         <Button
           variant="contained"
           startIcon={<AddIcon />}
@@ -179,7 +184,13 @@ export const PlansTab = () => {
           </Table>
           {plans.isPending && <LoadingBox />}
           {plans.isSuccess && plans.data.length === 0 && (
-            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
+            <Typography
+              sx={{
+                color: 'text.secondary',
+                p: 3,
+                textAlign: 'center',
+              }}
+            >
               {t('settings.plans.empty')}
             </Typography>
           )}

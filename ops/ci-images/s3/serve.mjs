@@ -1,6 +1,8 @@
 // s3rver with the key pair MinIO would have (MINIO_ROOT_USER / MINIO_ROOT_PASSWORD).
-const S3rver = require('s3rver');
-const { DUMMY_ACCOUNT } = require('s3rver/lib/models/account');
+import S3rver from 's3rver';
+import account from 's3rver/lib/models/account.js';
+
+const { DUMMY_ACCOUNT } = account;
 
 DUMMY_ACCOUNT.createKeyPair(process.env.MINIO_ROOT_USER, process.env.MINIO_ROOT_PASSWORD);
 // Path-style only: the host name (minio) must not be read as a bucket's.
