@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { bootstrap, type BootstrapResult } from './db/bootstrap';
@@ -5,12 +6,45 @@ import { openDatabase } from './db/client';
 import { generatedAdminNotice, startBanner, startFailure } from './start-banner';
 import { buildWebServer, defaultWebDist } from './web-server';
 
+// Redis starting beside the API (compose): waited for, up to a minute, before anything subscribes
+// to it; a command refused at start would otherwise end the process.
+const REDIS_WAIT_MS = 60_000;
+const waitForRedis = async (url: string) => {
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  client.on('error', () => undefined);
+  const deadline = Date.now() + REDIS_WAIT_MS;
+  try {
+    for (let told = false; ;) {
+      try {
+        if (client.status !== 'ready') await client.connect();
+        await client.ping();
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        if (!told) {
+          told = true;
+          process.stderr.write(`Waiting for Redis (${(error as Error).message})…\n`);
+        }
+        client.disconnect();
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
+  } finally {
+    client.disconnect();
+  }
+};
+
 // A password generated on this start that the banner has not shown yet (see the failure path below).
 let unshownAdmin: BootstrapResult | undefined;
 
 const start = async () => {
   const config = loadConfig();
   const database = await openDatabase(config);
+  if (config.redisUrl) await waitForRedis(config.redisUrl);
   const seeded = await database.oneNodeAtATime(async () => {
     await database.migrate();
     return bootstrap(database.db, {
