@@ -36,7 +36,7 @@ log "image: $("$engine" image inspect atendi:local --format '{{.Config.User}} us
 name="atendi-check-$$"
 api_port=$(port)
 web_port=$(port)
-cleanup_single() { "$engine" rm -f "$name" >/dev/null 2>&1 || true; }
+cleanup_single() { "$engine" rm -f -v "$name" >/dev/null 2>&1 || true; }
 trap cleanup_single EXIT
 log "embedded database: starting $name"
 "$engine" run -d --name "$name" -p "127.0.0.1:$api_port:8080" -p "127.0.0.1:$web_port:3000" \
@@ -89,7 +89,13 @@ log "compose: starting $project"
 node scripts/container-smoke.mjs "http://127.0.0.1:$API_PORT" "http://127.0.0.1:$WEB_PORT" \
   admin@atendi.local "$password" ||
   { "${compose[@]}" -p "$project" "${files[@]}" logs --tail 40 >&2 2>&1 || true; exit 1; }
-replicas=$("$engine" ps --filter "name=${project}_api" --format '{{.Names}}' | wc -l)
-log "compose: $replicas API replicas behind nginx, on PostgreSQL, Redis and the bucket"
-[ "$replicas" -ge 2 ] || { echo "expected two API replicas, found $replicas" >&2; exit 1; }
+replicas=$("$engine" ps --filter "name=${project}[-_]api" --format '{{.Names}}')
+[ "$(echo "$replicas" | wc -w)" -ge 2 ] || { echo "expected two API replicas, found: $replicas" >&2; exit 1; }
+# Each replica ready on its own, not only the one nginx happened to ask.
+for replica in $replicas; do
+  "$engine" exec "$replica" node -e \
+    'fetch("http://127.0.0.1:8080/health/ready").then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' ||
+    { echo "$replica is not ready" >&2; "$engine" logs --tail 40 "$replica" >&2; exit 1; }
+done
+log "compose: $(echo "$replicas" | wc -w) API replicas ready behind nginx, on PostgreSQL, Redis and the bucket"
 log 'container check passed'
