@@ -281,7 +281,7 @@ const main = async () => {
   const results: Record<string, { p50: number; p95: number; p99: number; max: number }[]> = {};
   // On PGlite, the last answer of each batch, checked once the API is down.
   const deferred: { request: RequestDef; text: string; path: string; at: Date }[] = [];
-  let memory = { rss: NaN, peak: NaN };
+  let memory: ReturnType<typeof processMemoryMiB>;
   try {
     const tokens = {
       admin: (await login(server.url, ADMIN_EMAIL)).token,

@@ -157,7 +157,7 @@ export const startFakeTypebot = async (options: { port?: number } = {}): Promise
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': PNG.length });
       return res.end(PNG);
     }
-    let body: Record<string, unknown> = {};
+    let body: Record<string, unknown>;
     try {
       body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
     } catch {
