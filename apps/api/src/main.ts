@@ -1,14 +1,14 @@
 import { Redis } from 'ioredis';
 import { buildApp } from './app';
+import { waitForService } from './platform/wait-for';
 import { loadConfig } from './config';
 import { bootstrap, type BootstrapResult } from './db/bootstrap';
 import { openDatabase } from './db/client';
 import { generatedAdminNotice, startBanner, startFailure } from './start-banner';
 import { buildWebServer, defaultWebDist } from './web-server';
 
-// Redis starting beside the API (compose): waited for, up to a minute, before anything subscribes
-// to it; a command refused at start would otherwise end the process.
-const REDIS_WAIT_MS = 60_000;
+// Redis is waited for before anything subscribes to it: a command refused at start would end the
+// process.
 const waitForRedis = async (url: string) => {
   const client = new Redis(url, {
     lazyConnect: true,
@@ -16,23 +16,14 @@ const waitForRedis = async (url: string) => {
     retryStrategy: () => null,
   });
   client.on('error', () => undefined);
-  const deadline = Date.now() + REDIS_WAIT_MS;
   try {
-    for (let told = false; ;) {
-      try {
-        if (client.status !== 'ready') await client.connect();
-        await client.ping();
-        return;
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-        if (!told) {
-          told = true;
-          process.stderr.write(`Waiting for Redis (${(error as Error).message})…\n`);
-        }
+    await waitForService('Redis', async () => {
+      if (client.status !== 'ready') {
         client.disconnect();
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await client.connect();
       }
-    }
+      await client.ping();
+    });
   } finally {
     client.disconnect();
   }

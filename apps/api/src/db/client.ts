@@ -12,6 +12,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import lockfile from 'proper-lockfile';
 import { StartRefused } from '../config';
+import { waitForService } from '../platform/wait-for';
 import { MIGRATION_LOCK_CLASS } from './locks';
 import * as schema from './schema';
 
@@ -76,31 +77,14 @@ const underStartLock = async <T>(pool: pg.Pool, work: () => Promise<T>) => {
   }
 };
 
-// A server that is still starting (compose starts it beside the API) is waited for, up to a minute;
-// a refusal of another kind (a wrong password, no such database) stops the start at once.
+// A server that is still starting is waited for; a refusal of another kind (a wrong password, no
+// such database) stops the start at once.
 const STARTING_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', '57P03']);
-const CONNECT_WAIT_MS = 60_000;
-const firstConnection = async (pool: pg.Pool, connectionString: string) => {
-  const deadline = Date.now() + CONNECT_WAIT_MS;
-  for (let told = false; ;) {
-    try {
-      (await pool.connect()).release();
-      return;
-    } catch (error) {
-      const code = (error as { code?: string }).code ?? '';
-      if (!STARTING_CODES.has(code) || Date.now() > deadline) throw error;
-      if (!told) {
-        told = true;
-        let host = 'the database';
-        try {
-          host = new URL(connectionString).host;
-        } catch {
-          // Not a URL: the driver reads it otherwise; the name is only for this line.
-        }
-        process.stderr.write(`Waiting for PostgreSQL at ${host} (${code})…\n`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
+const hostOf = (connectionString: string) => {
+  try {
+    return new URL(connectionString).host;
+  } catch {
+    return 'DATABASE_URL';
   }
 };
 
@@ -109,7 +93,11 @@ export const openPostgres = async (connectionString: string, max = 10): Promise<
   // The server may drop an idle connection (restart, failover); the pool discards it and reconnects on
   // next use. Without a listener, that 'error' event would end the process.
   pool.on('error', () => undefined);
-  await firstConnection(pool, connectionString);
+  await waitForService(
+    `PostgreSQL at ${hostOf(connectionString)}`,
+    async () => (await pool.connect()).release(),
+    (error) => STARTING_CODES.has((error as { code?: string }).code ?? ''),
+  );
   const db = drizzlePg({ client: pool, schema, casing: 'snake_case' });
   return {
     db: db as unknown as Db,
