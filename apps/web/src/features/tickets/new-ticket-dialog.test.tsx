@@ -65,6 +65,8 @@ describe('new ticket dialog', () => {
     // Waiting by text is cheap; role queries walk the whole shell on every retry. The chat mounts
     // the whole conversation view, slow on a busy machine.
     await screen.findByText('Resolver', {}, { timeout: 8000 });
+    // Until the dialog's closing fade ends, the page behind it is hidden from assistive technology.
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(screen.getByRole('heading', { level: 2, name: 'Lucía Gómez' })).toBeTruthy();
     // An admin may leave queue and connection to the API.
     expect(posted).toEqual([
