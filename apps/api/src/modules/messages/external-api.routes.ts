@@ -9,13 +9,8 @@ import {
 } from '@atendi/shared';
 import { AppError } from '../../platform/errors';
 import { discardMedia, readMessageForm, type MessageForm } from './message-form';
-import {
-  authorizeApiCall,
-  type ApiConnection,
-  idempotencyKeyOf,
-  pruneIdempotencyKeys,
-  sendExternal,
-} from './external-api';
+import { authorizeApiCall, type ApiConnection, sendExternal } from './external-api';
+import { idempotencyKeyOf, pruneIdempotencyKeys } from './send-keys';
 
 const PRUNE_JOB = 'api-idempotency-prune';
 

@@ -1,31 +1,20 @@
-import { createHash } from 'node:crypto';
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   effectiveCompanyStatus,
-  IDEMPOTENCY_KEY_MAX,
-  IDEMPOTENCY_KEY_TTL_HOURS,
   type ExternalMessageStatus,
   type ExternalSendResponse,
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import {
-  apiIdempotencyKeys,
-  messageSendKeys,
-  companies,
-  messages,
-  plans,
-  tickets,
-  whatsapps,
-} from '../../db/schema';
+import { companies, plans, tickets, whatsapps } from '../../db/schema';
 import { normalizeNumber } from '../../channels/numbers';
 import { AppError, storeFailure } from '../../platform/errors';
 import { consume } from '../../platform/rate-limit';
-import { sqlTime } from '../../platform/sql-time';
 import { conversationWith, messageCreated } from '../tickets/tickets.service';
 import { discardMedia, type MessageForm } from './message-form';
 import type { MessageRow } from './message-views';
+import { earlierSend, rememberSend, sendDigest, type SendKey } from './send-keys';
 import { failedSends } from './sends';
 import { announceQueued, queueOutgoing } from './messages.service';
 
@@ -82,19 +71,6 @@ export const authorizeApiCall = async (
   return { id: row.id, companyId: row.companyId };
 };
 
-// An Idempotency-Key header: 1 to 255 visible characters, or none.
-export const idempotencyKeyOf = (header: string | string[] | undefined) => {
-  if (header === undefined) return null;
-  const key = (Array.isArray(header) ? header.join(',') : header).trim();
-  if (!key || key.length > IDEMPOTENCY_KEY_MAX || !/^[\x21-\x7e]+$/.test(key))
-    throw new AppError(
-      'ERR_VALIDATION',
-      `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters`,
-      { fields: { 'Idempotency-Key': ['Invalid'] } },
-    );
-  return key;
-};
-
 const statusOf = (row: MessageRow, failed: Set<number>): ExternalMessageStatus => {
   if (row.ack >= 4) return 'read';
   if (row.ack === 3) return 'delivered';
@@ -125,16 +101,12 @@ const answerOf = async (
 
 // What makes two calls the same call: the number, the text, and each file's name and type.
 const requestHash = (number: string, form: MessageForm) =>
-  createHash('sha256')
-    .update(JSON.stringify([number, form.body, form.medias.map((m) => [m.fileName, m.mimetype])]))
-    .digest('base64url');
+  sendDigest([number, form.body, form.medias.map((m) => [m.fileName, m.mimetype])]);
 
 type Sent = { replayed: boolean; answer: ExternalSendResponse };
 
-// Sends `form` to `typedNumber` through the connection. With an idempotency key, a call already
-// answered within a day is answered again from what it stored (files of the retry are dropped), and
-// concurrent calls with one key wait for each other (a transaction-scoped lock on the key), so
-// exactly one of them sends.
+// Sends `form` to `typedNumber` through the connection. With an idempotency key (send-keys.ts), a call
+// already answered within a day is answered again from what it stored (files of the retry are dropped).
 export const sendExternal = async (
   deps: Deps,
   connection: ApiConnection,
@@ -143,7 +115,13 @@ export const sendExternal = async (
 ): Promise<Sent> => {
   const { form, idempotencyKey } = input;
   const number = normalizeNumber(input.number);
-  const hash = requestHash(number, form);
+  const once: SendKey | null = idempotencyKey
+    ? {
+        owner: { kind: 'connection', whatsappId: connection.id },
+        key: idempotencyKey,
+        hash: requestHash(number, form),
+      }
+    : null;
   let sent: {
     replayed: boolean;
     ticketId: number;
@@ -152,33 +130,9 @@ export const sendExternal = async (
   };
   try {
     sent = await deps.events.transaction(deps.db, async (tx, raise) => {
-      if (idempotencyKey) {
-        await tx.execute(
-          sql`select pg_advisory_xact_lock(hashtextextended(${`api:${connection.id}:${idempotencyKey}`}, 0))`,
-        );
-        const [earlier] = await tx
-          .select()
-          .from(apiIdempotencyKeys)
-          .where(
-            and(
-              eq(apiIdempotencyKeys.whatsappId, connection.id),
-              eq(apiIdempotencyKeys.key, idempotencyKey),
-            ),
-          );
-        const fresh =
-          earlier &&
-          Date.now() - earlier.createdAt.getTime() < IDEMPOTENCY_KEY_TTL_HOURS * 3600 * 1000;
-        if (earlier && fresh) {
-          if (earlier.requestHash !== hash)
-            throw new AppError(
-              'ERR_IDEMPOTENCY_KEY_REUSED',
-              'This Idempotency-Key was used for a different request',
-            );
-          const rows = await tx
-            .select()
-            .from(messages)
-            .where(inArray(messages.id, earlier.messageIds))
-            .orderBy(messages.id);
+      if (once) {
+        const earlier = await earlierSend(tx, once);
+        if (earlier) {
           const [ticket] = await tx
             .select({ contactId: tickets.contactId })
             .from(tickets)
@@ -187,11 +141,9 @@ export const sendExternal = async (
             replayed: true,
             ticketId: earlier.ticketId,
             contactId: ticket?.contactId ?? 0,
-            rows,
+            rows: earlier.rows,
           };
         }
-        if (earlier)
-          await tx.delete(apiIdempotencyKeys).where(eq(apiIdempotencyKeys.id, earlier.id));
       }
       const { contact, ticket } = await conversationWith(tx, raise, {
         companyId: connection.companyId,
@@ -200,14 +152,11 @@ export const sendExternal = async (
       });
       const rows = await queueOutgoing(tx, ticket, { ...form, quotedMsgId: null });
       rows.forEach((row) => raise(messageCreated(row, 'api')));
-      if (idempotencyKey)
-        await tx.insert(apiIdempotencyKeys).values({
+      if (once)
+        await rememberSend(tx, once, {
           companyId: connection.companyId,
-          whatsappId: connection.id,
-          key: idempotencyKey,
-          requestHash: hash,
           ticketId: ticket.id,
-          messageIds: rows.map((row) => row.id),
+          rows,
         });
       return { replayed: false, ticketId: ticket.id, contactId: contact.id, rows };
     });
@@ -230,12 +179,4 @@ export const sendExternal = async (
       sent.rows,
     ),
   };
-};
-
-// Keys older than their day are forgotten (a recurring job): the external API's and the inbox's
-// (POST /messages/{ticketId}).
-export const pruneIdempotencyKeys = async (db: Db, now: Date) => {
-  const dayBefore = sql`${sqlTime(now)} - make_interval(hours => ${IDEMPOTENCY_KEY_TTL_HOURS}::int)`;
-  await db.delete(apiIdempotencyKeys).where(lt(apiIdempotencyKeys.createdAt, dayBefore));
-  await db.delete(messageSendKeys).where(lt(messageSendKeys.createdAt, dayBefore));
 };

@@ -13,7 +13,7 @@ import {
 } from '@atendi/shared';
 import { AppError } from '../../platform/errors';
 import { uploaderOf } from '../../platform/uploads';
-import { idempotencyKeyOf } from './external-api';
+import { idempotencyKeyOf } from './send-keys';
 import { readMessageForm, type MessageForm } from './message-form';
 import {
   assertWritable,

@@ -1,15 +1,9 @@
-import { createHash } from 'node:crypto';
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import {
-  IDEMPOTENCY_KEY_TTL_HOURS,
-  MESSAGES_PAGE_SIZE,
-  replyWindowAt,
-  type ChatMessageView,
-} from '@atendi/shared';
+import { MESSAGES_PAGE_SIZE, replyWindowAt, type ChatMessageView } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import { contacts, messageSendKeys, messages, tickets, whatsapps } from '../../db/schema';
+import { contacts, messages, tickets, whatsapps } from '../../db/schema';
 import { preparedPer } from '../../db/prepared';
 import type { AuthContext } from '../../platform/context';
 import { AppError, storeFailure } from '../../platform/errors';
@@ -28,6 +22,7 @@ import {
 import { discardMedia, type MessageForm } from './message-form';
 import { emitMessages, viewMessages, type MessageRow } from './message-views';
 import { assertReplyWindow, lastInboundSql } from './reply-window';
+import { earlierSend, rememberSend, sendDigest, type SendKey } from './send-keys';
 import { queueSends, retrySend, withdrawSend } from './sends';
 import type { TemplateSend } from '../../channels/driver';
 
@@ -246,52 +241,15 @@ export const queueOutgoing = async (
   return rows;
 };
 
-// What makes two sends the same send: the ticket, the text, the quoted message and each file's name
-// and type.
-const sendHash = (ticketId: number, form: MessageForm) =>
-  createHash('sha256')
-    .update(
-      JSON.stringify([
-        ticketId,
-        form.body,
-        form.quotedMsgId ?? null,
-        form.medias.map((m) => [m.fileName, m.mimetype]),
-      ]),
-    )
-    .digest('base64url');
-
-// The messages an earlier call with this key stored, when it is a retry of that call (within a day);
-// undefined when the key is new (or forgotten). Concurrent calls with one key wait for each other here
-// (a transaction-scoped lock on the key), so exactly one of them sends.
-const replayOf = async (
-  tx: Db,
-  once: { userId: number; key: string },
-  hash: string,
-): Promise<MessageRow[] | undefined> => {
-  await tx.execute(
-    sql`select pg_advisory_xact_lock(hashtextextended(${`send:${once.userId}:${once.key}`}, 0))`,
-  );
-  const [earlier] = await tx
-    .select()
-    .from(messageSendKeys)
-    .where(and(eq(messageSendKeys.userId, once.userId), eq(messageSendKeys.key, once.key)));
-  if (!earlier) return undefined;
-  if (Date.now() - earlier.createdAt.getTime() >= IDEMPOTENCY_KEY_TTL_HOURS * 3600 * 1000) {
-    await tx.delete(messageSendKeys).where(eq(messageSendKeys.id, earlier.id));
-    return undefined;
-  }
-  // The hash covers the ticket too.
-  if (earlier.requestHash !== hash)
-    throw new AppError(
-      'ERR_IDEMPOTENCY_KEY_REUSED',
-      'This Idempotency-Key was used for a different message',
-    );
-  return tx
-    .select()
-    .from(messages)
-    .where(inArray(messages.id, earlier.messageIds))
-    .orderBy(messages.id);
-};
+// What makes two sends from the inbox the same send: the ticket, the text, the quoted message and each
+// file's name and type.
+const sendDigestOf = (ticketId: number, form: MessageForm) =>
+  sendDigest([
+    ticketId,
+    form.body,
+    form.quotedMsgId ?? null,
+    form.medias.map((m) => [m.fileName, m.mimetype]),
+  ]);
 
 // POST /messages/{ticketId}. The caller has already checked the ticket (visibleTicket, assertWritable)
 // and stored the form's files; a refusal here removes them again.
@@ -306,21 +264,24 @@ export const sendMessages = async (
     author: { kind: 'agent'; userId: number } | { kind: 'api' };
     // An approved template (Cloud API), whose text the form's body is.
     template?: TemplateSend;
-    // The agent's Idempotency-Key: a retried call answers what the first one stored.
+    // The agent's Idempotency-Key: a retried call answers what the first one stored (send-keys.ts).
     once?: { userId: number; key: string };
   },
 ): Promise<{ replayed: boolean; messages: ChatMessageView[] }> => {
-  const { once } = options;
-  const hash = once ? sendHash(ticket.id, form) : '';
+  const once: SendKey | undefined = options.once && {
+    owner: { kind: 'agent', userId: options.once.userId },
+    key: options.once.key,
+    hash: sendDigestOf(ticket.id, form),
+  };
   let replayed = false;
   let rows: MessageRow[];
   try {
     rows = await deps.events.transaction(deps.db, async (tx, raise) => {
       if (once) {
-        const earlier = await replayOf(tx, once, hash);
+        const earlier = await earlierSend(tx, once);
         if (earlier) {
           replayed = true;
-          return earlier;
+          return earlier.rows;
         }
       }
       // Outside the contact's 24-hour window only a template reaches them (Cloud API).
@@ -344,13 +305,10 @@ export const sendMessages = async (
         ),
       );
       if (once)
-        await tx.insert(messageSendKeys).values({
+        await rememberSend(tx, once, {
           companyId: ticket.companyId,
-          userId: once.userId,
-          key: once.key,
-          requestHash: hash,
           ticketId: ticket.id,
-          messageIds: written.map((row) => row.id),
+          rows: written,
         });
       return written;
     });

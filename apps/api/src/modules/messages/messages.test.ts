@@ -24,7 +24,7 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { multipart } from '../../../test/multipart';
-import { pruneIdempotencyKeys } from './external-api';
+import { pruneIdempotencyKeys } from './send-keys';
 import { OUTBOX_MAX_ATTEMPTS } from './outbox';
 import { OUTBOX_QUEUE } from './sends';
 
