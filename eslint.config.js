@@ -46,6 +46,21 @@ const sharedToFeature = {
     'Shared web code (api, components, lib, i18n) never imports a feature: features build on it.',
 };
 
+// Only the job queue writes its table: elsewhere, work is queued, found and withdrawn through
+// jobs/queue.ts (enqueueJobs, enqueueJobsFrom …), so every job is checked against its queue's schema.
+const jobsTableMessage =
+  'Only jobs/ writes the jobs table: queue work with enqueueJobs / enqueueJobsFrom / insertJobsSql (jobs/queue.ts), or add what you need there.';
+const jobsTableSql = '/\\b(into|from|update|join)\\s+"?jobs"?\\b/i';
+const jobsTable = [
+  'error',
+  {
+    selector: `ImportDeclaration[source.value=/(^|\\/)db\\/schema(\\/jobs)?$/] ImportSpecifier[imported.name='jobs']`,
+    message: jobsTableMessage,
+  },
+  { selector: `TemplateElement[value.raw=${jobsTableSql}]`, message: jobsTableMessage },
+  { selector: `Literal[value=${jobsTableSql}]`, message: jobsTableMessage },
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/data/**', 'apps/api/src/db/migrations/**'] },
   js.configs.recommended,
@@ -78,6 +93,11 @@ export default tseslint.config(
     files: ['apps/api/src/{db,platform,realtime,channels,jobs,events}/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: restrict(appImport, infraToModules),
+  },
+  {
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/jobs/**', 'apps/api/src/db/**', '**/*.test.ts'],
+    rules: { 'no-restricted-syntax': jobsTable },
   },
   ...byDepth('apps/web/src/features/*', '{ts,tsx}', (depth) => ({
     rules: restrict(otherFeature(depth)),

@@ -118,3 +118,53 @@ describe('module dependencies', () => {
     expect([...cycles]).toEqual([]);
   });
 });
+
+// Only the job queue writes `jobs` (eslint.config.js `jobsTable`): elsewhere work is queued through
+// jobs/queue.ts, which checks each payload against its queue's schema.
+describe('the jobs table', () => {
+  const ONLY_JOBS = 'Only jobs/ writes the jobs table';
+  const lintSource = async (file: string, source: string) => {
+    const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
+    return result.messages
+      .filter((message) => message.ruleId === 'no-restricted-syntax')
+      .map((message) => message.message);
+  };
+
+  it.each([
+    ['a schema import', "import { jobs } from '../../db/schema';\nexport { jobs };\n"],
+    [
+      'the schema file',
+      "import { jobs as table } from '../../db/schema/jobs';\nexport { table };\n",
+    ],
+    [
+      'an INSERT in SQL',
+      "import { sql } from 'drizzle-orm';\nexport const q = sql`insert into jobs (queue) values ('x')`;\n",
+    ],
+    [
+      'a SELECT in SQL',
+      "import { sql } from 'drizzle-orm';\nexport const q = sql`select 1 from tickets t\n  join jobs j on true`;\n",
+    ],
+    [
+      'raw SQL',
+      "import { sql } from 'drizzle-orm';\nexport const q = sql.raw('delete from \"jobs\"');\n",
+    ],
+  ])('is not reached by a module through %s', async (_what, source) => {
+    expect(await lintSource('apps/api/src/modules/tags/tags.service.ts', source)).toEqual([
+      expect.stringContaining(ONLY_JOBS),
+    ]);
+  });
+
+  it.each([
+    ['apps/api/src/jobs/queue.ts', "import { jobs } from '../db/schema';\nexport { jobs };\n"],
+    [
+      'apps/api/src/modules/tags/tags.test.ts',
+      "import { jobs } from '../../db/schema';\nexport { jobs };\n",
+    ],
+    [
+      'apps/api/src/modules/tags/tags.service.ts',
+      "import { sql } from 'drizzle-orm';\nexport const q = sql`select 1 from jobs_archive, tickets`;\n",
+    ],
+  ])('may be named in %s', async (file, source) => {
+    expect(await lintSource(file, source)).toEqual([]);
+  });
+});

@@ -13,11 +13,8 @@ import {
   authorizeApiCall,
   type ApiConnection,
   idempotencyKeyOf,
-  pruneIdempotencyKeys,
   sendExternal,
 } from './external-api';
-
-const PRUNE_JOB = 'api-idempotency-prune';
 
 // SPEC §7 External messages API. Public to the session hook: the connection token in the
 // Authorization header is checked by the route's own onRequest hook, before the body is read or
@@ -26,11 +23,6 @@ export const externalApiRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const deps = app.deps;
   const callers = new WeakMap<FastifyRequest, ApiConnection>();
-  deps.jobs.every({
-    name: PRUNE_JOB,
-    everyMs: 60 * 60 * 1000,
-    run: (now) => pruneIdempotencyKeys(deps.db, now),
-  });
 
   // EXTERNAL_API_PATH, written out so the path can be found where routes are registered.
   app.post(
