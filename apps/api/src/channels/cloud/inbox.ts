@@ -17,8 +17,8 @@ import { mapWebhook, WebhookPayloadError } from './payloads';
 
 // Processes stored Cloud API webhooks as jobs of the one background queue (jobs/queue.ts). The route
 // stores a payload, one job per connection it concerns, before answering Meta, so nothing is lost if
-// this process dies; several API nodes share the jobs, and a crashed node's are taken over when their
-// lease runs out. Delivery is at least once: a retried job hands its events on again, and the layers
+// this process dies; several API nodes share the jobs, and a crashed node's are taken over (at once on
+// PostgreSQL, else when their lease runs out). Delivery is at least once: a retried job hands its events on again, and the layers
 // above dedupe messages by provider id and treat acks as a high-water mark (acks.ts).
 
 export const WEBHOOK_QUEUE = 'cloud.webhook';

@@ -18,8 +18,8 @@ import { OUTBOX_QUEUE, type OutboxPayload } from './sends';
 // (message + job, one transaction) before the API answers, and a worker hands it to the connection's
 // session afterwards, retrying with backoff while the session is down, so an accepted message is
 // never lost. Several API nodes share the work, and a node that died mid-send leaves its jobs to
-// another once their lease runs out. Delivery is therefore at least once: a node dying between
-// WhatsApp's answer and our commit resends.
+// another (at once on PostgreSQL, else when their lease runs out). Delivery is therefore at least
+// once: a node dying between WhatsApp's answer and our commit resends.
 // A ticket's messages leave in the order they were written: the jobs share the ticket's key, so one
 // waits while an earlier one of the same ticket is still pending (even between retries) or running.
 
