@@ -18,8 +18,9 @@ import { mapWebhook, WebhookPayloadError } from './payloads';
 // Processes stored Cloud API webhooks as jobs of the one background queue (jobs/queue.ts). The route
 // stores a payload, one job per connection it concerns, before answering Meta, so nothing is lost if
 // this process dies; several API nodes share the jobs, and a crashed node's are taken over (at once on
-// PostgreSQL, else when their lease runs out). Delivery is at least once: a retried job hands its events on again, and the layers
-// above dedupe messages by provider id and treat acks as a high-water mark (acks.ts).
+// PostgreSQL, else when their lease runs out). Delivery is at least once: a retried job hands its
+// events on again, and the layers above dedupe messages by provider id and treat acks as a high-water
+// mark (acks.ts).
 
 export const WEBHOOK_QUEUE = 'cloud.webhook';
 const WEEK_MS = 7 * 24 * 3600_000;

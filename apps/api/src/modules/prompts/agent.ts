@@ -55,6 +55,7 @@ export const promptReplyQueue = jobQueue(
   PROMPT_REPLY_QUEUE,
   z.object({ ticketId: z.number().int() }),
 );
+type TurnJob = z.infer<typeof promptReplyQueue.payload>;
 
 type Deps = Pick<
   AppDeps,
@@ -335,10 +336,7 @@ export const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: n
 };
 
 // How a turn is answered (background.ts runs the queue).
-export const agentWorker = (
-  deps: Deps,
-  log: FastifyBaseLogger,
-): QueueOptions<z.infer<typeof promptReplyQueue.payload>> => {
+export const agentWorker = (deps: Deps, log: FastifyBaseLogger): QueueOptions<TurnJob> => {
   const { timeoutMs, maxRetries } = deps.config.openAi;
   return {
     handle: (job) => answerTurn(deps, log, job.payload.ticketId),
