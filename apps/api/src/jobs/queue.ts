@@ -137,13 +137,19 @@ const errorText = (error: unknown) => {
     .slice(0, 2000);
 };
 
-// Queues work in the caller's transaction (or at once with the plain db). skipLiveRefs: an item whose
-// ref already has a waiting or running job is left out instead of failing the statement.
+export type EnqueueOptions = {
+  // A job whose ref already has one waiting or running is left out instead of failing the statement.
+  skipLiveRefs?: boolean;
+  // A job whose key already has one waiting to start is left out: that one will see what it would.
+  skipPendingKeys?: boolean;
+};
+
+// Queues work in the caller's transaction (or at once with the plain db).
 export const enqueueJobs = async <P>(
   db: Db,
   queue: JobQueue<P>,
   items: NewJob<P>[],
-  options: { skipLiveRefs?: boolean } = {},
+  options: Pick<EnqueueOptions, 'skipLiveRefs'> = {},
 ) => {
   if (!items.length) return [];
   const insert = db.insert(jobs).values(
@@ -175,20 +181,20 @@ export type JobsFrom = {
 export const insertJobsSql = (
   queue: { name: string },
   rows: JobsFrom,
-  options: { skipLiveRefs?: boolean; skipPendingKeys?: boolean } = {},
+  options: EnqueueOptions = {},
 ) => {
   const nullOr = (value: SQL | undefined) => value ?? sql`null`;
-  // The key of a job waiting to start: the one waiting will see what this one would.
-  const pendingKey = options.skipPendingKeys
-    ? sql` and not exists (select 1 from ${jobs} j where j.queue = ${queue.name}
-             and j.key = q.key and j.status = 'pending')`
-    : sql``;
   return sql`insert into ${jobs} (queue, payload, key, ref, company_id)
     select ${queue.name}, q.payload, q.key, q.ref, q.company_id
     from (select ${rows.payload} as payload, ${nullOr(rows.key)}::text as key,
                  ${nullOr(rows.ref)}::text as ref, ${nullOr(rows.companyId)}::int as company_id
           ${rows.from}) q
-    where true${pendingKey}
+    ${
+      options.skipPendingKeys
+        ? sql`where not exists (select 1 from ${jobs} j where j.queue = ${queue.name}
+                and j.key = q.key and j.status = 'pending')`
+        : sql``
+    }
     ${options.skipLiveRefs ? sql`on conflict do nothing` : sql``}`;
 };
 
@@ -198,7 +204,7 @@ export const enqueueJobsFrom = async <P>(
   tx: Db,
   queue: JobQueue<P>,
   rows: JobsFrom,
-  options: { skipLiveRefs?: boolean; skipPendingKeys?: boolean } = {},
+  options: EnqueueOptions = {},
 ) => {
   const inserted = await queryRows<{ id: number; payload: P }>(
     tx,
