@@ -60,6 +60,17 @@ const jobsTable = [
   { selector: `TemplateElement[value.raw=${jobsTableSql}]`, message: jobsTableMessage },
   { selector: `Literal[value=${jobsTableSql}]`, message: jobsTableMessage },
 ];
+// Background work is registered in one place, apps/api/src/background.ts: a queue, recurring job or
+// event listener registered anywhere else (a routes plugin) is an error.
+const registersBackground = {
+  selector: [
+    'CallExpression[callee.property.name=/^(define|every|onDurable|record|recordAll)$/]:matches([callee.object.name=/^(jobs|events)$/], [callee.object.property.name=/^(jobs|events)$/])',
+    "CallExpression[callee.property.name='on']:matches([callee.object.name='events'], [callee.object.property.name='events'])",
+    "CallExpression[callee.property.name='onEvent']:matches([callee.object.name='channels'], [callee.object.property.name='channels'])",
+  ].join(', '),
+  message:
+    'Queues, recurring jobs and event listeners are registered in apps/api/src/background.ts only: export the worker or listener and list it there.',
+};
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/data/**', 'apps/api/src/db/migrations/**'] },
@@ -98,6 +109,12 @@ export default tseslint.config(
     files: ['apps/api/src/**/*.ts'],
     ignores: ['apps/api/src/jobs/**', 'apps/api/src/db/**', '**/*.test.ts'],
     rules: { 'no-restricted-syntax': jobsTable },
+  },
+  {
+    // Replaces the block above for these files (the same rule): both lists apply.
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/background.ts', 'apps/api/src/{jobs,db,events}/**', '**/*.test.ts'],
+    rules: { 'no-restricted-syntax': [...jobsTable, registersBackground] },
   },
   ...byDepth('apps/web/src/features/*', '{ts,tsx}', (depth) => ({
     rules: restrict(otherFeature(depth)),

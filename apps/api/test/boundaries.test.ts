@@ -168,3 +168,41 @@ describe('the jobs table', () => {
     expect(await lintSource(file, source)).toEqual([]);
   });
 });
+
+// Background work is registered in background.ts only (eslint.config.js `registersBackground`).
+describe('background registrations', () => {
+  const ONLY_BACKGROUND = 'registered in apps/api/src/background.ts only';
+  const lintCall = async (file: string, call: string) => {
+    const source = `import type { AppDeps } from '../../deps';\nexport const f = (deps: AppDeps) => {\n  ${call};\n};\n`;
+    const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
+    return result.messages
+      .filter((message) => message.ruleId === 'no-restricted-syntax')
+      .map((message) => message.message);
+  };
+
+  it.each([
+    'deps.jobs.define(queue, { handle: async () => {} })',
+    "deps.jobs.every({ name: 'x', everyMs: 1000, run: async () => {} })",
+    "deps.events.record('message.created', async () => {})",
+    "deps.events.recordAll('message.created', async () => {})",
+    "deps.events.on('ticket.changed', () => {})",
+    "deps.events.onDurable('x', 'ticket.changed', schema, async () => {})",
+    'deps.channels.onEvent(() => {})',
+  ])('fails in a routes plugin: %s', async (call) => {
+    expect(await lintCall('apps/api/src/modules/tags/tags.routes.ts', call)).toEqual([
+      expect.stringContaining(ONLY_BACKGROUND),
+    ]);
+  });
+
+  it.each([
+    [
+      'apps/api/src/background.ts',
+      "deps.jobs.every({ name: 'x', everyMs: 1000, run: async () => {} })",
+    ],
+    ['apps/api/src/modules/tags/tags.routes.ts', "deps.jobs.kick('x')"],
+    ['apps/api/src/modules/tags/tags.routes.ts', "void deps.jobs.run('x')"],
+    ['apps/api/src/modules/tags/tags.test.ts', "deps.events.on('ticket.changed', () => {})"],
+  ])('passes in %s: %s', async (file, call) => {
+    expect(await lintCall(file, call)).toEqual([]);
+  });
+});
