@@ -505,59 +505,62 @@ export const billingWorker = (
   keepFailedMs: MONTH_MS,
 });
 
-export const createBillingWebhooks = (deps: Pick<AppDeps, 'db' | 'jobs' | 'config'>) => ({
-  // The raw bytes the provider signed and its Stripe-Signature header.
-  receive: async (raw: Buffer, header: string | undefined) => {
-    const secret = deps.config.stripe.webhookSecret;
-    if (!secret)
-      throw new AppError(
-        'ERR_PAYMENTS_NOT_CONFIGURED',
-        'Payment webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET)',
-      );
-    let verified: unknown;
-    try {
-      verified = Stripe.webhooks.constructEvent(raw, header ?? '', secret);
-    } catch {
-      throw new AppError('ERR_INVALID_SIGNATURE', 'The webhook signature is missing or invalid');
-    }
-    // The SDK bounds only a signature's age; one dated ahead would stay replayable until then.
-    if (signedAt(header) > Date.now() / 1000 + Stripe.webhooks.DEFAULT_TOLERANCE)
-      throw new AppError('ERR_INVALID_SIGNATURE', 'The webhook signature is dated in the future');
-    const parsed = eventSchema.safeParse(verified);
-    if (!parsed.success) throw new AppError('ERR_VALIDATION', 'The payload is not an event');
-    const event = parsed.data;
-    if (!handledTypes.has(event.type)) return { received: true, duplicate: false };
-    let target: Target;
-    try {
-      target = await resolveTarget(deps.db, event);
-    } catch (error) {
-      if (error instanceof BillingPayloadError) throw new AppError('ERR_VALIDATION', error.message);
-      throw error;
-    }
-    const key = target.companyId
-      ? `company:${target.companyId}`
-      : target.customerId
-        ? `customer:${target.customerId}`
-        : null;
-    const stored = await deps.db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(billingEvents)
-        .values({ providerEventId: event.id, type: event.type, companyId: target.companyId })
-        .onConflictDoNothing()
-        .returning({ id: billingEvents.providerEventId });
-      if (!row) return false;
-      await enqueueJobs(tx, billingQueue, [
-        {
-          // The whole event, which parsed as one above.
-          payload: verified as BillingEvent,
-          key,
-          ref: `event:${event.id}`,
-          companyId: target.companyId,
-        },
-      ]);
-      return true;
-    });
-    if (stored) deps.jobs.kick(BILLING_QUEUE);
-    return { received: true, duplicate: !stored };
-  },
-});
+export const createBillingWebhooks = (deps: Pick<AppDeps, 'db' | 'jobs' | 'config'>) => {
+  return {
+    // The raw bytes the provider signed and its Stripe-Signature header.
+    receive: async (raw: Buffer, header: string | undefined) => {
+      const secret = deps.config.stripe.webhookSecret;
+      if (!secret)
+        throw new AppError(
+          'ERR_PAYMENTS_NOT_CONFIGURED',
+          'Payment webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET)',
+        );
+      let verified: unknown;
+      try {
+        verified = Stripe.webhooks.constructEvent(raw, header ?? '', secret);
+      } catch {
+        throw new AppError('ERR_INVALID_SIGNATURE', 'The webhook signature is missing or invalid');
+      }
+      // The SDK bounds only a signature's age; one dated ahead would stay replayable until then.
+      if (signedAt(header) > Date.now() / 1000 + Stripe.webhooks.DEFAULT_TOLERANCE)
+        throw new AppError('ERR_INVALID_SIGNATURE', 'The webhook signature is dated in the future');
+      const parsed = eventSchema.safeParse(verified);
+      if (!parsed.success) throw new AppError('ERR_VALIDATION', 'The payload is not an event');
+      const event = parsed.data;
+      if (!handledTypes.has(event.type)) return { received: true, duplicate: false };
+      let target: Target;
+      try {
+        target = await resolveTarget(deps.db, event);
+      } catch (error) {
+        if (error instanceof BillingPayloadError)
+          throw new AppError('ERR_VALIDATION', error.message);
+        throw error;
+      }
+      const key = target.companyId
+        ? `company:${target.companyId}`
+        : target.customerId
+          ? `customer:${target.customerId}`
+          : null;
+      const stored = await deps.db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(billingEvents)
+          .values({ providerEventId: event.id, type: event.type, companyId: target.companyId })
+          .onConflictDoNothing()
+          .returning({ id: billingEvents.providerEventId });
+        if (!row) return false;
+        await enqueueJobs(tx, billingQueue, [
+          {
+            // The whole event, which parsed as one above.
+            payload: verified as BillingEvent,
+            key,
+            ref: `event:${event.id}`,
+            companyId: target.companyId,
+          },
+        ]);
+        return true;
+      });
+      if (stored) deps.jobs.kick(BILLING_QUEUE);
+      return { received: true, duplicate: !stored };
+    },
+  };
+};
