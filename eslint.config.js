@@ -46,6 +46,32 @@ const sharedToFeature = {
     'Shared web code (api, components, lib, i18n) never imports a feature: features build on it.',
 };
 
+// Only the job queue writes its table: elsewhere, work is queued, found and withdrawn through
+// jobs/queue.ts (enqueueJobs, enqueueJobsFrom …), so every job is checked against its queue's schema.
+const jobsTableMessage =
+  'Only jobs/ writes the jobs table: queue work with enqueueJobs / enqueueJobsFrom / insertJobsSql (jobs/queue.ts), or add what you need there.';
+const jobsTableSql = '/\\b(into|from|update|join)\\s+"?jobs"?\\b/i';
+const jobsTable = [
+  'error',
+  {
+    selector: `ImportDeclaration[source.value=/(^|\\/)db\\/schema(\\/jobs)?$/] ImportSpecifier[imported.name='jobs']`,
+    message: jobsTableMessage,
+  },
+  { selector: `TemplateElement[value.raw=${jobsTableSql}]`, message: jobsTableMessage },
+  { selector: `Literal[value=${jobsTableSql}]`, message: jobsTableMessage },
+];
+// Background work is registered in one place, apps/api/src/background.ts: a queue, recurring job or
+// event listener registered anywhere else (a routes plugin) is an error.
+const registersBackground = {
+  selector: [
+    'CallExpression[callee.property.name=/^(define|every|onDurable|record|recordAll)$/]:matches([callee.object.name=/^(jobs|events)$/], [callee.object.property.name=/^(jobs|events)$/])',
+    "CallExpression[callee.property.name='on']:matches([callee.object.name='events'], [callee.object.property.name='events'])",
+    "CallExpression[callee.property.name='onEvent']:matches([callee.object.name='channels'], [callee.object.property.name='channels'])",
+  ].join(', '),
+  message:
+    'Queues, recurring jobs and event listeners are registered in apps/api/src/background.ts only: export the worker or listener and list it there.',
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/data/**', 'apps/api/src/db/migrations/**'] },
   js.configs.recommended,
@@ -78,6 +104,17 @@ export default tseslint.config(
     files: ['apps/api/src/{db,platform,realtime,channels,jobs,events}/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: restrict(appImport, infraToModules),
+  },
+  {
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/jobs/**', 'apps/api/src/db/**', '**/*.test.ts'],
+    rules: { 'no-restricted-syntax': jobsTable },
+  },
+  {
+    // Replaces the block above for these files (the same rule): both lists apply.
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/background.ts', 'apps/api/src/{jobs,db,events}/**', '**/*.test.ts'],
+    rules: { 'no-restricted-syntax': [...jobsTable, registersBackground] },
   },
   ...byDepth('apps/web/src/features/*', '{ts,tsx}', (depth) => ({
     rules: restrict(otherFeature(depth)),

@@ -58,7 +58,6 @@ import { promptsRoutes } from './modules/prompts/prompts.routes';
 import { queueIntegrationsRoutes } from './modules/queue-integrations/queue-integrations.routes';
 import { schedulesRoutes } from './modules/schedules/schedules.routes';
 import { filesRoutes } from './modules/files/files.routes';
-import { registerSchedulesSender } from './modules/schedules/schedules.sender';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { contactListsRoutes } from './modules/contact-lists/contact-lists.routes';
@@ -73,8 +72,9 @@ import { cloudDriver } from './channels/cloud/cloud-driver';
 import { baileysDriver } from './channels/baileys/baileys-driver';
 import { cloudWebhookRoutes } from './channels/cloud/webhook.routes';
 import path from 'node:path';
-import { createJobs } from './jobs/queue';
+import { createJobs, liveJobCounts } from './jobs/queue';
 import { createDomainEvents } from './events/domain-events';
+import { registerBackground } from './background';
 import { markUserOnline } from './modules/users/users.service';
 import { sealCloudSecrets } from './modules/whatsapps/whatsapps.service';
 import type { AppDeps, RouteInfo } from './deps';
@@ -215,11 +215,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     nodeKey: leases.nodeKey,
     onFailure: (queue, final) => metrics.jobFailures.inc({ queue, final: String(final) }),
   });
-  const outbox = createOutbox({
-    deps: { db: database.db, realtime, uploads, channels, jobs },
-    log: app.log,
-    retryBaseMs: config.outboxRetryBaseMs,
-  });
+  const outbox = createOutbox(jobs);
   const health = createHealth({
     timeoutMs: HEALTH_CHECK_TIMEOUT_MS,
     checks: {
@@ -229,17 +225,11 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     },
   });
   metrics.readFrom({
-    db: database.db,
+    jobs: () => liveJobCounts(database.db),
     sessions: channels.sessionsHere,
     sockets: realtime.socketsHere,
   });
   const events = createDomainEvents({ jobs, log: app.log });
-  events.on('message.created', (event) => {
-    metrics.messages.inc({
-      direction: event.fromMe ? 'outbound' : 'inbound',
-      author: event.author,
-    });
-  });
   app.decorate('deps', {
     config,
     channels,
@@ -359,7 +349,8 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(dashboardRoutes);
   await app.register(contactListsRoutes);
   await app.register(campaignsRoutes);
-  registerSchedulesSender(app);
+  // Every queue, recurring job and event listener (background.ts); they run once jobs start below.
+  registerBackground(app.deps, app.log);
 
   realtime.attach(app.server);
   // Sessions resume once the app is ready, and stop (keeping their pairing) before the database closes.

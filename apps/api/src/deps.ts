@@ -29,8 +29,7 @@ export type AppDeps = {
   // The messages module's side of the tickets module's port (modules/tickets/ticket-messages.ts):
   // automatic messages written in the transaction of the ticket change that causes them.
   ticketMessages: TicketMessages;
-  // The one durable background queue (jobs/queue.ts): sends, webhooks, recurring jobs (ticket
-  // timers, schedules), and later campaigns, AI replies, integration deliveries, billing.
+  // The one durable background queue (jobs/queue.ts): what runs on it is listed in background.ts.
   jobs: Jobs;
   // What happened (events/domain-events.ts): ticket changes, stored messages. Listeners subscribe
   // here instead of being called from the services that make the change.

@@ -118,3 +118,91 @@ describe('module dependencies', () => {
     expect([...cycles]).toEqual([]);
   });
 });
+
+// Only the job queue writes `jobs` (eslint.config.js `jobsTable`): elsewhere work is queued through
+// jobs/queue.ts, which checks each payload against its queue's schema.
+describe('the jobs table', () => {
+  const ONLY_JOBS = 'Only jobs/ writes the jobs table';
+  const lintSource = async (file: string, source: string) => {
+    const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
+    return result.messages
+      .filter((message) => message.ruleId === 'no-restricted-syntax')
+      .map((message) => message.message);
+  };
+
+  it.each([
+    ['a schema import', "import { jobs } from '../../db/schema';\nexport { jobs };\n"],
+    [
+      'the schema file',
+      "import { jobs as table } from '../../db/schema/jobs';\nexport { table };\n",
+    ],
+    [
+      'an INSERT in SQL',
+      "import { sql } from 'drizzle-orm';\nexport const q = sql`insert into jobs (queue) values ('x')`;\n",
+    ],
+    [
+      'a SELECT in SQL',
+      "import { sql } from 'drizzle-orm';\nexport const q = sql`select 1 from tickets t\n  join jobs j on true`;\n",
+    ],
+    [
+      'raw SQL',
+      "import { sql } from 'drizzle-orm';\nexport const q = sql.raw('delete from \"jobs\"');\n",
+    ],
+  ])('is not reached by a module through %s', async (_what, source) => {
+    expect(await lintSource('apps/api/src/modules/tags/tags.service.ts', source)).toEqual([
+      expect.stringContaining(ONLY_JOBS),
+    ]);
+  });
+
+  it.each([
+    ['apps/api/src/jobs/queue.ts', "import { jobs } from '../db/schema';\nexport { jobs };\n"],
+    [
+      'apps/api/src/modules/tags/tags.test.ts',
+      "import { jobs } from '../../db/schema';\nexport { jobs };\n",
+    ],
+    [
+      'apps/api/src/modules/tags/tags.service.ts',
+      "import { sql } from 'drizzle-orm';\nexport const q = sql`select 1 from jobs_archive, tickets`;\n",
+    ],
+  ])('may be named in %s', async (file, source) => {
+    expect(await lintSource(file, source)).toEqual([]);
+  });
+});
+
+// Background work is registered in background.ts only (eslint.config.js `registersBackground`).
+describe('background registrations', () => {
+  const ONLY_BACKGROUND = 'registered in apps/api/src/background.ts only';
+  const lintCall = async (file: string, call: string) => {
+    const source = `import type { AppDeps } from '../../deps';\nexport const f = (deps: AppDeps) => {\n  ${call};\n};\n`;
+    const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
+    return result.messages
+      .filter((message) => message.ruleId === 'no-restricted-syntax')
+      .map((message) => message.message);
+  };
+
+  it.each([
+    'deps.jobs.define(queue, { handle: async () => {} })',
+    "deps.jobs.every({ name: 'x', everyMs: 1000, run: async () => {} })",
+    "deps.events.record('message.created', async () => {})",
+    "deps.events.recordAll('message.created', async () => {})",
+    "deps.events.on('ticket.changed', () => {})",
+    "deps.events.onDurable('x', 'ticket.changed', schema, async () => {})",
+    'deps.channels.onEvent(() => {})',
+  ])('fails in a routes plugin: %s', async (call) => {
+    expect(await lintCall('apps/api/src/modules/tags/tags.routes.ts', call)).toEqual([
+      expect.stringContaining(ONLY_BACKGROUND),
+    ]);
+  });
+
+  it.each([
+    [
+      'apps/api/src/background.ts',
+      "deps.jobs.every({ name: 'x', everyMs: 1000, run: async () => {} })",
+    ],
+    ['apps/api/src/modules/tags/tags.routes.ts', "deps.jobs.kick('x')"],
+    ['apps/api/src/modules/tags/tags.routes.ts', "void deps.jobs.run('x')"],
+    ['apps/api/src/modules/tags/tags.test.ts', "deps.events.on('ticket.changed', () => {})"],
+  ])('passes in %s: %s', async (file, call) => {
+    expect(await lintCall(file, call)).toEqual([]);
+  });
+});

@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
 import { jobs } from '../db/schema';
 import { createTestApp, inject, login, makeCompany, type TestContext } from '../../test/harness';
 import { eventually, inbound, pairedSimulator, ticketOf } from '../../test/inbox';
-import { createJobs, type Jobs } from '../jobs/queue';
+import { createJobs, JobPayloadError, type Jobs } from '../jobs/queue';
 import { createDomainEvents, type DomainEvent, type EventOf } from './domain-events';
 
 // The dispatcher on its own job facility (one API node), so the app's listeners stay out of it.
@@ -31,6 +32,23 @@ const changed = (ticketId: number): DomainEvent => ({
     promptId: null,
     integrationId: null,
   },
+});
+// What the durable listeners below read of a ticket.changed event.
+const snapshot = z.object({
+  status: z.enum(['open', 'pending', 'closed']),
+  userId: z.number().nullable(),
+  queueId: z.number().nullable(),
+  whatsappId: z.number(),
+  promptId: z.number().nullable(),
+  integrationId: z.number().nullable(),
+});
+const ticketChangedEvent = z.object({
+  type: z.literal('ticket.changed'),
+  companyId: z.number(),
+  ticketId: z.number(),
+  byUserId: z.number().nullable(),
+  before: snapshot.nullable(),
+  after: snapshot,
 });
 const jobsOf = (queue: string) =>
   t.db.select().from(jobs).where(eq(jobs.queue, queue)).orderBy(asc(jobs.id));
@@ -81,7 +99,7 @@ describe('domain events', () => {
   it('gives a durable listener a job written with the commit, so it hears even if the node dies', async () => {
     const name = `test-${Date.now()}`;
     const writer = node();
-    writer.events.onDurable(name, 'ticket.changed', async () => {
+    writer.events.onDurable(name, 'ticket.changed', ticketChangedEvent, async () => {
       throw new Error('this node dies before it runs');
     });
     await writer.events.transaction(t.db, async (_tx, raise) => raise(changed(7)));
@@ -101,6 +119,7 @@ describe('domain events', () => {
     reader.events.onDurable(
       name,
       'ticket.changed',
+      ticketChangedEvent,
       async (event) => {
         attempts += 1;
         if (attempts === 1) throw new Error('integration down');
@@ -117,6 +136,29 @@ describe('domain events', () => {
   });
 });
 
+describe('a durable listener’s schema', () => {
+  it('refuses an event it cannot read with the change that raised it', async () => {
+    const { events } = node();
+    const name = `test-${Date.now()}-schema`;
+    // A listener that (wrongly) expects every change to have a `before`.
+    events.onDurable(
+      name,
+      'ticket.changed',
+      ticketChangedEvent.extend({ before: snapshot }),
+      async () => {},
+    );
+    let ran = false;
+    await expect(
+      events.transaction(t.db, async (_tx, raise) => {
+        raise(changed(9));
+        ran = true;
+      }),
+    ).rejects.toThrow(JobPayloadError);
+    expect(ran).toBe(true);
+    expect(await jobsOf(`event.${name}`)).toEqual([]);
+  });
+});
+
 describe('the events the product raises', () => {
   it('tells listeners of tickets created, taken, resolved and deleted, and of every stored message', async () => {
     const made = await makeCompany(t.db);
@@ -127,9 +169,14 @@ describe('the events the product raises', () => {
       t.app.deps.events.on(type, (event) => {
         if (event.companyId === made.company.id) heard.push(event);
       });
-    t.app.deps.events.onDurable('test-ticket-history', 'ticket.changed', async (event) => {
-      if (event.companyId === made.company.id) durable.push(event);
-    });
+    t.app.deps.events.onDurable(
+      'test-ticket-history',
+      'ticket.changed',
+      ticketChangedEvent,
+      async (event) => {
+        if (event.companyId === made.company.id) durable.push(event);
+      },
+    );
     const connection = await pairedSimulator(t.app, admin, {});
     const number = '5491176543210';
 

@@ -1,15 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
 import type { Db } from '../db/client';
-import { enqueueJobs, type Jobs, type QueueOptions } from '../jobs/queue';
+import { enqueueJobs, jobQueue, type JobQueue, type Jobs, type QueueOptions } from '../jobs/queue';
 
 // What happened in the product, told once to whoever listens, instead of each service calling the
 // side effects of other modules inline. A service raises events inside the transaction that makes
 // them true (`transaction`):
-// - durable listeners (`onDurable`) get a job of the one background queue written in that same
-//   transaction, so they hear of every committed event even if the process dies right after, at least
-//   once, retried with backoff (AI agents, integrations, webhooks, the dashboard's ticket history);
+// - durable listeners (`onDurable`) get a job of their own queue (`event.{name}`), written in that
+//   same transaction, so they hear of every committed event even if the process dies right after, at
+//   least once, retried with backoff (none yet: meant for outbound webhooks and the like);
 // - recorders (`record`) run inside that transaction, so what they write (the dashboard's
-//   conversation history) commits or rolls back with the change itself;
+//   conversation history, the AI agents' and integrations' turns as jobs) commits or rolls back with
+//   the change itself;
 // - in-process listeners (`on`) run after the commit, on the node that made the change, and a failure
 //   is logged and goes no further (live updates to screens).
 // An event is a fact about a committed change: listeners read fresh rows by id when they need more.
@@ -74,7 +76,7 @@ export type DomainEvents = ReturnType<typeof createDomainEvents>;
 export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger }) => {
   const { jobs, log } = options;
   const listeners = new Map<DomainEventType, Listener<DomainEventType>[]>();
-  const durable = new Map<DomainEventType, string[]>();
+  const durable = new Map<DomainEventType, JobQueue<DomainEvent>[]>();
   const recorders = new Map<DomainEventType, Recorder<DomainEventType>[]>();
   const setRecorders = new Map<DomainEventType, SetRecorder<DomainEventType>[]>();
 
@@ -106,7 +108,7 @@ export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger
   // listeners run, in the order they subscribed.
   const dispatch = async (events: DomainEvent[], woken: string[]) => {
     for (const queue of new Set([
-      ...events.flatMap((event) => durable.get(event.type) ?? []),
+      ...events.flatMap((event) => (durable.get(event.type) ?? []).map((q) => q.name)),
       ...woken,
     ]))
       jobs.kick(queue);
@@ -146,20 +148,18 @@ export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger
       ]);
     },
 
-    // A listener that must hear of every committed event: `name` is its queue (event.{name}).
+    // A listener that must hear of every committed event: `name` is its queue (event.{name}), whose
+    // payloads are the events, checked with `payload` (what the listener reads of them).
     onDurable<T extends DomainEventType>(
       name: string,
       type: T,
+      payload: z.ZodType<EventOf<T>>,
       listener: (event: EventOf<T>) => Promise<void>,
-      queueOptions: Omit<QueueOptions<EventOf<T>>, 'name' | 'handle'> = {},
+      queueOptions: Omit<QueueOptions<EventOf<T>>, 'handle'> = {},
     ) {
-      const queue = `event.${name}`;
-      jobs.define<EventOf<T>>({
-        ...queueOptions,
-        name: queue,
-        handle: (job) => listener(job.payload),
-      });
-      durable.set(type, [...(durable.get(type) ?? []), queue]);
+      const queue = jobQueue(`event.${name}`, payload);
+      jobs.define(queue, { ...queueOptions, handle: (job) => listener(job.payload) });
+      durable.set(type, [...(durable.get(type) ?? []), queue as JobQueue<DomainEvent>]);
     },
 
     // Runs `work` in a transaction; the events it raises are published with the commit and

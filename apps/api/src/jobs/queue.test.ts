@@ -1,11 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { asc, eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { asc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { jobs } from '../db/schema';
 import { createTestApp, type TestContext } from '../../test/harness';
 import { eventually } from '../../test/inbox';
 import {
   createJobs,
   enqueueJobs,
+  enqueueJobsFrom,
+  jobQueue,
+  JobPayloadError,
   PermanentJobError,
   refsWithStatus,
   retryDelay,
@@ -21,14 +25,16 @@ let t: TestContext;
 const nodes: Jobs[] = [];
 let queueNo = 0;
 const nextQueue = () => `test.queue-${(queueNo += 1)}`;
+const named = z.object({ name: z.string() });
+const numbered = z.object({ n: z.number() });
 
 const node = () => {
   const jobsOfNode = createJobs({ db: t.db, log: t.app.log });
   nodes.push(jobsOfNode);
   return jobsOfNode;
 };
-const rowsOf = (queue: string) =>
-  t.db.select().from(jobs).where(eq(jobs.queue, queue)).orderBy(asc(jobs.id));
+const rowsOf = (queue: { name: string }) =>
+  t.db.select().from(jobs).where(eq(jobs.queue, queue.name)).orderBy(asc(jobs.id));
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -39,24 +45,118 @@ afterEach(async () => {
 afterAll(() => t.close());
 
 describe('retryDelay', () => {
+  const noJitter = () => 0;
+
   it('waits 5 s, 15 s, 45 s … and never more than 10 minutes', () => {
-    const waits = Array.from({ length: 8 }, (_, i) => retryDelay(i + 1, 5000));
+    const waits = Array.from({ length: 8 }, (_, i) => retryDelay(i + 1, 5000, noJitter));
     expect(waits).toEqual([5000, 15_000, 45_000, 135_000, 405_000, 600_000, 600_000, 600_000]);
   });
 
   it('scales with the configured base', () => {
-    expect([1, 2, 3].map((n) => retryDelay(n, 20))).toEqual([20, 60, 180]);
+    expect([1, 2, 3].map((n) => retryDelay(n, 20, noJitter))).toEqual([20, 60, 180]);
+  });
+
+  it('takes up to a quarter off at random, so jobs that failed together come back apart', () => {
+    expect(retryDelay(2, 5000, () => 0.5)).toBe(13_125);
+    expect(retryDelay(9, 5000, () => 0.999)).toBe(450_150);
+    const waits = Array.from({ length: 50 }, () => retryDelay(3, 5000));
+    expect(waits.every((wait) => wait > 45_000 * 0.75 && wait <= 45_000)).toBe(true);
+    expect(new Set(waits).size).toBeGreaterThan(1);
+  });
+});
+
+describe('a queue’s payloads', () => {
+  it('are refused when they do not match the queue’s schema, and nothing is queued', async () => {
+    const queue = jobQueue(nextQueue(), numbered);
+    // What the types forbid, as a caller writing the wrong shape would.
+    const wrong = { n: 'two' } as unknown as { n: number };
+    await expect(
+      enqueueJobs(t.db, queue, [{ payload: { n: 1 } }, { payload: wrong }]),
+    ).rejects.toThrow(JobPayloadError);
+    // Built in SQL: the statement's transaction rolls back.
+    await expect(
+      t.db.transaction((tx) =>
+        enqueueJobsFrom(tx, queue, {
+          from: sql`from (values (1), (2)) v(x)`,
+          payload: sql`jsonb_build_object('n', v.x::text)`,
+        }),
+      ),
+    ).rejects.toThrow(/does not match its schema/);
+    expect(await rowsOf(queue)).toEqual([]);
+  });
+
+  it('are queued from a SELECT, leaving out a live ref or a waiting key when asked', async () => {
+    const queue = jobQueue(nextQueue(), numbered);
+    const fromValues = (options: { skipLiveRefs?: boolean; skipPendingKeys?: boolean }) =>
+      t.db.transaction((tx) =>
+        enqueueJobsFrom(
+          tx,
+          queue,
+          {
+            from: sql`from (values (1), (2)) v(x)`,
+            payload: sql`jsonb_build_object('n', v.x)`,
+            ref: sql`'r:' || v.x`,
+            key: sql`'k:' || v.x`,
+            companyId: sql`null`,
+          },
+          options,
+        ),
+      );
+    expect(await fromValues({})).toHaveLength(2);
+    expect(await fromValues({ skipLiveRefs: true })).toEqual([]);
+    await t.db.update(jobs).set({ ref: null }).where(eq(jobs.queue, queue.name));
+    expect(await fromValues({ skipPendingKeys: true })).toEqual([]);
+    await expect(fromValues({})).resolves.toHaveLength(2);
+    expect((await rowsOf(queue)).map((r) => [r.payload, r.key, r.ref])).toEqual([
+      [{ n: 1 }, 'k:1', null],
+      [{ n: 2 }, 'k:2', null],
+      [{ n: 1 }, 'k:1', 'r:1'],
+      [{ n: 2 }, 'k:2', 'r:2'],
+    ]);
+  });
+
+  it('fail a stored job for good when they no longer parse, without running it, and the rest run', async () => {
+    const queue = jobQueue(nextQueue(), numbered);
+    const handled: number[] = [];
+    const failed: number[] = [];
+    const jobsOfNode = node();
+    jobsOfNode.define(queue, {
+      handle: async (job) => void handled.push(job.payload.n),
+      onFailed: async (job) => void failed.push(job.payload.n),
+    });
+    // Written by an older version, whose payloads had another shape.
+    await t.db.insert(jobs).values([
+      { queue: queue.name, payload: { count: 1 } },
+      { queue: queue.name, payload: { n: 2 } },
+    ]);
+    const logged = vi.spyOn(t.app.log, 'error');
+    try {
+      expect(await jobsOfNode.process(queue.name)).toEqual({ claimed: 2, succeeded: 1 });
+      const rows = await rowsOf(queue);
+      expect(rows.map((r) => [r.status, r.attempts])).toEqual([
+        ['failed', 1],
+        ['done', 1],
+      ]);
+      expect(rows[0].lastError).toContain(`does not match the ${queue.name} queue's schema`);
+      expect(logged).toHaveBeenCalledWith(
+        expect.objectContaining({ queue: queue.name, jobId: rows[0].id }),
+        'job failed for good: its payload does not match its queue',
+      );
+    } finally {
+      logged.mockRestore();
+    }
+    expect(handled).toEqual([2]);
+    expect(failed).toEqual([]);
   });
 });
 
 describe('a queue', () => {
   it('runs a key’s jobs in order, holding the later ones while an earlier one waits to retry', async () => {
-    const queue = nextQueue();
+    const queue = jobQueue(nextQueue(), named);
     const done: string[] = [];
     let firstTry = true;
     const jobsOfNode = node();
-    const q = jobsOfNode.define<{ name: string }>({
-      name: queue,
+    const q = jobsOfNode.define(queue, {
       handle: async (job) => {
         if (job.payload.name === 'a1' && firstTry) {
           firstTry = false;
@@ -96,11 +196,10 @@ describe('a queue', () => {
   });
 
   it('fails a job at once on a permanent error and after maxAttempts otherwise, telling onFailed once', async () => {
-    const queue = nextQueue();
+    const queue = jobQueue(nextQueue(), named);
     const failed: string[] = [];
     const jobsOfNode = node();
-    jobsOfNode.define<{ name: string }>({
-      name: queue,
+    jobsOfNode.define(queue, {
       handle: async (job) => {
         if (job.payload.name === 'never') throw new PermanentJobError('no such number');
         throw Object.assign(new Error('still down'), { code: 'ERR_WAPP_NOT_INITIALIZED' });
@@ -115,7 +214,7 @@ describe('a queue', () => {
       { payload: { name: 'never' }, ref: 'x:1' },
       { payload: { name: 'flaky' }, ref: 'x:2' },
     ]);
-    for (let i = 0; i < 3; i += 1) await jobsOfNode.process(queue);
+    for (let i = 0; i < 3; i += 1) await jobsOfNode.process(queue.name);
     expect((await rowsOf(queue)).map((r) => [r.status, r.attempts, r.lastError])).toEqual([
       ['failed', 1, 'no such number'],
       ['failed', 3, 'ERR_WAPP_NOT_INITIALIZED: still down'],
@@ -132,7 +231,7 @@ describe('a queue', () => {
   });
 
   it('withdraws a job that has not started, and refuses once it has', async () => {
-    const queue = nextQueue();
+    const queue = jobQueue(nextQueue(), z.object({}));
     await enqueueJobs(t.db, queue, [
       { payload: {}, ref: 'm:1' },
       { payload: {}, ref: 'm:2' },
@@ -144,12 +243,11 @@ describe('a queue', () => {
   });
 
   it('hands each job to one of two nodes claiming at the same time', async () => {
-    const queue = nextQueue();
+    const queue = jobQueue(nextQueue(), numbered);
     const handledBy: Record<string, string[]> = {};
     const [one, two] = [node(), node()];
     [one, two].forEach((jobsOfNode, i) =>
-      jobsOfNode.define<{ n: number }>({
-        name: queue,
+      jobsOfNode.define(queue, {
         handle: async (job) => {
           (handledBy[job.payload.n] ??= []).push(`node${i}`);
         },
@@ -162,7 +260,7 @@ describe('a queue', () => {
       Array.from({ length: 30 }, (_, n) => ({ payload: { n } })),
     );
     const drain = async (jobsOfNode: Jobs) => {
-      while ((await jobsOfNode.process(queue)).claimed > 0);
+      while ((await jobsOfNode.process(queue.name)).claimed > 0);
     };
     await Promise.all([one, two].map(drain));
     expect(Object.keys(handledBy)).toHaveLength(30);
@@ -171,11 +269,10 @@ describe('a queue', () => {
   });
 
   it('takes over a job whose node died mid-run once its lease runs out, not before', async () => {
-    const queue = nextQueue();
+    const queue = jobQueue(nextQueue(), numbered);
     const handled: number[] = [];
     const jobsOfNode = node();
-    jobsOfNode.define<{ n: number }>({
-      name: queue,
+    jobsOfNode.define(queue, {
       handle: async (job) => {
         handled.push(job.payload.n);
       },
@@ -191,7 +288,7 @@ describe('a queue', () => {
       .update(jobs)
       .set({ status: 'running', attempts: 1, runAt: new Date(Date.now() + 60_000) })
       .where(eq(jobs.id, second.id));
-    expect(await jobsOfNode.process(queue)).toEqual({ claimed: 1, succeeded: 1 });
+    expect(await jobsOfNode.process(queue.name)).toEqual({ claimed: 1, succeeded: 1 });
     expect(handled).toEqual([1]);
     expect((await rowsOf(queue)).map((r) => [r.status, r.attempts])).toEqual([
       ['done', 2],
@@ -199,20 +296,54 @@ describe('a queue', () => {
     ]);
   });
 
+  it('keeps a job whose handler runs past its lease from other nodes, renewing the claim', async () => {
+    const queue = jobQueue(nextQueue(), numbered);
+    const leaseMs = 500;
+    const [one, two] = [node(), node()];
+    const handledBy: string[] = [];
+    let release: () => void = () => {};
+    const started = new Promise<void>((resolve) => {
+      one.define(queue, {
+        leaseMs,
+        handle: async () => {
+          handledBy.push('one');
+          resolve();
+          await new Promise<void>((r) => (release = r));
+        },
+      });
+    });
+    two.define(queue, { leaseMs, handle: async () => void handledBy.push('two') });
+    await enqueueJobs(t.db, queue, [{ payload: { n: 1 } }]);
+    const running = one.process(queue.name);
+    await started;
+    const [claimed] = await rowsOf(queue);
+    // Renewed after the first lease ran out: the claim now ends more than a lease past where it did.
+    await eventually(
+      () => rowsOf(queue),
+      ([row]) => row.runAt.getTime() > claimed.runAt.getTime() + leaseMs,
+      'the claim renewed past its first lease',
+    );
+    expect(await two.process(queue.name)).toEqual({ claimed: 0, succeeded: 0 });
+    release();
+    expect(await running).toEqual({ claimed: 1, succeeded: 1 });
+    expect(handledBy).toEqual(['one']);
+    expect((await rowsOf(queue)).map((r) => [r.status, r.attempts])).toEqual([['done', 1]]);
+  });
+
   it('keeps finished jobs for their time, then drops them', async () => {
     const day = 24 * 3600_000;
-    const queue = nextQueue();
+    const queue = jobQueue(nextQueue(), z.object({}));
     const jobsOfNode = node();
-    const q = jobsOfNode.define({ name: queue, handle: async () => {}, keepFailedMs: 30 * day });
+    const q = jobsOfNode.define(queue, { handle: async () => {}, keepFailedMs: 30 * day });
     const old = (days: number) => new Date(Date.now() - days * day);
     await t.db.insert(jobs).values([
-      { queue, payload: {}, status: 'done', updatedAt: old(8) },
-      { queue, payload: {}, status: 'done', updatedAt: old(1) },
-      { queue, payload: {}, status: 'failed', updatedAt: old(29) },
-      { queue, payload: {}, status: 'failed', updatedAt: old(31) },
+      { queue: queue.name, payload: {}, status: 'done', updatedAt: old(8) },
+      { queue: queue.name, payload: {}, status: 'done', updatedAt: old(1) },
+      { queue: queue.name, payload: {}, status: 'failed', updatedAt: old(29) },
+      { queue: queue.name, payload: {}, status: 'failed', updatedAt: old(31) },
       // Never run: kept whatever its age.
       {
-        queue,
+        queue: queue.name,
         payload: {},
         status: 'pending',
         runAt: new Date(Date.now() + day),
@@ -231,12 +362,11 @@ describe('a queue', () => {
   });
 
   it('leaves the jobs it will not get to for the next node when it stops', async () => {
-    const queue = nextQueue();
+    const queue = jobQueue(nextQueue(), numbered);
     const jobsOfNode = node();
     let release: () => void = () => {};
     const started = new Promise<void>((resolve) => {
-      jobsOfNode.define<{ n: number }>({
-        name: queue,
+      jobsOfNode.define(queue, {
         handle: async () => {
           resolve();
           await new Promise<void>((r) => (release = r));
@@ -245,7 +375,7 @@ describe('a queue', () => {
     });
     await enqueueJobs(t.db, queue, [{ payload: { n: 1 } }, { payload: { n: 2 } }]);
     await jobsOfNode.start();
-    jobsOfNode.kick(queue);
+    jobsOfNode.kick(queue.name);
     await started;
     const stopped = jobsOfNode.stop();
     release();
@@ -294,7 +424,7 @@ describe('a recurring job', () => {
       `gaps ${gaps.join(', ')}`,
     ).toBe(true);
     // One row, shared by the nodes, due again later.
-    const rows = await rowsOf(name);
+    const rows = await rowsOf({ name });
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ ref: 'recurring', status: 'pending' });
     expect(rows[0].runAt.getTime()).toBeGreaterThan(Date.now());

@@ -1,30 +1,70 @@
-import { and, asc, eq, inArray, isNotNull, lt, lte, notExists, or, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  eq,
+  inArray,
+  isNotNull,
+  lt,
+  lte,
+  notExists,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/client';
+import { z } from 'zod';
+import { queryRows, type Db } from '../db/client';
 import { jobs, type JobStatus } from '../db/schema';
 import { heldLocksSql, NODE_LOCK_CLASS } from '../db/locks';
 
 // The one way the API runs background work. Work is a row of `jobs`, written in the same transaction
 // as whatever caused it, so it is never lost; each node runs a worker per queue that claims due rows
-// with one UPDATE … FOR UPDATE SKIP LOCKED (several nodes share a queue, never a row) and a lease:
-// a node that dies mid-job leaves rows another node takes once their lease runs out. Delivery is
-// therefore at least once, and handlers are written to be repeatable.
+// with one UPDATE … FOR UPDATE SKIP LOCKED (several nodes share a queue, never a row) and a lease
+// that the node renews while it holds the rows. A node that dies mid-job leaves rows another node
+// takes once their lease runs out, or at once on PostgreSQL when the dead node's lock is gone
+// (`nodeKey`). Delivery is therefore at least once, and handlers are written to be repeatable.
+// No code outside this folder writes `jobs` (eslint keeps it so): work is queued with enqueueJobs,
+// enqueueJobsFrom or insertJobsSql, and found, retried or withdrawn with the functions below.
 //
-// - Failures are retried with backoff up to maxAttempts; an error no retry can fix (`permanent`)
-//   fails the job at once. Failed jobs stay (their `ref` answers "did this fail?") until pruned.
+// - Each queue declares the shape of its payloads (`jobQueue(name, schema)`): a payload that does not
+//   match is refused when queued (a programming error, thrown), and a stored one that does not parse
+//   when its job runs (written by an older version) fails the job for good, with a log line.
+// - Failures are retried with backoff (with jitter) up to maxAttempts; an error no retry can fix
+//   (`permanent`) fails the job at once. Failed jobs stay (their `ref` answers "did this fail?") until
+//   pruned.
 // - Jobs of a queue with the same `key` run one at a time, in the order they were queued; a job
 //   waiting for its retry holds back the later ones of its key (a conversation's messages).
 // - Recurring jobs (`every`) are one row each, rescheduled after every run, so one node at a time
 //   runs them; a node that starts makes the row due at once, so what fell due while it was down is
-//   done right after start. They read
-//   what is due from their own tables and claim it with conditional UPDATEs, so a run repeated after
-//   a crash does nothing twice.
+//   done right after start. They read what is due from their own tables and claim it with
+//   conditional UPDATEs, so a run repeated after a crash does nothing twice.
 // - A worker looks for due rows every intervalMs (work queued by other nodes, retries) and at once
 //   when kicked (work this node just queued).
 
 export type JobRow = typeof jobs.$inferSelect;
 export type Job<P> = Omit<JobRow, 'payload'> & { payload: P };
+
+// A queue: its name and the shape of its jobs' payloads, declared beside the code that queues them.
+export type JobQueue<P> = { name: string; payload: z.ZodType<P> };
+
+export const jobQueue = <P>(name: string, payload: z.ZodType<P>): JobQueue<P> => ({
+  name,
+  payload,
+});
+
+// A payload that does not match its queue's schema: a programming error, never retried.
+export class JobPayloadError extends Error {}
+
+// The payload as given, once it matches the queue's schema (what is stored is what the caller wrote).
+export const checkedPayload = <P>(queue: JobQueue<P>, payload: P): P => {
+  const parsed = queue.payload.safeParse(payload);
+  if (!parsed.success)
+    throw new JobPayloadError(
+      `A ${queue.name} job's payload does not match its schema: ${z.prettifyError(parsed.error)}`,
+    );
+  return payload;
+};
 
 // A failure that retrying cannot fix: the job fails at once.
 export class PermanentJobError extends Error {}
@@ -33,18 +73,21 @@ export class PermanentJobError extends Error {}
 // attempts counted afresh (long work done in steps, e.g. a paced campaign). Otherwise it is done.
 export type JobOutcome = void | { againInMs: number };
 
+// How a node runs the jobs of a queue (jobs.define(queue, options)).
 export type QueueOptions<P> = {
-  name: string;
   handle: (job: Job<P>) => Promise<JobOutcome>;
   // Attempts before a job fails for good (default 10).
   maxAttempts?: number;
-  // Milliseconds before the next attempt after `attempts` failed ones (default retryDelay(n, 5 s)).
+  // Milliseconds before the next attempt after `attempts` failed ones (default retryDelay(n, 5 s),
+  // which has jitter).
   retryDelayMs?: (attempts: number) => number;
   // Errors that fail the job at once, besides PermanentJobError.
   permanent?: (error: unknown) => boolean;
-  // Called once when a job fails for good (after its row says so).
+  // Called once when a job fails for good (after its row says so); not for a payload that no longer
+  // parses (there is nothing it could read).
   onFailed?: (job: Job<P>, error: unknown) => Promise<void>;
-  // How long a node holds a claimed job before others may take it (default 60 s).
+  // How long a claim lasts without renewal (default 60 s): the node renews it every third of this
+  // while it holds the job, and another node takes the job once it runs out.
   leaseMs?: number;
   batchSize?: number;
   // How often the worker looks for due rows without a kick (default 5 s).
@@ -75,9 +118,16 @@ const WEEK_MS = 7 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
 const RECURRING_REF = 'recurring';
 
-// base, 3×base, 9×base … (5 s, 15 s, 45 s with a 5 s base), never more than 10 minutes.
-export const retryDelay = (attempts: number, baseMs: number) =>
-  Math.min(baseMs * 3 ** Math.max(0, attempts - 1), MAX_DELAY_MS);
+// Retries are spread over the last quarter below their backoff, so jobs that failed together (a
+// session that went down) do not all come back at the same moment.
+const RETRY_JITTER = 0.25;
+
+// base, 3×base, 9×base … (5 s, 15 s, 45 s with a 5 s base), never more than 10 minutes, less up to a
+// quarter at random (`random` returns [0, 1), like Math.random).
+export const retryDelay = (attempts: number, baseMs: number, random: () => number = Math.random) =>
+  Math.round(
+    Math.min(baseMs * 3 ** Math.max(0, attempts - 1), MAX_DELAY_MS) * (1 - RETRY_JITTER * random()),
+  );
 
 const errorText = (error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
@@ -87,28 +137,87 @@ const errorText = (error: unknown) => {
     .slice(0, 2000);
 };
 
+export type EnqueueOptions = {
+  // A job whose ref already has one waiting or running is left out instead of failing the statement.
+  skipLiveRefs?: boolean;
+  // A job whose key already has one waiting to start is left out: that one will see what it would.
+  skipPendingKeys?: boolean;
+};
+
 // Queues work in the caller's transaction (or at once with the plain db).
-export const enqueueJobs = async <P>(db: Db, queue: string, items: NewJob<P>[]) => {
+export const enqueueJobs = async <P>(
+  db: Db,
+  queue: JobQueue<P>,
+  items: NewJob<P>[],
+  options: Pick<EnqueueOptions, 'skipLiveRefs'> = {},
+) => {
   if (!items.length) return [];
-  return db
-    .insert(jobs)
-    .values(
-      items.map((item) => ({
-        queue,
-        payload: item.payload,
-        key: item.key ?? null,
-        ref: item.ref ?? null,
-        companyId: item.companyId ?? null,
-        ...(item.runAt ? { runAt: item.runAt } : {}),
-      })),
-    )
-    .returning({ id: jobs.id });
+  const insert = db.insert(jobs).values(
+    items.map((item) => ({
+      queue: queue.name,
+      payload: checkedPayload(queue, item.payload),
+      key: item.key ?? null,
+      ref: item.ref ?? null,
+      companyId: item.companyId ?? null,
+      ...(item.runAt ? { runAt: item.runAt } : {}),
+    })),
+  );
+  return (options.skipLiveRefs ? insert.onConflictDoNothing() : insert).returning({ id: jobs.id });
+};
+
+// The jobs a SELECT decides, as SQL expressions over its FROM: for work queued by a condition on
+// other rows (the campaigns whose time came, a ticket still the agent's).
+export type JobsFrom = {
+  // `from … where …`, the rows to queue a job for.
+  from: SQL;
+  payload: SQL;
+  key?: SQL;
+  ref?: SQL;
+  companyId?: SQL;
+};
+
+// The INSERT … SELECT that queues `rows` (without RETURNING), for a statement of the caller's own
+// (a prepared one that stores many at once). Its payloads are the caller's to check (checkedPayload).
+export const insertJobsSql = (
+  queue: { name: string },
+  rows: JobsFrom,
+  options: EnqueueOptions = {},
+) => {
+  const nullOr = (value: SQL | undefined) => value ?? sql`null`;
+  return sql`insert into ${jobs} (queue, payload, key, ref, company_id)
+    select ${queue.name}, q.payload, q.key, q.ref, q.company_id
+    from (select ${rows.payload} as payload, ${nullOr(rows.key)}::text as key,
+                 ${nullOr(rows.ref)}::text as ref, ${nullOr(rows.companyId)}::int as company_id
+          ${rows.from}) q
+    ${
+      options.skipPendingKeys
+        ? sql`where not exists (select 1 from ${jobs} j where j.queue = ${queue.name}
+                and j.key = q.key and j.status = 'pending')`
+        : sql``
+    }
+    ${options.skipLiveRefs ? sql`on conflict do nothing` : sql``}`;
+};
+
+// Queues a job for each row `rows` selects, in one statement in the caller's transaction; a payload
+// that does not match the queue's schema throws (rolling the transaction back). Answers the ids.
+export const enqueueJobsFrom = async <P>(
+  tx: Db,
+  queue: JobQueue<P>,
+  rows: JobsFrom,
+  options: EnqueueOptions = {},
+) => {
+  const inserted = await queryRows<{ id: number; payload: P }>(
+    tx,
+    sql`${insertJobsSql(queue, rows, options)} returning id, payload`,
+  );
+  for (const row of inserted) checkedPayload(queue, row.payload);
+  return inserted.map((row) => ({ id: Number(row.id) }));
 };
 
 // The refs among `refs` whose job is in `status` (e.g. the messages whose send failed).
 export const refsWithStatus = async (
   db: Db,
-  queue: string,
+  queue: { name: string },
   refs: string[],
   status: JobStatus,
 ): Promise<Set<string>> => {
@@ -116,27 +225,27 @@ export const refsWithStatus = async (
   const rows = await db
     .select({ ref: jobs.ref })
     .from(jobs)
-    .where(and(eq(jobs.queue, queue), inArray(jobs.ref, refs), eq(jobs.status, status)));
+    .where(and(eq(jobs.queue, queue.name), inArray(jobs.ref, refs), eq(jobs.status, status)));
   return new Set(rows.map((r) => r.ref!));
 };
 
 // A failed job of `ref` is due again now, its attempts counted afresh; false if there was none.
-export const retryFailedJob = async (db: Db, queue: string, ref: string) => {
+export const retryFailedJob = async (db: Db, queue: { name: string }, ref: string) => {
   const rows = await db
     .update(jobs)
     .set({ status: 'pending', attempts: 0, lastError: null, runAt: sql`now()` })
-    .where(and(eq(jobs.queue, queue), eq(jobs.ref, ref), eq(jobs.status, 'failed')))
+    .where(and(eq(jobs.queue, queue.name), eq(jobs.ref, ref), eq(jobs.status, 'failed')))
     .returning({ id: jobs.id });
   return rows.length > 0;
 };
 
 // Withdraws the jobs of `ref` that have not started, in the caller's transaction. Answers 'started'
 // (and changes nothing) when one is running or done: it can no longer be taken back.
-export const withdrawJobs = async (tx: Db, queue: string, ref: string) => {
+export const withdrawJobs = async (tx: Db, queue: { name: string }, ref: string) => {
   const rows = await tx
     .select({ id: jobs.id, status: jobs.status })
     .from(jobs)
-    .where(and(eq(jobs.queue, queue), eq(jobs.ref, ref)))
+    .where(and(eq(jobs.queue, queue.name), eq(jobs.ref, ref)))
     .orderBy(asc(jobs.id))
     .for('update');
   if (rows.some((r) => r.status === 'running' || r.status === 'done')) return 'started' as const;
@@ -150,7 +259,21 @@ export const withdrawJobs = async (tx: Db, queue: string, ref: string) => {
   return 'withdrawn' as const;
 };
 
+// Each queue's live jobs: waiting and running now, and how long (seconds) the oldest due one has
+// waited (GET /metrics).
+export const liveJobCounts = (db: Db) =>
+  queryRows<{ queue: string; pending: number; running: number; late: number | null }>(
+    db,
+    sql`select queue,
+               count(*) filter (where status = 'pending')::int as pending,
+               count(*) filter (where status = 'running')::int as running,
+               extract(epoch from now() - min(run_at) filter (
+                 where status = 'pending' and run_at <= now()))::float8 as late
+          from ${jobs} where status in ('pending', 'running') group by queue`,
+  );
+
 type Worker = {
+  queue: JobQueue<unknown>;
   options: QueueOptions<unknown>;
   recurEveryMs?: number;
   timer?: NodeJS.Timeout;
@@ -188,9 +311,11 @@ export const createJobs = (options: {
     sql`not exists (select 1 from (${sql.raw(heldLocksSql(NODE_LOCK_CLASS))}) live where live.key = ${jobs.claimedBy})`,
   );
   // One statement, so two nodes never claim the same row; SKIP LOCKED lets them claim side by side.
+  const leaseOf = (worker: Worker) => worker.options.leaseMs ?? 60_000;
+
   const claim = (worker: Worker) => {
-    const { name } = worker.options;
-    const leaseMs = worker.options.leaseMs ?? 60_000;
+    const { name } = worker.queue;
+    const leaseMs = leaseOf(worker);
     return db
       .update(jobs)
       .set({
@@ -258,10 +383,60 @@ export const createJobs = (options: {
       .where(and(inArray(jobs.id, ids), eq(jobs.status, 'running')));
   };
 
+  // The claims this node still holds in `held` last another lease from now. A claim is this node's
+  // while the row runs with the attempt count its claim gave it (a node that took the job over since
+  // counted another attempt).
+  const renew = async (worker: Worker, held: Map<number, JobRow>) => {
+    if (!held.size) return;
+    const claims = [...held.values()].map((row) => sql`(${row.id}::bigint, ${row.attempts}::int)`);
+    const renewed = await db
+      .update(jobs)
+      .set({ runAt: sql`now() + ${leaseOf(worker)}::int * interval '1 millisecond'` })
+      .where(
+        and(
+          eq(jobs.status, 'running'),
+          sql`(${jobs.id}, ${jobs.attempts}) in (${sql.join(claims, sql`, `)})`,
+        ),
+      )
+      .returning({ id: jobs.id });
+    const kept = new Set(renewed.map((row) => row.id));
+    for (const [id, row] of held)
+      if (!kept.has(id)) {
+        held.delete(id);
+        log.warn(
+          { queue: worker.queue.name, jobId: id, ref: row.ref },
+          'job claim lost to another node while running here',
+        );
+      }
+  };
+
+  // Renews the claims of a batch while its jobs run, every third of the lease.
+  const keepClaims = (worker: Worker, held: Map<number, JobRow>) => {
+    let renewing: Promise<void> = Promise.resolve();
+    const timer = setInterval(
+      () => {
+        renewing = renewing
+          .then(() => renew(worker, held))
+          .catch((err: unknown) =>
+            log.warn({ err, queue: worker.queue.name }, 'job claims not renewed'),
+          );
+      },
+      Math.max(Math.floor(leaseOf(worker) / 3), 50),
+    );
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      await renewing;
+    };
+  };
+
   const prune = async () => {
     if (Date.now() - prunedAt < PRUNE_EVERY_MS) return;
     prunedAt = Date.now();
-    for (const { options: queue } of workers.values()) {
+    for (const {
+      queue: { name },
+      options: queue,
+    } of workers.values()) {
       const keep: [JobStatus, number | undefined][] = [
         ['done', queue.keepDoneMs ?? WEEK_MS],
         ['failed', queue.keepFailedMs],
@@ -272,7 +447,7 @@ export const createJobs = (options: {
           .delete(jobs)
           .where(
             and(
-              eq(jobs.queue, queue.name),
+              eq(jobs.queue, name),
               eq(jobs.status, status),
               lt(jobs.updatedAt, new Date(Date.now() - ms)),
             ),
@@ -296,6 +471,10 @@ export const createJobs = (options: {
     worker.wakeTimer.unref();
   };
 
+  // The row of a job this node claimed, as long as no other node has claimed it since.
+  const ownClaim = (job: JobRow) =>
+    and(eq(jobs.id, job.id), eq(jobs.status, 'running'), eq(jobs.attempts, job.attempts));
+
   const finish = async (worker: Worker, job: JobRow, outcome?: JobOutcome) => {
     const everyMs = outcome ? Math.max(0, Math.round(outcome.againInMs)) : worker.recurEveryMs;
     await db
@@ -310,15 +489,16 @@ export const createJobs = (options: {
               updatedAt: new Date(),
             },
       )
-      .where(and(eq(jobs.id, job.id), eq(jobs.status, 'running')));
+      .where(ownClaim(job));
     if (outcome) wake(worker, everyMs ?? 0);
   };
 
   const fail = async (worker: Worker, job: JobRow, error: unknown) => {
     const queue = worker.options;
+    const { name } = worker.queue;
     if (worker.recurEveryMs !== undefined) {
-      options.onFailure?.(queue.name, false);
-      log.error({ err: error, job: queue.name }, 'job failed');
+      options.onFailure?.(name, false);
+      log.error({ err: error, job: name }, 'job failed');
       await finish(worker, job);
       return;
     }
@@ -326,9 +506,9 @@ export const createJobs = (options: {
       error instanceof PermanentJobError ||
       (queue.permanent?.(error) ?? false) ||
       job.attempts >= (queue.maxAttempts ?? 10);
-    options.onFailure?.(queue.name, final);
+    options.onFailure?.(name, final);
     log[final ? 'error' : 'warn'](
-      { err: error, queue: queue.name, jobId: job.id, ref: job.ref, attempts: job.attempts },
+      { err: error, queue: name, jobId: job.id, ref: job.ref, attempts: job.attempts },
       final ? 'job failed for good' : 'job failed, will retry',
     );
     const lastError = errorText(error);
@@ -336,7 +516,7 @@ export const createJobs = (options: {
       await db
         .update(jobs)
         .set({ status: 'failed', lastError, updatedAt: new Date() })
-        .where(and(eq(jobs.id, job.id), eq(jobs.status, 'running')));
+        .where(ownClaim(job));
       await queue.onFailed?.(job, error);
       return;
     }
@@ -349,29 +529,63 @@ export const createJobs = (options: {
         runAt: sql`now() + ${delay}::int * interval '1 millisecond'`,
         updatedAt: new Date(),
       })
-      .where(and(eq(jobs.id, job.id), eq(jobs.status, 'running')));
+      .where(ownClaim(job));
     wake(worker, delay);
   };
 
-  // Claims and runs one batch; answers how many rows were claimed and how many succeeded.
+  // A stored payload its queue's schema no longer takes: no retry can change it, and the handler
+  // would read what it does not expect.
+  const failUnreadable = async (worker: Worker, job: JobRow, error: z.ZodError) => {
+    const { name } = worker.queue;
+    const reason = `The payload does not match the ${name} queue's schema: ${z.prettifyError(error)}`;
+    options.onFailure?.(name, true);
+    log.error(
+      { queue: name, jobId: job.id, ref: job.ref, reason },
+      'job failed for good: its payload does not match its queue',
+    );
+    await db
+      .update(jobs)
+      .set({ status: 'failed', lastError: errorText(reason), updatedAt: new Date() })
+      .where(ownClaim(job));
+  };
+
+  // Claims and runs one batch; answers how many rows were claimed and how many succeeded. The claims
+  // not finished yet (the job running and those waiting behind it) are renewed meanwhile.
   const processBatch = async (worker: Worker) => {
     const rows = (await claim(worker)).sort((a, b) => a.id - b.id);
+    const held = new Map(rows.map((row) => [row.id, row]));
+    const stopRenewing = rows.length ? keepClaims(worker, held) : async () => {};
     let succeeded = 0;
-    for (const [index, row] of rows.entries()) {
-      if (stopping) {
-        // What this node will not get to is due again at once, for the next node.
-        await release(rows.slice(index).map((r) => r.id));
-        break;
+    try {
+      for (const [index, row] of rows.entries()) {
+        if (stopping) {
+          // What this node will not get to is due again at once, for the next node.
+          const rest = rows.slice(index).map((r) => r.id);
+          for (const id of rest) held.delete(id);
+          await release(rest);
+          break;
+        }
+        const parsed = worker.queue.payload.safeParse(row.payload);
+        if (!parsed.success) {
+          held.delete(row.id);
+          await failUnreadable(worker, row, parsed.error);
+          continue;
+        }
+        let outcome: JobOutcome;
+        try {
+          outcome = await worker.options.handle({ ...row, payload: parsed.data });
+        } catch (error) {
+          held.delete(row.id);
+          await fail(worker, row, error);
+          continue;
+        }
+        held.delete(row.id);
+        await finish(worker, row, outcome);
+        succeeded += 1;
       }
-      let outcome: JobOutcome;
-      try {
-        outcome = await worker.options.handle(row);
-      } catch (error) {
-        await fail(worker, row, error);
-        continue;
-      }
-      await finish(worker, row, outcome);
-      succeeded += 1;
+    } finally {
+      held.clear();
+      await stopRenewing();
     }
     return { claimed: rows.length, succeeded };
   };
@@ -395,7 +609,7 @@ export const createJobs = (options: {
           }
           if (started) await prune();
         } catch (err) {
-          log.error({ err, queue: worker.options.name }, 'job queue run failed');
+          log.error({ err, queue: worker.queue.name }, 'job queue run failed');
         }
       } while (worker.again && started);
     })().finally(() => {
@@ -441,14 +655,14 @@ export const createJobs = (options: {
   };
 
   const addWorker = (worker: Worker) => {
-    if (workers.has(worker.options.name))
-      throw new Error(`Queue ${worker.options.name} is defined twice`);
-    workers.set(worker.options.name, worker);
+    const { name } = worker.queue;
+    if (workers.has(name)) throw new Error(`Queue ${name} is defined twice`);
+    workers.set(name, worker);
     if (started) void begin(worker);
   };
 
   const begin = async (worker: Worker) => {
-    if (worker.recurEveryMs !== undefined) await ensureRecurringRow(worker.options.name);
+    if (worker.recurEveryMs !== undefined) await ensureRecurringRow(worker.queue.name);
     if (started) startWorker(worker);
   };
 
@@ -461,9 +675,10 @@ export const createJobs = (options: {
   return {
     // A queue of work this node helps run. Jobs are added with enqueueJobs (in the transaction that
     // causes them), then kick().
-    define<P>(queue: QueueOptions<P>) {
+    define<P>(queue: JobQueue<P>, queueOptions: QueueOptions<P>) {
       const worker: Worker = {
-        options: queue as QueueOptions<unknown>,
+        queue: queue as JobQueue<unknown>,
+        options: queueOptions as QueueOptions<unknown>,
         wakeAt: Infinity,
         again: false,
       };
@@ -479,8 +694,8 @@ export const createJobs = (options: {
       recurring.set(job.name, job);
       if (!job.everyMs) return;
       addWorker({
+        queue: { name: job.name, payload: z.unknown() },
         options: {
-          name: job.name,
           handle: () => runRecurring(job.name),
           // The row is due everyMs after the last run ended; looking more often keeps to that.
           intervalMs: Math.max(Math.floor(job.everyMs / 4), 250),

@@ -1,7 +1,5 @@
 import { hostname } from 'node:os';
-import { sql } from 'drizzle-orm';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { queryRows, type Db } from '../db/client';
 
 // What GET /metrics shows Prometheus (README "Metrics"; off unless METRICS_TOKEN is set). Counters
 // and histograms are this node's; the job queue's gauges are read from the shared database at each
@@ -9,7 +7,9 @@ import { queryRows, type Db } from '../db/client';
 // Each app has its own registry: several apps in one process (tests) never mix their series.
 
 export type MetricsSources = {
-  db: Db;
+  // The queues' live jobs (jobs/queue.ts liveJobCounts): waiting and running now, and how long the
+  // oldest due one has waited, in seconds.
+  jobs: () => Promise<{ queue: string; pending: number; running: number; late: number | null }[]>;
   // This node's WhatsApp sessions (channels/manager.ts).
   sessions: () => { provider: string; status: string }[];
   // Sockets connected to this node.
@@ -93,20 +93,7 @@ export const createMetrics = () => {
 
   const collect = async () => {
     if (!sources) return;
-    const rows = await queryRows<{
-      queue: string;
-      pending: number;
-      running: number;
-      late: number | null;
-    }>(
-      sources.db,
-      sql`select queue,
-                 count(*) filter (where status = 'pending')::int as pending,
-                 count(*) filter (where status = 'running')::int as running,
-                 extract(epoch from now() - min(run_at) filter (
-                   where status = 'pending' and run_at <= now()))::float8 as late
-            from jobs where status in ('pending', 'running') group by queue`,
-    );
+    const rows = await sources.jobs();
     for (const gauge of [jobsPending, jobsRunning, oldestDue]) gauge.reset();
     for (const row of rows) {
       jobsPending.set({ queue: row.queue }, row.pending);

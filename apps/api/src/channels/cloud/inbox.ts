@@ -1,21 +1,36 @@
 import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { preparedPer } from '../../db/prepared';
-import { jobs, whatsapps } from '../../db/schema';
-import { enqueueJobs, PermanentJobError, type Jobs } from '../../jobs/queue';
+import { whatsapps } from '../../db/schema';
+import {
+  checkedPayload,
+  enqueueJobs,
+  insertJobsSql,
+  jobQueue,
+  PermanentJobError,
+  type Jobs,
+  type QueueOptions,
+} from '../../jobs/queue';
 import type { ChannelManager } from '../manager';
 import { mapWebhook, WebhookPayloadError } from './payloads';
 
 // Processes stored Cloud API webhooks as jobs of the one background queue (jobs/queue.ts). The route
 // stores a payload, one job per connection it concerns, before answering Meta, so nothing is lost if
-// this process dies; several API nodes share the jobs, and a crashed node's are taken over when their
-// lease runs out. Delivery is at least once: a retried job hands its events on again, and the layers
-// above dedupe messages by provider id and treat acks as a high-water mark (acks.ts).
+// this process dies; several API nodes share the jobs, and a crashed node's are taken over (at once on
+// PostgreSQL, else when their lease runs out). Delivery is at least once: a retried job hands its
+// events on again, and the layers above dedupe messages by provider id and treat acks as a high-water
+// mark (acks.ts).
 
 export const WEBHOOK_QUEUE = 'cloud.webhook';
 const WEEK_MS = 7 * 24 * 3600_000;
 
-export type WebhookJob = { whatsappId: number; body: unknown };
+// The connection the payload is for, and Meta's payload as it came (mapWebhook reads it).
+export const webhookQueue = jobQueue(
+  WEBHOOK_QUEUE,
+  z.object({ whatsappId: z.number().int(), body: z.unknown() }),
+);
+export type WebhookJob = z.infer<typeof webhookQueue.payload>;
 
 // What the webhook route reads of a connection to accept a payload for it.
 export type WebhookConnection = {
@@ -43,9 +58,11 @@ const storeIfCurrentQuery = preparedPer((db) => {
   );
   // Runs whether or not the answer reads it (a data-modifying WITH always does).
   const stored = db.$with('stored', { n: sql<number>`1`.as('n') }).as(
-    sql`insert into ${jobs} (queue, payload, company_id)
-          select ${WEBHOOK_QUEUE}, payload, company_id from matching order by n
-          returning 1`,
+    insertJobsSql(webhookQueue, {
+      from: sql`from matching order by n`,
+      payload: sql`payload`,
+      companyId: sql`company_id`,
+    }),
   );
   return db
     .with(matching, stored)
@@ -61,15 +78,13 @@ type WaitingWebhook = {
   fail: (error: unknown) => void;
 };
 
-export const createWebhookInbox = (options: {
+// How the stored webhooks are processed (background.ts runs the queue).
+export const webhookWorker = (options: {
   db: Db;
-  jobs: Jobs;
   channels: Pick<ChannelManager, 'deliver'>;
-}) => {
+}): QueueOptions<WebhookJob> => {
   const { db, channels } = options;
-
-  const queue = options.jobs.define<WebhookJob>({
-    name: WEBHOOK_QUEUE,
+  return {
     handle: async (job) => {
       const [connection] = await db
         .select()
@@ -90,7 +105,11 @@ export const createWebhookInbox = (options: {
     intervalMs: 10_000,
     // Kept a week for support questions.
     keepFailedMs: WEEK_MS,
-  });
+  };
+};
+
+export const createWebhookInbox = (options: { db: Db; jobs: Pick<Jobs, 'kick'> }) => {
+  const { db, jobs } = options;
 
   // Webhooks that arrive while a store is in flight wait for it, then go together in the next
   // statement: one round trip and one commit for all of them instead of one each (Meta posts hundreds
@@ -108,11 +127,13 @@ export const createWebhookInbox = (options: {
           phoneNumberIds: batch.map((w) => w.connection.cloudPhoneNumberId),
           appSecrets: batch.map((w) => w.connection.cloudAppSecret),
           payloads: batch.map((w) =>
-            JSON.stringify({ whatsappId: w.connection.id, body: w.body } satisfies WebhookJob),
+            JSON.stringify(
+              checkedPayload(webhookQueue, { whatsappId: w.connection.id, body: w.body }),
+            ),
           ),
         });
         const stored = new Set(rows.map((r) => Number(r.n)));
-        if (stored.size) queue.kick();
+        if (stored.size) jobs.kick(WEBHOOK_QUEUE);
         batch.forEach((w, i) => w.settle(stored.has(i + 1)));
       } catch (error) {
         for (const w of batch) w.fail(error);
@@ -132,12 +153,12 @@ export const createWebhookInbox = (options: {
       }),
     // One statement: every connection's job is stored, or none is and Meta redelivers.
     store: async (connections: { id: number; companyId: number }[], body: unknown) => {
-      await enqueueJobs<WebhookJob>(
+      await enqueueJobs(
         db,
-        WEBHOOK_QUEUE,
+        webhookQueue,
         connections.map((c) => ({ payload: { whatsappId: c.id, body }, companyId: c.companyId })),
       );
-      queue.kick();
+      jobs.kick(WEBHOOK_QUEUE);
     },
   };
 };

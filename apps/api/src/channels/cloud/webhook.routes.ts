@@ -78,12 +78,11 @@ const validated = <T>(read: () => T): T => {
   }
 };
 
-// Registers the routes and the inbox's queue, which runs with the app's jobs: pending webhooks (also
-// those a crashed process left behind) are processed once the app is ready and then periodically.
+// Meta's webhook: verified, stored as jobs of the inbox's queue (background.ts runs it), answered.
 export const cloudWebhookRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps;
-  const inbox = createWebhookInbox({ db, jobs: app.deps.jobs, channels: app.deps.channels });
+  const inbox = createWebhookInbox({ db, jobs: app.deps.jobs });
 
   const tags = ['webhooks'];
   const config = { access: { public: true } };

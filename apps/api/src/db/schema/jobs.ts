@@ -14,8 +14,9 @@ import { companies } from './companies';
 
 export type JobStatus = 'pending' | 'running' | 'done' | 'failed';
 
-// The one durable queue of background work (jobs/queue.ts): messages to send, webhooks to process,
-// recurring jobs, and later campaigns, AI replies, integration deliveries and billing lifecycle.
+// The one durable queue of background work (jobs/queue.ts, the only code that writes it): messages to
+// send, webhooks to process, AI and integration turns, campaigns, billing, recurring jobs
+// (background.ts lists them).
 export const jobs = pgTable(
   'jobs',
   {

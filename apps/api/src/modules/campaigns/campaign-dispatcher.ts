@@ -2,6 +2,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
 import {
   confirmationFields,
   filledSlots,
@@ -18,14 +19,22 @@ import {
   campaignShipping,
   contacts,
   fileListOptions,
-  jobs,
   messages,
   messageTemplates,
   tickets,
   whatsapps,
 } from '../../db/schema';
 import { ChannelError, type OutgoingMedia, type SendRequest } from '../../channels/driver';
-import type { Job, JobOutcome } from '../../jobs/queue';
+import type { EventOf } from '../../events/domain-events';
+import {
+  enqueueJobs,
+  enqueueJobsFrom,
+  jobQueue,
+  type Job,
+  type JobOutcome,
+  type Jobs,
+  type QueueOptions,
+} from '../../jobs/queue';
 import { mediaTypeOf, mimetypeOf } from '../messages/messages.service';
 import { fillVariables } from '../tickets/tickets.service';
 import { needsHeaderFile, templateSendOf, type TemplateRow } from '../templates/templates.service';
@@ -49,14 +58,15 @@ import {
 // recipient is marked failed as uncertain rather than messaged twice.
 
 export const DISPATCH_QUEUE = 'campaign.dispatch';
+export const dispatchQueue = jobQueue(DISPATCH_QUEUE, z.object({ campaignId: z.number().int() }));
 // The recurring look for campaigns whose time came.
 export const CAMPAIGNS_JOB = 'campaigns';
 
-export type DispatchJob = { campaignId: number };
+export type DispatchJob = z.infer<typeof dispatchQueue.payload>;
 
 type Deps = Pick<
   AppDeps,
-  'db' | 'realtime' | 'uploads' | 'jobs' | 'config' | 'channels' | 'events' | 'metrics'
+  'db' | 'realtime' | 'uploads' | 'jobs' | 'config' | 'channels' | 'metrics'
 >;
 type ShippingRow = typeof campaignShipping.$inferSelect;
 type Connection = { id: number; provider: string };
@@ -72,18 +82,26 @@ const refOf = (campaignId: number) => `campaign:${campaignId}`;
 
 // The campaign's dispatch job, unless one is already waiting or running.
 export const ensureDispatch: EnsureDispatch = async (tx, campaign) => {
-  await tx
-    .insert(jobs)
-    .values({
-      queue: DISPATCH_QUEUE,
-      ref: refOf(campaign.id),
-      payload: { campaignId: campaign.id } satisfies DispatchJob,
-      companyId: campaign.companyId,
-      // Due by the database's clock, which is the one workers claim by.
-      runAt: sql`now()`,
-    })
-    .onConflictDoNothing();
+  await enqueueJobs(
+    tx,
+    dispatchQueue,
+    [
+      {
+        payload: { campaignId: campaign.id },
+        ref: refOf(campaign.id),
+        companyId: campaign.companyId,
+      },
+    ],
+    { skipLiveRefs: true },
+  );
 };
+
+// What the campaigns routes start: the look for due campaigns now, and the dispatch workers.
+export const dispatchControls = (jobs: Pick<Jobs, 'run' | 'kick'>) => ({
+  // Saved or restarted with its time come: start it now rather than at the next look.
+  startDue: () => void jobs.run(CAMPAIGNS_JOB),
+  kick: () => jobs.kick(DISPATCH_QUEUE),
+});
 
 // The number's own words, so ' stop!' and 'Stop' are the same answer.
 const optOutWord = (text: string) =>
@@ -116,20 +134,23 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
         .where(and(eq(campaigns.status, 'PROGRAMADA'), lte(campaigns.scheduledAt, now)))
         .returning({ id: campaigns.id, companyId: campaigns.companyId });
       for (const row of rows) await ensureDispatch(tx, row);
-      await tx.execute(sql`
-        insert into jobs (queue, ref, payload, company_id)
-        select ${DISPATCH_QUEUE}, 'campaign:' || c.id, jsonb_build_object('campaignId', c.id), c.company_id
-        from campaigns c
-        where (c.status = 'EM_ANDAMENTO'
+      // Those with a job waiting or running are left out (skipLiveRefs).
+      await enqueueJobsFrom(
+        tx,
+        dispatchQueue,
+        {
+          from: sql`from campaigns c
+            where c.status = 'EM_ANDAMENTO'
                or (c.status = 'FINALIZADA' and exists (
                  select 1 from campaign_shipping s
                  where s.campaign_id = c.id and s.status in ('pending', 'sending')
-                   and s.confirmed_at is not null)))
-          and not exists (
-            select 1 from jobs j
-            where j.queue = ${DISPATCH_QUEUE} and j.ref = 'campaign:' || c.id
-              and j.status in ('pending', 'running'))
-        on conflict do nothing`);
+                   and s.confirmed_at is not null))`,
+          payload: sql`jsonb_build_object('campaignId', c.id)`,
+          ref: sql`'campaign:' || c.id`,
+          companyId: sql`c.company_id`,
+        },
+        { skipLiveRefs: true },
+      );
       return rows;
     });
     if (started.length) deps.jobs.kick(DISPATCH_QUEUE);
@@ -515,8 +536,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     }
   };
 
-  deps.jobs.define<DispatchJob>({
-    name: DISPATCH_QUEUE,
+  const worker: QueueOptions<DispatchJob> = {
     handle: step,
     // A connection that is down holds the campaign back, retried every minute at most, for days.
     maxAttempts: 10_000,
@@ -525,13 +545,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     batchSize: 5,
     keepDoneMs: 24 * 3600_000,
     keepFailedMs: 7 * 24 * 3600_000,
-  });
-
-  deps.jobs.every({
-    name: CAMPAIGNS_JOB,
-    everyMs: config.campaignsInterval * 1000,
-    run: startDue,
-  });
+  };
 
   // The messages that come from a recipient of their company's campaigns, with the recipient's
   // number. Prepared: it runs for every batch of messages contacts send.
@@ -559,14 +573,14 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
   // A recipient's answer, recorded in the transaction that stores it: an opt-out word opts the number
   // out of the company's campaigns (its recipients still waiting are skipped); any other answer to a
   // confirmation request sends the campaign's message.
-  deps.events.recordAll('message.created', async (tx, events) => {
+  const recordAnswers = async (tx: Db, events: EventOf<'message.created'>[]) => {
     const fromContacts = events.filter((event) => event.author === 'contact');
     if (!fromContacts.length) return;
     const answers = await answersQuery(tx).execute({
       messageIds: fromContacts.map((event) => event.messageId),
     });
     for (const found of answers) await answer(tx, found);
-  });
+  };
 
   const answer = async (tx: Db, found: { companyId: number; body: string; number: string }) => {
     const settings = await campaignSettingsFor(tx, found.companyId);
@@ -617,8 +631,11 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
   };
 
   return {
-    // Saved or restarted with its time come: start it now rather than at the next look.
-    startDue: () => void deps.jobs.run(CAMPAIGNS_JOB),
-    kick: () => deps.jobs.kick(DISPATCH_QUEUE),
+    // The dispatch queue's worker (a step per run).
+    worker,
+    // The recurring look for campaigns whose time came (CAMPAIGNS_JOB).
+    startDue,
+    // The recorder of recipients' answers (message.created, all of a transaction's at once).
+    recordAnswers,
   };
 };

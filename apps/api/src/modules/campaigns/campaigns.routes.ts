@@ -20,7 +20,7 @@ import {
   okResponse,
 } from '@atendi/shared';
 import { uploaderOf, type UploadRule } from '../../platform/uploads';
-import { createCampaignDispatcher, ensureDispatch } from './campaign-dispatcher';
+import { dispatchControls, ensureDispatch } from './campaign-dispatcher';
 import {
   campaignMediaOwner,
   cancelCampaign,
@@ -42,7 +42,8 @@ const mediaRule: UploadRule = {
   maxBytes: MESSAGE_MEDIA_MAX_BYTES,
 };
 
-// SPEC §7 "Campaigns": admins of a company whose plan has campaigns. The sending is the dispatcher's.
+// SPEC §7 "Campaigns": admins of a company whose plan has campaigns. The sending is the dispatcher's
+// (campaign-dispatcher.ts, run from background.ts).
 export const campaignsRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const deps = app.deps;
@@ -51,7 +52,7 @@ export const campaignsRoutes = async (root: FastifyInstance) => {
     access: { permission: 'campaigns:manage' as const, planFeature: 'useCampaigns' as const },
   };
   const one = okResponse(campaignViewSchema);
-  const dispatcher = createCampaignDispatcher(deps, app.log);
+  const dispatcher = dispatchControls(deps.jobs);
 
   app.get(
     '/campaigns',

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, ilike, inArray, ne, or } from 'drizzle-orm';
+import { z } from 'zod';
 import {
   MB,
   SIGNUP_DEFAULTS,
@@ -16,7 +17,7 @@ import {
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { companies, plans, settings, subscriptions, users } from '../../db/schema';
-import { enqueueJobs } from '../../jobs/queue';
+import { enqueueJobs, jobQueue } from '../../jobs/queue';
 import type { AuthContext } from '../../platform/context';
 import { containsPattern } from '../../platform/like';
 import { AppError } from '../../platform/errors';
@@ -78,7 +79,11 @@ const withPlans = async (db: Db, rows: CompanyRow[]) => {
 // transaction as the change so it is not lost. The ids travel in the job, since a deleted company's
 // rows go with it.
 export const STOP_BILLING_QUEUE = 'billing.stop';
-export type StopBillingJob = { companyId: number; providerSubscriptionIds: string[] };
+export const stopBillingQueue = jobQueue(
+  STOP_BILLING_QUEUE,
+  z.object({ companyId: z.number().int(), providerSubscriptionIds: z.array(z.string()) }),
+);
+export type StopBillingJob = z.infer<typeof stopBillingQueue.payload>;
 
 const queueStopBilling = async (tx: Db, companyId: number, keepJobWithCompany: boolean) => {
   const live = await tx
@@ -92,7 +97,7 @@ const queueStopBilling = async (tx: Db, companyId: number, keepJobWithCompany: b
     );
   const ids = live.map((row) => row.id).filter((id): id is string => !!id);
   if (!ids.length) return false;
-  await enqueueJobs<StopBillingJob>(tx, STOP_BILLING_QUEUE, [
+  await enqueueJobs(tx, stopBillingQueue, [
     {
       payload: { companyId, providerSubscriptionIds: ids },
       ref: `company:${companyId}`,

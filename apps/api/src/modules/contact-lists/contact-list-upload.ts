@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import {
   CONTACT_LIST_UPLOAD_MAX_BYTES,
   CONTACT_LIST_UPLOAD_MAX_ROWS,
@@ -14,7 +15,7 @@ import {
 import type { AppDeps } from '../../deps';
 import { contactListItems } from '../../db/schema';
 import { normalizeNumber } from '../../channels/numbers';
-import { enqueueJobs } from '../../jobs/queue';
+import { enqueueJobs, jobQueue, type QueueOptions } from '../../jobs/queue';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import type { SheetCell } from '../../platform/spreadsheet';
@@ -36,8 +37,17 @@ type Deps = Pick<AppDeps, 'db' | 'realtime' | 'channels' | 'jobs' | 'spreadsheet
 type Cell = SheetCell | undefined;
 
 export const CHECK_QUEUE = 'contact-list.check';
+// A list's numbers after item `afterId` (one batch; the job queues the next).
+export const checkQueue = jobQueue(
+  CHECK_QUEUE,
+  z.object({
+    companyId: z.number().int(),
+    contactListId: z.number().int(),
+    afterId: z.number().int(),
+  }),
+);
+export type CheckJob = z.infer<typeof checkQueue.payload>;
 const CHECK_BATCH = 100;
-export type CheckJob = { companyId: number; contactListId: number; afterId: number };
 
 const cellText = (cell: Cell) =>
   cell === null || cell === undefined || typeof cell === 'boolean'
@@ -170,7 +180,7 @@ export const uploadContactList = async (
           .returning();
         // The check goes with the rows: never a list whose numbers nobody will look up.
         if (rows.length)
-          await enqueueJobs<CheckJob>(tx, CHECK_QUEUE, [
+          await enqueueJobs(tx, checkQueue, [
             {
               payload: { companyId: ctx.companyId, contactListId, afterId: 0 },
               companyId: ctx.companyId,
@@ -227,7 +237,7 @@ export const checkListNumbers = async (deps: Deps, job: CheckJob, log: FastifyBa
     if (row) emitItem(deps, ctx, { action: 'update', record: serializeItem(row) });
   }
   if (batch.length === CHECK_BATCH) {
-    await enqueueJobs<CheckJob>(deps.db, CHECK_QUEUE, [
+    await enqueueJobs(deps.db, checkQueue, [
       {
         payload: { ...job, afterId: batch[batch.length - 1]!.id },
         companyId: job.companyId,
@@ -238,3 +248,9 @@ export const checkListNumbers = async (deps: Deps, job: CheckJob, log: FastifyBa
   }
   log.debug({ contactListId: job.contactListId, checked: batch.length }, 'list numbers checked');
 };
+
+// How the check queue runs (background.ts).
+export const checkWorker = (deps: Deps, log: FastifyBaseLogger): QueueOptions<CheckJob> => ({
+  handle: (job) => checkListNumbers(deps, job.payload, log),
+  keepDoneMs: 24 * 60 * 60 * 1000,
+});

@@ -17,12 +17,7 @@ import {
   noContentResponse,
   okResponse,
 } from '@atendi/shared';
-import {
-  CHECK_QUEUE,
-  checkListNumbers,
-  uploadContactList,
-  type CheckJob,
-} from './contact-list-upload';
+import { uploadContactList } from './contact-list-upload';
 import {
   createContactList,
   createContactListItem,
@@ -47,11 +42,6 @@ export const contactListsRoutes = async (root: FastifyInstance) => {
     access: { permission: 'campaigns:manage' as const, planFeature: 'useCampaigns' as const },
   };
   const list = okResponse(contactListViewSchema);
-  deps.jobs.define<CheckJob>({
-    name: CHECK_QUEUE,
-    handle: (job) => checkListNumbers(deps, job.payload, app.log),
-    keepDoneMs: 24 * 60 * 60 * 1000,
-  });
   const item = okResponse(contactListItemViewSchema);
 
   app.get(

@@ -9,14 +9,12 @@ import {
   okResponse,
 } from '@atendi/shared';
 import { getDashboard, getTicketsDay, getTicketsUsers } from './dashboard.service';
-import { registerTicketTracking } from './ticket-tracking';
 
 // SPEC §7 Dashboard: admins only (SPEC §6 dashboard:view). The history it reads is written by the
-// ticket events (ticket-tracking.ts), registered here with the routes.
+// ticket events (ticket-tracking.ts, recorders listed in background.ts).
 export const dashboardRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const deps = app.deps;
-  registerTicketTracking(deps.events);
 
   const tags = ['dashboard'];
   const config = { access: { permission: 'dashboard:view' as const } };

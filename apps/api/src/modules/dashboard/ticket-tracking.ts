@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ticketTracking } from '../../db/schema';
-import type { DomainEvents, EventOf } from '../../events/domain-events';
+import type { EventOf } from '../../events/domain-events';
 import { sqlTime } from '../../platform/sql-time';
 
 // The conversation history (ARCHITECTURE.md "Dashboard"): each ticket event writes the moment it
@@ -33,7 +33,7 @@ const startConversation = async (tx: Db, event: TicketChanged, now: Date) => {
     .onConflictDoNothing();
 };
 
-const recordTicketChange = async (tx: Db, event: TicketChanged) => {
+export const recordTicketChange = async (tx: Db, event: TicketChanged) => {
   const now = new Date();
   const { before, after } = event;
   const starts = !before || before.status === 'closed';
@@ -59,7 +59,7 @@ const recordTicketChange = async (tx: Db, event: TicketChanged) => {
   if (changed.length === 0 && after.status !== 'closed') await startConversation(tx, event, now);
 };
 
-const recordFirstReply = async (tx: Db, event: EventOf<'message.created'>) => {
+export const recordFirstReply = async (tx: Db, event: EventOf<'message.created'>) => {
   if (event.author !== 'agent' && event.author !== 'phone') return;
   await tx
     .update(ticketTracking)
@@ -71,9 +71,4 @@ const recordFirstReply = async (tx: Db, event: EventOf<'message.created'>) => {
         isNull(ticketTracking.firstReplyAt),
       ),
     );
-};
-
-export const registerTicketTracking = (events: DomainEvents) => {
-  events.record('ticket.changed', recordTicketChange);
-  events.record('message.created', recordFirstReply);
 };

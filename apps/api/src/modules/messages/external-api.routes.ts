@@ -10,9 +10,7 @@ import {
 import { AppError } from '../../platform/errors';
 import { discardMedia, readMessageForm, type MessageForm } from './message-form';
 import { authorizeApiCall, type ApiConnection, sendExternal } from './external-api';
-import { idempotencyKeyOf, pruneIdempotencyKeys } from './send-keys';
-
-const PRUNE_JOB = 'api-idempotency-prune';
+import { idempotencyKeyOf } from './send-keys';
 
 // SPEC §7 External messages API. Public to the session hook: the connection token in the
 // Authorization header is checked by the route's own onRequest hook, before the body is read or
@@ -21,11 +19,6 @@ export const externalApiRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const deps = app.deps;
   const callers = new WeakMap<FastifyRequest, ApiConnection>();
-  deps.jobs.every({
-    name: PRUNE_JOB,
-    everyMs: 60 * 60 * 1000,
-    run: (now) => pruneIdempotencyKeys(deps.db, now),
-  });
 
   // EXTERNAL_API_PATH, written out so the path can be found where routes are registered.
   app.post(

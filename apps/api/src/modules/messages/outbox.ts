@@ -3,7 +3,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps';
 import { ChannelError, type SendRequest, type SendResult } from '../../channels/driver';
 import { contacts, messages, tickets } from '../../db/schema';
-import { PermanentJobError, retryDelay, type Job } from '../../jobs/queue';
+import {
+  PermanentJobError,
+  retryDelay,
+  type Job,
+  type Jobs,
+  type QueueOptions,
+} from '../../jobs/queue';
 import { refusalIn } from '../../platform/outbound';
 import { emitMessages } from './message-views';
 import { OUTBOX_QUEUE, type OutboxPayload } from './sends';
@@ -12,8 +18,8 @@ import { OUTBOX_QUEUE, type OutboxPayload } from './sends';
 // (message + job, one transaction) before the API answers, and a worker hands it to the connection's
 // session afterwards, retrying with backoff while the session is down, so an accepted message is
 // never lost. Several API nodes share the work, and a node that died mid-send leaves its jobs to
-// another once their lease runs out. Delivery is therefore at least once: a node dying between
-// WhatsApp's answer and our commit resends.
+// another (at once on PostgreSQL, else when their lease runs out). Delivery is therefore at least
+// once: a node dying between WhatsApp's answer and our commit resends.
 // A ticket's messages leave in the order they were written: the jobs share the ticket's key, so one
 // waits while an earlier one of the same ticket is still pending (even between retries) or running.
 
@@ -27,21 +33,25 @@ export const isPermanentSendFailure = (error: unknown) =>
 
 export const OUTBOX_MAX_ATTEMPTS = 8;
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'channels' | 'jobs'>;
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'channels'>;
 
 // A send that no retry can make work.
 class Undeliverable extends PermanentJobError {}
 
 export type Outbox = ReturnType<typeof createOutbox>;
 
-export const createOutbox = (options: {
-  deps: Deps;
-  log: FastifyBaseLogger;
-  retryBaseMs?: number;
-}) => {
-  const { deps, log } = options;
+export const createOutbox = (jobs: Pick<Jobs, 'kick'>) => ({
+  // A send was just stored: go now, without making its request wait.
+  kick: () => jobs.kick(OUTBOX_QUEUE),
+});
+
+// How the outbox queue's jobs are sent (background.ts runs it).
+export const outboxWorker = (
+  deps: Deps,
+  log: FastifyBaseLogger,
+  retryBaseMs = 5000,
+): QueueOptions<OutboxPayload> => {
   const { db, channels, uploads } = deps;
-  const retryBaseMs = options.retryBaseMs ?? 5000;
 
   const send = async (job: Job<OutboxPayload>): Promise<SendResult> => {
     const { messageId, media, template } = job.payload;
@@ -109,8 +119,7 @@ export const createOutbox = (options: {
     }
   };
 
-  const queue = deps.jobs.define<OutboxPayload>({
-    name: OUTBOX_QUEUE,
+  return {
     handle: async (job) => recordSent(job, await send(job)),
     maxAttempts: OUTBOX_MAX_ATTEMPTS,
     retryDelayMs: (attempts) => retryDelay(attempts, retryBaseMs),
@@ -121,10 +130,5 @@ export const createOutbox = (options: {
       if (failed[0]) await emitMessages(deps, failed[0].companyId, 'update', failed);
     },
     intervalMs: 2000,
-  });
-
-  return {
-    // A send was just stored: go now, without making its request wait.
-    kick: queue.kick,
   };
 };

@@ -1,5 +1,13 @@
+import { z } from 'zod';
+import { mediaTypes } from '@atendi/shared';
 import type { Db } from '../../db/client';
-import { enqueueJobs, refsWithStatus, retryFailedJob, withdrawJobs } from '../../jobs/queue';
+import {
+  enqueueJobs,
+  jobQueue,
+  refsWithStatus,
+  retryFailedJob,
+  withdrawJobs,
+} from '../../jobs/queue';
 import type { TemplateSend } from '../../channels/driver';
 import type { OutgoingMedia } from './message-form';
 
@@ -15,6 +23,31 @@ export type OutboxPayload = {
   template?: TemplateSend;
 };
 
+const outgoingMedia = z.object({
+  storedName: z.string(),
+  fileName: z.string(),
+  mimetype: z.string(),
+  mediaType: z.enum(mediaTypes),
+}) satisfies z.ZodType<OutgoingMedia>;
+const parameters = z.array(z.object({ name: z.string(), value: z.string() }));
+
+export const outboxQueue = jobQueue<OutboxPayload>(
+  OUTBOX_QUEUE,
+  z.object({
+    messageId: z.number().int(),
+    media: outgoingMedia.nullable(),
+    template: z
+      .object({
+        name: z.string(),
+        language: z.string(),
+        header: parameters,
+        body: parameters,
+        headerMedia: outgoingMedia.optional(),
+      })
+      .optional() satisfies z.ZodType<TemplateSend | undefined>,
+  }),
+);
+
 const refOf = (messageId: number) => `message:${messageId}`;
 
 // Queues the sends of just-written messages in the caller's transaction.
@@ -23,9 +56,9 @@ export const queueSends = (
   ticket: { id: number; companyId: number },
   sends: OutboxPayload[],
 ) =>
-  enqueueJobs<OutboxPayload>(
+  enqueueJobs(
     tx,
-    OUTBOX_QUEUE,
+    outboxQueue,
     sends.map((send) => ({
       payload: send,
       key: `ticket:${ticket.id}`,
@@ -36,14 +69,14 @@ export const queueSends = (
 
 // The messages among `ids` whose send was given up.
 export const failedSends = async (db: Db, ids: number[]) => {
-  const refs = await refsWithStatus(db, OUTBOX_QUEUE, ids.map(refOf), 'failed');
+  const refs = await refsWithStatus(db, outboxQueue, ids.map(refOf), 'failed');
   return new Set(ids.filter((id) => refs.has(refOf(id))));
 };
 
 // A message whose send was given up goes back to the queue, due now; false if it had not failed.
 export const retrySend = (db: Db, messageId: number) =>
-  retryFailedJob(db, OUTBOX_QUEUE, refOf(messageId));
+  retryFailedJob(db, outboxQueue, refOf(messageId));
 
 // Takes back a send that has not started, in the caller's transaction ('started' if it has).
 export const withdrawSend = (tx: Db, messageId: number) =>
-  withdrawJobs(tx, OUTBOX_QUEUE, refOf(messageId));
+  withdrawJobs(tx, outboxQueue, refOf(messageId));

@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, isNull, max, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import {
   companies,
   contacts,
-  jobs,
   messages,
   plans,
   prompts,
@@ -13,6 +13,8 @@ import {
   tickets,
   whatsappQueues,
 } from '../../db/schema';
+import type { EventOf } from '../../events/domain-events';
+import { enqueueJobsFrom, jobQueue, type QueueOptions } from '../../jobs/queue';
 import { AppError } from '../../platform/errors';
 import {
   addBotNote,
@@ -49,6 +51,11 @@ import { recordPromptError } from './prompts.service';
 //   of this, so nothing is lost.
 
 export const PROMPT_REPLY_QUEUE = 'prompt.reply';
+export const promptReplyQueue = jobQueue(
+  PROMPT_REPLY_QUEUE,
+  z.object({ ticketId: z.number().int() }),
+);
+type TurnJob = z.infer<typeof promptReplyQueue.payload>;
 
 type Deps = Pick<
   AppDeps,
@@ -57,7 +64,6 @@ type Deps = Pick<
   | 'config'
   | 'secrets'
   | 'outbound'
-  | 'jobs'
   | 'events'
   | 'ticketMessages'
   | 'outbox'
@@ -66,7 +72,6 @@ type Deps = Pick<
 type TicketRow = typeof tickets.$inferSelect;
 type PromptRow = typeof prompts.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;
-type Payload = { ticketId: number };
 
 // Asking again because the contact wrote while the model was thinking happens at most this often per
 // job; then the answer goes out and the newer message gets its own turn.
@@ -78,19 +83,20 @@ const agentMode = (ticket: Pick<TicketRow, 'promptId' | 'userId' | 'status' | 'i
 // Queues a turn for the ticket if an agent answers it and no turn is already waiting; answers the
 // queue to wake when it did.
 const queueTurn = async (tx: Db, ticketId: number) => {
-  const key = `ticket:${ticketId}`;
-  const inserted = await tx.execute(sql`
-    insert into ${jobs} (queue, key, company_id, payload)
-    select ${PROMPT_REPLY_QUEUE}, ${key}, t.company_id, jsonb_build_object('ticketId', t.id)
-    from ${tickets} t
-    where t.id = ${ticketId} and t.prompt_id is not null and t.user_id is null
-      and t.status = 'pending' and not t.is_group
-      and not exists (
-        select 1 from ${jobs} j
-        where j.queue = ${PROMPT_REPLY_QUEUE} and j.key = ${key} and j.status = 'pending'
-      )
-    returning id`);
-  return (inserted as unknown as { rows: unknown[] }).rows.length ? PROMPT_REPLY_QUEUE : undefined;
+  const inserted = await enqueueJobsFrom(
+    tx,
+    promptReplyQueue,
+    {
+      from: sql`from ${tickets} t
+        where t.id = ${ticketId} and t.prompt_id is not null and t.user_id is null
+          and t.status = 'pending' and not t.is_group`,
+      payload: sql`jsonb_build_object('ticketId', t.id)`,
+      key: sql`${`ticket:${ticketId}`}`,
+      companyId: sql`t.company_id`,
+    },
+    { skipPendingKeys: true },
+  );
+  return inserted.length ? PROMPT_REPLY_QUEUE : undefined;
 };
 
 const planAllowsAi = async (db: Db, companyId: number) => {
@@ -329,10 +335,10 @@ export const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: n
   }
 };
 
-export const registerAgent = (deps: Deps, log: FastifyBaseLogger) => {
+// How a turn is answered (background.ts runs the queue).
+export const agentWorker = (deps: Deps, log: FastifyBaseLogger): QueueOptions<TurnJob> => {
   const { timeoutMs, maxRetries } = deps.config.openAi;
-  deps.jobs.define<Payload>({
-    name: PROMPT_REPLY_QUEUE,
+  return {
     handle: (job) => answerTurn(deps, log, job.payload.ticketId),
     maxAttempts: 3,
     // A turn may wait out the SDK's timeout on every retry; no other node takes it meanwhile.
@@ -359,19 +365,23 @@ export const registerAgent = (deps: Deps, log: FastifyBaseLogger) => {
             : new AppError('ERR_AI_PROVIDER_UNAVAILABLE', 'The AI agent failed to answer'),
         );
     },
-  });
-  deps.events.record('message.created', async (tx, event) => {
-    if (event.author !== 'contact') return undefined;
-    // A ticket known to have no agent answering it, or to be someone's: no turn to queue.
-    const { ticket } = event;
-    if (ticket && (!ticket.promptId || ticket.userId || ticket.status !== 'pending'))
-      return undefined;
-    return queueTurn(tx, event.ticketId);
-  });
-  deps.events.record('ticket.changed', async (tx, event) => {
-    const { before, after } = event;
-    if (!before || !after.promptId || before.promptId === after.promptId) return undefined;
-    if (after.status !== 'pending' || after.userId) return undefined;
-    return queueTurn(tx, event.ticketId);
-  });
+  };
+};
+
+// A contact's message on a ticket an agent answers queues the agent's turn (a recorder).
+export const queueAgentTurnForMessage = async (tx: Db, event: EventOf<'message.created'>) => {
+  if (event.author !== 'contact') return undefined;
+  // A ticket known to have no agent answering it, or to be someone's: no turn to queue.
+  const { ticket } = event;
+  if (ticket && (!ticket.promptId || ticket.userId || ticket.status !== 'pending'))
+    return undefined;
+  return queueTurn(tx, event.ticketId);
+};
+
+// A ticket handed to an agent (a connection's or a queue's) queues its first turn (a recorder).
+export const queueAgentTurnOnHandover = async (tx: Db, event: EventOf<'ticket.changed'>) => {
+  const { before, after } = event;
+  if (!before || !after.promptId || before.promptId === after.promptId) return undefined;
+  if (after.status !== 'pending' || after.userId) return undefined;
+  return queueTurn(tx, event.ticketId);
 };

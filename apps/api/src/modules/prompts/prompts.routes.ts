@@ -15,7 +15,6 @@ import {
   sandboxChatResponseSchema,
   sandboxChatSchema,
 } from '@atendi/shared';
-import { registerAgent } from './agent';
 import {
   createPrompt,
   deletePrompt,
@@ -28,7 +27,8 @@ import {
 } from './prompts.service';
 import { sandboxChat } from './sandbox';
 
-// SPEC §7 Prompts: admins of a company whose plan has useOpenAi. The agent's runtime is agent.ts.
+// SPEC §7 Prompts: admins of a company whose plan has useOpenAi. The agent's runtime is agent.ts
+// (its queue and recorders are listed in background.ts).
 export const promptsRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const deps = app.deps;
@@ -37,7 +37,6 @@ export const promptsRoutes = async (root: FastifyInstance) => {
     access: { permission: 'prompts:manage' as const, planFeature: 'useOpenAi' as const },
   };
   const one = okResponse(promptViewSchema);
-  registerAgent(deps, app.log);
 
   app.get(
     '/prompt',

@@ -1,16 +1,24 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
 import type { Db } from '../../db/client';
 import {
   contacts,
   integrationSessions,
-  jobs,
   messages,
   queueIntegrations,
   queues,
   tickets,
 } from '../../db/schema';
-import { PermanentJobError, retryDelay, type Job } from '../../jobs/queue';
+import type { EventOf } from '../../events/domain-events';
+import {
+  enqueueJobsFrom,
+  jobQueue,
+  PermanentJobError,
+  retryDelay,
+  type Job,
+  type QueueOptions,
+} from '../../jobs/queue';
 import {
   applyStep,
   integrationMode,
@@ -40,9 +48,14 @@ import { postEvent, type WebhookAnswer, type WebhookEvent } from './webhook-adap
 //   dialogflow-flow.ts.
 
 export const INTEGRATION_TURN_QUEUE = 'integration.turn';
+// The ticket, and the contact's message to hand on (null: nothing to hand on, the flow starts).
+export const integrationTurnQueue = jobQueue(
+  INTEGRATION_TURN_QUEUE,
+  z.object({ ticketId: z.number().int(), messageId: z.number().int().nullable() }),
+);
 const MAX_ATTEMPTS = 5;
 
-type Payload = { ticketId: number; messageId: number | null };
+type Payload = z.infer<typeof integrationTurnQueue.payload>;
 
 // Queues the message for the ticket's integration while one converses on it; answers the queue to wake.
 // Without a message: the contact's newest (a ticket the queue bot just handed to the integration).
@@ -50,17 +63,15 @@ const queueTurn = async (tx: Db, ticketId: number, messageId: number | null) => 
   const message =
     messageId ??
     sql`(select max(m.id) from ${messages} m where m.ticket_id = t.id and not m.from_me)`;
-  const inserted = await tx.execute(sql`
-    insert into ${jobs} (queue, key, company_id, payload)
-    select ${INTEGRATION_TURN_QUEUE}, ${`ticket:${ticketId}`}, t.company_id,
-      jsonb_build_object('ticketId', t.id, 'messageId', ${message}::int)
-    from ${tickets} t
-    where t.id = ${ticketId} and t.use_integration and t.integration_id is not null
-      and t.user_id is null and t.status = 'pending' and not t.is_group
-    returning id`);
-  return (inserted as unknown as { rows: unknown[] }).rows.length
-    ? INTEGRATION_TURN_QUEUE
-    : undefined;
+  const inserted = await enqueueJobsFrom(tx, integrationTurnQueue, {
+    from: sql`from ${tickets} t
+      where t.id = ${ticketId} and t.use_integration and t.integration_id is not null
+        and t.user_id is null and t.status = 'pending' and not t.is_group`,
+    payload: sql`jsonb_build_object('ticketId', t.id, 'messageId', ${message}::int)`,
+    key: sql`${`ticket:${ticketId}`}`,
+    companyId: sql`t.company_id`,
+  });
+  return inserted.length ? INTEGRATION_TURN_QUEUE : undefined;
 };
 
 // The integration's answer (n8n, webhook): its replies, then its action.
@@ -197,10 +208,13 @@ const webhookTurn = async (
   if (delivery.answer) await applyAnswer(deps, ticket.id, integration, delivery.answer);
 };
 
-export const registerIntegrationRuntime = (deps: FlowDeps, log: FastifyBaseLogger) => {
+// How a turn is handed to the integration (background.ts runs the queue).
+export const integrationWorker = (
+  deps: FlowDeps,
+  log: FastifyBaseLogger,
+): QueueOptions<Payload> => {
   const { timeoutMs, retryBaseMs } = deps.config.integrations;
-  deps.jobs.define<Payload>({
-    name: INTEGRATION_TURN_QUEUE,
+  return {
     maxAttempts: MAX_ATTEMPTS,
     retryDelayMs: (attempts) => retryDelay(attempts, retryBaseMs),
     leaseMs: timeoutMs + 60_000,
@@ -232,21 +246,25 @@ export const registerIntegrationRuntime = (deps: FlowDeps, log: FastifyBaseLogge
           error instanceof Error ? error.message : 'it failed',
         );
     },
-  });
-  deps.events.record('message.created', async (tx, event) => {
-    if (event.author !== 'contact') return undefined;
-    // A ticket known to have no flow conversing, or to be someone's: no turn to queue.
-    const { ticket } = event;
-    if (ticket && (!ticket.integrationId || ticket.userId || ticket.status !== 'pending'))
-      return undefined;
-    return queueTurn(tx, event.ticketId, event.messageId);
-  });
-  deps.events.record('ticket.changed', async (tx, event) => {
-    const { before, after } = event;
-    if (!before || before.integrationId === after.integrationId) return undefined;
-    // A flow's session ends with its hold on the ticket (a person took it, it was closed or moved).
-    if (before.integrationId)
-      await tx.delete(integrationSessions).where(eq(integrationSessions.ticketId, event.ticketId));
-    return after.integrationId ? queueTurn(tx, event.ticketId, null) : undefined;
-  });
+  };
+};
+
+// A contact's message on a ticket a flow converses on is handed to it (a recorder).
+export const queueIntegrationTurnForMessage = async (tx: Db, event: EventOf<'message.created'>) => {
+  if (event.author !== 'contact') return undefined;
+  // A ticket known to have no flow conversing, or to be someone's: no turn to queue.
+  const { ticket } = event;
+  if (ticket && (!ticket.integrationId || ticket.userId || ticket.status !== 'pending'))
+    return undefined;
+  return queueTurn(tx, event.ticketId, event.messageId);
+};
+
+// A ticket's integration changed: the old flow's session ends, a new flow starts (a recorder).
+export const followIntegrationHandover = async (tx: Db, event: EventOf<'ticket.changed'>) => {
+  const { before, after } = event;
+  if (!before || before.integrationId === after.integrationId) return undefined;
+  // A flow's session ends with its hold on the ticket (a person took it, it was closed or moved).
+  if (before.integrationId)
+    await tx.delete(integrationSessions).where(eq(integrationSessions.ticketId, event.ticketId));
+  return after.integrationId ? queueTurn(tx, event.ticketId, null) : undefined;
 };

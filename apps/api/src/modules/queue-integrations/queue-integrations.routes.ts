@@ -19,7 +19,6 @@ import {
 } from '@atendi/shared';
 import { closeDialogflowClients } from './dialogflow-adapter';
 import { testDialogflowSession } from './dialogflow-flow';
-import { registerIntegrationRuntime } from './integration-runtime';
 import {
   createIntegration,
   deleteIntegration,
@@ -42,7 +41,6 @@ export const queueIntegrationsRoutes = async (root: FastifyInstance) => {
     },
   };
   const one = okResponse(integrationViewSchema);
-  registerIntegrationRuntime(deps, app.log);
   // Dialogflow's clients hold sockets and timers for the process.
   app.addHook('onClose', closeDialogflowClients);
 

@@ -1,7 +1,7 @@
 import { sqlTime } from '../../platform/sql-time';
 import path from 'node:path';
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { contacts, messages, schedules, tickets, users, whatsapps } from '../../db/schema';
@@ -224,13 +224,4 @@ export const runSchedules = async (deps: Deps, now: Date, log: FastifyBaseLogger
     // Rows left pending after an unexpected failure would come back forever within one run.
     if (due.length < BATCH || queued === 0) return;
   }
-};
-
-export const registerSchedulesSender = (app: FastifyInstance) => {
-  const deps = app.deps;
-  deps.jobs.every({
-    name: SCHEDULES_JOB,
-    everyMs: deps.config.schedulesInterval * 1000,
-    run: (now) => runSchedules(deps, now, app.log),
-  });
 };

@@ -5,7 +5,7 @@ import { addMonths, recurrenceMonths, type InvoiceStatus } from '@atendi/shared'
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { billingEvents, companies, invoices, plans, subscriptions } from '../../db/schema';
-import { enqueueJobs, PermanentJobError } from '../../jobs/queue';
+import { enqueueJobs, jobQueue, PermanentJobError, type QueueOptions } from '../../jobs/queue';
 import { AppError } from '../../platform/errors';
 import { announceCompany } from '../companies/companies.service';
 import { invoiceView, loadSubscriptionView } from './subscriptions.service';
@@ -53,6 +53,9 @@ const eventSchema = z.object({
   data: z.object({ object: z.record(z.string(), z.unknown()) }),
 });
 type BillingEvent = z.infer<typeof eventSchema>;
+
+// The verified event, stored whole; its job reads the parts above.
+export const billingQueue = jobQueue(BILLING_QUEUE, eventSchema);
 
 const sessionSchema = z.object({
   id: z.string(),
@@ -491,18 +494,18 @@ export type BillingWebhooks = ReturnType<typeof createBillingWebhooks>;
 const signedAt = (header: string | undefined) =>
   Number(/(?:^|,)t=(\d+)/.exec(header ?? '')?.[1] ?? Infinity);
 
-export const createBillingWebhooks = (
-  deps: Pick<AppDeps, 'db' | 'realtime' | 'jobs' | 'config'>,
-) => {
-  const queue = deps.jobs.define<unknown>({
-    name: BILLING_QUEUE,
-    handle: (job) => processBillingEvent(deps, job.payload),
-    permanent: (error) => error instanceof BillingPayloadError,
-    maxAttempts: 12,
-    // Kept a month for support questions about a payment.
-    keepFailedMs: MONTH_MS,
-  });
+// How the stored events are applied (background.ts runs the queue).
+export const billingWorker = (
+  deps: Pick<AppDeps, 'db' | 'realtime'>,
+): QueueOptions<BillingEvent> => ({
+  handle: (job) => processBillingEvent(deps, job.payload),
+  permanent: (error) => error instanceof BillingPayloadError,
+  maxAttempts: 12,
+  // Kept a month for support questions about a payment.
+  keepFailedMs: MONTH_MS,
+});
 
+export const createBillingWebhooks = (deps: Pick<AppDeps, 'db' | 'jobs' | 'config'>) => {
   return {
     // The raw bytes the provider signed and its Stripe-Signature header.
     receive: async (raw: Buffer, header: string | undefined) => {
@@ -545,12 +548,18 @@ export const createBillingWebhooks = (
           .onConflictDoNothing()
           .returning({ id: billingEvents.providerEventId });
         if (!row) return false;
-        await enqueueJobs(tx, BILLING_QUEUE, [
-          { payload: verified, key, ref: `event:${event.id}`, companyId: target.companyId },
+        await enqueueJobs(tx, billingQueue, [
+          {
+            // The whole event, which parsed as one above.
+            payload: verified as BillingEvent,
+            key,
+            ref: `event:${event.id}`,
+            companyId: target.companyId,
+          },
         ]);
         return true;
       });
-      if (stored) queue.kick();
+      if (stored) deps.jobs.kick(BILLING_QUEUE);
       return { received: true, duplicate: !stored };
     },
   };

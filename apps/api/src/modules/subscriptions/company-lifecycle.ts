@@ -52,13 +52,3 @@ export const runCompanyLifecycle = async (
     );
   for (const id of changed) await announceCompany(deps, id);
 };
-
-export const registerCompanyLifecycle = (
-  deps: Pick<AppDeps, 'db' | 'realtime' | 'config' | 'jobs'>,
-  log: FastifyBaseLogger,
-) =>
-  deps.jobs.every({
-    name: LIFECYCLE_JOB,
-    everyMs: deps.config.billingInterval * 1000,
-    run: (now) => runCompanyLifecycle(deps, now, log),
-  });

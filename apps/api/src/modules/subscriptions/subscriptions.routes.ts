@@ -14,24 +14,16 @@ import {
 import { AppError } from '../../platform/errors';
 import { useDepthCheckedJson } from '../../platform/json-body';
 import { createBillingWebhooks } from './billing-webhook';
-import { registerCompanyLifecycle } from './company-lifecycle';
 import { createStripeClient } from './stripe-client';
-import {
-  createCheckout,
-  getOverview,
-  registerStopBilling,
-  syncPlanPrice,
-} from './subscriptions.service';
+import { createCheckout, getOverview, syncPlanPrice } from './subscriptions.service';
 
-// SPEC §7 Subscriptions, the provider's webhook, the super users' price sync of a plan, and the
-// company lifecycle job. Subscriptions stay reachable while the company is not active (SPEC §2 gate):
-// that is how an overdue company pays.
+// SPEC §7 Subscriptions, the provider's webhook and the super users' price sync of a plan.
+// Subscriptions stay reachable while the company is not active (SPEC §2 gate): that is how an overdue
+// company pays.
 export const subscriptionsRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const deps = { ...app.deps, stripe: createStripeClient(app.deps.config) };
   const webhooks = createBillingWebhooks(app.deps);
-  registerCompanyLifecycle(app.deps, app.log);
-  registerStopBilling(deps, app.log);
 
   const tags = ['subscriptions'];
   const reachable = { access: { allowInactiveCompany: true } };

@@ -11,9 +11,10 @@ import type { Db } from '../../db/client';
 import { companies, invoices, plans, subscriptions } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
+import type { QueueOptions } from '../../jobs/queue';
 import { companyInScope, foundOr404 } from '../../platform/tenancy';
 import { getPlan, updatePlan } from '../plans/plans.service';
-import { STOP_BILLING_QUEUE, type StopBillingJob } from '../companies/companies.service';
+import type { StopBillingJob } from '../companies/companies.service';
 import { providerCall, requireStripe } from './stripe-client';
 
 // SPEC §7 Subscriptions: what a company has bought (subscriptions and invoices, written by the
@@ -264,32 +265,30 @@ export const syncPlanPrice = async (
 // A company a super user cancelled or deleted (companies.service queues this): its live subscriptions
 // are cancelled at the provider, so it is not charged again. Repeatable: one already cancelled (or
 // unknown there) is skipped; the provider's subscription.deleted webhook then updates our rows.
-export const registerStopBilling = (
-  deps: Pick<AppDeps, 'jobs'> & { stripe: Stripe | null },
+export const stopBillingWorker = (
+  deps: { stripe: Stripe | null },
   log: { warn: (object: object, message: string) => void },
-) =>
-  deps.jobs.define<StopBillingJob>({
-    name: STOP_BILLING_QUEUE,
-    handle: async (job) => {
-      const stripe = deps.stripe;
-      if (!stripe) {
-        log.warn(
-          { companyId: job.payload.companyId },
-          'payments are not configured: the subscriptions of a cancelled company were left as they are',
-        );
-        return;
+): QueueOptions<StopBillingJob> => ({
+  handle: async (job) => {
+    const stripe = deps.stripe;
+    if (!stripe) {
+      log.warn(
+        { companyId: job.payload.companyId },
+        'payments are not configured: the subscriptions of a cancelled company were left as they are',
+      );
+      return;
+    }
+    for (const id of job.payload.providerSubscriptionIds) {
+      try {
+        await stripe.subscriptions.cancel(id);
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        // Gone or already cancelled at the provider: nothing left to stop.
+        if (code === 'resource_missing') continue;
+        throw error;
       }
-      for (const id of job.payload.providerSubscriptionIds) {
-        try {
-          await stripe.subscriptions.cancel(id);
-        } catch (error) {
-          const code = (error as { code?: string }).code;
-          // Gone or already cancelled at the provider: nothing left to stop.
-          if (code === 'resource_missing') continue;
-          throw error;
-        }
-      }
-    },
-    maxAttempts: 10,
-    keepFailedMs: 30 * 24 * 3600_000,
-  });
+    }
+  },
+  maxAttempts: 10,
+  keepFailedMs: 30 * 24 * 3600_000,
+});

@@ -19,7 +19,7 @@ import {
   ticketOf,
 } from '../../../test/inbox';
 import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
-import { TICKET_TIMERS_JOB } from './tickets.engine';
+import { TICKET_TIMERS_JOB } from './ticket-timers';
 
 // Queue options, bot limits, business hours, the automatic messages of accept / transfer / resolve,
 // rating answers and the timed rules (transfer, expiry), all through a simulator connection.

@@ -139,6 +139,8 @@ const tell = async (deps: Deps, before: TicketRow, after: TicketRow) => {
   if (view) announce(deps, after.companyId, before, view);
 };
 
+export const TICKET_TIMERS_JOB = 'ticket-timers';
+
 export const runTicketTimers = async (deps: Deps, now: Date) => {
   for (let round = 0; round < 50 && (await transferWaiting(deps, now)) === BATCH; round += 1);
   for (let round = 0; round < 50 && (await expireInactive(deps, now)) === BATCH; round += 1);

@@ -7,7 +7,6 @@ import type { Ingested, MessageInput } from './ingest';
 import { batchable, storeMessages, type Outcome } from './ingest-batch';
 import { mayBeRouted, runQueueBots } from './queue-bot';
 import { thankForRating } from './ticket-automation';
-import { runTicketTimers } from './ticket-timers';
 import { loadTicketViews, type TicketView } from './ticket-views';
 import {
   createRoomResolver,
@@ -248,17 +247,11 @@ export const handleChannelEvent = async (deps: EngineDeps, input: ChannelEventIn
   }
 };
 
-export const TICKET_TIMERS_JOB = 'ticket-timers';
-
+// The ingest queue of these deps, and who may join a ticket's rooms (background.ts hands the engine
+// the channels' events).
 export const registerTicketsEngine = (app: FastifyInstance) => {
   const deps = app.deps;
   ingestQueues.set(deps, createIngestQueue(deps, app.log));
   deps.realtime.setTicketGuard(createTicketGuard(deps.db));
   deps.realtime.setTicketRoomResolver(createRoomResolver(deps.db));
-  deps.channels.onEvent((input) => handleChannelEvent(deps, input));
-  deps.jobs.every({
-    name: TICKET_TIMERS_JOB,
-    everyMs: deps.config.ticketTimersInterval * 1000,
-    run: (now) => runTicketTimers(deps, now),
-  });
 };

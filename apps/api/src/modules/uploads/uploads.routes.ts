@@ -6,8 +6,6 @@ import { errorResponseSchema } from '@atendi/shared';
 import { AppError } from '../../platform/errors';
 import { uploadCsp } from '../../platform/security-headers';
 
-export const STORAGE_RECONCILE_JOB = 'storage-reconcile';
-
 const fileBody = z
   .custom<Readable>((value) => value instanceof Readable)
   .meta({ type: 'string', format: 'binary' });
@@ -18,12 +16,6 @@ const fileBody = z
 // video being sought) is answered with just those bytes.
 export const uploadsRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  // Companies' storage counts follow the files on disk (platform/storage.ts): at start, then daily.
-  app.deps.jobs.every({
-    name: STORAGE_RECONCILE_JOB,
-    everyMs: 24 * 3600 * 1000,
-    run: (now) => app.deps.uploads.reconcile(now),
-  });
   app.get(
     '/uploads/:companyId/:name',
     {

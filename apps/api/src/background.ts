@@ -1,0 +1,139 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from './deps';
+import { pruneOutbound } from './channels/simulator/simulator-driver';
+import { webhookQueue, webhookWorker } from './channels/cloud/inbox';
+import { outboxWorker } from './modules/messages/outbox';
+import { outboxQueue } from './modules/messages/sends';
+import { pruneIdempotencyKeys } from './modules/messages/send-keys';
+import { handleChannelEvent } from './modules/tickets/tickets.engine';
+import { runTicketTimers, TICKET_TIMERS_JOB } from './modules/tickets/ticket-timers';
+import { runSchedules, SCHEDULES_JOB } from './modules/schedules/schedules.sender';
+import {
+  agentWorker,
+  promptReplyQueue,
+  queueAgentTurnForMessage,
+  queueAgentTurnOnHandover,
+} from './modules/prompts/agent';
+import {
+  followIntegrationHandover,
+  integrationTurnQueue,
+  integrationWorker,
+  queueIntegrationTurnForMessage,
+} from './modules/queue-integrations/integration-runtime';
+import { recordFirstReply, recordTicketChange } from './modules/dashboard/ticket-tracking';
+import { checkQueue, checkWorker } from './modules/contact-lists/contact-list-upload';
+import {
+  CAMPAIGNS_JOB,
+  createCampaignDispatcher,
+  dispatchQueue,
+} from './modules/campaigns/campaign-dispatcher';
+import { billingQueue, billingWorker } from './modules/subscriptions/billing-webhook';
+import { LIFECYCLE_JOB, runCompanyLifecycle } from './modules/subscriptions/company-lifecycle';
+import { stopBillingWorker } from './modules/subscriptions/subscriptions.service';
+import { createStripeClient } from './modules/subscriptions/stripe-client';
+import { stopBillingQueue } from './modules/companies/companies.service';
+
+const HOUR_MS = 3600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+// Every background reaction of the API, in one list: the queues this node helps run, the recurring
+// jobs, and the listeners of domain events and of the channels. Routes register routes only; app.ts
+// calls this once, and the jobs start when the app is ready (jobs.start in its onReady hook).
+// Recorders of one event type run in the order listed here, inside the transaction that raised it.
+export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
+  const { jobs, events, config } = deps;
+  const campaigns = createCampaignDispatcher(deps, log);
+
+  // Queues: work stored with what caused it, run at least once, retried with backoff.
+
+  // Outgoing messages to WhatsApp (the outbox), one ticket's at a time, retried while it is down.
+  jobs.define(outboxQueue, outboxWorker(deps, log, config.outboxRetryBaseMs));
+  // Cloud API webhooks stored by POST /webhooks/whatsapp, handed to their connection.
+  jobs.define(webhookQueue, webhookWorker(deps));
+  // An AI agent's answer to a contact's turn (queued by the agent's recorders below).
+  jobs.define(promptReplyQueue, agentWorker(deps, log));
+  // A contact's message handed to the ticket's integration (queued by its recorders below).
+  jobs.define(integrationTurnQueue, integrationWorker(deps, log));
+  // Stripe events stored by POST /subscriptions/webhook, applied one company at a time.
+  jobs.define(billingQueue, billingWorker(deps));
+  // A cancelled or deleted company's Stripe subscriptions, cancelled at Stripe.
+  jobs.define(stopBillingQueue, stopBillingWorker({ stripe: createStripeClient(config) }, log));
+  // WhatsApp lookups of an uploaded contact list's new numbers, a batch per job.
+  jobs.define(checkQueue, checkWorker(deps, log));
+  // A running campaign's sends, a paced step per run.
+  jobs.define(dispatchQueue, campaigns.worker);
+
+  // Recurring jobs: one node at a time, right after start and then every everyMs.
+
+  // Waiting tickets moved to another queue, idle conversations closed (the connection's timers).
+  jobs.every({
+    name: TICKET_TIMERS_JOB,
+    everyMs: config.ticketTimersInterval * 1000,
+    run: (now) => runTicketTimers(deps, now),
+  });
+  // Scheduled messages whose time came, sent.
+  jobs.every({
+    name: SCHEDULES_JOB,
+    everyMs: config.schedulesInterval * 1000,
+    run: (now) => runSchedules(deps, now, log),
+  });
+  // Scheduled campaigns whose time came, started (and running ones without a job, given one).
+  jobs.every({
+    name: CAMPAIGNS_JOB,
+    everyMs: config.campaignsInterval * 1000,
+    run: campaigns.startDue,
+  });
+  // Companies past their due date made overdue, then suspended after the grace days.
+  jobs.every({
+    name: LIFECYCLE_JOB,
+    everyMs: config.billingInterval * 1000,
+    run: (now) => runCompanyLifecycle(deps, now, log),
+  });
+  // Companies' storage counts matched to the files the store holds.
+  jobs.every({
+    name: 'storage-reconcile',
+    everyMs: DAY_MS,
+    run: (now) => deps.uploads.reconcile(now),
+  });
+  // Idempotency keys of the external API and the inbox forgotten after their day.
+  jobs.every({
+    name: 'api-idempotency-prune',
+    everyMs: HOUR_MS,
+    run: (now) => pruneIdempotencyKeys(deps.db, now),
+  });
+  // The simulator's phone forgets what it received more than a week ago.
+  jobs.every({
+    name: 'simulator-prune',
+    everyMs: DAY_MS,
+    run: async (now) => {
+      await pruneOutbound(deps.db, new Date(now.getTime() - 7 * DAY_MS));
+    },
+  });
+
+  // Domain events: recorders write in the raising transaction; `on` listeners run after the commit.
+
+  // A contact's message on an AI agent's ticket queues the agent's turn.
+  events.record('message.created', queueAgentTurnForMessage);
+  // A ticket handed to an AI agent queues its first turn.
+  events.record('ticket.changed', queueAgentTurnOnHandover);
+  // A contact's message on an integration's ticket is queued for the integration.
+  events.record('message.created', queueIntegrationTurnForMessage);
+  // A ticket whose integration changed ends the old flow's session and starts the new one.
+  events.record('ticket.changed', followIntegrationHandover);
+  // The dashboard's conversation history: started, accepted, finished.
+  events.record('ticket.changed', recordTicketChange);
+  // The dashboard's conversation history: first answered by a person.
+  events.record('message.created', recordFirstReply);
+  // Campaign recipients' answers: opt-outs, and confirmations that send the campaign's message.
+  events.recordAll('message.created', campaigns.recordAnswers);
+  // The messages counter of GET /metrics, by direction and author.
+  events.on('message.created', (event) => {
+    deps.metrics.messages.inc({
+      direction: event.fromMe ? 'outbound' : 'inbound',
+      author: event.author,
+    });
+  });
+
+  // Channels: what WhatsApp reports (messages, acks, edits, typing) goes to the tickets engine.
+  deps.channels.onEvent((input) => handleChannelEvent(deps, input));
+};
