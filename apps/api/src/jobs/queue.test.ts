@@ -242,6 +242,47 @@ describe('a queue', () => {
     expect((await rowsOf(queue)).map((r) => r.ref)).toEqual(['m:2']);
   });
 
+  it('runs a ref’s job once more when work is queued for it while it runs, and only then', async () => {
+    const queue = jobQueue(nextQueue(), numbered);
+    const runs: number[] = [];
+    let release: () => void = () => undefined;
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const jobsOfNode = node();
+    jobsOfNode.define(queue, {
+      handle: async (job) => {
+        runs.push(job.payload.n);
+        if (runs.length === 1) {
+          started();
+          await new Promise<void>((resolve) => (release = resolve));
+        }
+      },
+    });
+    const queueFor = (ref: string) =>
+      t.db.transaction((tx) =>
+        enqueueJobs(tx, queue, [{ payload: { n: runs.length }, ref }], { againIfRunning: true }),
+      );
+    await queueFor('c:1');
+    // A waiting job is left as it is: it will see the change when it runs.
+    await queueFor('c:1');
+    expect(await rowsOf(queue)).toHaveLength(1);
+
+    const first = jobsOfNode.process(queue.name);
+    await running;
+    // Queued while the first run is in its handler (it read before this change).
+    await queueFor('c:1');
+    release();
+    expect(await first).toEqual({ claimed: 1, succeeded: 1 });
+    const [marked] = await rowsOf(queue);
+    expect([marked.status, marked.again]).toEqual(['pending', false]);
+
+    expect(await jobsOfNode.process(queue.name)).toEqual({ claimed: 1, succeeded: 1 });
+    expect(runs).toHaveLength(2);
+    expect((await rowsOf(queue)).map((r) => r.status)).toEqual(['done']);
+    // Nothing more is due.
+    expect(await jobsOfNode.process(queue.name)).toEqual({ claimed: 0, succeeded: 0 });
+  });
+
   it('hands each job to one of two nodes claiming at the same time', async () => {
     const queue = jobQueue(nextQueue(), numbered);
     const handledBy: Record<string, string[]> = {};

@@ -140,6 +140,11 @@ const errorText = (error: unknown) => {
 export type EnqueueOptions = {
   // A job whose ref already has one waiting or running is left out instead of failing the statement.
   skipLiveRefs?: boolean;
+  // As skipLiveRefs, but a job of the ref that is running runs once more when it finishes: it may have
+  // read before this transaction's change (a campaign step that had found nobody left to send to when
+  // a recipient's confirmation came in). The mark commits with the caller's transaction, and the row
+  // lock it takes holds the run's finish until then, so the next run sees the change.
+  againIfRunning?: boolean;
   // A job whose key already has one waiting to start is left out: that one will see what it would.
   skipPendingKeys?: boolean;
 };
@@ -149,7 +154,7 @@ export const enqueueJobs = async <P>(
   db: Db,
   queue: JobQueue<P>,
   items: NewJob<P>[],
-  options: Pick<EnqueueOptions, 'skipLiveRefs'> = {},
+  options: Pick<EnqueueOptions, 'skipLiveRefs' | 'againIfRunning'> = {},
 ) => {
   if (!items.length) return [];
   const insert = db.insert(jobs).values(
@@ -162,6 +167,14 @@ export const enqueueJobs = async <P>(
       ...(item.runAt ? { runAt: item.runAt } : {}),
     })),
   );
+  if (options.againIfRunning)
+    return insert
+      .onConflictDoUpdate({
+        target: [jobs.queue, jobs.ref],
+        targetWhere: sql`ref is not null and status in ('pending', 'running')`,
+        set: { again: sql`${jobs.again} or ${jobs.status} = 'running'` },
+      })
+      .returning({ id: jobs.id });
   return (options.skipLiveRefs ? insert.onConflictDoNothing() : insert).returning({ id: jobs.id });
 };
 
@@ -475,22 +488,34 @@ export const createJobs = (options: {
   const ownClaim = (job: JobRow) =>
     and(eq(jobs.id, job.id), eq(jobs.status, 'running'), eq(jobs.attempts, job.attempts));
 
+  // A run that asks for no other is done, unless work was queued for its ref meanwhile (`again`):
+  // then it is due again at once.
   const finish = async (worker: Worker, job: JobRow, outcome?: JobOutcome) => {
     const everyMs = outcome ? Math.max(0, Math.round(outcome.againInMs)) : worker.recurEveryMs;
-    await db
+    const [finished] = await db
       .update(jobs)
       .set(
         everyMs === undefined
-          ? { status: 'done', lastError: null, updatedAt: new Date() }
+          ? {
+              status: sql`case when ${jobs.again} then 'pending' else 'done' end`,
+              attempts: sql`case when ${jobs.again} then 0 else ${jobs.attempts} end`,
+              runAt: sql`case when ${jobs.again} then now() else ${jobs.runAt} end`,
+              again: false,
+              lastError: null,
+              updatedAt: new Date(),
+            }
           : {
               status: 'pending',
               attempts: 0,
               runAt: sql`now() + ${everyMs}::int * interval '1 millisecond'`,
+              again: false,
               updatedAt: new Date(),
             },
       )
-      .where(ownClaim(job));
+      .where(ownClaim(job))
+      .returning({ status: jobs.status });
     if (outcome) wake(worker, everyMs ?? 0);
+    else if (finished?.status === 'pending' && everyMs === undefined) wake(worker, 0);
   };
 
   const fail = async (worker: Worker, job: JobRow, error: unknown) => {

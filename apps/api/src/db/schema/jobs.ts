@@ -1,5 +1,6 @@
 import {
   bigserial,
+  boolean,
   index,
   integer,
   jsonb,
@@ -37,6 +38,9 @@ export const jobs = pgTable(
     // lock is gone (the process died), others take the job without waiting for runAt.
     claimedBy: integer(),
     lastError: text(),
+    // Work was queued for this ref while the job ran (EnqueueOptions.againIfRunning): what the run
+    // read may be older than it, so the job runs once more when it finishes.
+    again: boolean().notNull().default(false),
     ...timestamps(),
   },
   (t) => [

@@ -80,7 +80,8 @@ const ANNOUNCE_EVERY_MS = 1000;
 
 const refOf = (campaignId: number) => `campaign:${campaignId}`;
 
-// The campaign's dispatch job, unless one is already waiting or running.
+// The campaign's dispatch job, unless one is already waiting; one running runs once more when it ends
+// (it may have looked for recipients before the caller's change: a confirmation, a resume).
 export const ensureDispatch: EnsureDispatch = async (tx, campaign) => {
   await enqueueJobs(
     tx,
@@ -92,7 +93,7 @@ export const ensureDispatch: EnsureDispatch = async (tx, campaign) => {
         companyId: campaign.companyId,
       },
     ],
-    { skipLiveRefs: true },
+    { againIfRunning: true },
   );
 };
 
@@ -579,7 +580,10 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     const answers = await answersQuery(tx).execute({
       messageIds: fromContacts.map((event) => event.messageId),
     });
-    for (const found of answers) await answer(tx, found);
+    let touched = 0;
+    for (const found of answers) touched += await answer(tx, found);
+    // Woken after the commit (a kick now would look before the answers are there).
+    return touched ? DISPATCH_QUEUE : undefined;
   };
 
   const answer = async (tx: Db, found: { companyId: number; body: string; number: string }) => {
@@ -601,7 +605,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
           .returning({ id: campaignShipping.campaignId, companyId: campaignShipping.companyId });
     for (const campaign of new Map(touched.map((c) => [c.id, c])).values())
       await ensureDispatch(tx, campaign);
-    if (touched.length) deps.jobs.kick(DISPATCH_QUEUE);
+    return touched.length;
   };
 
   const optOut = async (tx: Db, companyId: number, number: string, keyword: string) => {

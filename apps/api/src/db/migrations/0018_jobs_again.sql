@@ -1,0 +1,1 @@
+ALTER TABLE "jobs" ADD COLUMN "again" boolean DEFAULT false NOT NULL;
