@@ -49,6 +49,7 @@ import { messagesRoutes } from './modules/messages/messages.routes';
 import { externalApiRoutes } from './modules/messages/external-api.routes';
 import { createTicketMessages } from './modules/messages/messages.service';
 import { registerTicketsEngine } from './modules/tickets/tickets.engine';
+import { registerInboxProjector } from './modules/inbox/inbox.projector';
 import { ticketsRoutes } from './modules/tickets/tickets.routes';
 import { ticketNotesRoutes } from './modules/tickets/ticket-notes';
 import { contactsRoutes } from './modules/contacts/contacts.routes';
@@ -215,8 +216,9 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     nodeKey: leases.nodeKey,
     onFailure: (queue, final) => metrics.jobFailures.inc({ queue, final: String(final) }),
   });
+  const events = createDomainEvents({ jobs, log: app.log });
   const outbox = createOutbox({
-    deps: { db: database.db, realtime, uploads, channels, jobs },
+    deps: { db: database.db, uploads, channels, jobs, events },
     log: app.log,
     retryBaseMs: config.outboxRetryBaseMs,
   });
@@ -233,7 +235,6 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     sessions: channels.sessionsHere,
     sockets: realtime.socketsHere,
   });
-  const events = createDomainEvents({ jobs, log: app.log });
   events.on('message.created', (event) => {
     metrics.messages.inc({
       direction: event.fromMe ? 'outbound' : 'inbound',
@@ -245,7 +246,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     channels,
     outbox,
     // Tickets write their automatic messages through the messages module without importing it.
-    ticketMessages: createTicketMessages({ db: database.db, realtime, uploads }),
+    ticketMessages: createTicketMessages(),
     jobs,
     events,
     simulatorSpool,
@@ -345,6 +346,8 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(templatesRoutes);
   await app.register(externalApiRoutes);
   await app.register(cloudWebhookRoutes);
+  // The screens hear of ticket and message changes from this one listener of the event bus.
+  registerInboxProjector(app.deps);
   registerTicketsEngine(app);
   await app.register(ticketsRoutes);
   await app.register(ticketNotesRoutes);

@@ -150,7 +150,9 @@ describe('the events the product raises', () => {
         ? `ticket ${event.before?.status ?? 'new'} -> ${event.after.status} by ${event.byUserId ?? 'platform'}`
         : event.type === 'ticket.deleted'
           ? `ticket deleted (was ${event.before.status})`
-          : `message ${event.fromMe ? 'out' : 'in'}`;
+          : event.type === 'message.created'
+            ? `message ${event.fromMe ? 'out' : 'in'}`
+            : event.type;
     expect(heard.map(summary)).toEqual([
       'ticket new -> pending by platform',
       'message in',
