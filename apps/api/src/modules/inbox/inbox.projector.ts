@@ -137,7 +137,10 @@ const planOf = (events: ScreenEvent[]) => {
   };
 };
 
-export const createInboxProjector = (realtime: Realtime, load: ProjectorLoads) => {
+export const createInboxProjector = (
+  realtime: Pick<Realtime, 'toRooms' | 'leaveChat'>,
+  load: ProjectorLoads,
+) => {
   const emitTicket = (companyId: number, ticket: TicketView) =>
     realtime.toRooms(companyId, [...roomsOf(ticket)]).emit('ticket', { action: 'update', ticket });
 
@@ -165,8 +168,8 @@ export const createInboxProjector = (realtime: Realtime, load: ProjectorLoads) =
       ]),
     ];
     const [views, shown] = await Promise.all([
-      load.tickets(ticketIds),
-      load.messages(messages.map((m) => m.messageId)),
+      ticketIds.length ? load.tickets(ticketIds) : [],
+      messages.length ? load.messages(messages.map((m) => m.messageId)) : [],
     ]);
     const viewOf = new Map(views.map((view) => [view.id, view]));
     const messageOf = new Map(shown.map((message) => [message.id, message]));
