@@ -215,6 +215,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     nodeKey: leases.nodeKey,
     onFailure: (queue, final) => metrics.jobFailures.inc({ queue, final: String(final) }),
   });
+  const events = createDomainEvents({ jobs, log: app.log });
   const outbox = createOutbox(jobs);
   const health = createHealth({
     timeoutMs: HEALTH_CHECK_TIMEOUT_MS,
@@ -229,13 +230,12 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     sessions: channels.sessionsHere,
     sockets: realtime.socketsHere,
   });
-  const events = createDomainEvents({ jobs, log: app.log });
   app.decorate('deps', {
     config,
     channels,
     outbox,
     // Tickets write their automatic messages through the messages module without importing it.
-    ticketMessages: createTicketMessages({ db: database.db, realtime, uploads }),
+    ticketMessages: createTicketMessages(),
     jobs,
     events,
     simulatorSpool,

@@ -6,6 +6,7 @@ import { outboxWorker } from './modules/messages/outbox';
 import { outboxQueue } from './modules/messages/sends';
 import { pruneIdempotencyKeys } from './modules/messages/send-keys';
 import { handleChannelEvent } from './modules/tickets/tickets.engine';
+import { inboxProjector } from './modules/inbox/inbox.projector';
 import { runTicketTimers, TICKET_TIMERS_JOB } from './modules/tickets/ticket-timers';
 import { runSchedules, SCHEDULES_JOB } from './modules/schedules/schedules.sender';
 import {
@@ -126,6 +127,9 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   events.record('message.created', recordFirstReply);
   // Campaign recipients' answers: opt-outs, and confirmations that send the campaign's message.
   events.recordAll('message.created', campaigns.recordAnswers);
+  // The screens: after each commit, the tickets and messages it changed, to the sockets that show them
+  // (modules/inbox/inbox.projector.ts, the only code that emits them).
+  events.afterCommit(inboxProjector(deps));
   // The messages counter of GET /metrics, by direction and author.
   events.on('message.created', (event) => {
     deps.metrics.messages.inc({

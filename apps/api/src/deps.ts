@@ -1,10 +1,9 @@
 import type { Config } from './config';
 import type { ChannelManager } from './channels/manager';
 import type { Db } from './db/client';
+import type { messages, tickets } from './db/schema';
 import type { Jobs } from './jobs/queue';
 import type { DomainEvents } from './events/domain-events';
-import type { Outbox } from './modules/messages/outbox';
-import type { TicketMessages } from './modules/tickets/ticket-messages';
 import type { RouteAccess } from './platform/context';
 import type { Health } from './platform/health';
 import type { Mailer } from './platform/mailer';
@@ -19,14 +18,43 @@ import type { Uploads } from './platform/uploads';
 import type { Realtime } from './realtime/realtime';
 
 // What every module is given (app.deps), declared apart from app.ts so that services depend on this
-// list and never on the app that assembles it (eslint keeps it so).
+// list and never on the app that assembles it (eslint keeps it so). It imports no module: what a
+// module provides to others through it is declared here as a port (Outbox, TicketMessages), so no
+// import cycle runs through this file.
+
+export type MessageRow = typeof messages.$inferSelect;
+export type OutgoingTicket = Pick<
+  typeof tickets.$inferSelect,
+  'id' | 'companyId' | 'whatsappId' | 'contactId'
+>;
+
+// The sender of queued messages (modules/messages/outbox.ts).
+export type Outbox = {
+  // A send was just stored: go now, without making its request wait.
+  kick: () => void;
+};
+
+// What tickets needs of the messages module: messages implements it (messages.service.ts
+// createTicketMessages) and app.ts hands it over, so messages depends on tickets and tickets never
+// on messages (eslint keeps it so).
+export type TicketMessages = {
+  // Writes an outgoing text on the ticket and queues its send in the caller's transaction: an
+  // automatic message is stored with the ticket change that causes it, or not at all. The caller
+  // raises its message.created. `promptId` marks an AI agent's answer.
+  queueText: (
+    tx: Db,
+    ticket: OutgoingTicket,
+    body: string,
+    options?: { promptId?: number },
+  ) => Promise<MessageRow[]>;
+};
 
 export type AppDeps = {
   config: Config;
   channels: ChannelManager;
   // Sends what agents and bots queued (modules/messages/outbox.ts); kick() after queueing.
   outbox: Outbox;
-  // The messages module's side of the tickets module's port (modules/tickets/ticket-messages.ts):
+  // The messages module's side of the tickets module's port (TicketMessages above):
   // automatic messages written in the transaction of the ticket change that causes them.
   ticketMessages: TicketMessages;
   // The one durable background queue (jobs/queue.ts): what runs on it is listed in background.ts.

@@ -1,10 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { jobs } from '../db/schema';
+import { contacts, jobs, messages } from '../db/schema';
 import { createTestApp, inject, login, makeCompany, type TestContext } from '../../test/harness';
 import { eventually, inbound, pairedSimulator, ticketOf } from '../../test/inbox';
 import { createJobs, JobPayloadError, type Jobs } from '../jobs/queue';
+import { handleChannelEvent } from '../modules/tickets/tickets.engine';
 import { createDomainEvents, type DomainEvent, type EventOf } from './domain-events';
 
 // The dispatcher on its own job facility (one API node), so the app's listeners stay out of it.
@@ -197,7 +198,9 @@ describe('the events the product raises', () => {
         ? `ticket ${event.before?.status ?? 'new'} -> ${event.after.status} by ${event.byUserId ?? 'platform'}`
         : event.type === 'ticket.deleted'
           ? `ticket deleted (was ${event.before.status})`
-          : `message ${event.fromMe ? 'out' : 'in'}`;
+          : event.type === 'message.created'
+            ? `message ${event.fromMe ? 'out' : 'in'}`
+            : event.type;
     expect(heard.map(summary)).toEqual([
       'ticket new -> pending by platform',
       'message in',
@@ -216,5 +219,79 @@ describe('the events the product raises', () => {
     expect(durable.map(summary)).toEqual(
       heard.filter((e) => e.type === 'ticket.changed').map(summary),
     );
+  });
+
+  it('tells listeners why a message changed: sent, delivered, edited, revoked, failed, retried, deleted', async () => {
+    const made = await makeCompany(t.db);
+    const admin = await login(t.app, made.admin.email);
+    const heard: EventOf<'message.updated'>[] = [];
+    t.app.deps.events.on('message.updated', (event) => {
+      if (event.companyId === made.company.id) heard.push(event);
+    });
+    const reasonsOf = (messageId: number) =>
+      heard.filter((event) => event.messageId === messageId).map((event) => event.reason);
+    const connection = await pairedSimulator(t.app, admin, {});
+    const number = '5491176540001';
+    await inbound(t.app, admin, connection.id, { from: number, body: 'Hola' });
+    const ticket = (await ticketOf(t.db, made.company.id, number))!;
+    const [hola] = await t.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, false)));
+    expect(
+      (await inject(t.app, admin, 'PUT', `/tickets/${ticket.id}`, { status: 'open' })).statusCode,
+    ).toBe(200);
+
+    // Handed to WhatsApp by the outbox, then read on the phone.
+    const [sent] = (
+      await inject(t.app, admin, 'POST', `/messages/${ticket.id}`, { body: 'Te ayudo' })
+    ).json() as { id: number }[];
+    await eventually(
+      () => reasonsOf(sent.id),
+      (reasons) => reasons.length === 1,
+      'sent',
+    );
+    const [row] = await t.db.select().from(messages).where(eq(messages.id, sent.id));
+    const acked = await inject(t.app, admin, 'POST', `/simulator/${connection.id}/ack`, {
+      id: row.providerId,
+      ack: 3,
+    });
+    expect(acked.statusCode).toBe(204);
+    expect(reasonsOf(sent.id)).toEqual(['sent', 'ack']);
+
+    // The contact edits, then revokes, what they wrote.
+    const from = { id: connection.id, companyId: made.company.id, provider: 'simulator' as const };
+    await handleChannelEvent(t.app.deps, {
+      connection: from,
+      event: { type: 'edit', providerId: hola.providerId!, body: 'Hola!' },
+    });
+    await handleChannelEvent(t.app.deps, {
+      connection: from,
+      event: { type: 'revoke', providerId: hola.providerId! },
+    });
+    expect(reasonsOf(hola.id)).toEqual(['edit', 'revoke']);
+
+    // A number without WhatsApp: the send fails at once, fails again when retried, then is deleted.
+    await t.db
+      .update(contacts)
+      .set({ number: '9991176540001' })
+      .where(eq(contacts.id, ticket.contactId));
+    const [lost] = (
+      await inject(t.app, admin, 'POST', `/messages/${ticket.id}`, { body: 'nadie' })
+    ).json() as { id: number }[];
+    await eventually(
+      () => reasonsOf(lost.id),
+      (reasons) => reasons.length === 1,
+      'failed',
+    );
+    expect((await inject(t.app, admin, 'POST', `/messages/${lost.id}/retry`)).statusCode).toBe(200);
+    await eventually(
+      () => reasonsOf(lost.id),
+      (reasons) => reasons.length === 3,
+      'failed again',
+    );
+    expect((await inject(t.app, admin, 'DELETE', `/messages/${lost.id}`)).statusCode).toBe(200);
+    expect(reasonsOf(lost.id)).toEqual(['failed', 'retried', 'failed', 'deleted']);
+    expect(heard.every((event) => event.ticketId === ticket.id)).toBe(true);
   });
 });

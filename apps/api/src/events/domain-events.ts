@@ -13,7 +13,8 @@ import { enqueueJobs, jobQueue, type JobQueue, type Jobs, type QueueOptions } fr
 //   conversation history, the AI agents' and integrations' turns as jobs) commits or rolls back with
 //   the change itself;
 // - in-process listeners (`on`) run after the commit, on the node that made the change, and a failure
-//   is logged and goes no further (live updates to screens).
+//   is logged and goes no further; `afterCommit` listeners hear all of one transaction's events at
+//   once (the screens' projector, modules/inbox: one load of the views for the set).
 // An event is a fact about a committed change: listeners read fresh rows by id when they need more.
 
 export type TicketSnapshot = {
@@ -32,8 +33,19 @@ export type TicketSnapshot = {
 // through the external API.
 export type MessageAuthor = 'contact' | 'agent' | 'phone' | 'platform' | 'api';
 
+// What changed on a stored message: WhatsApp's delivery report; the contact edited or revoked it;
+// the outbox handed it to WhatsApp, or gave up on it; an agent sent a failed one again, or deleted it
+// for everyone; an AI agent wrote down what a voice note says.
+export type MessageChange =
+  'ack' | 'edit' | 'revoke' | 'sent' | 'failed' | 'retried' | 'deleted' | 'transcribed';
+
+// What changed on a ticket besides its lifecycle (ticket.changed): someone read the conversation,
+// its tags changed, the queue bot moved it through its menus, or another detail its view shows.
+export type TicketDetail = 'read' | 'tags' | 'bot' | 'details';
+
 export type DomainEvent =
-  // A ticket was created (before null) or changed: status, owner, queue or connection.
+  // A ticket was created (before null) or its lifecycle moved: status, owner, queue, connection, AI
+  // agent or integration (modules/tickets/ticket-transition.ts writes these).
   | {
       type: 'ticket.changed';
       companyId: number;
@@ -42,6 +54,8 @@ export type DomainEvent =
       before: TicketSnapshot | null;
       after: TicketSnapshot;
     }
+  // Something else its view shows changed (its snapshot did not).
+  | { type: 'ticket.updated'; companyId: number; ticketId: number; detail: TicketDetail }
   | { type: 'ticket.deleted'; companyId: number; ticketId: number; before: TicketSnapshot }
   // A message was stored: received from the contact, or written here (agent, bot, schedule).
   | {
@@ -56,12 +70,34 @@ export type DomainEvent =
       // The ticket as the storing transaction holds it (locked), when the raiser has it: recorders
       // that only act on some tickets skip their statement for the others.
       ticket?: TicketSnapshot;
+      // A contact's message the queue bot may route (its conversation has no queue yet), or a later
+      // one of that conversation: screens hear of it with its message.routed, once the bot decided.
+      awaitsBot?: true;
+    }
+  | {
+      type: 'message.updated';
+      companyId: number;
+      ticketId: number;
+      messageId: number;
+      reason: MessageChange;
+    }
+  // The queue bot took its turn on a message that awaited it: the conversation is in the queue the
+  // bot chose (or still in none). `ticketCreated`: the message created its ticket, so no screen has
+  // shown that ticket yet.
+  | {
+      type: 'message.routed';
+      companyId: number;
+      ticketId: number;
+      messageId: number;
+      ticketCreated: boolean;
     };
 
 export type DomainEventType = DomainEvent['type'];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 
 type Listener<T extends DomainEventType> = (event: EventOf<T>) => Promise<void> | void;
+// Hears every committed transaction's events together, in the order they were raised.
+type CommitListener = (events: DomainEvent[]) => Promise<void>;
 // A recorder may answer the name of a job queue it wrote to: that queue is woken after the commit.
 type Recorder<T extends DomainEventType> = (tx: Db, event: EventOf<T>) => Promise<void | string>;
 // One that takes all the transaction's events of its type at once (a batch of inbound messages raises
@@ -76,6 +112,7 @@ export type DomainEvents = ReturnType<typeof createDomainEvents>;
 export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger }) => {
   const { jobs, log } = options;
   const listeners = new Map<DomainEventType, Listener<DomainEventType>[]>();
+  const commitListeners: CommitListener[] = [];
   const durable = new Map<DomainEventType, JobQueue<DomainEvent>[]>();
   const recorders = new Map<DomainEventType, Recorder<DomainEventType>[]>();
   const setRecorders = new Map<DomainEventType, SetRecorder<DomainEventType>[]>();
@@ -105,13 +142,21 @@ export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger
   };
 
   // After the commit: the durable listeners' and recorders' queues are woken, and the in-process
-  // listeners run, in the order they subscribed.
+  // listeners run, in the order they subscribed: those of the whole transaction first.
   const dispatch = async (events: DomainEvent[], woken: string[]) => {
     for (const queue of new Set([
       ...events.flatMap((event) => (durable.get(event.type) ?? []).map((q) => q.name)),
       ...woken,
     ]))
       jobs.kick(queue);
+    if (!events.length) return;
+    for (const listener of commitListeners) {
+      try {
+        await listener(events);
+      } catch (err) {
+        log.error({ err, events: events.length }, 'commit listener failed');
+      }
+    }
     for (const event of events)
       for (const listener of listeners.get(event.type) ?? []) {
         try {
@@ -128,6 +173,12 @@ export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger
         ...(listeners.get(type) ?? []),
         listener as unknown as Listener<DomainEventType>,
       ]);
+    },
+
+    // Hears each committed transaction's events at once, after the commit, on this node (the screens'
+    // projector: one load of the views for all the changes of a transaction).
+    afterCommit(listener: CommitListener) {
+      commitListeners.push(listener);
     },
 
     // Writes what follows from an event in the transaction that raised it: a failure rolls the change

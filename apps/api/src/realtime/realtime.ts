@@ -114,8 +114,8 @@ export type TicketRoomGuard = (identity: SocketIdentity, ticketId: number) => Pr
 
 // The list rooms a socket joins for a ticket status ('tickets-…') or for notifications
 // ('notification-…'): one per slice of tickets it may see (all, a queue, no queue, its own). The
-// tickets module installs the real rule and emits each ticket to the slices it belongs to, so a
-// ticket of a queue reaches only sockets allowed to see that queue.
+// tickets module installs the real rule and the inbox projector (modules/inbox) emits each ticket to
+// the slices it belongs to, so a ticket of a queue reaches only sockets allowed to see that queue.
 export type TicketRoomResolver = (
   identity: SocketIdentity,
   list: { kind: 'tickets'; status: string } | { kind: 'notification' },

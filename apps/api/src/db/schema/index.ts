@@ -1,3 +1,4 @@
+export * from './ai-providers';
 export * from './announcements';
 export * from './billing';
 export * from './campaigns';
@@ -6,9 +7,9 @@ export * from './companies';
 export * from './contact-lists';
 export * from './contacts';
 export * from './file-lists';
+export * from './integration-sessions';
 export * from './jobs';
 export * from './messages';
-export * from './prompts';
 export * from './queue-integrations';
 export * from './queues';
 export * from './quick-messages';

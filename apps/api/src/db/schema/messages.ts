@@ -13,7 +13,7 @@ import type { MediaError, MediaType } from '@atendi/shared';
 import { createdAt, id, timestamps } from './_columns';
 import { companies } from './companies';
 import { contacts } from './contacts';
-import { prompts } from './prompts';
+import { prompts } from './queues';
 import { tickets } from './tickets';
 import { users } from './users';
 import { whatsapps } from './whatsapps';

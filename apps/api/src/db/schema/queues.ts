@@ -3,15 +3,19 @@ import {
   integer,
   jsonb,
   pgTable,
+  real,
   text,
+  timestamp,
   uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { ScheduleSlot } from '@atendi/shared';
 import { id, timestamps } from './_columns';
 import { companies } from './companies';
-import { prompts } from './prompts';
 import { queueIntegrations } from './queue-integrations';
+
+// Queues and AI agents name each other (a queue's agent, an agent's hand-over queue): they share this
+// file, so the schema's imports form no loop.
 
 export const queues = pgTable(
   'queues',
@@ -61,4 +65,29 @@ export const queueOptions = pgTable(
     ...timestamps(),
   },
   (t) => [index().on(t.queueId, t.parentId)],
+);
+
+// AI agents (SPEC "Prompt").
+export const prompts = pgTable(
+  'prompts',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    prompt: text().notNull(),
+    model: text().notNull().default('gpt-3.5-turbo-1106'),
+    maxTokens: integer().notNull().default(100),
+    temperature: real().notNull().default(1),
+    maxMessages: integer().notNull().default(10),
+    // The queue a conversation goes to when the agent hands it to a person without naming one.
+    queueId: integer().references(() => queues.id, { onDelete: 'set null' }),
+    // What last went wrong reaching the provider while answering a customer (admins see it).
+    lastErrorCode: text(),
+    lastErrorMessage: text(),
+    lastErrorAt: timestamp({ withTimezone: true, mode: 'date' }),
+    ...timestamps(),
+  },
+  (t) => [index().on(t.companyId, t.name)],
 );

@@ -14,9 +14,8 @@ import type { TicketStatus } from '@atendi/shared';
 import { id, timestamps } from './_columns';
 import { companies } from './companies';
 import { contacts } from './contacts';
-import { prompts } from './prompts';
 import { queueIntegrations } from './queue-integrations';
-import { queueOptions, queues } from './queues';
+import { prompts, queueOptions, queues } from './queues';
 import { users } from './users';
 import { whatsapps } from './whatsapps';
 

@@ -13,9 +13,8 @@ import {
 import type { ConnectionStatus, Provider, ScheduleSlot, TemplateComponent } from '@atendi/shared';
 import { id, timestamps } from './_columns';
 import { companies } from './companies';
-import { prompts } from './prompts';
 import { queueIntegrations } from './queue-integrations';
-import { queues } from './queues';
+import { prompts, queues } from './queues';
 
 export const whatsapps = pgTable(
   'whatsapps',

@@ -16,16 +16,11 @@ import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { containsPattern } from '../../platform/like';
 import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
-import {
-  messageFilesOf,
-  notificationRooms,
-  serializeContact,
-  ticketRooms,
-} from '../tickets/tickets.service';
+import { messageFilesOf, serializeContact, snapshotOf } from '../tickets/tickets.service';
 
 // The company's address book (SPEC §7 "Contacts and lists"): every user of the company reads it.
 
-export type ContactDeps = Pick<AppDeps, 'db' | 'realtime' | 'channels' | 'uploads'>;
+export type ContactDeps = Pick<AppDeps, 'db' | 'realtime' | 'channels' | 'uploads' | 'events'>;
 type Deps = ContactDeps;
 type ContactRow = typeof contacts.$inferSelect;
 
@@ -257,12 +252,7 @@ export const updateContact = async (
 export const deleteContact = async (deps: Deps, ctx: AuthContext, id: number) => {
   await findContact(deps.db, ctx, id);
   const gone = await deps.db
-    .select({
-      id: tickets.id,
-      status: tickets.status,
-      queueId: tickets.queueId,
-      userId: tickets.userId,
-    })
+    .select()
     .from(tickets)
     .where(ofCompany(tickets, ctx, eq(tickets.contactId, id)));
   const files = await messageFilesOf(
@@ -270,15 +260,16 @@ export const deleteContact = async (deps: Deps, ctx: AuthContext, id: number) =>
     ctx.companyId,
     gone.map((ticket) => ticket.id),
   );
-  await deps.db.delete(contacts).where(ownedRow(contacts, id, ctx));
+  await deps.events.transaction(deps.db, async (tx, raise) => {
+    await tx.delete(contacts).where(ownedRow(contacts, id, ctx));
+    for (const ticket of gone)
+      raise({
+        type: 'ticket.deleted',
+        companyId: ctx.companyId,
+        ticketId: ticket.id,
+        before: snapshotOf(ticket),
+      });
+  });
   for (const name of files) await deps.uploads.remove(ctx.companyId, name);
-  for (const ticket of gone)
-    deps.realtime
-      .toRooms(ctx.companyId, [
-        `ticket-${ticket.id}`,
-        ...ticketRooms(ticket),
-        ...notificationRooms(ticket),
-      ])
-      .emit('ticket', { action: 'delete', ticketId: ticket.id });
   emitContact(deps, ctx.companyId, { action: 'delete', contactId: id });
 };

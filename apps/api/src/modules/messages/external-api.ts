@@ -16,7 +16,7 @@ import { discardMedia, type MessageForm } from './message-form';
 import type { MessageRow } from './message-views';
 import { earlierSend, rememberSend, sendDigest, type SendKey } from './send-keys';
 import { failedSends } from './sends';
-import { announceQueued, queueOutgoing } from './messages.service';
+import { queueOutgoing } from './messages.service';
 
 // SPEC §7 External messages API: a company's own systems send WhatsApp messages through one of its
 // connections, named by that connection's token. The message takes the path an agent's does (stored
@@ -169,7 +169,8 @@ export const sendExternal = async (
     // The retry's own copies of the files are not needed: the first call's are being sent.
     await discardMedia(deps.uploads, connection.companyId, form.medias);
   } else {
-    await announceQueued(deps, connection.companyId, sent.ticketId, sent.rows, options);
+    // After the commit, whose message.created screens have heard: never a delivery before the message.
+    options.kick();
   }
   return {
     replayed: sent.replayed,

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { MESSAGES_PAGE_SIZE, replyWindowAt, type ChatMessageView } from '@atendi/shared';
-import type { AppDeps } from '../../deps';
+import type { AppDeps, TicketMessages } from '../../deps';
 import type { Db } from '../../db/client';
 import { contacts, messages, tickets, whatsapps } from '../../db/schema';
 import { preparedPer } from '../../db/prepared';
@@ -10,17 +10,17 @@ import { AppError, storeFailure } from '../../platform/errors';
 import { foundOr404, ownedRow } from '../../platform/tenancy';
 import {
   assertVisible,
-  emitTicket,
   loadTicketViews,
   selectTicketViews,
   toTicketView,
   messageCreated,
+  messageUpdated,
   previewOf,
+  ticketUpdated,
   visibleTicketRow,
-  type TicketMessages,
 } from '../tickets/tickets.service';
 import { discardMedia, type MessageForm } from './message-form';
-import { emitMessages, viewMessages, type MessageRow } from './message-views';
+import { viewMessages, type MessageRow } from './message-views';
 import { assertReplyWindow, lastInboundSql } from './reply-window';
 import { earlierSend, rememberSend, sendDigest, type SendKey } from './send-keys';
 import { queueSends, retrySend, withdrawSend } from './sends';
@@ -29,10 +29,10 @@ import type { TemplateSend } from '../../channels/driver';
 // The module's public surface: other modules import these from this file, never the files behind it
 // (eslint keeps it so).
 export { discardMedia, mediaTypeOf, mimetypeOf, type OutgoingMedia } from './message-form';
-export { emitMessages } from './message-views';
+export { loadShownMessages, viewMessages } from './message-views';
 export { replyWindowOf } from './reply-window';
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'channels'>;
+type Deps = Pick<AppDeps, 'db' | 'uploads' | 'channels' | 'events'>;
 type TicketRow = typeof tickets.$inferSelect;
 
 // The ticket a message route works on: the caller's company's (else 404) and one they may see (else
@@ -75,13 +75,14 @@ const markTicketRead = async (deps: Deps, ticket: TicketRow, log: FastifyBaseLog
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(100);
   if (!latest.length && ticket.unreadMessages === 0) return false;
-  await deps.db.transaction(async (tx) => {
+  await deps.events.transaction(deps.db, async (tx, raise) => {
     await tx.update(messages).set({ read: true }).where(unread);
     // Reading is not activity: the ticket keeps its place in the lists.
     await tx
       .update(tickets)
       .set({ unreadMessages: 0, updatedAt: sql`${tickets.updatedAt}` })
       .where(eq(tickets.id, ticket.id));
+    raise(ticketUpdated(ticket, 'read'));
   });
   const providerIds = latest.flatMap((m) => (m.providerId ? [m.providerId] : []));
   if (providerIds.length) {
@@ -148,10 +149,7 @@ export const listMessages = async (
     markRead &&
     (found.hasUnread || ticket.unreadMessages > 0) &&
     (await markTicketRead(deps, ticket, log));
-  if (markedRead) {
-    [view] = await loadTicketViews(deps.db, [ticket.id]);
-    emitTicket(deps, ticket.companyId, view);
-  }
+  if (markedRead) [view] = await loadTicketViews(deps.db, [ticket.id]);
   const rows = await chatPageQuery(deps.db).execute({
     ticketId: ticket.id,
     limit: MESSAGES_PAGE_SIZE,
@@ -318,38 +316,24 @@ export const sendMessages = async (
   }
   // A retry: its own copies of the files are not needed, the first call's are being sent.
   if (replayed) await discardMedia(deps.uploads, ticket.companyId, form.medias);
-  else await announceQueued(deps, ticket.companyId, ticket.id, rows, options);
+  // After the commit, whose message.created screens have heard: never a delivery before the message.
+  else options.kick();
   return { replayed, messages: await viewMessages(deps, rows) };
-};
-
-// Messages stored with their send jobs: screens hear of them and of their ticket, then the outbox is
-// woken. From here on the send stands, and a failed live update must not say otherwise.
-export const announceQueued = async (
-  deps: Pick<AppDeps, 'db' | 'realtime' | 'uploads'>,
-  companyId: number,
-  ticketId: number,
-  rows: MessageRow[],
-  options: { kick: () => void; log: FastifyBaseLogger },
-) => {
-  try {
-    await emitMessages(deps, companyId, 'create', rows);
-    const [view] = await loadTicketViews(deps.db, [ticketId]);
-    if (view) emitTicket(deps, companyId, view);
-  } catch (err) {
-    options.log.warn({ err, ticketId }, 'sent messages not announced live');
-  }
-  // After the create event, so screens never hear of a delivery before the message itself.
-  options.kick();
 };
 
 // POST /messages/{id}/retry: a message whose send was given up goes back to the outbox, due now.
 export const retryMessage = async (deps: Deps, ctx: AuthContext, id: number, kick: () => void) => {
   const { message } = await visibleMessage(deps.db, ctx, id);
-  const retried = message.fromMe && (await retrySend(deps.db, message.id));
+  const retried =
+    message.fromMe &&
+    (await deps.events.transaction(deps.db, async (tx, raise) => {
+      const again = await retrySend(tx, message.id);
+      if (again) raise(messageUpdated(message, 'retried'));
+      return again;
+    }));
   if (!retried)
     throw new AppError('ERR_VALIDATION', 'Only a message that failed to send can be retried');
   kick();
-  await emitMessages(deps, ctx.companyId, 'update', [message]);
   return (await viewMessages(deps, [message]))[0];
 };
 
@@ -359,7 +343,6 @@ export const deleteMessage = async (deps: Deps, ctx: AuthContext, id: number) =>
   if (!message.fromMe)
     throw new AppError('ERR_DELETE_WAPP_MSG', 'Only messages sent from here can be deleted');
   if (message.isDeleted) return (await viewMessages(deps, [message]))[0];
-  let updated: MessageRow[];
   if (message.providerId) {
     const [contact] = await deps.db
       .select({ number: contacts.number })
@@ -372,35 +355,28 @@ export const deleteMessage = async (deps: Deps, ctx: AuthContext, id: number) =>
       providerId: message.providerId,
       fromMe: true,
     });
-    updated = await deps.db
+  }
+  const updated = await deps.events.transaction(deps.db, async (tx, raise) => {
+    // Never sent: withdrawn from the outbox, unless a worker is handing it to WhatsApp right now.
+    if (!message.providerId && (await withdrawSend(tx, message.id)) === 'started')
+      throw new AppError(
+        'ERR_DELETE_WAPP_MSG',
+        'The message is being sent right now; try again in a moment',
+      );
+    const rows = await tx
       .update(messages)
       .set({ isDeleted: true })
       .where(eq(messages.id, message.id))
       .returning();
-  } else {
-    // Never sent: withdrawn from the outbox, unless a worker is handing it to WhatsApp right now.
-    updated = await deps.db.transaction(async (tx) => {
-      if ((await withdrawSend(tx, message.id)) === 'started')
-        throw new AppError(
-          'ERR_DELETE_WAPP_MSG',
-          'The message is being sent right now; try again in a moment',
-        );
-      return tx
-        .update(messages)
-        .set({ isDeleted: true })
-        .where(eq(messages.id, message.id))
-        .returning();
-    });
-  }
-  await emitMessages(deps, ctx.companyId, 'update', updated);
+    rows.forEach((row) => raise(messageUpdated(row, 'deleted')));
+    return rows;
+  });
   return (await viewMessages(deps, updated))[0];
 };
 
-// The tickets module's port (tickets/ticket-messages.ts), handed to it by app.ts as
+// The tickets module's port (TicketMessages in deps.ts), handed to it by app.ts as
 // deps.ticketMessages: greetings, bot texts and timed messages are queued as an agent's are.
-export const createTicketMessages = (
-  deps: Pick<AppDeps, 'db' | 'realtime' | 'uploads'>,
-): TicketMessages => ({
+export const createTicketMessages = (): TicketMessages => ({
   queueText: (tx, ticket, body, options) =>
     queueOutgoing(
       tx,
@@ -409,5 +385,4 @@ export const createTicketMessages = (
       undefined,
       options?.promptId,
     ),
-  emit: (companyId, action, rows, loaded) => emitMessages(deps, companyId, action, rows, loaded),
 });

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../../deps';
+import type { AppDeps, Outbox } from '../../deps';
 import { ChannelError, type SendRequest, type SendResult } from '../../channels/driver';
 import { contacts, messages, tickets } from '../../db/schema';
 import {
@@ -11,7 +11,7 @@ import {
   type QueueOptions,
 } from '../../jobs/queue';
 import { refusalIn } from '../../platform/outbound';
-import { emitMessages } from './message-views';
+import { messageUpdated } from '../tickets/tickets.service';
 import { OUTBOX_QUEUE, type OutboxPayload } from './sends';
 
 // Sends what agents wrote, as jobs of the one background queue (jobs/queue.ts). A send is stored
@@ -33,14 +33,12 @@ export const isPermanentSendFailure = (error: unknown) =>
 
 export const OUTBOX_MAX_ATTEMPTS = 8;
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'channels'>;
+type Deps = Pick<AppDeps, 'db' | 'uploads' | 'channels' | 'events'>;
 
 // A send that no retry can make work.
 class Undeliverable extends PermanentJobError {}
 
-export type Outbox = ReturnType<typeof createOutbox>;
-
-export const createOutbox = (jobs: Pick<Jobs, 'kick'>) => ({
+export const createOutbox = (jobs: Pick<Jobs, 'kick'>): Outbox => ({
   // A send was just stored: go now, without making its request wait.
   kick: () => jobs.kick(OUTBOX_QUEUE),
 });
@@ -51,7 +49,7 @@ export const outboxWorker = (
   log: FastifyBaseLogger,
   retryBaseMs = 5000,
 ): QueueOptions<OutboxPayload> => {
-  const { db, channels, uploads } = deps;
+  const { db, channels, uploads, events } = deps;
 
   const send = async (job: Job<OutboxPayload>): Promise<SendResult> => {
     const { messageId, media, template } = job.payload;
@@ -100,17 +98,19 @@ export const outboxWorker = (
   // WhatsApp has the message: a failure to record it must not make the job send it again.
   const recordSent = async (job: Job<OutboxPayload>, result: SendResult) => {
     try {
-      const updated = await db
-        .update(messages)
-        .set({
-          providerId: result.providerId,
-          // Drivers report later acks through the tickets engine; an early one may already be here.
-          ack: sql`greatest(${messages.ack}, ${result.ack ?? 1})`,
-          updatedAt: new Date(),
-        })
-        .where(eq(messages.id, job.payload.messageId))
-        .returning();
-      if (updated[0]) await emitMessages(deps, updated[0].companyId, 'update', updated);
+      await events.transaction(db, async (tx, raise) => {
+        const updated = await tx
+          .update(messages)
+          .set({
+            providerId: result.providerId,
+            // Drivers report later acks through the tickets engine; an early one may already be here.
+            ack: sql`greatest(${messages.ack}, ${result.ack ?? 1})`,
+            updatedAt: new Date(),
+          })
+          .where(eq(messages.id, job.payload.messageId))
+          .returning();
+        updated.forEach((row) => raise(messageUpdated(row, 'sent')));
+      });
     } catch (err) {
       log.error(
         { err, jobId: job.id, messageId: job.payload.messageId },
@@ -125,10 +125,14 @@ export const outboxWorker = (
     retryDelayMs: (attempts) => retryDelay(attempts, retryBaseMs),
     permanent: isPermanentSendFailure,
     // The chat shows the message as failed, with a retry.
-    onFailed: async (job) => {
-      const failed = await db.select().from(messages).where(eq(messages.id, job.payload.messageId));
-      if (failed[0]) await emitMessages(deps, failed[0].companyId, 'update', failed);
-    },
+    onFailed: (job) =>
+      events.transaction(db, async (tx, raise) => {
+        const failed = await tx
+          .select({ id: messages.id, companyId: messages.companyId, ticketId: messages.ticketId })
+          .from(messages)
+          .where(eq(messages.id, job.payload.messageId));
+        failed.forEach((row) => raise(messageUpdated(row, 'failed')));
+      }),
     intervalMs: 2000,
   };
 };

@@ -18,10 +18,11 @@ import { enqueueJobsFrom, jobQueue, type QueueOptions } from '../../jobs/queue';
 import { AppError } from '../../platform/errors';
 import {
   addBotNote,
-  announceBotTurn,
   fillVariables,
+  handOverFromAgent,
   messageCreated,
-  ticketChanged,
+  messageUpdated,
+  writeTransition,
 } from '../tickets/tickets.service';
 import {
   askAgent,
@@ -154,12 +155,15 @@ const transcribeAudio = async (
       out.push(message);
       continue;
     }
-    const [row] = await deps.db
-      .update(messages)
-      .set({ body: text, updatedAt: new Date() })
-      .where(and(eq(messages.id, message.id), eq(messages.body, '')))
-      .returning();
-    if (row) await deps.ticketMessages.emit(row.companyId, 'update', [row]);
+    const [row] = await deps.events.transaction(deps.db, async (tx, raise) => {
+      const updated = await tx
+        .update(messages)
+        .set({ body: text, updatedAt: new Date() })
+        .where(and(eq(messages.id, message.id), eq(messages.body, '')))
+        .returning();
+      updated.forEach((one) => raise(messageUpdated(one, 'transcribed')));
+      return updated;
+    });
     out.push(row ?? { ...message, body: text });
   }
   return out;
@@ -174,11 +178,7 @@ const turnsOf = (window: MessageRow[]): ChatTurn[] =>
     }))
     .filter((turn) => turn.content);
 
-type Delivered = {
-  before: TicketRow;
-  after: TicketRow;
-  written: MessageRow[];
-};
+type Delivered = { written: MessageRow[] };
 
 // Writes the answer (and the hand-off) if the turn is still the agent's to answer.
 const deliver = async (
@@ -206,25 +206,23 @@ const deliver = async (
       ? await deps.ticketMessages.queueText(tx, before, text, { promptId: prompt.id })
       : [];
     const handoff = reply.handoff;
-    const [after] = await tx
-      .update(tickets)
-      .set({
+    await writeTransition(
+      tx,
+      raise,
+      before,
+      {
         promptRepliedTo: answeredUpTo,
         ...(handoff
-          ? {
-              promptId: null,
-              chatbot: false,
-              queueId:
-                (handoff.queue ? queueIds.get(handoff.queue) : undefined) ??
+          ? handOverFromAgent(
+              (handoff.queue ? queueIds.get(handoff.queue) : undefined) ??
                 before.queueId ??
                 prompt.queueId,
-            }
+            )
           : {}),
-      })
-      .where(eq(tickets.id, ticketId))
-      .returning();
+      },
+      { byUserId: null },
+    );
     if (handoff) {
-      raise(ticketChanged(before, after, null));
       await addBotNote(
         tx,
         before,
@@ -232,7 +230,7 @@ const deliver = async (
       );
     }
     written.forEach((row) => raise(messageCreated(row, 'platform')));
-    return { before, after, written };
+    return { written };
   });
 
 // The provider could not answer: the ticket waits for a person, with a note saying why.
@@ -243,21 +241,17 @@ const fallBack = async (
   prompt: PromptRow,
   failure: AppError,
 ) => {
-  const changed = await deps.events.transaction(deps.db, async (tx, raise) => {
+  await deps.events.transaction(deps.db, async (tx, raise) => {
     const [before] = await tx.select().from(tickets).where(eq(tickets.id, ticketId)).for('update');
-    if (!before || !agentMode(before) || before.promptId !== prompt.id) return undefined;
-    const [after] = await tx
-      .update(tickets)
-      .set({ promptId: null, chatbot: false, queueId: before.queueId ?? prompt.queueId })
-      .where(eq(tickets.id, ticketId))
-      .returning();
-    raise(ticketChanged(before, after, null));
+    if (!before || !agentMode(before) || before.promptId !== prompt.id) return;
+    await writeTransition(tx, raise, before, handOverFromAgent(before.queueId ?? prompt.queueId), {
+      byUserId: null,
+    });
     await addBotNote(
       tx,
       before,
       `${prompt.name} no pudo responder (${failure.message}); la conversación espera a una persona.`,
     );
-    return { before, after };
   });
   log.warn(
     { ticketId, promptId: prompt.id, code: failure.code, reason: failure.message },
@@ -267,7 +261,6 @@ const fallBack = async (
     code: failure.code,
     message: failure.message,
   });
-  if (changed) await announceBotTurn(deps, changed.before, []);
 };
 
 export const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) => {
@@ -328,7 +321,7 @@ export const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: n
       round < MAX_ROUNDS,
     );
     if (outcome === 'again') continue;
-    if (outcome !== 'gone') await announceBotTurn(deps, outcome.before, outcome.written);
+    if (outcome !== 'gone' && outcome.written.length) deps.outbox.kick();
     // It answers again: the error admins were shown is over.
     if (prompt.lastErrorCode) await recordPromptError(deps, prompt.companyId, prompt.id, null);
     return;

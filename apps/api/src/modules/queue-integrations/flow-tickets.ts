@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { AppDeps } from '../../deps';
+import type { AppDeps, MessageRow } from '../../deps';
 import type { Db } from '../../db/client';
 import {
   integrationDeliveries,
@@ -9,10 +9,9 @@ import {
 } from '../../db/schema';
 import {
   addBotNote,
-  announceBotTurn,
+  handOverFromIntegration,
   messageCreated,
-  ticketChanged,
-  type MessageRow,
+  writeTransition,
 } from '../tickets/tickets.service';
 
 // What every integration type does with the ticket it converses on (integration-runtime.ts runs the
@@ -21,7 +20,6 @@ import {
 export type FlowDeps = Pick<
   AppDeps,
   | 'db'
-  | 'realtime'
   | 'config'
   | 'secrets'
   | 'jobs'
@@ -107,25 +105,15 @@ export const applyStep = async (
     const written = step.write ? await step.write(tx, before) : [];
     await step.also?.(tx);
     if (step.leave) {
-      const { close, queueId } = step.leave;
-      const [after] = await tx
-        .update(tickets)
-        .set({
-          useIntegration: false,
-          integrationId: null,
-          chatbot: false,
-          ...(close ? { status: 'closed' as const } : {}),
-          ...(!close && queueId ? { queueId } : {}),
-        })
-        .where(eq(tickets.id, ticketId))
-        .returning();
+      await writeTransition(tx, raise, before, handOverFromIntegration(step.leave), {
+        byUserId: null,
+      });
       await tx.delete(integrationSessions).where(eq(integrationSessions.ticketId, ticketId));
-      raise(ticketChanged(before, after, null));
       await addBotNote(tx, before, step.leave.note);
     }
     written.forEach((row) => raise(messageCreated(row, 'platform')));
-    return { before, written };
+    return { written };
   });
-  if (changed) await announceBotTurn(deps, changed.before, changed.written);
+  if (changed?.written.length) deps.outbox.kick();
   return Boolean(changed);
 };

@@ -8,19 +8,12 @@ import { contacts, messages, schedules, tickets, users, whatsapps } from '../../
 import { AppError } from '../../platform/errors';
 import {
   discardMedia,
-  emitMessages,
   mediaTypeOf,
   mimetypeOf,
   queueOutgoing,
   type OutgoingMedia,
 } from '../messages/messages.service';
-import {
-  announce,
-  fillVariables,
-  loadTicketViews,
-  messageCreated,
-  ticketChanged,
-} from '../tickets/tickets.service';
+import { fillVariables, messageCreated, ticketChanged } from '../tickets/tickets.service';
 import { getDefaultWhatsapp } from '../whatsapps/whatsapps.service';
 import { emitSchedule, type ScheduleRow } from './schedules.service';
 
@@ -108,12 +101,7 @@ const copyMedia = async (
   };
 };
 
-type Sent = {
-  schedule: ScheduleRow;
-  ticket: TicketRow;
-  created: boolean;
-  rows: (typeof messages.$inferSelect)[];
-};
+type Sent = { schedule: ScheduleRow };
 
 // Claims and queues one schedule; undefined when another run (or an edit) got there first.
 const sendOne = async (deps: Deps, id: number, now: Date): Promise<Sent | undefined> => {
@@ -165,7 +153,7 @@ const sendOne = async (deps: Deps, id: number, now: Date): Promise<Sent | undefi
       const sorted = rows.sort((a, b) => a.id - b.id);
       if (created) raise(ticketChanged(null, ticket, null));
       sorted.forEach((row) => raise(messageCreated(row, 'platform')));
-      return { schedule, ticket, created, rows: sorted };
+      return { schedule };
     });
   } catch (error) {
     await discardMedia(deps.uploads, companyId, copied);
@@ -181,14 +169,6 @@ const markFailed = async (deps: Deps, id: number, now: Date) => {
     .where(and(eq(schedules.id, id), isNull(schedules.sentAt), eq(schedules.status, 'PENDENTE')))
     .returning({ companyId: schedules.companyId });
   if (row) await emitSchedule(deps, row.companyId, 'update', id);
-};
-
-const announceSent = async (deps: Deps, sent: Sent) => {
-  const companyId = sent.schedule.companyId;
-  const [view] = await loadTicketViews(deps.db, [sent.ticket.id]);
-  if (view) announce(deps, companyId, sent.created ? undefined : sent.ticket, view);
-  await emitMessages(deps, companyId, 'create', sent.rows);
-  await emitSchedule(deps, companyId, 'update', sent.schedule.id);
 };
 
 export const runSchedules = async (deps: Deps, now: Date, log: FastifyBaseLogger) => {
@@ -215,7 +195,7 @@ export const runSchedules = async (deps: Deps, now: Date, log: FastifyBaseLogger
       if (!sent) continue;
       queued += 1;
       try {
-        await announceSent(deps, sent);
+        await emitSchedule(deps, sent.schedule.companyId, 'update', sent.schedule.id);
       } catch (err) {
         log.warn({ err, scheduleId: id }, 'sent schedule not announced live');
       }

@@ -20,17 +20,17 @@ import { AppError } from '../../platform/errors';
 import { containsPattern } from '../../platform/like';
 import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
 import {
-  emitTicket,
   listScope,
   loadTicketViews,
+  ticketUpdated,
   ticketViewer,
   visibleTicketRow,
 } from '../tickets/tickets.service';
 
 // Tags and the tags on tickets (SPEC §7 Tags, "Tags on tickets"). A ticket's tags change for whoever
-// may see the ticket; the ticket's rooms hear the new tags at once.
+// may see the ticket; the ticket's rooms hear the new tags at once (ticket.updated).
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'events'>;
 
 const tagColumns = { id: tags.id, name: tags.name, color: tags.color, kanban: tags.kanban };
 
@@ -136,19 +136,25 @@ export const deleteTag = async (deps: Deps, ctx: AuthContext, id: number) => {
     .select({ ticketId: ticketTags.ticketId })
     .from(ticketTags)
     .where(and(eq(ticketTags.tagId, id), eq(ticketTags.companyId, ctx.companyId)));
-  await deps.db.delete(tags).where(ownedRow(tags, id, ctx));
+  await deps.events.transaction(deps.db, async (tx, raise) => {
+    await tx.delete(tags).where(ownedRow(tags, id, ctx));
+    for (const { ticketId } of tagged)
+      raise(ticketUpdated({ id: ticketId, companyId: ctx.companyId }, 'tags'));
+  });
   emitTag(deps, ctx, { action: 'delete', tagId: id });
-  const views = await loadTicketViews(
-    deps.db,
-    tagged.map((row) => row.ticketId),
-  );
-  views.forEach((view) => emitTicket(deps, ctx.companyId, view));
 };
 
-// The ticket as the lists and the chat show it, told to every room that shows it.
-const announceTicket = async (deps: Deps, ctx: AuthContext, ticketId: number) => {
-  const [view] = await loadTicketViews(deps.db, [ticketId]);
-  emitTicket(deps, ctx.companyId, view);
+// Changes a ticket's tags and tells the rooms that show it; answers the ticket as they show it.
+const retag = async (
+  deps: Deps,
+  ticket: { id: number; companyId: number },
+  change: (tx: Db) => Promise<unknown>,
+) => {
+  await deps.events.transaction(deps.db, async (tx, raise) => {
+    await change(tx);
+    raise(ticketUpdated(ticket, 'tags'));
+  });
+  const [view] = await loadTicketViews(deps.db, [ticket.id]);
   return view;
 };
 
@@ -165,14 +171,13 @@ export const syncTicketTags = async (deps: Deps, ctx: AuthContext, input: TagSyn
     throw new AppError('ERR_VALIDATION', 'Some tags do not exist', {
       fields: { tags: ['ERR_NOT_FOUND'] },
     });
-  await deps.db.transaction(async (tx) => {
+  return retag(deps, ticket, async (tx) => {
     await tx.delete(ticketTags).where(eq(ticketTags.ticketId, ticket.id));
     if (wanted.length)
       await tx
         .insert(ticketTags)
         .values(wanted.map((tagId) => ({ ticketId: ticket.id, tagId, companyId: ctx.companyId })));
   });
-  return announceTicket(deps, ctx, ticket.id);
 };
 
 export const addTicketTag = async (
@@ -190,19 +195,21 @@ export const addTicketTag = async (
         .where(ownedRow(tags, tagId, ctx))
     )[0],
   );
-  await deps.db
-    .insert(ticketTags)
-    .values({ ticketId: ticket.id, tagId, companyId: ctx.companyId })
-    .onConflictDoNothing();
-  return announceTicket(deps, ctx, ticket.id);
+  return retag(deps, ticket, (tx) =>
+    tx
+      .insert(ticketTags)
+      .values({ ticketId: ticket.id, tagId, companyId: ctx.companyId })
+      .onConflictDoNothing(),
+  );
 };
 
 export const clearTicketTags = async (deps: Deps, ctx: AuthContext, ticketId: number) => {
   const ticket = await visibleTicketRow(deps.db, ctx, ticketId);
-  await deps.db
-    .delete(ticketTags)
-    .where(and(eq(ticketTags.ticketId, ticket.id), eq(ticketTags.companyId, ctx.companyId)));
-  await announceTicket(deps, ctx, ticket.id);
+  await retag(deps, ticket, (tx) =>
+    tx
+      .delete(ticketTags)
+      .where(and(eq(ticketTags.ticketId, ticket.id), eq(ticketTags.companyId, ctx.companyId))),
+  );
 };
 
 // SPEC §2 Kanban: the lanes are the company's tags marked kanban, by name.

@@ -9,8 +9,10 @@ import {
   heldBy,
   inboundRow,
   ingestMessage,
+  mayBeRouted,
   previewOf,
   renamedContact,
+  type AwaitingBot,
   type Ingested,
   type MessageInput,
 } from './ingest';
@@ -30,7 +32,7 @@ import { messageCreated, ticketChanged } from './ticket-events';
 //   quoted message stored earlier in the batch is linked, and the ticket's list row ends on the last.
 // A message that needs the lookups of a LID (ingest.ts's upsertContact) is stored on its own.
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'events'>;
+type Deps = Pick<AppDeps, 'db' | 'events'>;
 type ContactRow = typeof contacts.$inferSelect;
 type TicketRow = typeof tickets.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;
@@ -48,6 +50,7 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export const ingestBatch = async (
   deps: Deps,
   inputs: MessageInput[],
+  awaiting: AwaitingBot = () => false,
 ): Promise<(Ingested | null)[]> => {
   if (inputs.some((input) => !batchable(input)))
     throw new Error('A message with a LID is stored on its own (ingestMessage)');
@@ -305,14 +308,17 @@ export const ingestBatch = async (
         announced.add(ticket.id);
         raise(ticketChanged(null, ticket, null));
       }
-      raise(messageCreated(stored, message.fromMe ? 'phone' : 'contact', null, ticket));
       const answer = rated.get(input);
+      const rating = answer ? { rating: answer.rate } : {};
+      const awaitsBot = mayBeRouted({ ticket, message: stored, ...rating }) || awaiting(ticket.id);
+      raise(messageCreated(stored, message.fromMe ? 'phone' : 'contact', null, ticket, awaitsBot));
       results.set(input, {
         contact: chatOf(input).row,
         ticket,
         message: stored,
         ticketCreated: first,
-        ...(answer ? { rating: answer.rate } : {}),
+        ...rating,
+        awaitsBot,
       });
     }
     return results;
@@ -335,16 +341,17 @@ export const storeMessages = async (
   deps: Deps,
   inputs: MessageInput[],
   onBatchFailed: (error: unknown) => void,
+  awaiting: AwaitingBot = () => false,
 ): Promise<Outcome[]> => {
   // One message alone takes the one-message path: its statements are prepared, and fewer.
-  if (inputs.length === 1) return [await settle(ingestMessage(deps, inputs[0]))];
+  if (inputs.length === 1) return [await settle(ingestMessage(deps, inputs[0], awaiting))];
   try {
-    const values = await ingestBatch(deps, inputs);
+    const values = await ingestBatch(deps, inputs, awaiting);
     return values.map((value) => ({ ok: true, value }));
   } catch (error) {
     if (!(error instanceof BatchRaced)) onBatchFailed(error);
     const outcomes: Outcome[] = [];
-    for (const input of inputs) outcomes.push(await settle(ingestMessage(deps, input)));
+    for (const input of inputs) outcomes.push(await settle(ingestMessage(deps, input, awaiting)));
     return outcomes;
   }
 };

@@ -15,7 +15,7 @@ import { parseRating } from './bot-texts';
 // first messages of one person end as one contact and one ticket (every step is an upsert on a
 // unique index, so racing transactions meet at the index instead of creating twins).
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'events'>;
+type Deps = Pick<AppDeps, 'db' | 'events'>;
 type ContactRow = typeof contacts.$inferSelect;
 type TicketRow = typeof tickets.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;
@@ -27,7 +27,28 @@ export type Ingested = {
   ticketCreated: boolean;
   // The message answered a resolved ticket's rating question (1 to 3); it was stored on that ticket.
   rating?: number;
+  // Screens hear of it after the queue bot's turn on it (awaitsBot of message.created).
+  awaitsBot: boolean;
 };
+
+// Tickets whose conversation waits for a queue bot's turn still to come (the tickets engine's): their
+// later messages wait behind it, so a chat shows its messages in order.
+export type AwaitingBot = (ticketId: number) => boolean;
+
+// Whether the queue bot takes a turn on this message at all: a contact's message in a waiting
+// conversation nobody serves (an AI agent or an integration holds one until it hands it to a person).
+export const botTakesTurn = ({ ticket, message }: Pick<Ingested, 'ticket' | 'message'>) =>
+  !message.fromMe &&
+  !ticket.isGroup &&
+  ticket.status === 'pending' &&
+  !ticket.userId &&
+  !ticket.useIntegration &&
+  !ticket.promptId;
+
+// A message the bot may route to a queue (its conversation has none yet): screens hear of it after
+// the bot's turn, in the queue it is routed to, not first to everyone who sees queue-less tickets.
+export const mayBeRouted = (result: Pick<Ingested, 'ticket' | 'message' | 'rating'>) =>
+  !result.rating && result.ticket.queueId === null && botTakesTurn(result);
 
 // A redelivered message: the transaction rolls back whatever it began (a new ticket included).
 class AlreadyStored extends Error {}
@@ -330,7 +351,11 @@ const ticketBump = preparedPer((db) =>
     .prepare('ingest_ticket_bump'),
 );
 
-export const ingestMessage = async (deps: Deps, input: MessageInput): Promise<Ingested | null> => {
+export const ingestMessage = async (
+  deps: Deps,
+  input: MessageInput,
+  awaiting: AwaitingBot = () => false,
+): Promise<Ingested | null> => {
   const { connection } = input;
   const message = input.event.message;
   const companyId = connection.companyId;
@@ -402,14 +427,18 @@ export const ingestMessage = async (deps: Deps, input: MessageInput): Promise<In
         unread: message.fromMe || rated ? 0 : 1,
         now: new Date().toISOString(),
       });
+      const rating = rated ? { rating: rated.rate } : {};
+      const awaitsBot =
+        mayBeRouted({ ticket: bumped, message: stored, ...rating }) || awaiting(bumped.id);
       if (created) raise(ticketChanged(null, bumped!, null));
-      raise(messageCreated(stored, message.fromMe ? 'phone' : 'contact', null, bumped));
+      raise(messageCreated(stored, message.fromMe ? 'phone' : 'contact', null, bumped, awaitsBot));
       return {
         contact: chat,
         ticket: bumped,
         message: stored,
         ticketCreated: created,
-        ...(rated ? { rating: rated.rate } : {}),
+        ...rating,
+        awaitsBot,
       };
     })
     .catch((error: unknown) => {

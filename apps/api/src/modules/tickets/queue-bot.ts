@@ -13,13 +13,12 @@ import {
   whatsapps,
 } from '../../db/schema';
 import type { DomainEvent } from '../../events/domain-events';
-import type { Ingested } from './ingest';
+import { botTakesTurn, type Ingested } from './ingest';
 import { getSettingValue } from '../settings/settings.service';
-import { announce } from './tickets.service';
-import { loadTicketViews } from './ticket-views';
 import { isOpenAt } from './business-hours';
 import { BACK_OPTION, backLine, fillVariables } from './bot-texts';
-import { messageCreated, ticketChanged } from './ticket-events';
+import { messageCreated, messageRouted } from './ticket-events';
+import { writeTransition } from './ticket-transition';
 
 // The chatbot of a waiting ticket nobody serves (SPEC §3 Whatsapp connection and Queue option, §9):
 // 1. Business hours (setting scheduleType): 'company' checks the company's service hours before
@@ -33,7 +32,7 @@ import { messageCreated, ticketChanged } from './ticket-events';
 // A menu is repeated after an unknown reply at most maxUseBotQueues times (0 = always), and not
 // within timeUseBotQueues minutes of the last one; a valid reply is always understood.
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'config' | 'ticketMessages' | 'events'>;
+type Deps = Pick<AppDeps, 'db' | 'config' | 'ticketMessages' | 'events'>;
 type QueueRef = typeof queues.$inferSelect;
 type OptionRow = typeof queueOptions.$inferSelect;
 type TicketRow = typeof tickets.$inferSelect;
@@ -314,21 +313,6 @@ type Lookups = ReturnType<typeof createLookups>;
 type Planned = { result: Ingested; ticket: TicketRow; reply: Reply; text: string };
 type Written = { planned: Planned; still: TicketRow | undefined; written: MessageRow[] };
 
-// Whether the bot takes a turn on this message at all: a contact's message in a waiting conversation
-// nobody serves (an AI agent or an integration holds one until it hands it to a person).
-const botTakesTurn = ({ ticket, message }: Ingested) =>
-  !message.fromMe &&
-  !ticket.isGroup &&
-  ticket.status === 'pending' &&
-  !ticket.userId &&
-  !ticket.useIntegration &&
-  !ticket.promptId;
-
-// A message the bot may route to a queue (its conversation has none yet): the engine shows it after
-// the bot's turn, in the queue it is routed to, not first to everyone who sees queue-less tickets.
-export const mayBeRouted = (result: Ingested) =>
-  !result.rating && result.ticket.queueId === null && botTakesTurn(result);
-
 // Whether the bot answers this message, and what (nothing is written yet).
 const plan = async (
   deps: Deps,
@@ -358,37 +342,38 @@ const writeReply = async (
   raise: (event: DomainEvent) => void,
   { ticket, reply, text }: Planned,
 ) => {
-  const [still] = await tx
-    .update(tickets)
-    .set({
+  const still = await writeTransition(
+    tx,
+    raise,
+    ticket,
+    {
       ...reply.set,
       ...(reply.repeat ? { amountUsedBotQueues: sql`${tickets.amountUsedBotQueues} + 1` } : {}),
-    })
-    .where(and(eq(tickets.id, ticket.id), isNull(tickets.userId), eq(tickets.status, 'pending')))
-    .returning();
+    },
+    {
+      byUserId: null,
+      still: and(isNull(tickets.userId), eq(tickets.status, 'pending')),
+      // A reply's message.created tells the screens of the ticket too.
+      detail: text ? undefined : 'bot',
+    },
+  );
   if (!still) return { still, written: [] };
   const written = text ? await deps.ticketMessages.queueText(tx, ticket, text) : [];
-  if (
-    still.queueId !== ticket.queueId ||
-    still.promptId !== ticket.promptId ||
-    still.integrationId !== ticket.integrationId
-  )
-    raise(ticketChanged(ticket, still, null));
   written.forEach((row) => raise(messageCreated(row, 'platform')));
   return { still, written };
 };
 
 // The bot's turn on the messages of one ingest batch (tickets.engine.ts), in their order: the
 // connection's row and queues are read once for the batch; the replies to the batch's k-th message of
-// each ticket are decided on the ticket as the reply before left it, written in one transaction (each
-// on its own if that fails), and shown with one load of the tickets.
+// each ticket are decided on the ticket as the reply before left it and written in one transaction
+// (each on its own if that fails). The messages that awaited the bot (`held`) are released in their
+// round, in the transaction of the round's replies (message.routed), so screens hear each in the
+// queue the bot chose and before the bot's reply; each is removed from the set once released.
 export const runQueueBots = async (
   deps: Deps,
   results: Ingested[],
   kick: () => void,
   onFailed: (error: unknown) => void,
-  // Messages not shown yet (mayBeRouted): each is shown in its round, after the bot decided, before
-  // the bot's reply; removed from the set once shown.
   held: Set<Ingested> = new Set(),
 ) => {
   const lookups = createLookups(deps.db);
@@ -414,56 +399,49 @@ export const runQueueBots = async (
         onFailed(error);
       }
     }
-    const shownNow = [...byTicket.values()].flatMap((line) =>
+    const releasedNow = [...byTicket.values()].flatMap((line) =>
       line[round] && held.has(line[round]) ? [line[round]] : [],
     );
-    if (!planned.length && !shownNow.length) continue;
-    const writeAll = (batch: Planned[]) =>
+    if (!planned.length && !releasedNow.length) continue;
+    const release = (raise: (event: DomainEvent) => void) => {
+      for (const result of releasedNow) raise(messageRouted(result.message, result.ticketCreated));
+    };
+    const writeAll = (batch: Planned[], alsoRelease: boolean) =>
       deps.events.transaction(deps.db, async (tx, raise) => {
         const out: Written[] = [];
         for (const one of batch)
           out.push({ planned: one, ...(await writeReply(deps, tx, raise, one)) });
+        if (alsoRelease) release(raise);
         return out;
       });
     let done: Written[] = [];
+    let released = false;
     try {
-      if (planned.length) done = await writeAll(planned);
+      done = await writeAll(planned, true);
+      released = true;
     } catch (error) {
       // One reply the database refuses does not cost the others theirs.
-      if (planned.length === 1) onFailed(error);
+      if (planned.length <= 1) onFailed(error);
       else
         for (const one of planned)
           done.push(
-            ...(await writeAll([one]).catch((failed: unknown) => {
+            ...(await writeAll([one], false).catch((failed: unknown) => {
               onFailed(failed);
               return [];
             })),
           );
     }
-    if (!done.length && !shownNow.length) continue;
+    // The replies failed or went one by one: the messages are released on their own.
+    if (!released && planned.length && releasedNow.length)
+      released = await writeAll([], true).then(
+        () => true,
+        (error: unknown) => {
+          onFailed(error);
+          return false;
+        },
+      );
+    if (released) for (const result of releasedNow) held.delete(result);
     for (const { planned: one, still } of done) if (still) latest.set(one.ticket.id, still);
-    const ticketIds = [
-      ...new Set([...done.map((d) => d.planned.ticket.id), ...shownNow.map((r) => r.ticket.id)]),
-    ];
-    const views = await loadTicketViews(deps.db, ticketIds);
-    const viewOf = new Map(views.map((view) => [view.id, view]));
-    let sent = false;
-    for (const id of ticketIds) {
-      const view = viewOf.get(id);
-      const turn = done.find((d) => d.planned.ticket.id === id);
-      const shown = shownNow.find((r) => r.ticket.id === id);
-      const companyId = (turn?.planned.ticket ?? shown!.ticket).companyId;
-      // A conversation first shown now was in no list before: nothing to take it out of.
-      const before = shown?.ticketCreated ? undefined : turn?.planned.ticket;
-      if (view && (turn || shown)) announce(deps, companyId, before, view);
-      if (shown) {
-        held.delete(shown);
-        await deps.ticketMessages.emit(companyId, 'create', [shown.message], view ? [view] : []);
-      }
-      if (!turn?.written.length) continue;
-      await deps.ticketMessages.emit(companyId, 'create', turn.written, view ? [view] : undefined);
-      sent = true;
-    }
-    if (sent) kick();
+    if (done.some((d) => d.written.length)) kick();
   }
 };

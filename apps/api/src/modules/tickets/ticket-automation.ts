@@ -10,7 +10,7 @@ import {
   ratingThanks,
   transferNotice,
 } from './bot-texts';
-import type { MessageRow, OutgoingTicket } from './ticket-messages';
+import type { MessageRow, OutgoingTicket } from '../../deps';
 import { messageCreated } from './ticket-events';
 
 // What the platform says to the contact when a ticket changes hands (SPEC §4, §9 settings):
@@ -55,32 +55,15 @@ const queueTexts = async (
   return rows;
 };
 
-// After the transaction: tells the chat and wakes the outbox.
-export const announceAutomatic = async (
-  deps: Pick<Deps, 'outbox' | 'ticketMessages'>,
-  companyId: number,
-  sent: MessageRow[],
-) => {
-  if (!sent.length) return;
-  await deps.ticketMessages.emit(companyId, 'create', sent);
-  deps.outbox.kick();
-};
-
-// Queues the texts on the ticket in one transaction (with an optional change of the ticket), then
-// tells the chat and wakes the outbox.
-export const sendAutomatic = async (
-  deps: Deps,
-  ticket: OutgoingTicket,
-  texts: string[],
-  change?: Partial<TicketRow>,
-) => {
-  if (!texts.some((t) => t.trim()) && !change) return;
+// Queues the texts on the ticket in one transaction, then wakes the outbox.
+export const sendAutomatic = async (deps: Deps, ticket: OutgoingTicket, texts: string[]) => {
+  if (!texts.some((t) => t.trim())) return;
   const sent = await deps.events.transaction(deps.db, async (tx, raise) => {
-    const rows = await queueTexts(deps, tx, ticket, texts, change);
+    const rows = await queueTexts(deps, tx, ticket, texts);
     rows.forEach((row) => raise(messageCreated(row, 'platform')));
     return rows;
   });
-  await announceAutomatic(deps, ticket.companyId, sent);
+  if (sent.length) deps.outbox.kick();
 };
 
 const enabled = async (db: Db, companyId: number, key: Parameters<typeof getSettingValue>[2]) =>
@@ -103,7 +86,7 @@ export const transferTexts = async (
 };
 
 // Queues, inside the transaction that changed the ticket, what the change tells the contact; the
-// caller announces the returned messages after commit (announceAutomatic).
+// caller raises their message.created and wakes the outbox after commit.
 export const queueTransitionMessages = async (
   db: Db,
   deps: Pick<Deps, 'config' | 'ticketMessages'>,

@@ -1,4 +1,10 @@
-import type { DomainEvent, MessageAuthor, TicketSnapshot } from '../../events/domain-events';
+import type {
+  DomainEvent,
+  MessageAuthor,
+  MessageChange,
+  TicketDetail,
+  TicketSnapshot,
+} from '../../events/domain-events';
 import type { messages, tickets } from '../../db/schema';
 
 type TicketRow = typeof tickets.$inferSelect;
@@ -31,13 +37,28 @@ export const ticketChanged = (
   after: snapshotOf(after),
 });
 
+// Something a ticket's view shows changed, not its lifecycle.
+export const ticketUpdated = (
+  ticket: Pick<TicketRow, 'id' | 'companyId'>,
+  detail: TicketDetail,
+): DomainEvent => ({
+  type: 'ticket.updated',
+  companyId: ticket.companyId,
+  ticketId: ticket.id,
+  detail,
+});
+
+type MessageRef = Pick<typeof messages.$inferSelect, 'id' | 'companyId' | 'ticketId'>;
+
 // A message stored; `byUserId` names the agent when the author is one; `ticket`, the message's ticket
-// as the storing transaction holds it locked, when the caller has it.
+// as the storing transaction holds it locked, when the caller has it; `awaitsBot`, shown once the queue
+// bot took its turn on it (message.routed).
 export const messageCreated = (
-  message: Pick<typeof messages.$inferSelect, 'id' | 'companyId' | 'ticketId' | 'fromMe'>,
+  message: MessageRef & Pick<typeof messages.$inferSelect, 'fromMe'>,
   author: MessageAuthor,
   byUserId: number | null = null,
   ticket?: TicketRow,
+  awaitsBot = false,
 ): DomainEvent => ({
   type: 'message.created',
   companyId: message.companyId,
@@ -47,4 +68,22 @@ export const messageCreated = (
   author,
   byUserId: author === 'agent' ? byUserId : null,
   ...(ticket ? { ticket: snapshotOf(ticket) } : {}),
+  ...(awaitsBot ? { awaitsBot: true as const } : {}),
+});
+
+export const messageUpdated = (message: MessageRef, reason: MessageChange): DomainEvent => ({
+  type: 'message.updated',
+  companyId: message.companyId,
+  ticketId: message.ticketId,
+  messageId: message.id,
+  reason,
+});
+
+// The queue bot's turn on a message that awaited it is over.
+export const messageRouted = (message: MessageRef, ticketCreated: boolean): DomainEvent => ({
+  type: 'message.routed',
+  companyId: message.companyId,
+  ticketId: message.ticketId,
+  messageId: message.id,
+  ticketCreated,
 });

@@ -1,12 +1,9 @@
 import { sqlTime } from '../../platform/sql-time';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import type { Db } from '../../db/client';
 import { contacts, tickets, whatsapps } from '../../db/schema';
-import { announce } from './tickets.service';
-import { loadTicketViews } from './ticket-views';
 import { fillVariables } from './bot-texts';
-import { ticketChanged } from './ticket-events';
+import { closeInactive, timedTransfer, writeTransition } from './ticket-transition';
 import { sendAutomatic, transferTexts } from './ticket-automation';
 
 // The timed ticket rules of a connection (SPEC §3 Whatsapp connection), run by the job runner:
@@ -17,10 +14,7 @@ import { sendAutomatic, transferTexts } from './ticket-automation';
 // Each ticket is claimed by a conditional UPDATE that checks the rule again, so a message arriving
 // meanwhile, or another node running the same sweep, wins cleanly.
 
-type Deps = Pick<
-  AppDeps,
-  'db' | 'realtime' | 'uploads' | 'outbox' | 'config' | 'ticketMessages' | 'events'
->;
+type Deps = Pick<AppDeps, 'db' | 'outbox' | 'config' | 'ticketMessages' | 'events'>;
 type TicketRow = typeof tickets.$inferSelect;
 
 const BATCH = 200;
@@ -47,22 +41,17 @@ const transferWaiting = async (deps: Deps, now: Date) => {
     .limit(BATCH);
   for (const { ticket, transferQueueId } of due) {
     if (!transferQueueId) continue;
-    const moved = await claim(deps, ticket, (tx) =>
-      tx
-        .update(tickets)
-        .set({ queueId: transferQueueId, chatbot: false, queueOptionId: null, updatedAt: now })
-        .where(
-          and(
-            eq(tickets.id, ticket.id),
-            eq(tickets.status, 'pending'),
-            sql`${tickets.userId} is null`,
-            sql`${tickets.updatedAt} <= ${sqlTime(now)} - ${ticketMinutes(whatsapps.timeToTransfer)}`,
-          ),
-        )
-        .returning(),
+    const moved = await claim(
+      deps,
+      ticket,
+      timedTransfer(transferQueueId, now),
+      and(
+        eq(tickets.status, 'pending'),
+        sql`${tickets.userId} is null`,
+        sql`${tickets.updatedAt} <= ${sqlTime(now)} - ${ticketMinutes(whatsapps.timeToTransfer)}`,
+      )!,
     );
     if (!moved) continue;
-    await tell(deps, ticket, moved);
     await sendAutomatic(
       deps,
       moved,
@@ -91,28 +80,16 @@ const expireInactive = async (deps: Deps, now: Date) => {
     )
     .limit(BATCH);
   for (const { ticket, message, contactName } of due) {
-    const closed = await claim(deps, ticket, (tx) =>
-      tx
-        .update(tickets)
-        .set({
-          status: 'closed',
-          useIntegration: false,
-          integrationId: null,
-          promptId: null,
-          chatbot: false,
-          updatedAt: now,
-        })
-        .where(
-          and(
-            eq(tickets.id, ticket.id),
-            eq(tickets.status, 'open'),
-            sql`${tickets.updatedAt} <= ${sqlTime(now)} - ${ticketMinutes(whatsapps.expiresTicket)}`,
-          ),
-        )
-        .returning(),
+    const closed = await claim(
+      deps,
+      ticket,
+      closeInactive(now),
+      and(
+        eq(tickets.status, 'open'),
+        sql`${tickets.updatedAt} <= ${sqlTime(now)} - ${ticketMinutes(whatsapps.expiresTicket)}`,
+      )!,
     );
     if (!closed) continue;
-    await tell(deps, ticket, closed);
     if (!ticket.isGroup && message.trim())
       await sendAutomatic(deps, closed, [
         fillVariables(message, { contactName, now, timeZone: deps.config.timeZone }),
@@ -121,23 +98,18 @@ const expireInactive = async (deps: Deps, now: Date) => {
   return due.length;
 };
 
-// The rule's conditional UPDATE, and its ticket.changed event with it; undefined when the rule no
-// longer holds (a message arrived, another node got there first).
+// The rule's change, applied only while the rule still holds on the row (`still`), with its
+// ticket.changed event; undefined when it no longer does (a message arrived, another node got there
+// first).
 const claim = (
   deps: Deps,
   before: TicketRow,
-  update: (tx: Db) => Promise<TicketRow[]>,
+  change: Partial<TicketRow>,
+  still: SQL,
 ): Promise<TicketRow | undefined> =>
-  deps.events.transaction(deps.db, async (tx, raise) => {
-    const [after] = await update(tx);
-    if (after) raise(ticketChanged(before, after, null));
-    return after;
-  });
-
-const tell = async (deps: Deps, before: TicketRow, after: TicketRow) => {
-  const [view] = await loadTicketViews(deps.db, [after.id]);
-  if (view) announce(deps, after.companyId, before, view);
-};
+  deps.events.transaction(deps.db, (tx, raise) =>
+    writeTransition(tx, raise, before, change, { byUserId: null, still }),
+  );
 
 export const TICKET_TIMERS_JOB = 'ticket-timers';
 

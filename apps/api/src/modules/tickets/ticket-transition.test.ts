@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { tickets } from '../../db/schema';
-import { planTicketUpdate } from './ticket-transition';
+import {
+  closeInactive,
+  handOverFromAgent,
+  handOverFromIntegration,
+  planTicketUpdate,
+  timedTransfer,
+} from './ticket-transition';
 
 type TicketRow = typeof tickets.$inferSelect;
 
@@ -100,6 +106,41 @@ describe('planTicketUpdate', () => {
     expect(planTicketUpdate(withBot, { status: 'closed' }, agent)).toEqual({
       kind: 'change',
       next: { status: 'closed', useIntegration: false, promptId: null, chatbot: false },
+    });
+  });
+});
+
+describe('the moves the platform makes', () => {
+  const now = new Date('2025-03-04T09:00:00Z');
+
+  it('an AI agent hands over into the queue it names, without an agent or bot', () => {
+    expect(handOverFromAgent(4)).toEqual({ promptId: null, chatbot: false, queueId: 4 });
+  });
+
+  it('an integration hands over into its queue, or closes the ticket and keeps the queue', () => {
+    const letGo = { useIntegration: false, integrationId: null, chatbot: false };
+    expect(handOverFromIntegration({ queueId: 3 })).toEqual({ ...letGo, queueId: 3 });
+    expect(handOverFromIntegration({})).toEqual(letGo);
+    expect(handOverFromIntegration({ close: true, queueId: 3 })).toEqual({
+      ...letGo,
+      status: 'closed',
+    });
+  });
+
+  it('the timers move a waiting ticket to the transfer queue and close an idle one, bots with it', () => {
+    expect(timedTransfer(8, now)).toEqual({
+      queueId: 8,
+      chatbot: false,
+      queueOptionId: null,
+      updatedAt: now,
+    });
+    expect(closeInactive(now)).toEqual({
+      status: 'closed',
+      useIntegration: false,
+      integrationId: null,
+      promptId: null,
+      chatbot: false,
+      updatedAt: now,
     });
   });
 });

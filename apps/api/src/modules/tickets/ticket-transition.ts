@@ -1,5 +1,16 @@
+import { and, eq, type SQL } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { TicketUpdateInput } from '@atendi/shared';
-import type { tickets } from '../../db/schema';
+import type { Db } from '../../db/client';
+import { tickets } from '../../db/schema';
+import type { DomainEvent, TicketDetail } from '../../events/domain-events';
+import { snapshotOf, ticketChanged, ticketUpdated } from './ticket-events';
+
+// A ticket's lifecycle (status, holder, queue, connection, AI agent, integration) is written here
+// only: the rules that decide each move are pure functions below, and writeTransition applies one to
+// the row and raises its ticket.changed. Who moves it: a person (PUT /tickets/{id}: accept, return,
+// resolve, reopen, transfer), the AI agent or an integration letting go (handOverFromAgent,
+// handOverFromIntegration), the timers (timedTransfer, closeInactive) and the queue bot (its routing).
 
 type TicketRow = typeof tickets.$inferSelect;
 
@@ -74,4 +85,70 @@ export const planTicketUpdate = (
   );
   if (!changes.length) return { kind: 'unchanged' };
   return { kind: 'change', next: Object.fromEntries(changes) as Partial<TicketRow> };
+};
+
+// The AI agent hands the conversation to a person: it waits in `queueId` without an agent.
+export const handOverFromAgent = (queueId: number | null): Partial<TicketRow> => ({
+  promptId: null,
+  chatbot: false,
+  queueId,
+});
+
+// An integration lets go of the ticket: it waits for a person (in `queueId` when it names one), or
+// it is closed.
+export const handOverFromIntegration = (leave: {
+  close?: boolean;
+  queueId?: number;
+}): Partial<TicketRow> => ({
+  useIntegration: false,
+  integrationId: null,
+  chatbot: false,
+  ...(leave.close ? { status: 'closed' as const } : {}),
+  ...(!leave.close && leave.queueId ? { queueId: leave.queueId } : {}),
+});
+
+// timeToTransfer: a waiting ticket nobody took moves to the connection's transfer queue.
+export const timedTransfer = (queueId: number, now: Date): Partial<TicketRow> => ({
+  queueId,
+  chatbot: false,
+  queueOptionId: null,
+  updatedAt: now,
+});
+
+// expiresTicket: an open conversation without activity is closed, bots and AI with it.
+export const closeInactive = (now: Date): Partial<TicketRow> => ({
+  status: 'closed',
+  useIntegration: false,
+  integrationId: null,
+  promptId: null,
+  chatbot: false,
+  updatedAt: now,
+});
+
+const lifecycleMoved = (before: TicketRow, after: TicketRow) => {
+  const [was, is] = [snapshotOf(before), snapshotOf(after)];
+  return (Object.keys(is) as (keyof typeof is)[]).some((key) => was[key] !== is[key]);
+};
+
+// Applies `change` to the ticket `before` (read under its row lock, or re-checked by `still`, the
+// rule's condition on the row as it is now), in the caller's transaction. A move of its lifecycle
+// raises ticket.changed; any other change raises ticket.updated with `detail` when given (what the
+// screens show changed). Undefined when `still` no longer holds (a message arrived, another node or
+// person got there first).
+export const writeTransition = async (
+  tx: Db,
+  raise: (event: DomainEvent) => void,
+  before: TicketRow,
+  change: PgUpdateSetSource<typeof tickets>,
+  options: { byUserId: number | null; still?: SQL; detail?: TicketDetail },
+): Promise<TicketRow | undefined> => {
+  const [after] = await tx
+    .update(tickets)
+    .set(change)
+    .where(and(eq(tickets.id, before.id), options.still))
+    .returning();
+  if (!after) return undefined;
+  if (lifecycleMoved(before, after)) raise(ticketChanged(before, after, options.byUserId));
+  else if (options.detail) raise(ticketUpdated(after, options.detail));
+  return after;
 };

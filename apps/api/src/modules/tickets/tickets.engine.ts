@@ -3,61 +3,29 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps';
 import { contacts, messages, tickets } from '../../db/schema';
 import type { ChannelEventInput } from '../../channels/manager';
+import type { MessageChange } from '../../events/domain-events';
 import type { Ingested, MessageInput } from './ingest';
 import { batchable, storeMessages, type Outcome } from './ingest-batch';
-import { mayBeRouted, runQueueBots } from './queue-bot';
+import { runQueueBots } from './queue-bot';
 import { thankForRating } from './ticket-automation';
-import { loadTicketViews, type TicketView } from './ticket-views';
-import {
-  createRoomResolver,
-  createTicketGuard,
-  notificationRooms,
-  ticketRooms,
-} from './visibility';
+import { messageRouted, messageUpdated } from './ticket-events';
+import { createRoomResolver, createTicketGuard } from './visibility';
 
-// Wires the channel layer's events into tickets and messages, and tells the screens that may see them.
+// Wires the channel layer's events into tickets and messages. Screens hear of them from the events
+// raised here (modules/inbox/inbox.projector.ts).
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
-type EngineDeps = Deps & Pick<AppDeps, 'outbox' | 'config' | 'ticketMessages' | 'events'>;
-
-// Every room that shows this ticket: its chat, its list slices and its notification slices.
-export const roomsOf = (ticket: TicketView) =>
-  [`ticket-${ticket.id}`, ...ticketRooms(ticket), ...notificationRooms(ticket)] as const;
-
-export const emitTicket = (deps: Deps, companyId: number, ticket: TicketView) =>
-  deps.realtime
-    .toRooms(companyId, [...roomsOf(ticket)])
-    .emit('ticket', { action: 'update', ticket });
-
-// One store's messages on the screens: each ticket once, as the store left it, then the messages.
-const emitIngested = async (deps: EngineDeps, results: Ingested[]) => {
-  const views = await loadTicketViews(deps.db, [...new Set(results.map((r) => r.ticket.id))]);
-  const viewOf = new Map(views.map((view) => [view.id, view]));
-  const byCompany = new Map<number, Ingested[]>();
-  for (const result of results) {
-    const ofCompany = byCompany.get(result.ticket.companyId) ?? [];
-    ofCompany.push(result);
-    byCompany.set(result.ticket.companyId, ofCompany);
-  }
-  for (const [companyId, ofCompany] of byCompany) {
-    const shown = [...new Set(ofCompany.map((r) => r.ticket.id))].flatMap(
-      (id) => viewOf.get(id) ?? [],
-    );
-    for (const view of shown) emitTicket(deps, companyId, view);
-    await deps.ticketMessages.emit(
-      companyId,
-      'create',
-      ofCompany.filter((r) => viewOf.has(r.ticket.id)).map((r) => r.message),
-      shown,
-    );
-  }
-};
+type EngineDeps = Pick<
+  AppDeps,
+  'db' | 'realtime' | 'uploads' | 'outbox' | 'config' | 'ticketMessages' | 'events'
+>;
 
 // Inbound messages wait here while a store is in flight, and go together in the next one
 // (ingest-batch.ts): one arriving alone goes at once, so a quiet inbox waits for nothing. Stores run one
-// at a time, in arrival order, and their messages reach the screens in that order. Then the bots take
-// their turn on a store's messages (the queue bot over the batch, the rating thanks), after the turns
-// of earlier stores on the same tickets; then each caller learns its message's result.
+// at a time, in arrival order, and their messages reach the screens in that order (with the store's
+// commit). Then the bots take their turn on a store's messages (the queue bot over the batch, the
+// rating thanks), after the turns of earlier stores on the same tickets; then each caller learns its
+// message's result. A message the queue bot may route (awaitsBot) reaches the screens with the bot's
+// turn instead, and so do its conversation's later messages until that turn is done.
 type Waiting = {
   input: MessageInput;
   done: (outcome: Outcome) => void;
@@ -68,16 +36,14 @@ export const MAX_INGEST_BATCH = 100;
 const createIngestQueue = (deps: EngineDeps, log: FastifyBaseLogger) => {
   let waiting: Waiting[] = [];
   let storing = false;
-  // The last store's emits: the next store's follow them.
-  let shown: Promise<void> = Promise.resolve();
-  // Each ticket's last bot turn: a store's bots wait for those of its tickets (and for its emits),
-  // so a ticket's messages are answered in order while other tickets' go meanwhile.
+  // Each ticket's last bot turn: a store's bots wait for those of its tickets, so a ticket's messages
+  // are answered in order while other tickets' go meanwhile.
   const turns = new Map<number, Promise<void>>();
-  // Tickets with messages held for a bot turn still to come, and that turn.
+  // Tickets with messages awaiting a bot turn still to come, and that turn.
   const routing = new Map<number, Promise<void>>();
-  const inLine = (ticketIds: number[], after: Promise<void>, work: () => Promise<void>) => {
+  const inLine = (ticketIds: number[], work: () => Promise<void>) => {
     const ids = [...new Set(ticketIds)];
-    const next = Promise.all([after, ...ids.map((id) => turns.get(id))]).then(work);
+    const next = Promise.all(ids.map((id) => turns.get(id))).then(work);
     for (const id of ids) turns.set(id, next);
     void next.then(() => {
       for (const id of ids) if (turns.get(id) === next) turns.delete(id);
@@ -95,17 +61,8 @@ const createIngestQueue = (deps: EngineDeps, log: FastifyBaseLogger) => {
     return batch;
   };
 
-  const show = async (results: Ingested[]) => {
-    try {
-      if (results.length) await emitIngested(deps, results);
-    } catch (err) {
-      // Stored: the screens catch up on their next load.
-      log.error({ err }, 'ingested messages not emitted');
-    }
-  };
-
-  // `held`: messages not shown yet, shown by the bot's turn once it decided their queue (and here if
-  // the turn failed before showing them).
+  // `held`: messages not on the screens yet, released by the bot's turn once it decided their queue
+  // (and here if the turn failed before releasing them).
   const answer = async (results: Ingested[], held: Set<Ingested>) => {
     const botFailed = (err: unknown) => log.error({ err }, 'the bot failed on an inbound message');
     for (const result of results)
@@ -117,7 +74,12 @@ const createIngestQueue = (deps: EngineDeps, log: FastifyBaseLogger) => {
       botFailed,
       held,
     ).catch(botFailed);
-    if (held.size) await show([...held]);
+    if (held.size)
+      await deps.events
+        .transaction(deps.db, async (_tx, raise) => {
+          for (const result of held) raise(messageRouted(result.message, result.ticketCreated));
+        })
+        .catch((err: unknown) => log.error({ err }, 'held messages not released to the screens'));
   };
 
   const drain = async () => {
@@ -130,16 +92,12 @@ const createIngestQueue = (deps: EngineDeps, log: FastifyBaseLogger) => {
         deps,
         batch.map((w) => w.input),
         (err) => log.warn({ err, messages: batch.length }, 'batched ingest failed; one by one'),
+        (ticketId) => routing.has(ticketId),
       ).catch((error: unknown) => batch.map((): Outcome => ({ ok: false, error })));
       const results = outcomes.flatMap((o) => (o.ok && o.value ? [o.value] : []));
-      // A message the bot may route waits for its turn, and so do its conversation's later ones
-      // until that turn is done (a chat shows its messages in order).
-      const held = new Set(results.filter((r) => mayBeRouted(r) || routing.has(r.ticket.id)));
-      const thisShown = shown.then(() => show(results.filter((r) => !held.has(r))));
-      shown = thisShown;
+      const held = new Set(results.filter((r) => r.awaitsBot));
       const turn = inLine(
         results.map((r) => r.ticket.id),
-        thisShown.then(() => undefined),
         () => answer(results, held),
       );
       for (const result of held) routing.set(result.ticket.id, turn);
@@ -172,6 +130,16 @@ const queueOf = (deps: EngineDeps) => {
 
 const byProviderId = (whatsappId: number, providerId: string) =>
   and(eq(messages.whatsappId, whatsappId), eq(messages.providerId, providerId));
+
+// A change the provider reports on a stored message, told as message.updated.
+const updateMessage = (
+  deps: EngineDeps,
+  reason: MessageChange,
+  update: (db: AppDeps['db']) => Promise<(typeof messages.$inferSelect)[]>,
+) =>
+  deps.events.transaction(deps.db, async (tx, raise) => {
+    for (const row of await update(tx)) raise(messageUpdated(row, reason));
+  });
 
 export const handleChannelEvent = async (deps: EngineDeps, input: ChannelEventInput) => {
   const { connection, event } = input;
@@ -214,32 +182,34 @@ export const handleChannelEvent = async (deps: EngineDeps, input: ChannelEventIn
     }
     case 'ack': {
       // A high-water mark (channels/acks.ts), applied in SQL so concurrent reports cannot undo each other.
-      const [row] = await deps.db
-        .update(messages)
-        .set({
-          ack:
-            event.ack === 0
-              ? sql`case when ${messages.ack} < 3 then 0 else ${messages.ack} end`
-              : sql`greatest(${messages.ack}, ${event.ack})`,
-          updatedAt: new Date(),
-        })
-        .where(and(byProviderId(connection.id, event.providerId), eq(messages.fromMe, true)))
-        .returning();
-      if (row) await deps.ticketMessages.emit(companyId, 'update', [row]);
+      await updateMessage(deps, 'ack', (db) =>
+        db
+          .update(messages)
+          .set({
+            ack:
+              event.ack === 0
+                ? sql`case when ${messages.ack} < 3 then 0 else ${messages.ack} end`
+                : sql`greatest(${messages.ack}, ${event.ack})`,
+            updatedAt: new Date(),
+          })
+          .where(and(byProviderId(connection.id, event.providerId), eq(messages.fromMe, true)))
+          .returning(),
+      );
       return;
     }
     case 'edit':
     case 'revoke': {
-      const [row] = await deps.db
-        .update(messages)
-        .set(
-          event.type === 'edit'
-            ? { body: event.body, isEdited: true, updatedAt: new Date() }
-            : { isDeleted: true, updatedAt: new Date() },
-        )
-        .where(byProviderId(connection.id, event.providerId))
-        .returning();
-      if (row) await deps.ticketMessages.emit(companyId, 'update', [row]);
+      await updateMessage(deps, event.type, (db) =>
+        db
+          .update(messages)
+          .set(
+            event.type === 'edit'
+              ? { body: event.body, isEdited: true, updatedAt: new Date() }
+              : { isDeleted: true, updatedAt: new Date() },
+          )
+          .where(byProviderId(connection.id, event.providerId))
+          .returning(),
+      );
       return;
     }
     default:

@@ -27,20 +27,10 @@ import { AppError, pgErrorOf, storeFailure } from '../../platform/errors';
 import { containsPattern } from '../../platform/like';
 import { foundOr404, ownedRow } from '../../platform/tenancy';
 import { getDefaultWhatsapp } from '../whatsapps/whatsapps.service';
-import { emitTicket } from './tickets.engine';
-import { announceAutomatic, queueTransitionMessages } from './ticket-automation';
-import { planTicketUpdate } from './ticket-transition';
-import type { MessageRow } from './ticket-messages';
-import { loadTicketViews, selectTicketViews, toTicketView, type TicketView } from './ticket-views';
-import {
-  chatViewerRooms,
-  listScope,
-  notificationRooms,
-  scopeFilter,
-  seesAll,
-  ticketRooms,
-  ticketViewer,
-} from './visibility';
+import { queueTransitionMessages } from './ticket-automation';
+import { planTicketUpdate, writeTransition } from './ticket-transition';
+import { loadTicketViews, selectTicketViews, toTicketView } from './ticket-views';
+import { listScope, scopeFilter, seesAll, ticketViewer } from './visibility';
 
 // The module's public surface: other modules import these from this file, never the files behind it
 // (eslint keeps it so).
@@ -51,14 +41,26 @@ export {
   toTicketView,
   type TicketView,
 } from './ticket-views';
-export { emitTicket, roomsOf } from './tickets.engine';
-export { listScope, notificationRooms, ticketRooms, ticketViewer } from './visibility';
+export {
+  chatViewerRooms,
+  listScope,
+  notificationRooms,
+  roomsOf,
+  ticketRooms,
+  ticketViewer,
+} from './visibility';
 export { conversationWith, previewOf } from './ingest';
 export { fillVariables } from './bot-texts';
-export { messageCreated, ticketChanged } from './ticket-events';
-export type { MessageRow, OutgoingTicket, TicketMessages } from './ticket-messages';
+export {
+  messageCreated,
+  messageUpdated,
+  snapshotOf,
+  ticketChanged,
+  ticketUpdated,
+} from './ticket-events';
+export { handOverFromAgent, handOverFromIntegration, writeTransition } from './ticket-transition';
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
+type Deps = Pick<AppDeps, 'db' | 'uploads'>;
 type EventDeps = Deps & Pick<AppDeps, 'events'>;
 type ChangeDeps = Deps & Pick<AppDeps, 'outbox' | 'config' | 'ticketMessages' | 'events'>;
 type TicketRow = typeof tickets.$inferSelect;
@@ -362,28 +364,6 @@ const assertRefs = async (
     throw new AppError('ERR_VALIDATION', 'Some referenced records do not exist', { fields });
 };
 
-// Tells the lists: the ticket leaves the slices it was in (old status, queue or owner) and shows in its new ones.
-export const announce = (
-  deps: Deps,
-  companyId: number,
-  before: Pick<TicketRow, 'status' | 'queueId' | 'userId'> | undefined,
-  after: TicketView,
-) => {
-  if (before) {
-    // Whoever may no longer see it leaves its chat (a transfer, another holder).
-    const keep = chatViewerRooms(after);
-    if (keep && (before.queueId !== after.queueId || before.userId !== after.userId))
-      deps.realtime.leaveChat(companyId, after.id, keep);
-    const old = new Set([...ticketRooms(before), ...notificationRooms(before)]);
-    for (const room of [...ticketRooms(after), ...notificationRooms(after)]) old.delete(room);
-    if (old.size)
-      deps.realtime
-        .toRooms(companyId, [...old])
-        .emit('ticket', { action: 'delete', ticketId: after.id, version: after.version });
-  }
-  emitTicket(deps, companyId, after);
-};
-
 // A bot (AI agent, integration) that answered or handed over a ticket: a note agents read on it,
 // written in the caller's transaction.
 export const addBotNote = (
@@ -398,21 +378,6 @@ export const addBotNote = (
     userId: null,
     note: note.slice(0, 2000),
   });
-
-// After a bot's turn is committed: the lists hear the ticket as it is now, the chat its messages, and
-// the outbox wakes for them.
-export const announceBotTurn = async (
-  deps: Deps & Pick<AppDeps, 'ticketMessages' | 'outbox'>,
-  before: TicketRow,
-  written: MessageRow[],
-) => {
-  const [view] = await loadTicketViews(deps.db, [before.id]);
-  if (view) announce(deps, before.companyId, before, view);
-  if (written.length) {
-    await deps.ticketMessages.emit(before.companyId, 'create', written, view ? [view] : undefined);
-    deps.outbox.kick();
-  }
-};
 
 export const createTicket = async (deps: EventDeps, ctx: AuthContext, input: TicketCreateInput) => {
   const [contact] = await deps.db
@@ -457,9 +422,7 @@ export const createTicket = async (deps: EventDeps, ctx: AuthContext, input: Tic
     if (pgErrorOf(error)?.code === '23505') await otherOpenTicket(deps.db, contact.id, whatsappId);
     throw storeFailure(error, 'ERR_CREATING_TICKET', 'The ticket could not be stored');
   }
-  const view = await viewOf(deps.db, row.id);
-  announce(deps, ctx.companyId, undefined, view);
-  return view;
+  return viewOf(deps.db, row.id);
 };
 
 export const updateTicket = async (
@@ -492,28 +455,26 @@ export const updateTicket = async (
         },
       );
     }
-    if (plan.kind === 'unchanged') return { before, after: before, sent: [] };
+    if (plan.kind === 'unchanged') return [];
     const merged = { ...before, ...plan.next };
     if (merged.status !== 'closed' && before.status === 'closed')
       await otherOpenTicket(tx, before.contactId, merged.whatsappId, before.id);
     else if (merged.whatsappId !== before.whatsappId && merged.status !== 'closed')
       await otherOpenTicket(tx, before.contactId, merged.whatsappId, before.id);
-    const [after] = await tx
-      .update(tickets)
-      .set({ ...plan.next, updatedAt: new Date() })
-      .where(ownedRow(tickets, id, ctx))
-      .returning();
+    const after = await writeTransition(
+      tx,
+      raise,
+      before,
+      { ...plan.next, updatedAt: new Date() },
+      { byUserId: ctx.userId, detail: 'details' },
+    );
+    if (!after) throw new AppError('ERR_NO_TICKET_FOUND');
     const sent = await queueTransitionMessages(tx, deps, ctx.userId, before, after);
-    raise(ticketChanged(before, after, ctx.userId));
     sent.forEach((message) => raise(messageCreated(message, 'platform')));
-    return { before, after, sent };
+    return sent;
   });
-  const view = await viewOf(deps.db, id);
-  if (result.after !== result.before) {
-    announce(deps, ctx.companyId, result.before, view);
-    await announceAutomatic(deps, result.after.companyId, result.sent);
-  }
-  return view;
+  if (result.length) deps.outbox.kick();
+  return viewOf(deps.db, id);
 };
 
 // The files of tickets' messages: the rows cascade with a ticket, the files are removed after it.
@@ -546,7 +507,4 @@ export const deleteTicket = async (deps: EventDeps, ctx: AuthContext, id: number
     });
   });
   for (const name of files) await deps.uploads.remove(ctx.companyId, name);
-  deps.realtime
-    .toRooms(ctx.companyId, [`ticket-${id}`, ...ticketRooms(before), ...notificationRooms(before)])
-    .emit('ticket', { action: 'delete', ticketId: id });
 };

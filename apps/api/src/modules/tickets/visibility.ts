@@ -70,6 +70,10 @@ export const notificationRooms = (ticket: TicketScope) =>
     ...(ticket.userId ? [`notification-user-${ticket.userId}`] : []),
   ] as `notification-${string}`[];
 
+// Every room that shows this ticket: its chat, its list slices and its notification slices.
+export const roomsOf = (ticket: TicketScope & { id: number }) =>
+  [`ticket-${ticket.id}`, ...ticketRooms(ticket), ...notificationRooms(ticket)] as const;
+
 // canSeeTicket as the rooms sockets join at connection (realtime rightsRooms): whoever sees every
 // ticket, its holder, its queue's members; null when it has no queue (everyone may see it).
 export const chatViewerRooms = (ticket: TicketScope): Exclude<RealtimeRoom, 'company'>[] | null =>
