@@ -45,7 +45,7 @@ import {
   type EnsureDispatch,
 } from './campaigns.service';
 
-// Sends campaigns (issue 16 "Dispatcher"), on the one durable job queue. Each running campaign has one
+// Sends campaigns, on the one durable job queue. Each running campaign has one
 // `campaign.dispatch` job (ref campaign:{id}, so never two); a run of it is a step: the first plans the
 // recipients (one set-based INSERT … SELECT), then each step sends the next recipients and answers
 // when the job is due again (the interval, or the longer pause after every N messages), so pacing

@@ -34,7 +34,7 @@ import {
 } from './ai-client';
 import { recordPromptError } from './prompts.service';
 
-// The AI agent at work (issue 17): a waiting ticket nobody serves whose `promptId` is set (by its
+// The AI agent at work: a waiting ticket nobody serves whose `promptId` is set (by its
 // connection when the conversation starts, or by a queue with an agent that the queue bot enters) is
 // answered by the model, one answer per turn of the contact:
 // - every message of the contact on such a ticket queues a `prompt.reply` job in the transaction that

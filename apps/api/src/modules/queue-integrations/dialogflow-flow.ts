@@ -20,7 +20,7 @@ import {
 } from './flow-tickets';
 import { findIntegrationRow, openSealed } from './queue-integrations.service';
 
-// A Dialogflow ES agent conversing with a contact (issue 18): each message of the contact is one
+// A Dialogflow ES agent conversing with a contact: each message of the contact is one
 // detectIntent in the session named by the ticket's uuid (Dialogflow keeps the contexts); the
 // fulfilment texts go back to the contact. An intent marked "end of conversation", or one whose action
 // is `handoff` (or a custom payload `{"action": "handoff"}`), hands the ticket to its queue after its

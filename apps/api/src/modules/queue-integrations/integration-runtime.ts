@@ -33,7 +33,7 @@ import { typebotTurn } from './typebot-flow';
 import { dialogflowTurn } from './dialogflow-flow';
 import { postEvent, type WebhookAnswer, type WebhookEvent } from './webhook-adapter';
 
-// Integrations conversing with contacts (issue 18). A waiting ticket nobody serves whose
+// Integrations conversing with contacts. A waiting ticket nobody serves whose
 // `useIntegration` is on (its connection's integration for a new conversation, or a queue's when the
 // queue bot enters it) hands each message of the contact to its integration:
 // - a recorder of `message.created` writes an `integration.turn` job, keyed per ticket, in the

@@ -24,7 +24,7 @@ import {
   type TypebotTurn,
 } from './typebot-adapter';
 
-// A Typebot flow conversing with a contact (issue 18). Each message of the contact is one turn of the
+// A Typebot flow conversing with a contact. Each message of the contact is one turn of the
 // ticket's `integration.turn` job (one at a time per ticket, in order):
 // 1. the turn asks Typebot (startChat for a new, expired or restarted session, continueChat otherwise)
 //    and stores the answer's bubbles in the ticket's integration_sessions row, with the message it

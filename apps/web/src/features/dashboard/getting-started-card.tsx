@@ -22,7 +22,7 @@ const STEPS: { key: StepKey; to: string }[] = [
   { key: 'testMessage', to: '/connections' },
 ];
 
-// Issue 13: what a new company's admin does first, ticked from the company's data, until every step
+// What a new company's admin does first, ticked from the company's data, until every step
 // is done or the admin closes it (remembered per company on this browser).
 export const GettingStartedCard = () => {
   const { t } = useTranslation();
