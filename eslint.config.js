@@ -18,11 +18,12 @@ const appImport = {
   regex: '^(\\.\\.?/)+app$',
   message: 'Depend on AppDeps from deps.ts, never on the app that assembles the modules.',
 };
-// From modules/<a>/…, `../<b>/<file>` (or `../../modules/<b>/<file>`) unless <file> is <b>.service.
+// From modules/<a>/…, any file inside another module, `../<b>/<file>` (or `../../modules/<b>/<file>`):
+// only `../<b>`, its index.ts, is allowed.
 const moduleInternals = (depth) => ({
-  regex: `^(?:\\.\\./){${depth}}(?:\\.\\./modules/)?([^./][^/]*)/(?!\\1\\.service$)`,
+  regex: `^(?:\\.\\./){${depth}}(?:\\.\\./modules/)?[^./][^/]*/`,
   message:
-    'Another module is reached only through its public file ../<module>/<module>.service: re-export there what other modules need.',
+    'Another module is reached only through its public surface ../<module> (its index.ts): export there what other modules need.',
 });
 const ticketsToMessages = {
   regex: '^(\\.\\./)+(modules/)?messages(/|$)',

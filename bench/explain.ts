@@ -5,7 +5,7 @@ import { ticketListQuery } from '@atendi/shared';
 import type { Db } from '../apps/api/src/db/client';
 import * as schema from '../apps/api/src/db/schema';
 import { listMessages } from '../apps/api/src/modules/messages/messages.service';
-import { listTickets } from '../apps/api/src/modules/tickets/tickets.service';
+import { listTickets } from '../apps/api/src/modules/tickets/core/tickets.service';
 import type { AuthContext } from '../apps/api/src/platform/context';
 import { requestsDatabaseUrl } from './lib';
 import { findBase } from './seed';

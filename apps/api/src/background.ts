@@ -5,9 +5,9 @@ import { webhookQueue, webhookWorker } from './channels/cloud/inbox';
 import { outboxWorker } from './modules/messages/outbox';
 import { outboxQueue } from './modules/messages/sends';
 import { pruneIdempotencyKeys } from './modules/messages/send-keys';
-import { handleChannelEvent } from './modules/tickets/tickets.engine';
+import { handleChannelEvent } from './modules/tickets/inbound/tickets.engine';
 import { inboxProjector } from './modules/inbox/inbox.projector';
-import { runTicketTimers, TICKET_TIMERS_JOB } from './modules/tickets/ticket-timers';
+import { runTicketTimers, TICKET_TIMERS_JOB } from './modules/tickets/bots/ticket-timers';
 import { runSchedules, SCHEDULES_JOB } from './modules/schedules/schedules.sender';
 import {
   agentWorker,

@@ -5,7 +5,7 @@ import { contacts, jobs, messages } from '../db/schema';
 import { createTestApp, inject, login, makeCompany, type TestContext } from '../../test/harness';
 import { eventually, inbound, pairedSimulator, ticketOf } from '../../test/inbox';
 import { createJobs, JobPayloadError, type Jobs } from '../jobs/queue';
-import { handleChannelEvent } from '../modules/tickets/tickets.engine';
+import { handleChannelEvent } from '../modules/tickets/inbound/tickets.engine';
 import { createDomainEvents, type DomainEvent, type EventOf } from './domain-events';
 
 // The dispatcher on its own job facility (one API node), so the app's listeners stay out of it.

@@ -45,7 +45,7 @@ export type TicketDetail = 'read' | 'tags' | 'bot' | 'details';
 
 export type DomainEvent =
   // A ticket was created (before null) or its lifecycle moved: status, owner, queue, connection, AI
-  // agent or integration (modules/tickets/ticket-transition.ts writes these).
+  // agent or integration (modules/tickets/core/ticket-transition.ts writes these).
   | {
       type: 'ticket.changed';
       companyId: number;

@@ -2,7 +2,7 @@ import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { AnnouncementInput } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import { announcements } from '../../db/schema';
-import { everyCompanyId } from '../companies/companies.service';
+import { everyCompanyId } from '../companies';
 import type { AuthContext } from '../../platform/context';
 import { containsPattern } from '../../platform/like';
 import { foundOr404 } from '../../platform/tenancy';

@@ -13,7 +13,7 @@ import {
   sessionUserSchema,
 } from '@atendi/shared';
 import { AppError } from '../../platform/errors';
-import { loadSessionUser } from '../users/users.service';
+import { loadSessionUser } from '../users';
 import {
   login,
   logout,

@@ -7,7 +7,7 @@ import { AppError } from '../../platform/errors';
 import { hashPassword, verifyPassword } from '../../platform/passwords';
 import { consume, KNOWN_ADDRESS_SECONDS } from '../../platform/rate-limit';
 import { endSessions, revokeSessions } from '../../platform/sessions';
-import { loadSessionUser, type SessionUser } from '../users/users.service';
+import { loadSessionUser, type SessionUser } from '../users';
 
 type Deps = Pick<AppDeps, 'db' | 'tokens' | 'realtime' | 'config' | 'limits' | 'mailer'>;
 

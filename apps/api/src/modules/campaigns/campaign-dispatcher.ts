@@ -35,9 +35,9 @@ import {
   type Jobs,
   type QueueOptions,
 } from '../../jobs/queue';
-import { mediaTypeOf, mimetypeOf } from '../messages/messages.service';
-import { fillVariables } from '../tickets/tickets.service';
-import { needsHeaderFile, templateSendOf, type TemplateRow } from '../templates/templates.service';
+import { mediaTypeOf, mimetypeOf } from '../messages';
+import { fillVariables } from '../tickets';
+import { needsHeaderFile, templateSendOf, type TemplateRow } from '../templates';
 import {
   announceCampaign,
   campaignSettingsFor,

@@ -33,7 +33,7 @@ import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { containsPattern } from '../../platform/like';
 import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
-import { findTemplate, templateProblems } from '../templates/templates.service';
+import { findTemplate, templateProblems } from '../templates';
 
 // Campaigns (SPEC §3, §4, §5, §7): what to send, to whom, through which connection and when. The
 // sending is campaign-dispatcher.ts; this file keeps the rows, their rules and their views.

@@ -16,7 +16,7 @@ import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { containsPattern } from '../../platform/like';
 import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
-import { messageFilesOf, serializeContact, snapshotOf } from '../tickets/tickets.service';
+import { messageFilesOf, serializeContact, snapshotOf } from '../tickets';
 
 // The company's address book (SPEC §7 "Contacts and lists"): every user of the company reads it.
 

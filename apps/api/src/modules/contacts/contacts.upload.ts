@@ -12,8 +12,8 @@ import { normalizeNumber } from '../../channels/numbers';
 import { readPhoneContacts } from '../../channels/phone-book';
 import { AppError, pgErrorOf } from '../../platform/errors';
 import type { AuthContext } from '../../platform/context';
-import { serializeContact } from '../tickets/tickets.service';
-import { findWhatsapp, getDefaultWhatsapp } from '../whatsapps/whatsapps.service';
+import { serializeContact } from '../tickets';
+import { findWhatsapp, getDefaultWhatsapp } from '../whatsapps';
 import { emitContact, type ContactDeps } from './contacts.service';
 
 // The linked-device drivers see the phone's address book; the Cloud API never does.

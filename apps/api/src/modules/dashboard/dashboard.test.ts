@@ -14,7 +14,7 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { eventually, inbound, pairedSimulator, setSetting, ticketOf } from '../../../test/inbox';
-import { ingestMessage } from '../tickets/ingest';
+import { ingestMessage } from '../tickets/inbound/ingest';
 
 // The dashboard's figures, each on conversations built through the API with a moved clock, so every
 // definition (ARCHITECTURE.md "Dashboard") is checked on known minutes.

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { helpSchema, helpUpdateSchema } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import { everyCompanyId } from '../companies/companies.service';
+import { everyCompanyId } from '../companies';
 import { helps } from '../../db/schema';
 import { foundOr404 } from '../../platform/tenancy';
 import { containsPattern } from '../../platform/like';

@@ -3,9 +3,9 @@ import type { ChatMessageView, TicketView } from '@atendi/shared';
 import type { DomainEvent, TicketSnapshot } from '../../events/domain-events';
 import { whatsapps } from '../../db/schema';
 import { createTestApp, makeCompany, type TestContext } from '../../../test/harness';
-import type { MessageInput } from '../tickets/ingest';
-import { ingestBatch } from '../tickets/ingest-batch';
-import { loadTicketViews } from '../tickets/ticket-views';
+import type { MessageInput } from '../tickets/inbound/ingest';
+import { ingestBatch } from '../tickets/inbound/ingest-batch';
+import { loadTicketViews } from '../tickets/core/ticket-views';
 import { loadShownMessages, viewMessages } from '../messages/message-views';
 import { createInboxProjector, type ProjectorLoads } from './inbox.projector';
 

@@ -2,7 +2,7 @@ import type { ChatMessageView } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { DomainEvent, EventOf, TicketSnapshot } from '../../events/domain-events';
 import type { Realtime } from '../../realtime/realtime';
-import { loadShownMessages, viewMessages } from '../messages/messages.service';
+import { loadShownMessages, viewMessages } from '../messages';
 import {
   chatViewerRooms,
   loadTicketViews,
@@ -10,7 +10,7 @@ import {
   roomsOf,
   ticketRooms,
   type TicketView,
-} from '../tickets/tickets.service';
+} from '../tickets';
 
 // The one place that tells screens about tickets and messages (company-{id}-ticket and -appMessage,
 // SPEC §7): services raise domain events in their transaction, and after the commit this projector

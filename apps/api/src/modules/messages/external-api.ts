@@ -11,7 +11,7 @@ import { companies, plans, tickets, whatsapps } from '../../db/schema';
 import { normalizeNumber } from '../../channels/numbers';
 import { AppError, storeFailure } from '../../platform/errors';
 import { consume } from '../../platform/rate-limit';
-import { conversationWith, messageCreated } from '../tickets/tickets.service';
+import { conversationWith, messageCreated } from '../tickets';
 import { discardMedia, type MessageForm } from './message-form';
 import type { MessageRow } from './message-views';
 import { earlierSend, rememberSend, sendDigest, type SendKey } from './send-keys';

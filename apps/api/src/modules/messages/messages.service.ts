@@ -18,19 +18,13 @@ import {
   previewOf,
   ticketUpdated,
   visibleTicketRow,
-} from '../tickets/tickets.service';
+} from '../tickets';
 import { discardMedia, type MessageForm } from './message-form';
 import { viewMessages, type MessageRow } from './message-views';
 import { assertReplyWindow, lastInboundSql } from './reply-window';
 import { earlierSend, rememberSend, sendDigest, type SendKey } from './send-keys';
 import { queueSends, retrySend, withdrawSend } from './sends';
 import type { TemplateSend } from '../../channels/driver';
-
-// The module's public surface: other modules import these from this file, never the files behind it
-// (eslint keeps it so).
-export { discardMedia, mediaTypeOf, mimetypeOf, type OutgoingMedia } from './message-form';
-export { loadShownMessages, viewMessages } from './message-views';
-export { replyWindowOf } from './reply-window';
 
 type Deps = Pick<AppDeps, 'db' | 'uploads' | 'channels' | 'events'>;
 type TicketRow = typeof tickets.$inferSelect;

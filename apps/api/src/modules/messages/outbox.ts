@@ -11,7 +11,7 @@ import {
   type QueueOptions,
 } from '../../jobs/queue';
 import { refusalIn } from '../../platform/outbound';
-import { messageUpdated } from '../tickets/tickets.service';
+import { messageUpdated } from '../tickets';
 import { OUTBOX_QUEUE, type OutboxPayload } from './sends';
 
 // Sends what agents wrote, as jobs of the one background queue (jobs/queue.ts). A send is stored

@@ -3,7 +3,7 @@ import type { PlanInput } from '@atendi/shared';
 import { isWithinLimit } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import { everyCompanyId } from '../companies/companies.service';
+import { everyCompanyId } from '../companies';
 import { companies, plans, queues, subscriptions, users, whatsapps } from '../../db/schema';
 import { AppError } from '../../platform/errors';
 import { foundOr404 } from '../../platform/tenancy';

@@ -23,7 +23,7 @@ import {
   messageCreated,
   messageUpdated,
   writeTransition,
-} from '../tickets/tickets.service';
+} from '../tickets';
 import {
   askAgent,
   clientFor,

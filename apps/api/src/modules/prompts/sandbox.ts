@@ -8,7 +8,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import { queues } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
-import { fillVariables } from '../tickets/tickets.service';
+import { fillVariables } from '../tickets';
 import { addUsage, analyseConversation, askAgent, clientFor, providerFailure } from './ai-client';
 import { findPromptRow } from './prompts.service';
 

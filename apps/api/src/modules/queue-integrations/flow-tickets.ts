@@ -7,12 +7,7 @@ import {
   queueIntegrations,
   tickets,
 } from '../../db/schema';
-import {
-  addBotNote,
-  handOverFromIntegration,
-  messageCreated,
-  writeTransition,
-} from '../tickets/tickets.service';
+import { addBotNote, handOverFromIntegration, messageCreated, writeTransition } from '../tickets';
 
 // What every integration type does with the ticket it converses on (integration-runtime.ts runs the
 // turns; the adapters speak to the flows).

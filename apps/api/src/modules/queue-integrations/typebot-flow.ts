@@ -3,12 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { MESSAGE_MEDIA_MAX_BYTES } from '@atendi/shared';
 import { contacts, integrationSessions, messages, type FlowBubble } from '../../db/schema';
 import { PermanentJobError, type Job, type JobOutcome } from '../../jobs/queue';
-import {
-  mediaTypeOf,
-  mimetypeOf,
-  queueOutgoing,
-  type OutgoingMedia,
-} from '../messages/messages.service';
+import { mediaTypeOf, mimetypeOf, queueOutgoing, type OutgoingMedia } from '../messages';
 import {
   applyStep,
   recordDelivery,

@@ -11,7 +11,7 @@ import { prompts, queueIntegrations, queueOptions, queues } from '../../db/schem
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { foreignReferences, foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
-import { assertPlanLimit } from '../plans/plans.service';
+import { assertPlanLimit } from '../plans';
 import { updateReturning } from '../../platform/update';
 
 type Deps = Pick<AppDeps, 'db' | 'realtime'>;

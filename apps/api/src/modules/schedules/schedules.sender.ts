@@ -12,9 +12,9 @@ import {
   mimetypeOf,
   queueOutgoing,
   type OutgoingMedia,
-} from '../messages/messages.service';
-import { fillVariables, messageCreated, ticketChanged } from '../tickets/tickets.service';
-import { getDefaultWhatsapp } from '../whatsapps/whatsapps.service';
+} from '../messages';
+import { fillVariables, messageCreated, ticketChanged } from '../tickets';
+import { getDefaultWhatsapp } from '../whatsapps';
 import { emitSchedule, type ScheduleRow } from './schedules.service';
 
 // Sends what fell due (SPEC §4 Scheduled messages) on the job runner. Each due schedule is claimed by a

@@ -7,7 +7,7 @@ import type { Db } from '../../db/client';
 import { billingEvents, companies, invoices, plans, subscriptions } from '../../db/schema';
 import { enqueueJobs, jobQueue, PermanentJobError, type QueueOptions } from '../../jobs/queue';
 import { AppError } from '../../platform/errors';
-import { announceCompany } from '../companies/companies.service';
+import { announceCompany } from '../companies';
 import { invoiceView, loadSubscriptionView } from './subscriptions.service';
 
 // The provider's webhooks (SPEC §7 Subscriptions). The route verifies the signature over the raw

@@ -3,7 +3,7 @@ import { and, eq, isNotNull, lt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps';
 import { companies } from '../../db/schema';
-import { announceCompany } from '../companies/companies.service';
+import { announceCompany } from '../companies';
 
 // SPEC §1/§4 company status over time, on the durable jobs: an active company whose due date has
 // passed becomes overdue, and an overdue one suspended once the grace period (BILLING_GRACE_DAYS) is

@@ -13,8 +13,8 @@ import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import type { QueueOptions } from '../../jobs/queue';
 import { companyInScope, foundOr404 } from '../../platform/tenancy';
-import { getPlan, updatePlan } from '../plans/plans.service';
-import type { StopBillingJob } from '../companies/companies.service';
+import { getPlan, updatePlan } from '../plans';
+import type { StopBillingJob } from '../companies';
 import { providerCall, requireStripe } from './stripe-client';
 
 // SPEC §7 Subscriptions: what a company has bought (subscriptions and invoices, written by the

@@ -25,7 +25,7 @@ import {
   type StripeEvent,
 } from '../../../test/fake-stripe';
 import { listenAs } from '../../../test/sockets';
-import { STOP_BILLING_QUEUE } from '../companies/companies.service';
+import { STOP_BILLING_QUEUE } from '../companies';
 import { BILLING_QUEUE } from './billing-webhook';
 import { LIFECYCLE_JOB } from './company-lifecycle';
 

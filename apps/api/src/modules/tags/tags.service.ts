@@ -25,7 +25,7 @@ import {
   ticketUpdated,
   ticketViewer,
   visibleTicketRow,
-} from '../tickets/tickets.service';
+} from '../tickets';
 
 // Tags and the tags on tickets (SPEC §7 Tags, "Tags on tickets"). A ticket's tags change for whoever
 // may see the ticket; the ticket's rooms hear the new tags at once (ticket.updated).

@@ -19,8 +19,8 @@ import { withOpenCloudSecrets } from '../../channels/cloud/credentials';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { foundOr404, ownedRow } from '../../platform/tenancy';
-import { findWhatsapp } from '../whatsapps/whatsapps.service';
-import { assertWritable, sendMessages, visibleTicket } from '../messages/messages.service';
+import { findWhatsapp } from '../whatsapps';
+import { assertWritable, sendMessages, visibleTicket } from '../messages';
 
 // Cloud API message templates (shared/templates.ts): a copy of the WhatsApp Business Account's
 // templates per connection, synced from the Graph API, sent from the inbox (this file) and from

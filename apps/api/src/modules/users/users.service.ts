@@ -15,7 +15,7 @@ import { revokeSessions } from '../../platform/sessions';
 import { foundOr404, ofCompany } from '../../platform/tenancy';
 import type { SocketIdentity } from '../../realtime/realtime';
 import type { AppDeps } from '../../deps';
-import { assertPlanLimit, serializePlan } from '../plans/plans.service';
+import { assertPlanLimit, serializePlan } from '../plans';
 
 type UserRow = typeof users.$inferSelect;
 type QueueRef = { id: number; name: string; color: string };

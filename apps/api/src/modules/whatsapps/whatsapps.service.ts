@@ -22,7 +22,7 @@ import { AppError } from '../../platform/errors';
 import { isSealed, SEALED_PATTERN, type SecretBox } from '../../platform/secrets';
 import { withOpenCloudSecrets } from '../../channels/cloud/credentials';
 import { foreignReferences, foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
-import { assertPlanLimit } from '../plans/plans.service';
+import { assertPlanLimit } from '../plans';
 
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'channels' | 'secrets' | 'outbound'>;
 type Row = typeof whatsapps.$inferSelect;

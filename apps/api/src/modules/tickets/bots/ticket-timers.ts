@@ -1,9 +1,9 @@
-import { sqlTime } from '../../platform/sql-time';
+import { sqlTime } from '../../../platform/sql-time';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { AppDeps } from '../../deps';
-import { contacts, tickets, whatsapps } from '../../db/schema';
+import type { AppDeps } from '../../../deps';
+import { contacts, tickets, whatsapps } from '../../../db/schema/index';
 import { fillVariables } from './bot-texts';
-import { closeInactive, timedTransfer, writeTransition } from './ticket-transition';
+import { closeInactive, timedTransfer, writeTransition } from '../core/ticket-transition';
 import { sendAutomatic, transferTexts } from './ticket-automation';
 
 // The timed ticket rules of a connection (SPEC §3 Whatsapp connection), run by the job runner:

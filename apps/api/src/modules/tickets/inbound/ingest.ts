@@ -1,14 +1,14 @@
 import { and, eq, getTableColumns, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { AppDeps } from '../../deps';
-import { preparedPer } from '../../db/prepared';
-import { messageCreated, ticketChanged } from './ticket-events';
-import type { Db } from '../../db/client';
-import type { DomainEvent } from '../../events/domain-events';
-import { contacts, messages, tickets, userRatings, whatsapps } from '../../db/schema';
-import type { InboundMessage } from '../../channels/driver';
-import type { ChannelEventInput } from '../../channels/manager';
-import { getSettingValue } from '../settings/settings.service';
-import { parseRating } from './bot-texts';
+import type { AppDeps } from '../../../deps';
+import { preparedPer } from '../../../db/prepared';
+import { messageCreated, ticketChanged } from '../core/ticket-events';
+import type { Db } from '../../../db/client';
+import type { DomainEvent } from '../../../events/domain-events';
+import { contacts, messages, tickets, userRatings, whatsapps } from '../../../db/schema/index';
+import type { InboundMessage } from '../../../channels/driver';
+import type { ChannelEventInput } from '../../../channels/manager';
+import { getSettingValue } from '../../settings';
+import { parseRating } from '../bots/bot-texts';
 
 // The ingest pipeline: a driver's message → contact, ticket and message stored in one transaction →
 // emitted. A redelivered message (same provider id on the connection) changes nothing, and concurrent

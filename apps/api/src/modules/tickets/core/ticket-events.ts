@@ -4,8 +4,8 @@ import type {
   MessageChange,
   TicketDetail,
   TicketSnapshot,
-} from '../../events/domain-events';
-import type { messages, tickets } from '../../db/schema';
+} from '../../../events/domain-events';
+import type { messages, tickets } from '../../../db/schema/index';
 
 type TicketRow = typeof tickets.$inferSelect;
 

@@ -1,8 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client';
-import { preparedPer } from '../../db/prepared';
-import { contacts, queues, tags, ticketTags, tickets, users, whatsapps } from '../../db/schema';
+import type { Db } from '../../../db/client';
+import { preparedPer } from '../../../db/prepared';
+import {
+  contacts,
+  queues,
+  tags,
+  ticketTags,
+  tickets,
+  users,
+  whatsapps,
+} from '../../../db/schema/index';
 import type { ContactView, TicketView } from '@atendi/shared';
 
 export type { ContactView, TicketView };

@@ -1,8 +1,8 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { settingDefaults } from '@atendi/shared';
-import type { AppDeps } from '../../deps';
-import type { Db } from '../../db/client';
-import { preparedPer } from '../../db/prepared';
+import type { AppDeps } from '../../../deps';
+import type { Db } from '../../../db/client';
+import { preparedPer } from '../../../db/prepared';
 import {
   companies,
   messages,
@@ -11,14 +11,14 @@ import {
   tickets,
   whatsappQueues,
   whatsapps,
-} from '../../db/schema';
-import type { DomainEvent } from '../../events/domain-events';
-import { botTakesTurn, type Ingested } from './ingest';
-import { getSettingValue } from '../settings/settings.service';
+} from '../../../db/schema/index';
+import type { DomainEvent } from '../../../events/domain-events';
+import { botTakesTurn, type Ingested } from '../inbound/ingest';
+import { getSettingValue } from '../../settings';
 import { isOpenAt } from './business-hours';
 import { BACK_OPTION, backLine, fillVariables } from './bot-texts';
-import { messageCreated, messageRouted } from './ticket-events';
-import { writeTransition } from './ticket-transition';
+import { messageCreated, messageRouted } from '../core/ticket-events';
+import { writeTransition } from '../core/ticket-transition';
 
 // The chatbot of a waiting ticket nobody serves (SPEC §3 Whatsapp connection and Queue option, §9):
 // 1. Business hours (setting scheduleType): 'company' checks the company's service hours before

@@ -1,14 +1,14 @@
 import { and, eq, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { canSeeTicket, seesAllTickets, type TicketScope, type TicketViewer } from '@atendi/shared';
-import type { Db } from '../../db/client';
-import { preparedPer } from '../../db/prepared';
-import { tickets, userQueues, users } from '../../db/schema';
+import type { Db } from '../../../db/client';
+import { preparedPer } from '../../../db/prepared';
+import { tickets, userQueues, users } from '../../../db/schema/index';
 import {
   permissionRoom,
   type RealtimeRoom,
   type SocketIdentity,
   type TicketRoomResolver,
-} from '../../realtime/realtime';
+} from '../../../realtime/realtime';
 
 // Who may see a ticket (SPEC §6), by the rule of @atendi/shared (ticket-visibility.ts): admins see
 // every ticket of their company; other profiles see the tickets of their queues, tickets without a

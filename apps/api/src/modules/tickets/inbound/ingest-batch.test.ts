@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { contacts, messages, settings, tickets, userRatings, whatsapps } from '../../db/schema';
-import { createTestApp, makeCompany, type TestContext } from '../../../test/harness';
-import type { InboundMessage } from '../../channels/driver';
+import {
+  contacts,
+  messages,
+  settings,
+  tickets,
+  userRatings,
+  whatsapps,
+} from '../../../db/schema/index';
+import { createTestApp, makeCompany, type TestContext } from '../../../../test/harness';
+import type { InboundMessage } from '../../../channels/driver';
 import type { MessageInput } from './ingest';
 import { ingestBatch, storeMessages } from './ingest-batch';
 

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { canSeeTicket, isTicketListed, type TicketStatus, type TicketViewer } from '@atendi/shared';
-import { rightsRooms } from '../../realtime/realtime';
-import { contacts, queues, tickets, userQueues } from '../../db/schema';
+import { rightsRooms } from '../../../realtime/realtime';
+import { contacts, queues, tickets, userQueues } from '../../../db/schema/index';
 import {
   createTestApp,
   makeCompany,
   makeUser,
   makeWhatsapp,
   type TestContext,
-} from '../../../test/harness';
+} from '../../../../test/harness';
 import { chatViewerRooms, listScope, ticketViewer } from './visibility';
 
 // The list filter is SQL and the rule it must follow is the shared function: over every kind of

@@ -1,15 +1,15 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../deps';
-import { contacts, messages, tickets } from '../../db/schema';
-import type { ChannelEventInput } from '../../channels/manager';
-import type { MessageChange } from '../../events/domain-events';
+import type { AppDeps } from '../../../deps';
+import { contacts, messages, tickets } from '../../../db/schema/index';
+import type { ChannelEventInput } from '../../../channels/manager';
+import type { MessageChange } from '../../../events/domain-events';
 import type { Ingested, MessageInput } from './ingest';
 import { batchable, storeMessages, type Outcome } from './ingest-batch';
-import { runQueueBots } from './queue-bot';
-import { thankForRating } from './ticket-automation';
-import { messageRouted, messageUpdated } from './ticket-events';
-import { createRoomResolver, createTicketGuard } from './visibility';
+import { runQueueBots } from '../bots/queue-bot';
+import { thankForRating } from '../bots/ticket-automation';
+import { messageRouted, messageUpdated } from '../core/ticket-events';
+import { createRoomResolver, createTicketGuard } from '../core/visibility';
 
 // Wires the channel layer's events into tickets and messages. Screens hear of them from the events
 // raised here (modules/inbox/inbox.projector.ts).

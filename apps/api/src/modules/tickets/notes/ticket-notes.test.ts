@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contacts, queues, tickets, userQueues } from '../../db/schema';
+import { contacts, queues, tickets, userQueues } from '../../../db/schema/index';
 import {
   createTestApp,
   inject,
@@ -9,7 +9,7 @@ import {
   makeWhatsapp,
   type Session,
   type TestContext,
-} from '../../../test/harness';
+} from '../../../../test/harness';
 
 let t: TestContext;
 let admin: Session;

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import type { AppDeps } from '../../deps';
-import type { Db } from '../../db/client';
-import { contacts, queues, tickets, users, whatsapps } from '../../db/schema';
-import { getSettingValue } from '../settings/settings.service';
+import type { AppDeps } from '../../../deps';
+import type { Db } from '../../../db/client';
+import { contacts, queues, tickets, users, whatsapps } from '../../../db/schema/index';
+import { getSettingValue } from '../../settings';
 import {
   acceptGreeting,
   fillVariables,
@@ -10,8 +10,8 @@ import {
   ratingThanks,
   transferNotice,
 } from './bot-texts';
-import type { MessageRow, OutgoingTicket } from '../../deps';
-import { messageCreated } from './ticket-events';
+import type { MessageRow, OutgoingTicket } from '../../../deps';
+import { messageCreated } from '../core/ticket-events';
 
 // What the platform says to the contact when a ticket changes hands (SPEC §4, §9 settings):
 // - accept (pending → open) with sendGreetingAccepted: a greeting naming the attendant;

@@ -6,10 +6,10 @@ import {
   type TicketUpdateInput,
   type TicketViewer,
 } from '@atendi/shared';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../../deps';
 import { messageCreated, snapshotOf, ticketChanged } from './ticket-events';
-import type { Db } from '../../db/client';
-import { preparedPer } from '../../db/prepared';
+import type { Db } from '../../../db/client';
+import { preparedPer } from '../../../db/prepared';
 import {
   contacts,
   messages,
@@ -21,44 +21,16 @@ import {
   tickets,
   users,
   whatsapps,
-} from '../../db/schema';
-import type { AuthContext } from '../../platform/context';
-import { AppError, pgErrorOf, storeFailure } from '../../platform/errors';
-import { containsPattern } from '../../platform/like';
-import { foundOr404, ownedRow } from '../../platform/tenancy';
-import { getDefaultWhatsapp } from '../whatsapps/whatsapps.service';
-import { queueTransitionMessages } from './ticket-automation';
+} from '../../../db/schema/index';
+import type { AuthContext } from '../../../platform/context';
+import { AppError, pgErrorOf, storeFailure } from '../../../platform/errors';
+import { containsPattern } from '../../../platform/like';
+import { foundOr404, ownedRow } from '../../../platform/tenancy';
+import { getDefaultWhatsapp } from '../../whatsapps';
+import { queueTransitionMessages } from '../bots/ticket-automation';
 import { planTicketUpdate, writeTransition } from './ticket-transition';
 import { loadTicketViews, selectTicketViews, toTicketView } from './ticket-views';
 import { listScope, scopeFilter, seesAll, ticketViewer } from './visibility';
-
-// The module's public surface: other modules import these from this file, never the files behind it
-// (eslint keeps it so).
-export {
-  loadTicketViews,
-  selectTicketViews,
-  serializeContact,
-  toTicketView,
-  type TicketView,
-} from './ticket-views';
-export {
-  chatViewerRooms,
-  listScope,
-  notificationRooms,
-  roomsOf,
-  ticketRooms,
-  ticketViewer,
-} from './visibility';
-export { conversationWith, previewOf } from './ingest';
-export { fillVariables } from './bot-texts';
-export {
-  messageCreated,
-  messageUpdated,
-  snapshotOf,
-  ticketChanged,
-  ticketUpdated,
-} from './ticket-events';
-export { handOverFromAgent, handOverFromIntegration, writeTransition } from './ticket-transition';
 
 type Deps = Pick<AppDeps, 'db' | 'uploads'>;
 type EventDeps = Deps & Pick<AppDeps, 'events'>;

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import type { WhatsappView } from '@atendi/shared';
-import { contacts, messages, queues, settings, tickets, userQueues } from '../../db/schema';
+import {
+  contacts,
+  messages,
+  queues,
+  settings,
+  tickets,
+  userQueues,
+} from '../../../db/schema/index';
 import {
   createTestApp,
   inject,
@@ -10,8 +17,8 @@ import {
   makeUser,
   type Session,
   type TestContext,
-} from '../../../test/harness';
-import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
+} from '../../../../test/harness';
+import { caughtUp, closeSockets, listenAs } from '../../../../test/sockets';
 import { handleChannelEvent } from './tickets.engine';
 
 let t: TestContext;

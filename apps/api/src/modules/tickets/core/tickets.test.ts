@@ -9,7 +9,7 @@ import {
   tickets,
   userQueues,
   whatsapps,
-} from '../../db/schema';
+} from '../../../db/schema/index';
 import {
   createTestApp,
   inject,
@@ -19,9 +19,9 @@ import {
   makeWhatsapp,
   type Session,
   type TestContext,
-} from '../../../test/harness';
-import { setSetting } from '../../../test/inbox';
-import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
+} from '../../../../test/harness';
+import { setSetting } from '../../../../test/inbox';
+import { caughtUp, closeSockets, listenAs } from '../../../../test/sockets';
 import type { TicketView } from './ticket-views';
 
 let t: TestContext;

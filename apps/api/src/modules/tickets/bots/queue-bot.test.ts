@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { SimulatorOutboundView, WhatsappView } from '@atendi/shared';
-import { contacts, queues, settings, tickets, userQueues } from '../../db/schema';
+import { contacts, queues, settings, tickets, userQueues } from '../../../db/schema/index';
 import {
   createTestApp,
   inject,
@@ -10,9 +10,9 @@ import {
   makeUser,
   type Session,
   type TestContext,
-} from '../../../test/harness';
-import { eventually } from '../../../test/inbox';
-import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
+} from '../../../../test/harness';
+import { eventually } from '../../../../test/inbox';
+import { caughtUp, closeSockets, listenAs } from '../../../../test/sockets';
 import { chosenIndex, queueMenu } from './queue-bot';
 
 let t: TestContext;

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { companies, messages, queueOptions, queues, userRatings } from '../../db/schema';
+import { companies, messages, queueOptions, queues, userRatings } from '../../../db/schema/index';
 import {
   createTestApp,
   inject,
@@ -9,7 +9,7 @@ import {
   travel,
   type Session,
   type TestContext,
-} from '../../../test/harness';
+} from '../../../../test/harness';
 import {
   eventually,
   inbound,
@@ -17,8 +17,8 @@ import {
   pairedSimulator,
   setSetting,
   ticketOf,
-} from '../../../test/inbox';
-import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
+} from '../../../../test/inbox';
+import { caughtUp, closeSockets, listenAs } from '../../../../test/sockets';
 import { TICKET_TIMERS_JOB } from './ticket-timers';
 
 // Queue options, bot limits, business hours, the automatic messages of accept / transfer / resolve,

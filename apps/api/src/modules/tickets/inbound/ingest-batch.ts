@@ -1,7 +1,7 @@
 import { getTableColumns, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../deps';
-import { contacts, messages, tickets } from '../../db/schema';
-import { getSettingValue } from '../settings/settings.service';
+import type { AppDeps } from '../../../deps';
+import { contacts, messages, tickets } from '../../../db/schema/index';
+import { getSettingValue } from '../../settings';
 import {
   activeTicket,
   answerRating,
@@ -16,7 +16,7 @@ import {
   type Ingested,
   type MessageInput,
 } from './ingest';
-import { messageCreated, ticketChanged } from './ticket-events';
+import { messageCreated, ticketChanged } from '../core/ticket-events';
 
 // Inbound messages stored together (ARCHITECTURE.md "Tickets"): the messages that arrive
 // while a store is in flight go in the next one, one transaction with one statement per step for all

@@ -12,13 +12,13 @@ import {
   ticketNoteViewSchema,
   type TicketNoteInput,
 } from '@atendi/shared';
-import type { Db } from '../../db/client';
-import { ticketNotes, users } from '../../db/schema';
-import type { AuthContext } from '../../platform/context';
-import { AppError } from '../../platform/errors';
-import { foundOr404, ownedRow } from '../../platform/tenancy';
-import { visibleTicketRow } from './tickets.service';
-import { seesAll } from './visibility';
+import type { Db } from '../../../db/client';
+import { ticketNotes, users } from '../../../db/schema/index';
+import type { AuthContext } from '../../../platform/context';
+import { AppError } from '../../../platform/errors';
+import { foundOr404, ownedRow } from '../../../platform/tenancy';
+import { visibleTicketRow } from '../core/tickets.service';
+import { seesAll } from '../core/visibility';
 
 // Notes agents keep on a ticket (SPEC §7 ticket-notes): seen by whoever may see the ticket.
 
