@@ -1,42 +1,21 @@
 import { useState } from 'react';
-import {
-  Box,
-  Button,
-  Chip,
-  CircularProgress,
-  IconButton,
-  InputAdornment,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  TextField,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Chip, Stack } from '@mui/material';
 import { amber } from '@mui/material/colors';
 import { alpha, type Theme } from '@mui/material/styles';
-import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import EventRepeatIcon from '@mui/icons-material/EventRepeat';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLongOutlined';
-import SearchIcon from '@mui/icons-material/Search';
 import type { CompanyStatus } from '@atendi/shared';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { useCurrentSession } from '../../../api/session';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { LoadingBox } from '../../../components/loading-box';
 import { StorageUsage } from '../../../components/storage-usage';
 import { formatDate } from '../../../lib/dates';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useInfiniteScroll } from '../../../lib/use-infinite-scroll';
 import { toastOperationError } from '../shared/admin-errors';
+import { AdminTable, AdminToolbar, useAdminDelete } from '../shared/admin-table';
 import {
   useCompanies,
   useDeleteCompany,
@@ -79,13 +58,21 @@ export const CompaniesTab = () => {
   const companies = useCompanies(searchParam);
   useLiveCompanies();
   const update = useUpdateCompany();
-  const remove = useDeleteCompany();
+  const deleteCompany = useDeleteCompany();
   const [form, setForm] = useState<FormState>({ open: false, company: null });
   // Kept while the dialog fades out; the next company replaces it.
   const [credentials, setCredentials] = useState<{ email: string; password: string } | null>(null);
   const [isPasswordOpen, setPasswordOpen] = useState(false);
-  const [deleting, setDeleting] = useState<Company | null>(null);
   const [billingOf, setBillingOf] = useState<Company | null>(null);
+  const remove = useAdminDelete<Company>({
+    remove: {
+      mutate: (company, options) => deleteCompany.mutate(company.id, options),
+      isPending: deleteCompany.isPending,
+    },
+    deletedText: t('settings.companies.deleted'),
+    title: (company) => t('settings.companies.deleteTitle', { name: company?.name ?? '' }),
+    message: t('settings.companies.deleteText'),
+  });
 
   const rows = companies.data?.pages.flatMap((page) => page.companies) ?? [];
   const scroll = useInfiniteScroll({
@@ -115,173 +102,95 @@ export const CompaniesTab = () => {
       },
     );
 
-  const confirmDelete = () => {
-    if (!deleting) return;
-    remove.mutate(deleting.id, {
-      onSuccess: () => toast.success(t('settings.companies.deleted')),
-      onError: toastOperationError,
-      onSettled: () => setDeleting(null),
-    });
-  };
-
   return (
     <Stack spacing={2}>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        sx={{
-          alignItems: { sm: 'center' },
-          justifyContent: 'space-between',
-        }}
-      >
-        <TextField
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          placeholder={t('settings.search')}
-          size="small"
-          sx={{ flex: 1, maxWidth: { sm: 360 } }}
-          slotProps={{
-            htmlInput: { 'aria-label': t('settings.search') },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
-        <Button
-          variant="contained"
-          startIcon={<AddIcon />}
-          onClick={() => setForm({ open: true, company: null })}
-        >
-          {t('settings.companies.add')}
-        </Button>
-      </Stack>
-
-      <Paper variant="outlined">
-        <TableContainer
-          sx={{ maxHeight: 'calc(100vh - 300px)', minHeight: 240 }}
-          ref={scroll.ref}
-          onScroll={scroll.onScroll}
-          data-testid="companies-scroll"
-        >
-          <Table stickyHeader size="small" aria-label={t('settings.tabs.companies')}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('settings.companies.name')}</TableCell>
-                <TableCell>{t('settings.companies.email')}</TableCell>
-                <TableCell>{t('settings.companies.phone')}</TableCell>
-                <TableCell>{t('settings.companies.plan')}</TableCell>
-                <TableCell>{t('storage.title')}</TableCell>
-                <TableCell>{t('settings.companies.status')}</TableCell>
-                <TableCell>{t('settings.companies.dueDate')}</TableCell>
-                <TableCell>{t('settings.companies.recurrence')}</TableCell>
-                <TableCell>{t('settings.companies.createdAt')}</TableCell>
-                <TableCell align="right">{t('settings.actions')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((company) => (
-                <TableRow
-                  key={company.id}
-                  data-status={company.effectiveStatus}
-                  sx={rowTint(company.effectiveStatus)}
-                >
-                  <TableCell sx={{ fontWeight: 600 }}>{company.name}</TableCell>
-                  <TableCell>{company.email}</TableCell>
-                  <TableCell>{company.phone || '—'}</TableCell>
-                  <TableCell>{company.plan?.name ?? '—'}</TableCell>
-                  <TableCell>
-                    <StorageUsage used={company.storageUsed} limit={company.storageLimit} compact />
-                  </TableCell>
-                  <TableCell>
-                    <Chip
-                      size="small"
-                      variant="outlined"
-                      color={statusChipColour[company.effectiveStatus]}
-                      label={t(`settings.companies.statuses.${company.effectiveStatus}`)}
-                    />
-                  </TableCell>
-                  <TableCell>{formatDate(company.dueDate) || '—'}</TableCell>
-                  <TableCell>{t(`settings.companies.recurrences.${company.recurrence}`)}</TableCell>
-                  <TableCell>{formatDate(company.createdAt)}</TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <Tooltip title={t('settings.companies.subscriptions')}>
-                      <IconButton
-                        size="small"
-                        aria-label={`${t('settings.companies.subscriptions')} ${company.name}`}
-                        onClick={() => setBillingOf(company)}
-                      >
-                        <ReceiptLongIcon fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                    <Tooltip title={t('settings.edit')}>
-                      <IconButton
-                        size="small"
-                        aria-label={`${t('settings.edit')} ${company.name}`}
-                        onClick={() => setForm({ open: true, company })}
-                      >
-                        <EditIcon fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                    <Tooltip title={t('settings.companies.expire')}>
-                      {/* A span keeps the tooltip working while the button is disabled. */}
-                      <span>
-                        <IconButton
-                          size="small"
-                          aria-label={`${t('settings.companies.expire')} ${company.name}`}
-                          disabled={!company.dueDate || update.isPending}
-                          onClick={() => expire(company)}
-                        >
-                          <EventRepeatIcon fontSize="small" />
-                        </IconButton>
-                      </span>
-                    </Tooltip>
-                    {/* The platform company runs everything; the API refuses to delete it. */}
-                    <Tooltip
-                      title={
-                        company.id === user.companyId
-                          ? t('settings.companies.ownCompany')
-                          : t('settings.delete')
-                      }
-                    >
-                      <span>
-                        <IconButton
-                          size="small"
-                          aria-label={`${t('settings.delete')} ${company.name}`}
-                          disabled={company.id === user.companyId}
-                          onClick={() => setDeleting(company)}
-                        >
-                          <DeleteIcon fontSize="small" />
-                        </IconButton>
-                      </span>
-                    </Tooltip>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          {companies.isPending && <LoadingBox />}
-          {companies.isFetchingNextPage && (
-            <Box sx={{ display: 'grid', placeItems: 'center', py: 2 }}>
-              <CircularProgress size={24} />
-            </Box>
-          )}
-          {companies.isSuccess && rows.length === 0 && (
-            <Typography
-              sx={{
-                color: 'text.secondary',
-                p: 3,
-                textAlign: 'center',
-              }}
-            >
-              {t('settings.companies.empty')}
-            </Typography>
-          )}
-        </TableContainer>
-      </Paper>
+      <AdminToolbar
+        addLabel={t('settings.companies.add')}
+        onAdd={() => setForm({ open: true, company: null })}
+        search={{ value: search, onChange: setSearch }}
+      />
+      <AdminTable
+        label={t('settings.tabs.companies')}
+        rows={rows}
+        nameOf={(company) => company.name}
+        isPending={companies.isPending}
+        isFetchingMore={companies.isFetchingNextPage}
+        isEmpty={companies.isSuccess && rows.length === 0}
+        emptyText={t('settings.companies.empty')}
+        scroll={{ ref: scroll.ref, onScroll: scroll.onScroll, testId: 'companies-scroll' }}
+        rowProps={(company) => ({
+          'data-status': company.effectiveStatus,
+          sx: rowTint(company.effectiveStatus),
+        })}
+        columns={[
+          {
+            label: t('settings.companies.name'),
+            sx: { fontWeight: 600 },
+            cell: (company) => company.name,
+          },
+          { label: t('settings.companies.email'), cell: (company) => company.email },
+          { label: t('settings.companies.phone'), cell: (company) => company.phone || '—' },
+          { label: t('settings.companies.plan'), cell: (company) => company.plan?.name ?? '—' },
+          {
+            label: t('storage.title'),
+            cell: (company) => (
+              <StorageUsage used={company.storageUsed} limit={company.storageLimit} compact />
+            ),
+          },
+          {
+            label: t('settings.companies.status'),
+            cell: (company) => (
+              <Chip
+                size="small"
+                variant="outlined"
+                color={statusChipColour[company.effectiveStatus]}
+                label={t(`settings.companies.statuses.${company.effectiveStatus}`)}
+              />
+            ),
+          },
+          {
+            label: t('settings.companies.dueDate'),
+            cell: (company) => formatDate(company.dueDate) || '—',
+          },
+          {
+            label: t('settings.companies.recurrence'),
+            cell: (company) => t(`settings.companies.recurrences.${company.recurrence}`),
+          },
+          {
+            label: t('settings.companies.createdAt'),
+            cell: (company) => formatDate(company.createdAt),
+          },
+        ]}
+        actions={[
+          {
+            label: t('settings.companies.subscriptions'),
+            icon: <ReceiptLongIcon fontSize="small" />,
+            onClick: setBillingOf,
+          },
+          {
+            label: t('settings.edit'),
+            icon: <EditIcon fontSize="small" />,
+            onClick: (company) => setForm({ open: true, company }),
+          },
+          {
+            label: t('settings.companies.expire'),
+            icon: <EventRepeatIcon fontSize="small" />,
+            onClick: expire,
+            disabled: (company) => !company.dueDate || update.isPending,
+          },
+          {
+            // The platform company runs everything; the API refuses to delete it.
+            label: t('settings.delete'),
+            icon: <DeleteIcon fontSize="small" />,
+            onClick: remove.ask,
+            disabled: (company) => company.id === user.companyId,
+            tooltip: (company) =>
+              company.id === user.companyId
+                ? t('settings.companies.ownCompany')
+                : t('settings.delete'),
+          },
+        ]}
+      />
 
       <CompanyFormDialog
         open={form.open}
@@ -295,16 +204,7 @@ export const CompaniesTab = () => {
         onClose={() => setPasswordOpen(false)}
       />
       <CompanySubscriptionsDialog company={billingOf} onClose={() => setBillingOf(null)} />
-      <ConfirmDialog
-        open={Boolean(deleting)}
-        title={t('settings.companies.deleteTitle', { name: deleting?.name ?? '' })}
-        message={t('settings.companies.deleteText')}
-        confirmLabel={t('settings.delete')}
-        isDestructive
-        isBusy={remove.isPending}
-        onConfirm={confirmDelete}
-        onClose={() => setDeleting(null)}
-      />
+      {remove.dialog}
     </Stack>
   );
 };
