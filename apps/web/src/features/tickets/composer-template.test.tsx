@@ -1,5 +1,5 @@
-import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { REPLY_WINDOW_MS, type ChatMessageView, type ReplyWindow } from '@atendi/shared';
 import { unknownApiCalls } from '../../test/api-routes';
 import {
@@ -286,12 +286,21 @@ describe('composer outside the 24-hour window', () => {
 
 describe('composer as the window closes', () => {
   it('turns into the banner at the moment the window closes', async () => {
-    stubChat({ open: true, closesAt: new Date(Date.now() + 1500).toISOString() });
-    await openChat();
-    expect(await screen.findByRole('textbox', { name: 'Mensaje' })).toBeTruthy();
-    expect(screen.getByText(/cierra a las/)).toBeTruthy();
-    await waitFor(() => expect(banner()?.textContent).toContain(CLOSED_TEXT), { timeout: 5000 });
-    expect(textBox()).toBeNull();
+    // The clock is the subject: the window closes in an hour, and the hour passes at once.
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      stubChat({ open: true, closesAt: new Date(Date.now() + 3600_000).toISOString() });
+      await openChat();
+      expect(await screen.findByRole('textbox', { name: 'Mensaje' })).toBeTruthy();
+      expect(screen.getByText(/cierra a las/)).toBeTruthy();
+      await act(() => vi.advanceTimersByTimeAsync(3600_000 - 60_000));
+      expect(textBox()).toBeTruthy();
+      await act(() => vi.advanceTimersByTimeAsync(60_000));
+      await waitFor(() => expect(banner()?.textContent).toContain(CLOSED_TEXT));
+      expect(textBox()).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
