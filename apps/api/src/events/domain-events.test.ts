@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { jobs } from '../db/schema';
 import { createTestApp, inject, login, makeCompany, type TestContext } from '../../test/harness';
-import { eventually, inbound, pairedSimulator, ticketOf } from '../../test/inbox';
+import { eventually } from '../../test/eventually';
+import { inbound, pairedSimulator, ticketOf } from '../../test/inbox';
 import { createJobs, type Jobs } from '../jobs/queue';
 import { createDomainEvents, type DomainEvent, type EventOf } from './domain-events';
 

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { jobs } from '../db/schema';
 import { createTestApp, type TestContext } from '../../test/harness';
-import { eventually } from '../../test/inbox';
+import { eventually } from '../../test/eventually';
 import {
   createJobs,
   enqueueJobs,
@@ -265,15 +265,19 @@ describe('a recurring job', () => {
     let active = 0;
     let mostAtOnce = 0;
     const [one, two] = [node(), node()];
-    for (const jobsOfNode of [one, two])
-      jobsOfNode.every({
+    for (const [self, other] of [
+      [one, two],
+      [two, one],
+    ])
+      self.every({
         name,
         everyMs: 400,
         run: async () => {
           active += 1;
           mostAtOnce = Math.max(mostAtOnce, active);
           runs.push(Date.now());
-          await new Promise((r) => setTimeout(r, 50));
+          // The other node looks for due work while this run is in progress: it must start none.
+          await other.process(name);
           active -= 1;
         },
       });
@@ -305,6 +309,8 @@ describe('a recurring job', () => {
     const jobsOfNode = node();
     const order: string[] = [];
     let calls = 0;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     jobsOfNode.every({
       name,
       everyMs: 0,
@@ -312,12 +318,21 @@ describe('a recurring job', () => {
         calls += 1;
         const call = calls;
         order.push(`start ${call}`);
-        await new Promise((r) => setTimeout(r, 30));
+        if (call === 1) await held;
         order.push(`end ${call}`);
         if (call === 1) throw new Error('first run fails');
       },
     });
-    await Promise.all([jobsOfNode.run(name), jobsOfNode.run(name)]);
+    const first = jobsOfNode.run(name);
+    await eventually(
+      () => order,
+      (seen) => seen.includes('start 1'),
+      'the first run to start',
+    );
+    // Asked again while the first run is in progress.
+    const second = jobsOfNode.run(name);
+    release();
+    await Promise.all([first, second]);
     // A failed run is logged, not thrown at the caller, and does not stop the next.
     expect(order).toEqual(['start 1', 'end 1', 'start 2', 'end 2']);
   });

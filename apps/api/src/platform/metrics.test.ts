@@ -9,7 +9,8 @@ import {
   type Session,
   type TestContext,
 } from '../../test/harness';
-import { eventually, inbound, pairedSimulator, ticketOf } from '../../test/inbox';
+import { eventually } from '../../test/eventually';
+import { inbound, pairedSimulator, ticketOf } from '../../test/inbox';
 
 const TOKEN = 'metrics-token-for-tests-0123';
 

@@ -17,7 +17,8 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
-import { eventually, pairedSimulator } from '../../../test/inbox';
+import { eventually } from '../../../test/eventually';
+import { pairedSimulator } from '../../../test/inbox';
 import { closeSockets, listenAs } from '../../../test/sockets';
 import { multipart } from '../../../test/multipart';
 import { spreadsheetBomb } from '../../../test/spreadsheets';

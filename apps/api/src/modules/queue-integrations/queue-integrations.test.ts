@@ -13,7 +13,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
-import { eventually } from '../../../test/inbox';
+import { eventually } from '../../../test/eventually';
 import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 
 // SPEC §7 Integrations: CRUD with the §5 rules per type, §9 defaults, secrets kept, tenancy.

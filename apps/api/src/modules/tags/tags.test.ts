@@ -12,7 +12,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
-import { eventually } from '../../../test/inbox';
+import { eventually } from '../../../test/eventually';
 import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 
 let t: TestContext;

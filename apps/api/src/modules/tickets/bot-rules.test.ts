@@ -10,14 +10,8 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
-import {
-  eventually,
-  inbound,
-  outbound,
-  pairedSimulator,
-  setSetting,
-  ticketOf,
-} from '../../../test/inbox';
+import { eventually } from '../../../test/eventually';
+import { inbound, outbound, pairedSimulator, setSetting, ticketOf } from '../../../test/inbox';
 import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 import { TICKET_TIMERS_JOB } from './tickets.engine';
 

@@ -11,6 +11,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
+import { eventually } from '../../../test/eventually';
 import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 import { handleChannelEvent } from './tickets.engine';
 
@@ -19,14 +20,6 @@ let company: Awaited<ReturnType<typeof makeCompany>>;
 let admin: Session;
 let connection: WhatsappView;
 
-const waitFor = async (check: () => Promise<boolean>, what: string) => {
-  for (let i = 0; i < 200; i += 1) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out: ${what}`);
-};
-
 // A connected simulator connection of a new company.
 const pairedConnection = async () => {
   company = await makeCompany(t.db);
@@ -34,9 +27,10 @@ const pairedConnection = async () => {
   const created = (
     await inject(t.app, admin, 'POST', '/whatsapp', { name: 'Demo', provider: 'simulator' })
   ).json() as WhatsappView;
-  await waitFor(
+  await eventually(
     async () =>
       (await inject(t.app, admin, 'POST', `/simulator/${created.id}/scan`)).statusCode === 200,
+    Boolean,
     'scan',
   );
   return created;
@@ -72,11 +66,11 @@ describe('ingest', () => {
       name: 'Nu\u0000ria',
       body: 'hola\u0000 mundo',
     });
-    await waitFor(async () => Boolean(await contactByNumber(from)), 'contact');
+    await eventually(async () => Boolean(await contactByNumber(from)), Boolean, 'contact');
     const contact = await contactByNumber(from);
     expect(contact.name).toBe('Nuria');
     const [ticket] = await ticketsOf(contact.id);
-    await waitFor(async () => (await messageCount(ticket.id)) === 1, 'message');
+    await eventually(async () => (await messageCount(ticket.id)) === 1, Boolean, 'message');
     const [message] = await t.db.select().from(messages).where(eq(messages.ticketId, ticket.id));
     expect(message.body).toBe('hola mundo');
     expect(ticket.lastMessage).toBe('hola mundo');

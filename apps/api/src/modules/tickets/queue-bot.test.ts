@@ -11,7 +11,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
-import { eventually } from '../../../test/inbox';
+import { eventually } from '../../../test/eventually';
 import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 import { chosenIndex, queueMenu } from './queue-bot';
 
