@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { jobs } from '../db/schema';
-import { createTestApp, type TestContext } from '../../test/harness';
+import { sharedTestApp, type SharedTestContext } from '../../test/harness';
 import { eventually } from '../../test/eventually';
 import {
   createJobs,
@@ -17,7 +17,7 @@ import {
 // The one background queue, on its own queues (the app's own workers never touch them). Each
 // facility stands for one API node.
 
-let t: TestContext;
+let t: SharedTestContext;
 const nodes: Jobs[] = [];
 let queueNo = 0;
 const nextQueue = () => `test.queue-${(queueNo += 1)}`;
@@ -31,12 +31,11 @@ const rowsOf = (queue: string) =>
   t.db.select().from(jobs).where(eq(jobs.queue, queue)).orderBy(asc(jobs.id));
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
 });
 afterEach(async () => {
   await Promise.all(nodes.splice(0).map((n) => n.stop()));
 });
-afterAll(() => t.close());
 
 describe('retryDelay', () => {
   it('waits 5 s, 15 s, 45 s … and never more than 10 minutes', () => {

@@ -8,14 +8,14 @@ import type {
 } from '@atendi/shared';
 import { contacts, tickets } from '../../db/schema';
 import {
-  createTestApp,
+  sharedTestApp,
   inject,
   login,
   makeCompany,
   makeUser,
   makeWhatsapp,
   type Session,
-  type TestContext,
+  type SharedTestContext,
 } from '../../../test/harness';
 import { eventually } from '../../../test/eventually';
 import { pairedSimulator } from '../../../test/inbox';
@@ -24,14 +24,14 @@ import { multipart } from '../../../test/multipart';
 import { spreadsheetBomb } from '../../../test/spreadsheets';
 import { uploadContacts } from './contacts.upload';
 
-let t: TestContext;
+let t: SharedTestContext;
 let admin: Session;
 let agent: Session;
 let outsider: Session;
 let companyId: number;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   const company = await makeCompany(t.db);
   companyId = company.company.id;
   admin = await login(t.app, company.admin.email);
@@ -41,7 +41,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   closeSockets();
-  await t.close();
 });
 
 const create = (body: Record<string, unknown>, session = admin) =>

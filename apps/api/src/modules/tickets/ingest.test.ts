@@ -3,19 +3,19 @@ import { and, count, eq } from 'drizzle-orm';
 import type { WhatsappView } from '@atendi/shared';
 import { contacts, messages, queues, settings, tickets, userQueues } from '../../db/schema';
 import {
-  createTestApp,
+  sharedTestApp,
   inject,
   login,
   makeCompany,
   makeUser,
   type Session,
-  type TestContext,
+  type SharedTestContext,
 } from '../../../test/harness';
 import { eventually } from '../../../test/eventually';
 import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 import { handleChannelEvent } from './tickets.engine';
 
-let t: TestContext;
+let t: SharedTestContext;
 let company: Awaited<ReturnType<typeof makeCompany>>;
 let admin: Session;
 let connection: WhatsappView;
@@ -52,10 +52,9 @@ const messageCount = async (ticketId: number) =>
   (await t.db.select({ n: count() }).from(messages).where(eq(messages.ticketId, ticketId)))[0].n;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   connection = await pairedConnection();
 });
-afterAll(() => t.close());
 
 describe('ingest', () => {
   it('keeps a WhatsApp message with NUL bytes (text, name, raw payload), without them', async () => {
