@@ -3,22 +3,24 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { CampaignView } from '@atendi/shared';
 import { normalizeNumber } from '../apps/api/src/channels/numbers';
+import { eventually } from '../apps/api/test/eventually';
 import {
   ADMIN_EMAIL,
   api,
   args,
+  BENCH_WAIT,
   campaignsDatabaseUrl,
   cpuSeconds,
   login,
   machine,
   ms,
   postgresCpuSeconds,
+  type RunningApi,
   saveResult,
   spread,
   startApi,
   summarize,
   withDatabase,
-  type RunningApi,
 } from './lib';
 import { prepareDatabase, seedBase } from './seed';
 import { firstNames, lastNames } from './texts';
@@ -62,19 +64,6 @@ const OPT_OUT_EVERY = 100;
 const CHECKED_SHARE = 0.8;
 
 const sleep = (msDelay: number) => new Promise((r) => setTimeout(r, msDelay));
-
-const until = async (
-  what: string,
-  ok: () => Promise<boolean> | boolean,
-  timeoutMs: number,
-  everyMs = 50,
-) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(everyMs);
-  }
-};
 
 type Sql = pg.ClientBase;
 
@@ -230,8 +219,7 @@ const planning = async (
   // The plan's transaction sets started_at and inserts every recipient: once started_at is visible,
   // all of them are (one commit). Polled every 10 ms by primary key.
   let visibleAt = NaN;
-  await until(
-    'the recipients to be planned',
+  await eventually(
     async () => {
       const row = await one<{ planned: boolean }>(
         sql,
@@ -241,8 +229,9 @@ const planning = async (
       if (row.planned) visibleAt = Date.now();
       return row.planned;
     },
-    600_000,
-    10,
+    Boolean,
+    'the recipients to be planned',
+    { timeoutMs: 600_000, everyMs: 10 },
   );
   // Nothing can be sent through the unpaired connection; cancelling ends the campaign's job at its
   // next attempt.
@@ -307,14 +296,15 @@ const planning = async (
 
 const pair = async (apiUrl: string, token: string, whatsappId: number) => {
   await api(apiUrl, token, 'POST', `/whatsappsession/${whatsappId}`);
-  await until(
-    'the QR code',
+  await eventually(
     () =>
       api(apiUrl, token, 'POST', `/simulator/${whatsappId}/scan`).then(
         () => true,
         () => false,
       ),
-    30_000,
+    Boolean,
+    'the QR code',
+    BENCH_WAIT,
   );
 };
 
@@ -334,16 +324,16 @@ const sendCampaign = async (
     '/campaigns',
     campaignBody(name, ids.whatsappId, ids.listId),
   );
-  await until(
-    `campaign ${name} to finish`,
+  await eventually(
     async () =>
       (
         await one<{ status: string }>(sql, 'SELECT status FROM campaigns WHERE id = $1', [
           campaign.id,
         ])
       ).status === 'FINALIZADA',
-    120_000 + count * 50,
-    100,
+    Boolean,
+    `campaign ${name} to finish`,
+    { timeoutMs: 120_000 + count * 50, everyMs: 100 },
   );
   return campaign.id;
 };

@@ -2,20 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { eventually } from '../apps/api/test/eventually';
 import {
   ADMIN_EMAIL,
   api,
   args,
+  BENCH_WAIT,
   ingestDatabaseUrl,
   login,
   machine,
   ms,
   pool,
+  type RunningApi,
   saveResult,
   spread,
   startApi,
-  type RunningApi,
-  until,
   withDatabase,
 } from './lib';
 import { prepareDatabase, seedBase } from './seed';
@@ -66,11 +67,15 @@ const runOnce = async (run: number) => {
     const { token } = await login(owner.url, ADMIN_EMAIL);
     const wid = base.whatsappId;
     await api(owner.url, token, 'POST', `/whatsappsession/${wid}`);
-    await until('the QR code', () =>
-      api(owner!.url, token, 'POST', `/simulator/${wid}/scan`).then(
-        () => true,
-        () => false,
-      ),
+    await eventually(
+      () =>
+        api(owner!.url, token, 'POST', `/simulator/${wid}/scan`).then(
+          () => true,
+          () => false,
+        ),
+      Boolean,
+      'the QR code',
+      BENCH_WAIT,
     );
     other = await startApi(url, secrets);
     const ownerPid = async () =>
@@ -134,10 +139,15 @@ const runOnce = async (run: number) => {
         body: 'hola',
         id: `FOPEN${c}`,
       });
-    await until('the conversations', async () => {
-      const { rows } = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM tickets');
-      return rows[0]!.n >= conversations;
-    });
+    await eventually(
+      async () => {
+        const { rows } = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM tickets');
+        return rows[0]!.n >= conversations;
+      },
+      Boolean,
+      'the conversations',
+      BENCH_WAIT,
+    );
     const { rows: tickets } = await sql.query<{ id: number }>(
       'UPDATE tickets SET status = $1, user_id = $2 RETURNING id',
       ['open', base.adminId],
@@ -147,21 +157,23 @@ const runOnce = async (run: number) => {
     const acceptedIn: string[] = [];
     const acceptedOut: string[] = [];
     let takenOverAt = 0;
+    // From the kill on: when the other node holds the session (left 0 if it does not in 2 minutes).
+    let watch: Promise<unknown> = Promise.resolve();
     const t0 = performance.now();
     const kill = () => {
       if (killedAt) return;
       killedAt = performance.now();
       process.kill(owner!.pid, 'SIGKILL');
+      watch = eventually(
+        ownerPid,
+        (pid) => pid !== null && pid !== pidBefore,
+        'the other node to take the session over',
+        { timeoutMs: 120_000, everyMs: 10 },
+      ).then(
+        () => (takenOverAt = performance.now()),
+        () => undefined,
+      );
     };
-    const watch = (async () => {
-      while (!takenOverAt) {
-        if (killedAt) {
-          const pid = await ownerPid();
-          if (pid !== null && pid !== pidBefore) takenOverAt = performance.now();
-        }
-        await sleep(10);
-      }
-    })();
     const inbound = pool(total, concurrency, async (i) => {
       const id = `FIN${i}`;
       const { status, at } = await call(`/simulator/${wid}/inbound`, {
@@ -190,12 +202,11 @@ const runOnce = async (run: number) => {
     });
     await Promise.all([inbound, outbound]);
     const sentAt = performance.now();
-    await Promise.race([watch, sleep(60_000)]);
+    await watch;
     // The backlog: every accepted send on the phone.
     const wallStart = Date.now() - (performance.now() - t0);
     const toWall = (at: number) => wallStart + (at - t0);
-    await until(
-      'every accepted send on the phone',
+    await eventually(
       async () => {
         const { rows } = await sql.query<{ n: number }>(
           `SELECT count(DISTINCT body)::int AS n FROM simulator_messages WHERE whatsapp_id = $1 AND body LIKE 'envío %'`,
@@ -203,8 +214,9 @@ const runOnce = async (run: number) => {
         );
         return rows[0]!.n >= acceptedOut.length;
       },
-      300_000,
-      100,
+      Boolean,
+      'every accepted send on the phone',
+      { timeoutMs: 300_000, everyMs: 100 },
     );
     const drainedAt = performance.now();
 

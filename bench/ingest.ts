@@ -3,10 +3,12 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
+import { eventually } from '../apps/api/test/eventually';
 import {
   ADMIN_EMAIL,
   api,
   args,
+  BENCH_WAIT,
   cpuSeconds,
   ingestDatabaseUrl,
   login,
@@ -18,13 +20,12 @@ import {
   pool,
   postgresCpuSeconds,
   processMemoryMiB,
+  type RunningApi,
   saveResult,
   spread,
+  type Sql,
   startApi,
   summarize,
-  type RunningApi,
-  type Sql,
-  until,
 } from './lib';
 import { prepareDatabase, preparePglite, seedBase } from './seed';
 import { portuguese, spanish } from './texts';
@@ -109,11 +110,15 @@ const runOnce = async (run: number) => {
     const apiUrl = server.url;
     // Pair the virtual phone as a person would: start the session, then scan its QR code.
     await api(apiUrl, token, 'POST', `/whatsappsession/${wid}`);
-    await until('the QR code', () =>
-      api(apiUrl, token, 'POST', `/simulator/${wid}/scan`).then(
-        () => true,
-        () => false,
-      ),
+    await eventually(
+      () =>
+        api(apiUrl, token, 'POST', `/simulator/${wid}/scan`).then(
+          () => true,
+          () => false,
+        ),
+      Boolean,
+      'the QR code',
+      BENCH_WAIT,
     );
 
     const seen = new Map<string, number>();
@@ -139,20 +144,27 @@ const runOnce = async (run: number) => {
         const text = await res.text();
         if (!res.ok) throw new Error(`inbound → ${res.status} ${text}`);
       });
-    // The rooms are joined once an event comes through.
-    await until('the first event', async () => {
-      await inbound(numberOf(0, '5511944'), bodyOf('p0', 0));
-      await new Promise((r) => setTimeout(r, 200));
-      return seen.has('p0');
-    });
+    // The rooms are joined once an event comes through: a message is written again each 200 ms
+    // until one is heard.
+    await eventually(
+      async () => {
+        if (!seen.has('p0')) await inbound(numberOf(0, '5511944'), bodyOf('p0', 0));
+        return seen.has('p0');
+      },
+      Boolean,
+      'the first event',
+      { ...BENCH_WAIT, everyMs: 200 },
+    );
 
     // Warm-up on other contacts (JIT, pools, caches), not counted.
     await pool(warmup, concurrency, (i) =>
       inbound(numberOf(i % contacts, '5511933'), bodyOf(`w${i}`, i)),
     );
-    await until(
-      'the warm-up events',
+    await eventually(
       () => [...seen.keys()].filter((k) => k[0] === 'w').length === warmup,
+      Boolean,
+      'the warm-up events',
+      BENCH_WAIT,
     );
 
     // The route alone (auth, connection lookup, session routing, no storage): its ceiling.
@@ -195,10 +207,11 @@ const runOnce = async (run: number) => {
       answered[i] = performance.now();
     });
     const sent = performance.now();
-    await until(
-      'every message event',
+    await eventually(
       () => [...Array(total).keys()].every((i) => seen.has(`m${i}`)),
-      30_000,
+      Boolean,
+      'every message event',
+      BENCH_WAIT,
     ).catch(() => undefined);
     const cpuAfter = { api: cpuSeconds(server.pid), pg: dbCpu() };
     const xactAfter = await stat();

@@ -17,6 +17,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { format } from 'prettier';
 import { pgliteExtensions } from '../apps/api/src/db/client';
+import { eventually } from '../apps/api/test/eventually';
 
 // What the bench scripts share: database URLs, the product started as `npm start` runs it, an HTTP
 // client, percentiles and the results folder.
@@ -332,20 +333,21 @@ export const startApi = async (
   child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
   const url = `http://127.0.0.1:${port}`;
   // PGlite opens a large database in WASM: give it longer.
-  const deadline = Date.now() + (pglite ? 600_000 : 120_000);
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`API exited (${child.exitCode}):\n${output}`);
-    try {
-      if ((await fetch(`${url}/version`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`API did not answer in time:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await eventually(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`API exited (${child.exitCode})`);
+      return fetch(`${url}/version`).then(
+        (res) => res.ok,
+        () => false,
+      );
+    },
+    Boolean,
+    'the API to answer',
+    { timeoutMs: pglite ? 600_000 : 120_000, everyMs: 250 },
+  ).catch((error: unknown) => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    throw new Error(`${String(error)}\n${output}`);
+  });
   return {
     url,
     pid: child.pid!,
@@ -394,19 +396,8 @@ export const api = async <T = unknown>(
   return (text ? JSON.parse(text) : undefined) as T;
 };
 
-// Waits until ok() holds, checking every pollMs; fails naming what it waited for.
-export const until = async (
-  what: string,
-  ok: () => Promise<boolean> | boolean,
-  timeoutMs = 30_000,
-  pollMs = 50,
-) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, pollMs));
-  }
-};
+// How long the bench waits for what it asked, and how often it looks (eventually's options).
+export const BENCH_WAIT = { timeoutMs: 30_000, everyMs: 50 };
 
 // Runs count tasks with at most `limit` in flight.
 export const pool = async (count: number, limit: number, work: (i: number) => Promise<void>) => {

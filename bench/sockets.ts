@@ -7,10 +7,12 @@ import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { defaultSchedules, settingDefaults } from '@atendi/shared';
 import { hashPassword } from '../apps/api/src/platform/passwords';
+import { eventually } from '../apps/api/test/eventually';
 import {
   PASSWORD,
   api,
   args,
+  BENCH_WAIT,
   cpuSeconds,
   login,
   machine,
@@ -86,6 +88,7 @@ type Tally = {
 };
 
 type FromWorker =
+  | { type: 'ready' }
   | {
       type: 'connected';
       connected: number;
@@ -251,6 +254,7 @@ const runWorker = () => {
   });
   // The orchestrator is done (or gone): the sockets go with the process.
   process.on('disconnect', () => process.exit(0));
+  send({ type: 'ready' });
 };
 
 // --- The orchestrating side ---
@@ -485,16 +489,16 @@ const prepareConversation = async (
   queueId: number,
 ) => {
   await api(server.url, token, 'POST', `/whatsappsession/${whatsappId}`);
-  const deadline = Date.now() + 30_000;
-  while (
-    !(await api(server.url, token, 'POST', `/simulator/${whatsappId}/scan`).then(
-      () => true,
-      () => false,
-    ))
-  ) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for the QR code');
-    await sleep(50);
-  }
+  await eventually(
+    () =>
+      api(server.url, token, 'POST', `/simulator/${whatsappId}/scan`).then(
+        () => true,
+        () => false,
+      ),
+    Boolean,
+    'the QR code',
+    BENCH_WAIT,
+  );
   await inbound(server.url, token, whatsappId, FIRST_MESSAGE);
   const { rows } = await sql.query<{ id: number; status: string; queue_id: number | null }>(
     'SELECT id, status, queue_id FROM tickets WHERE whatsapp_id = $1',
@@ -567,7 +571,6 @@ const isExact = (tally: Tally) => {
 };
 
 const ANSWER_TIMEOUT_MS = 10_000;
-const SETTLE_AFTER_CONNECT_MS = 5_000;
 const RECEIPT_TIMEOUT_MS = 10_000;
 // After the last target heard it, how long a stray or repeated event still has to show up.
 const SETTLE_MS = 250;
@@ -667,11 +670,20 @@ const runOnce = async (run: number) => {
     );
 
     for (let w = 0; w < workerCount; w += 1) workers.push(spawnWorker());
-    await sleep(5_000);
+    await Promise.all(workers.map((child) => nextMessage(child, 'ready', ANSWER_TIMEOUT_MS)));
     const empty = memoryOf(server.pid);
     const connect = await connectClients(workers, server.url, plans);
-    // The connections' last writes (online status) settle first; then a full ping round (18 s) idle.
-    await sleep(SETTLE_AFTER_CONNECT_MS);
+    // The connections' last writes (every agent online) come first; then a full ping round (18 s)
+    // idle.
+    const agents = new Set(plans.map((plan) => plan.token)).size;
+    await eventually(
+      async () =>
+        (await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM users WHERE online'))
+          .rows[0]!.n,
+      (online) => online >= agents,
+      'every connected agent online',
+      { timeoutMs: 60_000, everyMs: 100 },
+    );
     const cpuBefore = cpuSeconds(server.pid);
     await sleep(idleSeconds * 1000);
     const idleCpuShare = (cpuSeconds(server.pid) - cpuBefore) / idleSeconds;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { format, resolveConfig } from 'prettier';
 import type { AuthSession, ChatMessageView, TicketView } from '@atendi/shared';
+import { eventually } from '../apps/api/test/eventually';
 import { args, resultsDir, root, summarize } from './lib';
 
 // Scrolling the inbox in a browser: `npx tsx bench/web-scroll.ts [--dist DIR]` after a web build
@@ -399,14 +400,24 @@ const scrollSteadily = ({ selector, direction, speed, untilMs }: ScrollArgs) =>
     requestAnimationFrame(step);
   });
 
-const waitFor = async (check: () => boolean | Promise<boolean>, timeoutMs: number) => {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return false;
-};
+// Whether check() held within timeoutMs (looked at every 50 ms).
+const waitFor = (check: () => boolean | Promise<boolean>, timeoutMs: number) =>
+  eventually(check, Boolean, 'the next page', { timeoutMs, everyMs: 50 }).then(
+    () => true,
+    () => false,
+  );
+
+// Resolves after the page has drawn `count` more frames.
+const frames = (count: number) =>
+  new Promise<void>((resolve) => {
+    let left = count;
+    const step = () => {
+      left -= 1;
+      if (left <= 0) resolve();
+      else requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  });
 
 // --- The phases ---
 
@@ -466,7 +477,8 @@ const scrollTicketList = async (page: Page, origin: string) => {
     );
     reachedLastTicket = (await lastTicket.count()) > 0;
   }
-  await page.waitForTimeout(300);
+  // The frames right after the scroll (about 300 ms) are recorded too.
+  await page.evaluate(frames, 18);
   await bench(page).stop();
   return {
     ticketsLoaded: Math.min(served.ticketPages * TICKET_PAGE_SIZE, TICKETS),
@@ -507,11 +519,8 @@ const scrollChat = async (page: Page, origin: string) => {
     const before = await page.evaluate(firstVisibleMessage, MESSAGES_SCROLL);
     const asked = served.messagePages;
     if (!(await waitFor(() => served.messagePages > asked, 5000))) break;
-    // Two frames for the page to be rendered and the position corrected.
-    await page.evaluate(
-      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-    );
-    await page.waitForTimeout(100);
+    // Frames for the page to be rendered and the position corrected (about 130 ms).
+    await page.evaluate(frames, 8);
     const after = before ? await page.evaluate(topOf, before.id) : null;
     if (before && after !== null) jumps.push(Math.abs(after - before.top));
   }
@@ -530,7 +539,7 @@ const scrollChat = async (page: Page, origin: string) => {
     speed: SPEED_PX_PER_S,
     untilMs: Date.now() + MAX_PHASE_MS,
   });
-  await page.waitForTimeout(300);
+  await page.evaluate(frames, 18);
   await bench(page).stop();
   const down = {
     reachedNewest: ended === 'end' && (await page.getByTestId(`message-${MESSAGES}`).isVisible()),

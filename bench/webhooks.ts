@@ -4,6 +4,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { startFakeGraph, type FakeGraph } from '../apps/api/test/fake-graph';
+import { eventually } from '../apps/api/test/eventually';
 import {
   ADMIN_EMAIL,
   api,
@@ -14,13 +15,12 @@ import {
   ms,
   postgresCpuSeconds,
   requestsDatabaseUrl,
+  type RunningApi,
   saveResult,
   spread,
   startApi,
   summarize,
   withDatabase,
-  type RunningApi,
-  until,
 } from './lib';
 import { prepareDatabase, seedBase } from './seed';
 import { portuguese, spanish } from './texts';
@@ -191,13 +191,13 @@ const createConnection = async (apiUrl: string, token: string, graph: FakeGraph)
     cloudVerifyToken: 'bench-verify-token',
     cloudApiBaseUrl: graph.url,
   });
-  await until(
-    'the connection to be CONNECTED',
+  await eventually(
     async () =>
       (await api<{ status: string }>(apiUrl, token, 'GET', `/whatsapp/${id}`)).status ===
       'CONNECTED',
-    30_000,
-    100,
+    Boolean,
+    'the connection to be CONNECTED',
+    { timeoutMs: 30_000, everyMs: 100 },
   );
   return id;
 };
@@ -230,11 +230,11 @@ const runOnce = async (run: number) => {
     const warm = await sendAtRate(server.url, agent, warmup);
     const warmErrors = warm.samples.filter((s) => s.status !== 200).length;
     if (warmErrors) throw new Error(`${warmErrors} warm-up webhooks were not answered 200`);
-    await until(
-      'the warm-up to be processed',
+    await eventually(
       () => drained(sql, 'w', warmup.length),
-      drainTimeoutMs,
-      100,
+      Boolean,
+      'the warm-up to be processed',
+      { timeoutMs: drainTimeoutMs, everyMs: 100 },
     );
 
     const total = rate * seconds;
@@ -244,12 +244,10 @@ const runOnce = async (run: number) => {
     const lastAnswer = Math.max(...samples.map((s) => s.answered));
     const cpuAfter = { api: cpuSeconds(server.pid), pg: postgresCpuSeconds() };
     const backlog = await inboxState(sql, 'm');
-    await until(
-      'every message to be processed',
-      () => drained(sql, 'm', total),
-      drainTimeoutMs,
-      100,
-    );
+    await eventually(() => drained(sql, 'm', total), Boolean, 'every message to be processed', {
+      timeoutMs: drainTimeoutMs,
+      everyMs: 100,
+    });
     const cpuDrained = cpuSeconds(server.pid);
     const state = await inboxState(sql, 'm');
     const { rows } = await sql.query<{ first: number; last: number }>(

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { OPENAI_KEY, startFakeOpenAi, type FakeOpenAi } from '../apps/api/test/fake-openai';
-import { apiClient, until, type Outbound } from './support/api';
+import { eventually } from '../apps/api/test/eventually';
+import { apiClient, type Outbound, pairSimulator, POLL } from './support/api';
 import { launchBrowser } from './support/browser';
 import { logIn } from './support/pages';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
@@ -113,14 +114,7 @@ describe('AI agents', () => {
       greetingMessage: 'Bienvenido a Pizzería Roma. Elija:',
       queueIds: [sales.id, support.id],
     });
-    await until(
-      () =>
-        client.call(setup, 'POST', `/simulator/${connection.id}/scan`).then(
-          () => true,
-          () => false,
-        ),
-      Boolean,
-    );
+    await pairSimulator(client, setup, connection.id);
     const write = (body: string) =>
       client.call(setup, 'POST', `/simulator/${connection.id}/inbound`, {
         from: CONTACT,
@@ -136,13 +130,17 @@ describe('AI agents', () => {
     await person.getByRole('tab', { name: /En espera/ }).click();
 
     await write('Hola');
-    await until(received, (rows) => rows.length >= 1, 150);
+    await eventually(received, (rows) => rows.length >= 1, 'the greeting', {
+      ...POLL,
+      timeoutMs: 15_000,
+    });
     await write('1');
     await write('¿Tienen pizza napolitana?');
-    const answered = await until(
+    const answered = await eventually(
       received,
       (rows) => rows.some((r) => r.body.includes('¿Tienen pizza napolitana?')),
-      150,
+      "the agent's answer",
+      { ...POLL, timeoutMs: 15_000 },
     );
     expect(answered.at(-1)?.body).toMatch(/^Respuesta automática/);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './support/browser';
-import { logIn as logInAs } from './support/pages';
+import { logIn as logInAs, socketConnected } from './support/pages';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
 
 let server: RunningServer;
@@ -64,10 +64,14 @@ describe('announcements', () => {
 
     const account = await signUpCompany();
     const customer = await newBrowserPage();
+    // The first list loaded and the live socket connected before anything is announced.
+    const listed = customer.waitForResponse(
+      (res) => new URL(res.url()).pathname === '/announcements',
+    );
+    const connected = socketConnected(customer);
     await logIn(customer, account.email, account.password);
     await customer.getByTestId('announcements-button').waitFor();
-    // Let the first list load and the socket connect before anything is announced.
-    await customer.waitForTimeout(1000);
+    await Promise.all([listed, connected]);
     const before = await announcementCount(customer);
 
     await operator.goto(`${server.webUrl}/announcements`);

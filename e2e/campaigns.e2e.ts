@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import writeXlsxFile from 'write-excel-file/node';
-import { apiClient, until, type Outbound } from './support/api';
+import { eventually } from '../apps/api/test/eventually';
+import { apiClient, type Outbound, pairSimulator, POLL } from './support/api';
 import { launchBrowser } from './support/browser';
 import { logIn } from './support/pages';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
@@ -30,8 +31,11 @@ const contacts = [
 const badNumber = numberOf(4);
 const listName = 'Clientes de la feria';
 
+// Metrics on: the flow watches the campaigns' sending jobs as an operator's Prometheus would.
+const METRICS_TOKEN = 'e2e-campaigns-metrics-token';
+
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ METRICS_TOKEN });
   browser = await launchBrowser();
   client = apiClient(server.apiUrl);
   // The browser logs in as ADMIN_EMAIL, and a login ends the account's other sessions: the test's own
@@ -51,14 +55,7 @@ beforeAll(async () => {
     provider: 'simulator',
   });
   connectionId = connection.id;
-  await until(
-    () =>
-      client.call(admin, 'POST', `/simulator/${connectionId}/scan`).then(
-        () => true,
-        () => false,
-      ),
-    Boolean,
-  );
+  await pairSimulator(client, admin, connectionId);
   page = await (await browser.newContext()).newPage();
   await logIn(page, server.webUrl);
 });
@@ -68,6 +65,21 @@ afterAll(async () => {
 });
 
 const outbound = () => client.call<Outbound[]>(admin, 'GET', `/simulator/${connectionId}/outbound`);
+
+// How many of the campaigns' sending jobs wait or run, as the node's metrics tell.
+const sendingJobs = async () => {
+  const res = await fetch(`${server.apiUrl}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const lines = (await res.text()).split('\n');
+  return ['atendi_jobs_pending', 'atendi_jobs_running']
+    .flatMap((name) =>
+      lines.filter(
+        (line) => line.startsWith(`${name}{`) && line.includes('queue="campaign.dispatch"'),
+      ),
+    )
+    .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+};
 
 // The variants as written in the dialog, and as each contact must receive them.
 const variants = (first: string, second: string) => ({
@@ -203,13 +215,14 @@ describe('campaigns, end to end', () => {
       (window as unknown as { sameDocument?: boolean }).sameDocument = true;
     });
     const seen: number[] = [];
-    await until(
+    await eventually(
       async () => Number(await bar.getAttribute('aria-valuenow')),
       (value) => {
         if (seen.at(-1) !== value) seen.push(value);
         return value === 100;
       },
-      300,
+      'the progress bar at 100',
+      { ...POLL, timeoutMs: 30_000 },
     );
     expect(seen[0]).toBeLessThan(100);
     expect(seen.some((value) => value > 0 && value < 100)).toBe(true);
@@ -239,15 +252,27 @@ describe('campaigns, end to end', () => {
     const reminders = async () => (await outbound()).filter(isReminder);
 
     // The first message went out: stop the campaign before the next one.
-    await until(reminders, (list) => list.length >= 1, 200);
+    await eventually(reminders, (list) => list.length >= 1, 'the first reminder', {
+      ...POLL,
+      timeoutMs: 20_000,
+    });
     await row.getByRole('button', { name: `Detener ${name}` }).click();
     const confirm = page.getByRole('dialog', { name: `¿Detener la campaña ${name}?` });
     await confirm.getByRole('button', { name: 'Detener' }).click();
     await page.getByText('Campaña detenida.').waitFor();
     await row.getByText('Cancelada', { exact: true }).waitFor();
     expect(await reminders()).toHaveLength(1);
-    // Past the 5-s interval, nothing more arrives.
-    await new Promise((resolve) => setTimeout(resolve, 6000));
+    // Its sending job runs again after the 5-s interval, finds it stopped and ends: nothing more
+    // arrives.
+    await eventually(
+      sendingJobs,
+      (jobs) => jobs === 0,
+      "the stopped campaign's sending job to end",
+      {
+        ...POLL,
+        timeoutMs: 20_000,
+      },
+    );
     expect(await reminders()).toHaveLength(1);
     await row.getByText('Cancelada', { exact: true }).waitFor();
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiClient, until, type Outbound } from './support/api';
+import { eventually } from '../apps/api/test/eventually';
+import { apiClient, type Outbound, pairSimulator, POLL } from './support/api';
 import { launchBrowser } from './support/browser';
 import { logIn } from './support/pages';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
@@ -32,14 +33,7 @@ beforeAll(async () => {
     name: 'Principal',
     provider: 'simulator',
   });
-  await until(
-    () =>
-      client
-        .call(token, 'POST', `/simulator/${connection.id}/scan`)
-        .then(() => true)
-        .catch(() => false),
-    Boolean,
-  );
+  await pairSimulator(client, token, connection.id);
 });
 afterAll(async () => {
   await browser?.close();
@@ -49,12 +43,14 @@ afterAll(async () => {
 type TicketList = { tickets: { id: number; contact: { number: string } }[] };
 
 const ticketOf = (number: string, status: string) =>
-  until(
+  eventually(
     () =>
       client
         .call<TicketList>(token, 'GET', `/tickets?status=${status}&showAll=true`)
         .then((list) => list.tickets.find((ticket) => ticket.contact.number === number)),
     Boolean,
+    `the ${status} ticket of ${number}`,
+    POLL,
   ).then((ticket) => ticket!);
 
 const counter = (page: Page, key: string) =>
@@ -103,32 +99,40 @@ describe('dashboard', () => {
     await row.getByRole('img', { name: 'Desconectado' }).waitFor();
     // The charts: the conversation the admin accepted, and the two started today.
     const perUser = page.getByRole('img', { name: 'Tickets por usuario' });
-    await until(
+    await eventually(
       () => perUser.textContent(),
       (text) => Boolean(text?.includes(`${me.name}: 1`)),
+      'the per-user chart',
+      POLL,
     );
     const perDay = page.getByRole('img', { name: 'Tickets por día' });
-    await until(
+    await eventually(
       () => perDay.textContent(),
       (text) => Boolean(text?.includes(': 2')),
+      'the per-day chart',
+      POLL,
     );
 
     // A date range with nothing in it: no resolved conversation, while the waiting one still waits.
     await page.getByLabel('Fecha inicial').fill('2020-01-01');
     await page.getByLabel('Fecha final').fill('2020-01-31');
     await page.getByRole('button', { name: 'Filtrar' }).click();
-    await until(
+    await eventually(
       () => counter(page, 'supportFinished'),
       (text) => text === '0',
+      'no resolved conversation in the range',
+      POLL,
     );
     expect(await counter(page, 'supportPending')).toBe('1');
     // The last 7 days bring the day's figures back.
     await page.getByRole('combobox', { name: 'Período' }).click();
     await page.getByRole('option', { name: 'Últimos 7 días' }).click();
     await page.getByRole('button', { name: 'Filtrar' }).click();
-    await until(
+    await eventually(
       () => counter(page, 'supportFinished'),
       (text) => text === '1',
+      'the resolved conversation back',
+      POLL,
     );
 
     // English and the other theme: the same figures under English names.
@@ -172,13 +176,17 @@ describe('messages API page', () => {
     await text.getByRole('textbox', { name: 'Número' }).fill(`+${number}`);
     await text.getByRole('textbox', { name: 'Mensaje' }).fill('Su pedido ya salió');
     await text.getByRole('button', { name: 'Enviar' }).click();
-    await until(
+    await eventually(
       () => page.getByTestId('messages-api-result-text').textContent(),
       (answer) => Boolean(answer?.includes('201')),
+      "the text send's answer",
+      POLL,
     );
-    const received = await until(
+    const received = await eventually(
       () => sentTo(number),
       (list) => list.length === 1,
+      'the text on the phone',
+      POLL,
     );
     expect(received[0]!.body).toBe('Su pedido ya salió');
 
@@ -191,22 +199,28 @@ describe('messages API page', () => {
       buffer: Buffer.from('%PDF-1.4 factura'),
     });
     await media.getByRole('button', { name: 'Enviar' }).click();
-    await until(
+    await eventually(
       () => page.getByTestId('messages-api-result-media').textContent(),
       (answer) => Boolean(answer?.includes('201')),
+      "the file send's answer",
+      POLL,
     );
-    const both = await until(
+    const both = await eventually(
       () => sentTo(number),
       (list) => list.length === 2,
+      'the file on the phone',
+      POLL,
     );
     expect(both[1]).toMatchObject({ mediaType: 'application', fileName: 'factura.pdf' });
 
     // A wrong token is the API's 401, shown in the result, and the admin stays logged in.
     await text.getByRole('textbox', { name: 'Token' }).fill('not-a-token');
     await text.getByRole('button', { name: 'Enviar' }).click();
-    await until(
+    await eventually(
       () => page.getByTestId('messages-api-result-text').textContent(),
       (answer) => Boolean(answer?.includes('ERR_INVALID_API_TOKEN')),
+      "the wrong token's answer",
+      POLL,
     );
     expect(new URL(page.url()).pathname).toBe('/messages-api');
     await context.close();

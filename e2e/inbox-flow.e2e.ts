@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiClient, until, type Outbound } from './support/api';
+import { eventually } from '../apps/api/test/eventually';
+import { apiClient, type Outbound, pairSimulator, POLL } from './support/api';
 import { launchBrowser } from './support/browser';
 import { logIn } from './support/pages';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
@@ -62,14 +63,7 @@ describe('inbox, end to end', () => {
       greetingMessage: '¡Hola! Elija una opción:',
       queueIds: [sales.id, support.id],
     });
-    await until(
-      () =>
-        client.call(phone, 'POST', `/simulator/${connection.id}/scan`).then(
-          () => true,
-          () => false,
-        ),
-      Boolean,
-    );
+    await pairSimulator(client, phone, connection.id);
     const write = (body: string) =>
       client.call(phone, 'POST', `/simulator/${connection.id}/inbound`, {
         from: CONTACT,
@@ -78,7 +72,11 @@ describe('inbox, end to end', () => {
       });
     const received = () =>
       client.call<Outbound[]>(phone, 'GET', `/simulator/${connection.id}/outbound`);
-    const waitReceived = (count: number) => until(received, (rows) => rows.length >= count, 150);
+    const waitReceived = (count: number) =>
+      eventually(received, (rows) => rows.length >= count, `${count} messages on the phone`, {
+        ...POLL,
+        timeoutMs: 15_000,
+      });
 
     const agentContext = await browser.newContext();
     const adminContext = await browser.newContext();
@@ -109,7 +107,12 @@ describe('inbox, end to end', () => {
     // Text.
     await composer.fill('Con gusto le ayudo.');
     await composer.press('Enter');
-    await until(received, (rows) => rows.some((r) => r.body.includes('Con gusto le ayudo.')));
+    await eventually(
+      received,
+      (rows) => rows.some((r) => r.body.includes('Con gusto le ayudo.')),
+      'the reply on the phone',
+      POLL,
+    );
 
     // An emoji from the picker.
     await agent.getByRole('button', { name: 'Emojis' }).click();
@@ -118,7 +121,12 @@ describe('inbox, end to end', () => {
     const withEmoji = await composer.inputValue();
     expect(withEmoji.trim().length).toBeGreaterThan(0);
     await composer.press('Enter');
-    await until(received, (rows) => rows.some((r) => r.body.includes(withEmoji.trim())));
+    await eventually(
+      received,
+      (rows) => rows.some((r) => r.body.includes(withEmoji.trim())),
+      'the emoji on the phone',
+      POLL,
+    );
 
     // A file.
     await agent.getByTestId('composer-file-input').setInputFiles({
@@ -131,33 +139,45 @@ describe('inbox, end to end', () => {
       .getByText('catalogo.pdf')
       .waitFor();
     await agent.getByRole('button', { name: 'Enviar' }).click();
-    await until(received, (rows) => rows.some((r) => r.fileName === 'catalogo.pdf'));
+    await eventually(
+      received,
+      (rows) => rows.some((r) => r.fileName === 'catalogo.pdf'),
+      'the file on the phone',
+      POLL,
+    );
 
     // A quick answer.
     await composer.fill('/gra');
     await agent.getByRole('option', { name: /gracias/ }).click();
     expect(await composer.inputValue()).toContain('¡Gracias por su paciencia!');
     await composer.press('Enter');
-    const sent = await until(received, (rows) =>
-      rows.some((r) => r.body.includes('¡Gracias por su paciencia!')),
+    const sent = await eventually(
+      received,
+      (rows) => rows.some((r) => r.body.includes('¡Gracias por su paciencia!')),
+      'the quick answer on the phone',
+      POLL,
     );
 
     // The phone reads everything: the ticks turn to read live. (Once the chat shows every send
     // recorded: a receipt for a send the platform has not recorded yet finds no message to mark.)
     const ours = sent.filter((r) => r.to === CONTACT).slice(2);
     expect(ours).toHaveLength(4);
-    await until(
+    await eventually(
       () => agent.getByTitle('Pendiente de envío').count(),
       (n) => n === 0,
+      'every send recorded',
+      POLL,
     );
     for (const message of ours)
       await client.call(phone, 'POST', `/simulator/${connection.id}/ack`, {
         id: message.id,
         ack: 4,
       });
-    await until(
+    await eventually(
       () => agent.getByTitle('Leído').count(),
       (n) => n >= 4,
+      'the read ticks',
+      POLL,
     );
 
     // The agent hands it to Soporte: it leaves the agent and waits in Soporte for the admin.
@@ -175,8 +195,11 @@ describe('inbox, end to end', () => {
     await admin.getByRole('button', { name: 'Reabrir' }).waitFor();
 
     // Resolved: the rating question goes out and the contact's "3" is thanked (no new conversation).
-    const question = await until(received, (rows) =>
-      rows.some((r) => r.body.includes('*3* - Muy satisfecho')),
+    const question = await eventually(
+      received,
+      (rows) => rows.some((r) => r.body.includes('*3* - Muy satisfecho')),
+      'the rating question',
+      POLL,
     );
     const countAfterQuestion = question.length;
     await write('3');

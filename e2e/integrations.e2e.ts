@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startFakeTypebot, type FakeTypebot } from '../apps/api/test/fake-typebot';
-import { apiClient, until, type Outbound } from './support/api';
+import { eventually } from '../apps/api/test/eventually';
+import { apiClient, type Outbound, pairSimulator, POLL } from './support/api';
 import { launchBrowser } from './support/browser';
 import { logIn } from './support/pages';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
@@ -106,14 +107,7 @@ describe('integrations', () => {
       greetingMessage: 'Bienvenido. Elija:',
       queueIds: [sales.id, support.id],
     });
-    await until(
-      () =>
-        client.call(setup, 'POST', `/simulator/${connection.id}/scan`).then(
-          () => true,
-          () => false,
-        ),
-      Boolean,
-    );
+    await pairSimulator(client, setup, connection.id);
     const write = (body: string) =>
       client.call(setup, 'POST', `/simulator/${connection.id}/inbound`, {
         from: CONTACT,
@@ -126,7 +120,14 @@ describe('integrations', () => {
       );
     const nextReplies = async (count: number) => {
       const before = (await received()).length;
-      return (await until(received, (rows) => rows.length >= before + count, 150)).slice(before);
+      return (
+        await eventually(
+          received,
+          (rows) => rows.length >= before + count,
+          `${count} more replies`,
+          { ...POLL, timeoutMs: 15_000 },
+        )
+      ).slice(before);
     };
 
     // The admin watches the waiting list.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './support/browser';
-import { submitLogin } from './support/pages';
+import { socketConnected, submitLogin } from './support/pages';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
 
 let server: RunningServer;
@@ -75,10 +75,11 @@ describe('web shell', () => {
     const first = await browser.newContext();
     const second = await browser.newContext();
     const a = await first.newPage();
+    // The first browser's live socket is connected before the second login.
+    const connected = socketConnected(a);
     await logIn(a);
     await a.waitForURL('**/tickets');
-    // Give the first browser's socket a moment to connect before the second login.
-    await a.waitForTimeout(1000);
+    await connected;
 
     const b = await second.newPage();
     await logIn(b);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { apiClient, until } from './support/api';
+import { eventually } from '../apps/api/test/eventually';
+import { apiClient, pairSimulator, POLL } from './support/api';
 import { launchBrowser } from './support/browser';
 import { logIn } from './support/pages';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
@@ -38,14 +39,7 @@ describe('inbox', () => {
       name: 'Inbox',
       provider: 'simulator',
     });
-    await until(
-      () =>
-        api(phone, 'POST', `/simulator/${connection.id}/scan`).then(
-          () => true,
-          () => false,
-        ),
-      Boolean,
-    );
+    await pairSimulator(client(), phone, connection.id);
 
     const page = await browser.newPage();
     await logIn(page, server.webUrl);
@@ -65,7 +59,7 @@ describe('inbox', () => {
     await composer.fill('Sí, tenemos 3 unidades.');
     await composer.press('Enter');
 
-    const sent = await until(
+    const sent = await eventually(
       () =>
         client().call<{ id: string; body: string }[]>(
           phone,
@@ -73,6 +67,8 @@ describe('inbox', () => {
           `/simulator/${connection.id}/outbound`,
         ),
       (rows) => rows.length > 0,
+      'the reply on the phone',
+      POLL,
     );
     expect(sent[0].body).toContain('Sí, tenemos 3 unidades.');
     // The phone reads it once the chat shows it sent, as a person would: a receipt for a send the

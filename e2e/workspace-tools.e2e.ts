@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import writeXlsxFile from 'write-excel-file/node';
-import { apiClient, until, type Outbound } from './support/api';
+import { eventually } from '../apps/api/test/eventually';
+import { apiClient, type Outbound, pairSimulator, POLL } from './support/api';
 import { launchBrowser } from './support/browser';
 import { logIn } from './support/pages';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
@@ -35,14 +36,7 @@ beforeAll(async () => {
     provider: 'simulator',
   });
   connectionId = connection.id;
-  await until(
-    () =>
-      client.call(admin, 'POST', `/simulator/${connectionId}/scan`).then(
-        () => true,
-        () => false,
-      ),
-    Boolean,
-  );
+  await pairSimulator(client, admin, connectionId);
 });
 afterAll(async () => {
   await browser?.close();
@@ -58,7 +52,7 @@ const newPage = async (email = ADMIN_EMAIL, password = ADMIN_PASSWORD): Promise<
 // A contact writes in: their ticket waits in the inbox.
 const writeIn = async (from: string, name: string, body: string) => {
   await client.call(admin, 'POST', `/simulator/${connectionId}/inbound`, { from, name, body });
-  return until(
+  return eventually(
     () =>
       client.call<{ tickets: { id: number; uuid: string; contact: { number: string } }[] }>(
         admin,
@@ -66,6 +60,8 @@ const writeIn = async (from: string, name: string, body: string) => {
         `/tickets?status=pending&showAll=true&searchParam=${from}`,
       ),
     ({ tickets }) => tickets.some((t) => t.contact.number === from),
+    `the ticket of ${from}`,
+    POLL,
   ).then(({ tickets }) => tickets.find((t) => t.contact.number === from)!);
 };
 
@@ -151,9 +147,11 @@ describe('workspace tools, end to end', () => {
     await card(mover, String(won.id)).waitFor();
     await card(watcher, String(won.id)).waitFor();
     expect(await card(watcher, 'open').count()).toBe(0);
-    await until(
+    await eventually(
       () => client.call<{ tags: { id: number }[] }>(admin, 'GET', `/tickets/${ticket.id}`),
       ({ tags }) => tags.length === 1 && tags[0].id === won.id,
+      'the tag moved',
+      POLL,
     );
 
     // The card's button opens the conversation.
@@ -177,10 +175,11 @@ describe('workspace tools, end to end', () => {
       sendAt: new Date(Date.now() + 2000).toISOString(),
     });
 
-    const sent = await until(
+    const sent = await eventually(
       () => client.call<Outbound[]>(admin, 'GET', `/simulator/${connectionId}/outbound`),
       (rows) => rows.some((row) => row.to === number),
-      200,
+      'the scheduled message on the phone',
+      { ...POLL, timeoutMs: 20_000 },
     );
     expect(sent.filter((row) => row.to === number).map((row) => row.body)).toEqual([
       'Hola Agenda, le recordamos su cita.',

@@ -11,6 +11,11 @@ export default defineProject({
       ...(process.env.TEST_REDIS_URL ? [] : ['**/*.redis.test.ts']),
     ],
     globalSetup: ['test/global-setup.ts'],
+    // A worker's files share its modules (imported once, not once per file) and, where they need
+    // nothing of their own, one app (test/harness.ts sharedTestApp); test/isolation.ts fails a file
+    // that leaves fake timers or a changed process.env behind.
+    isolate: false,
+    setupFiles: ['test/isolation.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // PGlite runs on the main thread: a few files at a time keeps each one quick.

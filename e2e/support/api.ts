@@ -1,3 +1,5 @@
+import { eventually } from '../../apps/api/test/eventually';
+
 // The API as a test's own client: setup, and the simulated phone's side of a conversation.
 
 export const apiClient = (apiUrl: string) => {
@@ -27,14 +29,26 @@ export const apiClient = (apiUrl: string) => {
   return { call, login };
 };
 
-export const until = async <T>(read: () => Promise<T>, ok: (value: T) => boolean, tries = 100) => {
-  for (let i = 0; i < tries; i += 1) {
-    const value = await read();
-    if (ok(value)) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('timed out');
-};
+// E2e reads go through the running server or the browser: looked at every 100 ms.
+export const POLL = { everyMs: 100 };
+
+// Pairs a simulator connection (its session starts in the background: the scan is asked again until
+// it is taken).
+export const pairSimulator = (
+  client: ReturnType<typeof apiClient>,
+  token: string,
+  connectionId: number,
+) =>
+  eventually(
+    () =>
+      client.call(token, 'POST', `/simulator/${connectionId}/scan`).then(
+        () => true,
+        () => false,
+      ),
+    Boolean,
+    `connection ${connectionId} paired`,
+    POLL,
+  );
 
 export type Outbound = {
   id: string;

@@ -24,3 +24,14 @@ export const logIn = async (
   await submitLogin(page, webUrl, email, password);
   await page.waitForURL('**/tickets');
 };
+
+// Resolves once the page's live socket is connected (socket.io's CONNECT reached the page). Ask
+// before the page opens the app.
+export const socketConnected = (page: Page) =>
+  new Promise<void>((resolve) => {
+    page.on('websocket', (socket) => {
+      socket.on('framereceived', ({ payload }) => {
+        if (String(payload).startsWith('40')) resolve();
+      });
+    });
+  });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { eventually } from '../../apps/api/test/eventually';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -23,20 +24,22 @@ const freePort = () =>
     });
   });
 
-const waitFor = async (url: string, child: ChildProcess, output: () => string) => {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output()}`);
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`server did not answer ${url} in time:\n${output()}`);
-};
+// Until the url answers; fails with the server's output if it exits or does not answer in time.
+const waitFor = (url: string, child: ChildProcess, output: () => string) =>
+  eventually(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode})`);
+      return fetch(url).then(
+        (res) => res.ok,
+        () => false,
+      );
+    },
+    Boolean,
+    `${url} to answer`,
+    { timeoutMs: 90_000, everyMs: 250 },
+  ).catch((error: unknown) => {
+    throw new Error(`${String(error)}\n${output()}`);
+  });
 
 export type RunningServer = { apiUrl: string; webUrl: string; stop: () => Promise<void> };
 

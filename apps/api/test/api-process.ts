@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { freePort } from './free-port';
+import { eventually } from './eventually';
 import { databaseUrl } from './pg-url';
 
 // The API as its own process on a PostgreSQL database (the simulator on, no web app), for tests that
@@ -14,20 +15,8 @@ import { databaseUrl } from './pg-url';
 
 const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-export const until = async <T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  what: string,
-  ms = 60_000,
-) => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-};
+// A process starts, recovers and answers at its own pace: how long waits on it may take.
+export const PROCESS_WAIT = { timeoutMs: 60_000, everyMs: 200 };
 
 export type ApiProcess = {
   child: ChildProcess;
@@ -77,7 +66,7 @@ export const startApiProcess = async (options: {
   child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
   child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
   const base = `http://127.0.0.1:${port}`;
-  await until(
+  await eventually(
     async () => {
       if (child.exitCode !== null) throw new Error(`API exited:\n${output}`);
       return fetch(`${base}/version`).then(
@@ -87,6 +76,7 @@ export const startApiProcess = async (options: {
     },
     Boolean,
     'the API to listen',
+    PROCESS_WAIT,
   );
   const token =
     options.token ??
@@ -157,17 +147,19 @@ export const openConversations = async (
   const connection = (await (
     await api.call('POST', '/whatsapp', { name: 'Ráfaga', provider: 'simulator' })
   ).json()) as { id: number };
-  await until(
+  await eventually(
     async () => (await api.call('POST', `/simulator/${connection.id}/scan`)).status,
     (status) => status === 200,
     'the simulator to pair',
+    PROCESS_WAIT,
   );
   for (const from of numbers)
     await api.call('POST', `/simulator/${connection.id}/inbound`, { from, body: 'hola' });
-  const { rows: tickets } = await until(
+  const { rows: tickets } = await eventually(
     () => db.query<{ id: number }>('select id from tickets order by id'),
     (result) => result.rows.length === numbers.length,
     'the tickets',
+    PROCESS_WAIT,
   );
   await db.query(
     "update tickets set status = 'open', user_id = (select id from users where email = $1)",

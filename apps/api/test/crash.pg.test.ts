@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openConversations, openProcessDatabase, startApiProcess, until } from './api-process';
+import { eventually } from './eventually';
+import {
+  openConversations,
+  openProcessDatabase,
+  PROCESS_WAIT,
+  startApiProcess,
+} from './api-process';
 
 // kill -9 in the middle of a burst of sends, on PostgreSQL with real processes: every message the
 // API accepted reaches the phone, and none reaches it twice.
@@ -62,13 +68,14 @@ describe('kill -9 during a burst of sends', () => {
 
     // The next process finishes what the dead one left: every stored send goes out.
     await startApi();
-    const stored = await until(
+    const stored = await eventually(
       () =>
         db.query<{ body: string; provider_id: string | null }>(
           "select body, provider_id from messages where from_me and body <> 'hola'",
         ),
       (result) => result.rows.length > 0 && result.rows.every((r) => r.provider_id),
       'every stored message sent',
+      PROCESS_WAIT,
     );
     const { rows: phone } = await db.query<{ body: string }>(
       'select body from simulator_messages where whatsapp_id = $1',

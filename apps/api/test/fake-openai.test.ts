@@ -1,5 +1,6 @@
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from './eventually';
 import {
   OPENAI_KEY,
   startFakeOpenAi,
@@ -219,8 +220,13 @@ describe('fake OpenAI through the real SDK', () => {
     ).rejects.toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
     // One more hanging request left open: close() must drop it rather than wait.
     own.failNext({ status: 0 });
+    const asked = own.requests.length;
     const pending = fetch(`${own.url}/models`).catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(
+      () => own.requests.length,
+      (count) => count > asked,
+      'the hanging request to arrive',
+    );
     const started = Date.now();
     await own.close();
     expect(Date.now() - started).toBeLessThan(1000);
@@ -320,7 +326,12 @@ describe('fake OpenAI through the real SDK', () => {
           messages: [{ role: 'user', content: 'hola' }],
         }),
       ).rejects.toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      // A later request waits as long, so it is answered after the abandoned one was due.
+      const later = await anyKey.chat.completions.create({
+        model: 'llama3.2',
+        messages: [{ role: 'user', content: 'sigue ahí' }],
+      });
+      expect(later.choices[0].message.content).toContain('sigue ahí');
       expect((await anyKey.models.list()).data.length).toBeGreaterThan(0);
     } finally {
       await open.close();

@@ -12,15 +12,24 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pgliteDump: string;
     pgTemplate: string;
+    // Databases copied from the template start with it; the teardown drops any left.
+    pgPrefix: string;
+    // Where the apps' data folders go; the teardown removes it.
+    dataRoot: string;
   }
 }
 /* eslint-enable @typescript-eslint/consistent-type-definitions */
 
 // Migrates once; every test file then starts from a copy of this database (PGlite dump or PG template).
+// The teardown also removes what the workers' shared apps leave (harness.ts sharedTestApp): they end
+// with their worker, unclosed.
 export default async function setup(project: TestProject) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'atendi-test-'));
+  project.provide('dataRoot', dir);
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
-    const template = `atendi_tmpl_${process.pid}`;
+    const prefix = `atendi_t${process.pid}_`;
+    const template = `${prefix}template`;
     const admin = new pg.Client({ connectionString: adminUrl(url, 'postgres') });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS ${template}`);
@@ -29,13 +38,19 @@ export default async function setup(project: TestProject) {
     await database.migrate();
     await database.close();
     project.provide('pgTemplate', template);
+    project.provide('pgPrefix', prefix);
     project.provide('pgliteDump', '');
     return async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
+      const { rows } = await admin.query<{ datname: string }>(
+        `SELECT datname FROM pg_database WHERE starts_with(datname, $1)`,
+        [prefix],
+      );
+      for (const { datname } of rows)
+        await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
       await admin.end();
+      rmSync(dir, { recursive: true, force: true });
     };
   }
-  const dir = mkdtempSync(path.join(tmpdir(), 'atendi-test-'));
   const database = await openPglite(new PGlite({ extensions: pgliteExtensions }));
   await database.migrate();
   const client = (database.db as unknown as { $client: PGlite }).$client;
@@ -45,5 +60,6 @@ export default async function setup(project: TestProject) {
   await database.close();
   project.provide('pgliteDump', file);
   project.provide('pgTemplate', '');
+  project.provide('pgPrefix', '');
   return () => rmSync(dir, { recursive: true, force: true });
 }

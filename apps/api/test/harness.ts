@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -30,7 +29,7 @@ const openTestDatabase = async (): Promise<Database> => {
   const url = process.env.TEST_DATABASE_URL;
   const template = injectProvided('pgTemplate');
   if (url && template) {
-    const name = `atendi_t_${randomBytes(6).toString('hex')}`;
+    const name = `${injectProvided('pgPrefix')}${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: adminUrl(url, 'postgres') });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
@@ -67,7 +66,7 @@ export const createTestApp = async (
   env: Record<string, string> = {},
   options: { logStream?: NodeJS.WritableStream } = {},
 ): Promise<TestContext> => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'atendi-data-'));
+  const dataDir = mkdtempSync(path.join(injectProvided('dataRoot'), 'data-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
@@ -134,6 +133,17 @@ export const createTestApp = async (
   };
   return context;
 };
+
+// The app a worker's test files share, for those that need nothing of their own: vitest runs a
+// worker's files one after another in one module graph (the api project's `isolate: false`), so
+// this module, and the app, outlive a file. Each test makes its own company. A file keeps its own
+// app (createTestApp) when it needs its own configuration, restarts the app or adds nodes, changes
+// the app itself (listeners, draining, listening by hand), the schema or the platform-wide rows
+// (plans, helps, announcements), or counts rows across every company. The app ends with its worker;
+// the global setup's teardown removes its data and database.
+export type SharedTestContext = Omit<TestContext, 'restart' | 'spawnNode' | 'close'>;
+let shared: Promise<TestContext> | undefined;
+export const sharedTestApp = (): Promise<SharedTestContext> => (shared ??= createTestApp());
 
 export type Session = { token: string; userId: number; companyId: number; cookie: string };
 

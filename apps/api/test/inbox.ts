@@ -1,34 +1,21 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { SettingKey, SimulatorOutboundView, WhatsappView } from '@atendi/shared';
 import type { App } from '../src/app';
 import type { Db } from '../src/db/client';
 import {
   contacts,
+  jobs,
+  messages,
   settings,
   ticketNotes,
   tickets,
   whatsappAuthKeys,
   whatsapps,
 } from '../src/db/schema';
+import { eventually } from './eventually';
 import { inject, type Session } from './harness';
 
 // Helpers for tests that talk to a simulator connection the way a phone would.
-
-// Polls until the value read is acceptable (events and the outbox run after the request returns).
-// `tries` are 20 ms apart.
-export const eventually = async <T>(
-  read: () => T | Promise<T>,
-  ok: (value: T) => boolean,
-  what: string,
-  tries = 250,
-) => {
-  for (let i = 0; i < tries; i += 1) {
-    const value = await read();
-    if (ok(value)) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out: ${what}`);
-};
 
 // A simulator connection of the admin's company, created with the fields given and paired.
 export const pairedSimulator = async (app: App, admin: Session, fields: object) => {
@@ -96,6 +83,31 @@ export const ticketOf = async (db: Db, companyId: number, number: string) => {
   const rows = await db.select().from(tickets).where(eq(tickets.contactId, contact.id));
   return rows.sort((a, b) => b.id - a.id)[0];
 };
+
+// Once nothing queued for the ticket (its sends, a flow's turns) waits or runs: whatever its stored
+// messages set off has happened, so a check that nothing more arrives can follow at once.
+export const ticketSettled = (db: Db, ticketId: number) =>
+  eventually(
+    () =>
+      db
+        .select({ id: jobs.id, queue: jobs.queue, status: jobs.status })
+        .from(jobs)
+        .where(
+          and(eq(jobs.key, `ticket:${ticketId}`), inArray(jobs.status, ['pending', 'running'])),
+        ),
+    (left) => left.length === 0,
+    `ticket ${ticketId}'s jobs to run`,
+  );
+
+// The stored messages of a ticket, oldest first.
+export const messageTexts = async (db: Db, ticketId: number) =>
+  (
+    await db
+      .select({ body: messages.body })
+      .from(messages)
+      .where(eq(messages.ticketId, ticketId))
+      .orderBy(messages.id)
+  ).map((m) => m.body);
 
 export const setSetting = (db: Db, companyId: number, key: SettingKey, value: string) =>
   db

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type SharedTestContext } from './harness';
 
 // Every operation of the OpenAPI document (GET /docs/json) declares what a client receives: the
 // routes' `schema.response` come from the shared view schemas (packages/shared), so a route added
@@ -12,13 +12,13 @@ type Document = { paths: Record<string, Record<string, Operation>> };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
-let t: TestContext;
+let t: SharedTestContext;
 let doc: Document;
 let operations: { name: string; operation: Operation }[];
 
 beforeAll(async () => {
   // The simulator's routes are registered only with it on.
-  t = await createTestApp({ SIMULATOR_ENABLED: 'true' });
+  t = await sharedTestApp();
   const res = await t.app.inject({ method: 'GET', url: '/docs/json' });
   expect(res.statusCode).toBe(200);
   doc = res.json<Document>();
@@ -27,10 +27,6 @@ beforeAll(async () => {
       .filter(([method]) => METHODS.includes(method))
       .map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, operation })),
   );
-});
-
-afterAll(async () => {
-  await t?.close();
 });
 
 const isEmptySchema = (schema: Schema | undefined) =>

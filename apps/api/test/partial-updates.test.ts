@@ -1,19 +1,18 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { announcements, helps, queueOptions, queues, quickMessages } from '../src/db/schema';
 import {
-  createTestApp,
+  sharedTestApp,
   inject,
   login,
   makeCompany,
   SUPER_EMAIL,
-  type TestContext,
+  type SharedTestContext,
 } from './harness';
 
-let t: TestContext;
+let t: SharedTestContext;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
 });
-afterAll(() => t.close());
 
 it('a PUT whose body changes nothing answers 200 with the record as it was', async () => {
   const company = await makeCompany(t.db);

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { openProcessDatabase, startApiProcess, until } from './api-process';
+import { eventually } from './eventually';
+import { openProcessDatabase, PROCESS_WAIT, startApiProcess } from './api-process';
 
 // README "Run several API nodes": nodes started together on a new PostgreSQL database. Before the
 // start lock, two of three died on `CREATE EXTENSION pg_trgm`, and seeding could run twice.
@@ -30,10 +31,11 @@ describe('several API nodes started at once', () => {
     );
     database.children.push(...nodes.map((node) => node.child));
     for (const node of nodes) {
-      const ready = await until(
+      const ready = await eventually(
         () => fetch(`${node.base}/health/ready`),
         (res) => res.status === 200 || node.child.exitCode !== null,
         'the node to be ready',
+        PROCESS_WAIT,
       );
       expect(ready.status, node.output()).toBe(200);
     }

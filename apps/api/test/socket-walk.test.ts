@@ -16,7 +16,7 @@ import {
   type Session,
   type TestContext,
 } from './harness';
-import { eventually } from './inbox';
+import { eventually } from './eventually';
 import { caughtUp, closeSockets, listenAs, type Heard } from './sockets';
 import {
   STRIPE_KEY,

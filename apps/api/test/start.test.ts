@@ -8,14 +8,6 @@ import { freePort } from './free-port';
 
 const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const until = async (check: () => boolean, what: () => string, ms = 60_000) => {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
-
 const dataDir = mkdtempSync(path.join(tmpdir(), 'atendi-start-'));
 let child: ChildProcess | undefined;
 afterAll(() => {
@@ -44,14 +36,19 @@ describe('first start', () => {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout?.on('data', (chunk) => (output += chunk));
-    child.stderr?.on('data', (chunk) => (output += chunk));
     const closing = '='.repeat(72);
-    await until(
-      () => output.trimEnd().endsWith(closing) || child?.exitCode !== null,
-      () => output,
-    );
-    expect(child.exitCode).toBeNull();
+    // Once the banner's closing line is the last thing written (or the process has ended).
+    const bannerShown = new Promise<void>((resolve) => {
+      const read = (chunk: Buffer) => {
+        output += chunk;
+        if (output.trimEnd().endsWith(closing)) resolve();
+      };
+      child!.stdout?.on('data', read);
+      child!.stderr?.on('data', read);
+      child!.once('exit', () => resolve());
+    });
+    await bannerShown;
+    expect(child.exitCode, output).toBeNull();
 
     const password = /Password {3}(\S+)/.exec(output)?.[1];
     expect(password).toBeTruthy();

@@ -3,7 +3,8 @@ import { and, eq } from 'drizzle-orm';
 import type { WhatsappSessionEvent } from '@atendi/shared';
 import { messages, whatsapps } from '../db/schema';
 import { createTestApp, inject, login, makeCompany, type TestContext } from '../../test/harness';
-import { eventually, orphanedConnection } from '../../test/inbox';
+import { eventually } from '../../test/eventually';
+import { orphanedConnection } from '../../test/inbox';
 import { caughtUp, closeSockets, listenAs } from '../../test/sockets';
 
 // A session that should run and that no node runs (its node died; here: a paired connection nobody

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { WhatsappView } from '@atendi/shared';
 import pg from 'pg';
@@ -13,7 +13,8 @@ import {
   type Session,
   type TestContext,
 } from '../../test/harness';
-import { eventually, orphanedConnection } from '../../test/inbox';
+import { eventually } from '../../test/eventually';
+import { orphanedConnection } from '../../test/inbox';
 
 // Several API nodes on one PostgreSQL: each session runs on exactly one of them, the others route to it,
 // and when its node goes away another one takes the session over.
@@ -34,8 +35,8 @@ afterAll(() => t.close());
 const statusOf = async (id: number) =>
   (await t.db.select().from(whatsapps).where(eq(whatsapps.id, id)))[0].status;
 
-// Two nodes agreeing over PostgreSQL may take a while: tries enough for 15 s.
-const SLOW = 750;
+// Two nodes agreeing over PostgreSQL may take a while.
+const SLOW = { timeoutMs: 15_000 };
 const statusBecomes = (id: number, status: string) =>
   eventually(
     () => statusOf(id),
@@ -103,6 +104,8 @@ describe('session ownership across nodes', () => {
     await blocker.connect();
     await blocker.query('begin');
     await blocker.query('select id from whatsapps where id = $1 for no key update', [row.id]);
+    // Counts the calls that reached the channels (they then wait for the session in there).
+    const arrived = vi.spyOn(nodeB.deps.channels, 'extra');
     try {
       const first = inbound(0);
       await eventually(
@@ -112,11 +115,16 @@ describe('session ownership across nodes', () => {
         SLOW,
       );
       const later = [1, 2, 3, 4].map(inbound);
-      await new Promise((r) => setTimeout(r, 300));
+      await eventually(
+        () => arrived.mock.calls.length,
+        (calls) => calls === 5,
+        'every call to reach the starting session',
+      );
       await blocker.query('commit');
       const answers = await Promise.all([first, ...later]);
       expect(answers.map((res) => res.statusCode)).toEqual([200, 200, 200, 200, 200]);
     } finally {
+      arrived.mockRestore();
       await blocker.end();
     }
     await statusBecomes(row.id, 'CONNECTED');

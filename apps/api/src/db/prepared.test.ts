@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { createTestApp, makeCompany, type TestContext } from '../../test/harness';
+import { sharedTestApp, makeCompany, type SharedTestContext } from '../../test/harness';
 import { preparedPer } from './prepared';
 import { companies } from './schema';
 
 // A prepared statement is built once per database connection and must always run inside the handle
 // it is asked for: a transaction's statement sees what that transaction wrote, nothing else does.
 describe('prepared statements', () => {
-  let t: TestContext;
+  let t: SharedTestContext;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await sharedTestApp();
   });
-  afterAll(() => t.close());
 
   let builds = 0;
   const nameOf = preparedPer((db) => {

@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, sql } from 'drizzle-orm';
-import { createTestApp, makeCompany, type TestContext } from '../../test/harness';
+import { sharedTestApp, makeCompany, type SharedTestContext } from '../../test/harness';
 import { companies, contacts, messages, queues, tickets, whatsapps } from './schema';
 
 // The rules the database itself guarantees, whatever code writes to it.
-let t: TestContext;
+let t: SharedTestContext;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
 });
-afterAll(() => t.close());
 
 const conversation = async () => {
   const { company } = await makeCompany(t.db);

@@ -6,7 +6,7 @@ import { jobs } from '../db/schema';
 import { createPgLeases, type Leases } from '../channels/leases';
 import { NODE_LOCK_CLASS } from '../db/locks';
 import { createTestApp, type TestContext } from '../../test/harness';
-import { eventually } from '../../test/inbox';
+import { eventually } from '../../test/eventually';
 import { createJobs, enqueueJobs, jobQueue, type Jobs } from './queue';
 
 // Nodes on PostgreSQL hold a lock while they live: a job whose node died is taken over at once,

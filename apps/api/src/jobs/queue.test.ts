@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { jobs } from '../db/schema';
-import { createTestApp, type TestContext } from '../../test/harness';
-import { eventually } from '../../test/inbox';
+import { sharedTestApp, type SharedTestContext } from '../../test/harness';
+import { eventually } from '../../test/eventually';
 import {
   createJobs,
   enqueueJobs,
@@ -21,7 +21,7 @@ import {
 // The one background queue, on its own queues (the app's own workers never touch them). Each
 // facility stands for one API node.
 
-let t: TestContext;
+let t: SharedTestContext;
 const nodes: Jobs[] = [];
 let queueNo = 0;
 const nextQueue = () => `test.queue-${(queueNo += 1)}`;
@@ -37,12 +37,11 @@ const rowsOf = (queue: { name: string }) =>
   t.db.select().from(jobs).where(eq(jobs.queue, queue.name)).orderBy(asc(jobs.id));
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
 });
 afterEach(async () => {
   await Promise.all(nodes.splice(0).map((n) => n.stop()));
 });
-afterAll(() => t.close());
 
 describe('retryDelay', () => {
   const noJitter = () => 0;
@@ -436,15 +435,19 @@ describe('a recurring job', () => {
     let active = 0;
     let mostAtOnce = 0;
     const [one, two] = [node(), node()];
-    for (const jobsOfNode of [one, two])
-      jobsOfNode.every({
+    for (const [self, other] of [
+      [one, two],
+      [two, one],
+    ])
+      self.every({
         name,
         everyMs: 400,
         run: async () => {
           active += 1;
           mostAtOnce = Math.max(mostAtOnce, active);
           runs.push(Date.now());
-          await new Promise((r) => setTimeout(r, 50));
+          // The other node looks for due work while this run is in progress: it must start none.
+          await other.process(name);
           active -= 1;
         },
       });
@@ -476,6 +479,8 @@ describe('a recurring job', () => {
     const jobsOfNode = node();
     const order: string[] = [];
     let calls = 0;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     jobsOfNode.every({
       name,
       everyMs: 0,
@@ -483,12 +488,21 @@ describe('a recurring job', () => {
         calls += 1;
         const call = calls;
         order.push(`start ${call}`);
-        await new Promise((r) => setTimeout(r, 30));
+        if (call === 1) await held;
         order.push(`end ${call}`);
         if (call === 1) throw new Error('first run fails');
       },
     });
-    await Promise.all([jobsOfNode.run(name), jobsOfNode.run(name)]);
+    const first = jobsOfNode.run(name);
+    await eventually(
+      () => order,
+      (seen) => seen.includes('start 1'),
+      'the first run to start',
+    );
+    // Asked again while the first run is in progress.
+    const second = jobsOfNode.run(name);
+    release();
+    await Promise.all([first, second]);
     // A failed run is logged, not thrown at the caller, and does not stop the next.
     expect(order).toEqual(['start 1', 'end 1', 'start 2', 'end 2']);
   });

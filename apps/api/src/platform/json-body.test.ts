@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../test/harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type SharedTestContext } from '../../test/harness';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-body';
 
 const nested = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
@@ -15,12 +15,9 @@ describe('jsonDepthExceeds', () => {
 });
 
 describe('deeply nested JSON bodies', () => {
-  let t: TestContext;
+  let t: SharedTestContext;
   beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
+    t = await sharedTestApp();
   });
 
   const post = (url: string, payload: string) =>

@@ -4,12 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestApp,
+  sharedTestApp,
   login,
   makeCompany,
   type Session,
   type TestContext,
 } from '../../test/harness';
-import { eventually, inbound, pairedSimulator, ticketOf } from '../../test/inbox';
+import { eventually } from '../../test/eventually';
+import { inbound, pairedSimulator, ticketOf } from '../../test/inbox';
 
 const TOKEN = 'metrics-token-for-tests-0123';
 
@@ -25,18 +27,14 @@ const valueOf = (text: string, name: string, labels: Record<string, string> = {}
 
 describe('GET /metrics', () => {
   it('is not there unless METRICS_TOKEN is set', async () => {
-    const t = await createTestApp();
-    try {
-      const res = await t.app.inject({
-        method: 'GET',
-        url: '/metrics',
-        headers: { authorization: `Bearer ${TOKEN}` },
-      });
-      expect(res.statusCode).toBe(404);
-      expect(res.json()).toMatchObject({ error: 'ERR_NOT_FOUND' });
-    } finally {
-      await t.close();
-    }
+    const t = await sharedTestApp();
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ error: 'ERR_NOT_FOUND' });
   });
 
   describe('with METRICS_TOKEN', () => {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../test/harness';
+import { sharedTestApp, type SharedTestContext } from '../../test/harness';
 import { buildWebServer } from '../web-server';
 
 // The CSP header as { directive: [sources] }.
@@ -23,11 +23,10 @@ const expectBrowserBasics = (headers: Record<string, unknown>) => {
 };
 
 describe('API security headers', () => {
-  let context: TestContext;
+  let context: SharedTestContext;
   beforeAll(async () => {
-    context = await createTestApp();
+    context = await sharedTestApp();
   });
-  afterAll(() => context.close());
 
   it('answers JSON, errors included, under a policy that loads nothing', async () => {
     for (const url of ['/version', '/tickets']) {

@@ -16,7 +16,7 @@ import {
   makeWhatsapp,
   type TestContext,
 } from '../../test/harness';
-import { eventually } from '../../test/inbox';
+import { eventually } from '../../test/eventually';
 
 // Two API nodes with the same database, secrets and Redis, as behind a load balancer: what one node
 // emits reaches sockets connected to the other, login attempts are counted once for both, and a

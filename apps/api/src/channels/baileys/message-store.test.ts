@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { proto, type WAMessage } from '@whiskeysockets/baileys';
-import { createTestApp, makeConnectionIds, type TestContext } from '../../../test/harness';
+import { sharedTestApp, makeConnectionIds, type SharedTestContext } from '../../../test/harness';
 import { whatsappMessageStore } from '../../db/schema';
 import { createMessageStore, plainWAMessage, reviveWAMessage } from './message-store';
 
-let t: TestContext;
+let t: SharedTestContext;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
 });
-afterAll(() => t.close());
 
 const connection = (companyId?: number) => makeConnectionIds(t.db, companyId);
 

@@ -21,7 +21,8 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
-import { eventually, inbound, outbound, pairedSimulator, ticketOf } from '../../../test/inbox';
+import { eventually } from '../../../test/eventually';
+import { inbound, outbound, pairedSimulator, ticketOf } from '../../../test/inbox';
 import { closeSockets, listenAs } from '../../../test/sockets';
 import { multipart } from '../../../test/multipart';
 import { CAMPAIGNS_JOB, DISPATCH_QUEUE } from './campaign-dispatcher';
@@ -100,7 +101,7 @@ const finished = (id: number) =>
     () => read(id),
     (c) => c.status === 'FINALIZADA',
     `campaign ${id} finished`,
-    500,
+    { timeoutMs: 20_000 },
   );
 const sentTo = async () => {
   const counts = new Map<string, number>();
@@ -458,7 +459,7 @@ describe('dispatching', () => {
       () => read(campaign.id),
       (c) => c.status === 'FINALIZADA',
       'finished right after its last message',
-      50,
+      { timeoutMs: 2000 },
     );
   });
 

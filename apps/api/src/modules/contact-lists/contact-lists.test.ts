@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
   CONTACT_LIST_UPLOAD_MAX_ROWS,
@@ -8,16 +8,17 @@ import {
 import { contactListItems, plans } from '../../db/schema';
 import {
   auth,
-  createTestApp,
+  sharedTestApp,
   inject,
   login,
   makeCompany,
   makeUser,
   type Method,
   type Session,
-  type TestContext,
+  type SharedTestContext,
 } from '../../../test/harness';
-import { eventually, pairedSimulator } from '../../../test/inbox';
+import { eventually } from '../../../test/eventually';
+import { pairedSimulator } from '../../../test/inbox';
 import { caughtUp, closeSockets, listenAs, localUrl } from '../../../test/sockets';
 import { multipart } from '../../../test/multipart';
 import { sheetWithRows, spreadsheetBomb } from '../../../test/spreadsheets';
@@ -26,16 +27,15 @@ import { CHECK_QUEUE } from './contact-list-upload';
 
 // Contact lists and their items (SPEC §3, §5, §7): the campaigns' audiences.
 
-let t: TestContext;
+let t: SharedTestContext;
 let company: Awaited<ReturnType<typeof makeCompany>>;
 let admin: Session;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
 });
 afterAll(async () => {
   closeSockets();
-  await t.close();
 });
 beforeEach(async () => {
   company = await makeCompany(t.db);
@@ -364,6 +364,8 @@ describe('contact list upload', () => {
       await reading;
       return read(data, limits);
     });
+    // The app is shared with later files: its reader is theirs again whatever happens here.
+    onTestFinished(() => gate.mockRestore());
     // Two connections opened and the route warm before anything is timed: one for the upload.
     await Promise.all([1, 2].map(async () => (await fetch(`${base}/version`)).json()));
     const started = performance.now();
@@ -393,7 +395,6 @@ describe('contact list upload', () => {
       await res.json();
       waits.push(Math.round(performance.now() - asked));
     }
-    gate.mockRestore();
     for (const bomb of await bombs) {
       expect(bomb.status, JSON.stringify(bomb.body)).toBe(413);
       expect(bomb.body.error).toBe('ERR_SPREADSHEET_TOO_LARGE');

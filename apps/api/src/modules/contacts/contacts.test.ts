@@ -8,29 +8,30 @@ import type {
 } from '@atendi/shared';
 import { contacts, tickets } from '../../db/schema';
 import {
-  createTestApp,
+  sharedTestApp,
   inject,
   login,
   makeCompany,
   makeUser,
   makeWhatsapp,
   type Session,
-  type TestContext,
+  type SharedTestContext,
 } from '../../../test/harness';
-import { eventually, pairedSimulator } from '../../../test/inbox';
+import { eventually } from '../../../test/eventually';
+import { pairedSimulator } from '../../../test/inbox';
 import { closeSockets, listenAs } from '../../../test/sockets';
 import { multipart } from '../../../test/multipart';
 import { spreadsheetBomb } from '../../../test/spreadsheets';
 import { uploadContacts } from './contacts.upload';
 
-let t: TestContext;
+let t: SharedTestContext;
 let admin: Session;
 let agent: Session;
 let outsider: Session;
 let companyId: number;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   const company = await makeCompany(t.db);
   companyId = company.company.id;
   admin = await login(t.app, company.admin.email);
@@ -40,7 +41,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   closeSockets();
-  await t.close();
 });
 
 const create = (body: Record<string, unknown>, session = admin) =>

@@ -13,7 +13,8 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
-import { eventually, inbound, pairedSimulator, setSetting, ticketOf } from '../../../test/inbox';
+import { eventually } from '../../../test/eventually';
+import { inbound, pairedSimulator, setSetting, ticketOf } from '../../../test/inbox';
 import { ingestMessage } from '../tickets/inbound/ingest';
 
 // The dashboard's figures, each on conversations built through the API with a moved clock, so every

@@ -10,7 +10,8 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
-import { eventually, outbound, pairedSimulator } from '../../../test/inbox';
+import { eventually } from '../../../test/eventually';
+import { outbound, pairedSimulator } from '../../../test/inbox';
 import { multipart } from '../../../test/multipart';
 
 // POST /api/messages/send: a company's own system sends through a connection named by its token.

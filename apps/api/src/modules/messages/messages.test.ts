@@ -23,6 +23,8 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
+import { eventually } from '../../../test/eventually';
+import { ticketSettled } from '../../../test/inbox';
 import { multipart } from '../../../test/multipart';
 import { pruneIdempotencyKeys } from './send-keys';
 import { OUTBOX_MAX_ATTEMPTS } from './outbox';
@@ -35,15 +37,6 @@ let connection: WhatsappView;
 let port = 0;
 const sockets: Socket[] = [];
 
-const waitFor = async (check: () => Promise<boolean>, what: string, timeoutMs = 8000) => {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out: ${what}`);
-};
-
 // A new simulator connection of the test company, scanned and connected.
 const pairedConnection = async () => {
   const created = (
@@ -52,9 +45,10 @@ const pairedConnection = async () => {
       provider: 'simulator',
     })
   ).json() as WhatsappView;
-  await waitFor(
+  await eventually(
     async () =>
       (await inject(t.app, admin, 'POST', `/simulator/${created.id}/scan`)).statusCode === 200,
+    Boolean,
     'scan',
   );
   return created;
@@ -65,9 +59,10 @@ const reconnect = async (whatsappId: number) => {
   expect((await inject(t.app, admin, 'POST', `/whatsappsession/${whatsappId}`)).statusCode).toBe(
     200,
   );
-  await waitFor(
+  await eventually(
     async () =>
       (await inject(t.app, admin, 'POST', `/simulator/${whatsappId}/scan`)).statusCode === 200,
+    Boolean,
     'scan after reconnect',
   );
 };
@@ -249,13 +244,14 @@ describe('GET /messages/:ticketId', () => {
       .from(messages)
       .where(and(eq(messages.ticketId, ticket.id), eq(messages.read, false)));
     expect(unread).toEqual([]);
-    await waitFor(
+    await eventually(
       async () =>
         heard.some(
           (h) =>
             h.event === `company-${company.company.id}-ticket` &&
             (h.payload.ticket as { unreadMessages: number }).unreadMessages === 0,
         ),
+      Boolean,
       'ticket update',
     );
   });
@@ -304,13 +300,21 @@ describe('POST /messages/:ticketId', () => {
       mediaType: 'chat',
       error: null,
     });
-    await waitFor(async () => Boolean((await messageRow(created.id)).providerId), 'provider id');
+    await eventually(
+      async () => Boolean((await messageRow(created.id)).providerId),
+      Boolean,
+      'provider id',
+    );
     const row = await messageRow(created.id);
     const sent = await outbound(connection.id);
     // The chat shows what the phone shows: received, not the pending clock.
     expect(sent.find((m) => m.id === row.providerId)?.ack).toBe(2);
     expect(row.ack).toBe(2);
-    await waitFor(async () => (await outboxRow(created.id)).status === 'done', 'job done');
+    await eventually(
+      async () => (await outboxRow(created.id)).status === 'done',
+      Boolean,
+      'job done',
+    );
     expect(sent.find((m) => m.id === row.providerId)).toMatchObject({
       to: contact.number,
       body: 'Hola, ¿en qué te ayudo?',
@@ -319,8 +323,9 @@ describe('POST /messages/:ticketId', () => {
     const [stored] = await t.db.select().from(tickets).where(eq(tickets.id, ticket.id));
     expect(stored.lastMessage).toBe('Hola, ¿en qué te ayudo?');
 
-    await waitFor(
+    await eventually(
       async () => heard.filter((h) => h.event.endsWith('-appMessage')).length >= 2,
+      Boolean,
       'create and update events',
     );
     const events = heard
@@ -339,9 +344,10 @@ describe('POST /messages/:ticketId', () => {
     const { ticket, contact } = await conversation();
     for (const body of ['uno', 'dos', 'tres'])
       expect((await send(ticket.id, { body })).statusCode).toBe(201);
-    await waitFor(
+    await eventually(
       async () =>
         (await outbound(connection.id)).filter((m) => m.to === contact.number).length === 3,
+      Boolean,
       'three sends',
     );
     expect(
@@ -380,9 +386,10 @@ describe('POST /messages/:ticketId', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe('ERR_VALIDATION');
 
-    await waitFor(
+    await eventually(
       async () =>
         (await outbound(connection.id)).filter((m) => m.to === contact.number).length === 2,
+      Boolean,
       'two sends',
     );
     const stored = await t.db
@@ -390,8 +397,8 @@ describe('POST /messages/:ticketId', () => {
       .from(messages)
       .where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, true)));
     expect(stored.map((m) => m.body).sort()).toEqual(['Otro mensaje', '¿Seguís ahí?']);
-    // Nothing more reaches the phone afterwards.
-    await new Promise((r) => setTimeout(r, 300));
+    // Nothing more reaches the phone afterwards: no send of the ticket is left to run.
+    await ticketSettled(t.db, ticket.id);
     expect(
       (await outbound(connection.id)).filter((m) => m.to === contact.number).map((m) => m.body),
     ).toEqual(['¿Seguís ahí?', 'Otro mensaje']);
@@ -460,8 +467,9 @@ describe('POST /messages/:ticketId', () => {
       quotedMsgId: quoted.id,
       quotedMsg: { id: quoted.id, body: '¿Precio?' },
     });
-    await waitFor(
+    await eventually(
       async () => (await outbound(connection.id)).some((m) => m.to === contact.number),
+      Boolean,
       'quoted send',
     );
     expect((await outbound(connection.id)).find((m) => m.to === contact.number)).toMatchObject({
@@ -506,9 +514,10 @@ describe('POST /messages/:ticketId', () => {
       });
       expect(file.statusCode).toBe(200);
     }
-    await waitFor(
+    await eventually(
       async () =>
         (await outbound(connection.id)).filter((m) => m.to === contact.number).length === 2,
+      Boolean,
       'two media sends',
     );
     expect(
@@ -625,7 +634,11 @@ describe('POST /messages/:ticketId', () => {
   it('moves the stored ack as the phone reports delivery and reading', async () => {
     const { ticket } = await conversation();
     const [created] = (await send(ticket.id, { body: 'ack me' })).json();
-    await waitFor(async () => Boolean((await messageRow(created.id)).providerId), 'provider id');
+    await eventually(
+      async () => Boolean((await messageRow(created.id)).providerId),
+      Boolean,
+      'provider id',
+    );
     const { providerId } = await messageRow(created.id);
     for (const ack of [3, 4]) {
       const res = await inject(t.app, admin, 'POST', `/simulator/${connection.id}/ack`, {
@@ -644,7 +657,11 @@ describe('POST /messages/:ticketId', () => {
     // The simulated network has no account for numbers starting 999 (an unassigned country code).
     await t.db.update(contacts).set({ number: '9991100000009' }).where(eq(contacts.id, contact.id));
     const [created] = (await send(ticket.id, { body: 'nadie' })).json();
-    await waitFor(async () => (await outboxRow(created.id)).status === 'failed', 'given up');
+    await eventually(
+      async () => (await outboxRow(created.id)).status === 'failed',
+      Boolean,
+      'given up',
+    );
     expect(await outboxRow(created.id)).toMatchObject({
       attempts: 1,
       lastError: expect.stringContaining('ERR_WAPP_INVALID_CONTACT'),
@@ -667,7 +684,11 @@ describe('the outbox while the session is down', () => {
     const res = await send(ticket.id, { body: 'Llegará cuando vuelvas' });
     expect(res.statusCode).toBe(201);
     const [created] = res.json();
-    await waitFor(async () => Boolean((await outboxRow(created.id)).lastError), 'first failure');
+    await eventually(
+      async () => Boolean((await outboxRow(created.id)).lastError),
+      Boolean,
+      'first failure',
+    );
     const waiting = await outboxRow(created.id);
     expect(waiting.status).toMatch(/pending|running/);
     expect(waiting.lastError).toContain('ERR_WAPP_NOT_INITIALIZED');
@@ -676,8 +697,16 @@ describe('the outbox while the session is down', () => {
     expect(page.messages.at(-1)).toMatchObject({ id: created.id, ack: 0, error: null });
 
     await reconnect(down.id);
-    await waitFor(async () => Boolean((await messageRow(created.id)).providerId), 'delivered');
-    await waitFor(async () => (await outboxRow(created.id)).status === 'done', 'job done');
+    await eventually(
+      async () => Boolean((await messageRow(created.id)).providerId),
+      Boolean,
+      'delivered',
+    );
+    await eventually(
+      async () => (await outboxRow(created.id)).status === 'done',
+      Boolean,
+      'job done',
+    );
     expect((await outbound(down.id)).find((m) => m.to === contact.number)?.body).toBe(
       'Llegará cuando vuelvas',
     );
@@ -688,16 +717,24 @@ describe('the outbox while the session is down', () => {
     const heard = await listen(admin, ticket.id);
     await unlink(down.id);
     const [created] = (await send(ticket.id, { body: 'Reintento' })).json();
-    await waitFor(async () => Boolean((await outboxRow(created.id)).lastError), 'first failure');
+    await eventually(
+      async () => Boolean((await outboxRow(created.id)).lastError),
+      Boolean,
+      'first failure',
+    );
     // Skip the long waits: the next attempt is the last one.
     await t.db
       .update(jobs)
       .set({ attempts: OUTBOX_MAX_ATTEMPTS - 1 })
       .where(and(eq(jobs.queue, OUTBOX_QUEUE), eq(jobs.ref, `message:${created.id}`)));
-    await waitFor(async () => (await outboxRow(created.id)).status === 'failed', 'given up');
+    await eventually(
+      async () => (await outboxRow(created.id)).status === 'failed',
+      Boolean,
+      'given up',
+    );
     const page = (await inject(t.app, admin, 'GET', `/messages/${ticket.id}`)).json();
     expect(page.messages.at(-1)).toMatchObject({ id: created.id, error: 'ERR_SENDING_WAPP_MSG' });
-    await waitFor(
+    await eventually(
       async () =>
         heard.some(
           (h) =>
@@ -705,6 +742,7 @@ describe('the outbox while the session is down', () => {
             (h.payload.message as { id: number; error: string | null }).error ===
               'ERR_SENDING_WAPP_MSG',
         ),
+      Boolean,
       'failure announced',
     );
 
@@ -718,7 +756,11 @@ describe('the outbox while the session is down', () => {
     const retried = await inject(t.app, admin, 'POST', `/messages/${created.id}/retry`);
     expect(retried.statusCode).toBe(200);
     expect(retried.json()).toMatchObject({ id: created.id, error: null });
-    await waitFor(async () => Boolean((await messageRow(created.id)).providerId), 'resent');
+    await eventually(
+      async () => Boolean((await messageRow(created.id)).providerId),
+      Boolean,
+      'resent',
+    );
     expect((await outbound(down.id)).find((m) => m.to === contact.number)?.body).toBe('Reintento');
   });
 
@@ -726,9 +768,13 @@ describe('the outbox while the session is down', () => {
     const { ticket, contact } = await conversation({ whatsappId: down.id });
     await unlink(down.id);
     const [created] = (await send(ticket.id, { body: 'Mejor no' })).json();
-    await waitFor(async () => Boolean((await outboxRow(created.id)).lastError), 'first failure');
+    await eventually(
+      async () => Boolean((await outboxRow(created.id)).lastError),
+      Boolean,
+      'first failure',
+    );
     // Parked far ahead, so no retry is in flight while it is deleted.
-    await waitFor(
+    await eventually(
       async () =>
         (
           await t.db
@@ -743,6 +789,7 @@ describe('the outbox while the session is down', () => {
             )
             .returning()
         ).length > 0,
+      Boolean,
       'parked',
     );
     const res = await inject(t.app, admin, 'DELETE', `/messages/${created.id}`);
@@ -751,7 +798,11 @@ describe('the outbox while the session is down', () => {
     expect(await outboxRow(created.id)).toBeUndefined();
     await reconnect(down.id);
     const [later] = (await send(ticket.id, { body: 'Esto sí' })).json();
-    await waitFor(async () => Boolean((await messageRow(later.id)).providerId), 'later send');
+    await eventually(
+      async () => Boolean((await messageRow(later.id)).providerId),
+      Boolean,
+      'later send',
+    );
     expect(
       (await outbound(down.id)).filter((m) => m.to === contact.number).map((m) => m.body),
     ).toEqual(['Esto sí']);
@@ -763,7 +814,11 @@ describe('DELETE /messages/:id', () => {
     const { ticket, inboundId } = await conversation();
     const heard = await listen(admin, ticket.id);
     const [created] = (await send(ticket.id, { body: 'Ups' })).json();
-    await waitFor(async () => Boolean((await messageRow(created.id)).providerId), 'sent');
+    await eventually(
+      async () => Boolean((await messageRow(created.id)).providerId),
+      Boolean,
+      'sent',
+    );
     const { providerId } = await messageRow(created.id);
     const res = await inject(t.app, admin, 'DELETE', `/messages/${created.id}`);
     expect(res.statusCode).toBe(200);
@@ -774,7 +829,7 @@ describe('DELETE /messages/:id', () => {
       .from(simulatorMessages)
       .where(eq(simulatorMessages.providerId, providerId!));
     expect(onPhone.deleted).toBe(true);
-    await waitFor(
+    await eventually(
       async () =>
         heard.some(
           (h) =>
@@ -782,6 +837,7 @@ describe('DELETE /messages/:id', () => {
             h.payload.action === 'update' &&
             (h.payload.message as { id: number; isDeleted: boolean }).isDeleted,
         ),
+      Boolean,
       'delete announced',
     );
 
@@ -805,7 +861,11 @@ describe('a send repeated after its node died', () => {
   it('reaches the phone once, under the first provider id', async () => {
     const { ticket, contact } = await conversation();
     const [created] = (await send(ticket.id, { body: 'Una sola vez' })).json();
-    await waitFor(async () => (await outboxRow(created.id))?.status === 'done', 'first send');
+    await eventually(
+      async () => (await outboxRow(created.id))?.status === 'done',
+      Boolean,
+      'first send',
+    );
     const { providerId } = await messageRow(created.id);
     // The node died after WhatsApp took the message and before it recorded that: the message has no
     // provider id and the job is still claimed, its lease run out.
@@ -815,10 +875,11 @@ describe('a send repeated after its node died', () => {
       .set({ status: 'running', runAt: new Date(Date.now() - 1000) })
       .where(and(eq(jobs.queue, OUTBOX_QUEUE), eq(jobs.ref, `message:${created.id}`)));
     t.app.deps.outbox.kick();
-    await waitFor(
+    await eventually(
       async () =>
         (await outboxRow(created.id))?.status === 'done' &&
         (await outboxRow(created.id)).attempts === 2,
+      Boolean,
       'sent again',
     );
     expect((await messageRow(created.id)).providerId).toBe(providerId);
@@ -871,8 +932,9 @@ describe('after a restart', () => {
       },
     ]);
     await t.restart();
-    await waitFor(
+    await eventually(
       async () => (await Promise.all(rows.map((r) => messageRow(r.id)))).every((r) => r.providerId),
+      Boolean,
       'both sent after restart',
     );
     expect(

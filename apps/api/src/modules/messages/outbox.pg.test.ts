@@ -11,7 +11,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
-import { eventually } from '../../../test/inbox';
+import { eventually } from '../../../test/eventually';
 
 // Two API nodes on one PostgreSQL share the outbox: every message leaves once, and a conversation's
 // messages leave in the order they were written, whichever node took them.
@@ -21,8 +21,8 @@ let nodeB: App;
 let admin: Session;
 let company: Awaited<ReturnType<typeof makeCompany>>;
 
-// Two nodes agreeing over PostgreSQL may take a while: tries enough for 15 s.
-const SLOW = 750;
+// Two nodes agreeing over PostgreSQL may take a while.
+const SLOW = { timeoutMs: 15_000 };
 
 beforeAll(async () => {
   t = await createTestApp({ OUTBOX_RETRY_BASE_MS: '20' });
@@ -63,18 +63,16 @@ describe('the outbox across nodes', () => {
       ticketIds.push(ticket.id);
     }
 
-    // Sends alternate between the nodes, so both outboxes are kicked and compete for the rows.
-    const sends = ticketIds.flatMap((ticketId) =>
-      Array.from({ length: 5 }, (_, i) => ({ ticketId, body: `${ticketId}-${i}` })),
-    );
+    const bodiesOf = (ticketId: number) => Array.from({ length: 5 }, (_, n) => `${ticketId}-${n}`);
+    // Sends alternate between the nodes, so both outboxes are kicked and compete for the rows;
+    // conversations in parallel, each one's messages one after another.
     await Promise.all(
-      sends.map(async ({ ticketId, body }, i) => {
-        // Conversations in parallel, each one's messages one after another.
-        await new Promise((r) => setTimeout(r, (i % 5) * 30));
-        const res = await inject(i % 2 ? nodeB : t.app, admin, 'POST', `/messages/${ticketId}`, {
-          body,
-        });
-        expect(res.statusCode).toBe(201);
+      ticketIds.map(async (ticketId, conversation) => {
+        for (const [n, body] of bodiesOf(ticketId).entries()) {
+          const node = (conversation * 5 + n) % 2 ? nodeB : t.app;
+          const res = await inject(node, admin, 'POST', `/messages/${ticketId}`, { body });
+          expect(res.statusCode).toBe(201);
+        }
       }),
     );
     await eventually(
@@ -90,7 +88,7 @@ describe('the outbox across nodes', () => {
     const sent = (
       await inject(t.app, admin, 'GET', `/simulator/${connection.id}/outbound`)
     ).json() as SimulatorOutboundView[];
-    expect(sent.map((m) => m.body).sort()).toEqual(sends.map((s) => s.body).sort());
+    expect(sent.map((m) => m.body).sort()).toEqual(ticketIds.flatMap(bodiesOf).sort());
     for (const ticketId of ticketIds) {
       const stored = await t.db
         .select({ body: messages.body })

@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { queues, whatsapps } from '../../db/schema';
-import { createTestApp, makeCompany, type TestContext } from '../../../test/harness';
+import { sharedTestApp, makeCompany, type SharedTestContext } from '../../../test/harness';
 import { assertPlanLimit } from './plans.service';
 
-let t: TestContext;
+let t: SharedTestContext;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
 });
-afterAll(() => t.close());
 
 // The queues and connections create routes (later issues) call this same check inside their insert's
 // transaction; the users route is covered end to end in users.test.ts.

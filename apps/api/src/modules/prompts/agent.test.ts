@@ -10,7 +10,8 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
-import { eventually, inbound, outbound, pairedSimulator, ticketOf } from '../../../test/inbox';
+import { eventually } from '../../../test/eventually';
+import { inbound, outbound, pairedSimulator, ticketOf } from '../../../test/inbox';
 import { OPENAI_KEY, startFakeOpenAi, type FakeOpenAi } from '../../../test/fake-openai';
 
 // The AI agent answering customers (issue 17): simulator contacts write, the agent answers through the

@@ -16,8 +16,8 @@ import {
   startFakeDialogflow,
   type FakeDialogflow,
 } from '../../../test/fake-dialogflow';
+import { eventually } from '../../../test/eventually';
 import {
-  eventually,
   inbound,
   noteTexts,
   pairedSimulator,
@@ -149,7 +149,7 @@ describe('dialogflow integrations', () => {
       () => ticketOf(t.db, companyId, from),
       (row) => row?.useIntegration === false,
       'the fallback',
-      500,
+      { timeoutMs: 20_000 },
     );
     expect((await deliveriesOf(flow.id)).map((d) => [d.attempt, d.ok])).toEqual([
       [1, false],

@@ -13,7 +13,15 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
-import { eventually, inbound, outbound, pairedSimulator, ticketOf } from '../../../test/inbox';
+import { eventually } from '../../../test/eventually';
+import {
+  inbound,
+  messageTexts,
+  outbound,
+  pairedSimulator,
+  ticketOf,
+  ticketSettled,
+} from '../../../test/inbox';
 
 // n8n and webhook integrations conversing with contacts: a local receiver that checks the signature as
 // a real one would, answers with replies and actions, or fails on demand.
@@ -193,7 +201,12 @@ describe('webhook and n8n integrations', () => {
     );
     // Later messages stay with the person.
     await inbound(t.app, admin, connection.id, { from, body: '¿Hola?' });
-    await new Promise((r) => setTimeout(r, 200));
+    await eventually(
+      () => messageTexts(t.db, ticket!.id),
+      (texts) => texts.includes('¿Hola?'),
+      'the later message stored',
+    );
+    await ticketSettled(t.db, ticket!.id);
     expect(received).toHaveLength(1);
 
     answer = () => ({ status: 200, body: { action: 'close' } });
@@ -216,7 +229,7 @@ describe('webhook and n8n integrations', () => {
       () => ticketOf(t.db, companyId, from),
       (row) => row?.useIntegration === false,
       'the fallback',
-      500,
+      { timeoutMs: 20_000 },
     );
     expect(received).toHaveLength(5);
     const deliveries = await t.db
@@ -260,7 +273,7 @@ describe('webhook and n8n integrations', () => {
       () => ticketOf(t.db, companyId, from),
       (row) => row?.useIntegration === false,
       'the fallback',
-      500,
+      { timeoutMs: 20_000 },
     );
     const deliveries = await t.db
       .select()

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { IntegrationView } from '@atendi/shared';
 import { integrationDeliveries, queueIntegrations, queues, whatsapps } from '../../db/schema';
 import {
-  createTestApp,
+  sharedTestApp,
   inject,
   login,
   makeCompany,
@@ -11,9 +11,9 @@ import {
   makeWhatsapp,
   type Method,
   type Session,
-  type TestContext,
+  type SharedTestContext,
 } from '../../../test/harness';
-import { eventually } from '../../../test/inbox';
+import { eventually } from '../../../test/eventually';
 import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 
 // SPEC §7 Integrations: CRUD with the §5 rules per type, §9 defaults, secrets kept, tenancy.
@@ -26,7 +26,7 @@ const SERVICE_ACCOUNT = JSON.stringify({
     '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n',
 });
 
-let t: TestContext;
+let t: SharedTestContext;
 let admin: Session;
 let agent: Session;
 let outsider: Session;
@@ -42,7 +42,7 @@ const create = async (body: object) => {
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   const company = await makeCompany(t.db);
   companyId = company.company.id;
   admin = await login(t.app, company.admin.email);
@@ -51,7 +51,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   closeSockets();
-  await t.close();
 });
 
 describe('queue integrations', () => {

@@ -14,13 +14,15 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { startFakeTypebot, type FakeTypebot } from '../../../test/fake-typebot';
+import { eventually } from '../../../test/eventually';
 import {
-  eventually,
   inbound,
+  messageTexts,
   noteTexts,
   pairedSimulator,
   receivedBy,
   ticketOf,
+  ticketSettled,
   untilReceived,
 } from '../../../test/inbox';
 
@@ -172,7 +174,12 @@ describe('typebot integrations', () => {
     // Later messages are the person's: Typebot hears nothing more.
     const before = typebot.requests.length;
     await inbound(t.app, admin, connection.id, { from, body: '¿Hola?' });
-    await new Promise((r) => setTimeout(r, 200));
+    await eventually(
+      () => messageTexts(t.db, ticket!.id),
+      (texts) => texts.includes('¿Hola?'),
+      'the later message stored',
+    );
+    await ticketSettled(t.db, ticket!.id);
     expect(typebot.requests).toHaveLength(before);
   });
 
@@ -320,7 +327,9 @@ describe('typebot integrations', () => {
       (n) => n === 4,
       'four turns',
     );
-    await new Promise((r) => setTimeout(r, 200));
+    // No turn is left to make a fifth call.
+    await ticketSettled(t.db, (await ticketOf(t.db, companyId, from))!.id);
+    expect(typebot.requests).toHaveLength(4);
     expect(calls('startChat')).toHaveLength(1);
     expect(calls('continueChat')).toHaveLength(3);
   });
@@ -335,7 +344,7 @@ describe('typebot integrations', () => {
       () => ticketOf(t.db, companyId, from),
       (row) => row?.useIntegration === false,
       'the fallback',
-      500,
+      { timeoutMs: 20_000 },
     );
     const deliveries = await t.db
       .select()

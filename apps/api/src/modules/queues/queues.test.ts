@@ -1,29 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { userQueues } from '../../db/schema';
 import {
-  createTestApp,
+  sharedTestApp,
   inject,
   login,
   makeCompany,
   makeUser,
   type Method,
   type Session,
-  type TestContext,
+  type SharedTestContext,
 } from '../../../test/harness';
 
-let t: TestContext;
+let t: SharedTestContext;
 let admin: Session;
 let agent: Session;
 let companyId: number;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   const made = await makeCompany(t.db);
   companyId = made.company.id;
   admin = await login(t.app, made.admin.email);
   agent = await login(t.app, (await makeUser(t.db, companyId, 'user')).email);
 });
-afterAll(() => t.close());
 
 const call = (session: Session, method: Method, url: string, payload?: object) =>
   inject(t.app, session, method, url, payload);

@@ -3,18 +3,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuickMessageView } from '@atendi/shared';
 import {
-  createTestApp,
+  sharedTestApp,
   inject,
   login,
   makeCompany,
   makeUser,
   type Method,
   type Session,
-  type TestContext,
+  type SharedTestContext,
 } from '../../../test/harness';
 import { caughtUp, closeSockets, listenAs, type Heard } from '../../../test/sockets';
 
-let t: TestContext;
+let t: SharedTestContext;
 let admin: Session;
 let agent: Session;
 let colleague: Session;
@@ -22,7 +22,7 @@ let supervisor: Session;
 let outsider: Session;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   const company = await makeCompany(t.db);
   const companyId = company.company.id;
   admin = await login(t.app, company.admin.email);
@@ -33,7 +33,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   closeSockets();
-  await t.close();
 });
 
 const call = (session: Session, method: Method, url: string, payload?: object) =>

@@ -15,7 +15,8 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
-import { eventually, inbound, outbound, pairedSimulator, ticketOf } from '../../../test/inbox';
+import { eventually } from '../../../test/eventually';
+import { inbound, outbound, pairedSimulator, ticketOf } from '../../../test/inbox';
 import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 import { SCHEDULES_JOB } from './schedules.sender';
 

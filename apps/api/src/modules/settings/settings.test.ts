@@ -1,23 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { settingDefaults, settingKeys } from '@atendi/shared';
 import { settings } from '../../db/schema';
 import {
   SUPER_EMAIL,
   auth,
-  createTestApp,
+  sharedTestApp,
   login,
   makeCompany,
   makeUser,
   type Session,
-  type TestContext,
+  type SharedTestContext,
 } from '../../../test/harness';
 
-let t: TestContext;
+let t: SharedTestContext;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
 });
-afterAll(() => t.close());
 
 const list = (session: Session) =>
   t.app.inject({ method: 'GET', url: '/settings', headers: auth(session) });

@@ -8,18 +8,18 @@ import type {
 } from '@atendi/shared';
 import { contacts, queues, tickets, userQueues } from '../../db/schema';
 import {
-  createTestApp,
+  sharedTestApp,
   inject,
   login,
   makeCompany,
   makeUser,
   makeWhatsapp,
   type Session,
-  type TestContext,
+  type SharedTestContext,
 } from '../../../test/harness';
 import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 
-let t: TestContext;
+let t: SharedTestContext;
 let admin: Session;
 let agent: Session;
 let otherAdmin: Session;
@@ -31,7 +31,7 @@ let whatsappId: number;
 let agentId: number;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   const company = await makeCompany(t.db);
   companyId = company.company.id;
   admin = await login(t.app, company.admin.email);
@@ -55,7 +55,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   closeSockets();
-  await t.close();
 });
 
 let sequence = 0;

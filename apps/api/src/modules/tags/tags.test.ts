@@ -3,19 +3,19 @@ import { eq } from 'drizzle-orm';
 import type { TagOption, TagsPage, TicketView } from '@atendi/shared';
 import { contacts, queues, tags, tickets, userQueues } from '../../db/schema';
 import {
-  createTestApp,
+  sharedTestApp,
   inject,
   login,
   makeCompany,
   makeUser,
   makeWhatsapp,
   type Session,
-  type TestContext,
+  type SharedTestContext,
 } from '../../../test/harness';
-import { eventually } from '../../../test/inbox';
+import { eventually } from '../../../test/eventually';
 import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 
-let t: TestContext;
+let t: SharedTestContext;
 let admin: Session;
 let agent: Session;
 let outsider: Session;
@@ -25,7 +25,7 @@ let salesQueue: number;
 let whatsappId: number;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   const company = await makeCompany(t.db);
   companyId = company.company.id;
   admin = await login(t.app, company.admin.email);
@@ -50,7 +50,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   closeSockets();
-  await t.close();
 });
 
 let sequence = 0;

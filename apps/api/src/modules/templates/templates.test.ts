@@ -26,7 +26,8 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
-import { eventually, pairedSimulator, ticketOf } from '../../../test/inbox';
+import { eventually } from '../../../test/eventually';
+import { pairedSimulator, ticketOf } from '../../../test/inbox';
 import { multipart } from '../../../test/multipart';
 import { campaignShipping, contactListItems, messages, whatsapps } from '../../db/schema';
 import { isSealed } from '../../platform/secrets';
@@ -514,7 +515,7 @@ describe('campaigns on a Cloud API connection', () => {
       () => read(campaign.id),
       (c) => c.status === 'FINALIZADA',
       'finished',
-      500,
+      { timeoutMs: 20_000 },
     );
 
     for (const person of people) {
@@ -581,7 +582,7 @@ describe('campaigns on a Cloud API connection', () => {
       () => read(draft.id),
       (c) => c.status === 'FINALIZADA',
       'finished',
-      500,
+      { timeoutMs: 20_000 },
     );
 
     expect(graph.uploads.size).toBe(uploadsBefore + 1);
@@ -623,7 +624,7 @@ describe('campaigns on a Cloud API connection', () => {
       () => read(campaign.id),
       (c) => c.status === 'FINALIZADA',
       'finished',
-      500,
+      { timeoutMs: 20_000 },
     );
     expect(done.report).toMatchObject({ recipients: 1, failed: 1, delivered: 0 });
     const [row] = await t.db
@@ -678,7 +679,7 @@ describe('campaigns on a Cloud API connection', () => {
         ),
       (r) => r.length === 1,
       'campaign message after the answer',
-      500,
+      { timeoutMs: 20_000 },
     );
     expect(text.json?.text).toMatchObject({ body: 'Gracias Marta, aquí va tu cupón NOV25' });
   });

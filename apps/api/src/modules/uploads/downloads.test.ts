@@ -19,7 +19,8 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { freePort } from '../../../test/free-port';
-import { eventually, pairedSimulator, ticketOf } from '../../../test/inbox';
+import { eventually } from '../../../test/eventually';
+import { pairedSimulator, ticketOf } from '../../../test/inbox';
 import { startLocalS3, type LocalS3 } from '../../../test/local-s3';
 
 // Files kept and served the same way on the local folder and on an S3-compatible bucket (s3rver

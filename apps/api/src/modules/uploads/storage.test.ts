@@ -23,7 +23,8 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
-import { eventually, pairedSimulator, ticketOf } from '../../../test/inbox';
+import { eventually } from '../../../test/eventually';
+import { pairedSimulator, ticketOf } from '../../../test/inbox';
 import { multipart, type Part } from '../../../test/multipart';
 
 // Unbounded storage (issue 31): a cap on one request's files, a per-sender rate of uploads, and a

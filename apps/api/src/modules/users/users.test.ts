@@ -1,26 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { queues, users } from '../../db/schema';
 import type { Db } from '../../db/client';
 import {
   PASSWORD,
   SUPER_EMAIL,
-  createTestApp,
+  sharedTestApp,
   login,
   makeCompany,
   makeUser,
   superUser,
   type Session,
-  type TestContext,
+  type SharedTestContext,
   inject,
   type Method,
 } from '../../../test/harness';
 
-let t: TestContext;
+let t: SharedTestContext;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
 });
-afterAll(() => t.close());
 
 let sequence = 0;
 const next = () => (sequence += 1);

@@ -24,6 +24,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
+import { eventually } from '../../../test/eventually';
 import { caughtUp, closeSockets, listenAs } from '../../../test/sockets';
 import { getDefaultWhatsapp, sealCloudSecrets } from './whatsapps.service';
 import { withOpenCloudSecrets } from '../../channels/cloud/credentials';
@@ -53,14 +54,12 @@ const get = async (id: number) =>
   (await inject(t.app, admin, 'GET', `/whatsapp/${id}?session=0`)).json() as WhatsappView;
 
 // Waits for the session to reach a status (sessions run in the background of the request).
-const until = async (id: number, status: string) => {
-  for (let i = 0; i < 100; i += 1) {
-    const row = await get(id);
-    if (row.status === status) return row;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`connection ${id} never reached ${status}: ${(await get(id)).status}`);
-};
+const until = (id: number, status: string) =>
+  eventually(
+    () => get(id),
+    (row) => row.status === status,
+    `connection ${id} ${status}`,
+  );
 
 const queueOf = async (name: string, color: string) =>
   (await t.db.insert(queues).values({ companyId: company.company.id, name, color }).returning())[0];

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { companies, messages, queueOptions, queues, userRatings } from '../../../db/schema/index';
+import { companies, messages, queueOptions, queues, userRatings } from '../../../db/schema';
 import {
   createTestApp,
   inject,
@@ -10,14 +10,8 @@ import {
   type Session,
   type TestContext,
 } from '../../../../test/harness';
-import {
-  eventually,
-  inbound,
-  outbound,
-  pairedSimulator,
-  setSetting,
-  ticketOf,
-} from '../../../../test/inbox';
+import { eventually } from '../../../../test/eventually';
+import { inbound, outbound, pairedSimulator, setSetting, ticketOf } from '../../../../test/inbox';
 import { caughtUp, closeSockets, listenAs } from '../../../../test/sockets';
 import { TICKET_TIMERS_JOB } from './ticket-timers';
 

@@ -1,28 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { SimulatorOutboundView, WhatsappView } from '@atendi/shared';
-import { contacts, queues, settings, tickets, userQueues } from '../../../db/schema/index';
+import { contacts, queues, settings, tickets, userQueues } from '../../../db/schema';
 import {
-  createTestApp,
+  sharedTestApp,
   inject,
   login,
   makeCompany,
   makeUser,
   type Session,
-  type TestContext,
+  type SharedTestContext,
 } from '../../../../test/harness';
-import { eventually } from '../../../../test/inbox';
+import { eventually } from '../../../../test/eventually';
 import { caughtUp, closeSockets, listenAs } from '../../../../test/sockets';
 import { chosenIndex, queueMenu } from './queue-bot';
 
-let t: TestContext;
+let t: SharedTestContext;
 let admin: Session;
 let companyId: number;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
 });
-afterAll(() => t.close());
 
 // A paired simulator connection of a new company, serving the queues given.
 const connectionWith = async (

@@ -11,7 +11,7 @@ import {
   tickets,
   whatsappQueues,
   whatsapps,
-} from '../../../db/schema/index';
+} from '../../../db/schema';
 import type { DomainEvent } from '../../../events/domain-events';
 import { botTakesTurn, type Ingested } from '../inbound/ingest';
 import { getSettingValue } from '../../settings';

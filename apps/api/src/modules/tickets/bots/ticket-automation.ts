@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps';
 import type { Db } from '../../../db/client';
-import { contacts, queues, tickets, users, whatsapps } from '../../../db/schema/index';
+import { contacts, queues, tickets, users, whatsapps } from '../../../db/schema';
 import { getSettingValue } from '../../settings';
 import {
   acceptGreeting,

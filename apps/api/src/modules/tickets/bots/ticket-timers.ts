@@ -1,7 +1,7 @@
 import { sqlTime } from '../../../platform/sql-time';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps';
-import { contacts, tickets, whatsapps } from '../../../db/schema/index';
+import { contacts, tickets, whatsapps } from '../../../db/schema';
 import { fillVariables } from './bot-texts';
 import { closeInactive, timedTransfer, writeTransition } from '../core/ticket-transition';
 import { sendAutomatic, transferTexts } from './ticket-automation';

@@ -5,7 +5,7 @@ import type {
   TicketDetail,
   TicketSnapshot,
 } from '../../../events/domain-events';
-import type { messages, tickets } from '../../../db/schema/index';
+import type { messages, tickets } from '../../../db/schema';
 
 type TicketRow = typeof tickets.$inferSelect;
 

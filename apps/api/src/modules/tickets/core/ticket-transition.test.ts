@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { tickets } from '../../../db/schema/index';
+import type { tickets } from '../../../db/schema';
 import {
   closeInactive,
   handOverFromAgent,

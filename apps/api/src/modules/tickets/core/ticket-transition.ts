@@ -2,7 +2,7 @@ import { and, eq, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { TicketUpdateInput } from '@atendi/shared';
 import type { Db } from '../../../db/client';
-import { tickets } from '../../../db/schema/index';
+import { tickets } from '../../../db/schema';
 import type { DomainEvent, TicketDetail } from '../../../events/domain-events';
 import { snapshotOf, ticketChanged, ticketUpdated } from './ticket-events';
 

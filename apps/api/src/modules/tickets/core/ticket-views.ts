@@ -2,15 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../db/client';
 import { preparedPer } from '../../../db/prepared';
-import {
-  contacts,
-  queues,
-  tags,
-  ticketTags,
-  tickets,
-  users,
-  whatsapps,
-} from '../../../db/schema/index';
+import { contacts, queues, tags, ticketTags, tickets, users, whatsapps } from '../../../db/schema';
 import type { ContactView, TicketView } from '@atendi/shared';
 
 export type { ContactView, TicketView };

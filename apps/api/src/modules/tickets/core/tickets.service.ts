@@ -21,7 +21,7 @@ import {
   tickets,
   users,
   whatsapps,
-} from '../../../db/schema/index';
+} from '../../../db/schema';
 import type { AuthContext } from '../../../platform/context';
 import { AppError, pgErrorOf, storeFailure } from '../../../platform/errors';
 import { containsPattern } from '../../../platform/like';

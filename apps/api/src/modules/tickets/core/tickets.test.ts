@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import {
   contacts,
@@ -9,22 +9,22 @@ import {
   tickets,
   userQueues,
   whatsapps,
-} from '../../../db/schema/index';
+} from '../../../db/schema';
 import {
-  createTestApp,
+  sharedTestApp,
   inject,
   login,
   makeCompany,
   makeUser,
   makeWhatsapp,
   type Session,
-  type TestContext,
+  type SharedTestContext,
 } from '../../../../test/harness';
 import { setSetting } from '../../../../test/inbox';
 import { caughtUp, closeSockets, listenAs } from '../../../../test/sockets';
 import type { TicketView } from './ticket-views';
 
-let t: TestContext;
+let t: SharedTestContext;
 let companyId: number;
 let admin: Session;
 let agent: Session;
@@ -35,9 +35,8 @@ let support: number;
 let connection: number;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
 });
-afterAll(() => t.close());
 
 beforeEach(async () => {
   const company = await makeCompany(t.db);

@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { canSeeTicket, isTicketListed, type TicketStatus, type TicketViewer } from '@atendi/shared';
 import { rightsRooms } from '../../../realtime/realtime';
-import { contacts, queues, tickets, userQueues } from '../../../db/schema/index';
+import { contacts, queues, tickets, userQueues } from '../../../db/schema';
 import {
-  createTestApp,
+  sharedTestApp,
   makeCompany,
   makeUser,
   makeWhatsapp,
-  type TestContext,
+  type SharedTestContext,
 } from '../../../../test/harness';
 import { chatViewerRooms, listScope, ticketViewer } from './visibility';
 
@@ -16,7 +16,7 @@ import { chatViewerRooms, listScope, ticketViewer } from './visibility';
 // ticket and viewer, the rows the filter keeps are exactly those the function lists. The same for the
 // socket rooms that keep a ticket's chat (after a transfer) against the rule for one ticket.
 
-let t: TestContext;
+let t: SharedTestContext;
 let companyId: number;
 let me: number;
 let myQueue: number;
@@ -24,7 +24,7 @@ let otherQueue: number;
 let grid: { id: number; status: TicketStatus; queueId: number | null; userId: number | null }[];
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   const company = await makeCompany(t.db);
   companyId = company.company.id;
   const [mine, other] = await t.db
@@ -67,7 +67,6 @@ beforeAll(async () => {
       userId: tickets.userId,
     });
 });
-afterAll(() => t.close());
 
 const listedBySql = async (viewer: TicketViewer, showAll: boolean) =>
   (

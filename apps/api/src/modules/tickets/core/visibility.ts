@@ -2,7 +2,7 @@ import { and, eq, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm
 import { canSeeTicket, seesAllTickets, type TicketScope, type TicketViewer } from '@atendi/shared';
 import type { Db } from '../../../db/client';
 import { preparedPer } from '../../../db/prepared';
-import { tickets, userQueues, users } from '../../../db/schema/index';
+import { tickets, userQueues, users } from '../../../db/schema';
 import {
   permissionRoom,
   type RealtimeRoom,

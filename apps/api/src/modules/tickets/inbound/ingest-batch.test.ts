@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import {
-  contacts,
-  messages,
-  settings,
-  tickets,
-  userRatings,
-  whatsapps,
-} from '../../../db/schema/index';
-import { createTestApp, makeCompany, type TestContext } from '../../../../test/harness';
+import { contacts, messages, settings, tickets, userRatings, whatsapps } from '../../../db/schema';
+import { sharedTestApp, makeCompany, type SharedTestContext } from '../../../../test/harness';
 import type { InboundMessage } from '../../../channels/driver';
 import type { MessageInput } from './ingest';
 import { ingestBatch, storeMessages } from './ingest-batch';
@@ -16,7 +9,7 @@ import { ingestBatch, storeMessages } from './ingest-batch';
 // The set-based store of inbound messages (ingest-batch.ts), called as the tickets engine's queue calls
 // it: every guarantee of the one-message ingest, over a batch.
 
-let t: TestContext;
+let t: SharedTestContext;
 let companyId: number;
 let whatsappId: number;
 let sequence = 0;
@@ -54,7 +47,7 @@ const messagesOf = (ticketId: number) =>
   t.db.select().from(messages).where(eq(messages.ticketId, ticketId)).orderBy(asc(messages.id));
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   const made = await makeCompany(t.db);
   companyId = made.company.id;
   whatsappId = (
@@ -64,7 +57,6 @@ beforeAll(async () => {
       .returning()
   )[0].id;
 });
-afterAll(() => t.close());
 
 describe('batched ingest', () => {
   it('stores a batch as one message after another: one contact and ticket per number, counts, order, names', async () => {

@@ -1,6 +1,6 @@
 import { getTableColumns, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps';
-import { contacts, messages, tickets } from '../../../db/schema/index';
+import { contacts, messages, tickets } from '../../../db/schema';
 import { getSettingValue } from '../../settings';
 import {
   activeTicket,

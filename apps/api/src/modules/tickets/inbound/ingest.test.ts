@@ -1,38 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import type { WhatsappView } from '@atendi/shared';
+import { contacts, messages, queues, settings, tickets, userQueues } from '../../../db/schema';
 import {
-  contacts,
-  messages,
-  queues,
-  settings,
-  tickets,
-  userQueues,
-} from '../../../db/schema/index';
-import {
-  createTestApp,
+  sharedTestApp,
   inject,
   login,
   makeCompany,
   makeUser,
   type Session,
-  type TestContext,
+  type SharedTestContext,
 } from '../../../../test/harness';
+import { eventually } from '../../../../test/eventually';
 import { caughtUp, closeSockets, listenAs } from '../../../../test/sockets';
 import { handleChannelEvent } from './tickets.engine';
 
-let t: TestContext;
+let t: SharedTestContext;
 let company: Awaited<ReturnType<typeof makeCompany>>;
 let admin: Session;
 let connection: WhatsappView;
-
-const waitFor = async (check: () => Promise<boolean>, what: string) => {
-  for (let i = 0; i < 200; i += 1) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out: ${what}`);
-};
 
 // A connected simulator connection of a new company.
 const pairedConnection = async () => {
@@ -41,9 +27,10 @@ const pairedConnection = async () => {
   const created = (
     await inject(t.app, admin, 'POST', '/whatsapp', { name: 'Demo', provider: 'simulator' })
   ).json() as WhatsappView;
-  await waitFor(
+  await eventually(
     async () =>
       (await inject(t.app, admin, 'POST', `/simulator/${created.id}/scan`)).statusCode === 200,
+    Boolean,
     'scan',
   );
   return created;
@@ -65,10 +52,9 @@ const messageCount = async (ticketId: number) =>
   (await t.db.select({ n: count() }).from(messages).where(eq(messages.ticketId, ticketId)))[0].n;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   connection = await pairedConnection();
 });
-afterAll(() => t.close());
 
 describe('ingest', () => {
   it('keeps a WhatsApp message with NUL bytes (text, name, raw payload), without them', async () => {
@@ -79,11 +65,11 @@ describe('ingest', () => {
       name: 'Nu\u0000ria',
       body: 'hola\u0000 mundo',
     });
-    await waitFor(async () => Boolean(await contactByNumber(from)), 'contact');
+    await eventually(async () => Boolean(await contactByNumber(from)), Boolean, 'contact');
     const contact = await contactByNumber(from);
     expect(contact.name).toBe('Nuria');
     const [ticket] = await ticketsOf(contact.id);
-    await waitFor(async () => (await messageCount(ticket.id)) === 1, 'message');
+    await eventually(async () => (await messageCount(ticket.id)) === 1, Boolean, 'message');
     const [message] = await t.db.select().from(messages).where(eq(messages.ticketId, ticket.id));
     expect(message.body).toBe('hola mundo');
     expect(ticket.lastMessage).toBe('hola mundo');

@@ -1,7 +1,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../../deps';
-import { contacts, messages, tickets } from '../../../db/schema/index';
+import { contacts, messages, tickets } from '../../../db/schema';
 import type { ChannelEventInput } from '../../../channels/manager';
 import type { MessageChange } from '../../../events/domain-events';
 import type { Ingested, MessageInput } from './ingest';

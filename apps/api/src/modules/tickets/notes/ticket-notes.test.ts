@@ -1,17 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contacts, queues, tickets, userQueues } from '../../../db/schema/index';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { contacts, queues, tickets, userQueues } from '../../../db/schema';
 import {
-  createTestApp,
+  sharedTestApp,
   inject,
   login,
   makeCompany,
   makeUser,
   makeWhatsapp,
   type Session,
-  type TestContext,
+  type SharedTestContext,
 } from '../../../../test/harness';
 
-let t: TestContext;
+let t: SharedTestContext;
 let admin: Session;
 let agent: Session;
 let outsider: Session;
@@ -19,7 +19,7 @@ let ticketId: number;
 let contactId: number;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   const company = await makeCompany(t.db);
   const companyId = company.company.id;
   admin = await login(t.app, company.admin.email);
@@ -50,7 +50,6 @@ beforeAll(async () => {
     .returning();
   ticketId = ticket.id;
 });
-afterAll(() => t.close());
 
 const notes = async (session: Session) =>
   inject(t.app, session, 'GET', `/ticket-notes/list?ticketId=${ticketId}&contactId=${contactId}`);

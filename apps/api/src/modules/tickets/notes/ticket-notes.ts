@@ -13,7 +13,7 @@ import {
   type TicketNoteInput,
 } from '@atendi/shared';
 import type { Db } from '../../../db/client';
-import { ticketNotes, users } from '../../../db/schema/index';
+import { ticketNotes, users } from '../../../db/schema';
 import type { AuthContext } from '../../../platform/context';
 import { AppError } from '../../../platform/errors';
 import { foundOr404, ownedRow } from '../../../platform/tenancy';
