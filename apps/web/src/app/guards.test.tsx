@@ -1,18 +1,10 @@
 import { screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { jsonResponse, makeAuth, mockApi } from '../test/fixtures';
+import { describe, expect, it } from 'vitest';
+import { callsOf, makeAuth, stubApi } from '../test/fixtures';
 import { renderApp } from '../test/render-app';
 
-const stubShellApi = () =>
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(
-      mockApi({
-        'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
-        'GET /settings/': () => jsonResponse(200, []),
-      }),
-    ),
-  );
+// The shell's own requests (version, settings, the drawer's connections).
+const stubShellApi = () => stubApi({});
 
 const heading = (name: string) => screen.findByRole('heading', { level: 1, name });
 
@@ -56,6 +48,26 @@ describe('route guards', () => {
     ).toBeTruthy();
   });
 
+  it('refuses the schedules page without the plan feature, asking nothing', async () => {
+    const fetchMock = stubShellApi();
+    renderApp('/schedules', makeAuth({ plan: { useSchedules: false } }));
+
+    expect(
+      await screen.findByText('¡Esta empresa no tiene permiso para acceder a esta página!'),
+    ).toBeTruthy();
+    expect(screen.queryByTestId('schedules-calendar')).toBeNull();
+    expect(callsOf(fetchMock).some((call) => call.startsWith('GET /schedules'))).toBe(false);
+  });
+
+  it('shows no board to a company whose plan has no kanban', async () => {
+    stubShellApi();
+    renderApp('/kanban', makeAuth({ plan: { useKanban: false } }));
+    expect(
+      await screen.findByText('¡Esta empresa no tiene permiso para acceder a esta página!'),
+    ).toBeTruthy();
+    expect(screen.queryByTestId('kanban-lane-open')).toBeNull();
+  });
+
   it('opens a plan page when the plan has the feature', async () => {
     stubShellApi();
     renderApp('/prompts', makeAuth({ plan: { useOpenAi: true } }));
@@ -68,6 +80,7 @@ describe('route guards', () => {
     expect(
       await screen.findByText('Solo los superusuarios pueden acceder a esta página.'),
     ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Agregar anuncio' })).toBeNull();
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Tablero' }, { timeout: 2500 }),
     ).toBeTruthy();

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { AppProviders } from '../app/app';
+import { AppProviders } from '../app/app-providers';
 import { unknownApiCalls } from '../test/api-routes';
 import { callsOf, stubApi } from '../test/fixtures';
 import { integrationOptionsOf } from '../test/queue-integrations';

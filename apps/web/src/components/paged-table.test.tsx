@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { AppProviders } from '../app/app';
+import { AppProviders } from '../app/app-providers';
 import { api } from '../api/http-client';
 import { callsOf, jsonResponse, stubApi } from '../test/fixtures';
 import { setupUser } from '../test/user-event';

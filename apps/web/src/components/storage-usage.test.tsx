@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { AppProviders } from '../app/app';
+import { AppProviders } from '../app/app-providers';
 import { StorageUsage } from './storage-usage';
 
 const MB = 1024 * 1024;

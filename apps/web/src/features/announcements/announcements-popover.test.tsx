@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { setupUser, type User } from '../../test/user-event';
 import {
   makeAnnouncement,
@@ -9,6 +9,7 @@ import {
   receiveAnnouncementEvent,
   requestsOf,
 } from './announcements.fixtures';
+import { AnnouncementsPopover } from './announcements-popover';
 
 const badge = () => screen.getByTestId('announcements-badge');
 const button = () => screen.getByTestId('announcements-button');
@@ -36,7 +37,7 @@ describe('announcements popover', () => {
         ]),
     });
     const user = setupUser();
-    renderApp('/tickets', makeAuth());
+    renderPage(<AnnouncementsPopover />, '/tickets', makeAuth());
 
     await waitFor(() => expect(badge().textContent).toBe('2'));
     expect(button().getAttribute('aria-label')).toBe('Anuncios: 2 activos');
@@ -64,7 +65,7 @@ describe('announcements popover', () => {
         ]),
     });
     const user = setupUser();
-    renderApp('/tickets', makeAuth());
+    renderPage(<AnnouncementsPopover />, '/tickets', makeAuth());
 
     const popover = await openPopover(user);
     await user.click(await popover.findByRole('button', { name: /Mantenimiento programado/ }));
@@ -85,7 +86,7 @@ describe('announcements popover', () => {
     const older = makeAnnouncement({ title: 'Anterior', createdAt: '2025-03-01T10:00:00.000Z' });
     stubApi({ 'GET /announcements': () => pageOf([older]) });
     const user = setupUser();
-    renderApp('/tickets', makeAuth());
+    renderPage(<AnnouncementsPopover />, '/tickets', makeAuth());
     await waitFor(() => expect(badge().textContent).toBe('1'));
 
     const created = makeAnnouncement({
@@ -120,7 +121,7 @@ describe('announcements popover', () => {
   it('ignores an inactive announcement created for non-super users', async () => {
     stubApi({ 'GET /announcements': () => pageOf([]) });
     const user = setupUser();
-    renderApp('/tickets', makeAuth());
+    renderPage(<AnnouncementsPopover />, '/tickets', makeAuth());
     await waitFor(() => expect(button().getAttribute('aria-label')).toBe('Anuncios: 0 activos'));
 
     await receiveAnnouncementEvent({
@@ -141,7 +142,7 @@ describe('announcements popover', () => {
         ]),
     });
     const user = setupUser();
-    renderApp('/tickets', makeAuth({ user: { super: true } }));
+    renderPage(<AnnouncementsPopover />, '/tickets', makeAuth({ user: { super: true } }));
     await waitFor(() => expect(badge().textContent).toBe('1'));
 
     const popover = await openPopover(user);
@@ -169,7 +170,7 @@ describe('announcements popover', () => {
           : pageOf(first, true, 21),
     });
     const user = setupUser();
-    renderApp('/tickets', makeAuth());
+    renderPage(<AnnouncementsPopover />, '/tickets', makeAuth());
     await waitFor(() => expect(badge().textContent).toBe('20+'));
 
     const popover = await openPopover(user);
@@ -191,7 +192,7 @@ describe('announcements popover', () => {
         jsonResponse(500, { error: 'ERR_INTERNAL_SERVER_ERROR', message: 'boom' }),
     });
     const user = setupUser();
-    renderApp('/tickets', makeAuth());
+    renderPage(<AnnouncementsPopover />, '/tickets', makeAuth());
 
     const popover = await openPopover(user);
     expect(await popover.findByText('No se pudieron cargar los anuncios.')).toBeTruthy();

@@ -2,7 +2,9 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
+import { ForgetPasswordPage } from './forget-password-page';
+import { LoginPage } from './login-page';
 
 describe('password reset page', () => {
   it('reports an unknown email and stays on the first step', async () => {
@@ -16,7 +18,7 @@ describe('password reset page', () => {
       ),
     );
     const user = userEvent.setup();
-    renderApp('/forgetpsw');
+    renderPage(<ForgetPasswordPage />, '/forgetpsw', null, { routes: { '/login': <LoginPage /> } });
 
     await user.type(
       await screen.findByRole('textbox', { name: 'Correo electrónico' }),
@@ -39,7 +41,7 @@ describe('password reset page', () => {
       }),
     );
     const user = userEvent.setup();
-    renderApp('/forgetpsw');
+    renderPage(<ForgetPasswordPage />, '/forgetpsw', null, { routes: { '/login': <LoginPage /> } });
 
     await user.type(
       await screen.findByRole('textbox', { name: 'Correo electrónico' }),

@@ -4,6 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { getSessionState } from '../../api/session';
 import { jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
+import { LoginPage } from './login-page';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -25,7 +27,7 @@ describe('login page', () => {
         }),
       ),
     );
-    renderApp('/login');
+    renderPage(<LoginPage />, '/login');
 
     await fillAndSubmit();
 
@@ -44,7 +46,7 @@ describe('login page', () => {
         }),
       ),
     );
-    renderApp('/login');
+    renderPage(<LoginPage />, '/login');
 
     await fillAndSubmit();
 
@@ -65,7 +67,7 @@ describe('login page', () => {
         }),
       ),
     );
-    renderApp('/login');
+    renderPage(<LoginPage />, '/login');
 
     await fillAndSubmit();
 
@@ -77,7 +79,7 @@ describe('login page', () => {
   it('validates the fields before calling the server', async () => {
     const fetchMock = vi.fn();
     vi.stubGlobal('fetch', fetchMock);
-    renderApp('/login');
+    renderPage(<LoginPage />, '/login');
 
     await fillAndSubmit('not-an-email', 'x');
 
@@ -85,6 +87,7 @@ describe('login page', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
+  // Where a new session lands is the route guards' choice: these two render the whole app.
   it('sends an active company to the tickets page', async () => {
     let body: unknown;
     vi.stubGlobal(

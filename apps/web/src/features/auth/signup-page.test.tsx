@@ -2,7 +2,9 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { jsonResponse, makePlan, mockApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
+import { SignupPage } from './signup-page';
+import { LoginPage } from './login-page';
 
 const plans = [makePlan({ id: 3, name: 'Basic', value: 39 }), makePlan({ id: 4, name: 'Plus' })];
 
@@ -35,7 +37,9 @@ describe('sign-up page', () => {
         }),
       ),
     );
-    renderApp('/signup?companyId=5');
+    renderPage(<SignupPage />, '/signup?companyId=5', null, {
+      routes: { '/login': <LoginPage /> },
+    });
 
     await fillForm();
 
@@ -66,7 +70,7 @@ describe('sign-up page', () => {
         }),
       ),
     );
-    renderApp('/signup');
+    renderPage(<SignupPage />, '/signup', null, { routes: { '/login': <LoginPage /> } });
 
     await fillForm();
 

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { campaignMessageKeys, type CampaignView } from '@atendi/shared';
 import { unknownApiCalls } from '../../test/api-routes';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser, type User } from '../../test/user-event';
 import {
   bodyOf,
@@ -14,6 +14,7 @@ import {
   optionRoutes,
   rowOf,
 } from './campaigns-page.fixtures';
+import { CampaignsPage } from './campaigns-page';
 
 const MINUTE_MS = 60 * 1000;
 
@@ -64,7 +65,7 @@ describe('campaign dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     const dialog = await openNew(user);
     await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Promo marzo');
@@ -132,7 +133,7 @@ describe('campaign dialog', () => {
   it('asks for a message, and for a connection and an audience to schedule', async () => {
     const fetchMock = stubApi({ ...optionRoutes, 'GET /campaigns': campaignsOf([]) });
     const user = setupUser();
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     const dialog = await openNew(user);
     await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Promo');
@@ -173,7 +174,7 @@ describe('campaign dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     const dialog = await openNew(user);
     await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Encuesta');
@@ -216,7 +217,7 @@ describe('campaign dialog', () => {
         }),
     });
     const user = setupUser();
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     const dialog = await openNew(user);
     await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Promo');
@@ -248,7 +249,7 @@ describe('campaign dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     await user.click(within(await rowOf('Promo')).getByRole('button', { name: 'Editar Promo' }));
     const dialog = await screen.findByRole('dialog', { name: 'Editar campaña' });
@@ -282,7 +283,7 @@ describe('campaign dialog', () => {
     });
     const fetchMock = stubApi({ ...optionRoutes, 'GET /campaigns': campaignsOf([campaign]) });
     const user = setupUser();
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     await user.click(within(await rowOf('Promo')).getByRole('button', { name: 'Ver Promo' }));
     const dialog = await screen.findByRole('dialog', { name: 'Campaña' });
@@ -334,7 +335,7 @@ describe('campaign dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     await user.click(
       within(await rowOf('Black Friday')).getByRole('button', { name: 'Editar Black Friday' }),
@@ -379,7 +380,7 @@ describe('campaign dialog', () => {
       'DELETE /campaigns/8/media-upload': () => jsonResponse(200, campaign),
     });
     const user = setupUser();
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     await user.click(
       within(await rowOf('Catálogo')).getByRole('button', { name: 'Editar Catálogo' }),

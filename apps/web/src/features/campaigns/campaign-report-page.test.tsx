@@ -11,8 +11,9 @@ import { getSocket } from '../../api/socket';
 import { unknownApiCalls } from '../../test/api-routes';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { setupUser } from '../../test/user-event';
+import { CampaignReportPage } from './campaign-report-page';
 
 const makeReport = (overrides: Partial<CampaignReport> = {}): CampaignReport => ({
   recipients: 10,
@@ -128,7 +129,7 @@ describe('campaign report page', () => {
       'GET /campaigns/7': () => jsonResponse(200, makeCampaign()),
       'GET /campaigns/7/shipping': () => shippingOf(recipients),
     });
-    renderApp(PATH, makeAuth());
+    renderPage(<CampaignReportPage />, PATH, makeAuth(), { route: '/campaign/:campaignId/report' });
 
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Promo de invierno' }),
@@ -185,7 +186,7 @@ describe('campaign report page', () => {
         ),
       'GET /campaigns/7/shipping': () => shippingOf([]),
     });
-    renderApp(PATH, makeAuth());
+    renderPage(<CampaignReportPage />, PATH, makeAuth(), { route: '/campaign/:campaignId/report' });
 
     expect(await screen.findByText('0 de 0 entregados')).toBeTruthy();
     expect(progressBar().getAttribute('aria-valuenow')).toBe('0');
@@ -202,7 +203,7 @@ describe('campaign report page', () => {
       'GET /campaigns/7': () => jsonResponse(200, makeCampaign()),
       'GET /campaigns/7/shipping': () => shippingOf(recipients),
     });
-    renderApp(PATH, makeAuth());
+    renderPage(<CampaignReportPage />, PATH, makeAuth(), { route: '/campaign/:campaignId/report' });
     expect(await screen.findByText('3 de 8 entregados')).toBeTruthy();
     await screen.findByText('Mario Gómez');
     expect(shippingCalls(fetchMock)).toHaveLength(1);
@@ -241,7 +242,7 @@ describe('campaign report page', () => {
       'GET /campaigns/7': () => jsonResponse(200, stored),
       'GET /campaigns/7/shipping': () => shippingOf(recipients),
     });
-    renderApp(PATH, makeAuth());
+    renderPage(<CampaignReportPage />, PATH, makeAuth(), { route: '/campaign/:campaignId/report' });
     await screen.findByText('Mario Gómez');
     const detailCalls = () => callsOf(fetchMock).filter((call) => call === 'GET /campaigns/7');
     expect(detailCalls()).toHaveLength(1);
@@ -273,7 +274,7 @@ describe('campaign report page', () => {
       'GET /campaigns/7': () => jsonResponse(200, makeCampaign()),
       'GET /campaigns/7/shipping': () => shippingOf(recipients),
     });
-    renderApp(PATH, makeAuth());
+    renderPage(<CampaignReportPage />, PATH, makeAuth(), { route: '/campaign/:campaignId/report' });
     await screen.findByText('3 de 8 entregados');
 
     act(() => {
@@ -300,7 +301,7 @@ describe('campaign report page', () => {
             : shippingOf(recipients),
     });
     const user = setupUser();
-    renderApp(PATH, makeAuth());
+    renderPage(<CampaignReportPage />, PATH, makeAuth(), { route: '/campaign/:campaignId/report' });
     const table = await screen.findByRole('table', { name: 'Destinatarios de la campaña' });
     await within(table).findByText('Lucía Pérez');
 
@@ -378,7 +379,7 @@ describe('campaign report page', () => {
       });
       const auth = makeAuth();
       const user = setupUser();
-      renderApp(PATH, auth);
+      renderPage(<CampaignReportPage />, PATH, auth, { route: '/campaign/:campaignId/report' });
 
       await user.click(await screen.findByRole('button', { name: 'Descargar CSV' }));
       await waitFor(() =>
@@ -402,7 +403,9 @@ describe('campaign report page', () => {
           jsonResponse(404, { error: 'ERR_NO_CAMPAIGN_FOUND', message: 'Not found' }),
       });
       const user = setupUser();
-      renderApp(PATH, makeAuth());
+      renderPage(<CampaignReportPage />, PATH, makeAuth(), {
+        route: '/campaign/:campaignId/report',
+      });
 
       await user.click(await screen.findByRole('button', { name: 'Descargar CSV' }));
       expect(await screen.findByText('No se encontró la campaña.')).toBeTruthy();
@@ -414,7 +417,9 @@ describe('campaign report page', () => {
       'GET /campaigns/77': () =>
         jsonResponse(404, { error: 'ERR_NO_CAMPAIGN_FOUND', message: 'Not found' }),
     });
-    renderApp('/campaign/77/report', makeAuth());
+    renderPage(<CampaignReportPage />, '/campaign/77/report', makeAuth(), {
+      route: '/campaign/:campaignId/report',
+    });
 
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Campaña no encontrada' }),

@@ -9,7 +9,7 @@ import {
   stubApi,
   templateListOf,
 } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, setupUser, type User } from '../../test/user-event';
 import {
   bodyOf,
@@ -19,6 +19,7 @@ import {
   optionRoutes,
   rowOf,
 } from './campaigns-page.fixtures';
+import { CampaignsPage } from './campaigns-page';
 
 const MINUTE_MS = 60 * 1000;
 
@@ -109,7 +110,7 @@ describe('campaign dialog on a Cloud API connection', () => {
       },
     });
     const user = setupUser();
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     const dialog = await startCloudCampaign(user, when);
     expect(describedBy(templateSelect(dialog))).toBe(
@@ -185,7 +186,7 @@ describe('campaign dialog on a Cloud API connection', () => {
       'POST /campaigns': () => answer(),
     });
     const user = setupUser();
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     const dialog = await startCloudCampaign(user);
     await user.click(within(dialog).getByRole('button', { name: 'Crear' }));
@@ -235,7 +236,7 @@ describe('campaign dialog on a Cloud API connection', () => {
       },
     });
     const user = setupUser();
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     const dialog = await startCloudCampaign(user);
     await pick(user, dialog, 'Plantilla de WhatsApp', 'catalogo (es_MX)');
@@ -274,7 +275,7 @@ describe('campaign dialog on a Cloud API connection', () => {
       },
     });
     const user = setupUser();
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     const dialog = await startCloudCampaign(user);
     await pick(user, dialog, 'Plantilla de WhatsApp', 'pedido_listo (es_MX)');
@@ -314,7 +315,7 @@ describe('campaign dialog on a Cloud API connection', () => {
       },
     });
     const user = setupUser();
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     const dialog = await startCloudCampaign(user);
     await waitFor(() =>
@@ -359,7 +360,7 @@ describe('campaign dialog on a Cloud API connection', () => {
       'GET /campaigns': campaignsOf([campaign]),
     });
     const user = setupUser();
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     await user.click(within(await rowOf('Pedidos')).getByRole('button', { name: 'Ver Pedidos' }));
     const dialog = await screen.findByRole('dialog', { name: 'Campaña' });

@@ -3,8 +3,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { campaignSettingsBody, type CampaignSettingsList } from '@atendi/shared';
 import { unknownApiCalls } from '../../test/api-routes';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, setupUser, type User } from '../../test/user-event';
+import { CampaignsConfigPage } from './campaigns-config-page';
 
 const PATH = '/campaigns-config';
 
@@ -29,7 +30,7 @@ beforeEach(() => window.localStorage.setItem('cshow', 'true'));
 describe('campaign settings page', () => {
   it('shows the defaults when nothing was saved yet', async () => {
     stubApi({ 'GET /campaign-settings': () => jsonResponse(200, []) });
-    renderApp(PATH, makeAuth());
+    renderPage(<CampaignsConfigPage />, PATH, makeAuth());
 
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Configuración de campañas' }),
@@ -84,7 +85,7 @@ describe('campaign settings page', () => {
           }),
         ),
     });
-    renderApp(PATH, makeAuth());
+    renderPage(<CampaignsConfigPage />, PATH, makeAuth());
 
     expect(
       (await screen.findByRole('combobox', { name: 'Intervalo entre mensajes' })).textContent,
@@ -116,7 +117,7 @@ describe('campaign settings page', () => {
       },
     });
     const user = setupUser();
-    renderApp(PATH, makeAuth());
+    renderPage(<CampaignsConfigPage />, PATH, makeAuth());
     await screen.findByRole('combobox', { name: 'Intervalo entre mensajes' });
 
     await select(user, 'Intervalo entre mensajes', '10 segundos');
@@ -178,7 +179,7 @@ describe('campaign settings page', () => {
       },
     });
     const user = setupUser();
-    renderApp(PATH, makeAuth());
+    renderPage(<CampaignsConfigPage />, PATH, makeAuth());
     await screen.findByRole('combobox', { name: 'Intervalo entre mensajes' });
 
     await user.click(screen.getByRole('button', { name: 'Agregar variable' }));
@@ -204,7 +205,7 @@ describe('campaign settings page', () => {
   it('refuses a repeated opt-out word', async () => {
     stubApi({ 'GET /campaign-settings': () => jsonResponse(200, []) });
     const user = setupUser();
-    renderApp(PATH, makeAuth());
+    renderPage(<CampaignsConfigPage />, PATH, makeAuth());
 
     await fill(user, await screen.findByRole('textbox', { name: 'Nueva palabra' }), 'stop');
     await user.click(screen.getByRole('button', { name: 'Agregar palabra' }));

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { unknownApiCalls } from '../../test/api-routes';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { setupUser } from '../../test/user-event';
 import {
   campaignsOf,
@@ -12,6 +12,7 @@ import {
   rowOf,
   shownDateTime,
 } from './campaigns-page.fixtures';
+import { CampaignsPage } from './campaigns-page';
 
 const HOUR_MS = 60 * 60 * 1000;
 // Local times, so the table's dd/MM/yyyy HH:mm reads the same in every time zone.
@@ -80,7 +81,7 @@ beforeEach(() => window.localStorage.setItem('cshow', 'true'));
 describe('campaigns page', () => {
   it('lists campaigns with their status, audience, connection and dates', async () => {
     const fetchMock = stubApi({ 'GET /campaigns': campaignsOf(campaigns) });
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     const table = await screen.findByRole('table', { name: 'Campañas' });
     expect(screen.getByRole('heading', { level: 1, name: 'Campañas' })).toBeTruthy();
@@ -128,7 +129,7 @@ describe('campaigns page', () => {
 
   it('offers stop only while running or scheduled, and restart only once cancelled', async () => {
     stubApi({ 'GET /campaigns': campaignsOf(campaigns) });
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     expect(actionNames(await rowOf('Bienvenida'))).toEqual([
       'Informe de Bienvenida',
@@ -171,7 +172,7 @@ describe('campaigns page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     await user.click(
       within(await rowOf('Navidad')).getByRole('button', { name: 'Detener Navidad' }),
@@ -195,7 +196,7 @@ describe('campaigns page', () => {
         jsonResponse(409, { error: 'ERR_CAMPAIGN_STATUS', message: 'Not running' }),
     });
     const user = setupUser();
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     await user.click(
       within(await rowOf('Promo marzo')).getByRole('button', { name: 'Detener Promo marzo' }),
@@ -219,7 +220,7 @@ describe('campaigns page', () => {
         jsonResponse(200, { ...campaigns[3]!, status: 'EM_ANDAMENTO' }),
     });
     const user = setupUser();
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     await user.click(
       within(await rowOf('Black Friday')).getByRole('button', {
@@ -242,7 +243,7 @@ describe('campaigns page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
 
     await user.click(
       within(await rowOf('Bienvenida')).getByRole('button', { name: 'Eliminar Bienvenida' }),
@@ -260,7 +261,7 @@ describe('campaigns page', () => {
 
   it('follows the live campaign events', async () => {
     stubApi({ 'GET /campaigns': campaignsOf(campaigns) });
-    renderApp('/campaigns', makeAuth());
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
     await screen.findByText('Promo marzo');
 
     // The scheduled campaign started.

@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { defaultSchedules } from '@atendi/shared';
 import { unknownApiCalls } from '../../test/api-routes';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser, type User } from '../../test/user-event';
 import { makePrompt, promptListOf } from '../../test/prompts';
 import { integrationOptionsOf } from '../../test/queue-integrations';
 import { bodyOf, makeConnection } from './connections.fixtures';
+import { ConnectionsPage } from './connections-page';
 
 const queues = [
   { id: 1, name: 'Ventas', color: '#43a047' },
@@ -36,7 +37,7 @@ describe('connection dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     const dialog = await openAddDialog(user);
     expect(within(dialog).getByRole('combobox', { name: 'Tipo de conexión' }).textContent).toBe(
@@ -84,7 +85,7 @@ describe('connection dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     const dialog = await openAddDialog(user);
     await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Atención');
@@ -119,7 +120,7 @@ describe('connection dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     const dialog = await openAddDialog(user);
     await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Atención');
@@ -152,7 +153,7 @@ describe('connection dialog', () => {
         }),
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     const dialog = await openAddDialog(user);
     const name = within(dialog).getByRole('textbox', { name: 'Nombre' });
@@ -183,7 +184,7 @@ describe('connection dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Editar la conexión Cloud' }));
     const dialog = await screen.findByRole('dialog', { name: 'Editar WhatsApp' });
@@ -233,7 +234,7 @@ describe('connection dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Editar la conexión Cloud' }));
     const dialog = await screen.findByRole('dialog', { name: 'Editar WhatsApp' });
@@ -280,7 +281,7 @@ describe('connection dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Editar la conexión Cloud' }));
     const dialog = await screen.findByRole('dialog', { name: 'Editar WhatsApp' });
@@ -301,7 +302,7 @@ describe('connection dialog', () => {
       'GET /queue': () => jsonResponse(200, []),
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     const dialog = await openAddDialog(user);
     expect(within(dialog).queryByRole('tab', { name: 'Cloud API' })).toBeNull();
@@ -330,7 +331,7 @@ describe('connection dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     const added = await openAddDialog(user);
     for (const tab of ['Tickets y bot', 'Horario de atención', 'General'])
@@ -372,7 +373,7 @@ describe('connection dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Editar la conexión Línea' }));
     const dialog = await screen.findByRole('dialog', { name: 'Editar WhatsApp' });
@@ -401,7 +402,7 @@ describe('connection dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth({ plan: { useIntegrations: false } }));
+    renderPage(<ConnectionsPage />, '/connections', makeAuth({ plan: { useIntegrations: false } }));
 
     await user.click(await screen.findByRole('button', { name: 'Editar la conexión Línea' }));
     const dialog = await screen.findByRole('dialog', { name: 'Editar WhatsApp' });
@@ -424,7 +425,7 @@ describe('connection dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     const dialog = await openAddDialog(user);
     await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Atención');
@@ -452,7 +453,7 @@ describe('connection dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth({ plan: { useOpenAi: false } }));
+    renderPage(<ConnectionsPage />, '/connections', makeAuth({ plan: { useOpenAi: false } }));
 
     await user.click(await screen.findByRole('button', { name: 'Editar la conexión Línea' }));
     const dialog = await screen.findByRole('dialog', { name: 'Editar WhatsApp' });

@@ -2,10 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { i18n } from '../../i18n/i18n';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { setupUser } from '../../test/user-event';
 import { applyWhatsappEvent } from './connections.api';
 import { makeConnection, receiveSession, receiveWhatsapp, sessionOf } from './connections.fixtures';
+import { ConnectionsPage } from './connections-page';
 
 // Waits for the connection's row by its name, a cheap query while the list loads.
 const rowOf = async (name: string) => (await screen.findByText(name)).closest('tr')!;
@@ -27,7 +28,7 @@ describe('connections page', () => {
           makeConnection({ id: 5, name: 'Cobranza', status: 'TIMEOUT' }),
         ]),
     });
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     const connected = await rowOf('Ventas');
     expect(screen.getByRole('heading', { level: 1, name: 'Conexiones' })).toBeTruthy();
@@ -65,7 +66,7 @@ describe('connections page', () => {
           makeConnection({ id: 2, name: 'Pruebas', status: 'qrcode', provider: 'simulator' }),
         ]),
     });
-    renderApp('/connections', makeAuth({ user: { profile: 'user' } }));
+    renderPage(<ConnectionsPage />, '/connections', makeAuth({ user: { profile: 'user' } }));
 
     const row = await rowOf('Ventas');
     expect(within(row).getByText('Desconectado')).toBeTruthy();
@@ -92,7 +93,7 @@ describe('connections page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     const row = await rowOf('Pagos');
     await user.click(within(row).getByRole('button', { name: 'Intentar de nuevo' }));
@@ -118,7 +119,7 @@ describe('connections page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     const row = await rowOf('Ventas');
     await user.click(within(row).getByRole('button', { name: 'Desconectar' }));
@@ -147,7 +148,7 @@ describe('connections page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     await user.click(
       within(await rowOf('Ventas')).getByRole('button', { name: 'Eliminar la conexión Ventas' }),
@@ -167,7 +168,7 @@ describe('connections page', () => {
         jsonResponse(409, { error: 'ERR_WAPP_IN_USE', message: 'Connection has tickets' }),
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     await user.click(
       within(await rowOf('Ventas')).getByRole('button', { name: 'Eliminar la conexión Ventas' }),
@@ -182,7 +183,7 @@ describe('connections page', () => {
   it('applies live connection and session events to the list', async () => {
     const ventas = makeConnection({ id: 1, name: 'Ventas', status: 'CONNECTED' });
     stubApi({ 'GET /whatsapp': () => jsonResponse(200, [ventas]) });
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
     const row = await rowOf('Ventas');
 
     await receiveSession(

@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, setupUser, type User } from '../../test/user-event';
 import { makeConnection, receiveSession, sessionOf } from './connections.fixtures';
+import { ConnectionsPage } from './connections-page';
 
 const waiting = makeConnection({ id: 2, name: 'Soporte', status: 'qrcode', qrcode: '' });
 
@@ -27,7 +28,7 @@ describe('QR code dialog', () => {
       'GET /whatsapp/2': () => jsonResponse(200, waiting),
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     const dialog = await openQrDialog(user);
     expect(within(dialog).getByText('Esperando el código QR')).toBeTruthy();
@@ -55,7 +56,7 @@ describe('QR code dialog', () => {
       'GET /whatsapp/2': () => jsonResponse(200, waiting),
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     const dialog = await openQrDialog(user);
     await receiveSession(sessionOf(waiting, { status: 'OPENING', qrcode: '' }));
@@ -74,7 +75,7 @@ describe('QR code dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     const dialog = await openQrDialog(user);
     expect(

@@ -2,9 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { SimulatorOutboundView } from '@atendi/shared';
 import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, setupUser, type User } from '../../test/user-event';
 import { bodyOf, makeConnection, receiveSession, sessionOf } from './connections.fixtures';
+import { ConnectionsPage } from './connections-page';
 
 const simulator = makeConnection({
   id: 5,
@@ -58,7 +59,7 @@ describe('simulator phone panel', () => {
   it('scans the waiting QR, which pairs the connection', async () => {
     const { posts } = stubSimulator();
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     const panel = await openPhone(user);
     expect(
@@ -78,7 +79,7 @@ describe('simulator phone panel', () => {
   it('writes as a contact and acknowledges what the phone received', async () => {
     const { posts, reads } = stubSimulator({ ...simulator, status: 'CONNECTED', qrcode: '' });
     const user = setupUser();
-    renderApp('/connections', makeAuth());
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     const panel = await openPhone(user);
     await within(panel).findByText('La plataforma aún no envió mensajes por esta conexión.');

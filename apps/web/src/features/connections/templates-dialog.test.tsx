@@ -9,9 +9,10 @@ import {
   stubApi,
   templateListOf,
 } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { setupUser } from '../../test/user-event';
 import { makeConnection } from './connections.fixtures';
+import { ConnectionsPage } from './connections-page';
 
 const cloud = makeConnection({
   id: 4,
@@ -25,7 +26,7 @@ const rowOf = async (name: string) => (await screen.findByText(name)).closest('t
 
 const openTemplates = async () => {
   const user = setupUser();
-  renderApp('/connections', makeAuth());
+  renderPage(<ConnectionsPage />, '/connections', makeAuth());
   await user.click(within(await rowOf('Meta')).getByRole('button', { name: 'Plantillas de Meta' }));
   return { user, dialog: await screen.findByRole('dialog', { name: 'Plantillas · Meta' }) };
 };
@@ -46,7 +47,7 @@ describe('connection templates', () => {
       'GET /whatsapp': () =>
         jsonResponse(200, [cloud, makeConnection({ id: 1, name: 'Ventas', provider: 'beta' })]),
     });
-    const { unmount } = renderApp('/connections', makeAuth());
+    const { unmount } = renderPage(<ConnectionsPage />, '/connections', makeAuth());
     expect(
       within(await rowOf('Meta')).getByRole('button', { name: 'Plantillas de Meta' }),
     ).toBeTruthy();
@@ -55,7 +56,7 @@ describe('connection templates', () => {
     ).toBeNull();
     unmount();
 
-    renderApp('/connections', makeAuth({ user: { profile: 'user' } }));
+    renderPage(<ConnectionsPage />, '/connections', makeAuth({ user: { profile: 'user' } }));
     expect(
       within(await rowOf('Meta')).queryByRole('button', { name: 'Plantillas de Meta' }),
     ).toBeNull();

@@ -9,8 +9,9 @@ import {
 import { getApiUrl } from '../../api/runtime-config';
 import { isApiRoute, unknownApiCalls } from '../../test/api-routes';
 import { callsOf, jsonResponse, makeAuth, makeToken, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { setupUser } from '../../test/user-event';
+import { ContactListItemsPage } from './contact-list-items-page';
 
 const makeList = (overrides: Partial<ContactListView> = {}): ContactListView => ({
   id: 5,
@@ -131,7 +132,9 @@ describe('contact list import', () => {
       'GET /contact-list-items': () => itemsOf([makeItem()]),
     });
     const user = setupUser();
-    renderApp(PATH, makeAuth());
+    renderPage(<ContactListItemsPage />, PATH, makeAuth(), {
+      route: '/contact-lists/:contactListId/contacts',
+    });
     const dialog = await openImport(user);
 
     await user.upload(fileInput(), new File(['old'], 'clientes.xls'));
@@ -180,7 +183,9 @@ describe('contact list import', () => {
     });
     const auth = makeAuth();
     const user = setupUser();
-    renderApp(PATH, auth);
+    renderPage(<ContactListItemsPage />, PATH, auth, {
+      route: '/contact-lists/:contactListId/contacts',
+    });
     await screen.findByText('Lucía Pérez');
     const dialog = await openImport(user);
 
@@ -287,7 +292,9 @@ describe('contact list import', () => {
     });
     // A file picked past the picker's filter (e.g. "All files").
     const user = setupUser({ applyAccept: false });
-    renderApp(PATH, makeAuth());
+    renderPage(<ContactListItemsPage />, PATH, makeAuth(), {
+      route: '/contact-lists/:contactListId/contacts',
+    });
     const dialog = await openImport(user);
 
     await user.upload(fileInput(), new File(['a;b'], 'contactos.csv', { type: 'text/csv' }));
@@ -357,7 +364,9 @@ describe('contact list import', () => {
       },
     });
     const user = setupUser();
-    renderApp(PATH, makeAuth());
+    renderPage(<ContactListItemsPage />, PATH, makeAuth(), {
+      route: '/contact-lists/:contactListId/contacts',
+    });
     const dialog = await openImport(user);
 
     await user.upload(fileInput(), new File(['x'], 'lista.xlsx', { type: XLSX_TYPE }));

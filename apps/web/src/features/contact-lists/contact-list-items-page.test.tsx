@@ -5,8 +5,10 @@ import { getSocket } from '../../api/socket';
 import { unknownApiCalls } from '../../test/api-routes';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser } from '../../test/user-event';
+import { ContactListItemsPage } from './contact-list-items-page';
+import { ContactListsPage } from './contact-lists-page';
 
 const makeList = (overrides: Partial<ContactListView> = {}): ContactListView => ({
   id: 5,
@@ -58,7 +60,9 @@ describe('contact list items page', () => {
         url.searchParams.get('searchParam') === 'sara' ? itemsOf([items[2]!])() : itemsOf(items)(),
     });
     const user = setupUser();
-    renderApp(PATH, makeAuth());
+    renderPage(<ContactListItemsPage />, PATH, makeAuth(), {
+      route: '/contact-lists/:contactListId/contacts',
+    });
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Clientes VIP' })).toBeTruthy();
     const table = await screen.findByRole('table', { name: 'Contactos de la lista' });
@@ -113,7 +117,9 @@ describe('contact list items page', () => {
       },
     });
     const user = setupUser();
-    renderApp(PATH, makeAuth());
+    renderPage(<ContactListItemsPage />, PATH, makeAuth(), {
+      route: '/contact-lists/:contactListId/contacts',
+    });
     expect(await screen.findByText('Esta lista aún no tiene contactos.')).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Agregar contacto' }));
@@ -159,7 +165,9 @@ describe('contact list items page', () => {
       },
     });
     const user = setupUser();
-    renderApp(PATH, makeAuth());
+    renderPage(<ContactListItemsPage />, PATH, makeAuth(), {
+      route: '/contact-lists/:contactListId/contacts',
+    });
 
     await user.click(
       within(await rowOf('Lucía Pérez')).getByRole('button', { name: 'Editar Lucía Pérez' }),
@@ -191,7 +199,9 @@ describe('contact list items page', () => {
       },
     });
     const user = setupUser();
-    renderApp(PATH, makeAuth());
+    renderPage(<ContactListItemsPage />, PATH, makeAuth(), {
+      route: '/contact-lists/:contactListId/contacts',
+    });
 
     await user.click(
       within(await rowOf('Mario Gómez')).getByRole('button', { name: 'Eliminar Mario Gómez' }),
@@ -216,7 +226,10 @@ describe('contact list items page', () => {
       'GET /contact-lists': () => jsonResponse(200, { records: [], count: 0, hasMore: false }),
     });
     const user = setupUser();
-    renderApp('/contact-lists/77/contacts', makeAuth());
+    renderPage(<ContactListItemsPage />, '/contact-lists/77/contacts', makeAuth(), {
+      route: '/contact-lists/:contactListId/contacts',
+      routes: { '/contact-lists': <ContactListsPage /> },
+    });
 
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Lista no encontrada' }),
@@ -242,7 +255,10 @@ describe('contact list items page', () => {
         jsonResponse(200, { records: [makeList()], count: 1, hasMore: false }),
     });
     const user = setupUser();
-    renderApp(PATH, makeAuth());
+    renderPage(<ContactListItemsPage />, PATH, makeAuth(), {
+      route: '/contact-lists/:contactListId/contacts',
+      routes: { '/contact-lists': <ContactListsPage /> },
+    });
 
     await user.click(await screen.findByRole('link', { name: 'Volver a las listas' }));
     expect(await screen.findByRole('table', { name: 'Listas de contactos' })).toBeTruthy();
@@ -258,7 +274,9 @@ describe('contact list items page', () => {
           : jsonResponse(200, makeList()),
       'GET /contact-list-items': itemsOf([items[0]!]),
     });
-    renderApp(PATH, makeAuth());
+    renderPage(<ContactListItemsPage />, PATH, makeAuth(), {
+      route: '/contact-lists/:contactListId/contacts',
+    });
     await screen.findByText('Lucía Pérez');
 
     act(() => {

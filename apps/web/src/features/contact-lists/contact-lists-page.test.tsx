@@ -5,10 +5,12 @@ import { getSocket } from '../../api/socket';
 import { unknownApiCalls } from '../../test/api-routes';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser } from '../../test/user-event';
 import { readSheet } from 'read-excel-file/node';
 import { SAMPLE_SHEET_NAME } from './sample-sheet';
+import { ContactListsPage } from './contact-lists-page';
+import { ContactListItemsPage } from './contact-list-items-page';
 
 const makeList = (overrides: Partial<ContactListView> = {}): ContactListView => ({
   id: 5,
@@ -52,7 +54,7 @@ describe('contact lists page', () => {
           : listOf([makeList(), makeList({ id: 6, name: 'Proveedores', contactsCount: 0 })])(),
     });
     const user = setupUser();
-    renderApp('/contact-lists', makeAuth());
+    renderPage(<ContactListsPage />, '/contact-lists', makeAuth());
 
     const table = await screen.findByRole('table', { name: 'Listas de contactos' });
     expect(screen.getByRole('heading', { level: 1, name: 'Listas de contactos' })).toBeTruthy();
@@ -84,7 +86,7 @@ describe('contact lists page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/contact-lists', makeAuth());
+    renderPage(<ContactListsPage />, '/contact-lists', makeAuth());
     expect(await screen.findByText('Aún no hay listas de contactos.')).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Agregar lista' }));
@@ -118,7 +120,7 @@ describe('contact lists page', () => {
         }),
     });
     const user = setupUser();
-    renderApp('/contact-lists', makeAuth());
+    renderPage(<ContactListsPage />, '/contact-lists', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar lista' }));
     const dialog = await screen.findByRole('dialog', { name: 'Agregar lista de contactos' });
@@ -139,7 +141,7 @@ describe('contact lists page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/contact-lists', makeAuth());
+    renderPage(<ContactListsPage />, '/contact-lists', makeAuth());
 
     await user.click(
       within(await rowOf('Clientes VIP')).getByRole('button', { name: 'Editar Clientes VIP' }),
@@ -167,7 +169,7 @@ describe('contact lists page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/contact-lists', makeAuth());
+    renderPage(<ContactListsPage />, '/contact-lists', makeAuth());
 
     await user.click(
       within(await rowOf('Clientes VIP')).getByRole('button', { name: 'Eliminar Clientes VIP' }),
@@ -197,7 +199,9 @@ describe('contact lists page', () => {
         jsonResponse(200, { contacts: [], count: 0, hasMore: false }),
     });
     const user = setupUser();
-    renderApp('/contact-lists', makeAuth());
+    renderPage(<ContactListsPage />, '/contact-lists', makeAuth(), {
+      routes: { '/contact-lists/:contactListId/contacts': <ContactListItemsPage /> },
+    });
 
     await user.click(
       within(await rowOf('Clientes VIP')).getByRole('button', {
@@ -214,7 +218,7 @@ describe('contact lists page', () => {
 
   it('follows the live list events', async () => {
     stubApi({ 'GET /contact-lists': listOf([makeList()]) });
-    renderApp('/contact-lists', makeAuth());
+    renderPage(<ContactListsPage />, '/contact-lists', makeAuth());
     await screen.findByText('Clientes VIP');
 
     act(() => {
@@ -274,7 +278,7 @@ describe('contact lists page', () => {
       });
       stubApi({ 'GET /contact-lists': listOf([makeList()]) });
       const user = setupUser();
-      renderApp('/contact-lists', makeAuth());
+      renderPage(<ContactListsPage />, '/contact-lists', makeAuth());
 
       await user.click(
         within(await rowOf('Clientes VIP')).getByRole('button', {

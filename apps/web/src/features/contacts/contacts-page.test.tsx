@@ -5,8 +5,10 @@ import { getSocket } from '../../api/socket';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser } from '../../test/user-event';
 import { contactsCsv } from './contacts.api';
+import { ContactsPage } from './contacts-page';
 
 const sheet = vi.hoisted(() => ({ rows: [] as unknown[][] }));
 vi.mock('read-excel-file/browser', () => ({ readSheet: async () => sheet.rows }));
@@ -40,7 +42,7 @@ describe('contacts page', () => {
     stubApi({
       'GET /contacts': listOf([makeContact(), makeContact({ id: 8, name: 'Bruno', email: '' })]),
     });
-    renderApp('/contacts', makeAuth());
+    renderPage(<ContactsPage />, '/contacts', makeAuth());
     const row = await rowOf('Lucía Pérez');
     expect(within(row).getByText('5491155550001')).toBeTruthy();
     expect(within(row).getByText('lucia@example.com')).toBeTruthy();
@@ -69,7 +71,7 @@ describe('contacts page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/contacts', makeAuth());
+    renderPage(<ContactsPage />, '/contacts', makeAuth());
     await user.click(await screen.findByRole('button', { name: 'Agregar contacto' }));
     const dialog = await screen.findByRole('dialog');
     await fill(user, within(dialog).getByLabelText('Nombre'), 'Carla Gómez');
@@ -100,7 +102,7 @@ describe('contacts page', () => {
         jsonResponse(200, detailOf({ ...contact, name: String(bodyOf(request).name) })),
     });
     const user = setupUser();
-    renderApp('/contacts', makeAuth());
+    renderPage(<ContactsPage />, '/contacts', makeAuth());
     await user.click(await screen.findByRole('button', { name: 'Editar Lucía Pérez' }));
     const dialog = await screen.findByRole('dialog');
     expect((within(dialog).getByLabelText('Número de WhatsApp') as HTMLInputElement).value).toBe(
@@ -119,12 +121,12 @@ describe('contacts page', () => {
       'DELETE /contacts/7': () => jsonResponse(204),
     });
     const user = setupUser();
-    const view = renderApp('/contacts', makeAuth({ user: { profile: 'user' } }));
+    const view = renderPage(<ContactsPage />, '/contacts', makeAuth({ user: { profile: 'user' } }));
     await rowOf('Lucía Pérez');
     expect(screen.queryByRole('button', { name: 'Eliminar Lucía Pérez' })).toBeNull();
     view.unmount();
 
-    renderApp('/contacts', makeAuth());
+    renderPage(<ContactsPage />, '/contacts', makeAuth());
     await user.click(await screen.findByRole('button', { name: 'Eliminar Lucía Pérez' }));
     const confirm = await screen.findByRole('dialog');
     await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
@@ -142,6 +144,7 @@ describe('contacts page', () => {
         }),
     });
     const user = setupUser();
+    // The journey ends in the inbox, another feature: the whole app renders.
     renderApp(
       '/contacts',
       makeAuth({ user: { profile: 'user', queues: [{ id: 4, name: 'Ventas', color: '#00f' }] } }),
@@ -179,7 +182,7 @@ describe('contacts page', () => {
         }),
     });
     const user = setupUser();
-    renderApp('/contacts', makeAuth());
+    renderPage(<ContactsPage />, '/contacts', makeAuth());
     await user.click(await screen.findByRole('button', { name: 'Importar' }));
     const file = new File(['xlsx'], 'contactos.xlsx');
     await user.upload(screen.getByTestId('contacts-import-file'), file);
@@ -213,7 +216,7 @@ describe('contacts page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/contacts', makeAuth());
+    renderPage(<ContactsPage />, '/contacts', makeAuth());
     await user.click(await screen.findByRole('button', { name: 'Importar' }));
     await user.click(await screen.findByRole('button', { name: 'Contactos del teléfono' }));
     expect(
@@ -228,7 +231,7 @@ describe('contacts page', () => {
   it('refuses a file that is not .xlsx without sending anything', async () => {
     const fetchMock = stubApi({ 'GET /contacts': listOf([]) });
     const user = setupUser({ applyAccept: false });
-    renderApp('/contacts', makeAuth());
+    renderPage(<ContactsPage />, '/contacts', makeAuth());
     await user.click(await screen.findByRole('button', { name: 'Importar' }));
     await user.upload(screen.getByTestId('contacts-import-file'), new File(['a;b'], 'c.csv'));
     expect(await screen.findByText('Solo se aceptan archivos .xlsx.')).toBeTruthy();
@@ -237,7 +240,7 @@ describe('contacts page', () => {
 
   it('adds a contact another user created, live', async () => {
     stubApi({ 'GET /contacts': listOf([makeContact()]) });
-    renderApp('/contacts', makeAuth());
+    renderPage(<ContactsPage />, '/contacts', makeAuth());
     await rowOf('Lucía Pérez');
     act(() =>
       socket().receive('company-1-contact', {

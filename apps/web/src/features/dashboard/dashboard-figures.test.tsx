@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../i18n/i18n';
 import { unknownApiCalls } from '../../test/api-routes';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { setupUser } from '../../test/user-event';
 import {
   dashboardRoutes,
@@ -11,6 +11,7 @@ import {
   makeTicketsDay,
   makeTicketsUsers,
 } from './dashboard.fixtures';
+import { DashboardPage } from './dashboard-page';
 
 // The getting-started checklist's lists, answered as a company that finished it (no card).
 const checklistRoutes = {
@@ -42,7 +43,7 @@ describe('dashboard figures', () => {
 
   it('shows an admin the counters, the attendants and both charts of the month so far', async () => {
     const fetchMock = stubApi({ ...checklistRoutes, ...dashboardRoutes() });
-    renderApp('/', makeAuth());
+    renderPage(<DashboardPage />, '/', makeAuth());
 
     expect((await counter('supportHappening')).textContent).toBe('4');
     expect((await counter('supportPending')).textContent).toBe('2');
@@ -101,7 +102,7 @@ describe('dashboard figures', () => {
   it('asks for the last days of a chosen period, and the charts for those calendar days', async () => {
     const fetchMock = stubApi({ ...checklistRoutes, ...dashboardRoutes() });
     const user = setupUser();
-    renderApp('/', makeAuth());
+    renderPage(<DashboardPage />, '/', makeAuth());
     await counter('supportHappening');
 
     await user.click(screen.getByRole('combobox', { name: 'Período' }));
@@ -143,7 +144,7 @@ describe('dashboard figures', () => {
       }),
     });
     const user = setupUser();
-    renderApp('/', makeAuth());
+    renderPage(<DashboardPage />, '/', makeAuth());
     await counter('supportHappening');
 
     fetchMock.mockClear();
@@ -169,7 +170,7 @@ describe('dashboard figures', () => {
   it('says "select a filter" when neither a period nor both dates are given', async () => {
     const fetchMock = stubApi({ ...checklistRoutes, ...dashboardRoutes() });
     const user = setupUser();
-    renderApp('/', makeAuth());
+    renderPage(<DashboardPage />, '/', makeAuth());
     await counter('supportHappening');
 
     fetchMock.mockClear();
@@ -183,7 +184,7 @@ describe('dashboard figures', () => {
   it('refuses a range whose end comes before its start', async () => {
     const fetchMock = stubApi({ ...checklistRoutes, ...dashboardRoutes() });
     const user = setupUser();
-    renderApp('/', makeAuth());
+    renderPage(<DashboardPage />, '/', makeAuth());
     await counter('supportHappening');
 
     fetchMock.mockClear();
@@ -204,7 +205,7 @@ describe('dashboard figures', () => {
         ticketsDay: makeTicketsDay([{ label: '2025-03-15', total: 0 }]),
       }),
     });
-    renderApp('/', makeAuth());
+    renderPage(<DashboardPage />, '/', makeAuth());
 
     expect(await screen.findByText('No hay agentes para mostrar.')).toBeTruthy();
     await waitFor(() => expect(screen.getAllByText('Sin datos en el período')).toHaveLength(2));
@@ -220,7 +221,7 @@ describe('dashboard figures', () => {
       'GET /dashboard/ticketsUsers': failure,
       'GET /dashboard/ticketsDay': failure,
     });
-    renderApp('/', makeAuth());
+    renderPage(<DashboardPage />, '/', makeAuth());
 
     expect(await toastText('No se pudo cargar el gráfico de usuarios')).toBeTruthy();
     expect(await toastText('No se pudo cargar el gráfico por fecha')).toBeTruthy();
@@ -239,7 +240,7 @@ describe('dashboard figures', () => {
           : jsonResponse(200, makeDashboardView()),
     });
     const user = setupUser();
-    renderApp('/', makeAuth());
+    renderPage(<DashboardPage />, '/', makeAuth());
 
     expect(await toastText('Demasiadas consultas')).toBeTruthy();
     expect(screen.queryByTestId('dashboard-counter-supportHappening')).toBeNull();
@@ -253,7 +254,11 @@ describe('dashboard figures', () => {
 
   it('shows agents a welcome and never asks for the figures', async () => {
     const fetchMock = stubApi({ ...checklistRoutes, ...dashboardRoutes() });
-    renderApp('/', makeAuth({ user: { profile: 'user', name: 'Bruno Agente' } }));
+    renderPage(
+      <DashboardPage />,
+      '/',
+      makeAuth({ user: { profile: 'user', name: 'Bruno Agente' } }),
+    );
 
     expect(await screen.findByText('Hola, Bruno Agente')).toBeTruthy();
     expect(screen.getByRole('heading', { level: 1, name: 'Tablero' })).toBeTruthy();
@@ -268,7 +273,7 @@ describe('dashboard figures', () => {
   it('reads in English with English numbers', async () => {
     stubApi({ ...checklistRoutes, ...dashboardRoutes() });
     await i18n.changeLanguage('en');
-    renderApp('/', makeAuth());
+    renderPage(<DashboardPage />, '/', makeAuth());
 
     expect((await counter('supportFinished')).textContent).toBe('12,345');
     expect(screen.getByRole('group', { name: 'Average wait time' })).toBeTruthy();

@@ -4,9 +4,10 @@ import { getSocket } from '../../api/socket';
 import { unknownApiCalls } from '../../test/api-routes';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { setupUser } from '../../test/user-event';
 import { dashboardRoutes } from './dashboard.fixtures';
+import { DashboardPage } from './dashboard-page';
 
 type Company = {
   queues: { id: number; name: string; color: string }[];
@@ -63,7 +64,7 @@ describe('getting-started checklist', () => {
     company.queues.push({ id: 1, name: 'Ventas', color: '#43a047' });
     company.connections.push({ id: 1, name: 'Simulador', status: 'qrcode' });
     const fetchMock = stubCompany(company);
-    renderApp('/', makeAuth());
+    renderPage(<DashboardPage />, '/', makeAuth());
 
     await screen.findByText('1 de 4 pasos hechos: complételos para empezar a atender.');
     expect(card()).toBeTruthy();
@@ -113,7 +114,7 @@ describe('getting-started checklist', () => {
 
   it('is hidden once every step is done, and then stops asking', async () => {
     const fetchMock = stubCompany(doneCompany());
-    renderApp('/', makeAuth());
+    renderPage(<DashboardPage />, '/', makeAuth());
     await screen.findByRole('heading', { level: 1, name: 'Tablero' });
     await waitFor(() => expect(checklistCalls(fetchMock)).toHaveLength(3));
     // Finished is remembered once the answers are in; the card never showed.
@@ -122,7 +123,7 @@ describe('getting-started checklist', () => {
 
     cleanup();
     fetchMock.mockClear();
-    renderApp('/', makeAuth());
+    renderPage(<DashboardPage />, '/', makeAuth());
     await screen.findByRole('heading', { level: 1, name: 'Tablero' });
     expect(card()).toBeNull();
     expect(checklistCalls(fetchMock)).toEqual([]);
@@ -131,14 +132,14 @@ describe('getting-started checklist', () => {
   it('stays closed for the company whose admin closed it', async () => {
     const fetchMock = stubCompany(newCompany());
     const user = setupUser();
-    renderApp('/', makeAuth());
+    renderPage(<DashboardPage />, '/', makeAuth());
     await screen.findByText('0 de 4 pasos hechos: complételos para empezar a atender.');
     await user.click(within(card()!).getByRole('button', { name: 'Ocultar primeros pasos' }));
     expect(card()).toBeNull();
 
     cleanup();
     fetchMock.mockClear();
-    renderApp('/', makeAuth());
+    renderPage(<DashboardPage />, '/', makeAuth());
     await screen.findByRole('heading', { level: 1, name: 'Tablero' });
     expect(card()).toBeNull();
     expect(checklistCalls(fetchMock)).toEqual([]);
@@ -147,13 +148,13 @@ describe('getting-started checklist', () => {
     cleanup();
     const other = makeAuth({ user: { id: 7, companyId: 2 } });
     other.user.company.id = 2;
-    renderApp('/', other);
+    renderPage(<DashboardPage />, '/', other);
     expect(await screen.findByRole('region', { name: 'Primeros pasos' })).toBeTruthy();
   });
 
   it('is not shown to agents, who are not asked for the lists', async () => {
     const fetchMock = stubCompany(newCompany());
-    renderApp('/', makeAuth({ user: { profile: 'user' } }));
+    renderPage(<DashboardPage />, '/', makeAuth({ user: { profile: 'user' } }));
     await screen.findByText('Sus conversaciones le esperan en Tickets.');
     expect(card()).toBeNull();
     expect(checklistCalls(fetchMock)).toEqual([]);

@@ -4,8 +4,9 @@ import type { FileListOptionView, FileListView } from '@atendi/shared';
 import { getSocket } from '../../api/socket';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser } from '../../test/user-event';
+import { FilesPage } from './files-page';
 
 const makeOption = (overrides: Partial<FileListOptionView> = {}): FileListOptionView => ({
   id: 31,
@@ -53,7 +54,7 @@ describe('files page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/files', makeAuth());
+    renderPage(<FilesPage />, '/files', makeAuth());
     await screen.findByText('Lista 20');
     expect(screen.getByRole('heading', { level: 1, name: 'Listas de archivos' })).toBeTruthy();
 
@@ -97,7 +98,7 @@ describe('files page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/files', makeAuth());
+    renderPage(<FilesPage />, '/files', makeAuth());
     expect(await screen.findByText('Aún no hay listas de archivos.')).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Agregar lista' }));
@@ -179,7 +180,7 @@ describe('files page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/files', makeAuth());
+    renderPage(<FilesPage />, '/files', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar lista' }));
     const dialog = await screen.findByRole('dialog');
@@ -230,7 +231,7 @@ describe('files page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/files', makeAuth());
+    renderPage(<FilesPage />, '/files', makeAuth());
 
     await user.click(
       within(await rowOf('Catálogo otoño')).getByRole('button', { name: 'Editar Catálogo otoño' }),
@@ -270,7 +271,7 @@ describe('files page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/files', makeAuth());
+    renderPage(<FilesPage />, '/files', makeAuth());
 
     await user.click(
       within(await rowOf('Catálogo otoño')).getByRole('button', {
@@ -290,7 +291,7 @@ describe('files page', () => {
 
   it('applies live file list events to the table', async () => {
     stubApi({ 'GET /files': listOf([makeList()]) });
-    renderApp('/files', makeAuth());
+    renderPage(<FilesPage />, '/files', makeAuth());
     await screen.findByText('Catálogo otoño');
 
     act(() => {
@@ -316,7 +317,7 @@ describe('files page', () => {
 
   it('shows a user the lists without the buttons to change them', async () => {
     stubApi({ 'GET /files': listOf([makeList()]) });
-    renderApp('/files', makeAuth({ user: { profile: 'user' } }));
+    renderPage(<FilesPage />, '/files', makeAuth({ user: { profile: 'user' } }));
 
     const row = await rowOf('Catálogo otoño');
     expect(within(row).queryByRole('button')).toBeNull();

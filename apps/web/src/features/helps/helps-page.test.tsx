@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, makeAuth, stubApi as stubShellApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { setupUser } from '../../test/user-event';
 import type { HelpVideo } from '../../lib/help-videos';
+import { HelpsPage } from './helps-page';
 
 const stamps = { createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' };
 const helps: HelpVideo[] = [
@@ -18,7 +19,7 @@ describe('help centre', () => {
   it('shows a card per video with its thumbnail, and the count in the title', async () => {
     stubApi(helps);
     // Every user may watch the help videos.
-    renderApp('/helps', makeAuth({ user: { profile: 'user' } }));
+    renderPage(<HelpsPage />, '/helps', makeAuth({ user: { profile: 'user' } }));
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Ayuda (2)' })).toBeTruthy();
     const card = screen.getByRole('button', { name: /Primeros pasos/ });
@@ -31,7 +32,7 @@ describe('help centre', () => {
   it('plays a video in a modal that Escape closes', async () => {
     stubApi(helps);
     const user = setupUser();
-    renderApp('/helps', makeAuth());
+    renderPage(<HelpsPage />, '/helps', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: /Conexiones/ }));
 
@@ -46,7 +47,7 @@ describe('help centre', () => {
 
   it('says so when there are no videos', async () => {
     stubApi([]);
-    renderApp('/helps', makeAuth());
+    renderPage(<HelpsPage />, '/helps', makeAuth());
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Ayuda (0)' })).toBeTruthy();
     expect(screen.getByText('Todavía no hay videos de ayuda.')).toBeTruthy();

@@ -4,9 +4,10 @@ import { externalSendResponseSchema, type ExternalSendResponse } from '@atendi/s
 import { getSessionState } from '../../api/session';
 import { unknownApiCalls } from '../../test/api-routes';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser } from '../../test/user-event';
 import { exampleResponse } from './curl-examples';
+import { MessagesApiPage } from './messages-api-page';
 
 const API_URL = 'https://api.atendi.test';
 const SEND = 'POST /api/messages/send';
@@ -36,7 +37,7 @@ const sends = (fetchMock: ReturnType<typeof stubApi>) =>
 
 const openPage = async (auth = makeAuth()) => {
   const user = setupUser();
-  renderApp('/messages-api', auth);
+  renderPage(<MessagesApiPage />, '/messages-api', auth);
   await screen.findByRole('heading', { level: 1, name: 'API de mensajes' });
   return user;
 };

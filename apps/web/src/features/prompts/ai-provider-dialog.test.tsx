@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { AiProviderView } from '@atendi/shared';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { promptListOf } from '../../test/prompts';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser, type User } from '../../test/user-event';
+import { PromptsPage } from './prompts-page';
 
 const makeProvider = (overrides: Partial<AiProviderView> = {}): AiProviderView => ({
   baseUrl: null,
@@ -36,7 +37,7 @@ describe('AI provider dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/prompts', makeAuth());
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     const dialog = await openProvider(user);
     const key = within(dialog).getByLabelText('Clave de la API') as HTMLInputElement;
@@ -74,7 +75,7 @@ describe('AI provider dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/prompts', makeAuth());
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     const dialog = await openProvider(user);
     expect(
@@ -96,7 +97,7 @@ describe('AI provider dialog', () => {
       'GET /ai-provider': () => jsonResponse(200, makeProvider({ platformDefault: false })),
     });
     const user = setupUser();
-    renderApp('/prompts', makeAuth());
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     const dialog = await openProvider(user);
     expect(within(dialog).getByText(/no ofrece un proveedor de IA predeterminado/)).toBeTruthy();
@@ -118,7 +119,7 @@ describe('AI provider dialog', () => {
       'GET /ai-provider/models': () => answer(),
     });
     const user = setupUser();
-    renderApp('/prompts', makeAuth());
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     const dialog = await openProvider(user);
     await user.click(within(dialog).getByRole('button', { name: 'Probar conexión' }));

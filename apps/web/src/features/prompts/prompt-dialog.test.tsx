@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { PROMPT_MODELS } from '@atendi/shared';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { makePrompt, promptListOf } from '../../test/prompts';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser, type User } from '../../test/user-event';
+import { PromptsPage } from './prompts-page';
 
 const queues = [
   { id: 2, name: 'Ventas', color: '#43a047' },
@@ -33,7 +34,7 @@ describe('prompt dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/prompts', makeAuth());
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     const dialog = await openAddDialog(user);
     expect(within(dialog).getByRole('combobox', { name: 'Modelo' })).toHaveProperty(
@@ -82,7 +83,7 @@ describe('prompt dialog', () => {
       'GET /queue': () => jsonResponse(200, queues),
     });
     const user = setupUser();
-    renderApp('/prompts', makeAuth());
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     const dialog = await openAddDialog(user);
     const name = within(dialog).getByRole('textbox', { name: 'Nombre' });
@@ -122,7 +123,7 @@ describe('prompt dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/prompts', makeAuth());
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     await user.click(
       await screen.findByRole('button', { name: 'Editar el agente Asistente de ventas' }),
@@ -167,7 +168,7 @@ describe('prompt dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/prompts', makeAuth());
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     const dialog = await openAddDialog(user);
     await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Asistente Acme');
@@ -199,7 +200,7 @@ describe('prompt dialog', () => {
         }),
     });
     const user = setupUser();
-    renderApp('/prompts', makeAuth());
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     const dialog = await openAddDialog(user);
     await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Asistente Acme');

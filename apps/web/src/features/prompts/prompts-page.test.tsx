@@ -5,8 +5,9 @@ import { unknownApiCalls } from '../../test/api-routes';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, makeAuth, stubApi } from '../../test/fixtures';
 import { makePrompt, promptListOf } from '../../test/prompts';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { setupUser } from '../../test/user-event';
+import { PromptsPage } from './prompts-page';
 
 const rowOf = async (name: string) => (await screen.findByText(name)).closest('tr')!;
 
@@ -32,7 +33,7 @@ const support = makePrompt({
 describe('prompts page', () => {
   it('lists name, queue and max tokens, and warns about an agent whose provider failed', async () => {
     const fetchMock = stubApi({ 'GET /prompt': () => promptListOf([sales, support]) });
-    renderApp('/prompts', makeAuth());
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Agentes de IA' })).toBeTruthy();
     const salesRow = await rowOf('Asistente de ventas');
@@ -53,7 +54,7 @@ describe('prompts page', () => {
   it('shows the error in a tooltip on hover', async () => {
     stubApi({ 'GET /prompt': () => promptListOf([support]) });
     const user = setupUser();
-    renderApp('/prompts', makeAuth());
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     await user.hover(within(await rowOf('Soporte nocturno')).getByRole('img', { name: /Último/ }));
     expect((await screen.findByRole('tooltip')).textContent).toContain(
@@ -71,7 +72,7 @@ describe('prompts page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/prompts', makeAuth());
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     await user.click(
       within(await rowOf('Asistente de ventas')).getByRole('button', {
@@ -91,7 +92,7 @@ describe('prompts page', () => {
 
   it('follows the live prompt events', async () => {
     stubApi({ 'GET /prompt': () => promptListOf([support]) });
-    renderApp('/prompts', makeAuth());
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
     await screen.findByText('Soporte nocturno');
     const socket = getSocket() as unknown as FakeSocket;
 
@@ -126,7 +127,7 @@ describe('prompts page', () => {
   it('opens the sandbox of a row', async () => {
     stubApi({ 'GET /prompt': () => promptListOf([sales]) });
     const user = setupUser();
-    renderApp('/prompts', makeAuth());
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     await user.click(
       within(await rowOf('Asistente de ventas')).getByRole('button', {
@@ -140,7 +141,7 @@ describe('prompts page', () => {
 
   it('tells a non-admin the page is not for them', async () => {
     const fetchMock = stubApi({ 'GET /prompt': () => promptListOf([sales]) });
-    renderApp('/prompts', makeAuth({ user: { profile: 'user' } }));
+    renderPage(<PromptsPage />, '/prompts', makeAuth({ user: { profile: 'user' } }));
 
     expect(
       await screen.findByText('Solo los administradores pueden gestionar los agentes de IA.'),

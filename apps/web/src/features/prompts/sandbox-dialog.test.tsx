@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { estimateTokens, type SandboxChatResponse } from '@atendi/shared';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { makePrompt, makeSandboxResponse, promptListOf } from '../../test/prompts';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser, type User } from '../../test/user-event';
+import { PromptsPage } from './prompts-page';
 
 const agent = makePrompt({ id: 3, name: 'Pizzería', maxMessages: 8 });
 
@@ -55,7 +56,7 @@ describe('sandbox chat', () => {
       }),
     ]);
     const user = setupUser();
-    renderApp('/prompts', makeAuth());
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     const dialog = await openSandbox(user);
     expect(within(dialog).getByText('Aún no hay respuestas del agente.')).toBeTruthy();
@@ -101,7 +102,7 @@ describe('sandbox chat', () => {
   it('sends with Cmd+Enter too, and ignores an empty message', async () => {
     const { sent } = stubSandbox([answer({ text: '¡Hola! ¿Qué desea?' })]);
     const user = setupUser();
-    renderApp('/prompts', makeAuth());
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     const dialog = await openSandbox(user);
     const input = within(dialog).getByRole('textbox', { name: 'Mensaje' });
@@ -133,7 +134,7 @@ describe('sandbox chat', () => {
       }),
     ]);
     const user = setupUser();
-    renderApp('/prompts', makeAuth());
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     const dialog = await openSandbox(user);
     const estimateText = (texts: string[]) =>
@@ -183,7 +184,7 @@ describe('sandbox chat', () => {
       answer({ text: 'Ahora sí, ¡hola!' }),
     ]);
     const user = setupUser();
-    renderApp('/prompts', makeAuth());
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     const dialog = await openSandbox(user);
     const input = within(dialog).getByRole('textbox', { name: 'Mensaje' });
@@ -209,7 +210,7 @@ describe('sandbox chat', () => {
       answer({ text: 'Bienvenido de nuevo' }),
     ]);
     const user = setupUser();
-    renderApp('/prompts', makeAuth());
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     const dialog = await openSandbox(user);
     const input = within(dialog).getByRole('textbox', { name: 'Mensaje' });

@@ -8,8 +8,9 @@ import {
   makeDelivery,
   makeIntegration,
 } from '../../test/queue-integrations';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { setupUser, type User } from '../../test/user-event';
+import { QueueIntegrationsPage } from './queue-integrations-page';
 
 const webhook = makeIntegration({
   id: 8,
@@ -86,7 +87,7 @@ describe('integration deliveries dialog', () => {
         ]),
     });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     const dialog = await openDeliveries(user);
     await within(dialog).findByRole('table', { name: 'Entregas' });
@@ -139,7 +140,7 @@ describe('integration deliveries dialog', () => {
           : deliveriesPageOf([makeDelivery({ id: 5, ok: true, status: 200 })]),
     });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     const dialog = await openDeliveries(user);
     await waitFor(() => expect(rowsOf(dialog)).toHaveLength(1));
@@ -166,7 +167,7 @@ describe('integration deliveries dialog', () => {
           : deliveriesPageOf(first, true),
     });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     const dialog = await openDeliveries(user);
     await user.click(await within(dialog).findByRole('button', { name: 'Cargar más' }));
@@ -188,7 +189,7 @@ describe('integration deliveries dialog', () => {
       'GET /queueIntegration/8/deliveries': () => answer,
     });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     const dialog = await openDeliveries(user);
     expect(
@@ -215,7 +216,7 @@ describe('integration deliveries dialog', () => {
         deliveriesPageOf([makeDelivery({ id: 4, ok: false, status: 503, error: 'HTTP 503' })]),
     });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     const row = (await screen.findByText('Eventos ERP')).closest('tr')!;
     await user.click(

@@ -5,8 +5,9 @@ import { waitBeforeSubmit } from '../../lib/form-delay';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { integrationsPageOf, makeIntegration } from '../../test/queue-integrations';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser, type User } from '../../test/user-event';
+import { QueueIntegrationsPage } from './queue-integrations-page';
 
 const serviceAccountKey = JSON.stringify({
   type: 'service_account',
@@ -64,7 +65,7 @@ describe('integration dialog', () => {
   it('shows the fields of the chosen type', async () => {
     stubApi({ 'GET /queueIntegration': () => integrationsPageOf([]) });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     const dialog = await openAddDialog(user);
     // A new integration starts as a Typebot flow with SPEC §9's defaults.
@@ -110,7 +111,7 @@ describe('integration dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     const dialog = await openAddDialog(user);
     await fill(user, textbox(dialog, 'Nombre'), 'Bot de bienvenida');
@@ -145,7 +146,7 @@ describe('integration dialog', () => {
   it('refuses a Typebot flow without its slug, a short name or a wrong address', async () => {
     const fetchMock = stubApi({ 'GET /queueIntegration': () => integrationsPageOf([]) });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     const dialog = await openAddDialog(user);
     const name = textbox(dialog, 'Nombre');
@@ -179,7 +180,7 @@ describe('integration dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     const dialog = await openAddDialog(user);
     await chooseType(user, dialog, 'Dialogflow');
@@ -235,7 +236,7 @@ describe('integration dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     const dialog = await openEditDialog(user, 'Agente Dialogflow');
     expect(
@@ -280,7 +281,7 @@ describe('integration dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     const dialog = await openAddDialog(user);
     await chooseType(user, dialog, 'Dialogflow');
@@ -329,7 +330,7 @@ describe('integration dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     const dialog = await openEditDialog(user, 'Agente Dialogflow');
     // The stored key is enough: the key field is left empty.
@@ -364,7 +365,7 @@ describe('integration dialog', () => {
   it('offers the session test only for Dialogflow', async () => {
     stubApi({ 'GET /queueIntegration': () => integrationsPageOf([webhook]) });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     const dialog = await openEditDialog(user, 'Eventos ERP');
     expect(within(dialog).queryByRole('button', { name: 'Probar sesión' })).toBeNull();
@@ -379,7 +380,7 @@ describe('integration dialog', () => {
   it('shows the signing secret of a webhook, read-only, with a copy button', async () => {
     stubApi({ 'GET /queueIntegration': () => integrationsPageOf([webhook]) });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     const dialog = await openEditDialog(user, 'Eventos ERP');
     expect(textbox(dialog, 'URL del webhook')).toHaveProperty(
@@ -400,7 +401,7 @@ describe('integration dialog', () => {
   it('keeps the signing secret it read when a live change (which carries none) renames the webhook', async () => {
     stubApi({ 'GET /queueIntegration': () => integrationsPageOf([webhook]) });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
     await screen.findByText('Eventos ERP');
     act(() => {
       (getSocket() as unknown as FakeSocket).receive('company-1-queueIntegration', {
@@ -424,7 +425,7 @@ describe('integration dialog', () => {
         }),
     });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     const dialog = await openEditDialog(user, 'Eventos ERP');
     const name = textbox(dialog, 'Nombre');
@@ -448,7 +449,7 @@ describe('integration dialog', () => {
       'PUT /queueIntegration/8': () => answer,
     });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     const dialog = await openEditDialog(user, 'Eventos ERP');
     const url = textbox(dialog, 'URL del webhook');
@@ -470,7 +471,7 @@ describe('integration dialog', () => {
       'PUT /queueIntegration/8': () => jsonResponse(200, webhook),
     });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     const dialog = await openEditDialog(user, 'Eventos ERP');
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));

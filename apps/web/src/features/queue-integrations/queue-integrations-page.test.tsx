@@ -5,8 +5,9 @@ import { unknownApiCalls } from '../../test/api-routes';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { integrationsPageOf, makeIntegration } from '../../test/queue-integrations';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { setupUser } from '../../test/user-event';
+import { QueueIntegrationsPage } from './queue-integrations-page';
 
 const rowOf = async (name: string) => (await screen.findByText(name)).closest('tr')!;
 const socket = () => getSocket() as unknown as FakeSocket;
@@ -56,7 +57,7 @@ describe('queue integrations page', () => {
           typebot,
         ]),
     });
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
     const failing = await rowOf('Eventos ERP');
     // A button: it opens the failed deliveries (deliveries-dialog.test.tsx).
     expect(
@@ -71,7 +72,7 @@ describe('queue integrations page', () => {
     const fetchMock = stubApi({
       'GET /queueIntegration': () => integrationsPageOf([dialogflow, n8n, typebot, webhook]),
     });
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Integraciones' })).toBeTruthy();
     const expected = [
@@ -111,7 +112,7 @@ describe('queue integrations page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
     await screen.findByText('Flujo 40');
 
     const box = screen.getByTestId('integrations-scroll');
@@ -137,7 +138,7 @@ describe('queue integrations page', () => {
         integrationsPageOf(url.searchParams.get('searchParam') ? [] : [typebot]),
     });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
     await screen.findByText('Bot de ventas');
 
     await user.type(screen.getByRole('searchbox', { name: 'Buscar integraciones' }), 'zzz');
@@ -146,7 +147,7 @@ describe('queue integrations page', () => {
 
   it('follows the live integration events', async () => {
     stubApi({ 'GET /queueIntegration': () => integrationsPageOf([typebot]) });
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
     await screen.findByText('Bot de ventas');
 
     act(() => {
@@ -181,7 +182,7 @@ describe('queue integrations page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     await user.click(
       within(await rowOf('Bot de ventas')).getByRole('button', {
@@ -206,7 +207,7 @@ describe('queue integrations page', () => {
         jsonResponse(404, { error: 'ERR_NO_INTEGRATION_FOUND', message: 'Not found' }),
     });
     const user = setupUser();
-    renderApp('/queue-integration', makeAuth());
+    renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
 
     await user.click(
       within(await rowOf('Bot de ventas')).getByRole('button', {
@@ -221,7 +222,11 @@ describe('queue integrations page', () => {
 
   it('tells a non-admin the page is not for them', async () => {
     const fetchMock = stubApi({ 'GET /queueIntegration': () => integrationsPageOf([typebot]) });
-    renderApp('/queue-integration', makeAuth({ user: { profile: 'user' } }));
+    renderPage(
+      <QueueIntegrationsPage />,
+      '/queue-integration',
+      makeAuth({ user: { profile: 'user' } }),
+    );
 
     expect(
       await screen.findByText('Solo los administradores pueden gestionar las integraciones.'),

@@ -6,9 +6,10 @@ import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { makePrompt, promptListOf } from '../../test/prompts';
 import { integrationOptionsOf } from '../../test/queue-integrations';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser, type User } from '../../test/user-event';
 import type { Queue, QueueOption } from './queues.api';
+import { QueuesPage } from './queues-page';
 
 const makeQueue = (overrides: Partial<Queue> = {}): Queue => ({
   id: 1,
@@ -67,7 +68,7 @@ describe('queues page', () => {
           }),
         ]),
     });
-    renderApp('/queues', makeAuth());
+    renderPage(<QueuesPage />, '/queues', makeAuth());
 
     const row = await rowOf('Soporte');
     expect(within(row).getByText('#e53935')).toBeTruthy();
@@ -87,7 +88,7 @@ describe('queues page', () => {
       'GET /queue-options': () => jsonResponse(200, []),
     });
     const user = setupUser();
-    renderApp('/queues', makeAuth());
+    renderPage(<QueuesPage />, '/queues', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar cola' }));
     const dialog = await screen.findByRole('dialog');
@@ -133,7 +134,7 @@ describe('queues page', () => {
   it('masks service hours as HH:MM and refuses impossible times', async () => {
     const fetchMock = stubApi({ 'GET /queue': () => jsonResponse(200, []) });
     const user = setupUser();
-    renderApp('/queues', makeAuth());
+    renderPage(<QueuesPage />, '/queues', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar cola' }));
     const dialog = await screen.findByRole('dialog');
@@ -158,7 +159,7 @@ describe('queues page', () => {
   it('picks a colour from the palette, or takes a typed hex code', async () => {
     stubApi({ 'GET /queue': () => jsonResponse(200, [makeQueue()]) });
     const user = setupUser();
-    renderApp('/queues', makeAuth());
+    renderPage(<QueuesPage />, '/queues', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar cola' }));
     const dialog = await screen.findByRole('dialog');
@@ -197,7 +198,7 @@ describe('queues page', () => {
         }),
     });
     const user = setupUser();
-    renderApp('/queues', makeAuth());
+    renderPage(<QueuesPage />, '/queues', makeAuth());
 
     const dialog = await openQueue(user, 'Soporte');
     const hex = within(dialog).getByRole('textbox', { name: 'Color (hex)' });
@@ -218,7 +219,7 @@ describe('queues page', () => {
         }),
     });
     const user = setupUser();
-    renderApp('/queues', makeAuth());
+    renderPage(<QueuesPage />, '/queues', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar cola' }));
     const dialog = await screen.findByRole('dialog');
@@ -238,7 +239,7 @@ describe('queues page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/queues', makeAuth());
+    renderPage(<QueuesPage />, '/queues', makeAuth());
 
     const dialog = await openQueue(user, 'Soporte');
     const name = within(dialog).getByRole('textbox', { name: 'Nombre' });
@@ -276,7 +277,7 @@ describe('queues page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/queues', makeAuth());
+    renderPage(<QueuesPage />, '/queues', makeAuth());
 
     const dialog = await openQueue(user, 'Soporte');
     await user.click(within(dialog).getByRole('tab', { name: 'Opciones' }));
@@ -336,7 +337,7 @@ describe('queues page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/queues', makeAuth());
+    renderPage(<QueuesPage />, '/queues', makeAuth());
 
     const dialog = await openQueue(user, 'Soporte');
     await user.click(within(dialog).getByRole('tab', { name: 'Opciones' }));
@@ -362,7 +363,7 @@ describe('queues page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/queues', makeAuth());
+    renderPage(<QueuesPage />, '/queues', makeAuth());
 
     await user.click(
       within(await rowOf('Soporte')).getByRole('button', { name: 'Eliminar la cola Soporte' }),
@@ -377,7 +378,7 @@ describe('queues page', () => {
 
   it('applies live queue events in the API order', async () => {
     stubApi({ 'GET /queue': () => jsonResponse(200, [makeQueue()]) });
-    renderApp('/queues', makeAuth());
+    renderPage(<QueuesPage />, '/queues', makeAuth());
     await screen.findByText('Soporte');
     const socket = getSocket() as unknown as FakeSocket;
 
@@ -420,7 +421,7 @@ describe('queues page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/queues', makeAuth());
+    renderPage(<QueuesPage />, '/queues', makeAuth());
 
     const dialog = await openQueue(user, 'Soporte');
     const picker = within(dialog).getByRole('combobox', { name: 'Agente de IA' });
@@ -449,7 +450,7 @@ describe('queues page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/queues', makeAuth());
+    renderPage(<QueuesPage />, '/queues', makeAuth());
 
     const dialog = await openQueue(user, 'Soporte');
     const picker = within(dialog).getByRole('combobox', { name: 'Agente de IA' });
@@ -471,7 +472,7 @@ describe('queues page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/queues', makeAuth({ plan: { useOpenAi: false } }));
+    renderPage(<QueuesPage />, '/queues', makeAuth({ plan: { useOpenAi: false } }));
 
     const dialog = await openQueue(user, 'Soporte');
     expect(within(dialog).queryByRole('combobox', { name: 'Agente de IA' })).toBeNull();
@@ -497,7 +498,7 @@ describe('queues page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/queues', makeAuth());
+    renderPage(<QueuesPage />, '/queues', makeAuth());
 
     const dialog = await openQueue(user, 'Soporte');
     await fill(
@@ -544,7 +545,7 @@ describe('queues page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/queues', makeAuth());
+    renderPage(<QueuesPage />, '/queues', makeAuth());
 
     const dialog = await openQueue(user, 'Soporte');
     expect(within(dialog).getByRole('textbox', { name: 'Mensaje de finalización' })).toHaveProperty(
@@ -575,7 +576,7 @@ describe('queues page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/queues', makeAuth({ plan: { useIntegrations: false } }));
+    renderPage(<QueuesPage />, '/queues', makeAuth({ plan: { useIntegrations: false } }));
 
     const dialog = await openQueue(user, 'Soporte');
     expect(within(dialog).queryByRole('combobox', { name: 'Integración' })).toBeNull();
@@ -588,7 +589,7 @@ describe('queues page', () => {
 
   it('tells a non-admin the page is not for them', async () => {
     const fetchMock = stubApi({ 'GET /queue': () => jsonResponse(200, []) });
-    renderApp('/queues', makeAuth({ user: { profile: 'user' } }));
+    renderPage(<QueuesPage />, '/queues', makeAuth({ user: { profile: 'user' } }));
 
     expect(
       await screen.findByText('Solo los administradores pueden gestionar las colas.'),

@@ -4,8 +4,9 @@ import type { QuickMessageView } from '@atendi/shared';
 import { getSocket } from '../../api/socket';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser } from '../../test/user-event';
+import { QuickMessagesPage } from './quick-messages-page';
 
 const makeRecord = (overrides: Partial<QuickMessageView> = {}): QuickMessageView => ({
   id: 5,
@@ -45,7 +46,7 @@ describe('quick messages page', () => {
         makeRecord({ id: 6, shortcode: 'catalogo', mediaName: 'catalogo.pdf', mediaPath: 'x' }),
       ]),
     });
-    renderApp('/quick-messages', makeAuth());
+    renderPage(<QuickMessagesPage />, '/quick-messages', makeAuth());
 
     expect(within(await rowOf('saludo')).getByText('Sin archivo adjunto')).toBeTruthy();
     expect(within(await rowOf('catalogo')).getByText('catalogo.pdf')).toBeTruthy();
@@ -60,7 +61,7 @@ describe('quick messages page', () => {
           : listOf([makeRecord()])(),
     });
     const user = setupUser();
-    renderApp('/quick-messages', makeAuth());
+    renderPage(<QuickMessagesPage />, '/quick-messages', makeAuth());
     await screen.findByText('saludo');
 
     await user.type(screen.getByRole('searchbox', { name: 'Buscar respuestas rápidas' }), 'cat');
@@ -85,7 +86,7 @@ describe('quick messages page', () => {
           ? listOf([makeRecord({ id: 99, shortcode: 'ultimo' })])()
           : listOf(first, true)(),
     });
-    renderApp('/quick-messages', makeAuth());
+    renderPage(<QuickMessagesPage />, '/quick-messages', makeAuth());
     await screen.findByText('atajo20');
 
     const box = screen.getByTestId('quick-messages-scroll');
@@ -111,7 +112,7 @@ describe('quick messages page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/quick-messages', makeAuth());
+    renderPage(<QuickMessagesPage />, '/quick-messages', makeAuth());
     expect(await screen.findByText('Aún no hay respuestas rápidas.')).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Agregar' }));
@@ -145,7 +146,7 @@ describe('quick messages page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/quick-messages', agent());
+    renderPage(<QuickMessagesPage />, '/quick-messages', agent());
 
     await user.click(within(await rowOf('saludo')).getByRole('button', { name: 'Editar saludo' }));
     const dialog = await screen.findByRole('dialog', { name: 'Editar respuesta rápida' });
@@ -180,7 +181,7 @@ describe('quick messages page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/quick-messages', agent());
+    renderPage(<QuickMessagesPage />, '/quick-messages', agent());
     await user.click(await screen.findByRole('button', { name: 'Agregar' }));
     const dialog = await screen.findByRole('dialog', { name: 'Agregar respuesta rápida' });
     await fill(user, within(dialog).getByRole('textbox', { name: 'Atajo' }), 'promo');
@@ -211,7 +212,7 @@ describe('quick messages page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/quick-messages', agent());
+    renderPage(<QuickMessagesPage />, '/quick-messages', agent());
     await user.click(within(await rowOf('saludo')).getByRole('button', { name: 'Editar saludo' }));
     const dialog = await screen.findByRole('dialog', { name: 'Editar respuesta rápida' });
     expect(within(dialog).getByTestId('quick-message-attachment-name').textContent).toBe(
@@ -233,7 +234,7 @@ describe('quick messages page', () => {
   it('refuses a file type WhatsApp does not take before sending anything', async () => {
     const fetchMock = stubApi({ 'GET /quick-messages': listOf([makeRecord()]) });
     const user = setupUser({ applyAccept: false });
-    renderApp('/quick-messages', agent());
+    renderPage(<QuickMessagesPage />, '/quick-messages', agent());
     await user.click(within(await rowOf('saludo')).getByRole('button', { name: 'Editar saludo' }));
     const dialog = await screen.findByRole('dialog', { name: 'Editar respuesta rápida' });
     await user.upload(
@@ -256,7 +257,7 @@ describe('quick messages page', () => {
         makeRecord({ id: 9, shortcode: 'propio', userId: 2 }),
       ]),
     });
-    renderApp('/quick-messages', agent());
+    renderPage(<QuickMessagesPage />, '/quick-messages', agent());
 
     const shared = await rowOf('empresa');
     expect(
@@ -281,7 +282,7 @@ describe('quick messages page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/quick-messages', makeAuth());
+    renderPage(<QuickMessagesPage />, '/quick-messages', makeAuth());
 
     await user.click(
       within(await rowOf('saludo')).getByRole('button', { name: 'Eliminar saludo' }),
@@ -304,7 +305,7 @@ describe('quick messages page', () => {
         jsonResponse(403, { error: 'ERR_NO_PERMISSION', message: 'nope' }),
     });
     const user = setupUser();
-    renderApp('/quick-messages', makeAuth());
+    renderPage(<QuickMessagesPage />, '/quick-messages', makeAuth());
 
     await user.click(
       within(await rowOf('saludo')).getByRole('button', { name: 'Eliminar saludo' }),
@@ -320,7 +321,7 @@ describe('quick messages page', () => {
 
   it('applies live quick message events to the list', async () => {
     stubApi({ 'GET /quick-messages': listOf([makeRecord()]) });
-    renderApp('/quick-messages', makeAuth());
+    renderPage(<QuickMessagesPage />, '/quick-messages', makeAuth());
     await screen.findByText('saludo');
 
     act(() => {

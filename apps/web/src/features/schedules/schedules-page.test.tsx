@@ -5,9 +5,10 @@ import { getSocket } from '../../api/socket';
 import { i18n } from '../../i18n/i18n';
 import type { FakeSocket } from '../../test/fake-socket';
 import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser } from '../../test/user-event';
 import { SchedulesCalendar } from './schedules-calendar';
+import { SchedulesPage } from './schedules-page';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -77,7 +78,7 @@ describe('schedules page', () => {
           }),
         ]),
     });
-    renderApp('/schedules', makeAuth());
+    renderPage(<SchedulesPage />, '/schedules', makeAuth());
 
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Agendamientos (2)' }),
@@ -98,7 +99,7 @@ describe('schedules page', () => {
           ? pageOf([makeSchedule({ contact: { id: 3, name: 'Segunda', number: '3' } })], false, 2)
           : pageOf([makeSchedule({ contact: { id: 2, name: 'Primera', number: '2' } })], true, 2),
     });
-    renderApp('/schedules', makeAuth());
+    renderPage(<SchedulesPage />, '/schedules', makeAuth());
     await waitFor(() => expect(eventTexts()).toEqual(['10:00 Primera', '10:00 Segunda']));
   });
 
@@ -122,7 +123,7 @@ describe('schedules page', () => {
   it('switches to a week and moves between weeks', async () => {
     stubApi({ 'GET /schedules': () => pageOf([makeSchedule()]) });
     const user = setupUser();
-    renderApp('/schedules', makeAuth());
+    renderPage(<SchedulesPage />, '/schedules', makeAuth());
     await screen.findByTestId('schedules-calendar');
     await waitFor(() => expect(eventTexts()).toEqual(['10:00 Lucía Gómez']));
     expect(calendar().getAllByRole('gridcell')).toHaveLength(42);
@@ -157,7 +158,7 @@ describe('schedules page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/schedules?contactId=7', makeAuth());
+    renderPage(<SchedulesPage />, '/schedules?contactId=7', makeAuth());
 
     const dialog = within(await screen.findByRole('dialog', { name: 'Nuevo agendamiento' }));
     expect((dialog.getByRole('combobox', { name: 'Contacto' }) as HTMLInputElement).value).toBe(
@@ -207,7 +208,7 @@ describe('schedules page', () => {
         }),
     });
     const user = setupUser();
-    renderApp('/schedules', makeAuth());
+    renderPage(<SchedulesPage />, '/schedules', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Nuevo agendamiento' }));
     const dialog = within(await screen.findByRole('dialog'));
@@ -238,7 +239,7 @@ describe('schedules page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/schedules', makeAuth());
+    renderPage(<SchedulesPage />, '/schedules', makeAuth());
 
     await screen.findByTestId('schedules-calendar');
     await user.click(await calendar().findByRole('button', { name: '11:00 Lucía Gómez' }));
@@ -277,7 +278,7 @@ describe('schedules page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/schedules', makeAuth());
+    renderPage(<SchedulesPage />, '/schedules', makeAuth());
 
     await screen.findByTestId('schedules-calendar');
     await user.click(
@@ -306,7 +307,7 @@ describe('schedules page', () => {
           : pageOf([makeSchedule(), makeSchedule()]),
     });
     const user = setupUser();
-    renderApp('/schedules', makeAuth());
+    renderPage(<SchedulesPage />, '/schedules', makeAuth());
     await screen.findByRole('heading', { level: 1, name: 'Agendamientos (2)' });
 
     await user.type(screen.getByRole('searchbox', { name: 'Buscar agendamientos…' }), 'Pedro');
@@ -321,7 +322,7 @@ describe('schedules page', () => {
   it('shows schedules another user saves, as the server announces them', async () => {
     let list = [makeSchedule()];
     stubApi({ 'GET /schedules': () => pageOf(list) });
-    renderApp('/schedules', makeAuth());
+    renderPage(<SchedulesPage />, '/schedules', makeAuth());
     await screen.findByRole('heading', { level: 1, name: 'Agendamientos (1)' });
 
     const added = makeSchedule({
@@ -338,16 +339,5 @@ describe('schedules page', () => {
     });
     await waitFor(() => expect(eventTexts()).toEqual(['10:00 Lucía Gómez', '16:00 Sofía Luna']));
     expect(screen.getByRole('heading', { level: 1, name: 'Agendamientos (2)' })).toBeTruthy();
-  });
-
-  it('is refused when the plan has no schedules', async () => {
-    const fetchMock = stubApi({ 'GET /schedules': () => pageOf([makeSchedule()]) });
-    renderApp('/schedules', makeAuth({ plan: { useSchedules: false } }));
-
-    expect(
-      await screen.findByText('¡Esta empresa no tiene permiso para acceder a esta página!'),
-    ).toBeTruthy();
-    expect(screen.queryByTestId('schedules-calendar')).toBeNull();
-    expect(requestsOf(fetchMock).some((call) => call.path === '/schedules')).toBe(false);
   });
 });

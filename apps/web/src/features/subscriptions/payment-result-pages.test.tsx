@@ -3,14 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { getSocket } from '../../api/socket';
 import type { FakeSocket } from '../../test/fake-socket';
 import { makeAuth, makeSubscription, stubApi, subscriptionsOverview } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
+import { PaymentCancelPage, PaymentSuccessPage } from './payment-result-pages';
 
 const heading = (name: string) => screen.findByRole('heading', { level: 1, name });
 
 describe('payment result pages', () => {
   it('on /cancel says nothing was charged and offers to try again or see the subscriptions', async () => {
     stubApi({});
-    renderApp('/cancel', makeAuth({ companyStatus: 'overdue' }));
+    renderPage(<PaymentCancelPage />, '/cancel', makeAuth({ companyStatus: 'overdue' }));
 
     expect(await heading('Pago cancelado')).toBeTruthy();
     expect(screen.getByText('El pago se canceló y no se realizó ningún cargo.')).toBeTruthy();
@@ -26,7 +27,11 @@ describe('payment result pages', () => {
     // A company in its trial is active before paying: the page waits for the subscription itself.
     let subscriptions = [makeSubscription({ status: 'incomplete' })];
     stubApi({ 'GET /subscriptions': () => subscriptionsOverview({ subscriptions }) });
-    renderApp('/success?session_id=cs_test_1', makeAuth({ companyStatus: 'active' }));
+    renderPage(
+      <PaymentSuccessPage />,
+      '/success?session_id=cs_test_1',
+      makeAuth({ companyStatus: 'active' }),
+    );
 
     expect(await heading('¡Pago recibido!')).toBeTruthy();
     expect(

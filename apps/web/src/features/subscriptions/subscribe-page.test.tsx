@@ -10,8 +10,9 @@ import {
   stubApi,
   subscriptionsOverview,
 } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser, type User } from '../../test/user-event';
+import { SubscribePage } from './subscribe-page';
 
 const basic = makePlan({
   id: 1,
@@ -78,7 +79,7 @@ const activeStep = (dialog: ReturnType<typeof within>) =>
 describe('subscribe page', () => {
   it('shows each plan with its monthly price and what it includes', async () => {
     stubPlans();
-    renderApp('/subscribe', makeAuth());
+    renderPage(<SubscribePage />, '/subscribe', makeAuth());
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Elija su plan' })).toBeTruthy();
     const basicCard = await card('Basic');
@@ -119,7 +120,7 @@ describe('subscribe page', () => {
   it('refuses Next until the billing details are valid, each field naming its problem', async () => {
     stubPlans();
     const user = setupUser();
-    renderApp('/subscribe', makeAuth());
+    renderPage(<SubscribePage />, '/subscribe', makeAuth());
 
     const dialog = await openCheckout(user, 'Basic');
     expect(activeStep(dialog)).toBe('Datos');
@@ -152,7 +153,7 @@ describe('subscribe page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/subscribe', makeAuth());
+    renderPage(<SubscribePage />, '/subscribe', makeAuth());
 
     const dialog = await openCheckout(user, 'Basic');
     await fillBilling(user, dialog);
@@ -214,7 +215,7 @@ describe('subscribe page', () => {
       jsonResponse(502, { error: 'ERR_PAYMENT_PROVIDER', message: 'Stripe is down' });
     stubPlans({ 'POST /subscriptions/checkout': () => answer() });
     const user = setupUser();
-    renderApp('/subscribe', makeAuth());
+    renderPage(<SubscribePage />, '/subscribe', makeAuth());
 
     const dialog = await openCheckout(user, 'Plus');
     await fillBilling(user, dialog);
@@ -241,7 +242,7 @@ describe('subscribe page', () => {
 
   it('shows plans to non-admins with the buttons disabled and the reason', async () => {
     stubPlans();
-    renderApp('/subscribe', makeAuth({ user: { profile: 'user' } }));
+    renderPage(<SubscribePage />, '/subscribe', makeAuth({ user: { profile: 'user' } }));
 
     expect(
       await screen.findByText('Solo un administrador de la empresa puede contratar un plan.'),
@@ -255,7 +256,7 @@ describe('subscribe page', () => {
   it('disables every plan when the server takes no payments or a subscription is current', async () => {
     let overview = () => subscriptionsOverview({ paymentsConfigured: false });
     stubPlans({ 'GET /subscriptions': () => overview() });
-    const { unmount } = renderApp('/subscribe', makeAuth());
+    const { unmount } = renderPage(<SubscribePage />, '/subscribe', makeAuth());
 
     expect((await screen.findByTestId('payments-not-configured')).textContent).toContain(
       'Los pagos no están configurados en este servidor.',
@@ -265,7 +266,7 @@ describe('subscribe page', () => {
     unmount();
 
     overview = () => subscriptionsOverview({ subscriptions: [makeSubscription()] });
-    renderApp('/subscribe', makeAuth());
+    renderPage(<SubscribePage />, '/subscribe', makeAuth());
     expect(await screen.findByText('Su empresa ya tiene una suscripción vigente.')).toBeTruthy();
     const again = (await card('Plus')).getByRole('button', { name: 'Suscribirse' });
     expect((again as HTMLButtonElement).disabled).toBe(true);

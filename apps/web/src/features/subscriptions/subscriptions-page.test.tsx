@@ -12,7 +12,8 @@ import {
   stubApi,
   subscriptionsOverview,
 } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
+import { SubscriptionsPage } from './subscriptions-page';
 
 const table = (name: string) => within(screen.getByRole('table', { name }));
 const rowOf = async (tableName: string, text: string) =>
@@ -49,7 +50,8 @@ describe('subscriptions page', () => {
           ],
         }),
     });
-    renderApp(
+    renderPage(
+      <SubscriptionsPage />,
       '/subscriptions',
       makeAuth({ companyStatus: 'active', companyDueDate: '2025-04-10T12:00:00.000Z' }),
     );
@@ -79,7 +81,8 @@ describe('subscriptions page', () => {
           subscriptions: [makeSubscription({ status: 'canceled', plan: { id: 1, name: 'Basic' } })],
         }),
     });
-    renderApp(
+    renderPage(
+      <SubscriptionsPage />,
       '/subscriptions',
       makeAuth({ companyStatus: 'overdue', companyDueDate: '2025-02-01T12:00:00.000Z' }),
     );
@@ -129,7 +132,7 @@ describe('subscriptions page', () => {
           ],
         }),
     });
-    renderApp('/subscriptions', makeAuth());
+    renderPage(<SubscriptionsPage />, '/subscriptions', makeAuth());
 
     const open = await rowOf('Facturas', '99,50 US$');
     expect(cells(open)).toEqual(['99,50 US$', '10/05/2025', 'Abierta', 'Ver factura']);
@@ -155,7 +158,7 @@ describe('subscriptions page', () => {
 
   it('says so when the server takes no payments, and offers no subscribe button', async () => {
     stubApi({ 'GET /subscriptions': () => subscriptionsOverview({ paymentsConfigured: false }) });
-    renderApp('/subscriptions', makeAuth({ companyStatus: 'overdue' }));
+    renderPage(<SubscriptionsPage />, '/subscriptions', makeAuth({ companyStatus: 'overdue' }));
 
     const alert = await screen.findByTestId('payments-not-configured');
     expect(alert.textContent).toContain(
@@ -170,7 +173,7 @@ describe('subscriptions page', () => {
   it('reads the list again when a subscription changes elsewhere', async () => {
     let subscriptions = [makeSubscription({ status: 'incomplete' })];
     stubApi({ 'GET /subscriptions': () => subscriptionsOverview({ subscriptions }) });
-    renderApp('/subscriptions', makeAuth());
+    renderPage(<SubscriptionsPage />, '/subscriptions', makeAuth());
 
     expect(await screen.findByRole('link', { name: 'Suscribirse' })).toBeTruthy();
     expect(cells(await rowOf('Suscripciones', 'Plus'))[3]).toBe('Incompleta');
@@ -200,7 +203,7 @@ describe('subscriptions page', () => {
           makeCompanyView({ storageUsed: 4.5 * 1024 ** 3, storageLimit: 5 * 1024 ** 3 }),
         ),
     });
-    renderApp('/subscriptions', makeAuth({ companyStatus: 'active' }));
+    renderPage(<SubscriptionsPage />, '/subscriptions', makeAuth({ companyStatus: 'active' }));
     const card = await screen.findByTestId('company-storage');
     expect(within(card).getByText('Almacenamiento')).toBeTruthy();
     expect(card.textContent).toContain('4,5 GB de 5 GB');

@@ -4,8 +4,9 @@ import type { TagView } from '@atendi/shared';
 import { getSocket } from '../../api/socket';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser } from '../../test/user-event';
+import { TagsPage } from './tags-page';
 
 const makeTag = (overrides: Partial<TagView> = {}): TagView => ({
   id: 5,
@@ -34,7 +35,7 @@ describe('tags page', () => {
         makeTag({ id: 6, name: 'Cliente VIP', color: '#00ff00', kanban: 1, ticketsCount: 0 }),
       ]),
     });
-    renderApp('/tags', makeAuth());
+    renderPage(<TagsPage />, '/tags', makeAuth());
 
     const urgent = await rowOf('Urgente');
     expect(within(urgent).getByText('7')).toBeTruthy();
@@ -61,7 +62,7 @@ describe('tags page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/tags', makeAuth());
+    renderPage(<TagsPage />, '/tags', makeAuth());
     await screen.findByText('Etiqueta 20');
 
     const box = screen.getByTestId('tags-scroll');
@@ -98,7 +99,7 @@ describe('tags page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/tags', makeAuth());
+    renderPage(<TagsPage />, '/tags', makeAuth());
     expect(await screen.findByText('Aún no hay etiquetas.')).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Agregar etiqueta' }));
@@ -142,7 +143,7 @@ describe('tags page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/tags', makeAuth());
+    renderPage(<TagsPage />, '/tags', makeAuth());
 
     await user.click(
       within(await rowOf('Urgente')).getByRole('button', { name: 'Editar Urgente' }),
@@ -175,7 +176,7 @@ describe('tags page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/tags', makeAuth());
+    renderPage(<TagsPage />, '/tags', makeAuth());
 
     await user.click(
       within(await rowOf('Urgente')).getByRole('button', { name: 'Eliminar Urgente' }),
@@ -192,7 +193,7 @@ describe('tags page', () => {
 
   it('applies live tag events to the table, keeping the ticket count', async () => {
     stubApi({ 'GET /tags': listOf([makeTag({ ticketsCount: 3 })]) });
-    renderApp('/tags', makeAuth({ user: { profile: 'user' } }));
+    renderPage(<TagsPage />, '/tags', makeAuth({ user: { profile: 'user' } }));
     await screen.findByText('Urgente');
 
     act(() => {
@@ -221,7 +222,7 @@ describe('tags page', () => {
 
   it('shows a user the tags without the buttons to change them', async () => {
     stubApi({ 'GET /tags': listOf([makeTag()]) });
-    renderApp('/tags', makeAuth({ user: { profile: 'user' } }));
+    renderPage(<TagsPage />, '/tags', makeAuth({ user: { profile: 'user' } }));
 
     const row = await rowOf('Urgente');
     expect(within(row).queryByRole('button')).toBeNull();

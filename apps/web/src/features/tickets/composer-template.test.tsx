@@ -10,7 +10,7 @@ import {
   stubApi,
   templateListOf,
 } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, setupUser } from '../../test/user-event';
 import { formatTime } from './ticket-format';
 import {
@@ -21,6 +21,7 @@ import {
   messagesOf,
   receiveAppMessage,
 } from './tickets.fixtures';
+import { TicketsPage } from './tickets-page';
 
 const ticket = makeTicket({ id: 7 });
 const chatPath = `/tickets/${ticket.uuid}`;
@@ -80,7 +81,7 @@ const stubChat = (
 const openChat = async () => {
   window.localStorage.setItem('signOption', 'false');
   const user = setupUser();
-  renderApp(chatPath, makeAuth());
+  renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
   await screen.findByTestId('message-1');
   return user;
 };

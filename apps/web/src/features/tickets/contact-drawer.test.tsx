@@ -4,10 +4,11 @@ import type { ContactDetailView, TagOption, TicketView } from '@atendi/shared';
 import { getSocket } from '../../api/socket';
 import type { FakeSocket } from '../../test/fake-socket';
 import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser, type User } from '../../test/user-event';
 import type { TicketNote } from './contact-drawer.api';
 import { bodyOf, listOf, makeContact, makeTicket, messagesOf, todayAt } from './tickets.fixtures';
+import { TicketsPage } from './tickets-page';
 
 const ticket = makeTicket({
   id: 7,
@@ -74,7 +75,7 @@ describe('contact drawer', () => {
   it('shows the contact, its extra info, the ticket’s tags and notes, and closes', async () => {
     const fetchMock = stubDrawer();
     const user = setupUser();
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
 
     const drawer = await openDrawer(user);
     expect(within(drawer).getByTestId('contact-drawer-name').textContent).toBe('María López');
@@ -105,7 +106,7 @@ describe('contact drawer', () => {
       },
     });
     const user = setupUser();
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
     await editContact(user);
 
     const number = within(dialog()).getByRole('textbox', { name: 'Número de WhatsApp' });
@@ -140,7 +141,7 @@ describe('contact drawer', () => {
       },
     });
     const user = setupUser();
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
     const drawer = await editContact(user);
 
     await refill(
@@ -209,7 +210,7 @@ describe('contact drawer', () => {
       },
     });
     const user = setupUser();
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
     const drawer = await openDrawer(user);
     await within(drawer).findByText('Prefiere que la llamen por la tarde');
 
@@ -238,7 +239,7 @@ describe('contact drawer', () => {
       },
     });
     const user = setupUser();
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
     const drawer = await openDrawer(user);
     const note = (
       await within(drawer).findByText('Prefiere que la llamen por la tarde')
@@ -258,7 +259,9 @@ describe('contact drawer', () => {
       makeNote({ id: 2, note: 'Nota mía', userId: 1, user: { id: 1, name: 'Ana' } }),
     ]);
     const user = setupUser();
-    renderApp(chatPath, makeAuth({ user: { profile: 'user' } }));
+    renderPage(<TicketsPage />, chatPath, makeAuth({ user: { profile: 'user' } }), {
+      route: '/tickets/:ticketId?',
+    });
     const drawer = await openDrawer(user);
     const other = (await within(drawer).findByText('Nota de otro')).closest<HTMLElement>('li')!;
     const mine = within(drawer).getByText('Nota mía').closest<HTMLElement>('li')!;
@@ -280,7 +283,7 @@ describe('contact drawer', () => {
       },
     });
     const user = setupUser();
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
     const drawer = await openDrawer(user);
 
     await user.click(within(drawer).getByRole('combobox', { name: 'Etiquetas' }));
@@ -298,7 +301,7 @@ describe('contact drawer', () => {
   it('shows a live contact update', async () => {
     stubDrawer();
     const user = setupUser();
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
     const drawer = await openDrawer(user);
     await within(drawer).findByText('Acme');
 

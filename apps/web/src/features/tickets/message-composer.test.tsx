@@ -2,9 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessageView, QuickMessageView } from '@atendi/shared';
 import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, setupUser } from '../../test/user-event';
 import { listOf, makeMessage, makeTicket, messagesOf, todayAt } from './tickets.fixtures';
+import { TicketsPage } from './tickets-page';
 
 // The real picker draws hundreds of emoji; one button stands in for it.
 vi.mock('emoji-picker-react', () => ({
@@ -80,7 +81,7 @@ const input = () => screen.getByRole('textbox', { name: 'Mensaje' }) as HTMLText
 const openChat = async () => {
   window.localStorage.setItem('signOption', 'false');
   const user = setupUser();
-  renderApp(chatPath, makeAuth());
+  renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
   await screen.findByPlaceholderText('Escriba un mensaje');
   return user;
 };

@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { setupUser, type User } from '../../test/user-event';
 import { bodyOf, listOf, makeContact, makeTicket, messagesOf } from './tickets.fixtures';
+import { TicketsPage } from './tickets-page';
 
 const lucia = { id: 12, name: 'Lucía Gómez', number: '5215500001111' };
 const created = makeTicket({ id: 30, contactId: 12, contact: makeContact({ ...lucia }) });
@@ -47,7 +48,7 @@ describe('new ticket dialog', () => {
   it('searches contacts only from 3 characters, then opens the created ticket', async () => {
     const { fetchMock, posted } = stubNewTicket();
     const user = setupUser();
-    renderApp('/tickets', makeAuth());
+    renderPage(<TicketsPage />, '/tickets', makeAuth(), { route: '/tickets/:ticketId?' });
 
     const dialog = await openDialog(user);
     const field = within(dialog).getByRole('combobox', { name: 'Contacto' });
@@ -87,7 +88,7 @@ describe('new ticket dialog', () => {
       }),
     );
     const user = setupUser();
-    renderApp('/tickets', makeAuth());
+    renderPage(<TicketsPage />, '/tickets', makeAuth(), { route: '/tickets/:ticketId?' });
 
     const dialog = await openDialog(user);
     await pickContact(user, dialog);
@@ -111,7 +112,8 @@ describe('new ticket dialog', () => {
   it('makes an agent choose one of their own queues', async () => {
     const { fetchMock, posted } = stubNewTicket();
     const user = setupUser();
-    renderApp(
+    renderPage(
+      <TicketsPage />,
       '/tickets',
       makeAuth({
         user: {
@@ -122,6 +124,7 @@ describe('new ticket dialog', () => {
           ],
         },
       }),
+      { route: '/tickets/:ticketId?' },
     );
 
     const dialog = await openDialog(user);

@@ -5,11 +5,12 @@ import { getSocket } from '../../api/socket';
 import { formatDate } from '../../lib/dates';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, setupUser } from '../../test/user-event';
 import { toLocalInput } from '../../components/schedule-form';
 import { formatTime } from './ticket-format';
 import { bodyOf, listOf, makeMessage, makeTicket, messagesOf } from './tickets.fixtures';
+import { TicketsPage } from './tickets-page';
 
 const HOUR = 60 * 60 * 1000;
 const ticket = makeTicket({ id: 7 });
@@ -70,7 +71,7 @@ describe('scheduled messages in the chat', () => {
       makeSchedule({ id: 4, body: 'Atrasado', sendAt: at(-5 * 60 * 1000) }),
       makeSchedule({ id: 5, body: 'Falló', status: 'ERRO', sendAt: at(-HOUR) }),
     ]);
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
 
     const section = await screen.findByRole('region', { name: 'Mensajes programados' });
     await within(section).findByText('Su pedido sale mañana');
@@ -100,7 +101,7 @@ describe('scheduled messages in the chat', () => {
       },
     });
     const user = setupUser();
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
 
     const bubble = await screen.findByTestId('schedule-9');
     await user.click(within(bubble).getByRole('button', { name: 'Eliminar mensaje programado' }));
@@ -115,7 +116,7 @@ describe('scheduled messages in the chat', () => {
 
   it('follows live schedule events of the company for this contact only', async () => {
     stubChat([makeSchedule({ id: 1, body: 'Primero del día' })]);
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
     await screen.findByTestId('schedule-1');
 
     await receiveSchedule({
@@ -154,7 +155,7 @@ describe('schedule dialog', () => {
       },
     });
     const user = setupUser();
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
 
     await user.click(await screen.findByRole('button', { name: 'Programar mensaje' }));
     const dialog = await screen.findByRole('dialog');
@@ -192,7 +193,7 @@ describe('schedule dialog', () => {
   it('refuses a send time already past without calling the API', async () => {
     const fetchMock = stubChat([]);
     const user = setupUser();
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
 
     await user.click(await screen.findByRole('button', { name: 'Programar mensaje' }));
     const dialog = await screen.findByRole('dialog');
@@ -207,7 +208,9 @@ describe('schedule dialog', () => {
 
   it('is not offered, and nothing is asked for, when the plan has no schedules', async () => {
     const fetchMock = stubChat([makeSchedule()]);
-    renderApp(chatPath, makeAuth({ plan: { useSchedules: false } }));
+    renderPage(<TicketsPage />, chatPath, makeAuth({ plan: { useSchedules: false } }), {
+      route: '/tickets/:ticketId?',
+    });
 
     await screen.findByText('Hola, ¿tienen envíos?');
     expect(screen.queryByRole('button', { name: 'Programar mensaje' })).toBeNull();

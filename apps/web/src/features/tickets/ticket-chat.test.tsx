@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatMessageView, TicketView } from '@atendi/shared';
 import { formatDate } from '../../lib/dates';
 import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, setupUser } from '../../test/user-event';
 import {
   bodyOf,
@@ -15,6 +15,7 @@ import {
   receiveAppMessage,
   todayAt,
 } from './tickets.fixtures';
+import { TicketsPage } from './tickets-page';
 
 const ticket = makeTicket({ id: 7 });
 const chatPath = `/tickets/${ticket.uuid}`;
@@ -86,7 +87,7 @@ describe('ticket chat', () => {
         ],
       },
     });
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
 
     expect(
       within(await screen.findByTestId('message-1')).getByText('¿Tienen talla M?'),
@@ -132,7 +133,7 @@ describe('ticket chat', () => {
         ],
       },
     });
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
 
     await screen.findByText('¡Claro! ¿De qué sabor?');
     expect(within(bubble(2)).getByRole('img', { name: 'Respuesta del agente de IA' })).toBeTruthy();
@@ -148,7 +149,7 @@ describe('ticket chat', () => {
       ack: 4,
     });
     stubChat({ 1: { messages: [signed] } });
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
 
     const text = (await screen.findByText('Ana Admin:')).closest('div')!;
     expect(text.textContent).toBe(
@@ -168,7 +169,7 @@ describe('ticket chat', () => {
       1: { messages: [makeMessage({ id: 20, body: 'Lo más reciente' })], hasMore: true },
       2: { messages: [makeMessage({ id: 10, body: 'Mensaje viejo', createdAt: dayAt(3, 10) })] },
     });
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
     await screen.findByText('Lo más reciente');
 
     fireEvent.scroll(screen.getByTestId('messages-scroll'), { target: { scrollTop: 0 } });
@@ -190,7 +191,7 @@ describe('ticket chat', () => {
     );
     stubChat({ 1: { messages: [] } }, { [`POST /messages/${ticket.id}`]: route });
     const user = setupUser();
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
 
     await screen.findByPlaceholderText('Escriba un mensaje');
     const input = screen.getByRole('textbox', { name: 'Mensaje' });
@@ -226,7 +227,7 @@ describe('ticket chat', () => {
     );
     window.localStorage.setItem('signOption', 'false');
     const user = setupUser();
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
 
     await screen.findByText('¿Cuánto cuesta?');
     const reply = async () => {
@@ -247,7 +248,7 @@ describe('ticket chat', () => {
 
   it('appends live messages to the open chat and applies their ack updates', async () => {
     stubChat({ 1: { messages: [makeMessage({ id: 1, body: 'Hola' })] } });
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
     await screen.findByText('Hola');
 
     const answer = makeMessage({ id: 2, ticketId: 7, body: 'Buen día', fromMe: true, ack: 1 });
@@ -278,7 +279,7 @@ describe('ticket chat', () => {
       },
     );
     const user = setupUser();
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
 
     expect(
       await within(await screen.findByTestId('message-4')).findByText('No se pudo enviar'),
@@ -294,7 +295,9 @@ describe('ticket chat', () => {
       [`GET /tickets/u/${ticket.uuid}`]: () =>
         jsonResponse(403, { error: 'ERR_NO_PERMISSION', message: 'Not your queue' }),
     });
-    renderApp(chatPath, makeAuth({ user: { profile: 'user' } }));
+    renderPage(<TicketsPage />, chatPath, makeAuth({ user: { profile: 'user' } }), {
+      route: '/tickets/:ticketId?',
+    });
 
     expect(await screen.findByText('Acceso no permitido')).toBeTruthy();
     expect(await screen.findByText('Seleccione un ticket para comenzar a conversar.')).toBeTruthy();
@@ -318,7 +321,7 @@ describe('ticket chat', () => {
       },
     );
     const user = setupUser();
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
 
     await screen.findByText('Devolver');
     await user.click(screen.getByRole('button', { name: 'Resolver' }));
@@ -345,7 +348,7 @@ describe('ticket chat', () => {
       { ...ticket, status: 'closed' },
     );
     const user = setupUser();
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
 
     await screen.findByText('Reabrir');
     expect(screen.queryByRole('textbox', { name: 'Mensaje' })).toBeNull();

@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { callsOf, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { setupUser } from '../../test/user-event';
 import { listOf, makeContact, makeMessage, makeTicket, messagesOf } from './tickets.fixtures';
+import { TicketsPage } from './tickets-page';
 
 const waiting = makeTicket({
   id: 3,
@@ -28,7 +29,7 @@ describe('ticket peek', () => {
   it('lets an admin read a waiting ticket’s messages without accepting it', async () => {
     const fetchMock = stubWaiting();
     const user = setupUser();
-    renderApp('/tickets', makeAuth());
+    renderPage(<TicketsPage />, '/tickets', makeAuth(), { route: '/tickets/:ticketId?' });
 
     await user.click(await screen.findByRole('tab', { name: /^En espera/ }));
     const row = (await screen.findByText('Lucía Gómez')).closest('li')!;
@@ -53,7 +54,9 @@ describe('ticket peek', () => {
   it('is not offered to agents', async () => {
     stubWaiting();
     const user = setupUser();
-    renderApp('/tickets', makeAuth({ user: { profile: 'user' } }));
+    renderPage(<TicketsPage />, '/tickets', makeAuth({ user: { profile: 'user' } }), {
+      route: '/tickets/:ticketId?',
+    });
 
     await user.click(await screen.findByRole('tab', { name: /^En espera/ }));
     const row = (await screen.findByText('Lucía Gómez')).closest('li')!;

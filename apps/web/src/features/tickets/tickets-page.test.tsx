@@ -5,7 +5,7 @@ import { getSocket } from '../../api/socket';
 import { formatDate } from '../../lib/dates';
 import type { FakeSocket } from '../../test/fake-socket';
 import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { setupUser } from '../../test/user-event';
 import {
   dayAt,
@@ -16,6 +16,7 @@ import {
   receiveTicket,
   todayAt,
 } from './tickets.fixtures';
+import { TicketsPage } from './tickets-page';
 
 const withContact = (id: number, name: string, overrides: Partial<TicketView> = {}) =>
   makeTicket({ id, contact: makeContact({ id, name }), ...overrides });
@@ -63,7 +64,7 @@ describe('tickets page', () => {
       closed: () => listOf([withContact(4, 'Raúl Díaz', { status: 'closed' })]),
     });
     const user = setupUser();
-    renderApp('/tickets', makeAuth());
+    renderPage(<TicketsPage />, '/tickets', makeAuth(), { route: '/tickets/:ticketId?' });
 
     // Waiting by text is cheap; role queries walk the whole shell on every retry.
     await screen.findByText('María López');
@@ -111,7 +112,7 @@ describe('tickets page', () => {
         ]),
     });
     const user = setupUser();
-    renderApp('/tickets', makeAuth());
+    renderPage(<TicketsPage />, '/tickets', makeAuth(), { route: '/tickets/:ticketId?' });
     await user.click(await screen.findByRole('tab', { name: /^En espera/ }));
     const list = await screen.findByRole('list', { name: 'En espera' });
     const bot = 'Un bot (integración o agente de IA) atiende esta conversación';
@@ -125,7 +126,7 @@ describe('tickets page', () => {
       open: () => listOf([withContact(1, 'María López')]),
       pending: () => listOf([withContact(2, 'Lucía Gómez', waiting)]),
     });
-    renderApp('/tickets', makeAuth());
+    renderPage(<TicketsPage />, '/tickets', makeAuth(), { route: '/tickets/:ticketId?' });
     await screen.findByText('María López');
     const open = screen.getByRole('list', { name: 'Atendiendo' });
 
@@ -162,7 +163,7 @@ describe('tickets page', () => {
   it('loads the lists again once the rooms are joined, so a ticket that arrived before is shown', async () => {
     let waitingNow = [withContact(2, 'Lucía Gómez', waiting)];
     stubInbox({ pending: () => listOf(waitingNow) });
-    renderApp('/tickets', makeAuth());
+    renderPage(<TicketsPage />, '/tickets', makeAuth(), { route: '/tickets/:ticketId?' });
     await setupUser().click(await screen.findByRole('tab', { name: /En espera/ }));
     const pending = await screen.findByRole('list', { name: 'En espera' });
     await within(pending).findByText('Lucía Gómez');
@@ -197,7 +198,7 @@ describe('tickets page', () => {
       },
     );
     const user = setupUser();
-    renderApp('/tickets', makeAuth());
+    renderPage(<TicketsPage />, '/tickets', makeAuth(), { route: '/tickets/:ticketId?' });
 
     await user.click(await screen.findByRole('tab', { name: /^En espera/ }));
     const pending = await screen.findByRole('list', { name: 'En espera' });
@@ -220,7 +221,9 @@ describe('tickets page', () => {
       all: () => listOf([withContact(4, 'Raúl Díaz', { status: 'closed' })]),
     });
     const user = setupUser();
-    renderApp('/tickets', makeAuth({ user: { profile: 'user', queues: [] } }));
+    renderPage(<TicketsPage />, '/tickets', makeAuth({ user: { profile: 'user', queues: [] } }), {
+      route: '/tickets/:ticketId?',
+    });
 
     await screen.findByText('No está atendiendo ningún ticket.');
     expect(screen.queryByRole('switch', { name: 'Ver todos' })).toBeNull();
@@ -251,7 +254,7 @@ describe('tickets page', () => {
       },
     );
     const user = setupUser();
-    renderApp('/tickets', makeAuth());
+    renderPage(<TicketsPage />, '/tickets', makeAuth(), { route: '/tickets/:ticketId?' });
     await user.click(await screen.findByRole('tab', { name: 'Búsqueda' }));
 
     await user.click(screen.getByRole('combobox', { name: 'Etiquetas' }));
@@ -284,7 +287,7 @@ describe('tickets page', () => {
       },
     );
     const user = setupUser();
-    renderApp('/tickets', makeAuth());
+    renderPage(<TicketsPage />, '/tickets', makeAuth(), { route: '/tickets/:ticketId?' });
 
     const open = screen.getByRole('list', { name: 'Atendiendo' });
     const row = await rowOf(open, 'María López');
@@ -308,7 +311,7 @@ describe('tickets page', () => {
       },
     );
     const user = setupUser();
-    renderApp('/tickets', makeAuth());
+    renderPage(<TicketsPage />, '/tickets', makeAuth(), { route: '/tickets/:ticketId?' });
 
     await user.click(await screen.findByText('María López'));
     expect(screen.queryByText('Seleccione un ticket para comenzar a conversar.')).toBeNull();

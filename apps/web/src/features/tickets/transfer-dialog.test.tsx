@@ -2,9 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { TicketView } from '@atendi/shared';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { setupUser, type User } from '../../test/user-event';
 import { bodyOf, listOf, makeTicket, messagesOf } from './tickets.fixtures';
+import { TicketsPage } from './tickets-page';
 
 const ticket = makeTicket({ id: 7 });
 const chatPath = `/tickets/${ticket.uuid}`;
@@ -59,7 +60,7 @@ describe('transfer dialog', () => {
   it('hands the ticket to a searched user, in one of their queues, then goes to the list', async () => {
     const { fetchMock, puts } = stubTransfer();
     const user = setupUser();
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
 
     const dialog = await openTransfer(user);
     const field = within(dialog).getByRole('combobox', { name: 'Usuario' });
@@ -93,7 +94,7 @@ describe('transfer dialog', () => {
   it('sends the ticket back to waiting when no user is chosen', async () => {
     const { puts } = stubTransfer();
     const user = setupUser();
-    renderApp(chatPath, makeAuth());
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
 
     const dialog = await openTransfer(user);
     await user.click(within(dialog).getByRole('combobox', { name: 'Cola' }));

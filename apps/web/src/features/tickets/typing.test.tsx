@@ -3,8 +3,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getSocket } from '../../api/socket';
 import type { FakeSocket } from '../../test/fake-socket';
 import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { listOf, makeTicket, messagesOf } from './tickets.fixtures';
+import { TicketsPage } from './tickets-page';
 
 const ticket = makeTicket({ id: 7 });
 
@@ -32,7 +33,9 @@ describe('typing indicator', () => {
       [`GET /tickets/u/${ticket.uuid}`]: () => jsonResponse(200, ticket),
       'GET /messages/7': () => messagesOf(ticket, []),
     });
-    renderApp(`/tickets/${ticket.uuid}`, makeAuth());
+    renderPage(<TicketsPage />, `/tickets/${ticket.uuid}`, makeAuth(), {
+      route: '/tickets/:ticketId?',
+    });
     await screen.findByText('Resolver');
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
 

@@ -2,9 +2,10 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import type { TicketView } from '@atendi/shared';
 import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { ROW_HEIGHT_PX, VIEWPORT_HEIGHT_PX } from '../../test/virtual-layout';
 import { listOf, makeContact, makeMessage, makeTicket, messagesOf } from './tickets.fixtures';
+import { TicketsPage } from './tickets-page';
 
 // The inbox's lists render the rows in view and a few either side, not every row loaded: with
 // test/virtual-layout's geometry (a 600 px box, 72 px rows) about 9 in view, and 6 either side.
@@ -41,7 +42,7 @@ describe('virtualised ticket list', () => {
       1: { tickets: manyTickets(1000), hasMore: true },
       2: { tickets: manyTickets(40, 1001), hasMore: false },
     });
-    renderApp('/tickets', makeAuth());
+    renderPage(<TicketsPage />, '/tickets', makeAuth(), { route: '/tickets/:ticketId?' });
 
     await screen.findByText('Cliente 1');
     const list = screen.getByRole('list', { name: 'Atendiendo' });
@@ -66,7 +67,7 @@ describe('virtualised ticket list', () => {
 
   it('keeps the row holding the focus while it scrolls out of view', async () => {
     stubOpenList({ 1: { tickets: manyTickets(200), hasMore: false } });
-    renderApp('/tickets', makeAuth());
+    renderPage(<TicketsPage />, '/tickets', makeAuth(), { route: '/tickets/:ticketId?' });
 
     const first = (await screen.findByText('Cliente 1')).closest('li')!;
     const resolve = within(first).getByRole('button', { name: 'Cerrar ticket' });
@@ -89,7 +90,9 @@ describe('virtualised chat', () => {
       [`GET /tickets/u/${ticket.uuid}`]: () => jsonResponse(200, ticket),
       'GET /messages/7': () => messagesOf(ticket, messages),
     });
-    renderApp(`/tickets/${ticket.uuid}`, makeAuth());
+    renderPage(<TicketsPage />, `/tickets/${ticket.uuid}`, makeAuth(), {
+      route: '/tickets/:ticketId?',
+    });
 
     // Reaching the end takes a few rounds of rows rendered, measured and scrolled to.
     expect(await screen.findByText('Mensaje 1000', {}, { timeout: 10_000 })).toBeTruthy();

@@ -1,9 +1,10 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeAuth, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser } from '../../test/user-event';
 import type { Todo } from './todos';
+import { TodoListPage } from './todolist-page';
 
 const stored = () => JSON.parse(window.localStorage.getItem('todos') ?? '[]') as Todo[];
 
@@ -27,7 +28,7 @@ describe('to-do list page', () => {
 
   it('adds a task with its created and updated times and keeps it in the browser', async () => {
     const user = setupUser();
-    renderApp('/todolist', makeAuth());
+    renderPage(<TodoListPage />, '/todolist', makeAuth());
 
     expect(await screen.findByText('Aún no hay tareas.')).toBeTruthy();
     await fill(user, screen.getByRole('textbox', { name: 'Nueva tarea' }), '  Llamar a Juan  ');
@@ -44,7 +45,7 @@ describe('to-do list page', () => {
 
   it('ignores empty and whitespace-only text', async () => {
     const user = setupUser();
-    renderApp('/todolist', makeAuth());
+    renderPage(<TodoListPage />, '/todolist', makeAuth());
     const input = await screen.findByRole('textbox', { name: 'Nueva tarea' });
 
     await user.click(screen.getByRole('button', { name: 'Agregar' }));
@@ -58,7 +59,7 @@ describe('to-do list page', () => {
 
   it('shows the tasks saved earlier', async () => {
     seed([{ id: 'a', text: 'Revisar pedidos', createdAt: at(1, 8, 0), updatedAt: at(2, 17, 45) }]);
-    renderApp('/todolist', makeAuth());
+    renderPage(<TodoListPage />, '/todolist', makeAuth());
 
     const item = await itemOf('Revisar pedidos');
     expect(within(item).getByText('Creada: 01/02/2025 08:00')).toBeTruthy();
@@ -71,7 +72,7 @@ describe('to-do list page', () => {
       { id: 'b', text: 'Enviar factura', createdAt: at(1, 9, 0), updatedAt: at(1, 9, 0) },
     ]);
     const user = setupUser();
-    renderApp('/todolist', makeAuth());
+    renderPage(<TodoListPage />, '/todolist', makeAuth());
 
     await user.click(
       within(await itemOf('Revisar pedidos')).getByRole('button', {
@@ -101,7 +102,7 @@ describe('to-do list page', () => {
       { id: 'b', text: 'Enviar factura', createdAt: at(1, 9, 0), updatedAt: at(1, 9, 0) },
     ]);
     const user = setupUser();
-    renderApp('/todolist', makeAuth());
+    renderPage(<TodoListPage />, '/todolist', makeAuth());
 
     await user.click(
       within(await itemOf('Enviar factura')).getByRole('button', {
@@ -116,7 +117,7 @@ describe('to-do list page', () => {
 
   it('starts empty when the stored list is damaged', async () => {
     window.localStorage.setItem('todos', '{not json');
-    renderApp('/todolist', makeAuth());
+    renderPage(<TodoListPage />, '/todolist', makeAuth());
 
     expect(await screen.findByText('Aún no hay tareas.')).toBeTruthy();
   });

@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { getSocket } from '../../api/socket';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, mockApi, stubApi } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser } from '../../test/user-event';
 import type { User } from './users.api';
+import { UsersPage } from './users-page';
 
 const makeUser = (overrides: Partial<User> = {}): User => ({
   id: 10,
@@ -53,7 +54,7 @@ describe('users page', () => {
         makeUser({ id: 11, name: 'Carla Admin', email: 'carla@example.com', profile: 'admin' }),
       ]),
     });
-    renderApp('/users', makeAuth());
+    renderPage(<UsersPage />, '/users', makeAuth());
 
     const row = (await screen.findByText('Carla Admin')).closest('tr')!;
     expect(within(row).getByText('carla@example.com')).toBeTruthy();
@@ -69,7 +70,7 @@ describe('users page', () => {
           : listOf([makeUser()])(),
     });
     const user = setupUser();
-    renderApp('/users', makeAuth());
+    renderPage(<UsersPage />, '/users', makeAuth());
     await screen.findByText('Bruno Agente');
 
     await user.type(screen.getByRole('searchbox', { name: 'Buscar usuarios' }), 'car');
@@ -95,7 +96,7 @@ describe('users page', () => {
           ? listOf([makeUser({ id: 99, name: 'Última Persona' })])()
           : listOf(first, true)(),
     });
-    renderApp('/users', makeAuth());
+    renderPage(<UsersPage />, '/users', makeAuth());
     await screen.findByText('Persona 20');
 
     const box = screen.getByTestId('users-scroll');
@@ -124,7 +125,7 @@ describe('users page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/users', makeAuth());
+    renderPage(<UsersPage />, '/users', makeAuth());
     expect(await screen.findByText('Aún no hay usuarios.')).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Agregar usuario' }));
@@ -161,7 +162,7 @@ describe('users page', () => {
   it('checks name and password lengths before sending', async () => {
     const fetchMock = stubUsersApi({ 'GET /users': listOf([]) });
     const user = setupUser();
-    renderApp('/users', makeAuth());
+    renderPage(<UsersPage />, '/users', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar usuario' }));
     const dialog = await screen.findByRole('dialog');
@@ -186,7 +187,7 @@ describe('users page', () => {
         }),
     });
     const user = setupUser();
-    renderApp('/users', makeAuth());
+    renderPage(<UsersPage />, '/users', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar usuario' }));
     const dialog = await screen.findByRole('dialog');
@@ -212,7 +213,7 @@ describe('users page', () => {
         jsonResponse(409, { error: 'ERR_EMAIL_ALREADY_EXISTS', message: 'exists' }),
     });
     const user = setupUser();
-    renderApp('/users', makeAuth());
+    renderPage(<UsersPage />, '/users', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar usuario' }));
     const dialog = await screen.findByRole('dialog');
@@ -242,7 +243,7 @@ describe('users page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/users', makeAuth());
+    renderPage(<UsersPage />, '/users', makeAuth());
 
     await user.click(
       within(await rowOf('bruno@example.com')).getByRole('button', {
@@ -290,7 +291,7 @@ describe('users page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/users', makeAuth());
+    renderPage(<UsersPage />, '/users', makeAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar usuario' }));
     const dialog = await screen.findByRole('dialog');
@@ -314,7 +315,7 @@ describe('users page', () => {
       'GET /users/1': () => jsonResponse(200, me),
     });
     const user = setupUser();
-    renderApp('/users', makeAuth());
+    renderPage(<UsersPage />, '/users', makeAuth());
 
     const row = await rowOf('ana@example.com');
     expect(
@@ -331,7 +332,7 @@ describe('users page', () => {
     stubUsersApi({
       'GET /users': listOf([makeUser({ id: 2, name: 'Operador', profile: 'admin', super: true })]),
     });
-    renderApp('/users', makeAuth());
+    renderPage(<UsersPage />, '/users', makeAuth());
 
     const row = (await screen.findByText('Operador')).closest('tr')!;
     expect(within(row).getByText('Super')).toBeTruthy();
@@ -353,7 +354,7 @@ describe('users page', () => {
       },
     });
     const user = setupUser();
-    renderApp('/users', makeAuth());
+    renderPage(<UsersPage />, '/users', makeAuth());
 
     await user.click(
       within(await rowOf('bruno@example.com')).getByRole('button', {
@@ -371,7 +372,7 @@ describe('users page', () => {
 
   it('applies live user events to the list', async () => {
     stubUsersApi({ 'GET /users': listOf([makeUser()]) });
-    renderApp('/users', makeAuth());
+    renderPage(<UsersPage />, '/users', makeAuth());
     await screen.findByText('Bruno Agente');
 
     act(() => {
@@ -399,7 +400,7 @@ describe('users page', () => {
 
   it('tells a non-admin the page is not for them without asking the API', async () => {
     const fetchMock = stubUsersApi({ 'GET /users': listOf([makeUser()]) });
-    renderApp('/users', makeAuth({ user: { profile: 'user' } }));
+    renderPage(<UsersPage />, '/users', makeAuth({ user: { profile: 'user' } }));
 
     expect(
       await screen.findByText('Solo los administradores pueden gestionar usuarios.'),

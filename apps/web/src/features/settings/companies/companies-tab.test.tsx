@@ -14,9 +14,10 @@ import {
   stubApi as stubShellApi,
   subscriptionsOverview,
 } from '../../../test/fixtures';
-import { renderApp } from '../../../test/render-app';
+import { renderPage } from '../../../test/render-page';
 import { fill, refill, setupUser } from '../../../test/user-event';
 import type { Company } from './companies.api';
+import { SettingsPage } from '../settings-page';
 
 type Routes = Parameters<typeof mockApi>[0];
 
@@ -65,7 +66,7 @@ describe('companies tab', () => {
           }),
         ]),
     });
-    renderApp('/settings?tab=companies', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=companies', superAuth());
 
     const acme = await rowOf('Acme');
     expect(within(acme).getByText('boss@acme.com')).toBeTruthy();
@@ -100,7 +101,7 @@ describe('companies tab', () => {
       },
     });
     const user = setupUser();
-    renderApp('/settings?tab=companies', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=companies', superAuth());
 
     await rowOf('Acme');
     await user.click(screen.getByRole('button', { name: 'Agregar empresa' }));
@@ -149,7 +150,7 @@ describe('companies tab', () => {
       'POST /companies': () => jsonResponse(201, makeCompany()),
     });
     const user = setupUser();
-    renderApp('/settings?tab=companies', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=companies', superAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar empresa' }));
     const dialog = within(await screen.findByRole('dialog'));
@@ -178,7 +179,7 @@ describe('companies tab', () => {
       'POST /companies': () => answer,
     });
     const user = setupUser();
-    renderApp('/settings?tab=companies', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=companies', superAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar empresa' }));
     const dialog = within(await screen.findByRole('dialog'));
@@ -207,7 +208,7 @@ describe('companies tab', () => {
       'GET /plans/all': () => jsonResponse(200, []),
     });
     const user = setupUser();
-    renderApp('/settings?tab=companies', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=companies', superAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar empresa' }));
     const dialog = within(await screen.findByRole('dialog'));
@@ -233,7 +234,7 @@ describe('companies tab', () => {
       },
     });
     const user = setupUser();
-    renderApp('/settings?tab=companies', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=companies', superAuth());
 
     await user.click(within(await rowOf('Acme')).getByRole('button', { name: 'Editar Acme' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Editar empresa' }));
@@ -271,7 +272,7 @@ describe('companies tab', () => {
       },
     });
     const user = setupUser();
-    renderApp('/settings?tab=companies', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=companies', superAuth());
 
     await user.click(
       within(await rowOf('Acme')).getByRole('button', { name: 'Renovar un periodo Acme' }),
@@ -292,7 +293,7 @@ describe('companies tab', () => {
       },
     });
     const user = setupUser();
-    renderApp('/settings?tab=companies', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=companies', superAuth());
 
     const platform = await rowOf('Platform');
     expect(
@@ -320,7 +321,7 @@ describe('companies tab', () => {
 
   it('follows companies created, changed and deleted elsewhere', async () => {
     stubApi({ 'GET /companies': () => page([makeCompany()]) });
-    renderApp('/settings?tab=companies', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=companies', superAuth());
     await rowOf('Acme');
     const socket = getSocket() as unknown as FakeSocket;
 
@@ -359,7 +360,7 @@ describe('companies tab', () => {
       },
     });
     const user = setupUser();
-    renderApp('/settings?tab=companies', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=companies', superAuth());
 
     await rowOf('Acme');
     fireEvent.scroll(screen.getByTestId('companies-scroll'));
@@ -403,7 +404,7 @@ describe('companies tab', () => {
       },
     });
     const user = setupUser();
-    renderApp('/settings?tab=companies', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=companies', superAuth());
 
     await user.click(
       within(await rowOf('Acme')).getByRole('button', { name: 'Suscripciones Acme' }),

@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, makeAuth, stubApi } from '../../../test/fixtures';
-import { renderApp } from '../../../test/render-app';
+import { renderPage } from '../../../test/render-page';
 import { fill, refill, setupUser } from '../../../test/user-event';
 import { videoCodeOf, type Help } from './helps.api';
+import { SettingsPage } from '../settings-page';
 
 const superAuth = () => makeAuth({ user: { super: true } });
 const table = () => within(screen.getByRole('table', { name: 'Ayudas' }));
@@ -21,7 +22,7 @@ const intro: Help = {
 describe('helps tab', () => {
   it('lists helps with their video thumbnail', async () => {
     stubApi({ 'GET /helps/list': () => jsonResponse(200, [intro]) });
-    renderApp('/settings?tab=helps', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=helps', superAuth());
 
     const row = await rowOf('Primeros pasos');
     expect(within(row).getByText('abc123')).toBeTruthy();
@@ -41,7 +42,7 @@ describe('helps tab', () => {
       },
     });
     const user = setupUser();
-    renderApp('/settings?tab=helps', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=helps', superAuth());
 
     await user.click(await screen.findByRole('button', { name: 'Agregar ayuda' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Nueva ayuda' }));
@@ -78,7 +79,7 @@ describe('helps tab', () => {
       'DELETE /helps/1': () => new Response(null, { status: 204 }),
     });
     const user = setupUser();
-    renderApp('/settings?tab=helps', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=helps', superAuth());
 
     await user.click(
       within(await rowOf('Primeros pasos')).getByRole('button', { name: 'Editar Primeros pasos' }),

@@ -2,8 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, makeAuth, makePlan, stubApi } from '../../../test/fixtures';
 import { unknownApiCalls } from '../../../test/api-routes';
-import { renderApp } from '../../../test/render-app';
+import { renderPage } from '../../../test/render-page';
 import { fill, refill, setupUser } from '../../../test/user-event';
+import { SettingsPage } from '../settings-page';
 
 const superAuth = () => makeAuth({ user: { super: true } });
 const table = () => within(screen.getByRole('table', { name: 'Planes' }));
@@ -34,7 +35,7 @@ describe('plans tab', () => {
           }),
         ]),
     });
-    renderApp('/settings?tab=plans', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=plans', superAuth());
 
     expect(cells(await rowOf('Premium')).slice(0, 7)).toEqual([
       'Premium',
@@ -57,7 +58,7 @@ describe('plans tab', () => {
       },
     });
     const user = setupUser();
-    renderApp('/settings?tab=plans', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=plans', superAuth());
 
     expect(await screen.findByText('No hay planes.')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Agregar plan' }));
@@ -114,7 +115,7 @@ describe('plans tab', () => {
         jsonResponse(409, { error: 'ERR_PLAN_ALREADY_EXISTS', message: 'Plan exists' }),
     });
     const user = setupUser();
-    renderApp('/settings?tab=plans', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=plans', superAuth());
 
     await user.click(within(await rowOf('Plus')).getByRole('button', { name: 'Editar Plus' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Editar plan' }));
@@ -137,7 +138,7 @@ describe('plans tab', () => {
           : new Response(null, { status: 204 }),
     });
     const user = setupUser();
-    renderApp('/settings?tab=plans', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=plans', superAuth());
 
     await user.click(within(await rowOf('Plus')).getByRole('button', { name: 'Eliminar Plus' }));
     await user.click(
@@ -172,7 +173,7 @@ describe('plans tab', () => {
       },
     });
     const user = setupUser();
-    renderApp('/settings?tab=plans', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=plans', superAuth());
 
     expect(cells(await rowOf('Plus'))[7]).toBe('price_1Plus');
     expect(cells(await rowOf('Basic'))[7]).toBe('Sin precio');
@@ -215,7 +216,7 @@ describe('plans tab', () => {
       },
     });
     const user = setupUser();
-    renderApp('/settings?tab=plans', superAuth());
+    renderPage(<SettingsPage />, '/settings?tab=plans', superAuth());
 
     const sync = within(await rowOf('Plus')).getByRole('button', {
       name: 'Sincronizar precio Plus',
