@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allRoutes } from '@atendi/shared';
 import { createTestApp, type TestContext } from './harness';
 
 // Every operation of the OpenAPI document (GET /docs/json) declares what a client receives: the
@@ -7,7 +8,12 @@ import { createTestApp, type TestContext } from './harness';
 
 type Schema = Record<string, unknown>;
 type Response = { description?: string; content?: Record<string, { schema?: Schema }> };
-type Operation = { responses?: Record<string, Response> };
+type Operation = {
+  responses?: Record<string, Response>;
+  summary?: string;
+  operationId?: string;
+  tags?: string[];
+};
 type Document = { paths: Record<string, Record<string, Operation>> };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -48,6 +54,18 @@ describe('OpenAPI document', () => {
       expect(documented.has(name), name).toBe(true);
     }
     expect(operations.length).toBeGreaterThan(100);
+  });
+
+  it('registers every route contract as it is declared in packages/shared', () => {
+    for (const route of allRoutes()) {
+      const path = route.path.replace(/:(\w+)/g, '{$1}');
+      const operation = doc.paths[path]?.[route.method.toLowerCase()];
+      expect(operation, `${route.method} ${path}`).toMatchObject({
+        operationId: route.operationId,
+        summary: route.summary,
+        tags: route.tags,
+      });
+    }
   });
 
   it('declares the success response of every operation, with a schema unless it is a 204', () => {
