@@ -56,6 +56,16 @@ describe('OpenAPI document', () => {
     expect(operations.length).toBeGreaterThan(100);
   });
 
+  it('names and summarises every operation: a unique camelCase operationId and a summary', () => {
+    const missing = operations
+      .filter(({ operation }) => !operation.summary?.trim() || !operation.operationId)
+      .map(({ name }) => name);
+    expect(missing).toEqual([]);
+    const ids = operations.map(({ operation }) => operation.operationId ?? '');
+    expect(ids.filter((id) => !/^[a-z][a-zA-Z0-9]*$/.test(id))).toEqual([]);
+    expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
+  });
+
   it('registers every route contract as it is declared in packages/shared', () => {
     for (const route of allRoutes()) {
       const path = route.path.replace(/:(\w+)/g, '{$1}');

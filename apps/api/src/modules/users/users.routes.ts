@@ -31,7 +31,13 @@ export const usersRoutes = async (root: FastifyInstance) => {
   app.get(
     '/users',
     {
-      schema: { tags, querystring: pageQuery, response: okResponse(usersPageSchema) },
+      schema: {
+        summary: 'List users, a page at a time',
+        operationId: 'listUsers',
+        tags,
+        querystring: pageQuery,
+        response: okResponse(usersPageSchema),
+      },
       config: { access: { permission: 'users:manage' } },
     },
     async (request) => listUsers(db, request.auth, request.query),
@@ -40,6 +46,8 @@ export const usersRoutes = async (root: FastifyInstance) => {
     '/users/list',
     {
       schema: {
+        summary: "List every user's id, name, email, profile and presence (pickers)",
+        operationId: 'listUserOptions',
         tags,
         querystring: z.object({ companyId: z.coerce.number().int().positive().optional() }),
         response: okResponse(z.array(userOptionSchema)),
@@ -49,13 +57,27 @@ export const usersRoutes = async (root: FastifyInstance) => {
   );
   app.get(
     '/users/:id',
-    { schema: { tags, params: idParam, response: okResponse(userViewSchema) } },
+    {
+      schema: {
+        summary: 'Read one user',
+        operationId: 'getUser',
+        tags,
+        params: idParam,
+        response: okResponse(userViewSchema),
+      },
+    },
     async (request) => getUser(db, request.auth, request.params.id),
   );
   app.post(
     '/users',
     {
-      schema: { tags, body: userCreateSchema, response: createdResponse(userViewSchema) },
+      schema: {
+        summary: 'Create a user',
+        operationId: 'createUser',
+        tags,
+        body: userCreateSchema,
+        response: createdResponse(userViewSchema),
+      },
       config: { access: { permission: 'users:manage' } },
     },
     async (request, reply) =>
@@ -66,6 +88,8 @@ export const usersRoutes = async (root: FastifyInstance) => {
     '/users/:id',
     {
       schema: {
+        summary: 'Change a user (users may change themselves)',
+        operationId: 'updateUser',
         tags,
         params: idParam,
         body: userUpdateSchema,
@@ -77,7 +101,13 @@ export const usersRoutes = async (root: FastifyInstance) => {
   app.delete(
     '/users/:id',
     {
-      schema: { tags, params: idParam, response: noContentResponse },
+      schema: {
+        summary: 'Delete a user',
+        operationId: 'deleteUser',
+        tags,
+        params: idParam,
+        response: noContentResponse,
+      },
       config: { access: { permission: 'users:manage' } },
     },
     async (request, reply) => {

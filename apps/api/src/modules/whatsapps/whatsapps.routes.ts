@@ -56,6 +56,8 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
     '/whatsapp',
     {
       schema: {
+        summary: "List the company's connections, by name",
+        operationId: 'listWhatsapps',
         tags,
         querystring: sessionQuery,
         response: okResponse(z.array(whatsappViewSchema)),
@@ -65,13 +67,28 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
   );
   app.get(
     '/whatsapp/:id',
-    { schema: { tags, params: idParam, querystring: sessionQuery, response: one } },
+    {
+      schema: {
+        summary: 'Read one connection',
+        operationId: 'getWhatsapp',
+        tags,
+        params: idParam,
+        querystring: sessionQuery,
+        response: one,
+      },
+    },
     async (request) => getWhatsapp(db, request.auth, request.params.id),
   );
   app.post(
     '/whatsapp',
     {
-      schema: { tags, body: whatsappSchema, response: createdResponse(whatsappViewSchema) },
+      schema: {
+        summary: 'Create a connection',
+        operationId: 'createWhatsapp',
+        tags,
+        body: whatsappSchema,
+        response: createdResponse(whatsappViewSchema),
+      },
       config: add,
     },
     async (request, reply) =>
@@ -80,14 +97,30 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
   app.put(
     '/whatsapp/:id',
     {
-      schema: { tags, params: idParam, body: whatsappUpdateSchema, response: one },
+      schema: {
+        summary: 'Change a connection',
+        operationId: 'updateWhatsapp',
+        tags,
+        params: idParam,
+        body: whatsappUpdateSchema,
+        response: one,
+      },
       config: edit,
     },
     async (request) => updateWhatsapp(deps, request.auth, request.params.id, request.body),
   );
   app.delete(
     '/whatsapp/:id',
-    { schema: { tags, params: idParam, response: noContentResponse }, config: edit },
+    {
+      schema: {
+        summary: 'Delete a connection without tickets',
+        operationId: 'deleteWhatsapp',
+        tags,
+        params: idParam,
+        response: noContentResponse,
+      },
+      config: edit,
+    },
     async (request, reply) => {
       await deleteWhatsapp(deps, request.auth, request.params.id);
       return reply.status(204).send();
@@ -96,20 +129,40 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
   // A new external-API token (the old one stops working at once).
   app.post(
     '/whatsapp/:id/token',
-    { schema: { tags, params: idParam, response: okResponse(whatsappTokenSchema) }, config: edit },
+    {
+      schema: {
+        summary: 'Issue a new external-API token (the old one stops working)',
+        operationId: 'regenerateWhatsappToken',
+        tags,
+        params: idParam,
+        response: okResponse(whatsappTokenSchema),
+      },
+      config: edit,
+    },
     async (request) => regenerateToken(deps, request.auth, request.params.id),
   );
 
   const sessionTags = ['whatsappsession'];
   app.post(
     '/whatsappsession/:id',
-    { schema: { tags: sessionTags, params: idParam, response: sessionAnswer }, config: act },
+    {
+      schema: {
+        summary: "Start the connection's session again, keeping its pairing",
+        operationId: 'restartWhatsappSession',
+        tags: sessionTags,
+        params: idParam,
+        response: sessionAnswer,
+      },
+      config: act,
+    },
     async (request) => sessionAction(deps, request.auth, request.params.id, 'restart'),
   );
   app.put(
     '/whatsappsession/:id',
     {
       schema: {
+        summary: 'Forget the pairing: a new QR code, or a pairing code for a phone number',
+        operationId: 'renewWhatsappSession',
         tags: sessionTags,
         params: idParam,
         body: whatsappSessionSchema,
@@ -122,7 +175,16 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
   );
   app.delete(
     '/whatsappsession/:id',
-    { schema: { tags: sessionTags, params: idParam, response: sessionAnswer }, config: act },
+    {
+      schema: {
+        summary: "Log the connection's session out",
+        operationId: 'disconnectWhatsappSession',
+        tags: sessionTags,
+        params: idParam,
+        response: sessionAnswer,
+      },
+      config: act,
+    },
     async (request) => sessionAction(deps, request.auth, request.params.id, 'disconnect'),
   );
 
@@ -139,7 +201,13 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
   app.post(
     '/simulator/:id/scan',
     {
-      schema: { tags: simTags, params: idParam, response: okResponse(simulatorScanSchema) },
+      schema: {
+        summary: 'Simulator: the phone scans the QR code',
+        operationId: 'simulatorScan',
+        tags: simTags,
+        params: idParam,
+        response: okResponse(simulatorScanSchema),
+      },
       config: act,
     },
     async (request) => {
@@ -152,6 +220,8 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
     '/simulator/:id/inbound',
     {
       schema: {
+        summary: 'Simulator: a contact sends a message',
+        operationId: 'simulatorInbound',
         tags: simTags,
         params: idParam,
         body: simulatorInboundSchema,
@@ -176,6 +246,8 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
     '/simulator/:id/outbound',
     {
       schema: {
+        summary: 'Simulator: what the phone received, a page at a time',
+        operationId: 'listSimulatorOutbound',
         tags: simTags,
         params: idParam,
         querystring: simulatorOutboundQuery,
@@ -192,6 +264,8 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
     '/simulator/:id/ack',
     {
       schema: {
+        summary: 'Simulator: the phone acknowledges a message',
+        operationId: 'simulatorAck',
         tags: simTags,
         params: idParam,
         body: simulatorAckSchema,
@@ -209,6 +283,8 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
     '/simulator/:id/typing',
     {
       schema: {
+        summary: 'Simulator: a contact starts or stops typing',
+        operationId: 'simulatorTyping',
         tags: simTags,
         params: idParam,
         body: simulatorTypingSchema,
@@ -226,6 +302,8 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
     '/simulator/:id/contacts',
     {
       schema: {
+        summary: "Simulator: the phone's address book",
+        operationId: 'simulatorContacts',
         tags: simTags,
         params: idParam,
         body: simulatorContactsSchema,
@@ -241,7 +319,16 @@ export const whatsappsRoutes = async (root: FastifyInstance) => {
   );
   app.post(
     '/simulator/:id/disconnect',
-    { schema: { tags: simTags, params: idParam, response: noContentResponse }, config: act },
+    {
+      schema: {
+        summary: 'Simulator: the phone drops the session',
+        operationId: 'simulatorDisconnect',
+        tags: simTags,
+        params: idParam,
+        response: noContentResponse,
+      },
+      config: act,
+    },
     async (request, reply) => {
       await simulated(request.auth.companyId, request.params.id);
       await deps.channels.extra(request.params.id, 'disconnect');
