@@ -4,7 +4,7 @@ import { i18n } from '../../i18n/i18n';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { setupUser } from '../../test/user-event';
-import { applyWhatsappEvent } from './connections.api';
+import { applyWhatsappEvent } from '../../api/queries/connections';
 import { makeConnection, receiveSession, receiveWhatsapp, sessionOf } from './connections.fixtures';
 
 // Waits for the connection's row by its name, a cheap query while the list loads.
