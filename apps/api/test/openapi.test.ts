@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { allRoutes } from '@atendi/shared';
 import { sharedTestApp, type SharedTestContext } from './harness';
 
 // Every operation of the OpenAPI document (GET /docs/json) declares what a client receives: the
@@ -7,7 +8,12 @@ import { sharedTestApp, type SharedTestContext } from './harness';
 
 type Schema = Record<string, unknown>;
 type Response = { description?: string; content?: Record<string, { schema?: Schema }> };
-type Operation = { responses?: Record<string, Response> };
+type Operation = {
+  responses?: Record<string, Response>;
+  summary?: string;
+  operationId?: string;
+  tags?: string[];
+};
 type Document = { paths: Record<string, Record<string, Operation>> };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -44,6 +50,28 @@ describe('OpenAPI document', () => {
       expect(documented.has(name), name).toBe(true);
     }
     expect(operations.length).toBeGreaterThan(100);
+  });
+
+  it('names and summarises every operation: a unique camelCase operationId and a summary', () => {
+    const missing = operations
+      .filter(({ operation }) => !operation.summary?.trim() || !operation.operationId)
+      .map(({ name }) => name);
+    expect(missing).toEqual([]);
+    const ids = operations.map(({ operation }) => operation.operationId ?? '');
+    expect(ids.filter((id) => !/^[a-z][a-zA-Z0-9]*$/.test(id))).toEqual([]);
+    expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
+  });
+
+  it('registers every route contract as it is declared in packages/shared', () => {
+    for (const route of allRoutes()) {
+      const path = route.path.replace(/:(\w+)/g, '{$1}');
+      const operation = doc.paths[path]?.[route.method.toLowerCase()];
+      expect(operation, `${route.method} ${path}`).toMatchObject({
+        operationId: route.operationId,
+        summary: route.summary,
+        tags: route.tags,
+      });
+    }
   });
 
   it('declares the success response of every operation, with a schema unless it is a 204', () => {

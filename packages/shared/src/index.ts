@@ -29,3 +29,5 @@ export * from './campaigns';
 export * from './templates';
 export * from './prompts';
 export * from './queue-integrations';
+export * from './contract';
+export * from './contracts';

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { jsonResponse, makeAuth, mockApi } from '../test/fixtures';
-import { ApiError, api } from './http-client';
+import { queueOptionsContract, queuesContract } from '@atendi/shared';
+import { ApiError, api, call } from './http-client';
 import { getSessionState, getToken, setSession } from './session';
 
 const bearerOf = (init: RequestInit) => new Headers(init.headers).get('Authorization');
@@ -153,5 +154,45 @@ describe('http client', () => {
 
     await expect(api.get('/tickets')).rejects.toMatchObject({ status: 0, code: 'ERR_NETWORK' });
     expect(getSessionState().status).toBe('authenticated');
+  });
+
+  it('calls a route through its contract: path parameters, query and JSON body', async () => {
+    setSession(makeAuth({ token: 'abc' }));
+    const fetchMock = vi.fn(
+      mockApi({
+        'PUT /queue/7': (init) =>
+          jsonResponse(200, { id: 7, ...(JSON.parse(String(init.body)) as object) }),
+        'GET /queue-options': ({ url }) => jsonResponse(200, [{ query: url.search }]),
+      }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+
+    await expect(
+      call(queuesContract.updateQueue, { params: { id: 7 }, body: { name: 'Ventas' } }),
+    ).resolves.toEqual({ id: 7, name: 'Ventas' });
+    await expect(
+      call(queueOptionsContract.listQueueOptions, { query: { queueId: 7, parentId: -1 } }),
+    ).resolves.toEqual([{ query: '?queueId=7&parentId=-1' }]);
+    const init = fetchMock.mock.calls[0][1] as RequestInit;
+    expect(init.method).toBe('PUT');
+    expect(new Headers(init.headers).get('Content-Type')).toBe('application/json');
+    expect(bearerOf(init)).toBe('Bearer abc');
+  });
+
+  it('refreshes and retries a contract call like any other', async () => {
+    setSession(makeAuth({ token: 'old-token' }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'POST /auth/refresh_token': () => jsonResponse(200, makeAuth({ token: 'new-token' })),
+          'DELETE /queue/3': (init) =>
+            bearerOf(init) === 'Bearer new-token' ? jsonResponse(204) : invalidToken(),
+        }),
+      ),
+    );
+
+    await expect(call(queuesContract.deleteQueue, { params: { id: 3 } })).resolves.toBeUndefined();
+    expect(getToken()).toBe('new-token');
   });
 });

@@ -1,4 +1,10 @@
-import type { CompanyStatus } from '@atendi/shared';
+import {
+  routePath,
+  type CompanyStatus,
+  type RouteContract,
+  type RouteInput,
+  type RouteResponse,
+} from '@atendi/shared';
 import {
   clearSession,
   getSessionState,
@@ -21,6 +27,8 @@ export type RequestOptions = {
   // Public and session calls (login, refresh, sign-up): no token, no refresh-and-retry, no logout.
   skipAuth?: boolean;
 };
+
+export type CallOptions = Pick<RequestOptions, 'headers' | 'signal'>;
 
 type ErrorInit = {
   status: number;
@@ -247,6 +255,28 @@ export const api = {
     request<T>('PATCH', path, { ...options, body }),
   delete: <T = void>(path: string, options?: Omit<RequestOptions, 'body'>) =>
     request<T>('DELETE', path, options),
+};
+
+// Calls a route through its contract (packages/shared/src/contracts): the path, query and body it
+// takes and the answer it gives are the route's own types. Routes callable without a session
+// (isPublic) go without a token, refresh or sign-out.
+export const call = <Route extends RouteContract>(
+  route: Route,
+  ...[input, options]: object extends RouteInput<Route>
+    ? [input?: RouteInput<Route>, options?: CallOptions]
+    : [input: RouteInput<Route>, options?: CallOptions]
+): Promise<RouteResponse<Route>> => {
+  const { params, query, body } = (input ?? {}) as {
+    params?: object;
+    query?: RequestOptions['query'];
+    body?: unknown;
+  };
+  return request<RouteResponse<Route>>(route.method, routePath(route, params), {
+    ...options,
+    query,
+    body,
+    skipAuth: route.isPublic,
+  });
 };
 
 // Each company sync takes a number; only the newest one applies what GET /auth/me answers.

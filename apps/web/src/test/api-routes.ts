@@ -1,24 +1,30 @@
 /// <reference types="node" />
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { allRoutes } from '@atendi/shared';
 
 // The routes the API really registers, read from its sources, so a test can tell a page that calls
 // a route the server does not have (a 404 in the browser) from one the test merely did not stub.
 const apiSource = join(import.meta.dirname, '../../../api/src');
 const REGISTRATION = /\bapp\.(get|post|put|patch|delete)\(\s*'([^']+)'/g;
 
-const loadRoutes = () =>
-  readdirSync(apiSource, { recursive: true, encoding: 'utf8' })
+// ':id' matches one segment; the API ignores a trailing slash.
+const routeOf = (method: string, path: string) => ({
+  method: method.toUpperCase(),
+  pattern: new RegExp(`^${path.replace(/\/$/, '').replace(/:[^/]+/g, '[^/]+')}/?$`),
+});
+
+// Routes registered from their contract (packages/shared/src/contracts), and those still written out.
+const loadRoutes = () => [
+  ...allRoutes().map((route) => routeOf(route.method, route.path)),
+  ...readdirSync(apiSource, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
     .flatMap((file) =>
       [...readFileSync(join(apiSource, file), 'utf8').matchAll(REGISTRATION)].map(
-        ([, method, path]) => ({
-          method: method!.toUpperCase(),
-          // ':id' matches one segment; the API ignores a trailing slash.
-          pattern: new RegExp(`^${path!.replace(/\/$/, '').replace(/:[^/]+/g, '[^/]+')}/?$`),
-        }),
+        ([, method, path]) => routeOf(method!, path!),
       ),
-    );
+    ),
+];
 
 let routes: ReturnType<typeof loadRoutes> | undefined;
 

@@ -94,6 +94,8 @@ export const cloudWebhookRoutes = async (root: FastifyInstance) => {
     '/webhooks/whatsapp',
     {
       schema: {
+        summary: "Answer Meta's webhook verification with hub.challenge",
+        operationId: 'verifyCloudWebhook',
         tags,
         security: [],
         querystring: verifyQuery,
@@ -139,6 +141,8 @@ export const cloudWebhookRoutes = async (root: FastifyInstance) => {
   };
 
   const postSchema = {
+    summary: "Receive a Cloud API webhook from Meta (signed with the connection's app secret)",
+    operationId: 'receiveCloudWebhook',
     tags,
     security: [],
     response: okResponse(z.object({ received: z.boolean() })),

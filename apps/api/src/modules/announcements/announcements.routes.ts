@@ -34,20 +34,41 @@ export const announcementsRoutes = async (root: FastifyInstance) => {
   app.get(
     '/announcements',
     {
-      schema: { tags, querystring: pageQuery, response: okResponse(announcementsPageSchema) },
+      schema: {
+        summary: 'List announcements, newest first (active ones for company users)',
+        operationId: 'listAnnouncements',
+        tags,
+        querystring: pageQuery,
+        response: okResponse(announcementsPageSchema),
+      },
       config: read,
     },
     async (request) => listAnnouncements(app.deps, request.auth, request.query),
   );
   app.get(
     '/announcements/:id',
-    { schema: { tags, params: idParam, response: one }, config: read },
+    {
+      schema: {
+        summary: 'Read one announcement',
+        operationId: 'getAnnouncement',
+        tags,
+        params: idParam,
+        response: one,
+      },
+      config: read,
+    },
     async (request) => getAnnouncement(app.deps, request.auth, request.params.id),
   );
   app.post(
     '/announcements',
     {
-      schema: { tags, body: announcementSchema, response: createdResponse(announcementViewSchema) },
+      schema: {
+        summary: 'Publish an announcement to every company',
+        operationId: 'createAnnouncement',
+        tags,
+        body: announcementSchema,
+        response: createdResponse(announcementViewSchema),
+      },
       config: write,
     },
     async (request, reply) =>
@@ -56,14 +77,30 @@ export const announcementsRoutes = async (root: FastifyInstance) => {
   app.put(
     '/announcements/:id',
     {
-      schema: { tags, params: idParam, body: announcementUpdateSchema, response: one },
+      schema: {
+        summary: 'Change an announcement',
+        operationId: 'updateAnnouncement',
+        tags,
+        params: idParam,
+        body: announcementUpdateSchema,
+        response: one,
+      },
       config: write,
     },
     async (request) => updateAnnouncement(app.deps, request.auth, request.params.id, request.body),
   );
   app.delete(
     '/announcements/:id',
-    { schema: { tags, params: idParam, response: noContentResponse }, config: write },
+    {
+      schema: {
+        summary: 'Delete an announcement',
+        operationId: 'deleteAnnouncement',
+        tags,
+        params: idParam,
+        response: noContentResponse,
+      },
+      config: write,
+    },
     async (request, reply) => {
       await deleteAnnouncement(app.deps, request.auth, request.params.id);
       return reply.status(204).send();
@@ -72,7 +109,14 @@ export const announcementsRoutes = async (root: FastifyInstance) => {
   app.post(
     '/announcements/:id/media-upload',
     {
-      schema: { tags, params: idParam, consumes: ['multipart/form-data'], response: one },
+      schema: {
+        summary: 'Attach an image to an announcement',
+        operationId: 'uploadAnnouncementMedia',
+        tags,
+        params: idParam,
+        consumes: ['multipart/form-data'],
+        response: one,
+      },
       config: write,
     },
     async (request) => {
@@ -89,7 +133,16 @@ export const announcementsRoutes = async (root: FastifyInstance) => {
   );
   app.delete(
     '/announcements/:id/media-upload',
-    { schema: { tags, params: idParam, response: one }, config: write },
+    {
+      schema: {
+        summary: "Remove an announcement's image",
+        operationId: 'removeAnnouncementMedia',
+        tags,
+        params: idParam,
+        response: one,
+      },
+      config: write,
+    },
     async (request) => setAnnouncementMedia(app.deps, request.auth, request.params.id, null),
   );
 };

@@ -59,6 +59,8 @@ export const authRoutes = async (root: FastifyInstance) => {
     '/auth/login',
     {
       schema: {
+        summary: 'Sign in with email and password; the refresh token comes as a cookie',
+        operationId: 'login',
         tags,
         body: loginSchema,
         security: [],
@@ -91,7 +93,16 @@ export const authRoutes = async (root: FastifyInstance) => {
 
   app.post(
     '/auth/refresh_token',
-    { schema: { tags, security: [], response: session }, config: publicRoute },
+    {
+      schema: {
+        summary: 'Trade the refresh-token cookie for a new access token',
+        operationId: 'refreshSession',
+        tags,
+        security: [],
+        response: session,
+      },
+      config: publicRoute,
+    },
     async (request, reply) => {
       try {
         return sendSession(reply, await refresh(app.deps, request.cookies[REFRESH_COOKIE]));
@@ -105,7 +116,12 @@ export const authRoutes = async (root: FastifyInstance) => {
   app.delete(
     '/auth/logout',
     {
-      schema: { tags, response: noContentResponse },
+      schema: {
+        summary: 'End this session',
+        operationId: 'logout',
+        tags,
+        response: noContentResponse,
+      },
       config: { access: { allowInactiveCompany: true } },
     },
     async (request, reply) => {
@@ -118,7 +134,12 @@ export const authRoutes = async (root: FastifyInstance) => {
   app.get(
     '/auth/me',
     {
-      schema: { tags, response: okResponse(sessionUserSchema) },
+      schema: {
+        summary: 'Read the signed-in user with their company, settings and plan',
+        operationId: 'getSessionUser',
+        tags,
+        response: okResponse(sessionUserSchema),
+      },
       config: { access: { allowInactiveCompany: true } },
     },
     async (request) => {
@@ -132,6 +153,8 @@ export const authRoutes = async (root: FastifyInstance) => {
     '/forgetpassword/:email',
     {
       schema: {
+        summary: 'Mail a password reset code',
+        operationId: 'requestPasswordReset',
         tags,
         params: z.object({ email }),
         security: [],
@@ -149,6 +172,8 @@ export const authRoutes = async (root: FastifyInstance) => {
     '/resetpasswords/:email/:token/:newPassword',
     {
       schema: {
+        summary: 'Set a new password with the mailed code; ends every session',
+        operationId: 'resetPassword',
         tags,
         params: resetPasswordParams,
         security: [],

@@ -57,20 +57,41 @@ export const campaignsRoutes = async (root: FastifyInstance) => {
   app.get(
     '/campaigns',
     {
-      schema: { tags, querystring: campaignsQuery, response: okResponse(campaignsPageSchema) },
+      schema: {
+        summary: 'List campaigns, a page at a time',
+        operationId: 'listCampaigns',
+        tags,
+        querystring: campaignsQuery,
+        response: okResponse(campaignsPageSchema),
+      },
       config,
     },
     async (request) => listCampaigns(deps, request.auth, request.query),
   );
   app.get(
     '/campaigns/:id',
-    { schema: { tags, params: idParam, response: one }, config },
+    {
+      schema: {
+        summary: 'Read one campaign',
+        operationId: 'getCampaign',
+        tags,
+        params: idParam,
+        response: one,
+      },
+      config,
+    },
     async (request) => getCampaign(deps, request.auth, request.params.id),
   );
   app.post(
     '/campaigns',
     {
-      schema: { tags, body: campaignSchema, response: createdResponse(campaignViewSchema) },
+      schema: {
+        summary: 'Create a campaign',
+        operationId: 'createCampaign',
+        tags,
+        body: campaignSchema,
+        response: createdResponse(campaignViewSchema),
+      },
       config,
     },
     async (request, reply) =>
@@ -80,13 +101,32 @@ export const campaignsRoutes = async (root: FastifyInstance) => {
   );
   app.put(
     '/campaigns/:id',
-    { schema: { tags, params: idParam, body: campaignUpdateSchema, response: one }, config },
+    {
+      schema: {
+        summary: 'Change a campaign',
+        operationId: 'updateCampaign',
+        tags,
+        params: idParam,
+        body: campaignUpdateSchema,
+        response: one,
+      },
+      config,
+    },
     async (request) =>
       updateCampaign(deps, request.auth, request.params.id, request.body, dispatcher.startDue),
   );
   app.delete(
     '/campaigns/:id',
-    { schema: { tags, params: idParam, response: noContentResponse }, config },
+    {
+      schema: {
+        summary: 'Delete a campaign',
+        operationId: 'deleteCampaign',
+        tags,
+        params: idParam,
+        response: noContentResponse,
+      },
+      config,
+    },
     async (request, reply) => {
       await deleteCampaign(deps, request.auth, request.params.id);
       return reply.status(204).send();
@@ -95,7 +135,14 @@ export const campaignsRoutes = async (root: FastifyInstance) => {
   app.post(
     '/campaigns/:id/media-upload',
     {
-      schema: { tags, params: idParam, consumes: ['multipart/form-data'], response: one },
+      schema: {
+        summary: "Attach a file to a campaign's messages",
+        operationId: 'uploadCampaignMedia',
+        tags,
+        params: idParam,
+        consumes: ['multipart/form-data'],
+        response: one,
+      },
       config,
     },
     async (request) => {
@@ -112,17 +159,44 @@ export const campaignsRoutes = async (root: FastifyInstance) => {
   );
   app.delete(
     '/campaigns/:id/media-upload',
-    { schema: { tags, params: idParam, response: one }, config },
+    {
+      schema: {
+        summary: "Remove a campaign's file",
+        operationId: 'removeCampaignMedia',
+        tags,
+        params: idParam,
+        response: one,
+      },
+      config,
+    },
     async (request) => setCampaignMedia(deps, request.auth, request.params.id, null),
   );
   app.post(
     '/campaigns/:id/cancel',
-    { schema: { tags, params: idParam, response: one }, config },
+    {
+      schema: {
+        summary: "Stop a campaign's sending",
+        operationId: 'cancelCampaign',
+        tags,
+        params: idParam,
+        response: one,
+      },
+      config,
+    },
     async (request) => cancelCampaign(deps, request.auth, request.params.id),
   );
   app.post(
     '/campaigns/:id/restart',
-    { schema: { tags, params: idParam, response: one }, config },
+    {
+      schema: {
+        summary: "Resume a cancelled campaign's sending",
+        operationId: 'restartCampaign',
+        tags,
+        params: idParam,
+        response: one,
+      },
+      config,
+    },
     async (request) =>
       restartCampaign(deps, request.auth, request.params.id, {
         ensure: ensureDispatch,
@@ -133,6 +207,8 @@ export const campaignsRoutes = async (root: FastifyInstance) => {
     '/campaigns/:id/shipping',
     {
       schema: {
+        summary: "List a campaign's recipients and how far each got",
+        operationId: 'listCampaignShipping',
         tags,
         params: idParam,
         querystring: campaignShippingQuery,
@@ -146,6 +222,8 @@ export const campaignsRoutes = async (root: FastifyInstance) => {
     '/campaigns/:id/shipping.csv',
     {
       schema: {
+        summary: "Download a campaign's recipients as CSV",
+        operationId: 'exportCampaignShipping',
         tags,
         params: idParam,
         // Answered as text/csv (an attachment); errors are JSON as everywhere.
@@ -176,13 +254,23 @@ export const campaignsRoutes = async (root: FastifyInstance) => {
 
   app.get(
     '/campaign-settings',
-    { schema: { tags, response: okResponse(campaignSettingsListSchema) }, config },
+    {
+      schema: {
+        summary: "Read the company's campaign settings",
+        operationId: 'listCampaignSettings',
+        tags,
+        response: okResponse(campaignSettingsListSchema),
+      },
+      config,
+    },
     async (request) => listCampaignSettings(deps, request.auth),
   );
   app.post(
     '/campaign-settings',
     {
       schema: {
+        summary: "Save the company's campaign settings",
+        operationId: 'saveCampaignSettings',
         tags,
         body: campaignSettingsBody,
         response: okResponse(campaignSettingsListSchema),

@@ -40,8 +40,9 @@ export const companiesRoutes = async (root: FastifyInstance) => {
     '/companies/cadastro',
     {
       schema: {
+        summary: 'Sign up: a new company on a plan, with its first admin',
+        operationId: 'signUp',
         tags,
-        summary: 'Public sign-up',
         body: signupSchema,
         security: [],
         response: createdResponse(companyViewSchema),
@@ -58,7 +59,13 @@ export const companiesRoutes = async (root: FastifyInstance) => {
   app.get(
     '/companies',
     {
-      schema: { tags, querystring: pageQuery, response: okResponse(companiesPageSchema) },
+      schema: {
+        summary: 'List companies, a page at a time',
+        operationId: 'listCompanies',
+        tags,
+        querystring: pageQuery,
+        response: okResponse(companiesPageSchema),
+      },
       config: { access: { superOnly: true } },
     },
     async (request) => listCompanies(db, request.query),
@@ -66,7 +73,12 @@ export const companiesRoutes = async (root: FastifyInstance) => {
   app.get(
     '/companies/list',
     {
-      schema: { tags, response: okResponse(z.array(companyViewSchema)) },
+      schema: {
+        summary: 'List every company',
+        operationId: 'listAllCompanies',
+        tags,
+        response: okResponse(z.array(companyViewSchema)),
+      },
       config: { access: { superOnly: true } },
     },
     async () => listAllCompanies(db),
@@ -75,6 +87,8 @@ export const companiesRoutes = async (root: FastifyInstance) => {
     '/companies/listPlan/:companyId',
     {
       schema: {
+        summary: 'Read a company with its plan',
+        operationId: 'getCompanyPlan',
         tags,
         params: z.object({ companyId: z.coerce.number().int().positive() }),
         response: okResponse(companyWithPlanSchema),
@@ -86,7 +100,13 @@ export const companiesRoutes = async (root: FastifyInstance) => {
   app.get(
     '/companies/:id',
     {
-      schema: { tags, params: idParam, response: okResponse(companyViewSchema) },
+      schema: {
+        summary: 'Read one company',
+        operationId: 'getCompany',
+        tags,
+        params: idParam,
+        response: okResponse(companyViewSchema),
+      },
       config: { access: { allowInactiveCompany: true } },
     },
     async (request) => getCompany(db, request.auth, request.params.id),
@@ -94,7 +114,13 @@ export const companiesRoutes = async (root: FastifyInstance) => {
   app.post(
     '/companies',
     {
-      schema: { tags, body: companyCreateSchema, response: createdResponse(createdCompanySchema) },
+      schema: {
+        summary: 'Create a company with its first admin',
+        operationId: 'createCompany',
+        tags,
+        body: companyCreateSchema,
+        response: createdResponse(createdCompanySchema),
+      },
       config: { access: { superOnly: true } },
     },
     async (request, reply) =>
@@ -104,6 +130,8 @@ export const companiesRoutes = async (root: FastifyInstance) => {
     '/companies/:id',
     {
       schema: {
+        summary: 'Change a company (plan, status, due date…)',
+        operationId: 'updateCompany',
         tags,
         params: idParam,
         body: companyUpdateSchema,
@@ -117,6 +145,8 @@ export const companiesRoutes = async (root: FastifyInstance) => {
     '/companies/:id/schedules',
     {
       schema: {
+        summary: "Set the company's business hours",
+        operationId: 'updateCompanySchedules',
         tags,
         params: idParam,
         body: schedulesSchema,
@@ -130,7 +160,13 @@ export const companiesRoutes = async (root: FastifyInstance) => {
   app.delete(
     '/companies/:id',
     {
-      schema: { tags, params: idParam, response: noContentResponse },
+      schema: {
+        summary: 'Delete a company and everything it holds',
+        operationId: 'deleteCompany',
+        tags,
+        params: idParam,
+        response: noContentResponse,
+      },
       config: { access: { superOnly: true } },
     },
     async (request, reply) => {

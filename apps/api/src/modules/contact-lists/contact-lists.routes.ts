@@ -48,6 +48,8 @@ export const contactListsRoutes = async (root: FastifyInstance) => {
     '/contact-lists',
     {
       schema: {
+        summary: 'List contact lists, a page at a time',
+        operationId: 'listContactLists',
         tags,
         querystring: contactListsQuery,
         response: okResponse(contactListsPageSchema),
@@ -58,18 +60,41 @@ export const contactListsRoutes = async (root: FastifyInstance) => {
   );
   app.get(
     '/contact-lists/list',
-    { schema: { tags, response: okResponse(z.array(contactListViewSchema)) }, config },
+    {
+      schema: {
+        summary: 'List every contact list (campaign picker)',
+        operationId: 'listAllContactLists',
+        tags,
+        response: okResponse(z.array(contactListViewSchema)),
+      },
+      config,
+    },
     async (request) => listAllContactLists(deps, request.auth),
   );
   app.get(
     '/contact-lists/:id',
-    { schema: { tags, params: idParam, response: list }, config },
+    {
+      schema: {
+        summary: 'Read one contact list',
+        operationId: 'getContactList',
+        tags,
+        params: idParam,
+        response: list,
+      },
+      config,
+    },
     async (request) => getContactList(deps, request.auth, request.params.id),
   );
   app.post(
     '/contact-lists',
     {
-      schema: { tags, body: contactListSchema, response: createdResponse(contactListViewSchema) },
+      schema: {
+        summary: 'Create a contact list',
+        operationId: 'createContactList',
+        tags,
+        body: contactListSchema,
+        response: createdResponse(contactListViewSchema),
+      },
       config,
     },
     async (request, reply) =>
@@ -77,12 +102,31 @@ export const contactListsRoutes = async (root: FastifyInstance) => {
   );
   app.put(
     '/contact-lists/:id',
-    { schema: { tags, params: idParam, body: contactListSchema, response: list }, config },
+    {
+      schema: {
+        summary: 'Rename a contact list',
+        operationId: 'updateContactList',
+        tags,
+        params: idParam,
+        body: contactListSchema,
+        response: list,
+      },
+      config,
+    },
     async (request) => updateContactList(deps, request.auth, request.params.id, request.body),
   );
   app.delete(
     '/contact-lists/:id',
-    { schema: { tags, params: idParam, response: noContentResponse }, config },
+    {
+      schema: {
+        summary: 'Delete a contact list and its contacts',
+        operationId: 'deleteContactList',
+        tags,
+        params: idParam,
+        response: noContentResponse,
+      },
+      config,
+    },
     async (request, reply) => {
       await deleteContactList(deps, request.auth, request.params.id);
       return reply.status(204).send();
@@ -93,6 +137,8 @@ export const contactListsRoutes = async (root: FastifyInstance) => {
     '/contact-lists/:id/upload',
     {
       schema: {
+        summary: "Add a spreadsheet's rows to a contact list",
+        operationId: 'uploadContactList',
         tags,
         params: idParam,
         consumes: ['multipart/form-data'],
@@ -107,6 +153,8 @@ export const contactListsRoutes = async (root: FastifyInstance) => {
     '/contact-list-items',
     {
       schema: {
+        summary: "List a contact list's contacts, a page at a time",
+        operationId: 'listContactListItems',
         tags,
         querystring: contactListItemsQuery,
         response: okResponse(contactListItemsPageSchema),
@@ -117,13 +165,24 @@ export const contactListsRoutes = async (root: FastifyInstance) => {
   );
   app.get(
     '/contact-list-items/:id',
-    { schema: { tags, params: idParam, response: item }, config },
+    {
+      schema: {
+        summary: 'Read one contact of a contact list',
+        operationId: 'getContactListItem',
+        tags,
+        params: idParam,
+        response: item,
+      },
+      config,
+    },
     async (request) => getContactListItem(deps, request.auth, request.params.id),
   );
   app.post(
     '/contact-list-items',
     {
       schema: {
+        summary: 'Add a contact to a contact list',
+        operationId: 'createContactListItem',
         tags,
         body: contactListItemSchema,
         response: createdResponse(contactListItemViewSchema),
@@ -136,14 +195,30 @@ export const contactListsRoutes = async (root: FastifyInstance) => {
   app.put(
     '/contact-list-items/:id',
     {
-      schema: { tags, params: idParam, body: contactListItemUpdateSchema, response: item },
+      schema: {
+        summary: 'Change a contact of a contact list',
+        operationId: 'updateContactListItem',
+        tags,
+        params: idParam,
+        body: contactListItemUpdateSchema,
+        response: item,
+      },
       config,
     },
     async (request) => updateContactListItem(deps, request.auth, request.params.id, request.body),
   );
   app.delete(
     '/contact-list-items/:id',
-    { schema: { tags, params: idParam, response: noContentResponse }, config },
+    {
+      schema: {
+        summary: 'Remove a contact from a contact list',
+        operationId: 'deleteContactListItem',
+        tags,
+        params: idParam,
+        response: noContentResponse,
+      },
+      config,
+    },
     async (request, reply) => {
       await deleteContactListItem(deps, request.auth, request.params.id);
       return reply.status(204).send();

@@ -22,7 +22,13 @@ export const dashboardRoutes = async (root: FastifyInstance) => {
   app.get(
     '/dashboard',
     {
-      schema: { tags, querystring: dashboardQuerySchema, response: okResponse(dashboardSchema) },
+      schema: {
+        summary: "Read the dashboard's figures for a period",
+        operationId: 'getDashboard',
+        tags,
+        querystring: dashboardQuerySchema,
+        response: okResponse(dashboardSchema),
+      },
       config,
     },
     async (request) => getDashboard(deps, request.auth, request.query),
@@ -32,6 +38,8 @@ export const dashboardRoutes = async (root: FastifyInstance) => {
     '/dashboard/ticketsUsers',
     {
       schema: {
+        summary: "Count a period's tickets per user",
+        operationId: 'getTicketsByUser',
         tags,
         querystring: dashboardChartQuerySchema,
         response: okResponse(dashboardTicketsUsersSchema),
@@ -45,6 +53,8 @@ export const dashboardRoutes = async (root: FastifyInstance) => {
     '/dashboard/ticketsDay',
     {
       schema: {
+        summary: "Count a period's tickets per day (or hour)",
+        operationId: 'getTicketsByDay',
         tags,
         querystring: dashboardChartQuerySchema,
         response: okResponse(dashboardTicketsDaySchema),

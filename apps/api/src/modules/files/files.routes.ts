@@ -46,13 +46,23 @@ export const filesRoutes = async (root: FastifyInstance) => {
 
   app.get(
     '/files',
-    { schema: { tags, querystring: filesQuery, response: okResponse(fileListsPageSchema) } },
+    {
+      schema: {
+        summary: 'List file lists, a page at a time',
+        operationId: 'listFileLists',
+        tags,
+        querystring: filesQuery,
+        response: okResponse(fileListsPageSchema),
+      },
+    },
     async (request) => listFileLists(app.deps, request.auth, request.query),
   );
   app.get(
     '/files/list',
     {
       schema: {
+        summary: 'List every file list (campaign picker)',
+        operationId: 'listAllFileLists',
         tags,
         querystring: filesListQuery,
         response: okResponse(z.array(fileListViewSchema)),
@@ -60,13 +70,29 @@ export const filesRoutes = async (root: FastifyInstance) => {
     },
     async (request) => listAllFileLists(app.deps, request.auth),
   );
-  app.get('/files/:id', { schema: { tags, params: idParam, response: one } }, async (request) =>
-    getFileList(app.deps, request.auth, request.params.id),
+  app.get(
+    '/files/:id',
+    {
+      schema: {
+        summary: 'Read one file list',
+        operationId: 'getFileList',
+        tags,
+        params: idParam,
+        response: one,
+      },
+    },
+    async (request) => getFileList(app.deps, request.auth, request.params.id),
   );
   app.post(
     '/files',
     {
-      schema: { tags, body: fileListSchema, response: createdResponse(fileListViewSchema) },
+      schema: {
+        summary: 'Create a file list',
+        operationId: 'createFileList',
+        tags,
+        body: fileListSchema,
+        response: createdResponse(fileListViewSchema),
+      },
       config: manage,
     },
     async (request, reply) =>
@@ -75,14 +101,30 @@ export const filesRoutes = async (root: FastifyInstance) => {
   app.put(
     '/files/:id',
     {
-      schema: { tags, params: idParam, body: fileListUpdateSchema, response: one },
+      schema: {
+        summary: 'Change a file list and its entries',
+        operationId: 'updateFileList',
+        tags,
+        params: idParam,
+        body: fileListUpdateSchema,
+        response: one,
+      },
       config: manage,
     },
     async (request) => updateFileList(app.deps, request.auth, request.params.id, request.body),
   );
   app.delete(
     '/files/:id',
-    { schema: { tags, params: idParam, response: noContentResponse }, config: manage },
+    {
+      schema: {
+        summary: 'Delete a file list and its files',
+        operationId: 'deleteFileList',
+        tags,
+        params: idParam,
+        response: noContentResponse,
+      },
+      config: manage,
+    },
     async (request, reply) => {
       await deleteFileList(app.deps, request.auth, request.params.id);
       return reply.status(204).send();
@@ -91,7 +133,14 @@ export const filesRoutes = async (root: FastifyInstance) => {
   app.post(
     '/files/uploadList/:id',
     {
-      schema: { tags, params: idParam, consumes: ['multipart/form-data'], response: one },
+      schema: {
+        summary: "Store the files of a file list's entries",
+        operationId: 'uploadFileListFiles',
+        tags,
+        params: idParam,
+        consumes: ['multipart/form-data'],
+        response: one,
+      },
       config: manage,
     },
     async (request) => {

@@ -24,6 +24,8 @@ export const helpsRoutes = async (root: FastifyInstance) => {
     '/helps',
     {
       schema: {
+        summary: 'List help videos, optionally matching a search',
+        operationId: 'listHelps',
         tags,
         querystring: z.object({ searchParam: z.string().max(200).optional() }),
         response: list,
@@ -31,16 +33,41 @@ export const helpsRoutes = async (root: FastifyInstance) => {
     },
     async (request) => listHelps(db, request.query.searchParam),
   );
-  app.get('/helps/list', { schema: { tags, response: list } }, async () => listHelps(db));
+  app.get(
+    '/helps/list',
+    {
+      schema: {
+        summary: 'List every help video',
+        operationId: 'listAllHelps',
+        tags,
+        response: list,
+      },
+    },
+    async () => listHelps(db),
+  );
   app.get(
     '/helps/:id',
-    { schema: { tags, params: idParam, response: okResponse(helpViewSchema) } },
+    {
+      schema: {
+        summary: 'Read one help video',
+        operationId: 'getHelp',
+        tags,
+        params: idParam,
+        response: okResponse(helpViewSchema),
+      },
+    },
     async (request) => getHelp(db, request.params.id),
   );
   app.post(
     '/helps',
     {
-      schema: { tags, body: helpSchema, response: createdResponse(helpViewSchema) },
+      schema: {
+        summary: 'Add a help video',
+        operationId: 'createHelp',
+        tags,
+        body: helpSchema,
+        response: createdResponse(helpViewSchema),
+      },
       config: superOnly,
     },
     async (request, reply) => reply.status(201).send(await createHelp(app.deps, request.body)),
@@ -49,6 +76,8 @@ export const helpsRoutes = async (root: FastifyInstance) => {
     '/helps/:id',
     {
       schema: {
+        summary: 'Change a help video',
+        operationId: 'updateHelp',
         tags,
         params: idParam,
         body: helpUpdateSchema,
@@ -60,7 +89,16 @@ export const helpsRoutes = async (root: FastifyInstance) => {
   );
   app.delete(
     '/helps/:id',
-    { schema: { tags, params: idParam, response: noContentResponse }, config: superOnly },
+    {
+      schema: {
+        summary: 'Delete a help video',
+        operationId: 'deleteHelp',
+        tags,
+        params: idParam,
+        response: noContentResponse,
+      },
+      config: superOnly,
+    },
     async (request, reply) => {
       await deleteHelp(app.deps, request.params.id);
       return reply.status(204).send();

@@ -25,8 +25,9 @@ export const externalApiRoutes = async (root: FastifyInstance) => {
     '/api/messages/send',
     {
       schema: {
-        tags: ['external API'],
         summary: 'Send a WhatsApp message through the connection the token names',
+        operationId: 'sendExternalMessage',
+        tags: ['external API'],
         description:
           'Authorization: Bearer {connection token}. JSON { number, body } for text, or ' +
           'multipart/form-data with number, body (caption of the first file) and one or more ' +

@@ -36,6 +36,8 @@ export const messagesRoutes = async (root: FastifyInstance) => {
     '/messages/:ticketId',
     {
       schema: {
+        summary: "List a ticket's messages, a page at a time, and mark them read",
+        operationId: 'listMessages',
         tags,
         params: ticketIdParam,
         querystring: messageListQuery,
@@ -57,6 +59,8 @@ export const messagesRoutes = async (root: FastifyInstance) => {
     '/messages/:ticketId',
     {
       schema: {
+        summary: 'Send a message (text or files) in a ticket',
+        operationId: 'sendMessage',
         tags,
         params: ticketIdParam,
         consumes: ['application/json', 'multipart/form-data'],
@@ -98,13 +102,29 @@ export const messagesRoutes = async (root: FastifyInstance) => {
   const one = okResponse(chatMessageViewSchema);
   app.post(
     '/messages/:id/retry',
-    { schema: { tags, params: idParam, response: one } },
+    {
+      schema: {
+        summary: 'Send a failed message again',
+        operationId: 'retryMessage',
+        tags,
+        params: idParam,
+        response: one,
+      },
+    },
     async (request) => retryMessage(deps, request.auth, request.params.id, outbox.kick),
   );
 
   app.delete(
     '/messages/:id',
-    { schema: { tags, params: idParam, response: one } },
+    {
+      schema: {
+        summary: 'Delete a message for everyone',
+        operationId: 'deleteMessage',
+        tags,
+        params: idParam,
+        response: one,
+      },
+    },
     async (request) => deleteMessage(deps, request.auth, request.params.id),
   );
 };

@@ -23,24 +23,63 @@ export const plansRoutes = async (root: FastifyInstance) => {
 
   app.get(
     '/plans/list',
-    { schema: { tags, security: [], response: list }, config: { access: { public: true } } },
+    {
+      schema: {
+        summary: 'List the plans (sign-up page)',
+        operationId: 'listPublicPlans',
+        tags,
+        security: [],
+        response: list,
+      },
+      config: { access: { public: true } },
+    },
     async () => listPlans(db),
   );
-  app.get('/plans/all', { schema: { tags, response: list }, config: readable }, async () =>
-    listPlans(db),
+  app.get(
+    '/plans/all',
+    {
+      schema: {
+        summary: 'List the plans (the same list as GET /plans)',
+        operationId: 'listAllPlans',
+        tags,
+        response: list,
+      },
+      config: readable,
+    },
+    async () => listPlans(db),
   );
-  app.get('/plans', { schema: { tags, response: list }, config: readable }, async () =>
-    listPlans(db),
+  app.get(
+    '/plans',
+    {
+      schema: { summary: 'List the plans', operationId: 'listPlans', tags, response: list },
+      config: readable,
+    },
+    async () => listPlans(db),
   );
   app.get(
     '/plans/:id',
-    { schema: { tags, params: idParam, response: one }, config: readable },
+    {
+      schema: {
+        summary: 'Read one plan',
+        operationId: 'getPlan',
+        tags,
+        params: idParam,
+        response: one,
+      },
+      config: readable,
+    },
     async (request) => getPlan(db, request.params.id),
   );
   app.post(
     '/plans',
     {
-      schema: { tags, body: planSchema, response: createdResponse(planViewSchema) },
+      schema: {
+        summary: 'Create a plan',
+        operationId: 'createPlan',
+        tags,
+        body: planSchema,
+        response: createdResponse(planViewSchema),
+      },
       config: { access: { superOnly: true } },
     },
     async (request, reply) => reply.status(201).send(await createPlan(app.deps, request.body)),
@@ -48,7 +87,14 @@ export const plansRoutes = async (root: FastifyInstance) => {
   app.put(
     '/plans/:id',
     {
-      schema: { tags, params: idParam, body: planUpdateSchema, response: one },
+      schema: {
+        summary: 'Change a plan',
+        operationId: 'updatePlan',
+        tags,
+        params: idParam,
+        body: planUpdateSchema,
+        response: one,
+      },
       config: { access: { superOnly: true } },
     },
     async (request) => updatePlan(app.deps, request.params.id, request.body),
@@ -56,7 +102,13 @@ export const plansRoutes = async (root: FastifyInstance) => {
   app.delete(
     '/plans/:id',
     {
-      schema: { tags, params: idParam, response: noContentResponse },
+      schema: {
+        summary: 'Delete a plan that no company or subscription uses',
+        operationId: 'deletePlan',
+        tags,
+        params: idParam,
+        response: noContentResponse,
+      },
       config: { access: { superOnly: true } },
     },
     async (request, reply) => {

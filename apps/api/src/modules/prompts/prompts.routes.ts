@@ -40,34 +40,81 @@ export const promptsRoutes = async (root: FastifyInstance) => {
 
   app.get(
     '/prompt',
-    { schema: { tags, response: okResponse(promptsListSchema) }, config },
+    {
+      schema: {
+        summary: 'List the AI agents',
+        operationId: 'listPrompts',
+        tags,
+        response: okResponse(promptsListSchema),
+      },
+      config,
+    },
     async (request) => listPrompts(deps.db, request.auth),
   );
   app.get(
     '/prompt/:id',
-    { schema: { tags, params: idParam, response: one }, config },
+    {
+      schema: {
+        summary: 'Read one AI agent',
+        operationId: 'getPrompt',
+        tags,
+        params: idParam,
+        response: one,
+      },
+      config,
+    },
     async (request) => getPrompt(deps.db, request.auth, request.params.id),
   );
   app.post(
     '/prompt',
-    { schema: { tags, body: promptSchema, response: createdResponse(promptViewSchema) }, config },
+    {
+      schema: {
+        summary: 'Create an AI agent',
+        operationId: 'createPrompt',
+        tags,
+        body: promptSchema,
+        response: createdResponse(promptViewSchema),
+      },
+      config,
+    },
     async (request, reply) =>
       reply.status(201).send(await createPrompt(deps, request.auth, request.body)),
   );
   app.put(
     '/prompt/:id',
-    { schema: { tags, params: idParam, body: promptUpdateSchema, response: one }, config },
+    {
+      schema: {
+        summary: 'Change an AI agent',
+        operationId: 'updatePrompt',
+        tags,
+        params: idParam,
+        body: promptUpdateSchema,
+        response: one,
+      },
+      config,
+    },
     async (request) => updatePrompt(deps, request.auth, request.params.id, request.body),
   );
   app.delete(
     '/prompt/:id',
-    { schema: { tags, params: idParam, response: okResponse(messageResponseSchema) }, config },
+    {
+      schema: {
+        summary: 'Delete an AI agent',
+        operationId: 'deletePrompt',
+        tags,
+        params: idParam,
+        response: okResponse(messageResponseSchema),
+      },
+      config,
+    },
     async (request) => deletePrompt(deps, request.auth, request.params.id),
   );
   app.post(
     '/prompt/:id/sandbox-chat',
     {
       schema: {
+        summary: 'Try an AI agent on a conversation without sending anything',
+        operationId: 'sandboxChat',
         tags,
         params: idParam,
         body: sandboxChatSchema,
@@ -81,13 +128,27 @@ export const promptsRoutes = async (root: FastifyInstance) => {
   // The company's own OpenAI-compatible provider: the key is write-only.
   app.get(
     '/ai-provider',
-    { schema: { tags, response: okResponse(aiProviderViewSchema) }, config },
+    {
+      schema: {
+        summary: "Read the company's AI provider (the key is never answered)",
+        operationId: 'getAiProvider',
+        tags,
+        response: okResponse(aiProviderViewSchema),
+      },
+      config,
+    },
     async (request) => getAiProvider(deps, request.auth),
   );
   app.put(
     '/ai-provider',
     {
-      schema: { tags, body: aiProviderSchema, response: okResponse(aiProviderViewSchema) },
+      schema: {
+        summary: "Set the company's AI provider and key",
+        operationId: 'saveAiProvider',
+        tags,
+        body: aiProviderSchema,
+        response: okResponse(aiProviderViewSchema),
+      },
       config,
     },
     async (request) => saveAiProvider(deps, request.auth, request.body),
@@ -95,7 +156,12 @@ export const promptsRoutes = async (root: FastifyInstance) => {
   app.get(
     '/ai-provider/models',
     {
-      schema: { tags, response: okResponse(z.object({ models: z.array(z.string()) })) },
+      schema: {
+        summary: "List the models the company's AI provider offers",
+        operationId: 'listAiProviderModels',
+        tags,
+        response: okResponse(z.object({ models: z.array(z.string()) })),
+      },
       config,
     },
     async (request) => providerModels(deps, request.auth),

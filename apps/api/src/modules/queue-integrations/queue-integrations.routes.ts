@@ -48,6 +48,8 @@ export const queueIntegrationsRoutes = async (root: FastifyInstance) => {
     '/queueIntegration',
     {
       schema: {
+        summary: 'List integrations, a page at a time',
+        operationId: 'listIntegrations',
         tags,
         querystring: integrationsQuery,
         response: okResponse(integrationsPageSchema),
@@ -60,6 +62,8 @@ export const queueIntegrationsRoutes = async (root: FastifyInstance) => {
     '/queueIntegration/testSession',
     {
       schema: {
+        summary: 'Try a Dialogflow agent with one text',
+        operationId: 'testDialogflowSession',
         tags,
         body: integrationTestSessionSchema,
         response: okResponse(integrationTestSessionResultSchema),
@@ -70,13 +74,23 @@ export const queueIntegrationsRoutes = async (root: FastifyInstance) => {
   );
   app.get(
     '/queueIntegration/list',
-    { schema: { tags, response: okResponse(z.array(integrationOptionSchema)) }, config },
+    {
+      schema: {
+        summary: "List every integration's id, name and type (pickers)",
+        operationId: 'listIntegrationOptions',
+        tags,
+        response: okResponse(z.array(integrationOptionSchema)),
+      },
+      config,
+    },
     async (request) => integrationOptions(deps, request.auth),
   );
   app.get(
     '/queueIntegration/:id/deliveries',
     {
       schema: {
+        summary: "List an integration's webhook deliveries, a page at a time",
+        operationId: 'listIntegrationDeliveries',
         tags,
         params: idParam,
         querystring: integrationDeliveriesQuery,
@@ -88,13 +102,28 @@ export const queueIntegrationsRoutes = async (root: FastifyInstance) => {
   );
   app.get(
     '/queueIntegration/:id',
-    { schema: { tags, params: idParam, response: one }, config },
+    {
+      schema: {
+        summary: 'Read one integration',
+        operationId: 'getIntegration',
+        tags,
+        params: idParam,
+        response: one,
+      },
+      config,
+    },
     async (request) => getIntegration(deps, request.auth, request.params.id),
   );
   app.post(
     '/queueIntegration',
     {
-      schema: { tags, body: integrationSchema, response: createdResponse(integrationViewSchema) },
+      schema: {
+        summary: 'Create an integration',
+        operationId: 'createIntegration',
+        tags,
+        body: integrationSchema,
+        response: createdResponse(integrationViewSchema),
+      },
       config,
     },
     async (request, reply) =>
@@ -102,12 +131,31 @@ export const queueIntegrationsRoutes = async (root: FastifyInstance) => {
   );
   app.put(
     '/queueIntegration/:id',
-    { schema: { tags, params: idParam, body: integrationUpdateSchema, response: one }, config },
+    {
+      schema: {
+        summary: 'Change an integration',
+        operationId: 'updateIntegration',
+        tags,
+        params: idParam,
+        body: integrationUpdateSchema,
+        response: one,
+      },
+      config,
+    },
     async (request) => updateIntegration(deps, request.auth, request.params.id, request.body),
   );
   app.delete(
     '/queueIntegration/:id',
-    { schema: { tags, params: idParam, response: okResponse(messageResponseSchema) }, config },
+    {
+      schema: {
+        summary: 'Delete an integration',
+        operationId: 'deleteIntegration',
+        tags,
+        params: idParam,
+        response: okResponse(messageResponseSchema),
+      },
+      config,
+    },
     async (request) => deleteIntegration(deps, request.auth, request.params.id),
   );
 };

@@ -43,6 +43,8 @@ export const quickMessagesRoutes = async (root: FastifyInstance) => {
     '/quick-messages',
     {
       schema: {
+        summary: 'List quick answers, a page at a time',
+        operationId: 'listQuickMessages',
         tags,
         querystring: quickMessagesQuery,
         response: okResponse(quickMessagesPageSchema),
@@ -54,6 +56,8 @@ export const quickMessagesRoutes = async (root: FastifyInstance) => {
     '/quick-messages/list',
     {
       schema: {
+        summary: 'List every quick answer the user may use (composer)',
+        operationId: 'listAllQuickMessages',
         tags,
         querystring: quickMessagesListQuery,
         response: okResponse(z.array(quickMessageViewSchema)),
@@ -63,25 +67,56 @@ export const quickMessagesRoutes = async (root: FastifyInstance) => {
   );
   app.get(
     '/quick-messages/:id',
-    { schema: { tags, params: idParam, response: one } },
+    {
+      schema: {
+        summary: 'Read one quick answer',
+        operationId: 'getQuickMessage',
+        tags,
+        params: idParam,
+        response: one,
+      },
+    },
     async (request) => getQuickMessage(app.deps, request.auth, request.params.id),
   );
   app.post(
     '/quick-messages',
     {
-      schema: { tags, body: quickMessageSchema, response: createdResponse(quickMessageViewSchema) },
+      schema: {
+        summary: 'Create a quick answer',
+        operationId: 'createQuickMessage',
+        tags,
+        body: quickMessageSchema,
+        response: createdResponse(quickMessageViewSchema),
+      },
     },
     async (request, reply) =>
       reply.status(201).send(await createQuickMessage(app.deps, request.auth, request.body)),
   );
   app.put(
     '/quick-messages/:id',
-    { schema: { tags, params: idParam, body: quickMessageUpdateSchema, response: one } },
+    {
+      schema: {
+        summary: 'Change a quick answer',
+        operationId: 'updateQuickMessage',
+        tags,
+        params: idParam,
+        body: quickMessageUpdateSchema,
+        response: one,
+      },
+    },
     async (request) => updateQuickMessage(app.deps, request.auth, request.params.id, request.body),
   );
   app.delete(
     '/quick-messages/:id',
-    { schema: { tags, params: idParam, response: noContentResponse } },
+    {
+      schema: {
+        summary: 'Delete a quick answer',
+        operationId: 'deleteQuickMessage',
+        tags,
+        params: idParam,
+        response: noContentResponse,
+      },
+    },
     async (request, reply) => {
       await deleteQuickMessage(app.deps, request.auth, request.params.id);
       return reply.status(204).send();
@@ -90,7 +125,16 @@ export const quickMessagesRoutes = async (root: FastifyInstance) => {
   // SPEC §7: form fields typeArch and file; only the file matters here.
   app.post(
     '/quick-messages/:id/media-upload',
-    { schema: { tags, params: idParam, consumes: ['multipart/form-data'], response: one } },
+    {
+      schema: {
+        summary: 'Attach a file to a quick answer',
+        operationId: 'uploadQuickMessageMedia',
+        tags,
+        params: idParam,
+        consumes: ['multipart/form-data'],
+        response: one,
+      },
+    },
     async (request) => {
       // Check the answer first so a refused request stores nothing.
       const owner = await quickMessageMediaOwner(app.deps, request.auth, request.params.id);
@@ -105,7 +149,15 @@ export const quickMessagesRoutes = async (root: FastifyInstance) => {
   );
   app.delete(
     '/quick-messages/:id/media-upload',
-    { schema: { tags, params: idParam, response: one } },
+    {
+      schema: {
+        summary: "Remove a quick answer's file",
+        operationId: 'removeQuickMessageMedia',
+        tags,
+        params: idParam,
+        response: one,
+      },
+    },
     async (request) => setQuickMessageMedia(app.deps, request.auth, request.params.id, null),
   );
 };

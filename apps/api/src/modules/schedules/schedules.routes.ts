@@ -41,20 +41,41 @@ export const schedulesRoutes = async (root: FastifyInstance) => {
   app.get(
     '/schedules',
     {
-      schema: { tags, querystring: schedulesQuery, response: okResponse(schedulesPageSchema) },
+      schema: {
+        summary: 'List scheduled messages, a page at a time',
+        operationId: 'listSchedules',
+        tags,
+        querystring: schedulesQuery,
+        response: okResponse(schedulesPageSchema),
+      },
       config,
     },
     async (request) => listSchedules(app.deps, request.auth, request.query),
   );
   app.get(
     '/schedules/:id',
-    { schema: { tags, params: idParam, response: one }, config },
+    {
+      schema: {
+        summary: 'Read one scheduled message',
+        operationId: 'getSchedule',
+        tags,
+        params: idParam,
+        response: one,
+      },
+      config,
+    },
     async (request) => getSchedule(app.deps, request.auth, request.params.id),
   );
   app.post(
     '/schedules',
     {
-      schema: { tags, body: scheduleSchema, response: createdResponse(scheduleViewSchema) },
+      schema: {
+        summary: 'Schedule a message',
+        operationId: 'createSchedule',
+        tags,
+        body: scheduleSchema,
+        response: createdResponse(scheduleViewSchema),
+      },
       config,
     },
     async (request, reply) =>
@@ -62,12 +83,31 @@ export const schedulesRoutes = async (root: FastifyInstance) => {
   );
   app.put(
     '/schedules/:id',
-    { schema: { tags, params: idParam, body: scheduleUpdateSchema, response: one }, config },
+    {
+      schema: {
+        summary: 'Change a scheduled message',
+        operationId: 'updateSchedule',
+        tags,
+        params: idParam,
+        body: scheduleUpdateSchema,
+        response: one,
+      },
+      config,
+    },
     async (request) => updateSchedule(app.deps, request.auth, request.params.id, request.body),
   );
   app.delete(
     '/schedules/:id',
-    { schema: { tags, params: idParam, response: noContentResponse }, config },
+    {
+      schema: {
+        summary: 'Delete a scheduled message',
+        operationId: 'deleteSchedule',
+        tags,
+        params: idParam,
+        response: noContentResponse,
+      },
+      config,
+    },
     async (request, reply) => {
       await deleteSchedule(app.deps, request.auth, request.params.id);
       return reply.status(204).send();
@@ -76,7 +116,14 @@ export const schedulesRoutes = async (root: FastifyInstance) => {
   app.post(
     '/schedules/:id/media-upload',
     {
-      schema: { tags, params: idParam, consumes: ['multipart/form-data'], response: one },
+      schema: {
+        summary: 'Attach a file to a scheduled message',
+        operationId: 'uploadScheduleMedia',
+        tags,
+        params: idParam,
+        consumes: ['multipart/form-data'],
+        response: one,
+      },
       config,
     },
     async (request) => {
@@ -93,7 +140,16 @@ export const schedulesRoutes = async (root: FastifyInstance) => {
   );
   app.delete(
     '/schedules/:id/media-upload',
-    { schema: { tags, params: idParam, response: one }, config },
+    {
+      schema: {
+        summary: "Remove a scheduled message's file",
+        operationId: 'removeScheduleMedia',
+        tags,
+        params: idParam,
+        response: one,
+      },
+      config,
+    },
     async (request) => setScheduleMedia(app.deps, request.auth, request.params.id, null),
   );
 };

@@ -11,13 +11,22 @@ export const settingsRoutes = async (root: FastifyInstance) => {
 
   app.get(
     '/settings',
-    { schema: { tags, response: okResponse(z.array(settingViewSchema)) } },
+    {
+      schema: {
+        summary: "List the company's settings",
+        operationId: 'listSettings',
+        tags,
+        response: okResponse(z.array(settingViewSchema)),
+      },
+    },
     async (request) => listSettings(app.deps.db, request.auth),
   );
   app.put(
     '/settings/:key',
     {
       schema: {
+        summary: 'Change one company setting',
+        operationId: 'updateSetting',
         tags,
         params: z.object({ key: z.string().min(1).max(100) }),
         body: settingUpdateSchema,

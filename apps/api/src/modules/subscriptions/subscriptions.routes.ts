@@ -32,6 +32,8 @@ export const subscriptionsRoutes = async (root: FastifyInstance) => {
     '/subscriptions',
     {
       schema: {
+        summary: "Read the company's subscriptions and invoices",
+        operationId: 'getSubscriptions',
         tags,
         querystring: subscriptionsQuerySchema,
         response: okResponse(subscriptionsOverviewSchema),
@@ -45,6 +47,8 @@ export const subscriptionsRoutes = async (root: FastifyInstance) => {
     '/subscriptions/checkout',
     {
       schema: {
+        summary: 'Start paying for a plan at the payment provider',
+        operationId: 'createCheckout',
         tags,
         body: checkoutSchema,
         response: { ...okResponse(checkoutResultSchema), '5xx': errorResponseSchema },
@@ -58,6 +62,8 @@ export const subscriptionsRoutes = async (root: FastifyInstance) => {
     '/plans/:id/price',
     {
       schema: {
+        summary: "Create or update the plan's price at the payment provider",
+        operationId: 'syncPlanPrice',
         tags: ['plans'],
         params: idParam,
         response: { ...okResponse(planViewSchema), '5xx': errorResponseSchema },
@@ -75,6 +81,8 @@ export const subscriptionsRoutes = async (root: FastifyInstance) => {
       '/subscriptions/webhook',
       {
         schema: {
+          summary: 'Receive a payment provider (Stripe) event',
+          operationId: 'receiveBillingWebhook',
           tags,
           security: [],
           description:

@@ -18,6 +18,8 @@ export const systemRoutes = async (root: FastifyInstance) => {
     '/version',
     {
       schema: {
+        summary: "Read the API's version",
+        operationId: 'getVersion',
         tags: ['system'],
         security: [],
         response: okResponse(z.object({ version: z.string() })),
@@ -32,6 +34,8 @@ export const systemRoutes = async (root: FastifyInstance) => {
     '/health/live',
     {
       schema: {
+        summary: 'Answer while the process runs',
+        operationId: 'checkLiveness',
         tags: ['system'],
         security: [],
         response: okResponse(z.object({ status: z.literal('ok') })),
@@ -48,6 +52,8 @@ export const systemRoutes = async (root: FastifyInstance) => {
     '/health/ready',
     {
       schema: {
+        summary: 'Answer whether this node should get traffic (503 with the failing checks)',
+        operationId: 'checkReadiness',
         tags: ['system'],
         security: [],
         response: { 200: readySchema, '4xx': errorResponseSchema, 503: errorResponseSchema },
@@ -87,6 +93,8 @@ export const systemRoutes = async (root: FastifyInstance) => {
     '/metrics',
     {
       schema: {
+        summary: 'Read the Prometheus metrics (METRICS_TOKEN as bearer token)',
+        operationId: 'getMetrics',
         tags: ['system'],
         security: [{ metricsToken: [] }],
         response: {

@@ -23,13 +23,30 @@ export const templatesRoutes = async (root: FastifyInstance) => {
 
   app.get(
     '/whatsapp/:id/templates',
-    { schema: { tags, params: idParam, response: list } },
+    {
+      schema: {
+        summary: "List a Cloud API connection's message templates",
+        operationId: 'listTemplates',
+        tags,
+        params: idParam,
+        response: list,
+      },
+    },
     async (request) => listTemplates(deps.db, request.auth, request.params.id),
   );
 
   app.post(
     '/whatsapp/:id/templates/sync',
-    { schema: { tags, params: idParam, response: list }, config: edit },
+    {
+      schema: {
+        summary: 'Copy the message templates from the WhatsApp Business Account',
+        operationId: 'syncTemplates',
+        tags,
+        params: idParam,
+        response: list,
+      },
+      config: edit,
+    },
     async (request) => syncTemplates(deps, request.auth, request.params.id, request.log),
   );
 
@@ -37,6 +54,8 @@ export const templatesRoutes = async (root: FastifyInstance) => {
     '/messages/:ticketId/template',
     {
       schema: {
+        summary: 'Send an approved message template in a ticket',
+        operationId: 'sendTemplateMessage',
         tags,
         params: ticketIdParam,
         body: templateSendSchema,

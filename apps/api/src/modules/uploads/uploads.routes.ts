@@ -20,6 +20,8 @@ export const uploadsRoutes = async (root: FastifyInstance) => {
     '/uploads/:companyId/:name',
     {
       schema: {
+        summary: 'Download a stored file through its signed link',
+        operationId: 'downloadUpload',
         tags: ['uploads'],
         security: [],
         params: z.object({

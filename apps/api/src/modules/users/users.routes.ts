@@ -1,18 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  createdResponse,
-  idParam,
-  noContentResponse,
-  okResponse,
-  pageQuery,
-  userCreateSchema,
-  userOptionSchema,
-  userUpdateSchema,
-  usersPageSchema,
-  userViewSchema,
-} from '@atendi/shared';
+import { usersContract as users } from '@atendi/shared';
+import { contractRoutes } from '../../platform/contract-routes';
 import {
   createUser,
   deleteUser,
@@ -22,67 +10,23 @@ import {
   updateUser,
 } from './users.service';
 
-const tags = ['users'];
+export const usersRoutes = async (app: FastifyInstance) => {
+  const route = contractRoutes(app);
+  const deps = app.deps;
+  const { db } = deps;
+  const manage = { access: { permission: 'users:manage' as const } };
 
-export const usersRoutes = async (root: FastifyInstance) => {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const { db } = app.deps;
-
-  app.get(
-    '/users',
-    {
-      schema: { tags, querystring: pageQuery, response: okResponse(usersPageSchema) },
-      config: { access: { permission: 'users:manage' } },
-    },
-    async (request) => listUsers(db, request.auth, request.query),
+  route(users.listUsers, manage, async (request) => listUsers(db, request.auth, request.query));
+  route(users.listUserOptions, async (request) =>
+    listUsersBrief(db, request.auth, request.query.companyId),
   );
-  app.get(
-    '/users/list',
-    {
-      schema: {
-        tags,
-        querystring: z.object({ companyId: z.coerce.number().int().positive().optional() }),
-        response: okResponse(z.array(userOptionSchema)),
-      },
-    },
-    async (request) => listUsersBrief(db, request.auth, request.query.companyId),
-  );
-  app.get(
-    '/users/:id',
-    { schema: { tags, params: idParam, response: okResponse(userViewSchema) } },
-    async (request) => getUser(db, request.auth, request.params.id),
-  );
-  app.post(
-    '/users',
-    {
-      schema: { tags, body: userCreateSchema, response: createdResponse(userViewSchema) },
-      config: { access: { permission: 'users:manage' } },
-    },
-    async (request, reply) =>
-      reply.status(201).send(await createUser(app.deps, request.auth, request.body)),
-  );
+  route(users.getUser, async (request) => getUser(db, request.auth, request.params.id));
+  route(users.createUser, manage, async (request) => createUser(deps, request.auth, request.body));
   // Users edit themselves (profile dialog); the service refuses what their profile may not change.
-  app.put(
-    '/users/:id',
-    {
-      schema: {
-        tags,
-        params: idParam,
-        body: userUpdateSchema,
-        response: okResponse(userViewSchema),
-      },
-    },
-    async (request) => updateUser(app.deps, request.auth, request.params.id, request.body),
+  route(users.updateUser, async (request) =>
+    updateUser(deps, request.auth, request.params.id, request.body),
   );
-  app.delete(
-    '/users/:id',
-    {
-      schema: { tags, params: idParam, response: noContentResponse },
-      config: { access: { permission: 'users:manage' } },
-    },
-    async (request, reply) => {
-      await deleteUser(app.deps, request.auth, request.params.id);
-      return reply.status(204).send();
-    },
-  );
+  route(users.deleteUser, manage, async (request) => {
+    await deleteUser(deps, request.auth, request.params.id);
+  });
 };

@@ -1,27 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
-  createdResponse,
-  idParam,
-  messageResponseSchema,
-  noContentResponse,
-  okResponse,
-  simulatorAckSchema,
-  simulatorInboundResultSchema,
-  simulatorInboundSchema,
-  simulatorContactsSchema,
-  simulatorOutboundQuery,
-  simulatorOutboundViewSchema,
-  simulatorScanSchema,
-  simulatorTypingSchema,
-  whatsappSchema,
-  whatsappSessionSchema,
-  whatsappTokenSchema,
-  whatsappUpdateSchema,
-  whatsappViewSchema,
+  simulatorContract as simulator,
+  whatsappSessionsContract as sessions,
+  whatsappsContract as whatsapps,
+  type simulatorInboundResultSchema,
+  type simulatorScanSchema,
 } from '@atendi/shared';
 import { AppError } from '../../platform/errors';
+import { contractRoutes } from '../../platform/contract-routes';
 import { listOutbound, spoolMedia } from '../../channels/simulator/simulator-driver';
 import {
   createWhatsapp,
@@ -37,215 +24,82 @@ import {
 type SimulatorScan = z.output<typeof simulatorScanSchema>;
 type SimulatorInboundResult = z.output<typeof simulatorInboundResultSchema>;
 
-// SPEC §7 sends ?session=0 (leave the session data out); we never send session data anyway.
-const sessionQuery = z.object({ session: z.string().max(10).optional() });
-
-export const whatsappsRoutes = async (root: FastifyInstance) => {
-  const app = root.withTypeProvider<ZodTypeProvider>();
+export const whatsappsRoutes = async (app: FastifyInstance) => {
+  const route = contractRoutes(app);
   const deps = app.deps;
   const { db } = deps;
-  const tags = ['whatsapp'];
   const add = { access: { permission: 'connections-page:addConnection' as const } };
   const edit = { access: { permission: 'connections-page:editOrDeleteConnection' as const } };
   const act = { access: { permission: 'connections-page:actionButtons' as const } };
-  const one = okResponse(whatsappViewSchema);
-  const sessionAnswer = okResponse(messageResponseSchema);
 
   // Every profile reads connections (transfer and new-ticket dialogs); only admins change them.
-  app.get(
-    '/whatsapp',
-    {
-      schema: {
-        tags,
-        querystring: sessionQuery,
-        response: okResponse(z.array(whatsappViewSchema)),
-      },
-    },
-    async (request) => listWhatsapps(db, request.auth),
+  route(whatsapps.listWhatsapps, async (request) => listWhatsapps(db, request.auth));
+  route(whatsapps.getWhatsapp, async (request) => getWhatsapp(db, request.auth, request.params.id));
+  route(whatsapps.createWhatsapp, add, async (request) =>
+    createWhatsapp(deps, request.auth, request.body),
   );
-  app.get(
-    '/whatsapp/:id',
-    { schema: { tags, params: idParam, querystring: sessionQuery, response: one } },
-    async (request) => getWhatsapp(db, request.auth, request.params.id),
+  route(whatsapps.updateWhatsapp, edit, async (request) =>
+    updateWhatsapp(deps, request.auth, request.params.id, request.body),
   );
-  app.post(
-    '/whatsapp',
-    {
-      schema: { tags, body: whatsappSchema, response: createdResponse(whatsappViewSchema) },
-      config: add,
-    },
-    async (request, reply) =>
-      reply.status(201).send(await createWhatsapp(deps, request.auth, request.body)),
-  );
-  app.put(
-    '/whatsapp/:id',
-    {
-      schema: { tags, params: idParam, body: whatsappUpdateSchema, response: one },
-      config: edit,
-    },
-    async (request) => updateWhatsapp(deps, request.auth, request.params.id, request.body),
-  );
-  app.delete(
-    '/whatsapp/:id',
-    { schema: { tags, params: idParam, response: noContentResponse }, config: edit },
-    async (request, reply) => {
-      await deleteWhatsapp(deps, request.auth, request.params.id);
-      return reply.status(204).send();
-    },
-  );
+  route(whatsapps.deleteWhatsapp, edit, async (request) => {
+    await deleteWhatsapp(deps, request.auth, request.params.id);
+  });
   // A new external-API token (the old one stops working at once).
-  app.post(
-    '/whatsapp/:id/token',
-    { schema: { tags, params: idParam, response: okResponse(whatsappTokenSchema) }, config: edit },
-    async (request) => regenerateToken(deps, request.auth, request.params.id),
+  route(whatsapps.regenerateWhatsappToken, edit, async (request) =>
+    regenerateToken(deps, request.auth, request.params.id),
   );
 
-  const sessionTags = ['whatsappsession'];
-  app.post(
-    '/whatsappsession/:id',
-    { schema: { tags: sessionTags, params: idParam, response: sessionAnswer }, config: act },
-    async (request) => sessionAction(deps, request.auth, request.params.id, 'restart'),
+  route(sessions.restartWhatsappSession, act, async (request) =>
+    sessionAction(deps, request.auth, request.params.id, 'restart'),
   );
-  app.put(
-    '/whatsappsession/:id',
-    {
-      schema: {
-        tags: sessionTags,
-        params: idParam,
-        body: whatsappSessionSchema,
-        response: sessionAnswer,
-      },
-      config: act,
-    },
-    async (request) =>
-      sessionAction(deps, request.auth, request.params.id, 'newQr', request.body?.phoneNumber),
+  route(sessions.renewWhatsappSession, act, async (request) =>
+    sessionAction(deps, request.auth, request.params.id, 'newQr', request.body?.phoneNumber),
   );
-  app.delete(
-    '/whatsappsession/:id',
-    { schema: { tags: sessionTags, params: idParam, response: sessionAnswer }, config: act },
-    async (request) => sessionAction(deps, request.auth, request.params.id, 'disconnect'),
+  route(sessions.disconnectWhatsappSession, act, async (request) =>
+    sessionAction(deps, request.auth, request.params.id, 'disconnect'),
   );
 
   if (!deps.config.simulatorEnabled) return;
 
   // The simulator's virtual phone (SIMULATOR_ENABLED), for the demo and the tests.
-  const simTags = ['simulator'];
   const simulated = async (companyId: number, id: number) => {
     const row = await findWhatsapp(db, { companyId }, id);
     if (row.provider !== 'simulator')
       throw new AppError('ERR_NO_WAPP_FOUND', 'Not a simulator connection');
     return row;
   };
-  app.post(
-    '/simulator/:id/scan',
-    {
-      schema: { tags: simTags, params: idParam, response: okResponse(simulatorScanSchema) },
-      config: act,
-    },
-    async (request) => {
-      await simulated(request.auth.companyId, request.params.id);
-      // The driver's extras answer unknown; the response schema checks what goes out.
-      return (await deps.channels.extra(request.params.id, 'scan')) as SimulatorScan;
-    },
-  );
-  app.post(
-    '/simulator/:id/inbound',
-    {
-      schema: {
-        tags: simTags,
-        params: idParam,
-        body: simulatorInboundSchema,
-        response: okResponse(simulatorInboundResultSchema),
-      },
-      config: act,
-      bodyLimit: 20 * 1024 * 1024,
-    },
-    async (request) => {
-      await simulated(request.auth.companyId, request.params.id);
-      const { mediaBase64, ...message } = request.body;
-      const mediaPath = mediaBase64
-        ? await spoolMedia(deps.simulatorSpool, mediaBase64)
-        : undefined;
-      return (await deps.channels.extra(request.params.id, 'inbound', {
-        ...message,
-        mediaPath,
-      })) as SimulatorInboundResult;
-    },
-  );
-  app.get(
-    '/simulator/:id/outbound',
-    {
-      schema: {
-        tags: simTags,
-        params: idParam,
-        querystring: simulatorOutboundQuery,
-        response: okResponse(z.array(simulatorOutboundViewSchema)),
-      },
-      config: act,
-    },
-    async (request) => {
-      await simulated(request.auth.companyId, request.params.id);
-      return listOutbound(db, request.params.id, request.query.pageNumber);
-    },
-  );
-  app.post(
-    '/simulator/:id/ack',
-    {
-      schema: {
-        tags: simTags,
-        params: idParam,
-        body: simulatorAckSchema,
-        response: noContentResponse,
-      },
-      config: act,
-    },
-    async (request, reply) => {
-      await simulated(request.auth.companyId, request.params.id);
-      await deps.channels.extra(request.params.id, 'ack', request.body);
-      return reply.status(204).send();
-    },
-  );
-  app.post(
-    '/simulator/:id/typing',
-    {
-      schema: {
-        tags: simTags,
-        params: idParam,
-        body: simulatorTypingSchema,
-        response: noContentResponse,
-      },
-      config: act,
-    },
-    async (request, reply) => {
-      await simulated(request.auth.companyId, request.params.id);
-      await deps.channels.extra(request.params.id, 'typing', request.body);
-      return reply.status(204).send();
-    },
-  );
-  app.post(
-    '/simulator/:id/contacts',
-    {
-      schema: {
-        tags: simTags,
-        params: idParam,
-        body: simulatorContactsSchema,
-        response: noContentResponse,
-      },
-      config: act,
-    },
-    async (request, reply) => {
-      await simulated(request.auth.companyId, request.params.id);
-      await deps.channels.extra(request.params.id, 'contacts', request.body);
-      return reply.status(204).send();
-    },
-  );
-  app.post(
-    '/simulator/:id/disconnect',
-    { schema: { tags: simTags, params: idParam, response: noContentResponse }, config: act },
-    async (request, reply) => {
-      await simulated(request.auth.companyId, request.params.id);
-      await deps.channels.extra(request.params.id, 'disconnect');
-      return reply.status(204).send();
-    },
-  );
+  route(simulator.simulatorScan, act, async (request) => {
+    await simulated(request.auth.companyId, request.params.id);
+    // The driver's extras answer unknown; the response schema checks what goes out.
+    return (await deps.channels.extra(request.params.id, 'scan')) as SimulatorScan;
+  });
+  route(simulator.simulatorInbound, { ...act, bodyLimit: 20 * 1024 * 1024 }, async (request) => {
+    await simulated(request.auth.companyId, request.params.id);
+    const { mediaBase64, ...message } = request.body;
+    const mediaPath = mediaBase64 ? await spoolMedia(deps.simulatorSpool, mediaBase64) : undefined;
+    return (await deps.channels.extra(request.params.id, 'inbound', {
+      ...message,
+      mediaPath,
+    })) as SimulatorInboundResult;
+  });
+  route(simulator.listSimulatorOutbound, act, async (request) => {
+    await simulated(request.auth.companyId, request.params.id);
+    return listOutbound(db, request.params.id, request.query.pageNumber);
+  });
+  route(simulator.simulatorAck, act, async (request) => {
+    await simulated(request.auth.companyId, request.params.id);
+    await deps.channels.extra(request.params.id, 'ack', request.body);
+  });
+  route(simulator.simulatorTyping, act, async (request) => {
+    await simulated(request.auth.companyId, request.params.id);
+    await deps.channels.extra(request.params.id, 'typing', request.body);
+  });
+  route(simulator.simulatorContacts, act, async (request) => {
+    await simulated(request.auth.companyId, request.params.id);
+    await deps.channels.extra(request.params.id, 'contacts', request.body);
+  });
+  route(simulator.simulatorDisconnect, act, async (request) => {
+    await simulated(request.auth.companyId, request.params.id);
+    await deps.channels.extra(request.params.id, 'disconnect');
+  });
 };

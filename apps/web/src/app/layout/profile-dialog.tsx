@@ -9,12 +9,12 @@ import {
 } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import type { UserUpdateInput } from '@atendi/shared';
+import { usersContract, type UserUpdateInput } from '@atendi/shared';
 import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { api } from '../../api/http-client';
+import { call } from '../../api/http-client';
 import { updateSessionUser, useCurrentSession } from '../../api/session';
 import { requiredEmail } from '../../lib/form-rules';
 import { registerMui } from '../../lib/forms';
@@ -44,7 +44,7 @@ const ProfileForm = ({ onClose }: { onClose: () => void }) => {
   });
   const save = useMutation({
     mutationFn: (values: Pick<UserUpdateInput, 'name' | 'email' | 'password'>) =>
-      api.put<unknown>(`/users/${user.id}`, values),
+      call(usersContract.updateUser, { params: { id: user.id }, body: values }),
     onSuccess: (_data, values) => {
       updateSessionUser({ name: values.name, email: values.email });
       toast.success(t('profile.saved'));

@@ -54,6 +54,7 @@ import {
   type CampaignView,
   type MessageSlot,
 } from '@atendi/shared';
+import { useConnections } from '../../api/queries/connections';
 import { ApiError } from '../../api/http-client';
 import { toastError } from '../../api/toasts';
 import { FormButtons } from '../../components/form-dialog-actions';
@@ -67,7 +68,6 @@ import {
   updateCampaign,
   uploadCampaignMedia,
   useCampaignSettings,
-  useConnectionOptions,
   useContactListOptions,
   useFileListOptions,
   useTagOptions,
@@ -406,7 +406,7 @@ const CampaignForm = ({
   const [activeField, setActiveField] = useState<ChipTarget>('message1');
   const contactLists = useContactListOptions();
   const tags = useTagOptions();
-  const connections = useConnectionOptions();
+  const connections = useConnections();
   const fileLists = useFileListOptions();
   const settings = useCampaignSettings();
 

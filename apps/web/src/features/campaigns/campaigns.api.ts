@@ -15,7 +15,6 @@ import {
   type FileListsPage,
   type TagOption,
   type TemplateList,
-  type WhatsappView,
 } from '@atendi/shared';
 import { api } from '../../api/http-client';
 import { useSession } from '../../api/session';
@@ -30,10 +29,9 @@ export const campaignKeys = {
   lists: ['campaigns', 'page'] as const,
   list: (search: string) => ['campaigns', 'page', search] as const,
   detail: (id: number) => ['campaigns', 'detail', id] as const,
-  // What the campaign form picks from (its own copies: features do not share caches).
+  // What the campaign form picks from (connections: api/queries/connections.ts, shared).
   contactLists: ['campaigns', 'options', 'contact-lists'] as const,
   tags: ['campaigns', 'options', 'tags'] as const,
-  connections: ['campaigns', 'options', 'connections'] as const,
   fileLists: (companyId: number) => ['campaigns', 'options', 'file-lists', companyId] as const,
   templates: (whatsappId: number) => ['campaigns', 'options', 'templates', whatsappId] as const,
 };
@@ -60,9 +58,6 @@ export const deleteCampaignMedia = (id: number) =>
 // The pickers of the form: every contact list, tag, connection and file list of the company.
 const fetchContactListOptions = () => api.get<ContactListView[]>('/contact-lists/list');
 const fetchTagOptions = () => api.get<TagOption[]>('/tags/list');
-// session=0: the connection rows without the driver's live session object.
-const fetchConnectionOptions = () =>
-  api.get<WhatsappView[]>('/whatsapp', { query: { session: 0 } });
 // With companyId, GET /files answers every list of the company in one page.
 const fetchFileListOptions = (companyId: number) =>
   api.get<FileListsPage>('/files', { query: { companyId } });
@@ -78,8 +73,6 @@ export const useContactListOptions = () =>
   useQuery({ queryKey: campaignKeys.contactLists, queryFn: fetchContactListOptions, staleTime: 0 });
 export const useTagOptions = () =>
   useQuery({ queryKey: campaignKeys.tags, queryFn: fetchTagOptions, staleTime: 0 });
-export const useConnectionOptions = () =>
-  useQuery({ queryKey: campaignKeys.connections, queryFn: fetchConnectionOptions, staleTime: 0 });
 export const useFileListOptions = () => {
   const companyId = useSession().session?.user.companyId ?? 0;
   return useQuery({

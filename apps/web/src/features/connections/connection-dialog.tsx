@@ -52,13 +52,12 @@ import {
   type ConnectionFormValues,
   type ConnectionTab,
 } from './connection-form.schema';
+import { applyWhatsappEventToCache, useConnection } from '../../api/queries/connections';
+import { useQueues } from '../../api/queries/queues';
 import {
-  applyWhatsappEventToCache,
   createConnection,
   regenerateToken,
   updateConnection,
-  useConnection,
-  useQueueChoices,
   type Connection,
   type QueueChoice,
 } from './connections.api';
@@ -169,7 +168,7 @@ const ConnectionForm = ({
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<ConnectionTab>(initialTab);
-  const queues = useQueueChoices();
+  const queues = useQueues();
   const canPickPrompt = useCanPickPrompt();
   const canPickIntegration = useCanPickIntegration();
   const {

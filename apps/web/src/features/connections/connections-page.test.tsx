@@ -4,7 +4,7 @@ import { i18n } from '../../i18n/i18n';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
 import { setupUser } from '../../test/user-event';
-import { applyWhatsappEvent } from './connections.api';
+import { applyWhatsappEvent } from '../../api/queries/connections';
 import { makeConnection, receiveSession, receiveWhatsapp, sessionOf } from './connections.fixtures';
 import { ConnectionsPage } from './connections-page';
 

@@ -33,13 +33,14 @@ import type { ConnectionTab } from './connection-form.schema';
 import { ConnectionStatusLabel, formatLastUpdate } from './connection-status';
 import {
   applyWhatsappEventToCache,
-  connectionsKeys,
+  connectionKeys,
+  useConnections,
+} from '../../api/queries/connections';
+import {
   deleteConnection,
   disconnectSession,
   requestNewQr,
   startSession,
-  useConnections,
-  useConnectionsLiveUpdates,
   type Connection,
 } from './connections.api';
 import { QrCodeDialog } from './qr-code-dialog';
@@ -169,10 +170,8 @@ export const ConnectionsPage = () => {
   const [toDelete, setToDelete] = useState<Connection | null>(null);
   const [toDisconnect, setToDisconnect] = useState<Connection | null>(null);
 
-  useConnectionsLiveUpdates();
-
   // The new session state arrives live; a refetch covers a socket that is down.
-  const refreshList = () => queryClient.invalidateQueries({ queryKey: connectionsKeys.list });
+  const refreshList = () => queryClient.invalidateQueries({ queryKey: connectionKeys.list });
   const tryAgain = useMutation({
     mutationFn: startSession,
     onSuccess: () => void refreshList(),

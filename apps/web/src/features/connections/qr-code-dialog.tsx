@@ -21,7 +21,8 @@ import { z } from 'zod';
 import { useCompanyEvent } from '../../api/socket';
 import { toastError } from '../../api/toasts';
 import { registerMui } from '../../lib/forms';
-import { requestNewQr, useConnection, useConnections } from './connections.api';
+import { useConnection, useConnections } from '../../api/queries/connections';
+import { requestNewQr } from './connections.api';
 import { FormButtons } from '../../components/form-dialog-actions';
 
 // SPEC §9.

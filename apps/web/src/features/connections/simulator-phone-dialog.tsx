@@ -34,6 +34,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { errorText, toastError } from '../../api/toasts';
 import { registerMui } from '../../lib/forms';
+import { useConnections } from '../../api/queries/connections';
 import { ConnectionStatusLabel, formatLastUpdate } from './connection-status';
 import {
   connectionsKeys,
@@ -43,7 +44,6 @@ import {
   simulatorInbound,
   simulatorScan,
   simulatorTyping,
-  useConnections,
 } from './connections.api';
 
 // The outbound list follows the platform's sends while the panel is open.

@@ -30,7 +30,8 @@ import {
   templateSyncErrorText,
 } from '../../components/message-template';
 import { formatLastUpdate } from './connection-status';
-import { connectionsKeys, syncTemplates, useConnections, useTemplates } from './connections.api';
+import { useConnections } from '../../api/queries/connections';
+import { connectionsKeys, syncTemplates, useTemplates } from './connections.api';
 
 const TemplatesBody = ({
   connectionId,

@@ -1,7 +1,7 @@
 import { needsAttention } from '@atendi/shared';
 import { useTranslation } from 'react-i18next';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
-import { useConnections, useConnectionsLiveUpdates } from './connections.api';
+import { useConnections } from '../../api/queries/connections';
 
 // SPEC §9: the badge check runs 2 s after the list changes.
 const BADGE_CHECK_DELAY_MS = 2000;
@@ -10,8 +10,7 @@ const BADGE_CHECK_DELAY_MS = 2000;
 // Returns the text that explains the badge, or null when there is nothing to flag.
 export const useConnectionsBadge = (enabled: boolean): string | null => {
   const { t } = useTranslation();
-  const { data } = useConnections(enabled);
-  useConnectionsLiveUpdates();
+  const { data } = useConnections({ enabled });
   const checked = useDebouncedValue(data, BADGE_CHECK_DELAY_MS);
   const isFlagged =
     enabled && (checked ?? []).some((connection) => needsAttention(connection.status));

@@ -1,22 +1,18 @@
 import { useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import type { TicketListPage } from '@atendi/shared';
 import { api } from '../../api/http-client';
+import { useConnections } from '../../api/queries/connections';
+import { useQueues } from '../../api/queries/queues';
+import { useUserOptions } from '../../api/queries/users';
 import { useCompanyEvent } from '../../api/socket';
 import { readStorage, storageKeys, writeStorage } from '../../lib/storage';
 
 export type StepKey = 'queue' | 'connection' | 'agent' | 'testMessage';
 
 export const gettingStartedKeys = {
-  queues: ['getting-started', 'queues'] as const,
-  connections: ['getting-started', 'connections'] as const,
-  users: ['getting-started', 'users'] as const,
   tickets: ['getting-started', 'tickets'] as const,
 };
 
-const fetchQueues = () => api.get<{ id: number }[]>('/queue');
-const fetchConnections = () =>
-  api.get<{ id: number; status: string }[]>('/whatsapp', { query: { session: 0 } });
-const fetchUsers = () => api.get<{ id: number }[]>('/users/list');
 const fetchTickets = () =>
   api.get<TicketListPage>('/tickets', { query: { showAll: true, pageNumber: 1 } });
 
@@ -30,20 +26,17 @@ const useRefreshOn = (event: string, queryKey: QueryKey) => {
   useCompanyEvent(event, () => void queryClient.invalidateQueries({ queryKey }));
 };
 
-// Which of the four first steps the company has done, read from the lists the API already serves;
+// Which of the four first steps the company has done, read from the lists the API already serves
+// (queues, connections and users from the app's shared queries, which follow their live events);
 // null while any is still loading.
 export const useGettingStartedSteps = (
   myUserId: number,
   enabled: boolean,
 ): Record<StepKey, boolean> | null => {
-  const queues = useStepQuery(gettingStartedKeys.queues, fetchQueues, enabled);
-  const connections = useStepQuery(gettingStartedKeys.connections, fetchConnections, enabled);
-  const users = useStepQuery(gettingStartedKeys.users, fetchUsers, enabled);
+  const queues = useQueues({ enabled, silent: true });
+  const connections = useConnections({ enabled });
+  const users = useUserOptions({ enabled, silent: true });
   const tickets = useStepQuery(gettingStartedKeys.tickets, fetchTickets, enabled);
-  useRefreshOn('queue', gettingStartedKeys.queues);
-  useRefreshOn('whatsapp', gettingStartedKeys.connections);
-  useRefreshOn('whatsappSession', gettingStartedKeys.connections);
-  useRefreshOn('user', gettingStartedKeys.users);
   useRefreshOn('ticket', gettingStartedKeys.tickets);
   if ([queues, connections, users, tickets].some((query) => query.isPending)) return null;
   return {

@@ -20,6 +20,7 @@ import { Controller, useForm, type FieldError } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { PROMPT_MODELS, type PromptInput, type PromptView } from '@atendi/shared';
+import { useQueues } from '../../api/queries/queues';
 import { toastError } from '../../api/toasts';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { cssColor } from '../../lib/colors';
@@ -38,7 +39,6 @@ import {
   createPrompt,
   updatePrompt,
   useProviderModels,
-  useQueueChoices,
 } from './prompts.api';
 
 type ModelOption = { name: string; group: 'suggested' | 'provider' };
@@ -64,7 +64,7 @@ const QueueDot = ({ color }: { color: string }) => (
 const PromptForm = ({ prompt, onClose }: { prompt: PromptView | null; onClose: () => void }) => {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
-  const queues = useQueueChoices();
+  const queues = useQueues();
   const providerModels = useProviderModels();
   const options = modelOptions(providerModels.data?.models);
   const hasProviderModels = options.some((option) => option.group === 'provider');

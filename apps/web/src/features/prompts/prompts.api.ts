@@ -17,11 +17,8 @@ import { setLiveData } from '../../lib/paged-cache';
 // What the sandbox sends: the conversation so far, and optionally its window and contact name.
 export type SandboxRequest = { turns: SandboxTurn[]; maxMessages?: number; contactName?: string };
 
-export type QueueChoice = { id: number; name: string; color: string };
-
 export const promptsKeys = {
   list: ['prompts', 'list'] as const,
-  queueChoices: ['prompts', 'queue-choices'] as const,
   provider: ['prompts', 'ai-provider'] as const,
   providerModels: ['prompts', 'ai-provider', 'models'] as const,
 };
@@ -39,13 +36,7 @@ export const saveAiProvider = (input: AiProviderInput) =>
   api.put<AiProviderView>('/ai-provider', input);
 export const fetchProviderModels = () => api.get<{ models: string[] }>('/ai-provider/models');
 
-// The queue picker needs only ids, names and colours.
-const fetchQueueChoices = () => api.get<QueueChoice[]>('/queue');
-
 export const usePrompts = () => useQuery({ queryKey: promptsKeys.list, queryFn: fetchPrompts });
-
-export const useQueueChoices = () =>
-  useQuery({ queryKey: promptsKeys.queueChoices, queryFn: fetchQueueChoices, staleTime: 0 });
 
 // Silent: the provider dialog shows its own error.
 export const useAiProvider = (enabled: boolean) =>

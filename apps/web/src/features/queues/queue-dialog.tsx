@@ -38,7 +38,8 @@ import {
   toQueuePayload,
   type QueueFormValues,
 } from './queue-form.schema';
-import { applyQueueEventToCache, createQueue, updateQueue, type Queue } from './queues.api';
+import { applyQueueEventToCache } from '../../api/queries/queues';
+import { createQueue, updateQueue, type Queue } from './queues.api';
 
 type Tab = 'data' | 'options';
 

@@ -28,13 +28,11 @@ import { toastError } from '../../api/toasts';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
+import { queueKeys, TOP_LEVEL, useQueueOptions } from '../../api/queries/queues';
 import {
   createQueueOption,
   deleteQueueOption,
-  queuesKeys,
-  TOP_LEVEL,
   updateQueueOption,
-  useQueueOptions,
   type QueueOption,
 } from './queues.api';
 
@@ -97,7 +95,7 @@ const OptionForm = ({
           parentId: parentId === TOP_LEVEL ? null : parentId,
           ...values,
         });
-      await queryClient.invalidateQueries({ queryKey: queuesKeys.optionLevel(queueId, parentId) });
+      await queryClient.invalidateQueries({ queryKey: queueKeys.optionLevel(queueId, parentId) });
       toast.success(t('queues.options.saved'));
       onDone();
     } catch (error) {
@@ -188,7 +186,7 @@ const OptionItem = ({ option }: { option: QueueOption }) => {
     mutationFn: () => deleteQueueOption(option.id),
     onSuccess: async () => {
       // Children go with their parent, so every level of this queue is read again.
-      await queryClient.invalidateQueries({ queryKey: queuesKeys.options(option.queueId) });
+      await queryClient.invalidateQueries({ queryKey: queueKeys.options(option.queueId) });
       toast.success(t('queues.options.deleted'));
     },
     onSettled: () => setConfirmingDelete(false),

@@ -18,13 +18,8 @@ import {
 import { cssColor } from '../../lib/colors';
 import { ColorSwatch } from './color-picker';
 import { QueueDialog } from './queue-dialog';
-import {
-  applyQueueEventToCache,
-  deleteQueue,
-  useQueueLiveUpdates,
-  useQueues,
-  type Queue,
-} from './queues.api';
+import { applyQueueEventToCache, useQueues } from '../../api/queries/queues';
+import { deleteQueue, type Queue } from './queues.api';
 
 type DialogState = { open: boolean; queue: Queue | null; sessionKey: number };
 
@@ -34,8 +29,6 @@ const QueuesManager = () => {
   const queryClient = useQueryClient();
   const { data: queues = [], isPending } = useQueues();
   const [dialog, setDialog] = useState<DialogState>({ open: false, queue: null, sessionKey: 0 });
-
-  useQueueLiveUpdates();
 
   const openDialog = (queue: Queue | null) =>
     setDialog((current) => ({ open: true, queue, sessionKey: current.sessionKey + 1 }));

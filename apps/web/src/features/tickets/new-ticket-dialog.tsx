@@ -17,6 +17,8 @@ import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { can, type TicketCreateInput, type TicketView } from '@atendi/shared';
 import { api } from '../../api/http-client';
+import { useConnections } from '../../api/queries/connections';
+import { useQueues } from '../../api/queries/queues';
 import { useCurrentSession } from '../../api/session';
 import { ERROR_TOAST_MS } from '../../api/toasts';
 import { cssColor } from '../../lib/colors';
@@ -33,24 +35,12 @@ type ContactChoice = { id: number; name: string; number: string };
 type ContactsPage = { contacts: ContactChoice[]; hasMore: boolean; count: number };
 
 export const ticketDialogKeys = {
-  queues: ['tickets', 'dialog', 'queues'] as const,
-  connections: ['tickets', 'dialog', 'connections'] as const,
   contacts: (term: string) => ['tickets', 'dialog', 'contacts', term] as const,
 };
 
-const fetchQueueChoices = () => api.get<QueueChoice[]>('/queue');
-const fetchConnectionChoices = () =>
-  api.get<ConnectionChoice[]>('/whatsapp', { query: { session: 0 } });
 const searchContacts = (searchParam: string) =>
   api.get<ContactsPage>('/contacts', { query: { searchParam, pageNumber: 1 } });
 export const createTicket = (input: TicketCreateInput) => api.post<TicketView>('/tickets', input);
-
-// SPEC §8: a failed queue list toasts (the queries' default).
-export const useQueueChoices = (enabled: boolean) =>
-  useQuery({ queryKey: ticketDialogKeys.queues, queryFn: fetchQueueChoices, enabled });
-
-export const useConnectionChoices = (enabled: boolean) =>
-  useQuery({ queryKey: ticketDialogKeys.connections, queryFn: fetchConnectionChoices, enabled });
 
 // The text typed into a search box as the API should see it: after 500 ms, and only from 3 characters.
 export const useSearchTerm = (input: string) => {
@@ -167,9 +157,10 @@ const NewTicketForm = ({
   const viewer = useTicketViewer();
   // SPEC §6: admins choose among every queue and may leave it out; others among their own.
   const isAdmin = can(user, 'tickets-manager:showall');
-  const allQueues = useQueueChoices(isAdmin);
+  // SPEC §8: a failed queue list toasts (the queries' default).
+  const allQueues = useQueues({ enabled: isAdmin });
   const queues = isAdmin ? (allQueues.data ?? []) : user.queues;
-  const connections = useConnectionChoices(true);
+  const connections = useConnections();
 
   const [contactInput, setContactInput] = useState('');
   const [contact, setContact] = useState<ContactChoice | null>(null);

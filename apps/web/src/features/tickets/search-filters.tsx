@@ -1,17 +1,7 @@
 import { Autocomplete, Box, Chip, Stack, TextField } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/http-client';
+import { useUserOptions } from '../../api/queries/users';
 import { useTagOptions } from './contact-drawer.api';
-
-type UserOption = { id: number; name: string };
-
-const useUserOptions = (enabled: boolean) =>
-  useQuery({
-    queryKey: ['tickets', 'search', 'users'],
-    queryFn: () => api.get<UserOption[]>('/users/list'),
-    enabled,
-  });
 
 // SPEC §2 Search tab: a tag multi-select, and for admins a user multi-select.
 export const SearchFilters = ({
@@ -27,7 +17,7 @@ export const SearchFilters = ({
 }) => {
   const { t } = useTranslation();
   const tags = useTagOptions();
-  const users = useUserOptions(canFilterUsers);
+  const users = useUserOptions({ enabled: canFilterUsers });
   const tagOptions = tags.data ?? [];
   const userOptions = users.data ?? [];
   return (

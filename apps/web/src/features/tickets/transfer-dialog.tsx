@@ -14,16 +14,17 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
-import { can, type TicketUpdateInput, type TicketView } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import { can, usersContract, type TicketUpdateInput, type TicketView } from '@atendi/shared';
+import { api, call } from '../../api/http-client';
+import { useConnections } from '../../api/queries/connections';
+import { useQueues } from '../../api/queries/queues';
+import { useUserOptions } from '../../api/queries/users';
 import { useCurrentSession } from '../../api/session';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import {
   ConnectionField,
   MIN_SEARCH_LENGTH,
   QueueField,
-  useConnectionChoices,
-  useQueueChoices,
   useSearchTerm,
   type QueueChoice,
 } from './new-ticket-dialog';
@@ -32,18 +33,12 @@ import { applyTicketEventToCache, useTicketViewer } from './tickets.api';
 // GET /users carries each user's queues; GET /users/list (the picker list for everyone) does not.
 type UserChoice = { id: number; name: string; queues?: QueueChoice[] };
 
-const searchUsers = async (searchParam: string, canManageUsers: boolean) => {
-  if (canManageUsers) {
-    const page = await api.get<{ users: UserChoice[]; hasMore: boolean }>('/users', {
-      query: { searchParam, pageNumber: 1 },
-    });
-    return page.users;
-  }
-  // GET /users is for those who manage users; the short list is filtered here the same way.
-  const term = searchParam.toLowerCase();
-  const list = await api.get<UserChoice[]>('/users/list');
-  return list.filter((user) => user.name.toLowerCase().includes(term));
-};
+const searchUsers = async (searchParam: string): Promise<UserChoice[]> =>
+  (await call(usersContract.listUsers, { query: { searchParam, pageNumber: 1 } })).users;
+
+// GET /users is for those who manage users; the others filter the short list the same way.
+const matching = (users: UserChoice[] | undefined, term: string) =>
+  users?.filter((user) => user.name.toLowerCase().includes(term.toLowerCase()));
 
 export const transferTicket = (id: number, input: TicketUpdateInput) =>
   api.put<TicketView>(`/tickets/${id}`, input);
@@ -59,8 +54,8 @@ const TransferForm = ({ ticket, onClose }: { ticket: TicketView; onClose: () => 
   const { user: me } = useCurrentSession();
   const viewer = useTicketViewer();
   const canManageUsers = can(me, 'users:manage');
-  const allQueues = useQueueChoices(true);
-  const connections = useConnectionChoices(true);
+  const allQueues = useQueues();
+  const connections = useConnections();
 
   const [userInput, setUserInput] = useState('');
   const [target, setTarget] = useState<UserChoice | null>(null);
@@ -68,12 +63,16 @@ const TransferForm = ({ ticket, onClose }: { ticket: TicketView; onClose: () => 
   const [whatsappId, setWhatsappId] = useState<number | ''>(ticket.whatsappId);
 
   const term = useSearchTerm(userInput);
-  const found = useQuery({
-    queryKey: ['tickets', 'dialog', 'users', canManageUsers, term],
-    queryFn: () => searchUsers(term, canManageUsers),
-    enabled: term !== '',
+  const searched = useQuery({
+    queryKey: ['tickets', 'dialog', 'users', term],
+    queryFn: () => searchUsers(term),
+    enabled: canManageUsers && term !== '',
     staleTime: 0,
   });
+  const options = useUserOptions({ enabled: !canManageUsers && term !== '' });
+  const found = canManageUsers
+    ? searched
+    : { data: matching(options.data, term), isFetching: options.isFetching };
   const isShort = userInput.trim().length < MIN_SEARCH_LENGTH;
   const queues = queuesFor(target, allQueues.data ?? []);
 

@@ -32,12 +32,12 @@ import { cssColor } from '../../lib/colors';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
 import { userFormSchema, type UserFormValues } from './user-form.schema';
+import { useConnections } from '../../api/queries/connections';
+import { useQueues } from '../../api/queries/queues';
 import {
   applyUserEventToCache,
   createUser,
   updateUser,
-  useConnectionChoices,
-  useQueueChoices,
   useUser,
   type QueueRef,
   type User,
@@ -64,8 +64,8 @@ const UserForm = ({ user, onClose }: { user: User | null; onClose: () => void })
   // The API refuses a change of one's own profile unless the editor is a platform operator.
   const canEditProfile = can(me, 'user-modal:editProfile') && (!isSelf || me.super);
   const canEditQueues = can(me, 'user-modal:editQueues');
-  const queueChoices = useQueueChoices(true);
-  const connectionChoices = useConnectionChoices(true);
+  const queueChoices = useQueues();
+  const connectionChoices = useConnections();
   const [limitMessage, setLimitMessage] = useState<string | null>(null);
 
   const {

@@ -4,8 +4,14 @@ import {
   type InfiniteData,
   type QueryClient,
 } from '@tanstack/react-query';
-import type { UserCreateInput, UserUpdateInput, UserView, UsersPage } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import {
+  usersContract,
+  type UserCreateInput,
+  type UserUpdateInput,
+  type UserView,
+  type UsersPage,
+} from '@atendi/shared';
+import { call } from '../../api/http-client';
 import { useCompanyEvent } from '../../api/socket';
 import { removeFromPages, updatePagedLists, upsertIntoPages } from '../../lib/paged-cache';
 import type { PagedSource } from '../../lib/use-paged-list';
@@ -28,21 +34,16 @@ export const usersKeys = {
   lists: ['users', 'list'] as const,
   list: (search: string) => ['users', 'list', search] as const,
   detail: (id: number) => ['users', 'detail', id] as const,
-  queueChoices: ['users', 'queue-choices'] as const,
-  connectionChoices: ['users', 'connection-choices'] as const,
 };
 
 export const fetchUsersPage = (searchParam: string, pageNumber: number) =>
-  api.get<UsersPage>('/users', { query: { searchParam, pageNumber } });
-export const fetchUser = (id: number) => api.get<User>(`/users/${id}`);
-export const createUser = (input: UserCreateInput) => api.post<User>('/users', input);
+  call(usersContract.listUsers, { query: { searchParam, pageNumber } });
+export const fetchUser = (id: number) => call(usersContract.getUser, { params: { id } });
+export const createUser = (input: UserCreateInput) =>
+  call(usersContract.createUser, { body: input });
 export const updateUser = (id: number, input: UserUpdateInput) =>
-  api.put<User>(`/users/${id}`, input);
-export const deleteUser = (id: number) => api.delete(`/users/${id}`);
-// The queue picker needs only id, name and colour of GET /queue's answer.
-export const fetchQueueChoices = () => api.get<QueueRef[]>('/queue');
-export type ConnectionChoice = { id: number; name: string };
-export const fetchConnectionChoices = () => api.get<ConnectionChoice[]>('/whatsapp?session=0');
+  call(usersContract.updateUser, { params: { id }, body: input });
+export const deleteUser = (id: number) => call(usersContract.deleteUser, { params: { id } });
 
 export const usersList: PagedSource<'users', UsersPage> = {
   queryKey: usersKeys.list,
@@ -52,22 +53,6 @@ export const usersList: PagedSource<'users', UsersPage> = {
 
 export const useUser = (id: number) =>
   useQuery({ queryKey: usersKeys.detail(id), queryFn: () => fetchUser(id), staleTime: 0 });
-
-export const useQueueChoices = (enabled: boolean) =>
-  useQuery({
-    queryKey: usersKeys.queueChoices,
-    queryFn: fetchQueueChoices,
-    enabled,
-    staleTime: 0,
-  });
-
-export const useConnectionChoices = (enabled: boolean) =>
-  useQuery({
-    queryKey: usersKeys.connectionChoices,
-    queryFn: fetchConnectionChoices,
-    enabled,
-    staleTime: 0,
-  });
 
 const matchesSearch = (user: User, search: string) => {
   const term = search.trim().toLowerCase();

@@ -29,32 +29,81 @@ export const ticketsRoutes = async (root: FastifyInstance) => {
 
   app.get(
     '/tickets',
-    { schema: { tags, querystring: ticketListQuery, response: okResponse(ticketListPageSchema) } },
+    {
+      schema: {
+        summary: 'List tickets by status, queue, search and filters, a page at a time',
+        operationId: 'listTickets',
+        tags,
+        querystring: ticketListQuery,
+        response: okResponse(ticketListPageSchema),
+      },
+    },
     async (request) => listTickets(deps.db, request.auth, request.query),
   );
   app.get(
     '/tickets/u/:uuid',
-    { schema: { tags, params: uuidParam, response: one } },
+    {
+      schema: {
+        summary: 'Read one ticket by its uuid',
+        operationId: 'getTicketByUuid',
+        tags,
+        params: uuidParam,
+        response: one,
+      },
+    },
     async (request) => getTicketByUuid(deps.db, request.auth, request.params.uuid),
   );
-  app.get('/tickets/:id', { schema: { tags, params: idParam, response: one } }, async (request) =>
-    getTicket(deps.db, request.auth, request.params.id),
+  app.get(
+    '/tickets/:id',
+    {
+      schema: {
+        summary: 'Read one ticket',
+        operationId: 'getTicket',
+        tags,
+        params: idParam,
+        response: one,
+      },
+    },
+    async (request) => getTicket(deps.db, request.auth, request.params.id),
   );
   app.post(
     '/tickets',
-    { schema: { tags, body: ticketCreateSchema, response: createdResponse(ticketViewSchema) } },
+    {
+      schema: {
+        summary: 'Open a ticket with a contact',
+        operationId: 'createTicket',
+        tags,
+        body: ticketCreateSchema,
+        response: createdResponse(ticketViewSchema),
+      },
+    },
     async (request, reply) =>
       reply.status(201).send(await createTicket(deps, request.auth, request.body)),
   );
   app.put(
     '/tickets/:id',
-    { schema: { tags, params: idParam, body: ticketUpdateSchema, response: one } },
+    {
+      schema: {
+        summary: 'Accept, return, resolve, reopen or transfer a ticket',
+        operationId: 'updateTicket',
+        tags,
+        params: idParam,
+        body: ticketUpdateSchema,
+        response: one,
+      },
+    },
     async (request) => updateTicket(deps, request.auth, request.params.id, request.body),
   );
   app.delete(
     '/tickets/:id',
     {
-      schema: { tags, params: idParam, response: noContentResponse },
+      schema: {
+        summary: 'Delete a ticket and its messages',
+        operationId: 'deleteTicket',
+        tags,
+        params: idParam,
+        response: noContentResponse,
+      },
       config: { access: { permission: 'ticket-options:deleteTicket' } },
     },
     async (request, reply) => {

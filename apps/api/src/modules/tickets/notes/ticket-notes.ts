@@ -90,6 +90,8 @@ export const ticketNotesRoutes = async (root: FastifyInstance) => {
     '/ticket-notes/list',
     {
       schema: {
+        summary: 'List the notes of a ticket and contact',
+        operationId: 'listTicketNotes',
         tags,
         querystring: ticketNotesQuery,
         response: okResponse(z.array(ticketNoteViewSchema)),
@@ -99,12 +101,28 @@ export const ticketNotesRoutes = async (root: FastifyInstance) => {
   );
   app.post(
     '/ticket-notes',
-    { schema: { tags, body: ticketNoteSchema, response: createdResponse(ticketNoteViewSchema) } },
+    {
+      schema: {
+        summary: 'Add a note to a ticket',
+        operationId: 'createTicketNote',
+        tags,
+        body: ticketNoteSchema,
+        response: createdResponse(ticketNoteViewSchema),
+      },
+    },
     async (request, reply) => reply.status(201).send(await addNote(db, request.auth, request.body)),
   );
   app.delete(
     '/ticket-notes/:id',
-    { schema: { tags, params: idParam, response: noContentResponse } },
+    {
+      schema: {
+        summary: 'Delete a note',
+        operationId: 'deleteTicketNote',
+        tags,
+        params: idParam,
+        response: noContentResponse,
+      },
+    },
     async (request, reply) => {
       await deleteNote(db, request.auth, request.params.id);
       return reply.status(204).send();

@@ -1,0 +1,112 @@
+import type {
+  ContextConfigDefault,
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteHandlerMethod,
+  RouteOptions,
+} from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { RouteContract } from '@atendi/shared';
+import type { RouteAccess } from './context';
+
+// Registers a route from its contract (packages/shared/src/contracts): the contract gives the method,
+// path, schemas and OpenAPI words; the routes file adds who may call it and what it does.
+
+type SchemaOf<Route extends RouteContract> = {
+  params: Route['params'];
+  querystring: Route['query'];
+  body: Route['body'];
+  response: Route['response'];
+};
+
+export type ContractHandler<Route extends RouteContract> = RouteHandlerMethod<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  RouteGenericInterface,
+  ContextConfigDefault,
+  SchemaOf<Route>,
+  ZodTypeProvider,
+  FastifyBaseLogger
+>;
+
+// What the routes file decides besides the contract.
+export type RouteExtras = {
+  // Who may call it (the auth hook enforces it); a contract marked isPublic needs none.
+  access?: RouteAccess;
+  bodyLimit?: number;
+  onRequest?: RouteOptions['onRequest'];
+  onSend?: RouteOptions['onSend'];
+};
+
+const successStatuses = (route: RouteContract) =>
+  Object.keys(route.response)
+    .map(Number)
+    .filter((status) => status >= 200 && status < 300);
+
+// The Fastify route options a contract stands for.
+export const routeOptions = (route: RouteContract, extras: RouteExtras = {}): RouteOptions => {
+  const { access, ...hooks } = extras;
+  return {
+    method: route.method,
+    url: route.path,
+    schema: {
+      tags: [...route.tags],
+      summary: route.summary,
+      operationId: route.operationId,
+      ...(route.description ? { description: route.description } : {}),
+      ...(route.consumes ? { consumes: [...route.consumes] } : {}),
+      ...(route.isPublic ? { security: [] } : {}),
+      ...(route.params ? { params: route.params } : {}),
+      ...(route.query ? { querystring: route.query } : {}),
+      ...(route.body ? { body: route.body } : {}),
+      response: route.response,
+    },
+    config: { access: route.isPublic ? { public: true, ...access } : (access ?? {}) },
+    ...hooks,
+    // Replaced by the caller's handler in contractRoutes.
+    handler: () => undefined,
+  };
+};
+
+type Register = {
+  <Route extends RouteContract>(route: Route, handler: ContractHandler<Route>): void;
+  <Route extends RouteContract>(
+    route: Route,
+    extras: RouteExtras,
+    handler: ContractHandler<Route>,
+  ): void;
+};
+
+// `const route = contractRoutes(app)`, then `route(queuesContract.getQueue, { access }, handler)`.
+// A route with one success status answers it unless the handler sets another: handlers return the
+// body (or nothing, for a 204).
+export const contractRoutes = (app: FastifyInstance): Register => {
+  const register = <Route extends RouteContract>(
+    route: Route,
+    extrasOrHandler: RouteExtras | ContractHandler<Route>,
+    maybeHandler?: ContractHandler<Route>,
+  ) => {
+    const extras = typeof extrasOrHandler === 'function' ? {} : extrasOrHandler;
+    // The contract's schemas type the handler; Fastify sees the same schemas at run time.
+    const handler = (
+      typeof extrasOrHandler === 'function' ? extrasOrHandler : maybeHandler
+    ) as RouteOptions['handler'];
+    const [status, ...others] = successStatuses(route);
+    app.route({
+      ...routeOptions(route, extras),
+      handler:
+        others.length || status === undefined
+          ? handler
+          : function (request, reply) {
+              reply.code(status);
+              return handler.call(this, request, reply);
+            },
+    });
+  };
+  return register as Register;
+};

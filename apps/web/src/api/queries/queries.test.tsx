@@ -1,0 +1,124 @@
+import type { ReactNode } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { QueueView, WhatsappView } from '@atendi/shared';
+import { callsOf, jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
+import type { FakeSocket } from '../../test/fake-socket';
+import { createQueryClient } from '../query-client';
+import { setSession } from '../session';
+import { connectSocket, getSocket } from '../socket';
+import { useConnections } from './connections';
+import { useQueues } from './queues';
+import { useUserOptions } from './users';
+
+const queue = (id: number, name: string): QueueView => ({
+  id,
+  name,
+  color: '#2e7d32',
+  greetingMessage: '',
+  outOfHoursMessage: '',
+  completion: '',
+  ratingMessage: '',
+  token: '',
+  orderQueue: null,
+  promptId: null,
+  integrationId: null,
+  schedules: [],
+  createdAt: '2024-01-01T00:00:00.000Z',
+  updatedAt: '2024-01-01T00:00:00.000Z',
+});
+
+const connect = () => {
+  setSession(makeAuth());
+  connectSocket({ userId: 1, companyId: 1 });
+  return getSocket() as unknown as FakeSocket;
+};
+
+const withClient = (children: ReactNode) => (
+  <QueryClientProvider client={createQueryClient()}>{children}</QueryClientProvider>
+);
+
+// Two screens of different features that show the same list.
+const QueueNames = ({ label }: { label: string }) => (
+  <p>
+    {label}: {(useQueues().data ?? []).map((row) => row.name).join(', ')}
+  </p>
+);
+
+describe('shared query modules', () => {
+  it('fetch GET /queue once for every screen that shows it and apply its live events', async () => {
+    const socket = connect();
+    const fetchMock = vi.fn(
+      mockApi({ 'GET /queue': () => jsonResponse(200, [queue(1, 'Ventas')]) }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    render(
+      withClient(
+        <>
+          <QueueNames label="picker" />
+          <QueueNames label="page" />
+        </>,
+      ),
+    );
+
+    expect(await screen.findByText('picker: Ventas')).toBeTruthy();
+    expect(screen.getByText('page: Ventas')).toBeTruthy();
+    expect(callsOf(fetchMock)).toEqual(['GET /queue']);
+
+    act(() => socket.receive('company-1-queue', { action: 'create', queue: queue(2, 'Soporte') }));
+    expect(await screen.findByText('picker: Soporte, Ventas')).toBeTruthy();
+    act(() => socket.receive('company-1-queue', { action: 'delete', queueId: 1 }));
+    expect(await screen.findByText('page: Soporte')).toBeTruthy();
+    expect(callsOf(fetchMock)).toEqual(['GET /queue']);
+  });
+
+  it('keep the connections list on session updates, and read it again for a connection it lacks', async () => {
+    const socket = connect();
+    const row = { id: 1, name: 'Línea', status: 'qrcode' } as WhatsappView;
+    let rows = [row];
+    const fetchMock = vi.fn(mockApi({ 'GET /whatsapp': () => jsonResponse(200, rows) }));
+    vi.stubGlobal('fetch', fetchMock);
+    const Statuses = () => (
+      <p>{(useConnections().data ?? []).map((c) => `${c.name} ${c.status}`).join(', ')}</p>
+    );
+    render(withClient(<Statuses />));
+
+    expect(await screen.findByText('Línea qrcode')).toBeTruthy();
+    expect(callsOf(fetchMock)).toEqual(['GET /whatsapp?session=0']);
+    act(() =>
+      socket.receive('company-1-whatsappSession', {
+        action: 'update',
+        session: { id: 1, status: 'CONNECTED' },
+      }),
+    );
+    expect(await screen.findByText('Línea CONNECTED')).toBeTruthy();
+
+    rows = [
+      { ...row, status: 'CONNECTED' },
+      { id: 2, name: 'Nueva', status: 'OPENING' } as WhatsappView,
+    ];
+    act(() =>
+      socket.receive('company-1-whatsappSession', {
+        action: 'update',
+        session: { id: 2, status: 'OPENING' },
+      }),
+    );
+    expect(await screen.findByText('Línea CONNECTED, Nueva OPENING')).toBeTruthy();
+  });
+
+  it('read the users short list again when a user changes', async () => {
+    const socket = connect();
+    let users = [{ id: 1, name: 'Ana' }];
+    const fetchMock = vi.fn(mockApi({ 'GET /users/list': () => jsonResponse(200, users) }));
+    vi.stubGlobal('fetch', fetchMock);
+    const Names = () => <p>{(useUserOptions().data ?? []).map((u) => u.name).join(', ')}</p>;
+    render(withClient(<Names />));
+
+    expect(await screen.findByText('Ana')).toBeTruthy();
+    users = [...users, { id: 2, name: 'Bruno' }];
+    act(() => socket.receive('company-1-user', { action: 'create', user: { id: 2 } }));
+    await waitFor(() => expect(screen.getByText('Ana, Bruno')).toBeTruthy());
+    expect(callsOf(fetchMock)).toEqual(['GET /users/list', 'GET /users/list']);
+  });
+});

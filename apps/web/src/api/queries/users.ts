@@ -1,0 +1,27 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { usersContract } from '@atendi/shared';
+import { call } from '../http-client';
+import { useCompanyEvent } from '../socket';
+
+// The short list of the company's users (GET /users/list: the transfer dialog, the ticket search
+// filter, the getting-started card): one cache key for the whole app.
+
+export const userOptionKeys = { list: ['users', 'options'] as const };
+
+export const fetchUserOptions = () => call(usersContract.listUserOptions);
+
+// Read again when a screen that shows it mounts, and when a user changes (only admins hear it; the
+// others read it on the next mount). Silent: the caller shows its own error instead of a toast.
+export const useUserOptions = ({ enabled = true, silent = false } = {}) => {
+  const queryClient = useQueryClient();
+  useCompanyEvent('user', () => {
+    void queryClient.invalidateQueries({ queryKey: userOptionKeys.list });
+  });
+  return useQuery({
+    queryKey: userOptionKeys.list,
+    queryFn: fetchUserOptions,
+    enabled,
+    staleTime: 0,
+    meta: { silent },
+  });
+};
