@@ -1,4 +1,5 @@
 import { cleanup, configure } from '@testing-library/react';
+import { notifyManager } from '@tanstack/react-query';
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { clearSession } from '../api/session';
 import { disconnectSocket } from '../api/socket';
@@ -17,6 +18,11 @@ configure({ asyncUtilTimeout: 3000 });
 await initI18n(languages);
 
 layOutVirtualLists();
+
+// TanStack Query tells components of a change in a batch run on a 0 ms timer; here it runs in a
+// microtask, so that `await act(async () => …)` around a socket event or cache write is enough for
+// the screen to show it (or to show that nothing changed), without a timer to wait for.
+notifyManager.setScheduler(queueMicrotask);
 
 // No test may open a real socket.
 vi.mock('socket.io-client', () => ({ io: vi.fn(() => createFakeSocket()) }));
@@ -62,6 +68,7 @@ beforeEach(async () => {
 
 afterEach(() => {
   cleanup();
+  vi.useRealTimers();
   disconnectSocket();
   clearSession();
   window.localStorage.clear();

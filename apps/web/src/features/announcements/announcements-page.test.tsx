@@ -1,8 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
-import { fill, setupUser } from '../../test/user-event';
+import { fill, setupUser, submitAndSettle } from '../../test/user-event';
 import {
   makeAnnouncement,
   pageOf,
@@ -103,8 +103,10 @@ describe('announcements page', () => {
       ).length;
 
     container.scrollTop = 480;
-    container.dispatchEvent(new Event('scroll'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // A page asked for on scroll is asked for at once: the handler decides as the event arrives.
+    await act(async () => {
+      container.dispatchEvent(new Event('scroll'));
+    });
     expect(pagesRequested()).toBe(0);
 
     container.scrollTop = 500;
@@ -169,9 +171,7 @@ describe('announcements page', () => {
     await user.upload(dialog.getByTestId('announcement-file-input'), image('animado.gif'));
 
     expect(dialog.getByText('Solo se permiten imágenes .png, .jpg o .jpeg')).toBeTruthy();
-    await user.click(dialog.getByRole('button', { name: 'Guardar' }));
-    // Long enough for a save to go out: the suite sends forms without SPEC §9's pause.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await submitAndSettle(user, dialog.getByRole('button', { name: 'Guardar' }));
     expect(requestsOf(fetchMock).some((call) => call.method === 'POST')).toBe(false);
 
     await user.click(dialog.getByRole('button', { name: 'Quitar imagen' }));

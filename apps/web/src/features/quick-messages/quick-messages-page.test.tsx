@@ -5,7 +5,7 @@ import { getSocket } from '../../api/socket';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
-import { fill, refill, setupUser } from '../../test/user-event';
+import { fill, refill, setupUser, submitAndSettle } from '../../test/user-event';
 import { QuickMessagesPage } from './quick-messages-page';
 
 const makeRecord = (overrides: Partial<QuickMessageView> = {}): QuickMessageView => ({
@@ -242,9 +242,7 @@ describe('quick messages page', () => {
       new File(['MZ'], 'virus.exe', { type: 'application/x-msdownload' }),
     );
     expect(within(dialog).getByText('Tipo de archivo no permitido')).toBeTruthy();
-    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
-    // Give a submission that should not happen the time to reach the API.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await submitAndSettle(user, within(dialog).getByRole('button', { name: 'Guardar' }));
 
     expect(screen.getByRole('dialog', { name: 'Editar respuesta rápida' })).toBeTruthy();
     expect(callsOf(fetchMock).filter((call) => !call.startsWith('GET'))).toEqual([]);

@@ -335,7 +335,6 @@ describe('schedules page', () => {
         action: 'create',
         schedule: added,
       });
-      await new Promise((resolve) => setTimeout(resolve, 0));
     });
     await waitFor(() => expect(eventTexts()).toEqual(['10:00 Lucía Gómez', '16:00 Sofía Luna']));
     expect(screen.getByRole('heading', { level: 1, name: 'Agendamientos (2)' })).toBeTruthy();

@@ -1,5 +1,5 @@
-import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { REPLY_WINDOW_MS, type ChatMessageView, type ReplyWindow } from '@atendi/shared';
 import { unknownApiCalls } from '../../test/api-routes';
 import {
@@ -287,11 +287,14 @@ describe('composer outside the 24-hour window', () => {
 
 describe('composer as the window closes', () => {
   it('turns into the banner at the moment the window closes', async () => {
-    stubChat({ open: true, closesAt: new Date(Date.now() + 1500).toISOString() });
+    // The clock is the subject: it is faked, and moved past the closing time at once.
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    stubChat({ open: true, closesAt: hoursFromNow(0.5) });
     await openChat();
     expect(await screen.findByRole('textbox', { name: 'Mensaje' })).toBeTruthy();
     expect(screen.getByText(/cierra a las/)).toBeTruthy();
-    await waitFor(() => expect(banner()?.textContent).toContain(CLOSED_TEXT), { timeout: 5000 });
+    await act(() => vi.advanceTimersByTimeAsync(0.5 * HOUR_MS));
+    expect(banner()?.textContent).toContain(CLOSED_TEXT);
     expect(textBox()).toBeNull();
   });
 });
