@@ -12,10 +12,8 @@ export default defineProject({
     setupFiles: ['./src/test/setup.ts'],
     clearMocks: true,
     restoreMocks: true,
-    // A whole app shell renders per test; on a loaded two-core machine (CI runs the API suite beside
-    // it) 5 s is too tight for the longest dialog flows, which take 1-3 s when the machine is idle;
-    // 15 s still timed out three of them in a loaded CI run (82 files now).
-    testTimeout: 30_000,
+    // testTimeout stays vitest's 5 s: a page test renders its page alone (src/test/render-page.tsx),
+    // and only the shell's own tests render the whole app.
     // The main process idles while files run; the default (cores - 1) would run one file at a
     // time on a two-core machine.
     maxWorkers: Math.max(2, availableParallelism() - 1),

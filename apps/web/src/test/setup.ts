@@ -9,8 +9,9 @@ import { preloadLazyComponents } from '../lib/lazy-component';
 import { createFakeSocket } from './fake-socket';
 import { layOutVirtualLists } from './virtual-layout';
 
-// findBy* and waitFor give up after 1 s by default: too tight for a whole app shell rendering on a
-// busy two-core machine, where a passing test then fails now and then. A passing wait ends early.
+// findBy* and waitFor give up after 1 s by default: too tight on a busy two-core machine (CI runs
+// the API suite beside this one), where a passing test then fails now and then. A passing wait ends
+// early; the test's own limit is vitest's default 5 s.
 configure({ asyncUtilTimeout: 3000 });
 
 // The app fetches a language's texts when it is chosen; tests have both at hand, so that a test

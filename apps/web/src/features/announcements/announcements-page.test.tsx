@@ -1,5 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { SEARCH_DEBOUNCE_MS } from '../../lib/use-debounced-value';
+import { advanceClock, setupUserOnFakeClock } from '../../test/clock';
 import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
 import { fill, setupUser, submitAndSettle } from '../../test/user-event';
@@ -64,12 +66,13 @@ describe('announcements page', () => {
           ? pageOf([makeAnnouncement({ title: 'Corte de luz' })])
           : pageOf([makeAnnouncement({ title: 'Bienvenida' })]),
     });
-    const user = setupUser();
+    const user = setupUserOnFakeClock();
     renderPage(<AnnouncementsPage />, '/announcements', superUser());
     await table().findByText('Bienvenida');
 
     await user.type(screen.getByRole('searchbox', { name: 'Buscar anuncios…' }), 'luz');
     expect(table().getByText('Bienvenida')).toBeTruthy();
+    await advanceClock(SEARCH_DEBOUNCE_MS);
     expect(await table().findByText('Corte de luz')).toBeTruthy();
 
     const searches = requestsOf(fetchMock)

@@ -2,6 +2,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import type { QuickMessageView } from '@atendi/shared';
 import { getSocket } from '../../api/socket';
+import { SEARCH_DEBOUNCE_MS } from '../../lib/use-debounced-value';
+import { advanceClock, setupUserOnFakeClock } from '../../test/clock';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
@@ -60,12 +62,13 @@ describe('quick messages page', () => {
           ? listOf([makeRecord({ id: 6, shortcode: 'catalogo' })])()
           : listOf([makeRecord()])(),
     });
-    const user = setupUser();
+    const user = setupUserOnFakeClock();
     renderPage(<QuickMessagesPage />, '/quick-messages', makeAuth());
     await screen.findByText('saludo');
 
     await user.type(screen.getByRole('searchbox', { name: 'Buscar respuestas rápidas' }), 'cat');
     expect(callsOf(fetchMock).filter((call) => call.includes('searchParam=cat'))).toEqual([]);
+    await advanceClock(SEARCH_DEBOUNCE_MS);
 
     expect(await screen.findByText('catalogo')).toBeTruthy();
     expect(screen.queryByText('saludo')).toBeNull();

@@ -1,6 +1,7 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/use-debounced-value';
+import { advanceClock, setupUserOnFakeClock } from '../../test/clock';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
 import { setupUser, type User } from '../../test/user-event';
@@ -49,8 +50,7 @@ describe('new ticket dialog', () => {
   it('searches contacts only from 3 characters, then opens the created ticket', async () => {
     const { fetchMock, posted } = stubNewTicket();
     // The search's debounce is the subject: its time is faked.
-    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
-    const user = setupUser({ advanceTimers: vi.advanceTimersByTime });
+    const user = setupUserOnFakeClock();
     renderPage(<TicketsPage />, '/tickets', makeAuth(), { route: '/tickets/:ticketId?' });
 
     const dialog = await openDialog(user);
@@ -58,7 +58,7 @@ describe('new ticket dialog', () => {
     await user.type(field, 'Lu');
     expect(await screen.findByText('Escriba al menos 3 caracteres para buscar')).toBeTruthy();
     // Past the 500 ms debounce, two characters still ask nothing.
-    await act(() => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS));
+    await advanceClock(SEARCH_DEBOUNCE_MS);
     expect(contactSearches(fetchMock)).toEqual([]);
 
     await user.type(field, 'c');

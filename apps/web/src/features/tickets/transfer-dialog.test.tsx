@@ -1,7 +1,8 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { TicketView } from '@atendi/shared';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/use-debounced-value';
+import { advanceClock, setupUserOnFakeClock } from '../../test/clock';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
 import { setupUser, type User } from '../../test/user-event';
@@ -61,15 +62,14 @@ describe('transfer dialog', () => {
   it('hands the ticket to a searched user, in one of their queues, then goes to the list', async () => {
     const { fetchMock, puts } = stubTransfer();
     // The search's debounce is the subject: its time is faked.
-    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
-    const user = setupUser({ advanceTimers: vi.advanceTimersByTime });
+    const user = setupUserOnFakeClock();
     renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
 
     const dialog = await openTransfer(user);
     const field = within(dialog).getByRole('combobox', { name: 'Usuario' });
     await user.type(field, 'Ca');
     // Past the 500 ms debounce, two characters still ask nothing.
-    await act(() => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS));
+    await advanceClock(SEARCH_DEBOUNCE_MS);
     expect(callsOf(fetchMock).filter((call) => call.startsWith('GET /users'))).toEqual([]);
     await user.type(field, 'r');
     await user.click(await screen.findByRole('option', { name: 'Carlos Pérez' }));
