@@ -12,8 +12,10 @@ export default defineProject({
     setupFiles: ['./src/test/setup.ts'],
     clearMocks: true,
     restoreMocks: true,
-    // testTimeout stays vitest's 5 s: a page test renders its page alone (src/test/render-page.tsx),
-    // and only the shell's own tests render the whole app.
+    // A page test renders its page alone (src/test/render-page.tsx); only the shell's own tests render
+    // the whole app. The longest dialog flows take about 1 s of CPU, the first test of a file more
+    // (warm-up): up to 5 s when other work shares the two cores (load average 12), so 10 s, not 5.
+    testTimeout: 10_000,
     // The main process idles while files run; the default (cores - 1) would run one file at a
     // time on a two-core machine.
     maxWorkers: Math.max(2, availableParallelism() - 1),

@@ -11,7 +11,7 @@ import { layOutVirtualLists } from './virtual-layout';
 
 // findBy* and waitFor give up after 1 s by default: too tight on a busy two-core machine (CI runs
 // the API suite beside this one), where a passing test then fails now and then. A passing wait ends
-// early; the test's own limit is vitest's default 5 s.
+// early; a test's own limit is in vitest.config.ts.
 configure({ asyncUtilTimeout: 3000 });
 
 // The app fetches a language's texts when it is chosen; tests have both at hand, so that a test
