@@ -12,10 +12,10 @@ export default defineProject({
     setupFiles: ['./src/test/setup.ts'],
     clearMocks: true,
     restoreMocks: true,
-    // A whole app shell renders per test; on a loaded two-core machine (CI runs the API suite beside
-    // it) 5 s is too tight for the longest dialog flows, which take 1-3 s when the machine is idle;
-    // 15 s still timed out three of them in a loaded CI run (82 files now).
-    testTimeout: 30_000,
+    // A page test renders its page alone (src/test/render-page.tsx); only the shell's own tests render
+    // the whole app. The longest dialog flows take about 1 s of CPU, the first test of a file more
+    // (warm-up): up to 5 s when other work shares the two cores (load average 12), so 10 s, not 5.
+    testTimeout: 10_000,
     // The main process idles while files run; the default (cores - 1) would run one file at a
     // time on a two-core machine.
     maxWorkers: Math.max(2, availableParallelism() - 1),

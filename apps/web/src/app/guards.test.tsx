@@ -1,7 +1,8 @@
-import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { callsOf, makeAuth, stubApi } from '../test/fixtures';
 import { renderApp } from '../test/render-app';
+import { PERMISSION_REDIRECT_MS } from './guards';
 
 // The shell's own requests (version, settings, the drawer's connections).
 const stubShellApi = () => stubApi({});
@@ -36,6 +37,7 @@ describe('route guards', () => {
   });
 
   it('toasts and sends home after 1 s when the plan lacks the page feature', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
     stubShellApi();
     renderApp('/prompts', makeAuth({ plan: { useOpenAi: false } }));
 
@@ -43,9 +45,8 @@ describe('route guards', () => {
       await screen.findByText('¡Esta empresa no tiene permiso para acceder a esta página!'),
     ).toBeTruthy();
     expect(screen.queryByRole('heading', { level: 1, name: 'Agentes de IA' })).toBeNull();
-    expect(
-      await screen.findByRole('heading', { level: 1, name: 'Tablero' }, { timeout: 2500 }),
-    ).toBeTruthy();
+    await act(() => vi.advanceTimersByTimeAsync(PERMISSION_REDIRECT_MS));
+    expect(await heading('Tablero')).toBeTruthy();
   });
 
   it('refuses the schedules page without the plan feature, asking nothing', async () => {
@@ -75,15 +76,15 @@ describe('route guards', () => {
   });
 
   it('lets only super users into announcements', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
     stubShellApi();
     renderApp('/announcements', makeAuth({ user: { super: false } }));
     expect(
       await screen.findByText('Solo los superusuarios pueden acceder a esta página.'),
     ).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Agregar anuncio' })).toBeNull();
-    expect(
-      await screen.findByRole('heading', { level: 1, name: 'Tablero' }, { timeout: 2500 }),
-    ).toBeTruthy();
+    await act(() => vi.advanceTimersByTimeAsync(PERMISSION_REDIRECT_MS));
+    expect(await heading('Tablero')).toBeTruthy();
   });
 
   it('shows announcements to a super user', async () => {

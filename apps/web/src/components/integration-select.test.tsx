@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { AppProviders } from '../app/app-providers';
+import { TestProviders } from '../test/test-providers';
 import { unknownApiCalls } from '../test/api-routes';
 import { callsOf, stubApi } from '../test/fixtures';
 import { integrationOptionsOf } from '../test/queue-integrations';
@@ -20,9 +20,9 @@ const Picker = ({ initial = '' }: { initial?: string }) => {
 
 const renderPicker = (initial?: string) =>
   render(
-    <AppProviders>
+    <TestProviders>
       <Picker initial={initial} />
-    </AppProviders>,
+    </TestProviders>,
   );
 
 describe('integration select', () => {

@@ -1,9 +1,10 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { AppProviders } from '../app/app-providers';
+import { SEARCH_DEBOUNCE_MS } from '../lib/use-debounced-value';
+import { advanceClock, setupUserOnFakeClock } from '../test/clock';
+import { TestProviders } from '../test/test-providers';
 import { api } from '../api/http-client';
 import { callsOf, jsonResponse, stubApi } from '../test/fixtures';
-import { setupUser } from '../test/user-event';
 import { usePagedList, type PagedSource } from '../lib/use-paged-list';
 import { actionsColumn, PagedTable, RowAction, type WholeList } from './paged-table';
 
@@ -44,7 +45,7 @@ const TagsTable = () => (
   />
 );
 
-const renderTable = (table = <TagsTable />) => render(<AppProviders>{table}</AppProviders>);
+const renderTable = (table = <TagsTable />) => render(<TestProviders>{table}</TestProviders>);
 
 const tagRequests = (fetchMock: ReturnType<typeof stubApi>) =>
   callsOf(fetchMock).filter((call) => call.startsWith('GET /tags?'));
@@ -70,12 +71,13 @@ describe('paged table', () => {
       'GET /tags': ({ url }) =>
         url.searchParams.get('searchParam') ? pageOf([])() : pageOf(tagsOf(3))(),
     });
-    const user = setupUser();
+    const user = setupUserOnFakeClock();
     renderTable();
     await screen.findByText('Tag 3');
 
     await user.type(screen.getByRole('searchbox', { name: 'Search tags' }), 'vip ');
     expect(tagRequests(fetchMock)).toEqual(['GET /tags?searchParam=&pageNumber=1']);
+    await advanceClock(SEARCH_DEBOUNCE_MS);
 
     expect(await screen.findByText('No tag matches.')).toBeTruthy();
     expect(screen.queryByText('Tag 1')).toBeNull();

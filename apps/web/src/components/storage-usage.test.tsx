@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { AppProviders } from '../app/app-providers';
+import { TestProviders } from '../test/test-providers';
 import { StorageUsage } from './storage-usage';
 
 const MB = 1024 * 1024;
@@ -8,9 +8,9 @@ const GB = 1024 * MB;
 
 const show = (used: number, limit: number, compact = false) =>
   render(
-    <AppProviders>
+    <TestProviders>
       <StorageUsage used={used} limit={limit} compact={compact} />
-    </AppProviders>,
+    </TestProviders>,
   );
 
 describe('storage usage', () => {

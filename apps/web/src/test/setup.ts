@@ -1,4 +1,5 @@
 import { cleanup, configure } from '@testing-library/react';
+import { notifyManager } from '@tanstack/react-query';
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { clearSession } from '../api/session';
 import { disconnectSocket } from '../api/socket';
@@ -8,8 +9,9 @@ import { preloadLazyComponents } from '../lib/lazy-component';
 import { createFakeSocket } from './fake-socket';
 import { layOutVirtualLists } from './virtual-layout';
 
-// findBy* and waitFor give up after 1 s by default: too tight for a whole app shell rendering on a
-// busy two-core machine, where a passing test then fails now and then. A passing wait ends early.
+// findBy* and waitFor give up after 1 s by default: too tight on a busy two-core machine (CI runs
+// the API suite beside this one), where a passing test then fails now and then. A passing wait ends
+// early; a test's own limit is in vitest.config.ts.
 configure({ asyncUtilTimeout: 3000 });
 
 // The app fetches a language's texts when it is chosen; tests have both at hand, so that a test
@@ -17,6 +19,11 @@ configure({ asyncUtilTimeout: 3000 });
 await initI18n(languages);
 
 layOutVirtualLists();
+
+// TanStack Query tells components of a change in a batch run on a 0 ms timer; here it runs in a
+// microtask, so that `await act(async () => …)` around a socket event or cache write is enough for
+// the screen to show it (or to show that nothing changed), without a timer to wait for.
+notifyManager.setScheduler(queueMicrotask);
 
 // No test may open a real socket.
 vi.mock('socket.io-client', () => ({ io: vi.fn(() => createFakeSocket()) }));
@@ -62,6 +69,7 @@ beforeEach(async () => {
 
 afterEach(() => {
   cleanup();
+  vi.useRealTimers();
   disconnectSocket();
   clearSession();
   window.localStorage.clear();

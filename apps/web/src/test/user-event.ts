@@ -1,4 +1,6 @@
+import { waitFor } from '@testing-library/react';
 import userEvent, { PointerEventsCheckLevel } from '@testing-library/user-event';
+import { expect } from 'vitest';
 
 // jsdom needs no pause between simulated events, and one pointer-events check per element is
 // enough: each check reads the computed style of the element and all its ancestors.
@@ -21,4 +23,11 @@ export const fill = async (user: User, field: HTMLElement, text: string) => {
 export const refill = async (user: User, field: HTMLElement, text: string) => {
   await user.clear(field);
   await user.paste(text);
+};
+
+// Clicks a form's submit button and waits for the submission to end: the forms disable it while
+// their handler runs (react-hook-form's isSubmitting), so whatever the handler sends has gone by then.
+export const submitAndSettle = async (user: User, button: HTMLElement) => {
+  await user.click(button);
+  await waitFor(() => expect(button).toHaveProperty('disabled', false));
 };

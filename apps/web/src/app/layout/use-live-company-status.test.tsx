@@ -85,7 +85,9 @@ describe('live company status', () => {
 
   it('applies the status the gate applies (effectiveStatus), not the stored one', async () => {
     // Stored active but past its due date: the gate treats it as overdue.
-    stubApi({ 'GET /auth/me': () => meWith('active') });
+    let answerMe = () => {};
+    const meAnswered = new Promise<void>((resolve) => (answerMe = resolve));
+    stubApi({ 'GET /auth/me': () => meAnswered.then(() => meWith('active')) });
     renderApp('/tickets', makeAuth({ companyStatus: 'active', token }));
     expect(await heading('Tickets')).toBeTruthy();
 
@@ -96,8 +98,11 @@ describe('live company status', () => {
     });
 
     expect(await heading('Acceso restringido')).toBeTruthy();
-    // The answer of GET /auth/me arrives later and does not undo the event's status.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The answer of GET /auth/me arrives later (it replaces the session) and does not undo the
+    // event's status.
+    const beforeAnswer = getSessionState().session;
+    answerMe();
+    await waitFor(() => expect(getSessionState().session).not.toBe(beforeAnswer));
     expect(getSessionState().session?.companyStatus).toBe('overdue');
     expect(getSessionState().session?.companyDueDate).toBe('2024-01-01T12:00:00.000Z');
   });
@@ -107,9 +112,10 @@ describe('live company status', () => {
     renderApp('/tickets', makeAuth({ companyStatus: 'active', token, user: { super: true } }));
     expect(await heading('Tickets')).toBeTruthy();
 
+    // The event is handled (or ignored) as it arrives: a sync would change the session and ask
+    // GET /auth/me at once.
     companyEvent(1, { id: 10, status: 'suspended', effectiveStatus: 'suspended' });
 
-    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.getByRole('heading', { level: 1, name: 'Tickets' })).toBeTruthy();
     expect(getSessionState().session?.companyStatus).toBe('active');
     expect(callsOf(fetchMock)).not.toContain('GET /auth/me');

@@ -1,8 +1,10 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { SEARCH_DEBOUNCE_MS } from '../../lib/use-debounced-value';
+import { advanceClock, setupUserOnFakeClock } from '../../test/clock';
 import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
-import { fill, setupUser } from '../../test/user-event';
+import { fill, setupUser, submitAndSettle } from '../../test/user-event';
 import {
   makeAnnouncement,
   pageOf,
@@ -64,12 +66,13 @@ describe('announcements page', () => {
           ? pageOf([makeAnnouncement({ title: 'Corte de luz' })])
           : pageOf([makeAnnouncement({ title: 'Bienvenida' })]),
     });
-    const user = setupUser();
+    const user = setupUserOnFakeClock();
     renderPage(<AnnouncementsPage />, '/announcements', superUser());
     await table().findByText('Bienvenida');
 
     await user.type(screen.getByRole('searchbox', { name: 'Buscar anuncios…' }), 'luz');
     expect(table().getByText('Bienvenida')).toBeTruthy();
+    await advanceClock(SEARCH_DEBOUNCE_MS);
     expect(await table().findByText('Corte de luz')).toBeTruthy();
 
     const searches = requestsOf(fetchMock)
@@ -103,8 +106,10 @@ describe('announcements page', () => {
       ).length;
 
     container.scrollTop = 480;
-    container.dispatchEvent(new Event('scroll'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // A page asked for on scroll is asked for at once: the handler decides as the event arrives.
+    await act(async () => {
+      container.dispatchEvent(new Event('scroll'));
+    });
     expect(pagesRequested()).toBe(0);
 
     container.scrollTop = 500;
@@ -169,9 +174,7 @@ describe('announcements page', () => {
     await user.upload(dialog.getByTestId('announcement-file-input'), image('animado.gif'));
 
     expect(dialog.getByText('Solo se permiten imágenes .png, .jpg o .jpeg')).toBeTruthy();
-    await user.click(dialog.getByRole('button', { name: 'Guardar' }));
-    // Long enough for a save to go out: the suite sends forms without SPEC §9's pause.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await submitAndSettle(user, dialog.getByRole('button', { name: 'Guardar' }));
     expect(requestsOf(fetchMock).some((call) => call.method === 'POST')).toBe(false);
 
     await user.click(dialog.getByRole('button', { name: 'Quitar imagen' }));

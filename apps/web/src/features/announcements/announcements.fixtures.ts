@@ -25,12 +25,12 @@ export const makeAnnouncement = (overrides: Partial<Announcement> = {}): Announc
 export const pageOf = (records: Announcement[], hasMore = false, count = records.length) =>
   jsonResponse(200, { records, count, hasMore });
 
-// Delivers a server event and lets TanStack Query's batched notifications reach the screen.
+// Delivers a server event inside act, which also runs TanStack Query's batched notifications (a
+// microtask in tests, see test/setup.ts) so that the screen shows the result.
 export const receiveAnnouncementEvent = async (event: AnnouncementEvent, companyId = 1) => {
   const socket = getSocket() as unknown as FakeSocket;
   await act(async () => {
     socket.receive(`company-${companyId}-announcement`, event);
-    await new Promise((resolve) => setTimeout(resolve, 0));
   });
 };
 

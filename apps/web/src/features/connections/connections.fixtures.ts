@@ -55,12 +55,12 @@ export const sessionOf = (
   ...overrides,
 });
 
-// Delivers a server event and lets TanStack Query's batched notifications reach the screen.
+// Delivers a server event inside act, which also runs TanStack Query's batched notifications (a
+// microtask in tests, see test/setup.ts) so that the screen shows the result.
 const receive = async (event: string, payload: unknown) => {
   const socket = getSocket() as unknown as FakeSocket;
   await act(async () => {
     socket.receive(event, payload);
-    await new Promise((resolve) => setTimeout(resolve, 0));
   });
 };
 

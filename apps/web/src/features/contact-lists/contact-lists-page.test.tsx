@@ -2,6 +2,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ContactListView } from '@atendi/shared';
 import { getSocket } from '../../api/socket';
+import { SEARCH_DEBOUNCE_MS } from '../../lib/use-debounced-value';
+import { advanceClock, setupUserOnFakeClock } from '../../test/clock';
 import { unknownApiCalls } from '../../test/api-routes';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
@@ -53,7 +55,7 @@ describe('contact lists page', () => {
           ? listOf([makeList()])()
           : listOf([makeList(), makeList({ id: 6, name: 'Proveedores', contactsCount: 0 })])(),
     });
-    const user = setupUser();
+    const user = setupUserOnFakeClock();
     renderPage(<ContactListsPage />, '/contact-lists', makeAuth());
 
     const table = await screen.findByRole('table', { name: 'Listas de contactos' });
@@ -67,6 +69,7 @@ describe('contact lists page', () => {
     ).toEqual(['Nombre', 'Contactos', 'Acciones']);
 
     await user.type(screen.getByRole('searchbox', { name: 'Buscar listas de contactos' }), 'vip');
+    await advanceClock(SEARCH_DEBOUNCE_MS);
     await waitFor(() => expect(screen.queryByText('Proveedores')).toBeNull());
     expect(await screen.findByText('Clientes VIP')).toBeTruthy();
     expect(callsOf(fetchMock).filter((call) => call.startsWith('GET /contact-lists'))).toEqual([

@@ -2,6 +2,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import type { FileListOptionView, FileListView } from '@atendi/shared';
 import { getSocket } from '../../api/socket';
+import { SEARCH_DEBOUNCE_MS } from '../../lib/use-debounced-value';
+import { advanceClock, setupUserOnFakeClock } from '../../test/clock';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
@@ -53,7 +55,7 @@ describe('files page', () => {
           : listOf(first, true)();
       },
     });
-    const user = setupUser();
+    const user = setupUserOnFakeClock();
     renderPage(<FilesPage />, '/files', makeAuth());
     await screen.findByText('Lista 20');
     expect(screen.getByRole('heading', { level: 1, name: 'Listas de archivos' })).toBeTruthy();
@@ -70,6 +72,7 @@ describe('files page', () => {
 
     await user.type(screen.getByRole('searchbox', { name: 'Buscar listas de archivos' }), 'promo');
     expect(callsOf(fetchMock).filter((call) => call.includes('searchParam=p'))).toEqual([]);
+    await advanceClock(SEARCH_DEBOUNCE_MS);
     expect(await screen.findByText('Promoción')).toBeTruthy();
     expect(screen.queryByText('Lista 1')).toBeNull();
     expect(callsOf(fetchMock).filter((call) => call.startsWith('GET /files?'))).toEqual([

@@ -67,11 +67,11 @@ const namesIn = (key: number | 'open') =>
   within(lane(key))
     .queryAllByRole('article')
     .map((card) => card.getAttribute('aria-label'));
-// Delivers a server event and lets TanStack Query's batched notifications reach the screen.
+// Delivers a server event inside act, which also runs TanStack Query's batched notifications (a
+// microtask in tests, see test/setup.ts) so that the screen shows the result.
 const receive = (event: TicketEvent) =>
   act(async () => {
     (getSocket() as unknown as FakeSocket).receive('company-1-ticket', event);
-    await new Promise((resolve) => setTimeout(resolve, 0));
   });
 
 describe('kanban page', () => {

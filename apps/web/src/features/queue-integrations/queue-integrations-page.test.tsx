@@ -1,6 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { getSocket } from '../../api/socket';
+import { SEARCH_DEBOUNCE_MS } from '../../lib/use-debounced-value';
+import { advanceClock, setupUserOnFakeClock } from '../../test/clock';
 import { unknownApiCalls } from '../../test/api-routes';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
@@ -111,7 +113,7 @@ describe('queue integrations page', () => {
           : integrationsPageOf(first, true);
       },
     });
-    const user = setupUser();
+    const user = setupUserOnFakeClock();
     renderPage(<QueueIntegrationsPage />, '/queue-integration', makeAuth());
     await screen.findByText('Flujo 40');
 
@@ -123,6 +125,7 @@ describe('queue integrations page', () => {
     expect(await screen.findByText('Último flujo')).toBeTruthy();
 
     await user.type(screen.getByRole('searchbox', { name: 'Buscar integraciones' }), 'erp');
+    await advanceClock(SEARCH_DEBOUNCE_MS);
     expect(await screen.findByText('Eventos ERP')).toBeTruthy();
     await waitFor(() => expect(screen.queryByText('Flujo 01')).toBeNull());
     expect(callsOf(fetchMock).filter((call) => call.startsWith('GET /queueIntegration?'))).toEqual([

@@ -2,10 +2,12 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import type { QuickMessageView } from '@atendi/shared';
 import { getSocket } from '../../api/socket';
+import { SEARCH_DEBOUNCE_MS } from '../../lib/use-debounced-value';
+import { advanceClock, setupUserOnFakeClock } from '../../test/clock';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
-import { fill, refill, setupUser } from '../../test/user-event';
+import { fill, refill, setupUser, submitAndSettle } from '../../test/user-event';
 import { QuickMessagesPage } from './quick-messages-page';
 
 const makeRecord = (overrides: Partial<QuickMessageView> = {}): QuickMessageView => ({
@@ -60,12 +62,13 @@ describe('quick messages page', () => {
           ? listOf([makeRecord({ id: 6, shortcode: 'catalogo' })])()
           : listOf([makeRecord()])(),
     });
-    const user = setupUser();
+    const user = setupUserOnFakeClock();
     renderPage(<QuickMessagesPage />, '/quick-messages', makeAuth());
     await screen.findByText('saludo');
 
     await user.type(screen.getByRole('searchbox', { name: 'Buscar respuestas rápidas' }), 'cat');
     expect(callsOf(fetchMock).filter((call) => call.includes('searchParam=cat'))).toEqual([]);
+    await advanceClock(SEARCH_DEBOUNCE_MS);
 
     expect(await screen.findByText('catalogo')).toBeTruthy();
     expect(screen.queryByText('saludo')).toBeNull();
@@ -242,9 +245,7 @@ describe('quick messages page', () => {
       new File(['MZ'], 'virus.exe', { type: 'application/x-msdownload' }),
     );
     expect(within(dialog).getByText('Tipo de archivo no permitido')).toBeTruthy();
-    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
-    // Give a submission that should not happen the time to reach the API.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await submitAndSettle(user, within(dialog).getByRole('button', { name: 'Guardar' }));
 
     expect(screen.getByRole('dialog', { name: 'Editar respuesta rápida' })).toBeTruthy();
     expect(callsOf(fetchMock).filter((call) => !call.startsWith('GET'))).toEqual([]);

@@ -3,6 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ScheduleView } from '@atendi/shared';
 import { getSocket } from '../../api/socket';
 import { i18n } from '../../i18n/i18n';
+import { SEARCH_DEBOUNCE_MS } from '../../lib/use-debounced-value';
+import { advanceClock, setupUserOnFakeClock } from '../../test/clock';
 import type { FakeSocket } from '../../test/fake-socket';
 import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
@@ -306,11 +308,12 @@ describe('schedules page', () => {
             ])
           : pageOf([makeSchedule(), makeSchedule()]),
     });
-    const user = setupUser();
+    const user = setupUserOnFakeClock();
     renderPage(<SchedulesPage />, '/schedules', makeAuth());
     await screen.findByRole('heading', { level: 1, name: 'Agendamientos (2)' });
 
     await user.type(screen.getByRole('searchbox', { name: 'Buscar agendamientos…' }), 'Pedro');
+    await advanceClock(SEARCH_DEBOUNCE_MS);
     await waitFor(() => expect(eventTexts()).toEqual(['10:00 Pedro Ruiz']));
     expect(screen.getByRole('heading', { level: 1, name: 'Agendamientos (1)' })).toBeTruthy();
     const searches = requestsOf(fetchMock)
@@ -335,7 +338,6 @@ describe('schedules page', () => {
         action: 'create',
         schedule: added,
       });
-      await new Promise((resolve) => setTimeout(resolve, 0));
     });
     await waitFor(() => expect(eventTexts()).toEqual(['10:00 Lucía Gómez', '16:00 Sofía Luna']));
     expect(screen.getByRole('heading', { level: 1, name: 'Agendamientos (2)' })).toBeTruthy();

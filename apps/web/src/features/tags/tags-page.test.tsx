@@ -2,6 +2,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import type { TagView } from '@atendi/shared';
 import { getSocket } from '../../api/socket';
+import { SEARCH_DEBOUNCE_MS } from '../../lib/use-debounced-value';
+import { advanceClock, setupUserOnFakeClock } from '../../test/clock';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
@@ -61,7 +63,7 @@ describe('tags page', () => {
           : listOf(first, true)();
       },
     });
-    const user = setupUser();
+    const user = setupUserOnFakeClock();
     renderPage(<TagsPage />, '/tags', makeAuth());
     await screen.findByText('Etiqueta 20');
 
@@ -77,6 +79,7 @@ describe('tags page', () => {
 
     await user.type(screen.getByRole('searchbox', { name: 'Buscar etiquetas' }), 'vip');
     expect(callsOf(fetchMock).filter((call) => call.includes('searchParam=v'))).toEqual([]);
+    await advanceClock(SEARCH_DEBOUNCE_MS);
     expect(await screen.findByText('Cliente VIP')).toBeTruthy();
     expect(screen.queryByText('Etiqueta 1')).toBeNull();
     expect(callsOf(fetchMock).filter((call) => call.startsWith('GET /tags?'))).toEqual([

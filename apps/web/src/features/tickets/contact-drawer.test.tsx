@@ -314,7 +314,6 @@ describe('contact drawer', () => {
           extraInfo: [{ id: 9, name: 'Plan', value: 'Oro' }],
         },
       });
-      await new Promise((resolve) => setTimeout(resolve, 0));
     });
     expect(within(drawer).getByTestId('contact-drawer-name').textContent).toBe('María L.');
     expect(within(drawer).getByText('Oro')).toBeTruthy();
@@ -324,7 +323,6 @@ describe('contact drawer', () => {
         action: 'update',
         contact: { ...contact, id: 8, name: 'Otro' },
       });
-      await new Promise((resolve) => setTimeout(resolve, 0));
     });
     expect(within(drawer).getByTestId('contact-drawer-name').textContent).toBe('María L.');
   });

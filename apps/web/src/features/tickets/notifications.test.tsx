@@ -1,11 +1,12 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TicketView } from '@atendi/shared';
 import { getSocket } from '../../api/socket';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { setupUser } from '../../test/user-event';
+import { MARK_READ_THROTTLE_MS } from './message-list';
 import {
   listOf,
   makeContact,
@@ -156,9 +157,8 @@ describe('message notifications', () => {
     expect(reads()).toBe(1);
 
     const unread = { ...open, unreadMessages: 1 };
-    // The clock stands still, so a slow machine cannot stretch "within 2 s"; the pause itself is real.
-    vi.useFakeTimers({ toFake: ['Date'] });
-    onTestFinished(() => void vi.useRealTimers());
+    // The pause is the subject: the clock stands still, and moves only when told.
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
     await receiveAppMessage(makeMessage({ id: 30, ticketId: 7, body: 'Uno' }), unread);
     expect(reads()).toBe(2);
     await receiveAppMessage(makeMessage({ id: 31, ticketId: 7, body: 'Dos' }), unread);
@@ -168,7 +168,10 @@ describe('message notifications', () => {
     await receiveAppMessage(makeMessage({ id: 34, ticketId: 8 }), pedro);
     expect(reads()).toBe(2);
     // The two that came within 2 s are read together when the pause ends.
-    await waitFor(() => expect(reads()).toBe(3), { timeout: 10_000 });
+    await act(() => vi.advanceTimersByTimeAsync(MARK_READ_THROTTLE_MS - 1));
+    expect(reads()).toBe(2);
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    expect(reads()).toBe(3);
   });
 });
 

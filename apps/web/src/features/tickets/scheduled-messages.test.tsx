@@ -56,7 +56,6 @@ const receiveSchedule = async (event: ScheduleEvent) => {
   const socket = getSocket() as unknown as FakeSocket;
   await act(async () => {
     socket.receive('company-1-schedule', event);
-    await new Promise((resolve) => setTimeout(resolve, 0));
   });
 };
 

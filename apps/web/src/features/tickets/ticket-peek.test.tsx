@@ -49,7 +49,7 @@ describe('ticket peek', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Cerrar' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(within(row).getByRole('button', { name: 'Aceptar' })).toBeTruthy();
-  }, 30_000);
+  });
 
   it('is not offered to agents', async () => {
     stubWaiting();

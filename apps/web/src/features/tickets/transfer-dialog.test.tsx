@@ -1,6 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { TicketView } from '@atendi/shared';
+import { SEARCH_DEBOUNCE_MS } from '../../lib/use-debounced-value';
+import { advanceClock, setupUserOnFakeClock } from '../../test/clock';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
 import { setupUser, type User } from '../../test/user-event';
@@ -59,13 +61,15 @@ const openTransfer = async (user: User) => {
 describe('transfer dialog', () => {
   it('hands the ticket to a searched user, in one of their queues, then goes to the list', async () => {
     const { fetchMock, puts } = stubTransfer();
-    const user = setupUser();
+    // The search's debounce is the subject: its time is faked.
+    const user = setupUserOnFakeClock();
     renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
 
     const dialog = await openTransfer(user);
     const field = within(dialog).getByRole('combobox', { name: 'Usuario' });
     await user.type(field, 'Ca');
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // Past the 500 ms debounce, two characters still ask nothing.
+    await advanceClock(SEARCH_DEBOUNCE_MS);
     expect(callsOf(fetchMock).filter((call) => call.startsWith('GET /users'))).toEqual([]);
     await user.type(field, 'r');
     await user.click(await screen.findByRole('option', { name: 'Carlos Pérez' }));
@@ -82,14 +86,8 @@ describe('transfer dialog', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Transferir' }));
     expect(await screen.findByText('Ticket transferido.')).toBeTruthy();
     expect(puts).toEqual([{ userId: 5, queueId: 2, whatsappId: 2, status: 'open' }]);
-    expect(
-      await screen.findByText(
-        'Seleccione un ticket para comenzar a conversar.',
-        {},
-        { timeout: 8000 },
-      ),
-    ).toBeTruthy();
-  }, 30_000);
+    expect(await screen.findByText('Seleccione un ticket para comenzar a conversar.')).toBeTruthy();
+  });
 
   it('sends the ticket back to waiting when no user is chosen', async () => {
     const { puts } = stubTransfer();
@@ -104,12 +102,6 @@ describe('transfer dialog', () => {
     await waitFor(() =>
       expect(puts).toEqual([{ userId: null, queueId: 3, whatsappId: 1, status: 'pending' }]),
     );
-    expect(
-      await screen.findByText(
-        'Seleccione un ticket para comenzar a conversar.',
-        {},
-        { timeout: 8000 },
-      ),
-    ).toBeTruthy();
+    expect(await screen.findByText('Seleccione un ticket para comenzar a conversar.')).toBeTruthy();
   });
 });

@@ -1,6 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { getSocket } from '../../api/socket';
+import { SEARCH_DEBOUNCE_MS } from '../../lib/use-debounced-value';
+import { advanceClock, setupUserOnFakeClock } from '../../test/clock';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, mockApi, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
@@ -69,12 +71,13 @@ describe('users page', () => {
           ? listOf([makeUser({ id: 11, name: 'Carla' })])()
           : listOf([makeUser()])(),
     });
-    const user = setupUser();
+    const user = setupUserOnFakeClock();
     renderPage(<UsersPage />, '/users', makeAuth());
     await screen.findByText('Bruno Agente');
 
     await user.type(screen.getByRole('searchbox', { name: 'Buscar usuarios' }), 'car');
     expect(callsOf(fetchMock).filter((call) => call.includes('searchParam=car'))).toEqual([]);
+    await advanceClock(SEARCH_DEBOUNCE_MS);
 
     expect(await screen.findByText('Carla')).toBeTruthy();
     expect(screen.queryByText('Bruno Agente')).toBeNull();

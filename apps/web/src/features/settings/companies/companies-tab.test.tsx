@@ -2,6 +2,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest';
 import { getSocket } from '../../../api/socket';
 import { waitBeforeSubmit } from '../../../lib/form-delay';
+import { SEARCH_DEBOUNCE_MS } from '../../../lib/use-debounced-value';
+import { advanceClock, setupUserOnFakeClock } from '../../../test/clock';
 import type { FakeSocket } from '../../../test/fake-socket';
 import {
   jsonResponse,
@@ -359,7 +361,7 @@ describe('companies tab', () => {
           : page([makeCompany({ id: 41, name: 'Second Page' })]);
       },
     });
-    const user = setupUser();
+    const user = setupUserOnFakeClock();
     renderPage(<SettingsPage />, '/settings?tab=companies', superAuth());
 
     await rowOf('Acme');
@@ -368,6 +370,7 @@ describe('companies tab', () => {
     expect(requests).toEqual(['?searchParam=&pageNumber=1', '?searchParam=&pageNumber=2']);
 
     await user.type(screen.getByRole('textbox', { name: 'Buscar' }), 'fou');
+    await advanceClock(SEARCH_DEBOUNCE_MS);
     expect(await rowOf('Found')).toBeTruthy();
     // One request for the whole word, not one per keystroke.
     expect(requests.slice(2)).toEqual(['?searchParam=fou&pageNumber=1']);
