@@ -2,7 +2,9 @@ import type { RouteContract } from '../contract';
 import { queueOptionsContract, queuesContract } from './queues';
 import { usersContract } from './users';
 import { simulatorContract, whatsappSessionsContract, whatsappsContract } from './whatsapps';
+import { systemContract } from './system';
 
+export * from './system';
 export * from './queues';
 export * from './users';
 export * from './whatsapps';
@@ -16,6 +18,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   whatsappsContract,
   whatsappSessionsContract,
   simulatorContract,
+  systemContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>

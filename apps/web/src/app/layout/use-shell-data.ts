@@ -1,6 +1,6 @@
-import { can } from '@atendi/shared';
+import { can, systemContract } from '@atendi/shared';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../api/http-client';
+import { api, call } from '../../api/http-client';
 import { useCurrentSession, type CompanySetting } from '../../api/session';
 
 export const settingsQueryKey = ['settings'] as const;
@@ -23,7 +23,7 @@ export const settingValue = (settings: CompanySetting[], key: string) =>
 export const useServerVersion = () =>
   useQuery({
     queryKey: ['version'],
-    queryFn: () => api.get<{ version: string }>('/version', { skipAuth: true }),
+    queryFn: () => call(systemContract.getVersion),
     staleTime: Infinity,
     meta: { silent: true },
   }).data?.version;
