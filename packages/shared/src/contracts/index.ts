@@ -3,7 +3,9 @@ import { queueOptionsContract, queuesContract } from './queues';
 import { usersContract } from './users';
 import { simulatorContract, whatsappSessionsContract, whatsappsContract } from './whatsapps';
 import { systemContract } from './system';
+import { authContract } from './auth';
 
+export * from './auth';
 export * from './system';
 export * from './queues';
 export * from './users';
@@ -19,6 +21,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   whatsappSessionsContract,
   simulatorContract,
   systemContract,
+  authContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>

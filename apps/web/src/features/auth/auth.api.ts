@@ -1,7 +1,7 @@
 import { disconnectSocket } from '../../api/socket';
 import type { LoginInput, SignupInput } from '@atendi/shared';
-import { SIGNUP_DEFAULTS } from '@atendi/shared';
-import { api, refreshSession } from '../../api/http-client';
+import { authContract, SIGNUP_DEFAULTS } from '@atendi/shared';
+import { api, call, refreshSession } from '../../api/http-client';
 import {
   clearSession,
   getToken,
@@ -33,7 +33,7 @@ const startSession = (auth: AuthResponse, afterLogin: string | null) => {
 };
 
 export const login = async (input: LoginInput) => {
-  const auth = await api.post<AuthResponse>('/auth/login', input, { skipAuth: true });
+  const auth = await call(authContract.login, { body: input });
   startSession(auth, homePathFor(auth));
   return auth;
 };
@@ -50,7 +50,7 @@ export const restoreSession = async () => {
   const token = readStorage(storageKeys.token);
   if (token) {
     try {
-      const user = await api.get<SessionUser>('/auth/me', {
+      const user = await call(authContract.getSessionUser, undefined, {
         skipAuth: true,
         headers: { Authorization: `Bearer ${token}` },
       });
@@ -71,7 +71,7 @@ export const logout = async () => {
   // socket does not take the drop for a lost session and reload the page.
   disconnectSocket();
   try {
-    if (getToken()) await api.delete('/auth/logout');
+    if (getToken()) await call(authContract.logout);
   } catch {
     // Logging out locally matters more than telling the server.
   } finally {
@@ -102,11 +102,7 @@ export const signup = (form: SignupForm) =>
   );
 
 export const requestPasswordReset = (email: string) =>
-  api.post<unknown>(`/forgetpassword/${encodeURIComponent(email)}`, undefined, { skipAuth: true });
+  call(authContract.requestPasswordReset, { params: { email } });
 
-export const resetPassword = (email: string, code: string, newPassword: string) =>
-  api.post<unknown>(
-    `/resetpasswords/${[email, code, newPassword].map(encodeURIComponent).join('/')}`,
-    undefined,
-    { skipAuth: true },
-  );
+export const resetPassword = (email: string, token: string, newPassword: string) =>
+  call(authContract.resetPassword, { params: { email, token, newPassword } });
