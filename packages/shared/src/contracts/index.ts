@@ -4,7 +4,19 @@ import { usersContract } from './users';
 import { simulatorContract, whatsappSessionsContract, whatsappsContract } from './whatsapps';
 import { systemContract } from './system';
 import { authContract } from './auth';
+import { plansContract } from './plans';
+import { helpsContract } from './helps';
+import { settingsContract } from './settings';
+import { companiesContract } from './companies';
+import { announcementsContract } from './announcements';
+import { planPricesContract, subscriptionsContract } from './subscriptions';
 
+export * from './subscriptions';
+export * from './announcements';
+export * from './companies';
+export * from './settings';
+export * from './helps';
+export * from './plans';
 export * from './auth';
 export * from './system';
 export * from './queues';
@@ -22,6 +34,13 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   simulatorContract,
   systemContract,
   authContract,
+  plansContract,
+  helpsContract,
+  settingsContract,
+  companiesContract,
+  announcementsContract,
+  subscriptionsContract,
+  planPricesContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>

@@ -1,6 +1,6 @@
-import { can, systemContract } from '@atendi/shared';
+import { can, settingsContract, systemContract } from '@atendi/shared';
 import { useQuery } from '@tanstack/react-query';
-import { api, call } from '../../api/http-client';
+import { call } from '../../api/http-client';
 import { useCurrentSession, type CompanySetting } from '../../api/session';
 
 export const settingsQueryKey = ['settings'] as const;
@@ -10,7 +10,7 @@ export const useCompanySettings = (): CompanySetting[] => {
   const { user } = useCurrentSession();
   const { data } = useQuery({
     queryKey: settingsQueryKey,
-    queryFn: () => api.get<CompanySetting[]>('/settings/'),
+    queryFn: () => call(settingsContract.listSettings),
     enabled: can(user, 'settings:update'),
     meta: { silent: true },
   });

@@ -1,14 +1,13 @@
 import { disconnectSocket } from '../../api/socket';
 import type { LoginInput, SignupInput } from '@atendi/shared';
-import { authContract, SIGNUP_DEFAULTS } from '@atendi/shared';
-import { api, call, refreshSession } from '../../api/http-client';
+import { authContract, companiesContract, SIGNUP_DEFAULTS } from '@atendi/shared';
+import { call, refreshSession } from '../../api/http-client';
 import {
   clearSession,
   getToken,
   homePathFor,
   setSession,
   type AuthResponse,
-  type Plan,
   type SessionUser,
 } from '../../api/session';
 import { readStorage, storageKeys, writeStorage } from '../../lib/storage';
@@ -79,8 +78,6 @@ export const logout = async () => {
   }
 };
 
-export const fetchPublicPlans = () => api.get<Plan[]>('/plans/list', { skipAuth: true });
-
 export type SignupForm = Pick<SignupInput, 'name' | 'email' | 'phone' | 'password'> & {
   planId: number;
   // The optional ?companyId of the sign-up link, passed along for the server to use or ignore.
@@ -89,17 +86,15 @@ export type SignupForm = Pick<SignupInput, 'name' | 'email' | 'phone' | 'passwor
 
 // SPEC §3/§9: the sign-up payload carries the original client's defaults; the server decides.
 export const signup = (form: SignupForm) =>
-  api.post<unknown>(
-    '/companies/cadastro',
-    {
+  call(companiesContract.signUp, {
+    body: {
       ...form,
       recurrence: SIGNUP_DEFAULTS.recurrence,
       status: SIGNUP_DEFAULTS.status,
       campaignsEnabled: SIGNUP_DEFAULTS.campaignsEnabled,
       dueDate: new Date(Date.now() + SIGNUP_DEFAULTS.trialDays * DAY_MS).toISOString(),
     },
-    { skipAuth: true },
-  );
+  });
 
 export const requestPasswordReset = (email: string) =>
   call(authContract.requestPasswordReset, { params: { email } });
