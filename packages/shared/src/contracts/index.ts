@@ -10,7 +10,9 @@ import { settingsContract } from './settings';
 import { companiesContract } from './companies';
 import { announcementsContract } from './announcements';
 import { planPricesContract, subscriptionsContract } from './subscriptions';
+import { dashboardContract } from './dashboard';
 
+export * from './dashboard';
 export * from './subscriptions';
 export * from './announcements';
 export * from './companies';
@@ -41,6 +43,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   announcementsContract,
   subscriptionsContract,
   planPricesContract,
+  dashboardContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>
