@@ -11,7 +11,9 @@ import { companiesContract } from './companies';
 import { announcementsContract } from './announcements';
 import { planPricesContract, subscriptionsContract } from './subscriptions';
 import { dashboardContract } from './dashboard';
+import { contactsContract } from './contacts';
 
+export * from './contacts';
 export * from './dashboard';
 export * from './subscriptions';
 export * from './announcements';
@@ -44,6 +46,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   subscriptionsContract,
   planPricesContract,
   dashboardContract,
+  contactsContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>
