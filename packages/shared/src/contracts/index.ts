@@ -12,7 +12,9 @@ import { announcementsContract } from './announcements';
 import { planPricesContract, subscriptionsContract } from './subscriptions';
 import { dashboardContract } from './dashboard';
 import { contactsContract } from './contacts';
+import { schedulesContract } from './schedules';
 
+export * from './schedules';
 export * from './contacts';
 export * from './dashboard';
 export * from './subscriptions';
@@ -47,6 +49,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   planPricesContract,
   dashboardContract,
   contactsContract,
+  schedulesContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>

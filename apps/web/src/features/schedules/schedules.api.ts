@@ -1,14 +1,14 @@
 import { useEffect } from 'react';
 import { useInfiniteQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import type {
-  ContactView,
-  ScheduleEvent,
-  ScheduleInput,
-  SchedulesPage,
-  ScheduleUpdateInput,
-  ScheduleView,
+import {
+  schedulesContract,
+  type ContactView,
+  type ScheduleEvent,
+  type ScheduleInput,
+  type SchedulesPage,
+  type ScheduleUpdateInput,
 } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import { call } from '../../api/http-client';
 import { useContact } from '../../api/queries/contacts';
 import { useCompanyEvent } from '../../api/socket';
 
@@ -22,14 +22,16 @@ export const schedulePageKeys = {
 };
 
 export const fetchSchedules = (searchParam: string, pageNumber: number) =>
-  api.get<SchedulesPage>('/schedules', { query: { searchParam, pageNumber } });
+  call(schedulesContract.listSchedules, { query: { searchParam, pageNumber } });
 
-export const createSchedule = (input: ScheduleInput) => api.post<ScheduleView>('/schedules', input);
+export const createSchedule = (input: ScheduleInput) =>
+  call(schedulesContract.createSchedule, { body: input });
 
 export const updateSchedule = (id: number, input: ScheduleUpdateInput) =>
-  api.put<ScheduleView>(`/schedules/${id}`, input);
+  call(schedulesContract.updateSchedule, { params: { id }, body: input });
 
-export const deleteSchedule = (id: number) => api.delete<void>(`/schedules/${id}`);
+export const deleteSchedule = (id: number) =>
+  call(schedulesContract.deleteSchedule, { params: { id } });
 
 // The calendar shows every schedule the search matches, so the pages are loaded one after another
 // until the API says there are no more.
