@@ -13,7 +13,9 @@ import { planPricesContract, subscriptionsContract } from './subscriptions';
 import { dashboardContract } from './dashboard';
 import { contactsContract } from './contacts';
 import { schedulesContract } from './schedules';
+import { quickMessagesContract } from './quick-messages';
 
+export * from './quick-messages';
 export * from './schedules';
 export * from './contacts';
 export * from './dashboard';
@@ -50,6 +52,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   dashboardContract,
   contactsContract,
   schedulesContract,
+  quickMessagesContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>
