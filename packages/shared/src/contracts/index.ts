@@ -14,7 +14,9 @@ import { dashboardContract } from './dashboard';
 import { contactsContract } from './contacts';
 import { schedulesContract } from './schedules';
 import { quickMessagesContract } from './quick-messages';
+import { filesContract } from './files';
 
+export * from './files';
 export * from './quick-messages';
 export * from './schedules';
 export * from './contacts';
@@ -53,6 +55,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   contactsContract,
   schedulesContract,
   quickMessagesContract,
+  filesContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>
