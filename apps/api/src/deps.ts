@@ -90,7 +90,7 @@ export type RouteInfo = {
   method: string;
   url: string;
   access: RouteAccess;
-  schema?: { body?: unknown; params?: unknown; querystring?: unknown };
+  schema?: { body?: unknown; params?: unknown; querystring?: unknown; operationId?: string };
 };
 
 /* eslint-disable @typescript-eslint/consistent-type-definitions -- module augmentation needs interfaces */

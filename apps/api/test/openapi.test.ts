@@ -18,6 +18,83 @@ type Document = { paths: Record<string, Record<string, Operation>> };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
+// Routes still registered by hand: each moves to a contract in packages/shared/src/contracts.
+const NOT_YET_CONTRACTS: string[] = [
+  'GET /ai-provider',
+  'PUT /ai-provider',
+  'GET /ai-provider/models',
+  'POST /api/messages/send',
+  'GET /campaign-settings',
+  'POST /campaign-settings',
+  'GET /campaigns',
+  'POST /campaigns',
+  'DELETE /campaigns/:id',
+  'GET /campaigns/:id',
+  'PUT /campaigns/:id',
+  'POST /campaigns/:id/cancel',
+  'DELETE /campaigns/:id/media-upload',
+  'POST /campaigns/:id/media-upload',
+  'POST /campaigns/:id/restart',
+  'GET /campaigns/:id/shipping',
+  'GET /campaigns/:id/shipping.csv',
+  'GET /contact-list-items',
+  'POST /contact-list-items',
+  'DELETE /contact-list-items/:id',
+  'GET /contact-list-items/:id',
+  'PUT /contact-list-items/:id',
+  'GET /contact-lists',
+  'POST /contact-lists',
+  'DELETE /contact-lists/:id',
+  'GET /contact-lists/:id',
+  'PUT /contact-lists/:id',
+  'POST /contact-lists/:id/upload',
+  'GET /contact-lists/list',
+  'DELETE /messages/:id',
+  'POST /messages/:id/retry',
+  'GET /messages/:ticketId',
+  'POST /messages/:ticketId',
+  'POST /messages/:ticketId/template',
+  'GET /prompt',
+  'POST /prompt',
+  'DELETE /prompt/:id',
+  'GET /prompt/:id',
+  'PUT /prompt/:id',
+  'POST /prompt/:id/sandbox-chat',
+  'GET /queueIntegration',
+  'POST /queueIntegration',
+  'DELETE /queueIntegration/:id',
+  'GET /queueIntegration/:id',
+  'PUT /queueIntegration/:id',
+  'GET /queueIntegration/:id/deliveries',
+  'GET /queueIntegration/list',
+  'POST /queueIntegration/testSession',
+  'GET /tags',
+  'POST /tags',
+  'DELETE /tags/:id',
+  'GET /tags/:id',
+  'PUT /tags/:id',
+  'GET /tags/kanban',
+  'GET /tags/list',
+  'POST /tags/sync',
+  'POST /ticket-notes',
+  'DELETE /ticket-notes/:id',
+  'GET /ticket-notes/list',
+  'DELETE /ticket-tags/:ticketId',
+  'PUT /ticket-tags/:ticketId/:tagId',
+  'GET /ticket/kanban',
+  'GET /tickets',
+  'POST /tickets',
+  'DELETE /tickets/:id',
+  'GET /tickets/:id',
+  'PUT /tickets/:id',
+  'GET /tickets/u/:uuid',
+  'GET /uploads/:companyId/:name',
+  'GET /webhooks/whatsapp',
+  'POST /webhooks/whatsapp',
+  'GET /whatsapp/:id/templates',
+  'POST /whatsapp/:id/templates/sync',
+];
+
 let t: SharedTestContext;
 let doc: Document;
 let operations: { name: string; operation: Operation }[];
@@ -60,6 +137,18 @@ describe('OpenAPI document', () => {
     const ids = operations.map(({ operation }) => operation.operationId ?? '');
     expect(ids.filter((id) => !/^[a-z][a-zA-Z0-9]*$/.test(id))).toEqual([]);
     expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
+  });
+
+  it('registers every route from its contract, but those not yet moved to one', () => {
+    const contracts = new Map(allRoutes().map((route) => [route.operationId, route]));
+    const handWritten = t.app.routeCatalog
+      .filter((route) => !route.url.startsWith('/docs'))
+      .filter((route) => {
+        const contract = contracts.get(route.schema?.operationId ?? '');
+        return contract?.method !== route.method || contract.path !== route.url;
+      })
+      .map((route) => `${route.method} ${route.url}`);
+    expect(handWritten.sort()).toEqual([...NOT_YET_CONTRACTS].sort());
   });
 
   it('registers every route contract as it is declared in packages/shared', () => {

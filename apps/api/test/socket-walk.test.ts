@@ -37,7 +37,7 @@ import {
 const READ_ROUTES: Record<CompanyChannel, string[]> = {
   auth: ['GET /auth/me'],
   user: ['GET /users'],
-  settings: ['GET /settings'],
+  settings: ['GET /settings/'],
   company: ['GET /companies/:id'],
   plan: ['GET /plans'],
   subscription: ['GET /subscriptions'],

@@ -7,8 +7,14 @@ import type { z } from 'zod';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+// A body that is not JSON (a file, plain text), described by its content types.
+export type ContentResponse = {
+  description: string;
+  content: Readonly<Record<string, { schema: z.ZodType }>>;
+};
+
 // What a route answers, by status: `okResponse`, `createdResponse`, `noContentResponse` (responses.ts).
-export type ResponseSchemas = { readonly [status: string | number]: z.ZodType };
+export type ResponseSchemas = { readonly [status: string | number]: z.ZodType | ContentResponse };
 
 export type RouteSpec = {
   method: HttpMethod;
@@ -24,6 +30,8 @@ export type RouteSpec = {
   consumes?: readonly string[];
   // Callable without a session: the API lets anyone in, OpenAPI shows no security, the web sends no token.
   isPublic?: boolean;
+  // The OpenAPI security of a public route that checks a credential of its own (GET /metrics).
+  security?: readonly Readonly<Record<string, readonly string[]>>[];
   response: ResponseSchemas;
 };
 
@@ -56,12 +64,18 @@ export const pathParamNames = (path: string) =>
 type SuccessStatus = 200 | 201 | 202 | 204;
 type SuccessKey<Responses> = Extract<keyof Responses, SuccessStatus | `${SuccessStatus}`>;
 
+type BodyOf<Answer> = Answer extends z.ZodType
+  ? z.input<Answer>
+  : Answer extends { content: Readonly<Record<string, { schema: infer Schema }>> }
+    ? Schema extends z.ZodType
+      ? z.input<Schema>
+      : never
+    : never;
+
 // What the client receives on success: the input side of the success schema (JSON: dates as text).
-export type RouteResponse<Route extends RouteSpec> = Route['response'][SuccessKey<
-  Route['response']
->] extends infer Schema extends z.ZodType
-  ? z.input<Schema>
-  : never;
+export type RouteResponse<Route extends RouteSpec> = BodyOf<
+  Route['response'][SuccessKey<Route['response']>]
+>;
 
 // What the client sends in a path or query string. Coerced fields (`z.coerce.number()`) accept
 // anything on their input side; the client sends what they produce.

@@ -34,14 +34,11 @@ export type ContractHandler<Route extends RouteContract> = RouteHandlerMethod<
   FastifyBaseLogger
 >;
 
-// What the routes file decides besides the contract.
-export type RouteExtras = {
-  // Who may call it (the auth hook enforces it); a contract marked isPublic needs none.
-  access?: RouteAccess;
-  bodyLimit?: number;
-  onRequest?: RouteOptions['onRequest'];
-  onSend?: RouteOptions['onSend'];
-};
+// What the routes file decides besides the contract: who may call it (the auth hook enforces it; a
+// contract marked isPublic needs nothing), and the route's own limits, hooks and headers.
+export type RouteExtras = { access?: RouteAccess } & Partial<
+  Pick<RouteOptions, 'bodyLimit' | 'onRequest' | 'onSend' | 'helmet'>
+>;
 
 const successStatuses = (route: RouteContract) =>
   Object.keys(route.response)
@@ -60,7 +57,7 @@ export const routeOptions = (route: RouteContract, extras: RouteExtras = {}): Ro
       operationId: route.operationId,
       ...(route.description ? { description: route.description } : {}),
       ...(route.consumes ? { consumes: [...route.consumes] } : {}),
-      ...(route.isPublic ? { security: [] } : {}),
+      ...(route.security || route.isPublic ? { security: route.security ?? [] } : {}),
       ...(route.params ? { params: route.params } : {}),
       ...(route.query ? { querystring: route.query } : {}),
       ...(route.body ? { body: route.body } : {}),

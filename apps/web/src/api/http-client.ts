@@ -1,4 +1,5 @@
 import {
+  authContract,
   routePath,
   type CompanyStatus,
   type RouteContract,
@@ -13,7 +14,6 @@ import {
   setSession,
   updateSessionCompany,
   type AuthResponse,
-  type SessionUser,
 } from './session';
 import { getApiUrl } from './runtime-config';
 
@@ -28,7 +28,7 @@ export type RequestOptions = {
   skipAuth?: boolean;
 };
 
-export type CallOptions = Pick<RequestOptions, 'headers' | 'signal'>;
+export type CallOptions = Pick<RequestOptions, 'headers' | 'signal' | 'skipAuth'>;
 
 type ErrorInit = {
   status: number;
@@ -159,7 +159,8 @@ const isInvalidToken = (response: Response, body: unknown) =>
 let refreshInFlight: Promise<AuthResponse> | null = null;
 
 const requestRefresh = async (): Promise<AuthResponse> => {
-  const response = await send('POST', '/auth/refresh_token', {}, null);
+  const { method, path } = authContract.refreshSession;
+  const response = await send(method, path, {}, null);
   const body = await readBody(response);
   if (!response.ok) throw toApiError(response, body);
   return body as AuthResponse;
@@ -190,7 +191,7 @@ const renewToken = async (staleToken: string | null) => {
 const isCompanyInactive = (response: Response, body: unknown) =>
   response.status === 403 && errorCodeOf(body) === 'ERR_COMPANY_INACTIVE';
 
-const SESSION_USER_PATH = '/auth/me';
+const SESSION_USER_PATH = authContract.getSessionUser.path;
 let inactiveSync: Promise<void> | null = null;
 
 // A call refused with ERR_COMPANY_INACTIVE: the company stopped being active since the session
@@ -275,7 +276,7 @@ export const call = <Route extends RouteContract>(
     ...options,
     query,
     body,
-    skipAuth: route.isPublic,
+    skipAuth: options?.skipAuth ?? route.isPublic,
   });
 };
 
@@ -294,7 +295,7 @@ export const syncSessionCompany = async (known?: {
   if (userId === undefined) return;
   const knownPatch = known ? { companyStatus: known.status, companyDueDate: known.dueDate } : {};
   if (known) updateSessionCompany(knownPatch);
-  const user = await api.get<SessionUser>(SESSION_USER_PATH);
+  const user = await call(authContract.getSessionUser);
   if (sync !== companySyncs || getSessionState().session?.user.id !== userId) return;
   updateSessionCompany({ user, ...knownPatch });
 };

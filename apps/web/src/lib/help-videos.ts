@@ -1,6 +1,6 @@
-import type { HelpView } from '@atendi/shared';
+import { helpsContract, type HelpView } from '@atendi/shared';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../api/http-client';
+import { call } from '../api/http-client';
 
 export type HelpVideo = HelpView;
 
@@ -8,7 +8,7 @@ export type HelpVideo = HelpView;
 export const helpVideosKey = ['helps'] as const;
 
 export const useHelpVideos = () =>
-  useQuery({ queryKey: helpVideosKey, queryFn: () => api.get<HelpVideo[]>('/helps/list') });
+  useQuery({ queryKey: helpVideosKey, queryFn: () => call(helpsContract.listAllHelps) });
 
 export const thumbnailUrl = (code: string) =>
   `https://img.youtube.com/vi/${encodeURIComponent(code)}/mqdefault.jpg`;

@@ -1,6 +1,6 @@
-import { can } from '@atendi/shared';
+import { can, settingsContract, systemContract } from '@atendi/shared';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../api/http-client';
+import { call } from '../../api/http-client';
 import { useCurrentSession, type CompanySetting } from '../../api/session';
 
 export const settingsQueryKey = ['settings'] as const;
@@ -10,7 +10,7 @@ export const useCompanySettings = (): CompanySetting[] => {
   const { user } = useCurrentSession();
   const { data } = useQuery({
     queryKey: settingsQueryKey,
-    queryFn: () => api.get<CompanySetting[]>('/settings/'),
+    queryFn: () => call(settingsContract.listSettings),
     enabled: can(user, 'settings:update'),
     meta: { silent: true },
   });
@@ -23,7 +23,7 @@ export const settingValue = (settings: CompanySetting[], key: string) =>
 export const useServerVersion = () =>
   useQuery({
     queryKey: ['version'],
-    queryFn: () => api.get<{ version: string }>('/version', { skipAuth: true }),
+    queryFn: () => call(systemContract.getVersion),
     staleTime: Infinity,
     meta: { silent: true },
   }).data?.version;

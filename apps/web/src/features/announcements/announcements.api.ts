@@ -1,4 +1,9 @@
-import type { AnnouncementInput, AnnouncementsPage, AnnouncementView } from '@atendi/shared';
+import {
+  announcementsContract,
+  type AnnouncementInput,
+  type AnnouncementsPage,
+  type AnnouncementView,
+} from '@atendi/shared';
 import {
   useInfiniteQuery,
   useQueryClient,
@@ -6,7 +11,7 @@ import {
   type QueryClient,
   type QueryKey,
 } from '@tanstack/react-query';
-import { api } from '../../api/http-client';
+import { call } from '../../api/http-client';
 import { useCompanyEvent } from '../../api/socket';
 
 export type AnnouncementPriority = 1 | 2 | 3;
@@ -32,24 +37,25 @@ export const ALLOWED_IMAGE_EXTENSIONS = ['.png', '.jpg', '.jpeg'] as const;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 export const fetchAnnouncements = (searchParam: string, pageNumber: number) =>
-  api.get<AnnouncementPage>('/announcements', { query: { searchParam, pageNumber } });
+  call(announcementsContract.listAnnouncements, { query: { searchParam, pageNumber } });
 
 export const createAnnouncement = (input: AnnouncementInput) =>
-  api.post<Announcement>('/announcements', input);
+  call(announcementsContract.createAnnouncement, { body: input });
 
 export const updateAnnouncement = (id: number, input: AnnouncementInput) =>
-  api.put<Announcement>(`/announcements/${id}`, input);
+  call(announcementsContract.updateAnnouncement, { params: { id }, body: input });
 
-export const deleteAnnouncement = (id: number) => api.delete(`/announcements/${id}`);
+export const deleteAnnouncement = (id: number) =>
+  call(announcementsContract.deleteAnnouncement, { params: { id } });
 
 export const uploadAnnouncementMedia = (id: number, file: File) => {
   const body = new FormData();
   body.append('file', file);
-  return api.post<Announcement>(`/announcements/${id}/media-upload`, body);
+  return call(announcementsContract.uploadAnnouncementMedia, { params: { id }, body });
 };
 
 export const removeAnnouncementMedia = (id: number) =>
-  api.delete<Announcement>(`/announcements/${id}/media-upload`);
+  call(announcementsContract.removeAnnouncementMedia, { params: { id } });
 
 const newestFirst = (a: Announcement, b: Announcement) =>
   new Date(b.createdAt).getTime() - new Date(a.createdAt).getTime() || b.id - a.id;

@@ -1,14 +1,13 @@
 import { disconnectSocket } from '../../api/socket';
 import type { LoginInput, SignupInput } from '@atendi/shared';
-import { SIGNUP_DEFAULTS } from '@atendi/shared';
-import { api, refreshSession } from '../../api/http-client';
+import { authContract, companiesContract, SIGNUP_DEFAULTS } from '@atendi/shared';
+import { call, refreshSession } from '../../api/http-client';
 import {
   clearSession,
   getToken,
   homePathFor,
   setSession,
   type AuthResponse,
-  type Plan,
   type SessionUser,
 } from '../../api/session';
 import { readStorage, storageKeys, writeStorage } from '../../lib/storage';
@@ -33,7 +32,7 @@ const startSession = (auth: AuthResponse, afterLogin: string | null) => {
 };
 
 export const login = async (input: LoginInput) => {
-  const auth = await api.post<AuthResponse>('/auth/login', input, { skipAuth: true });
+  const auth = await call(authContract.login, { body: input });
   startSession(auth, homePathFor(auth));
   return auth;
 };
@@ -50,7 +49,7 @@ export const restoreSession = async () => {
   const token = readStorage(storageKeys.token);
   if (token) {
     try {
-      const user = await api.get<SessionUser>('/auth/me', {
+      const user = await call(authContract.getSessionUser, undefined, {
         skipAuth: true,
         headers: { Authorization: `Bearer ${token}` },
       });
@@ -71,15 +70,13 @@ export const logout = async () => {
   // socket does not take the drop for a lost session and reload the page.
   disconnectSocket();
   try {
-    if (getToken()) await api.delete('/auth/logout');
+    if (getToken()) await call(authContract.logout);
   } catch {
     // Logging out locally matters more than telling the server.
   } finally {
     clearSession();
   }
 };
-
-export const fetchPublicPlans = () => api.get<Plan[]>('/plans/list', { skipAuth: true });
 
 export type SignupForm = Pick<SignupInput, 'name' | 'email' | 'phone' | 'password'> & {
   planId: number;
@@ -89,24 +86,18 @@ export type SignupForm = Pick<SignupInput, 'name' | 'email' | 'phone' | 'passwor
 
 // SPEC §3/§9: the sign-up payload carries the original client's defaults; the server decides.
 export const signup = (form: SignupForm) =>
-  api.post<unknown>(
-    '/companies/cadastro',
-    {
+  call(companiesContract.signUp, {
+    body: {
       ...form,
       recurrence: SIGNUP_DEFAULTS.recurrence,
       status: SIGNUP_DEFAULTS.status,
       campaignsEnabled: SIGNUP_DEFAULTS.campaignsEnabled,
       dueDate: new Date(Date.now() + SIGNUP_DEFAULTS.trialDays * DAY_MS).toISOString(),
     },
-    { skipAuth: true },
-  );
+  });
 
 export const requestPasswordReset = (email: string) =>
-  api.post<unknown>(`/forgetpassword/${encodeURIComponent(email)}`, undefined, { skipAuth: true });
+  call(authContract.requestPasswordReset, { params: { email } });
 
-export const resetPassword = (email: string, code: string, newPassword: string) =>
-  api.post<unknown>(
-    `/resetpasswords/${[email, code, newPassword].map(encodeURIComponent).join('/')}`,
-    undefined,
-    { skipAuth: true },
-  );
+export const resetPassword = (email: string, token: string, newPassword: string) =>
+  call(authContract.resetPassword, { params: { email, token, newPassword } });

@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
 import { Button, Link, MenuItem, Stack, TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
@@ -9,7 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { toastError } from '../../api/toasts';
 import { registerMui } from '../../lib/forms';
 import { AuthLayout } from './auth-layout';
-import { fetchPublicPlans, signup } from './auth.api';
+import { usePublicPlans } from '../../api/queries/plans';
+import { signup } from './auth.api';
 import { signupFormSchema, type SignupFormValues } from './auth.schemas';
 
 export const SignupPage = () => {
@@ -17,7 +17,7 @@ export const SignupPage = () => {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const referrerCompanyId = Number(searchParams.get('companyId')) || undefined;
-  const plans = useQuery({ queryKey: ['public-plans'], queryFn: fetchPublicPlans });
+  const plans = usePublicPlans();
 
   const {
     register,

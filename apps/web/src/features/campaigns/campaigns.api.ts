@@ -6,17 +6,17 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import {
+  filesContract,
   type CampaignEvent,
   type CampaignInput,
   type CampaignsPage,
   type CampaignUpdateInput,
   type CampaignView,
   type ContactListView,
-  type FileListsPage,
   type TagOption,
   type TemplateList,
 } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import { api, call } from '../../api/http-client';
 import { useSession } from '../../api/session';
 import { useCompanyEvent } from '../../api/socket';
 import { removeFromPages, updatePagedLists, upsertIntoPages } from '../../lib/paged-cache';
@@ -60,7 +60,7 @@ const fetchContactListOptions = () => api.get<ContactListView[]>('/contact-lists
 const fetchTagOptions = () => api.get<TagOption[]>('/tags/list');
 // With companyId, GET /files answers every list of the company in one page.
 const fetchFileListOptions = (companyId: number) =>
-  api.get<FileListsPage>('/files', { query: { companyId } });
+  call(filesContract.listFileLists, { query: { companyId } });
 
 // A Cloud API connection's message templates (the copy the platform keeps), and a fresh copy read
 // from its WhatsApp Business Account (admins: connections-page:editOrDeleteConnection).

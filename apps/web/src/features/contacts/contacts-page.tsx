@@ -22,13 +22,11 @@ import {
 } from '../../components/paged-table';
 import { usePagedList } from '../../lib/use-paged-list';
 import { ContactImportDialog } from './contact-import-dialog';
+import { applyContactEventToCache, contactsList, fetchContact } from '../../api/queries/contacts';
 import {
-  applyContactEventToCache,
-  contactsList,
   createContact,
   deleteContact,
   exportContacts,
-  fetchContact,
   openTicketFor,
   updateContact,
   useContactLiveUpdates,

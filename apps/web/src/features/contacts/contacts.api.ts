@@ -1,64 +1,26 @@
-import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   CONTACT_UPLOAD_MAX_ROWS,
-  type ContactDetailView,
+  contactsContract,
   type ContactEvent,
   type ContactInput,
-  type ContactListPage,
   type ContactOption,
   type ContactUploadResult,
-  type ContactView,
   type TicketCreateInput,
   type TicketView,
 } from '@atendi/shared';
-import { ApiError, api } from '../../api/http-client';
+import { ApiError, api, call } from '../../api/http-client';
+import { applyContactEventToCache } from '../../api/queries/contacts';
 import { useCompanyEvent } from '../../api/socket';
-import { removeFromPages, updatePagedLists, upsertIntoPages } from '../../lib/paged-cache';
-import type { PagedSource } from '../../lib/use-paged-list';
 
-type ContactsData = InfiniteData<ContactListPage, number>;
+// The contacts page's changes, import and export; what it reads is api/queries/contacts.ts.
 
-export const contactsKeys = {
-  lists: ['contacts', 'page'] as const,
-  list: (search: string) => ['contacts', 'page', search] as const,
-  detail: (id: number) => ['contacts', 'detail', id] as const,
-};
-
-export const fetchContactsPage = (searchParam: string, pageNumber: number) =>
-  api.get<ContactListPage>('/contacts', { query: { searchParam, pageNumber } });
-export const fetchContact = (id: number) => api.get<ContactDetailView>(`/contacts/${id}`);
 export const createContact = (input: ContactInput) =>
-  api.post<ContactDetailView>('/contacts', input);
+  call(contactsContract.createContact, { body: input });
 export const updateContact = (id: number, input: ContactInput) =>
-  api.put<ContactDetailView>(`/contacts/${id}`, input);
-export const deleteContact = (id: number) => api.delete(`/contacts/${id}`);
-
-export const contactsList: PagedSource<'contacts', ContactListPage> = {
-  queryKey: contactsKeys.list,
-  rowsKey: 'contacts',
-  fetchPage: fetchContactsPage,
-};
-
-const matchesSearch = (contact: ContactView, search: string) => {
-  const term = search.trim().toLowerCase();
-  const digits = term.replace(/\D/g, '');
-  return (
-    contact.name.toLowerCase().includes(term) ||
-    contact.number.includes(term) ||
-    (digits !== '' && contact.number.includes(digits))
-  );
-};
-
-export const applyContactEventToCache = (queryClient: QueryClient, event: ContactEvent) => {
-  updatePagedLists<ContactsData>(queryClient, contactsKeys.lists, (data, search) => {
-    if (event.action === 'delete') return removeFromPages(data, 'contacts', event.contactId);
-    const { extraInfo: _extraInfo, ...contact } = event.contact;
-    return upsertIntoPages(data, 'contacts', contact, matchesSearch(contact, search));
-  });
-  if (event.action === 'delete')
-    queryClient.removeQueries({ queryKey: contactsKeys.detail(event.contactId) });
-  else queryClient.setQueryData(contactsKeys.detail(event.contact.id), event.contact);
-};
+  call(contactsContract.updateContact, { params: { id }, body: input });
+export const deleteContact = (id: number) =>
+  call(contactsContract.deleteContact, { params: { id } });
 
 // company-{id}-contact: { action, contact } or { action: 'delete', contactId }.
 export const useContactLiveUpdates = () => {
@@ -99,9 +61,8 @@ export const uploadContacts = async (
   onProgress({ done: 0, total: rows.length });
   for (let start = 0; start < rows.length; start += CONTACT_UPLOAD_MAX_ROWS) {
     const chunk = rows.slice(start, start + CONTACT_UPLOAD_MAX_ROWS);
-    const answer = await api.post<ContactUploadResult>('/contacts/upload', {
-      rows: chunk,
-      firstRow: start + 2,
+    const answer = await call(contactsContract.uploadContacts, {
+      body: { rows: chunk, firstRow: start + 2 },
     });
     result.newContacts.push(...answer.newContacts);
     result.errorBag.push(...answer.errorBag);
@@ -111,7 +72,7 @@ export const uploadContacts = async (
 };
 
 // POST /contacts/import: the phone's address book, where the connection offers it.
-export const importPhoneContacts = () => api.post<ContactUploadResult>('/contacts/import', {});
+export const importPhoneContacts = () => call(contactsContract.importPhoneContacts, { body: {} });
 
 // --- Export (SPEC §9: CSV with ';' of name, number and email) ----------------------------------
 
@@ -129,7 +90,7 @@ export const contactsCsv = (contacts: Pick<ContactOption, 'name' | 'number' | 'e
     .join('\r\n');
 
 export const exportContacts = async () => {
-  const contacts = await api.get<ContactOption[]>('/contacts/list');
+  const contacts = await call(contactsContract.listContactOptions);
   // The BOM makes spreadsheet programs read the accents as UTF-8.
   const blob = new Blob(['\uFEFF', contactsCsv(contacts), '\r\n'], {
     type: 'text/csv;charset=utf-8',

@@ -1,7 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
-import type { DashboardTicketsDay, DashboardTicketsUsers, DashboardView } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import {
+  dashboardContract,
+  type DashboardTicketsDay,
+  type DashboardTicketsUsers,
+  type DashboardView,
+} from '@atendi/shared';
+import { call } from '../../api/http-client';
 import { ERROR_TOAST_MS } from '../../api/toasts';
 import { i18n } from '../../i18n/i18n';
 import type { AppliedFilter } from './dashboard-filter';
@@ -37,7 +42,7 @@ const toastingFailure =
 export const useDashboardView = (query: AppliedFilter['view']) =>
   useQuery({
     queryKey: dashboardKeys.view(query),
-    queryFn: ({ signal }) => api.get<DashboardView>('/dashboard', { query, signal }),
+    queryFn: ({ signal }) => call(dashboardContract.getDashboard, { query }, { signal }),
     ...liveFigures,
   });
 
@@ -46,8 +51,7 @@ export const useTicketsPerUser = (range: ChartRange) =>
   useQuery({
     queryKey: dashboardKeys.ticketsUsers(range),
     queryFn: toastingFailure(
-      (signal) =>
-        api.get<DashboardTicketsUsers>('/dashboard/ticketsUsers', { query: range, signal }),
+      (signal) => call(dashboardContract.getTicketsByUser, { query: range }, { signal }),
       'dashboard.charts.ticketsUsers.failed',
     ),
     meta: { silent: true },
@@ -59,7 +63,7 @@ export const useTicketsPerDay = (range: ChartRange) =>
   useQuery({
     queryKey: dashboardKeys.ticketsDay(range),
     queryFn: toastingFailure(
-      (signal) => api.get<DashboardTicketsDay>('/dashboard/ticketsDay', { query: range, signal }),
+      (signal) => call(dashboardContract.getTicketsByDay, { query: range }, { signal }),
       'dashboard.charts.ticketsDay.failed',
     ),
     meta: { silent: true },

@@ -1,11 +1,11 @@
 import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import type {
-  FileListEvent,
-  FileListsPage,
-  FileListUpdateInput,
-  FileListView,
+import {
+  filesContract,
+  type FileListEvent,
+  type FileListsPage,
+  type FileListUpdateInput,
 } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import { call } from '../../api/http-client';
 import { useCompanyEvent } from '../../api/socket';
 import { removeFromPages, updatePagedLists, upsertIntoPages } from '../../lib/paged-cache';
 import type { PagedSource } from '../../lib/use-paged-list';
@@ -18,13 +18,14 @@ export const filesKeys = {
 };
 
 export const fetchFilesPage = (searchParam: string, pageNumber: number) =>
-  api.get<FileListsPage>('/files', { query: { searchParam, pageNumber } });
+  call(filesContract.listFileLists, { query: { searchParam, pageNumber } });
 // POST takes the same body as PUT; a new list's options carry no id.
 export const createFileList = (input: FileListUpdateInput) =>
-  api.post<FileListView>('/files', input);
+  call(filesContract.createFileList, { body: input });
 export const updateFileList = (id: number, input: FileListUpdateInput) =>
-  api.put<FileListView>(`/files/${id}`, input);
-export const deleteFileList = (id: number) => api.delete(`/files/${id}`);
+  call(filesContract.updateFileList, { params: { id }, body: input });
+export const deleteFileList = (id: number) =>
+  call(filesContract.deleteFileList, { params: { id } });
 
 export type OptionUpload = { optionId: number; name: string; file: File };
 
@@ -37,7 +38,7 @@ export const uploadOptionFile = (listId: number, upload: OptionUpload) => {
   body.append('name', upload.name);
   body.append('mediaType', upload.file.type);
   body.append('files', upload.file);
-  return api.post<FileListView>(`/files/uploadList/${listId}`, body);
+  return call(filesContract.uploadFileListFiles, { params: { id: listId }, body });
 };
 
 export const filesList: PagedSource<'files', FileListsPage> = {

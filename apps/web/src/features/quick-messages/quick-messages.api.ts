@@ -1,12 +1,13 @@
 import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import type {
-  QuickMessageEvent,
-  QuickMessageInput,
-  QuickMessagesPage,
-  QuickMessageUpdateInput,
-  QuickMessageView,
+import {
+  quickMessagesContract,
+  type QuickMessageEvent,
+  type QuickMessagesPage,
+  type QuickMessageUpdateInput,
+  type QuickMessageView,
+  type RouteInput,
 } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import { call } from '../../api/http-client';
 import { useCompanyEvent } from '../../api/socket';
 import { removeFromPages, updatePagedLists, upsertIntoPages } from '../../lib/paged-cache';
 import type { PagedSource } from '../../lib/use-paged-list';
@@ -18,23 +19,27 @@ export const quickMessagesKeys = {
   list: (search: string) => ['quick-messages', 'page', search] as const,
 };
 
+// What the dialog sends: the scope only when the user may choose it (the API defaults the rest).
+type QuickMessageCreate = RouteInput<typeof quickMessagesContract.createQuickMessage>['body'];
+
 export const fetchQuickMessagesPage = (searchParam: string, pageNumber: number) =>
-  api.get<QuickMessagesPage>('/quick-messages', { query: { searchParam, pageNumber } });
-export const createQuickMessage = (input: Partial<QuickMessageInput>) =>
-  api.post<QuickMessageView>('/quick-messages', input);
+  call(quickMessagesContract.listQuickMessages, { query: { searchParam, pageNumber } });
+export const createQuickMessage = (input: QuickMessageCreate) =>
+  call(quickMessagesContract.createQuickMessage, { body: input });
 export const updateQuickMessage = (id: number, input: QuickMessageUpdateInput) =>
-  api.put<QuickMessageView>(`/quick-messages/${id}`, input);
-export const deleteQuickMessage = (id: number) => api.delete(`/quick-messages/${id}`);
+  call(quickMessagesContract.updateQuickMessage, { params: { id }, body: input });
+export const deleteQuickMessage = (id: number) =>
+  call(quickMessagesContract.deleteQuickMessage, { params: { id } });
 
 // SPEC §7: media-upload takes the form fields typeArch and file.
 export const uploadQuickMessageMedia = (id: number, file: File) => {
   const body = new FormData();
   body.append('typeArch', 'quickMessage');
   body.append('file', file);
-  return api.post<QuickMessageView>(`/quick-messages/${id}/media-upload`, body);
+  return call(quickMessagesContract.uploadQuickMessageMedia, { params: { id }, body });
 };
 export const removeQuickMessageMedia = (id: number) =>
-  api.delete<QuickMessageView>(`/quick-messages/${id}/media-upload`);
+  call(quickMessagesContract.removeQuickMessageMedia, { params: { id } });
 
 export const quickMessagesList: PagedSource<'records', QuickMessagesPage> = {
   queryKey: quickMessagesKeys.list,

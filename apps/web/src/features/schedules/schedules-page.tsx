@@ -23,7 +23,7 @@ import {
   countOf,
   deleteSchedule,
   schedulesOf,
-  useContact,
+  useLinkedContact,
   useScheduleList,
   useSchedulesLiveUpdates,
   type ContactChoice,
@@ -55,7 +55,7 @@ export const SchedulesPage = () => {
   });
 
   const linkedContactId = contactIdOf(params.get('contactId'));
-  const linkedContact = useContact(linkedContactId);
+  const linkedContact = useLinkedContact(linkedContactId);
   useEffect(() => {
     if (!linkedContactId || !linkedContact.data) return;
     setEditor({ open: true, schedule: null, contact: linkedContact.data });

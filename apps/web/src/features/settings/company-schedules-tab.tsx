@@ -10,7 +10,8 @@ import { LoadingBox } from '../../components/loading-box';
 import { SchedulesEditor } from '../../components/schedules-editor';
 import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../lib/form-delay';
 import { scheduleRowsFor, scheduleRowsSchema } from '../../lib/schedules';
-import { useOwnCompany, useSaveCompanySchedules } from './settings.api';
+import { useOwnCompany } from '../../api/queries/companies';
+import { useSaveCompanySchedules } from './settings.api';
 
 const schedulesFormSchema = z.object({
   schedules: scheduleRowsSchema('settings.schedules.invalidTime'),

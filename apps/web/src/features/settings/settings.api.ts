@@ -1,12 +1,18 @@
-import type { ScheduleSlot, SettingKey } from '@atendi/shared';
+import {
+  companiesContract,
+  settingsContract,
+  type RouteInput,
+  type SettingKey,
+} from '@atendi/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/http-client';
+import { call } from '../../api/http-client';
+import { setOwnCompany } from '../../api/queries/companies';
 import type { CompanySetting } from '../../api/session';
 import { useCompanyEvent } from '../../api/socket';
 import { settingsQueryKey } from '../../app/layout/use-shell-data';
 
 // The same cache entry the shell reads (drawer, initial side menu), so a change shows everywhere.
-export const fetchSettings = () => api.get<CompanySetting[]>('/settings/');
+export const fetchSettings = () => call(settingsContract.listSettings);
 
 export const useSettings = () => useQuery({ queryKey: settingsQueryKey, queryFn: fetchSettings });
 
@@ -21,7 +27,7 @@ export const useUpdateSetting = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ key, value }: { key: SettingKey; value: string }) =>
-      api.put<CompanySetting>(`/settings/${key}`, { value }),
+      call(settingsContract.updateSetting, { params: { key }, body: { value } }),
     // Shown at once; put back if the server refuses.
     onMutate: async (setting) => {
       await queryClient.cancelQueries({ queryKey: settingsQueryKey });
@@ -55,22 +61,19 @@ export const useLiveSettings = () => {
   });
 };
 
-type OwnCompany = { id: number; schedules: ScheduleSlot[] };
-
-const ownCompanyKey = (companyId: number) => ['own-company', companyId] as const;
-
-export const useOwnCompany = (companyId: number) =>
-  useQuery({
-    queryKey: ownCompanyKey(companyId),
-    queryFn: () => api.get<OwnCompany>(`/companies/${companyId}`),
-  });
+type CompanySchedules = RouteInput<
+  typeof companiesContract.updateCompanySchedules
+>['body']['schedules'];
 
 export const useSaveCompanySchedules = (companyId: number) => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (schedules: ScheduleSlot[]) =>
-      api.put<OwnCompany>(`/companies/${companyId}/schedules`, { schedules }),
-    onSuccess: (company) => queryClient.setQueryData(ownCompanyKey(companyId), company),
+    mutationFn: (schedules: CompanySchedules) =>
+      call(companiesContract.updateCompanySchedules, {
+        params: { id: companyId },
+        body: { schedules },
+      }),
+    onSuccess: (company) => setOwnCompany(queryClient, company),
     meta: { silent: true },
   });
 };

@@ -22,12 +22,12 @@ import { LoadingBox } from '../../components/loading-box';
 import { MB } from '@atendi/shared';
 import { formatBytes } from '../../lib/bytes';
 import { CheckoutDialog } from './checkout-dialog';
+import { usePublicPlans } from '../../api/queries/plans';
 import { formatPlanPrice, planFlags, planLimits } from './plan-format';
 import {
   isPurchasable,
   useCanSubscribe,
   useLiveSubscriptions,
-  usePurchasablePlans,
   useSubscriptionsOverview,
   type PlanView,
 } from './subscriptions.api';
@@ -127,7 +127,7 @@ const PlanCard = ({
 // SPEC §2 /subscribe: the plans with a subscribe button each; the checkout steps follow.
 export const SubscribePage = () => {
   const { t } = useTranslation();
-  const plans = usePurchasablePlans();
+  const plans = usePublicPlans();
   const overview = useSubscriptionsOverview();
   useLiveSubscriptions();
   const canSubscribe = useCanSubscribe();

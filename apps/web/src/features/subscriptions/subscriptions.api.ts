@@ -1,47 +1,33 @@
-import type {
-  BillingDetails,
-  CheckoutResult,
-  CompanyView,
-  PlanView,
-  SubscriptionsOverview,
+import {
+  subscriptionsContract,
+  type BillingDetails,
+  type PlanView,
+  type SubscriptionsOverview,
 } from '@atendi/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/http-client';
+import { call } from '../../api/http-client';
+import { refreshOwnCompany, useOwnCompany as useCompany } from '../../api/queries/companies';
 import { useCurrentSession } from '../../api/session';
 import { useCompanyEvent } from '../../api/socket';
 
 export type { BillingDetails, PlanView, SubscriptionsOverview };
 
 export const subscriptionsKey = ['subscriptions'] as const;
-const plansKey = ['purchasable-plans'] as const;
 
 // GET /subscriptions: the company's subscriptions and invoices (newest first), and whether this
 // server can take payments at all. Usable while the company is not active.
 export const useSubscriptionsOverview = () =>
   useQuery({
     queryKey: subscriptionsKey,
-    queryFn: ({ signal }) => api.get<SubscriptionsOverview>('/subscriptions', { signal }),
+    queryFn: ({ signal }) => call(subscriptionsContract.getSubscriptions, {}, { signal }),
   });
-
-const companyKey = ['own-company'] as const;
 
 // GET /companies/{id}: the company as it is now, with its storage used and allowed.
 export const useOwnCompany = () => {
   const { user } = useCurrentSession();
-  return useQuery({
-    queryKey: [...companyKey, user.company.id],
-    queryFn: ({ signal }) => api.get<CompanyView>(`/companies/${user.company.id}`, { signal }),
-    // Only the storage card reads it: a failed read hides the card rather than toasting.
-    meta: { silent: true },
-  });
+  // Only the storage card reads it: a failed read hides the card rather than toasting.
+  return useCompany(user.company.id, { silent: true });
 };
-
-// GET /plans/list: the plans anyone may sign up for or buy.
-export const usePurchasablePlans = () =>
-  useQuery({
-    queryKey: plansKey,
-    queryFn: ({ signal }) => api.get<PlanView[]>('/plans/list', { signal }),
-  });
 
 // A plan can be bought online once a super user gave it a price at the payment provider.
 export const isPurchasable = (plan: Pick<PlanView, 'stripePriceId'>) => Boolean(plan.stripePriceId);
@@ -56,7 +42,7 @@ export const useCanSubscribe = () => {
 export const useCheckout = () =>
   useMutation({
     mutationFn: (input: { planId: number; billing: BillingDetails }) =>
-      api.post<CheckoutResult>('/subscriptions/checkout', input),
+      call(subscriptionsContract.createCheckout, { body: input }),
     // The checkout steps show SPEC §8's alert themselves.
     meta: { silent: true },
   });
@@ -70,6 +56,6 @@ export const useLiveSubscriptions = () => {
   useCompanyEvent('invoice', reload);
   useCompanyEvent('company', () => {
     reload();
-    void queryClient.invalidateQueries({ queryKey: companyKey });
+    void refreshOwnCompany(queryClient);
   });
 };

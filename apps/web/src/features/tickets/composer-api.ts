@@ -1,12 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  ChatMessageView,
-  QuickMessageEvent,
-  QuickMessageView,
-  TemplateList,
-  TemplateSendInput,
+import {
+  quickMessagesContract,
+  type ChatMessageView,
+  type QuickMessageEvent,
+  type QuickMessageView,
+  type TemplateList,
+  type TemplateSendInput,
 } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import { api, call } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
 import { useCompanyEvent } from '../../api/socket';
 import { applyMessagesToCache, closeReplyWindow, isWindowClosedError } from './tickets.api';
@@ -74,7 +75,7 @@ export const fetchQuickMessageFile = async (
 };
 
 export const fetchQuickMessages = (companyId: number, userId: number) =>
-  api.get<QuickMessageView[]>('/quick-messages/list', { query: { companyId, userId } });
+  call(quickMessagesContract.listAllQuickMessages, { query: { companyId, userId } });
 
 // The composer's quick answers: fetched the first time "/" is typed, then kept and refreshed live.
 export const useQuickMessages = (enabled: boolean) => {

@@ -5,16 +5,18 @@ import {
   type InfiniteData,
   type QueryClient,
 } from '@tanstack/react-query';
-import type {
-  ContactDetailView,
-  ContactEvent,
-  ContactUpdateInput,
-  TagOption,
-  TicketListPage,
-  TicketNoteView,
-  TicketView,
+import {
+  contactsContract,
+  type ContactDetailView,
+  type ContactEvent,
+  type ContactUpdateInput,
+  type TagOption,
+  type TicketListPage,
+  type TicketNoteView,
+  type TicketView,
 } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import { api, call } from '../../api/http-client';
+import { contactKeys } from '../../api/queries/contacts';
 import { useCompanyEvent } from '../../api/socket';
 import { applyTicketEventToCache, ticketsKeys, useTicketViewer } from './tickets.api';
 
@@ -24,14 +26,12 @@ import { applyTicketEventToCache, ticketsKeys, useTicketViewer } from './tickets
 export type TicketNote = TicketNoteView;
 
 export const contactDrawerKeys = {
-  contact: (id: number) => ['contacts', 'detail', id] as const,
   notes: (ticketId: number) => ['tickets', 'notes', ticketId] as const,
   tagOptions: ['tags', 'list'] as const,
 };
 
-export const fetchContact = (id: number) => api.get<ContactDetailView>(`/contacts/${id}`);
 export const updateContact = (id: number, input: ContactUpdateInput) =>
-  api.put<ContactDetailView>(`/contacts/${id}`, input);
+  call(contactsContract.updateContact, { params: { id }, body: input });
 export const fetchTicketNotes = (ticketId: number, contactId: number) =>
   api.get<TicketNote[]>('/ticket-notes/list', { query: { ticketId, contactId } });
 export const addTicketNote = (input: { note: string; ticketId: number; contactId: number }) =>
@@ -49,7 +49,7 @@ const withContact = (ticket: TicketView, contact: ContactDetailView): TicketView
 };
 
 export const applyContactToCache = (queryClient: QueryClient, contact: ContactDetailView) => {
-  queryClient.setQueryData(contactDrawerKeys.contact(contact.id), contact);
+  queryClient.setQueryData(contactKeys.detail(contact.id), contact);
   queryClient.setQueriesData<TicketView>({ queryKey: ticketsKeys.details }, (ticket) =>
     ticket ? withContact(ticket, contact) : ticket,
   );
@@ -73,12 +73,9 @@ export const useContactLiveUpdates = () => {
     if ((event?.action === 'update' || event?.action === 'create') && event.contact)
       applyContactToCache(queryClient, event.contact);
     else if (event?.action === 'delete' && typeof event.contactId === 'number')
-      queryClient.removeQueries({ queryKey: contactDrawerKeys.contact(event.contactId) });
+      queryClient.removeQueries({ queryKey: contactKeys.detail(event.contactId) });
   });
 };
-
-export const useContact = (id: number) =>
-  useQuery({ queryKey: contactDrawerKeys.contact(id), queryFn: () => fetchContact(id) });
 
 export const useUpdateContact = (id: number) => {
   const queryClient = useQueryClient();

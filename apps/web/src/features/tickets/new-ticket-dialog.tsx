@@ -12,12 +12,13 @@ import {
   Stack,
   TextField,
 } from '@mui/material';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { can, type TicketCreateInput, type TicketView } from '@atendi/shared';
 import { api } from '../../api/http-client';
 import { useConnections } from '../../api/queries/connections';
+import { useContactSearch } from '../../api/queries/contacts';
 import { useQueues } from '../../api/queries/queues';
 import { useCurrentSession } from '../../api/session';
 import { ERROR_TOAST_MS } from '../../api/toasts';
@@ -32,14 +33,7 @@ export const MIN_SEARCH_LENGTH = 3;
 export type QueueChoice = { id: number; name: string; color: string };
 export type ConnectionChoice = { id: number; name: string };
 type ContactChoice = { id: number; name: string; number: string };
-type ContactsPage = { contacts: ContactChoice[]; hasMore: boolean; count: number };
 
-export const ticketDialogKeys = {
-  contacts: (term: string) => ['tickets', 'dialog', 'contacts', term] as const,
-};
-
-const searchContacts = (searchParam: string) =>
-  api.get<ContactsPage>('/contacts', { query: { searchParam, pageNumber: 1 } });
 export const createTicket = (input: TicketCreateInput) => api.post<TicketView>('/tickets', input);
 
 // The text typed into a search box as the API should see it: after 500 ms, and only from 3 characters.
@@ -170,12 +164,7 @@ const NewTicketForm = ({
   const [whatsappId, setWhatsappId] = useState<number | ''>('');
 
   const term = useSearchTerm(contactInput);
-  const found = useQuery({
-    queryKey: ticketDialogKeys.contacts(term),
-    queryFn: () => searchContacts(term),
-    enabled: term !== '',
-    staleTime: 0,
-  });
+  const found = useContactSearch(term);
   const isShort = contactInput.trim().length < MIN_SEARCH_LENGTH;
 
   const create = useMutation({

@@ -7,12 +7,12 @@ import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import {
   isUpcomingSchedule,
+  schedulesContract,
   type ScheduleEvent,
   type ScheduleInput,
-  type SchedulesPage,
   type ScheduleView,
 } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import { call } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
 import { useCompanyEvent } from '../../api/socket';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -29,15 +29,13 @@ export const schedulesKeys = {
 
 // Newest send time first: a contact's upcoming schedules are the first page.
 const fetchContactSchedules = async (contactId: number) =>
-  (
-    await api.get<SchedulesPage>('/schedules', {
-      query: { contactId, schedulePageNumber: 1 },
-    })
-  ).schedules;
+  (await call(schedulesContract.listSchedules, { query: { contactId, schedulePageNumber: 1 } }))
+    .schedules;
 
-export const createSchedule = (input: ScheduleInput) => api.post<ScheduleView>('/schedules', input);
+export const createSchedule = (input: ScheduleInput) =>
+  call(schedulesContract.createSchedule, { body: input });
 
-const deleteSchedule = (id: number) => api.delete<void>(`/schedules/${id}`);
+const deleteSchedule = (id: number) => call(schedulesContract.deleteSchedule, { params: { id } });
 
 // The plan decides whether schedules exist at all (SPEC §6).
 export const useHasSchedules = () => Boolean(useCurrentSession().user.company?.plan?.useSchedules);

@@ -1,10 +1,11 @@
-import type {
-  CompaniesPage,
-  CompanyStatus,
-  CompanyView,
-  CreatedCompany,
-  Recurrence,
-  SubscriptionsOverview,
+import {
+  companiesContract,
+  subscriptionsContract,
+  type CompaniesPage,
+  type CompanyStatus,
+  type CompanyView,
+  type CreatedCompany,
+  type Recurrence,
 } from '@atendi/shared';
 import {
   useInfiniteQuery,
@@ -14,7 +15,7 @@ import {
   type InfiniteData,
   type QueryClient,
 } from '@tanstack/react-query';
-import { api } from '../../../api/http-client';
+import { call } from '../../../api/http-client';
 import { useCompanyEvent } from '../../../api/socket';
 
 export type Company = CompanyView;
@@ -39,10 +40,11 @@ export const useCompanies = (searchParam: string) =>
   useInfiniteQuery({
     queryKey: [...companiesKey, searchParam],
     queryFn: ({ pageParam, signal }) =>
-      api.get<CompaniesPage>('/companies', {
-        query: { searchParam, pageNumber: pageParam },
-        signal,
-      }),
+      call(
+        companiesContract.listCompanies,
+        { query: { searchParam, pageNumber: pageParam } },
+        { signal },
+      ),
     initialPageParam: 1,
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
   });
@@ -105,7 +107,7 @@ const silent = { silent: true };
 export const useCreateCompany = () => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CompanyInput) => api.post<CreatedCompany>('/companies', input),
+    mutationFn: (input: CompanyInput) => call(companiesContract.createCompany, { body: input }),
     onSuccess: ({ adminPassword: _secret, ...company }) => putCompany(queryClient, company),
     meta: silent,
   });
@@ -115,7 +117,7 @@ export const useUpdateCompany = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, ...input }: Partial<CompanyInput> & { id: number; expire?: boolean }) =>
-      api.put<Company>(`/companies/${id}`, input),
+      call(companiesContract.updateCompany, { params: { id }, body: input }),
     onSuccess: (company) => putCompany(queryClient, company),
     meta: silent,
   });
@@ -124,7 +126,7 @@ export const useUpdateCompany = () => {
 export const useDeleteCompany = () => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.delete(`/companies/${id}`),
+    mutationFn: (id: number) => call(companiesContract.deleteCompany, { params: { id } }),
     onSuccess: (_data, id) => dropCompany(queryClient, id),
     meta: silent,
   });
@@ -135,7 +137,11 @@ export const useCompanySubscriptions = (companyId: number | null) =>
   useQuery({
     queryKey: ['company-subscriptions', companyId],
     queryFn: ({ signal }) =>
-      api.get<SubscriptionsOverview>('/subscriptions', { query: { companyId }, signal }),
+      call(
+        subscriptionsContract.getSubscriptions,
+        { query: { companyId: companyId ?? undefined } },
+        { signal },
+      ),
     enabled: companyId !== null,
     // Opened to look at now: never an old copy.
     staleTime: 0,

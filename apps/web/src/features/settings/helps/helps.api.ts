@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../api/http-client';
+import { helpsContract } from '@atendi/shared';
+import { call } from '../../../api/http-client';
 import { helpVideosKey, type HelpVideo } from '../../../lib/help-videos';
 
 export type Help = HelpVideo;
@@ -12,7 +13,9 @@ export const useSaveHelp = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, ...input }: HelpInput & { id?: number }) =>
-      id ? api.put<Help>(`/helps/${id}`, input) : api.post<Help>('/helps', input),
+      id
+        ? call(helpsContract.updateHelp, { params: { id }, body: input })
+        : call(helpsContract.createHelp, { body: input }),
     onSuccess: (help) =>
       queryClient.setQueryData<Help[]>(helpVideosKey, (helps = []) =>
         helps.some((item) => item.id === help.id)
@@ -26,7 +29,7 @@ export const useSaveHelp = () => {
 export const useDeleteHelp = () => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.delete(`/helps/${id}`),
+    mutationFn: (id: number) => call(helpsContract.deleteHelp, { params: { id } }),
     onSuccess: (_data, id) =>
       queryClient.setQueryData<Help[]>(helpVideosKey, (helps = []) =>
         helps.filter((item) => item.id !== id),

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../api/http-client';
+import { planPricesContract, plansContract } from '@atendi/shared';
+import { call } from '../../../api/http-client';
 import type { Plan } from '../../../api/session';
 
 export type { Plan };
@@ -17,7 +18,7 @@ export const planFeatures = [
 const plansKey = ['plans-all'] as const;
 
 export const usePlans = () =>
-  useQuery({ queryKey: plansKey, queryFn: () => api.get<Plan[]>('/plans/all') });
+  useQuery({ queryKey: plansKey, queryFn: () => call(plansContract.listAllPlans) });
 
 // SPEC §9: plan values in pt-br format with two decimals.
 const planValueFormat = new Intl.NumberFormat('pt-BR', {
@@ -32,7 +33,9 @@ export const useSavePlan = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, ...input }: PlanInput & { id?: number }) =>
-      id ? api.put<Plan>(`/plans/${id}`, input) : api.post<Plan>('/plans', input),
+      id
+        ? call(plansContract.updatePlan, { params: { id }, body: input })
+        : call(plansContract.createPlan, { body: input }),
     onSuccess: (plan) =>
       queryClient.setQueryData<Plan[]>(plansKey, (plans = []) =>
         plans.some((item) => item.id === plan.id)
@@ -48,7 +51,7 @@ export const useSavePlan = () => {
 export const useSyncPlanPrice = () => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.post<Plan>(`/plans/${id}/price`),
+    mutationFn: (id: number) => call(planPricesContract.syncPlanPrice, { params: { id } }),
     onSuccess: (plan) =>
       queryClient.setQueryData<Plan[]>(plansKey, (plans = []) =>
         plans.map((item) => (item.id === plan.id ? plan : item)),
@@ -60,7 +63,7 @@ export const useSyncPlanPrice = () => {
 export const useDeletePlan = () => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.delete(`/plans/${id}`),
+    mutationFn: (id: number) => call(plansContract.deletePlan, { params: { id } }),
     onSuccess: (_data, id) =>
       queryClient.setQueryData<Plan[]>(plansKey, (plans = []) =>
         plans.filter((item) => item.id !== id),
