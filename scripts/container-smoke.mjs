@@ -1,21 +1,20 @@
 // node scripts/container-smoke.mjs API_URL WEB_URL EMAIL PASSWORD: what scripts/container-check.sh
 // asks of a running image: ready, the web app served with its runtime config, and a message from a
 // simulated phone becoming a waiting conversation. Exits 1 naming the first thing that failed.
+import { eventually } from '../apps/api/test/eventually.ts';
+
 const [apiUrl, webUrl, email, password] = process.argv.slice(2);
 
 const fail = (what) => {
   console.error(`container check failed: ${what}`);
   process.exit(1);
 };
-const until = async (what, read, ms = 60_000) => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > deadline) fail(what);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-};
+// The tests' wait-until (Node runs its TypeScript as is), failing the way this script does.
+const until = (what, read, ms = 60_000) =>
+  eventually(() => read().catch(() => undefined), Boolean, what, {
+    timeoutMs: ms,
+    everyMs: 500,
+  }).catch(() => fail(what));
 
 const ready = await until('ready', async () => {
   const res = await fetch(`${apiUrl}/health/ready`);

@@ -1,9 +1,58 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
+
+// The PostgreSQL pass (TEST_PASS=postgres with TEST_DATABASE_URL: CI's second pass) runs the
+// PostgreSQL-only files (*.pg.test.ts) and these, whose subject is where PostgreSQL can behave
+// otherwise than the embedded database (one in-process connection, its own version, locale and type
+// parsers): work raced over several connections (locks, SKIP LOCKED claims, conditional updates,
+// unique conflicts, the pool), the job queue, time and counters computed in SQL, text search over the
+// trigram indexes, and what the schema and the driver do (constraints, triggers, JSON read back,
+// prepared statements, driver errors). Every other file runs once, on PGlite (README "Tests").
+const onBothDatabases = [
+  'src/db/prepared.test.ts', // statements per pooled connection
+  'src/db/schema.test.ts', // constraints, triggers, ten updates at once
+  'src/jobs/queue.test.ts', // claims, leases, retries, recurring runs on two nodes
+  'src/events/domain-events.test.ts', // durable listeners' jobs written in the caller's transaction
+  'src/channels/handover.test.ts', // session leases (advisory locks on PostgreSQL)
+  'src/channels/cloud/webhook.test.ts', // the webhook queue
+  'src/channels/baileys/auth-state.test.ts', // binary keys in JSON, a batch in one transaction
+  'src/channels/baileys/message-store.test.ts', // messages in JSON, pruned by date
+  'src/modules/auth/auth.test.ts', // refresh rotation and reset-code guesses raced
+  'src/modules/campaigns/campaigns.test.ts', // the dispatcher's claims and status changes
+  'src/modules/contact-lists/contact-lists.test.ts', // one number added at once, the checks queue
+  'src/modules/contacts/contacts.test.ts', // search over the trigram indexes, imports upserted
+  'src/modules/dashboard/dashboard.test.ts', // counters and time zones in SQL
+  'src/modules/messages/external-api.test.ts', // Idempotency-Key locks
+  'src/modules/messages/messages.test.ts', // the outbox, Idempotency-Key locks
+  'src/modules/plans/plan-limits.test.ts', // two creates racing for the last place
+  'src/modules/prompts/agent.test.ts', // five messages at once, one turn
+  'src/modules/queue-integrations/integration-runtime.test.ts', // a ticket's turns, one at a time
+  'src/modules/schedules/schedules.test.ts', // due schedules in a time zone
+  'src/modules/subscriptions/subscriptions.test.ts', // billing jobs on two nodes, due dates
+  'src/modules/templates/templates.test.ts', // a campaign's confirmation and the answer recorded
+  'src/modules/tickets/bot-rules.test.ts', // timers: business hours, due times
+  'src/modules/tickets/ingest.test.ts', // one contact and ticket under a burst
+  'src/modules/tickets/ingest-batch.test.ts', // parallel batches and redeliveries
+  'src/modules/tickets/tickets.test.ts', // transitions raced, search
+  'src/modules/uploads/storage.test.ts', // the storage quota under parallel uploads
+  'src/modules/whatsapps/whatsapps.test.ts', // secrets sealed once by nodes starting together
+  'test/route-walk.test.ts', // every route's SQL with foreign ids and malformed input
+];
+const here = path.dirname(fileURLToPath(import.meta.url));
+const missing = onBothDatabases.filter((file) => !existsSync(path.join(here, file)));
+if (missing.length) throw new Error(`apps/api/vitest.config.ts lists missing files: ${missing}`);
+const postgresPass = process.env.TEST_PASS === 'postgres';
+if (postgresPass && !process.env.TEST_DATABASE_URL)
+  throw new Error('TEST_PASS=postgres needs TEST_DATABASE_URL');
 
 export default defineProject({
   test: {
     name: 'api',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: postgresPass
+      ? ['src/**/*.pg.test.ts', 'test/**/*.pg.test.ts', ...onBothDatabases]
+      : ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Behaviour only PostgreSQL has (a server that drops connections) is tested only there.
     exclude: [
       ...(process.env.TEST_DATABASE_URL ? [] : ['**/*.pg.test.ts']),

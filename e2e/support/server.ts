@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { eventually } from '../../apps/api/test/eventually';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -79,6 +80,8 @@ const startOnce = async (extraEnv: Record<string, string>): Promise<RunningServe
       await admin.end();
     };
   }
+  const migrated = inject('migratedPgdata');
+  if (migrated) cpSync(migrated, path.join(dataDir, 'pgdata'), { recursive: true });
   let output = '';
   // The compiled API, as `npm start` runs it (`npm run test:e2e` builds it first).
   if (!existsSync(path.join(root, 'apps/api/dist/main.js')))

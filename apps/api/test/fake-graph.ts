@@ -46,8 +46,9 @@ export type FakeGraph = {
   closedWindows: Set<string>;
   // The next request whose path includes pathPart (any request when omitted) answers this error.
   failNext(error: FakeError | 'auth', pathPart?: string): void;
-  // The next request whose path includes pathPart answers only after delayMs (timeouts).
-  delayNext(delayMs: number, pathPart?: string): void;
+  // The next request whose path includes pathPart gets no answer: held until its caller gives up
+  // (timeouts).
+  holdNext(pathPart?: string): void;
   close(): Promise<void>;
 };
 
@@ -99,7 +100,7 @@ export const startFakeGraph = async (options: { token?: string } = {}): Promise<
   const templates = new Map<string, FakeTemplate[]>();
   const closedWindows = new Set<string>();
   const failures: { error: FakeError; pathPart?: string }[] = [];
-  const delays: { delayMs: number; pathPart?: string }[] = [];
+  const holds: { pathPart?: string }[] = [];
   let sequence = 0;
   let base = '';
 
@@ -148,10 +149,11 @@ export const startFakeGraph = async (options: { token?: string } = {}): Promise<
     }
     requests.push(record);
 
-    const delay = delays.findIndex((d) => !d.pathPart || url.pathname.includes(d.pathPart));
-    if (delay >= 0) {
-      const { delayMs } = delays.splice(delay, 1)[0];
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    const hold = holds.findIndex((h) => !h.pathPart || url.pathname.includes(h.pathPart));
+    if (hold >= 0) {
+      holds.splice(hold, 1);
+      await new Promise((resolve) => res.once('close', resolve));
+      return;
     }
 
     const failure = failures.findIndex((f) => !f.pathPart || url.pathname.includes(f.pathPart));
@@ -267,8 +269,8 @@ export const startFakeGraph = async (options: { token?: string } = {}): Promise<
     failNext(error, pathPart) {
       failures.push({ error: error === 'auth' ? authError : error, pathPart });
     },
-    delayNext(delayMs, pathPart) {
-      delays.push({ delayMs, pathPart });
+    holdNext(pathPart) {
+      holds.push({ pathPart });
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

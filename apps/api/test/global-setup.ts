@@ -20,7 +20,7 @@ declare module 'vitest' {
 }
 /* eslint-enable @typescript-eslint/consistent-type-definitions */
 
-// Migrates once; every test file then starts from a copy of this database (PGlite dump or PG template).
+// Migrates once; every test app then starts from a copy of this database (PGlite dump or PG template).
 // The teardown also removes what the workers' shared apps leave (harness.ts sharedTestApp): they end
 // with their worker, unclosed.
 export default async function setup(project: TestProject) {

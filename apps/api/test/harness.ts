@@ -139,8 +139,10 @@ export const createTestApp = async (
 // this module, and the app, outlive a file. Each test makes its own company. A file keeps its own
 // app (createTestApp) when it needs its own configuration, restarts the app or adds nodes, changes
 // the app itself (listeners, draining, listening by hand), the schema or the platform-wide rows
-// (plans, helps, announcements), or counts rows across every company. The app ends with its worker;
-// the global setup's teardown removes its data and database.
+// (plans, helps, announcements), counts rows across every company, or counts calls on the app's
+// objects (its background work makes some too). A spy on the shared app is restored whatever the
+// test's outcome (onTestFinished). The app ends with its worker; the global setup's teardown removes
+// its data and database.
 export type SharedTestContext = Omit<TestContext, 'restart' | 'spawnNode' | 'close'>;
 let shared: Promise<TestContext> | undefined;
 export const sharedTestApp = (): Promise<SharedTestContext> => (shared ??= createTestApp());

@@ -377,7 +377,7 @@ describe('graph client', () => {
       baseUrl: graph.url,
       timeoutMs: 100,
     });
-    graph.delayNext(1000);
+    graph.holdNext();
     const late = await client
       .sendMessage({ to: '1', type: 'text', text: { body: 'x' } })
       .catch((e: unknown) => e);

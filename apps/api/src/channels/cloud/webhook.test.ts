@@ -9,9 +9,10 @@ import {
   webhookBody,
   type FakeGraph,
 } from '../../../test/fake-graph';
+import { eventually } from '../../../test/eventually';
 import { createTestApp, makeCompany, type TestContext } from '../../../test/harness';
 import type { App } from '../../app';
-import { jobs, whatsapps } from '../../db/schema';
+import { jobs, messages, tickets, whatsapps } from '../../db/schema';
 import type { ChannelEventInput } from '../manager';
 import { WEBHOOK_QUEUE, type WebhookJob } from './inbox';
 
@@ -423,6 +424,15 @@ describe('POST /webhooks/whatsapp after a connection changed', () => {
       const row = await addConnection(name, phone, SECRET);
       expect((await post(textTo(phone, `wamid.${name}1`))).statusCode).toBe(200);
       if (change === 'delete') {
+        // Its first webhook becomes a conversation in the background: the connection goes once that
+        // is stored, with it.
+        await eventually(
+          () => t.db.select().from(messages).where(eq(messages.whatsappId, row.id)),
+          (stored) => stored.length === 1,
+          'the first webhook stored',
+        );
+        await t.db.delete(messages).where(eq(messages.whatsappId, row.id));
+        await t.db.delete(tickets).where(eq(tickets.whatsappId, row.id));
         await t.db.delete(jobs).where(eq(jobs.queue, WEBHOOK_QUEUE));
         await t.db.delete(whatsapps).where(eq(whatsapps.id, row.id));
       } else await t.db.update(whatsapps).set({ provider: 'beta' }).where(eq(whatsapps.id, row.id));
