@@ -32,10 +32,10 @@ const onBothDatabases = [
   'src/modules/schedules/schedules.test.ts', // due schedules in a time zone
   'src/modules/subscriptions/subscriptions.test.ts', // billing jobs on two nodes, due dates
   'src/modules/templates/templates.test.ts', // a campaign's confirmation and the answer recorded
-  'src/modules/tickets/bot-rules.test.ts', // timers: business hours, due times
-  'src/modules/tickets/ingest.test.ts', // one contact and ticket under a burst
-  'src/modules/tickets/ingest-batch.test.ts', // parallel batches and redeliveries
-  'src/modules/tickets/tickets.test.ts', // transitions raced, search
+  'src/modules/tickets/bots/bot-rules.test.ts', // timers: business hours, due times
+  'src/modules/tickets/inbound/ingest.test.ts', // one contact and ticket under a burst
+  'src/modules/tickets/inbound/ingest-batch.test.ts', // parallel batches and redeliveries
+  'src/modules/tickets/core/tickets.test.ts', // transitions raced, search
   'src/modules/uploads/storage.test.ts', // the storage quota under parallel uploads
   'src/modules/whatsapps/whatsapps.test.ts', // secrets sealed once by nodes starting together
   'test/route-walk.test.ts', // every route's SQL with foreign ids and malformed input
