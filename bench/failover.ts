@@ -21,7 +21,7 @@ import {
 } from './lib';
 import { prepareDatabase, seedBase } from './seed';
 
-// Two API nodes behind one address, the session's owner killed with -9 mid-burst (issue 20):
+// Two API nodes behind one address, the session's owner killed with -9 mid-burst:
 // `npx tsx bench/failover.ts [--messages 6000] [--sends 800] [--concurrency 64] [--runs 3]`.
 //
 // Each run: a fresh database (the ingest bench's), node A started and the simulator paired on it (so

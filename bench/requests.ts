@@ -67,7 +67,7 @@ const fail = (message: string): never => {
 const DAY_MS = 24 * 60 * 60 * 1000;
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
-// Issue 15: the dashboard's three calls over a 90-day period (the whole dataset), as an admin. The
+// The dashboard's three calls over a 90-day period (the whole dataset), as an admin. The
 // API's TIME_ZONE is the machine's (UTC on the bench machine), so calendar days are UTC days here.
 const dashboardRequests = (db: () => Sql, companyId: number): RequestDef[] => {
   const finalDate = isoDay(new Date());

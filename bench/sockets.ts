@@ -28,7 +28,7 @@ import {
 } from './lib';
 import { prepareDatabase } from './seed';
 
-// Idle sockets and one broadcast on a single API node (issue 19, target 4): `npx tsx bench/sockets.ts
+// Idle sockets and one broadcast on a single API node: `npx tsx bench/sockets.ts
 // [--sockets 10000] [--broadcasts 20] [--runs 3]`.
 //
 // Each run: a fresh database with two companies, the API as its own process with SIMULATOR_ENABLED, every

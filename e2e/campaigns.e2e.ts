@@ -7,7 +7,7 @@ import { launchBrowser } from './support/browser';
 import { logIn } from './support/pages';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
 
-// Issue 16 as an admin sees it: a contact list imported from an .xlsx, the sending interval set, a
+// Campaigns as an admin sees them: a contact list imported from an .xlsx, the sending interval set, a
 // campaign of two message variants sent to the simulated phones with its report moving live, and a
 // second campaign stopped after its first message and restarted without anyone getting it twice.
 // One flow in one browser page: the second test goes on from the first's list, settings and page.

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, expect } from 'vitest';
 import { takeCspViolations } from './browser';
 
-// Issue 12: the app must run under its Content-Security-Policy; any violation fails the test that
+// The app must run under its Content-Security-Policy; any violation fails the test that
 // caused it (or, for a beforeAll/afterAll page, the file).
 afterEach(() => {
   expect(takeCspViolations(), 'Content-Security-Policy violations').toEqual([]);

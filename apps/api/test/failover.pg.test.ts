@@ -10,7 +10,7 @@ import {
 } from './api-process';
 import { eventually } from './eventually';
 
-// Issue 20's "done when": two API processes on one PostgreSQL (and Redis, when the machine has it)
+// Failover: two API processes on one PostgreSQL (and Redis, when the machine has it)
 // behind a client that, like a load balancer, tries the other node when one does not answer. The
 // node running the WhatsApp session is killed with -9 in the middle of a burst of inbound and
 // outbound messages: nothing is refused with a 4xx, nothing accepted is lost or doubled, and the

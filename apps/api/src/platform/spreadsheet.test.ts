@@ -5,7 +5,7 @@ import { createSpreadsheetReader, type SheetLimits } from './spreadsheet';
 import { AppError } from './errors';
 import { sheetWithFarCells, sheetWithRows, spreadsheetBomb } from '../../test/spreadsheets';
 
-// Spreadsheets are read in worker threads with limits (issue 31): what they unpack to, their rows,
+// Spreadsheets are read in worker threads with limits: what they unpack to, their rows,
 // their memory and time, and how many are read at once.
 
 const limits: SheetLimits = { maxBytes: 32 * 1024 * 1024, maxRows: 20000 };

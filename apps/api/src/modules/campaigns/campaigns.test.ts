@@ -27,7 +27,7 @@ import { closeSockets, listenAs } from '../../../test/sockets';
 import { multipart } from '../../../test/multipart';
 import { CAMPAIGNS_JOB, DISPATCH_QUEUE } from './campaign-dispatcher';
 
-// Campaigns (SPEC §3, §4, §5, §7; issue 16): the rules of the rows, and the dispatcher that sends them
+// Campaigns (SPEC §3, §4, §5, §7): the rules of the rows, and the dispatcher that sends them
 // to every recipient once, paced, across cancels, restarts and a dispatcher that dies mid-send.
 
 let t: TestContext;

@@ -346,7 +346,7 @@ describe('contact list upload', () => {
     expect((await call('GET', `/contact-lists/${list.id}`)).json().contactsCount).toBe(0);
   });
 
-  // Issue 31: a 300 KB file that inflated to 300 MB froze the API for every company for 71 s.
+  // A 300 KB file that inflated to 300 MB once froze the API for every company for 71 s.
   it('refuses three spreadsheet bombs at once in under 2 s while /version answers in under 100 ms', async () => {
     const list = await newList();
     // It states 4 KB in its headers: only inflating tells.

@@ -362,7 +362,7 @@ describe('contact upload', () => {
     expect((await page('searchParam=Bulk')).count).toBe(0);
   });
 
-  // Issue 31: the web reads the .xlsx in the browser and sends its rows; the API never opens a file here.
+  // The web reads the .xlsx in the browser and sends its rows; the API never opens a file here.
   it('takes rows, never a spreadsheet: a zip bomb sent to it is refused at once, storing nothing', async () => {
     const before = (await page('')).count;
     const form = multipart({}, [

@@ -14,7 +14,7 @@ import { eventually } from '../../../test/eventually';
 import { inbound, outbound, pairedSimulator, ticketOf } from '../../../test/inbox';
 import { OPENAI_KEY, startFakeOpenAi, type FakeOpenAi } from '../../../test/fake-openai';
 
-// The AI agent answering customers (issue 17): simulator contacts write, the agent answers through the
+// The AI agent answering customers: simulator contacts write, the agent answers through the
 // outbox, hands conversations to people with its tool, and falls back to the queue when the provider
 // fails. The model is the local OpenAI-compatible stand-in, reached by the real SDK over HTTP.
 

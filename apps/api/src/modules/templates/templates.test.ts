@@ -32,7 +32,7 @@ import { multipart } from '../../../test/multipart';
 import { campaignShipping, contactListItems, messages, whatsapps } from '../../db/schema';
 import { isSealed } from '../../platform/secrets';
 
-// Cloud API templates and the 24-hour window (issue 16, "Official Cloud API realities"), against the
+// Cloud API templates and the 24-hour window, against the
 // Graph stand-in: the account's templates are synced, the inbox refuses free-form messages outside
 // the window and sends a template instead, and a campaign opens each conversation with one.
 

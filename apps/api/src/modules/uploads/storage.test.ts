@@ -27,7 +27,7 @@ import { eventually } from '../../../test/eventually';
 import { pairedSimulator, ticketOf } from '../../../test/inbox';
 import { multipart, type Part } from '../../../test/multipart';
 
-// Unbounded storage (issue 31): a cap on one request's files, a per-sender rate of uploads, and a
+// Bounded storage: a cap on one request's files, a per-sender rate of uploads, and a
 // per-company storage quota from the plan, kept exact under parallel uploads.
 
 const REQUEST_MAX_MB = 1;

@@ -330,7 +330,7 @@ describe('contact list import', () => {
       ),
     ).toBeTruthy();
 
-    // And a sheet past the server's reading limits (issue 31: rows, unpacked size, time).
+    // And a sheet past the server's reading limits (rows, unpacked size, time).
     await user.click(within(dialog).getByRole('button', { name: 'Elegir otro archivo' }));
     await user.upload(fileInput(), new File(['x'], 'enorme.xlsx', { type: XLSX_TYPE }));
     await user.click(await within(dialog).findByRole('button', { name: 'Importar' }));
