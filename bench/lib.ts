@@ -47,7 +47,7 @@ export const ingestDatabaseUrl =
 export const campaignsDatabaseUrl =
   process.env.BENCH_CAMPAIGNS_DATABASE_URL ??
   withDatabase(requestsDatabaseUrl, 'atendi_bench_campaigns');
-export const databaseName = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1));
+const databaseName = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1));
 
 // Creates the database when missing; with fresh, drops it first.
 export const ensureDatabase = async (url: string, fresh: boolean) => {
@@ -74,15 +74,11 @@ export type Sql = {
     values?: unknown[],
   ) => Promise<{ rows: T[] }>;
 };
-export const pgSql = (client: pg.ClientBase): Sql => ({
-  query: async <T extends pg.QueryResultRow>(text: string, values?: unknown[]) =>
-    client.query<T>(text, values),
-});
 
 // A bench's PGlite directory is the API's DATA_DIR: the database itself is in its pgdata folder, as
 // apps/api/src/db/client.ts's openDatabase puts it. Kept under /tmp, never in the repository.
-export const pgliteDefaultDir = path.join(tmpdir(), 'atendi-bench-pglite');
-export const pgliteDataFolder = (dataDir: string) => path.join(dataDir, 'pgdata');
+const pgliteDefaultDir = path.join(tmpdir(), 'atendi-bench-pglite');
+const pgliteDataFolder = (dataDir: string) => path.join(dataDir, 'pgdata');
 
 // `--pglite` (the default directory) or `--pglite <dir>`; undefined without the option.
 export const pgliteOption = (options: ReturnType<typeof args>, fallback = pgliteDefaultDir) => {
@@ -164,7 +160,7 @@ export const args = (argv = process.argv.slice(2)) => {
 
 // --- Measuring ---
 
-export const percentile = (sorted: number[], p: number) => {
+const percentile = (sorted: number[], p: number) => {
   if (!sorted.length) return NaN;
   const rank = Math.ceil((p / 100) * sorted.length) - 1;
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank))];

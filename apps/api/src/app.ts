@@ -86,7 +86,7 @@ export type App = FastifyInstance;
 // A readiness probe slower than this counts as failed (orchestrators wait a few seconds at most).
 const HEALTH_CHECK_TIMEOUT_MS = 2000;
 
-export type BuildAppOptions = {
+type BuildAppOptions = {
   config: Config;
   database: Database;
   // Tests pass a stream to read what would be logged; the redacting serializer always applies.

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ConfigError, StartRefused } from './config';
 
-export type StartBannerInput = {
+type StartBannerInput = {
   apiUrl: string;
   // Absent when SERVE_WEB=false (the API runs alone).
   webUrl?: string;

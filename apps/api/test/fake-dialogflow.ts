@@ -75,14 +75,14 @@ export type FakeDialogflow = {
   close(): Promise<void>;
 };
 
-export const SCOPES = [
+const SCOPES = [
   'https://www.googleapis.com/auth/cloud-platform',
   'https://www.googleapis.com/auth/dialogflow',
 ];
 // What a self-signed JWT without scopes names as its audience.
 const SERVICE_AUDIENCE = 'https://dialogflow.googleapis.com/';
 
-export const FALLBACK_INTENT: FakeIntent = {
+const FALLBACK_INTENT: FakeIntent = {
   displayName: 'Default Fallback Intent',
   keywords: [],
   texts: ['Perdón, no entendí. ¿Podés repetirlo?'],

@@ -47,15 +47,15 @@ export type JsonSchema = {
   description?: string;
 };
 
-export type ChatContentPart = { type: string; text?: string };
+type ChatContentPart = { type: string; text?: string };
 
-export type ChatToolCall = {
+type ChatToolCall = {
   id: string;
   type: 'function';
   function: { name: string; arguments: string };
 };
 
-export type ChatMessage = {
+type ChatMessage = {
   role: string;
   content?: string | ChatContentPart[] | null;
   tool_calls?: ChatToolCall[];
@@ -63,7 +63,7 @@ export type ChatMessage = {
   name?: string;
 };
 
-export type ChatTool = {
+type ChatTool = {
   type: 'function';
   function: { name: string; description?: string; parameters?: JsonSchema; strict?: boolean };
 };
@@ -109,7 +109,7 @@ export type FakeOpenAi = {
   close(): Promise<void>;
 };
 
-export const MODELS = ['gpt-4o-mini', 'gpt-4.1-mini', 'gpt-5-mini', 'llama3.2'];
+const MODELS = ['gpt-4o-mini', 'gpt-4.1-mini', 'gpt-5-mini', 'llama3.2'];
 
 const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -118,7 +118,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // A message's content as a model reads it: array parts (text, images…) contribute their text.
-export const messageText = (message: ChatMessage) => {
+const messageText = (message: ChatMessage) => {
   const { content } = message;
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';

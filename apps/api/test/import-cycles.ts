@@ -7,7 +7,7 @@ import ts from 'typescript';
 // like (`./x`, `../b/x`, `../../modules/b/x`). Packages are left out. Test files are left out: they may
 // set up what they need from anywhere.
 
-export type ImportGraph = Map<string, string[]>;
+type ImportGraph = Map<string, string[]>;
 
 const sourcesUnder = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

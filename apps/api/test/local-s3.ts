@@ -4,7 +4,7 @@ import path from 'node:path';
 import S3rver from 's3rver';
 import type { S3StorageConfig } from '../src/config';
 
-export const LOCAL_S3_BUCKET = 'atendi-test';
+const LOCAL_S3_BUCKET = 'atendi-test';
 
 export type LocalS3 = {
   // The STORAGE_DRIVER=s3 environment that points the API at this server.

@@ -141,7 +141,7 @@ export type ChannelDriver = {
 };
 
 // A failure a caller can show: the SPEC code and a human message (answered like any AppError).
-export type ChannelErrorCode =
+type ChannelErrorCode =
   | 'ERR_WAPP_NOT_INITIALIZED'
   | 'ERR_SENDING_WAPP_MSG'
   | 'ERR_DELETE_WAPP_MSG'

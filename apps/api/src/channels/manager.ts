@@ -35,7 +35,7 @@ export type ChannelEventInput = {
   media?: StoredMedia;
   mediaError?: MediaError;
 };
-export type ChannelEventHandler = (input: ChannelEventInput) => Promise<void>;
+type ChannelEventHandler = (input: ChannelEventInput) => Promise<void>;
 
 // Driver-specific actions a session may offer beyond ChannelSession (the simulator's virtual phone).
 export type SessionExtras = Record<string, (args: unknown) => Promise<unknown>>;
@@ -43,7 +43,7 @@ type Running = { session: ChannelSession & { extras?: SessionExtras }; connectio
 
 export type ChannelManager = ReturnType<typeof createChannelManager>;
 
-export const sessionView = (row: ConnectionRow): WhatsappSessionView => ({
+const sessionView = (row: ConnectionRow): WhatsappSessionView => ({
   id: row.id,
   status: row.status,
   updatedAt: row.updatedAt.toISOString(),

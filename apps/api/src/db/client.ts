@@ -137,7 +137,7 @@ export const openDatabase = async (options: {
 // holder refreshes; one left by a process that died goes stale after DATA_DIR_LOCK_STALE_MS, so a
 // restart right after a crash waits that long instead of refusing.
 const DATA_DIR_LOCK_STALE_MS = 10_000;
-export const lockDataDir = async (dir: string, dataDir: string) => {
+const lockDataDir = async (dir: string, dataDir: string) => {
   try {
     return await lockfile.lock(dir, {
       lockfilePath: `${dir}.lock`,

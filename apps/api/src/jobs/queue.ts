@@ -97,7 +97,7 @@ export type QueueOptions<P> = {
   keepFailedMs?: number;
 };
 
-export type RecurringJob = {
+type RecurringJob = {
   name: string;
   // Milliseconds between runs; 0 = only when run() is called (tests, or a kick after a change).
   everyMs: number;
@@ -105,7 +105,7 @@ export type RecurringJob = {
   run: (now: Date) => Promise<void>;
 };
 
-export type NewJob<P> = {
+type NewJob<P> = {
   payload: P;
   key?: string | null;
   ref?: string | null;
@@ -137,7 +137,7 @@ const errorText = (error: unknown) => {
     .slice(0, 2000);
 };
 
-export type EnqueueOptions = {
+type EnqueueOptions = {
   // A job whose ref already has one waiting or running is left out instead of failing the statement.
   skipLiveRefs?: boolean;
   // As skipLiveRefs, but a job of the ref that is running runs once more when it finishes: it may have
@@ -180,7 +180,7 @@ export const enqueueJobs = async <P>(
 
 // The jobs a SELECT decides, as SQL expressions over its FROM: for work queued by a condition on
 // other rows (the campaigns whose time came, a ticket still the agent's).
-export type JobsFrom = {
+type JobsFrom = {
   // `from … where …`, the rows to queue a job for.
   from: SQL;
   payload: SQL;

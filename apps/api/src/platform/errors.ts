@@ -41,9 +41,6 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (code: ErrorCode = 'ERR_NOT_FOUND', message?: string) =>
-  new AppError(code, message);
-
 type PgError = { code?: string; constraint?: string; detail?: string };
 
 export const pgErrorOf = (error: unknown): PgError | undefined => {

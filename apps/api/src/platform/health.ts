@@ -2,9 +2,9 @@
 // out when its database, Redis or storage stops answering, while it starts, and while it drains
 // after SIGTERM (requests in flight finish; new ones go to the other nodes).
 
-export type HealthState = 'starting' | 'ready' | 'draining';
-export type CheckResult = 'ok' | 'failed' | 'timeout';
-export type Readiness = {
+type HealthState = 'starting' | 'ready' | 'draining';
+type CheckResult = 'ok' | 'failed' | 'timeout';
+type Readiness = {
   state: HealthState;
   ready: boolean;
   checks: Record<string, CheckResult>;
@@ -13,7 +13,7 @@ export type Readiness = {
 };
 
 // A dependency's probe: resolves when it answers.
-export type HealthCheck = () => Promise<unknown>;
+type HealthCheck = () => Promise<unknown>;
 
 export type Health = ReturnType<typeof createHealth>;
 

@@ -6,7 +6,7 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 const SECRET_PARAMS = /([?&](?:hub\.verify_token|hub%2Everify_token|sig|token)=)[^&#]*/gi;
 
 // SPEC §7 puts the reset code and the new password in the path; they must never reach a log.
-export const redactUrl = (url: string) =>
+const redactUrl = (url: string) =>
   url
     .replace(/^(\/resetpasswords\/[^/]+)\/[^/]+\/[^/?#]+/i, '$1/[redacted]/[redacted]')
     .replace(SECRET_PARAMS, '$1[redacted]');

@@ -6,7 +6,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 // scrape, so every node reports the same figures for them (sum the first, take max of the second).
 // Each app has its own registry: several apps in one process (tests) never mix their series.
 
-export type MetricsSources = {
+type MetricsSources = {
   // The queues' live jobs (jobs/queue.ts liveJobCounts): waiting and running now, and how long the
   // oldest due one has waited, in seconds.
   jobs: () => Promise<{ queue: string; pending: number; running: number; late: number | null }[]>;

@@ -71,7 +71,7 @@ const systemResolver: Resolver = (hostname) =>
   );
 
 // A company-supplied URL that may not be called: a bad scheme, or an address of a private network.
-export class OutboundRefusedError extends Error {
+class OutboundRefusedError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'OutboundRefusedError';

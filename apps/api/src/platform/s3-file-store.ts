@@ -19,7 +19,7 @@ import type { S3StorageConfig } from '../config';
 import { StorageUnavailable, type FileStore } from './file-store';
 
 // Objects live under this prefix, so the bucket mirrors DATA_DIR/uploads and can hold other things.
-export const S3_KEY_PREFIX = 'uploads/';
+const S3_KEY_PREFIX = 'uploads/';
 // DeleteObjects takes at most this many keys.
 const DELETE_BATCH = 1000;
 

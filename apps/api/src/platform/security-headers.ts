@@ -69,7 +69,7 @@ const apiOrigins = (apiUrl: string) => {
 // The web app's policy: its own bundle only ('self', no inline script), MUI/emotion's injected
 // styles, media from the API (signed upload links), blob:/data: previews and recorded audio, the
 // API over HTTP and socket.io, and the help centre's YouTube thumbnails and player.
-export const webCspDirectives = (apiUrl: string): Directives => {
+const webCspDirectives = (apiUrl: string): Directives => {
   const [api, apiSocket] = apiOrigins(apiUrl);
   const fromApi = api ? [api] : [];
   return {

@@ -44,7 +44,7 @@ export const socketIdentity = async (
   };
 };
 
-export type EndedSession = { companyId: number; sessionId: string };
+type EndedSession = { companyId: number; sessionId: string };
 
 // Revokes a user's live sessions (all, or all but `except`); pass the answer to
 // realtime.endSessions() once the change is committed, which drops their sockets on every node.

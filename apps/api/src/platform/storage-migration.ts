@@ -3,7 +3,7 @@ import { readdir, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileStore } from './file-store';
 
-export type MigrationResult = { moved: number; alreadyThere: number; failed: number };
+type MigrationResult = { moved: number; alreadyThere: number; failed: number };
 
 // Company folders are numbers; anything else under the folder (a stray file, a probe) is not ours.
 const COMPANY_FOLDER = /^[1-9][0-9]*$/;

@@ -12,8 +12,6 @@ import type { FileStore } from './file-store';
 // megabytes of a plan are serialised by that row and never pass it; it is uncounted by deleting its
 // row (once) and subtracting what the delete returned.
 
-export type Storage = ReturnType<typeof createStorage>;
-
 const gb = (bytes: number) => `${(bytes / 1024 / MB).toFixed(2)} GB`;
 
 // How old a file (or a row) must be before the reconciliation may count (or drop) it: long past the

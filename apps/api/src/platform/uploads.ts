@@ -116,7 +116,7 @@ const LINK_TTL_SECONDS = 24 * 3600;
 export type Uploads = ReturnType<typeof createUploads>;
 
 // A stored file on its way to a browser: all of it (range undefined) or the asked-for bytes.
-export type Download = {
+type Download = {
   body: Readable;
   size: number;
   range?: ByteRange;

@@ -54,11 +54,11 @@ export type CompanyChannel = keyof typeof channelReaders;
 type Readers = typeof channelReaders;
 
 // The channels toCompany() may send: the others name their rooms (toRooms, toUser).
-export type BroadcastChannel = {
+type BroadcastChannel = {
   [C in CompanyChannel]: Readers[C] extends 'ticket' | 'self' ? never : C;
 }[CompanyChannel];
 
-export type EventPayload = { action: string } & Record<string, unknown>;
+type EventPayload = { action: string } & Record<string, unknown>;
 
 export type SocketIdentity = {
   userId: number;
@@ -110,7 +110,7 @@ const roomName = (companyId: number, room: Room) =>
   room === 'company' ? `company-${companyId}` : `company-${companyId}-${room}`;
 
 // Decides whether a socket may join a ticket's room; the tickets module installs the real rule.
-export type TicketRoomGuard = (identity: SocketIdentity, ticketId: number) => Promise<boolean>;
+type TicketRoomGuard = (identity: SocketIdentity, ticketId: number) => Promise<boolean>;
 
 // The list rooms a socket joins for a ticket status ('tickets-…') or for notifications
 // ('notification-…'): one per slice of tickets it may see (all, a queue, no queue, its own). The

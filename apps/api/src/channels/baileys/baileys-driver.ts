@@ -62,7 +62,7 @@ export type BaileysSocket = Pick<
   };
 };
 
-export type BaileysDriverOptions = {
+type BaileysDriverOptions = {
   makeSocket?: (config: UserFacingSocketConfig) => BaileysSocket;
   authState?: (db: Db, ids: ConnectionIds) => Promise<DatabaseAuthState>;
   messageStore?: (db: Db, ids: ConnectionIds) => MessageStore;
@@ -139,7 +139,7 @@ const contentFor = async (
 // The WhatsApp message id of a send with an idempotency key: the same key gives the same id, so a send
 // repeated after a crash is the same message to WhatsApp, which keeps one. Shaped like the ids Baileys
 // makes itself (3EB0 and 18 hex digits).
-export const messageIdFor = (whatsappId: number, key: string) =>
+const messageIdFor = (whatsappId: number, key: string) =>
   `3EB0${createHash('sha256').update(`${whatsappId}:${key}`).digest('hex').slice(0, 18).toUpperCase()}`;
 
 const failure = (error: unknown) => (error instanceof Error ? error.message : String(error));

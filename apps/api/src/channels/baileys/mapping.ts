@@ -32,7 +32,7 @@ type TypingEvent = Extract<ChannelEvent, { type: 'typing' }>;
 type ProtocolEvent = Extract<ChannelEvent, { type: 'edit' | 'revoke' }>;
 type Timestamp = WAMessage['messageTimestamp'];
 
-export type ConnectionStep =
+type ConnectionStep =
   | { kind: 'qr'; qr: string }
   | { kind: 'open' }
   | { kind: 'close'; statusCode?: number; message?: string }
@@ -50,7 +50,7 @@ export const mapConnectionUpdate = (update: Partial<ConnectionState>): Connectio
   return { kind: 'none' };
 };
 
-export type DisconnectState = {
+type DisconnectState = {
   // The closed socket had reached 'open'.
   wasOpen: boolean;
   // A QR or pairing code was on screen, waiting for the phone.
@@ -59,7 +59,7 @@ export type DisconnectState = {
   replaced: number;
 };
 
-export type DisconnectPlan = {
+type DisconnectPlan = {
   // The status to report; none when reconnecting at once (the new socket reports OPENING).
   status?: ConnectionStatus;
   reconnect: 'now' | 'backoff' | 'never';

@@ -5,8 +5,8 @@ import { ChannelError } from '../driver';
 // A small client for the parts of Meta's Graph API the Cloud API driver uses. The access token only
 // travels in the Authorization header: it is never put in a URL, an error message or a log line.
 
-export const DEFAULT_GRAPH_URL = 'https://graph.facebook.com';
-export const GRAPH_VERSION = 'v21.0';
+const DEFAULT_GRAPH_URL = 'https://graph.facebook.com';
+const GRAPH_VERSION = 'v21.0';
 const TIMEOUT_MS = 15_000;
 // WhatsApp's own ceiling for a file (documents, 100 MB).
 const MAX_DOWNLOAD_BYTES = 100 * 1024 * 1024;
@@ -19,7 +19,7 @@ const TEMPLATES_PAGE = 100;
 // A business account holds at most a few thousand templates: stop following pages past this.
 const TEMPLATES_MAX_PAGES = 100;
 
-export type GraphOptions = {
+type GraphOptions = {
   accessToken: string;
   phoneNumberId: string;
   baseUrl?: string | null;
@@ -28,7 +28,7 @@ export type GraphOptions = {
   fetch?: typeof fetch;
 };
 
-export type GraphMessageResult = {
+type GraphMessageResult = {
   messaging_product?: string;
   contacts?: { input?: string; wa_id?: string }[];
   messages?: { id: string }[];
@@ -66,8 +66,6 @@ const networkFailure = (error: unknown, code: ErrorCode, what: string, timeoutMs
     (error as { cause?: { code?: string } } | undefined)?.cause?.code ?? 'network error';
   return new ChannelError(code, `${what}: the Graph API is unreachable (${reason})`);
 };
-
-export type GraphClient = ReturnType<typeof createGraphClient>;
 
 // The client of a Cloud API connection, or ERR_WAPP_NOT_INITIALIZED when its credentials are missing.
 export const NOT_CONFIGURED =

@@ -40,8 +40,6 @@ export type WebhookConnection = {
   cloudAppSecret: string | null;
 };
 
-export type WebhookInbox = ReturnType<typeof createWebhookInbox>;
-
 // The route's usual store, for several webhooks at once: each one-connection payload's job, inserted
 // only while its connection row still says what the route checked the signature with. One statement
 // (one snapshot, one commit); answers the positions (1-based) of the webhooks stored. Prepared: it

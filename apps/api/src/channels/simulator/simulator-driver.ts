@@ -28,7 +28,7 @@ import { savePhoneContacts, type PhoneContact } from '../phone-book';
 
 type Pairing = { paired: true; number: string };
 
-export type SimulatorOptions = {
+type SimulatorOptions = {
   // How long a QR code is shown before a new one replaces it, and how many are shown before giving up.
   qrIntervalMs?: number;
   maxQrCodes?: number;
@@ -46,8 +46,8 @@ const mimeTypes: Partial<Record<MediaType, string>> = {
 // The simulated network's directory. Country codes 999 and 990 are unassigned, so no real number is
 // taken: a number starting 999 has no WhatsApp account, and a lookup of one starting 990 fails, as
 // when WhatsApp does not answer.
-export const SIMULATOR_NOT_ON_WHATSAPP = '999';
-export const SIMULATOR_LOOKUP_FAILS = '990';
+const SIMULATOR_NOT_ON_WHATSAPP = '999';
+const SIMULATOR_LOOKUP_FAILS = '990';
 const lookUp = (to: string) => {
   if (to.includes('@')) return;
   const number = normalizeNumber(to);

@@ -15,7 +15,7 @@ const PAGE_SIZE = 20;
 
 // Announcements are platform-wide: super users write them (their company owns the row and the image),
 // every company reads the active ones.
-export const serializeAnnouncement = (row: Row, uploads: Uploads) => ({
+const serializeAnnouncement = (row: Row, uploads: Uploads) => ({
   id: row.id,
   title: row.title,
   text: row.text,

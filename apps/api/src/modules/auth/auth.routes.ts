@@ -12,9 +12,9 @@ import {
   type SessionResult,
 } from './auth.service';
 
-export const REFRESH_COOKIE = 'jrt';
+const REFRESH_COOKIE = 'jrt';
 // Marks a browser that signed in before: it may still try when its account is under attack.
-export const DEVICE_COOKIE = 'jdv';
+const DEVICE_COOKIE = 'jdv';
 const DEVICE_COOKIE_SECONDS = 365 * 24 * 3600;
 
 export const authRoutes = async (app: FastifyInstance) => {

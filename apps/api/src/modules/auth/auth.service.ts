@@ -73,7 +73,7 @@ const isKnownDevice = (deps: Deps, email: string, device: string | undefined) =>
   );
 };
 
-export type LoginClient = { ip: string; device?: string };
+type LoginClient = { ip: string; device?: string };
 
 export const login = async (
   deps: Deps,

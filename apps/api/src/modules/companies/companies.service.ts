@@ -36,7 +36,7 @@ const campaignsSettingOf = async (db: Db, companyIds: number[]) => {
   return new Map(rows.map((r) => [r.companyId, r.value === 'true']));
 };
 
-export const serializeCompany = (
+const serializeCompany = (
   company: CompanyRow,
   plan: { id: number; name: string; storageMb: number } | null,
   campaignsEnabled: boolean,
@@ -421,8 +421,6 @@ export const updateCompanySchedules = async (
   deps.realtime.toCompany(id).emit('company', { action: 'update', company: view });
   return view;
 };
-
-export const ensureCompanySettings = seedCompanySettings;
 
 export const everyCompanyId = async (db: Db) =>
   (await db.select({ id: companies.id }).from(companies)).map((c) => c.id);

@@ -9,7 +9,7 @@ import { AppError } from '../../platform/errors';
 import { foundOr404 } from '../../platform/tenancy';
 import { updateReturning } from '../../platform/update';
 
-export type Plan = typeof plans.$inferSelect;
+type Plan = typeof plans.$inferSelect;
 
 export const serializePlan = (plan: Plan) => ({
   id: plan.id,

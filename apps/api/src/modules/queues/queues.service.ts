@@ -18,7 +18,7 @@ type Deps = Pick<AppDeps, 'db' | 'realtime'>;
 type QueueRow = typeof queues.$inferSelect;
 type OptionRow = typeof queueOptions.$inferSelect;
 
-export const serializeQueue = (queue: QueueRow) => ({
+const serializeQueue = (queue: QueueRow) => ({
   id: queue.id,
   name: queue.name,
   color: queue.color,
@@ -153,7 +153,7 @@ export const deleteQueue = async (deps: Deps, ctx: AuthContext, id: number) => {
 
 // --- Queue options: the chatbot menu tree of a queue ---
 
-export const serializeOption = (option: OptionRow) => ({
+const serializeOption = (option: OptionRow) => ({
   id: option.id,
   queueId: option.queueId,
   parentId: option.parentId,

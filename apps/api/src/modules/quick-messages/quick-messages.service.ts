@@ -17,7 +17,7 @@ import { updateReturning } from '../../platform/update';
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads'>;
 type Row = typeof quickMessages.$inferSelect;
 
-export const serializeQuickMessage = (row: Row, uploads: Uploads): QuickMessageView => ({
+const serializeQuickMessage = (row: Row, uploads: Uploads): QuickMessageView => ({
   id: row.id,
   shortcode: row.shortcode,
   message: row.message,

@@ -32,7 +32,7 @@ type Joined = {
   user: { id: number; name: string } | null;
 };
 
-export const serializeSchedule = (
+const serializeSchedule = (
   { schedule: row, contact, user }: Joined,
   uploads: Uploads,
 ): ScheduleView => ({
@@ -63,7 +63,7 @@ const selectJoined = (db: Db) =>
     .leftJoin(users, eq(users.id, schedules.userId));
 
 // The schedule as screens show it; undefined once it is gone.
-export const loadScheduleView = async (deps: Pick<Deps, 'db' | 'uploads'>, id: number) => {
+const loadScheduleView = async (deps: Pick<Deps, 'db' | 'uploads'>, id: number) => {
   const [joined] = await selectJoined(deps.db).where(eq(schedules.id, id));
   return joined ? serializeSchedule(joined, deps.uploads) : undefined;
 };

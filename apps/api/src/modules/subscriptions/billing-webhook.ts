@@ -451,10 +451,7 @@ const apply = async (tx: Db, company: Company, event: BillingEvent, changes: Cha
 // retried with backoff, and failed for good after maxAttempts.
 class UnattributedEventError extends Error {}
 
-export const processBillingEvent = async (
-  deps: Pick<AppDeps, 'db' | 'realtime'>,
-  payload: unknown,
-) => {
+const processBillingEvent = async (deps: Pick<AppDeps, 'db' | 'realtime'>, payload: unknown) => {
   const event = read(eventSchema, payload, 'event');
   const { companyId } = await resolveTarget(deps.db, event);
   if (companyId === null)
@@ -487,8 +484,6 @@ export const processBillingEvent = async (
   }
   if (changes.company) await announceCompany(deps, companyId);
 };
-
-export type BillingWebhooks = ReturnType<typeof createBillingWebhooks>;
 
 // The signing time of a Stripe-Signature header (`t=…,v1=…`), in seconds.
 const signedAt = (header: string | undefined) =>

@@ -6,8 +6,6 @@ import { AppError } from '../../platform/errors';
 // there is no client and billing answers ERR_PAYMENTS_NOT_CONFIGURED; STRIPE_API_BASE points the SDK
 // at another host (a local stand-in in tests and demos).
 
-export type StripeClient = Stripe;
-
 export const createStripeClient = (config: Pick<Config, 'stripe'>): Stripe | null => {
   const { secretKey, apiBase } = config.stripe;
   if (!secretKey) return null;

@@ -29,10 +29,7 @@ const knownStatus = (status: string): SubscriptionStatus =>
     ? (status as SubscriptionStatus)
     : 'unknown';
 
-export const subscriptionView = (
-  row: SubscriptionRow,
-  plan: { id: number; name: string } | null,
-) => ({
+const subscriptionView = (row: SubscriptionRow, plan: { id: number; name: string } | null) => ({
   id: row.id,
   companyId: row.companyId,
   plan,

@@ -44,7 +44,7 @@ const queuesOf = async (db: Db, userIds: number[]) => {
 };
 
 // The public shape of a user; never includes the password hash.
-export const serializeUser = (user: UserRow, userQueueList: QueueRef[]) => ({
+const serializeUser = (user: UserRow, userQueueList: QueueRef[]) => ({
   id: user.id,
   companyId: user.companyId,
   name: user.name,
@@ -59,9 +59,8 @@ export const serializeUser = (user: UserRow, userQueueList: QueueRef[]) => ({
   createdAt: user.createdAt,
   updatedAt: user.updatedAt,
 });
-export type UserView = ReturnType<typeof serializeUser>;
 
-export const loadUserView = async (db: Db, userId: number) => {
+const loadUserView = async (db: Db, userId: number) => {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) return undefined;
   const list = await queuesOf(db, [user.id]);

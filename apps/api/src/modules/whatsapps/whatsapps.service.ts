@@ -29,9 +29,9 @@ type Row = typeof whatsapps.$inferSelect;
 type QueueRef = { id: number; name: string; color: string };
 
 // The external-API bearer token: random, never empty, unique across the platform.
-export const newConnectionToken = () => randomBytes(24).toString('base64url');
+const newConnectionToken = () => randomBytes(24).toString('base64url');
 
-export const serializeWhatsapp = (
+const serializeWhatsapp = (
   row: Row,
   queueList: QueueRef[],
   viewer: Pick<AuthContext, 'profile' | 'isSuper'>,

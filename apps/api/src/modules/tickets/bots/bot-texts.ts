@@ -3,7 +3,7 @@ import { localTime } from './business-hours';
 // What the platform itself writes to contacts. Spanish, as most companies serve Spanish-speaking
 // customers; the company's own texts (greetings, completion, rating, out of hours) are theirs.
 
-export const greetingFor = (now: Date, timeZone: string) => {
+const greetingFor = (now: Date, timeZone: string) => {
   const { hour } = localTime(now, timeZone);
   if (hour >= 5 && hour < 12) return 'Buenos días';
   if (hour >= 12 && hour < 19) return 'Buenas tardes';

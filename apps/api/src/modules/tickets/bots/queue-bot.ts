@@ -46,7 +46,7 @@ export const queueMenu = <Q extends { name: string }>(greeting: string, choices:
     .filter(Boolean)
     .join('\n\n');
 
-export const optionsMenu = (
+const optionsMenu = (
   intro: string,
   options: Pick<OptionRow, 'option' | 'title'>[],
   withBack: boolean,

@@ -14,9 +14,9 @@ import { snapshotOf, ticketChanged, ticketUpdated } from './ticket-events';
 
 type TicketRow = typeof tickets.$inferSelect;
 
-export type TransitionActor = { userId: number; seesAll: boolean };
+type TransitionActor = { userId: number; seesAll: boolean };
 
-export type TransitionPlan =
+type TransitionPlan =
   // Already as asked (a retry, a double click, a second tab): nothing is written or sent.
   | { kind: 'unchanged' }
   // Someone else holds the conversation the caller meant to take: 409 naming them.

@@ -21,7 +21,7 @@ type Who = Pick<SocketIdentity, 'userId' | 'profile' | 'isSuper'> & {
 
 export const seesAll = seesAllTickets;
 
-export const queueIdsOf = async (db: Db, userId: number) =>
+const queueIdsOf = async (db: Db, userId: number) =>
   (
     await db
       .select({ queueId: userQueues.queueId })

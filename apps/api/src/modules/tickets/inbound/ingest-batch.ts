@@ -38,7 +38,7 @@ type TicketRow = typeof tickets.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;
 
 // Another transaction stored one of the messages meanwhile (a redelivery racing this one).
-export class BatchRaced extends Error {}
+class BatchRaced extends Error {}
 
 export const batchable = (input: MessageInput) => !input.event.message.lid;
 

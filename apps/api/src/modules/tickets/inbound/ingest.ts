@@ -56,7 +56,7 @@ class AlreadyStored extends Error {}
 export type MessageInput = ChannelEventInput & { event: { type: 'message' } };
 
 // How long after a resolution the contact's "1", "2" or "3" still counts as a rating.
-export const RATING_WINDOW_MS = 24 * 60 * 60 * 1000;
+const RATING_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const isLidId = (from: string) => from.endsWith('@lid');
 

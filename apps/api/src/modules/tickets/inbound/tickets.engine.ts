@@ -31,7 +31,7 @@ type Waiting = {
   done: (outcome: Outcome) => void;
 };
 
-export const MAX_INGEST_BATCH = 100;
+const MAX_INGEST_BATCH = 100;
 
 const createIngestQueue = (deps: EngineDeps, log: FastifyBaseLogger) => {
   let waiting: Waiting[] = [];
