@@ -1,4 +1,4 @@
-import { errorStatus } from '@atendi/shared';
+import { CAMPAIGN_BUILTIN_VARIABLES, errorStatus } from '@atendi/shared';
 import { describe, expect, it } from 'vitest';
 import { changeLanguage, i18n, loadTexts } from './i18n';
 
@@ -26,6 +26,37 @@ describe('translations', () => {
       Object.values(tree).flatMap((value) => (typeof value === 'string' ? [value] : values(value)));
     expect(values(es).filter((value) => !value.trim())).toEqual([]);
     expect(values(en).filter((value) => !value.trim())).toEqual([]);
+  });
+
+  // Every key the code names as a literal (`t('a.b')`, `i18nKey="a.b"`) has a text in both languages:
+  // a missing one shows raw on screen as `a.b`.
+  it('have a text for every key the code names', () => {
+    const sources = import.meta.glob<string>(['../**/*.{ts,tsx}', '!../**/*.test.{ts,tsx}'], {
+      eager: true,
+      query: '?raw',
+      import: 'default',
+    });
+    const named = Object.entries(sources).flatMap(([file, text]) =>
+      [...text.matchAll(/\bt\(\s*'([\w.]+)'|i18nKey="([\w.]+)"/g)].map(
+        ([, key, attribute]) => `${file}: ${key ?? attribute}`,
+      ),
+    );
+    expect(named.length).toBeGreaterThan(1000);
+    const known = (tree: Tree) => new Set(keysOf(tree));
+    for (const [language, texts] of [
+      ['es', known(es)],
+      ['en', known(en)],
+    ] as const) {
+      const missing = named.filter((entry) => !texts.has(entry.split(': ')[1]!));
+      expect(missing, language).toEqual([]);
+    }
+  });
+
+  it('name every variable a campaign message can use', () => {
+    for (const name of CAMPAIGN_BUILTIN_VARIABLES) {
+      expect(es.campaignSettings).toHaveProperty(['variables', 'builtIns', name]);
+      expect(en.campaignSettings).toHaveProperty(['variables', 'builtIns', name]);
+    }
   });
 
   it('translate every error code the API can answer', () => {

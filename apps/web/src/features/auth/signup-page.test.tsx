@@ -18,7 +18,12 @@ const fillForm = async () => {
   );
   await user.type(screen.getByLabelText('Contraseña'), 'secret1');
   await user.click(screen.getByRole('combobox', { name: 'Plan' }));
-  await user.click(await screen.findByRole('option', { name: /^Basic/ }));
+  // Each limit in the number's own grammar: one connection, two users.
+  await user.click(
+    await screen.findByRole('option', {
+      name: 'Basic · 2 usuarios · 1 conexión · 8 colas · $ 39/mes',
+    }),
+  );
   await user.click(screen.getByRole('button', { name: 'Registrarse' }));
 };
 

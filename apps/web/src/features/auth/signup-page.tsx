@@ -110,8 +110,8 @@ export const SignupPage = () => {
                 <MenuItem key={plan.id} value={String(plan.id)}>
                   {t('signup.planOption', {
                     name: plan.name,
-                    users: plan.users,
-                    connections: plan.connections,
+                    users: t('signup.usersCount', { count: plan.users }),
+                    connections: t('signup.connectionsCount', { count: plan.connections }),
                     // A limit of 0 means unlimited departments.
                     queues:
                       plan.queues > 0

@@ -261,6 +261,8 @@ describe('quick messages page', () => {
     renderPage(<QuickMessagesPage />, '/quick-messages', agent());
 
     const shared = await rowOf('empresa');
+    // Marked as the whole company's, in Spanish.
+    expect(within(shared).getByText('Global')).toBeTruthy();
     expect(
       within(shared).getByRole('button', { name: 'Editar empresa' }).hasAttribute('disabled'),
     ).toBe(true);
