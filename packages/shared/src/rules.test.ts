@@ -74,11 +74,12 @@ describe('default service hours', () => {
 });
 
 describe('forms', () => {
-  it('sign-up: name 2-50, valid email, password 5-50, phone up to 12', () => {
-    const ok = { name: 'Acme', email: 'A@B.io', password: '12345', phone: '551199999999' };
+  it('sign-up: name 2-50, valid email, the reset password rule, phone up to 12', () => {
+    const ok = { name: 'Acme', email: 'A@B.io', password: 'Abcdefg1', phone: '551199999999' };
     expect(signupSchema.parse(ok).email).toBe('a@b.io');
     expect(signupSchema.safeParse({ ...ok, name: 'A' }).success).toBe(false);
-    expect(signupSchema.safeParse({ ...ok, password: '1234' }).success).toBe(false);
+    expect(signupSchema.safeParse({ ...ok, password: 'abcde' }).success).toBe(false);
+    expect(signupSchema.safeParse({ ...ok, password: 'abcdefg1' }).success).toBe(false);
     expect(signupSchema.safeParse({ ...ok, phone: '5511999999999' }).success).toBe(false);
   });
 

@@ -53,6 +53,16 @@ export const loginSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
+// A password a person chooses for a new account or a reset: 8 or more characters with an uppercase
+// letter, a lowercase letter and a digit (the reset's rule, also sign-up's: one rule, the stronger).
+export const strongPassword = z
+  .string()
+  .min(8)
+  .max(100)
+  .regex(/[A-Z]/, 'Needs an uppercase letter')
+  .regex(/[a-z]/, 'Needs a lowercase letter')
+  .regex(/[0-9]/, 'Needs a digit');
+
 export const signupSchema = z.object({
   name: z.string().trim().min(2).max(50),
   email,
@@ -63,7 +73,7 @@ export const signupSchema = z.object({
     .regex(/^[0-9+()\s-]*$/, 'Only digits')
     .optional()
     .default(''),
-  password: z.string().min(5).max(50),
+  password: strongPassword,
   planId: z.coerce.number().int().positive().optional(),
   recurrence: z.enum(recurrences).optional(),
   // Accepted for compatibility with older clients; the server applies SPEC §9 defaults.
@@ -72,14 +82,6 @@ export const signupSchema = z.object({
   campaignsEnabled: z.union([z.boolean(), z.string()]).optional(),
 });
 export type SignupInput = z.infer<typeof signupSchema>;
-
-export const strongPassword = z
-  .string()
-  .min(8)
-  .max(100)
-  .regex(/[A-Z]/, 'Needs an uppercase letter')
-  .regex(/[a-z]/, 'Needs a lowercase letter')
-  .regex(/[0-9]/, 'Needs a digit');
 
 export const resetPasswordParams = z.object({
   email,

@@ -36,7 +36,7 @@ const signupPayload = (overrides: Record<string, unknown> = {}) => {
     name: `Acme ${n}`,
     email: `owner${n}@acme.test`,
     phone: '551199990000',
-    password: 'secret1',
+    password: 'Secret123',
     ...overrides,
   };
 };
@@ -182,6 +182,17 @@ describe('sign-up (POST /companies/cadastro)', () => {
         email: expect.any(Array),
       },
     });
+  });
+
+  it('asks sign-up for the password rule of a reset: 8+ characters, upper, lower and a digit', async () => {
+    for (const password of ['abcde', 'abcdefgh1', 'ABCDEFGH1', 'Abcdefghi']) {
+      const res = await signup(signupPayload({ password }));
+      expect(res.statusCode, password).toBe(400);
+      expect(res.json().fields, password).toHaveProperty('password');
+    }
+    const ok = signupPayload({ password: 'Abcdefg1' });
+    expect((await signup(ok)).statusCode).toBe(201);
+    expect((await login(t.app, ok.email, ok.password)).token).toBeTruthy();
   });
 
   it('is refused with ERR_USER_CREATION_DISABLED while the platform company disables user creation', async () => {

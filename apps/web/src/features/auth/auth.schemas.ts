@@ -10,11 +10,20 @@ export const loginFormSchema = z.object({
 });
 export type LoginFormValues = z.infer<typeof loginFormSchema>;
 
+// Sign-up and reset: one rule, the shared strongPassword's.
+const newPassword = z
+  .string()
+  .min(8, 'validation.strongPassword')
+  .max(100, 'validation.strongPassword')
+  .regex(/[A-Z]/, 'validation.strongPassword')
+  .regex(/[a-z]/, 'validation.strongPassword')
+  .regex(/[0-9]/, 'validation.strongPassword');
+
 export const signupFormSchema = z.object({
   name: requiredName,
   email: requiredEmail,
   phone: z.string().trim().max(12, 'validation.phone').regex(/^\d*$/, 'validation.phone'),
-  password: z.string().min(5, 'validation.passwordLength').max(50, 'validation.passwordLength'),
+  password: newPassword,
   planId: z.string().min(1, 'validation.required'),
 });
 export type SignupFormValues = z.infer<typeof signupFormSchema>;
@@ -25,12 +34,7 @@ export type ForgotEmailValues = z.infer<typeof forgotEmailSchema>;
 export const resetPasswordFormSchema = z
   .object({
     code: z.string().trim().min(1, 'validation.required'),
-    newPassword: z
-      .string()
-      .min(8, 'validation.strongPassword')
-      .regex(/[A-Z]/, 'validation.strongPassword')
-      .regex(/[a-z]/, 'validation.strongPassword')
-      .regex(/[0-9]/, 'validation.strongPassword'),
+    newPassword,
     confirmPassword: z.string().min(1, 'validation.required'),
   })
   .refine((values) => values.confirmPassword === values.newPassword, {

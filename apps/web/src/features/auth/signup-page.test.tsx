@@ -16,7 +16,7 @@ const fillForm = async () => {
     screen.getByRole('textbox', { name: 'Teléfono con código de área' }),
     '5215512345678',
   );
-  await user.type(screen.getByLabelText('Contraseña'), 'secret1');
+  await user.type(screen.getByLabelText('Contraseña'), 'Secreta12');
   await user.click(screen.getByRole('combobox', { name: 'Plan' }));
   // Each limit in the number's own grammar: one connection, two users.
   await user.click(
@@ -55,7 +55,7 @@ describe('sign-up page', () => {
       email: 'boss@acme.com',
       // The phone field stops at 12 characters.
       phone: '521551234567',
-      password: 'secret1',
+      password: 'Secreta12',
       planId: 3,
       companyId: 5,
       recurrence: 'MENSAL',
@@ -83,5 +83,23 @@ describe('sign-up page', () => {
       await screen.findByText('Ya existe una cuenta con este correo electrónico.'),
     ).toBeTruthy();
     expect(screen.getByRole('heading', { level: 1, name: 'Crear cuenta' })).toBeTruthy();
+  });
+
+  it('asks for the password rule of a reset before sending anything', async () => {
+    const fetchMock = vi.fn(mockApi({ 'GET /plans/list': () => jsonResponse(200, plans) }));
+    vi.stubGlobal('fetch', fetchMock);
+    renderPage(<SignupPage />, '/signup', null, { routes: { '/login': <LoginPage /> } });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Contraseña'), 'abcde');
+    await user.click(screen.getByRole('button', { name: 'Registrarse' }));
+
+    expect(
+      await screen.findByText(
+        'Al menos 8 caracteres, con una mayúscula, una minúscula y un número',
+      ),
+    ).toBeTruthy();
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).not.toContainEqual(
+      expect.stringContaining('/companies/cadastro'),
+    );
   });
 });
