@@ -14,7 +14,7 @@ const fillForm = async () => {
   await user.type(screen.getByRole('textbox', { name: 'Correo electrónico' }), 'boss@acme.com');
   await user.type(
     screen.getByRole('textbox', { name: 'Teléfono con código de área' }),
-    '5215512345678',
+    '521551234567',
   );
   await user.type(screen.getByLabelText('Contraseña'), 'Secreta12');
   await user.click(screen.getByRole('combobox', { name: 'Plan' }));
@@ -53,7 +53,6 @@ describe('sign-up page', () => {
     expect(body).toMatchObject({
       name: 'Acme',
       email: 'boss@acme.com',
-      // The phone field stops at 12 characters.
       phone: '521551234567',
       password: 'Secreta12',
       planId: 3,
@@ -98,6 +97,23 @@ describe('sign-up page', () => {
         'Al menos 8 caracteres, con una mayúscula, una minúscula y un número',
       ),
     ).toBeTruthy();
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).not.toContainEqual(
+      expect.stringContaining('/companies/cadastro'),
+    );
+  });
+
+  it('says a 13-digit phone is one digit too many instead of cutting it', async () => {
+    const fetchMock = vi.fn(mockApi({ 'GET /plans/list': () => jsonResponse(200, plans) }));
+    vi.stubGlobal('fetch', fetchMock);
+    renderPage(<SignupPage />, '/signup', null, { routes: { '/login': <LoginPage /> } });
+    const user = userEvent.setup();
+    const phone = await screen.findByRole('textbox', { name: 'Teléfono con código de área' });
+    expect(screen.getByText('Con código de país y de área, hasta 12 dígitos')).toBeTruthy();
+    await user.type(phone, '5215512345678');
+    expect((phone as HTMLInputElement).value).toBe('5215512345678');
+    await user.click(screen.getByRole('button', { name: 'Registrarse' }));
+
+    expect(await screen.findByText('Solo números, hasta 12 dígitos')).toBeTruthy();
     expect(fetchMock.mock.calls.map(([url]) => String(url))).not.toContainEqual(
       expect.stringContaining('/companies/cadastro'),
     );

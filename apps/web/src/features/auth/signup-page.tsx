@@ -51,9 +51,9 @@ export const SignupPage = () => {
     }
   };
 
-  const fieldError = (name: keyof SignupFormValues) => {
+  const fieldError = (name: keyof SignupFormValues, hint?: string) => {
     const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
+    return { error: Boolean(message), helperText: message ? t(message) : hint };
   };
 
   return (
@@ -82,8 +82,9 @@ export const SignupPage = () => {
           placeholder={t('signup.phonePlaceholder')}
           autoComplete="tel"
           fullWidth
-          slotProps={{ htmlInput: { maxLength: 12, inputMode: 'numeric' } }}
-          {...fieldError('phone')}
+          // No maxLength: a pasted 13th digit would vanish unseen; the rule says so instead.
+          slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+          {...fieldError('phone', t('signup.phoneHint'))}
         />
         <TextField
           {...registerMui(register, 'password')}
