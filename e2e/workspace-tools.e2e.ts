@@ -84,7 +84,7 @@ describe('workspace tools, end to end', () => {
     const errors = page.getByRole('list', { name: 'Filas no importadas' });
     await errors.getByText('X: nombre inválido (de 2 a 50 caracteres)').waitFor();
     await errors.getByText('Fila 3').waitFor();
-    await page.getByText('2 contactos agregados, 1 filas con errores.').waitFor();
+    await page.getByText('2 contactos agregados, 1 fila con errores.').waitFor();
     await page.getByRole('button', { name: 'Cerrar' }).click();
     // The new contacts show in the table, their numbers as the inbox stores them.
     const table = page.getByRole('table', { name: 'Contactos' });

@@ -124,7 +124,13 @@ export const contactUploadErrorSchema = z.object({
   row: z.number(),
   name: z.string(),
   number: z.string(),
-  error: z.enum(['ERR_VALIDATION', 'ERR_DUPLICATED_CONTACT']),
+  // The WhatsApp codes: the number is not on WhatsApp, or WhatsApp could not tell (try again).
+  error: z.enum([
+    'ERR_VALIDATION',
+    'ERR_DUPLICATED_CONTACT',
+    'ERR_WAPP_INVALID_CONTACT',
+    'ERR_WAPP_CHECK_CONTACT',
+  ]),
   field: z.enum(['name', 'number', 'email']).optional(),
   message: z.string(),
 });

@@ -68,24 +68,39 @@ const assertNumberFree = async (db: Db, ctx: AuthContext, number: string, except
 // A number typed by hand is looked up on WhatsApp through the company's default connection when that
 // one is connected (SPEC §8 ERR_WAPP_INVALID_CONTACT, ERR_WAPP_CHECK_CONTACT). Without a connected
 // default, or on a provider that cannot look numbers up (Cloud API), the contact is kept unchecked.
-const assertOnWhatsApp = async (deps: Deps, ctx: AuthContext, number: string) => {
+// This is the company's lookup (null: nobody to ask), telling what WhatsApp said of one number; the
+// dialog's save and every new row of a sheet go through it.
+export const whatsappLookup = async (deps: Deps, ctx: AuthContext) => {
   const [connection] = await deps.db
     .select({ id: whatsapps.id, status: whatsapps.status })
     .from(whatsapps)
     .where(ofCompany(whatsapps, ctx, eq(whatsapps.isDefault, true)));
-  if (connection?.status !== 'CONNECTED') return;
-  try {
-    await deps.channels.checkNumber(connection.id, number);
-  } catch (error) {
-    if (error instanceof ChannelError && error.code === 'ERR_WAPP_INVALID_CONTACT')
-      throw new AppError('ERR_WAPP_INVALID_CONTACT', `${number} is not on WhatsApp`, {
-        fields: { number: ['ERR_WAPP_INVALID_CONTACT'] },
-      });
-    // The lookup failed or the session is not really up: nothing is saved, the user may try again.
-    throw new AppError('ERR_WAPP_CHECK_CONTACT', 'WhatsApp could not check this number', {
-      cause: error,
+  if (connection?.status !== 'CONNECTED') return null;
+  return async (number: string) => {
+    try {
+      await deps.channels.checkNumber(connection.id, number);
+      return { ok: true } as const;
+    } catch (error) {
+      if (error instanceof ChannelError && error.code === 'ERR_WAPP_INVALID_CONTACT')
+        return { ok: false, code: 'ERR_WAPP_INVALID_CONTACT', error } as const;
+      // The lookup failed or the session is not really up: the user may try again.
+      return { ok: false, code: 'ERR_WAPP_CHECK_CONTACT', error } as const;
+    }
+  };
+};
+
+const assertOnWhatsApp = async (deps: Deps, ctx: AuthContext, number: string) => {
+  const lookUp = await whatsappLookup(deps, ctx);
+  const found = await lookUp?.(number);
+  if (!found || found.ok) return;
+  if (found.code === 'ERR_WAPP_INVALID_CONTACT')
+    throw new AppError('ERR_WAPP_INVALID_CONTACT', `${number} is not on WhatsApp`, {
+      fields: { number: ['ERR_WAPP_INVALID_CONTACT'] },
     });
-  }
+  // Nothing is saved.
+  throw new AppError('ERR_WAPP_CHECK_CONTACT', 'WhatsApp could not check this number', {
+    cause: found.error,
+  });
 };
 
 const findContact = async (db: Db, ctx: AuthContext, id: number) =>

@@ -294,6 +294,9 @@ describe('contact upload', () => {
         { Nombre: 'Twice In Sheet', Número: '5491177770001', Email: '' },
         { name: 'Bruno Díaz', number: 5491177770004, email: null },
         { nome: 'No Number', telefone: 'abc', email: '' },
+        // What the contact dialog refuses, the sheet refuses: too short, or only punctuation.
+        { name: 'Short Number', number: 999, email: '' },
+        { name: 'Dashes', number: '---------', email: '' },
       ],
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -309,6 +312,8 @@ describe('contact upload', () => {
       [6, 'Old Friend', 'ERR_DUPLICATED_CONTACT', undefined],
       [7, 'Twice In Sheet', 'ERR_DUPLICATED_CONTACT', undefined],
       [9, 'No Number', 'ERR_VALIDATION', 'number'],
+      [10, 'Short Number', 'ERR_VALIDATION', 'number'],
+      [11, 'Dashes', 'ERR_VALIDATION', 'number'],
     ]);
     const found = await page('searchParam=5491177770001');
     expect(found.contacts.map((c) => c.name)).toEqual(['Ana Gómez']);
@@ -491,5 +496,31 @@ describe('checking a typed number on WhatsApp', () => {
     const old = (await t.db.select().from(contacts).where(eq(contacts.number, '9991100000001')))[0];
     const renamed = await inject(t.app, owner, 'PUT', `/contacts/${old.id}`, { name: 'Kept' });
     expect(renamed.statusCode, renamed.body).toBe(200);
+  });
+
+  it("judges a sheet's new numbers as the dialog does: one without an account or an unanswered lookup is listed, the rest added", async () => {
+    const company = await makeCompany(t.db);
+    const owner = await login(t.app, company.admin.email);
+    await pairedSimulator(t.app, owner, { isDefault: true });
+    const res = await inject(t.app, owner, 'POST', '/contacts/upload', {
+      rows: [
+        { name: 'On WhatsApp', number: '5491166660101' },
+        { name: 'No Account', number: '9991100000101' },
+        { name: 'No Answer', number: '9901100000102' },
+        { name: 'Also On WhatsApp', number: '5491166660102' },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const result = res.json() as ContactUploadResult;
+    expect(result.newContacts.map((c) => c.name)).toEqual(['On WhatsApp', 'Also On WhatsApp']);
+    expect(result.errorBag.map((e) => [e.row, e.name, e.error, e.field])).toEqual([
+      [3, 'No Account', 'ERR_WAPP_INVALID_CONTACT', 'number'],
+      [4, 'No Answer', 'ERR_WAPP_CHECK_CONTACT', 'number'],
+    ]);
+    const stored = await t.db
+      .select()
+      .from(contacts)
+      .where(eq(contacts.companyId, company.company.id));
+    expect(stored.map((c) => c.number).sort()).toEqual(['5491166660101', '5491166660102']);
   });
 });

@@ -7,6 +7,7 @@ import {
   type SheetField,
   sheetFieldOf,
 } from '@atendi/shared';
+import { and, eq, inArray } from 'drizzle-orm';
 import { contacts } from '../../db/schema';
 import { normalizeNumber } from '../../channels/numbers';
 import { readPhoneContacts } from '../../channels/phone-book';
@@ -14,7 +15,10 @@ import { AppError, pgErrorOf } from '../../platform/errors';
 import type { AuthContext } from '../../platform/context';
 import { serializeContact } from '../tickets';
 import { findWhatsapp, getDefaultWhatsapp } from '../whatsapps';
-import { emitContact, type ContactDeps } from './contacts.service';
+import { emitContact, whatsappLookup, type ContactDeps } from './contacts.service';
+
+// New numbers asked of WhatsApp at a time, as the contact dialog asks for one.
+const LOOKUPS_AT_ONCE = 4;
 
 // The linked-device drivers see the phone's address book; the Cloud API never does.
 const PHONE_BOOK_PROVIDERS = new Set<Provider>(['beta', 'simulator']);
@@ -61,10 +65,60 @@ const judge = (cells: Record<Field, string>, row: number): Judged => {
 
 const isBlank = (cells: Record<Field, string>) => !cells.name && !cells.number && !cells.email;
 
+// A row's number is judged as the contact dialog judges one: a number WhatsApp says it does not know
+// is refused, and one it could not check is refused to be tried again. Numbers the company already
+// has are not asked (they are duplicates).
+const lookUpNew = async (
+  deps: ContactDeps,
+  ctx: AuthContext,
+  accepted: Map<string, Extract<Judged, { ok: true }>>,
+  errorBag: ContactUploadError[],
+) => {
+  const lookUp = await whatsappLookup(deps, ctx);
+  if (!lookUp || accepted.size === 0) return;
+  const known = new Set(
+    (
+      await deps.db
+        .select({ number: contacts.number })
+        .from(contacts)
+        .where(
+          and(
+            eq(contacts.companyId, ctx.companyId),
+            inArray(contacts.number, [...accepted.keys()]),
+          ),
+        )
+    ).map((row) => row.number),
+  );
+  const queue = [...accepted.values()].filter((candidate) => !known.has(candidate.number));
+  const askNext = async (): Promise<void> => {
+    const candidate = queue.shift();
+    if (!candidate) return;
+    const found = await lookUp(candidate.number);
+    if (!found.ok) {
+      accepted.delete(candidate.number);
+      errorBag.push({
+        row: candidate.row,
+        name: candidate.name,
+        number: candidate.number,
+        error: found.code,
+        field: 'number',
+        message:
+          found.code === 'ERR_WAPP_INVALID_CONTACT'
+            ? 'This number is not on WhatsApp'
+            : 'WhatsApp could not check this number',
+      });
+    }
+    return askNext();
+  };
+  await Promise.all(Array.from({ length: LOOKUPS_AT_ONCE }, askNext));
+};
+
 export const uploadContacts = async (
   deps: ContactDeps,
   ctx: AuthContext,
   input: ContactUploadInput,
+  // The phone's own address book holds WhatsApp's numbers: nothing to ask.
+  options: { lookUp: boolean } = { lookUp: true },
 ): Promise<ContactUploadResult> => {
   const errorBag: ContactUploadError[] = [];
   const accepted = new Map<string, Extract<Judged, { ok: true }>>();
@@ -84,6 +138,7 @@ export const uploadContacts = async (
     else if (accepted.has(judged.number)) errorBag.push(duplicate(judged));
     else accepted.set(judged.number, judged);
   });
+  if (options.lookUp) await lookUpNew(deps, ctx, accepted, errorBag);
 
   const candidates = [...accepted.values()];
   const valuesOf = (rows: typeof candidates) =>
@@ -147,5 +202,5 @@ export const importPhoneContacts = async (
       'This connection cannot read the phone’s contacts (WhatsApp Cloud API does not share them)',
     );
   const book = await readPhoneContacts(deps.db, connection.id);
-  return uploadContacts(deps, ctx, { rows: book, firstRow: 1 });
+  return uploadContacts(deps, ctx, { rows: book, firstRow: 1 }, { lookUp: false });
 };

@@ -34,9 +34,9 @@ type Step =
 const ErrorBag = ({ errors }: { errors: ContactUploadError[] }) => {
   const { t } = useTranslation();
   const reason = (entry: ContactUploadError) =>
-    entry.error === 'ERR_DUPLICATED_CONTACT'
-      ? t('errors.ERR_DUPLICATED_CONTACT')
-      : t(`contacts.import.invalid.${entry.field ?? 'row'}`);
+    entry.error === 'ERR_VALIDATION'
+      ? t(`contacts.import.invalid.${entry.field ?? 'row'}`)
+      : t(`errors.${entry.error}`);
   return (
     <List
       dense
@@ -170,8 +170,8 @@ export const ContactImportDialog = ({ open, onClose }: { open: boolean; onClose:
           <Stack spacing={2}>
             <Alert severity={step.result.errorBag.length ? 'warning' : 'success'}>
               {t('contacts.import.summary', {
-                added: step.result.newContacts.length,
-                refused: step.result.errorBag.length,
+                added: t('contacts.import.added', { count: step.result.newContacts.length }),
+                refused: t('contacts.import.refused', { count: step.result.errorBag.length }),
               })}
             </Alert>
             {step.result.errorBag.length > 0 && (

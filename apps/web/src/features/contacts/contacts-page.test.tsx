@@ -163,6 +163,7 @@ describe('contacts page', () => {
       ['Nombre', 'Número', 'Email'],
       ['Ana', '5491155550002', ''],
       ['X', '5491155550003', ''],
+      ['Sin cuenta', '9991155550004', ''],
     ];
     const fetchMock = stubApi({
       'GET /contacts': listOf([]),
@@ -178,6 +179,14 @@ describe('contacts page', () => {
               field: 'name',
               message: 'Too small',
             },
+            {
+              row: 4,
+              name: 'Sin cuenta',
+              number: '9991155550004',
+              error: 'ERR_WAPP_INVALID_CONTACT',
+              field: 'number',
+              message: 'This number is not on WhatsApp',
+            },
           ],
         }),
     });
@@ -190,12 +199,17 @@ describe('contacts page', () => {
     const errors = await screen.findByRole('list', { name: 'Filas no importadas' });
     expect(within(errors).getByText('X: nombre inválido (de 2 a 50 caracteres)')).toBeTruthy();
     expect(within(errors).getByText('Fila 3')).toBeTruthy();
-    expect(screen.getByText('1 contactos agregados, 1 filas con errores.')).toBeTruthy();
+    // What the contact dialog would say of a number WhatsApp does not know.
+    expect(
+      within(errors).getByText('Sin cuenta: Este no es un número de WhatsApp válido.'),
+    ).toBeTruthy();
+    expect(screen.getByText('1 contacto agregado, 2 filas con errores.')).toBeTruthy();
     const upload = fetchMock.mock.calls.find(([url]) => String(url).includes('/contacts/upload'))!;
     expect(bodyOf(upload[1]!)).toEqual({
       rows: [
         { Nombre: 'Ana', Número: '5491155550002', Email: '' },
         { Nombre: 'X', Número: '5491155550003', Email: '' },
+        { Nombre: 'Sin cuenta', Número: '9991155550004', Email: '' },
       ],
       firstRow: 2,
     });
@@ -225,7 +239,7 @@ describe('contacts page', () => {
       ),
     ).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Contactos del teléfono' }));
-    expect(await screen.findByText('1 contactos agregados, 0 filas con errores.')).toBeTruthy();
+    expect(await screen.findByText('1 contacto agregado, 0 filas con errores.')).toBeTruthy();
   });
 
   it('refuses a file that is not .xlsx without sending anything', async () => {
