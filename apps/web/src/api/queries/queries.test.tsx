@@ -10,6 +10,7 @@ import { setSession } from '../session';
 import { connectSocket, getSocket } from '../socket';
 import { useConnections } from './connections';
 import { useQueues } from './queues';
+import { useTagOptions } from './tags';
 import { useUserOptions } from './users';
 
 const queue = (id: number, name: string): QueueView => ({
@@ -120,5 +121,35 @@ describe('shared query modules', () => {
     act(() => socket.receive('company-1-user', { action: 'create', user: { id: 2 } }));
     await waitFor(() => expect(screen.getByText('Ana, Bruno')).toBeTruthy());
     expect(callsOf(fetchMock)).toEqual(['GET /users/list', 'GET /users/list']);
+  });
+
+  it('fetch GET /tags/list once for the drawer and the search filter and apply tag events', async () => {
+    const socket = connect();
+    const tag = (id: number, name: string) => ({ id, name, color: '#A4CCCC', kanban: 0 });
+    const fetchMock = vi.fn(
+      mockApi({ 'GET /tags/list': () => jsonResponse(200, [tag(1, 'VIP')]) }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const TagNames = ({ label }: { label: string }) => (
+      <p>
+        {label}: {(useTagOptions().data ?? []).map((row) => row.name).join(', ')}
+      </p>
+    );
+    render(
+      withClient(
+        <>
+          <TagNames label="drawer" />
+          <TagNames label="filter" />
+        </>,
+      ),
+    );
+
+    expect(await screen.findByText('drawer: VIP')).toBeTruthy();
+    expect(screen.getByText('filter: VIP')).toBeTruthy();
+    act(() => socket.receive('company-1-tag', { action: 'create', tag: tag(2, 'Atrasado') }));
+    expect(await screen.findByText('filter: Atrasado, VIP')).toBeTruthy();
+    act(() => socket.receive('company-1-tag', { action: 'delete', tagId: 1 }));
+    expect(await screen.findByText('drawer: Atrasado')).toBeTruthy();
+    expect(callsOf(fetchMock)).toEqual(['GET /tags/list']);
   });
 });

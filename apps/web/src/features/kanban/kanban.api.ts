@@ -3,15 +3,15 @@ import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-quer
 import {
   isTicketListed,
   seesAllTickets,
+  tagsContract,
   type AppMessageEvent,
-  type KanbanLanes,
   type KanbanTickets,
   type TagOption,
   type TicketEvent,
   type TicketView,
   type TicketViewer,
 } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import { call } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
 import { useCompanyEvent, useSocketRoom } from '../../api/socket';
 import { toastError } from '../../api/toasts';
@@ -30,16 +30,17 @@ export const kanbanKeys = {
   tickets: (viewer: BoardViewer) => ['kanban', 'tickets', viewer] as const,
 };
 
-export const fetchLanes = () => api.get<KanbanLanes>('/tags/kanban');
+export const fetchLanes = () => call(tagsContract.listKanbanLanes);
 export const fetchBoardTickets = (viewer: BoardViewer) =>
-  api.get<KanbanTickets>('/ticket/kanban', {
+  call(tagsContract.listKanbanTickets, {
     query: viewer.seesAll
-      ? { showAll: true }
+      ? { showAll: 'true' }
       : { queueIds: viewer.queueIds.length ? JSON.stringify(viewer.queueIds) : undefined },
   });
-export const clearTicketTags = (ticketId: number) => api.delete(`/ticket-tags/${ticketId}`);
+export const clearTicketTags = (ticketId: number) =>
+  call(tagsContract.clearTicketTags, { params: { ticketId } });
 export const addTicketTag = (ticketId: number, tagId: number) =>
-  api.put<TicketView>(`/ticket-tags/${ticketId}/${tagId}`);
+  call(tagsContract.addTicketTag, { params: { ticketId, tagId } });
 
 export const useBoardViewer = (): BoardViewer => {
   const { user } = useCurrentSession();

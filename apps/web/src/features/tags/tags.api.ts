@@ -1,6 +1,12 @@
 import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import type { TagEvent, TagsPage, TagUpdateInput, TagView } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import {
+  tagsContract,
+  type TagEvent,
+  type TagsPage,
+  type TagUpdateInput,
+  type TagView,
+} from '@atendi/shared';
+import { call } from '../../api/http-client';
 import { useCompanyEvent } from '../../api/socket';
 import {
   findInPages,
@@ -18,12 +24,12 @@ export const tagsKeys = {
 };
 
 export const fetchTagsPage = (searchParam: string, pageNumber: number) =>
-  api.get<TagsPage>('/tags', { query: { searchParam, pageNumber } });
+  call(tagsContract.listTags, { query: { searchParam, pageNumber } });
 // POST takes the same body as PUT; the API fills in a colour or flag left out.
-export const createTag = (input: TagUpdateInput) => api.post<TagView>('/tags', input);
+export const createTag = (input: TagUpdateInput) => call(tagsContract.createTag, { body: input });
 export const updateTag = (id: number, input: TagUpdateInput) =>
-  api.put<TagView>(`/tags/${id}`, input);
-export const deleteTag = (id: number) => api.delete(`/tags/${id}`);
+  call(tagsContract.updateTag, { params: { id }, body: input });
+export const deleteTag = (id: number) => call(tagsContract.deleteTag, { params: { id } });
 
 export const tagsList: PagedSource<'tags', TagsPage> = {
   queryKey: tagsKeys.list,

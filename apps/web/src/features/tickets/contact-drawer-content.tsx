@@ -20,7 +20,8 @@ import { ContactDialog } from '../../components/contact-dialog';
 import { cssColor } from '../../lib/colors';
 import { ContactDrawerNotes } from './contact-drawer-notes';
 import { useContact } from '../../api/queries/contacts';
-import { useSyncTicketTags, useTagOptions, useUpdateContact } from './contact-drawer.api';
+import { useTagOptions } from '../../api/queries/tags';
+import { useSyncTicketTags, useUpdateContact } from './contact-drawer.api';
 import { initialOf } from './ticket-format';
 
 // What the contact drawer shows: fetched when the drawer first opens (contact-drawer.tsx), with the

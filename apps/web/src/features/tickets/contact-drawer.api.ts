@@ -7,10 +7,10 @@ import {
 } from '@tanstack/react-query';
 import {
   contactsContract,
+  tagsContract,
   type ContactDetailView,
   type ContactEvent,
   type ContactUpdateInput,
-  type TagOption,
   type TicketListPage,
   type TicketNoteView,
   type TicketView,
@@ -20,14 +20,14 @@ import { contactKeys } from '../../api/queries/contacts';
 import { useCompanyEvent } from '../../api/socket';
 import { applyTicketEventToCache, ticketsKeys, useTicketViewer } from './tickets.api';
 
-// What the chat's contact drawer reads and changes: the contact, the ticket's notes and its tags.
+// What the chat's contact drawer reads and changes: the contact, the ticket's notes and its tags (the
+// tags to pick from: api/queries/tags.ts, shared).
 
 // GET /ticket-notes/list and POST /ticket-notes.
 export type TicketNote = TicketNoteView;
 
 export const contactDrawerKeys = {
   notes: (ticketId: number) => ['tickets', 'notes', ticketId] as const,
-  tagOptions: ['tags', 'list'] as const,
 };
 
 export const updateContact = (id: number, input: ContactUpdateInput) =>
@@ -37,9 +37,8 @@ export const fetchTicketNotes = (ticketId: number, contactId: number) =>
 export const addTicketNote = (input: { note: string; ticketId: number; contactId: number }) =>
   api.post<TicketNote>('/ticket-notes', input);
 export const deleteTicketNote = (id: number) => api.delete(`/ticket-notes/${id}`);
-export const fetchTagOptions = () => api.get<TagOption[]>('/tags/list');
 export const syncTicketTags = (ticketId: number, tags: { id: number }[]) =>
-  api.post<TicketView>('/tags/sync', { ticketId, tags: tags.map(({ id }) => ({ id })) });
+  call(tagsContract.syncTicketTags, { body: { ticketId, tags: tags.map(({ id }) => ({ id })) } });
 
 // Tickets embed their contact: the chat header and the lists take the new name and picture too.
 const withContact = (ticket: TicketView, contact: ContactDetailView): TicketView => {
@@ -115,9 +114,6 @@ export const useDeleteTicketNote = (ticketId: number) => {
       ),
   });
 };
-
-export const useTagOptions = () =>
-  useQuery({ queryKey: contactDrawerKeys.tagOptions, queryFn: fetchTagOptions });
 
 export const useSyncTicketTags = (ticketId: number) => {
   const queryClient = useQueryClient();

@@ -1,7 +1,7 @@
 import { Autocomplete, Box, Chip, Stack, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useUserOptions } from '../../api/queries/users';
-import { useTagOptions } from './contact-drawer.api';
+import { useTagOptions } from '../../api/queries/tags';
 
 // SPEC §2 Search tab: a tag multi-select, and for admins a user multi-select.
 export const SearchFilters = ({
