@@ -53,7 +53,6 @@ const NOT_YET_CONTRACTS: string[] = [
   'POST /messages/:id/retry',
   'GET /messages/:ticketId',
   'POST /messages/:ticketId',
-  'POST /messages/:ticketId/template',
   'GET /prompt',
   'POST /prompt',
   'DELETE /prompt/:id',
@@ -91,8 +90,6 @@ const NOT_YET_CONTRACTS: string[] = [
   'GET /uploads/:companyId/:name',
   'GET /webhooks/whatsapp',
   'POST /webhooks/whatsapp',
-  'GET /whatsapp/:id/templates',
-  'POST /whatsapp/:id/templates/sync',
 ];
 
 let t: SharedTestContext;
