@@ -16,7 +16,9 @@ import { schedulesContract } from './schedules';
 import { quickMessagesContract } from './quick-messages';
 import { filesContract } from './files';
 import { templatesContract } from './templates';
+import { messagesContract } from './messages';
 
+export * from './messages';
 export * from './templates';
 export * from './files';
 export * from './quick-messages';
@@ -59,6 +61,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   quickMessagesContract,
   filesContract,
   templatesContract,
+  messagesContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>

@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  messagesContract,
   quickMessagesContract,
   templatesContract,
-  type ChatMessageView,
   type QuickMessageEvent,
   type QuickMessageView,
   type TemplateSendInput,
 } from '@atendi/shared';
-import { api, call } from '../../api/http-client';
+import { call } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
 import { useCompanyEvent } from '../../api/socket';
 import { applyMessagesToCache, closeReplyWindow, isWindowClosedError } from './tickets.api';
@@ -24,9 +24,9 @@ export const sendMedia = (ticketId: number, { files, body, quotedMsg, key }: Med
   form.append('body', body);
   if (quotedMsg) form.append('quotedMsg', String(quotedMsg));
   files.forEach((file) => form.append('medias', file, file.name));
-  return api.post<ChatMessageView[]>(
-    `/messages/${ticketId}`,
-    form,
+  return call(
+    messagesContract.sendMessage,
+    { params: { ticketId }, body: form },
     key ? { headers: { 'Idempotency-Key': key } } : undefined,
   );
 };
