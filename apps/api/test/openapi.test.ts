@@ -49,11 +49,6 @@ const NOT_YET_CONTRACTS: string[] = [
   'PUT /contact-lists/:id',
   'POST /contact-lists/:id/upload',
   'GET /contact-lists/list',
-  'DELETE /messages/:id',
-  'POST /messages/:id/retry',
-  'GET /messages/:ticketId',
-  'POST /messages/:ticketId',
-  'POST /messages/:ticketId/template',
   'GET /prompt',
   'POST /prompt',
   'DELETE /prompt/:id',
@@ -80,8 +75,6 @@ const NOT_YET_CONTRACTS: string[] = [
   'GET /uploads/:companyId/:name',
   'GET /webhooks/whatsapp',
   'POST /webhooks/whatsapp',
-  'GET /whatsapp/:id/templates',
-  'POST /whatsapp/:id/templates/sync',
 ];
 
 let t: SharedTestContext;

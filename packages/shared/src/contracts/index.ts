@@ -16,8 +16,12 @@ import { schedulesContract } from './schedules';
 import { quickMessagesContract } from './quick-messages';
 import { filesContract } from './files';
 import { tagsContract } from './tags';
+import { templatesContract } from './templates';
+import { messagesContract } from './messages';
 
 export * from './tags';
+export * from './messages';
+export * from './templates';
 export * from './files';
 export * from './quick-messages';
 export * from './schedules';
@@ -59,6 +63,8 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   quickMessagesContract,
   filesContract,
   tagsContract,
+  templatesContract,
+  messagesContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>

@@ -1,14 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
 import {
   simulatorContract,
   whatsappSessionsContract,
   whatsappsContract,
-  type TemplateList,
   type WhatsappInput,
   type WhatsappUpdateInput,
   type WhatsappView,
 } from '@atendi/shared';
-import { api, call } from '../../api/http-client';
+import { call } from '../../api/http-client';
 
 // The connections page's changes and its simulator; the list and one connection are read through
 // api/queries/connections.ts, shared with the rest of the app.
@@ -18,7 +16,6 @@ export type QueueChoice = { id: number; name: string; color: string };
 
 export const connectionsKeys = {
   outbound: (id: number) => ['connections', 'simulator-outbound', id] as const,
-  templates: (id: number) => ['connections', 'templates', id] as const,
 };
 
 export const createConnection = (input: WhatsappInput) =>
@@ -57,18 +54,3 @@ export const simulatorTyping = (id: number, from: string, typing: boolean) =>
   call(simulatorContract.simulatorTyping, { params: { id }, body: { from, typing } });
 export const simulatorDisconnect = (id: number) =>
   call(simulatorContract.simulatorDisconnect, { params: { id } });
-
-// A Cloud API connection's message templates: the copy the platform keeps, and a fresh copy read from
-// the WhatsApp Business Account (admins).
-export const fetchTemplates = (id: number) => api.get<TemplateList>(`/whatsapp/${id}/templates`);
-export const syncTemplates = (id: number) =>
-  api.post<TemplateList>(`/whatsapp/${id}/templates/sync`);
-
-// Silent: the templates dialog shows its own error.
-export const useTemplates = (id: number) =>
-  useQuery({
-    queryKey: connectionsKeys.templates(id),
-    queryFn: () => fetchTemplates(id),
-    staleTime: 0,
-    meta: { silent: true },
-  });

@@ -31,7 +31,7 @@ import {
 } from '../../components/message-template';
 import { formatLastUpdate } from './connection-status';
 import { useConnections } from '../../api/queries/connections';
-import { connectionsKeys, syncTemplates, useTemplates } from './connections.api';
+import { setTemplates, syncTemplates, useTemplates } from '../../api/queries/templates';
 
 const TemplatesBody = ({
   connectionId,
@@ -45,13 +45,13 @@ const TemplatesBody = ({
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const connection = useConnections().data?.find((row) => row.id === connectionId);
-  const list = useTemplates(connectionId);
+  const list = useTemplates(connectionId, { silent: true });
   // The refusal is told in place (with the way to fix it), not as a passing toast.
   const sync = useMutation({
     mutationFn: () => syncTemplates(connectionId),
     meta: { silent: true },
     onSuccess: (fresh) => {
-      queryClient.setQueryData(connectionsKeys.templates(connectionId), fresh);
+      setTemplates(queryClient, connectionId, fresh);
       toast.success(t('connections.templates.synced', { count: fresh.templates.length }));
     },
   });

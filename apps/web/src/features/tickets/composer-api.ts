@@ -1,21 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  messagesContract,
   quickMessagesContract,
-  type ChatMessageView,
+  templatesContract,
   type QuickMessageEvent,
   type QuickMessageView,
-  type TemplateList,
   type TemplateSendInput,
 } from '@atendi/shared';
-import { api, call } from '../../api/http-client';
+import { call } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
 import { useCompanyEvent } from '../../api/socket';
 import { applyMessagesToCache, closeReplyWindow, isWindowClosedError } from './tickets.api';
 
 export const composerKeys = {
   quickMessages: ['quick-messages', 'list'] as const,
-  // The templates of a ticket's connection (its own copy: features do not share caches).
-  templates: (whatsappId: number) => ['tickets', 'templates', whatsappId] as const,
 };
 
 // SPEC §7: a send with files is multipart: medias (one part per file), body, quotedMsg.
@@ -26,9 +24,9 @@ export const sendMedia = (ticketId: number, { files, body, quotedMsg, key }: Med
   form.append('body', body);
   if (quotedMsg) form.append('quotedMsg', String(quotedMsg));
   files.forEach((file) => form.append('medias', file, file.name));
-  return api.post<ChatMessageView[]>(
-    `/messages/${ticketId}`,
-    form,
+  return call(
+    messagesContract.sendMessage,
+    { params: { ticketId }, body: form },
     key ? { headers: { 'Idempotency-Key': key } } : undefined,
   );
 };
@@ -45,22 +43,10 @@ export const useSendMedia = (ticketId: number) => {
   });
 };
 
-// Cloud API tickets whose 24-hour window is closed take only an approved template: the connection's
-// templates, and a send with one value per parameter.
-export const fetchTemplates = (whatsappId: number) =>
-  api.get<TemplateList>(`/whatsapp/${whatsappId}/templates`);
+// Cloud API tickets whose 24-hour window is closed take only an approved template (the connection's
+// templates: api/queries/templates.ts), sent with one value per parameter.
 export const sendTemplate = (ticketId: number, input: TemplateSendInput) =>
-  api.post<ChatMessageView[]>(`/messages/${ticketId}/template`, input);
-
-// Silent: the template dialog says so in place.
-export const useChatTemplates = (whatsappId: number, enabled: boolean) =>
-  useQuery({
-    queryKey: composerKeys.templates(whatsappId),
-    queryFn: () => fetchTemplates(whatsappId),
-    enabled,
-    staleTime: 0,
-    meta: { silent: true },
-  });
+  call(templatesContract.sendTemplateMessage, { params: { ticketId }, body: input });
 
 // A quick answer's attachment as a File, so it goes out through the composer's own attachments.
 // The signed link needs no token (platform/uploads.ts).

@@ -23,11 +23,12 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/http-client';
+import { templateKeys, useTemplates } from '../../api/queries/templates';
 import { toastError } from '../../api/toasts';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { hasMediaHeader, TemplatePreview, templateLabel } from '../../components/message-template';
 import { waitBeforeSubmit } from '../../lib/form-delay';
-import { composerKeys, sendTemplate, useChatTemplates } from './composer-api';
+import { sendTemplate } from './composer-api';
 import { applyMessagesToCache } from './tickets.api';
 
 type Part = 'header' | 'body';
@@ -52,7 +53,7 @@ const PARAM_FIELD = /^(?:templateParams|params)\.(header|body)\.(\d+)$/;
 const TemplateForm = ({ ticket, onClose }: { ticket: TicketView; onClose: () => void }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const templates = useChatTemplates(ticket.whatsappId, true);
+  const templates = useTemplates(ticket.whatsappId, { silent: true });
   const choices = (templates.data?.templates ?? []).filter(sendableInChat);
   const {
     control,
@@ -123,7 +124,7 @@ const TemplateForm = ({ ticket, onClose }: { ticket: TicketView; onClose: () => 
       toastError(error);
       // A template gone since the list was read: read it again.
       if (error instanceof ApiError && error.code === 'ERR_NO_TEMPLATE_FOUND')
-        void queryClient.invalidateQueries({ queryKey: composerKeys.templates(ticket.whatsappId) });
+        void queryClient.invalidateQueries({ queryKey: templateKeys.list(ticket.whatsappId) });
     }
   };
 

@@ -11,6 +11,7 @@ import {
 } from '@tanstack/react-query';
 import {
   isTicketListed,
+  messagesContract,
   REPLY_WINDOW_MS,
   replyWindowAt,
   seesAllTickets,
@@ -25,7 +26,7 @@ import {
   type TicketView,
   type TicketViewer,
 } from '@atendi/shared';
-import { ApiError, api } from '../../api/http-client';
+import { ApiError, api, call } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
 import { useCompanyEvent } from '../../api/socket';
 
@@ -79,20 +80,22 @@ export const updateTicketStatus = (id: number, status: TicketStatus) =>
 export const deleteTicket = (id: number) => api.delete(`/tickets/${id}`);
 
 export const fetchMessagesPage = (ticketId: number, pageNumber: number, markRead = true) =>
-  api.get<MessagesPage>(`/messages/${ticketId}`, {
+  call(messagesContract.listMessages, {
+    params: { ticketId },
     query: markRead ? { pageNumber } : { pageNumber, markRead: 'false' },
   });
 // A send carries a key of its own (sendKeys.ts): retried after an answer that never arrived, the
 // server answers what the first try stored instead of sending twice.
 export type TextSend = { body: string; quotedMsg?: number; key?: string };
 export const sendMessage = (ticketId: number, { key, ...input }: TextSend) =>
-  api.post<ChatMessageView[]>(
-    `/messages/${ticketId}`,
-    input,
+  call(
+    messagesContract.sendMessage,
+    { params: { ticketId }, body: input },
     key ? { headers: { 'Idempotency-Key': key } } : undefined,
   );
-export const retryMessage = (id: number) => api.post<ChatMessageView>(`/messages/${id}/retry`);
-export const deleteMessage = (id: number) => api.delete<ChatMessageView>(`/messages/${id}`);
+export const retryMessage = (id: number) => call(messagesContract.retryMessage, { params: { id } });
+export const deleteMessage = (id: number) =>
+  call(messagesContract.deleteMessage, { params: { id } });
 
 export const useTicketViewer = (): TicketViewer => {
   const { user } = useCurrentSession();
