@@ -15,7 +15,9 @@ import { contactsContract } from './contacts';
 import { schedulesContract } from './schedules';
 import { quickMessagesContract } from './quick-messages';
 import { filesContract } from './files';
+import { contactListsContract } from './contact-lists';
 
+export * from './contact-lists';
 export * from './files';
 export * from './quick-messages';
 export * from './schedules';
@@ -56,6 +58,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   schedulesContract,
   quickMessagesContract,
   filesContract,
+  contactListsContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>

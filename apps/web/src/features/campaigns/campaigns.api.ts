@@ -6,13 +6,13 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import {
+  contactListsContract,
   filesContract,
   type CampaignEvent,
   type CampaignInput,
   type CampaignsPage,
   type CampaignUpdateInput,
   type CampaignView,
-  type ContactListView,
   type TagOption,
   type TemplateList,
 } from '@atendi/shared';
@@ -56,7 +56,7 @@ export const deleteCampaignMedia = (id: number) =>
   api.delete<CampaignView>(`/campaigns/${id}/media-upload`);
 
 // The pickers of the form: every contact list, tag, connection and file list of the company.
-const fetchContactListOptions = () => api.get<ContactListView[]>('/contact-lists/list');
+const fetchContactListOptions = () => call(contactListsContract.listAllContactLists);
 const fetchTagOptions = () => api.get<TagOption[]>('/tags/list');
 // With companyId, GET /files answers every list of the company in one page.
 const fetchFileListOptions = (companyId: number) =>
