@@ -24,8 +24,6 @@ const NOT_YET_CONTRACTS: string[] = [
   'PUT /ai-provider',
   'GET /ai-provider/models',
   'POST /api/messages/send',
-  'GET /campaign-settings',
-  'POST /campaign-settings',
   'GET /campaigns',
   'POST /campaigns',
   'DELETE /campaigns/:id',

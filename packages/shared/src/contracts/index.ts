@@ -16,7 +16,9 @@ import { schedulesContract } from './schedules';
 import { quickMessagesContract } from './quick-messages';
 import { filesContract } from './files';
 import { contactListsContract } from './contact-lists';
+import { campaignSettingsContract } from './campaigns';
 
+export * from './campaigns';
 export * from './contact-lists';
 export * from './files';
 export * from './quick-messages';
@@ -59,6 +61,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   quickMessagesContract,
   filesContract,
   contactListsContract,
+  campaignSettingsContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>

@@ -4,8 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   campaignSchema,
-  campaignSettingsBody,
-  campaignSettingsListSchema,
+  campaignSettingsContract as campaignSettings,
   campaignShippingPageSchema,
   campaignShippingQuery,
   campaignsPageSchema,
@@ -19,6 +18,7 @@ import {
   noContentResponse,
   okResponse,
 } from '@atendi/shared';
+import { contractRoutes } from '../../platform/contract-routes';
 import { uploaderOf, type UploadRule } from '../../platform/uploads';
 import { dispatchControls, ensureDispatch } from './campaign-dispatcher';
 import {
@@ -46,6 +46,7 @@ const mediaRule: UploadRule = {
 // (campaign-dispatcher.ts, run from background.ts).
 export const campaignsRoutes = async (root: FastifyInstance) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
+  const route = contractRoutes(app);
   const deps = app.deps;
   const tags = ['campaigns'];
   const config = {
@@ -252,31 +253,10 @@ export const campaignsRoutes = async (root: FastifyInstance) => {
     },
   );
 
-  app.get(
-    '/campaign-settings',
-    {
-      schema: {
-        summary: "Read the company's campaign settings",
-        operationId: 'listCampaignSettings',
-        tags,
-        response: okResponse(campaignSettingsListSchema),
-      },
-      config,
-    },
-    async (request) => listCampaignSettings(deps, request.auth),
+  route(campaignSettings.listCampaignSettings, config, async (request) =>
+    listCampaignSettings(deps, request.auth),
   );
-  app.post(
-    '/campaign-settings',
-    {
-      schema: {
-        summary: "Save the company's campaign settings",
-        operationId: 'saveCampaignSettings',
-        tags,
-        body: campaignSettingsBody,
-        response: okResponse(campaignSettingsListSchema),
-      },
-      config,
-    },
-    async (request) => saveCampaignSettings(deps, request.auth, request.body.settings),
+  route(campaignSettings.saveCampaignSettings, config, async (request) =>
+    saveCampaignSettings(deps, request.auth, request.body.settings),
   );
 };
