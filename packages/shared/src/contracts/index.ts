@@ -16,7 +16,7 @@ import { schedulesContract } from './schedules';
 import { quickMessagesContract } from './quick-messages';
 import { filesContract } from './files';
 import { contactListsContract } from './contact-lists';
-import { campaignSettingsContract } from './campaigns';
+import { campaignSettingsContract, campaignsContract } from './campaigns';
 
 export * from './campaigns';
 export * from './contact-lists';
@@ -62,6 +62,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   filesContract,
   contactListsContract,
   campaignSettingsContract,
+  campaignsContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>
