@@ -18,10 +18,14 @@ import { filesContract } from './files';
 import { tagsContract } from './tags';
 import { templatesContract } from './templates';
 import { messagesContract } from './messages';
+import { contactListsContract } from './contact-lists';
+import { campaignSettingsContract, campaignsContract } from './campaigns';
 
 export * from './tags';
 export * from './messages';
 export * from './templates';
+export * from './campaigns';
+export * from './contact-lists';
 export * from './files';
 export * from './quick-messages';
 export * from './schedules';
@@ -65,6 +69,9 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   tagsContract,
   templatesContract,
   messagesContract,
+  contactListsContract,
+  campaignSettingsContract,
+  campaignsContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>

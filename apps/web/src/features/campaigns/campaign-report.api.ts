@@ -2,13 +2,14 @@ import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   CAMPAIGN_REPORT_REFRESH_MS,
+  campaignsContract,
   type CampaignEvent,
   type CampaignReport,
   type CampaignShippingPage,
   type CampaignView,
   type ShippingStatus,
 } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import { call } from '../../api/http-client';
 import { useCompanyEvent } from '../../api/socket';
 import type { PagedSource } from '../../lib/use-paged-list';
 import { campaignKeys } from './campaigns.api';
@@ -34,7 +35,8 @@ export const fetchCampaignShippingPage = (
   searchParam: string,
   pageNumber: number,
 ) =>
-  api.get<CampaignShippingPage>(`/campaigns/${id}/shipping`, {
+  call(campaignsContract.listCampaignShipping, {
+    params: { id },
     // No status asks for every recipient.
     query: { searchParam, pageNumber, status: status || undefined },
   });
@@ -62,7 +64,7 @@ export const reportFigures = (report: CampaignReport) => {
 // The client answers a body that is not JSON as its text, which a CSV, starting with its header row,
 // never is.
 export const fetchCampaignCsv = async (id: number) => {
-  const body = await api.get<unknown>(`/campaigns/${id}/shipping.csv`);
+  const body: unknown = await call(campaignsContract.exportCampaignShipping, { params: { id } });
   return typeof body === 'string' ? body : '';
 };
 

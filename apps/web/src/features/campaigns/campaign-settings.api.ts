@@ -1,21 +1,21 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
+  campaignSettingsContract,
   campaignSettingsOf,
   type CampaignSettings,
-  type CampaignSettingsList,
 } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import { call } from '../../api/http-client';
 
 // The campaigns page reads the same list (the variables its message editor offers) under this key, so
 // a save shows there at once.
 export const campaignSettingsKey = ['campaigns', 'settings'] as const;
 
 // GET /campaign-settings answers the SPEC's key/value list (each value JSON text).
-export const fetchCampaignSettings = () => api.get<CampaignSettingsList>('/campaign-settings');
+export const fetchCampaignSettings = () => call(campaignSettingsContract.listCampaignSettings);
 
 // POST /campaign-settings { settings }: answers the stored list.
 export const saveCampaignSettings = (settings: Partial<CampaignSettings>) =>
-  api.post<CampaignSettingsList>('/campaign-settings', { settings });
+  call(campaignSettingsContract.saveCampaignSettings, { body: { settings } });
 
 // The settings as the form edits them, the defaults standing in for keys never saved. Its failure is
 // shown by the page.

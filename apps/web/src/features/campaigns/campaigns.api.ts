@@ -6,13 +6,13 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import {
+  campaignsContract,
+  contactListsContract,
   filesContract,
   type CampaignEvent,
   type CampaignInput,
   type CampaignsPage,
   type CampaignUpdateInput,
-  type CampaignView,
-  type ContactListView,
   type TagOption,
   type TemplateList,
 } from '@atendi/shared';
@@ -37,26 +37,31 @@ export const campaignKeys = {
 };
 
 export const fetchCampaignsPage = (searchParam: string, pageNumber: number) =>
-  api.get<CampaignsPage>('/campaigns', { query: { searchParam, pageNumber } });
-export const fetchCampaign = (id: number) => api.get<CampaignView>(`/campaigns/${id}`);
-export const createCampaign = (input: CampaignInput) => api.post<CampaignView>('/campaigns', input);
+  call(campaignsContract.listCampaigns, { query: { searchParam, pageNumber } });
+export const fetchCampaign = (id: number) =>
+  call(campaignsContract.getCampaign, { params: { id } });
+export const createCampaign = (input: CampaignInput) =>
+  call(campaignsContract.createCampaign, { body: input });
 export const updateCampaign = (id: number, input: CampaignUpdateInput) =>
-  api.put<CampaignView>(`/campaigns/${id}`, input);
-export const deleteCampaign = (id: number) => api.delete(`/campaigns/${id}`);
-export const cancelCampaign = (id: number) => api.post<CampaignView>(`/campaigns/${id}/cancel`);
-export const restartCampaign = (id: number) => api.post<CampaignView>(`/campaigns/${id}/restart`);
+  call(campaignsContract.updateCampaign, { params: { id }, body: input });
+export const deleteCampaign = (id: number) =>
+  call(campaignsContract.deleteCampaign, { params: { id } });
+export const cancelCampaign = (id: number) =>
+  call(campaignsContract.cancelCampaign, { params: { id } });
+export const restartCampaign = (id: number) =>
+  call(campaignsContract.restartCampaign, { params: { id } });
 
 // One attachment per campaign, sent with its message: multipart field `file`.
 export const uploadCampaignMedia = (id: number, file: File) => {
   const body = new FormData();
   body.append('file', file);
-  return api.post<CampaignView>(`/campaigns/${id}/media-upload`, body);
+  return call(campaignsContract.uploadCampaignMedia, { params: { id }, body });
 };
 export const deleteCampaignMedia = (id: number) =>
-  api.delete<CampaignView>(`/campaigns/${id}/media-upload`);
+  call(campaignsContract.removeCampaignMedia, { params: { id } });
 
 // The pickers of the form: every contact list, tag, connection and file list of the company.
-const fetchContactListOptions = () => api.get<ContactListView[]>('/contact-lists/list');
+const fetchContactListOptions = () => call(contactListsContract.listAllContactLists);
 const fetchTagOptions = () => api.get<TagOption[]>('/tags/list');
 // With companyId, GET /files answers every list of the company in one page.
 const fetchFileListOptions = (companyId: number) =>

@@ -1,5 +1,5 @@
-import type { ContactListUploadResult } from '@atendi/shared';
-import { api, ApiError, NETWORK_ERROR, refreshSession } from '../../api/http-client';
+import { contactListsContract, routePath, type ContactListUploadResult } from '@atendi/shared';
+import { ApiError, NETWORK_ERROR, call, refreshSession } from '../../api/http-client';
 import { getApiUrl } from '../../api/runtime-config';
 import { getToken } from '../../api/session';
 
@@ -12,8 +12,6 @@ import { getToken } from '../../api/session';
 // a second time with the token just refused.
 
 type Answer = { status: number; body: unknown; token: string | null };
-
-const uploadPath = (contactListId: number) => `/contact-lists/${contactListId}/upload`;
 
 const formOf = (file: File) => {
   const form = new FormData();
@@ -88,14 +86,15 @@ export const uploadContactListSheet = async (
   file: File,
   onProgress: (sent: number) => void,
 ): Promise<ContactListUploadResult> => {
-  const path = uploadPath(contactListId);
-  const answer = await post(path, formOf(file), onProgress);
+  const route = contactListsContract.uploadContactList;
+  const params = { id: contactListId };
+  const answer = await post(routePath(route, params), formOf(file), onProgress);
   if (isSessionAnswer(answer)) {
     onProgress(1);
     // A refresh that fails is left to the client, which then signs out (or not, when offline).
     if (codeOf(answer.body) === 'ERR_INVALID_TOKEN' && getToken() === answer.token)
       await refreshSession().catch(() => undefined);
-    return api.post<ContactListUploadResult>(path, formOf(file));
+    return call(route, { params, body: formOf(file) });
   }
   if (answer.status < 200 || answer.status >= 300) throw errorOf(answer);
   return answer.body as ContactListUploadResult;

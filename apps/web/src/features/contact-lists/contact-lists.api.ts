@@ -4,18 +4,18 @@ import {
   type InfiniteData,
   type QueryClient,
 } from '@tanstack/react-query';
-import type {
-  ContactListEvent,
-  ContactListInput,
-  ContactListItemEvent,
-  ContactListItemInput,
-  ContactListItemsPage,
-  ContactListItemUpdateInput,
-  ContactListItemView,
-  ContactListsPage,
-  ContactListView,
+import {
+  contactListsContract,
+  type ContactListEvent,
+  type ContactListInput,
+  type ContactListItemEvent,
+  type ContactListItemInput,
+  type ContactListItemsPage,
+  type ContactListItemUpdateInput,
+  type ContactListItemView,
+  type ContactListsPage,
 } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import { call } from '../../api/http-client';
 import { useCompanyEvent } from '../../api/socket';
 import { removeFromPages, updatePagedLists, upsertIntoPages } from '../../lib/paged-cache';
 import type { PagedSource } from '../../lib/use-paged-list';
@@ -37,27 +37,30 @@ export const contactListItemsKeys = {
 };
 
 export const fetchContactListsPage = (searchParam: string, pageNumber: number) =>
-  api.get<ContactListsPage>('/contact-lists', { query: { searchParam, pageNumber } });
-export const fetchContactList = (id: number) => api.get<ContactListView>(`/contact-lists/${id}`);
+  call(contactListsContract.listContactLists, { query: { searchParam, pageNumber } });
+export const fetchContactList = (id: number) =>
+  call(contactListsContract.getContactList, { params: { id } });
 export const createContactList = (input: ContactListInput) =>
-  api.post<ContactListView>('/contact-lists', input);
+  call(contactListsContract.createContactList, { body: input });
 export const updateContactList = (id: number, input: ContactListInput) =>
-  api.put<ContactListView>(`/contact-lists/${id}`, input);
-export const deleteContactList = (id: number) => api.delete(`/contact-lists/${id}`);
+  call(contactListsContract.updateContactList, { params: { id }, body: input });
+export const deleteContactList = (id: number) =>
+  call(contactListsContract.deleteContactList, { params: { id } });
 
 export const fetchContactListItemsPage = (
   contactListId: number,
   searchParam: string,
   pageNumber: number,
 ) =>
-  api.get<ContactListItemsPage>('/contact-list-items', {
+  call(contactListsContract.listContactListItems, {
     query: { contactListId, searchParam, pageNumber },
   });
 export const createContactListItem = (input: ContactListItemInput) =>
-  api.post<ContactListItemView>('/contact-list-items', input);
+  call(contactListsContract.createContactListItem, { body: input });
 export const updateContactListItem = (id: number, input: ContactListItemUpdateInput) =>
-  api.put<ContactListItemView>(`/contact-list-items/${id}`, input);
-export const deleteContactListItem = (id: number) => api.delete(`/contact-list-items/${id}`);
+  call(contactListsContract.updateContactListItem, { params: { id }, body: input });
+export const deleteContactListItem = (id: number) =>
+  call(contactListsContract.deleteContactListItem, { params: { id } });
 
 export const contactListsList: PagedSource<'records', ContactListsPage> = {
   queryKey: contactListsKeys.list,
