@@ -16,7 +16,9 @@ import { schedulesContract } from './schedules';
 import { quickMessagesContract } from './quick-messages';
 import { filesContract } from './files';
 import { tagsContract } from './tags';
+import { ticketNotesContract } from './ticket-notes';
 
+export * from './ticket-notes';
 export * from './tags';
 export * from './files';
 export * from './quick-messages';
@@ -59,6 +61,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   quickMessagesContract,
   filesContract,
   tagsContract,
+  ticketNotesContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>
