@@ -17,7 +17,9 @@ import { quickMessagesContract } from './quick-messages';
 import { filesContract } from './files';
 import { tagsContract } from './tags';
 import { ticketNotesContract } from './ticket-notes';
+import { ticketsContract } from './tickets';
 
+export * from './tickets';
 export * from './ticket-notes';
 export * from './tags';
 export * from './files';
@@ -62,6 +64,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   filesContract,
   tagsContract,
   ticketNotesContract,
+  ticketsContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>
