@@ -20,7 +20,11 @@ import { templatesContract } from './templates';
 import { messagesContract } from './messages';
 import { contactListsContract } from './contact-lists';
 import { campaignSettingsContract, campaignsContract } from './campaigns';
+import { ticketNotesContract } from './ticket-notes';
+import { ticketsContract } from './tickets';
 
+export * from './tickets';
+export * from './ticket-notes';
 export * from './tags';
 export * from './messages';
 export * from './templates';
@@ -72,6 +76,8 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   contactListsContract,
   campaignSettingsContract,
   campaignsContract,
+  ticketNotesContract,
+  ticketsContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>

@@ -2,14 +2,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import {
   CONTACT_UPLOAD_MAX_ROWS,
   contactsContract,
+  ticketsContract,
   type ContactEvent,
   type ContactInput,
   type ContactOption,
   type ContactUploadResult,
   type TicketCreateInput,
-  type TicketView,
 } from '@atendi/shared';
-import { ApiError, api, call } from '../../api/http-client';
+import { ApiError, call } from '../../api/http-client';
 import { applyContactEventToCache } from '../../api/queries/contacts';
 import { useCompanyEvent } from '../../api/socket';
 
@@ -112,7 +112,7 @@ export const exportContacts = async () => {
 // another attendant holds stays refused (the toast names them).
 export const openTicketFor = async (input: TicketCreateInput, myName: string): Promise<string> => {
   try {
-    return (await api.post<TicketView>('/tickets', input)).uuid;
+    return (await call(ticketsContract.createTicket, { body: input })).uuid;
   } catch (error) {
     if (!(error instanceof ApiError) || error.code !== 'ERR_OTHER_OPEN_TICKET') throw error;
     const ticket = error.details?.ticket as { uuid?: string } | undefined;

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import type { TicketListPage } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import { ticketsContract } from '@atendi/shared';
+import { call } from '../../api/http-client';
 import { useConnections } from '../../api/queries/connections';
 import { useQueues } from '../../api/queries/queues';
 import { useUserOptions } from '../../api/queries/users';
@@ -14,7 +14,7 @@ export const gettingStartedKeys = {
 };
 
 const fetchTickets = () =>
-  api.get<TicketListPage>('/tickets', { query: { showAll: true, pageNumber: 1 } });
+  call(ticketsContract.listTickets, { query: { showAll: 'true', pageNumber: 1 } });
 
 // Fresh on each visit; a failed check leaves its step open rather than toasting on the home page.
 const useStepQuery = <T>(queryKey: QueryKey, queryFn: () => Promise<T>, enabled: boolean) =>

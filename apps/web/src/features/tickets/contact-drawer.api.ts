@@ -8,6 +8,7 @@ import {
 import {
   contactsContract,
   tagsContract,
+  ticketNotesContract,
   type ContactDetailView,
   type ContactEvent,
   type ContactUpdateInput,
@@ -15,7 +16,7 @@ import {
   type TicketNoteView,
   type TicketView,
 } from '@atendi/shared';
-import { api, call } from '../../api/http-client';
+import { call } from '../../api/http-client';
 import { contactKeys } from '../../api/queries/contacts';
 import { useCompanyEvent } from '../../api/socket';
 import { applyTicketEventToCache, ticketsKeys, useTicketViewer } from './tickets.api';
@@ -33,10 +34,11 @@ export const contactDrawerKeys = {
 export const updateContact = (id: number, input: ContactUpdateInput) =>
   call(contactsContract.updateContact, { params: { id }, body: input });
 export const fetchTicketNotes = (ticketId: number, contactId: number) =>
-  api.get<TicketNote[]>('/ticket-notes/list', { query: { ticketId, contactId } });
+  call(ticketNotesContract.listTicketNotes, { query: { ticketId, contactId } });
 export const addTicketNote = (input: { note: string; ticketId: number; contactId: number }) =>
-  api.post<TicketNote>('/ticket-notes', input);
-export const deleteTicketNote = (id: number) => api.delete(`/ticket-notes/${id}`);
+  call(ticketNotesContract.createTicketNote, { body: input });
+export const deleteTicketNote = (id: number) =>
+  call(ticketNotesContract.deleteTicketNote, { params: { id } });
 export const syncTicketTags = (ticketId: number, tags: { id: number }[]) =>
   call(tagsContract.syncTicketTags, { body: { ticketId, tags: tags.map(({ id }) => ({ id })) } });
 

@@ -15,8 +15,8 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
-import { can, type TicketCreateInput, type TicketView } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import { can, ticketsContract, type TicketCreateInput, type TicketView } from '@atendi/shared';
+import { call } from '../../api/http-client';
 import { useConnections } from '../../api/queries/connections';
 import { useContactSearch } from '../../api/queries/contacts';
 import { useQueues } from '../../api/queries/queues';
@@ -34,7 +34,8 @@ export type QueueChoice = { id: number; name: string; color: string };
 export type ConnectionChoice = { id: number; name: string };
 type ContactChoice = { id: number; name: string; number: string };
 
-export const createTicket = (input: TicketCreateInput) => api.post<TicketView>('/tickets', input);
+export const createTicket = (input: TicketCreateInput) =>
+  call(ticketsContract.createTicket, { body: input });
 
 // The text typed into a search box as the API should see it: after 500 ms, and only from 3 characters.
 export const useSearchTerm = (input: string) => {

@@ -2,14 +2,14 @@ import { useEffect } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type {
-  AppMessageEvent,
-  MessageView,
-  TicketEvent,
-  TicketListPage,
-  TicketView,
+import {
+  ticketsContract,
+  type AppMessageEvent,
+  type MessageView,
+  type TicketEvent,
+  type TicketView,
 } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import { call } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
 import { useCompanyEvent, useSocketRoom } from '../../api/socket';
 import { readVolume } from '../../lib/volume';
@@ -33,8 +33,8 @@ const newestFirst = (a: TicketView, b: TicketView) =>
 
 // showAll is honoured for those who see every ticket and ignored for the rest (the API's list scope).
 const fetchUnreadTickets = async (userId: number) => {
-  const page = await api.get<TicketListPage>('/tickets', {
-    query: { withUnreadMessages: true, showAll: true, pageNumber: 1 },
+  const page = await call(ticketsContract.listTickets, {
+    query: { withUnreadMessages: 'true', showAll: 'true', pageNumber: 1 },
   });
   return page.tickets.filter((ticket) => belongsInBell(ticket, userId)).sort(newestFirst);
 };

@@ -17,8 +17,8 @@ import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { TicketView } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import { ticketsContract, type TicketView } from '@atendi/shared';
+import { call } from '../../api/http-client';
 import { lazyComponent, lazyDialog } from '../../lib/lazy-component';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { TicketList } from './ticket-list';
@@ -61,11 +61,9 @@ const CountLabel = ({ text, count }: { text: string; count: string }) =>
 
 // SPEC §4: the list's close also ends any bot, integration or AI agent on the ticket.
 const closeFromList = (ticket: TicketView) =>
-  api.put<TicketView>(`/tickets/${ticket.id}`, {
-    status: 'closed',
-    useIntegration: false,
-    promptId: null,
-    integrationId: null,
+  call(ticketsContract.updateTicket, {
+    params: { id: ticket.id },
+    body: { status: 'closed', useIntegration: false, promptId: null, integrationId: null },
   });
 
 const useCloseFromList = (viewer: TicketViewer) => {

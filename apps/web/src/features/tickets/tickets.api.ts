@@ -15,6 +15,7 @@ import {
   REPLY_WINDOW_MS,
   replyWindowAt,
   seesAllTickets,
+  ticketsContract,
   type AppMessageEvent,
   type ChatMessageView,
   type MessagesPage,
@@ -61,23 +62,23 @@ export const ticketsKeys = {
 const isNumericId = (ref: string) => /^\d+$/.test(ref);
 
 export const fetchTicketsPage = (filters: TicketListFilters, pageNumber: number) =>
-  api.get<TicketListPage>('/tickets', {
+  call(ticketsContract.listTickets, {
     query: {
       status: filters.status ?? undefined,
       searchParam: filters.search,
-      showAll: filters.showAll,
+      showAll: filters.showAll ? 'true' : 'false',
       tags: filters.tags?.length ? JSON.stringify(filters.tags) : undefined,
       users: filters.users?.length ? JSON.stringify(filters.users) : undefined,
       pageNumber,
     },
   });
 export const fetchTicket = (ref: string) =>
-  api.get<TicketView>(
-    isNumericId(ref) ? `/tickets/${ref}` : `/tickets/u/${encodeURIComponent(ref)}`,
-  );
+  isNumericId(ref)
+    ? call(ticketsContract.getTicket, { params: { id: Number(ref) } })
+    : call(ticketsContract.getTicketByUuid, { params: { uuid: ref } });
 export const updateTicketStatus = (id: number, status: TicketStatus) =>
-  api.put<TicketView>(`/tickets/${id}`, { status });
-export const deleteTicket = (id: number) => api.delete(`/tickets/${id}`);
+  call(ticketsContract.updateTicket, { params: { id }, body: { status } });
+export const deleteTicket = (id: number) => call(ticketsContract.deleteTicket, { params: { id } });
 
 export const fetchMessagesPage = (ticketId: number, pageNumber: number, markRead = true) =>
   call(messagesContract.listMessages, {

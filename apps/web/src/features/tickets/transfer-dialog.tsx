@@ -14,8 +14,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
-import { can, usersContract, type TicketUpdateInput, type TicketView } from '@atendi/shared';
-import { api, call } from '../../api/http-client';
+import {
+  can,
+  ticketsContract,
+  usersContract,
+  type TicketUpdateInput,
+  type TicketView,
+} from '@atendi/shared';
+import { call } from '../../api/http-client';
 import { useConnections } from '../../api/queries/connections';
 import { useQueues } from '../../api/queries/queues';
 import { useUserOptions } from '../../api/queries/users';
@@ -41,7 +47,7 @@ const matching = (users: UserChoice[] | undefined, term: string) =>
   users?.filter((user) => user.name.toLowerCase().includes(term.toLowerCase()));
 
 export const transferTicket = (id: number, input: TicketUpdateInput) =>
-  api.put<TicketView>(`/tickets/${id}`, input);
+  call(ticketsContract.updateTicket, { params: { id }, body: input });
 
 // The queues a transfer may land in: the chosen person's, when the user view says which.
 const queuesFor = (user: UserChoice | null, all: QueueChoice[]) =>

@@ -1,20 +1,10 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  createdResponse,
-  idParam,
-  noContentResponse,
-  okResponse,
-  ticketNoteSchema,
-  ticketNotesQuery,
-  ticketNoteViewSchema,
-  type TicketNoteInput,
-} from '@atendi/shared';
+import { ticketNotesContract as notes, type TicketNoteInput } from '@atendi/shared';
 import type { Db } from '../../../db/client';
 import { ticketNotes, users } from '../../../db/schema';
 import type { AuthContext } from '../../../platform/context';
+import { contractRoutes } from '../../../platform/contract-routes';
 import { AppError } from '../../../platform/errors';
 import { foundOr404, ownedRow } from '../../../platform/tenancy';
 import { visibleTicketRow } from '../core/tickets.service';
@@ -82,50 +72,14 @@ const deleteNote = async (db: Db, ctx: AuthContext, id: number) => {
   await db.delete(ticketNotes).where(ownedRow(ticketNotes, id, ctx));
 };
 
-export const ticketNotesRoutes = async (root: FastifyInstance) => {
-  const app = root.withTypeProvider<ZodTypeProvider>();
+export const ticketNotesRoutes = async (app: FastifyInstance) => {
+  const route = contractRoutes(app);
   const { db } = app.deps;
-  const tags = ['ticket-notes'];
-  app.get(
-    '/ticket-notes/list',
-    {
-      schema: {
-        summary: 'List the notes of a ticket and contact',
-        operationId: 'listTicketNotes',
-        tags,
-        querystring: ticketNotesQuery,
-        response: okResponse(z.array(ticketNoteViewSchema)),
-      },
-    },
-    async (request) => listNotes(db, request.auth, request.query.ticketId, request.query.contactId),
+  route(notes.listTicketNotes, async (request) =>
+    listNotes(db, request.auth, request.query.ticketId, request.query.contactId),
   );
-  app.post(
-    '/ticket-notes',
-    {
-      schema: {
-        summary: 'Add a note to a ticket',
-        operationId: 'createTicketNote',
-        tags,
-        body: ticketNoteSchema,
-        response: createdResponse(ticketNoteViewSchema),
-      },
-    },
-    async (request, reply) => reply.status(201).send(await addNote(db, request.auth, request.body)),
-  );
-  app.delete(
-    '/ticket-notes/:id',
-    {
-      schema: {
-        summary: 'Delete a note',
-        operationId: 'deleteTicketNote',
-        tags,
-        params: idParam,
-        response: noContentResponse,
-      },
-    },
-    async (request, reply) => {
-      await deleteNote(db, request.auth, request.params.id);
-      return reply.status(204).send();
-    },
-  );
+  route(notes.createTicketNote, async (request) => addNote(db, request.auth, request.body));
+  route(notes.deleteTicketNote, async (request) => {
+    await deleteNote(db, request.auth, request.params.id);
+  });
 };
