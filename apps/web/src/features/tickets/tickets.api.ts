@@ -27,7 +27,7 @@ import {
   type TicketView,
   type TicketViewer,
 } from '@atendi/shared';
-import { ApiError, api, call } from '../../api/http-client';
+import { ApiError, call } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
 import { useCompanyEvent } from '../../api/socket';
 
