@@ -79,7 +79,7 @@ import { markUserOnline } from './modules/users/users.service';
 import { sealCloudSecrets } from './modules/whatsapps/whatsapps.service';
 import type { AppDeps, RouteInfo } from './deps';
 
-export type { AppDeps, RouteInfo };
+export type { RouteInfo };
 
 export type App = FastifyInstance;
 

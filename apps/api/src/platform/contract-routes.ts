@@ -23,7 +23,7 @@ type SchemaOf<Route extends RouteContract> = {
   response: Route['response'];
 };
 
-export type ContractHandler<Route extends RouteContract> = RouteHandlerMethod<
+type ContractHandler<Route extends RouteContract> = RouteHandlerMethod<
   RawServerDefault,
   RawRequestDefaultExpression,
   RawReplyDefaultExpression,
@@ -36,7 +36,7 @@ export type ContractHandler<Route extends RouteContract> = RouteHandlerMethod<
 
 // What the routes file decides besides the contract: who may call it (the auth hook enforces it; a
 // contract marked isPublic needs nothing), and the route's own limits, hooks and headers.
-export type RouteExtras = { access?: RouteAccess } & Partial<
+type RouteExtras = { access?: RouteAccess } & Partial<
   Pick<RouteOptions, 'bodyLimit' | 'onRequest' | 'onSend' | 'helmet'>
 >;
 
@@ -46,7 +46,7 @@ const successStatuses = (route: RouteContract) =>
     .filter((status) => status >= 200 && status < 300);
 
 // The Fastify route options a contract stands for.
-export const routeOptions = (route: RouteContract, extras: RouteExtras = {}): RouteOptions => {
+const routeOptions = (route: RouteContract, extras: RouteExtras = {}): RouteOptions => {
   const { access, ...hooks } = extras;
   return {
     method: route.method,
