@@ -77,7 +77,7 @@ import { createDomainEvents } from './events/domain-events';
 import { registerBackground } from './background';
 import { markUserOnline } from './modules/users/users.service';
 import { sealCloudSecrets } from './modules/whatsapps/whatsapps.service';
-import type { AppDeps, RouteInfo } from './deps';
+import type { RouteInfo } from './deps';
 
 export type { RouteInfo };
 
