@@ -20,21 +20,12 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 // Routes still registered by hand: each moves to a contract in packages/shared/src/contracts.
 const NOT_YET_CONTRACTS: string[] = [
-  'GET /ai-provider',
-  'PUT /ai-provider',
-  'GET /ai-provider/models',
   'POST /api/messages/send',
   'DELETE /messages/:id',
   'POST /messages/:id/retry',
   'GET /messages/:ticketId',
   'POST /messages/:ticketId',
   'POST /messages/:ticketId/template',
-  'GET /prompt',
-  'POST /prompt',
-  'DELETE /prompt/:id',
-  'GET /prompt/:id',
-  'PUT /prompt/:id',
-  'POST /prompt/:id/sandbox-chat',
   'GET /queueIntegration',
   'POST /queueIntegration',
   'DELETE /queueIntegration/:id',

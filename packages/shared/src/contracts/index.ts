@@ -17,7 +17,9 @@ import { quickMessagesContract } from './quick-messages';
 import { filesContract } from './files';
 import { contactListsContract } from './contact-lists';
 import { campaignSettingsContract, campaignsContract } from './campaigns';
+import { aiProviderContract, promptsContract } from './prompts';
 
+export * from './prompts';
 export * from './campaigns';
 export * from './contact-lists';
 export * from './files';
@@ -63,6 +65,8 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   contactListsContract,
   campaignSettingsContract,
   campaignsContract,
+  promptsContract,
+  aiProviderContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>

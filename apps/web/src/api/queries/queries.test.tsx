@@ -4,11 +4,13 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { QueueView, WhatsappView } from '@atendi/shared';
 import { callsOf, jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
+import { makePrompt, promptListOf } from '../../test/prompts';
 import type { FakeSocket } from '../../test/fake-socket';
 import { createQueryClient } from '../query-client';
 import { setSession } from '../session';
 import { connectSocket, getSocket } from '../socket';
 import { useConnections } from './connections';
+import { usePrompts } from './prompts';
 import { useQueues } from './queues';
 import { useUserOptions } from './users';
 
@@ -120,5 +122,42 @@ describe('shared query modules', () => {
     act(() => socket.receive('company-1-user', { action: 'create', user: { id: 2 } }));
     await waitFor(() => expect(screen.getByText('Ana, Bruno')).toBeTruthy());
     expect(callsOf(fetchMock)).toEqual(['GET /users/list', 'GET /users/list']);
+  });
+
+  it('fetch GET /prompt once for the prompts page and the agent select, and apply its live events', async () => {
+    const socket = connect();
+    const fetchMock = vi.fn(
+      mockApi({ 'GET /prompt': () => promptListOf([makePrompt({ id: 1, name: 'Ventas' })]) }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const Page = () => <p>page: {usePrompts().data?.count}</p>;
+    const Select = () => (
+      <p>
+        select:{' '}
+        {usePrompts({ select: (data) => data.prompts.map((prompt) => prompt.name) }).data?.join(
+          ', ',
+        )}
+      </p>
+    );
+    render(
+      withClient(
+        <>
+          <Page />
+          <Select />
+        </>,
+      ),
+    );
+
+    expect(await screen.findByText('select: Ventas')).toBeTruthy();
+    expect(screen.getByText('page: 1')).toBeTruthy();
+    act(() =>
+      socket.receive('company-1-prompt', {
+        action: 'create',
+        prompt: makePrompt({ id: 2, name: 'Soporte' }),
+      }),
+    );
+    expect(await screen.findByText('select: Soporte, Ventas')).toBeTruthy();
+    expect(screen.getByText('page: 2')).toBeTruthy();
+    expect(callsOf(fetchMock)).toEqual(['GET /prompt']);
   });
 });
