@@ -18,7 +18,9 @@ import { filesContract } from './files';
 import { contactListsContract } from './contact-lists';
 import { campaignSettingsContract, campaignsContract } from './campaigns';
 import { aiProviderContract, promptsContract } from './prompts';
+import { queueIntegrationsContract } from './queue-integrations';
 
+export * from './queue-integrations';
 export * from './prompts';
 export * from './campaigns';
 export * from './contact-lists';
@@ -67,6 +69,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   campaignsContract,
   promptsContract,
   aiProviderContract,
+  queueIntegrationsContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>
