@@ -1,11 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
-import { can, type IntegrationOption } from '@atendi/shared';
-import { api } from '../api/http-client';
+import { can } from '@atendi/shared';
+import { useIntegrationOptions } from '../api/queries/integrations';
 import { useCurrentSession } from '../api/session';
 import { RecordSelect, type RecordSelectFieldProps } from './record-select';
-
-// A picker needs every integration: the API lists them all at once, by name.
-const fetchIntegrationChoices = () => api.get<IntegrationOption[]>('/queueIntegration/list');
 
 // Integrations are the admins' (integrations:manage) and need the plan's useIntegrations.
 export const useCanPickIntegration = () => {
@@ -15,11 +11,8 @@ export const useCanPickIntegration = () => {
 
 // Silent: without the list the select still offers "none" and keeps the saved integration.
 const useIntegrationChoices = () =>
-  useQuery({
-    queryKey: ['integration-choices'],
-    queryFn: fetchIntegrationChoices,
-    staleTime: 0,
-    meta: { silent: true },
+  useIntegrationOptions({
+    silent: true,
     select: (options) => options.map(({ id, name }) => ({ id, name })),
   });
 

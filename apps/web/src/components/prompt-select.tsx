@@ -1,10 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
-import { can, type PromptsList } from '@atendi/shared';
-import { api } from '../api/http-client';
+import { can } from '@atendi/shared';
+import { usePrompts } from '../api/queries/prompts';
 import { useCurrentSession } from '../api/session';
 import { RecordSelect, type RecordSelectFieldProps } from './record-select';
-
-const fetchPromptChoices = () => api.get<PromptsList>('/prompt');
 
 // AI agents are the admins' (prompts:manage) and need the plan's useOpenAi.
 export const useCanPickPrompt = () => {
@@ -14,11 +11,8 @@ export const useCanPickPrompt = () => {
 
 // Silent: without the list the select still offers "none" and keeps the saved agent.
 const usePromptChoices = () =>
-  useQuery({
-    queryKey: ['prompt-choices'],
-    queryFn: fetchPromptChoices,
-    staleTime: 0,
-    meta: { silent: true },
+  usePrompts({
+    silent: true,
     select: (data) => data.prompts.map(({ id, name }) => ({ id, name })),
   });
 

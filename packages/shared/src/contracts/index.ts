@@ -22,12 +22,16 @@ import { contactListsContract } from './contact-lists';
 import { campaignSettingsContract, campaignsContract } from './campaigns';
 import { ticketNotesContract } from './ticket-notes';
 import { ticketsContract } from './tickets';
+import { aiProviderContract, promptsContract } from './prompts';
+import { queueIntegrationsContract } from './queue-integrations';
 
 export * from './tickets';
 export * from './ticket-notes';
 export * from './tags';
 export * from './messages';
 export * from './templates';
+export * from './queue-integrations';
+export * from './prompts';
 export * from './campaigns';
 export * from './contact-lists';
 export * from './files';
@@ -78,6 +82,9 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   campaignsContract,
   ticketNotesContract,
   ticketsContract,
+  promptsContract,
+  aiProviderContract,
+  queueIntegrationsContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>

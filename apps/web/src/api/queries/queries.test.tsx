@@ -4,12 +4,16 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { QueueView, WhatsappView } from '@atendi/shared';
 import { callsOf, jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
+import { makePrompt, promptListOf } from '../../test/prompts';
+import { integrationOptionsOf, makeIntegration } from '../../test/queue-integrations';
 import type { FakeSocket } from '../../test/fake-socket';
 import { createQueryClient } from '../query-client';
 import { setSession } from '../session';
 import { connectSocket, getSocket } from '../socket';
 import { useConnections } from './connections';
 import { useQueues } from './queues';
+import { useIntegrationOptions } from './integrations';
+import { usePrompts } from './prompts';
 import { useTagOptions } from './tags';
 import { useUserOptions } from './users';
 
@@ -151,5 +155,69 @@ describe('shared query modules', () => {
     act(() => socket.receive('company-1-tag', { action: 'delete', tagId: 1 }));
     expect(await screen.findByText('drawer: Atrasado')).toBeTruthy();
     expect(callsOf(fetchMock)).toEqual(['GET /tags/list']);
+  });
+
+  it('fetch GET /prompt once for the prompts page and the agent select, and apply its live events', async () => {
+    const socket = connect();
+    const fetchMock = vi.fn(
+      mockApi({ 'GET /prompt': () => promptListOf([makePrompt({ id: 1, name: 'Ventas' })]) }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const Page = () => <p>page: {usePrompts().data?.count}</p>;
+    const Select = () => (
+      <p>
+        select:{' '}
+        {usePrompts({ select: (data) => data.prompts.map((prompt) => prompt.name) }).data?.join(
+          ', ',
+        )}
+      </p>
+    );
+    render(
+      withClient(
+        <>
+          <Page />
+          <Select />
+        </>,
+      ),
+    );
+
+    expect(await screen.findByText('select: Ventas')).toBeTruthy();
+    expect(screen.getByText('page: 1')).toBeTruthy();
+    act(() =>
+      socket.receive('company-1-prompt', {
+        action: 'create',
+        prompt: makePrompt({ id: 2, name: 'Soporte' }),
+      }),
+    );
+    expect(await screen.findByText('select: Soporte, Ventas')).toBeTruthy();
+    expect(screen.getByText('page: 2')).toBeTruthy();
+    expect(callsOf(fetchMock)).toEqual(['GET /prompt']);
+  });
+
+  it('keep the integrations picker list by name through live events, without reading it again', async () => {
+    const socket = connect();
+    const fetchMock = vi.fn(
+      mockApi({
+        'GET /queueIntegration/list': () =>
+          integrationOptionsOf([{ id: 5, name: 'Webhook CRM', type: 'webhook' }]),
+      }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const Names = () => (
+      <p>{(useIntegrationOptions().data ?? []).map((option) => option.name).join(', ')}</p>
+    );
+    render(withClient(<Names />));
+
+    expect(await screen.findByText('Webhook CRM')).toBeTruthy();
+    act(() =>
+      socket.receive('company-1-queueIntegration', {
+        action: 'create',
+        queueIntegration: makeIntegration({ id: 6, name: 'Bot de ventas' }),
+      }),
+    );
+    expect(await screen.findByText('Bot de ventas, Webhook CRM')).toBeTruthy();
+    act(() => socket.receive('company-1-queueIntegration', { action: 'delete', integrationId: 5 }));
+    expect(await screen.findByText('Bot de ventas')).toBeTruthy();
+    expect(callsOf(fetchMock)).toEqual(['GET /queueIntegration/list']);
   });
 });

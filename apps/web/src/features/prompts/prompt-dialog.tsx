@@ -34,12 +34,8 @@ import {
   type PromptFormField,
   type PromptFormValues,
 } from './prompt-form.schema';
-import {
-  applyPromptEventToCache,
-  createPrompt,
-  updatePrompt,
-  useProviderModels,
-} from './prompts.api';
+import { applyPromptEventToCache } from '../../api/queries/prompts';
+import { createPrompt, updatePrompt, useProviderModels } from './prompts.api';
 
 type ModelOption = { name: string; group: 'suggested' | 'provider' };
 

@@ -22,12 +22,8 @@ import { cssColor } from '../../lib/colors';
 import { formatDateTime } from '../../lib/dates';
 import { AiProviderDialog } from './ai-provider-dialog';
 import { PromptDialog } from './prompt-dialog';
-import {
-  applyPromptEventToCache,
-  deletePrompt,
-  usePromptLiveUpdates,
-  usePrompts,
-} from './prompts.api';
+import { applyPromptEventToCache, usePrompts } from '../../api/queries/prompts';
+import { deletePrompt } from './prompts.api';
 import { SandboxDialog } from './sandbox-dialog';
 
 type DialogState = { open: boolean; prompt: PromptView | null; sessionKey: number };
@@ -54,8 +50,6 @@ const PromptsManager = () => {
   const [editor, setEditor] = useState<DialogState>(closed);
   const [sandbox, setSandbox] = useState<DialogState>(closed);
   const [provider, setProvider] = useState({ open: false, sessionKey: 0 });
-
-  usePromptLiveUpdates();
 
   const open =
     (setState: typeof setEditor) =>

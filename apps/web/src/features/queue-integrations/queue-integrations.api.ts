@@ -4,17 +4,18 @@ import {
   type InfiniteData,
   type QueryClient,
 } from '@tanstack/react-query';
-import type {
-  IntegrationDeliveriesPage,
-  IntegrationEvent,
-  IntegrationInput,
-  IntegrationsPage,
-  IntegrationTestSessionInput,
-  IntegrationTestSessionResult,
-  IntegrationUpdateInput,
-  IntegrationView,
+import {
+  queueIntegrationsContract,
+  type IntegrationDeliveriesPage,
+  type IntegrationEvent,
+  type IntegrationInput,
+  type IntegrationsPage,
+  type IntegrationTestSessionInput,
+  type IntegrationUpdateInput,
+  type IntegrationView,
 } from '@atendi/shared';
-import { api } from '../../api/http-client';
+import { call } from '../../api/http-client';
+import { applyIntegrationOptionEventToCache } from '../../api/queries/integrations';
 import { useCompanyEvent } from '../../api/socket';
 import { removeFromPages, updatePagedLists, upsertIntoPages } from '../../lib/paged-cache';
 import type { PagedSource } from '../../lib/use-paged-list';
@@ -29,20 +30,21 @@ export const integrationsKeys = {
 };
 
 export const fetchIntegrationsPage = (searchParam: string, pageNumber: number) =>
-  api.get<IntegrationsPage>('/queueIntegration', { query: { searchParam, pageNumber } });
+  call(queueIntegrationsContract.listIntegrations, { query: { searchParam, pageNumber } });
 export const createIntegration = (input: IntegrationInput) =>
-  api.post<IntegrationView>('/queueIntegration', input);
+  call(queueIntegrationsContract.createIntegration, { body: input });
 export const updateIntegration = (id: number, input: IntegrationUpdateInput) =>
-  api.put<IntegrationView>(`/queueIntegration/${id}`, input);
+  call(queueIntegrationsContract.updateIntegration, { params: { id }, body: input });
 export const deleteIntegration = (id: number) =>
-  api.delete<{ message: string }>(`/queueIntegration/${id}`);
+  call(queueIntegrationsContract.deleteIntegration, { params: { id } });
 export const fetchDeliveriesPage = (id: number, failed: boolean, pageNumber: number) =>
-  api.get<IntegrationDeliveriesPage>(`/queueIntegration/${id}/deliveries`, {
-    query: { pageNumber, failed },
+  call(queueIntegrationsContract.listIntegrationDeliveries, {
+    params: { id },
+    query: { pageNumber, failed: failed ? 'true' : 'false' },
   });
 // integrationId lets an edit test the stored key (jsonContent left ''), which the form never holds.
 export const testDialogflowSession = (input: IntegrationTestSessionInput) =>
-  api.post<IntegrationTestSessionResult>('/queueIntegration/testSession', input);
+  call(queueIntegrationsContract.testDialogflowSession, { body: input });
 
 // Newest first, 40 a page. Every opening reads them again: they pile up while the flow is in use.
 // Silent: the dialog tells a failure in place.
@@ -89,10 +91,13 @@ export const applyIntegrationEvent = (
   return upsertIntoPages(data, 'queueIntegrations', kept, true);
 };
 
-export const applyIntegrationEventToCache = (queryClient: QueryClient, event: IntegrationEvent) =>
+// The pickers' list (api/queries/integrations.ts) follows too.
+export const applyIntegrationEventToCache = (queryClient: QueryClient, event: IntegrationEvent) => {
   updatePagedLists<IntegrationsData>(queryClient, integrationsKeys.lists, (data, search) =>
     applyIntegrationEvent(data, event, search),
   );
+  applyIntegrationOptionEventToCache(queryClient, event);
+};
 
 export const useIntegrationLiveUpdates = () => {
   const queryClient = useQueryClient();
