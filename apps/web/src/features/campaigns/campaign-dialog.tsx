@@ -55,6 +55,8 @@ import {
   type MessageSlot,
 } from '@atendi/shared';
 import { useConnections } from '../../api/queries/connections';
+import { useTagOptions } from '../../api/queries/tags';
+import { useTemplates } from '../../api/queries/templates';
 import { ApiError } from '../../api/http-client';
 import { toastError } from '../../api/toasts';
 import { FormButtons } from '../../components/form-dialog-actions';
@@ -70,8 +72,6 @@ import {
   useCampaignSettings,
   useContactListOptions,
   useFileListOptions,
-  useTagOptions,
-  useTemplateOptions,
 } from './campaigns.api';
 import {
   CampaignTemplateFields,
@@ -441,7 +441,7 @@ const CampaignForm = ({
       values.whatsappId === idText(campaign?.whatsappId ?? null) &&
       campaign?.templateId !== null &&
       campaign?.templateId !== undefined;
-  const templates = useTemplateOptions(isCloud ? Number(values.whatsappId) : null);
+  const templates = useTemplates(isCloud ? Number(values.whatsappId) : null);
   const template = isCloud
     ? templates.data?.templates.find((row) => String(row.id) === values.templateId)
     : undefined;

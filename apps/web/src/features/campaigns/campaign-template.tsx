@@ -23,8 +23,8 @@ import {
   templateStatusText,
   templateSyncErrorText,
 } from '../../components/message-template';
+import { setTemplates, syncTemplates } from '../../api/queries/templates';
 import type { CampaignFormValues } from './campaign-dialog';
-import { campaignKeys, syncTemplateOptions } from './campaigns.api';
 
 export type TemplatePart = 'header' | 'body';
 export type TemplateParamPath = `templateParams.${TemplatePart}.${number}`;
@@ -82,10 +82,10 @@ export const CampaignTemplateFields = ({
   const { user } = useCurrentSession();
   const canSync = canEdit && can(user, 'connections-page:editOrDeleteConnection');
   const sync = useMutation({
-    mutationFn: () => syncTemplateOptions(whatsappId),
+    mutationFn: () => syncTemplates(whatsappId),
     meta: { silent: true },
     onSuccess: (list) => {
-      queryClient.setQueryData(campaignKeys.templates(whatsappId), list);
+      setTemplates(queryClient, whatsappId, list);
       toast.success(t('campaigns.template.synced', { count: list.templates.length }));
     },
     onError: (error) => toast.error(templateSyncErrorText(error), { autoClose: ERROR_TOAST_MS }),

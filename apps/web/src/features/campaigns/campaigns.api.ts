@@ -13,10 +13,8 @@ import {
   type CampaignInput,
   type CampaignsPage,
   type CampaignUpdateInput,
-  type TagOption,
-  type TemplateList,
 } from '@atendi/shared';
-import { api, call } from '../../api/http-client';
+import { call } from '../../api/http-client';
 import { useSession } from '../../api/session';
 import { useCompanyEvent } from '../../api/socket';
 import { removeFromPages, updatePagedLists, upsertIntoPages } from '../../lib/paged-cache';
@@ -29,11 +27,9 @@ export const campaignKeys = {
   lists: ['campaigns', 'page'] as const,
   list: (search: string) => ['campaigns', 'page', search] as const,
   detail: (id: number) => ['campaigns', 'detail', id] as const,
-  // What the campaign form picks from (connections: api/queries/connections.ts, shared).
+  // What the campaign form picks from (connections, tags and templates: api/queries/, shared).
   contactLists: ['campaigns', 'options', 'contact-lists'] as const,
-  tags: ['campaigns', 'options', 'tags'] as const,
   fileLists: (companyId: number) => ['campaigns', 'options', 'file-lists', companyId] as const,
-  templates: (whatsappId: number) => ['campaigns', 'options', 'templates', whatsappId] as const,
 };
 
 export const fetchCampaignsPage = (searchParam: string, pageNumber: number) =>
@@ -62,22 +58,12 @@ export const deleteCampaignMedia = (id: number) =>
 
 // The pickers of the form: every contact list, tag, connection and file list of the company.
 const fetchContactListOptions = () => call(contactListsContract.listAllContactLists);
-const fetchTagOptions = () => api.get<TagOption[]>('/tags/list');
 // With companyId, GET /files answers every list of the company in one page.
 const fetchFileListOptions = (companyId: number) =>
   call(filesContract.listFileLists, { query: { companyId } });
 
-// A Cloud API connection's message templates (the copy the platform keeps), and a fresh copy read
-// from its WhatsApp Business Account (admins: connections-page:editOrDeleteConnection).
-const fetchTemplateOptions = (whatsappId: number) =>
-  api.get<TemplateList>(`/whatsapp/${whatsappId}/templates`);
-export const syncTemplateOptions = (whatsappId: number) =>
-  api.post<TemplateList>(`/whatsapp/${whatsappId}/templates/sync`);
-
 export const useContactListOptions = () =>
   useQuery({ queryKey: campaignKeys.contactLists, queryFn: fetchContactListOptions, staleTime: 0 });
-export const useTagOptions = () =>
-  useQuery({ queryKey: campaignKeys.tags, queryFn: fetchTagOptions, staleTime: 0 });
 export const useFileListOptions = () => {
   const companyId = useSession().session?.user.companyId ?? 0;
   return useQuery({
@@ -88,14 +74,6 @@ export const useFileListOptions = () => {
     staleTime: 0,
   });
 };
-// null: the chosen connection is not a Cloud API one, so it has no templates.
-export const useTemplateOptions = (whatsappId: number | null) =>
-  useQuery({
-    queryKey: campaignKeys.templates(whatsappId ?? 0),
-    queryFn: () => fetchTemplateOptions(whatsappId ?? 0),
-    enabled: whatsappId !== null,
-    staleTime: 0,
-  });
 // The company's variables ({{key}}) offered beside the built-in ones.
 export const useCampaignSettings = () => useQuery(campaignSettingsQuery);
 
