@@ -23,7 +23,6 @@ const NOT_YET_CONTRACTS: string[] = [
   'GET /ai-provider',
   'PUT /ai-provider',
   'GET /ai-provider/models',
-  'POST /api/messages/send',
   'GET /campaign-settings',
   'POST /campaign-settings',
   'GET /campaigns',

@@ -17,7 +17,9 @@ import { quickMessagesContract } from './quick-messages';
 import { filesContract } from './files';
 import { templatesContract } from './templates';
 import { messagesContract } from './messages';
+import { externalApiContract } from './external-api';
 
+export * from './external-api';
 export * from './messages';
 export * from './templates';
 export * from './files';
@@ -62,6 +64,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   filesContract,
   templatesContract,
   messagesContract,
+  externalApiContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>
