@@ -18,7 +18,9 @@ import { filesContract } from './files';
 import { templatesContract } from './templates';
 import { messagesContract } from './messages';
 import { externalApiContract } from './external-api';
+import { uploadsContract } from './uploads';
 
+export * from './uploads';
 export * from './external-api';
 export * from './messages';
 export * from './templates';
@@ -65,6 +67,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   templatesContract,
   messagesContract,
   externalApiContract,
+  uploadsContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>
