@@ -82,8 +82,6 @@ const NOT_YET_CONTRACTS: string[] = [
   'GET /tickets/:id',
   'PUT /tickets/:id',
   'GET /tickets/u/:uuid',
-  'GET /webhooks/whatsapp',
-  'POST /webhooks/whatsapp',
 ];
 
 let t: SharedTestContext;

@@ -19,7 +19,9 @@ import { templatesContract } from './templates';
 import { messagesContract } from './messages';
 import { externalApiContract } from './external-api';
 import { uploadsContract } from './uploads';
+import { webhooksContract } from './webhooks';
 
+export * from './webhooks';
 export * from './uploads';
 export * from './external-api';
 export * from './messages';
@@ -68,6 +70,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   messagesContract,
   externalApiContract,
   uploadsContract,
+  webhooksContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>
