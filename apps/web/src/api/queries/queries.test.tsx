@@ -1,15 +1,23 @@
 import type { ReactNode } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { QueueView, WhatsappView } from '@atendi/shared';
-import { callsOf, jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
+import {
+  callsOf,
+  jsonResponse,
+  makeAuth,
+  makeTemplate,
+  mockApi,
+  templateListOf,
+} from '../../test/fixtures';
 import type { FakeSocket } from '../../test/fake-socket';
 import { createQueryClient } from '../query-client';
 import { setSession } from '../session';
 import { connectSocket, getSocket } from '../socket';
 import { useConnections } from './connections';
 import { useQueues } from './queues';
+import { setTemplates, syncTemplates, useTemplates } from './templates';
 import { useUserOptions } from './users';
 
 const queue = (id: number, name: string): QueueView => ({
@@ -120,5 +128,53 @@ describe('shared query modules', () => {
     act(() => socket.receive('company-1-user', { action: 'create', user: { id: 2 } }));
     await waitFor(() => expect(screen.getByText('Ana, Bruno')).toBeTruthy());
     expect(callsOf(fetchMock)).toEqual(['GET /users/list', 'GET /users/list']);
+  });
+
+  it("fetch a connection's templates once for every screen, and show a sync's answer on each", async () => {
+    connect();
+    const fetchMock = vi.fn(
+      mockApi({
+        'GET /whatsapp/4/templates': () => templateListOf([makeTemplate({ name: 'bienvenida' })]),
+        'POST /whatsapp/4/templates/sync': () =>
+          templateListOf([makeTemplate({ name: 'recordatorio' })], '2025-03-05T10:00:00.000Z'),
+      }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const Names = ({ label }: { label: string }) => (
+      <p>
+        {label}: {(useTemplates(4).data?.templates ?? []).map((row) => row.name).join(', ')}
+      </p>
+    );
+    const Sync = () => {
+      const queryClient = useQueryClient();
+      return (
+        <button
+          type="button"
+          onClick={() => void syncTemplates(4).then((list) => setTemplates(queryClient, 4, list))}
+        >
+          sync
+        </button>
+      );
+    };
+    render(
+      withClient(
+        <>
+          <Names label="connections" />
+          <Names label="chat" />
+          <Sync />
+        </>,
+      ),
+    );
+
+    expect(await screen.findByText('connections: bienvenida')).toBeTruthy();
+    expect(screen.getByText('chat: bienvenida')).toBeTruthy();
+    expect(callsOf(fetchMock)).toEqual(['GET /whatsapp/4/templates']);
+    act(() => screen.getByRole('button', { name: 'sync' }).click());
+    expect(await screen.findByText('connections: recordatorio')).toBeTruthy();
+    expect(screen.getByText('chat: recordatorio')).toBeTruthy();
+    expect(callsOf(fetchMock)).toEqual([
+      'GET /whatsapp/4/templates',
+      'POST /whatsapp/4/templates/sync',
+    ]);
   });
 });
