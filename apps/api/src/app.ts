@@ -302,6 +302,8 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
           bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           // GET /metrics: the operator's METRICS_TOKEN.
           metricsToken: { type: 'http', scheme: 'bearer' },
+          // POST /api/messages/send: a connection's external-API token.
+          connectionToken: { type: 'http', scheme: 'bearer' },
         },
       },
       security: [{ bearerAuth: [] }],

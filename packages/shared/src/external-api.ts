@@ -3,11 +3,10 @@ import { dialableNumber } from './contacts';
 import { MESSAGE_BODY_MAX } from './messages';
 import { dateTime } from './responses';
 
-// SPEC §7 External messages API: POST /api/messages/send with `Authorization: Bearer {connection
-// token}`. Text as JSON { number, body }; media as multipart/form-data with number, body (the
-// caption of the first file) and one or more `medias` files.
-
-export const EXTERNAL_API_PATH = '/api/messages/send';
+// SPEC §7 External messages API (contracts/external-api.ts): POST /api/messages/send with
+// `Authorization: Bearer {connection token}`. Text as JSON { number, body }; media as
+// multipart/form-data with number, body (the caption of the first file) and one or more `medias`
+// files.
 
 // A retried call carrying the same key (any text of 1 to 255 visible characters) answers the first
 // call's messages instead of sending again, for a day.

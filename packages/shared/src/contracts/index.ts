@@ -24,10 +24,16 @@ import { ticketNotesContract } from './ticket-notes';
 import { ticketsContract } from './tickets';
 import { aiProviderContract, promptsContract } from './prompts';
 import { queueIntegrationsContract } from './queue-integrations';
+import { externalApiContract } from './external-api';
+import { uploadsContract } from './uploads';
+import { webhooksContract } from './webhooks';
 
 export * from './tickets';
 export * from './ticket-notes';
 export * from './tags';
+export * from './webhooks';
+export * from './uploads';
+export * from './external-api';
 export * from './messages';
 export * from './templates';
 export * from './queue-integrations';
@@ -85,6 +91,9 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   promptsContract,
   aiProviderContract,
   queueIntegrationsContract,
+  externalApiContract,
+  uploadsContract,
+  webhooksContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>

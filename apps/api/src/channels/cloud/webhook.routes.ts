@@ -1,10 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { errorResponseSchema, okResponse } from '@atendi/shared';
+import { webhooksContract as webhooks } from '@atendi/shared';
 import { preparedPer } from '../../db/prepared';
 import { whatsapps } from '../../db/schema';
+import { contractRoutes } from '../../platform/contract-routes';
 import { AppError } from '../../platform/errors';
 import { openOrNull, type SecretBox } from '../../platform/secrets';
 import { useDepthCheckedJson } from '../../platform/json-body';
@@ -15,12 +14,6 @@ import { verifySignature } from './signature';
 // Meta's webhook for every Cloud API connection of the platform (one callback URL per Meta app).
 // A POST is stored first and answered 200 only once stored; processing happens afterwards (inbox.ts),
 // so a slow database of tickets never makes Meta time out and redeliver.
-
-const verifyQuery = z.object({
-  'hub.mode': z.string().max(50).optional(),
-  'hub.verify_token': z.string().max(500).optional(),
-  'hub.challenge': z.string().max(500).optional(),
-});
 
 const rawBodies = new WeakMap<FastifyRequest, Buffer>();
 
@@ -79,53 +72,29 @@ const validated = <T>(read: () => T): T => {
 };
 
 // Meta's webhook: verified, stored as jobs of the inbox's queue (background.ts runs it), answered.
-export const cloudWebhookRoutes = async (root: FastifyInstance) => {
-  const app = root.withTypeProvider<ZodTypeProvider>();
+export const cloudWebhookRoutes = async (app: FastifyInstance) => {
+  const route = contractRoutes(app);
   const { db } = app.deps;
   const inbox = createWebhookInbox({ db, jobs: app.deps.jobs });
-
-  const tags = ['webhooks'];
-  const config = { access: { public: true } };
 
   // The signature covers the exact bytes Meta sent, so this plugin (and only it) keeps them.
   useDepthCheckedJson(app, (request, raw) => rawBodies.set(request, raw));
 
-  app.get(
-    '/webhooks/whatsapp',
-    {
-      schema: {
-        summary: "Answer Meta's webhook verification with hub.challenge",
-        operationId: 'verifyCloudWebhook',
-        tags,
-        security: [],
-        querystring: verifyQuery,
-        // Meta's verification: hub.challenge echoed back as plain text.
-        response: {
-          200: {
-            description: 'The hub.challenge sent',
-            content: { 'text/plain': { schema: z.string() } },
-          },
-          '4xx': errorResponseSchema,
-        },
-      },
-      config,
-    },
-    async (request, reply) => {
-      const query = request.query;
-      const token = query['hub.verify_token'];
-      const matches =
-        query['hub.mode'] === 'subscribe' && !!token
-          ? await db
-              .select({ id: whatsapps.id })
-              .from(whatsapps)
-              .where(and(eq(whatsapps.provider, 'cloud'), eq(whatsapps.cloudVerifyToken, token)))
-              .limit(1)
-          : [];
-      if (!matches.length)
-        throw new AppError('ERR_NO_PERMISSION', 'The verify token does not match any connection');
-      return reply.type('text/plain').send(query['hub.challenge'] ?? '');
-    },
-  );
+  route(webhooks.verifyCloudWebhook, async (request, reply) => {
+    const query = request.query;
+    const token = query['hub.verify_token'];
+    const matches =
+      query['hub.mode'] === 'subscribe' && !!token
+        ? await db
+            .select({ id: whatsapps.id })
+            .from(whatsapps)
+            .where(and(eq(whatsapps.provider, 'cloud'), eq(whatsapps.cloudVerifyToken, token)))
+            .limit(1)
+        : [];
+    if (!matches.length)
+      throw new AppError('ERR_NO_PERMISSION', 'The verify token does not match any connection');
+    return reply.type('text/plain').send(query['hub.challenge'] ?? '');
+  });
 
   // The connection each phone number id had when last read (one per Cloud API number of the
   // platform). Only a shortcut past the lookup: a webhook is stored through it only if the row still
@@ -140,14 +109,7 @@ export const cloudWebhookRoutes = async (root: FastifyInstance) => {
     return connections;
   };
 
-  const postSchema = {
-    summary: "Receive a Cloud API webhook from Meta (signed with the connection's app secret)",
-    operationId: 'receiveCloudWebhook',
-    tags,
-    security: [],
-    response: okResponse(z.object({ received: z.boolean() })),
-  };
-  app.post('/webhooks/whatsapp', { schema: postSchema, config }, async (request) => {
+  route(webhooks.receiveCloudWebhook, async (request) => {
     const raw = rawBodies.get(request);
     if (!raw) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'Send the payload as JSON');
     const phoneIds = validated(() => phoneNumberIdsOf(request.body));

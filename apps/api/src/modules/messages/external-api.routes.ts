@@ -1,12 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  createdResponse,
-  externalNumber,
-  externalSendResponseSchema,
-  externalSendSchema,
-  okResponse,
-} from '@atendi/shared';
+import { externalApiContract, externalNumber } from '@atendi/shared';
+import { contractRoutes } from '../../platform/contract-routes';
 import { AppError } from '../../platform/errors';
 import { discardMedia, readMessageForm, type MessageForm } from './message-form';
 import { authorizeApiCall, type ApiConnection, sendExternal } from './external-api';
@@ -15,72 +9,49 @@ import { idempotencyKeyOf } from './send-keys';
 // SPEC §7 External messages API. Public to the session hook: the connection token in the
 // Authorization header is checked by the route's own onRequest hook, before the body is read or
 // validated (a caller without a valid token learns nothing about its payload).
-export const externalApiRoutes = async (root: FastifyInstance) => {
-  const app = root.withTypeProvider<ZodTypeProvider>();
+export const externalApiRoutes = async (app: FastifyInstance) => {
+  const route = contractRoutes(app);
   const deps = app.deps;
   const callers = new WeakMap<FastifyRequest, ApiConnection>();
 
-  // EXTERNAL_API_PATH, written out so the path can be found where routes are registered.
-  app.post(
-    '/api/messages/send',
-    {
-      schema: {
-        summary: 'Send a WhatsApp message through the connection the token names',
-        operationId: 'sendExternalMessage',
-        tags: ['external API'],
-        description:
-          'Authorization: Bearer {connection token}. JSON { number, body } for text, or ' +
-          'multipart/form-data with number, body (caption of the first file) and one or more ' +
-          '`medias` files. An Idempotency-Key header makes a retried call answer the first ' +
-          "call's messages (200, Idempotent-Replayed: true) instead of sending again.",
-        consumes: ['application/json', 'multipart/form-data'],
-        // The JSON form; a multipart form is read and checked in the handler.
-        body: externalSendSchema.nullish(),
-        response: {
-          ...createdResponse(externalSendResponseSchema),
-          ...okResponse(externalSendResponseSchema),
-        },
-      },
-      config: { access: { public: true } },
-      onRequest: async (request) => {
-        callers.set(request, await authorizeApiCall(deps, request.headers.authorization));
-      },
-    },
-    async (request, reply) => {
-      const connection = callers.get(request)!;
-      const idempotencyKey = idempotencyKeyOf(request.headers['idempotency-key']);
-      let number: string;
-      let form: MessageForm;
-      if (request.isMultipart()) {
-        // The token's uploads are limited as a user's are.
-        const uploader = { companyId: connection.companyId, rateKey: `api:${connection.id}` };
-        const read = await readMessageForm(request, deps.uploads, uploader, { fields: ['number'] });
-        form = { body: read.body, quotedMsgId: null, medias: read.medias };
-        const parsed = externalNumber.safeParse(read.fields.number ?? '');
-        if (!parsed.success) {
-          await discardMedia(deps.uploads, connection.companyId, read.medias);
-          throw new AppError('ERR_VALIDATION', 'number: use digits with the country code', {
-            fields: { number: parsed.error.issues.map((issue) => issue.message) },
-          });
-        }
-        number = parsed.data;
-      } else if (request.body) {
-        number = request.body.number;
-        form = { body: request.body.body, quotedMsgId: null, medias: [] };
-      } else {
-        throw new AppError(
-          'ERR_VALIDATION',
-          'Send { number, body } as JSON, or number, body and medias as multipart/form-data',
-        );
+  const onRequest = async (request: FastifyRequest) => {
+    callers.set(request, await authorizeApiCall(deps, request.headers.authorization));
+  };
+
+  route(externalApiContract.sendExternalMessage, { onRequest }, async (request, reply) => {
+    const connection = callers.get(request)!;
+    const idempotencyKey = idempotencyKeyOf(request.headers['idempotency-key']);
+    let number: string;
+    let form: MessageForm;
+    if (request.isMultipart()) {
+      // The token's uploads are limited as a user's are.
+      const uploader = { companyId: connection.companyId, rateKey: `api:${connection.id}` };
+      const read = await readMessageForm(request, deps.uploads, uploader, { fields: ['number'] });
+      form = { body: read.body, quotedMsgId: null, medias: read.medias };
+      const parsed = externalNumber.safeParse(read.fields.number ?? '');
+      if (!parsed.success) {
+        await discardMedia(deps.uploads, connection.companyId, read.medias);
+        throw new AppError('ERR_VALIDATION', 'number: use digits with the country code', {
+          fields: { number: parsed.error.issues.map((issue) => issue.message) },
+        });
       }
-      const sent = await sendExternal(
-        deps,
-        connection,
-        { number, form, idempotencyKey },
-        { kick: deps.outbox.kick, log: request.log },
+      number = parsed.data;
+    } else if (request.body) {
+      number = request.body.number;
+      form = { body: request.body.body, quotedMsgId: null, medias: [] };
+    } else {
+      throw new AppError(
+        'ERR_VALIDATION',
+        'Send { number, body } as JSON, or number, body and medias as multipart/form-data',
       );
-      if (sent.replayed) reply.header('Idempotent-Replayed', 'true');
-      return reply.status(sent.replayed ? 200 : 201).send(sent.answer);
-    },
-  );
+    }
+    const sent = await sendExternal(
+      deps,
+      connection,
+      { number, form, idempotencyKey },
+      { kick: deps.outbox.kick, log: request.log },
+    );
+    if (sent.replayed) reply.header('Idempotent-Replayed', 'true');
+    return reply.status(sent.replayed ? 200 : 201).send(sent.answer);
+  });
 };

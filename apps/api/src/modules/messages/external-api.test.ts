@@ -298,6 +298,13 @@ describe('POST /api/messages/send', () => {
 
   it('is described in the OpenAPI document', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json();
-    expect(doc.paths['/api/messages/send'].post.responses).toHaveProperty('201');
+    const operation = doc.paths['/api/messages/send'].post;
+    expect(operation.responses).toHaveProperty('201');
+    // The connection's token, not a user's session.
+    expect(operation.security).toEqual([{ connectionToken: [] }]);
+    expect(doc.components.securitySchemes.connectionToken).toEqual({
+      type: 'http',
+      scheme: 'bearer',
+    });
   });
 });

@@ -1,52 +1,19 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { errorResponseSchema } from '@atendi/shared';
+import { uploadsContract } from '@atendi/shared';
+import { contractRoutes } from '../../platform/contract-routes';
 import { AppError } from '../../platform/errors';
 import { uploadCsp } from '../../platform/security-headers';
-
-const fileBody = z
-  .custom<Readable>((value) => value instanceof Readable)
-  .meta({ type: 'string', format: 'binary' });
 
 // Files are fetched by <img>/<audio> tags, which cannot send a bearer token: a signed, expiring link
 // issued with the record (to whoever may see it) is the permission. The file is streamed through the
 // API from whichever store keeps it, so the link's expiry is the only one; a `Range` (an audio or
 // video being sought) is answered with just those bytes.
-export const uploadsRoutes = async (root: FastifyInstance) => {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  app.get(
-    '/uploads/:companyId/:name',
-    {
-      schema: {
-        summary: 'Download a stored file through its signed link',
-        operationId: 'downloadUpload',
-        tags: ['uploads'],
-        security: [],
-        params: z.object({
-          companyId: z.coerce.number().int().positive(),
-          name: z.string().max(64),
-        }),
-        querystring: z.object({ expires: z.coerce.number().int(), sig: z.string().max(100) }),
-        // The stored file itself, streamed with its own content type: no JSON to describe.
-        response: {
-          200: {
-            description: 'The file, with the content type it was stored with',
-            content: { '*/*': { schema: fileBody } },
-          },
-          206: {
-            description: 'The byte range asked for with Range (Content-Range says which)',
-            content: { '*/*': { schema: fileBody } },
-          },
-          '4xx': errorResponseSchema,
-          503: errorResponseSchema,
-        },
-      },
-      config: { access: { public: true } },
-      // Opened in a tab, the file is shown by the browser's viewer, which the API's 'none' blocks.
-      helmet: { contentSecurityPolicy: uploadCsp },
-    },
+export const uploadsRoutes = async (app: FastifyInstance) => {
+  const route = contractRoutes(app);
+  route(
+    uploadsContract.downloadUpload,
+    // Opened in a tab, the file is shown by the browser's viewer, which the API's 'none' blocks.
+    { helmet: { contentSecurityPolicy: uploadCsp } },
     async (request, reply) => {
       const { companyId, name } = request.params;
       const found = await app.deps.uploads.download(

@@ -1,9 +1,16 @@
 import type { ReactNode } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { QueueView, WhatsappView } from '@atendi/shared';
-import { callsOf, jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
+import {
+  callsOf,
+  jsonResponse,
+  makeAuth,
+  makeTemplate,
+  mockApi,
+  templateListOf,
+} from '../../test/fixtures';
 import { makePrompt, promptListOf } from '../../test/prompts';
 import { integrationOptionsOf, makeIntegration } from '../../test/queue-integrations';
 import type { FakeSocket } from '../../test/fake-socket';
@@ -15,6 +22,7 @@ import { useQueues } from './queues';
 import { useIntegrationOptions } from './integrations';
 import { usePrompts } from './prompts';
 import { useTagOptions } from './tags';
+import { setTemplates, syncTemplates, useTemplates } from './templates';
 import { useUserOptions } from './users';
 
 const queue = (id: number, name: string): QueueView => ({
@@ -219,5 +227,53 @@ describe('shared query modules', () => {
     act(() => socket.receive('company-1-queueIntegration', { action: 'delete', integrationId: 5 }));
     expect(await screen.findByText('Bot de ventas')).toBeTruthy();
     expect(callsOf(fetchMock)).toEqual(['GET /queueIntegration/list']);
+  });
+
+  it("fetch a connection's templates once for every screen, and show a sync's answer on each", async () => {
+    connect();
+    const fetchMock = vi.fn(
+      mockApi({
+        'GET /whatsapp/4/templates': () => templateListOf([makeTemplate({ name: 'bienvenida' })]),
+        'POST /whatsapp/4/templates/sync': () =>
+          templateListOf([makeTemplate({ name: 'recordatorio' })], '2025-03-05T10:00:00.000Z'),
+      }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const Names = ({ label }: { label: string }) => (
+      <p>
+        {label}: {(useTemplates(4).data?.templates ?? []).map((row) => row.name).join(', ')}
+      </p>
+    );
+    const Sync = () => {
+      const queryClient = useQueryClient();
+      return (
+        <button
+          type="button"
+          onClick={() => void syncTemplates(4).then((list) => setTemplates(queryClient, 4, list))}
+        >
+          sync
+        </button>
+      );
+    };
+    render(
+      withClient(
+        <>
+          <Names label="connections" />
+          <Names label="chat" />
+          <Sync />
+        </>,
+      ),
+    );
+
+    expect(await screen.findByText('connections: bienvenida')).toBeTruthy();
+    expect(screen.getByText('chat: bienvenida')).toBeTruthy();
+    expect(callsOf(fetchMock)).toEqual(['GET /whatsapp/4/templates']);
+    act(() => screen.getByRole('button', { name: 'sync' }).click());
+    expect(await screen.findByText('connections: recordatorio')).toBeTruthy();
+    expect(screen.getByText('chat: recordatorio')).toBeTruthy();
+    expect(callsOf(fetchMock)).toEqual([
+      'GET /whatsapp/4/templates',
+      'POST /whatsapp/4/templates/sync',
+    ]);
   });
 });

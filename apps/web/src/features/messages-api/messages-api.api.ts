@@ -1,9 +1,13 @@
-import { EXTERNAL_API_PATH, IDEMPOTENCY_KEY_HEADER, type ExternalSendInput } from '@atendi/shared';
+import {
+  externalApiContract,
+  IDEMPOTENCY_KEY_HEADER,
+  type ExternalSendInput,
+} from '@atendi/shared';
 import { ApiError, NETWORK_ERROR } from '../../api/http-client';
 import { getApiUrl } from '../../api/runtime-config';
 
 // The address customers' systems call, on the API host this app talks to at run time.
-export const externalApiUrl = () => `${getApiUrl()}${EXTERNAL_API_PATH}`;
+export const externalApiUrl = () => `${getApiUrl()}${externalApiContract.sendExternalMessage.path}`;
 
 // 'idempotency-key' as the docs write it: 'Idempotency-Key'.
 export const idempotencyHeaderName = IDEMPOTENCY_KEY_HEADER.replace(/(^|-)[a-z]/g, (start) =>
