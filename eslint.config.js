@@ -41,6 +41,14 @@ const otherFeature = (depth) => ({
   message:
     'A feature never imports another feature: move what both need to components/, lib/ or api/ (inside a feature, import with ./).',
 });
+// Screens call routes through their contracts (ARCHITECTURE.md "Route contracts"), never by a path
+// typed by hand: the client's raw request stays inside api/.
+const rawRequest = {
+  regex: '(^|/)api/http-client$',
+  importNames: ['request'],
+  message:
+    'Call a route through its contract: call(contract.operation, { params, query, body }) from api/http-client.',
+};
 const sharedToFeature = {
   regex: '^(\\.\\./)+features(/|$)',
   message:
@@ -118,11 +126,21 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': [...jobsTable, registersBackground] },
   },
   ...byDepth('apps/web/src/features/*', '{ts,tsx}', (depth) => ({
-    rules: restrict(otherFeature(depth)),
+    rules: restrict(otherFeature(depth), rawRequest),
   })),
   {
     files: ['apps/web/src/{api,components,lib,i18n}/**/*.{ts,tsx}'],
     rules: restrict(sharedToFeature),
+  },
+  {
+    files: ['apps/web/src/{components,lib,i18n}/**/*.{ts,tsx}'],
+    // A shared component's test may fetch through the raw client (a paged list of any rows).
+    ignores: ['apps/web/src/**/*.test.{ts,tsx}'],
+    rules: restrict(sharedToFeature, rawRequest),
+  },
+  {
+    files: ['apps/web/src/app/**/*.{ts,tsx}'],
+    rules: restrict(rawRequest),
   },
   {
     files: ['apps/web/**/*.{ts,tsx}'],

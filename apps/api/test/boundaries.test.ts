@@ -13,10 +13,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const eslint = new ESLint({ cwd: root });
 
 // The boundary messages ESLint gives `file` for one import of `from`.
-const lintImport = async (file: string, from: string) => {
-  const [result] = await eslint.lintText(`import { x } from '${from}';\nexport { x };\n`, {
-    filePath: path.join(root, file),
-  });
+const lintImport = async (file: string, from: string, name = 'x') => {
+  const [result] = await eslint.lintText(
+    `import { ${name} } from '${from}';\nexport { ${name} };\n`,
+    {
+      filePath: path.join(root, file),
+    },
+  );
   return result.messages
     .filter((message) => message.ruleId === 'no-restricted-imports')
     .map((message) => message.message);
@@ -28,6 +31,7 @@ const INFRA = 'Infrastructure (db, platform, realtime, channels, jobs, events) n
 const APP = 'never on the app that assembles the modules';
 const FEATURES = 'A feature never imports another feature';
 const SHARED_WEB = 'Shared web code (api, components, lib, i18n) never imports a feature';
+const RAW_REQUEST = 'Call a route through its contract';
 
 describe('layer rules', () => {
   it.each([
@@ -106,6 +110,30 @@ describe('layer rules', () => {
 
 // Lint sees one import at a time; the imports as a whole must also form no cycle, file by file (type
 // imports too: a type cycle still ties the files' changes together) and module by module.
+describe('the web calls routes through their contracts', () => {
+  it.each([
+    ['apps/web/src/features/kanban/kanban.api.ts', '../../api/http-client'],
+    ['apps/web/src/features/settings/plans/plans.api.ts', '../../../api/http-client'],
+    ['apps/web/src/components/paged-table.tsx', '../api/http-client'],
+    ['apps/web/src/app/layout/use-shell-data.ts', '../../api/http-client'],
+  ])('%s may not import the raw request from %s', async (file, from) => {
+    expect(await lintImport(file, from, 'request')).toEqual([expect.stringContaining(RAW_REQUEST)]);
+  });
+
+  it('lets a screen call a contract, and the client itself keep its raw request', async () => {
+    expect(
+      await lintImport(
+        'apps/web/src/features/kanban/kanban.api.ts',
+        '../../api/http-client',
+        'call',
+      ),
+    ).toEqual([]);
+    expect(
+      await lintImport('apps/web/src/api/queries/tags.ts', '../http-client', 'request'),
+    ).toEqual([]);
+  });
+});
+
 describe('import cycles', () => {
   const src = path.join(root, 'apps/api/src');
 

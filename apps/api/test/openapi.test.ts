@@ -18,9 +18,6 @@ type Document = { paths: Record<string, Record<string, Operation>> };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
-// Routes still registered by hand: each moves to a contract in packages/shared/src/contracts.
-const NOT_YET_CONTRACTS: string[] = [];
-
 let t: SharedTestContext;
 let doc: Document;
 let operations: { name: string; operation: Operation }[];
@@ -65,7 +62,7 @@ describe('OpenAPI document', () => {
     expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
   });
 
-  it('registers every route from its contract, but those not yet moved to one', () => {
+  it('registers every route from its contract in packages/shared, none by hand', () => {
     const contracts = new Map(allRoutes().map((route) => [route.operationId, route]));
     const handWritten = t.app.routeCatalog
       .filter((route) => !route.url.startsWith('/docs'))
@@ -74,7 +71,7 @@ describe('OpenAPI document', () => {
         return contract?.method !== route.method || contract.path !== route.url;
       })
       .map((route) => `${route.method} ${route.url}`);
-    expect(handWritten.sort()).toEqual([...NOT_YET_CONTRACTS].sort());
+    expect(handWritten).toEqual([]);
   });
 
   it('registers every route contract as it is declared in packages/shared', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { jsonResponse, makeAuth, mockApi } from '../test/fixtures';
 import { queueOptionsContract, queuesContract } from '@atendi/shared';
-import { ApiError, api, call } from './http-client';
+import { ApiError, call, request } from './http-client';
 import { getSessionState, getToken, setSession } from './session';
 
 const bearerOf = (init: RequestInit) => new Headers(init.headers).get('Authorization');
@@ -30,7 +30,11 @@ describe('http client', () => {
     );
     vi.stubGlobal('fetch', fetchMock);
 
-    const pending = Promise.all([api.get('/tickets'), api.get('/contacts'), api.get('/queue')]);
+    const pending = Promise.all([
+      request('GET', '/tickets'),
+      request('GET', '/contacts'),
+      request('GET', '/queue'),
+    ]);
     await vi.waitFor(() => expect(refreshes).toBe(1));
     releaseRefresh();
 
@@ -47,7 +51,7 @@ describe('http client', () => {
     const fetchMock = vi.fn(mockApi({ 'GET /version': () => jsonResponse(200, { version: '1' }) }));
     vi.stubGlobal('fetch', fetchMock);
 
-    await api.get('/version');
+    await request('GET', '/version');
 
     const init = fetchMock.mock.calls[0][1] as RequestInit;
     expect(init.credentials).toBe('include');
@@ -67,7 +71,7 @@ describe('http client', () => {
       ),
     );
 
-    await expect(api.get('/auth/me')).rejects.toMatchObject({
+    await expect(request('GET', '/auth/me')).rejects.toMatchObject({
       status: 401,
       code: 'ERR_SESSION_EXPIRED',
     });
@@ -85,7 +89,7 @@ describe('http client', () => {
     );
     vi.stubGlobal('fetch', fetchMock);
 
-    const error = await api.get('/settings/').catch((caught: unknown) => caught);
+    const error = await request('GET', '/settings/').catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe('ERR_NO_PERMISSION');
@@ -106,7 +110,7 @@ describe('http client', () => {
       ),
     );
 
-    await expect(api.get('/tickets')).rejects.toMatchObject({ code: 'ERR_INVALID_TOKEN' });
+    await expect(request('GET', '/tickets')).rejects.toMatchObject({ code: 'ERR_INVALID_TOKEN' });
     expect(getSessionState().status).toBe('anonymous');
   });
 
@@ -123,7 +127,7 @@ describe('http client', () => {
       ),
     );
 
-    await expect(api.get('/tickets')).rejects.toMatchObject({ code: 'ERR_SESSION_EXPIRED' });
+    await expect(request('GET', '/tickets')).rejects.toMatchObject({ code: 'ERR_SESSION_EXPIRED' });
     expect(getSessionState().status).toBe('anonymous');
   });
 
@@ -142,7 +146,9 @@ describe('http client', () => {
       ),
     );
 
-    await expect(api.post('/auth/login', {}, { skipAuth: true })).rejects.toMatchObject({
+    await expect(
+      request('POST', '/auth/login', { body: {}, skipAuth: true }),
+    ).rejects.toMatchObject({
       status: 429,
       retryAfter: 42,
     });
@@ -152,7 +158,10 @@ describe('http client', () => {
     setSession(makeAuth());
     vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('Failed to fetch')));
 
-    await expect(api.get('/tickets')).rejects.toMatchObject({ status: 0, code: 'ERR_NETWORK' });
+    await expect(request('GET', '/tickets')).rejects.toMatchObject({
+      status: 0,
+      code: 'ERR_NETWORK',
+    });
     expect(getSessionState().status).toBe('authenticated');
   });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SEARCH_DEBOUNCE_MS } from '../lib/use-debounced-value';
 import { advanceClock, setupUserOnFakeClock } from '../test/clock';
 import { TestProviders } from '../test/test-providers';
-import { api } from '../api/http-client';
+import { request } from '../api/http-client';
 import { callsOf, jsonResponse, stubApi } from '../test/fixtures';
 import { usePagedList, type PagedSource } from '../lib/use-paged-list';
 import { actionsColumn, PagedTable, RowAction, type WholeList } from './paged-table';
@@ -15,7 +15,7 @@ const tagsSource: PagedSource<'tags', TagsPage> = {
   queryKey: (search) => ['paged-table-test', search],
   rowsKey: 'tags',
   fetchPage: (searchParam, pageNumber) =>
-    api.get<TagsPage>('/tags', { query: { searchParam, pageNumber } }),
+    request<TagsPage>('GET', '/tags', { query: { searchParam, pageNumber } }),
 };
 
 const tagsOf = (count: number, from = 1) =>

@@ -58,7 +58,7 @@ export * from './users';
 export * from './whatsapps';
 
 // Every route group: the API registers each of their routes, and its tests check that nothing else is
-// registered except the routes listed there as not yet moved here.
+// registered (apps/api/test/openapi.test.ts).
 export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   queuesContract,
   queueOptionsContract,
