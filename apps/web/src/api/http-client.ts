@@ -19,7 +19,7 @@ import { getApiUrl } from './runtime-config';
 
 type QueryValue = string | number | boolean | null | undefined;
 
-export type RequestOptions = {
+type RequestOptions = {
   query?: Record<string, QueryValue>;
   body?: unknown;
   headers?: Record<string, string>;
@@ -28,7 +28,7 @@ export type RequestOptions = {
   skipAuth?: boolean;
 };
 
-export type CallOptions = Pick<RequestOptions, 'headers' | 'signal' | 'skipAuth'>;
+type CallOptions = Pick<RequestOptions, 'headers' | 'signal' | 'skipAuth'>;
 
 type ErrorInit = {
   status: number;

@@ -21,9 +21,9 @@ export type CompanySetting = SettingView;
 export type SessionUser = SharedSessionUser;
 export type AuthResponse = AuthSession;
 
-export type Session = AuthResponse;
+type Session = AuthResponse;
 
-export type SessionState = {
+type SessionState = {
   status: 'loading' | 'anonymous' | 'authenticated';
   session: Session | null;
   // Where a public page sends the user right after an explicit login (SPEC §2 "After login").
@@ -68,7 +68,7 @@ export const updateSessionUser = (patch: Partial<Pick<SessionUser, 'name' | 'ema
   update({ ...state, session: { ...state.session, user: { ...state.session.user, ...patch } } });
 };
 
-export type SessionCompanyPatch = {
+type SessionCompanyPatch = {
   companyStatus?: CompanyStatus;
   companyDueDate?: string | null;
   // GET /auth/me's answer: the user with the company and plan as they are now.

@@ -15,7 +15,7 @@ const USER_STATUS_INTERVAL_MS = 300_000;
 const ELSEWHERE_RELOAD_MS = 1000;
 const EXPIRED_TOKEN_ERRORS = ['ERR_INVALID_TOKEN', 'ERR_SESSION_EXPIRED'];
 
-export type AuthEventPayload = {
+type AuthEventPayload = {
   action: 'update';
   user: { id: number };
   sessionId: string;

@@ -9,7 +9,7 @@ import { FullPageSpinner } from '../components/full-page-spinner';
 export const PERMISSION_REDIRECT_MS = 1000;
 
 // SPEC §2: routes that stay usable while the company is not active.
-export const statusExemptPaths = [
+const statusExemptPaths = [
   '/subscriptions',
   '/restricted-access',
   '/success',

@@ -13,7 +13,7 @@ import { createAppTheme } from './theme';
 
 type ThemeModeValue = { mode: PaletteMode; toggleMode: () => void };
 
-export const ThemeModeContext = createContext<ThemeModeValue>({
+const ThemeModeContext = createContext<ThemeModeValue>({
   mode: 'light',
   toggleMode: () => undefined,
 });

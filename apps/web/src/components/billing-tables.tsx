@@ -42,7 +42,7 @@ const invoiceChipColour = {
 } as const satisfies Record<InvoiceStatus, string>;
 
 // The provider writes ISO 4217 codes in lower case; an unknown code still shows the amount.
-export const formatMoney = (value: number, currency: string, language: string) => {
+const formatMoney = (value: number, currency: string, language: string) => {
   try {
     return new Intl.NumberFormat(language, {
       style: 'currency',

@@ -3,7 +3,7 @@ import { CircularProgress, MenuItem, TextField } from '@mui/material';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 
-export type RecordChoice = { id: number; name: string };
+type RecordChoice = { id: number; name: string };
 
 // What a form gives the select (react-hook-form's field), the value being the id as text.
 export type RecordSelectFieldProps = {

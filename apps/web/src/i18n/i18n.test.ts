@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CAMPAIGN_BUILTIN_VARIABLES, errorStatus } from '@atendi/shared';
 import { describe, expect, it } from 'vitest';
 import { changeLanguage, i18n, loadTexts } from './i18n';
@@ -6,6 +9,9 @@ type Tree = { [key: string]: string | Tree };
 
 // The merged texts: the shell's files plus every feature's own.
 const [es, en] = (await Promise.all([loadTexts('es'), loadTexts('en')])) as Tree[];
+
+// A translation key written as a literal: t('a.b') or i18nKey="a.b".
+const KEY_LITERAL = /\bt\(\s*'([\w.]+)'|i18nKey="([\w.]+)"/g;
 
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 
@@ -31,13 +37,13 @@ describe('translations', () => {
   // Every key the code names as a literal (`t('a.b')`, `i18nKey="a.b"`) has a text in both languages:
   // a missing one shows raw on screen as `a.b`.
   it('have a text for every key the code names', () => {
-    const sources = import.meta.glob<string>(['../**/*.{ts,tsx}', '!../**/*.test.{ts,tsx}'], {
-      eager: true,
-      query: '?raw',
-      import: 'default',
-    });
-    const named = Object.entries(sources).flatMap(([file, text]) =>
-      [...text.matchAll(/\bt\(\s*'([\w.]+)'|i18nKey="([\w.]+)"/g)].map(
+    // Read as text from disk (not imported: the source files are not the test's code).
+    const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter(
+      (file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file),
+    );
+    const named = files.flatMap((file) =>
+      [...readFileSync(path.join(src, file), 'utf8').matchAll(KEY_LITERAL)].map(
         ([, key, attribute]) => `${file}: ${key ?? attribute}`,
       ),
     );

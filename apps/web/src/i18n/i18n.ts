@@ -9,7 +9,7 @@ const isLanguage = (value: unknown): value is Language =>
   typeof value === 'string' && (languages as readonly string[]).includes(value);
 
 // SPEC §1: Spanish unless the browser remembered another choice.
-export const storedLanguage = (): Language => {
+const storedLanguage = (): Language => {
   const stored = readStorage(storageKeys.language);
   return isLanguage(stored) ? stored : 'es';
 };
@@ -99,6 +99,3 @@ export const changeLanguage = async (language: Language) => {
   writeStorage(storageKeys.language, language);
   await i18n.changeLanguage(language);
 };
-
-export const currentLanguage = (): Language =>
-  isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'es';

@@ -1,4 +1,5 @@
 // SPEC §9: forms send 400 ms after the click; schedule, company, plan and help forms 500 ms.
+/** @public read by a test through vi.importActual, which knip cannot follow */
 export const FORM_SUBMIT_DELAY_MS = 400;
 export const ADMIN_FORM_SUBMIT_DELAY_MS = 500;
 

@@ -1,4 +1,4 @@
-export type AccessTokenPayload = {
+type AccessTokenPayload = {
   sid?: string;
   id?: number;
   companyId?: number;

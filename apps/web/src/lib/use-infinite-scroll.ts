@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type UIEvent } from 'react';
 
 // SPEC §9: lists load the next page once scrolled within 100 px of the bottom.
-export const LOAD_MORE_THRESHOLD_PX = 100;
+const LOAD_MORE_THRESHOLD_PX = 100;
 
 type PagedList = {
   hasNextPage: boolean;

@@ -13,7 +13,7 @@ export type PagedSource<K extends string, P extends ListPage<K>> = {
   fetchPage: (search: string, pageNumber: number) => Promise<P>;
 };
 
-export const pagedListQuery = <K extends string, P extends ListPage<K>>(
+const pagedListQuery = <K extends string, P extends ListPage<K>>(
   source: PagedSource<K, P>,
   search: string,
 ) =>

@@ -111,7 +111,7 @@ export const mockApi = (routes: Record<string, Route>) => {
 };
 
 // What the shell asks for on every page.
-export const shellRoutes: Record<string, Route> = {
+const shellRoutes: Record<string, Route> = {
   'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
   'GET /settings/': () => jsonResponse(200, []),
   // The drawer's connections badge (admins).

@@ -62,7 +62,7 @@ export const dispatchQueue = jobQueue(DISPATCH_QUEUE, z.object({ campaignId: z.n
 // The recurring look for campaigns whose time came.
 export const CAMPAIGNS_JOB = 'campaigns';
 
-export type DispatchJob = z.infer<typeof dispatchQueue.payload>;
+type DispatchJob = z.infer<typeof dispatchQueue.payload>;
 
 type Deps = Pick<
   AppDeps,

@@ -38,7 +38,7 @@ import { findTemplate, templateProblems } from '../templates';
 // Campaigns (SPEC §3, §4, §5, §7): what to send, to whom, through which connection and when. The
 // sending is campaign-dispatcher.ts; this file keeps the rows, their rules and their views.
 
-export type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'jobs' | 'config'>;
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'jobs' | 'config'>;
 export type CampaignRow = typeof campaigns.$inferSelect;
 type Company = Pick<AuthContext, 'companyId'>;
 
@@ -151,7 +151,7 @@ const serializeAll = async (deps: Deps, rows: ViewRow[]) => {
 };
 
 // One campaign as the screens see it; undefined when it is gone.
-export const campaignView = async (deps: Deps, companyId: number, id: number) => {
+const campaignView = async (deps: Deps, companyId: number, id: number) => {
   const rows = await views(deps.db).where(ownedRow(campaigns, id, { companyId }));
   return rows.length ? (await serializeAll(deps, rows))[0] : undefined;
 };
@@ -159,11 +159,8 @@ export const campaignView = async (deps: Deps, companyId: number, id: number) =>
 const loadView = async (deps: Deps, ctx: Company, id: number) =>
   foundOr404(await campaignView(deps, ctx.companyId, id), 'ERR_NO_CAMPAIGN_FOUND');
 
-export const emitCampaign = (
-  deps: Pick<Deps, 'realtime'>,
-  companyId: number,
-  event: CampaignEvent,
-) => deps.realtime.toCompany(companyId).emit('campaign', event);
+const emitCampaign = (deps: Pick<Deps, 'realtime'>, companyId: number, event: CampaignEvent) =>
+  deps.realtime.toCompany(companyId).emit('campaign', event);
 
 // Tells the company's screens how a campaign stands now (or that it is gone).
 export const announceCampaign = async (deps: Deps, companyId: number, id: number) => {
@@ -295,7 +292,7 @@ const toRow = (input: CampaignUpdateInput) => {
 };
 
 // Saved with a time already come: the dispatcher starts it now rather than at its next look.
-export type StartDue = () => void;
+type StartDue = () => void;
 
 export const createCampaign = async (
   deps: Deps,

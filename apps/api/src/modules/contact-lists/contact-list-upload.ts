@@ -46,7 +46,7 @@ export const checkQueue = jobQueue(
     afterId: z.number().int(),
   }),
 );
-export type CheckJob = z.infer<typeof checkQueue.payload>;
+type CheckJob = z.infer<typeof checkQueue.payload>;
 const CHECK_BATCH = 100;
 
 const cellText = (cell: Cell) =>
@@ -208,7 +208,7 @@ export const uploadContactList = async (
 
 // One batch of a list's unchecked numbers, asked through the company's default connection; the next
 // batch is queued behind it. When nobody can tell (no connected default), the numbers stay unknown.
-export const checkListNumbers = async (deps: Deps, job: CheckJob, log: FastifyBaseLogger) => {
+const checkListNumbers = async (deps: Deps, job: CheckJob, log: FastifyBaseLogger) => {
   const ctx = { companyId: job.companyId };
   const connectionId = await checkingConnection(deps, ctx);
   // Nobody can tell now; the numbers stay unknown (a later upload or edit asks again).

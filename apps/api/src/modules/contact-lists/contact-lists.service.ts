@@ -190,7 +190,7 @@ export const validityVia = async (
   }
 };
 
-export const whatsappValidity = async (
+const whatsappValidity = async (
   deps: Deps,
   ctx: Pick<AuthContext, 'companyId'>,
   number: string,

@@ -9,7 +9,7 @@ import { failedSends } from './sends';
 type Deps = Pick<AppDeps, 'db' | 'uploads'>;
 export type MessageRow = typeof messages.$inferSelect;
 // What a view is made of: the row without the provider's raw payload.
-export type ShownMessageRow = Omit<MessageRow, 'dataJson'>;
+type ShownMessageRow = Omit<MessageRow, 'dataJson'>;
 
 const { dataJson: _dataJson, ...shownColumns } = getTableColumns(messages);
 
@@ -23,7 +23,7 @@ export const loadShownMessages = async (db: Db, ids: number[]): Promise<ShownMes
 
 // What the API answers and emits for a message (SPEC §3 Message). Media links are signed
 // (platform/uploads.ts): a browser fetches them without a bearer token.
-export const serializeMessage = (
+const serializeMessage = (
   uploads: Uploads,
   row: ShownMessageRow,
   quoted?: ShownMessageRow | null,

@@ -6,7 +6,7 @@ import { AppError } from '../../platform/errors';
 // Meta's 24-hour rule (shared/templates.ts): on a Cloud API connection, a free-form message reaches a
 // contact only within 24 hours of the contact's last message on that number. Other providers have no
 // such rule (null). One round trip; the contact's messages are looked at only on Cloud API tickets.
-export const replyWindowOf = async (
+const replyWindowOf = async (
   db: Db,
   ticket: { whatsappId: number; contactId: number },
   now = new Date(),

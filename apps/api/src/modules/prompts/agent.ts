@@ -51,7 +51,7 @@ import { recordPromptError } from './prompts.service';
 //   note, and the prompt records the error for admins. The customer's message is stored before any
 //   of this, so nothing is lost.
 
-export const PROMPT_REPLY_QUEUE = 'prompt.reply';
+const PROMPT_REPLY_QUEUE = 'prompt.reply';
 export const promptReplyQueue = jobQueue(
   PROMPT_REPLY_QUEUE,
   z.object({ ticketId: z.number().int() }),
@@ -263,7 +263,7 @@ const fallBack = async (
   });
 };
 
-export const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) => {
+const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) => {
   for (let round = 1; round <= MAX_ROUNDS; round += 1) {
     const [ticket] = await deps.db.select().from(tickets).where(eq(tickets.id, ticketId));
     if (!ticket || !agentMode(ticket)) return;

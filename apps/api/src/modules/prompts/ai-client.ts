@@ -31,7 +31,7 @@ const OPENAI_URL = 'https://api.openai.com/v1';
 
 // Which server and key a company's agents use: its own when it set a key or an address, else the
 // platform's; null when there is neither.
-export const providerOf = async (deps: Deps, companyId: number) => {
+const providerOf = async (deps: Deps, companyId: number) => {
   const [own] = await deps.db
     .select()
     .from(aiProviders)
@@ -242,7 +242,7 @@ export const askAgent = async (
 
 const nullableString = { type: ['string', 'null'] } as const;
 // The structured output the sandbox asks for (strict JSON schema: every property required).
-export const ANALYSIS_JSON_SCHEMA = {
+const ANALYSIS_JSON_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: ['final', 'sentiment', 'datos_cliente', 'datos_pedido'],

@@ -21,7 +21,7 @@ type Deps = Pick<AppDeps, 'db' | 'realtime' | 'config' | 'secrets' | 'outbound'>
 type PromptRow = typeof prompts.$inferSelect;
 type QueueRef = { id: number; name: string; color: string };
 
-export const serializePrompt = (row: PromptRow, queue: QueueRef | null): PromptView => ({
+const serializePrompt = (row: PromptRow, queue: QueueRef | null): PromptView => ({
   id: row.id,
   name: row.name,
   prompt: row.prompt,
@@ -86,7 +86,7 @@ const assertQueue = async (db: Db, ctx: AuthContext, queueId: number | null | un
     });
 };
 
-export const emitPrompt = (
+const emitPrompt = (
   deps: Pick<AppDeps, 'realtime'>,
   companyId: number,
   payload:

@@ -23,7 +23,7 @@ export type DialogflowTarget = {
   timeoutMs: number;
 };
 
-export type DialogflowAnswer = {
+type DialogflowAnswer = {
   texts: string[];
   intent: string | null;
   action: string | null;
@@ -32,7 +32,7 @@ export type DialogflowAnswer = {
   durationMs: number;
 };
 
-export type DialogflowErrorCode =
+type DialogflowErrorCode =
   | 'ERR_DIALOGFLOW_AUTH'
   | 'ERR_DIALOGFLOW_NOT_FOUND'
   | 'ERR_DIALOGFLOW_UNAVAILABLE'
@@ -50,7 +50,7 @@ export class DialogflowError extends Error {
   }
 }
 
-export const DEFAULT_DIALOGFLOW_ENDPOINT = 'dialogflow.googleapis.com';
+const DEFAULT_DIALOGFLOW_ENDPOINT = 'dialogflow.googleapis.com';
 
 export const parseDialogflowKey = (json: string): DialogflowKey | null => {
   let value: unknown;

@@ -75,7 +75,7 @@ export const recordDelivery = (
     error: delivery.error?.slice(0, 2000) ?? null,
   });
 
-export type FlowStep = {
+type FlowStep = {
   // Messages for the contact, written in this step's transaction.
   write?: (tx: Db, ticket: TicketRow) => Promise<MessageRow[]>;
   // The integration lets go of the ticket: it waits for a person in its queue (transfer, or the flow

@@ -47,7 +47,7 @@ import { postEvent, type WebhookAnswer, type WebhookEvent } from './webhook-adap
 // - Typebot flows converse through typebot-flow.ts, bubble by bubble; Dialogflow agents through
 //   dialogflow-flow.ts.
 
-export const INTEGRATION_TURN_QUEUE = 'integration.turn';
+const INTEGRATION_TURN_QUEUE = 'integration.turn';
 // The ticket, and the contact's message to hand on (null: nothing to hand on, the flow starts).
 export const integrationTurnQueue = jobQueue(
   INTEGRATION_TURN_QUEUE,

@@ -35,7 +35,7 @@ export const openSealed = (secrets: SecretBox, value: string | null) =>
 
 const postsEvents = (type: IntegrationRow['type']) => type === 'n8n' || type === 'webhook';
 
-export const serializeIntegration = (row: IntegrationRow, secrets: SecretBox): IntegrationView => {
+const serializeIntegration = (row: IntegrationRow, secrets: SecretBox): IntegrationView => {
   const serviceAccount = row.jsonContent
     ? parseServiceAccount(openSealed(secrets, row.jsonContent))
     : null;

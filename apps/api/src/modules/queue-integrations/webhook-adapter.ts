@@ -10,10 +10,10 @@ import { z } from 'zod';
 //   X-Atendi-Timestamp: {unix seconds}
 //   X-Atendi-Signature: sha256={hex HMAC-SHA256(secret, "{timestamp}.{body}")}
 
-export const SIGNATURE_HEADER = 'x-atendi-signature';
-export const TIMESTAMP_HEADER = 'x-atendi-timestamp';
+const SIGNATURE_HEADER = 'x-atendi-signature';
+const TIMESTAMP_HEADER = 'x-atendi-timestamp';
 
-export const signPayload = (secret: string, timestamp: number, body: string) =>
+const signPayload = (secret: string, timestamp: number, body: string) =>
   `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 
 // What a receiver may answer (any other 2xx body is an acknowledgement without replies).
@@ -38,7 +38,7 @@ export type WebhookEvent = {
   message: { id: number; body: string; mediaType: string; createdAt: string };
 };
 
-export type Delivery = {
+type Delivery = {
   status: number | null;
   ok: boolean;
   durationMs: number;

@@ -29,7 +29,7 @@ import { assertWritable, sendMessages, visibleTicket } from '../messages';
 export type TemplateRow = typeof messageTemplates.$inferSelect;
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'channels' | 'events'>;
 
-export const serializeTemplate = (row: TemplateRow): TemplateView => {
+const serializeTemplate = (row: TemplateRow): TemplateView => {
   const shape = templateShape(row.components);
   return {
     id: row.id,

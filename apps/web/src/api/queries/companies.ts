@@ -5,7 +5,7 @@ import { call } from '../http-client';
 // GET /companies/{id} of the user's own company (its business hours in settings, its storage on the
 // subscriptions page): one cache key for the whole app.
 
-export const ownCompanyKeys = {
+const ownCompanyKeys = {
   all: ['companies', 'own'] as const,
   detail: (id: number) => ['companies', 'own', id] as const,
 };

@@ -22,9 +22,8 @@ export const connectionKeys = {
 // SPEC §7: session=0 asks for the connection rows without the driver's live session object.
 const withoutSession = { session: '0' };
 
-export const fetchConnections = () =>
-  call(whatsappsContract.listWhatsapps, { query: withoutSession });
-export const fetchConnection = (id: number) =>
+const fetchConnections = () => call(whatsappsContract.listWhatsapps, { query: withoutSession });
+const fetchConnection = (id: number) =>
   call(whatsappsContract.getWhatsapp, { params: { id }, query: withoutSession });
 
 // Broadcasts leave the external-API and verify tokens out (no secret travels on a socket): keep the ones read.
@@ -46,10 +45,8 @@ export const applyWhatsappEvent = (list: WhatsappView[] | undefined, event: What
 };
 
 // A session update changes only the session fields of its row.
-export const applySessionUpdate = (
-  list: WhatsappView[] | undefined,
-  session: WhatsappSessionView,
-) => list?.map((row) => (row.id === session.id ? { ...row, ...session } : row));
+const applySessionUpdate = (list: WhatsappView[] | undefined, session: WhatsappSessionView) =>
+  list?.map((row) => (row.id === session.id ? { ...row, ...session } : row));
 
 export const applyWhatsappEventToCache = (queryClient: QueryClient, event: WhatsappEvent) => {
   setLiveData<WhatsappView[]>(queryClient, connectionKeys.list, (list) =>
@@ -64,7 +61,7 @@ export const applyWhatsappEventToCache = (queryClient: QueryClient, event: Whats
   }
 };
 
-export const applySessionToCache = (queryClient: QueryClient, session: WhatsappSessionView) => {
+const applySessionToCache = (queryClient: QueryClient, session: WhatsappSessionView) => {
   const cached = queryClient.getQueryData<WhatsappView[]>(connectionKeys.list);
   // A connection the list does not hold yet (its create event still on the way): read it again.
   if (cached && !cached.some((row) => row.id === session.id))

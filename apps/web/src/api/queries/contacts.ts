@@ -22,7 +22,7 @@ export const contactKeys = {
   search: (term: string) => ['contacts', 'search', term] as const,
 };
 
-export const fetchContactsPage = (searchParam: string, pageNumber: number) =>
+const fetchContactsPage = (searchParam: string, pageNumber: number) =>
   call(contactsContract.listContacts, { query: { searchParam, pageNumber } });
 export const fetchContact = (id: number) => call(contactsContract.getContact, { params: { id } });
 

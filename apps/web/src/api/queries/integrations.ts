@@ -12,16 +12,16 @@ import { useCompanyEvent } from '../socket';
 // connections and queues): one cache key for the whole app, kept current by the
 // company-{id}-queueIntegration events while a screen shows it.
 
-export const integrationOptionKeys = { list: ['queue-integrations', 'options'] as const };
+const integrationOptionKeys = { list: ['queue-integrations', 'options'] as const };
 
-export const fetchIntegrationOptions = () => call(queueIntegrationsContract.listIntegrationOptions);
+const fetchIntegrationOptions = () => call(queueIntegrationsContract.listIntegrationOptions);
 
 // The API's order: by name, then id.
 const byName = (a: IntegrationOption, b: IntegrationOption) =>
   a.name.localeCompare(b.name) || a.id - b.id;
 
 // SPEC §7: create and update insert or replace, delete removes.
-export const applyIntegrationOptionEvent = (
+const applyIntegrationOptionEvent = (
   list: IntegrationOption[] | undefined,
   event: IntegrationEvent,
 ) => {

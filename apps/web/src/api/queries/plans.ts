@@ -5,9 +5,9 @@ import { call } from '../http-client';
 // GET /plans/list, the plans anyone may sign up for or buy (the sign-up and subscribe pages): one cache
 // key for the whole app. It needs no session.
 
-export const publicPlanKeys = { list: ['plans', 'public'] as const };
+const publicPlanKeys = { list: ['plans', 'public'] as const };
 
-export const fetchPublicPlans = () => call(plansContract.listPublicPlans);
+const fetchPublicPlans = () => call(plansContract.listPublicPlans);
 
 export const usePublicPlans = () =>
   useQuery({ queryKey: publicPlanKeys.list, queryFn: fetchPublicPlans });

@@ -13,15 +13,15 @@ import { useCompanyEvent } from '../socket';
 // one cache key for the whole app, kept current by the company-{id}-prompt events while a screen
 // shows it.
 
-export const promptKeys = { list: ['prompts', 'list'] as const };
+const promptKeys = { list: ['prompts', 'list'] as const };
 
-export const fetchPrompts = () => call(promptsContract.listPrompts);
+const fetchPrompts = () => call(promptsContract.listPrompts);
 
 // The API's order: by name, then id.
 const byName = (a: PromptView, b: PromptView) => a.name.localeCompare(b.name) || a.id - b.id;
 
 // SPEC §7 company-{id}-prompt: create and update insert or replace, delete removes.
-export const applyPromptEvent = (
+const applyPromptEvent = (
   data: PromptsList | undefined,
   event: PromptEvent,
 ): PromptsList | undefined => {

@@ -8,7 +8,7 @@ import { useCompanyEvent } from '../socket';
 // current by the company-{id}-queue events while a screen shows it.
 
 // company-{id}-queue payloads (SPEC §4).
-export type QueueEvent =
+type QueueEvent =
   { action: 'create' | 'update'; queue: QueueView } | { action: 'delete'; queueId: number };
 
 // SPEC §7: GET /queue-options takes parentId -1 for the top level.
@@ -20,9 +20,9 @@ export const queueKeys = {
   optionLevel: (queueId: number, parentId: number) => ['queue-options', queueId, parentId] as const,
 };
 
-export const fetchQueues = () => call(queuesContract.listQueues);
+const fetchQueues = () => call(queuesContract.listQueues);
 
-export const fetchQueueOptions = (queueId: number, parentId: number) =>
+const fetchQueueOptions = (queueId: number, parentId: number) =>
   call(queueOptionsContract.listQueueOptions, { query: { queueId, parentId } });
 
 // The API's order: orderQueue first (queues without one last), then name.
@@ -34,7 +34,7 @@ const byOrderThenName = (a: QueueView, b: QueueView) => {
 };
 
 // SPEC §4: create and update insert or replace, delete removes.
-export const applyQueueEvent = (list: QueueView[] | undefined, event: QueueEvent) => {
+const applyQueueEvent = (list: QueueView[] | undefined, event: QueueEvent) => {
   if (!list) return list;
   if (event.action === 'delete') return list.filter((queue) => queue.id !== event.queueId);
   const others = list.filter((queue) => queue.id !== event.queue.id);

@@ -8,15 +8,15 @@ import { useCompanyEvent } from '../socket';
 // filter): one cache key for the whole app, kept current by the company-{id}-tag events while a
 // screen shows it.
 
-export const tagOptionKeys = { list: ['tags', 'list'] as const };
+const tagOptionKeys = { list: ['tags', 'list'] as const };
 
-export const fetchTagOptions = () => call(tagsContract.listTagOptions);
+const fetchTagOptions = () => call(tagsContract.listTagOptions);
 
 // The API's order: name, then id.
 const byName = (a: TagOption, b: TagOption) => a.name.localeCompare(b.name) || a.id - b.id;
 
 // SPEC §4: create and update insert or replace, delete removes.
-export const applyTagOptionEvent = (list: TagOption[] | undefined, event: TagEvent) => {
+const applyTagOptionEvent = (list: TagOption[] | undefined, event: TagEvent) => {
   if (!list) return list;
   if (event.action === 'delete') return list.filter((tag) => tag.id !== event.tagId);
   const others = list.filter((tag) => tag.id !== event.tag.id);

@@ -10,7 +10,7 @@ export const templateKeys = {
   list: (whatsappId: number) => ['templates', whatsappId] as const,
 };
 
-export const fetchTemplates = (whatsappId: number) =>
+const fetchTemplates = (whatsappId: number) =>
   call(templatesContract.listTemplates, { params: { id: whatsappId } });
 
 // A fresh copy read from the WhatsApp Business Account (admins: connections-page:editOrDeleteConnection).

@@ -6,9 +6,9 @@ import { useCompanyEvent } from '../socket';
 // The short list of the company's users (GET /users/list: the transfer dialog, the ticket search
 // filter, the getting-started card): one cache key for the whole app.
 
-export const userOptionKeys = { list: ['users', 'options'] as const };
+const userOptionKeys = { list: ['users', 'options'] as const };
 
-export const fetchUserOptions = () => call(usersContract.listUserOptions);
+const fetchUserOptions = () => call(usersContract.listUserOptions);
 
 // Read again when a screen that shows it mounts, and when a user changes (only admins hear it; the
 // others read it on the next mount). Silent: the caller shows its own error instead of a toast.

@@ -23,8 +23,8 @@ import { useConnectionsBadge } from '../../features/connections/use-connections-
 import type { MenuGroup, MenuLink, MenuSection } from './menu-items';
 import { useServerVersion } from './use-shell-data';
 
-export const DRAWER_WIDTH = 260;
-export const MINI_DRAWER_WIDTH = 72;
+const DRAWER_WIDTH = 260;
+const MINI_DRAWER_WIDTH = 72;
 
 const isActive = (pathname: string, to: string) =>
   to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`);

@@ -61,7 +61,7 @@ const extensionOf = (name: string) => {
 };
 
 // SPEC §5: only .png, .jpg and .jpeg images; the server also refuses more than 5 MB.
-export const imageFileError = (file: File) => {
+const imageFileError = (file: File) => {
   if (!(ALLOWED_IMAGE_EXTENSIONS as readonly string[]).includes(extensionOf(file.name))) {
     return 'announcements.validation.imageType';
   }

@@ -18,14 +18,14 @@ export type AnnouncementPriority = 1 | 2 | 3;
 
 export type Announcement = AnnouncementView;
 
-export type AnnouncementPage = AnnouncementsPage;
+type AnnouncementPage = AnnouncementsPage;
 
 export type AnnouncementEvent =
   { action: 'create' | 'update'; record: Announcement } | { action: 'delete'; id: number };
 
 type AnnouncementPages = InfiniteData<AnnouncementPage, number>;
 
-export const announcementKeys = {
+const announcementKeys = {
   all: ['announcements'] as const,
   lists: ['announcements', 'list'] as const,
   list: (search: string) => ['announcements', 'list', search] as const,
@@ -36,7 +36,7 @@ export const announcementKeys = {
 export const ALLOWED_IMAGE_EXTENSIONS = ['.png', '.jpg', '.jpeg'] as const;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
-export const fetchAnnouncements = (searchParam: string, pageNumber: number) =>
+const fetchAnnouncements = (searchParam: string, pageNumber: number) =>
   call(announcementsContract.listAnnouncements, { query: { searchParam, pageNumber } });
 
 export const createAnnouncement = (input: AnnouncementInput) =>
@@ -138,7 +138,7 @@ export const changePopoverList = (
   });
 };
 
-export const changeOf = (event: AnnouncementEvent): CacheChange | null => {
+const changeOf = (event: AnnouncementEvent): CacheChange | null => {
   if (event?.action === 'delete' && typeof event.id === 'number') return { remove: event.id };
   if ((event?.action === 'create' || event?.action === 'update') && event.record) {
     return { upsert: event.record };

@@ -78,7 +78,7 @@ export const logout = async () => {
   }
 };
 
-export type SignupForm = Pick<SignupInput, 'name' | 'email' | 'phone' | 'password'> & {
+type SignupForm = Pick<SignupInput, 'name' | 'email' | 'phone' | 'password'> & {
   planId: number;
   // The optional ?companyId of the sign-up link, passed along for the server to use or ignore.
   companyId?: number;

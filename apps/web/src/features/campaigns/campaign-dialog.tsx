@@ -164,7 +164,7 @@ const toInstant = (value: string) => {
 const toId = (value: string | undefined) => (value ? Number(value) : null);
 
 // The body the API takes (before campaignSchema's defaults and transforms).
-export const toCampaignBody = (values: CampaignFormValues) => ({
+const toCampaignBody = (values: CampaignFormValues) => ({
   ...values,
   name: values.name ?? '',
   confirmation: Boolean(values.confirmation),

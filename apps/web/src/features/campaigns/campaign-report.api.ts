@@ -17,11 +17,11 @@ import { campaignKeys } from './campaigns.api';
 export { campaignQuery } from './campaigns.api';
 
 // While a campaign runs, its recipients table is asked again at most this often.
-export const SHIPPING_REFRESH_MS = 3000;
+const SHIPPING_REFRESH_MS = 3000;
 
 // The campaign's own entry is the one the campaigns page writes too, so either page's changes show in
 // the other.
-export const campaignReportKeys = {
+const campaignReportKeys = {
   detail: campaignKeys.detail,
   // Every cached search and status filter of one campaign's recipients.
   shipping: (id: number) => ['campaigns', 'shipping', id] as const,
@@ -29,7 +29,7 @@ export const campaignReportKeys = {
     ['campaigns', 'shipping', id, status, search] as const,
 };
 
-export const fetchCampaignShippingPage = (
+const fetchCampaignShippingPage = (
   id: number,
   status: ShippingStatus | '',
   searchParam: string,
@@ -63,12 +63,12 @@ export const reportFigures = (report: CampaignReport) => {
 // GET /campaigns/{id}/shipping.csv through the app's client (bearer token, refresh once and retry).
 // The client answers a body that is not JSON as its text, which a CSV, starting with its header row,
 // never is.
-export const fetchCampaignCsv = async (id: number) => {
+const fetchCampaignCsv = async (id: number) => {
   const body: unknown = await call(campaignsContract.exportCampaignShipping, { params: { id } });
   return typeof body === 'string' ? body : '';
 };
 
-export const campaignCsvName = (id: number) => `campaign-${id}.csv`;
+const campaignCsvName = (id: number) => `campaign-${id}.csv`;
 
 export const downloadCampaignCsv = async (id: number) => {
   const csv = await fetchCampaignCsv(id);

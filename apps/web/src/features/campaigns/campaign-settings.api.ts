@@ -11,7 +11,7 @@ import { call } from '../../api/http-client';
 export const campaignSettingsKey = ['campaigns', 'settings'] as const;
 
 // GET /campaign-settings answers the SPEC's key/value list (each value JSON text).
-export const fetchCampaignSettings = () => call(campaignSettingsContract.listCampaignSettings);
+const fetchCampaignSettings = () => call(campaignSettingsContract.listCampaignSettings);
 
 // POST /campaign-settings { settings }: answers the stored list.
 export const saveCampaignSettings = (settings: Partial<CampaignSettings>) =>

@@ -39,7 +39,7 @@ export const emptyTemplateParams = (template: TemplateView | undefined) => ({
 
 // The templates a campaign may pick: the approved ones, and the one it already has whatever its
 // status now (so the form still shows it).
-export const templateChoices = (templates: TemplateView[], currentId: string) =>
+const templateChoices = (templates: TemplateView[], currentId: string) =>
   templates.filter(
     (template) => template.status === 'APPROVED' || String(template.id) === currentId,
   );

@@ -32,10 +32,9 @@ export const campaignKeys = {
   fileLists: (companyId: number) => ['campaigns', 'options', 'file-lists', companyId] as const,
 };
 
-export const fetchCampaignsPage = (searchParam: string, pageNumber: number) =>
+const fetchCampaignsPage = (searchParam: string, pageNumber: number) =>
   call(campaignsContract.listCampaigns, { query: { searchParam, pageNumber } });
-export const fetchCampaign = (id: number) =>
-  call(campaignsContract.getCampaign, { params: { id } });
+const fetchCampaign = (id: number) => call(campaignsContract.getCampaign, { params: { id } });
 export const createCampaign = (input: CampaignInput) =>
   call(campaignsContract.createCampaign, { body: input });
 export const updateCampaign = (id: number, input: CampaignUpdateInput) =>
@@ -97,7 +96,7 @@ const matchesSearch = (name: string, search: string) =>
 
 // SPEC §4: create and update insert or replace (a new campaign goes first: the API lists newest
 // first), delete removes; a rename can take a row out of the current search.
-export const applyCampaignEvent = (
+const applyCampaignEvent = (
   data: CampaignsData | undefined,
   event: CampaignEvent,
   search: string,

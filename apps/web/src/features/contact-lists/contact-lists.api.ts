@@ -36,9 +36,9 @@ export const contactListItemsKeys = {
     ['contact-list-items', 'page', contactListId, search] as const,
 };
 
-export const fetchContactListsPage = (searchParam: string, pageNumber: number) =>
+const fetchContactListsPage = (searchParam: string, pageNumber: number) =>
   call(contactListsContract.listContactLists, { query: { searchParam, pageNumber } });
-export const fetchContactList = (id: number) =>
+const fetchContactList = (id: number) =>
   call(contactListsContract.getContactList, { params: { id } });
 export const createContactList = (input: ContactListInput) =>
   call(contactListsContract.createContactList, { body: input });
@@ -47,7 +47,7 @@ export const updateContactList = (id: number, input: ContactListInput) =>
 export const deleteContactList = (id: number) =>
   call(contactListsContract.deleteContactList, { params: { id } });
 
-export const fetchContactListItemsPage = (
+const fetchContactListItemsPage = (
   contactListId: number,
   searchParam: string,
   pageNumber: number,
@@ -93,7 +93,7 @@ const itemMatches = (item: ContactListItemView, search: string) =>
 
 // SPEC §4: create and update insert or replace, delete removes; a rename can take a row out of
 // the current search.
-export const applyContactListEvent = (
+const applyContactListEvent = (
   data: ListsData | undefined,
   event: ContactListEvent,
   search: string,
@@ -114,7 +114,7 @@ export const applyContactListEventToCache = (queryClient: QueryClient, event: Co
   else queryClient.setQueryData(contactListsKeys.detail(event.record.id), event.record);
 };
 
-export const applyContactListItemEvent = (
+const applyContactListItemEvent = (
   data: ItemsData | undefined,
   event: ContactListItemEvent,
   search: string,

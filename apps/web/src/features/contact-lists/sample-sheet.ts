@@ -2,12 +2,12 @@
 // takes) whose header row is what the import recognises. The writer is loaded on first use only.
 export const SAMPLE_SHEET_NAME = 'plantilla-contactos.xlsx';
 
-export const sampleRows = [
+const sampleRows = [
   ['name', 'number', 'email'],
   ['Juan Pérez', '5215512345678', 'juan@example.com'],
 ];
 
-export const sampleSheetBlob = async () => {
+const sampleSheetBlob = async () => {
   const { default: writeXlsxFile } = await import('write-excel-file/browser');
   return writeXlsxFile(sampleRows).toBlob();
 };

@@ -33,7 +33,7 @@ export const useContactLiveUpdates = () => {
 
 // --- Import (SPEC §5: .xlsx only, first sheet) -------------------------------------------------
 
-export type SheetCell = string | number | boolean | null;
+type SheetCell = string | number | boolean | null;
 export type ImportProgress = { done: number; total: number };
 
 // The first sheet as objects keyed by its header row; the API recognises the headers.

@@ -14,7 +14,7 @@ export type AppliedFilter = {
   charts: Pick<DashboardChartQuery, 'initialDate' | 'finalDate'>;
 };
 
-export type FilterProblem = 'selectFilter' | 'datesReversed' | 'rangeTooLong';
+type FilterProblem = 'selectFilter' | 'datesReversed' | 'rangeTooLong';
 
 const pad = (value: number) => String(value).padStart(2, '0');
 

@@ -1,21 +1,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
-import {
-  dashboardContract,
-  type DashboardTicketsDay,
-  type DashboardTicketsUsers,
-  type DashboardView,
-} from '@atendi/shared';
+import { dashboardContract } from '@atendi/shared';
 import { call } from '../../api/http-client';
 import { ERROR_TOAST_MS } from '../../api/toasts';
 import { i18n } from '../../i18n/i18n';
 import type { AppliedFilter } from './dashboard-filter';
 
-export type { DashboardTicketsDay, DashboardTicketsUsers, DashboardView };
-
 type ChartRange = AppliedFilter['charts'];
 
-export const dashboardKeys = {
+const dashboardKeys = {
   all: ['dashboard'] as const,
   view: (query: AppliedFilter['view']) => ['dashboard', 'view', query] as const,
   ticketsUsers: (range: ChartRange) => ['dashboard', 'ticketsUsers', range] as const,

@@ -9,7 +9,7 @@ import { readStorage, storageKeys, writeStorage } from '../../lib/storage';
 
 export type StepKey = 'queue' | 'connection' | 'agent' | 'testMessage';
 
-export const gettingStartedKeys = {
+const gettingStartedKeys = {
   tickets: ['getting-started', 'tickets'] as const,
 };
 

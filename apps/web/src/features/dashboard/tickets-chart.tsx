@@ -34,7 +34,7 @@ export type ChartPoint = {
   value: number;
 };
 
-export type TicketsChartProps = {
+type TicketsChartProps = {
   kind: 'bar' | 'line';
   // The chart's accessible name.
   name: string;

@@ -19,7 +19,7 @@ const extensionOf = (name: string) => {
 };
 
 // An i18n key for a file the API would refuse, or undefined.
-export const fileProblem = (file: File) => {
+const fileProblem = (file: File) => {
   if (!(messageMediaExtensions as readonly string[]).includes(extensionOf(file.name)))
     return 'files.validation.fileType';
   if (file.size > MESSAGE_MEDIA_MAX_BYTES) return 'files.validation.fileSize';

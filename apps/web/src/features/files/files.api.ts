@@ -12,12 +12,12 @@ import type { PagedSource } from '../../lib/use-paged-list';
 
 type FilesData = InfiniteData<FileListsPage, number>;
 
-export const filesKeys = {
+const filesKeys = {
   lists: ['files', 'page'] as const,
   list: (search: string) => ['files', 'page', search] as const,
 };
 
-export const fetchFilesPage = (searchParam: string, pageNumber: number) =>
+const fetchFilesPage = (searchParam: string, pageNumber: number) =>
   call(filesContract.listFileLists, { query: { searchParam, pageNumber } });
 // POST takes the same body as PUT; a new list's options carry no id.
 export const createFileList = (input: FileListUpdateInput) =>
@@ -51,7 +51,7 @@ const matchesSearch = (name: string, search: string) =>
   name.toLowerCase().includes(search.trim().toLowerCase());
 
 // SPEC §7 company-{id}-file: create and update insert or replace, delete removes.
-export const applyFileListEvent = (
+const applyFileListEvent = (
   data: FilesData | undefined,
   event: FileListEvent,
   search: string,

@@ -68,7 +68,7 @@ const MoveMenu = ({
 
 // What a card shows (SPEC §2 Kanban): the contact's name and number, the last message on one line,
 // and the way into the conversation.
-export const CardBody = ({
+const CardBody = ({
   ticket,
   handle,
   actions,

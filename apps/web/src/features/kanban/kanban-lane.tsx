@@ -8,7 +8,7 @@ import type { Lane } from './kanban.api';
 // The 'open' lane has no tag of its own to take a colour from.
 const OPEN_LANE_COLOR = '#607d8b';
 
-export const laneColor = (lane: Lane) => (lane.tag ? cssColor(lane.tag.color) : OPEN_LANE_COLOR);
+const laneColor = (lane: Lane) => (lane.tag ? cssColor(lane.tag.color) : OPEN_LANE_COLOR);
 
 // One column of the board: a header in the lane's colour with its name and count, then its cards.
 export const KanbanLane = ({

@@ -23,26 +23,26 @@ export type Lane = { key: LaneKey; tag: TagOption | null };
 type TicketTag = TicketView['tags'][number];
 
 // Whose board this is: a user's holds their queues' tickets, an admin's every ticket (SPEC §6).
-export type BoardViewer = TicketViewer;
+type BoardViewer = TicketViewer;
 
-export const kanbanKeys = {
+const kanbanKeys = {
   lanes: ['kanban', 'lanes'] as const,
   tickets: (viewer: BoardViewer) => ['kanban', 'tickets', viewer] as const,
 };
 
-export const fetchLanes = () => call(tagsContract.listKanbanLanes);
-export const fetchBoardTickets = (viewer: BoardViewer) =>
+const fetchLanes = () => call(tagsContract.listKanbanLanes);
+const fetchBoardTickets = (viewer: BoardViewer) =>
   call(tagsContract.listKanbanTickets, {
     query: viewer.seesAll
       ? { showAll: 'true' }
       : { queueIds: viewer.queueIds.length ? JSON.stringify(viewer.queueIds) : undefined },
   });
-export const clearTicketTags = (ticketId: number) =>
+const clearTicketTags = (ticketId: number) =>
   call(tagsContract.clearTicketTags, { params: { ticketId } });
-export const addTicketTag = (ticketId: number, tagId: number) =>
+const addTicketTag = (ticketId: number, tagId: number) =>
   call(tagsContract.addTicketTag, { params: { ticketId, tagId } });
 
-export const useBoardViewer = (): BoardViewer => {
+const useBoardViewer = (): BoardViewer => {
   const { user } = useCurrentSession();
   return {
     userId: user.id,
@@ -51,7 +51,7 @@ export const useBoardViewer = (): BoardViewer => {
   };
 };
 
-export const lanesOf = (tags: TagOption[]): Lane[] => [
+const lanesOf = (tags: TagOption[]): Lane[] => [
   { key: OPEN_LANE, tag: null },
   ...tags.map((tag) => ({ key: tag.id, tag })),
 ];
@@ -62,13 +62,13 @@ export const laneOf = (ticket: TicketView, lanes: Lane[]): LaneKey =>
   OPEN_LANE;
 
 // The tags a ticket holds once moved: a move takes every tag off, then adds the lane's (SPEC §4).
-export const tagsForLane = (lane: Lane): TicketTag[] =>
+const tagsForLane = (lane: Lane): TicketTag[] =>
   lane.tag ? [{ id: lane.tag.id, name: lane.tag.name, color: lane.tag.color }] : [];
 
 // Whether the API would put the ticket on this board (tags.service listKanbanTickets): open and
 // waiting tickets the list rule shows (show-all for those who see every ticket), within the queues
 // fetchBoardTickets asks for.
-export const isOnBoard = (ticket: TicketView, viewer: BoardViewer) => {
+const isOnBoard = (ticket: TicketView, viewer: BoardViewer) => {
   if (ticket.status !== 'open' && ticket.status !== 'pending') return false;
   const inAskedQueues =
     viewer.seesAll ||
@@ -83,7 +83,7 @@ const byNewest = (a: TicketView, b: TicketView) =>
 
 // SPEC §4 Live updates: an updated ticket takes its place (or leaves, once closed or out of reach);
 // a deleted one leaves.
-export const applyBoardEvent = (
+const applyBoardEvent = (
   data: KanbanTickets | undefined,
   event: TicketEvent,
   viewer: BoardViewer,

@@ -6,7 +6,7 @@ const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 const command = (lines: string[]) => lines.join(' \\\n  ');
 
-export const EXAMPLE_NUMBER = '5511999999999';
+const EXAMPLE_NUMBER = '5511999999999';
 
 export const textCurl = ({ url, token, body }: { url: string; token: string; body: string }) =>
   command([

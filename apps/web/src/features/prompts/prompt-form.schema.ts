@@ -16,7 +16,7 @@ export type PromptFormValues = {
 };
 export type PromptFormField = keyof PromptFormValues;
 
-export const promptFormFields: PromptFormField[] = [
+const promptFormFields: PromptFormField[] = [
   'name',
   'prompt',
   'model',

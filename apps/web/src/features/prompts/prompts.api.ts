@@ -12,7 +12,7 @@ import { call } from '../../api/http-client';
 // The prompts page's changes, sandbox and provider; the agents' list is api/queries/prompts.ts.
 
 // What the sandbox sends: the conversation so far, and optionally its window and contact name.
-export type SandboxRequest = { turns: SandboxTurn[]; maxMessages?: number; contactName?: string };
+type SandboxRequest = { turns: SandboxTurn[]; maxMessages?: number; contactName?: string };
 
 export const promptsKeys = {
   provider: ['prompts', 'ai-provider'] as const,
@@ -27,7 +27,7 @@ export const deletePrompt = (id: number) => call(promptsContract.deletePrompt, {
 export const sandboxChat = (id: number, input: SandboxRequest) =>
   call(promptsContract.sandboxChat, { params: { id }, body: input });
 
-export const fetchAiProvider = () => call(aiProviderContract.getAiProvider);
+const fetchAiProvider = () => call(aiProviderContract.getAiProvider);
 export const saveAiProvider = (input: AiProviderInput) =>
   call(aiProviderContract.saveAiProvider, { body: input });
 export const fetchProviderModels = () => call(aiProviderContract.listAiProviderModels);

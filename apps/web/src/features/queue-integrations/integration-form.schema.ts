@@ -80,7 +80,7 @@ export const integrationFormDefaults = (
 const numberOf = (text: string) => (text.trim() === '' ? Number.NaN : Number(text.trim()));
 
 // The body the form would send: another type's fields go blank, or back to their defaults.
-export const toIntegrationBody = (values: IntegrationFormValues): IntegrationInput => {
+const toIntegrationBody = (values: IntegrationFormValues): IntegrationInput => {
   const uses = (field: TypeField) => fieldsOfType[values.type].includes(field);
   const text = (field: Exclude<TypeField, 'typebotExpires' | 'typebotDelayMessage'>) =>
     uses(field) ? values[field] : '';

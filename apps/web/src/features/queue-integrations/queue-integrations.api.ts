@@ -22,14 +22,14 @@ import type { PagedSource } from '../../lib/use-paged-list';
 
 type IntegrationsData = InfiniteData<IntegrationsPage, number>;
 
-export const integrationsKeys = {
+const integrationsKeys = {
   lists: ['queue-integrations', 'page'] as const,
   list: (search: string) => ['queue-integrations', 'page', search] as const,
   deliveries: (id: number, failed: boolean) =>
     ['queue-integrations', 'deliveries', id, { failed }] as const,
 };
 
-export const fetchIntegrationsPage = (searchParam: string, pageNumber: number) =>
+const fetchIntegrationsPage = (searchParam: string, pageNumber: number) =>
   call(queueIntegrationsContract.listIntegrations, { query: { searchParam, pageNumber } });
 export const createIntegration = (input: IntegrationInput) =>
   call(queueIntegrationsContract.createIntegration, { body: input });
@@ -37,7 +37,7 @@ export const updateIntegration = (id: number, input: IntegrationUpdateInput) =>
   call(queueIntegrationsContract.updateIntegration, { params: { id }, body: input });
 export const deleteIntegration = (id: number) =>
   call(queueIntegrationsContract.deleteIntegration, { params: { id } });
-export const fetchDeliveriesPage = (id: number, failed: boolean, pageNumber: number) =>
+const fetchDeliveriesPage = (id: number, failed: boolean, pageNumber: number) =>
   call(queueIntegrationsContract.listIntegrationDeliveries, {
     params: { id },
     query: { pageNumber, failed: failed ? 'true' : 'false' },
@@ -69,7 +69,7 @@ const matchesSearch = (name: string, search: string) =>
   name.toLowerCase().includes(search.trim().toLowerCase());
 
 // SPEC §7 company-{id}-queueIntegration: create and update insert or replace, delete removes.
-export const applyIntegrationEvent = (
+const applyIntegrationEvent = (
   data: IntegrationsData | undefined,
   event: IntegrationEvent,
   search: string,

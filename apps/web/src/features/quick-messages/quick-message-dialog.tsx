@@ -46,7 +46,7 @@ const extensionOf = (name: string) => {
 };
 
 // The server's rule for a quick message's attachment (the chat's own file rule), said before sending.
-export const attachmentError = (file: File) => {
+const attachmentError = (file: File) => {
   if (!(messageMediaExtensions as readonly string[]).includes(extensionOf(file.name)))
     return 'errors.ERR_UPLOAD_TYPE_NOT_ALLOWED';
   if (file.size > MESSAGE_MEDIA_MAX_BYTES) return 'errors.ERR_UPLOAD_TOO_LARGE';

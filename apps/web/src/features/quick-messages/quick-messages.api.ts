@@ -14,7 +14,7 @@ import type { PagedSource } from '../../lib/use-paged-list';
 
 type QuickMessagesData = InfiniteData<QuickMessagesPage, number>;
 
-export const quickMessagesKeys = {
+const quickMessagesKeys = {
   lists: ['quick-messages', 'page'] as const,
   list: (search: string) => ['quick-messages', 'page', search] as const,
 };
@@ -22,7 +22,7 @@ export const quickMessagesKeys = {
 // What the dialog sends: the scope only when the user may choose it (the API defaults the rest).
 type QuickMessageCreate = RouteInput<typeof quickMessagesContract.createQuickMessage>['body'];
 
-export const fetchQuickMessagesPage = (searchParam: string, pageNumber: number) =>
+const fetchQuickMessagesPage = (searchParam: string, pageNumber: number) =>
   call(quickMessagesContract.listQuickMessages, { query: { searchParam, pageNumber } });
 export const createQuickMessage = (input: QuickMessageCreate) =>
   call(quickMessagesContract.createQuickMessage, { body: input });
@@ -58,7 +58,7 @@ const matchesSearch = (record: QuickMessageView, search: string) => {
 };
 
 // SPEC §7 company-{id}-quickemessage: create and update insert or replace, delete removes.
-export const applyQuickMessageEvent = (
+const applyQuickMessageEvent = (
   data: QuickMessagesData | undefined,
   event: QuickMessageEvent,
   search: string,

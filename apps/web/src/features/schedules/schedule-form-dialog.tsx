@@ -13,7 +13,7 @@ import {
 } from './schedules.api';
 
 // SPEC §5: contact searches start at 3 typed characters.
-export const MIN_CONTACT_SEARCH = 3;
+const MIN_CONTACT_SEARCH = 3;
 
 const contactText = (contact: ContactChoice) =>
   contact.number ? `${contact.name} - ${contact.number}` : contact.name;

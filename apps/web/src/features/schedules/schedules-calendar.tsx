@@ -18,7 +18,7 @@ import { useTranslation } from 'react-i18next';
 import type { ScheduleView } from '@atendi/shared';
 import { stripWhatsappFormat } from '../../lib/whatsapp-format';
 
-export type CalendarView = 'month' | 'week';
+type CalendarView = 'month' | 'week';
 
 const DAYS_IN_WEEK = 7;
 const MONTH_WEEKS = 6;
@@ -30,7 +30,7 @@ const addDays = (date: Date, days: number) =>
 const startOfWeek = (date: Date) => addDays(date, -date.getDay());
 
 // The days the grid shows: six whole weeks around the month, or the week of the anchor date.
-export const visibleDays = (anchor: Date, view: CalendarView) => {
+const visibleDays = (anchor: Date, view: CalendarView) => {
   const first =
     view === 'month'
       ? startOfWeek(new Date(anchor.getFullYear(), anchor.getMonth(), 1))
@@ -123,7 +123,7 @@ const EventItem = ({
 
 // "noviembre de 2026" reads "Noviembre de 2026": only the first letter, as a sentence starts (CSS
 // capitalize would also raise "De").
-export const monthTitle = (date: Date, language: string) => {
+const monthTitle = (date: Date, language: string) => {
   const text = new Intl.DateTimeFormat(language, { month: 'long', year: 'numeric' }).format(date);
   return text.charAt(0).toLocaleUpperCase(language) + text.slice(1);
 };

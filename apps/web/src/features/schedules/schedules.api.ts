@@ -16,12 +16,12 @@ import { useCompanyEvent } from '../../api/socket';
 
 export type ContactChoice = Pick<ContactView, 'id' | 'name' | 'number'>;
 
-export const schedulePageKeys = {
+const schedulePageKeys = {
   all: ['schedules'] as const,
   list: (search: string) => ['schedules', 'list', search] as const,
 };
 
-export const fetchSchedules = (searchParam: string, pageNumber: number) =>
+const fetchSchedules = (searchParam: string, pageNumber: number) =>
   call(schedulesContract.listSchedules, { query: { searchParam, pageNumber } });
 
 export const createSchedule = (input: ScheduleInput) =>

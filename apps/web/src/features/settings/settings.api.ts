@@ -12,7 +12,7 @@ import { useCompanyEvent } from '../../api/socket';
 import { settingsQueryKey } from '../../app/layout/use-shell-data';
 
 // The same cache entry the shell reads (drawer, initial side menu), so a change shows everywhere.
-export const fetchSettings = () => call(settingsContract.listSettings);
+const fetchSettings = () => call(settingsContract.listSettings);
 
 export const useSettings = () => useQuery({ queryKey: settingsQueryKey, queryFn: fetchSettings });
 

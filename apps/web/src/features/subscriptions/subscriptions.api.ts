@@ -1,18 +1,13 @@
-import {
-  subscriptionsContract,
-  type BillingDetails,
-  type PlanView,
-  type SubscriptionsOverview,
-} from '@atendi/shared';
+import { subscriptionsContract, type BillingDetails, type PlanView } from '@atendi/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../api/http-client';
 import { refreshOwnCompany, useOwnCompany as useCompany } from '../../api/queries/companies';
 import { useCurrentSession } from '../../api/session';
 import { useCompanyEvent } from '../../api/socket';
 
-export type { BillingDetails, PlanView, SubscriptionsOverview };
+export type { PlanView };
 
-export const subscriptionsKey = ['subscriptions'] as const;
+const subscriptionsKey = ['subscriptions'] as const;
 
 // GET /subscriptions: the company's subscriptions and invoices (newest first), and whether this
 // server can take payments at all. Usable while the company is not active.

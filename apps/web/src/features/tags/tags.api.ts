@@ -18,12 +18,12 @@ import type { PagedSource } from '../../lib/use-paged-list';
 
 type TagsData = InfiniteData<TagsPage, number>;
 
-export const tagsKeys = {
+const tagsKeys = {
   lists: ['tags', 'page'] as const,
   list: (search: string) => ['tags', 'page', search] as const,
 };
 
-export const fetchTagsPage = (searchParam: string, pageNumber: number) =>
+const fetchTagsPage = (searchParam: string, pageNumber: number) =>
   call(tagsContract.listTags, { query: { searchParam, pageNumber } });
 // POST takes the same body as PUT; the API fills in a colour or flag left out.
 export const createTag = (input: TagUpdateInput) => call(tagsContract.createTag, { body: input });
@@ -42,7 +42,7 @@ const matchesSearch = (name: string, search: string) =>
 
 // SPEC §4: create inserts, update replaces (keeping the ticket count the event does not carry),
 // delete removes.
-export const applyTagEvent = (
+const applyTagEvent = (
   data: TagsData | undefined,
   event: TagEvent,
   search: string,

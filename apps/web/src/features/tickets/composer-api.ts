@@ -12,14 +12,14 @@ import { useCurrentSession } from '../../api/session';
 import { useCompanyEvent } from '../../api/socket';
 import { applyMessagesToCache, closeReplyWindow, isWindowClosedError } from './tickets.api';
 
-export const composerKeys = {
+const composerKeys = {
   quickMessages: ['quick-messages', 'list'] as const,
 };
 
 // SPEC §7: a send with files is multipart: medias (one part per file), body, quotedMsg.
-export type MediaSend = { files: File[]; body: string; quotedMsg?: number; key?: string };
+type MediaSend = { files: File[]; body: string; quotedMsg?: number; key?: string };
 
-export const sendMedia = (ticketId: number, { files, body, quotedMsg, key }: MediaSend) => {
+const sendMedia = (ticketId: number, { files, body, quotedMsg, key }: MediaSend) => {
   const form = new FormData();
   form.append('body', body);
   if (quotedMsg) form.append('quotedMsg', String(quotedMsg));
@@ -60,7 +60,7 @@ export const fetchQuickMessageFile = async (
   return new File([await response.arrayBuffer()], answer.mediaName ?? 'file', { type });
 };
 
-export const fetchQuickMessages = (companyId: number, userId: number) =>
+const fetchQuickMessages = (companyId: number, userId: number) =>
   call(quickMessagesContract.listAllQuickMessages, { query: { companyId, userId } });
 
 // The composer's quick answers: fetched the first time "/" is typed, then kept and refreshed live.

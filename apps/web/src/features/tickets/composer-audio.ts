@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { encodeMp3 } from './composer-mp3';
 
 // SPEC §4 Audio recording: idle, recording, sending; SPEC §9: under 10000 bytes it is dropped.
-export const MIN_AUDIO_BYTES = 10_000;
+const MIN_AUDIO_BYTES = 10_000;
 
 export type RecorderState = 'idle' | 'recording' | 'sending';
 

@@ -1,5 +1,5 @@
 // SPEC §9 Audio recording: MP3 at 128 kbit/s.
-export const MP3_KBPS = 128;
+const MP3_KBPS = 128;
 // lame takes PCM in blocks of this many samples per channel.
 const BLOCK = 1152;
 

@@ -27,19 +27,19 @@ import { applyTicketEventToCache, ticketsKeys, useTicketViewer } from './tickets
 // GET /ticket-notes/list and POST /ticket-notes.
 export type TicketNote = TicketNoteView;
 
-export const contactDrawerKeys = {
+const contactDrawerKeys = {
   notes: (ticketId: number) => ['tickets', 'notes', ticketId] as const,
 };
 
-export const updateContact = (id: number, input: ContactUpdateInput) =>
+const updateContact = (id: number, input: ContactUpdateInput) =>
   call(contactsContract.updateContact, { params: { id }, body: input });
-export const fetchTicketNotes = (ticketId: number, contactId: number) =>
+const fetchTicketNotes = (ticketId: number, contactId: number) =>
   call(ticketNotesContract.listTicketNotes, { query: { ticketId, contactId } });
-export const addTicketNote = (input: { note: string; ticketId: number; contactId: number }) =>
+const addTicketNote = (input: { note: string; ticketId: number; contactId: number }) =>
   call(ticketNotesContract.createTicketNote, { body: input });
-export const deleteTicketNote = (id: number) =>
+const deleteTicketNote = (id: number) =>
   call(ticketNotesContract.deleteTicketNote, { params: { id } });
-export const syncTicketTags = (ticketId: number, tags: { id: number }[]) =>
+const syncTicketTags = (ticketId: number, tags: { id: number }[]) =>
   call(tagsContract.syncTicketTags, { body: { ticketId, tags: tags.map(({ id }) => ({ id })) } });
 
 // Tickets embed their contact: the chat header and the lists take the new name and picture too.
@@ -49,7 +49,7 @@ const withContact = (ticket: TicketView, contact: ContactDetailView): TicketView
   return { ...ticket, contact: view };
 };
 
-export const applyContactToCache = (queryClient: QueryClient, contact: ContactDetailView) => {
+const applyContactToCache = (queryClient: QueryClient, contact: ContactDetailView) => {
   queryClient.setQueryData(contactKeys.detail(contact.id), contact);
   queryClient.setQueriesData<TicketView>({ queryKey: ticketsKeys.details }, (ticket) =>
     ticket ? withContact(ticket, contact) : ticket,

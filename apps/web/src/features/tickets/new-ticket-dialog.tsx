@@ -31,10 +31,10 @@ import { applyTicketEventToCache, useTicketViewer } from './tickets.api';
 export const MIN_SEARCH_LENGTH = 3;
 
 export type QueueChoice = { id: number; name: string; color: string };
-export type ConnectionChoice = { id: number; name: string };
+type ConnectionChoice = { id: number; name: string };
 type ContactChoice = { id: number; name: string; number: string };
 
-export const createTicket = (input: TicketCreateInput) =>
+const createTicket = (input: TicketCreateInput) =>
   call(ticketsContract.createTicket, { body: input });
 
 // The text typed into a search box as the API should see it: after 500 ms, and only from 3 characters.

@@ -16,13 +16,13 @@ import { readVolume } from '../../lib/volume';
 import { stripWhatsappFormat } from '../../lib/whatsapp-format';
 
 // The bell's tickets: those waiting for an answer from this user, with unread messages.
-export const unreadTicketsKey = (userId: number) => ['tickets', 'unread', userId] as const;
+const unreadTicketsKey = (userId: number) => ['tickets', 'unread', userId] as const;
 
 const PREVIEW_LENGTH = 120;
 
 // A conversation this user is expected to answer: their own, or one nobody holds yet. Which of
 // those reach the screen at all is the server's call (SPEC §6; allTicket users hear every pending one).
-export const isAwaitingMe = (ticket: TicketView, userId: number) =>
+const isAwaitingMe = (ticket: TicketView, userId: number) =>
   ticket.status !== 'closed' && (ticket.userId === userId || ticket.userId === null);
 
 const belongsInBell = (ticket: TicketView, userId: number) =>
@@ -39,7 +39,7 @@ const fetchUnreadTickets = async (userId: number) => {
   return page.tickets.filter((ticket) => belongsInBell(ticket, userId)).sort(newestFirst);
 };
 
-export const applyToUnreadTickets = (
+const applyToUnreadTickets = (
   list: TicketView[] | undefined,
   event: TicketEvent,
   userId: number,
@@ -82,7 +82,7 @@ export const useUnreadTickets = () => {
 // SPEC §9: a short two-tone chime from WebAudio at the volume the user chose; no sound file needed.
 let audioContext: AudioContext | null = null;
 
-export const playNotificationSound = (volume = readVolume()) => {
+const playNotificationSound = (volume = readVolume()) => {
   if (volume <= 0 || typeof window.AudioContext === 'undefined') return;
   try {
     audioContext ??= new window.AudioContext();

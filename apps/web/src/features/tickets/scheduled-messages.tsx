@@ -23,7 +23,7 @@ import { formatTime } from './ticket-format';
 // The contact's scheduled messages in the chat (SPEC §4: only those whose send time is still ahead),
 // and the calls the schedule dialog makes.
 
-export const schedulesKeys = {
+const schedulesKeys = {
   ofContact: (contactId: number) => ['tickets', 'schedules', contactId] as const,
 };
 

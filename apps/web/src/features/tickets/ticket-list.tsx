@@ -175,7 +175,7 @@ const TicketAvatar = ({ ticket }: { ticket: TicketView }) => (
 );
 
 // Actions a list may offer on its rows besides opening them.
-export type TicketRowActions = {
+type TicketRowActions = {
   onAccept?: (ticket: TicketView) => void;
   acceptingId?: number | null;
   // SPEC §6: admins peek into waiting tickets.

@@ -61,7 +61,7 @@ export const ticketsKeys = {
 
 const isNumericId = (ref: string) => /^\d+$/.test(ref);
 
-export const fetchTicketsPage = (filters: TicketListFilters, pageNumber: number) =>
+const fetchTicketsPage = (filters: TicketListFilters, pageNumber: number) =>
   call(ticketsContract.listTickets, {
     query: {
       status: filters.status ?? undefined,
@@ -72,13 +72,13 @@ export const fetchTicketsPage = (filters: TicketListFilters, pageNumber: number)
       pageNumber,
     },
   });
-export const fetchTicket = (ref: string) =>
+const fetchTicket = (ref: string) =>
   isNumericId(ref)
     ? call(ticketsContract.getTicket, { params: { id: Number(ref) } })
     : call(ticketsContract.getTicketByUuid, { params: { uuid: ref } });
-export const updateTicketStatus = (id: number, status: TicketStatus) =>
+const updateTicketStatus = (id: number, status: TicketStatus) =>
   call(ticketsContract.updateTicket, { params: { id }, body: { status } });
-export const deleteTicket = (id: number) => call(ticketsContract.deleteTicket, { params: { id } });
+const deleteTicket = (id: number) => call(ticketsContract.deleteTicket, { params: { id } });
 
 export const fetchMessagesPage = (ticketId: number, pageNumber: number, markRead = true) =>
   call(messagesContract.listMessages, {
@@ -87,16 +87,15 @@ export const fetchMessagesPage = (ticketId: number, pageNumber: number, markRead
   });
 // A send carries a key of its own (sendKeys.ts): retried after an answer that never arrived, the
 // server answers what the first try stored instead of sending twice.
-export type TextSend = { body: string; quotedMsg?: number; key?: string };
-export const sendMessage = (ticketId: number, { key, ...input }: TextSend) =>
+type TextSend = { body: string; quotedMsg?: number; key?: string };
+const sendMessage = (ticketId: number, { key, ...input }: TextSend) =>
   call(
     messagesContract.sendMessage,
     { params: { ticketId }, body: input },
     key ? { headers: { 'Idempotency-Key': key } } : undefined,
   );
-export const retryMessage = (id: number) => call(messagesContract.retryMessage, { params: { id } });
-export const deleteMessage = (id: number) =>
-  call(messagesContract.deleteMessage, { params: { id } });
+const retryMessage = (id: number) => call(messagesContract.retryMessage, { params: { id } });
+const deleteMessage = (id: number) => call(messagesContract.deleteMessage, { params: { id } });
 
 export const useTicketViewer = (): TicketViewer => {
   const { user } = useCurrentSession();
@@ -114,7 +113,7 @@ const isNewer = (a: TicketView, b: TicketView) => {
 };
 
 // Whether the API would list the ticket under these filters, the search text aside.
-export const ticketMatchesList = (
+const ticketMatchesList = (
   ticket: TicketView,
   filters: TicketListFilters,
   viewer: TicketViewer,
@@ -414,7 +413,7 @@ export const useTicketsLiveUpdates = () => {
   });
 };
 
-export const ticketListQuery = (filters: TicketListFilters, viewer: TicketViewer) =>
+const ticketListQuery = (filters: TicketListFilters, viewer: TicketViewer) =>
   infiniteQueryOptions({
     queryKey: ticketsKeys.list(filters),
     queryFn: async ({ pageParam, client }) =>

@@ -46,7 +46,7 @@ const searchUsers = async (searchParam: string): Promise<UserChoice[]> =>
 const matching = (users: UserChoice[] | undefined, term: string) =>
   users?.filter((user) => user.name.toLowerCase().includes(term.toLowerCase()));
 
-export const transferTicket = (id: number, input: TicketUpdateInput) =>
+const transferTicket = (id: number, input: TicketUpdateInput) =>
   call(ticketsContract.updateTicket, { params: { id }, body: input });
 
 // The queues a transfer may land in: the chosen person's, when the user view says which.

@@ -2,10 +2,10 @@ import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useSocket } from '../../api/socket';
 
 // SPEC §9: the indicator goes out 5 s after the last typing event.
-export const TYPING_EXPIRY_MS = 5000;
+const TYPING_EXPIRY_MS = 5000;
 
 // SPEC §7 wa:typing, sent to the ticket's room (joinChatBox).
-export type TypingEvent = { ticketId: number; chatJid: string; who: string; typing: boolean };
+type TypingEvent = { ticketId: number; chatJid: string; who: string; typing: boolean };
 
 const TYPING_EVENT = 'wa:typing';
 

@@ -18,27 +18,22 @@ import type { PagedSource } from '../../lib/use-paged-list';
 
 export type QueueRef = { id: number; name: string; color: string };
 
-export type AllTicket = UserView['allTicket'];
-
 export type User = UserView;
 
-export type { UsersPage };
-
 // company-{id}-user payloads (SPEC §4).
-export type UserEvent =
-  { action: 'create' | 'update'; user: User } | { action: 'delete'; userId: number };
+type UserEvent = { action: 'create' | 'update'; user: User } | { action: 'delete'; userId: number };
 
 type UsersData = InfiniteData<UsersPage, number>;
 
-export const usersKeys = {
+const usersKeys = {
   lists: ['users', 'list'] as const,
   list: (search: string) => ['users', 'list', search] as const,
   detail: (id: number) => ['users', 'detail', id] as const,
 };
 
-export const fetchUsersPage = (searchParam: string, pageNumber: number) =>
+const fetchUsersPage = (searchParam: string, pageNumber: number) =>
   call(usersContract.listUsers, { query: { searchParam, pageNumber } });
-export const fetchUser = (id: number) => call(usersContract.getUser, { params: { id } });
+const fetchUser = (id: number) => call(usersContract.getUser, { params: { id } });
 export const createUser = (input: UserCreateInput) =>
   call(usersContract.createUser, { body: input });
 export const updateUser = (id: number, input: UserUpdateInput) =>
@@ -60,7 +55,7 @@ const matchesSearch = (user: User, search: string) => {
 };
 
 // SPEC §4: create and update insert or replace, delete removes.
-export const applyUserEvent = (
+const applyUserEvent = (
   data: UsersData | undefined,
   event: UserEvent,
   search: string,

@@ -5,7 +5,7 @@ import { preparedPer } from '../../../db/prepared';
 import { contacts, queues, tags, ticketTags, tickets, users, whatsapps } from '../../../db/schema';
 import type { ContactView, TicketView } from '@atendi/shared';
 
-export type { ContactView, TicketView };
+export type { TicketView };
 
 // What the API answers and emits for tickets and their contacts (SPEC §3 Ticket, Contact); messages
 // are serialised by the messages module (message-views.ts).

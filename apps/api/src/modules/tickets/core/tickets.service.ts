@@ -37,7 +37,7 @@ type EventDeps = Deps & Pick<AppDeps, 'events'>;
 type ChangeDeps = Deps & Pick<AppDeps, 'outbox' | 'config' | 'ticketMessages' | 'events'>;
 type TicketRow = typeof tickets.$inferSelect;
 
-export const PAGE_SIZE = 40;
+const PAGE_SIZE = 40;
 
 // How many of the newest tickets a first search page looks through before it asks the indexes.
 const SEARCH_WINDOW = 2000;

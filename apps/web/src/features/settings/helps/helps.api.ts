@@ -4,7 +4,7 @@ import { call } from '../../../api/http-client';
 import { helpVideosKey, type HelpVideo } from '../../../lib/help-videos';
 
 export type Help = HelpVideo;
-export type HelpInput = Pick<Help, 'title' | 'video' | 'description'>;
+type HelpInput = Pick<Help, 'title' | 'video' | 'description'>;
 
 const silent = { silent: true };
 

@@ -4,7 +4,7 @@ import { call } from '../../../api/http-client';
 import type { Plan } from '../../../api/session';
 
 export type { Plan };
-export type PlanInput = Omit<Plan, 'id'>;
+type PlanInput = Omit<Plan, 'id'>;
 
 export const planFeatures = [
   'useCampaigns',

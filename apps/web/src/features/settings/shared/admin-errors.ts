@@ -19,7 +19,7 @@ const specificCodes = new Set([
   'ERR_PAYMENT_PROVIDER',
 ]);
 
-export const operationErrorText = (error: unknown) =>
+const operationErrorText = (error: unknown) =>
   error instanceof ApiError && error.code && specificCodes.has(error.code)
     ? errorText(error)
     : i18n.t('settings.operationError');

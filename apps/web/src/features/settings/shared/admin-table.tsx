@@ -76,7 +76,7 @@ export const AdminToolbar = ({
   );
 };
 
-export type AdminColumn<T> = {
+type AdminColumn<T> = {
   label: string;
   align?: 'center' | 'right';
   sx?: SxProps<Theme>;
@@ -84,7 +84,7 @@ export type AdminColumn<T> = {
 };
 
 // An icon button on each row, named "<label> <row's name>" for screen readers and tests.
-export type RowAction<T> = {
+type RowAction<T> = {
   label: string;
   icon: ReactNode;
   onClick: (row: T) => void;
