@@ -179,10 +179,13 @@ describe('the session owner killed among two nodes during a burst', () => {
       );
       expect(phone.map((row) => row.body).sort()).toEqual([...sentOut].sort());
 
-      // The phone received again within 5 s of the takeover.
+      // The phone received again within 5 s of the takeover: the first message after the kill. The
+      // watch above sees the takeover up to a poll late, so on a quick machine the new owner may
+      // already have sent everything when it does (resumedAt before takenOverAt: at once).
       const resumedAt = Math.min(
-        ...phone.map((row) => row.created_at.getTime()).filter((at) => at > takenOverAt),
+        ...phone.map((row) => row.created_at.getTime()).filter((at) => at > killedAt),
       );
+      expect(resumedAt).toBeLessThan(Number.POSITIVE_INFINITY);
       expect(resumedAt - takenOverAt).toBeLessThan(5000);
       console.info(
         `failover: taken over ${takenOverAt - killedAt} ms after the kill, phone received again ${resumedAt - killedAt} ms after it; ${moving} answers 503`,
