@@ -106,17 +106,38 @@ afterAll(async () => {
   await server?.stop();
 });
 
-// What is wrong with the page as shown: it scrolls sideways, or shows a raw translation key.
+// Screens whose table still scrolls sideways on a phone instead of becoming cards (the list pages'
+// PagedTable does): open work, and the list can only shrink.
+const PHONE_TABLES_TO_DO = new Set(['/', '/connections', '/announcements']);
+
+// What is wrong with the page as shown: it scrolls sideways, on a phone a part of it does (a table
+// whose actions are off-screen), or it shows a raw translation key.
 const problemsOf = async (page: Page) => {
-  const { overflow, text } = await page.evaluate(() => ({
+  const { overflow, text, sideways } = await page.evaluate(() => ({
     overflow: document.scrollingElement!.scrollWidth - window.innerWidth,
     text: document.body.innerText,
+    sideways:
+      window.innerWidth < 600
+        ? Array.from(document.querySelectorAll('main *'))
+            // Code keeps its lines (it scrolls in its box), and a row of tabs scrolls as tabs do.
+            .filter((element) => element.tagName !== 'PRE' && !element.closest('[role="tablist"]'))
+            .filter((element) => element.querySelector('[role="tablist"]') === null)
+            .filter((element) => {
+              const { overflowX } = getComputedStyle(element);
+              return (
+                (overflowX === 'auto' || overflowX === 'scroll') &&
+                element.scrollWidth > element.clientWidth + 1
+              );
+            })
+            .map((element) => element.getAttribute('aria-label') ?? element.className.split(' ')[0])
+        : [],
   }));
   const rawKeys = [...new Set(text.match(/\b[a-zA-Z][\w-]*(\.[\w-]+)+\b/g) ?? [])].filter((word) =>
     keys.has(word),
   );
   return [
     ...(overflow > 1 ? [`scrolls ${overflow} px sideways`] : []),
+    ...sideways.map((part) => `${part} scrolls sideways`),
     ...rawKeys.map((key) => `shows the key ${key}`),
   ];
 };
@@ -155,9 +176,10 @@ describe.each(['es', 'en'] as const)('every screen in %s', (language) => {
     for (const [name, route] of SCREENS) {
       await page.goto(`${server.webUrl}${route.replace('{ticket}', ticketUuid)}`);
       const loading = await settled(page);
-      problems.push(
-        ...[...loading, ...(await problemsOf(page))].map((problem) => `${route}: ${problem}`),
+      const found = [...loading, ...(await problemsOf(page))].filter(
+        (problem) => !(PHONE_TABLES_TO_DO.has(route) && problem.endsWith(' scrolls sideways')),
       );
+      problems.push(...found.map((problem) => `${route}: ${problem}`));
       if (GALLERY_WIDTHS.has(width))
         await page.screenshot({
           path: path.join(gallery, `${name}-${width < 600 ? 'phone' : 'desktop'}-${language}.png`),

@@ -66,6 +66,23 @@ describe('paged table', () => {
     ).toEqual(['Name', 'Actions']);
   });
 
+  it('shows each row as a card on a phone, its headers beside the values and its actions at hand', async () => {
+    window.innerWidth = 390;
+    stubApi({ 'GET /tags': pageOf(tagsOf(2)) });
+    renderTable();
+
+    const cards = within(await screen.findByRole('list', { name: 'Tags' })).getAllByRole(
+      'listitem',
+    );
+    expect(cards).toHaveLength(2);
+    expect(within(cards[1]!).getByText('Name')).toBeTruthy();
+    expect(within(cards[1]!).getByText('Tag 2')).toBeTruthy();
+    expect(within(cards[1]!).getByRole('button', { name: 'Edit Tag 2' })).toBeTruthy();
+    // The actions are not a field of the card.
+    expect(within(cards[1]!).queryByText('Actions')).toBeNull();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
   it('sends the search once typing settles, and says when nothing matches', async () => {
     const fetchMock = stubApi({
       'GET /tags': ({ url }) =>

@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import {
   Box,
+  Card,
   CircularProgress,
+  Divider,
   IconButton,
   InputAdornment,
   Paper,
@@ -15,6 +17,7 @@ import {
   TextField,
   Tooltip,
   Typography,
+  useMediaQuery,
   type SxProps,
   type Theme,
 } from '@mui/material';
@@ -32,6 +35,8 @@ export type TableColumn<R> = {
   width?: number;
   // Of the body cells.
   sx?: SxProps<Theme>;
+  // On a phone, where each row is a card: the row's actions, at the card's foot.
+  actions?: boolean;
 };
 
 // A column a page shows only to some (actions) is left out as false.
@@ -90,6 +95,14 @@ export const PagedTable = <R extends { id: number }>({
     fetchNextPage: paged?.fetchNextPage ?? noNextPage,
     loadedCount: list.rows.length,
   });
+  // Below 600 px a row's columns do not fit side by side: each row is a card, its actions at hand.
+  const asCards = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const emptyState =
+    !list.isPending && !list.isFetching && list.rows.length === 0
+      ? paged?.search
+        ? noMatchesText
+        : emptyText
+      : null;
 
   return (
     <Stack spacing={2}>
@@ -125,60 +138,123 @@ export const PagedTable = <R extends { id: number }>({
         {toolbar}
       </Stack>
 
-      <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
-        <TableContainer
+      {asCards ? (
+        <Box
           ref={scroll.ref}
           onScroll={scroll.onScroll}
           data-testid={scrollTestId}
-          // A paged list scrolls in its box, which is what loads the next page; a whole one grows
-          // with the page.
-          sx={paged ? { maxHeight: scrollHeights[stackBelow] } : undefined}
+          sx={paged ? { maxHeight: scrollHeights[stackBelow], overflowY: 'auto' } : undefined}
         >
-          <Table stickyHeader={paged !== undefined} size="small" aria-label={tableLabel}>
-            <TableHead>
-              <TableRow>
-                {columns.map((column, index) => (
-                  <TableCell
-                    key={index}
-                    align={column.align}
-                    sx={column.width === undefined ? undefined : { width: column.width }}
-                  >
-                    {column.header}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {list.rows.map((row) => (
-                <TableRow key={row.id} hover>
+          <Stack component="ul" aria-label={tableLabel} spacing={1.5} sx={{ m: 0, p: 0 }}>
+            {list.rows.map((row) => (
+              <RowCard key={row.id} row={row} columns={columns} />
+            ))}
+          </Stack>
+          {list.isFetching && (
+            <Box sx={{ py: 2, textAlign: 'center' }}>
+              <CircularProgress size={24} aria-label={t('app.loading')} />
+            </Box>
+          )}
+          {emptyState && (
+            <Paper variant="outlined" sx={{ py: 3, textAlign: 'center', color: 'text.secondary' }}>
+              {emptyState}
+            </Paper>
+          )}
+        </Box>
+      ) : (
+        <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
+          <TableContainer
+            ref={scroll.ref}
+            onScroll={scroll.onScroll}
+            data-testid={scrollTestId}
+            // A paged list scrolls in its box, which is what loads the next page; a whole one grows
+            // with the page.
+            sx={paged ? { maxHeight: scrollHeights[stackBelow] } : undefined}
+          >
+            <Table stickyHeader={paged !== undefined} size="small" aria-label={tableLabel}>
+              <TableHead>
+                <TableRow>
                   {columns.map((column, index) => (
-                    <TableCell key={index} align={column.align} sx={column.sx}>
-                      {column.cell(row)}
+                    <TableCell
+                      key={index}
+                      align={column.align}
+                      sx={column.width === undefined ? undefined : { width: column.width }}
+                    >
+                      {column.header}
                     </TableCell>
                   ))}
                 </TableRow>
-              ))}
-              {list.isFetching && (
-                <TableRow>
-                  <TableCell colSpan={columns.length} align="center">
-                    <CircularProgress size={24} aria-label={t('app.loading')} />
-                  </TableCell>
-                </TableRow>
-              )}
-              {!list.isPending && !list.isFetching && list.rows.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={columns.length}>
-                    <Box sx={{ py: 3, textAlign: 'center', color: 'text.secondary' }}>
-                      {paged?.search ? noMatchesText : emptyText}
-                    </Box>
-                  </TableCell>
-                </TableRow>
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      </Paper>
+              </TableHead>
+              <TableBody>
+                {list.rows.map((row) => (
+                  <TableRow key={row.id} hover>
+                    {columns.map((column, index) => (
+                      <TableCell key={index} align={column.align} sx={column.sx}>
+                        {column.cell(row)}
+                      </TableCell>
+                    ))}
+                  </TableRow>
+                ))}
+                {list.isFetching && (
+                  <TableRow>
+                    <TableCell colSpan={columns.length} align="center">
+                      <CircularProgress size={24} aria-label={t('app.loading')} />
+                    </TableCell>
+                  </TableRow>
+                )}
+                {emptyState && (
+                  <TableRow>
+                    <TableCell colSpan={columns.length}>
+                      <Box sx={{ py: 3, textAlign: 'center', color: 'text.secondary' }}>
+                        {emptyState}
+                      </Box>
+                    </TableCell>
+                  </TableRow>
+                )}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        </Paper>
+      )}
     </Stack>
+  );
+};
+
+// One row as a card: each column's header beside its value, the actions at the foot.
+const RowCard = <R,>({ row, columns }: { row: R; columns: TableColumn<R>[] }) => {
+  const fields = columns.filter((column) => !column.actions);
+  const actions = columns.filter((column) => column.actions);
+  return (
+    <Card component="li" variant="outlined" sx={{ listStyle: 'none' }}>
+      <Stack spacing={0.75} sx={{ p: 1.5 }}>
+        {fields.map((column, index) => (
+          <Stack key={index} direction="row" spacing={1.5} sx={{ alignItems: 'baseline' }}>
+            {column.header !== '' && (
+              <Typography
+                variant="caption"
+                color="text.secondary"
+                sx={{ flex: '0 0 38%', overflowWrap: 'anywhere' }}
+              >
+                {column.header}
+              </Typography>
+            )}
+            <Box sx={{ minWidth: 0, overflowWrap: 'anywhere', typography: 'body2' }}>
+              {column.cell(row)}
+            </Box>
+          </Stack>
+        ))}
+      </Stack>
+      {actions.length > 0 && (
+        <>
+          <Divider />
+          <Stack direction="row" sx={{ justifyContent: 'flex-end', px: 1, py: 0.5 }}>
+            {actions.map((column, index) => (
+              <Box key={index}>{column.cell(row)}</Box>
+            ))}
+          </Stack>
+        </>
+      )}
+    </Card>
   );
 };
 
@@ -187,7 +263,14 @@ export const actionsColumn = <R,>(
   header: string,
   cell: (row: R) => ReactNode,
   width = 120,
-): TableColumn<R> => ({ header, cell, align: 'center', width, sx: { whiteSpace: 'nowrap' } });
+): TableColumn<R> => ({
+  header,
+  cell,
+  align: 'center',
+  width,
+  sx: { whiteSpace: 'nowrap' },
+  actions: true,
+});
 
 // One icon button of the actions column; the span keeps the tooltip working while it is disabled.
 export const RowAction = ({
