@@ -344,7 +344,7 @@ describe('announcements page', () => {
     expect(rowTexts().map((row) => row[0])).toEqual(['Desde otra pestaña']);
 
     await user.type(screen.getByRole('searchbox'), 'luz');
-    await table().findByText('No se encontraron anuncios.');
+    await table().findByText('Ningún anuncio coincide con la búsqueda.');
     await receiveAnnouncementEvent({
       action: 'create',
       record: makeAnnouncement({ title: 'Sin coincidencia' }),

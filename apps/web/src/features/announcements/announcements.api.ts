@@ -12,6 +12,7 @@ import {
   type QueryKey,
 } from '@tanstack/react-query';
 import { call } from '../../api/http-client';
+import type { PagedSource } from '../../lib/use-paged-list';
 import { useCompanyEvent } from '../../api/socket';
 
 export type AnnouncementPriority = 1 | 2 | 3;
@@ -149,13 +150,12 @@ const changeOf = (event: AnnouncementEvent): CacheChange | null => {
 const nextPageOf = (lastPage: AnnouncementPage, pages: AnnouncementPage[]) =>
   lastPage.hasMore ? pages.length + 1 : undefined;
 
-export const useAnnouncementList = (search: string) =>
-  useInfiniteQuery({
-    queryKey: announcementKeys.list(search),
-    queryFn: ({ pageParam }) => fetchAnnouncements(search, pageParam),
-    initialPageParam: 1,
-    getNextPageParam: nextPageOf,
-  });
+// The management page's list (components/paged-table.tsx).
+export const announcementsList: PagedSource<'records', AnnouncementPage> = {
+  queryKey: announcementKeys.list,
+  rowsKey: 'records',
+  fetchPage: fetchAnnouncements,
+};
 
 // The top bar must not toast on every page when announcements cannot load; the popover says so.
 export const usePopoverAnnouncements = () =>
