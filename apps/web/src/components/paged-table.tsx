@@ -220,12 +220,21 @@ export const PagedTable = <R extends { id: number }>({
   );
 };
 
-// One row as a card: each column's header beside its value, the actions at the foot.
-const RowCard = <R,>({ row, columns }: { row: R; columns: TableColumn<R>[] }) => {
+// One row as a card: each column's header beside its value, the actions at the foot (the list pages
+// below 600 px, and other tables of rows on a phone).
+export const RowCard = <R,>({
+  row,
+  columns,
+  testId,
+}: {
+  row: R;
+  columns: TableColumn<R>[];
+  testId?: { 'data-testid': string };
+}) => {
   const fields = columns.filter((column) => !column.actions);
   const actions = columns.filter((column) => column.actions);
   return (
-    <Card component="li" variant="outlined" sx={{ listStyle: 'none' }}>
+    <Card component="li" variant="outlined" sx={{ listStyle: 'none' }} {...testId}>
       <Stack spacing={0.75} sx={{ p: 1.5 }}>
         {fields.map((column, index) => (
           <Stack key={index} direction="row" spacing={1.5} sx={{ alignItems: 'baseline' }}>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import {
   Box,
   Paper,
@@ -11,9 +12,12 @@ import {
   TableHead,
   TableRow,
   Typography,
+  useMediaQuery,
+  type Theme,
 } from '@mui/material';
 import type { DashboardAttendant } from '@atendi/shared';
 import { useTranslation } from 'react-i18next';
+import { RowCard } from '../../components/paged-table';
 import { formatCount, formatMinutes, formatRating } from './dashboard-format';
 
 // SPEC §9: attendants are rated 0 to 3 stars; 0 means nobody rated them in the period.
@@ -89,6 +93,19 @@ export const AttendantsTable = ({
 }) => {
   const { t, i18n } = useTranslation();
   const columns = ['name', 'rating', 'avgSupportTime', 'tickets', 'status'] as const;
+  // Below 600 px each attendant is a card (components/paged-table.tsx RowCard).
+  const asCards = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const cells: Record<(typeof columns)[number], (attendant: DashboardAttendant) => ReactNode> = {
+    name: (attendant) => attendant.name,
+    rating: (attendant) => <AttendantRating rating={attendant.rating} />,
+    avgSupportTime: (attendant) => formatMinutes(attendant.avgSupportTime, t, i18n.language),
+    tickets: (attendant) => formatCount(attendant.tickets, i18n.language),
+    status: (attendant) => <OnlineDot online={attendant.online} />,
+  };
+  const cardColumns = columns.map((column) => ({
+    header: t(`dashboard.attendants.columns.${column}`),
+    cell: cells[column],
+  }));
 
   return (
     <Paper
@@ -105,70 +122,101 @@ export const AttendantsTable = ({
       >
         {t('dashboard.attendants.title')}
       </Typography>
-      <TableContainer>
-        <Table
-          size="small"
-          aria-labelledby="dashboard-attendants-title"
-          sx={{ opacity: isUpdating ? 0.5 : 1 }}
-        >
-          <TableHead>
-            <TableRow>
-              {columns.map((column) => (
-                <TableCell
-                  key={column}
-                  align={column === 'tickets' || column === 'status' ? 'center' : 'left'}
-                >
-                  {t(`dashboard.attendants.columns.${column}`)}
-                </TableCell>
+      {asCards ? (
+        <Box sx={{ px: 2, pb: 2, opacity: isUpdating ? 0.5 : 1 }}>
+          {!attendants &&
+            Array.from({ length: SKELETON_ROWS }, (_, row) => (
+              <Skeleton key={row} variant="rounded" height={96} sx={{ mb: 1.5 }} />
+            ))}
+          {attendants?.length === 0 && (
+            <Typography sx={{ color: 'text.secondary', py: 2, textAlign: 'center' }}>
+              {t('dashboard.attendants.empty')}
+            </Typography>
+          )}
+          {attendants && attendants.length > 0 && (
+            <Stack
+              component="ul"
+              aria-labelledby="dashboard-attendants-title"
+              spacing={1.5}
+              sx={{ m: 0, p: 0 }}
+            >
+              {attendants.map((attendant) => (
+                <RowCard
+                  key={attendant.id}
+                  row={attendant}
+                  columns={cardColumns}
+                  testId={{ 'data-testid': `dashboard-attendant-${attendant.id}` }}
+                />
               ))}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {!attendants &&
-              Array.from({ length: SKELETON_ROWS }, (_, row) => (
-                <TableRow key={row}>
-                  {columns.map((column) => (
-                    <TableCell key={column}>
-                      <Skeleton variant="text" />
-                    </TableCell>
-                  ))}
+            </Stack>
+          )}
+        </Box>
+      ) : (
+        <TableContainer>
+          <Table
+            size="small"
+            aria-labelledby="dashboard-attendants-title"
+            sx={{ opacity: isUpdating ? 0.5 : 1 }}
+          >
+            <TableHead>
+              <TableRow>
+                {columns.map((column) => (
+                  <TableCell
+                    key={column}
+                    align={column === 'tickets' || column === 'status' ? 'center' : 'left'}
+                  >
+                    {t(`dashboard.attendants.columns.${column}`)}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {!attendants &&
+                Array.from({ length: SKELETON_ROWS }, (_, row) => (
+                  <TableRow key={row}>
+                    {columns.map((column) => (
+                      <TableCell key={column}>
+                        <Skeleton variant="text" />
+                      </TableCell>
+                    ))}
+                  </TableRow>
+                ))}
+              {attendants?.length === 0 && (
+                <TableRow>
+                  <TableCell colSpan={columns.length}>
+                    <Typography
+                      sx={{
+                        color: 'text.secondary',
+                        py: 2,
+                        textAlign: 'center',
+                      }}
+                    >
+                      {t('dashboard.attendants.empty')}
+                    </Typography>
+                  </TableCell>
+                </TableRow>
+              )}
+              {attendants?.map((attendant) => (
+                <TableRow key={attendant.id} data-testid={`dashboard-attendant-${attendant.id}`}>
+                  <TableCell component="th" scope="row">
+                    {attendant.name}
+                  </TableCell>
+                  <TableCell>
+                    <AttendantRating rating={attendant.rating} />
+                  </TableCell>
+                  <TableCell>{formatMinutes(attendant.avgSupportTime, t, i18n.language)}</TableCell>
+                  <TableCell align="center">
+                    {formatCount(attendant.tickets, i18n.language)}
+                  </TableCell>
+                  <TableCell align="center">
+                    <OnlineDot online={attendant.online} />
+                  </TableCell>
                 </TableRow>
               ))}
-            {attendants?.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={columns.length}>
-                  <Typography
-                    sx={{
-                      color: 'text.secondary',
-                      py: 2,
-                      textAlign: 'center',
-                    }}
-                  >
-                    {t('dashboard.attendants.empty')}
-                  </Typography>
-                </TableCell>
-              </TableRow>
-            )}
-            {attendants?.map((attendant) => (
-              <TableRow key={attendant.id} data-testid={`dashboard-attendant-${attendant.id}`}>
-                <TableCell component="th" scope="row">
-                  {attendant.name}
-                </TableCell>
-                <TableCell>
-                  <AttendantRating rating={attendant.rating} />
-                </TableCell>
-                <TableCell>{formatMinutes(attendant.avgSupportTime, t, i18n.language)}</TableCell>
-                <TableCell align="center">
-                  {formatCount(attendant.tickets, i18n.language)}
-                </TableCell>
-                <TableCell align="center">
-                  <OnlineDot online={attendant.online} />
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
     </Paper>
   );
 };
