@@ -1,6 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { externalSendResponseSchema, type ExternalSendResponse } from '@atendi/shared';
+import {
+  externalSendResponseSchema,
+  type ExternalSendResponse,
+  type WhatsappView,
+} from '@atendi/shared';
 import { getSessionState } from '../../api/session';
 import { unknownApiCalls } from '../../test/api-routes';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
@@ -47,7 +51,7 @@ const fillTextForm = async (
   { token = 'conn-token-123', number = '5511999999999', body = 'Hola' } = {},
 ) => {
   const form = within(textForm());
-  await fill(user, form.getByRole('textbox', { name: 'Token' }), token);
+  await fill(user, form.getByLabelText('Token'), token);
   await fill(user, form.getByRole('textbox', { name: 'Número' }), number);
   await fill(user, form.getByRole('textbox', { name: 'Mensaje' }), body);
 };
@@ -154,6 +158,34 @@ describe('messages API page', () => {
       headersOf(first!).get('Idempotency-Key'),
     );
     expect(unknownApiCalls(fetchMock)).toEqual([]);
+  });
+
+  it("picks the sending connection by name and sends with its token, showing only the token's end", async () => {
+    const requests: RequestInit[] = [];
+    stubApi({
+      'GET /whatsapp': () =>
+        jsonResponse(200, [
+          { id: 1, name: 'Ventas', status: 'CONNECTED', token: 'ventas-token-9f3a' },
+          { id: 2, name: 'Soporte', status: 'CONNECTED', token: 'soporte-token-77b1' },
+        ] as WhatsappView[]),
+      [SEND]: (init) => {
+        requests.push(init);
+        return jsonResponse(201, sent());
+      },
+    });
+    const user = await openPage();
+    const form = within(textForm());
+
+    await user.click(await form.findByRole('combobox', { name: 'Conexión' }));
+    await user.click(await screen.findByRole('option', { name: 'Soporte' }));
+    expect(form.getByText('Token: ••••77b1')).toBeTruthy();
+    expect(form.queryByText(/soporte-token/)).toBeNull();
+    await fill(user, form.getByRole('textbox', { name: 'Número' }), '5511999999999');
+    await fill(user, form.getByRole('textbox', { name: 'Mensaje' }), 'Hola');
+    await user.click(form.getByRole('button', { name: 'Enviar' }));
+
+    expect(await screen.findByText('Mensaje enviado')).toBeTruthy();
+    expect(headersOf(requests[0]!).get('Authorization')).toBe('Bearer soporte-token-77b1');
   });
 
   it('sends once on a double click', async () => {
@@ -275,7 +307,7 @@ describe('messages API page', () => {
     const user = await openPage();
     const form = within(mediaForm());
 
-    await fill(user, form.getByRole('textbox', { name: 'Token' }), 'conn-token-123');
+    await fill(user, form.getByLabelText('Token'), 'conn-token-123');
     await fill(user, form.getByRole('textbox', { name: 'Número' }), '+55 (11) 99999-9999');
     await fill(user, form.getByRole('textbox', { name: 'Mensaje' }), 'Su factura');
     await user.upload(

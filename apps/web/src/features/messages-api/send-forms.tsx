@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
-import { Box, Button, Chip, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Box, Button, Chip, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm, type FieldErrors } from 'react-hook-form';
+import { Controller, useForm, type FieldErrors, type RefCallBack } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { messageMediaExtensions } from '@atendi/shared';
+import { useConnections } from '../../api/queries/connections';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
 import { prettyJson } from './curl-examples';
@@ -145,27 +146,76 @@ const monospace = { htmlInput: { sx: { fontFamily: 'monospace' } } };
 
 type Registration = ReturnType<typeof registerMui>;
 
-// What both forms start with: the connection's token and the contact's number.
+// Which connection sends: picked by name where the user may see the connections' tokens (the token
+// then only shows its last characters), otherwise typed, masked like a password.
+const TokenField = ({
+  field,
+  fieldError,
+}: {
+  // The form's token field (either form's).
+  field: {
+    name: string;
+    value: string;
+    onChange: (...event: unknown[]) => void;
+    onBlur: () => void;
+    ref: RefCallBack;
+    disabled?: boolean;
+  };
+  fieldError: { error: boolean; helperText?: string };
+}) => {
+  const { t } = useTranslation();
+  const withTokens = (useConnections().data ?? []).filter((connection) => connection.token);
+  if (withTokens.length === 0)
+    return (
+      <TextField
+        {...field}
+        inputRef={field.ref}
+        type="password"
+        label={t('messagesApi.test.token')}
+        autoComplete="off"
+        fullWidth
+        slotProps={monospace}
+        {...fieldError}
+      />
+    );
+  return (
+    <TextField
+      {...field}
+      inputRef={field.ref}
+      select
+      label={t('messagesApi.test.connection')}
+      fullWidth
+      {...fieldError}
+      helperText={
+        fieldError.helperText ??
+        (field.value
+          ? t('messagesApi.test.tokenEnd', { end: field.value.slice(-4) })
+          : t('messagesApi.test.connectionHint'))
+      }
+    >
+      {withTokens.map((connection) => (
+        <MenuItem key={connection.id} value={connection.token ?? ''}>
+          {connection.name}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+};
+
+// What both forms start with: the sending connection and the contact's number.
 const TokenAndNumber = ({
   token,
   number,
   fieldError,
 }: {
-  token: Registration;
+  token: ReactNode;
   number: Registration;
   fieldError: ReturnType<typeof useFieldError>;
 }) => {
   const { t } = useTranslation();
   return (
     <>
-      <TextField
-        {...token}
-        label={t('messagesApi.test.token')}
-        autoComplete="off"
-        fullWidth
-        slotProps={monospace}
-        {...fieldError('token')}
-      />
+      {token}
       <TextField
         {...number}
         label={t('messagesApi.test.number')}
@@ -185,6 +235,7 @@ export const TextSendForm = () => {
   const { result, send } = useExternalSend();
   const {
     register,
+    control,
     handleSubmit,
     formState: { errors, isSubmitting },
   } = useForm<TextSendFormValues>({
@@ -207,7 +258,13 @@ export const TextSendForm = () => {
       resultTestId="messages-api-result-text"
     >
       <TokenAndNumber
-        token={registerMui(register, 'token')}
+        token={
+          <Controller
+            name="token"
+            control={control}
+            render={({ field }) => <TokenField field={field} fieldError={fieldError('token')} />}
+          />
+        }
         number={registerMui(register, 'number')}
         fieldError={fieldError}
       />
@@ -264,7 +321,13 @@ export const MediaSendForm = () => {
       resultTestId="messages-api-result-media"
     >
       <TokenAndNumber
-        token={registerMui(register, 'token')}
+        token={
+          <Controller
+            name="token"
+            control={control}
+            render={({ field }) => <TokenField field={field} fieldError={fieldError('token')} />}
+          />
+        }
         number={registerMui(register, 'number')}
         fieldError={fieldError}
       />
