@@ -310,10 +310,14 @@ describe('messages API page', () => {
     await fill(user, form.getByLabelText('Token'), 'conn-token-123');
     await fill(user, form.getByRole('textbox', { name: 'Número' }), '+55 (11) 99999-9999');
     await fill(user, form.getByRole('textbox', { name: 'Mensaje' }), 'Su factura');
+    // The file button speaks the app's language, and says what is chosen.
+    expect(form.getByText('Elegir archivo')).toBeTruthy();
+    expect(form.getByText('Ningún archivo elegido')).toBeTruthy();
     await user.upload(
       form.getByLabelText('Archivo'),
       new File(['%PDF-1.4'], 'factura.pdf', { type: 'application/pdf' }),
     );
+    expect(form.getByText('factura.pdf')).toBeTruthy();
     await user.click(form.getByRole('button', { name: 'Enviar' }));
 
     expect(await screen.findByText('Mensaje enviado')).toBeTruthy();

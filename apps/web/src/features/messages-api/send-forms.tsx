@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Box, Button, Chip, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
+import AttachFileIcon from '@mui/icons-material/AttachFile';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm, type FieldErrors, type RefCallBack } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -343,21 +344,34 @@ export const MediaSendForm = () => {
       <Controller
         name="medias"
         control={control}
-        render={({ field: { ref, name, onBlur, onChange } }) => (
-          <TextField
-            type="file"
-            name={name}
-            inputRef={ref}
-            onBlur={onBlur}
-            onChange={(event) => onChange((event.target as HTMLInputElement).files?.[0] ?? null)}
-            label={t('messagesApi.test.file')}
-            fullWidth
-            slotProps={{
-              inputLabel: { shrink: true },
-              htmlInput: { accept: messageMediaExtensions.join(',') },
-            }}
-            {...fieldError('medias')}
-          />
+        render={({ field: { ref, name, onBlur, onChange, value } }) => (
+          // The browser's own file input writes its words in the browser's language: a button in
+          // the app's language, and the chosen file's name beside it.
+          <Stack spacing={0.5}>
+            <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', minWidth: 0 }}>
+              <Button component="label" variant="outlined" startIcon={<AttachFileIcon />}>
+                {t('messagesApi.test.chooseFile')}
+                <input
+                  hidden
+                  type="file"
+                  name={name}
+                  ref={ref}
+                  onBlur={onBlur}
+                  aria-label={t('messagesApi.test.file')}
+                  accept={messageMediaExtensions.join(',')}
+                  onChange={(event) => onChange(event.target.files?.[0] ?? null)}
+                />
+              </Button>
+              <Typography variant="body2" noWrap sx={{ minWidth: 0 }}>
+                {value ? value.name : t('messagesApi.test.noFile')}
+              </Typography>
+            </Stack>
+            {fieldError('medias').error && (
+              <Typography variant="caption" color="error">
+                {fieldError('medias').helperText}
+              </Typography>
+            )}
+          </Stack>
         )}
       />
     </FormCard>
