@@ -17,6 +17,29 @@ const buttonNames = (row: HTMLElement) =>
     .map((button) => button.textContent || button.getAttribute('aria-label'));
 
 describe('connections page', () => {
+  it('shows each connection as a card on a phone, its session buttons and actions at hand', async () => {
+    window.innerWidth = 390;
+    stubApi({
+      'GET /whatsapp': () =>
+        jsonResponse(200, [
+          makeConnection({ id: 1, name: 'Ventas', status: 'CONNECTED', isDefault: true }),
+          makeConnection({ id: 2, name: 'Soporte', status: 'qrcode' }),
+        ]),
+    });
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
+
+    const list = await screen.findByRole('list', { name: 'Conexiones' });
+    const card = (await within(list).findByText('Ventas')).closest('li')!;
+    expect(within(card).getByText('Conectado')).toBeTruthy();
+    expect(within(card).getByText('Estado')).toBeTruthy();
+    expect(buttonNames(card)).toEqual([
+      'Desconectar',
+      'Editar la conexión Ventas',
+      'Eliminar la conexión Ventas',
+    ]);
+    expect(screen.queryByRole('table', { name: 'Conexiones' })).toBeNull();
+  });
+
   it('lists status, last update and default flag, with the session buttons each status offers', async () => {
     const fetchMock = stubApi({
       'GET /whatsapp': () =>

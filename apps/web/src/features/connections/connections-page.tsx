@@ -15,6 +15,8 @@ import {
   TableRow,
   Tooltip,
   Typography,
+  useMediaQuery,
+  type Theme,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import ArticleOutlinedIcon from '@mui/icons-material/ArticleOutlined';
@@ -23,11 +25,12 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import PhoneAndroidIcon from '@mui/icons-material/PhoneAndroid';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { can, sessionActions } from '@atendi/shared';
+import { can, sessionActions, type WhatsappView } from '@atendi/shared';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { useCurrentSession } from '../../api/session';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { actionsColumn, RowCard, type TableColumn } from '../../components/paged-table';
 import { ConnectionDialog } from './connection-dialog';
 import type { ConnectionTab } from './connection-form.schema';
 import { ConnectionStatusLabel, formatLastUpdate } from './connection-status';
@@ -202,7 +205,154 @@ export const ConnectionsPage = () => {
   const busyId =
     [tryAgain, newQr, disconnect].find((mutation) => mutation.isPending)?.variables ?? null;
 
-  const columnCount = 4 + (canUseSession ? 1 : 0) + (canEdit ? 1 : 0);
+  // Below 600 px each connection is a card (components/paged-table.tsx RowCard).
+  const asCards = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const columns: TableColumn<WhatsappView>[] = [
+    {
+      header: t('connections.columns.name'),
+      cell: (connection) => connection.name,
+      sx: { fontWeight: 500 },
+    },
+    {
+      header: t('connections.columns.status'),
+      cell: (connection) => <ConnectionStatusLabel status={connection.status} />,
+    },
+    ...(canUseSession
+      ? [
+          {
+            header: t('connections.columns.session'),
+            cell: (connection: WhatsappView) => (
+              <Stack
+                direction="row"
+                spacing={1}
+                useFlexGap
+                sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+              >
+                <SessionButtons
+                  connection={connection}
+                  busyId={busyId}
+                  onShowQr={() => qr.open(connection.id)}
+                  onTryAgain={() => tryAgain.mutate(connection.id)}
+                  onNewQr={() => newQr.mutate(connection.id)}
+                  onDisconnect={() => setToDisconnect(connection)}
+                />
+                {connection.provider === 'simulator' && (
+                  <Button
+                    size="small"
+                    startIcon={<PhoneAndroidIcon />}
+                    onClick={() => phone.open(connection.id)}
+                  >
+                    {t('connections.session.phone')}
+                  </Button>
+                )}
+              </Stack>
+            ),
+          },
+        ]
+      : []),
+    {
+      header: t('connections.columns.lastUpdate'),
+      cell: (connection) => formatLastUpdate(connection.updatedAt),
+      sx: { whiteSpace: 'nowrap' },
+    },
+    {
+      header: t('connections.columns.default'),
+      align: 'center',
+      cell: (connection) =>
+        connection.isDefault && (
+          <CheckCircleIcon
+            color="success"
+            fontSize="small"
+            titleAccess={t('connections.isDefault')}
+          />
+        ),
+    },
+    ...(canEdit
+      ? [
+          actionsColumn(
+            t('connections.columns.actions'),
+            (connection: WhatsappView) => (
+              <>
+                {connection.provider === 'cloud' && (
+                  <Tooltip title={t('connections.templates.action')}>
+                    <IconButton
+                      size="small"
+                      aria-label={t('connections.templates.actionNamed', {
+                        name: connection.name,
+                      })}
+                      onClick={() => templates.open(connection.id)}
+                    >
+                      <ArticleOutlinedIcon fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                )}
+                <Tooltip title={t('connections.edit')}>
+                  <IconButton
+                    size="small"
+                    aria-label={t('connections.editConnection', { name: connection.name })}
+                    onClick={() => openForm(connection.id)}
+                  >
+                    <EditOutlinedIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+                <Tooltip title={t('connections.delete')}>
+                  <IconButton
+                    size="small"
+                    aria-label={t('connections.deleteConnection', { name: connection.name })}
+                    onClick={() => setToDelete(connection)}
+                  >
+                    <DeleteOutlineIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              </>
+            ),
+            150,
+          ),
+        ]
+      : []),
+  ];
+  const columnCount = columns.length;
+  // Loading, failed and empty: one row across the table (or under the cards).
+  const states = (
+    <>
+      {isPending && (
+        <TableRow>
+          <TableCell colSpan={columnCount} align="center">
+            <CircularProgress size={24} aria-label={t('app.loading')} />
+          </TableCell>
+        </TableRow>
+      )}
+      {isError && connections.length === 0 && (
+        <TableRow>
+          <TableCell colSpan={columnCount}>
+            <Alert
+              severity="error"
+              action={
+                <Button color="inherit" size="small" onClick={() => void refetch()}>
+                  {t('connections.retry')}
+                </Button>
+              }
+            >
+              {t('connections.loadFailed')}
+            </Alert>
+          </TableCell>
+        </TableRow>
+      )}
+      {!isPending && !isError && connections.length === 0 && (
+        <TableRow>
+          <TableCell colSpan={columnCount}>
+            <Box sx={{ py: 3, textAlign: 'center', color: 'text.secondary' }}>
+              {t('connections.empty')}
+            </Box>
+          </TableCell>
+        </TableRow>
+      )}
+    </>
+  );
+  const hasState =
+    isPending ||
+    (isError && connections.length === 0) ||
+    (!isPending && !isError && connections.length === 0);
 
   return (
     <Stack spacing={2}>
@@ -223,142 +373,59 @@ export const ConnectionsPage = () => {
         )}
       </Stack>
 
-      <TableContainer component={Paper} variant="outlined">
-        <Table size="small" aria-label={t('connections.title')}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('connections.columns.name')}</TableCell>
-              <TableCell>{t('connections.columns.status')}</TableCell>
-              {canUseSession && <TableCell>{t('connections.columns.session')}</TableCell>}
-              <TableCell>{t('connections.columns.lastUpdate')}</TableCell>
-              <TableCell align="center">{t('connections.columns.default')}</TableCell>
-              {canEdit && (
-                <TableCell align="center" sx={{ width: 150 }}>
-                  {t('connections.columns.actions')}
-                </TableCell>
-              )}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {connections.map((connection) => (
-              <TableRow key={connection.id} hover>
-                <TableCell sx={{ fontWeight: 500 }}>{connection.name}</TableCell>
-                <TableCell>
-                  <ConnectionStatusLabel status={connection.status} />
-                </TableCell>
-                {canUseSession && (
-                  <TableCell>
-                    <Stack
-                      direction="row"
-                      spacing={1}
-                      sx={{
-                        alignItems: 'center',
-                      }}
-                    >
-                      <SessionButtons
-                        connection={connection}
-                        busyId={busyId}
-                        onShowQr={() => qr.open(connection.id)}
-                        onTryAgain={() => tryAgain.mutate(connection.id)}
-                        onNewQr={() => newQr.mutate(connection.id)}
-                        onDisconnect={() => setToDisconnect(connection)}
-                      />
-                      {connection.provider === 'simulator' && (
-                        <Button
-                          size="small"
-                          startIcon={<PhoneAndroidIcon />}
-                          onClick={() => phone.open(connection.id)}
-                        >
-                          {t('connections.session.phone')}
-                        </Button>
-                      )}
-                    </Stack>
-                  </TableCell>
-                )}
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {formatLastUpdate(connection.updatedAt)}
-                </TableCell>
-                <TableCell align="center">
-                  {connection.isDefault && (
-                    <CheckCircleIcon
-                      color="success"
-                      fontSize="small"
-                      titleAccess={t('connections.isDefault')}
-                    />
-                  )}
-                </TableCell>
-                {canEdit && (
-                  <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
-                    {connection.provider === 'cloud' && (
-                      <Tooltip title={t('connections.templates.action')}>
-                        <IconButton
-                          size="small"
-                          aria-label={t('connections.templates.actionNamed', {
-                            name: connection.name,
-                          })}
-                          onClick={() => templates.open(connection.id)}
-                        >
-                          <ArticleOutlinedIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
-                    )}
-                    <Tooltip title={t('connections.edit')}>
-                      <IconButton
-                        size="small"
-                        aria-label={t('connections.editConnection', { name: connection.name })}
-                        onClick={() => openForm(connection.id)}
-                      >
-                        <EditOutlinedIcon fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                    <Tooltip title={t('connections.delete')}>
-                      <IconButton
-                        size="small"
-                        aria-label={t('connections.deleteConnection', { name: connection.name })}
-                        onClick={() => setToDelete(connection)}
-                      >
-                        <DeleteOutlineIcon fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                  </TableCell>
-                )}
-              </TableRow>
-            ))}
-            {isPending && (
+      {asCards ? (
+        <Stack spacing={1.5}>
+          {connections.length > 0 && (
+            <Stack
+              component="ul"
+              aria-label={t('connections.title')}
+              spacing={1.5}
+              sx={{ m: 0, p: 0 }}
+            >
+              {connections.map((connection) => (
+                <RowCard key={connection.id} row={connection} columns={columns} />
+              ))}
+            </Stack>
+          )}
+          {hasState && (
+            <Paper variant="outlined">
+              <Table size="small">
+                <TableBody>{states}</TableBody>
+              </Table>
+            </Paper>
+          )}
+        </Stack>
+      ) : (
+        <TableContainer component={Paper} variant="outlined">
+          <Table size="small" aria-label={t('connections.title')}>
+            <TableHead>
               <TableRow>
-                <TableCell colSpan={columnCount} align="center">
-                  <CircularProgress size={24} aria-label={t('app.loading')} />
-                </TableCell>
-              </TableRow>
-            )}
-            {isError && connections.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={columnCount}>
-                  <Alert
-                    severity="error"
-                    action={
-                      <Button color="inherit" size="small" onClick={() => void refetch()}>
-                        {t('connections.retry')}
-                      </Button>
-                    }
+                {columns.map((column, index) => (
+                  <TableCell
+                    key={index}
+                    align={column.align}
+                    sx={column.width === undefined ? undefined : { width: column.width }}
                   >
-                    {t('connections.loadFailed')}
-                  </Alert>
-                </TableCell>
+                    {column.header}
+                  </TableCell>
+                ))}
               </TableRow>
-            )}
-            {!isPending && !isError && connections.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={columnCount}>
-                  <Box sx={{ py: 3, textAlign: 'center', color: 'text.secondary' }}>
-                    {t('connections.empty')}
-                  </Box>
-                </TableCell>
-              </TableRow>
-            )}
-          </TableBody>
-        </Table>
-      </TableContainer>
+            </TableHead>
+            <TableBody>
+              {connections.map((connection) => (
+                <TableRow key={connection.id} hover>
+                  {columns.map((column, index) => (
+                    <TableCell key={index} align={column.align} sx={column.sx}>
+                      {column.cell(connection)}
+                    </TableCell>
+                  ))}
+                </TableRow>
+              ))}
+              {states}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
 
       <ConnectionDialog
         open={form.state.open}
