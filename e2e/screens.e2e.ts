@@ -73,6 +73,8 @@ const translationKeys = () => {
 let server: RunningServer;
 let browser: Browser;
 let ticketUuid = '';
+// A conversation the admin serves: its header has every action.
+let servedUuid = '';
 const keys = translationKeys();
 
 beforeAll(async () => {
@@ -100,6 +102,27 @@ beforeAll(async () => {
     'the contact’s conversation',
     POLL,
   );
+  await client.call(token, 'POST', `/simulator/${connection.id}/inbound`, {
+    from: '5491155550102',
+    name: 'María Fernanda Gutiérrez de la Fuente',
+    body: 'Buenas tardes, quiero cambiar la dirección de entrega de mi pedido',
+  });
+  const served = await eventually(
+    () =>
+      client
+        .call<{ tickets: { id: number; uuid: string; contact: { number: string } }[] }>(
+          token,
+          'GET',
+          '/tickets?status=pending&showAll=true',
+        )
+        .then((list) => list.tickets.find((ticket) => ticket.contact.number === '5491155550102')),
+    Boolean,
+    'the second conversation',
+    POLL,
+  );
+  const me = await client.call<{ id: number }>(token, 'GET', '/auth/me');
+  await client.call(token, 'PUT', `/tickets/${served!.id}`, { status: 'open', userId: me.id });
+  servedUuid = served!.uuid;
 });
 afterAll(async () => {
   await browser?.close();
@@ -154,6 +177,56 @@ const settled = async (page: Page) => {
     );
 };
 
+// What is wrong with the chat as laid out: its header's parts (the contact's name, each button)
+// overlap or leave the header, the name is cut to a few letters, the composer's text box is squeezed,
+// or the contact drawer is not fully on screen.
+const chatProblemsOf = (page: Page) =>
+  page.evaluate(() => {
+    const problems: string[] = [];
+    const header = document.querySelector('main header');
+    const name = header?.querySelector('h2');
+    if (!header || !name) return ['no chat header'];
+    const box = header.getBoundingClientRect();
+    const parts = [name, ...Array.from(header.querySelectorAll('button'))].map((element) => ({
+      label: element.getAttribute('aria-label') ?? element.textContent ?? '',
+      rect: element.getBoundingClientRect(),
+    }));
+    for (const [index, { label, rect }] of parts.entries()) {
+      if (rect.left < box.left - 1 || rect.right > box.right + 1)
+        problems.push(`${label} leaves the header`);
+      for (const other of parts.slice(index + 1)) {
+        const overlaps =
+          Math.min(rect.right, other.rect.right) - Math.max(rect.left, other.rect.left) > 1 &&
+          Math.min(rect.bottom, other.rect.bottom) - Math.max(rect.top, other.rect.top) > 1;
+        if (overlaps) problems.push(`${label} overlaps ${other.label}`);
+      }
+    }
+    const nameWidth = name.getBoundingClientRect().width;
+    if (nameWidth < Math.min(100, name.scrollWidth))
+      problems.push(`the name is ${nameWidth} px wide`);
+    const input = document.querySelector('main textarea[aria-label]');
+    const inputWidth = input?.getBoundingClientRect().width ?? 0;
+    if (inputWidth < Math.min(200, box.width * 0.45))
+      problems.push(`the composer is ${Math.round(inputWidth)} px wide`);
+    const drawer = document
+      .querySelector('[data-testid="contact-drawer-number"]')
+      ?.closest('aside, .MuiDrawer-paper');
+    const drawerBox = drawer?.getBoundingClientRect();
+    if (!drawerBox || drawerBox.width === 0) problems.push('the contact drawer is not shown');
+    else if (drawerBox.left < -1 || drawerBox.right > window.innerWidth + 1)
+      problems.push('the contact drawer is off screen');
+    else {
+      // Its close button can be pressed: nothing (the app bar) lies over it.
+      const close = drawer!.querySelector('button');
+      const rect = close?.getBoundingClientRect();
+      const top =
+        rect && document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
+      if (!close || !top || !close.contains(top))
+        problems.push('the drawer’s close button is covered');
+    }
+    return problems;
+  });
+
 describe.each(['es', 'en'] as const)('every screen in %s', (language) => {
   let context: BrowserContext;
   let page: Page;
@@ -181,5 +254,45 @@ describe.each(['es', 'en'] as const)('every screen in %s', (language) => {
         });
     }
     expect(problems).toEqual([]);
+  });
+
+  // The chat stays usable with the contact drawer open: beside the chat where it has room, over it
+  // where it has not.
+  it.each(WIDTHS)('keeps the chat usable with the contact drawer at $width px', async (size) => {
+    await page.setViewportSize(size);
+    await page.goto(`${server.webUrl}/tickets/${servedUuid}`);
+    await page.locator('main textarea[aria-label]').waitFor();
+    const before = await chatProblemsOf(page);
+    // On a phone the actions that do not fit are under "more", not gone.
+    if (size.width < 600) {
+      await page
+        .getByRole('button', { name: language === 'es' ? 'Más acciones' : 'More actions' })
+        .click();
+      const items = await page.getByRole('menuitem').allTextContents();
+      expect(items).toEqual(
+        language === 'es'
+          ? ['Devolver', 'Transferir', 'Programar mensaje', 'Eliminar ticket']
+          : ['Return', 'Transfer', 'Schedule message', 'Delete ticket'],
+      );
+      await page.keyboard.press('Escape');
+      await page.getByRole('menu').waitFor({ state: 'detached' });
+    }
+    const drawerButton = page.locator('main header').getByRole('button', {
+      name: language === 'es' ? 'Datos del contacto' : 'Contact details',
+    });
+    await drawerButton.click();
+    await page.getByTestId('contact-drawer-number').waitFor();
+    const after = await chatProblemsOf(page);
+    if (GALLERY_WIDTHS.has(size.width))
+      await page.screenshot({
+        path: path.join(
+          gallery,
+          `conversation-contact-${size.width < 600 ? 'phone' : 'desktop'}-${language}.png`,
+        ),
+      });
+    expect({
+      closed: before.filter((problem) => problem !== 'the contact drawer is not shown'),
+      open: [...after, ...(await problemsOf(page))],
+    }).toEqual({ closed: [], open: [] });
   });
 });

@@ -22,6 +22,7 @@ import { useTranslation } from 'react-i18next';
 import { useConnectionsBadge } from '../../features/connections/use-connections-badge';
 import type { MenuGroup, MenuLink, MenuSection } from './menu-items';
 import { useServerVersion } from './use-shell-data';
+import { visuallyHidden } from '../../lib/visually-hidden';
 
 const DRAWER_WIDTH = 260;
 const MINI_DRAWER_WIDTH = 72;
@@ -30,19 +31,6 @@ const isActive = (pathname: string, to: string) =>
   to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`);
 
 type ItemProps = { open: boolean; onNavigate: () => void; nested?: boolean };
-
-// Screen readers get the badge's reason; the red '!' shows it on screen.
-const visuallyHidden = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  margin: '-1px',
-  padding: 0,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-  border: 0,
-} as const;
 
 const DrawerLink = ({
   entry,

@@ -4,7 +4,7 @@ import type { TicketView } from '@atendi/shared';
 import { lazyComponent } from '../../lib/lazy-component';
 import { useContactLiveUpdates } from './contact-drawer.api';
 
-const DRAWER_WIDTH = 320;
+export const DRAWER_WIDTH = 320;
 
 const DrawerSpinner = () => {
   const { t } = useTranslation();
@@ -21,26 +21,29 @@ const ContactDrawerContent = lazyComponent(
 );
 
 // SPEC §2 Tickets screen: the chat's contact drawer (notes, extra info, edit contact), at the right
-// of the conversation on wide screens and over it on narrow ones.
+// of the conversation where the chat keeps its room beside it, over it elsewhere.
 export const ContactDrawer = ({
   ticket,
   open,
-  isNarrow,
+  isOver,
   onClose,
 }: {
   ticket: TicketView;
   open: boolean;
-  isNarrow: boolean;
+  isOver: boolean;
   onClose: () => void;
 }) => {
   const { t } = useTranslation();
   useContactLiveUpdates();
-  if (isNarrow)
+  if (isOver)
     return (
       <Drawer
         anchor="right"
         open={open}
         onClose={onClose}
+        // A dialog's layer, above the app bar (which lies above the navigation drawer): its title
+        // and close button show.
+        sx={{ zIndex: (theme) => theme.zIndex.modal }}
         slotProps={{ paper: { sx: { width: DRAWER_WIDTH, maxWidth: '100%' } } }}
       >
         {open && <ContactDrawerContent ticket={ticket} onClose={onClose} />}

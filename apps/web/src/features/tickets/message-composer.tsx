@@ -135,10 +135,13 @@ const failureText: Record<RecorderFailure, string> = {
 export const MessageComposer = ({
   ticket,
   replyTo,
+  isCompact = false,
   onReplyChange,
 }: {
   ticket: TicketView;
   replyTo: ChatMessageView | null;
+  // Little room (a phone, the chat beside the contact drawer): the text gets a line of its own.
+  isCompact?: boolean;
   onReplyChange: (message: ChatMessageView | null) => void;
 }) => {
   const { t } = useTranslation();
@@ -311,6 +314,90 @@ export const MessageComposer = ({
   if (windowState.kind === 'closed')
     return <ClosedWindowBar ticket={ticket} neverWrote={windowState.neverWrote} />;
 
+  const tools = (
+    <>
+      <EmojiButton
+        disabled={isBusy}
+        onPick={insertEmoji}
+        onClosed={() => inputRef.current?.focus()}
+      />
+      <IconButton
+        aria-label={t('tickets.composer.attach')}
+        disabled={isBusy}
+        onClick={() => fileInputRef.current?.click()}
+      >
+        <AttachFileIcon />
+      </IconButton>
+      <input
+        ref={fileInputRef}
+        type="file"
+        multiple
+        hidden
+        accept={messageMediaExtensions.join(',')}
+        data-testid="composer-file-input"
+        onChange={addFiles}
+      />
+      <Tooltip title={t('tickets.composer.signHint')} describeChild>
+        <FormControlLabel
+          sx={{ mx: 0.5, mb: 0.5, flexShrink: 0 }}
+          control={
+            <Switch
+              size="small"
+              checked={isSigned}
+              onChange={(event) => toggleSign(event.target.checked)}
+            />
+          }
+          label={<Typography variant="body2">{t('tickets.composer.sign')}</Typography>}
+        />
+      </Tooltip>
+    </>
+  );
+  // Not a TextField (see the inbox's search field in ticket-list-pane.tsx).
+  const input = (
+    <OutlinedInput
+      fullWidth
+      multiline
+      maxRows={MAX_ROWS}
+      size="small"
+      placeholder={t('tickets.composer.placeholder')}
+      value={text}
+      disabled={sendMedia.isPending}
+      inputRef={inputRef}
+      onChange={(event) => setText(event.target.value)}
+      onKeyDown={onKeyDown}
+      slotProps={{
+        input: {
+          'aria-label': t('tickets.composer.label'),
+          'aria-autocomplete': 'list',
+          'aria-controls': quickAnswers.isOpen ? QUICK_ANSWERS_LIST_ID : undefined,
+          'aria-activedescendant': quickAnswers.activeId,
+        },
+      }}
+    />
+  );
+  const sendButton = sendMedia.isPending ? (
+    <Box sx={{ p: 1, display: 'grid', placeItems: 'center' }}>
+      <CircularProgress size={24} aria-label={t('tickets.composer.sending')} />
+    </Box>
+  ) : showsMic ? (
+    <IconButton
+      color="primary"
+      aria-label={t('tickets.composer.record')}
+      onClick={() => void recorder.start()}
+    >
+      <MicIcon />
+    </IconButton>
+  ) : (
+    <IconButton
+      color="primary"
+      aria-label={t('tickets.composer.send')}
+      disabled={!text.trim() && files.length === 0}
+      onClick={submit}
+    >
+      <SendIcon />
+    </IconButton>
+  );
+
   return (
     <Box
       sx={{
@@ -373,85 +460,24 @@ export const MessageComposer = ({
         }}
       >
         {recorder.state === 'idle' ? (
-          <>
-            <EmojiButton
-              disabled={isBusy}
-              onPick={insertEmoji}
-              onClosed={() => inputRef.current?.focus()}
-            />
-            <IconButton
-              aria-label={t('tickets.composer.attach')}
-              disabled={isBusy}
-              onClick={() => fileInputRef.current?.click()}
-            >
-              <AttachFileIcon />
-            </IconButton>
-            <input
-              ref={fileInputRef}
-              type="file"
-              multiple
-              hidden
-              accept={messageMediaExtensions.join(',')}
-              data-testid="composer-file-input"
-              onChange={addFiles}
-            />
-            <Tooltip title={t('tickets.composer.signHint')} describeChild>
-              <FormControlLabel
-                sx={{ mx: 0.5, mb: 0.5, flexShrink: 0 }}
-                control={
-                  <Switch
-                    size="small"
-                    checked={isSigned}
-                    onChange={(event) => toggleSign(event.target.checked)}
-                  />
-                }
-                label={<Typography variant="body2">{t('tickets.composer.sign')}</Typography>}
-              />
-            </Tooltip>
-            {/* Not a TextField (see the inbox's search field in ticket-list-pane.tsx). */}
-            <OutlinedInput
-              fullWidth
-              multiline
-              maxRows={MAX_ROWS}
-              size="small"
-              placeholder={t('tickets.composer.placeholder')}
-              value={text}
-              disabled={sendMedia.isPending}
-              inputRef={inputRef}
-              onChange={(event) => setText(event.target.value)}
-              onKeyDown={onKeyDown}
-              slotProps={{
-                input: {
-                  'aria-label': t('tickets.composer.label'),
-                  'aria-autocomplete': 'list',
-                  'aria-controls': quickAnswers.isOpen ? QUICK_ANSWERS_LIST_ID : undefined,
-                  'aria-activedescendant': quickAnswers.activeId,
-                },
-              }}
-            />
-            {sendMedia.isPending ? (
-              <Box sx={{ p: 1, display: 'grid', placeItems: 'center' }}>
-                <CircularProgress size={24} aria-label={t('tickets.composer.sending')} />
-              </Box>
-            ) : showsMic ? (
-              <IconButton
-                color="primary"
-                aria-label={t('tickets.composer.record')}
-                onClick={() => void recorder.start()}
-              >
-                <MicIcon />
-              </IconButton>
-            ) : (
-              <IconButton
-                color="primary"
-                aria-label={t('tickets.composer.send')}
-                disabled={!text.trim() && files.length === 0}
-                onClick={submit}
-              >
-                <SendIcon />
-              </IconButton>
-            )}
-          </>
+          isCompact ? (
+            // Little room: the text and its send button on a line of their own, the tools below.
+            <Stack sx={{ flex: 1, minWidth: 0 }}>
+              <Stack direction="row" spacing={0.5} sx={{ alignItems: 'flex-end' }}>
+                {input}
+                {sendButton}
+              </Stack>
+              <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+                {tools}
+              </Stack>
+            </Stack>
+          ) : (
+            <>
+              {tools}
+              {input}
+              {sendButton}
+            </>
+          )
         ) : (
           <RecordingBar
             state={recorder.state}

@@ -1,8 +1,22 @@
 import { useState, type ReactNode } from 'react';
-import { Avatar, Box, Button, IconButton, Stack, Tooltip, Typography } from '@mui/material';
+import {
+  Avatar,
+  Box,
+  Button,
+  IconButton,
+  ListItemIcon,
+  ListItemText,
+  Menu,
+  MenuItem,
+  Stack,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
+import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
 import ReplayIcon from '@mui/icons-material/Replay';
 import ScheduleSendIcon from '@mui/icons-material/ScheduleSend';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
@@ -26,51 +40,101 @@ const ScheduleDialog = lazyDialog(() =>
   import('./schedule-dialog').then((module) => module.ScheduleDialog),
 );
 
-// A labelled button, or on a narrow screen an icon with the label as its name and tooltip.
-const ActionButton = ({
-  label,
-  icon,
-  isCompact,
-  isPrimary = false,
-  disabled,
-  onClick,
-}: {
+// How much room the header's actions have: labelled buttons, icons, or (on a phone, or beside the
+// contact drawer) the main action as an icon and the rest under "more".
+export type HeaderDensity = 'labels' | 'icons' | 'menu';
+
+type HeaderAction = {
+  key: string;
   label: string;
   icon: ReactNode;
-  isCompact: boolean;
-  isPrimary?: boolean;
-  disabled: boolean;
   onClick: () => void;
-}) =>
-  isCompact ? (
-    <Tooltip title={label}>
+  disabled: boolean;
+  // The action the header is for (accept, resolve, reopen): always in sight.
+  isMain?: boolean;
+  // An icon even where labels fit: three labelled buttons crowd the header beside the list.
+  prefersIcon?: boolean;
+  tooltip?: string;
+};
+
+const ActionButton = ({ action, isIcon }: { action: HeaderAction; isIcon: boolean }) =>
+  isIcon ? (
+    <Tooltip title={action.tooltip ?? action.label}>
       {/* The span keeps the tooltip working while the button is disabled. */}
       <span>
-        <IconButton aria-label={label} color="primary" disabled={disabled} onClick={onClick}>
-          {icon}
+        <IconButton
+          aria-label={action.label}
+          color={action.key === 'delete' ? 'default' : 'primary'}
+          disabled={action.disabled}
+          onClick={action.onClick}
+        >
+          {action.icon}
         </IconButton>
       </span>
     </Tooltip>
   ) : (
     <Button
       size="small"
-      variant={isPrimary ? 'contained' : 'outlined'}
-      startIcon={icon}
-      disabled={disabled}
-      onClick={onClick}
+      variant={action.isMain ? 'contained' : 'outlined'}
+      startIcon={action.icon}
+      disabled={action.disabled}
+      onClick={action.onClick}
+      sx={{ whiteSpace: 'nowrap' }}
     >
-      {label}
+      {action.label}
     </Button>
   );
 
-// The chat's title bar with the status actions of SPEC §4. Narrow screens get a way back to the list.
+const MoreActions = ({ actions }: { actions: HeaderAction[] }) => {
+  const { t } = useTranslation();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  if (actions.length === 0) return null;
+  return (
+    <>
+      <Tooltip title={t('tickets.actions.more')}>
+        <IconButton
+          aria-label={t('tickets.actions.more')}
+          aria-haspopup="menu"
+          aria-expanded={anchor !== null}
+          onClick={(event) => setAnchor(event.currentTarget)}
+        >
+          <MoreVertIcon />
+        </IconButton>
+      </Tooltip>
+      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+        {actions.map((action) => (
+          <MenuItem
+            key={action.key}
+            disabled={action.disabled}
+            onClick={() => {
+              setAnchor(null);
+              action.onClick();
+            }}
+          >
+            <ListItemIcon>{action.icon}</ListItemIcon>
+            <ListItemText>{action.label}</ListItemText>
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+};
+
+// The chat's title bar with the status actions of SPEC §4 and the contact drawer's button. Narrow
+// screens get a way back to the list.
 export const TicketChatHeader = ({
   ticket,
   isNarrow,
+  density,
+  isContactOpen,
+  onContactToggle,
   onAccepted,
 }: {
   ticket: TicketView;
   isNarrow: boolean;
+  density: HeaderDensity;
+  isContactOpen: boolean;
+  onContactToggle: () => void;
   onAccepted: (ticket: TicketView) => void;
 }) => {
   const { t } = useTranslation();
@@ -119,8 +183,81 @@ export const TicketChatHeader = ({
       : null,
   ].filter(Boolean);
 
+  const actions: HeaderAction[] = [
+    ...(ticket.status === 'open' && canAct
+      ? [
+          {
+            key: 'return',
+            label: t('tickets.actions.return'),
+            icon: <UndoIcon />,
+            disabled: isBusy,
+            onClick: () => changeStatus('pending'),
+          },
+          {
+            key: 'transfer',
+            label: t('tickets.actions.transfer'),
+            icon: <SwapHorizIcon />,
+            prefersIcon: true,
+            disabled: isBusy,
+            onClick: () => setIsTransferring(true),
+          },
+          {
+            key: 'resolve',
+            label: t('tickets.actions.resolve'),
+            icon: <CheckCircleOutlineIcon />,
+            isMain: true,
+            disabled: isBusy,
+            onClick: () => changeStatus('closed'),
+          },
+        ]
+      : []),
+    ...(ticket.status === 'closed'
+      ? [
+          {
+            key: 'reopen',
+            label: t('tickets.actions.reopen'),
+            icon: <ReplayIcon />,
+            isMain: true,
+            disabled: isBusy,
+            onClick: () => changeStatus('open'),
+          },
+        ]
+      : []),
+    // SPEC §2 options menu: schedule a message to this contact, whatever the ticket's state.
+    ...(hasSchedules
+      ? [
+          {
+            key: 'schedule',
+            label: t('tickets.actions.schedule'),
+            icon: <ScheduleSendIcon />,
+            prefersIcon: true,
+            disabled: false,
+            onClick: () => setIsScheduling(true),
+          },
+        ]
+      : []),
+    ...(canDelete
+      ? [
+          {
+            key: 'delete',
+            label: t('tickets.actions.deleteTicket'),
+            tooltip: t('tickets.actions.delete'),
+            icon: <DeleteOutlineIcon />,
+            prefersIcon: true,
+            disabled: isBusy,
+            onClick: () => setIsConfirmingDelete(true),
+          },
+        ]
+      : []),
+  ];
+  // Where room is short the main action stays in sight (as an icon) and the rest go under "more";
+  // a pending ticket's labelled "Aceptar" is its main action.
+  const inSight = density === 'menu' ? actions.filter((action) => action.isMain === true) : actions;
+  const inMenu = density === 'menu' ? actions.filter((action) => action.isMain !== true) : [];
+
   return (
     <Stack
+      component="header"
       direction="row"
       spacing={1}
       sx={{
@@ -177,7 +314,7 @@ export const TicketChatHeader = ({
       </Box>
       <Stack
         direction="row"
-        spacing={isNarrow ? 0 : 1}
+        spacing={density === 'labels' ? 1 : 0}
         sx={{
           alignItems: 'center',
           flexShrink: 0,
@@ -193,66 +330,23 @@ export const TicketChatHeader = ({
             {t('tickets.actions.accept')}
           </Button>
         )}
-        {ticket.status === 'open' && canAct && (
-          <>
-            <ActionButton
-              label={t('tickets.actions.return')}
-              icon={<UndoIcon />}
-              isCompact={isNarrow}
-              disabled={isBusy}
-              onClick={() => changeStatus('pending')}
-            />
-            <ActionButton
-              label={t('tickets.actions.transfer')}
-              icon={<SwapHorizIcon />}
-              // An icon, like delete: three labelled buttons crowd the header beside the list.
-              isCompact
-              disabled={isBusy}
-              onClick={() => setIsTransferring(true)}
-            />
-            <ActionButton
-              label={t('tickets.actions.resolve')}
-              icon={<CheckCircleOutlineIcon />}
-              isCompact={isNarrow}
-              isPrimary
-              disabled={isBusy}
-              onClick={() => changeStatus('closed')}
-            />
-          </>
-        )}
-        {ticket.status === 'closed' && (
+        {inSight.map((action) => (
           <ActionButton
-            label={t('tickets.actions.reopen')}
-            icon={<ReplayIcon />}
-            isCompact={isNarrow}
-            disabled={isBusy}
-            onClick={() => changeStatus('open')}
+            key={action.key}
+            action={action}
+            isIcon={density !== 'labels' || action.prefersIcon === true}
           />
-        )}
-        {/* SPEC §2 options menu: schedule a message to this contact, whatever the ticket's state. */}
-        {hasSchedules && (
-          <ActionButton
-            label={t('tickets.actions.schedule')}
-            icon={<ScheduleSendIcon />}
-            isCompact
-            disabled={false}
-            onClick={() => setIsScheduling(true)}
-          />
-        )}
-        {canDelete && (
-          <Tooltip title={t('tickets.actions.delete')}>
-            {/* The span keeps the tooltip working while the button is disabled. */}
-            <span>
-              <IconButton
-                aria-label={t('tickets.actions.deleteTicket')}
-                disabled={isBusy}
-                onClick={() => setIsConfirmingDelete(true)}
-              >
-                <DeleteOutlineIcon />
-              </IconButton>
-            </span>
-          </Tooltip>
-        )}
+        ))}
+        <MoreActions actions={inMenu} />
+        <Tooltip title={t('tickets.contactDrawer.open')}>
+          <IconButton
+            aria-label={t('tickets.contactDrawer.open')}
+            aria-expanded={isContactOpen}
+            onClick={onContactToggle}
+          >
+            <InfoOutlinedIcon />
+          </IconButton>
+        </Tooltip>
       </Stack>
       <TransferDialog
         open={isTransferring}

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Box, CircularProgress, IconButton, Stack, Tooltip, Typography } from '@mui/material';
-import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
+import { Box, CircularProgress, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
@@ -9,11 +8,12 @@ import type { ChatMessageView, TicketEvent, TicketView } from '@atendi/shared';
 import { ApiError } from '../../api/http-client';
 import { useCompanyEvent, useSocket, useSocketRoom } from '../../api/socket';
 import { ERROR_TOAST_MS, errorText } from '../../api/toasts';
-import { ContactDrawer } from './contact-drawer';
+import { useElementWidth } from '../../lib/use-element-width';
+import { ContactDrawer, DRAWER_WIDTH } from './contact-drawer';
 import { MessageComposer } from './message-composer';
 import { MessageList } from './message-list';
 import { ScheduledMessages } from './scheduled-messages';
-import { TicketChatHeader } from './ticket-chat-header';
+import { TicketChatHeader, type HeaderDensity } from './ticket-chat-header';
 import { ticketsKeys, useTicket, useTicketViewer, type TicketViewer } from './tickets.api';
 
 // Live messages of this ticket while it is open (SPEC §7 joinChatBox); once joined, the messages load
@@ -80,6 +80,19 @@ const useLeaveOnLoadError = (error: Error | null, hasTicket: boolean) => {
   }, [error, hasTicket, navigate, t]);
 };
 
+// The chat's own width (beside the list, and beside the contact drawer when it is open) decides
+// how its header and composer fit, not the window's.
+const CHAT_MIN_BESIDE_DRAWER = 560;
+const HEADER_LABELS_FROM = 640;
+const HEADER_ICONS_FROM = 460;
+const COMPACT_COMPOSER = 520;
+
+const headerDensity = (chatWidth: number | undefined, isNarrow: boolean): HeaderDensity => {
+  if (chatWidth === undefined) return isNarrow ? 'menu' : 'labels';
+  if (chatWidth >= HEADER_LABELS_FROM) return 'labels';
+  return chatWidth >= HEADER_ICONS_FROM ? 'icons' : 'menu';
+};
+
 export const TicketChat = ({
   ticketRef,
   isNarrow,
@@ -96,6 +109,7 @@ export const TicketChat = ({
   const { data: ticket, error } = useTicket(ticketRef);
   const [replyTo, setReplyTo] = useState<ChatMessageView | null>(null);
   const [isContactOpen, setIsContactOpen] = useState(false);
+  const [ref, width] = useElementWidth<HTMLDivElement>();
   useLeaveOnLoadError(error, Boolean(ticket));
 
   // An old link by numeric id (SPEC §2) moves to the ticket's uuid address.
@@ -119,35 +133,23 @@ export const TicketChat = ({
   }
 
   const isWritable = canWrite(ticket, viewer);
+  // The drawer sits beside the chat only where the chat keeps its room; elsewhere it lies over it.
+  const isDrawerOver =
+    isNarrow || (width !== undefined && width - DRAWER_WIDTH < CHAT_MIN_BESIDE_DRAWER);
+  const chatWidth =
+    width === undefined ? undefined : isContactOpen && !isDrawerOver ? width - DRAWER_WIDTH : width;
   return (
-    <Stack direction="row" sx={{ flex: 1, minHeight: 0, minWidth: 0 }}>
+    <Stack ref={ref} direction="row" sx={{ flex: 1, minHeight: 0, minWidth: 0 }}>
       <Stack sx={{ flex: 1, minHeight: 0, minWidth: 0 }}>
         <ChatRoom ticketId={ticket.id} />
-        <Stack direction="row" sx={{ flexShrink: 0 }}>
-          <Box sx={{ flex: 1, minWidth: 0 }}>
-            <TicketChatHeader ticket={ticket} isNarrow={isNarrow} onAccepted={onAccepted} />
-          </Box>
-          {/* Continues the header's bottom line. */}
-          <Box
-            sx={{
-              display: 'flex',
-              alignItems: 'center',
-              pr: 1,
-              borderBottom: 1,
-              borderColor: 'divider',
-            }}
-          >
-            <Tooltip title={t('tickets.contactDrawer.open')}>
-              <IconButton
-                aria-label={t('tickets.contactDrawer.open')}
-                aria-expanded={isContactOpen}
-                onClick={() => setIsContactOpen((isOpen) => !isOpen)}
-              >
-                <InfoOutlinedIcon />
-              </IconButton>
-            </Tooltip>
-          </Box>
-        </Stack>
+        <TicketChatHeader
+          ticket={ticket}
+          isNarrow={isNarrow}
+          density={headerDensity(chatWidth, isNarrow)}
+          isContactOpen={isContactOpen}
+          onContactToggle={() => setIsContactOpen((isOpen) => !isOpen)}
+          onAccepted={onAccepted}
+        />
         <MessageList
           key={ticket.id}
           ticket={ticket}
@@ -156,7 +158,12 @@ export const TicketChat = ({
           footer={<ScheduledMessages contactId={ticket.contactId} />}
         />
         {isWritable ? (
-          <MessageComposer ticket={ticket} replyTo={replyTo} onReplyChange={setReplyTo} />
+          <MessageComposer
+            ticket={ticket}
+            replyTo={replyTo}
+            isCompact={chatWidth !== undefined ? chatWidth < COMPACT_COMPOSER : isNarrow}
+            onReplyChange={setReplyTo}
+          />
         ) : (
           <ComposerNotice ticket={ticket} />
         )}
@@ -164,7 +171,7 @@ export const TicketChat = ({
       <ContactDrawer
         ticket={ticket}
         open={isContactOpen}
-        isNarrow={isNarrow}
+        isOver={isDrawerOver}
         onClose={() => setIsContactOpen(false)}
       />
     </Stack>

@@ -11,6 +11,7 @@ import { useNotificationPermissionRequest } from './notifications';
 import { TicketChat } from './ticket-chat';
 import { TicketListPane, type ListState } from './ticket-list-pane';
 import { ticketsKeys, useTicketsLiveUpdates } from './tickets.api';
+import { visuallyHidden } from '../../lib/visually-hidden';
 
 // SPEC §7 Real-time: the lists of every status and the notifications; the helper rejoins on
 // reconnect. Once joined, the lists load again: a ticket that changed before the rooms were joined
@@ -25,24 +26,13 @@ const useTicketRooms = () => {
 };
 
 // The main box's toolbar and padding (app-layout.tsx) leave this much of the window to the inbox.
+// On a phone the inbox takes the whole width and height below the toolbar (no padding, no frame),
+// as chat apps do: every pixel goes to the conversation.
 const paneHeight = {
-  xs: 'calc(100dvh - 88px)',
+  xs: 'calc(100dvh - 56px)',
   sm: 'calc(100dvh - 96px)',
   md: 'calc(100dvh - 112px)',
 };
-
-// Named for screen readers; the panes speak for themselves on screen.
-const visuallyHidden = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  margin: '-1px',
-  padding: 0,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-  border: 0,
-} as const;
 
 const NoTicketSelected = () => {
   const { t } = useTranslation();
@@ -119,7 +109,16 @@ export const TicketsPage = () => {
       </Typography>
       <Paper
         variant="outlined"
-        sx={{ display: 'flex', height: paneHeight, minHeight: 420, overflow: 'hidden' }}
+        sx={{
+          display: 'flex',
+          height: paneHeight,
+          minHeight: 420,
+          overflow: 'hidden',
+          m: { xs: -2, sm: 0 },
+          border: { xs: 0, sm: 1 },
+          borderColor: { sm: 'divider' },
+          borderRadius: { xs: 0, sm: 1 },
+        }}
       >
         {isNarrow ? (
           <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
