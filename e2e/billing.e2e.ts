@@ -63,6 +63,9 @@ describe('billing', () => {
     // …and any other page sends it to the restricted-access page.
     await page.goto(`${server.webUrl}/tickets`);
     await page.waitForURL('**/restricted-access');
+    // The page load restored the session before the texts were here: its due-date toast still says
+    // what it warns about.
+    await page.getByRole('alert').filter({ hasText: 'Su suscripción venció el' }).waitFor();
     await page.getByRole('link', { name: 'Renovar suscripción' }).click();
     await page.waitForURL('**/subscriptions');
     await page.getByRole('link', { name: 'Suscribirse' }).click();

@@ -28,7 +28,7 @@ const rememberCampaignFlag = (user: SessionUser) => {
 const startSession = (auth: AuthResponse, afterLogin: string | null) => {
   rememberCampaignFlag(auth.user);
   setSession(auth, afterLogin);
-  warnIfDueSoon(auth.companyDueDate ?? auth.user.company?.dueDate);
+  warnIfDueSoon(auth.companyDueDate ?? auth.user.company?.dueDate, auth.companyStatus);
 };
 
 export const login = async (input: LoginInput) => {

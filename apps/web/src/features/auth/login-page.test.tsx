@@ -137,4 +137,30 @@ describe('login page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Suscripciones' })).toBeTruthy();
     expect(await screen.findByText('Su suscripción vence en 2 días.')).toBeTruthy();
   });
+
+  it('tells a suspended company nothing about its due date: the restriction is the reason', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'POST /auth/login': () =>
+            jsonResponse(
+              200,
+              makeAuth({
+                companyStatus: 'suspended',
+                companyDueDate: new Date(Date.now() + 2 * DAY_MS).toISOString(),
+              }),
+            ),
+          'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
+          'GET /settings/': () => jsonResponse(200, []),
+        }),
+      ),
+    );
+    renderApp('/login');
+
+    await fillAndSubmit();
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Suscripciones' })).toBeTruthy();
+    expect(screen.queryByText(/vence en/)).toBeNull();
+  });
 });
