@@ -16,11 +16,24 @@ export const removeFromPages = <
   data: D | undefined,
   key: K,
   id: number,
-): D | undefined =>
-  data && {
-    ...data,
-    pages: data.pages.map((page) => ({ ...page, [key]: page[key].filter((row) => row.id !== id) })),
-  };
+): D | undefined => {
+  if (!data) return data;
+  const isListed = data.pages.some((page) => page[key].some((row) => row.id === id));
+  if (!isListed) return data;
+  const pages = data.pages.map((page) => ({
+    ...page,
+    [key]: page[key].filter((row) => row.id !== id),
+  }));
+  return { ...data, pages: withCount(pages, -1) };
+};
+
+// The list's total (a page's `count`, shown in titles like "Contactos (12)") follows a row inserted
+// or removed live; each page repeats it, so every page's changes.
+const withCount = <P>(pages: P[], change: number): P[] =>
+  pages.map((page) => {
+    const count = (page as { count?: unknown }).count;
+    return typeof count === 'number' ? { ...page, count: Math.max(0, count + change) } : page;
+  });
 
 // Replaces the row where it is listed; otherwise puts it first when it belongs in this list (the
 // list's search matches it).
@@ -46,7 +59,7 @@ export const upsertIntoPages = <
     };
   if (!belongs) return data;
   const [first, ...rest] = data.pages;
-  return { ...data, pages: [{ ...first, [key]: [row, ...first[key]] }, ...rest] };
+  return { ...data, pages: withCount([{ ...first, [key]: [row, ...first[key]] }, ...rest], 1) };
 };
 
 // Pages are offsets: a live insert can push a row onto the next page, so each row shows once.

@@ -72,6 +72,7 @@ describe('contacts page', () => {
     });
     const user = setupUser();
     renderPage(<ContactsPage />, '/contacts', makeAuth());
+    expect(await screen.findByRole('heading', { level: 1, name: 'Contactos (0)' })).toBeTruthy();
     await user.click(await screen.findByRole('button', { name: 'Agregar contacto' }));
     const dialog = await screen.findByRole('dialog');
     await fill(user, within(dialog).getByLabelText('Nombre'), 'Carla Gómez');
@@ -87,6 +88,15 @@ describe('contacts page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await screen.findByText('Carla Gómez')).toBeTruthy();
+    // The title counts the new contact at once (and once, whatever live event follows).
+    expect(screen.getByRole('heading', { level: 1, name: 'Contactos (1)' })).toBeTruthy();
+    act(() =>
+      socket().receive('company-1-contact', {
+        action: 'create',
+        contact: detailOf(makeContact({ id: 9, name: 'Carla Gómez' })),
+      }),
+    );
+    expect(screen.getByRole('heading', { level: 1, name: 'Contactos (1)' })).toBeTruthy();
     const posted = fetchMock.mock.calls
       .filter(([, init]) => init?.method === 'POST')
       .map(([, init]) => bodyOf(init!));
@@ -131,6 +141,7 @@ describe('contacts page', () => {
     const confirm = await screen.findByRole('dialog');
     await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
     await waitFor(() => expect(screen.queryByText('Lucía Pérez')).toBeNull());
+    expect(await screen.findByRole('heading', { level: 1, name: 'Contactos (0)' })).toBeTruthy();
   });
 
   it('opens the contact’s conversation, also when it already has one waiting', async () => {
