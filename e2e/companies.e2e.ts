@@ -71,4 +71,24 @@ describe('companies administration', () => {
     await page.getByRole('heading', { name: 'Tickets' }).waitFor();
     await context.close();
   });
+
+  it('a new company signs up and its admin, by their own name, lands on the getting-started checklist', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.webUrl}/signup`);
+    await page.getByRole('textbox', { name: 'Nombre de la empresa' }).fill('Pizzería Don Mario');
+    await page.getByRole('textbox', { name: 'Su nombre' }).fill('Mario Rossi');
+    await page.getByRole('textbox', { name: 'Correo electrónico' }).fill('mario@donmario.test');
+    await page.getByLabel('Contraseña').fill('Pizzas2026');
+    await page.getByRole('combobox', { name: 'Plan' }).waitFor();
+    await page.getByRole('button', { name: 'Registrarse' }).click();
+
+    await page.getByRole('heading', { name: 'Primeros pasos' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    // The admin is a person: the dashboard lists them, not the company, among the agents.
+    await expect
+      .poll(() => page.getByRole('main').innerText(), { timeout: 10_000 })
+      .toContain('Mario Rossi');
+    await context.close();
+  });
 });

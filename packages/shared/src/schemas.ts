@@ -65,6 +65,9 @@ export const strongPassword = z
 
 export const signupSchema = z.object({
   name: z.string().trim().min(2).max(50),
+  // The first admin's own name (a person, who signs messages and is listed among the agents). SPEC §7's
+  // payload has none: without it the admin is named as the company, as before.
+  userName: z.string().trim().min(2).max(50).optional(),
   email,
   phone: z
     .string()

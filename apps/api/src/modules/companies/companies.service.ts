@@ -287,7 +287,7 @@ export const signup = async (db: Db, input: SignupInput, platformCompanyId: numb
     dueDate: addDays(SIGNUP_DEFAULTS.trialDays),
     recurrence: input.recurrence ?? SIGNUP_DEFAULTS.recurrence,
     campaignsEnabled: SIGNUP_DEFAULTS.campaignsEnabled,
-    adminName: input.name,
+    adminName: input.userName ?? input.name,
     adminPassword: input.password,
   });
   return (await withPlans(db, [company]))[0];

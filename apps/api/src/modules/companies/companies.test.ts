@@ -115,6 +115,24 @@ describe('sign-up (POST /companies/cadastro)', () => {
     });
   });
 
+  it('names the first admin after the person who signed up, and after the company when no name is sent', async () => {
+    const named = signupPayload({ userName: '  Marta Díaz ' });
+    expect((await signup(named)).statusCode).toBe(201);
+    const marta = await login(t.app, named.email, named.password);
+    const me = await t.app.inject({ method: 'GET', url: '/auth/me', headers: auth(marta) });
+    expect(me.json()).toMatchObject({ name: 'Marta Díaz', company: { name: named.name } });
+
+    const unnamed = signupPayload();
+    expect((await signup(unnamed)).statusCode).toBe(201);
+    const admin = await login(t.app, unnamed.email, unnamed.password);
+    const other = await t.app.inject({ method: 'GET', url: '/auth/me', headers: auth(admin) });
+    expect(other.json()).toMatchObject({ name: unnamed.name });
+
+    const tooShort = await signup(signupPayload({ userName: 'M' }));
+    expect(tooShort.statusCode).toBe(400);
+    expect(tooShort.json()).toMatchObject({ error: 'ERR_VALIDATION' });
+  });
+
   it('applies the trial defaults even when the client asks for another status, due date or campaigns', async () => {
     const res = await signup(
       signupPayload({

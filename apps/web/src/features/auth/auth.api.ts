@@ -31,9 +31,10 @@ const startSession = (auth: AuthResponse, afterLogin: string | null) => {
   warnIfDueSoon(auth.companyDueDate ?? auth.user.company?.dueDate, auth.companyStatus);
 };
 
-export const login = async (input: LoginInput) => {
+// `landing`: where the app opens instead of the profile's home (a new company's checklist).
+export const login = async (input: LoginInput, landing?: string) => {
   const auth = await call(authContract.login, { body: input });
-  startSession(auth, homePathFor(auth));
+  startSession(auth, landing ?? homePathFor(auth));
   return auth;
 };
 

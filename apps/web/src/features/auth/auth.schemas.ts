@@ -21,6 +21,7 @@ const newPassword = z
 
 export const signupFormSchema = z.object({
   name: requiredName,
+  userName: requiredName,
   email: requiredEmail,
   phone: z.string().trim().max(12, 'validation.phone').regex(/^\d*$/, 'validation.phone'),
   password: newPassword,

@@ -1,7 +1,8 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { jsonResponse, makePlan, mockApi } from '../../test/fixtures';
+import { getSessionState } from '../../api/session';
+import { jsonResponse, makeAuth, makePlan, mockApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
 import { SignupPage } from './signup-page';
 import { LoginPage } from './login-page';
@@ -11,6 +12,7 @@ const plans = [makePlan({ id: 3, name: 'Basic', value: 39 }), makePlan({ id: 4, 
 const fillForm = async () => {
   const user = userEvent.setup();
   await user.type(await screen.findByRole('textbox', { name: 'Nombre de la empresa' }), 'Acme');
+  await user.type(screen.getByRole('textbox', { name: 'Su nombre' }), 'Marta Díaz');
   await user.type(screen.getByRole('textbox', { name: 'Correo electrónico' }), 'boss@acme.com');
   await user.type(
     screen.getByRole('textbox', { name: 'Teléfono con código de área' }),
@@ -28,8 +30,9 @@ const fillForm = async () => {
 };
 
 describe('sign-up page', () => {
-  it('creates the company with the chosen plan, then goes to login', async () => {
+  it('creates the company with the chosen plan and its admin by name, and signs them in on the checklist', async () => {
     let body: Record<string, unknown> = {};
+    let loginBody: Record<string, unknown> = {};
     vi.stubGlobal(
       'fetch',
       vi.fn(
@@ -39,19 +42,26 @@ describe('sign-up page', () => {
             body = JSON.parse(String(init.body));
             return jsonResponse(201, { id: 9 });
           },
+          'POST /auth/login': (init) => {
+            loginBody = JSON.parse(String(init.body));
+            return jsonResponse(200, makeAuth());
+          },
         }),
       ),
     );
     renderPage(<SignupPage />, '/signup?companyId=5', null, {
-      routes: { '/login': <LoginPage /> },
+      routes: { '/login': <LoginPage />, '/': <h1>Primeros pasos</h1> },
     });
 
     await fillForm();
 
-    expect(await screen.findByText('¡Empresa creada con éxito! Ahora inicie sesión.')).toBeTruthy();
-    expect(await screen.findByRole('heading', { level: 1, name: 'Iniciar sesión' })).toBeTruthy();
+    expect(await screen.findByText(/¡Bienvenido! Su empresa está lista/)).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Primeros pasos' })).toBeTruthy();
+    expect(getSessionState().status).toBe('authenticated');
+    expect(loginBody).toEqual({ email: 'boss@acme.com', password: 'Secreta12' });
     expect(body).toMatchObject({
       name: 'Acme',
+      userName: 'Marta Díaz',
       email: 'boss@acme.com',
       phone: '521551234567',
       password: 'Secreta12',

@@ -9,7 +9,7 @@ import { toastError } from '../../api/toasts';
 import { registerMui } from '../../lib/forms';
 import { AuthLayout } from './auth-layout';
 import { usePublicPlans } from '../../api/queries/plans';
-import { signup } from './auth.api';
+import { login, signup } from './auth.api';
 import { signupFormSchema, type SignupFormValues } from './auth.schemas';
 
 export const SignupPage = () => {
@@ -28,7 +28,7 @@ export const SignupPage = () => {
     formState: { errors, isSubmitting },
   } = useForm<SignupFormValues>({
     resolver: zodResolver(signupFormSchema),
-    defaultValues: { name: '', email: '', phone: '', password: '', planId: '' },
+    defaultValues: { name: '', userName: '', email: '', phone: '', password: '', planId: '' },
   });
 
   const firstPlanId = plans.data?.[0]?.id;
@@ -44,10 +44,19 @@ export const SignupPage = () => {
         planId: Number(values.planId),
         ...(referrerCompanyId ? { companyId: referrerCompanyId } : {}),
       });
-      toast.success(t('signup.success'));
-      navigate('/login', { replace: true });
     } catch (error) {
       toastError(error);
+      return;
+    }
+    // The new admin is in at once, on the getting-started checklist (the dashboard's first card):
+    try {
+      await login({ email: values.email, password: values.password }, '/');
+      toast.success(t('signup.welcome'));
+      navigate('/', { replace: true });
+    } catch {
+      // The company exists; only the sign-in failed (the network): the login page takes it from here.
+      toast.success(t('signup.success'));
+      navigate('/login', { replace: true });
     }
   };
 
@@ -66,6 +75,13 @@ export const SignupPage = () => {
           autoFocus
           fullWidth
           {...fieldError('name')}
+        />
+        <TextField
+          {...registerMui(register, 'userName')}
+          label={t('signup.userName')}
+          autoComplete="name"
+          fullWidth
+          {...fieldError('userName', t('signup.userNameHint'))}
         />
         <TextField
           {...registerMui(register, 'email')}
