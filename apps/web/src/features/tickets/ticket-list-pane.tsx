@@ -44,6 +44,8 @@ export type ListState = {
   tab: ListTab;
   // The open tab's sub-list: tickets being served ('open') or waiting ('pending').
   openList: 'open' | 'pending';
+  // Whether the sub-list was chosen (by the agent, or once where the work is when the inbox opened).
+  isOpenListChosen: boolean;
   showAll: boolean;
   searchInput: string;
   searchTags: number[];
@@ -116,6 +118,19 @@ export const TicketListPane = ({
   const [isCreating, setIsCreating] = useState(false);
   const [peeked, setPeeked] = useState<TicketView | null>(null);
 
+  // The inbox opens where the work is: on the waiting list when conversations wait and the agent
+  // serves none. Once: after that the agent's choice stands.
+  const hasServed = open.isSuccess ? open.tickets.length > 0 : null;
+  const hasWaiting = pending.isSuccess ? pending.tickets.length > 0 : null;
+  useEffect(() => {
+    if (state.isOpenListChosen || hasServed === null || hasWaiting === null) return;
+    onStateChange((current) => ({
+      ...current,
+      isOpenListChosen: true,
+      openList: !hasServed && hasWaiting ? 'pending' : current.openList,
+    }));
+  }, [state.isOpenListChosen, hasServed, hasWaiting, onStateChange]);
+
   // SPEC §2: emptying the search returns to the open tab.
   const hadSearch = useRef(false);
   useEffect(() => {
@@ -157,7 +172,9 @@ export const TicketListPane = ({
           >
             <Tabs
               value={state.openList}
-              onChange={(_event, openList: ListState['openList']) => update({ openList })}
+              onChange={(_event, openList: ListState['openList']) =>
+                update({ openList, isOpenListChosen: true })
+              }
               aria-label={t('tickets.tabs.openLists')}
               sx={{ flex: 1, minWidth: 0 }}
             >

@@ -102,6 +102,33 @@ describe('tickets page', () => {
     expect(queries.find((query) => query.status === 'closed')).toMatchObject({ showAll: 'true' });
   });
 
+  it('opens on the waiting list when conversations wait and the agent serves none', async () => {
+    stubInbox({ pending: () => listOf([withContact(3, 'Lucía Gómez', waiting)]) });
+    const view = renderPage(<TicketsPage />, '/tickets', makeAuth(), {
+      route: '/tickets/:ticketId?',
+    });
+    const pending = await screen.findByRole('list', { name: 'En espera' });
+    expect(await within(pending).findByText('Lucía Gómez')).toBeTruthy();
+    expect(screen.getByRole('tab', { name: /^En espera/ })).toHaveProperty('ariaSelected', 'true');
+    view.unmount();
+
+    // Serving someone: the inbox opens on them, even with others waiting.
+    stubInbox({
+      open: () => listOf([withContact(1, 'María López')]),
+      pending: () => listOf([withContact(3, 'Lucía Gómez', waiting)]),
+    });
+    renderPage(<TicketsPage />, '/tickets', makeAuth(), { route: '/tickets/:ticketId?' });
+    expect(
+      await within(await screen.findByRole('list', { name: 'Atendiendo' })).findByText(
+        'María López',
+      ),
+    ).toBeTruthy();
+    expect(
+      await within(screen.getByRole('tab', { name: /^En espera/ })).findByText('1'),
+    ).toBeTruthy();
+    expect(screen.getByRole('tab', { name: /^Atendiendo/ })).toHaveProperty('ariaSelected', 'true');
+  });
+
   it('marks the waiting conversations a bot is answering', async () => {
     stubInbox({
       pending: () =>

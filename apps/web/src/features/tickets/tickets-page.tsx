@@ -66,6 +66,7 @@ export const TicketsPage = () => {
   const [listState, setListState] = useState<ListState>(() => ({
     tab: 'open',
     openList: 'open',
+    isOpenListChosen: false,
     // SPEC §6: the show-all switch starts on for admins.
     showAll: can(user, 'tickets-manager:showall'),
     searchInput: '',
@@ -79,7 +80,7 @@ export const TicketsPage = () => {
 
   // SPEC §4: after accepting, the agent is taken to the ticket, now among those they serve.
   const showAccepted = (ticket: TicketView) => {
-    setListState((state) => ({ ...state, tab: 'open', openList: 'open' }));
+    setListState((state) => ({ ...state, tab: 'open', openList: 'open', isOpenListChosen: true }));
     navigate(`/tickets/${ticket.uuid}`);
   };
 
