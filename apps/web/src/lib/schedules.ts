@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { hhmm, scheduleSlotSchema, weekdays, type ScheduleSlot } from '@atendi/shared';
+import {
+  defaultSchedules,
+  hhmm,
+  scheduleSlotSchema,
+  weekdays,
+  type ScheduleSlot,
+} from '@atendi/shared';
 
 // SPEC §5 schedules: hour fields take an HH:MM mask.
 export const maskTime = (input: string) => {
@@ -23,9 +29,12 @@ export const scheduleRowsSchema = (invalidTimeMessage: string) => {
   );
 };
 
-// Every weekday once, in order, with what was saved for it (blank when nothing).
-export const scheduleRowsFor = (saved: ScheduleSlot[]) =>
+// Every weekday once, in order, with what was saved for it (blank when nothing). Nothing saved at
+// all (a new queue, connection or company) shows SPEC §9's default hours, the same everywhere.
+export const scheduleRowsFor = (saved: ScheduleSlot[] | undefined) =>
   weekdays.map(({ weekday, weekdayEn }) => {
-    const slot = saved.find((item) => item.weekdayEn === weekdayEn);
+    const slot = (saved?.length ? saved : defaultSchedules()).find(
+      (item) => item.weekdayEn === weekdayEn,
+    );
     return { weekday, weekdayEn, startTime: slot?.startTime ?? '', endTime: slot?.endTime ?? '' };
   });

@@ -4,6 +4,7 @@ import {
   MB,
   SIGNUP_DEFAULTS,
   addMonths,
+  defaultSchedules,
   effectiveCompanyStatus,
   recurrenceMonths,
   settingDefaults,
@@ -241,6 +242,8 @@ const insertCompanyWithAdmin = async (db: Db, input: NewCompany) => {
         status: input.status,
         dueDate: input.dueDate,
         recurrence: input.recurrence,
+        // SPEC §9's service hours, as a new queue and connection get them.
+        schedules: defaultSchedules(),
       })
       .returning();
     await seedCompanySettings(tx, company.id, input.campaignsEnabled);

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
+import { defaultSchedules } from '@atendi/shared';
 import { companies, plans, settings, users } from '../../db/schema';
 import {
   PASSWORD,
@@ -127,6 +128,9 @@ describe('sign-up (POST /companies/cadastro)', () => {
     const admin = await login(t.app, unnamed.email, unnamed.password);
     const other = await t.app.inject({ method: 'GET', url: '/auth/me', headers: auth(admin) });
     expect(other.json()).toMatchObject({ name: unnamed.name });
+
+    // Its service hours are SPEC §9's defaults, as a new queue's and connection's are.
+    expect((await companyNamed(named.name)).schedules).toEqual(defaultSchedules());
 
     const tooShort = await signup(signupPayload({ userName: 'M' }));
     expect(tooShort.statusCode).toBe(400);

@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import {
-  CONNECTION_DEFAULTS,
-  defaultSchedules,
-  providers,
-  type WhatsappInput,
-} from '@atendi/shared';
+import { CONNECTION_DEFAULTS, providers, type WhatsappInput } from '@atendi/shared';
 import { requiredName } from '../../lib/form-rules';
 import { scheduleRowsFor, scheduleRowsSchema } from '../../lib/schedules';
 import type { Connection } from './connections.api';
@@ -133,9 +128,7 @@ export const connectionFormDefaults = (connection: Connection | null): Connectio
   maxUseBotQueues: String(connection?.maxUseBotQueues ?? CONNECTION_DEFAULTS.maxUseBotQueues),
   promptId: idText(connection?.promptId),
   integrationId: idText(connection?.integrationId),
-  schedules: (connection?.schedules?.length
-    ? scheduleRowsFor(connection.schedules)
-    : defaultSchedules()) as ConnectionFormValues['schedules'],
+  schedules: scheduleRowsFor(connection?.schedules) as ConnectionFormValues['schedules'],
   // The secrets are write-only: their inputs start empty and stay out of the payload unless typed.
   cloudPhoneNumberId: connection?.cloudPhoneNumberId ?? '',
   cloudAccessToken: '',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defaultSchedules, type QueueInput, type ScheduleSlot } from '@atendi/shared';
+import { type QueueInput } from '@atendi/shared';
 import { isCssColor, normalizeColor } from '../../lib/colors';
 import { requiredName } from '../../lib/form-rules';
 import { scheduleRowsFor, scheduleRowsSchema } from '../../lib/schedules';
@@ -58,10 +58,6 @@ export const queueFormSchema = z.object({
 
 export type QueueFormValues = z.infer<typeof queueFormSchema>;
 
-// One row per weekday in a fixed order; a queue saved without some day shows it blank.
-const schedulesOf = (saved: ScheduleSlot[] | undefined): ScheduleSlot[] =>
-  saved?.length ? scheduleRowsFor(saved) : defaultSchedules();
-
 // A new queue starts with the first preset colour no other queue uses, and SPEC §9's hours.
 export const queueFormDefaults = (queue: Queue | null, others: Queue[]): QueueFormValues => {
   const used = new Set(others.map((other) => normalizeColor(other.color)));
@@ -75,7 +71,7 @@ export const queueFormDefaults = (queue: Queue | null, others: Queue[]): QueueFo
     token: queue?.token ?? '',
     orderQueue:
       queue?.orderQueue === null || queue?.orderQueue === undefined ? '' : String(queue.orderQueue),
-    schedules: schedulesOf(queue?.schedules) as QueueFormValues['schedules'],
+    schedules: scheduleRowsFor(queue?.schedules) as QueueFormValues['schedules'],
     promptId: queue?.promptId ? String(queue.promptId) : '',
     integrationId: queue?.integrationId ? String(queue.integrationId) : '',
   };

@@ -149,6 +149,23 @@ describe('settings page', () => {
     expect(body!.schedules[6]).toMatchObject({ weekdayEn: 'sunday', startTime: '', endTime: '' });
   });
 
+  it('shows a company with no hours saved the same default hours as a new queue', async () => {
+    stubApi(settingsWith({ scheduleType: 'company' }), {
+      'GET /companies/1': () => jsonResponse(200, { id: 1, schedules: [] }),
+    });
+    renderPage(<SettingsPage />, '/settings?tab=schedules', makeAuth());
+    const hours = async (day: string) => [
+      ((await screen.findByRole('textbox', { name: `Hora de inicio ${day}` })) as HTMLInputElement)
+        .value,
+      (screen.getByRole('textbox', { name: `Hora de fin ${day}` }) as HTMLInputElement).value,
+    ];
+    expect(await hours('Lunes')).toEqual(['08:00', '18:00']);
+    expect(await hours('Viernes')).toEqual(['08:00', '18:00']);
+    expect(await hours('Sábado')).toEqual(['08:00', '12:00']);
+    // SPEC §9 writes a closed Sunday as 00:00 to 00:00.
+    expect(await hours('Domingo')).toEqual(['00:00', '00:00']);
+  });
+
   it('refuses an incomplete hour before saving', async () => {
     const fetchMock = stubApi(settingsWith({ scheduleType: 'company' }), {
       'GET /companies/1': () => jsonResponse(200, { id: 1, schedules: [] }),
@@ -156,7 +173,9 @@ describe('settings page', () => {
     const user = setupUser();
     renderPage(<SettingsPage />, '/settings?tab=schedules', makeAuth());
 
-    await user.type(await screen.findByRole('textbox', { name: 'Hora de inicio Lunes' }), '9');
+    const monday = await screen.findByRole('textbox', { name: 'Hora de inicio Lunes' });
+    await user.clear(monday);
+    await user.type(monday, '9');
     await user.click(screen.getByRole('button', { name: 'Guardar' }));
 
     expect(await screen.findByText('Use el formato HH:MM')).toBeTruthy();
