@@ -1,8 +1,9 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../i18n/i18n';
 import { unknownApiCalls } from '../../test/api-routes';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
+import { dateInput, setDate } from '../../test/date-fields';
 import { renderPage } from '../../test/render-page';
 import { setupUser } from '../../test/user-event';
 import {
@@ -93,8 +94,9 @@ describe('dashboard figures', () => {
       'GET /dashboard?date_from=2025-03-01&date_to=2025-03-15',
     ]);
     expect(screen.getByRole('combobox', { name: 'Período' }).textContent).toBe('Ninguno');
-    expect((screen.getByLabelText('Fecha inicial') as HTMLInputElement).value).toBe('2025-03-01');
-    expect((screen.getByLabelText('Fecha final') as HTMLInputElement).value).toBe('2025-03-15');
+    // As SPEC §9 writes dates, like the figures' caption beside them.
+    expect(dateInput('Fecha inicial').value).toBe('01/03/2025');
+    expect(dateInput('Fecha final').value).toBe('15/03/2025');
     // The dashboard routes are the API's (apps/api/src/modules/dashboard).
     expect(unknownApiCalls(fetchMock)).toEqual([]);
   });
@@ -108,8 +110,8 @@ describe('dashboard figures', () => {
     await user.click(screen.getByRole('combobox', { name: 'Período' }));
     await user.click(await screen.findByRole('option', { name: 'Últimos 7 días' }));
     // The period wins: the dates no longer count.
-    expect((screen.getByLabelText('Fecha inicial') as HTMLInputElement).disabled).toBe(true);
-    expect((screen.getByLabelText('Fecha final') as HTMLInputElement).disabled).toBe(true);
+    expect(dateInput('Fecha inicial').disabled).toBe(true);
+    expect(dateInput('Fecha final').disabled).toBe(true);
     fetchMock.mockClear();
     await user.click(screen.getByRole('button', { name: 'Filtrar' }));
 
@@ -148,8 +150,8 @@ describe('dashboard figures', () => {
     await counter('supportHappening');
 
     fetchMock.mockClear();
-    fireEvent.change(screen.getByLabelText('Fecha inicial'), { target: { value: '2025-02-10' } });
-    fireEvent.change(screen.getByLabelText('Fecha final'), { target: { value: '2025-02-10' } });
+    setDate('Fecha inicial', '10/02/2025');
+    setDate('Fecha final', '10/02/2025');
     await user.click(screen.getByRole('button', { name: 'Filtrar' }));
 
     await waitFor(() =>
@@ -174,7 +176,7 @@ describe('dashboard figures', () => {
     await counter('supportHappening');
 
     fetchMock.mockClear();
-    fireEvent.change(screen.getByLabelText('Fecha inicial'), { target: { value: '' } });
+    setDate('Fecha inicial', '');
     await user.click(screen.getByRole('button', { name: 'Filtrar' }));
 
     expect(await toastText('Seleccione un filtro')).toBeTruthy();
@@ -188,8 +190,8 @@ describe('dashboard figures', () => {
     await counter('supportHappening');
 
     fetchMock.mockClear();
-    fireEvent.change(screen.getByLabelText('Fecha inicial'), { target: { value: '2025-03-10' } });
-    fireEvent.change(screen.getByLabelText('Fecha final'), { target: { value: '2025-03-02' } });
+    setDate('Fecha inicial', '10/03/2025');
+    setDate('Fecha final', '02/03/2025');
     await user.click(screen.getByRole('button', { name: 'Filtrar' }));
 
     expect(await toastText('La fecha final es anterior a la fecha inicial')).toBeTruthy();

@@ -3,6 +3,7 @@ import { Button, MenuItem, Paper, Stack, TextField } from '@mui/material';
 import FilterAltIcon from '@mui/icons-material/FilterAltOutlined';
 import { dashboardPeriodDays } from '@atendi/shared';
 import { useTranslation } from 'react-i18next';
+import { DateField, INVALID_DATE } from '../../components/date-field';
 import type { DashboardFilter } from './dashboard-filter';
 
 // SPEC §9: a period in days (or none) and a date range; "Filtrar" applies what the form holds.
@@ -20,7 +21,9 @@ export const DashboardFilterBar = ({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onApply(filter);
+    // A date left half-typed does not filter.
+    const whole = (date: string) => (date === INVALID_DATE ? '' : date);
+    onApply({ ...filter, dateFrom: whole(filter.dateFrom), dateTo: whole(filter.dateTo) });
   };
 
   return (
@@ -54,29 +57,23 @@ export const DashboardFilterBar = ({
             </MenuItem>
           ))}
         </TextField>
-        <TextField
-          type="date"
+        <DateField
+          kind="date"
           size="small"
           label={t('dashboard.filter.dateFrom')}
           value={filter.dateFrom}
           disabled={hasPeriod}
-          onChange={(event) => setFilter({ ...filter, dateFrom: event.target.value })}
-          slotProps={{
-            inputLabel: { shrink: true },
-            htmlInput: { max: filter.dateTo || undefined },
-          }}
+          max={filter.dateTo || undefined}
+          onChange={(dateFrom) => setFilter({ ...filter, dateFrom })}
         />
-        <TextField
-          type="date"
+        <DateField
+          kind="date"
           size="small"
           label={t('dashboard.filter.dateTo')}
           value={filter.dateTo}
           disabled={hasPeriod}
-          onChange={(event) => setFilter({ ...filter, dateTo: event.target.value })}
-          slotProps={{
-            inputLabel: { shrink: true },
-            htmlInput: { min: filter.dateFrom || undefined },
-          }}
+          min={filter.dateFrom || undefined}
+          onChange={(dateTo) => setFilter({ ...filter, dateTo })}
         />
         <Button type="submit" variant="contained" startIcon={<FilterAltIcon />}>
           {t('dashboard.filter.apply')}
