@@ -97,12 +97,12 @@ const reminder = variants(
 );
 const isReminder = (message: Outbound) => message.body.includes('turno');
 
-// The datetime-local value of the minute before the browser's now: due at once.
+// The minute before the browser's now, as the date field takes it typed (ddMMyyyyHHmm): due at once.
 const aMinuteAgo = () =>
   page.evaluate(() => {
     const date = new Date(Date.now() - 60_000);
     const pad = (value: number) => String(value).padStart(2, '0');
-    return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+    return `${pad(date.getDate())}${pad(date.getMonth() + 1)}${date.getFullYear()}${pad(date.getHours())}${pad(date.getMinutes())}`;
   });
 
 // Moves through the app as a user does, by the side menu's Campaigns group (no page reload).
@@ -128,7 +128,13 @@ const createCampaign = async (name: string, messages: string[]) => {
   await dialog.getByRole('textbox', { name: 'Nombre' }).fill(name);
   await choose(/^Lista de contactos/, listName);
   await choose(/^Conexión/, 'Principal');
-  await dialog.getByLabel('Fecha de envío').fill(await aMinuteAgo());
+  // The date field's parts (day, month, year, hour, minute) take the digits typed in turn.
+  await dialog
+    .getByRole('group', { name: 'Fecha de envío' })
+    .getByRole('spinbutton')
+    .first()
+    .click();
+  await page.keyboard.type(await aMinuteAgo());
   for (const [index, text] of messages.entries()) {
     await dialog.getByRole('tab', { name: `Mensaje ${index + 1}`, exact: true }).click();
     await dialog.getByRole('textbox', { name: `Mensaje ${index + 1}`, exact: true }).fill(text);

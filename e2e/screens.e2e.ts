@@ -130,10 +130,19 @@ afterAll(async () => {
 });
 
 // What is wrong with the page as shown: it scrolls sideways, on a phone a part of it does (a table
-// whose actions are off-screen), or it shows a raw translation key.
+// whose actions are off-screen), it shows a raw translation key, or a field the browser draws in its
+// own language (a native date, time or file input).
 const problemsOf = async (page: Page) => {
-  const { overflow, text, sideways } = await page.evaluate(() => ({
+  const { overflow, text, sideways, native } = await page.evaluate(() => ({
     overflow: document.scrollingElement!.scrollWidth - window.innerWidth,
+    // Fields the browser draws in its own language ("mm/dd/yyyy", "Choose File"), not the app's.
+    native: Array.from(
+      document.querySelectorAll<HTMLInputElement>(
+        'input[type="date"], input[type="datetime-local"], input[type="time"], input[type="file"]',
+      ),
+    )
+      .filter((input) => input.type !== 'file' || input.getClientRects().length > 0)
+      .map((input) => `a native ${input.type} field`),
     text: document.body.innerText,
     sideways:
       window.innerWidth < 600
@@ -157,6 +166,7 @@ const problemsOf = async (page: Page) => {
   return [
     ...(overflow > 1 ? [`scrolls ${overflow} px sideways`] : []),
     ...sideways.map((part) => `${part} scrolls sideways`),
+    ...native,
     ...rawKeys.map((key) => `shows the key ${key}`),
   ];
 };

@@ -2,6 +2,7 @@ import type { ReactNode, Ref } from 'react';
 import { Dialog, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
+import { DateField } from './date-field';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { SCHEDULE_BODY_MIN, SCHEDULE_DEFAULT_DELAY_MS, type ScheduleInput } from '@atendi/shared';
@@ -166,14 +167,23 @@ const ScheduleForm = ({
             fullWidth
             {...fieldError(errors.body?.message)}
           />
-          <TextField
-            {...registerMui(register, 'sendAt')}
-            type="datetime-local"
-            label={t('scheduleForm.sendAt')}
-            required={markRequired}
-            fullWidth
-            slotProps={{ inputLabel: { shrink: true } }}
-            {...fieldError(errors.sendAt?.message)}
+          <Controller
+            name="sendAt"
+            control={control}
+            render={({ field }) => (
+              <DateField
+                kind="datetime"
+                label={t('scheduleForm.sendAt')}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                inputRef={field.ref}
+                name={field.name}
+                required={markRequired}
+                fullWidth
+                {...fieldError(errors.sendAt?.message)}
+              />
+            )}
           />
         </Stack>
       </DialogContent>

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { campaignMessageKeys, type CampaignView } from '@atendi/shared';
 import { unknownApiCalls } from '../../test/api-routes';
@@ -9,12 +9,12 @@ import {
   bodyOf,
   campaignsOf,
   cellTexts,
-  localInput,
   makeCampaign,
   optionRoutes,
   rowOf,
 } from './campaigns-page.fixtures';
 import { CampaignsPage } from './campaigns-page';
+import { dateInput, setDate, shownDateTime } from '../../test/date-fields';
 
 const MINUTE_MS = 60 * 1000;
 
@@ -74,9 +74,7 @@ describe('campaign dialog', () => {
     expect(within(dialog).getByRole('combobox', { name: 'Etiqueta' }).textContent).toBe('Ninguna');
     await pick(user, dialog, 'Conexión', 'Ventas');
     expect(within(dialog).queryByRole('combobox', { name: 'Plantilla de WhatsApp' })).toBeNull();
-    fireEvent.change(within(dialog).getByLabelText('Fecha de envío'), {
-      target: { value: localInput(when) },
-    });
+    setDate('Fecha de envío', shownDateTime(when), within(dialog));
     // Before the first save there is nothing to attach a file to.
     expect(within(dialog).getByText('Guarde la campaña para adjuntarle un archivo.')).toBeTruthy();
     expect(within(dialog).queryByRole('button', { name: 'Adjuntar archivo' })).toBeNull();
@@ -146,9 +144,7 @@ describe('campaign dialog', () => {
       within(dialog).getByRole('tab', { name: 'Mensaje 1' }).getAttribute('aria-selected'),
     ).toBe('true');
 
-    fireEvent.change(within(dialog).getByLabelText('Fecha de envío'), {
-      target: { value: localInput(inDays(2)) },
-    });
+    setDate('Fecha de envío', shownDateTime(inDays(2)), within(dialog));
     await fill(user, messageBox(dialog, 1), 'Hola');
     await user.click(within(dialog).getByRole('button', { name: 'Crear' }));
     expect(
@@ -256,7 +252,7 @@ describe('campaign dialog', () => {
     expect(within(dialog).queryByRole('alert')).toBeNull();
     await refill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Promo abril');
     // Unscheduled again: back to inactive.
-    fireEvent.change(within(dialog).getByLabelText('Fecha de envío'), { target: { value: '' } });
+    setDate('Fecha de envío', '', within(dialog));
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
 
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -348,7 +344,7 @@ describe('campaign dialog', () => {
       'disabled',
       true,
     );
-    expect(within(dialog).getByLabelText('Fecha de envío')).toHaveProperty('disabled', true);
+    expect(dateInput('Fecha de envío', within(dialog))).toHaveProperty('disabled', true);
     expect(within(dialog).queryByRole('button', { name: 'Adjuntar archivo' })).toBeNull();
 
     await user.click(within(dialog).getByRole('tab', { name: 'Mensaje 2' }));

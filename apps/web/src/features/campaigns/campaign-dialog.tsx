@@ -37,6 +37,7 @@ import {
 } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
+import { DateField } from '../../components/date-field';
 import { z } from 'zod';
 import {
   CAMPAIGN_BUILTIN_VARIABLES,
@@ -746,15 +747,24 @@ const CampaignForm = ({
             ),
           )}
           {row(
-            <TextField
+            <Controller
               key="scheduledAt"
-              {...registerMui(register, 'scheduledAt')}
-              type="datetime-local"
-              label={t('campaigns.dialog.scheduledAt')}
-              fullWidth
-              disabled={!canEditAll}
-              slotProps={{ inputLabel: { shrink: true } }}
-              {...errorOf('scheduledAt', t('campaigns.dialog.scheduledAtHint'))}
+              name="scheduledAt"
+              control={control}
+              render={({ field }) => (
+                <DateField
+                  kind="datetime"
+                  label={t('campaigns.dialog.scheduledAt')}
+                  value={field.value ?? ''}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  inputRef={field.ref}
+                  name={field.name}
+                  fullWidth
+                  disabled={!canEditAll}
+                  {...errorOf('scheduledAt', t('campaigns.dialog.scheduledAtHint'))}
+                />
+              )}
             />,
             <Controller
               key="confirmation"

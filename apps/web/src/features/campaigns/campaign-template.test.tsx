@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { unknownApiCalls } from '../../test/api-routes';
 import {
@@ -11,15 +11,9 @@ import {
 } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
 import { fill, setupUser, type User } from '../../test/user-event';
-import {
-  bodyOf,
-  campaignsOf,
-  localInput,
-  makeCampaign,
-  optionRoutes,
-  rowOf,
-} from './campaigns-page.fixtures';
+import { bodyOf, campaignsOf, makeCampaign, optionRoutes, rowOf } from './campaigns-page.fixtures';
 import { CampaignsPage } from './campaigns-page';
+import { setDate, shownDateTime } from '../../test/date-fields';
 
 const MINUTE_MS = 60 * 1000;
 
@@ -86,9 +80,7 @@ const startCloudCampaign = async (user: User, when = inDays(2)) => {
   await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Pedidos');
   await pick(user, dialog, 'Lista de contactos', 'Clientes VIP');
   await pick(user, dialog, 'Conexión', 'Meta');
-  fireEvent.change(within(dialog).getByLabelText('Fecha de envío'), {
-    target: { value: localInput(when) },
-  });
+  setDate('Fecha de envío', shownDateTime(when), within(dialog));
   return dialog;
 };
 

@@ -101,11 +101,3 @@ export const cellTexts = (row: HTMLElement) =>
   within(row)
     .getAllByRole('cell')
     .map((cell) => cell.textContent);
-
-const pad = (value: number) => String(value).padStart(2, '0');
-
-// A datetime-local value and the dd/MM/yyyy HH:mm the table shows, for a local time.
-export const localInput = (date: Date) =>
-  `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-export const shownDateTime = (date: Date) =>
-  `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()} ${pad(date.getHours())}:${pad(date.getMinutes())}`;

@@ -10,9 +10,9 @@ import {
   makeCampaign,
   receiveCampaignEvent,
   rowOf,
-  shownDateTime,
 } from './campaigns-page.fixtures';
 import { CampaignsPage } from './campaigns-page';
+import { shownDateTime } from '../../test/date-fields';
 
 const HOUR_MS = 60 * 60 * 1000;
 // Local times, so the table's dd/MM/yyyy HH:mm reads the same in every time zone.

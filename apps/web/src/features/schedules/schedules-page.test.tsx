@@ -11,6 +11,7 @@ import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser } from '../../test/user-event';
 import { SchedulesCalendar } from './schedules-calendar';
 import { SchedulesPage } from './schedules-page';
+import { dateInput, readDateTime, setDate, shownDateTime } from '../../test/date-fields';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -167,8 +168,8 @@ describe('schedules page', () => {
       'Marta Díaz - 5491100000007',
     );
     // SPEC §9: one hour from now by default.
-    const sendAt = (dialog.getByLabelText(/Fecha de envío/) as HTMLInputElement).value;
-    const proposed = new Date(sendAt).getTime() - Date.now();
+    const sendAt = dateInput(/Fecha de envío/, dialog).value;
+    const proposed = readDateTime(sendAt).getTime() - Date.now();
     expect(proposed).toBeGreaterThan(HOUR_MS - 2 * 60 * 1000);
     expect(proposed).toBeLessThanOrEqual(HOUR_MS);
 
@@ -189,7 +190,7 @@ describe('schedules page', () => {
     expect(post?.body).toMatchObject({
       contactId: 7,
       body: 'Hola Marta, su turno es mañana',
-      sendAt: new Date(sendAt).toISOString(),
+      sendAt: readDateTime(sendAt).toISOString(),
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(eventTexts()).toEqual(['12:00 Marta Díaz']));
@@ -253,12 +254,7 @@ describe('schedules page', () => {
     expect((body as HTMLInputElement).value).toBe('Pagar factura');
     // Put the send time ahead so the form accepts it whatever the hour of the test run.
     const later = new Date(Date.now() + 2 * HOUR_MS);
-    const local = (date: Date) => {
-      const pad = (value: number) => String(value).padStart(2, '0');
-      return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-    };
-    const sendAtField = dialog.getByLabelText(/Fecha de envío/);
-    await refill(user, sendAtField, local(later));
+    setDate(/Fecha de envío/, shownDateTime(later), dialog);
     await refill(user, body, 'Pagar la factura de marzo');
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
 

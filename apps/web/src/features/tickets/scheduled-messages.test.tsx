@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { ScheduleEvent, ScheduleView } from '@atendi/shared';
 import { getSocket } from '../../api/socket';
@@ -7,10 +7,10 @@ import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
 import { fill, setupUser } from '../../test/user-event';
-import { toLocalInput } from '../../components/schedule-form';
 import { formatTime } from './ticket-format';
 import { bodyOf, listOf, makeMessage, makeTicket, messagesOf } from './tickets.fixtures';
 import { TicketsPage } from './tickets-page';
+import { dateInput, readDateTime, setDate, shownDateTime } from '../../test/date-fields';
 
 const HOUR = 60 * 60 * 1000;
 const ticket = makeTicket({ id: 7 });
@@ -160,8 +160,7 @@ describe('schedule dialog', () => {
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByLabelText('Contacto')).toHaveProperty('value', 'María López');
     expect(within(dialog).getByLabelText('Contacto')).toHaveProperty('disabled', true);
-    const sendAt = within(dialog).getByLabelText('Fecha de envío') as HTMLInputElement;
-    const proposed = new Date(sendAt.value).getTime();
+    const proposed = readDateTime(dateInput('Fecha de envío', within(dialog)).value).getTime();
     expect(Math.abs(proposed - (Date.now() + HOUR))).toBeLessThan(2 * 60 * 1000);
 
     // SPEC §5: at least 5 characters.
@@ -173,7 +172,7 @@ describe('schedule dialog', () => {
     await fill(user, within(dialog).getByLabelText('Mensaje'), ' {{firstName}}, su pedido salió');
     const chosen = new Date(Date.now() + 26 * HOUR);
     chosen.setSeconds(0, 0);
-    fireEvent.change(sendAt, { target: { value: toLocalInput(chosen) } });
+    setDate('Fecha de envío', shownDateTime(chosen), within(dialog));
     await user.click(within(dialog).getByRole('button', { name: 'Programar' }));
 
     expect(await screen.findByText('Mensaje programado exitosamente.')).toBeTruthy();
@@ -197,9 +196,7 @@ describe('schedule dialog', () => {
     await user.click(await screen.findByRole('button', { name: 'Programar mensaje' }));
     const dialog = await screen.findByRole('dialog');
     await fill(user, within(dialog).getByLabelText('Mensaje'), 'Buenos días, le escribimos');
-    fireEvent.change(within(dialog).getByLabelText('Fecha de envío'), {
-      target: { value: toLocalInput(new Date(Date.now() - HOUR)) },
-    });
+    setDate('Fecha de envío', shownDateTime(new Date(Date.now() - HOUR)), within(dialog));
     await user.click(within(dialog).getByRole('button', { name: 'Programar' }));
     expect(await within(dialog).findByText('Elija una fecha futura')).toBeTruthy();
     expect(callsOf(fetchMock).filter((call) => call.startsWith('POST'))).toEqual([]);

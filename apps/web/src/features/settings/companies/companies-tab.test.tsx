@@ -20,6 +20,7 @@ import { renderPage } from '../../../test/render-page';
 import { fill, refill, setupUser } from '../../../test/user-event';
 import type { Company } from './companies.api';
 import { SettingsPage } from '../settings-page';
+import { dateInput, setDate } from '../../../test/date-fields';
 
 type Routes = Parameters<typeof mockApi>[0];
 
@@ -254,9 +255,8 @@ describe('companies tab', () => {
 
     await user.click(within(row).getByRole('button', { name: 'Editar Acme Corp' }));
     const again = within(await screen.findByRole('dialog', { name: 'Editar empresa' }));
-    const dueDate = again.getByLabelText('Vencimiento') as HTMLInputElement;
-    expect(dueDate.value).toBe('2030-03-15');
-    fireEvent.change(dueDate, { target: { value: '' } });
+    expect(dateInput('Vencimiento', again).value).toBe('15/03/2030');
+    setDate('Vencimiento', '', again);
     await user.click(again.getByRole('button', { name: 'Guardar' }));
 
     await waitFor(() => expect(bodies).toHaveLength(2));

@@ -14,6 +14,7 @@ import {
 import { zodResolver } from '@hookform/resolvers/zod';
 import { companyStatuses } from '@atendi/shared';
 import { Controller, useForm } from 'react-hook-form';
+import { DateField } from '../../../components/date-field';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -207,13 +208,22 @@ const CompanyForm = ({
             />
           </Grid>
           <Grid size={{ xs: 12, sm: 6 }}>
-            <TextField
-              {...registerMui(register, 'dueDate')}
-              type="date"
-              label={t('settings.companies.dueDate')}
-              fullWidth
-              slotProps={{ inputLabel: { shrink: true } }}
-              helperText={t('settings.companies.dueDateHint')}
+            <Controller
+              name="dueDate"
+              control={control}
+              render={({ field }) => (
+                <DateField
+                  kind="date"
+                  label={t('settings.companies.dueDate')}
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  inputRef={field.ref}
+                  name={field.name}
+                  fullWidth
+                  helperText={t('settings.companies.dueDateHint')}
+                />
+              )}
             />
           </Grid>
           <Grid size={{ xs: 12, sm: 6 }}>
