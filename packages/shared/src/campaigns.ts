@@ -173,9 +173,14 @@ export const campaignsQuery = z.object({ searchParam, pageNumber });
 export const campaignReportSchema = z.object({
   // Recipients planned (valid numbers of the audience, opted-out ones included).
   recipients: z.number(),
+  // The recipients the campaign messages: all but those it skipped because they had opted out. The
+  // report's headline and progress are delivered of valid.
+  valid: z.number(),
   pending: z.number(),
   delivered: z.number(),
   failed: z.number(),
+  // The recipients who opted out: skipped because they had, or who answered this campaign with an
+  // opt-out word after getting it.
   optedOut: z.number(),
   // Confirmation campaigns: asked and waiting for an answer; answered (their message then goes out).
   awaitingConfirmation: z.number(),
@@ -236,8 +241,9 @@ export type CampaignEvent =
 
 // One recipient of a campaign. pending: waiting its turn; sending: handed to WhatsApp, answer not
 // recorded yet; confirmation: asked to confirm, waiting for the answer; delivered: WhatsApp took the
-// message (deliveredAt); failed: could not be sent (error); opted_out: the number asked not to get
-// campaigns.
+// message (deliveredAt); failed: could not be sent (error); opted_out: skipped, the number asked not
+// to get campaigns. A recipient who opts out after getting the message keeps its status and gets
+// optedOutAt (the report's opted-out filter shows both).
 export const shippingStatuses = [
   'pending',
   'sending',
@@ -264,6 +270,8 @@ export const campaignShippingViewSchema = z.object({
   deliveredAt: dateTime.nullable(),
   confirmationRequestedAt: dateTime.nullable(),
   confirmedAt: dateTime.nullable(),
+  // When the recipient answered this campaign with an opt-out word (null if they did not).
+  optedOutAt: dateTime.nullable(),
   error: z.string().nullable(),
   updatedAt: dateTime,
 });

@@ -106,6 +106,9 @@ export const campaignShipping = pgTable(
     deliveredAt: timestamp({ withTimezone: true, mode: 'date' }),
     confirmationRequestedAt: timestamp({ withTimezone: true, mode: 'date' }),
     confirmedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    // When the recipient answered this campaign with an opt-out word (its status stays what it was
+    // when it got the message; skipped recipients are status opted_out).
+    optedOutAt: timestamp({ withTimezone: true, mode: 'date' }),
     ...timestamps(),
   },
   (t) => [

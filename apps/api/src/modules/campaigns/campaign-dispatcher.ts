@@ -608,30 +608,42 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     return touched.length;
   };
 
+  // The number opts out of the company's campaigns: its recipients still waiting are skipped, and the
+  // campaign it answered (the one that messaged it last) counts it as opted out.
   const optOut = async (tx: Db, companyId: number, number: string, keyword: string) => {
+    const now = new Date();
+    const ofNumber = and(
+      eq(campaignShipping.companyId, companyId),
+      eq(campaignShipping.number, number),
+    );
+    const [answered] = await tx
+      .select({ id: campaignShipping.id, campaignId: campaignShipping.campaignId })
+      .from(campaignShipping)
+      .where(ofNumber)
+      .orderBy(
+        sql`coalesce(${campaignShipping.deliveredAt}, ${campaignShipping.confirmationRequestedAt}) desc nulls last`,
+        sql`${campaignShipping.id} desc`,
+      )
+      .limit(1);
     const skipped = await tx
       .update(campaignShipping)
-      .set({ status: 'opted_out', updatedAt: new Date() })
-      .where(
-        and(
-          eq(campaignShipping.companyId, companyId),
-          eq(campaignShipping.number, number),
-          inArray(campaignShipping.status, ['pending', 'confirmation']),
-        ),
-      )
+      .set({ status: 'opted_out', updatedAt: now })
+      .where(and(ofNumber, inArray(campaignShipping.status, ['pending', 'confirmation'])))
       .returning({ id: campaignShipping.campaignId, companyId: campaignShipping.companyId });
-    const [last] = await tx
-      .select({ campaignId: campaignShipping.campaignId })
-      .from(campaignShipping)
-      .where(and(eq(campaignShipping.companyId, companyId), eq(campaignShipping.number, number)))
-      .orderBy(sql`${campaignShipping.id} desc`)
-      .limit(1);
+    if (answered)
+      await tx
+        .update(campaignShipping)
+        .set({
+          optedOutAt: sql`coalesce(${campaignShipping.optedOutAt}, ${now.toISOString()}::timestamptz)`,
+          updatedAt: now,
+        })
+        .where(eq(campaignShipping.id, answered.id));
     await tx
       .insert(campaignOptOuts)
-      .values({ companyId, number, keyword, campaignId: last?.campaignId ?? null })
+      .values({ companyId, number, keyword, campaignId: answered?.campaignId ?? null })
       .onConflictDoNothing();
-    log.info({ companyId, campaignId: last?.campaignId }, 'campaign recipient opted out');
-    return skipped;
+    log.info({ companyId, campaignId: answered?.campaignId }, 'campaign recipient opted out');
+    return answered ? [...skipped, { id: answered.campaignId, companyId }] : skipped;
   };
 
   return {

@@ -494,7 +494,8 @@ describe('dispatching', () => {
       'job ended',
     );
     expect((await sentTo()).size).toBe(1);
-    expect((await read(campaign.id)).report).toMatchObject({ delivered: 1, pending: 2 });
+    // Stopped: delivered of valid, the same figures the report's headline and bar show.
+    expect((await read(campaign.id)).report).toMatchObject({ valid: 3, delivered: 1, pending: 2 });
 
     // A cancelled campaign still takes new messages, but nothing else.
     expect(
@@ -578,12 +579,35 @@ describe('dispatching', () => {
       'opt-out',
     );
     expect(await ticketOf(t.db, company.company.id, leaving)).toBeDefined();
+    // The campaign they answered counts them: they got its message, so they stay delivered and valid.
+    const answered = await eventually(
+      () => read(first.id),
+      (c) => c.report.optedOut === 1,
+      'the answered campaign counts the opt-out',
+    );
+    expect(answered.report).toMatchObject({ recipients: 2, valid: 2, delivered: 2, optedOut: 1 });
+    expect(
+      (await call('GET', `/campaigns/${first.id}/shipping?status=opted_out`)).json(),
+    ).toMatchObject({
+      count: 1,
+      records: [
+        expect.objectContaining({
+          number: leaving,
+          status: 'delivered',
+          optedOutAt: expect.any(String),
+        }),
+      ],
+    });
+    expect((await call('GET', `/campaigns/${first.id}/shipping.csv`)).body).toMatch(
+      new RegExp(`^${leaving},Elena,1,delivered,[^,]+,,\\d{4}-[^,]+,$`, 'm'),
+    );
     // Anyone else's words do nothing.
     await inbound(t.app, admin, sim.id, { from: staying, body: 'gracias' });
 
     const second = await startNow({ contactListId: list });
     const done = await finished(second.id);
-    expect(done.report).toMatchObject({ recipients: 2, delivered: 1, optedOut: 1 });
+    // Skipped there: not a valid contact of it.
+    expect(done.report).toMatchObject({ recipients: 2, valid: 1, delivered: 1, optedOut: 1 });
     const counts = await sentTo();
     expect(counts.get(leaving)).toBe(1);
     expect(counts.get(staying)).toBe(2);

@@ -17,6 +17,7 @@ import { CampaignReportPage } from './campaign-report-page';
 
 const makeReport = (overrides: Partial<CampaignReport> = {}): CampaignReport => ({
   recipients: 10,
+  valid: 8,
   pending: 4,
   delivered: 3,
   failed: 1,
@@ -77,6 +78,7 @@ const makeShipping = (overrides: Partial<CampaignShippingView> = {}): CampaignSh
   deliveredAt: '2026-03-05T14:35:00.000Z',
   confirmationRequestedAt: null,
   confirmedAt: null,
+  optedOutAt: null,
   error: null,
   updatedAt: '2026-03-05T14:35:00.000Z',
   ...overrides,
@@ -135,9 +137,10 @@ describe('campaign report page', () => {
       await screen.findByRole('heading', { level: 1, name: 'Promo de invierno' }),
     ).toBeTruthy();
     expect(screen.getByText('En curso')).toBeTruthy();
-    // Valid: 10 recipients less 2 opted out; done: 3 delivered + 1 failed + 2 opted out of 10.
+    // Valid: 10 recipients less 2 skipped as opted out; 3 delivered of those 8.
     expect(screen.getByText('3 de 8 entregados')).toBeTruthy();
-    expect(progressBar().getAttribute('aria-valuenow')).toBe('60');
+    expect(screen.getByText('38 %')).toBeTruthy();
+    expect(progressBar().getAttribute('aria-valuenow')).toBe('38');
     expect(screen.getByText('Fallidos: 1')).toBeTruthy();
     expect(screen.getByText('Dados de baja: 2')).toBeTruthy();
     expect(screen.getByText('Pendientes: 4')).toBeTruthy();
@@ -167,6 +170,43 @@ describe('campaign report page', () => {
     expect(unknownApiCalls(fetchMock)).toEqual([]);
   });
 
+  it('shows the same figures in the headline, the percentage and the bar of a stopped campaign, and who opted out', async () => {
+    // Stopped after its first message: 4 recipients, one skipped as opted out before, one who got
+    // the message and answered with an opt-out word.
+    stubApi({
+      'GET /campaigns/7': () =>
+        jsonResponse(
+          200,
+          makeCampaign({
+            status: 'CANCELADA',
+            report: makeReport({
+              recipients: 4,
+              valid: 3,
+              pending: 2,
+              delivered: 1,
+              failed: 0,
+              optedOut: 2,
+            }),
+          }),
+        ),
+      'GET /campaigns/7/shipping': () =>
+        shippingOf([makeShipping({ optedOutAt: '2026-03-05T14:40:00.000Z' })]),
+    });
+    renderPage(<CampaignReportPage />, PATH, makeAuth(), { route: '/campaign/:campaignId/report' });
+
+    expect(await screen.findByText('1 de 3 entregados')).toBeTruthy();
+    expect(screen.getByText('33 %')).toBeTruthy();
+    expect(progressBar().getAttribute('aria-valuenow')).toBe('33');
+    expect(screen.getByText('Cancelada')).toBeTruthy();
+    expect(screen.getByText('Dados de baja: 2')).toBeTruthy();
+    expect(cardHas('Contactos válidos', '3')).toBeTruthy();
+    // Lucía got the message and then opted out: both show.
+    const table = await screen.findByRole('table', { name: 'Destinatarios de la campaña' });
+    const lucia = (await within(table).findByText('Lucía Pérez')).closest('tr')!;
+    expect(within(lucia).getByText('Entregado')).toBeTruthy();
+    expect(within(lucia).getByText('Dado de baja')).toBeTruthy();
+  });
+
   it('shows no progress for a campaign without recipients, and a tag as its audience', async () => {
     stubApi({
       'GET /campaigns/7': () =>
@@ -181,7 +221,14 @@ describe('campaign report page', () => {
             contactList: null,
             tagListId: 3,
             tag: { id: 3, name: 'Mayoristas' },
-            report: makeReport({ recipients: 0, pending: 0, delivered: 0, failed: 0, optedOut: 0 }),
+            report: makeReport({
+              recipients: 0,
+              valid: 0,
+              pending: 0,
+              delivered: 0,
+              failed: 0,
+              optedOut: 0,
+            }),
           }),
         ),
       'GET /campaigns/7/shipping': () => shippingOf([]),
@@ -218,8 +265,8 @@ describe('campaign report page', () => {
 
     await update({ delivered: 5, pending: 2 });
     expect(await screen.findByText('5 de 8 entregados')).toBeTruthy();
-    // 5 + 1 + 2 of 10.
-    expect(progressBar().getAttribute('aria-valuenow')).toBe('80');
+    // 5 of 8.
+    expect(progressBar().getAttribute('aria-valuenow')).toBe('63');
     await waitFor(() => expect(shippingCalls(fetchMock)).toHaveLength(2));
 
     // Two more steps within 3 s: the table is asked once more, when the 3 s are up.

@@ -150,7 +150,7 @@ const ReportCard = ({
 const ReportSummary = ({ campaign }: { campaign: CampaignView }) => {
   const { t } = useTranslation();
   const { report } = campaign;
-  const { valid, progress } = reportFigures(report);
+  const { valid, delivered, progress } = reportFigures(report);
   const none = t('campaignReport.none');
   const showsConfirmation = campaign.confirmation || report.awaitingConfirmation > 0;
   const figures = [
@@ -181,7 +181,7 @@ const ReportSummary = ({ campaign }: { campaign: CampaignView }) => {
               color={campaignStatusColors[campaign.status]}
             />
             <Typography variant="h6" component="p" sx={{ flexGrow: 1 }}>
-              {t('campaignReport.deliveredOfValid', { delivered: report.delivered, valid })}
+              {t('campaignReport.deliveredOfValid', { delivered, valid })}
             </Typography>
             <Typography
               variant="body2"
@@ -234,11 +234,7 @@ const ReportSummary = ({ campaign }: { campaign: CampaignView }) => {
         }}
       >
         <ReportCard id="valid" title={t('campaignReport.cards.validContacts')} value={valid} />
-        <ReportCard
-          id="delivered"
-          title={t('campaignReport.cards.delivered')}
-          value={report.delivered}
-        />
+        <ReportCard id="delivered" title={t('campaignReport.cards.delivered')} value={delivered} />
         <ReportCard
           id="connection"
           title={t('campaignReport.cards.connection')}
@@ -289,12 +285,23 @@ const RecipientsTable = ({ campaignId }: { campaignId: number }) => {
     {
       header: t('campaignReport.recipients.columns.status'),
       cell: (row) => (
-        <Chip
-          size="small"
-          label={t(`campaignReport.shippingStatuses.${row.status}`)}
-          color={shippingStatusColors[row.status]}
-          variant="outlined"
-        />
+        <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
+          <Chip
+            size="small"
+            label={t(`campaignReport.shippingStatuses.${row.status}`)}
+            color={shippingStatusColors[row.status]}
+            variant="outlined"
+          />
+          {/* Got the message, then answered with an opt-out word. */}
+          {row.optedOutAt && row.status !== 'opted_out' && (
+            <Chip
+              size="small"
+              label={t('campaignReport.shippingStatuses.opted_out')}
+              color={shippingStatusColors.opted_out}
+              variant="outlined"
+            />
+          )}
+        </Stack>
       ),
     },
     {

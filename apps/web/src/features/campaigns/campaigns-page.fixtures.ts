@@ -40,6 +40,7 @@ export const makeCampaign = (overrides: Partial<CampaignView> = {}): CampaignVie
     templateParams: { header: [], body: [] },
     report: {
       recipients: 0,
+      valid: 0,
       pending: 0,
       delivered: 0,
       failed: 0,
