@@ -174,10 +174,14 @@ export const campaignReportSchema = z.object({
   // Recipients planned (valid numbers of the audience, opted-out ones included).
   recipients: z.number(),
   // The recipients the campaign messages: all but those it skipped because they had opted out. The
-  // report's headline and progress are delivered of valid.
+  // report's headline and progress are sent of valid.
   valid: z.number(),
   pending: z.number(),
+  // In WhatsApp's words: sent (WhatsApp took the campaign's message), delivered (it reached the
+  // phone), read (the recipient opened it). Each counts the ones after it too.
+  sent: z.number(),
   delivered: z.number(),
+  read: z.number(),
   failed: z.number(),
   // The recipients who opted out: skipped because they had, or who answered this campaign with an
   // opt-out word after getting it.
@@ -241,7 +245,7 @@ export type CampaignEvent =
 
 // One recipient of a campaign. pending: waiting its turn; sending: handed to WhatsApp, answer not
 // recorded yet; confirmation: asked to confirm, waiting for the answer; delivered: WhatsApp took the
-// message (deliveredAt); failed: could not be sent (error); opted_out: skipped, the number asked not
+// message (deliveredAt; its ack tells whether it reached the phone and was read); failed: could not be sent (error); opted_out: skipped, the number asked not
 // to get campaigns. A recipient who opts out after getting the message keeps its status and gets
 // optedOutAt (the report's opted-out filter shows both).
 export const shippingStatuses = [
@@ -253,6 +257,16 @@ export const shippingStatuses = [
   'opted_out',
 ] as const;
 export type ShippingStatus = (typeof shippingStatuses)[number];
+
+// What WhatsApp reported of a recipient's message, as the report says it (SPEC §4 ack scale).
+export const shippingReceipt = (shipping: { status: ShippingStatus; ack: number }) =>
+  shipping.status !== 'delivered'
+    ? null
+    : shipping.ack >= 4
+      ? ('read' as const)
+      : shipping.ack >= 3
+        ? ('delivered' as const)
+        : ('sent' as const);
 
 export const campaignShippingQuery = z.object({
   searchParam,
@@ -267,6 +281,10 @@ export const campaignShippingViewSchema = z.object({
   // The message slot chosen for this recipient (1 to 5).
   variant: z.number().nullable(),
   status: z.enum(shippingStatuses),
+  // How far WhatsApp got with the campaign's message (SPEC §4 ack: 1-2 sent, 3 delivered, 4-5 read;
+  // 0 not sent yet).
+  ack: z.number(),
+  // When WhatsApp took the message (status delivered).
   deliveredAt: dateTime.nullable(),
   confirmationRequestedAt: dateTime.nullable(),
   confirmedAt: dateTime.nullable(),

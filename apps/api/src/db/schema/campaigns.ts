@@ -8,6 +8,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import type { campaignStatuses, ShippingStatus } from '@atendi/shared';
 import { id, timestamps } from './_columns';
 import { companies } from './companies';
@@ -97,9 +98,11 @@ export const campaignShipping = pgTable(
     // The message slot chosen for this recipient (1 to 5), and its confirmation slot.
     variant: integer(),
     confirmationVariant: integer(),
-    // The text as sent (variables filled), and WhatsApp's id for it.
+    // The text as sent (variables filled), WhatsApp's id for it, and how far it got (SPEC §4 ack:
+    // 1-2 sent, 3 delivered, 4-5 read), kept up by WhatsApp's reports.
     message: text().notNull().default(''),
     providerId: text(),
+    ack: integer().notNull().default(0),
     error: text(),
     confirmationMessage: text().notNull().default(''),
     confirmation: boolean().notNull().default(false),
@@ -118,6 +121,10 @@ export const campaignShipping = pgTable(
     index().on(t.campaignId, t.status, t.id),
     // A contact's message finds whether it answers a campaign (confirmation or opt-out).
     index().on(t.companyId, t.number),
+    // WhatsApp's reports (acks) find the recipient of the message they are about.
+    index()
+      .on(t.providerId)
+      .where(sql`provider_id is not null`),
   ],
 );
 

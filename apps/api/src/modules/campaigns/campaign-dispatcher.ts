@@ -26,6 +26,7 @@ import {
 } from '../../db/schema';
 import { ChannelError, type OutgoingMedia, type SendRequest } from '../../channels/driver';
 import type { EventOf } from '../../events/domain-events';
+import type { ChannelEventInput } from '../../channels/manager';
 import {
   enqueueJobs,
   enqueueJobsFrom,
@@ -345,6 +346,8 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     const body = templated?.text ?? fill(text);
     const base = `campaign:${shipping.id}${confirming ? ':confirmation' : ''}`;
     let providerId: string | undefined;
+    // How far the first message already got (WhatsApp's later reports raise it: recordAck).
+    let ack: number | undefined;
     try {
       const sends: SendRequest[] = [];
       if (templated && opening) {
@@ -394,7 +397,10 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
       }
       for (const request of sends) {
         const result = await deps.channels.send(connection.id, request);
-        providerId ??= result.providerId;
+        if (providerId === undefined) {
+          providerId = result.providerId;
+          ack = result.ack ?? 1;
+        }
       }
     } catch (error) {
       // The number has no WhatsApp, the provider refused this message (or, Cloud API, a free-form
@@ -431,6 +437,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
                 confirmationVariant: slot,
                 confirmationRequestedAt: now,
                 providerId,
+                ack: ack ?? 1,
                 error: null,
                 updatedAt: now,
               }
@@ -440,6 +447,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
                 message: body,
                 deliveredAt: now,
                 providerId,
+                ack: ack ?? 1,
                 error: null,
                 updatedAt: now,
               },
@@ -646,6 +654,41 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     return answered ? [...skipped, { id: answered.campaignId, companyId }] : skipped;
   };
 
+  // Campaigns whose report changed with WhatsApp's reports: told to the screens once a second at most
+  // (the last change included).
+  const ackAnnouncements = new Map<number, NodeJS.Timeout>();
+  const announceSoon = (campaign: { id: number; companyId: number }) => {
+    if (ackAnnouncements.has(campaign.id)) return;
+    const timer = setTimeout(() => {
+      ackAnnouncements.delete(campaign.id);
+      announce(campaign).catch((err: unknown) =>
+        log.warn({ err, campaignId: campaign.id }, 'campaign report not announced'),
+      );
+    }, ANNOUNCE_EVERY_MS);
+    timer.unref();
+    ackAnnouncements.set(campaign.id, timer);
+  };
+
+  // WhatsApp reports how far a message got (a channel's ack event): a campaign's message moves its
+  // recipient from sent to delivered to read. A high-water mark, as messages' acks (a failure report
+  // after WhatsApp took the message changes nothing here: the recipient stays sent).
+  const recordAck = async ({ connection, event }: ChannelEventInput) => {
+    if (event.type !== 'ack' || event.ack <= 0) return;
+    try {
+      const moved = await queryRows<{ campaign_id: number; company_id: number }>(
+        db,
+        sql`update campaign_shipping s set ack = ${event.ack}, updated_at = now()
+            from campaigns c
+            where s.provider_id = ${event.providerId} and s.company_id = ${connection.companyId}
+              and c.id = s.campaign_id and c.whatsapp_id = ${connection.id} and s.ack < ${event.ack}
+            returning s.campaign_id, s.company_id`,
+      );
+      for (const row of moved) announceSoon({ id: row.campaign_id, companyId: row.company_id });
+    } catch (err) {
+      log.warn({ err, providerId: event.providerId }, 'campaign delivery report not recorded');
+    }
+  };
+
   return {
     // The dispatch queue's worker (a step per run).
     worker,
@@ -653,5 +696,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     startDue,
     // The recorder of recipients' answers (message.created, all of a transaction's at once).
     recordAnswers,
+    // The channels' listener of WhatsApp's delivery reports on campaign messages.
+    recordAck,
   };
 };

@@ -28,6 +28,7 @@ import {
   type CampaignUpdateInput,
   type CampaignView,
   type ShippingStatus,
+  shippingReceipt,
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
@@ -59,7 +60,9 @@ const emptyReport = (): CampaignReport => ({
   recipients: 0,
   valid: 0,
   pending: 0,
+  sent: 0,
   delivered: 0,
+  read: 0,
   failed: 0,
   optedOut: 0,
   awaitingConfirmation: 0,
@@ -78,7 +81,9 @@ const reportsOf = async (db: Db, ids: number[]) => {
       recipients: sql<number>`count(*)::int`,
       valid: sql<number>`count(*) filter (where ${campaignShipping.status} <> 'opted_out')::int`,
       pending: sql<number>`count(*) filter (where ${campaignShipping.status} in ('pending', 'sending'))::int`,
-      delivered: status('delivered'),
+      sent: status('delivered'),
+      delivered: sql<number>`count(*) filter (where ${campaignShipping.status} = 'delivered' and ${campaignShipping.ack} >= 3)::int`,
+      read: sql<number>`count(*) filter (where ${campaignShipping.status} = 'delivered' and ${campaignShipping.ack} >= 4)::int`,
       failed: status('failed'),
       optedOut: sql<number>`count(*) filter (where ${campaignShipping.status} = 'opted_out' or ${campaignShipping.optedOutAt} is not null)::int`,
       awaitingConfirmation: status('confirmation'),
@@ -477,6 +482,7 @@ const serializeShipping = (row: typeof campaignShipping.$inferSelect): CampaignS
   name: row.name,
   variant: row.variant,
   status: row.status,
+  ack: row.ack,
   deliveredAt: iso(row.deliveredAt),
   confirmationRequestedAt: iso(row.confirmationRequestedAt),
   confirmedAt: iso(row.confirmedAt),
@@ -543,7 +549,7 @@ const csvCell = (value: string | number | null) => {
 // GET /campaigns/{id}/shipping.csv: every recipient, read a chunk at a time.
 export async function* shippingCsv(deps: Deps, ctx: AuthContext, id: number) {
   await findOwned(deps.db, ctx, id);
-  yield 'number,name,variant,status,deliveredAt,confirmedAt,optedOutAt,error\n';
+  yield 'number,name,variant,status,receipt,sentAt,confirmedAt,optedOutAt,error\n';
   let after = 0;
   for (;;) {
     const rows = await deps.db
@@ -562,6 +568,7 @@ export async function* shippingCsv(deps: Deps, ctx: AuthContext, id: number) {
             row.name,
             row.variant,
             row.status,
+            shippingReceipt(row),
             iso(row.deliveredAt),
             iso(row.confirmedAt),
             iso(row.optedOutAt),

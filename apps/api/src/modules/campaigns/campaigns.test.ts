@@ -134,7 +134,7 @@ describe('campaign rows', () => {
       whatsapp: null,
       contactList: { id: list },
       scheduledAt: null,
-      report: { recipients: 0, delivered: 0 },
+      report: { recipients: 0, sent: 0 },
     });
 
     // To be scheduled a campaign needs a connection and an audience; any campaign needs a message.
@@ -347,7 +347,7 @@ describe('dispatching', () => {
     expect(done.completedAt).not.toBeNull();
     expect(done.report).toMatchObject({
       recipients: 5,
-      delivered: 4,
+      sent: 4,
       failed: 1,
       pending: 0,
       optedOut: 0,
@@ -494,8 +494,8 @@ describe('dispatching', () => {
       'job ended',
     );
     expect((await sentTo()).size).toBe(1);
-    // Stopped: delivered of valid, the same figures the report's headline and bar show.
-    expect((await read(campaign.id)).report).toMatchObject({ valid: 3, delivered: 1, pending: 2 });
+    // Stopped: sent of valid, the same figures the report's headline and bar show.
+    expect((await read(campaign.id)).report).toMatchObject({ valid: 3, sent: 1, pending: 2 });
 
     // A cancelled campaign still takes new messages, but nothing else.
     expect(
@@ -549,11 +549,53 @@ describe('dispatching', () => {
       await finished(campaign.id);
       const counts = await sentTo();
       for (const number of numbers) expect(counts.get(number), number).toBe(1);
-      expect((await read(campaign.id)).report).toMatchObject({ recipients: 5, delivered: 5 });
+      expect((await read(campaign.id)).report).toMatchObject({ recipients: 5, sent: 5 });
     } finally {
       release();
       spy.mockRestore();
     }
+  });
+
+  it('reports in WhatsApp’s words how far each message got: sent, delivered, read', async () => {
+    await noPauses();
+    const numbers = [1, 2, 3].map(() => nextNumber());
+    const list = await listWith(numbers.map((number, i) => ({ name: `S${i}`, number })));
+    const campaign = await startNow({ contactListId: list });
+    const done = await finished(campaign.id);
+    // WhatsApp took all three; none reached a phone yet.
+    expect(done.report).toMatchObject({ valid: 3, sent: 3, delivered: 0, read: 0 });
+
+    const rows = await shippingOf(campaign.id);
+    const [first, second] = rows;
+    const ack = (providerId: string | null, value: number) =>
+      call('POST', `/simulator/${sim.id}/ack`, { id: providerId, ack: value });
+    // The first phone got it and the recipient read it; the second only got it. A late, lower
+    // report changes nothing.
+    await ack(first!.providerId, 3);
+    await ack(first!.providerId, 4);
+    await ack(second!.providerId, 3);
+    await ack(first!.providerId, 3);
+    const reported = await eventually(
+      () => read(campaign.id),
+      (c) => c.report.delivered === 2 && c.report.read === 1,
+      'delivery reports counted',
+    );
+    expect(reported.report).toMatchObject({ sent: 3, delivered: 2, read: 1, valid: 3 });
+    const page = (await call('GET', `/campaigns/${campaign.id}/shipping`)).json() as {
+      records: { number: string; ack: number }[];
+    };
+    expect(page.records.map((r) => [r.number, r.ack])).toEqual([
+      [numbers[0], 4],
+      [numbers[1], 3],
+      [numbers[2], 2],
+    ]);
+    const csv = (await call('GET', `/campaigns/${campaign.id}/shipping.csv`)).body.split('\n');
+    expect(csv[0]).toBe('number,name,variant,status,receipt,sentAt,confirmedAt,optedOutAt,error');
+    expect(csv.slice(1, 4).map((line) => line.split(',').slice(3, 5))).toEqual([
+      ['delivered', 'read'],
+      ['delivered', 'delivered'],
+      ['delivered', 'sent'],
+    ]);
   });
 
   it('opts out a recipient who answers an opt-out word, for every later campaign', async () => {
@@ -579,13 +621,13 @@ describe('dispatching', () => {
       'opt-out',
     );
     expect(await ticketOf(t.db, company.company.id, leaving)).toBeDefined();
-    // The campaign they answered counts them: they got its message, so they stay delivered and valid.
+    // The campaign they answered counts them: they got its message, so they stay sent and valid.
     const answered = await eventually(
       () => read(first.id),
       (c) => c.report.optedOut === 1,
       'the answered campaign counts the opt-out',
     );
-    expect(answered.report).toMatchObject({ recipients: 2, valid: 2, delivered: 2, optedOut: 1 });
+    expect(answered.report).toMatchObject({ recipients: 2, valid: 2, sent: 2, optedOut: 1 });
     expect(
       (await call('GET', `/campaigns/${first.id}/shipping?status=opted_out`)).json(),
     ).toMatchObject({
@@ -599,7 +641,7 @@ describe('dispatching', () => {
       ],
     });
     expect((await call('GET', `/campaigns/${first.id}/shipping.csv`)).body).toMatch(
-      new RegExp(`^${leaving},Elena,1,delivered,[^,]+,,\\d{4}-[^,]+,$`, 'm'),
+      new RegExp(`^${leaving},Elena,1,delivered,sent,[^,]+,,\\d{4}-[^,]+,$`, 'm'),
     );
     // Anyone else's words do nothing.
     await inbound(t.app, admin, sim.id, { from: staying, body: 'gracias' });
@@ -607,7 +649,7 @@ describe('dispatching', () => {
     const second = await startNow({ contactListId: list });
     const done = await finished(second.id);
     // Skipped there: not a valid contact of it.
-    expect(done.report).toMatchObject({ recipients: 2, valid: 1, delivered: 1, optedOut: 1 });
+    expect(done.report).toMatchObject({ recipients: 2, valid: 1, sent: 1, optedOut: 1 });
     const counts = await sentTo();
     expect(counts.get(leaving)).toBe(1);
     expect(counts.get(staying)).toBe(2);
@@ -624,7 +666,7 @@ describe('dispatching', () => {
       message1: 'Oferta para {{firstName}}',
     });
     const waiting = await finished(campaign.id);
-    expect(waiting.report).toMatchObject({ awaitingConfirmation: 1, delivered: 0 });
+    expect(waiting.report).toMatchObject({ awaitingConfirmation: 1, sent: 0 });
     expect((await outbound(t.app, admin, sim.id)).map((m) => m.body)).toEqual([
       'Gabriela, ¿quieres recibir nuestras ofertas? Responde SÍ',
     ]);
@@ -633,7 +675,7 @@ describe('dispatching', () => {
     await t.app.deps.jobs.run(CAMPAIGNS_JOB);
     await eventually(
       () => read(campaign.id),
-      (c) => c.report.delivered === 1 && c.report.confirmed === 1,
+      (c) => c.report.sent === 1 && c.report.confirmed === 1,
       'confirmed and sent',
     );
     expect((await outbound(t.app, admin, sim.id)).map((m) => m.body)).toEqual([

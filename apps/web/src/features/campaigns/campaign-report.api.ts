@@ -50,13 +50,13 @@ export const campaignShippingList = (
   fetchPage: (search, pageNumber) => fetchCampaignShippingPage(id, status, search, pageNumber),
 });
 
-// SPEC §2 Campaign report: delivered of valid contacts (the recipients the campaign messages, all but
-// those it skipped because they had opted out). The headline, the percentage and the bar show the same
+// SPEC §2 Campaign report: sent of valid contacts (the recipients the campaign messages, all but those
+// it skipped because they had opted out). The headline, the percentage and the bar show the same
 // figures, whatever the campaign's status.
 export const reportFigures = (report: CampaignReport) => {
-  const { valid, delivered } = report;
-  const progress = valid > 0 ? Math.min(100, Math.round((delivered / valid) * 100)) : 0;
-  return { valid, delivered, progress };
+  const { valid, sent } = report;
+  const progress = valid > 0 ? Math.min(100, Math.round((sent / valid) * 100)) : 0;
+  return { valid, sent, progress };
 };
 
 // GET /campaigns/{id}/shipping.csv through the app's client (bearer token, refresh once and retry).
