@@ -303,10 +303,15 @@ export const campaignShippingPageSchema = z.object({
 export type CampaignShippingPage = z.input<typeof campaignShippingPageSchema>;
 
 // Campaign settings (SPEC §9): seconds between messages, a longer pause after every N messages, and
-// its length; variables {key, value} usable in messages as {{key}}; the answers that opt a recipient out.
+// its length; variables {key, value} usable in messages as {{key}}; the answers that opt a recipient
+// out, and what they are told then.
 export const MESSAGE_INTERVAL_OPTIONS = [0, 5, 10, 15, 20] as const;
 export const LONGER_INTERVAL_OPTIONS = [0, 1, 5, 10, 15, 20, 30, 40, 60, 80, 100, 120] as const;
 export const DEFAULT_OPT_OUT_KEYWORDS = ['STOP', 'SALIR', 'BAJA', 'PARAR'];
+// What a recipient who opted out is told (the platform's own texts to contacts are Spanish, as
+// tickets' bot texts); empty sends nothing.
+export const DEFAULT_OPT_OUT_MESSAGE = 'Listo, ya no te enviaremos mensajes de nuestras campañas.';
+export const OPT_OUT_MESSAGE_MAX = 1000;
 
 const oneOf = (options: readonly number[]) =>
   z.coerce
@@ -339,6 +344,8 @@ export const campaignSettingsSchema = z.object({
       ),
     ),
   optOutKeywords: z.array(z.string().trim().min(1).max(30)).max(20),
+  // Sent to a recipient who answers with one of those words (no bot or menu answers that message).
+  optOutMessage: z.string().trim().max(OPT_OUT_MESSAGE_MAX),
 });
 export type CampaignSettings = z.infer<typeof campaignSettingsSchema>;
 
@@ -348,6 +355,7 @@ export const CAMPAIGN_SETTINGS_DEFAULTS: CampaignSettings = {
   greaterInterval: 60,
   variables: [],
   optOutKeywords: DEFAULT_OPT_OUT_KEYWORDS,
+  optOutMessage: DEFAULT_OPT_OUT_MESSAGE,
 };
 
 // POST /campaign-settings: { settings } with any of the keys.
@@ -360,6 +368,7 @@ export const campaignSettingKeys = [
   'greaterInterval',
   'variables',
   'optOutKeywords',
+  'optOutMessage',
 ] as const;
 export const campaignSettingsListSchema = z.array(
   z.object({ key: z.enum(campaignSettingKeys), value: z.string() }),

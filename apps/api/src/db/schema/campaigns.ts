@@ -15,6 +15,7 @@ import { companies } from './companies';
 import { contactLists } from './contact-lists';
 import { contacts } from './contacts';
 import { fileLists } from './file-lists';
+import { messages } from './messages';
 import { tags } from './tags';
 import { messageTemplates, whatsapps } from './whatsapps';
 
@@ -140,7 +141,14 @@ export const campaignOptOuts = pgTable(
     // The word they answered, and the campaign they answered.
     keyword: text().notNull(),
     campaignId: integer().references(() => campaigns.id, { onDelete: 'set null' }),
+    // Their latest opt-out answer: confirmed to them, and not answered by a bot.
+    messageId: integer().references(() => messages.id, { onDelete: 'set null' }),
     ...timestamps(),
   },
-  (t) => [uniqueIndex().on(t.companyId, t.number)],
+  (t) => [
+    uniqueIndex().on(t.companyId, t.number),
+    index()
+      .on(t.messageId)
+      .where(sql`message_id is not null`),
+  ],
 );

@@ -10,7 +10,7 @@ import {
   pauseAfterMessage,
   type CampaignSettings,
 } from '@atendi/shared';
-import type { AppDeps } from '../../deps';
+import type { AppDeps, CampaignAnswers } from '../../deps';
 import { queryRows, type Db } from '../../db/client';
 import { preparedPer } from '../../db/prepared';
 import {
@@ -113,6 +113,29 @@ const optOutWord = (text: string) =>
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim()
     .toUpperCase();
+
+// The tickets engine's question after an ingest (deps.campaignAnswers): which of the stored contact
+// messages opted their sender out (recorded by recordAnswers in the ingest's transaction, so a
+// redelivered message, never stored twice, is never confirmed twice), each with the company's
+// confirmation text ('' when it sends none).
+export const campaignAnswers: CampaignAnswers = {
+  async optOutConfirmations(db, messageIds) {
+    const confirmations = new Map<number, string>();
+    if (!messageIds.length) return confirmations;
+    const optOuts = await db
+      .select({ messageId: campaignOptOuts.messageId, companyId: campaignOptOuts.companyId })
+      .from(campaignOptOuts)
+      .where(inArray(campaignOptOuts.messageId, messageIds));
+    const texts = new Map<number, string>();
+    for (const { messageId, companyId } of optOuts) {
+      if (messageId === null) continue;
+      if (!texts.has(companyId))
+        texts.set(companyId, (await campaignSettingsFor(db, companyId)).optOutMessage);
+      confirmations.set(messageId, texts.get(companyId)!);
+    }
+    return confirmations;
+  },
+};
 
 export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => {
   const { db, config } = deps;
@@ -561,6 +584,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
   const answersQuery = preparedPer((db) =>
     db
       .select({
+        messageId: messages.id,
         companyId: messages.companyId,
         body: messages.body,
         number: contacts.number,
@@ -594,12 +618,15 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     return touched ? DISPATCH_QUEUE : undefined;
   };
 
-  const answer = async (tx: Db, found: { companyId: number; body: string; number: string }) => {
+  const answer = async (
+    tx: Db,
+    found: { messageId: number; companyId: number; body: string; number: string },
+  ) => {
     const settings = await campaignSettingsFor(tx, found.companyId);
     const word = optOutWord(found.body);
     const optsOut = word !== '' && settings.optOutKeywords.some((k) => optOutWord(k) === word);
     const touched = optsOut
-      ? await optOut(tx, found.companyId, found.number, word)
+      ? await optOut(tx, found, word)
       : await tx
           .update(campaignShipping)
           .set({ status: 'pending', confirmedAt: new Date(), updatedAt: new Date() })
@@ -618,7 +645,13 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
 
   // The number opts out of the company's campaigns: its recipients still waiting are skipped, and the
   // campaign it answered (the one that messaged it last) counts it as opted out.
-  const optOut = async (tx: Db, companyId: number, number: string, keyword: string) => {
+  // The answer is remembered as the number's latest opt-out (messageId): the tickets engine confirms
+  // it to them instead of the queue bot answering it (optOutConfirmations).
+  const optOut = async (
+    tx: Db,
+    { companyId, number, messageId }: { companyId: number; number: string; messageId: number },
+    keyword: string,
+  ) => {
     const now = new Date();
     const ofNumber = and(
       eq(campaignShipping.companyId, companyId),
@@ -648,8 +681,11 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
         .where(eq(campaignShipping.id, answered.id));
     await tx
       .insert(campaignOptOuts)
-      .values({ companyId, number, keyword, campaignId: answered?.campaignId ?? null })
-      .onConflictDoNothing();
+      .values({ companyId, number, keyword, campaignId: answered?.campaignId ?? null, messageId })
+      .onConflictDoUpdate({
+        target: [campaignOptOuts.companyId, campaignOptOuts.number],
+        set: { messageId, updatedAt: now },
+      });
     log.info({ companyId, campaignId: answered?.campaignId }, 'campaign recipient opted out');
     return answered ? [...skipped, { id: answered.campaignId, companyId }] : skipped;
   };

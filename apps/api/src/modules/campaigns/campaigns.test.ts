@@ -8,7 +8,9 @@ import {
   contactListItems,
   jobs,
   plans,
+  queues,
   tags,
+  tickets,
   ticketTags,
 } from '../../db/schema';
 import {
@@ -22,7 +24,16 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { eventually } from '../../../test/eventually';
-import { inbound, outbound, pairedSimulator, ticketOf } from '../../../test/inbox';
+import {
+  inbound,
+  messageTexts,
+  outbound,
+  pairedSimulator,
+  receivedBy,
+  ticketOf,
+  ticketSettled,
+  untilReceived,
+} from '../../../test/inbox';
 import { closeSockets, listenAs } from '../../../test/sockets';
 import { multipart } from '../../../test/multipart';
 import { CAMPAIGNS_JOB, DISPATCH_QUEUE } from './campaign-dispatcher';
@@ -249,6 +260,7 @@ describe('campaign rows', () => {
       greaterInterval: 60,
       variables: [],
       optOutKeywords: ['STOP', 'SALIR', 'BAJA', 'PARAR'],
+      optOutMessage: 'Listo, ya no te enviaremos mensajes de nuestras campañas.',
     });
     const saved = await settings({
       messageInterval: 5,
@@ -620,7 +632,10 @@ describe('dispatching', () => {
       (rows) => rows.length === 1 && rows[0]!.number === leaving && rows[0]!.keyword === 'BAJA',
       'opt-out',
     );
-    expect(await ticketOf(t.db, company.company.id, leaving)).toBeDefined();
+    const leavingTicket = await ticketOf(t.db, company.company.id, leaving);
+    expect(leavingTicket).toBeDefined();
+    // Told it was heard (the confirmation's send done).
+    await ticketSettled(t.db, leavingTicket!.id);
     // The campaign they answered counts them: they got its message, so they stay sent and valid.
     const answered = await eventually(
       () => read(first.id),
@@ -650,9 +665,67 @@ describe('dispatching', () => {
     const done = await finished(second.id);
     // Skipped there: not a valid contact of it.
     expect(done.report).toMatchObject({ recipients: 2, valid: 1, sent: 1, optedOut: 1 });
-    const counts = await sentTo();
-    expect(counts.get(leaving)).toBe(1);
-    expect(counts.get(staying)).toBe(2);
+    // They got the first campaign and the confirmation of their opt-out, nothing of the second.
+    expect((await receivedBy(t.app, admin, sim.id, leaving)).map((m) => m.body)).toEqual([
+      'Hola Elena',
+      'Listo, ya no te enviaremos mensajes de nuestras campañas.',
+    ]);
+    expect((await sentTo()).get(staying)).toBe(2);
+  });
+
+  it('confirms an opt-out to the recipient instead of the chatbot menu, once even if WhatsApp delivers the answer twice', async () => {
+    await noPauses();
+    await settings({ optOutMessage: 'Listo, no recibirás más promociones.' });
+    // A connection whose chatbot greets new conversations with its queues.
+    const made = await t.db
+      .insert(queues)
+      .values(
+        ['Ventas', 'Soporte'].map((name, i) => ({
+          companyId: company.company.id,
+          name,
+          color: `#1234${i}0`,
+        })),
+      )
+      .returning();
+    const bot = await pairedSimulator(t.app, admin, {
+      greetingMessage: '¡Hola! Elige un área:',
+      queueIds: made.map((q) => q.id),
+    });
+    const [leaving, staying] = [nextNumber(), nextNumber()];
+    const list = await listWith([
+      { name: 'Irene', number: leaving },
+      { name: 'Julio', number: staying },
+    ]);
+    const campaign = await startNow({ contactListId: list, whatsappId: bot.id });
+    await finished(campaign.id);
+
+    const answer = (from: string, body: string, id: string) =>
+      call('POST', `/simulator/${bot.id}/inbound`, { from, body, id });
+    const optOutId = `OPTOUT${phone}`;
+    expect((await answer(leaving, 'Baja', optOutId)).statusCode).toBe(200);
+    const ticket = (await ticketOf(t.db, company.company.id, leaving))!;
+    await ticketSettled(t.db, ticket.id);
+    // WhatsApp delivers the same answer again: nothing more happens.
+    expect((await answer(leaving, 'Baja', optOutId)).statusCode).toBe(200);
+    await ticketSettled(t.db, ticket.id);
+    expect((await receivedBy(t.app, admin, bot.id, leaving)).map((m) => m.body)).toEqual([
+      'Hola Irene',
+      'Listo, no recibirás más promociones.',
+    ]);
+    // The conversation waits for a person, in no queue, without the bot's menu.
+    const [after] = await t.db.select().from(tickets).where(eq(tickets.id, ticket.id));
+    expect(after).toMatchObject({ status: 'pending', queueId: null, chatbot: false });
+    expect(await messageTexts(t.db, ticket.id)).toEqual(
+      expect.arrayContaining(['Baja', 'Listo, no recibirás más promociones.']),
+    );
+    expect(await messageTexts(t.db, ticket.id)).not.toContainEqual(
+      expect.stringContaining('Elige un área'),
+    );
+
+    // Any other answer goes to the chatbot as usual.
+    await answer(staying, 'Hola', `HOLA${phone}`);
+    const greeted = await untilReceived(t.app, admin, bot.id, staying, 2, 'the menu');
+    expect(greeted[1]).toContain('¡Hola! Elige un área:');
   });
 
   it('asks for confirmation first and sends the message once the recipient answers', async () => {
