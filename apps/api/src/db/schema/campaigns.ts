@@ -105,7 +105,9 @@ export const campaignShipping = pgTable(
     providerId: text(),
     ack: integer().notNull().default(0),
     error: text(),
+    // The confirmation request as sent, and WhatsApp's id for it (confirmation campaigns).
     confirmationMessage: text().notNull().default(''),
+    confirmationProviderId: text(),
     confirmation: boolean().notNull().default(false),
     deliveredAt: timestamp({ withTimezone: true, mode: 'date' }),
     confirmationRequestedAt: timestamp({ withTimezone: true, mode: 'date' }),

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import {
@@ -37,7 +37,7 @@ import {
   type QueueOptions,
 } from '../../jobs/queue';
 import { mediaTypeOf, mimetypeOf } from '../messages';
-import { fillVariables } from '../tickets';
+import { fillVariables, messageCreated, previewOf } from '../tickets';
 import { needsHeaderFile, templateSendOf, type TemplateRow } from '../templates';
 import {
   announceCampaign,
@@ -67,7 +67,7 @@ type DispatchJob = z.infer<typeof dispatchQueue.payload>;
 
 type Deps = Pick<
   AppDeps,
-  'db' | 'realtime' | 'uploads' | 'jobs' | 'config' | 'channels' | 'metrics'
+  'db' | 'realtime' | 'uploads' | 'jobs' | 'config' | 'channels' | 'metrics' | 'events'
 >;
 type ShippingRow = typeof campaignShipping.$inferSelect;
 type Connection = { id: number; provider: string };
@@ -317,6 +317,64 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     return { slot, text: campaign[fields[slot - 1]!] ?? '' };
   };
 
+  // A recipient already in a conversation on the connection sees the campaign's message (or its
+  // confirmation request) there at once; the others' are written in when they answer
+  // (intoConversation). After the recipient's row is settled, in a transaction of its own: it waits
+  // for no conversation's lock while holding the recipient's, and a failure here sends nothing again.
+  const intoOpenConversation = async (
+    connection: Connection,
+    shipping: ShippingRow,
+    sent: { providerId: string; body: string; ack: number; at: Date },
+  ) => {
+    if (!sent.body.trim()) return;
+    try {
+      await deps.events.transaction(db, async (tx, raise) => {
+        const [open] = await tx
+          .select({ id: tickets.id })
+          .from(tickets)
+          .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+          .where(
+            and(
+              eq(contacts.companyId, shipping.companyId),
+              eq(contacts.number, shipping.number),
+              eq(tickets.whatsappId, connection.id),
+              ne(tickets.status, 'closed'),
+            ),
+          )
+          .limit(1);
+        if (!open) return;
+        const [stored] = await tx
+          .insert(messages)
+          .values({
+            companyId: shipping.companyId,
+            providerId: sent.providerId,
+            ticketId: open.id,
+            whatsappId: connection.id,
+            body: sent.body,
+            fromMe: true,
+            read: true,
+            ack: sent.ack,
+            remoteJid: shipping.number,
+            createdAt: sent.at,
+          })
+          .onConflictDoNothing({ target: [messages.whatsappId, messages.providerId] })
+          .returning();
+        if (!stored) return;
+        const [bumped] = await tx
+          .update(tickets)
+          .set({ lastMessage: previewOf(stored).slice(0, 500), updatedAt: new Date() })
+          .where(eq(tickets.id, open.id))
+          .returning();
+        raise(messageCreated(stored, 'platform', null, bumped));
+      });
+    } catch (err) {
+      log.warn(
+        { err, shippingId: shipping.id },
+        'campaign message not written into its conversation',
+      );
+    }
+  };
+
   // Sent (with the campaign's count of messages sent so far, which paces it), or skipped.
   type Delivery = { sent: number } | 'skipped';
 
@@ -450,7 +508,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     }
     const now = new Date();
     deps.metrics.campaignSends.inc({ outcome: 'sent' });
-    return db.transaction(async (tx) => {
+    const delivered = await db.transaction(async (tx) => {
       await tx
         .update(campaignShipping)
         .set(
@@ -459,6 +517,8 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
                 status: 'confirmation',
                 confirmationVariant: slot,
                 confirmationRequestedAt: now,
+                confirmationMessage: body,
+                confirmationProviderId: providerId,
                 providerId,
                 ack: ack ?? 1,
                 error: null,
@@ -483,6 +543,14 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
         .returning({ sentCount: campaigns.sentCount });
       return { sent: counted?.sentCount ?? 1 };
     });
+    if (providerId !== undefined)
+      await intoOpenConversation(connection, shipping, {
+        providerId,
+        body,
+        ack: ack ?? 1,
+        at: now,
+      });
+    return delivered;
   };
 
   // No recipient left to send: a running campaign is finished (FINALIZADA, completedAt). Answers
@@ -588,6 +656,8 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
         companyId: messages.companyId,
         body: messages.body,
         number: contacts.number,
+        ticketId: tickets.id,
+        whatsappId: tickets.whatsappId,
       })
       .from(messages)
       .innerJoin(tickets, eq(tickets.id, messages.ticketId))
@@ -613,10 +683,40 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
       messageIds: fromContacts.map((event) => event.messageId),
     });
     let touched = 0;
-    for (const found of answers) touched += await answer(tx, found);
+    for (const found of answers) {
+      await intoConversation(tx, found);
+      touched += await answer(tx, found);
+    }
     // Woken after the commit (a kick now would look before the answers are there).
     return touched ? DISPATCH_QUEUE : undefined;
   };
+
+  // The campaign messages the number got on the ticket's connection (the confirmation request and the
+  // message, as sent), written into the conversation the answer landed in, at the time they were
+  // sent, so the agent reads what the contact answers. Once: a message already stored under its
+  // WhatsApp id (recorded when sent into an open conversation, or by an earlier answer) is left.
+  const intoConversation = (
+    tx: Db,
+    found: { companyId: number; number: string; ticketId: number; whatsappId: number },
+  ) =>
+    tx.execute(sql`
+      insert into messages
+        (company_id, provider_id, ticket_id, whatsapp_id, body, from_me, media_type, read, ack,
+         remote_jid, created_at, updated_at)
+      select s.company_id, sent.provider_id, ${found.ticketId}, c.whatsapp_id, sent.body, true, 'chat',
+             true, sent.ack, s.number, sent.at, now()
+      from campaign_shipping s
+      join campaigns c on c.id = s.campaign_id
+      cross join lateral (values
+        -- The request was answered (it reached the phone) unless it is still the latest message.
+        (s.confirmation_provider_id, s.confirmation_message, s.confirmation_requested_at,
+         case when s.provider_id = s.confirmation_provider_id then s.ack else 3 end),
+        (case when s.status = 'delivered' then s.provider_id end, s.message, s.delivered_at, s.ack)
+      ) as sent (provider_id, body, at, ack)
+      where s.company_id = ${found.companyId} and s.number = ${found.number}
+        and c.whatsapp_id = ${found.whatsappId}
+        and sent.provider_id is not null and sent.at is not null and sent.body <> ''
+      on conflict (whatsapp_id, provider_id) do nothing`);
 
   const answer = async (
     tx: Db,

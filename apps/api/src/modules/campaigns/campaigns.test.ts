@@ -7,6 +7,7 @@ import {
   campaignShipping,
   contactListItems,
   jobs,
+  messages,
   plans,
   queues,
   tags,
@@ -126,6 +127,15 @@ const shippingOf = (campaignId: number) =>
     .from(campaignShipping)
     .where(eq(campaignShipping.campaignId, campaignId))
     .orderBy(campaignShipping.id);
+// A ticket's messages as its chat shows them (in time order): who wrote each, and its text.
+const conversation = async (ticketId: number) =>
+  (
+    await t.db
+      .select({ body: messages.body, fromMe: messages.fromMe })
+      .from(messages)
+      .where(eq(messages.ticketId, ticketId))
+      .orderBy(messages.createdAt, messages.id)
+  ).map((m) => [m.fromMe ? 'me' : 'contact', m.body]);
 const dispatchJob = async (campaignId: number) =>
   (
     await t.db
@@ -728,6 +738,56 @@ describe('dispatching', () => {
     expect(greeted[1]).toContain('¡Hola! Elige un área:');
   });
 
+  it('shows the campaign message in the conversation of a recipient who answers, after it finished, once', async () => {
+    await noPauses();
+    const [quiet, chatting] = [nextNumber(), nextNumber()];
+    // One of them is already in a conversation with the company when the campaign goes out.
+    await inbound(t.app, admin, sim.id, {
+      from: chatting,
+      body: 'Buenas, una consulta',
+      name: 'Luis',
+    });
+    const list = await listWith([
+      { name: 'Karla', number: quiet },
+      { name: 'Luis', number: chatting },
+    ]);
+    const campaign = await startNow({ contactListId: list });
+    await finished(campaign.id);
+
+    // The conversation already open shows the campaign message at once.
+    const open = (await ticketOf(t.db, company.company.id, chatting))!;
+    await eventually(
+      () => conversation(open.id),
+      (texts) => texts.length === 2,
+      'the campaign message in the open conversation',
+    );
+    expect(await conversation(open.id)).toEqual([
+      ['contact', 'Buenas, una consulta'],
+      ['me', 'Hola Luis'],
+    ]);
+
+    // The other answers after the campaign finished: their new conversation starts with what they
+    // answer to, even when WhatsApp delivers the answer twice.
+    const answer = { from: quiet, body: '¿Hasta cuándo vale?', id: `ANSWER${phone}` };
+    expect((await call('POST', `/simulator/${sim.id}/inbound`, answer)).statusCode).toBe(200);
+    expect((await call('POST', `/simulator/${sim.id}/inbound`, answer)).statusCode).toBe(200);
+    await inbound(t.app, admin, sim.id, { from: quiet, body: 'Gracias' });
+    const ticket = (await ticketOf(t.db, company.company.id, quiet))!;
+    expect(await conversation(ticket.id)).toEqual([
+      ['me', 'Hola Karla'],
+      ['contact', '¿Hasta cuándo vale?'],
+      ['contact', 'Gracias'],
+    ]);
+    // As the agent reads it, with WhatsApp's ticks.
+    const page = (await call('GET', `/messages/${ticket.id}`)).json() as {
+      messages: { body: string; fromMe: boolean; ack: number }[];
+    };
+    expect(page.messages.find((m) => m.body === 'Hola Karla')).toMatchObject({
+      fromMe: true,
+      ack: 2,
+    });
+  });
+
   it('asks for confirmation first and sends the message once the recipient answers', async () => {
     await noPauses();
     const number = nextNumber();
@@ -754,6 +814,18 @@ describe('dispatching', () => {
     expect((await outbound(t.app, admin, sim.id)).map((m) => m.body)).toEqual([
       'Gabriela, ¿quieres recibir nuestras ofertas? Responde SÍ',
       'Oferta para Gabriela',
+    ]);
+    // The conversation holds the request answered, the answer, and the message that followed.
+    const ticket = (await ticketOf(t.db, company.company.id, number))!;
+    await eventually(
+      () => conversation(ticket.id),
+      (texts) => texts.length === 3,
+      'the campaign messages in the conversation',
+    );
+    expect(await conversation(ticket.id)).toEqual([
+      ['me', 'Gabriela, ¿quieres recibir nuestras ofertas? Responde SÍ'],
+      ['contact', 'Sí'],
+      ['me', 'Oferta para Gabriela'],
     ]);
   });
 });
