@@ -422,7 +422,7 @@ const dispatching = async (
     finished: view.status === 'FINALIZADA' && view.completedAt !== null,
     reportDelivered:
       view.report.recipients === total &&
-      view.report.delivered === total &&
+      view.report.sent === total &&
       view.report.pending === 0 &&
       view.report.failed === 0,
     // The list's `total` numbers got `total` messages between them, every number at least one:

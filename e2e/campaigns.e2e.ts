@@ -233,7 +233,7 @@ describe('campaigns, end to end', () => {
     expect(seen[0]).toBeLessThan(100);
     expect(seen.some((value) => value > 0 && value < 100)).toBe(true);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
-    await page.getByText('3 de 3 entregados').waitFor();
+    await page.getByText('3 de 3 enviados').waitFor();
     expect(
       await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument),
     ).toBe(true);

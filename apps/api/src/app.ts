@@ -48,6 +48,7 @@ import { whatsappsRoutes } from './modules/whatsapps/whatsapps.routes';
 import { messagesRoutes } from './modules/messages/messages.routes';
 import { externalApiRoutes } from './modules/messages/external-api.routes';
 import { createTicketMessages } from './modules/messages/messages.service';
+import { campaignAnswers } from './modules/campaigns/campaign-dispatcher';
 import { registerTicketsEngine } from './modules/tickets/inbound/tickets.engine';
 import { ticketsRoutes } from './modules/tickets/core/tickets.routes';
 import { ticketNotesRoutes } from './modules/tickets/notes/ticket-notes';
@@ -236,6 +237,8 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     outbox,
     // Tickets write their automatic messages through the messages module without importing it.
     ticketMessages: createTicketMessages(),
+    // And learn which contact messages opted out of campaigns without importing campaigns.
+    campaignAnswers,
     jobs,
     events,
     simulatorSpool,

@@ -140,4 +140,6 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
 
   // Channels: what WhatsApp reports (messages, acks, edits, typing) goes to the tickets engine.
   deps.channels.onEvent((input) => handleChannelEvent(deps, input));
+  // Delivery reports on campaign messages: the campaign's report (sent, delivered, read).
+  deps.channels.onEvent(campaigns.recordAck);
 };

@@ -19,7 +19,8 @@ import type { Realtime } from './realtime/realtime';
 
 // What every module is given (app.deps), declared apart from app.ts so that services depend on this
 // list and never on the app that assembles it (eslint keeps it so). It imports no module: what a
-// module provides to others through it is declared here as a port (Outbox, TicketMessages), so no
+// module provides to others through it is declared here as a port (Outbox, TicketMessages,
+// CampaignAnswers), so no
 // import cycle runs through this file.
 
 export type MessageRow = typeof messages.$inferSelect;
@@ -49,6 +50,14 @@ export type TicketMessages = {
   ) => Promise<MessageRow[]>;
 };
 
+// What the tickets engine asks of campaigns once an ingest stored contact messages: campaigns
+// implements it (campaign-dispatcher.ts campaignAnswers) and app.ts hands it over, so tickets never
+// import campaigns. The messages that opted their sender out of campaigns, each with the text that
+// confirms it to them ('' to send none): the queue bot does not answer those.
+export type CampaignAnswers = {
+  optOutConfirmations: (db: Db, messageIds: number[]) => Promise<Map<number, string>>;
+};
+
 export type AppDeps = {
   config: Config;
   channels: ChannelManager;
@@ -57,6 +66,9 @@ export type AppDeps = {
   // The messages module's side of the tickets module's port (TicketMessages above):
   // automatic messages written in the transaction of the ticket change that causes them.
   ticketMessages: TicketMessages;
+  // The campaigns module's side of CampaignAnswers above: opt-out answers, confirmed instead of
+  // answered by the queue bot.
+  campaignAnswers: CampaignAnswers;
   // The one durable background queue (jobs/queue.ts): what runs on it is listed in background.ts.
   jobs: Jobs;
   // What happened (events/domain-events.ts): ticket changes, stored messages. Listeners subscribe

@@ -173,9 +173,18 @@ export const campaignsQuery = z.object({ searchParam, pageNumber });
 export const campaignReportSchema = z.object({
   // Recipients planned (valid numbers of the audience, opted-out ones included).
   recipients: z.number(),
+  // The recipients the campaign messages: all but those it skipped because they had opted out. The
+  // report's headline and progress are sent of valid.
+  valid: z.number(),
   pending: z.number(),
+  // In WhatsApp's words: sent (WhatsApp took the campaign's message), delivered (it reached the
+  // phone), read (the recipient opened it). Each counts the ones after it too.
+  sent: z.number(),
   delivered: z.number(),
+  read: z.number(),
   failed: z.number(),
+  // The recipients who opted out: skipped because they had, or who answered this campaign with an
+  // opt-out word after getting it.
   optedOut: z.number(),
   // Confirmation campaigns: asked and waiting for an answer; answered (their message then goes out).
   awaitingConfirmation: z.number(),
@@ -236,8 +245,9 @@ export type CampaignEvent =
 
 // One recipient of a campaign. pending: waiting its turn; sending: handed to WhatsApp, answer not
 // recorded yet; confirmation: asked to confirm, waiting for the answer; delivered: WhatsApp took the
-// message (deliveredAt); failed: could not be sent (error); opted_out: the number asked not to get
-// campaigns.
+// message (deliveredAt; its ack tells whether it reached the phone and was read); failed: could not be sent (error); opted_out: skipped, the number asked not
+// to get campaigns. A recipient who opts out after getting the message keeps its status and gets
+// optedOutAt (the report's opted-out filter shows both).
 export const shippingStatuses = [
   'pending',
   'sending',
@@ -247,6 +257,16 @@ export const shippingStatuses = [
   'opted_out',
 ] as const;
 export type ShippingStatus = (typeof shippingStatuses)[number];
+
+// What WhatsApp reported of a recipient's message, as the report says it (SPEC §4 ack scale).
+export const shippingReceipt = (shipping: { status: ShippingStatus; ack: number }) =>
+  shipping.status !== 'delivered'
+    ? null
+    : shipping.ack >= 4
+      ? ('read' as const)
+      : shipping.ack >= 3
+        ? ('delivered' as const)
+        : ('sent' as const);
 
 export const campaignShippingQuery = z.object({
   searchParam,
@@ -261,9 +281,15 @@ export const campaignShippingViewSchema = z.object({
   // The message slot chosen for this recipient (1 to 5).
   variant: z.number().nullable(),
   status: z.enum(shippingStatuses),
+  // How far WhatsApp got with the campaign's message (SPEC §4 ack: 1-2 sent, 3 delivered, 4-5 read;
+  // 0 not sent yet).
+  ack: z.number(),
+  // When WhatsApp took the message (status delivered).
   deliveredAt: dateTime.nullable(),
   confirmationRequestedAt: dateTime.nullable(),
   confirmedAt: dateTime.nullable(),
+  // When the recipient answered this campaign with an opt-out word (null if they did not).
+  optedOutAt: dateTime.nullable(),
   error: z.string().nullable(),
   updatedAt: dateTime,
 });
@@ -277,10 +303,15 @@ export const campaignShippingPageSchema = z.object({
 export type CampaignShippingPage = z.input<typeof campaignShippingPageSchema>;
 
 // Campaign settings (SPEC §9): seconds between messages, a longer pause after every N messages, and
-// its length; variables {key, value} usable in messages as {{key}}; the answers that opt a recipient out.
+// its length; variables {key, value} usable in messages as {{key}}; the answers that opt a recipient
+// out, and what they are told then.
 export const MESSAGE_INTERVAL_OPTIONS = [0, 5, 10, 15, 20] as const;
 export const LONGER_INTERVAL_OPTIONS = [0, 1, 5, 10, 15, 20, 30, 40, 60, 80, 100, 120] as const;
 export const DEFAULT_OPT_OUT_KEYWORDS = ['STOP', 'SALIR', 'BAJA', 'PARAR'];
+// What a recipient who opted out is told (the platform's own texts to contacts are Spanish, as
+// tickets' bot texts); empty sends nothing.
+export const DEFAULT_OPT_OUT_MESSAGE = 'Listo, ya no te enviaremos mensajes de nuestras campañas.';
+export const OPT_OUT_MESSAGE_MAX = 1000;
 
 const oneOf = (options: readonly number[]) =>
   z.coerce
@@ -313,6 +344,8 @@ export const campaignSettingsSchema = z.object({
       ),
     ),
   optOutKeywords: z.array(z.string().trim().min(1).max(30)).max(20),
+  // Sent to a recipient who answers with one of those words (no bot or menu answers that message).
+  optOutMessage: z.string().trim().max(OPT_OUT_MESSAGE_MAX),
 });
 export type CampaignSettings = z.infer<typeof campaignSettingsSchema>;
 
@@ -322,6 +355,7 @@ export const CAMPAIGN_SETTINGS_DEFAULTS: CampaignSettings = {
   greaterInterval: 60,
   variables: [],
   optOutKeywords: DEFAULT_OPT_OUT_KEYWORDS,
+  optOutMessage: DEFAULT_OPT_OUT_MESSAGE,
 };
 
 // POST /campaign-settings: { settings } with any of the keys.
@@ -334,6 +368,7 @@ export const campaignSettingKeys = [
   'greaterInterval',
   'variables',
   'optOutKeywords',
+  'optOutMessage',
 ] as const;
 export const campaignSettingsListSchema = z.array(
   z.object({ key: z.enum(campaignSettingKeys), value: z.string() }),

@@ -102,7 +102,9 @@ export const campaignsContract = defineRoutes('campaigns', {
         description: 'The recipients, one row each',
         content: {
           'text/csv': {
-            schema: z.string().describe('number,name,variant,status,deliveredAt,confirmedAt,error'),
+            schema: z
+              .string()
+              .describe('number,name,variant,status,receipt,sentAt,confirmedAt,optedOutAt,error'),
           },
         },
       },

@@ -8,12 +8,14 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import type { campaignStatuses, ShippingStatus } from '@atendi/shared';
 import { id, timestamps } from './_columns';
 import { companies } from './companies';
 import { contactLists } from './contact-lists';
 import { contacts } from './contacts';
 import { fileLists } from './file-lists';
+import { messages } from './messages';
 import { tags } from './tags';
 import { messageTemplates, whatsapps } from './whatsapps';
 
@@ -97,15 +99,22 @@ export const campaignShipping = pgTable(
     // The message slot chosen for this recipient (1 to 5), and its confirmation slot.
     variant: integer(),
     confirmationVariant: integer(),
-    // The text as sent (variables filled), and WhatsApp's id for it.
+    // The text as sent (variables filled), WhatsApp's id for it, and how far it got (SPEC §4 ack:
+    // 1-2 sent, 3 delivered, 4-5 read), kept up by WhatsApp's reports.
     message: text().notNull().default(''),
     providerId: text(),
+    ack: integer().notNull().default(0),
     error: text(),
+    // The confirmation request as sent, and WhatsApp's id for it (confirmation campaigns).
     confirmationMessage: text().notNull().default(''),
+    confirmationProviderId: text(),
     confirmation: boolean().notNull().default(false),
     deliveredAt: timestamp({ withTimezone: true, mode: 'date' }),
     confirmationRequestedAt: timestamp({ withTimezone: true, mode: 'date' }),
     confirmedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    // When the recipient answered this campaign with an opt-out word (its status stays what it was
+    // when it got the message; skipped recipients are status opted_out).
+    optedOutAt: timestamp({ withTimezone: true, mode: 'date' }),
     ...timestamps(),
   },
   (t) => [
@@ -115,6 +124,10 @@ export const campaignShipping = pgTable(
     index().on(t.campaignId, t.status, t.id),
     // A contact's message finds whether it answers a campaign (confirmation or opt-out).
     index().on(t.companyId, t.number),
+    // WhatsApp's reports (acks) find the recipient of the message they are about.
+    index()
+      .on(t.providerId)
+      .where(sql`provider_id is not null`),
   ],
 );
 
@@ -130,7 +143,14 @@ export const campaignOptOuts = pgTable(
     // The word they answered, and the campaign they answered.
     keyword: text().notNull(),
     campaignId: integer().references(() => campaigns.id, { onDelete: 'set null' }),
+    // Their latest opt-out answer: confirmed to them, and not answered by a bot.
+    messageId: integer().references(() => messages.id, { onDelete: 'set null' }),
     ...timestamps(),
   },
-  (t) => [uniqueIndex().on(t.companyId, t.number)],
+  (t) => [
+    uniqueIndex().on(t.companyId, t.number),
+    index()
+      .on(t.messageId)
+      .where(sql`message_id is not null`),
+  ],
 );

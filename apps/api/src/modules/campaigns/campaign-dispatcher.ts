@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import {
@@ -10,7 +10,7 @@ import {
   pauseAfterMessage,
   type CampaignSettings,
 } from '@atendi/shared';
-import type { AppDeps } from '../../deps';
+import type { AppDeps, CampaignAnswers } from '../../deps';
 import { queryRows, type Db } from '../../db/client';
 import { preparedPer } from '../../db/prepared';
 import {
@@ -26,6 +26,7 @@ import {
 } from '../../db/schema';
 import { ChannelError, type OutgoingMedia, type SendRequest } from '../../channels/driver';
 import type { EventOf } from '../../events/domain-events';
+import type { ChannelEventInput } from '../../channels/manager';
 import {
   enqueueJobs,
   enqueueJobsFrom,
@@ -36,7 +37,7 @@ import {
   type QueueOptions,
 } from '../../jobs/queue';
 import { mediaTypeOf, mimetypeOf } from '../messages';
-import { fillVariables } from '../tickets';
+import { fillVariables, messageCreated, previewOf } from '../tickets';
 import { needsHeaderFile, templateSendOf, type TemplateRow } from '../templates';
 import {
   announceCampaign,
@@ -66,7 +67,7 @@ type DispatchJob = z.infer<typeof dispatchQueue.payload>;
 
 type Deps = Pick<
   AppDeps,
-  'db' | 'realtime' | 'uploads' | 'jobs' | 'config' | 'channels' | 'metrics'
+  'db' | 'realtime' | 'uploads' | 'jobs' | 'config' | 'channels' | 'metrics' | 'events'
 >;
 type ShippingRow = typeof campaignShipping.$inferSelect;
 type Connection = { id: number; provider: string };
@@ -112,6 +113,29 @@ const optOutWord = (text: string) =>
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim()
     .toUpperCase();
+
+// The tickets engine's question after an ingest (deps.campaignAnswers): which of the stored contact
+// messages opted their sender out (recorded by recordAnswers in the ingest's transaction, so a
+// redelivered message, never stored twice, is never confirmed twice), each with the company's
+// confirmation text ('' when it sends none).
+export const campaignAnswers: CampaignAnswers = {
+  async optOutConfirmations(db, messageIds) {
+    const confirmations = new Map<number, string>();
+    if (!messageIds.length) return confirmations;
+    const optOuts = await db
+      .select({ messageId: campaignOptOuts.messageId, companyId: campaignOptOuts.companyId })
+      .from(campaignOptOuts)
+      .where(inArray(campaignOptOuts.messageId, messageIds));
+    const texts = new Map<number, string>();
+    for (const { messageId, companyId } of optOuts) {
+      if (messageId === null) continue;
+      if (!texts.has(companyId))
+        texts.set(companyId, (await campaignSettingsFor(db, companyId)).optOutMessage);
+      confirmations.set(messageId, texts.get(companyId)!);
+    }
+    return confirmations;
+  },
+};
 
 export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => {
   const { db, config } = deps;
@@ -293,6 +317,64 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     return { slot, text: campaign[fields[slot - 1]!] ?? '' };
   };
 
+  // A recipient already in a conversation on the connection sees the campaign's message (or its
+  // confirmation request) there at once; the others' are written in when they answer
+  // (intoConversation). After the recipient's row is settled, in a transaction of its own: it waits
+  // for no conversation's lock while holding the recipient's, and a failure here sends nothing again.
+  const intoOpenConversation = async (
+    connection: Connection,
+    shipping: ShippingRow,
+    sent: { providerId: string; body: string; ack: number; at: Date },
+  ) => {
+    if (!sent.body.trim()) return;
+    try {
+      await deps.events.transaction(db, async (tx, raise) => {
+        const [open] = await tx
+          .select({ id: tickets.id })
+          .from(tickets)
+          .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+          .where(
+            and(
+              eq(contacts.companyId, shipping.companyId),
+              eq(contacts.number, shipping.number),
+              eq(tickets.whatsappId, connection.id),
+              ne(tickets.status, 'closed'),
+            ),
+          )
+          .limit(1);
+        if (!open) return;
+        const [stored] = await tx
+          .insert(messages)
+          .values({
+            companyId: shipping.companyId,
+            providerId: sent.providerId,
+            ticketId: open.id,
+            whatsappId: connection.id,
+            body: sent.body,
+            fromMe: true,
+            read: true,
+            ack: sent.ack,
+            remoteJid: shipping.number,
+            createdAt: sent.at,
+          })
+          .onConflictDoNothing({ target: [messages.whatsappId, messages.providerId] })
+          .returning();
+        if (!stored) return;
+        const [bumped] = await tx
+          .update(tickets)
+          .set({ lastMessage: previewOf(stored).slice(0, 500), updatedAt: new Date() })
+          .where(eq(tickets.id, open.id))
+          .returning();
+        raise(messageCreated(stored, 'platform', null, bumped));
+      });
+    } catch (err) {
+      log.warn(
+        { err, shippingId: shipping.id },
+        'campaign message not written into its conversation',
+      );
+    }
+  };
+
   // Sent (with the campaign's count of messages sent so far, which paces it), or skipped.
   type Delivery = { sent: number } | 'skipped';
 
@@ -345,6 +427,8 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     const body = templated?.text ?? fill(text);
     const base = `campaign:${shipping.id}${confirming ? ':confirmation' : ''}`;
     let providerId: string | undefined;
+    // How far the first message already got (WhatsApp's later reports raise it: recordAck).
+    let ack: number | undefined;
     try {
       const sends: SendRequest[] = [];
       if (templated && opening) {
@@ -394,7 +478,10 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
       }
       for (const request of sends) {
         const result = await deps.channels.send(connection.id, request);
-        providerId ??= result.providerId;
+        if (providerId === undefined) {
+          providerId = result.providerId;
+          ack = result.ack ?? 1;
+        }
       }
     } catch (error) {
       // The number has no WhatsApp, the provider refused this message (or, Cloud API, a free-form
@@ -421,7 +508,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     }
     const now = new Date();
     deps.metrics.campaignSends.inc({ outcome: 'sent' });
-    return db.transaction(async (tx) => {
+    const delivered = await db.transaction(async (tx) => {
       await tx
         .update(campaignShipping)
         .set(
@@ -430,7 +517,10 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
                 status: 'confirmation',
                 confirmationVariant: slot,
                 confirmationRequestedAt: now,
+                confirmationMessage: body,
+                confirmationProviderId: providerId,
                 providerId,
+                ack: ack ?? 1,
                 error: null,
                 updatedAt: now,
               }
@@ -440,6 +530,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
                 message: body,
                 deliveredAt: now,
                 providerId,
+                ack: ack ?? 1,
                 error: null,
                 updatedAt: now,
               },
@@ -452,6 +543,14 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
         .returning({ sentCount: campaigns.sentCount });
       return { sent: counted?.sentCount ?? 1 };
     });
+    if (providerId !== undefined)
+      await intoOpenConversation(connection, shipping, {
+        providerId,
+        body,
+        ack: ack ?? 1,
+        at: now,
+      });
+    return delivered;
   };
 
   // No recipient left to send: a running campaign is finished (FINALIZADA, completedAt). Answers
@@ -553,9 +652,12 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
   const answersQuery = preparedPer((db) =>
     db
       .select({
+        messageId: messages.id,
         companyId: messages.companyId,
         body: messages.body,
         number: contacts.number,
+        ticketId: tickets.id,
+        whatsappId: tickets.whatsappId,
       })
       .from(messages)
       .innerJoin(tickets, eq(tickets.id, messages.ticketId))
@@ -581,17 +683,50 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
       messageIds: fromContacts.map((event) => event.messageId),
     });
     let touched = 0;
-    for (const found of answers) touched += await answer(tx, found);
+    for (const found of answers) {
+      await intoConversation(tx, found);
+      touched += await answer(tx, found);
+    }
     // Woken after the commit (a kick now would look before the answers are there).
     return touched ? DISPATCH_QUEUE : undefined;
   };
 
-  const answer = async (tx: Db, found: { companyId: number; body: string; number: string }) => {
+  // The campaign messages the number got on the ticket's connection (the confirmation request and the
+  // message, as sent), written into the conversation the answer landed in, at the time they were
+  // sent, so the agent reads what the contact answers. Once: a message already stored under its
+  // WhatsApp id (recorded when sent into an open conversation, or by an earlier answer) is left.
+  const intoConversation = (
+    tx: Db,
+    found: { companyId: number; number: string; ticketId: number; whatsappId: number },
+  ) =>
+    tx.execute(sql`
+      insert into messages
+        (company_id, provider_id, ticket_id, whatsapp_id, body, from_me, media_type, read, ack,
+         remote_jid, created_at, updated_at)
+      select s.company_id, sent.provider_id, ${found.ticketId}, c.whatsapp_id, sent.body, true, 'chat',
+             true, sent.ack, s.number, sent.at, now()
+      from campaign_shipping s
+      join campaigns c on c.id = s.campaign_id
+      cross join lateral (values
+        -- The request was answered (it reached the phone) unless it is still the latest message.
+        (s.confirmation_provider_id, s.confirmation_message, s.confirmation_requested_at,
+         case when s.provider_id = s.confirmation_provider_id then s.ack else 3 end),
+        (case when s.status = 'delivered' then s.provider_id end, s.message, s.delivered_at, s.ack)
+      ) as sent (provider_id, body, at, ack)
+      where s.company_id = ${found.companyId} and s.number = ${found.number}
+        and c.whatsapp_id = ${found.whatsappId}
+        and sent.provider_id is not null and sent.at is not null and sent.body <> ''
+      on conflict (whatsapp_id, provider_id) do nothing`);
+
+  const answer = async (
+    tx: Db,
+    found: { messageId: number; companyId: number; body: string; number: string },
+  ) => {
     const settings = await campaignSettingsFor(tx, found.companyId);
     const word = optOutWord(found.body);
     const optsOut = word !== '' && settings.optOutKeywords.some((k) => optOutWord(k) === word);
     const touched = optsOut
-      ? await optOut(tx, found.companyId, found.number, word)
+      ? await optOut(tx, found, word)
       : await tx
           .update(campaignShipping)
           .set({ status: 'pending', confirmedAt: new Date(), updatedAt: new Date() })
@@ -608,30 +743,86 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     return touched.length;
   };
 
-  const optOut = async (tx: Db, companyId: number, number: string, keyword: string) => {
+  // The number opts out of the company's campaigns: its recipients still waiting are skipped, and the
+  // campaign it answered (the one that messaged it last) counts it as opted out.
+  // The answer is remembered as the number's latest opt-out (messageId): the tickets engine confirms
+  // it to them instead of the queue bot answering it (optOutConfirmations).
+  const optOut = async (
+    tx: Db,
+    { companyId, number, messageId }: { companyId: number; number: string; messageId: number },
+    keyword: string,
+  ) => {
+    const now = new Date();
+    const ofNumber = and(
+      eq(campaignShipping.companyId, companyId),
+      eq(campaignShipping.number, number),
+    );
+    const [answered] = await tx
+      .select({ id: campaignShipping.id, campaignId: campaignShipping.campaignId })
+      .from(campaignShipping)
+      .where(ofNumber)
+      .orderBy(
+        sql`coalesce(${campaignShipping.deliveredAt}, ${campaignShipping.confirmationRequestedAt}) desc nulls last`,
+        sql`${campaignShipping.id} desc`,
+      )
+      .limit(1);
     const skipped = await tx
       .update(campaignShipping)
-      .set({ status: 'opted_out', updatedAt: new Date() })
-      .where(
-        and(
-          eq(campaignShipping.companyId, companyId),
-          eq(campaignShipping.number, number),
-          inArray(campaignShipping.status, ['pending', 'confirmation']),
-        ),
-      )
+      .set({ status: 'opted_out', updatedAt: now })
+      .where(and(ofNumber, inArray(campaignShipping.status, ['pending', 'confirmation'])))
       .returning({ id: campaignShipping.campaignId, companyId: campaignShipping.companyId });
-    const [last] = await tx
-      .select({ campaignId: campaignShipping.campaignId })
-      .from(campaignShipping)
-      .where(and(eq(campaignShipping.companyId, companyId), eq(campaignShipping.number, number)))
-      .orderBy(sql`${campaignShipping.id} desc`)
-      .limit(1);
+    if (answered)
+      await tx
+        .update(campaignShipping)
+        .set({
+          optedOutAt: sql`coalesce(${campaignShipping.optedOutAt}, ${now.toISOString()}::timestamptz)`,
+          updatedAt: now,
+        })
+        .where(eq(campaignShipping.id, answered.id));
     await tx
       .insert(campaignOptOuts)
-      .values({ companyId, number, keyword, campaignId: last?.campaignId ?? null })
-      .onConflictDoNothing();
-    log.info({ companyId, campaignId: last?.campaignId }, 'campaign recipient opted out');
-    return skipped;
+      .values({ companyId, number, keyword, campaignId: answered?.campaignId ?? null, messageId })
+      .onConflictDoUpdate({
+        target: [campaignOptOuts.companyId, campaignOptOuts.number],
+        set: { messageId, updatedAt: now },
+      });
+    log.info({ companyId, campaignId: answered?.campaignId }, 'campaign recipient opted out');
+    return answered ? [...skipped, { id: answered.campaignId, companyId }] : skipped;
+  };
+
+  // Campaigns whose report changed with WhatsApp's reports: told to the screens once a second at most
+  // (the last change included).
+  const ackAnnouncements = new Map<number, NodeJS.Timeout>();
+  const announceSoon = (campaign: { id: number; companyId: number }) => {
+    if (ackAnnouncements.has(campaign.id)) return;
+    const timer = setTimeout(() => {
+      ackAnnouncements.delete(campaign.id);
+      announce(campaign).catch((err: unknown) =>
+        log.warn({ err, campaignId: campaign.id }, 'campaign report not announced'),
+      );
+    }, ANNOUNCE_EVERY_MS);
+    timer.unref();
+    ackAnnouncements.set(campaign.id, timer);
+  };
+
+  // WhatsApp reports how far a message got (a channel's ack event): a campaign's message moves its
+  // recipient from sent to delivered to read. A high-water mark, as messages' acks (a failure report
+  // after WhatsApp took the message changes nothing here: the recipient stays sent).
+  const recordAck = async ({ connection, event }: ChannelEventInput) => {
+    if (event.type !== 'ack' || event.ack <= 0) return;
+    try {
+      const moved = await queryRows<{ campaign_id: number; company_id: number }>(
+        db,
+        sql`update campaign_shipping s set ack = ${event.ack}, updated_at = now()
+            from campaigns c
+            where s.provider_id = ${event.providerId} and s.company_id = ${connection.companyId}
+              and c.id = s.campaign_id and c.whatsapp_id = ${connection.id} and s.ack < ${event.ack}
+            returning s.campaign_id, s.company_id`,
+      );
+      for (const row of moved) announceSoon({ id: row.campaign_id, companyId: row.company_id });
+    } catch (err) {
+      log.warn({ err, providerId: event.providerId }, 'campaign delivery report not recorded');
+    }
   };
 
   return {
@@ -641,5 +832,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     startDue,
     // The recorder of recipients' answers (message.created, all of a transaction's at once).
     recordAnswers,
+    // The channels' listener of WhatsApp's delivery reports on campaign messages.
+    recordAck,
   };
 };

@@ -1,4 +1,17 @@
-import { and, asc, count, desc, eq, gt, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  ilike,
+  inArray,
+  isNotNull,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import {
   CAMPAIGN_SHIPPING_PAGE_SIZE,
   CAMPAIGNS_PAGE_SIZE,
@@ -15,6 +28,7 @@ import {
   type CampaignUpdateInput,
   type CampaignView,
   type ShippingStatus,
+  shippingReceipt,
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
@@ -44,8 +58,11 @@ type Company = Pick<AuthContext, 'companyId'>;
 
 const emptyReport = (): CampaignReport => ({
   recipients: 0,
+  valid: 0,
   pending: 0,
+  sent: 0,
   delivered: 0,
+  read: 0,
   failed: 0,
   optedOut: 0,
   awaitingConfirmation: 0,
@@ -62,10 +79,13 @@ const reportsOf = async (db: Db, ids: number[]) => {
     .select({
       campaignId: campaignShipping.campaignId,
       recipients: sql<number>`count(*)::int`,
+      valid: sql<number>`count(*) filter (where ${campaignShipping.status} <> 'opted_out')::int`,
       pending: sql<number>`count(*) filter (where ${campaignShipping.status} in ('pending', 'sending'))::int`,
-      delivered: status('delivered'),
+      sent: status('delivered'),
+      delivered: sql<number>`count(*) filter (where ${campaignShipping.status} = 'delivered' and ${campaignShipping.ack} >= 3)::int`,
+      read: sql<number>`count(*) filter (where ${campaignShipping.status} = 'delivered' and ${campaignShipping.ack} >= 4)::int`,
       failed: status('failed'),
-      optedOut: status('opted_out'),
+      optedOut: sql<number>`count(*) filter (where ${campaignShipping.status} = 'opted_out' or ${campaignShipping.optedOutAt} is not null)::int`,
       awaitingConfirmation: status('confirmation'),
       confirmed: sql<number>`count(${campaignShipping.confirmedAt})::int`,
     })
@@ -462,9 +482,11 @@ const serializeShipping = (row: typeof campaignShipping.$inferSelect): CampaignS
   name: row.name,
   variant: row.variant,
   status: row.status,
+  ack: row.ack,
   deliveredAt: iso(row.deliveredAt),
   confirmationRequestedAt: iso(row.confirmationRequestedAt),
   confirmedAt: iso(row.confirmedAt),
+  optedOutAt: iso(row.optedOutAt),
   error: row.error,
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -472,11 +494,14 @@ const serializeShipping = (row: typeof campaignShipping.$inferSelect): CampaignS
 const shippingWhere = (id: number, query: { searchParam: string; status?: ShippingStatus }) => {
   const term = query.searchParam.trim();
   const conditions: (SQL | undefined)[] = [eq(campaignShipping.campaignId, id)];
+  // Pending includes the one being sent; opted out, those who opted out after getting the message.
   if (query.status)
     conditions.push(
       query.status === 'pending'
         ? inArray(campaignShipping.status, ['pending', 'sending'])
-        : eq(campaignShipping.status, query.status),
+        : query.status === 'opted_out'
+          ? or(eq(campaignShipping.status, 'opted_out'), isNotNull(campaignShipping.optedOutAt))
+          : eq(campaignShipping.status, query.status),
     );
   if (term)
     conditions.push(
@@ -524,7 +549,7 @@ const csvCell = (value: string | number | null) => {
 // GET /campaigns/{id}/shipping.csv: every recipient, read a chunk at a time.
 export async function* shippingCsv(deps: Deps, ctx: AuthContext, id: number) {
   await findOwned(deps.db, ctx, id);
-  yield 'number,name,variant,status,deliveredAt,confirmedAt,error\n';
+  yield 'number,name,variant,status,receipt,sentAt,confirmedAt,optedOutAt,error\n';
   let after = 0;
   for (;;) {
     const rows = await deps.db
@@ -543,8 +568,10 @@ export async function* shippingCsv(deps: Deps, ctx: AuthContext, id: number) {
             row.name,
             row.variant,
             row.status,
+            shippingReceipt(row),
             iso(row.deliveredAt),
             iso(row.confirmedAt),
+            iso(row.optedOutAt),
             row.error,
           ]
             .map(csvCell)

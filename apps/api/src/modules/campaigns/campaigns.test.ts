@@ -7,8 +7,11 @@ import {
   campaignShipping,
   contactListItems,
   jobs,
+  messages,
   plans,
+  queues,
   tags,
+  tickets,
   ticketTags,
 } from '../../db/schema';
 import {
@@ -22,7 +25,16 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { eventually } from '../../../test/eventually';
-import { inbound, outbound, pairedSimulator, ticketOf } from '../../../test/inbox';
+import {
+  inbound,
+  messageTexts,
+  outbound,
+  pairedSimulator,
+  receivedBy,
+  ticketOf,
+  ticketSettled,
+  untilReceived,
+} from '../../../test/inbox';
 import { closeSockets, listenAs } from '../../../test/sockets';
 import { multipart } from '../../../test/multipart';
 import { CAMPAIGNS_JOB, DISPATCH_QUEUE } from './campaign-dispatcher';
@@ -115,6 +127,15 @@ const shippingOf = (campaignId: number) =>
     .from(campaignShipping)
     .where(eq(campaignShipping.campaignId, campaignId))
     .orderBy(campaignShipping.id);
+// A ticket's messages as its chat shows them (in time order): who wrote each, and its text.
+const conversation = async (ticketId: number) =>
+  (
+    await t.db
+      .select({ body: messages.body, fromMe: messages.fromMe })
+      .from(messages)
+      .where(eq(messages.ticketId, ticketId))
+      .orderBy(messages.createdAt, messages.id)
+  ).map((m) => [m.fromMe ? 'me' : 'contact', m.body]);
 const dispatchJob = async (campaignId: number) =>
   (
     await t.db
@@ -134,7 +155,7 @@ describe('campaign rows', () => {
       whatsapp: null,
       contactList: { id: list },
       scheduledAt: null,
-      report: { recipients: 0, delivered: 0 },
+      report: { recipients: 0, sent: 0 },
     });
 
     // To be scheduled a campaign needs a connection and an audience; any campaign needs a message.
@@ -249,6 +270,7 @@ describe('campaign rows', () => {
       greaterInterval: 60,
       variables: [],
       optOutKeywords: ['STOP', 'SALIR', 'BAJA', 'PARAR'],
+      optOutMessage: 'Listo, ya no te enviaremos mensajes de nuestras campañas.',
     });
     const saved = await settings({
       messageInterval: 5,
@@ -347,7 +369,7 @@ describe('dispatching', () => {
     expect(done.completedAt).not.toBeNull();
     expect(done.report).toMatchObject({
       recipients: 5,
-      delivered: 4,
+      sent: 4,
       failed: 1,
       pending: 0,
       optedOut: 0,
@@ -494,7 +516,8 @@ describe('dispatching', () => {
       'job ended',
     );
     expect((await sentTo()).size).toBe(1);
-    expect((await read(campaign.id)).report).toMatchObject({ delivered: 1, pending: 2 });
+    // Stopped: sent of valid, the same figures the report's headline and bar show.
+    expect((await read(campaign.id)).report).toMatchObject({ valid: 3, sent: 1, pending: 2 });
 
     // A cancelled campaign still takes new messages, but nothing else.
     expect(
@@ -548,11 +571,53 @@ describe('dispatching', () => {
       await finished(campaign.id);
       const counts = await sentTo();
       for (const number of numbers) expect(counts.get(number), number).toBe(1);
-      expect((await read(campaign.id)).report).toMatchObject({ recipients: 5, delivered: 5 });
+      expect((await read(campaign.id)).report).toMatchObject({ recipients: 5, sent: 5 });
     } finally {
       release();
       spy.mockRestore();
     }
+  });
+
+  it('reports in WhatsApp’s words how far each message got: sent, delivered, read', async () => {
+    await noPauses();
+    const numbers = [1, 2, 3].map(() => nextNumber());
+    const list = await listWith(numbers.map((number, i) => ({ name: `S${i}`, number })));
+    const campaign = await startNow({ contactListId: list });
+    const done = await finished(campaign.id);
+    // WhatsApp took all three; none reached a phone yet.
+    expect(done.report).toMatchObject({ valid: 3, sent: 3, delivered: 0, read: 0 });
+
+    const rows = await shippingOf(campaign.id);
+    const [first, second] = rows;
+    const ack = (providerId: string | null, value: number) =>
+      call('POST', `/simulator/${sim.id}/ack`, { id: providerId, ack: value });
+    // The first phone got it and the recipient read it; the second only got it. A late, lower
+    // report changes nothing.
+    await ack(first!.providerId, 3);
+    await ack(first!.providerId, 4);
+    await ack(second!.providerId, 3);
+    await ack(first!.providerId, 3);
+    const reported = await eventually(
+      () => read(campaign.id),
+      (c) => c.report.delivered === 2 && c.report.read === 1,
+      'delivery reports counted',
+    );
+    expect(reported.report).toMatchObject({ sent: 3, delivered: 2, read: 1, valid: 3 });
+    const page = (await call('GET', `/campaigns/${campaign.id}/shipping`)).json() as {
+      records: { number: string; ack: number }[];
+    };
+    expect(page.records.map((r) => [r.number, r.ack])).toEqual([
+      [numbers[0], 4],
+      [numbers[1], 3],
+      [numbers[2], 2],
+    ]);
+    const csv = (await call('GET', `/campaigns/${campaign.id}/shipping.csv`)).body.split('\n');
+    expect(csv[0]).toBe('number,name,variant,status,receipt,sentAt,confirmedAt,optedOutAt,error');
+    expect(csv.slice(1, 4).map((line) => line.split(',').slice(3, 5))).toEqual([
+      ['delivered', 'read'],
+      ['delivered', 'delivered'],
+      ['delivered', 'sent'],
+    ]);
   });
 
   it('opts out a recipient who answers an opt-out word, for every later campaign', async () => {
@@ -577,16 +642,150 @@ describe('dispatching', () => {
       (rows) => rows.length === 1 && rows[0]!.number === leaving && rows[0]!.keyword === 'BAJA',
       'opt-out',
     );
-    expect(await ticketOf(t.db, company.company.id, leaving)).toBeDefined();
+    const leavingTicket = await ticketOf(t.db, company.company.id, leaving);
+    expect(leavingTicket).toBeDefined();
+    // Told it was heard (the confirmation's send done).
+    await ticketSettled(t.db, leavingTicket!.id);
+    // The campaign they answered counts them: they got its message, so they stay sent and valid.
+    const answered = await eventually(
+      () => read(first.id),
+      (c) => c.report.optedOut === 1,
+      'the answered campaign counts the opt-out',
+    );
+    expect(answered.report).toMatchObject({ recipients: 2, valid: 2, sent: 2, optedOut: 1 });
+    expect(
+      (await call('GET', `/campaigns/${first.id}/shipping?status=opted_out`)).json(),
+    ).toMatchObject({
+      count: 1,
+      records: [
+        expect.objectContaining({
+          number: leaving,
+          status: 'delivered',
+          optedOutAt: expect.any(String),
+        }),
+      ],
+    });
+    expect((await call('GET', `/campaigns/${first.id}/shipping.csv`)).body).toMatch(
+      new RegExp(`^${leaving},Elena,1,delivered,sent,[^,]+,,\\d{4}-[^,]+,$`, 'm'),
+    );
     // Anyone else's words do nothing.
     await inbound(t.app, admin, sim.id, { from: staying, body: 'gracias' });
 
     const second = await startNow({ contactListId: list });
     const done = await finished(second.id);
-    expect(done.report).toMatchObject({ recipients: 2, delivered: 1, optedOut: 1 });
-    const counts = await sentTo();
-    expect(counts.get(leaving)).toBe(1);
-    expect(counts.get(staying)).toBe(2);
+    // Skipped there: not a valid contact of it.
+    expect(done.report).toMatchObject({ recipients: 2, valid: 1, sent: 1, optedOut: 1 });
+    // They got the first campaign and the confirmation of their opt-out, nothing of the second.
+    expect((await receivedBy(t.app, admin, sim.id, leaving)).map((m) => m.body)).toEqual([
+      'Hola Elena',
+      'Listo, ya no te enviaremos mensajes de nuestras campañas.',
+    ]);
+    expect((await sentTo()).get(staying)).toBe(2);
+  });
+
+  it('confirms an opt-out to the recipient instead of the chatbot menu, once even if WhatsApp delivers the answer twice', async () => {
+    await noPauses();
+    await settings({ optOutMessage: 'Listo, no recibirás más promociones.' });
+    // A connection whose chatbot greets new conversations with its queues.
+    const made = await t.db
+      .insert(queues)
+      .values(
+        ['Ventas', 'Soporte'].map((name, i) => ({
+          companyId: company.company.id,
+          name,
+          color: `#1234${i}0`,
+        })),
+      )
+      .returning();
+    const bot = await pairedSimulator(t.app, admin, {
+      greetingMessage: '¡Hola! Elige un área:',
+      queueIds: made.map((q) => q.id),
+    });
+    const [leaving, staying] = [nextNumber(), nextNumber()];
+    const list = await listWith([
+      { name: 'Irene', number: leaving },
+      { name: 'Julio', number: staying },
+    ]);
+    const campaign = await startNow({ contactListId: list, whatsappId: bot.id });
+    await finished(campaign.id);
+
+    const answer = (from: string, body: string, id: string) =>
+      call('POST', `/simulator/${bot.id}/inbound`, { from, body, id });
+    const optOutId = `OPTOUT${phone}`;
+    expect((await answer(leaving, 'Baja', optOutId)).statusCode).toBe(200);
+    const ticket = (await ticketOf(t.db, company.company.id, leaving))!;
+    await ticketSettled(t.db, ticket.id);
+    // WhatsApp delivers the same answer again: nothing more happens.
+    expect((await answer(leaving, 'Baja', optOutId)).statusCode).toBe(200);
+    await ticketSettled(t.db, ticket.id);
+    expect((await receivedBy(t.app, admin, bot.id, leaving)).map((m) => m.body)).toEqual([
+      'Hola Irene',
+      'Listo, no recibirás más promociones.',
+    ]);
+    // The conversation waits for a person, in no queue, without the bot's menu.
+    const [after] = await t.db.select().from(tickets).where(eq(tickets.id, ticket.id));
+    expect(after).toMatchObject({ status: 'pending', queueId: null, chatbot: false });
+    expect(await messageTexts(t.db, ticket.id)).toEqual(
+      expect.arrayContaining(['Baja', 'Listo, no recibirás más promociones.']),
+    );
+    expect(await messageTexts(t.db, ticket.id)).not.toContainEqual(
+      expect.stringContaining('Elige un área'),
+    );
+
+    // Any other answer goes to the chatbot as usual.
+    await answer(staying, 'Hola', `HOLA${phone}`);
+    const greeted = await untilReceived(t.app, admin, bot.id, staying, 2, 'the menu');
+    expect(greeted[1]).toContain('¡Hola! Elige un área:');
+  });
+
+  it('shows the campaign message in the conversation of a recipient who answers, after it finished, once', async () => {
+    await noPauses();
+    const [quiet, chatting] = [nextNumber(), nextNumber()];
+    // One of them is already in a conversation with the company when the campaign goes out.
+    await inbound(t.app, admin, sim.id, {
+      from: chatting,
+      body: 'Buenas, una consulta',
+      name: 'Luis',
+    });
+    const list = await listWith([
+      { name: 'Karla', number: quiet },
+      { name: 'Luis', number: chatting },
+    ]);
+    const campaign = await startNow({ contactListId: list });
+    await finished(campaign.id);
+
+    // The conversation already open shows the campaign message at once.
+    const open = (await ticketOf(t.db, company.company.id, chatting))!;
+    await eventually(
+      () => conversation(open.id),
+      (texts) => texts.length === 2,
+      'the campaign message in the open conversation',
+    );
+    expect(await conversation(open.id)).toEqual([
+      ['contact', 'Buenas, una consulta'],
+      ['me', 'Hola Luis'],
+    ]);
+
+    // The other answers after the campaign finished: their new conversation starts with what they
+    // answer to, even when WhatsApp delivers the answer twice.
+    const answer = { from: quiet, body: '¿Hasta cuándo vale?', id: `ANSWER${phone}` };
+    expect((await call('POST', `/simulator/${sim.id}/inbound`, answer)).statusCode).toBe(200);
+    expect((await call('POST', `/simulator/${sim.id}/inbound`, answer)).statusCode).toBe(200);
+    await inbound(t.app, admin, sim.id, { from: quiet, body: 'Gracias' });
+    const ticket = (await ticketOf(t.db, company.company.id, quiet))!;
+    expect(await conversation(ticket.id)).toEqual([
+      ['me', 'Hola Karla'],
+      ['contact', '¿Hasta cuándo vale?'],
+      ['contact', 'Gracias'],
+    ]);
+    // As the agent reads it, with WhatsApp's ticks.
+    const page = (await call('GET', `/messages/${ticket.id}`)).json() as {
+      messages: { body: string; fromMe: boolean; ack: number }[];
+    };
+    expect(page.messages.find((m) => m.body === 'Hola Karla')).toMatchObject({
+      fromMe: true,
+      ack: 2,
+    });
   });
 
   it('asks for confirmation first and sends the message once the recipient answers', async () => {
@@ -600,7 +799,7 @@ describe('dispatching', () => {
       message1: 'Oferta para {{firstName}}',
     });
     const waiting = await finished(campaign.id);
-    expect(waiting.report).toMatchObject({ awaitingConfirmation: 1, delivered: 0 });
+    expect(waiting.report).toMatchObject({ awaitingConfirmation: 1, sent: 0 });
     expect((await outbound(t.app, admin, sim.id)).map((m) => m.body)).toEqual([
       'Gabriela, ¿quieres recibir nuestras ofertas? Responde SÍ',
     ]);
@@ -609,12 +808,24 @@ describe('dispatching', () => {
     await t.app.deps.jobs.run(CAMPAIGNS_JOB);
     await eventually(
       () => read(campaign.id),
-      (c) => c.report.delivered === 1 && c.report.confirmed === 1,
+      (c) => c.report.sent === 1 && c.report.confirmed === 1,
       'confirmed and sent',
     );
     expect((await outbound(t.app, admin, sim.id)).map((m) => m.body)).toEqual([
       'Gabriela, ¿quieres recibir nuestras ofertas? Responde SÍ',
       'Oferta para Gabriela',
+    ]);
+    // The conversation holds the request answered, the answer, and the message that followed.
+    const ticket = (await ticketOf(t.db, company.company.id, number))!;
+    await eventually(
+      () => conversation(ticket.id),
+      (texts) => texts.length === 3,
+      'the campaign messages in the conversation',
+    );
+    expect(await conversation(ticket.id)).toEqual([
+      ['me', 'Gabriela, ¿quieres recibir nuestras ofertas? Responde SÍ'],
+      ['contact', 'Sí'],
+      ['me', 'Oferta para Gabriela'],
     ]);
   });
 });

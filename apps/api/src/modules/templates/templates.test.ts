@@ -626,7 +626,7 @@ describe('campaigns on a Cloud API connection', () => {
       'finished',
       { timeoutMs: 20_000 },
     );
-    expect(done.report).toMatchObject({ recipients: 1, failed: 1, delivered: 0 });
+    expect(done.report).toMatchObject({ recipients: 1, failed: 1, sent: 0 });
     const [row] = await t.db
       .select()
       .from(campaignShipping)

@@ -17,8 +17,11 @@ import { CampaignReportPage } from './campaign-report-page';
 
 const makeReport = (overrides: Partial<CampaignReport> = {}): CampaignReport => ({
   recipients: 10,
+  valid: 8,
   pending: 4,
-  delivered: 3,
+  sent: 3,
+  delivered: 2,
+  read: 1,
   failed: 1,
   optedOut: 2,
   awaitingConfirmation: 0,
@@ -74,9 +77,11 @@ const makeShipping = (overrides: Partial<CampaignShippingView> = {}): CampaignSh
   name: 'Lucía Pérez',
   variant: 1,
   status: 'delivered',
+  ack: 3,
   deliveredAt: '2026-03-05T14:35:00.000Z',
   confirmationRequestedAt: null,
   confirmedAt: null,
+  optedOutAt: null,
   error: null,
   updatedAt: '2026-03-05T14:35:00.000Z',
   ...overrides,
@@ -90,9 +95,11 @@ const recipients = [
     name: 'Mario Gómez',
     variant: 2,
     status: 'failed',
+    ack: 0,
     deliveredAt: null,
     error: 'Número sin WhatsApp',
   }),
+  makeShipping({ id: 3, number: '5491155550003', name: 'Sofía Ruiz', ack: 4 }),
 ];
 
 const shippingOf = (records: CampaignShippingView[]) => {
@@ -124,7 +131,7 @@ describe('campaign report page', () => {
     vi.useRealTimers();
   });
 
-  it('shows delivered of valid, the progress and the cards from the report', async () => {
+  it('shows sent of valid, the progress and the cards, with what WhatsApp delivered and the recipients read', async () => {
     const fetchMock = stubApi({
       'GET /campaigns/7': () => jsonResponse(200, makeCampaign()),
       'GET /campaigns/7/shipping': () => shippingOf(recipients),
@@ -135,9 +142,10 @@ describe('campaign report page', () => {
       await screen.findByRole('heading', { level: 1, name: 'Promo de invierno' }),
     ).toBeTruthy();
     expect(screen.getByText('En curso')).toBeTruthy();
-    // Valid: 10 recipients less 2 opted out; done: 3 delivered + 1 failed + 2 opted out of 10.
-    expect(screen.getByText('3 de 8 entregados')).toBeTruthy();
-    expect(progressBar().getAttribute('aria-valuenow')).toBe('60');
+    // Valid: 10 recipients less 2 skipped as opted out; 3 sent to those 8.
+    expect(screen.getByText('3 de 8 enviados')).toBeTruthy();
+    expect(screen.getByText('38 %')).toBeTruthy();
+    expect(progressBar().getAttribute('aria-valuenow')).toBe('38');
     expect(screen.getByText('Fallidos: 1')).toBeTruthy();
     expect(screen.getByText('Dados de baja: 2')).toBeTruthy();
     expect(screen.getByText('Pendientes: 4')).toBeTruthy();
@@ -145,7 +153,10 @@ describe('campaign report page', () => {
     expect(screen.queryByText(/Esperando confirmación:/)).toBeNull();
 
     expect(cardHas('Contactos válidos', '8')).toBeTruthy();
-    expect(cardHas('Entregados', '3')).toBeTruthy();
+    // In WhatsApp's words: sent, delivered to the phone, read.
+    expect(cardHas('Enviados', '3')).toBeTruthy();
+    expect(cardHas('Entregados', '2')).toBeTruthy();
+    expect(cardHas('Leídos', '1')).toBeTruthy();
     expect(cardHas('Conexión', 'Ventas WhatsApp')).toBeTruthy();
     expect(cardHas('Lista de contactos', 'Clientes VIP')).toBeTruthy();
     expect(cardHas('Programación', /^05\/03\/2026 \d\d:30$/)).toBeTruthy();
@@ -156,7 +167,7 @@ describe('campaign report page', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((cell) => cell.textContent),
-    ).toEqual(['Número', 'Nombre', 'Variante', 'Estado', 'Entregado el', 'Error']);
+    ).toEqual(['Número', 'Nombre', 'Variante', 'Estado', 'Enviado el', 'Error']);
     const mario = (await within(table).findByText('Mario Gómez')).closest('tr')!;
     expect(within(mario).getByText('Mensaje 2')).toBeTruthy();
     expect(within(mario).getByText('Falló')).toBeTruthy();
@@ -164,7 +175,48 @@ describe('campaign report page', () => {
     const lucia = within(table).getByText('Lucía Pérez').closest('tr')!;
     expect(within(lucia).getByText('Entregado')).toBeTruthy();
     expect(within(lucia).getByText(/^05\/03\/2026 \d\d:35$/)).toBeTruthy();
+    const sofia = within(table).getByText('Sofía Ruiz').closest('tr')!;
+    expect(within(sofia).getByText('Leído')).toBeTruthy();
     expect(unknownApiCalls(fetchMock)).toEqual([]);
+  });
+
+  it('shows the same figures in the headline, the percentage and the bar of a stopped campaign, and who opted out', async () => {
+    // Stopped after its first message: 4 recipients, one skipped as opted out before, one who got
+    // the message and answered with an opt-out word.
+    stubApi({
+      'GET /campaigns/7': () =>
+        jsonResponse(
+          200,
+          makeCampaign({
+            status: 'CANCELADA',
+            report: makeReport({
+              recipients: 4,
+              valid: 3,
+              pending: 2,
+              sent: 1,
+              delivered: 1,
+              read: 0,
+              failed: 0,
+              optedOut: 2,
+            }),
+          }),
+        ),
+      'GET /campaigns/7/shipping': () =>
+        shippingOf([makeShipping({ optedOutAt: '2026-03-05T14:40:00.000Z' })]),
+    });
+    renderPage(<CampaignReportPage />, PATH, makeAuth(), { route: '/campaign/:campaignId/report' });
+
+    expect(await screen.findByText('1 de 3 enviados')).toBeTruthy();
+    expect(screen.getByText('33 %')).toBeTruthy();
+    expect(progressBar().getAttribute('aria-valuenow')).toBe('33');
+    expect(screen.getByText('Cancelada')).toBeTruthy();
+    expect(screen.getByText('Dados de baja: 2')).toBeTruthy();
+    expect(cardHas('Contactos válidos', '3')).toBeTruthy();
+    // Lucía got the message and then opted out: both show.
+    const table = await screen.findByRole('table', { name: 'Destinatarios de la campaña' });
+    const lucia = (await within(table).findByText('Lucía Pérez')).closest('tr')!;
+    expect(within(lucia).getByText('Entregado')).toBeTruthy();
+    expect(within(lucia).getByText('Dado de baja')).toBeTruthy();
   });
 
   it('shows no progress for a campaign without recipients, and a tag as its audience', async () => {
@@ -181,14 +233,23 @@ describe('campaign report page', () => {
             contactList: null,
             tagListId: 3,
             tag: { id: 3, name: 'Mayoristas' },
-            report: makeReport({ recipients: 0, pending: 0, delivered: 0, failed: 0, optedOut: 0 }),
+            report: makeReport({
+              recipients: 0,
+              valid: 0,
+              pending: 0,
+              sent: 0,
+              delivered: 0,
+              read: 0,
+              failed: 0,
+              optedOut: 0,
+            }),
           }),
         ),
       'GET /campaigns/7/shipping': () => shippingOf([]),
     });
     renderPage(<CampaignReportPage />, PATH, makeAuth(), { route: '/campaign/:campaignId/report' });
 
-    expect(await screen.findByText('0 de 0 entregados')).toBeTruthy();
+    expect(await screen.findByText('0 de 0 enviados')).toBeTruthy();
     expect(progressBar().getAttribute('aria-valuenow')).toBe('0');
     expect(screen.getByText('Inactiva')).toBeTruthy();
     expect(cardHas('Lista de contactos', 'Mayoristas')).toBeTruthy();
@@ -204,7 +265,7 @@ describe('campaign report page', () => {
       'GET /campaigns/7/shipping': () => shippingOf(recipients),
     });
     renderPage(<CampaignReportPage />, PATH, makeAuth(), { route: '/campaign/:campaignId/report' });
-    expect(await screen.findByText('3 de 8 entregados')).toBeTruthy();
+    expect(await screen.findByText('3 de 8 enviados')).toBeTruthy();
     await screen.findByText('Mario Gómez');
     expect(shippingCalls(fetchMock)).toHaveLength(1);
 
@@ -216,23 +277,23 @@ describe('campaign report page', () => {
         });
       });
 
-    await update({ delivered: 5, pending: 2 });
-    expect(await screen.findByText('5 de 8 entregados')).toBeTruthy();
-    // 5 + 1 + 2 of 10.
-    expect(progressBar().getAttribute('aria-valuenow')).toBe('80');
+    await update({ sent: 5, pending: 2 });
+    expect(await screen.findByText('5 de 8 enviados')).toBeTruthy();
+    // 5 of 8.
+    expect(progressBar().getAttribute('aria-valuenow')).toBe('63');
     await waitFor(() => expect(shippingCalls(fetchMock)).toHaveLength(2));
 
     // Two more steps within 3 s: the table is asked once more, when the 3 s are up.
-    await update({ delivered: 6, pending: 1 });
-    await update({ delivered: 7, pending: 0 });
-    expect(await screen.findByText('7 de 8 entregados')).toBeTruthy();
+    await update({ sent: 6, pending: 1 });
+    await update({ sent: 7, pending: 0 });
+    expect(await screen.findByText('7 de 8 enviados')).toBeTruthy();
     expect(shippingCalls(fetchMock)).toHaveLength(2);
     await act(() => vi.advanceTimersByTimeAsync(3000));
     await waitFor(() => expect(shippingCalls(fetchMock)).toHaveLength(3));
 
     // Another campaign's steps are not this report's.
-    await update({ delivered: 0 }, 8);
-    expect(screen.getByText('7 de 8 entregados')).toBeTruthy();
+    await update({ sent: 0 }, 8);
+    expect(screen.getByText('7 de 8 enviados')).toBeTruthy();
   });
 
   it('reads the campaign and its recipients again 5 s after it finishes', async () => {
@@ -250,21 +311,21 @@ describe('campaign report page', () => {
     const finished = makeCampaign({
       status: 'FINALIZADA',
       completedAt: '2026-03-05T15:00:00.000Z',
-      report: makeReport({ delivered: 7, pending: 0 }),
+      report: makeReport({ sent: 7, pending: 0 }),
     });
     act(() => {
       socket().receive('company-1-campaign', { action: 'update', record: finished });
     });
     expect(await screen.findByText('Finalizada')).toBeTruthy();
-    expect(screen.getByText('7 de 8 entregados')).toBeTruthy();
+    expect(screen.getByText('7 de 8 enviados')).toBeTruthy();
     const shippingBefore = shippingCalls(fetchMock).length;
 
     // The last answers settle on the server meanwhile.
-    stored = { ...finished, report: makeReport({ delivered: 8, failed: 0, pending: 0 }) };
+    stored = { ...finished, report: makeReport({ sent: 8, failed: 0, pending: 0 }) };
     await act(() => vi.advanceTimersByTimeAsync(4900));
     expect(detailCalls()).toHaveLength(1);
     await act(() => vi.advanceTimersByTimeAsync(100));
-    expect(await screen.findByText('8 de 8 entregados')).toBeTruthy();
+    expect(await screen.findByText('8 de 8 enviados')).toBeTruthy();
     expect(detailCalls()).toHaveLength(2);
     await waitFor(() => expect(shippingCalls(fetchMock).length).toBe(shippingBefore + 1));
   });
@@ -275,12 +336,12 @@ describe('campaign report page', () => {
       'GET /campaigns/7/shipping': () => shippingOf(recipients),
     });
     renderPage(<CampaignReportPage />, PATH, makeAuth(), { route: '/campaign/:campaignId/report' });
-    await screen.findByText('3 de 8 entregados');
+    await screen.findByText('3 de 8 enviados');
 
     act(() => {
       socket().receive('company-1-campaign', { action: 'delete', id: 8 });
     });
-    expect(screen.getByText('3 de 8 entregados')).toBeTruthy();
+    expect(screen.getByText('3 de 8 enviados')).toBeTruthy();
     act(() => {
       socket().receive('company-1-campaign', { action: 'delete', id: 7 });
     });
@@ -316,7 +377,7 @@ describe('campaign report page', () => {
       'Pendiente',
       'Enviando',
       'Esperando confirmación',
-      'Entregado',
+      'Enviado',
       'Falló',
       'Dado de baja',
     ]);
@@ -349,7 +410,7 @@ describe('campaign report page', () => {
 
     it('downloads the recipients as campaign-{id}.csv with the session token', async () => {
       const csv =
-        'number,name,variant,status,deliveredAt,error\r\n5491155550001,Lucía,1,delivered,,\r\n';
+        'number,name,variant,status,receipt,sentAt,error\r\n5491155550001,Lucía,1,delivered,sent,,\r\n';
       let blob: Blob | undefined;
       URL.createObjectURL = vi.fn((object: Blob | MediaSource) => {
         blob = object as Blob;

@@ -20,6 +20,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
+  shippingReceipt,
   shippingStatuses,
   type CampaignShippingView,
   type CampaignStatus,
@@ -150,7 +151,7 @@ const ReportCard = ({
 const ReportSummary = ({ campaign }: { campaign: CampaignView }) => {
   const { t } = useTranslation();
   const { report } = campaign;
-  const { valid, progress } = reportFigures(report);
+  const { valid, sent, progress } = reportFigures(report);
   const none = t('campaignReport.none');
   const showsConfirmation = campaign.confirmation || report.awaitingConfirmation > 0;
   const figures = [
@@ -181,7 +182,7 @@ const ReportSummary = ({ campaign }: { campaign: CampaignView }) => {
               color={campaignStatusColors[campaign.status]}
             />
             <Typography variant="h6" component="p" sx={{ flexGrow: 1 }}>
-              {t('campaignReport.deliveredOfValid', { delivered: report.delivered, valid })}
+              {t('campaignReport.sentOfValid', { sent, valid })}
             </Typography>
             <Typography
               variant="body2"
@@ -234,11 +235,13 @@ const ReportSummary = ({ campaign }: { campaign: CampaignView }) => {
         }}
       >
         <ReportCard id="valid" title={t('campaignReport.cards.validContacts')} value={valid} />
+        <ReportCard id="sent" title={t('campaignReport.cards.sent')} value={sent} />
         <ReportCard
           id="delivered"
           title={t('campaignReport.cards.delivered')}
           value={report.delivered}
         />
+        <ReportCard id="read" title={t('campaignReport.cards.read')} value={report.read} />
         <ReportCard
           id="connection"
           title={t('campaignReport.cards.connection')}
@@ -276,6 +279,14 @@ const RecipientsTable = ({ campaignId }: { campaignId: number }) => {
   const source = useMemo(() => campaignShippingList(campaignId, status), [campaignId, status]);
   const list = usePagedList(source);
 
+  // A sent message says how far it got (sent, delivered, read); the others their status.
+  const receiptLabel = (row: CampaignShippingView) => {
+    const receipt = shippingReceipt(row);
+    return receipt
+      ? t(`campaignReport.receipts.${receipt}`)
+      : t(`campaignReport.shippingStatuses.${row.status}`);
+  };
+
   const columns: TableColumns<CampaignShippingView> = [
     { header: t('campaignReport.recipients.columns.number'), cell: (row) => row.number },
     { header: t('campaignReport.recipients.columns.name'), cell: (row) => row.name },
@@ -289,16 +300,27 @@ const RecipientsTable = ({ campaignId }: { campaignId: number }) => {
     {
       header: t('campaignReport.recipients.columns.status'),
       cell: (row) => (
-        <Chip
-          size="small"
-          label={t(`campaignReport.shippingStatuses.${row.status}`)}
-          color={shippingStatusColors[row.status]}
-          variant="outlined"
-        />
+        <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
+          <Chip
+            size="small"
+            label={receiptLabel(row)}
+            color={shippingStatusColors[row.status]}
+            variant="outlined"
+          />
+          {/* Got the message, then answered with an opt-out word. */}
+          {row.optedOutAt && row.status !== 'opted_out' && (
+            <Chip
+              size="small"
+              label={t('campaignReport.shippingStatuses.opted_out')}
+              color={shippingStatusColors.opted_out}
+              variant="outlined"
+            />
+          )}
+        </Stack>
       ),
     },
     {
-      header: t('campaignReport.recipients.columns.deliveredAt'),
+      header: t('campaignReport.recipients.columns.sentAt'),
       cell: (row) => formatDateTime(row.deliveredAt),
       sx: { whiteSpace: 'nowrap' },
     },

@@ -50,14 +50,13 @@ export const campaignShippingList = (
   fetchPage: (search, pageNumber) => fetchCampaignShippingPage(id, status, search, pageNumber),
 });
 
-// SPEC §2 Campaign report: valid contacts are the recipients who did not opt out; a recipient counts
-// as done once delivered, failed or opted out.
+// SPEC §2 Campaign report: sent of valid contacts (the recipients the campaign messages, all but those
+// it skipped because they had opted out). The headline, the percentage and the bar show the same
+// figures, whatever the campaign's status.
 export const reportFigures = (report: CampaignReport) => {
-  const valid = Math.max(0, report.recipients - report.optedOut);
-  const done = report.delivered + report.failed + report.optedOut;
-  const progress =
-    report.recipients > 0 ? Math.min(100, Math.round((done / report.recipients) * 100)) : 0;
-  return { valid, done, progress };
+  const { valid, sent } = report;
+  const progress = valid > 0 ? Math.min(100, Math.round((sent / valid) * 100)) : 0;
+  return { valid, sent, progress };
 };
 
 // GET /campaigns/{id}/shipping.csv through the app's client (bearer token, refresh once and retry).

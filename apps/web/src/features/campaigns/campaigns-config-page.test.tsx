@@ -4,7 +4,7 @@ import { campaignSettingsBody, type CampaignSettingsList } from '@atendi/shared'
 import { unknownApiCalls } from '../../test/api-routes';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
-import { fill, setupUser, type User } from '../../test/user-event';
+import { fill, refill, setupUser, type User } from '../../test/user-event';
 import { CampaignsConfigPage } from './campaigns-config-page';
 
 const PATH = '/campaigns-config';
@@ -50,6 +50,12 @@ describe('campaign settings page', () => {
     for (const name of ['firstName', 'name', 'greeting', 'hora'])
       expect(screen.getByText(`{{${name}}}`)).toBeTruthy();
     expect(screen.getByText(/no vuelve a recibir campañas/)).toBeTruthy();
+    // What whoever opts out is told, instead of the chatbot's menu.
+    expect(
+      (screen.getByRole('textbox', { name: 'Mensaje de confirmación de baja' }) as HTMLInputElement)
+        .value,
+    ).toBe('Listo, ya no te enviaremos mensajes de nuestras campañas.');
+    expect(screen.getByText(/en lugar del menú del chatbot/)).toBeTruthy();
 
     // The options the SPEC allows, labelled.
     const user = setupUser();
@@ -145,6 +151,11 @@ describe('campaign settings page', () => {
     await user.keyboard('{Enter}');
     expect(keywordChips()).toEqual(['STOP', 'BAJA', 'PARAR']);
     expect(screen.getByText('no molestar')).toBeTruthy();
+    await refill(
+      user,
+      screen.getByRole('textbox', { name: 'Mensaje de confirmación de baja' }),
+      'Hecho: no te escribiremos más.',
+    );
 
     await user.click(screen.getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByText('Configuración guardada')).toBeTruthy();
@@ -158,6 +169,7 @@ describe('campaign settings page', () => {
           { key: 'cupon', value: 'INVIERNO10' },
         ],
         optOutKeywords: ['STOP', 'BAJA', 'PARAR', 'no molestar'],
+        optOutMessage: 'Hecho: no te escribiremos más.',
       },
     });
     // The form now shows what the server kept: the repeated key is gone.

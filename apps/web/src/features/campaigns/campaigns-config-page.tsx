@@ -417,6 +417,19 @@ const CampaignSettingsForm = ({ settings }: { settings: CampaignSettings }) => {
               />
             )}
           />
+          <TextField
+            {...registerMui(register, 'optOutMessage')}
+            label={t('campaignSettings.optOut.message')}
+            multiline
+            minRows={2}
+            fullWidth
+            error={Boolean(errors.optOutMessage)}
+            helperText={
+              errors.optOutMessage
+                ? t('campaignSettings.validation.messageTooLong')
+                : t('campaignSettings.optOut.messageHelp')
+            }
+          />
         </Stack>
       </Paper>
 
@@ -434,8 +447,8 @@ const CampaignSettingsForm = ({ settings }: { settings: CampaignSettings }) => {
   );
 };
 
-// SPEC §2 Campaign settings (/campaigns-config): sending intervals, variables for the messages and
-// the words that opt a recipient out; saved together.
+// SPEC §2 Campaign settings (/campaigns-config): sending intervals, variables for the messages, the
+// words that opt a recipient out and what they are told then; saved together.
 export const CampaignsConfigPage = () => {
   const { t } = useTranslation();
   const query = useQuery(campaignSettingsQuery);

@@ -40,8 +40,11 @@ export const makeCampaign = (overrides: Partial<CampaignView> = {}): CampaignVie
     templateParams: { header: [], body: [] },
     report: {
       recipients: 0,
+      valid: 0,
       pending: 0,
+      sent: 0,
       delivered: 0,
+      read: 0,
       failed: 0,
       optedOut: 0,
       awaitingConfirmation: 0,

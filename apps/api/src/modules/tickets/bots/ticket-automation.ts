@@ -145,3 +145,7 @@ export const queueTransitionMessages = async (
 
 export const thankForRating = (deps: Deps, ticket: OutgoingTicket) =>
   sendAutomatic(deps, ticket, [ratingThanks]);
+
+// A campaign recipient who answered an opt-out word is told it was heard (the company's text).
+export const confirmOptOut = (deps: Deps, ticket: OutgoingTicket, text: string) =>
+  sendAutomatic(deps, ticket, [text]);

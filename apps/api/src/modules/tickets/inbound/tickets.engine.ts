@@ -7,7 +7,7 @@ import type { MessageChange } from '../../../events/domain-events';
 import type { Ingested, MessageInput } from './ingest';
 import { batchable, storeMessages, type Outcome } from './ingest-batch';
 import { runQueueBots } from '../bots/queue-bot';
-import { thankForRating } from '../bots/ticket-automation';
+import { confirmOptOut, thankForRating } from '../bots/ticket-automation';
 import { messageRouted, messageUpdated } from '../core/ticket-events';
 import { createRoomResolver, createTicketGuard } from '../core/visibility';
 
@@ -16,7 +16,14 @@ import { createRoomResolver, createTicketGuard } from '../core/visibility';
 
 type EngineDeps = Pick<
   AppDeps,
-  'db' | 'realtime' | 'uploads' | 'outbox' | 'config' | 'ticketMessages' | 'events'
+  | 'db'
+  | 'realtime'
+  | 'uploads'
+  | 'outbox'
+  | 'config'
+  | 'ticketMessages'
+  | 'events'
+  | 'campaignAnswers'
 >;
 
 // Inbound messages wait here while a store is in flight, and go together in the next one
@@ -67,9 +74,22 @@ const createIngestQueue = (deps: EngineDeps, log: FastifyBaseLogger) => {
     const botFailed = (err: unknown) => log.error({ err }, 'the bot failed on an inbound message');
     for (const result of results)
       if (result.rating) await thankForRating(deps, result.ticket).catch(botFailed);
+    // A campaign recipient's opt-out word is confirmed to them, not answered by the bot's menu.
+    const contactMessages = results.filter((r) => !r.rating && !r.message.fromMe);
+    const optOuts = contactMessages.length
+      ? await deps.campaignAnswers
+          .optOutConfirmations(
+            deps.db,
+            contactMessages.map((r) => r.message.id),
+          )
+          .catch((err: unknown) => {
+            botFailed(err);
+            return new Map<number, string>();
+          })
+      : new Map<number, string>();
     await runQueueBots(
       deps,
-      results.filter((r) => !r.rating),
+      results.filter((r) => !r.rating && !optOuts.has(r.message.id)),
       deps.outbox.kick,
       botFailed,
       held,
@@ -80,6 +100,10 @@ const createIngestQueue = (deps: EngineDeps, log: FastifyBaseLogger) => {
           for (const result of held) raise(messageRouted(result.message, result.ticketCreated));
         })
         .catch((err: unknown) => log.error({ err }, 'held messages not released to the screens'));
+    for (const result of results) {
+      const confirmation = optOuts.get(result.message.id);
+      if (confirmation) await confirmOptOut(deps, result.ticket, confirmation).catch(botFailed);
+    }
   };
 
   const drain = async () => {

@@ -1,0 +1,3 @@
+ALTER TABLE "campaign_opt_outs" ADD COLUMN "message_id" integer;--> statement-breakpoint
+ALTER TABLE "campaign_opt_outs" ADD CONSTRAINT "campaign_opt_outs_message_id_messages_id_fk" FOREIGN KEY ("message_id") REFERENCES "public"."messages"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "campaign_opt_outs_message_id_index" ON "campaign_opt_outs" USING btree ("message_id") WHERE message_id is not null;

@@ -1,0 +1,1 @@
+ALTER TABLE "campaign_shipping" ADD COLUMN "confirmation_provider_id" text;
