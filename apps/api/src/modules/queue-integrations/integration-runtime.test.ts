@@ -246,6 +246,8 @@ describe('webhook and n8n integrations', () => {
     ]);
     const notes = await t.db.select().from(ticketNotes).where(eq(ticketNotes.ticketId, ticket!.id));
     expect(notes.map((n) => n.note).join(' ')).toContain('no respondió');
+    // Signed with the integration's name.
+    expect(notes.map((n) => n.botName)).toEqual([flow.name]);
     const [row] = await t.db
       .select()
       .from(queueIntegrations)
