@@ -65,6 +65,8 @@ export const recordDelivery = (
     ok: boolean;
     durationMs: number;
     error: string | null;
+    // The texts the flow answered for the contact.
+    replies?: string[];
   },
 ) =>
   deps.db.insert(integrationDeliveries).values({
@@ -73,6 +75,7 @@ export const recordDelivery = (
     ticketId: ticket.id,
     ...delivery,
     error: delivery.error?.slice(0, 2000) ?? null,
+    replies: delivery.replies?.length ? delivery.replies : null,
   });
 
 type FlowStep = {

@@ -152,6 +152,19 @@ describe('webhook and n8n integrations', () => {
       integrationId: flow.id,
       status: 'pending',
     });
+    // The deliveries tell what came from the contact and what the flow answered, sent to the contact.
+    const deliveries = (
+      await inject(t.app, admin, 'GET', `/queueIntegration/${flow.id}/deliveries`)
+    ).json();
+    expect(deliveries.deliveries).toEqual([
+      expect.objectContaining({
+        event: 'message.received',
+        ticketId: ticket.id,
+        ok: true,
+        received: { body: 'Hola', mediaType: 'chat' },
+        sent: ['Recibido: Hola'],
+      }),
+    ]);
     // A signature made with another secret does not pass.
     secret = 'whsec_other';
     expect(signatureValid(event.headers, JSON.stringify(event.body))).toBe(false);
@@ -240,12 +253,12 @@ describe('webhook and n8n integrations', () => {
       .from(integrationDeliveries)
       .where(eq(integrationDeliveries.integrationId, flow.id))
       .orderBy(asc(integrationDeliveries.id));
-    expect(deliveries.map((d) => [d.attempt, d.status, d.ok])).toEqual([
-      [1, 503, false],
-      [2, 503, false],
-      [3, 503, false],
-      [4, 503, false],
-      [5, 503, false],
+    expect(deliveries.map((d) => [d.attempt, d.status, d.ok, d.replies])).toEqual([
+      [1, 503, false, null],
+      [2, 503, false, null],
+      [3, 503, false, null],
+      [4, 503, false, null],
+      [5, 503, false, null],
     ]);
     const notes = await t.db.select().from(ticketNotes).where(eq(ticketNotes.ticketId, ticket!.id));
     expect(notes.map((n) => n.note).join(' ')).toContain('no respondió');

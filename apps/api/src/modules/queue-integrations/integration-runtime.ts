@@ -215,6 +215,7 @@ const webhookTurn = async (
     ok: delivery.ok,
     durationMs: delivery.durationMs,
     error: delivery.error,
+    replies: delivery.answer?.replies.map((reply) => reply.text),
   });
   deps.metrics.webhookDeliveries.inc({
     outcome: delivery.refused ? 'refused' : delivery.ok ? 'ok' : 'failed',
