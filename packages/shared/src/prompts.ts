@@ -20,6 +20,8 @@ export const PROMPT_DEFAULTS = {
   maxTokens: 100,
   temperature: 1,
   maxMessages: 10,
+  // Sent to the contact when the agent hands the conversation to a person; '' sends nothing.
+  handoffMessage: 'Le paso con una persona del equipo',
 } as const;
 
 export const PROMPT_NAME_MIN = 5;
@@ -28,6 +30,7 @@ export const PROMPT_TEXT_MIN = 50;
 export const PROMPT_TEXT_MAX = 20_000;
 export const PROMPT_MAX_TOKENS_LIMIT = 32_000;
 export const PROMPT_MAX_MESSAGES_LIMIT = 100;
+export const PROMPT_HANDOFF_MESSAGE_MAX = 1000;
 
 // The tool the model calls to hand the conversation to a person (never a magic phrase).
 export const HANDOFF_TOOL = 'transfer_to_human';
@@ -46,9 +49,20 @@ export const promptSchema = z.object({
   temperature: z.coerce.number().min(0).max(1),
   maxMessages: z.coerce.number().int().min(1).max(PROMPT_MAX_MESSAGES_LIMIT),
   queueId: z.coerce.number().int().positive().nullable().optional().default(null),
+  // Left out: the default text; empty: the contact is told nothing.
+  handoffMessage: z
+    .string()
+    .trim()
+    .max(PROMPT_HANDOFF_MESSAGE_MAX)
+    .optional()
+    .default(PROMPT_DEFAULTS.handoffMessage),
 });
 export const promptUpdateSchema = z
-  .object({ ...promptSchema.shape, queueId: z.coerce.number().int().positive().nullable() })
+  .object({
+    ...promptSchema.shape,
+    queueId: z.coerce.number().int().positive().nullable(),
+    handoffMessage: z.string().trim().max(PROMPT_HANDOFF_MESSAGE_MAX),
+  })
   .partial();
 export type PromptInput = z.infer<typeof promptSchema>;
 export type PromptUpdateInput = z.infer<typeof promptUpdateSchema>;
@@ -68,6 +82,7 @@ export const promptViewSchema = z.object({
   maxTokens: z.number(),
   temperature: z.number(),
   maxMessages: z.number(),
+  handoffMessage: z.string(),
   queueId: z.number().nullable(),
   queue: z.object({ id: z.number(), name: z.string(), color: z.string() }).nullable(),
   lastError: promptErrorSchema.nullable(),
@@ -169,8 +184,15 @@ export const sandboxChatResponseSchema = z.object({
   final: z.boolean(),
   sentiment: z.enum(SENTIMENTS),
   structured: z.object({ datos_cliente: customerDataSchema, datos_pedido: orderDataSchema }),
-  // The agent called the hand-off tool: the queue it named (null: the ticket's own).
-  handoff: z.object({ queue: z.string().nullable(), reason: z.string().nullable() }).nullable(),
+  // The agent called the hand-off tool: the queue it named (null: the ticket's own), and the agent's
+  // hand-off message the contact would be sent after the answer (null: none).
+  handoff: z
+    .object({
+      queue: z.string().nullable(),
+      reason: z.string().nullable(),
+      message: z.string().nullable(),
+    })
+    .nullable(),
   // SPEC §9 estimate of what the request sends; usage as the provider counted it, when it did.
   tokens: z.object({ estimate: z.number(), usage: tokenUsageSchema.nullable() }),
 });

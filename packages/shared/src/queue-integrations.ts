@@ -197,6 +197,10 @@ export const integrationDeliverySchema = z.object({
   ok: z.boolean(),
   durationMs: z.number(),
   error: z.string().nullable(),
+  // The contact's message handed to the flow (received from the contact; null: none, or deleted),
+  // and what the flow answered, sent to the contact (the first 500 characters of each).
+  received: z.object({ body: z.string(), mediaType: z.string() }).nullable(),
+  sent: z.array(z.string()),
   createdAt: dateTime,
 });
 export type IntegrationDelivery = z.input<typeof integrationDeliverySchema>;

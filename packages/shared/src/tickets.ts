@@ -119,6 +119,8 @@ export const ticketNoteViewSchema = z.object({
   contactId: z.number(),
   userId: z.number().nullable(),
   user: z.object({ id: z.number(), name: z.string() }).nullable(),
+  // Written by the platform: the AI agent or integration that wrote it (user is then null).
+  botName: z.string().nullable(),
   createdAt: dateTime,
   updatedAt: dateTime,
 });

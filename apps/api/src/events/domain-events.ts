@@ -51,6 +51,8 @@ export type DomainEvent =
       companyId: number;
       ticketId: number;
       byUserId: number | null;
+      // The contact's message that made the platform move it (the queue bot's pick of a queue).
+      byMessageId?: number;
       before: TicketSnapshot | null;
       after: TicketSnapshot;
     }

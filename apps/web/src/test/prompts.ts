@@ -18,6 +18,7 @@ export const makePrompt = (overrides: Partial<PromptView> = {}): PromptView => {
     maxTokens: 100,
     temperature: 1,
     maxMessages: 10,
+    handoffMessage: 'Le paso con una persona del equipo',
     queueId: null,
     queue: null,
     lastError: null,

@@ -64,6 +64,8 @@ export const makeDelivery = (overrides: Partial<IntegrationDelivery> = {}): Inte
     ok: true,
     durationMs: 120,
     error: null,
+    received: null,
+    sent: [],
     createdAt: '2025-03-04T09:05:00.000Z',
     ...overrides,
   };

@@ -2,6 +2,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -65,6 +66,8 @@ export const integrationDeliveries = pgTable(
     ok: boolean().notNull(),
     durationMs: integer().notNull(),
     error: text(),
+    // The texts the flow answered, sent to the contact (null: none).
+    replies: jsonb().$type<string[]>(),
     createdAt: createdAt(),
   },
   (t) => [index().on(t.integrationId, t.createdAt)],

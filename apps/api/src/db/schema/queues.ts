@@ -81,6 +81,8 @@ export const prompts = pgTable(
     maxTokens: integer().notNull().default(100),
     temperature: real().notNull().default(1),
     maxMessages: integer().notNull().default(10),
+    // What the contact is told when the agent hands the conversation to a person ('' = nothing).
+    handoffMessage: text().notNull().default('Le paso con una persona del equipo'),
     // The queue a conversation goes to when the agent hands it to a person without naming one.
     queueId: integer().references(() => queues.id, { onDelete: 'set null' }),
     // What last went wrong reaching the provider while answering a customer (admins see it).

@@ -96,6 +96,8 @@ export const ticketNotes = pgTable(
       .notNull()
       .references(() => contacts.id, { onDelete: 'cascade' }),
     userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    // A note the platform wrote: the AI agent or integration that wrote it, by its name then.
+    botName: text(),
     ...timestamps(),
   },
   (t) => [index().on(t.ticketId), index().on(t.contactId)],

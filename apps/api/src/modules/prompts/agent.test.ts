@@ -11,7 +11,7 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { eventually } from '../../../test/eventually';
-import { inbound, outbound, pairedSimulator, ticketOf } from '../../../test/inbox';
+import { inbound, outbound, pairedSimulator, ticketOf, ticketSettled } from '../../../test/inbox';
 import { OPENAI_KEY, startFakeOpenAi, type FakeOpenAi } from '../../../test/fake-openai';
 
 // The AI agent answering customers: simulator contacts write, the agent answers through the
@@ -60,6 +60,8 @@ const notesOf = async (ticketId: number) =>
   (await t.db.select().from(ticketNotes).where(eq(ticketNotes.ticketId, ticketId))).map(
     (n) => n.note,
   );
+
+const HANDOFF_DEFAULT = 'Le paso con una persona del equipo';
 
 // The answers the phone holds once the agent is done with everything it was given: the job queue has
 // no turn left for the ticket.
@@ -161,7 +163,7 @@ describe('an AI agent on a connection', () => {
         { companyId, name: 'Reclamos', color: '#aa0000', orderQueue: 2 },
       ])
       .returning();
-    const { connection } = await agentConnection(
+    const { prompt, connection } = await agentConnection(
       {},
       { queueIds: made.map((q) => q.id), greetingMessage: 'Bienvenido' },
     );
@@ -181,25 +183,42 @@ describe('an AI agent on a connection', () => {
         toolCalls: [
           {
             name: 'transfer_to_human',
-            arguments: {
-              queue: 'Reclamos',
-              reason: 'Pedido llegó frío',
-              message: 'Te paso con una persona del equipo de reclamos.',
-            },
+            arguments: { queue: 'Reclamos', reason: 'Pedido llegó frío' },
           },
         ],
       };
     });
     await inbound(t.app, admin, connection.id, { from, body: 'Quiero hablar con un humano' });
+    // The contact is told a person takes over: the agent's hand-off message (its default here).
     await eventually(
       () => sentTo(connection, from),
-      (s) => s.at(-1) === 'Te paso con una persona del equipo de reclamos.',
+      (s) => s.length === 2,
       'the hand-off message',
     );
+    expect((await sentTo(connection, from)).at(-1)).toBe(HANDOFF_DEFAULT);
     const ticket = (await ticketOf(t.db, companyId, from))!;
     expect(ticket).toMatchObject({ status: 'pending', userId: null, promptId: null });
     expect(ticket.queueId).toBe(made[1].id);
-    expect((await notesOf(ticket.id)).join(' ')).toContain('Pedido llegó frío');
+    expect((await storedMessages(ticket.id)).at(-1)).toMatchObject({
+      fromMe: true,
+      body: HANDOFF_DEFAULT,
+      promptId: prompt.id,
+    });
+    // The note on the ticket is signed with the agent's name, as agents' notes are with theirs.
+    const notes = await inject(
+      t.app,
+      admin,
+      'GET',
+      `/ticket-notes/list?ticketId=${ticket.id}&contactId=${ticket.contactId}`,
+    );
+    expect(notes.json()).toEqual([
+      expect.objectContaining({
+        note: 'Transfirió la conversación a una persona. Motivo: Pedido llegó frío',
+        userId: null,
+        user: null,
+        botName: 'Sofía de Pizzería',
+      }),
+    ]);
     // Agents of that queue see it waiting.
     const waiting = await inject(
       t.app,
@@ -218,6 +237,56 @@ describe('an AI agent on a connection', () => {
     );
     await settled(ticket.id);
     expect(fake.chatRequests().length).toBe(asked);
+  });
+
+  it("sends its answer, then the agent's own hand-off message with the contact's variables", async () => {
+    const { connection } = await agentConnection({
+      name: 'Agente de turnos',
+      handoffMessage: 'Gracias, {{firstName}}. Un asesor del equipo le escribe en breve.',
+    });
+    fake.respondWith(() => ({
+      content: 'Entiendo, eso lo resuelve mejor una persona.',
+      toolCalls: [{ name: 'transfer_to_human', arguments: { reason: 'Reprogramar turno' } }],
+    }));
+    const from = nextNumber();
+    await inbound(t.app, admin, connection.id, {
+      from,
+      name: 'Lucía Fernández',
+      body: 'Necesito cambiar mi turno',
+    });
+    await eventually(
+      () => sentTo(connection, from),
+      (s) => s.length === 2,
+      'the answer and the hand-off message',
+    );
+    expect(await sentTo(connection, from)).toEqual([
+      'Entiendo, eso lo resuelve mejor una persona.',
+      'Gracias, Lucía. Un asesor del equipo le escribe en breve.',
+    ]);
+    const ticket = (await ticketOf(t.db, companyId, from))!;
+    expect(ticket.promptId).toBeNull();
+    await settled(ticket.id);
+    // Sent once: the agent's turn is over.
+    expect(await sentTo(connection, from)).toHaveLength(2);
+  });
+
+  it('tells the contact nothing on a hand-off when its hand-off message is empty', async () => {
+    const { connection } = await agentConnection({ name: 'Agente callado', handoffMessage: '' });
+    fake.respondWith(() => ({
+      content: null,
+      toolCalls: [{ name: 'transfer_to_human', arguments: {} }],
+    }));
+    const from = nextNumber();
+    await inbound(t.app, admin, connection.id, { from, body: 'Quiero un humano' });
+    const ticket = await eventually(
+      () => ticketOf(t.db, companyId, from),
+      (row) => row?.promptId === null,
+      'the hand-off',
+    );
+    await ticketSettled(t.db, ticket!.id);
+    expect(await sentTo(connection, from)).toEqual([]);
+    expect((await storedMessages(ticket!.id)).map((m) => m.body)).toEqual(['Quiero un humano']);
+    expect((await notesOf(ticket!.id)).join(' ')).toContain('Transfirió la conversación');
   });
 
   it('answers one turn once when the contact sends 5 messages at the same time', async () => {
@@ -365,19 +434,26 @@ describe('when the provider fails', () => {
         'the fallback',
       );
       expect(ticket).toMatchObject({ status: 'pending', userId: null, queueId: queue.id });
-      expect((await storedMessages(ticket!.id)).map((m) => m.body)).toEqual([
-        'Necesito ayuda con mi pedido',
+      expect((await storedMessages(ticket!.id)).map((m) => [m.fromMe, m.body])).toEqual([
+        [false, 'Necesito ayuda con mi pedido'],
+        [true, HANDOFF_DEFAULT],
       ]);
-      expect((await notesOf(ticket!.id)).join(' ')).toContain('no pudo responder');
+      expect((await notesOf(ticket!.id)).join(' ')).toContain('No pudo responder');
       const view = (await inject(t.app, admin, 'GET', `/prompt/${prompt.id}`)).json();
       expect(view.lastError).toMatchObject({ code, at: expect.any(String) });
       expect(JSON.stringify(view)).not.toContain(OPENAI_KEY);
-      expect(await sentTo(connection, from)).toEqual([]);
+      // The contact is told a person takes over, and is not left waiting in silence.
+      await eventually(
+        () => sentTo(connection, from),
+        (s) => s.length === 1,
+        'the hand-off message',
+      );
+      expect(await sentTo(connection, from)).toEqual([HANDOFF_DEFAULT]);
       // Once it answers again, the error is over.
       await inject(t.app, admin, 'PUT', `/tickets/${ticket!.id}`, { promptId: prompt.id });
       await eventually(
         () => sentTo(connection, from),
-        (s) => s.length === 1,
+        (s) => s.length === 2,
         'the answer',
       );
       await eventually(
@@ -398,7 +474,7 @@ describe('when the provider fails', () => {
       (row) => row?.promptId === null,
       'the fallback after the timeout',
     );
-    expect((await notesOf(ticket!.id)).join(' ')).toContain('no pudo responder');
+    expect((await notesOf(ticket!.id)).join(' ')).toContain('No pudo responder');
   });
 
   it('a plan without AI agents gets no answer: the conversation waits for a person', async () => {
@@ -415,7 +491,8 @@ describe('when the provider fails', () => {
       );
       expect(ticket).toMatchObject({ status: 'pending', userId: null });
       expect(fake.chatRequests().length).toBe(asked);
-      expect(await sentTo(connection, from)).toEqual([]);
+      await ticketSettled(t.db, ticket!.id);
+      expect(await sentTo(connection, from)).toEqual([HANDOFF_DEFAULT]);
     } finally {
       await t.db.update(plans).set({ useOpenAi: true }).where(eq(plans.id, planId));
     }

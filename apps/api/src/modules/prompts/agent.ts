@@ -46,10 +46,11 @@ import { recordPromptError } from './prompts.service';
 //   message answered is kept in `tickets.prompt_replied_to`, so a repeated or later job whose turn
 //   was already answered does nothing: several messages sent at once get one answer;
 // - the model hands the conversation to a person with the `transfer_to_human` tool: the ticket waits
-//   in the named queue (else its own, else the agent's queue) without an agent, and a note says why;
-// - when the provider fails (after the SDK's own retries) the ticket falls back the same way with a
-//   note, and the prompt records the error for admins. The customer's message is stored before any
-//   of this, so nothing is lost.
+//   in the named queue (else its own, else the agent's queue) without an agent, the contact is told
+//   so with the agent's hand-off message, and a note signed with the agent's name says why;
+// - when the provider fails (after the SDK's own retries) the ticket falls back the same way (the
+//   hand-off message, the note), and the prompt records the error for admins. The customer's message
+//   is stored before any of this, so nothing is lost.
 
 const PROMPT_REPLY_QUEUE = 'prompt.reply';
 export const promptReplyQueue = jobQueue(
@@ -180,6 +181,22 @@ const turnsOf = (window: MessageRow[]): ChatTurn[] =>
 
 type Delivered = { written: MessageRow[] };
 
+// What the contact is told when the agent lets go of the conversation ('' when the agent says nothing).
+const handoffText = (deps: Deps, prompt: PromptRow, contactName: string) =>
+  fillVariables(prompt.handoffMessage, {
+    contactName,
+    now: new Date(),
+    timeZone: deps.config.timeZone,
+  }).trim();
+
+const contactNameOf = async (db: Db, ticket: Pick<TicketRow, 'contactId'>) => {
+  const [contact] = await db
+    .select({ name: contacts.name })
+    .from(contacts)
+    .where(eq(contacts.id, ticket.contactId));
+  return contact?.name ?? '';
+};
+
 // Writes the answer (and the hand-off) if the turn is still the agent's to answer.
 const deliver = async (
   deps: Deps,
@@ -189,6 +206,7 @@ const deliver = async (
   answeredUpTo: number,
   queueIds: Map<string, number>,
   mayAskAgain: boolean,
+  contactName: string,
 ): Promise<Delivered | 'again' | 'gone'> =>
   deps.events.transaction(deps.db, async (tx, raise) => {
     const [before] = await tx.select().from(tickets).where(eq(tickets.id, ticketId)).for('update');
@@ -201,11 +219,16 @@ const deliver = async (
       .where(and(eq(messages.ticketId, ticketId), eq(messages.fromMe, false)));
     if (mayAskAgain && (newest?.id ?? 0) > answeredUpTo) return 'again' as const;
 
-    const text = reply.text || reply.handoff?.message || '';
-    const written = text
-      ? await deps.ticketMessages.queueText(tx, before, text, { promptId: prompt.id })
-      : [];
     const handoff = reply.handoff;
+    // Its answer, if it wrote one, then (handing over) what the contact is told.
+    const texts = [reply.text, handoff ? handoffText(deps, prompt, contactName) : ''].filter(
+      Boolean,
+    );
+    const written: MessageRow[] = [];
+    for (const text of texts)
+      written.push(
+        ...(await deps.ticketMessages.queueText(tx, before, text, { promptId: prompt.id })),
+      );
     await writeTransition(
       tx,
       raise,
@@ -226,14 +249,21 @@ const deliver = async (
       await addBotNote(
         tx,
         before,
-        [`${prompt.name}: transferido a una persona.`, handoff.reason].filter(Boolean).join(' '),
+        prompt.name,
+        [
+          'Transfirió la conversación a una persona.',
+          handoff.reason ? `Motivo: ${handoff.reason}` : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
       );
     }
     written.forEach((row) => raise(messageCreated(row, 'platform')));
     return { written };
   });
 
-// The provider could not answer: the ticket waits for a person, with a note saying why.
+// The provider could not answer: the ticket waits for a person, the contact is told so (the agent's
+// hand-off message) and a note says why.
 const fallBack = async (
   deps: Deps,
   log: FastifyBaseLogger,
@@ -241,18 +271,26 @@ const fallBack = async (
   prompt: PromptRow,
   failure: AppError,
 ) => {
-  await deps.events.transaction(deps.db, async (tx, raise) => {
+  const written = await deps.events.transaction(deps.db, async (tx, raise) => {
     const [before] = await tx.select().from(tickets).where(eq(tickets.id, ticketId)).for('update');
-    if (!before || !agentMode(before) || before.promptId !== prompt.id) return;
+    if (!before || !agentMode(before) || before.promptId !== prompt.id) return [];
+    const text = handoffText(deps, prompt, await contactNameOf(tx, before));
+    const rows = text
+      ? await deps.ticketMessages.queueText(tx, before, text, { promptId: prompt.id })
+      : [];
     await writeTransition(tx, raise, before, handOverFromAgent(before.queueId ?? prompt.queueId), {
       byUserId: null,
     });
     await addBotNote(
       tx,
       before,
-      `${prompt.name} no pudo responder (${failure.message}); la conversación espera a una persona.`,
+      prompt.name,
+      `No pudo responder (${failure.message}); la conversación espera a una persona.`,
     );
+    rows.forEach((row) => raise(messageCreated(row, 'platform')));
+    return rows;
   });
+  if (written.length) deps.outbox.kick();
   log.warn(
     { ticketId, promptId: prompt.id, code: failure.code, reason: failure.message },
     'AI agent could not answer; the ticket waits for a person',
@@ -285,18 +323,15 @@ const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) 
     if (ticket.promptRepliedTo !== null && newestInbound <= ticket.promptRepliedTo) return;
 
     const queueList = await handoffQueues(deps.db, ticket);
+    const contactName = await contactNameOf(deps.db, ticket);
     let reply: AgentReply;
     try {
       if (!(await planAllowsAi(deps.db, ticket.companyId)))
         throw new AppError('ERR_PLAN_FEATURE_DISABLED', 'The company’s plan has no AI agents');
       const client = await clientFor(deps, ticket.companyId);
       const turns = turnsOf(await transcribeAudio(deps, client, window));
-      const [contact] = await deps.db
-        .select({ name: contacts.name })
-        .from(contacts)
-        .where(eq(contacts.id, ticket.contactId));
       const system = fillVariables(prompt.prompt, {
-        contactName: contact?.name ?? '',
+        contactName,
         now: new Date(),
         timeZone: deps.config.timeZone,
       });
@@ -319,6 +354,7 @@ const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) 
       newestInbound,
       new Map(queueList.map((q) => [q.name, q.id])),
       round < MAX_ROUNDS,
+      contactName,
     );
     if (outcome === 'again') continue;
     if (outcome !== 'gone' && outcome.written.length) deps.outbox.kick();

@@ -22,7 +22,7 @@ type PromptRow = typeof prompts.$inferSelect;
 
 export type ChatTurn = { role: 'user' | 'assistant'; content: string };
 export type Usage = { prompt: number; completion: number; total: number };
-export type Handoff = { queue: string | null; reason: string | null; message: string | null };
+export type Handoff = { queue: string | null; reason: string | null };
 export type AgentReply = { text: string; handoff: Handoff | null; usage: Usage | null };
 
 // Named always: left out, the SDK would read OPENAI_BASE_URL from the environment, and a company's own
@@ -181,10 +181,6 @@ const handoffTool = (queueNames: string[]): ChatCompletionTool => ({
             }
           : {}),
         reason: { type: 'string', description: 'Why the conversation is transferred' },
-        message: {
-          type: 'string',
-          description: 'A short message telling the customer a person will answer',
-        },
       },
       additionalProperties: false,
     },
@@ -234,7 +230,6 @@ export const askAgent = async (
     handoff = {
       queue: queue && queueNames.includes(queue) ? queue : null,
       reason: textArgument(args, 'reason'),
-      message: textArgument(args, 'message'),
     };
   }
   return { text, handoff, usage: usageOf(completion.usage) };

@@ -29,6 +29,7 @@ const serializePrompt = (row: PromptRow, queue: QueueRef | null): PromptView => 
   maxTokens: row.maxTokens,
   temperature: row.temperature,
   maxMessages: row.maxMessages,
+  handoffMessage: row.handoffMessage,
   queueId: row.queueId,
   queue: queue && row.queueId ? queue : null,
   lastError:
@@ -105,6 +106,7 @@ export const createPrompt = async (deps: Deps, ctx: AuthContext, input: PromptIn
       maxTokens: input.maxTokens,
       temperature: input.temperature,
       maxMessages: input.maxMessages,
+      handoffMessage: input.handoffMessage,
       queueId: input.queueId,
     })
     .returning();

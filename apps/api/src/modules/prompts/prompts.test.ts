@@ -103,6 +103,8 @@ describe('prompts CRUD', () => {
       maxMessages: 10,
       queueId: queue.id,
       queue: { id: queue.id, name: 'Ventas', color: '#118811' },
+      // Left out: the default text the contact gets when the agent hands over.
+      handoffMessage: 'Le paso con una persona del equipo',
       lastError: null,
     });
     expect((await call(admin, 'GET', `/prompt/${created.id}`)).json()).toEqual(created);
@@ -116,6 +118,17 @@ describe('prompts CRUD', () => {
     });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(changed.json()).toMatchObject({ maxMessages: 4, maxTokens: 250, queue: null });
+    // An empty hand-off message is kept empty (the contact is told nothing); a long one is refused.
+    const silent = await call(admin, 'PUT', `/prompt/${created.id}`, { handoffMessage: '  ' });
+    expect(silent.json()).toMatchObject({ handoffMessage: '', maxMessages: 4 });
+    const tooLong = await call(admin, 'PUT', `/prompt/${created.id}`, {
+      handoffMessage: 'x'.repeat(1001),
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json()).toMatchObject({
+      error: 'ERR_VALIDATION',
+      fields: { handoffMessage: expect.any(Array) },
+    });
 
     const removed = await call(admin, 'DELETE', `/prompt/${created.id}`);
     expect(removed.statusCode).toBe(200);
@@ -374,14 +387,28 @@ describe('sandbox chat', () => {
 
   it('reports a hand-off the agent asks for', async () => {
     await t.db.insert(queues).values({ companyId, name: 'Soporte', color: '#0000aa' });
-    const prompt = await create({ name: 'Con traspaso' });
+    const prompt = await create({
+      name: 'Con traspaso',
+      handoffMessage: 'Ya le comunico con soporte, {{firstName}}.',
+    });
     const res = await call(admin, 'POST', `/prompt/${prompt.id}/sandbox-chat`, {
       turns: [{ role: 'user', content: 'Quiero hablar con una persona de soporte' }],
+      contactName: 'Marta Gómez',
     });
+    // The hand-off message the contact would get, its variables filled as for a real contact.
     expect(res.json()).toMatchObject({
       final: true,
-      handoff: { queue: 'Soporte', reason: expect.any(String) },
+      handoff: {
+        queue: 'Soporte',
+        reason: expect.any(String),
+        message: 'Ya le comunico con soporte, Marta.',
+      },
     });
+    const silent = await create({ name: 'Traspaso callado', handoffMessage: '' });
+    const quiet = await call(admin, 'POST', `/prompt/${silent.id}/sandbox-chat`, {
+      turns: [{ role: 'user', content: 'Quiero hablar con una persona' }],
+    });
+    expect(quiet.json().handoff).toMatchObject({ message: null });
   });
 
   it('tells provider failures apart and refuses empty turns', async () => {

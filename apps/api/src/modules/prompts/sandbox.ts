@@ -27,11 +27,11 @@ export const sandboxChat = async (
 ): Promise<SandboxChatResponse> => {
   const prompt = await findPromptRow(deps.db, ctx, id);
   const turns = newestTurns(input.turns, input.maxMessages ?? prompt.maxMessages);
-  const system = fillVariables(prompt.prompt, {
+  const variables = {
     contactName: input.contactName?.trim() || 'Cliente',
-    now: new Date(),
     timeZone: deps.config.timeZone,
-  });
+  };
+  const system = fillVariables(prompt.prompt, { ...variables, now: new Date() });
   const queueNames = (
     await deps.db
       .select({ name: queues.name })
@@ -43,10 +43,16 @@ export const sandboxChat = async (
   const client = await clientFor(deps, ctx.companyId);
   try {
     const reply = await askAgent(client, prompt, system, turns, queueNames);
-    const text = reply.text || reply.handoff?.message || '';
+    const text = reply.text;
+    // Handing over, the contact would also get the agent's hand-off message.
+    const handoffMessage = reply.handoff
+      ? fillVariables(prompt.handoffMessage, { ...variables, now: new Date() }).trim()
+      : '';
     const { analysis, usage } = await analyseConversation(client, prompt.model, [
       ...turns,
-      ...(text ? [{ role: 'assistant' as const, content: text }] : []),
+      ...[text, handoffMessage]
+        .filter(Boolean)
+        .map((content) => ({ role: 'assistant' as const, content })),
     ]);
     return {
       text,
@@ -54,7 +60,13 @@ export const sandboxChat = async (
       final: analysis.final || Boolean(reply.handoff),
       sentiment: analysis.sentiment,
       structured: { datos_cliente: analysis.datos_cliente, datos_pedido: analysis.datos_pedido },
-      handoff: reply.handoff ? { queue: reply.handoff.queue, reason: reply.handoff.reason } : null,
+      handoff: reply.handoff
+        ? {
+            queue: reply.handoff.queue,
+            reason: reply.handoff.reason,
+            message: handoffMessage || null,
+          }
+        : null,
       tokens: {
         estimate: estimateTokens([system, ...turns.map((t) => t.content)]),
         usage: addUsage(reply.usage, usage),

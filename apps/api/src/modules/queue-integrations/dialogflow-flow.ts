@@ -61,7 +61,7 @@ export const dialogflowTurn = async (
   const target = targetOf(deps, integration, openSealed(deps.secrets, integration.jsonContent));
   if (!target) throw new PermanentJobError('The integration has no usable service-account key');
   const started = Date.now();
-  const record = (ok: boolean, error: string | null) =>
+  const record = (ok: boolean, error: string | null, replies?: string[]) =>
     recordDelivery(deps, ticket, integration, {
       messageId: job.payload.messageId,
       event: 'dialogflow.detectIntent',
@@ -70,6 +70,7 @@ export const dialogflowTurn = async (
       ok,
       durationMs: Date.now() - started,
       error,
+      replies,
     });
   let answer;
   try {
@@ -81,7 +82,7 @@ export const dialogflowTurn = async (
     if (error instanceof DialogflowError && !error.retryable) throw new PermanentJobError(reason);
     throw error;
   }
-  await record(true, null);
+  await record(true, null, answer.texts);
   const ends = answer.endConversation || answer.handoff;
   await applyStep(deps, ticket.id, integration, {
     write: async (tx, locked) => {

@@ -65,6 +65,8 @@ export const recordDelivery = (
     ok: boolean;
     durationMs: number;
     error: string | null;
+    // The texts the flow answered for the contact.
+    replies?: string[];
   },
 ) =>
   deps.db.insert(integrationDeliveries).values({
@@ -73,6 +75,7 @@ export const recordDelivery = (
     ticketId: ticket.id,
     ...delivery,
     error: delivery.error?.slice(0, 2000) ?? null,
+    replies: delivery.replies?.length ? delivery.replies : null,
   });
 
 type FlowStep = {
@@ -104,7 +107,7 @@ export const applyStep = async (
         byUserId: null,
       });
       await tx.delete(integrationSessions).where(eq(integrationSessions.ticketId, ticketId));
-      await addBotNote(tx, before, step.leave.note);
+      await addBotNote(tx, before, integration.name, step.leave.note);
     }
     written.forEach((row) => raise(messageCreated(row, 'platform')));
     return { written };

@@ -14,6 +14,9 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { eventually } from '../../../test/eventually';
+import type { Ingested, MessageInput } from '../tickets/inbound/ingest';
+import { ingestBatch } from '../tickets/inbound/ingest-batch';
+import { runQueueBots } from '../tickets/bots/queue-bot';
 import {
   inbound,
   messageTexts,
@@ -149,6 +152,19 @@ describe('webhook and n8n integrations', () => {
       integrationId: flow.id,
       status: 'pending',
     });
+    // The deliveries tell what came from the contact and what the flow answered, sent to the contact.
+    const deliveries = (
+      await inject(t.app, admin, 'GET', `/queueIntegration/${flow.id}/deliveries`)
+    ).json();
+    expect(deliveries.deliveries).toEqual([
+      expect.objectContaining({
+        event: 'message.received',
+        ticketId: ticket.id,
+        ok: true,
+        received: { body: 'Hola', mediaType: 'chat' },
+        sent: ['Recibido: Hola'],
+      }),
+    ]);
     // A signature made with another secret does not pass.
     secret = 'whsec_other';
     expect(signatureValid(event.headers, JSON.stringify(event.body))).toBe(false);
@@ -237,15 +253,17 @@ describe('webhook and n8n integrations', () => {
       .from(integrationDeliveries)
       .where(eq(integrationDeliveries.integrationId, flow.id))
       .orderBy(asc(integrationDeliveries.id));
-    expect(deliveries.map((d) => [d.attempt, d.status, d.ok])).toEqual([
-      [1, 503, false],
-      [2, 503, false],
-      [3, 503, false],
-      [4, 503, false],
-      [5, 503, false],
+    expect(deliveries.map((d) => [d.attempt, d.status, d.ok, d.replies])).toEqual([
+      [1, 503, false, null],
+      [2, 503, false, null],
+      [3, 503, false, null],
+      [4, 503, false, null],
+      [5, 503, false, null],
     ]);
     const notes = await t.db.select().from(ticketNotes).where(eq(ticketNotes.ticketId, ticket!.id));
     expect(notes.map((n) => n.note).join(' ')).toContain('no respondió');
+    // Signed with the integration's name.
+    expect(notes.map((n) => n.botName)).toEqual([flow.name]);
     const [row] = await t.db
       .select()
       .from(queueIntegrations)
@@ -314,5 +332,119 @@ describe('webhook and n8n integrations', () => {
       'the flow answers',
     );
     expect((received[0].body.message as { body: string }).body).toBe('1');
+  });
+
+  // The queue bot's turn comes after the store of the messages it answers: messages the contact wrote
+  // right after the choice may be stored before the bot hands the ticket to the flow.
+  const menuQueues = async () => {
+    const flow = await integration();
+    const made = await t.db
+      .insert(queues)
+      .values([
+        {
+          companyId,
+          name: `Bot ${flow.id}`,
+          color: `#3${String(flow.id).padStart(5, '0')}`,
+          orderQueue: 1,
+          integrationId: flow.id,
+        },
+        {
+          companyId,
+          name: `Caja ${flow.id}`,
+          color: `#4${String(flow.id).padStart(5, '0')}`,
+          orderQueue: 2,
+        },
+      ])
+      .returning();
+    const connection = await pairedSimulator(t.app, admin, {
+      queueIds: made.map((q) => q.id),
+      greetingMessage: 'Elija:',
+    });
+    answer = (body) => ({
+      status: 200,
+      body: { replies: [{ text: `Recibido: ${(body.message as { body: string }).body}` }] },
+    });
+    const from = nextNumber();
+    await inbound(t.app, admin, connection.id, { from, body: 'Hola' });
+    await eventually(
+      () => sentTo(connection, from),
+      (s) => s.length === 1,
+      'the menu',
+    );
+    let sequence = 0;
+    const message = (body: string): MessageInput => ({
+      connection: { id: connection.id, companyId, provider: 'simulator' },
+      event: {
+        type: 'message',
+        message: {
+          providerId: `MENU-${from}-${(sequence += 1)}`,
+          from,
+          body,
+          mediaType: 'chat',
+          isGroup: false,
+          fromMe: false,
+          timestamp: new Date(),
+        },
+      },
+    });
+    // The bot's turn on stored messages, as the tickets engine takes it after their store.
+    const botTurn = (stored: (Ingested | null)[]) =>
+      runQueueBots(
+        t.app.deps,
+        stored.filter((one): one is Ingested => one !== null),
+        t.app.deps.outbox.kick,
+        (error) => {
+          throw error;
+        },
+      );
+    return { connection, from, message, botTurn, menu: (await sentTo(connection, from))[0] };
+  };
+  const forwarded = () => received.map((r) => (r.body.message as { body: string }).body);
+
+  it('forward the menu choice first, then what the contact wrote with it, each once', async () => {
+    const { connection, from, message, botTurn, menu } = await menuQueues();
+    // The choice and the next message stored together (one batch), then the bot's turn.
+    const stored = await ingestBatch(t.app.deps, [message('1'), message('Quiero saber mi saldo')]);
+    await botTurn(stored);
+    // The same turn again (a redelivery): the ticket is the flow's already, nothing more is sent.
+    await botTurn(stored);
+    const ticket = (await ticketOf(t.db, companyId, from))!;
+    await eventually(
+      () => received.length,
+      (n) => n >= 2,
+      'both messages delivered',
+    );
+    await ticketSettled(t.db, ticket.id);
+    expect(forwarded()).toEqual(['1', 'Quiero saber mi saldo']);
+    expect(new Set(received.map((r) => r.headers['x-atendi-delivery'])).size).toBe(2);
+    expect(await sentTo(connection, from)).toEqual([
+      menu,
+      'Recibido: 1',
+      'Recibido: Quiero saber mi saldo',
+    ]);
+  });
+
+  it('forward the menu choice even when the next message was stored before the bot took its turn', async () => {
+    const { connection, from, message, botTurn, menu } = await menuQueues();
+    // Two stores, one message each, then their bot turns in order (each on its store's view of the
+    // ticket, which the first turn outdates).
+    const choice = await ingestBatch(t.app.deps, [message('1')]);
+    const next = await ingestBatch(t.app.deps, [message('Hola otra vez')]);
+    await botTurn(choice);
+    await botTurn(next);
+    const ticket = (await ticketOf(t.db, companyId, from))!;
+    await eventually(
+      () => received.length,
+      (n) => n >= 2,
+      'both messages delivered',
+    );
+    await ticketSettled(t.db, ticket.id);
+    expect(forwarded()).toEqual(['1', 'Hola otra vez']);
+    // The menu is not shown again for the second message: the flow holds the conversation.
+    expect(await sentTo(connection, from)).toEqual([
+      menu,
+      'Recibido: 1',
+      'Recibido: Hola otra vez',
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
@@ -72,6 +72,22 @@ const queueTurn = async (tx: Db, ticketId: number, messageId: number | null) => 
     companyId: sql`t.company_id`,
   });
   return inserted.length ? INTEGRATION_TURN_QUEUE : undefined;
+};
+
+// The contact's messages from `fromId` on, each queued for the flow in order: the message that made
+// the queue bot hand the ticket to the flow (the menu choice) and whatever the contact wrote before
+// the flow held the ticket (their own turns were not queued then; later ones queue theirs).
+const queueTurnsFrom = async (tx: Db, ticketId: number, fromId: number) => {
+  const pending = await tx
+    .select({ id: messages.id })
+    .from(messages)
+    .where(
+      and(eq(messages.ticketId, ticketId), eq(messages.fromMe, false), gte(messages.id, fromId)),
+    )
+    .orderBy(asc(messages.id));
+  let woke: string | undefined;
+  for (const message of pending) woke = (await queueTurn(tx, ticketId, message.id)) ?? woke;
+  return woke;
 };
 
 // The integration's answer (n8n, webhook): its replies, then its action.
@@ -199,6 +215,7 @@ const webhookTurn = async (
     ok: delivery.ok,
     durationMs: delivery.durationMs,
     error: delivery.error,
+    replies: delivery.answer?.replies.map((reply) => reply.text),
   });
   deps.metrics.webhookDeliveries.inc({
     outcome: delivery.refused ? 'refused' : delivery.ok ? 'ok' : 'failed',
@@ -266,5 +283,8 @@ export const followIntegrationHandover = async (tx: Db, event: EventOf<'ticket.c
   // A flow's session ends with its hold on the ticket (a person took it, it was closed or moved).
   if (before.integrationId)
     await tx.delete(integrationSessions).where(eq(integrationSessions.ticketId, event.ticketId));
-  return after.integrationId ? queueTurn(tx, event.ticketId, null) : undefined;
+  if (!after.integrationId) return undefined;
+  return event.byMessageId
+    ? queueTurnsFrom(tx, event.ticketId, event.byMessageId)
+    : queueTurn(tx, event.ticketId, null);
 };

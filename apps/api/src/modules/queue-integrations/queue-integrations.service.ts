@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, ilike, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, ne, sql } from 'drizzle-orm';
 import {
   INTEGRATION_DELIVERIES_PAGE_SIZE,
   INTEGRATION_OPTIONS_MAX,
@@ -15,7 +15,7 @@ import {
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import { integrationDeliveries, queueIntegrations } from '../../db/schema';
+import { integrationDeliveries, messages, queueIntegrations } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { containsPattern } from '../../platform/like';
@@ -130,6 +130,9 @@ export const integrationOptions = (deps: Deps, ctx: AuthContext): Promise<Integr
     .orderBy(asc(queueIntegrations.name), asc(queueIntegrations.id))
     .limit(INTEGRATION_OPTIONS_MAX);
 
+// The longest text of a delivery's messages the list shows.
+const DELIVERY_TEXT_MAX = 500;
+
 // The integration's exchanges with its flow, newest first (another company's integration: 404).
 export const listDeliveries = async (
   deps: Deps,
@@ -139,8 +142,23 @@ export const listDeliveries = async (
 ): Promise<IntegrationDeliveriesPage> => {
   await findIntegrationRow(deps.db, ctx, id);
   const rows = await deps.db
-    .select()
+    .select({
+      delivery: integrationDeliveries,
+      // The contact's message the exchange was about (cut: a page holds many).
+      received: {
+        id: messages.id,
+        body: sql<string>`left(${messages.body}, ${DELIVERY_TEXT_MAX})`,
+        mediaType: messages.mediaType,
+      },
+    })
     .from(integrationDeliveries)
+    .leftJoin(
+      messages,
+      and(
+        eq(messages.id, integrationDeliveries.messageId),
+        eq(messages.companyId, integrationDeliveries.companyId),
+      ),
+    )
     .where(
       and(
         eq(integrationDeliveries.integrationId, id),
@@ -151,17 +169,19 @@ export const listDeliveries = async (
     .limit(INTEGRATION_DELIVERIES_PAGE_SIZE + 1)
     .offset((query.pageNumber - 1) * INTEGRATION_DELIVERIES_PAGE_SIZE);
   return {
-    deliveries: rows.slice(0, INTEGRATION_DELIVERIES_PAGE_SIZE).map((row) => ({
-      id: row.id,
-      ticketId: row.ticketId,
-      messageId: row.messageId,
-      event: row.event,
-      attempt: row.attempt,
-      status: row.status,
-      ok: row.ok,
-      durationMs: row.durationMs,
-      error: row.error,
-      createdAt: row.createdAt.toISOString(),
+    deliveries: rows.slice(0, INTEGRATION_DELIVERIES_PAGE_SIZE).map(({ delivery, received }) => ({
+      id: delivery.id,
+      ticketId: delivery.ticketId,
+      messageId: delivery.messageId,
+      event: delivery.event,
+      attempt: delivery.attempt,
+      status: delivery.status,
+      ok: delivery.ok,
+      durationMs: delivery.durationMs,
+      error: delivery.error,
+      received: received?.id ? { body: received.body, mediaType: received.mediaType } : null,
+      sent: (delivery.replies ?? []).map((text) => text.slice(0, DELIVERY_TEXT_MAX)),
+      createdAt: delivery.createdAt.toISOString(),
     })),
     hasMore: rows.length > INTEGRATION_DELIVERIES_PAGE_SIZE,
   };

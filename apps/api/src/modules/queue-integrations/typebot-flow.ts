@@ -65,7 +65,7 @@ const talk = async (
   call: () => Promise<TypebotTurn>,
 ) => {
   const started = Date.now();
-  const record = (status: number | null, ok: boolean, error: string | null) =>
+  const record = (status: number | null, ok: boolean, error: string | null, replies?: string[]) =>
     recordDelivery(deps, ticket, integration, {
       messageId: job.payload.messageId,
       event,
@@ -74,10 +74,16 @@ const talk = async (
       ok,
       durationMs: Date.now() - started,
       error,
+      replies,
     });
   try {
     const turn = await call();
-    await record(200, true, null);
+    await record(
+      200,
+      true,
+      null,
+      turn.bubbles.flatMap((bubble) => ('text' in bubble ? [bubble.text] : [])),
+    );
     return turn;
   } catch (error) {
     if (error instanceof TypebotError) await record(error.status, false, error.message);

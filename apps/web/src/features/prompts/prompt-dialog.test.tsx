@@ -53,6 +53,10 @@ describe('prompt dialog', () => {
       '1',
     );
     expect(within(dialog).getByRole('combobox', { name: 'Cola' }).textContent).toBe('Ninguna');
+    // What the contact is told when the agent passes the conversation to a person.
+    expect(
+      within(dialog).getByRole('textbox', { name: 'Mensaje al pasar a una persona' }),
+    ).toHaveProperty('value', 'Le paso con una persona del equipo');
 
     await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Asistente Acme');
     await fill(
@@ -71,6 +75,7 @@ describe('prompt dialog', () => {
       temperature: 1,
       maxMessages: 10,
       queueId: null,
+      handoffMessage: 'Le paso con una persona del equipo',
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     // The new agent joins the list without waiting for the live event.
@@ -155,6 +160,48 @@ describe('prompt dialog', () => {
 
     expect(await screen.findByText('¡Agente guardado con éxito!')).toBeTruthy();
     expect(sent).toMatchObject({ model: 'llama3.1:8b', queueId: 3, temperature: 0.8 });
+  });
+
+  it('changes the hand-off message, or empties it so the contact is told nothing', async () => {
+    const sent: Record<string, unknown>[] = [];
+    const saved = makePrompt({ id: 4, name: 'Asistente de ventas' });
+    stubApi({
+      'GET /prompt': () => promptListOf([saved]),
+      'GET /queue': () => jsonResponse(200, queues),
+      'GET /ai-provider/models': () => jsonResponse(200, { models: [] }),
+      'PUT /prompt/4': (init) => {
+        sent.push(bodyOf(init));
+        return jsonResponse(200, { ...saved, handoffMessage: sent.at(-1)!.handoffMessage });
+      },
+    });
+    const user = setupUser();
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
+
+    const edit = async () => {
+      await user.click(
+        await screen.findByRole('button', { name: 'Editar el agente Asistente de ventas' }),
+      );
+      const dialog = await screen.findByRole('dialog', { name: 'Editar agente de IA' });
+      return {
+        dialog,
+        field: within(dialog).getByRole('textbox', { name: 'Mensaje al pasar a una persona' }),
+      };
+    };
+    let { dialog, field } = await edit();
+    expect(field).toHaveProperty('value', 'Le paso con una persona del equipo');
+    await refill(user, field, 'Un asesor le escribirá en unos minutos, {{firstName}}.');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent[0]).toMatchObject({
+      handoffMessage: 'Un asesor le escribirá en unos minutos, {{firstName}}.',
+    });
+
+    ({ dialog, field } = await edit());
+    await user.clear(field);
+    // Empty is allowed: nothing is sent to the contact.
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent[1]).toMatchObject({ handoffMessage: '' });
   });
 
   it('takes a model name typed by hand', async () => {

@@ -204,6 +204,20 @@ const PromptForm = ({ prompt, onClose }: { prompt: PromptView | null; onClose: (
               )}
             />
           </Stack>
+          <TextField
+            {...registerMui(register, 'handoffMessage')}
+            label={t('prompts.form.handoffMessage')}
+            multiline
+            minRows={2}
+            maxRows={6}
+            fullWidth
+            disabled={isSubmitting}
+            {...errorOf(
+              'handoffMessage',
+              errors.handoffMessage,
+              t('prompts.form.handoffMessageHint'),
+            )}
+          />
           <Stack
             direction={{ xs: 'column', sm: 'row' }}
             spacing={2}

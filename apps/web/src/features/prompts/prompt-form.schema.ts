@@ -13,6 +13,7 @@ export type PromptFormValues = {
   temperature: number;
   maxMessages: string;
   queueId: string;
+  handoffMessage: string;
 };
 export type PromptFormField = keyof PromptFormValues;
 
@@ -24,6 +25,7 @@ const promptFormFields: PromptFormField[] = [
   'temperature',
   'maxMessages',
   'queueId',
+  'handoffMessage',
 ];
 
 // SPEC §9 defaults for a new agent.
@@ -35,6 +37,7 @@ export const promptFormDefaults = (prompt: PromptView | null): PromptFormValues 
   temperature: prompt?.temperature ?? PROMPT_DEFAULTS.temperature,
   maxMessages: String(prompt?.maxMessages ?? PROMPT_DEFAULTS.maxMessages),
   queueId: prompt?.queueId ? String(prompt.queueId) : '',
+  handoffMessage: prompt?.handoffMessage ?? PROMPT_DEFAULTS.handoffMessage,
 });
 
 const toPromptBody = (values: PromptFormValues) => ({
@@ -56,6 +59,7 @@ const ruleKeys: Record<PromptFormField, string> = {
   temperature: 'prompts.validation.temperature',
   maxMessages: 'prompts.validation.maxMessages',
   queueId: 'errors.ERR_VALIDATION',
+  handoffMessage: 'prompts.validation.handoffMessage',
 };
 
 // The shared schema's messages are for API callers: the form names each problem in the reader's
@@ -67,7 +71,13 @@ export const fieldErrorKey = (
 ) => {
   if (error.type === 'server' && error.message) return error.message;
   const value = values[field];
-  if (typeof value === 'string' && !value.trim() && field !== 'queueId')
+  // The queue and the hand-off message may be left empty.
+  if (
+    typeof value === 'string' &&
+    !value.trim() &&
+    field !== 'queueId' &&
+    field !== 'handoffMessage'
+  )
     return 'validation.required';
   if (field === 'prompt' && error.type === 'too_big') return 'prompts.validation.promptTooLong';
   return ruleKeys[field];

@@ -130,7 +130,11 @@ describe('sandbox chat', () => {
         text: 'Listo, su pedido va en camino.',
         final: true,
         sentiment: 'neutral',
-        handoff: { queue: 'Ventas', reason: 'Pidió factura' },
+        handoff: {
+          queue: 'Ventas',
+          reason: 'Pidió factura',
+          message: 'Le paso con una persona del equipo',
+        },
       }),
     ]);
     const user = setupUser();
@@ -163,6 +167,12 @@ describe('sandbox chat', () => {
       within(analysis).getByText('Transferido a una persona: Ventas — Pidió factura'),
     ).toBeTruthy();
     expect(within(analysis).getByText('El proveedor no informó el uso real.')).toBeTruthy();
+    // The conversation shows the hand-off message the contact would get, after the answer.
+    const answerTurn = within(dialog).getByText('Listo, su pedido va en camino.');
+    const handoffTurn = within(dialog).getByText('Le paso con una persona del equipo');
+    expect(
+      answerTurn.compareDocumentPosition(handoffTurn) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
     expect(sent[1]).toEqual({
       turns: [
         { role: 'user', content: 'Quiero pizza' },

@@ -270,8 +270,15 @@ const SandboxChat = ({ prompt }: { prompt: PromptView }) => {
     // The dialog shows the failure beside the conversation.
     meta: { silent: true },
     onSuccess: (response) => {
-      const answer = response.text.trim();
-      if (answer) setTurns((current) => [...current, { role: 'assistant', content: answer }]);
+      // Its answer, then (handing over) the hand-off message the contact would get.
+      const answers = [response.text.trim(), response.handoff?.message?.trim() ?? ''].filter(
+        Boolean,
+      );
+      if (answers.length)
+        setTurns((current) => [
+          ...current,
+          ...answers.map((content) => ({ role: 'assistant' as const, content })),
+        ]);
       setLast(response);
     },
     onError: (error, conversation) => {

@@ -56,6 +56,8 @@ describe('integration deliveries dialog', () => {
             messageId: 900,
             status: 200,
             durationMs: 85,
+            received: { body: 'Quiero saber mi saldo', mediaType: 'chat' },
+            sent: ['Su saldo es $ 1.200', '¿Algo más?'],
             createdAt: at(4, 10, 30),
           }),
           makeDelivery({
@@ -81,6 +83,7 @@ describe('integration deliveries dialog', () => {
             id: 12,
             event: 'dialogflow.detectIntent',
             durationMs: 210,
+            received: { body: '', mediaType: 'image' },
             createdAt: at(3, 8, 4),
           }),
           makeDelivery({ id: 11, event: 'flow.custom', durationMs: 7, createdAt: at(2, 23, 59) }),
@@ -95,9 +98,30 @@ describe('integration deliveries dialog', () => {
       within(dialog)
         .getAllByRole('columnheader')
         .map((cell) => cell.textContent),
-    ).toEqual(['Fecha', 'Evento', 'Intento', 'Resultado', 'HTTP', 'Duración', 'Error', 'Ticket']);
-    expect(rowsOf(dialog)).toEqual([
-      ['04/03/2025 10:30', 'Mensaje enviado', '1', 'OK', '200', '85 ms', '', '#123'],
+    ).toEqual([
+      'Fecha',
+      'Evento',
+      'Mensajes',
+      'Intento',
+      'Resultado',
+      'HTTP',
+      'Duración',
+      'Error',
+      'Ticket',
+    ]);
+    // The contact's message was received from the contact; what the flow answered was sent to it.
+    const messagesOf = (index: number) => {
+      const row = within(dialog).getAllByRole('row')[index + 1] as HTMLTableRowElement;
+      return [...row.cells[2]!.querySelectorAll('p')].map((line) => line.textContent);
+    };
+    expect(messagesOf(0)).toEqual([
+      'Recibido: Quiero saber mi saldo',
+      'Enviado: Su saldo es $ 1.200',
+      'Enviado: ¿Algo más?',
+    ]);
+    expect(messagesOf(3)).toEqual(['Recibido: (archivo adjunto)']);
+    expect(rowsOf(dialog).map((cells) => cells.toSpliced(2, 1))).toEqual([
+      ['04/03/2025 10:30', 'Mensaje recibido', '1', 'OK', '200', '85 ms', '', '#123'],
       [
         '04/03/2025 10:29',
         'Typebot: inicio',
@@ -148,7 +172,7 @@ describe('integration deliveries dialog', () => {
     await user.click(within(dialog).getByRole('switch', { name: 'Solo fallidas' }));
 
     expect(await within(dialog).findByText('HTTP 503 Service Unavailable')).toBeTruthy();
-    expect(rowsOf(dialog).map((cells) => cells[3])).toEqual(['Falló']);
+    expect(rowsOf(dialog).map((cells) => cells[4])).toEqual(['Falló']);
     expect(deliveryCalls(fetchMock)).toEqual([
       'GET /queueIntegration/8/deliveries?pageNumber=1&failed=false',
       'GET /queueIntegration/8/deliveries?pageNumber=1&failed=true',
@@ -174,7 +198,7 @@ describe('integration deliveries dialog', () => {
 
     expect(await within(dialog).findByText('#7')).toBeTruthy();
     expect(rowsOf(dialog)).toHaveLength(41);
-    expect(rowsOf(dialog)[0]![7]).toBe('#100');
+    expect(rowsOf(dialog)[0]![8]).toBe('#100');
     expect(within(dialog).queryByRole('button', { name: 'Cargar más' })).toBeNull();
     expect(deliveryCalls(fetchMock)).toEqual([
       'GET /queueIntegration/8/deliveries?pageNumber=1&failed=false',

@@ -40,14 +40,38 @@ const eventKeys: Record<string, string> = {
   'dialogflow.detectIntent': 'dialogflowIntent',
 };
 
+// One message of the exchange: received from the contact, or sent to the contact (the flow's answer).
+const ExchangeLine = ({ label, text }: { label: string; text: string }) => (
+  <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+    <Box component="span" sx={{ fontWeight: 'fontWeightMedium', color: 'text.secondary' }}>
+      {label}:
+    </Box>{' '}
+    {text}
+  </Typography>
+);
+
 const DeliveryRow = ({ delivery }: { delivery: IntegrationDelivery }) => {
   const { t, i18n } = useTranslation();
   const eventKey = eventKeys[delivery.event];
+  const { received } = delivery;
   return (
     <TableRow sx={{ verticalAlign: 'top' }}>
       <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(delivery.createdAt)}</TableCell>
       <TableCell>
         {eventKey ? t(`queueIntegrations.deliveries.events.${eventKey}`) : delivery.event}
+      </TableCell>
+      <TableCell sx={{ minWidth: 220, maxWidth: 360 }}>
+        <Stack spacing={0.5}>
+          {received && (
+            <ExchangeLine
+              label={t('queueIntegrations.deliveries.received')}
+              text={received.body.trim() || t('queueIntegrations.deliveries.attachment')}
+            />
+          )}
+          {delivery.sent.map((text, index) => (
+            <ExchangeLine key={index} label={t('queueIntegrations.deliveries.sent')} text={text} />
+          ))}
+        </Stack>
       </TableCell>
       <TableCell align="right">{delivery.attempt}</TableCell>
       <TableCell>
@@ -95,7 +119,17 @@ const DeliveriesBody = ({
   const query = useIntegrationDeliveries(integration.id, failed);
   // Deliveries recorded between two pages push older ones onto the next page: each is shown once.
   const deliveries = uniqueRows(query.data, 'deliveries');
-  const columns = ['date', 'event', 'attempt', 'result', 'status', 'duration', 'error', 'ticket'];
+  const columns = [
+    'date',
+    'event',
+    'messages',
+    'attempt',
+    'result',
+    'status',
+    'duration',
+    'error',
+    'ticket',
+  ];
 
   // A failed next page is asked for again; any other failure reads the list again.
   const failure = query.isError && (

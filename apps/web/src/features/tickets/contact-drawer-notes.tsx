@@ -12,6 +12,7 @@ import {
   Typography,
 } from '@mui/material';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
+import SmartToyOutlinedIcon from '@mui/icons-material/SmartToyOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
@@ -129,7 +130,17 @@ export const ContactDrawerNotes = ({ ticket }: { ticket: TicketView }) => {
             >
               <ListItemText
                 primary={note.note}
-                secondary={`${note.user?.name ?? ''} · ${formatDate(note.createdAt)} ${formatTime(note.createdAt)}`}
+                secondary={
+                  <>
+                    {/* Written by an AI agent or an integration: its name, with the bots' mark. */}
+                    {note.botName && !note.user && (
+                      <SmartToyOutlinedIcon
+                        sx={{ fontSize: 14, mr: 0.5, verticalAlign: 'text-bottom' }}
+                      />
+                    )}
+                    {`${note.user?.name ?? note.botName ?? ''} · ${formatDate(note.createdAt)} ${formatTime(note.createdAt)}`}
+                  </>
+                }
                 slotProps={{ primary: { sx: { whiteSpace: 'pre-wrap', wordBreak: 'break-word' } } }}
               />
             </ListItem>

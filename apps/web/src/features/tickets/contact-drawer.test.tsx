@@ -36,6 +36,7 @@ const makeNote = (overrides: Partial<TicketNote> = {}): TicketNote => ({
   contactId: 7,
   userId: 2,
   user: { id: 2, name: 'Beto Agente' },
+  botName: null,
   createdAt: todayAt(9),
   updatedAt: todayAt(9),
   ...overrides,
@@ -251,6 +252,26 @@ describe('contact drawer', () => {
     expect(await screen.findByText('¡Nota eliminada exitosamente!')).toBeTruthy();
     expect(deleted).toEqual(['/ticket-notes/1']);
     expect(within(drawer).queryByText('Prefiere que la llamen por la tarde')).toBeNull();
+  });
+
+  it('signs a note the AI agent wrote with the agent’s name', async () => {
+    stubDrawer({}, [
+      makeNote({
+        id: 3,
+        note: 'Transfirió la conversación a una persona. Motivo: Pidió factura',
+        userId: null,
+        user: null,
+        botName: 'Sofía de Pizzería',
+      }),
+    ]);
+    const user = setupUser();
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
+    const drawer = await openDrawer(user);
+    const note = (
+      await within(drawer).findByText(/Transfirió la conversación a una persona/)
+    ).closest<HTMLElement>('li')!;
+    expect(within(note).getByText(/^Sofía de Pizzería · /)).toBeTruthy();
+    expect(note.querySelector('[data-testid="SmartToyOutlinedIcon"]')).not.toBeNull();
   });
 
   it('offers to delete only one’s own notes to a plain user', async () => {

@@ -340,7 +340,7 @@ const writeReply = async (
   deps: Deps,
   tx: Db,
   raise: (event: DomainEvent) => void,
-  { ticket, reply, text }: Planned,
+  { result, ticket, reply, text }: Planned,
 ) => {
   const still = await writeTransition(
     tx,
@@ -352,7 +352,16 @@ const writeReply = async (
     },
     {
       byUserId: null,
-      still: and(isNull(tickets.userId), eq(tickets.status, 'pending')),
+      // The message it answers: the one that picked a queue is the first its flow hears.
+      byMessageId: result.message.id,
+      // Still the bot's (botTakesTurn): nobody took it, and no flow or AI agent did meanwhile (a
+      // turn decided on an older snapshot of the ticket, or done again, changes nothing).
+      still: and(
+        isNull(tickets.userId),
+        eq(tickets.status, 'pending'),
+        eq(tickets.useIntegration, false),
+        isNull(tickets.promptId),
+      ),
       // A reply's message.created tells the screens of the ticket too.
       detail: text ? undefined : 'bot',
     },

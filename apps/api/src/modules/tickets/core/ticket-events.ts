@@ -28,11 +28,13 @@ export const ticketChanged = (
   before: TicketRow | null,
   after: TicketRow,
   byUserId: number | null,
+  byMessageId?: number,
 ): DomainEvent => ({
   type: 'ticket.changed',
   companyId: after.companyId,
   ticketId: after.id,
   byUserId,
+  ...(byMessageId === undefined ? {} : { byMessageId }),
   before: before ? snapshotOf(before) : null,
   after: snapshotOf(after),
 });

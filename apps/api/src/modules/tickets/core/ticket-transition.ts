@@ -140,7 +140,7 @@ export const writeTransition = async (
   raise: (event: DomainEvent) => void,
   before: TicketRow,
   change: PgUpdateSetSource<typeof tickets>,
-  options: { byUserId: number | null; still?: SQL; detail?: TicketDetail },
+  options: { byUserId: number | null; byMessageId?: number; still?: SQL; detail?: TicketDetail },
 ): Promise<TicketRow | undefined> => {
   const [after] = await tx
     .update(tickets)
@@ -148,7 +148,8 @@ export const writeTransition = async (
     .where(and(eq(tickets.id, before.id), options.still))
     .returning();
   if (!after) return undefined;
-  if (lifecycleMoved(before, after)) raise(ticketChanged(before, after, options.byUserId));
+  if (lifecycleMoved(before, after))
+    raise(ticketChanged(before, after, options.byUserId, options.byMessageId));
   else if (options.detail) raise(ticketUpdated(after, options.detail));
   return after;
 };

@@ -337,10 +337,11 @@ const assertRefs = async (
 };
 
 // A bot (AI agent, integration) that answered or handed over a ticket: a note agents read on it,
-// written in the caller's transaction.
+// signed with the bot's name, written in the caller's transaction.
 export const addBotNote = (
   tx: Db,
   ticket: Pick<TicketRow, 'id' | 'companyId' | 'contactId'>,
+  botName: string,
   note: string,
 ) =>
   tx.insert(ticketNotes).values({
@@ -348,6 +349,7 @@ export const addBotNote = (
     ticketId: ticket.id,
     contactId: ticket.contactId,
     userId: null,
+    botName,
     note: note.slice(0, 2000),
   });
 

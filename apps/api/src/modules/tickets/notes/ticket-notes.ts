@@ -32,6 +32,7 @@ const listNotes = async (db: Db, ctx: AuthContext, ticketId: number, contactId?:
     contactId: note.contactId,
     userId: note.userId,
     user: user?.id ? user : null,
+    botName: note.botName,
     createdAt: note.createdAt.toISOString(),
     updatedAt: note.updatedAt.toISOString(),
   }));
