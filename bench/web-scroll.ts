@@ -83,6 +83,7 @@ const ticketOf = (id: number): TicketView => ({
   isGroup: false,
   chatbot: false,
   lastMessage: lastMessages[id % lastMessages.length],
+  lastContactMessage: lastMessages[id % lastMessages.length],
   unreadMessages: id % 5 === 0 ? id % 9 : 0,
   useIntegration: false,
   promptId: null,

@@ -37,6 +37,8 @@ export const ticketViewSchema = z.object({
   isGroup: z.boolean(),
   chatbot: z.boolean(),
   lastMessage: z.string(),
+  // The contact's own newest message: what the notifications preview (the bot's menu may be newer).
+  lastContactMessage: z.string(),
   unreadMessages: z.number(),
   useIntegration: z.boolean(),
   promptId: z.number().nullable(),

@@ -25,7 +25,7 @@ const messages = {
 const pad = (value: number) => String(value).padStart(2, '0');
 
 // What a datetime-local input holds: the local date and time, to the minute.
-export const toLocalInput = (date: Date) =>
+const toLocalInput = (date: Date) =>
   `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 
 const contactSchema = z.object({ id: z.number(), name: z.string(), number: z.string() });

@@ -40,6 +40,8 @@ export const tickets = pgTable(
     isGroup: boolean().notNull().default(false),
     chatbot: boolean().notNull().default(false),
     lastMessage: text().notNull().default(''),
+    // The contact's own newest message (what a notification previews; lastMessage may be the bot's).
+    lastContactMessage: text().notNull().default(''),
     unreadMessages: integer().notNull().default(0),
     useIntegration: boolean().notNull().default(false),
     // The AI agent answering this conversation until a person takes it (null: none).

@@ -40,6 +40,7 @@ const ticketView = (id: number, fields: Partial<TicketView> = {}): TicketView =>
   isGroup: false,
   chatbot: false,
   lastMessage: '',
+  lastContactMessage: '',
   unreadMessages: 0,
   useIntegration: false,
   promptId: null,

@@ -92,7 +92,8 @@ export const NotificationsPopover = () => {
                   </ListItemAvatar>
                   <ListItemText
                     primary={ticket.contact.name || ticket.contact.number}
-                    secondary={stripWhatsappFormat(ticket.lastMessage)}
+                    // What the contact wrote, not the bot's menu that answered it.
+                    secondary={stripWhatsappFormat(ticket.lastContactMessage || ticket.lastMessage)}
                     slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
                   />
                   <Box

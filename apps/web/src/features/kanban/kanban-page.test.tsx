@@ -37,6 +37,7 @@ const makeTicket = (id: number, name: string, overrides: Partial<TicketView> = {
   isGroup: false,
   chatbot: false,
   lastMessage: `Mensaje de ${name}`,
+  lastContactMessage: `Mensaje de ${name}`,
   unreadMessages: 0,
   useIntegration: false,
   promptId: null,

@@ -188,7 +188,17 @@ describe('notifications bell', () => {
     const closed = withContact(4, 'Ana Ruiz', { status: 'closed', unreadMessages: 1 });
     const fetchMock = stubApi({
       'GET /tickets': () =>
-        listOf([mine, { ...pedro, lastMessage: '*Hola*, ¿tienen envíos?' }, others, closed]),
+        listOf([
+          mine,
+          // The bot's menu answered Pedro: the preview is still what he wrote.
+          {
+            ...pedro,
+            lastMessage: '*Elija una opción:* 1 - Ventas',
+            lastContactMessage: '*Hola*, ¿tienen envíos?',
+          },
+          others,
+          closed,
+        ]),
       [`GET /tickets/u/${pedro.uuid}`]: () => jsonResponse(200, pedro),
       'GET /messages/8': () =>
         messagesOf(pedro, [makeMessage({ id: 21, ticketId: 8, body: 'Mensaje de Pedro' })]),

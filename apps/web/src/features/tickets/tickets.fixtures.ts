@@ -51,6 +51,7 @@ export const makeTicket = (overrides: Partial<TicketView> = {}): TicketView => {
     isGroup: false,
     chatbot: false,
     lastMessage: 'Hola, ¿tienen envíos?',
+    lastContactMessage: 'Hola, ¿tienen envíos?',
     unreadMessages: 0,
     useIntegration: false,
     promptId: null,

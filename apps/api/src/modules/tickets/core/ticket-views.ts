@@ -77,6 +77,7 @@ export const toTicketView = ({
   isGroup: ticket.isGroup,
   chatbot: ticket.chatbot,
   lastMessage: ticket.lastMessage,
+  lastContactMessage: ticket.lastContactMessage,
   unreadMessages: ticket.unreadMessages,
   useIntegration: ticket.useIntegration,
   promptId: ticket.promptId,

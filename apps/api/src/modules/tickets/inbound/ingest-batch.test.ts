@@ -82,6 +82,8 @@ describe('batched ingest', () => {
       // The phone's own message is stored but is nobody's unread.
       unreadMessages: 2,
       lastMessage: 'te escribo desde el celular',
+      // What the contact last wrote, for the notifications' preview.
+      lastContactMessage: 'soy Ana',
     });
     expect(brunoTicket).toMatchObject({ unreadMessages: 2, lastMessage: 'sigo acá' });
     expect((await messagesOf(anaTicket.id)).map((m) => [m.body, m.fromMe, m.contactId])).toEqual([

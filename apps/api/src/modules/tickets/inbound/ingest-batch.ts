@@ -269,12 +269,13 @@ export const ingestBatch = async (
     }
 
     // The tickets' list rows follow their last message; each contact's message is one more unread.
-    const bumps = new Map<number, { last: string; unread: number }>();
+    const bumps = new Map<number, { last: string; contactLast: string | null; unread: number }>();
     for (const input of fresh) {
       const { message } = input.event;
       const id = ticketIdOf(input);
-      const bump = bumps.get(id) ?? { last: '', unread: 0 };
+      const bump = bumps.get(id) ?? { last: '', contactLast: null, unread: 0 };
       bump.last = previewOf(message);
+      if (!message.fromMe) bump.contactLast = bump.last;
       if (!message.fromMe && !rated.has(input)) bump.unread += 1;
       bumps.set(id, bump);
     }
@@ -282,14 +283,18 @@ export const ingestBatch = async (
       .update(tickets)
       .set({
         lastMessage: sql`v.last_message`,
+        lastContactMessage: sql`coalesce(v.contact_last, ${tickets.lastContactMessage})`,
         unreadMessages: sql`${tickets.unreadMessages} + v.unread`,
         updatedAt: now,
       })
       .from(
         sql`(values ${sql.join(
-          [...bumps].map(([id, b]) => sql`(${id}::int, ${b.last}::text, ${b.unread}::int)`),
+          [...bumps].map(
+            ([id, b]) =>
+              sql`(${id}::int, ${b.last}::text, ${b.contactLast}::text, ${b.unread}::int)`,
+          ),
           sql`, `,
-        )}) as v(id, last_message, unread)`,
+        )}) as v(id, last_message, contact_last, unread)`,
       )
       .where(sql`${tickets.id} = v.id`)
       .returning(getTableColumns(tickets));

@@ -199,6 +199,8 @@ describe('ingest', () => {
     expect(ticket).toMatchObject({
       unreadMessages: 1,
       lastMessage: 'Te respondo desde el celular',
+      // The notifications preview what the contact wrote, not the phone's answer.
+      lastContactMessage: 'hola',
     });
     const [mine] = await t.db
       .select()

@@ -343,6 +343,7 @@ const ticketBump = preparedPer((db) =>
     .update(tickets)
     .set({
       lastMessage: sql`${sql.placeholder('lastMessage')}::text`,
+      lastContactMessage: sql`coalesce(${sql.placeholder('contactMessage')}::text, ${tickets.lastContactMessage})`,
       unreadMessages: sql`${tickets.unreadMessages} + ${sql.placeholder('unread')}::int`,
       updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
     })
@@ -424,6 +425,7 @@ export const ingestMessage = async (
       const [bumped] = await ticketBump(tx).execute({
         id: ticket.id,
         lastMessage: previewOf(message),
+        contactMessage: message.fromMe ? null : previewOf(message),
         unread: message.fromMe || rated ? 0 : 1,
         now: new Date().toISOString(),
       });

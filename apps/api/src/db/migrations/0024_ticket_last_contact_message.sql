@@ -1,0 +1,1 @@
+ALTER TABLE "tickets" ADD COLUMN "last_contact_message" text DEFAULT '' NOT NULL;
