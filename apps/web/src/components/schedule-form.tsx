@@ -24,7 +24,7 @@ const messages = {
 
 const pad = (value: number) => String(value).padStart(2, '0');
 
-// What a datetime-local input holds: the local date and time, to the minute.
+// The date field's value (the text a datetime-local input holds): the local date and time, to the minute.
 const toLocalInput = (date: Date) =>
   `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 
