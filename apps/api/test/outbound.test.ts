@@ -79,9 +79,12 @@ describe('company-supplied URLs when saved', () => {
     }
   });
 
-  it('an AI provider address on a private network is refused', async () => {
-    for (const url of PRIVATE)
+  it('an AI provider address on a private network is refused, saved or only tested', async () => {
+    for (const url of PRIVATE) {
       refused(await inject(t.app, admin, 'PUT', '/ai-provider', { baseUrl: url }), 'baseUrl');
+      refused(await inject(t.app, admin, 'POST', '/ai-provider/test', { baseUrl: url }), 'baseUrl');
+    }
+    expect(fake.requests).toHaveLength(0);
   });
 });
 

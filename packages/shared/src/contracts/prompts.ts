@@ -84,4 +84,12 @@ export const aiProviderContract = defineRoutes('prompts', {
     summary: "List the models the company's AI provider offers",
     response: okResponse(z.object({ models: z.array(z.string()) })),
   },
+  testAiProvider: {
+    method: 'POST',
+    path: '/ai-provider/test',
+    summary:
+      'List the models of a provider as typed, without saving it (a field left out keeps the stored one)',
+    body: aiProviderSchema,
+    response: okResponse(z.object({ models: z.array(z.string()) })),
+  },
 });

@@ -29,27 +29,34 @@ export type AgentReply = { text: string; handoff: Handoff | null; usage: Usage |
 // key would go to the platform's server.
 const OPENAI_URL = 'https://api.openai.com/v1';
 
+// What a settings form holds but has not saved (a "test connection"): each field given replaces the
+// stored one, as saving it would ('' or null: none); a field left out keeps what is stored.
+export type ProviderDraft = { baseUrl?: string | null; apiKey?: string | null };
+
 // Which server and key a company's agents use: its own when it set a key or an address, else the
 // platform's; null when there is neither.
-const providerOf = async (deps: Deps, companyId: number) => {
-  const [own] = await deps.db
+const providerOf = async (deps: Deps, companyId: number, draft: ProviderDraft = {}) => {
+  const [stored] = await deps.db
     .select()
     .from(aiProviders)
     .where(eq(aiProviders.companyId, companyId));
-  if (own && (own.baseUrl || own.apiKeySealed)) {
-    let apiKey = 'no-key';
-    if (own.apiKeySealed) {
-      try {
-        apiKey = deps.secrets.open(own.apiKeySealed);
-      } catch {
-        throw new AppError(
-          'ERR_AI_NOT_CONFIGURED',
-          'The stored AI key cannot be read (the server’s ENCRYPTION_KEY changed): set the key again',
-        );
-      }
+  const baseUrl =
+    draft.baseUrl !== undefined ? draft.baseUrl?.replace(/\/+$/, '') || null : stored?.baseUrl;
+  const openKey = () => {
+    if (draft.apiKey !== undefined) return draft.apiKey || null;
+    if (!stored?.apiKeySealed) return null;
+    try {
+      return deps.secrets.open(stored.apiKeySealed);
+    } catch {
+      throw new AppError(
+        'ERR_AI_NOT_CONFIGURED',
+        'The stored AI key cannot be read (the server’s ENCRYPTION_KEY changed): set the key again',
+      );
     }
-    return { baseURL: own.baseUrl ?? OPENAI_URL, apiKey, own: true };
-  }
+  };
+  const hasKey = draft.apiKey !== undefined ? Boolean(draft.apiKey) : Boolean(stored?.apiKeySealed);
+  if (baseUrl || hasKey)
+    return { baseURL: baseUrl ?? OPENAI_URL, apiKey: openKey() ?? 'no-key', own: true };
   const platform = deps.config.openAi;
   if (platform.apiKey || platform.baseUrl)
     return {
@@ -77,8 +84,8 @@ const companyFetch =
     return new Response(null, { status: response.status, headers });
   };
 
-export const clientFor = async (deps: Deps, companyId: number) => {
-  const provider = await providerOf(deps, companyId);
+export const clientFor = async (deps: Deps, companyId: number, draft?: ProviderDraft) => {
+  const provider = await providerOf(deps, companyId, draft);
   if (!provider)
     throw new AppError(
       'ERR_AI_NOT_CONFIGURED',

@@ -47,4 +47,7 @@ export const promptsRoutes = async (app: FastifyInstance) => {
   route(aiProvider.listAiProviderModels, config, async (request) =>
     providerModels(deps, request.auth),
   );
+  route(aiProvider.testAiProvider, config, async (request) =>
+    providerModels(deps, request.auth, request.body),
+  );
 };

@@ -189,8 +189,9 @@ export const saveAiProvider = async (deps: Deps, ctx: AuthContext, input: AiProv
   return getAiProvider(deps, ctx);
 };
 
-export const providerModels = async (deps: Deps, ctx: AuthContext) => {
-  const client = await clientFor(deps, ctx.companyId);
+// The models of the saved provider, or (a "test connection") of what the form holds unsaved.
+export const providerModels = async (deps: Deps, ctx: AuthContext, draft?: AiProviderInput) => {
+  const client = await clientFor(deps, ctx.companyId, draft);
   try {
     return { models: await listModels(client) };
   } catch (error) {

@@ -317,6 +317,40 @@ describe("the company's AI provider", () => {
     expect(logged.join('')).not.toContain(OPENAI_KEY);
   });
 
+  it('tests a provider as typed without saving it: the typed key, or the stored one when none is typed', async () => {
+    const before = companyFake.requests.length;
+    const typed = await call(admin, 'POST', '/ai-provider/test', {
+      baseUrl: companyFake.url,
+      apiKey: COMPANY_KEY,
+    });
+    expect(typed.statusCode, typed.body).toBe(200);
+    expect(typed.json().models).toContain('gpt-4o-mini');
+    expect(companyFake.requests.slice(before).map((r) => r.authorization)).toEqual([
+      `Bearer ${COMPANY_KEY}`,
+    ]);
+    // Nothing was saved.
+    expect((await call(admin, 'GET', '/ai-provider')).json()).toMatchObject({
+      baseUrl: null,
+      keySet: false,
+    });
+
+    // A wrong key typed is the provider's refusal, before anything is saved, never echoed.
+    const wrong = await call(admin, 'POST', '/ai-provider/test', {
+      baseUrl: companyFake.url,
+      apiKey: 'sk-typed-wrong-0000',
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error).toBe('ERR_AI_PROVIDER_AUTH');
+    expect(wrong.body).not.toContain('sk-typed');
+
+    // With a key stored, a new address typed alone is tried with that key.
+    await call(admin, 'PUT', '/ai-provider', { apiKey: COMPANY_KEY });
+    const keyKept = await call(admin, 'POST', '/ai-provider/test', { baseUrl: companyFake.url });
+    expect(keyKept.statusCode, keyKept.body).toBe(200);
+    expect(companyFake.requests.at(-1)?.authorization).toBe(`Bearer ${COMPANY_KEY}`);
+    await call(admin, 'PUT', '/ai-provider', { apiKey: null });
+  });
+
   it('refuses an address that is not http(s)', async () => {
     const res = await call(admin, 'PUT', '/ai-provider', { baseUrl: 'file:///etc/passwd' });
     expect(res.statusCode).toBe(400);

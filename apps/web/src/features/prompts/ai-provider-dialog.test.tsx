@@ -111,21 +111,33 @@ describe('AI provider dialog', () => {
     expect(callsOf(fetchMock).some((call) => call.startsWith('PUT'))).toBe(false);
   });
 
-  it('tests the saved provider: the models it found, or what went wrong', async () => {
+  it('tests the provider as typed, before saving: the models it found, or what went wrong', async () => {
     let answer = () => jsonResponse(200, { models: ['gpt-4o-mini', 'gpt-4.1-mini', 'o3'] });
-    stubApi({
+    const tested: unknown[] = [];
+    const fetchMock = stubApi({
       'GET /prompt': () => promptListOf([]),
       'GET /ai-provider': () => jsonResponse(200, makeProvider({ keySet: true })),
-      'GET /ai-provider/models': () => answer(),
+      'POST /ai-provider/test': (init) => {
+        tested.push(JSON.parse(String(init.body)));
+        return answer();
+      },
     });
     const user = setupUser();
     renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     const dialog = await openProvider(user);
+    await refill(
+      user,
+      within(dialog).getByRole('textbox', { name: 'Dirección base (URL)' }),
+      'https://llm.example.com/v1',
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Probar conexión' }));
     expect(
       await within(dialog).findByText('Conexión correcta: se encontraron 3 modelos.'),
     ).toBeTruthy();
+    // The typed address, with the stored key (none typed): nothing saved.
+    expect(tested).toEqual([{ baseUrl: 'https://llm.example.com/v1' }]);
+    expect(callsOf(fetchMock).some((call) => call.startsWith('PUT'))).toBe(false);
 
     answer = () =>
       jsonResponse(400, { error: 'ERR_AI_PROVIDER_AUTH', message: 'The AI provider refused' });

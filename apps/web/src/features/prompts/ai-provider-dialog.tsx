@@ -25,7 +25,7 @@ import { FormButtons } from '../../components/form-dialog-actions';
 import { LoadingBox } from '../../components/loading-box';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
-import { fetchProviderModels, promptsKeys, saveAiProvider, useAiProvider } from './prompts.api';
+import { promptsKeys, saveAiProvider, testAiProvider, useAiProvider } from './prompts.api';
 
 type ProviderFormValues = { baseUrl: string; apiKey: string; removeKey: boolean };
 
@@ -53,8 +53,10 @@ const ProviderForm = ({ provider, onClose }: { provider: AiProviderView; onClose
     register,
     handleSubmit,
     setValue,
+    getValues,
+    trigger,
     watch,
-    formState: { errors, isSubmitting, isDirty },
+    formState: { errors, isSubmitting },
   } = useForm<ProviderFormValues, unknown, AiProviderInput>({
     resolver: providerResolver,
     defaultValues: { baseUrl: provider.baseUrl ?? '', apiKey: '', removeKey: false },
@@ -62,15 +64,13 @@ const ProviderForm = ({ provider, onClose }: { provider: AiProviderView; onClose
   const removeKey = watch('removeKey');
   const isKeySet = provider.keySet && !removeKey;
 
-  // Lists the models with what is saved, so a failure names the provider's own complaint.
+  // Lists the models of the provider as typed (unsaved: what the form holds, a key left blank being
+  // the stored one), so a failure names the provider's own complaint before anything is saved.
   const test = useMutation({
-    mutationFn: fetchProviderModels,
+    mutationFn: testAiProvider,
     meta: { silent: true },
     onMutate: () => setTestResult(null),
-    onSuccess: ({ models }) => {
-      setTestResult({ ok: true, count: models.length });
-      queryClient.setQueryData(promptsKeys.providerModels, { models });
-    },
+    onSuccess: ({ models }) => setTestResult({ ok: true, count: models.length }),
     onError: (error) => setTestResult({ ok: false, text: errorText(error) }),
   });
 
@@ -169,18 +169,17 @@ const ProviderForm = ({ provider, onClose }: { provider: AiProviderView; onClose
             >
               <Button
                 variant="outlined"
-                onClick={() => test.mutate()}
+                onClick={() => {
+                  const parsed = aiProviderSchema.safeParse(toProviderBody(getValues()));
+                  if (parsed.success) test.mutate(parsed.data);
+                  else void trigger('baseUrl').then(() => setTestResult(null));
+                }}
                 disabled={test.isPending}
                 startIcon={test.isPending ? <CircularProgress size={16} /> : undefined}
               >
                 {t('prompts.provider.test')}
               </Button>
             </Stack>
-            {isDirty && (
-              <Alert severity="info" variant="outlined" sx={{ mt: 1 }}>
-                {t('prompts.provider.testUsesSaved')}
-              </Alert>
-            )}
             {testResult && (
               <Alert severity={testResult.ok ? 'success' : 'error'} role="status" sx={{ mt: 1 }}>
                 {testResult.ok

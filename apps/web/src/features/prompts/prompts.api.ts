@@ -31,6 +31,9 @@ const fetchAiProvider = () => call(aiProviderContract.getAiProvider);
 export const saveAiProvider = (input: AiProviderInput) =>
   call(aiProviderContract.saveAiProvider, { body: input });
 export const fetchProviderModels = () => call(aiProviderContract.listAiProviderModels);
+// The models of the provider as the form holds it, unsaved.
+export const testAiProvider = (body: AiProviderInput) =>
+  call(aiProviderContract.testAiProvider, { body });
 
 // Silent: the provider dialog shows its own error.
 export const useAiProvider = (enabled: boolean) =>
