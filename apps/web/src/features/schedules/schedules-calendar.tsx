@@ -9,6 +9,8 @@ import {
   ToggleButtonGroup,
   Tooltip,
   Typography,
+  useMediaQuery,
+  useTheme,
 } from '@mui/material';
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
@@ -142,8 +144,13 @@ export const SchedulesCalendar = ({
   initialDate?: Date;
 }) => {
   const { t, i18n } = useTranslation();
+  const theme = useTheme();
+  // A phone's day is ~50 px wide: too narrow for a name. There each day shows how many are due, and
+  // the chosen day's schedules are listed below the grid, named in full.
+  const isPhone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const [view, setView] = useState<CalendarView>('month');
   const [anchor, setAnchor] = useState(initialDate);
+  const [chosenDay, setChosenDay] = useState(() => dayKey(initialDate));
   const days = useMemo(() => visibleDays(anchor, view), [anchor, view]);
   const today = dayKey(new Date());
 
@@ -178,7 +185,14 @@ export const SchedulesCalendar = ({
           mb: 1.5,
         }}
       >
-        <Button size="small" variant="outlined" onClick={() => setAnchor(new Date())}>
+        <Button
+          size="small"
+          variant="outlined"
+          onClick={() => {
+            setAnchor(new Date());
+            setChosenDay(today);
+          }}
+        >
           {t('schedules.calendar.today')}
         </Button>
         <IconButton
@@ -226,6 +240,58 @@ export const SchedulesCalendar = ({
           const key = dayKey(day);
           const events = byDay.get(key) ?? [];
           const isOtherMonth = view === 'month' && day.getMonth() !== anchor.getMonth();
+          if (isPhone)
+            return (
+              <Box
+                key={key}
+                role="gridcell"
+                component="button"
+                type="button"
+                aria-label={
+                  events.length
+                    ? t('schedules.calendar.dayWithCount', {
+                        date: day.toLocaleDateString(language),
+                        count: events.length,
+                      })
+                    : day.toLocaleDateString(language)
+                }
+                aria-pressed={key === chosenDay}
+                onClick={() => setChosenDay(key)}
+                sx={{
+                  all: 'unset',
+                  cursor: 'pointer',
+                  minHeight: 48,
+                  border: 1,
+                  borderColor: key === chosenDay ? 'primary.main' : 'divider',
+                  display: 'flex',
+                  flexDirection: 'column',
+                  alignItems: 'center',
+                  justifyContent: 'space-between',
+                  py: 0.5,
+                  bgcolor: key === today ? 'action.selected' : undefined,
+                  opacity: isOtherMonth ? 0.55 : 1,
+                }}
+              >
+                <Typography variant="caption">{day.getDate()}</Typography>
+                {events.length > 0 && (
+                  <Box
+                    component="span"
+                    aria-hidden
+                    sx={{
+                      minWidth: 18,
+                      px: 0.5,
+                      borderRadius: 9,
+                      fontSize: 11,
+                      textAlign: 'center',
+                      bgcolor: 'primary.main',
+                      color: 'primary.contrastText',
+                    }}
+                  >
+                    {events.length}
+                  </Box>
+                )}
+              </Box>
+            );
           return (
             <Box
               key={key}
@@ -258,6 +324,53 @@ export const SchedulesCalendar = ({
           );
         })}
       </Box>
+      {isPhone && (
+        <DayAgenda
+          title={days
+            .find((day) => dayKey(day) === chosenDay)
+            ?.toLocaleDateString(language, { weekday: 'long', day: 'numeric', month: 'long' })}
+          schedules={byDay.get(chosenDay) ?? []}
+          onEdit={onEdit}
+          onDelete={onDelete}
+        />
+      )}
     </Paper>
+  );
+};
+
+// The chosen day's schedules on a phone, each with its time, the contact's whole name and actions.
+const DayAgenda = ({
+  title,
+  schedules,
+  onEdit,
+  onDelete,
+}: {
+  title: string | undefined;
+  schedules: ScheduleView[];
+  onEdit: (schedule: ScheduleView) => void;
+  onDelete: (schedule: ScheduleView) => void;
+}) => {
+  const { t } = useTranslation();
+  return (
+    <Stack component="section" aria-label={title} spacing={0.75} sx={{ mt: 1.5 }}>
+      {title && (
+        <Typography
+          variant="subtitle2"
+          component="h3"
+          sx={{ '&::first-letter': { textTransform: 'uppercase' } }}
+        >
+          {title}
+        </Typography>
+      )}
+      {schedules.length === 0 ? (
+        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          {t('schedules.calendar.noneThisDay')}
+        </Typography>
+      ) : (
+        schedules.map((schedule) => (
+          <EventItem key={schedule.id} schedule={schedule} onEdit={onEdit} onDelete={onDelete} />
+        ))
+      )}
+    </Stack>
   );
 };

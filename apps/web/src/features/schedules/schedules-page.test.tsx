@@ -123,6 +123,45 @@ describe('schedules page', () => {
     expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('November 2026');
   });
 
+  it('on a phone, counts each day’s schedules and lists the chosen day’s with the contact’s whole name', async () => {
+    window.innerWidth = 375;
+    const onEdit = vi.fn();
+    const marta = makeSchedule({
+      sendAt: new Date(2026, 10, 15, 12, 0).toISOString(),
+      contact: { id: 12, name: 'Marta Díaz', number: '5491100000012' },
+    });
+    const pedro = makeSchedule({
+      sendAt: new Date(2026, 10, 15, 9, 30).toISOString(),
+      contact: { id: 11, name: 'Pedro Ruiz', number: '5491100000011' },
+    });
+    const user = setupUser();
+    render(
+      <SchedulesCalendar
+        schedules={[marta, pedro]}
+        onEdit={onEdit}
+        onDelete={vi.fn()}
+        initialDate={new Date(2026, 10, 15)}
+      />,
+    );
+    const day = new Date(2026, 10, 15).toLocaleDateString('es');
+    expect(screen.getByRole('gridcell', { name: `${day}: 2 agendamientos` })).toBeTruthy();
+    const agenda = screen.getByRole('region', { name: 'domingo, 15 de noviembre' });
+    expect(
+      within(agenda)
+        .getAllByTestId('schedule-event')
+        .map((event) => event.textContent),
+    ).toEqual(['09:30 Pedro Ruiz', '12:00 Marta Díaz']);
+    await user.click(
+      within(agenda).getByRole('button', { name: 'Editar el agendamiento de Marta Díaz' }),
+    );
+    expect(onEdit).toHaveBeenCalledWith(marta);
+
+    await user.click(
+      screen.getByRole('gridcell', { name: new Date(2026, 10, 16).toLocaleDateString('es') }),
+    );
+    expect(screen.getByText('Nada programado este día.')).toBeTruthy();
+  });
+
   it('switches to a week and moves between weeks', async () => {
     stubApi({ 'GET /schedules': () => pageOf([makeSchedule()]) });
     const user = setupUser();
