@@ -86,7 +86,7 @@ describe('announcements', () => {
       .getByTestId('announcement-file-input')
       .setInputFiles({ name: 'aviso.png', mimeType: 'image/png', buffer: PIXEL_PNG });
     await dialog.getByRole('button', { name: 'Guardar' }).click();
-    await operator.getByText('¡Anuncio creado con éxito!').waitFor();
+    await operator.getByText('Anuncio creado.').waitFor();
     const row = operator
       .getByTestId('announcements-table')
       .getByRole('row', { name: /Mantenimiento/ });

@@ -140,7 +140,7 @@ const createCampaign = async (name: string, messages: string[]) => {
     await dialog.getByRole('textbox', { name: `Mensaje ${index + 1}`, exact: true }).fill(text);
   }
   await dialog.getByRole('button', { name: 'Crear' }).click();
-  await page.getByText('¡Campaña guardada con éxito!').waitFor();
+  await page.getByText('Campaña guardada.').waitFor();
   await dialog.getByRole('button', { name: 'Cerrar' }).click();
   await dialog.waitFor({ state: 'detached' });
   return page.getByRole('table', { name: 'Campañas' }).getByRole('row').filter({ hasText: name });
@@ -153,7 +153,7 @@ describe('campaigns, end to end', () => {
     await page.getByRole('button', { name: 'Agregar lista' }).click();
     await page.getByRole('dialog').getByRole('textbox', { name: 'Nombre' }).fill(listName);
     await page.getByRole('dialog').getByRole('button', { name: 'Agregar' }).click();
-    await page.getByText('¡Lista de contactos guardada con éxito!').waitFor();
+    await page.getByText('Lista de contactos guardada.').waitFor();
     await page.getByRole('button', { name: `Abrir contactos de ${listName}` }).click();
     await page.waitForURL('**/contact-lists/*/contacts');
     await page.getByRole('heading', { name: listName }).waitFor();

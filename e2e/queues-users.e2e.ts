@@ -73,7 +73,7 @@ describe('queues and users', () => {
     await page.keyboard.press('Escape');
     await page.getByRole('listbox').waitFor({ state: 'detached' });
     await dialog.getByRole('button', { name: 'Agregar', exact: true }).click();
-    await page.getByText('¡Usuario guardado con éxito!').waitFor();
+    await page.getByText('Usuario guardado.').waitFor();
     await dialog.waitFor({ state: 'detached' });
 
     // After a reload the list and the user's queues come from the server again.

@@ -89,7 +89,7 @@ describe('top bar', () => {
     await user.type(name, 'Ana María');
     await user.click(screen.getByRole('button', { name: 'Guardar' }));
 
-    expect(await screen.findByText('¡Perfil actualizado!')).toBeTruthy();
+    expect(await screen.findByText('Perfil actualizado.')).toBeTruthy();
     expect(body).toEqual({ name: 'Ana María', email: 'ana@example.com', password: '' });
     expect(getSessionState().session?.user.name).toBe('Ana María');
   });

@@ -150,7 +150,7 @@ describe('announcements page', () => {
     expect(dialog.getByTestId('announcement-attachment-name').textContent).toBe('aviso.png');
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
 
-    expect(await screen.findByText('¡Anuncio creado con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Anuncio creado.')).toBeTruthy();
     expect(created).toEqual({
       title: 'Mantenimiento programado',
       text: 'Sábado',
@@ -224,7 +224,7 @@ describe('announcements page', () => {
     await user.click(dialog.getByRole('button', { name: 'Quitar imagen' }));
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
 
-    expect(await screen.findByText('¡Anuncio actualizado con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Anuncio actualizado.')).toBeTruthy();
     expect(updated).toEqual({ title: 'Corte de luz', text: 'Mañana', priority: 1, status: false });
     expect(isMediaRemoved).toBe(true);
     await waitFor(() => expect(rowTexts()).toEqual([['Corte de luz', 'Alta', '—', 'Inactivo']]));
@@ -295,7 +295,7 @@ describe('announcements page', () => {
       within(await screen.findByRole('dialog')).getByRole('button', { name: 'Eliminar' }),
     );
 
-    expect(await screen.findByText('¡Anuncio eliminado con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Anuncio eliminado.')).toBeTruthy();
     expect(isDeleted).toBe(true);
     expect(await table().findByText('No se encontraron anuncios.')).toBeTruthy();
   });

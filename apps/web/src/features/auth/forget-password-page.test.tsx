@@ -48,9 +48,7 @@ describe('password reset page', () => {
       'ana@example.com',
     );
     await user.click(screen.getByRole('button', { name: 'Enviar código' }));
-    expect(
-      await screen.findByText('¡Correo enviado con éxito! Revise su bandeja de entrada.'),
-    ).toBeTruthy();
+    expect(await screen.findByText('Correo enviado. Revise su bandeja de entrada.')).toBeTruthy();
 
     await user.type(await screen.findByLabelText('Código de verificación'), '12 34');
     await user.type(screen.getByLabelText('Nueva contraseña'), 'weak');
@@ -70,7 +68,7 @@ describe('password reset page', () => {
     await user.type(screen.getByLabelText('Confirmar contraseña'), 'Secret/123');
     await user.click(screen.getByRole('button', { name: 'Cambiar contraseña' }));
 
-    expect(await screen.findByText('¡Contraseña actualizada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Contraseña actualizada.')).toBeTruthy();
     expect(await screen.findByRole('heading', { level: 1, name: 'Iniciar sesión' })).toBeTruthy();
     expect(calls).toEqual([
       'POST /forgetpassword/ana%40example.com',

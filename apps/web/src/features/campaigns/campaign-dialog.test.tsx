@@ -91,7 +91,7 @@ describe('campaign dialog', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Crear' }));
 
-    expect(await screen.findByText('¡Campaña guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Campaña guardada.')).toBeTruthy();
     expect(sent).toEqual({
       name: 'Promo marzo',
       message1: 'Hola {{firstName}}, use {{cupon}}',
@@ -190,7 +190,7 @@ describe('campaign dialog', () => {
       '¿Quiere recibir la encuesta?',
     );
     await user.click(within(dialog).getByRole('button', { name: 'Crear' }));
-    expect(await screen.findByText('¡Campaña guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Campaña guardada.')).toBeTruthy();
     expect(sent).toMatchObject({
       message1: 'Gracias',
       confirmation: true,
@@ -352,7 +352,7 @@ describe('campaign dialog', () => {
     await fill(user, messageBox(dialog, 2), 'Última oportunidad');
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
 
-    expect(await screen.findByText('¡Campaña guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Campaña guardada.')).toBeTruthy();
     expect(Object.keys(sent ?? {}).sort()).toEqual([...campaignMessageKeys].sort());
     expect(sent).toMatchObject({ message1: 'Hola {{firstName}}', message2: 'Última oportunidad' });
     expect(unknownApiCalls(fetchMock)).toEqual([]);

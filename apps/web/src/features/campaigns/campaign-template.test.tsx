@@ -146,7 +146,7 @@ describe('campaign dialog on a Cloud API connection', () => {
     expect(within(preview(dialog)).getByText('Atendi').tagName).toBe('EM');
 
     await user.click(within(dialog).getByRole('button', { name: 'Crear' }));
-    expect(await screen.findByText('¡Campaña guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Campaña guardada.')).toBeTruthy();
     expect(sent).toMatchObject({
       name: 'Pedidos',
       whatsappId: 4,
@@ -212,7 +212,7 @@ describe('campaign dialog on a Cloud API connection', () => {
 
     answer = () => jsonResponse(201, makeCampaign({ id: 9, name: 'Pedidos' }));
     await user.click(within(dialog).getByRole('button', { name: 'Crear' }));
-    expect(await screen.findByText('¡Campaña guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Campaña guardada.')).toBeTruthy();
   });
 
   it('with confirmation, the template asks for it and the message follows the answer', async () => {
@@ -244,7 +244,7 @@ describe('campaign dialog on a Cloud API connection', () => {
     await fill(user, within(dialog).getByRole('textbox', { name: 'Mensaje 1' }), 'Aquí está');
     await user.click(within(dialog).getByRole('button', { name: 'Crear' }));
 
-    expect(await screen.findByText('¡Campaña guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Campaña guardada.')).toBeTruthy();
     expect(sent).toMatchObject({
       confirmation: true,
       message1: 'Aquí está',
@@ -279,7 +279,7 @@ describe('campaign dialog on a Cloud API connection', () => {
     await fill(user, within(dialog).getByRole('textbox', { name: 'Mensaje 1' }), 'Hola');
     await user.click(within(dialog).getByRole('button', { name: 'Crear' }));
 
-    expect(await screen.findByText('¡Campaña guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Campaña guardada.')).toBeTruthy();
     expect(sent).toMatchObject({
       whatsappId: 2,
       message1: 'Hola',

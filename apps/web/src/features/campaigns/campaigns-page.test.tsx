@@ -254,7 +254,7 @@ describe('campaigns page', () => {
     expect(deleted).toBe(false);
     await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
 
-    expect(await screen.findByText('¡Campaña eliminada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Campaña eliminada.')).toBeTruthy();
     expect(deleted).toBe(true);
     await waitFor(() => expect(screen.queryByText('Bienvenida')).toBeNull());
   });

@@ -49,7 +49,7 @@ describe('connection dialog', () => {
     await fill(user, within(dialog).getByRole('textbox', { name: 'Mensaje de saludo' }), 'Hola');
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
 
-    expect(await screen.findByText('¡Conexión guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Conexión guardada.')).toBeTruthy();
     expect(sent).toEqual({
       name: 'Atención',
       isDefault: true,
@@ -101,7 +101,7 @@ describe('connection dialog', () => {
     await fill(user, transferAfter, '15');
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
 
-    expect(await screen.findByText('¡Conexión guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Conexión guardada.')).toBeTruthy();
     expect(sent).toMatchObject({
       transferQueueId: 2,
       timeToTransfer: 15,
@@ -138,7 +138,7 @@ describe('connection dialog', () => {
 
     await fill(user, greeting, 'Elija una opción');
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
-    expect(await screen.findByText('¡Conexión guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Conexión guardada.')).toBeTruthy();
     expect(sent).toMatchObject({ queueIds: [1, 2], greetingMessage: 'Elija una opción' });
   });
 
@@ -257,7 +257,7 @@ describe('connection dialog', () => {
 
     await refill(user, account, '998877665544');
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
-    expect(await screen.findByText('¡Conexión guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Conexión guardada.')).toBeTruthy();
     expect(sent).toMatchObject({ provider: 'cloud', cloudBusinessAccountId: '998877665544' });
   });
 
@@ -293,7 +293,7 @@ describe('connection dialog', () => {
     await user.clear(account);
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
 
-    expect(await screen.findByText('¡Conexión guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Conexión guardada.')).toBeTruthy();
     expect(sent).toMatchObject({ cloudBusinessAccountId: null });
   });
 
@@ -436,7 +436,7 @@ describe('connection dialog', () => {
     await user.click(await screen.findByRole('option', { name: 'Asistente de ventas' }));
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
 
-    expect(await screen.findByText('¡Conexión guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Conexión guardada.')).toBeTruthy();
     expect(sent).toMatchObject({ promptId: 7 });
   });
 

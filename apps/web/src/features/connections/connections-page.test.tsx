@@ -179,7 +179,7 @@ describe('connections page', () => {
     const confirm = await screen.findByRole('dialog', { name: '¿Eliminar la conexión Ventas?' });
     await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
 
-    expect(await screen.findByText('¡Conexión eliminada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Conexión eliminada.')).toBeTruthy();
     expect(deleted).toBe(true);
     await waitFor(() => expect(screen.queryByText('Ventas')).toBeNull());
   });

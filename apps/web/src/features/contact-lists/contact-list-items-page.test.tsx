@@ -147,7 +147,7 @@ describe('contact list items page', () => {
 
     await refill(user, number, '5215500001111');
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
-    expect(await screen.findByText('¡Contacto guardado con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Contacto guardado.')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const row = await rowOf('Ana Díaz');
     expect(within(row).getByText('5215500001111')).toBeTruthy();
@@ -212,7 +212,7 @@ describe('contact list items page', () => {
     expect(deleted).toBe(false);
     await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
 
-    expect(await screen.findByText('¡Contacto eliminado de la lista!')).toBeTruthy();
+    expect(await screen.findByText('Contacto eliminado de la lista.')).toBeTruthy();
     expect(deleted).toBe(true);
     await waitFor(() => expect(screen.queryByText('Mario Gómez')).toBeNull());
     expect(screen.getByText('Lucía Pérez')).toBeTruthy();

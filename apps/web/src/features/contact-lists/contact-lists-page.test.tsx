@@ -105,7 +105,7 @@ describe('contact lists page', () => {
 
     await refill(user, name, '  Promoción ');
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
-    expect(await screen.findByText('¡Lista de contactos guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Lista de contactos guardada.')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(created).toEqual({ name: 'Promoción' });
     expect(cellTexts(await rowOf('Promoción')).slice(0, 2)).toEqual(['Promoción', '0']);
@@ -188,7 +188,7 @@ describe('contact lists page', () => {
     expect(deleted).toBe(false);
     await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
 
-    expect(await screen.findByText('¡Lista de contactos eliminada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Lista de contactos eliminada.')).toBeTruthy();
     expect(deleted).toBe(true);
     await waitFor(() => expect(screen.queryByText('Clientes VIP')).toBeNull());
     expect(unknownApiCalls(fetchMock)).toEqual([]);

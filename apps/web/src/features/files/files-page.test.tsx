@@ -159,7 +159,7 @@ describe('files page', () => {
         }),
       ),
     );
-    expect(await screen.findByText('¡Lista de archivos guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Lista de archivos guardada.')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await rowOf('Catálogo otoño')).toBeTruthy();
   });
@@ -198,7 +198,7 @@ describe('files page', () => {
     expect(await rowOf('Catálogo otoño')).toBeTruthy();
 
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
-    expect(await screen.findByText('¡Lista de archivos guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Lista de archivos guardada.')).toBeTruthy();
     expect(calls).toEqual([
       JSON.stringify({
         name: 'Catálogo otoño',
@@ -287,7 +287,7 @@ describe('files page', () => {
     expect(deleted).toBe(false);
     await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
 
-    expect(await screen.findByText('¡Lista de archivos eliminada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Lista de archivos eliminada.')).toBeTruthy();
     expect(deleted).toBe(true);
     await waitFor(() => expect(screen.queryByText('Catálogo otoño')).toBeNull());
   });

@@ -53,7 +53,7 @@ describe('AI provider dialog', () => {
     ).toBeTruthy();
 
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
-    expect(await screen.findByText('¡Proveedor de IA guardado con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Proveedor de IA guardado.')).toBeTruthy();
     expect(sent[0]).toEqual({ baseUrl: 'http://localhost:11434/v1' });
 
     const again = await openProvider(user);
@@ -87,7 +87,7 @@ describe('AI provider dialog', () => {
     expect(within(dialog).getByText('La clave guardada se quitará al guardar.')).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
 
-    expect(await screen.findByText('¡Proveedor de IA guardado con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Proveedor de IA guardado.')).toBeTruthy();
     expect(sent).toEqual({ baseUrl: null, apiKey: null });
   });
 

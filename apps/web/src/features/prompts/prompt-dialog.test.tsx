@@ -66,7 +66,7 @@ describe('prompt dialog', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
 
-    expect(await screen.findByText('¡Agente guardado con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Agente guardado.')).toBeTruthy();
     expect(sent).toEqual({
       name: 'Asistente Acme',
       prompt: instructions,
@@ -158,7 +158,7 @@ describe('prompt dialog', () => {
     fireEvent.keyDown(slider, { key: 'ArrowLeft' });
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
 
-    expect(await screen.findByText('¡Agente guardado con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Agente guardado.')).toBeTruthy();
     expect(sent).toMatchObject({ model: 'llama3.1:8b', queueId: 3, temperature: 0.8 });
   });
 
@@ -231,7 +231,7 @@ describe('prompt dialog', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
 
-    expect(await screen.findByText('¡Agente guardado con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Agente guardado.')).toBeTruthy();
     expect(sent).toMatchObject({ model: 'openrouter/mistral-7b' });
   });
 

@@ -84,7 +84,7 @@ describe('prompts page', () => {
     });
     await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
 
-    expect(await screen.findByText('¡Agente eliminado con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Agente eliminado.')).toBeTruthy();
     expect(deleted).toBe(true);
     await waitFor(() => expect(screen.queryByText('Asistente de ventas')).toBeNull());
     expect(screen.getByText('Aún no hay agentes de IA. Agregue el primero.')).toBeTruthy();

@@ -120,7 +120,7 @@ describe('integration dialog', () => {
     await fill(user, textbox(dialog, 'Palabra para finalizar'), 'salir');
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
 
-    expect(await screen.findByText('¡Integración guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Integración guardada.')).toBeTruthy();
     expect(sent).toEqual({
       name: 'Bot de bienvenida',
       type: 'typebot',
@@ -212,7 +212,7 @@ describe('integration dialog', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
 
-    expect(await screen.findByText('¡Integración guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Integración guardada.')).toBeTruthy();
     expect(sent).toMatchObject({
       name: 'Agente FAQ',
       type: 'dialogflow',
@@ -251,7 +251,7 @@ describe('integration dialog', () => {
     await refill(user, textbox(dialog, 'Idioma'), 'en');
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
 
-    expect(await screen.findByText('¡Integración guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Integración guardada.')).toBeTruthy();
     expect(sent).toMatchObject({
       name: 'Agente Dialogflow',
       type: 'dialogflow',

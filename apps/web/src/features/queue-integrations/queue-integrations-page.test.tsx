@@ -197,7 +197,7 @@ describe('queue integrations page', () => {
     });
     await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
 
-    expect(await screen.findByText('¡Integración eliminada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Integración eliminada.')).toBeTruthy();
     expect(deleted).toBe(true);
     await waitFor(() => expect(screen.queryByText('Bot de ventas')).toBeNull());
     expect(screen.getByText('Aún no hay integraciones. Agregue la primera.')).toBeTruthy();

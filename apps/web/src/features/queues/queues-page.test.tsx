@@ -106,7 +106,7 @@ describe('queues page', () => {
     await fill(user, within(dialog).getByRole('textbox', { name: 'Mensaje de saludo' }), 'Hola');
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
 
-    expect(await screen.findByText('¡Cola guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Cola guardada.')).toBeTruthy();
     expect(sent).toEqual({
       name: 'Ventas',
       // The first preset colour no other queue uses (Soporte has #e53935).
@@ -319,7 +319,7 @@ describe('queues page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Eliminar la opción Precios' }));
     const confirm = await screen.findByRole('dialog', { name: '¿Eliminar la opción Precios?' });
     await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
-    expect(await screen.findByText('¡Opción eliminada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Opción eliminada.')).toBeTruthy();
     expect(deleted).toEqual(['100']);
     await waitFor(() => expect(within(dialog).queryByText('Precios')).toBeNull());
   });
@@ -371,7 +371,7 @@ describe('queues page', () => {
     const confirm = await screen.findByRole('dialog', { name: '¿Eliminar la cola Soporte?' });
     await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
 
-    expect(await screen.findByText('¡Cola eliminada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Cola eliminada.')).toBeTruthy();
     expect(deleted).toBe(true);
     await waitFor(() => expect(screen.queryByText('Soporte')).toBeNull());
   });

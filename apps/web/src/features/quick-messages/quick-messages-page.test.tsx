@@ -133,7 +133,7 @@ describe('quick messages page', () => {
     await user.click(within(dialog).getByRole('switch', { name: 'Global (toda la empresa)' }));
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
 
-    expect(await screen.findByText('¡Respuesta rápida guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Respuesta rápida guardada.')).toBeTruthy();
     expect(sent).toEqual({ shortcode: 'horario', message: 'Atendemos de 9 a 18 h.', geral: true });
     expect(await rowOf('horario')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -197,7 +197,7 @@ describe('quick messages page', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
 
-    expect(await screen.findByText('¡Respuesta rápida guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Respuesta rápida guardada.')).toBeTruthy();
     expect((uploaded?.get('file') as File).name).toBe('promo.png');
     expect(uploaded?.get('typeArch')).toBe('quickMessage');
     expect(within(await rowOf('promo')).getByText('promo.png')).toBeTruthy();
@@ -296,7 +296,7 @@ describe('quick messages page', () => {
     expect(deleted).toBe(false);
     await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
 
-    expect(await screen.findByText('¡Respuesta rápida eliminada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Respuesta rápida eliminada.')).toBeTruthy();
     expect(deleted).toBe(true);
     await waitFor(() => expect(screen.queryByText('saludo')).toBeNull());
   });

@@ -223,7 +223,7 @@ describe('schedules page', () => {
     );
     await user.click(dialog.getByRole('button', { name: 'Agregar' }));
 
-    expect(await screen.findByText('Agendamiento guardado con éxito.')).toBeTruthy();
+    expect(await screen.findByText('Agendamiento guardado.')).toBeTruthy();
     const post = requestsOf(fetchMock).find((call) => call.method === 'POST');
     expect(post?.path).toBe('/schedules');
     expect(post?.body).toMatchObject({
@@ -297,7 +297,7 @@ describe('schedules page', () => {
     await refill(user, body, 'Pagar la factura de marzo');
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
 
-    expect(await screen.findByText('Agendamiento guardado con éxito.')).toBeTruthy();
+    expect(await screen.findByText('Agendamiento guardado.')).toBeTruthy();
     const put = requestsOf(fetchMock).find((call) => call.method === 'PUT');
     expect(put?.body).toMatchObject({ contactId: 10, body: 'Pagar la factura de marzo' });
     expect(new Date(String(put?.body?.sendAt)).getTime()).toBeGreaterThan(Date.now() + HOUR_MS);
@@ -326,7 +326,7 @@ describe('schedules page', () => {
     expect(isDeleted).toBe(false);
     await user.click(dialog.getByRole('button', { name: 'Eliminar' }));
 
-    expect(await screen.findByText('Agendamiento eliminado con éxito.')).toBeTruthy();
+    expect(await screen.findByText('Agendamiento eliminado.')).toBeTruthy();
     expect(isDeleted).toBe(true);
     await waitFor(() => expect(eventTexts()).toEqual([]));
     expect(

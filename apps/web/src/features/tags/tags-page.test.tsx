@@ -123,7 +123,7 @@ describe('tags page', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
 
-    expect(await screen.findByText('¡Etiqueta guardada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Etiqueta guardada.')).toBeTruthy();
     expect(sent).toEqual({ name: 'Reclamo', color: '#00aa11', kanban: 1 });
     expect(await screen.findByText('Reclamo')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -189,7 +189,7 @@ describe('tags page', () => {
     expect(deleted).toBe(false);
     await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
 
-    expect(await screen.findByText('¡Etiqueta eliminada con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Etiqueta eliminada.')).toBeTruthy();
     expect(deleted).toBe(true);
     await waitFor(() => expect(screen.queryByText('Urgente')).toBeNull());
   });

@@ -175,7 +175,7 @@ describe('schedule dialog', () => {
     setDate('Fecha de envío', shownDateTime(chosen), within(dialog));
     await user.click(within(dialog).getByRole('button', { name: 'Programar' }));
 
-    expect(await screen.findByText('Mensaje programado exitosamente.')).toBeTruthy();
+    expect(await screen.findByText('Mensaje programado.')).toBeTruthy();
     expect(posts).toEqual([
       {
         body: 'Hola {{firstName}}, su pedido salió',

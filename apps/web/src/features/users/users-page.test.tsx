@@ -148,7 +148,7 @@ describe('users page', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
 
-    expect(await screen.findByText('¡Usuario guardado con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Usuario guardado.')).toBeTruthy();
     expect(sent).toEqual({
       name: 'Agente Uno',
       email: 'uno@example.com',
@@ -368,7 +368,7 @@ describe('users page', () => {
     expect(deleted).toBe(false);
     await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
 
-    expect(await screen.findByText('¡Usuario eliminado con éxito!')).toBeTruthy();
+    expect(await screen.findByText('Usuario eliminado.')).toBeTruthy();
     expect(deleted).toBe(true);
     await waitFor(() => expect(screen.queryByText('Bruno Agente')).toBeNull());
   });

@@ -122,7 +122,7 @@ describe('companies tab', () => {
     const passwordDialog = within(await screen.findByRole('dialog', { name: 'Empresa creada' }));
     expect(passwordDialog.getByTestId('admin-password').textContent).toBe('aB3$x9!k');
     expect(passwordDialog.getByTestId('admin-email').textContent).toBe('owner@nueva.com');
-    expect(screen.getByText('Empresa guardada con éxito.')).toBeTruthy();
+    expect(screen.getByText('Empresa guardada.')).toBeTruthy();
     expect(body).toEqual({
       name: 'Nueva',
       email: 'owner@nueva.com',
@@ -246,7 +246,7 @@ describe('companies tab', () => {
     await user.click(dialog.getByRole('switch', { name: 'Campañas habilitadas' }));
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
 
-    expect(await screen.findByText('Empresa guardada con éxito.')).toBeTruthy();
+    expect(await screen.findByText('Empresa guardada.')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const row = await rowOf('Acme Corp');
     expect(row).toBeTruthy();

@@ -58,7 +58,7 @@ describe('helps tab', () => {
     await fill(user, dialog.getByRole('textbox', { name: 'Descripción' }), 'Conecte su número');
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
 
-    expect(await screen.findByText('Ayuda guardada con éxito.')).toBeTruthy();
+    expect(await screen.findByText('Ayuda guardada.')).toBeTruthy();
     expect(body).toEqual({
       title: 'Conexiones',
       video: 'dQw4w9WgXcQ',
@@ -88,7 +88,7 @@ describe('helps tab', () => {
     const title = dialog.getByRole('textbox', { name: 'Título' });
     await refill(user, title, 'Inicio');
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
-    expect(await screen.findByText('Ayuda guardada con éxito.')).toBeTruthy();
+    expect(await screen.findByText('Ayuda guardada.')).toBeTruthy();
     expect(putBody).toEqual({ title: 'Inicio', video: 'abc123', description: 'Cómo empezar' });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 

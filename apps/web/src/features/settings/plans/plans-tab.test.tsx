@@ -82,7 +82,7 @@ describe('plans tab', () => {
     await user.click(dialog.getByRole('switch', { name: 'Kanban' }));
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
 
-    expect(await screen.findByText('Plan guardado con éxito.')).toBeTruthy();
+    expect(await screen.findByText('Plan guardado.')).toBeTruthy();
     expect(body).toEqual({
       name: 'Enterprise',
       users: 0,
@@ -191,7 +191,7 @@ describe('plans tab', () => {
 
     await refill(user, priceId, 'price_1Basic');
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
-    expect(await screen.findByText('Plan guardado con éxito.')).toBeTruthy();
+    expect(await screen.findByText('Plan guardado.')).toBeTruthy();
     expect(bodies[0]).toMatchObject({ stripePriceId: 'price_1Basic' });
     await waitFor(async () => expect(cells(await rowOf('Basic'))[7]).toBe('price_1Basic'));
 
