@@ -272,7 +272,7 @@ describe('contact list import', () => {
       ['3', 'Pedro', '5491155550001', 'Número duplicado'],
       ['4', 'Mala', '12', 'Número: Use de 8 a 15 dígitos con el código de país'],
       ['6', 'Sin número', '', 'Número: Campo obligatorio'],
-      ['7', 'Correo', '5215500002222', 'Email: Correo electrónico inválido'],
+      ['7', 'Correo', '5215500002222', 'Correo electrónico inválido'],
     ]);
 
     // The list's table asks again and shows the imported contact.

@@ -53,15 +53,18 @@ const extensionOf = (name: string) => /\.[^.]*$/.exec(name.toLowerCase())?.[0] ?
 // SPEC §8: a refused row in the reader's language: a duplicate, or the field and what its rule asks.
 const rowErrorText = (entry: ContactListUploadError, t: TFunction) => {
   if (entry.error === 'ERR_DUPLICATED_LIST_ITEM') return t('contactListItems.import.duplicated');
-  if (entry.field)
-    return t('contactListItems.import.fieldProblem', {
-      field: t(`contactListItems.columns.${entry.field}`),
-      rule: t(
-        entry.field === 'number' && !entry.number.trim()
-          ? 'validation.required'
-          : fieldRuleKey(entry.field),
-      ),
-    });
+  if (entry.field) {
+    const field = t(`contactListItems.columns.${entry.field}`);
+    const rule = t(
+      entry.field === 'number' && !entry.number.trim()
+        ? 'validation.required'
+        : fieldRuleKey(entry.field),
+    );
+    // "Correo electrónico inválido" names its field already.
+    return rule.toLowerCase().startsWith(field.toLowerCase())
+      ? rule
+      : t('contactListItems.import.fieldProblem', { field, rule });
+  }
   return entry.message;
 };
 

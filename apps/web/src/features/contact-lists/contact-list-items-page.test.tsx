@@ -70,7 +70,7 @@ describe('contact list items page', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((cell) => cell.textContent),
-    ).toEqual(['WhatsApp', 'Nombre', 'Número', 'Email', 'Acciones']);
+    ).toEqual(['WhatsApp', 'Nombre', 'Número', 'Correo electrónico', 'Acciones']);
     const lucia = await rowOf('Lucía Pérez');
     expect(within(lucia).getByRole('img', { name: 'WhatsApp válido' })).toBeTruthy();
     expect(within(lucia).getByText('5491155550001')).toBeTruthy();
@@ -126,7 +126,7 @@ describe('contact list items page', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Agregar contacto' });
     const name = within(dialog).getByRole('textbox', { name: 'Nombre' });
     const number = within(dialog).getByRole('textbox', { name: 'Número' });
-    const email = within(dialog).getByRole('textbox', { name: 'Email' });
+    const email = within(dialog).getByRole('textbox', { name: 'Correo electrónico' });
     await fill(user, name, 'A');
     await fill(user, number, '12ab');
     await fill(user, email, 'ana@');
