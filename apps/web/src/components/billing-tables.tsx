@@ -18,6 +18,7 @@ import type {
 } from '@atendi/shared';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../lib/dates';
+import { formatMoney } from '../lib/money';
 
 // SPEC §3/§4: the company's subscriptions and invoices, on its subscriptions page and, read-only,
 // in the super user's companies tab.
@@ -40,18 +41,6 @@ const invoiceChipColour = {
   open: 'info',
   expired: 'error',
 } as const satisfies Record<InvoiceStatus, string>;
-
-// The provider writes ISO 4217 codes in lower case; an unknown code still shows the amount.
-const formatMoney = (value: number, currency: string, language: string) => {
-  try {
-    return new Intl.NumberFormat(language, {
-      style: 'currency',
-      currency: currency.toUpperCase(),
-    }).format(value);
-  } catch {
-    return `${value.toFixed(2)} ${currency.toUpperCase()}`;
-  }
-};
 
 const dateOrDash = (value: string | null) => formatDate(value) || '—';
 
@@ -148,7 +137,7 @@ export const InvoicesTable = ({
           {invoices.map((invoice) => (
             <TableRow key={invoice.id}>
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                {formatMoney(invoice.value, invoice.currency, i18n.language)}
+                {formatMoney(invoice.value, i18n.language, invoice.currency)}
               </TableCell>
               <TableCell>{dateOrDash(invoice.dueDate)}</TableCell>
               <TableCell>

@@ -31,7 +31,7 @@ const OPENAI_URL = 'https://api.openai.com/v1';
 
 // What a settings form holds but has not saved (a "test connection"): each field given replaces the
 // stored one, as saving it would ('' or null: none); a field left out keeps what is stored.
-export type ProviderDraft = { baseUrl?: string | null; apiKey?: string | null };
+type ProviderDraft = { baseUrl?: string | null; apiKey?: string | null };
 
 // Which server and key a company's agents use: its own when it set a key or an address, else the
 // platform's; null when there is neither.

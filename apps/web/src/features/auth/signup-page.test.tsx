@@ -23,7 +23,7 @@ const fillForm = async () => {
   // Each limit in the number's own grammar: one connection, two users.
   await user.click(
     await screen.findByRole('option', {
-      name: 'Basic · 2 usuarios · 1 conexión · 8 colas · $ 39/mes',
+      name: 'Basic · 2 usuarios · 1 conexión · 8 colas · $ 39,00/mes',
     }),
   );
   await user.click(screen.getByRole('button', { name: 'Registrarse' }));

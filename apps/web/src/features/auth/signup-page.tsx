@@ -7,13 +7,14 @@ import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { toastError } from '../../api/toasts';
 import { registerMui } from '../../lib/forms';
+import { formatMoney } from '../../lib/money';
 import { AuthLayout } from './auth-layout';
 import { usePublicPlans } from '../../api/queries/plans';
 import { login, signup } from './auth.api';
 import { signupFormSchema, type SignupFormValues } from './auth.schemas';
 
 export const SignupPage = () => {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const referrerCompanyId = Number(searchParams.get('companyId')) || undefined;
@@ -134,7 +135,7 @@ export const SignupPage = () => {
                       plan.queues > 0
                         ? t('signup.queuesCount', { count: plan.queues })
                         : t('signup.queuesUnlimited'),
-                    value: plan.value,
+                    price: formatMoney(plan.value, i18n.language),
                   })}
                 </MenuItem>
               ))}

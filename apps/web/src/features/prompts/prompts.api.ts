@@ -30,7 +30,7 @@ export const sandboxChat = (id: number, input: SandboxRequest) =>
 const fetchAiProvider = () => call(aiProviderContract.getAiProvider);
 export const saveAiProvider = (input: AiProviderInput) =>
   call(aiProviderContract.saveAiProvider, { body: input });
-export const fetchProviderModels = () => call(aiProviderContract.listAiProviderModels);
+const fetchProviderModels = () => call(aiProviderContract.listAiProviderModels);
 // The models of the provider as the form holds it, unsaved.
 export const testAiProvider = (body: AiProviderInput) =>
   call(aiProviderContract.testAiProvider, { body });

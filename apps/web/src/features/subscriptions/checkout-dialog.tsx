@@ -33,7 +33,7 @@ import { ApiError } from '../../api/http-client';
 import { errorText } from '../../api/toasts';
 import { goToUrl } from '../../lib/browser';
 import { registerMui } from '../../lib/forms';
-import { formatPlanPrice } from './plan-format';
+import { formatMoney } from '../../lib/money';
 import { useCheckout, type PlanView } from './subscriptions.api';
 
 // SPEC §2/§4 "Checkout steps: Data, Customize, Review". Card details are typed on the payment
@@ -136,7 +136,7 @@ const CheckoutSteps = ({
 
   const plan = plans.find((item) => item.id === planId) ?? plans[0];
   const price = plan
-    ? t('subscribe.perMonth', { price: formatPlanPrice(plan.value, i18n.language) })
+    ? t('subscribe.perMonth', { price: formatMoney(plan.value, i18n.language) })
     : '';
   const isBusy = checkout.isPending || isRedirecting;
   useEffect(() => onBusyChange(isBusy), [isBusy, onBusyChange]);
@@ -254,7 +254,7 @@ const CheckoutSteps = ({
                     value={String(item.id)}
                     control={<Radio />}
                     label={`${item.name} · ${t('subscribe.perMonth', {
-                      price: formatPlanPrice(item.value, i18n.language),
+                      price: formatMoney(item.value, i18n.language),
                     })}`}
                   />
                 ))}

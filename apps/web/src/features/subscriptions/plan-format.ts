@@ -15,10 +15,3 @@ export const planLimits = [
   'connections',
   'queues',
 ] as const satisfies readonly (keyof PlanView)[];
-
-// "$39" or "$39,90": whole prices without decimals, in the language's digits.
-export const formatPlanPrice = (value: number, language: string) =>
-  `$${new Intl.NumberFormat(language, {
-    minimumFractionDigits: Number.isInteger(value) ? 0 : 2,
-    maximumFractionDigits: 2,
-  }).format(value)}`;

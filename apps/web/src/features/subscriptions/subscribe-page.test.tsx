@@ -83,7 +83,7 @@ describe('subscribe page', () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Elija su plan' })).toBeTruthy();
     const basicCard = await card('Basic');
-    expect(basicCard.getByText('$39/mes')).toBeTruthy();
+    expect(basicCard.getByText('$ 39,00/mes')).toBeTruthy();
     const features = within(basicCard.getByRole('list', { name: 'Qué incluye Basic' }));
     // Each line: its text and an icon named included or not included.
     const lines = features.getAllByRole('listitem').map((item) => {
@@ -110,7 +110,7 @@ describe('subscribe page', () => {
     ).toBe(false);
 
     const legacyCard = await card('Legacy');
-    expect(legacyCard.getByText('$19,90/mes')).toBeTruthy();
+    expect(legacyCard.getByText('$ 19,90/mes')).toBeTruthy();
     expect(
       (legacyCard.getByRole('button', { name: 'Suscribirse' }) as HTMLButtonElement).disabled,
     ).toBe(true);
@@ -162,14 +162,14 @@ describe('subscribe page', () => {
     // Customize: the purchasable plans, the clicked one chosen.
     const plans = within(await dialog.findByRole('radiogroup', { name: 'Plan' }));
     expect(plans.getAllByRole('radio').map((radio) => radio.closest('label')?.textContent)).toEqual(
-      ['Basic · $39/mes', 'Plus · $99/mes'],
+      ['Basic · $ 39,00/mes', 'Plus · $ 99,00/mes'],
     );
     expect(
-      (plans.getByRole('radio', { name: 'Basic · $39/mes' }) as HTMLInputElement).checked,
+      (plans.getByRole('radio', { name: 'Basic · $ 39,00/mes' }) as HTMLInputElement).checked,
     ).toBe(true);
-    expect(dialog.getByTestId('checkout-price').textContent).toBe('Basic: $39/mes');
-    await user.click(plans.getByRole('radio', { name: 'Plus · $99/mes' }));
-    expect(dialog.getByTestId('checkout-price').textContent).toBe('Plus: $99/mes');
+    expect(dialog.getByTestId('checkout-price').textContent).toBe('Basic: $ 39,00/mes');
+    await user.click(plans.getByRole('radio', { name: 'Plus · $ 99,00/mes' }));
+    expect(dialog.getByTestId('checkout-price').textContent).toBe('Plus: $ 99,00/mes');
 
     // Back twice: the details are still there; forward again.
     await user.click(dialog.getByRole('button', { name: 'Atrás' }));
@@ -181,7 +181,7 @@ describe('subscribe page', () => {
     );
     await user.click(dialog.getByRole('button', { name: 'Siguiente' }));
     expect(
-      ((await dialog.findByRole('radio', { name: 'Plus · $99/mes' })) as HTMLInputElement).checked,
+      ((await dialog.findByRole('radio', { name: 'Plus · $ 99,00/mes' })) as HTMLInputElement).checked,
     ).toBe(true);
     await user.click(dialog.getByRole('button', { name: 'Siguiente' }));
 
@@ -191,7 +191,7 @@ describe('subscribe page', () => {
     expect(review.getByText('São Paulo, SP, 01310-100')).toBeTruthy();
     expect(review.getByText('Brasil')).toBeTruthy();
     expect(review.getByText('Plus')).toBeTruthy();
-    expect(review.getByText('$99/mes')).toBeTruthy();
+    expect(review.getByText('$ 99,00/mes')).toBeTruthy();
     expect(
       review.getByText(
         'Los datos de la tarjeta se ingresan en la página segura del proveedor de pagos, no en esta aplicación.',

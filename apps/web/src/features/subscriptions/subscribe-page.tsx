@@ -23,7 +23,8 @@ import { MB } from '@atendi/shared';
 import { formatBytes } from '../../lib/bytes';
 import { CheckoutDialog } from './checkout-dialog';
 import { usePublicPlans } from '../../api/queries/plans';
-import { formatPlanPrice, planFlags, planLimits } from './plan-format';
+import { formatMoney } from '../../lib/money';
+import { planFlags, planLimits } from './plan-format';
 import {
   isPurchasable,
   useCanSubscribe,
@@ -82,7 +83,7 @@ const PlanCard = ({
           {plan.name}
         </Typography>
         <Typography variant="h4" component="p" sx={{ my: 1 }}>
-          {t('subscribe.perMonth', { price: formatPlanPrice(plan.value, i18n.language) })}
+          {t('subscribe.perMonth', { price: formatMoney(plan.value, i18n.language) })}
         </Typography>
         <List disablePadding aria-label={t('subscribe.featuresOf', { plan: plan.name })}>
           {planLimits.map((limit) => (

@@ -10,14 +10,8 @@ import { formatBytes } from '../../../lib/bytes';
 import { toastOperationError } from '../shared/admin-errors';
 import { AdminTable, AdminToolbar, useAdminDelete } from '../shared/admin-table';
 import { PlanFormDialog } from './plan-form-dialog';
-import {
-  formatPlanValue,
-  planFeatures,
-  useDeletePlan,
-  usePlans,
-  useSyncPlanPrice,
-  type Plan,
-} from './plans.api';
+import { planFeatures, useDeletePlan, usePlans, useSyncPlanPrice, type Plan } from './plans.api';
+import { formatMoney } from '../../../lib/money';
 
 type FormState = { open: boolean; plan: Plan | null };
 
@@ -92,7 +86,7 @@ export const PlansTab = () => {
             label: t('settings.plans.value'),
             align: 'right',
             sx: { whiteSpace: 'nowrap' },
-            cell: (plan) => `$ ${formatPlanValue(plan.value)}`,
+            cell: (plan) => formatMoney(plan.value, i18n.language),
           },
           {
             label: t('settings.plans.features'),

@@ -20,13 +20,6 @@ const plansKey = ['plans-all'] as const;
 export const usePlans = () =>
   useQuery({ queryKey: plansKey, queryFn: () => call(plansContract.listAllPlans) });
 
-// SPEC §9: plan values in pt-br format with two decimals.
-const planValueFormat = new Intl.NumberFormat('pt-BR', {
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
-export const formatPlanValue = (value: number) => planValueFormat.format(value);
-
 const silent = { silent: true };
 
 export const useSavePlan = () => {
