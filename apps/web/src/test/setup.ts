@@ -57,8 +57,9 @@ const matchMedia = (query: string): MediaQueryList => {
 
 // The app loads pages and dialogs lazily; here the code of every one the test file imports is loaded
 // before its tests start, as static imports would, so that they render at once and a busy machine's
-// module loading does not count against a test's waits.
-beforeAll(preloadLazyComponents);
+// module loading does not count against a test's waits. It may take a while on a loaded machine (the
+// schedule dialog brings the date pickers): its own limit, not the 10 s of a hook.
+beforeAll(preloadLazyComponents, 30_000);
 
 beforeEach(async () => {
   vi.mocked(waitBeforeSubmit).mockResolvedValue(undefined);
