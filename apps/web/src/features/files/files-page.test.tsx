@@ -102,7 +102,11 @@ describe('files page', () => {
     });
     const user = setupUser();
     renderPage(<FilesPage />, '/files', makeAuth());
-    expect(await screen.findByText('Aún no hay listas de archivos.')).toBeTruthy();
+    expect(
+      await screen.findByText(
+        'Aún no hay listas de archivos. Cree una con «Agregar lista» para enviar sus archivos en campañas.',
+      ),
+    ).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Agregar lista' }));
     const dialog = await screen.findByRole('dialog', { name: 'Agregar lista de archivos' });

@@ -96,6 +96,7 @@ describe('kanban page', () => {
     expect(namesIn(8)).toEqual([]);
     expect(within(lane('open')).getByLabelText('2 tickets')).toBeTruthy();
     expect(within(lane(8)).getByText('Sin tickets')).toBeTruthy();
+    expect(screen.queryByText(/Las columnas del tablero son las etiquetas/)).toBeNull();
 
     const card = screen.getByTestId('kanban-card-2');
     expect(within(card).getByText('549110000002')).toBeTruthy();
@@ -107,6 +108,18 @@ describe('kanban page', () => {
     expect(within(screen.getByTestId('kanban-card-3')).getByText('Pedido: listo')).toBeTruthy();
     // An admin's board asks for every ticket.
     expect(callsOf(fetchMock)).toContain('GET /ticket/kanban?showAll=true');
+  });
+
+  it('says where its columns come from while no tag is on the board', async () => {
+    stubApi({
+      'GET /tags/kanban': () => jsonResponse(200, { lista: [] }),
+      'GET /ticket/kanban': () => jsonResponse(200, { tickets: [maria] }),
+    });
+    renderPage(<KanbanPage />, '/kanban', makeAuth());
+    expect(
+      await screen.findByText(/Las columnas del tablero son las etiquetas con Kanban activado/),
+    ).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Ir a Etiquetas' }).getAttribute('href')).toBe('/tags');
   });
 
   it('asks only for a user’s own queues', async () => {

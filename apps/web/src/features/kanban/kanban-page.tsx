@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Box, Button, Paper, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, Paper, Stack, Typography } from '@mui/material';
 import {
   DndContext,
   DragOverlay,
@@ -14,6 +14,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
 import type { TicketView } from '@atendi/shared';
 import { LoadingBox } from '../../components/loading-box';
 import { DraggedCard, KanbanCard } from './kanban-card';
@@ -104,6 +105,19 @@ export const KanbanPage = () => {
       </Typography>
       {board.isPending && <LoadingBox />}
       {!board.isPending && board.isError && <BoardError />}
+      {!board.isPending && !board.isError && board.lanes.every((lane) => !lane.tag) && (
+        // Only the open lane: the board's columns come from tags, and none is on the board yet.
+        <Alert
+          severity="info"
+          action={
+            <Button component={RouterLink} to="/tags" color="inherit" size="small">
+              {t('kanban.toTags')}
+            </Button>
+          }
+        >
+          {t('kanban.noTagLanes')}
+        </Alert>
+      )}
       {!board.isPending && !board.isError && (
         <DndContext
           sensors={sensors}

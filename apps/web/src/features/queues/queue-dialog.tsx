@@ -209,7 +209,7 @@ const QueueForm = ({
         label={t('queues.form.token')}
         autoComplete="off"
         fullWidth
-        {...fieldError('token')}
+        {...fieldError('token', t('queues.form.tokenHint'))}
       />
       {canPickPrompt && (
         <Controller

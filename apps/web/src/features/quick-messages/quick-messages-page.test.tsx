@@ -116,7 +116,11 @@ describe('quick messages page', () => {
     });
     const user = setupUser();
     renderPage(<QuickMessagesPage />, '/quick-messages', makeAuth());
-    expect(await screen.findByText('Aún no hay respuestas rápidas.')).toBeTruthy();
+    expect(
+      await screen.findByText(
+        'Aún no hay respuestas rápidas. Cree una con «Agregar» y úsela en el chat escribiendo / seguido de su atajo.',
+      ),
+    ).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Agregar' }));
     const dialog = await screen.findByRole('dialog', { name: 'Agregar respuesta rápida' });

@@ -181,7 +181,8 @@ describe('subscribe page', () => {
     );
     await user.click(dialog.getByRole('button', { name: 'Siguiente' }));
     expect(
-      ((await dialog.findByRole('radio', { name: 'Plus · $ 99,00/mes' })) as HTMLInputElement).checked,
+      ((await dialog.findByRole('radio', { name: 'Plus · $ 99,00/mes' })) as HTMLInputElement)
+        .checked,
     ).toBe(true);
     await user.click(dialog.getByRole('button', { name: 'Siguiente' }));
 

@@ -103,7 +103,11 @@ describe('tags page', () => {
     });
     const user = setupUser();
     renderPage(<TagsPage />, '/tags', makeAuth());
-    expect(await screen.findByText('Aún no hay etiquetas.')).toBeTruthy();
+    expect(
+      await screen.findByText(
+        'Aún no hay etiquetas. Cree una con «Agregar etiqueta»: las que tienen Kanban activado son las columnas del tablero.',
+      ),
+    ).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Agregar etiqueta' }));
     const dialog = await screen.findByRole('dialog');

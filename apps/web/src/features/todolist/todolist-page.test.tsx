@@ -30,7 +30,9 @@ describe('to-do list page', () => {
     const user = setupUser();
     renderPage(<TodoListPage />, '/todolist', makeAuth());
 
-    expect(await screen.findByText('Aún no hay tareas.')).toBeTruthy();
+    expect(
+      await screen.findByText('Aún no hay tareas. Escriba una arriba y pulse «Agregar».'),
+    ).toBeTruthy();
     await fill(user, screen.getByRole('textbox', { name: 'Nueva tarea' }), '  Llamar a Juan  ');
     await user.click(screen.getByRole('button', { name: 'Agregar' }));
 
@@ -52,7 +54,9 @@ describe('to-do list page', () => {
     await fill(user, input, '   ');
     await user.keyboard('{Enter}');
 
-    expect(screen.getByText('Aún no hay tareas.')).toBeTruthy();
+    expect(
+      screen.getByText('Aún no hay tareas. Escriba una arriba y pulse «Agregar».'),
+    ).toBeTruthy();
     expect(screen.queryByRole('list', { name: 'Tareas' })).toBeNull();
     expect(window.localStorage.getItem('todos')).toBeNull();
   });
@@ -119,6 +123,8 @@ describe('to-do list page', () => {
     window.localStorage.setItem('todos', '{not json');
     renderPage(<TodoListPage />, '/todolist', makeAuth());
 
-    expect(await screen.findByText('Aún no hay tareas.')).toBeTruthy();
+    expect(
+      await screen.findByText('Aún no hay tareas. Escriba una arriba y pulse «Agregar».'),
+    ).toBeTruthy();
   });
 });
