@@ -133,7 +133,7 @@ afterAll(async () => {
 // whose actions are off-screen), it shows a raw translation key, or a field the browser draws in its
 // own language (a native date, time or file input).
 const problemsOf = async (page: Page) => {
-  const { overflow, text, sideways, native } = await page.evaluate(() => ({
+  const { overflow, text, sideways, native, cut } = await page.evaluate(() => ({
     overflow: document.scrollingElement!.scrollWidth - window.innerWidth,
     // Fields the browser draws in its own language ("mm/dd/yyyy", "Choose File"), not the app's.
     native: Array.from(
@@ -143,6 +143,23 @@ const problemsOf = async (page: Page) => {
     )
       .filter((input) => input.type !== 'file' || input.getClientRects().length > 0)
       .map((input) => `a native ${input.type} field`),
+    // A label of the side menu cut off without "…" (the campaigns group's long items were).
+    cut: Array.from(document.querySelectorAll<HTMLElement>('nav li *, nav a *'))
+      .filter((element) =>
+        Array.from(element.childNodes).some(
+          (node) => node.nodeType === Node.TEXT_NODE && node.textContent?.trim(),
+        ),
+      )
+      .filter((element) => {
+        let shown: HTMLElement | null = element;
+        while (shown && getComputedStyle(shown).opacity !== '0') shown = shown.parentElement;
+        return (
+          shown === null &&
+          element.scrollWidth > element.clientWidth + 1 &&
+          getComputedStyle(element).textOverflow !== 'ellipsis'
+        );
+      })
+      .map((element) => `the menu's "${element.textContent}" is cut off`),
     text: document.body.innerText,
     sideways:
       window.innerWidth < 600
@@ -167,6 +184,7 @@ const problemsOf = async (page: Page) => {
     ...(overflow > 1 ? [`scrolls ${overflow} px sideways`] : []),
     ...sideways.map((part) => `${part} scrolls sideways`),
     ...native,
+    ...cut,
     ...rawKeys.map((key) => `shows the key ${key}`),
   ];
 };

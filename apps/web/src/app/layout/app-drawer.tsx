@@ -54,7 +54,7 @@ const DrawerLink = ({
         to={entry.to}
         selected={isActive(pathname, entry.to)}
         onClick={onNavigate}
-        sx={{ mx: 1, mb: 0.25, pl: nested && open ? 4 : 2, minHeight: 40 }}
+        sx={{ mx: 1, mb: 0.25, pl: nested && open ? 3 : 2, minHeight: 40 }}
       >
         <ListItemIcon sx={{ minWidth: 40 }}>
           <Badge
@@ -67,7 +67,10 @@ const DrawerLink = ({
         </ListItemIcon>
         <ListItemText
           primary={label}
-          sx={{ opacity: open ? 1 : 0, whiteSpace: 'nowrap', transition: 'opacity 150ms' }}
+          // A long label ("Configuración de campañas" in a group) ends in "…" and says itself whole
+          // on hover, in the same type as every other item.
+          slotProps={{ primary: { noWrap: true, title: label, variant: 'body1' } }}
+          sx={{ opacity: open ? 1 : 0, transition: 'opacity 150ms', minWidth: 0 }}
         />
         {badge && (
           <Box component="span" sx={visuallyHidden}>
