@@ -68,10 +68,10 @@ describe('billing', () => {
     await page.getByRole('link', { name: 'Suscribirse' }).click();
     await page.waitForURL('**/subscribe');
 
-    await page
-      .getByRole('region', { name: 'Basic' })
-      .getByRole('button', { name: 'Suscribirse' })
-      .click();
+    // Basic is the company's plan: marked so, and paid as such rather than as a new subscription.
+    const basicCard = page.getByRole('region', { name: 'Basic' });
+    await basicCard.getByText('Plan actual', { exact: true }).waitFor();
+    await basicCard.getByRole('button', { name: 'Pagar mi plan actual' }).click();
     const dialog = page.getByRole('dialog', { name: 'Contratar plan' });
     await dialog.getByRole('textbox', { name: 'Nombre' }).fill('Marta');
     await dialog.getByRole('textbox', { name: 'Apellido' }).fill('Gómez');
