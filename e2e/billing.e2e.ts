@@ -109,6 +109,14 @@ describe('billing', () => {
     await page.goto(`${server.webUrl}/subscriptions`);
     await page.getByTestId('current-subscription').waitFor();
     expect(await page.getByTestId('current-subscription').textContent()).toContain('Basic');
+    // "Vencimiento" and "Se renueva el" are one date: the end of the period paid for.
+    const renewsOn = /Se renueva el (\d{2}\/\d{2}\/\d{4})/.exec(
+      (await page.getByTestId('current-subscription').textContent()) ?? '',
+    )?.[1];
+    expect(renewsOn).toBeTruthy();
+    expect(await page.getByTestId('company-status').textContent()).toContain(
+      `Vencimiento${renewsOn}`,
+    );
     await page.getByRole('link', { name: 'Ver factura' }).waitFor();
     await context.close();
   });
