@@ -218,8 +218,10 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
           return null;
         },
 
-        // The phone unlinks this device: the pairing is gone, as after "log out" on WhatsApp.
+        // The phone unlinks this device: the pairing is gone, as after "log out" on WhatsApp. A phone
+        // that never linked it has nothing to unlink.
         async disconnect() {
+          connected();
           clearTimer();
           state = 'stopped';
           await db.delete(whatsappAuthKeys).where(eq(whatsappAuthKeys.whatsappId, whatsappId));

@@ -471,6 +471,12 @@ describe('sessions and the simulated phone', () => {
     await expect(t.app.deps.channels.send(view.id, { to: '1', body: 'x' })).rejects.toMatchObject({
       code: 'ERR_WAPP_NOT_INITIALIZED',
     });
+    // Nor does a phone that never linked the connection unlink it: the QR stays to be scanned.
+    const unlink = await inject(t.app, admin, 'POST', `/simulator/${view.id}/disconnect`);
+    expect(unlink.statusCode).toBe(400);
+    expect(unlink.json().error).toBe('ERR_WAPP_NOT_INITIALIZED');
+    const [row] = await t.db.select().from(whatsapps).where(eq(whatsapps.id, view.id));
+    expect(row.status).toBe('qrcode');
   });
 
   it('a phone that unlinks the device leaves the connection DISCONNECTED and unpaired', async () => {

@@ -4,6 +4,7 @@ import type { SimulatorOutboundView } from '@atendi/shared';
 import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
 import { fill, setupUser, type User } from '../../test/user-event';
+import type { Connection } from './connections.api';
 import { bodyOf, makeConnection, receiveSession, sessionOf } from './connections.fixtures';
 import { ConnectionsPage } from './connections-page';
 
@@ -29,7 +30,7 @@ const reply: SimulatorOutboundView = {
 type Post = { path: string; body?: Record<string, unknown> };
 
 // The simulator routes; outbound lists the platform's reply once a contact has written.
-const stubSimulator = (connection = simulator) => {
+const stubSimulator = (connection = simulator, others: Connection[] = []) => {
   const posts: Post[] = [];
   const reads = { outbound: 0 };
   const record = (path: string, answer: () => Response) => (init: RequestInit) => {
@@ -37,7 +38,7 @@ const stubSimulator = (connection = simulator) => {
     return answer();
   };
   stubApi({
-    'GET /whatsapp': () => jsonResponse(200, [connection]),
+    'GET /whatsapp': () => jsonResponse(200, [connection, ...others]),
     'GET /simulator/5/outbound': () => {
       reads.outbound += 1;
       return jsonResponse(200, posts.some((post) => post.path === 'inbound') ? [reply] : []);
@@ -106,5 +107,67 @@ describe('simulator phone panel', () => {
       }),
     );
     await waitFor(() => expect(posts[1]).toEqual({ path: 'ack', body: { id: 'OUT1', ack: 4 } }));
+  });
+
+  it('remembers the contact it writes as, per connection, when closed and opened again', async () => {
+    const other = makeConnection({
+      id: 6,
+      name: 'Otra',
+      provider: 'simulator',
+      status: 'CONNECTED',
+    });
+    stubSimulator({ ...simulator, status: 'CONNECTED', qrcode: '' }, [other]);
+    const user = setupUser();
+    const { unmount } = renderPage(<ConnectionsPage />, '/connections', makeAuth());
+
+    let panel = await openPhone(user);
+    await fill(user, within(panel).getByLabelText('Número del contacto'), '5215511112222');
+    await fill(user, within(panel).getByLabelText('Nombre del contacto'), 'Lucía');
+    await user.click(within(panel).getByRole('button', { name: 'Cerrar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    panel = await openPhone(user);
+    expect((within(panel).getByLabelText('Número del contacto') as HTMLInputElement).value).toBe(
+      '5215511112222',
+    );
+    expect((within(panel).getByLabelText('Nombre del contacto') as HTMLInputElement).value).toBe(
+      'Lucía',
+    );
+    await user.click(within(panel).getByRole('button', { name: 'Cerrar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    // Another connection's phone has its own contact.
+    const otherRow = (await screen.findByText('Otra')).closest('tr')!;
+    await user.click(within(otherRow).getByRole('button', { name: 'Teléfono' }));
+    const otherPanel = await screen.findByRole('dialog', { name: 'Teléfono simulado · Otra' });
+    expect(
+      (within(otherPanel).getByLabelText('Número del contacto') as HTMLInputElement).value,
+    ).toBe('');
+
+    // And a new visit to the page (a reload) still has it.
+    unmount();
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
+    panel = await openPhone(user);
+    expect((within(panel).getByLabelText('Número del contacto') as HTMLInputElement).value).toBe(
+      '5215511112222',
+    );
+  });
+
+  it('offers to disconnect the phone only once it is connected', async () => {
+    stubSimulator();
+    const user = setupUser();
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
+
+    const panel = await openPhone(user);
+    expect(within(panel).getByRole('button', { name: 'Escanear QR' })).toBeTruthy();
+    expect(within(panel).queryByRole('button', { name: 'Desconectar teléfono' })).toBeNull();
+
+    await receiveSession(sessionOf(simulator, { status: 'CONNECTED', qrcode: '' }));
+    expect(await within(panel).findByRole('button', { name: 'Desconectar teléfono' })).toBeTruthy();
+
+    await receiveSession(sessionOf(simulator, { status: 'DISCONNECTED', qrcode: '' }));
+    await waitFor(() =>
+      expect(within(panel).queryByRole('button', { name: 'Desconectar teléfono' })).toBeNull(),
+    );
   });
 });

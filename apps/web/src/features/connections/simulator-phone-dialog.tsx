@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   Alert,
   Box,
@@ -34,6 +34,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { errorText, toastError } from '../../api/toasts';
 import { registerMui } from '../../lib/forms';
+import { readStorage, storageKeys, writeStorage } from '../../lib/storage';
 import { useConnections } from '../../api/queries/connections';
 import { ConnectionStatusLabel, formatLastUpdate } from './connection-status';
 import {
@@ -64,6 +65,31 @@ const inboundSchema = z.object({
   body: z.string().trim().min(1, 'validation.required'),
 });
 type InboundValues = z.infer<typeof inboundSchema>;
+
+// The contact the phone writes as is kept per connection, so the panel opens again as that contact.
+type RememberedContact = { from: string; name: string };
+const readContacts = (): Record<string, RememberedContact> => {
+  try {
+    const parsed: unknown = JSON.parse(readStorage(storageKeys.simulatorContacts) ?? '{}');
+    return parsed && typeof parsed === 'object'
+      ? (parsed as Record<string, RememberedContact>)
+      : {};
+  } catch {
+    return {};
+  }
+};
+const rememberedContact = (connectionId: number): RememberedContact => {
+  const saved = readContacts()[connectionId];
+  return {
+    from: typeof saved?.from === 'string' ? saved.from : '',
+    name: typeof saved?.name === 'string' ? saved.name : '',
+  };
+};
+const rememberContact = (connectionId: number, contact: RememberedContact) =>
+  writeStorage(
+    storageKeys.simulatorContacts,
+    JSON.stringify({ ...readContacts(), [connectionId]: contact }),
+  );
 
 // A virtual-phone action: then shows what the platform sent since (failures toast on their own).
 const useSimulatorAction = <T,>(
@@ -169,9 +195,15 @@ const SimulatorPhoneBody = ({
     formState: { errors, isSubmitting },
   } = useForm<InboundValues>({
     resolver: zodResolver(inboundSchema),
-    defaultValues: { from: '', name: '', body: '' },
+    defaultValues: { ...rememberedContact(connectionId), body: '' },
   });
-  const from = useWatch({ control, name: 'from' }).trim();
+  const typedFrom = useWatch({ control, name: 'from' });
+  const typedName = useWatch({ control, name: 'name' });
+  const from = typedFrom.trim();
+  useEffect(
+    () => rememberContact(connectionId, { from: typedFrom, name: typedName }),
+    [connectionId, typedFrom, typedName],
+  );
 
   const [isTyping, setTyping] = useState(false);
   const refreshOutbound = () =>
@@ -255,14 +287,17 @@ const SimulatorPhoneBody = ({
                 </Button>
               </span>
             </Tooltip>
-            <Button
-              color="error"
-              startIcon={<PhonelinkOffIcon />}
-              disabled={disconnect.isPending}
-              onClick={() => disconnect.mutate(undefined)}
-            >
-              {t('connections.simulator.disconnect')}
-            </Button>
+            {/* Only a linked phone can unlink itself. */}
+            {status === 'CONNECTED' && (
+              <Button
+                color="error"
+                startIcon={<PhonelinkOffIcon />}
+                disabled={disconnect.isPending}
+                onClick={() => disconnect.mutate(undefined)}
+              >
+                {t('connections.simulator.disconnect')}
+              </Button>
+            )}
           </Stack>
 
           <Divider />
