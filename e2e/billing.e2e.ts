@@ -71,10 +71,10 @@ describe('billing', () => {
     await page.getByRole('link', { name: 'Suscribirse' }).click();
     await page.waitForURL('**/subscribe');
 
-    await page
-      .getByRole('region', { name: 'Basic' })
-      .getByRole('button', { name: 'Suscribirse' })
-      .click();
+    // Basic is the company's plan: marked so, and paid as such rather than as a new subscription.
+    const basicCard = page.getByRole('region', { name: 'Basic' });
+    await basicCard.getByText('Plan actual', { exact: true }).waitFor();
+    await basicCard.getByRole('button', { name: 'Pagar mi plan actual' }).click();
     const dialog = page.getByRole('dialog', { name: 'Contratar plan' });
     await dialog.getByRole('textbox', { name: 'Nombre' }).fill('Marta');
     await dialog.getByRole('textbox', { name: 'Apellido' }).fill('Gómez');
@@ -112,6 +112,14 @@ describe('billing', () => {
     await page.goto(`${server.webUrl}/subscriptions`);
     await page.getByTestId('current-subscription').waitFor();
     expect(await page.getByTestId('current-subscription').textContent()).toContain('Basic');
+    // "Vencimiento" and "Se renueva el" are one date: the end of the period paid for.
+    const renewsOn = /Se renueva el (\d{2}\/\d{2}\/\d{4})/.exec(
+      (await page.getByTestId('current-subscription').textContent()) ?? '',
+    )?.[1];
+    expect(renewsOn).toBeTruthy();
+    expect(await page.getByTestId('company-status').textContent()).toContain(
+      `Vencimiento${renewsOn}`,
+    );
     await page.getByRole('link', { name: 'Ver factura' }).waitFor();
     await context.close();
   });

@@ -2,11 +2,33 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, environmentVariables, fastifyTrustProxy, loadConfig } from './config';
+import {
+  ConfigError,
+  environmentVariables,
+  fastifyTrustProxy,
+  loadConfig,
+  publicApiUrlFromEnv,
+} from './config';
 
 const secret = 'x'.repeat(32);
 const load = (env: Record<string, string>) =>
   loadConfig({ JWT_SECRET: secret, JWT_REFRESH_SECRET: secret, ...env });
+
+describe("the API's address (npm run stripe:local posts its webhooks there)", () => {
+  it('is the same as the API reads it: its default port, PORT, or PUBLIC_API_URL', () => {
+    const envs: Record<string, string>[] = [
+      {},
+      { PORT: '9090' },
+      { PUBLIC_API_URL: 'https://api.example.com/' },
+    ];
+    for (const env of envs) {
+      expect(publicApiUrlFromEnv(env)).toBe(load(env).publicApiUrl);
+    }
+    expect(publicApiUrlFromEnv({})).toBe('http://localhost:8080');
+    expect(publicApiUrlFromEnv({ PORT: '9090' })).toBe('http://localhost:9090');
+    expect(() => publicApiUrlFromEnv({ PORT: 'abc' })).toThrow(/PORT/);
+  });
+});
 
 describe('TRUST_PROXY', () => {
   it('is off by default: no client may set its own address', () => {

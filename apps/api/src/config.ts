@@ -349,6 +349,21 @@ const persistedSecret = (dataDir: string, name: string): string => {
   return readFileSync(file, 'utf8').trim();
 };
 
+// The API's address as browsers reach it: PUBLIC_API_URL, else this machine on PORT (8080 unless set).
+// `npm run stripe:local` posts its webhooks here too, so both follow the same variables and default.
+const publicApiUrlOf = (e: { PUBLIC_API_URL?: string; PORT: number }) =>
+  (e.PUBLIC_API_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+
+// The same, read from the environment alone (no secrets are read or made).
+export const publicApiUrlFromEnv = (source: NodeJS.ProcessEnv = process.env) => {
+  const parsed = envSchema.pick({ PORT: true, PUBLIC_API_URL: true }).safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  return publicApiUrlOf(parsed.data);
+};
+
 export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
@@ -357,7 +372,7 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
-  const publicApiUrl = (e.PUBLIC_API_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  const publicApiUrl = publicApiUrlOf(e);
   const publicWebUrl = (e.PUBLIC_WEB_URL ?? `http://localhost:${e.WEB_PORT}`).replace(/\/$/, '');
   return {
     env: e.NODE_ENV,

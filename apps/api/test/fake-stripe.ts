@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { addMonths } from '@atendi/shared';
 
 // A local stand-in for Stripe (the machines running tests have no internet). It speaks the part of
 // Stripe's HTTP API the product calls (form-encoded requests, JSON answers, Stripe's error shape), so
@@ -106,6 +107,10 @@ export const stripeEvent = (
 export const signature = (payload: string, secret = WEBHOOK_SECRET, timestamp = nowSeconds()) =>
   Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
 
+// Seconds one calendar month after `seconds` (Stripe's monthly billing anchor).
+export const monthAfter = (seconds: number) =>
+  Math.floor(addMonths(new Date(seconds * 1000), 1).getTime() / 1000);
+
 // Stripe-shaped objects the tests and the fake build events from.
 export const makeSubscription = (fields: {
   id?: string;
@@ -117,9 +122,11 @@ export const makeSubscription = (fields: {
   periodEnd?: number;
   cancelAtPeriodEnd?: boolean;
   trialEnd?: number | null;
+  latestInvoice?: string | null;
 }) => {
   const start = fields.periodStart ?? nowSeconds();
-  const end = fields.periodEnd ?? start + 30 * 24 * 3600;
+  // A monthly price: the period ends the same day of the next month, as Stripe's does.
+  const end = fields.periodEnd ?? monthAfter(start);
   return {
     id: fields.id ?? newId('sub'),
     object: 'subscription',
@@ -128,6 +135,7 @@ export const makeSubscription = (fields: {
     start_date: start,
     cancel_at_period_end: fields.cancelAtPeriodEnd ?? false,
     trial_end: fields.trialEnd ?? null,
+    latest_invoice: fields.latestInvoice ?? null,
     metadata: fields.metadata ?? {},
     items: {
       object: 'list',
@@ -154,6 +162,8 @@ export const makeInvoice = (fields: {
   currency?: string;
   dueDate?: number | null;
   paidAt?: number | null;
+  // The subscription period the invoice pays for (its line's period).
+  period?: { start: number; end: number };
 }) => {
   const created = nowSeconds();
   return {
@@ -169,6 +179,12 @@ export const makeInvoice = (fields: {
     period_end: created,
     hosted_invoice_url: `https://invoice.stripe.test/${fields.id ?? 'i'}`,
     status_transitions: { paid_at: fields.paidAt ?? (fields.status === 'paid' ? created : null) },
+    lines: {
+      object: 'list',
+      data: fields.period
+        ? [{ id: newId('il'), object: 'line_item', amount: fields.amount, period: fields.period }]
+        : [],
+    },
     parent: fields.subscription
       ? {
           type: 'subscription_details',
@@ -215,6 +231,7 @@ export const startFakeStripe = async (
     const subscription = store(
       makeSubscription({ customer, price, metadata: { ...metadata } }) as StripeObject,
     );
+    const item = (subscription as ReturnType<typeof makeSubscription>).items.data[0];
     const invoice = store(
       makeInvoice({
         customer,
@@ -222,8 +239,10 @@ export const startFakeStripe = async (
         metadata: { ...metadata },
         amount: unitAmount,
         status: 'paid',
+        period: { start: item.current_period_start, end: item.current_period_end },
       }) as StripeObject,
     );
+    subscription.latest_invoice = invoice.id;
     Object.assign(session, {
       status: 'complete',
       payment_status: 'paid',

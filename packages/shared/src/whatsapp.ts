@@ -78,6 +78,24 @@ export const SIMULATOR_OUTBOUND_PAGE_SIZE = 500;
 export const simulatorOutboundQuery = z.object({
   pageNumber: z.coerce.number().int().min(1).max(100000).optional().default(1),
 });
+// GET /simulator/{id}/conversation?number=&pageNumber=N: both sides of the phone's chats, in the order
+// they happened: what its contacts wrote to the platform ('in') and what the platform sent ('out', with
+// its ack). With a number, only the chat with that contact. Paged like the outbound list.
+export const simulatorConversationItemSchema = simulatorOutboundViewSchema
+  .omit({ to: true })
+  .extend({
+    direction: z.enum(['in', 'out']),
+    // The contact's number (or group id): who wrote, or whom the platform wrote to.
+    contact: z.string(),
+  });
+export type SimulatorConversationItem = z.input<typeof simulatorConversationItemSchema>;
+export const simulatorConversationQuery = simulatorOutboundQuery.extend({
+  number: z
+    .string()
+    .trim()
+    .regex(/^\+?\d{5,20}$/, 'Digits only')
+    .optional(),
+});
 // POST /simulator/{id}/scan: the phone paired; POST /simulator/{id}/inbound: the message's provider id.
 export const simulatorScanSchema = z.object({ status: z.enum(connectionStatuses) });
 export const simulatorInboundResultSchema = z.object({ id: z.string() });

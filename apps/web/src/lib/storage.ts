@@ -7,6 +7,8 @@ export const storageKeys = {
   todos: 'todos',
   // Company ids whose getting-started card was closed or finished, comma-separated.
   gettingStartedClosed: 'gettingStartedClosed',
+  // The contact each simulator connection's phone last wrote as: { [connectionId]: { from, name } }.
+  simulatorContacts: 'simulatorContacts',
 } as const;
 
 type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];

@@ -18,6 +18,8 @@ import {
 } from '../schemas';
 import {
   simulatorInboundResultSchema,
+  simulatorConversationItemSchema,
+  simulatorConversationQuery,
   simulatorOutboundQuery,
   simulatorOutboundViewSchema,
   simulatorScanSchema,
@@ -127,6 +129,14 @@ export const simulatorContract = defineRoutes('simulator', {
     params: idParam,
     query: simulatorOutboundQuery,
     response: okResponse(z.array(simulatorOutboundViewSchema)),
+  },
+  listSimulatorConversation: {
+    method: 'GET',
+    path: '/simulator/:id/conversation',
+    summary: "Simulator: the phone's chats, what its contacts wrote and what they received",
+    params: idParam,
+    query: simulatorConversationQuery,
+    response: okResponse(z.array(simulatorConversationItemSchema)),
   },
   simulatorAck: {
     method: 'POST',

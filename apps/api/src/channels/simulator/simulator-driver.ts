@@ -2,10 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import {
   SIMULATOR_OUTBOUND_PAGE_SIZE,
   type MediaType,
+  type SimulatorConversationItem,
   type SimulatorInbound,
   type SimulatorOutboundView,
 } from '@atendi/shared';
@@ -19,12 +20,13 @@ import {
   type SessionContext,
 } from '../driver';
 import type { SessionExtras } from '../manager';
-import { normalizeNumber } from '../numbers';
+import { brazilVariants, normalizeNumber } from '../numbers';
 import { savePhoneContacts, type PhoneContact } from '../phone-book';
 
 // A virtual phone for the embedded demo and the tests. It pairs through the same QR flow as a real
 // device (status qrcode, a code that changes while nobody scans, CONNECTED once "scanned"), keeps its
-// pairing in the same auth-state table as Baileys, and records what the platform sends to it.
+// pairing in the same auth-state table as Baileys, and records what the platform sends to it and what
+// its contacts write, so the phone shows both sides of each chat.
 
 type Pairing = { paired: true; number: string };
 
@@ -177,7 +179,34 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
             timestamp: new Date(),
             raw: input.mediaPath ? { mediaPath: input.mediaPath } : {},
           };
-          await ctx.emit({ type: 'message', message });
+          // The phone's chat shows it before the platform can answer it, so the two sides keep their
+          // order; a message the platform refused is taken back (a redelivery keeps the one copy).
+          const [recorded] = await db
+            .insert(simulatorMessages)
+            .values({
+              companyId: connection.companyId,
+              whatsappId,
+              providerId,
+              direction: 'in',
+              to: message.from,
+              body: message.body,
+              mediaType,
+              fileName: message.media?.fileName ?? null,
+              quotedId: input.quotedId ?? null,
+              ack: 0,
+              createdAt: message.timestamp,
+            })
+            .onConflictDoNothing({
+              target: [simulatorMessages.whatsappId, simulatorMessages.providerId],
+            })
+            .returning({ id: simulatorMessages.id });
+          try {
+            await ctx.emit({ type: 'message', message });
+          } catch (error) {
+            if (recorded)
+              await db.delete(simulatorMessages).where(eq(simulatorMessages.id, recorded.id));
+            throw error;
+          }
           return { id: providerId };
         },
 
@@ -191,6 +220,7 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
               and(
                 eq(simulatorMessages.whatsappId, whatsappId),
                 eq(simulatorMessages.providerId, id),
+                eq(simulatorMessages.direction, 'out'),
               ),
             )
             .returning();
@@ -218,8 +248,10 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
           return null;
         },
 
-        // The phone unlinks this device: the pairing is gone, as after "log out" on WhatsApp.
+        // The phone unlinks this device: the pairing is gone, as after "log out" on WhatsApp. A phone
+        // that never linked it has nothing to unlink.
         async disconnect() {
+          connected();
           clearTimer();
           state = 'stopped';
           await db.delete(whatsappAuthKeys).where(eq(whatsappAuthKeys.whatsappId, whatsappId));
@@ -320,6 +352,7 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
               and(
                 eq(simulatorMessages.whatsappId, whatsappId),
                 eq(simulatorMessages.providerId, providerId),
+                eq(simulatorMessages.direction, 'out'),
               ),
             )
             .returning({ id: simulatorMessages.id });
@@ -356,33 +389,69 @@ export const spoolMedia = async (spoolDir: string, base64: string) => {
   return file;
 };
 
-// A page of what the phone received, newest page first (pageNumber 1: the latest messages), each
-// page oldest to newest.
+// A page of the phone's messages, newest page first (pageNumber 1: the latest messages), each page
+// oldest to newest.
+const pageOf = async (db: SessionContext['db'], where: SQL | undefined, pageNumber: number) =>
+  (
+    await db
+      .select()
+      .from(simulatorMessages)
+      .where(where)
+      .orderBy(desc(simulatorMessages.id))
+      .limit(SIMULATOR_OUTBOUND_PAGE_SIZE)
+      .offset((pageNumber - 1) * SIMULATOR_OUTBOUND_PAGE_SIZE)
+  ).reverse();
+
+// What the phone received from the platform.
 export const listOutbound = async (
   db: SessionContext['db'],
   whatsappId: number,
   pageNumber = 1,
 ): Promise<SimulatorOutboundView[]> =>
   (
-    await db
-      .select()
-      .from(simulatorMessages)
-      .where(eq(simulatorMessages.whatsappId, whatsappId))
-      .orderBy(desc(simulatorMessages.id))
-      .limit(SIMULATOR_OUTBOUND_PAGE_SIZE)
-      .offset((pageNumber - 1) * SIMULATOR_OUTBOUND_PAGE_SIZE)
-  )
-    .reverse()
-    .map((row) => ({
-      id: row.providerId,
-      to: row.to,
-      body: row.body,
-      mediaType: row.mediaType,
-      fileName: row.fileName,
-      quotedId: row.quotedId,
-      ack: row.ack,
-      createdAt: row.createdAt.toISOString(),
-    }));
+    await pageOf(
+      db,
+      and(eq(simulatorMessages.whatsappId, whatsappId), eq(simulatorMessages.direction, 'out')),
+      pageNumber,
+    )
+  ).map((row) => ({
+    id: row.providerId,
+    to: row.to,
+    body: row.body,
+    mediaType: row.mediaType,
+    fileName: row.fileName,
+    quotedId: row.quotedId,
+    ack: row.ack,
+    createdAt: row.createdAt.toISOString(),
+  }));
+
+// Both sides of the phone's chats in the order they happened; with a number, the chat with that
+// contact only (under either form of a Brazilian mobile).
+export const listConversation = async (
+  db: SessionContext['db'],
+  whatsappId: number,
+  { number, pageNumber = 1 }: { number?: string; pageNumber?: number },
+): Promise<SimulatorConversationItem[]> =>
+  (
+    await pageOf(
+      db,
+      and(
+        eq(simulatorMessages.whatsappId, whatsappId),
+        number ? inArray(simulatorMessages.to, brazilVariants(number)) : undefined,
+      ),
+      pageNumber,
+    )
+  ).map((row) => ({
+    id: row.providerId,
+    direction: row.direction,
+    contact: row.to,
+    body: row.body,
+    mediaType: row.mediaType,
+    fileName: row.fileName,
+    quotedId: row.quotedId,
+    ack: row.ack,
+    createdAt: row.createdAt.toISOString(),
+  }));
 
 // Keeps the phone's history short.
 export const pruneOutbound = (db: SessionContext['db'], before: Date) =>

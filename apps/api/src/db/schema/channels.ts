@@ -52,7 +52,8 @@ export const whatsappMessageStore = pgTable(
   (t) => [primaryKey({ columns: [t.whatsappId, t.keyId] }), index().on(t.createdAt)],
 );
 
-// The simulator's virtual phone: what the platform sent to it, so a person or a test can read it.
+// The simulator's virtual phone: what the platform sent to it and what its contacts wrote to the
+// platform, so a person or a test can read the whole conversation.
 export const simulatorMessages = pgTable(
   'simulator_messages',
   {
@@ -64,6 +65,9 @@ export const simulatorMessages = pgTable(
       .notNull()
       .references(() => whatsapps.id, { onDelete: 'cascade' }),
     providerId: text().notNull(),
+    // 'out': the platform sent it to the contact; 'in': the contact wrote it to the platform.
+    direction: text().$type<'in' | 'out'>().notNull().default('out'),
+    // The contact's number (or group id): whom the platform wrote to, or who wrote.
     to: text().notNull(),
     body: text().notNull().default(''),
     mediaType: text().$type<MediaType>().notNull().default('chat'),

@@ -17,6 +17,11 @@ import { invoiceView, loadSubscriptionView } from './subscriptions.service';
 // events arriving together (Stripe sends several per payment, in no fixed order) apply one at a time.
 // Each is repeatable: a subscription keeps the time of the last event applied and ignores older ones;
 // an invoice is settled once by its id, and only its first settling moves the company's due date.
+//
+// The company's due date ("Vencimiento") and the subscription's renewal ("Se renueva el") are one date:
+// the end of the period Stripe was paid for. A paid invoice gives it (its lines' period); a payment
+// known before its period (the checkout, ahead of the subscription's events) takes it from the
+// subscription when that arrives. Only a payment with no period anywhere counts one recurrence.
 
 export const BILLING_QUEUE = 'billing.webhook';
 const MONTH_MS = 30 * 24 * 3600_000;
@@ -80,6 +85,12 @@ const invoiceSchema = z.object({
   due_date: seconds.nullish(),
   hosted_invoice_url: z.string().nullish(),
   status_transitions: z.object({ paid_at: seconds.nullish() }).partial().nullish(),
+  // What the invoice pays for; a subscription's lines carry the period they cover.
+  lines: z
+    .object({
+      data: z.array(z.object({ period: z.object({ end: seconds.nullish() }).nullish() })),
+    })
+    .nullish(),
   // Before API 2025-03-31 the subscription was a field of the invoice.
   subscription: idOf,
   parent: z
@@ -97,6 +108,8 @@ const subscriptionSchema = z.object({
   start_date: seconds.nullish(),
   cancel_at_period_end: z.boolean().nullish(),
   trial_end: seconds.nullish(),
+  // The invoice of the current period (on a renewal, made before it is paid).
+  latest_invoice: idOf,
   metadata: metadataOf,
   // Before API 2025-03-31 the period was the subscription's; now each item has its own.
   ...periodOf,
@@ -203,19 +216,35 @@ const planById = async (tx: Db, raw: string | undefined) => {
   return row?.id ?? null;
 };
 
-// Paid: the due date moves one period (SPEC §4 recurrence) from the later of itself and now, the
-// company is active, and on the plan it paid for.
-const extendCompany = async (tx: Db, company: Company, planId: number | null) => {
-  const now = new Date();
-  const base = company.dueDate && company.dueDate > now ? company.dueDate : now;
+// Paid: the company is active, on the plan it paid for, until the end of the period paid for at the
+// provider (the subscription renews then). Without that period (no event has told it yet) the due
+// date is one period (SPEC §4 recurrence) from now, when the provider's period starts too, until the
+// subscription's event brings the provider's own date (onSubscription). Days the company had left
+// before paying are not added on top: the provider charges from the payment day.
+const extendCompany = async (
+  tx: Db,
+  company: Company,
+  planId: number | null,
+  paidThrough: Date | null,
+) => {
   await tx
     .update(companies)
     .set({
-      dueDate: addMonths(base, recurrenceMonths[company.recurrence]),
+      dueDate: paidThrough ?? addMonths(new Date(), recurrenceMonths[company.recurrence]),
       status: 'active',
       planId: planId ?? company.planId,
     })
     .where(eq(companies.id, company.id));
+};
+
+// A subscription's period end, when it still lies ahead (an old period says nothing of this payment).
+const futureOrNull = (date: Date | null | undefined) => (date && date > new Date() ? date : null);
+
+// The end of the period an invoice pays for: the latest end among its lines (a proration line ends
+// with the period too).
+const invoicePeriodEnd = (invoice: z.infer<typeof invoiceSchema>) => {
+  const ends = (invoice.lines?.data ?? []).map((line) => line.period?.end ?? 0);
+  return toDate(Math.max(0, ...ends));
 };
 
 const statusRank: Record<InvoiceStatus, number> = { open: 0, expired: 1, paid: 2 };
@@ -346,7 +375,8 @@ const onCheckoutCompleted = async (
       changes,
     );
     if (settled) {
-      await extendCompany(tx, company, planId);
+      // The session carries no period: the subscription's, when its event came first.
+      await extendCompany(tx, company, planId, futureOrNull(subscription?.currentPeriodEnd));
       changes.company = true;
     }
   }
@@ -384,8 +414,22 @@ const onInvoice = async (tx: Db, company: Company, event: BillingEvent, changes:
   );
   if (!settled) return;
   const planId = (await planById(tx, details?.metadata.planId)) ?? subscription?.planId ?? null;
-  await extendCompany(tx, company, planId);
+  await extendCompany(
+    tx,
+    company,
+    planId,
+    invoicePeriodEnd(invoice) ?? futureOrNull(subscription?.currentPeriodEnd),
+  );
   changes.company = true;
+};
+
+const isPaidInvoice = async (tx: Db, paymentRef: string | null) => {
+  if (!paymentRef) return false;
+  const [row] = await tx
+    .select({ status: invoices.status })
+    .from(invoices)
+    .where(eq(invoices.paymentRef, paymentRef));
+  return row?.status === 'paid';
 };
 
 const onSubscription = async (tx: Db, company: Company, event: BillingEvent, changes: Changes) => {
@@ -429,12 +473,21 @@ const onSubscription = async (tx: Db, company: Company, event: BillingEvent, cha
   if (status !== 'active' && status !== 'trialing') return;
   const trialEnd = status === 'trialing' ? toDate(sub.trial_end) : null;
   const extendsTrial = !!trialEnd && (!company.dueDate || company.dueDate < trialEnd);
-  if (planId === company.planId && !extendsTrial) return;
+  // A period newly known whose invoice is already paid (the checkout settled it first): the due date
+  // is its end. A renewal's new period waits for its invoice to be paid (onInvoice).
+  const periodEnd = values.currentPeriodEnd;
+  const periodIsNew =
+    periodEnd !== null && existing?.currentPeriodEnd?.getTime() !== periodEnd.getTime();
+  const paidPeriodEnd =
+    !trialEnd && periodIsNew && (await isPaidInvoice(tx, sub.latest_invoice)) ? periodEnd : null;
+  const movesDueDate = !!paidPeriodEnd && company.dueDate?.getTime() !== paidPeriodEnd.getTime();
+  if (planId === company.planId && !extendsTrial && !movesDueDate) return;
   await tx
     .update(companies)
     .set({
       planId,
       ...(extendsTrial ? { dueDate: trialEnd, status: 'active' as const } : {}),
+      ...(movesDueDate ? { dueDate: paidPeriodEnd } : {}),
     })
     .where(eq(companies.id, company.id));
   changes.company = true;

@@ -16,6 +16,7 @@ import {
 import {
   makeInvoice,
   makeSubscription,
+  monthAfter,
   signature,
   startFakeStripe,
   STRIPE_KEY,
@@ -86,6 +87,8 @@ const deliver = async (...events: StripeEvent[]) => {
   await t.app.deps.jobs.process(BILLING_QUEUE);
 };
 
+const day = (date: Date | null | undefined) => date?.toISOString().slice(0, 10);
+
 const companyRow = async (id: number) =>
   (await t.db.select().from(companies).where(eq(companies.id, id)))[0];
 
@@ -114,13 +117,16 @@ const paidCheckout = (companyId: number, plan: { id: number; stripePriceId: stri
   const metadata = { companyId: String(companyId), planId: String(plan.id) };
   const customer = `cus_${companyId}_${Math.random().toString(36).slice(2, 8)}`;
   const subscription = makeSubscription({ customer, price: plan.stripePriceId, metadata });
+  const [item] = subscription.items.data;
   const invoice = makeInvoice({
     customer,
     subscription: subscription.id,
     metadata,
     amount: 3900,
     status: 'paid',
+    period: { start: item.current_period_start, end: item.current_period_end },
   });
+  subscription.latest_invoice = invoice.id;
   const session = {
     id: `cs_${invoice.id}`,
     object: 'checkout.session',
@@ -138,6 +144,8 @@ const paidCheckout = (companyId: number, plan: { id: number; stripePriceId: stri
     customer,
     subscription,
     invoice,
+    // The end of the paid period, as Stripe has it: when the subscription renews.
+    periodEnd: new Date(item.current_period_end * 1000),
     completed: stripeEvent('checkout.session.completed', session),
     created: stripeEvent('customer.subscription.created', subscription),
     invoicePaid: stripeEvent('invoice.paid', invoice),
@@ -327,9 +335,8 @@ describe('webhooks', () => {
     const after = await companyRow(company.id);
     expect(after.status).toBe('active');
     expect(after.planId).toBe(plan.id);
-    const expected = new Date(company.dueDate!);
-    expected.setMonth(expected.getMonth() + 1);
-    expect(after.dueDate!.toISOString().slice(0, 10)).toBe(expected.toISOString().slice(0, 10));
+    // A month from the payment, when Stripe's period ends (the session does not say it exactly).
+    expect(day(after.dueDate)).toBe(day(paid.periodEnd));
     expect(after.providerCustomerId).toBe(paid.customer);
 
     const overview = await inject(t.app, session, 'GET', '/subscriptions');
@@ -348,16 +355,78 @@ describe('webhooks', () => {
       );
     });
 
-    // Stripe also sends the subscription and the invoice: they complete the rows, and the invoice
-    // already settled moves nothing again.
+    // Stripe also sends the subscription and the invoice: they complete the rows and bring the
+    // period's exact end; the invoice already settled moves nothing again.
     await deliver(paid.created, paid.invoicePaid);
     const again = await companyRow(company.id);
-    expect(again.dueDate).toEqual(after.dueDate);
+    expect(again.dueDate).toEqual(paid.periodEnd);
     const rows = await inject(t.app, session, 'GET', '/subscriptions');
     expect(rows.json().invoices).toHaveLength(1);
     expect(rows.json().invoices[0].hostedInvoiceUrl).toMatch(/^https:\/\/invoice\.stripe\.test/);
     expect(rows.json().subscriptions).toHaveLength(1);
     expect(rows.json().subscriptions[0].currentPeriodEnd).not.toBeNull();
+  });
+
+  it('after a payment the due date and the renewal date are one date, in whatever order Stripe tells it', async () => {
+    const plan = await pricedPlan();
+    // What the screens read: the session's due date ("Vencimiento") and the subscription's period
+    // end ("Se renueva el").
+    const shown = async (session: Session) => {
+      const me = (await inject(t.app, session, 'GET', '/auth/me')).json();
+      const overview = (await inject(t.app, session, 'GET', '/subscriptions')).json();
+      return {
+        dueDate: me.company.dueDate as string,
+        renewsOn: overview.subscriptions[0]?.currentPeriodEnd as string | undefined,
+      };
+    };
+    const orders = [
+      ['created', 'completed', 'invoicePaid'],
+      ['completed', 'created', 'invoicePaid'],
+      ['completed', 'invoicePaid', 'created'],
+      ['invoicePaid', 'completed', 'created'],
+    ] as const;
+    for (const order of orders) {
+      // A new company's first week is still ahead when it pays.
+      const { company, session } = await payingCompany(7);
+      const paid = paidCheckout(company.id, plan);
+      for (const name of order) await deliver(paid[name]);
+      const after = await shown(session);
+      expect(after.dueDate, order.join(' → ')).toBe(paid.periodEnd.toISOString());
+      expect(after.renewsOn, order.join(' → ')).toBe(after.dueDate);
+    }
+
+    // The next month: Stripe moves the subscription's period and bills it. Until the invoice is paid
+    // the company's due date stays; once paid, both dates move to the new period's end together.
+    const { company, session } = await payingCompany(7);
+    const paid = paidCheckout(company.id, plan);
+    await deliver(paid.created, paid.completed, paid.invoicePaid);
+    const start = paid.subscription.items.data[0].current_period_end;
+    const next = makeInvoice({
+      customer: paid.customer,
+      subscription: paid.subscription.id,
+      amount: 3900,
+      status: 'open',
+      period: { start, end: monthAfter(start) },
+    });
+    const renewed = makeSubscription({
+      id: paid.subscription.id,
+      customer: paid.customer,
+      price: plan.stripePriceId,
+      periodStart: start,
+      latestInvoice: next.id,
+    });
+    const now = Math.floor(Date.now() / 1000);
+    await deliver(
+      stripeEvent('customer.subscription.updated', renewed, now + 10),
+      stripeEvent('invoice.finalized', next, now + 10),
+    );
+    expect((await shown(session)).dueDate).toBe(paid.periodEnd.toISOString());
+    await deliver(
+      stripeEvent('invoice.paid', { ...next, status: 'paid', amount_paid: 3900 }, now + 20),
+    );
+    const renewedShown = await shown(session);
+    expect(renewedShown.dueDate).toBe(new Date(monthAfter(start) * 1000).toISOString());
+    expect(renewedShown.renewsOn).toBe(renewedShown.dueDate);
   });
 
   it('a redelivered event is answered and ignored, even when both copies arrive at once', async () => {
@@ -373,10 +442,7 @@ describe('webhooks', () => {
     const later = await post(payload);
     expect(later.json()).toEqual({ received: true, duplicate: true });
 
-    const after = await companyRow(company.id);
-    const expected = new Date(company.dueDate!);
-    expected.setMonth(expected.getMonth() + 1);
-    expect(after.dueDate!.toISOString().slice(0, 10)).toBe(expected.toISOString().slice(0, 10));
+    expect((await companyRow(company.id)).dueDate).toEqual(paid.periodEnd);
   });
 
   it('the checkout and the invoice of one payment, applied at once, move the due date once', async () => {
@@ -393,10 +459,7 @@ describe('webhooks', () => {
     await t.app.deps.jobs.idle();
     await other.deps.jobs.idle();
     await t.app.deps.jobs.process(BILLING_QUEUE);
-    const after = await companyRow(company.id);
-    const expected = new Date(company.dueDate!);
-    expected.setMonth(expected.getMonth() + 1);
-    expect(after.dueDate!.toISOString().slice(0, 10)).toBe(expected.toISOString().slice(0, 10));
+    expect((await companyRow(company.id)).dueDate).toEqual(paid.periodEnd);
     const rows = await t.db.select().from(invoices).where(eq(invoices.companyId, company.id));
     expect(rows).toHaveLength(1);
   });
@@ -408,25 +471,27 @@ describe('webhooks', () => {
     const paid = paidCheckout(company.id, plan);
     await deliver(paid.created, paid.completed);
     const afterFirst = (await companyRow(company.id)).dueDate!;
+    expect(afterFirst).toEqual(paid.periodEnd);
 
     // Next month's invoice fails: it shows as open, the company is untouched.
+    const periodEnd = paid.subscription.items.data[0].current_period_end;
     const renewal = makeInvoice({
       customer: paid.customer,
       subscription: paid.subscription.id,
       amount: 3900,
       status: 'open',
+      period: { start: periodEnd, end: monthAfter(periodEnd) },
     });
     await deliver(stripeEvent('invoice.payment_failed', renewal));
     let overview = (await inject(t.app, session, 'GET', '/subscriptions')).json();
     expect(overview.invoices.find((i: { status: string }) => i.status === 'open')).toBeTruthy();
     expect((await companyRow(company.id)).dueDate).toEqual(afterFirst);
 
-    // Then it is paid (found through the subscription, the metadata is not needed): one more month.
+    // Then it is paid (found through the subscription, the metadata is not needed): to the end of
+    // the period it paid for.
     await deliver(stripeEvent('invoice.paid', { ...renewal, status: 'paid', amount_paid: 3900 }));
     const afterRenewal = (await companyRow(company.id)).dueDate!;
-    const expected = new Date(afterFirst);
-    expected.setMonth(expected.getMonth() + 1);
-    expect(afterRenewal.toISOString().slice(0, 10)).toBe(expected.toISOString().slice(0, 10));
+    expect(afterRenewal).toEqual(new Date(monthAfter(periodEnd) * 1000));
     // A failure reported late never takes a paid invoice back.
     await deliver(stripeEvent('invoice.payment_failed', renewal));
     overview = (await inject(t.app, session, 'GET', '/subscriptions')).json();

@@ -9,7 +9,11 @@ import {
 } from '@atendi/shared';
 import { AppError } from '../../platform/errors';
 import { contractRoutes } from '../../platform/contract-routes';
-import { listOutbound, spoolMedia } from '../../channels/simulator/simulator-driver';
+import {
+  listConversation,
+  listOutbound,
+  spoolMedia,
+} from '../../channels/simulator/simulator-driver';
 import {
   createWhatsapp,
   deleteWhatsapp,
@@ -85,6 +89,10 @@ export const whatsappsRoutes = async (app: FastifyInstance) => {
   route(simulator.listSimulatorOutbound, act, async (request) => {
     await simulated(request.auth.companyId, request.params.id);
     return listOutbound(db, request.params.id, request.query.pageNumber);
+  });
+  route(simulator.listSimulatorConversation, act, async (request) => {
+    await simulated(request.auth.companyId, request.params.id);
+    return listConversation(db, request.params.id, request.query);
   });
   route(simulator.simulatorAck, act, async (request) => {
     await simulated(request.auth.companyId, request.params.id);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
   SIMULATOR_OUTBOUND_PAGE_SIZE,
+  type SimulatorConversationItem,
   type SimulatorOutboundView,
   type WhatsappSessionEvent,
   type WhatsappView,
@@ -445,6 +446,65 @@ describe('sessions and the simulated phone', () => {
     expect(unknown.statusCode).toBe(400);
   });
 
+  it("shows both sides of the phone's chats in order, and one contact's chat when asked", async () => {
+    const row = await paired();
+    const ana = '5491144445555';
+    const beto = '5491166667777';
+    const conversation = async (query = '') => {
+      const res = await inject(t.app, admin, 'GET', `/simulator/${row.id}/conversation${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as SimulatorConversationItem[]).map((m) => [
+        m.direction,
+        m.contact,
+        m.body,
+      ]);
+    };
+    const write = async (from: string, body: string, id?: string) => {
+      const res = await inject(t.app, admin, 'POST', `/simulator/${row.id}/inbound`, {
+        from,
+        body,
+        ...(id ? { id } : {}),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { id: string }).id;
+    };
+
+    const first = await write(ana, 'Hola');
+    await t.app.deps.channels.send(row.id, { to: ana, body: 'Buen día, ¿en qué le ayudamos?' });
+    await write(beto, 'Soy otro cliente');
+    await write(ana, 'Quiero hacer un pedido');
+    // A redelivery of Ana's first message is the same message.
+    await write(ana, 'Hola', first);
+    await t.app.deps.channels.send(row.id, { to: ana, body: 'Claro, ¿qué necesita?' });
+
+    expect(await conversation()).toEqual([
+      ['in', ana, 'Hola'],
+      ['out', ana, 'Buen día, ¿en qué le ayudamos?'],
+      ['in', beto, 'Soy otro cliente'],
+      ['in', ana, 'Quiero hacer un pedido'],
+      ['out', ana, 'Claro, ¿qué necesita?'],
+    ]);
+    expect(await conversation(`?number=${ana}`)).toEqual([
+      ['in', ana, 'Hola'],
+      ['out', ana, 'Buen día, ¿en qué le ayudamos?'],
+      ['in', ana, 'Quiero hacer un pedido'],
+      ['out', ana, 'Claro, ¿qué necesita?'],
+    ]);
+    // What the phone received is still only the platform's side, and only that side is acked.
+    const received = (await inject(t.app, admin, 'GET', `/simulator/${row.id}/outbound`)).json();
+    expect(received.map((m: SimulatorOutboundView) => m.body)).toEqual([
+      'Buen día, ¿en qué le ayudamos?',
+      'Claro, ¿qué necesita?',
+    ]);
+    const ackOwn = await inject(t.app, admin, 'POST', `/simulator/${row.id}/ack`, {
+      id: first,
+      ack: 4,
+    });
+    expect(ackOwn.statusCode).toBe(400);
+    const bad = await inject(t.app, admin, 'GET', `/simulator/${row.id}/conversation?number=x`);
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('reports typing', async () => {
     const row = await paired();
     const res = await inject(t.app, admin, 'POST', `/simulator/${row.id}/typing`, {
@@ -471,6 +531,12 @@ describe('sessions and the simulated phone', () => {
     await expect(t.app.deps.channels.send(view.id, { to: '1', body: 'x' })).rejects.toMatchObject({
       code: 'ERR_WAPP_NOT_INITIALIZED',
     });
+    // Nor does a phone that never linked the connection unlink it: the QR stays to be scanned.
+    const unlink = await inject(t.app, admin, 'POST', `/simulator/${view.id}/disconnect`);
+    expect(unlink.statusCode).toBe(400);
+    expect(unlink.json().error).toBe('ERR_WAPP_NOT_INITIALIZED');
+    const [row] = await t.db.select().from(whatsapps).where(eq(whatsapps.id, view.id));
+    expect(row.status).toBe('qrcode');
   });
 
   it('a phone that unlinks the device leaves the connection DISCONNECTED and unpaired', async () => {

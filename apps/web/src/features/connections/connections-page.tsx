@@ -449,6 +449,10 @@ export const ConnectionsPage = () => {
         connectionId={qr.state.connectionId}
         sessionKey={qr.state.sessionKey}
         onClose={qr.close}
+        onOpenPhone={(connectionId) => {
+          qr.close();
+          phone.open(connectionId);
+        }}
       />
       <SimulatorPhoneDialog
         open={phone.state.open}

@@ -15,7 +15,11 @@ export type Connection = WhatsappView;
 export type QueueChoice = { id: number; name: string; color: string };
 
 export const connectionsKeys = {
-  outbound: (id: number) => ['connections', 'simulator-outbound', id] as const,
+  // Every chat of a simulator's phone (then one per contact number) under one prefix.
+  conversation: (id: number, number?: string) =>
+    number
+      ? (['connections', 'simulator-conversation', id, number] as const)
+      : (['connections', 'simulator-conversation', id] as const),
 };
 
 export const createConnection = (input: WhatsappInput) =>
@@ -46,8 +50,12 @@ export const simulatorInbound = (
   id: number,
   input: { from: string; name?: string; body: string },
 ) => call(simulatorContract.simulatorInbound, { params: { id }, body: input });
-export const fetchSimulatorOutbound = (id: number) =>
-  call(simulatorContract.listSimulatorOutbound, { params: { id } });
+// Both sides of the phone's chats, in order; with a number, the chat with that contact.
+export const fetchSimulatorConversation = (id: number, number?: string) =>
+  call(simulatorContract.listSimulatorConversation, {
+    params: { id },
+    query: number ? { number } : {},
+  });
 export const simulatorAck = (id: number, messageId: string, ack: number) =>
   call(simulatorContract.simulatorAck, { params: { id }, body: { id: messageId, ack } });
 export const simulatorTyping = (id: number, from: string, typing: boolean) =>

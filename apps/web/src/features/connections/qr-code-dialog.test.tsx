@@ -107,4 +107,54 @@ describe('QR code dialog', () => {
     ).toBeNull();
     expect(within(dialog).getByRole('button', { name: 'Usar el código QR' })).toBeTruthy();
   });
+
+  it('tells a simulator connection to use its simulated phone, and opens it', async () => {
+    const simulator = makeConnection({
+      id: 5,
+      name: 'Pruebas',
+      provider: 'simulator',
+      status: 'qrcode',
+      qrcode: 'atendi-simulator:5:abc',
+    });
+    stubApi({
+      'GET /whatsapp': () => jsonResponse(200, [simulator]),
+      'GET /whatsapp/5': () => jsonResponse(200, simulator),
+    });
+    const user = setupUser();
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
+
+    const row = (await screen.findByText('Pruebas')).closest('tr')!;
+    await user.click(within(row).getByRole('button', { name: 'Código QR' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Código QR · Pruebas' });
+    expect(
+      within(dialog).getByText(
+        'Esta conexión es el simulador: no se vincula con un teléfono real. Abra su teléfono simulado (el botón «Teléfono» de la conexión) y pulse «Escanear QR».',
+      ),
+    ).toBeTruthy();
+    // Nothing about a real phone's WhatsApp, nor a pairing code for a real number.
+    expect(within(dialog).queryByText(/Dispositivos vinculados/)).toBeNull();
+    expect(
+      within(dialog).queryByRole('button', { name: 'Usar un código de emparejamiento' }),
+    ).toBeNull();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Abrir el teléfono simulado' }));
+    const phone = await screen.findByRole('dialog', { name: 'Teléfono simulado · Pruebas' });
+    expect(within(phone).getByRole('button', { name: 'Escanear QR' })).toBeTruthy();
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Código QR · Pruebas' })).toBeNull(),
+    );
+  });
+
+  it('gives a real phone’s steps to other connections', async () => {
+    stubApi({
+      'GET /whatsapp': () => jsonResponse(200, [{ ...waiting, qrcode: 'a-code' }]),
+      'GET /whatsapp/2': () => jsonResponse(200, { ...waiting, qrcode: 'a-code' }),
+    });
+    const user = setupUser();
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
+
+    const dialog = await openQrDialog(user);
+    expect(within(dialog).getByText(/Dispositivos vinculados/)).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'Abrir el teléfono simulado' })).toBeNull();
+  });
 });

@@ -112,7 +112,15 @@ const PairingForm = ({
   );
 };
 
-const QrCodeBody = ({ connectionId, onClose }: { connectionId: number; onClose: () => void }) => {
+const QrCodeBody = ({
+  connectionId,
+  onClose,
+  onOpenPhone,
+}: {
+  connectionId: number;
+  onClose: () => void;
+  onOpenPhone?: (connectionId: number) => void;
+}) => {
   const { t } = useTranslation();
   // SPEC §7: GET /whatsapp/{id} reads the code waiting now; live session updates replace it.
   const detail = useConnection(connectionId);
@@ -133,6 +141,9 @@ const QrCodeBody = ({ connectionId, onClose }: { connectionId: number; onClose: 
   const name = connection?.name ?? '';
   const qrcode = connection?.qrcode ?? '';
   const pairingCode = connection?.pairingCode ?? '';
+  // The simulator is linked from its own virtual phone (the connection's "Teléfono" button), not
+  // from a real one: its codes come with those instructions instead.
+  const isSimulator = connection?.provider === 'simulator';
 
   let content;
   if (isAskingPhone) {
@@ -151,7 +162,11 @@ const QrCodeBody = ({ connectionId, onClose }: { connectionId: number; onClose: 
             color: 'text.secondary',
           }}
         >
-          {t('connections.qr.pairingInstructions')}
+          {t(
+            isSimulator
+              ? 'connections.qr.simulatorPairingInstructions'
+              : 'connections.qr.pairingInstructions',
+          )}
         </Typography>
         <Typography
           data-testid="pairing-code"
@@ -176,7 +191,7 @@ const QrCodeBody = ({ connectionId, onClose }: { connectionId: number; onClose: 
             color: 'text.secondary',
           }}
         >
-          {t('connections.qr.instructions')}
+          {t(isSimulator ? 'connections.qr.simulatorInstructions' : 'connections.qr.instructions')}
         </Typography>
         <Box sx={{ p: 2, bgcolor: '#fff', borderRadius: 1, lineHeight: 0 }}>
           <QRCodeSVG value={qrcode} size={QR_CODE_SIZE} title={t('connections.qr.codeLabel')} />
@@ -223,6 +238,14 @@ const QrCodeBody = ({ connectionId, onClose }: { connectionId: number; onClose: 
       <DialogActions sx={{ justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
         {isAskingPhone ? (
           <span />
+        ) : isSimulator ? (
+          onOpenPhone ? (
+            <Button variant="contained" onClick={() => onOpenPhone(connectionId)}>
+              {t('connections.qr.openSimulatorPhone')}
+            </Button>
+          ) : (
+            <span />
+          )
         ) : pairingCode ? (
           <Button onClick={() => backToQr.mutate()} disabled={backToQr.isPending}>
             {t('connections.qr.useQrInstead')}
@@ -243,15 +266,23 @@ export const QrCodeDialog = ({
   connectionId,
   sessionKey,
   onClose,
+  onOpenPhone,
 }: {
   open: boolean;
   connectionId: number | null;
   sessionKey: number;
   onClose: () => void;
+  // A simulator connection: opens its virtual phone, which scans the code.
+  onOpenPhone?: (connectionId: number) => void;
 }) => (
   <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth scroll="body">
     {connectionId !== null && (
-      <QrCodeBody key={sessionKey} connectionId={connectionId} onClose={onClose} />
+      <QrCodeBody
+        key={sessionKey}
+        connectionId={connectionId}
+        onClose={onClose}
+        onOpenPhone={onOpenPhone}
+      />
     )}
   </Dialog>
 );

@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { SimulatorOutboundView } from '@atendi/shared';
+import type { SimulatorConversationItem } from '@atendi/shared';
 import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
 import { fill, setupUser, type User } from '../../test/user-event';
+import type { Connection } from './connections.api';
 import { bodyOf, makeConnection, receiveSession, sessionOf } from './connections.fixtures';
 import { ConnectionsPage } from './connections-page';
 
@@ -15,9 +16,10 @@ const simulator = makeConnection({
   qrcode: 'atendi-simulator:5:abc',
 });
 
-const reply: SimulatorOutboundView = {
+const reply: SimulatorConversationItem = {
   id: 'OUT1',
-  to: '5215511112222',
+  direction: 'out',
+  contact: '5215511112222',
   body: 'Hola, ¿en qué le ayudamos?',
   mediaType: 'chat',
   fileName: null,
@@ -28,19 +30,41 @@ const reply: SimulatorOutboundView = {
 
 type Post = { path: string; body?: Record<string, unknown> };
 
-// The simulator routes; outbound lists the platform's reply once a contact has written.
-const stubSimulator = (connection = simulator) => {
+// The simulator routes; the conversation holds what each contact wrote, each answered by the
+// platform's reply, and the chat of one number when asked for it.
+const stubSimulator = (connection = simulator, others: Connection[] = []) => {
   const posts: Post[] = [];
-  const reads = { outbound: 0 };
+  const reads = { conversation: 0, numbers: [] as (string | null)[] };
   const record = (path: string, answer: () => Response) => (init: RequestInit) => {
     posts.push({ path, body: init.body ? bodyOf(init) : undefined });
     return answer();
   };
   stubApi({
-    'GET /whatsapp': () => jsonResponse(200, [connection]),
-    'GET /simulator/5/outbound': () => {
-      reads.outbound += 1;
-      return jsonResponse(200, posts.some((post) => post.path === 'inbound') ? [reply] : []);
+    'GET /whatsapp': () => jsonResponse(200, [connection, ...others]),
+    'GET /simulator/5/conversation': ({ url }) => {
+      reads.conversation += 1;
+      const number = url.searchParams.get('number');
+      reads.numbers.push(number);
+      const chat = posts
+        .filter((post) => post.path === 'inbound')
+        .flatMap((post, i): SimulatorConversationItem[] => {
+          const contact = String(post.body?.from);
+          return [
+            {
+              ...reply,
+              id: `IN${i}`,
+              direction: 'in',
+              contact,
+              body: String(post.body?.body),
+              ack: 0,
+            },
+            { ...reply, id: i === 0 ? 'OUT1' : `OUT${i + 1}`, contact },
+          ];
+        });
+      return jsonResponse(
+        200,
+        chat.filter((message) => !number || message.contact === number),
+      );
     },
     'POST /simulator/5/scan': record('scan', () => jsonResponse(200, { status: 'CONNECTED' })),
     'POST /simulator/5/inbound': record('inbound', () => jsonResponse(200, { id: 'SIM1' })),
@@ -62,9 +86,7 @@ describe('simulator phone panel', () => {
     renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     const panel = await openPhone(user);
-    expect(
-      await within(panel).findByText('La plataforma aún no envió mensajes por esta conexión.'),
-    ).toBeTruthy();
+    expect(await within(panel).findByText('Aún no hay mensajes en esta conexión.')).toBeTruthy();
     await user.click(within(panel).getByRole('button', { name: 'Escanear QR' }));
     expect(await screen.findByText('QR escaneado.')).toBeTruthy();
     expect(posts.map((post) => post.path)).toEqual(['scan']);
@@ -76,14 +98,14 @@ describe('simulator phone panel', () => {
     expect(scan.hasAttribute('disabled')).toBe(true);
   });
 
-  it('writes as a contact and acknowledges what the phone received', async () => {
+  it('writes as a contact and shows the whole chat with it, acking what the phone received', async () => {
     const { posts, reads } = stubSimulator({ ...simulator, status: 'CONNECTED', qrcode: '' });
     const user = setupUser();
     renderPage(<ConnectionsPage />, '/connections', makeAuth());
 
     const panel = await openPhone(user);
-    await within(panel).findByText('La plataforma aún no envió mensajes por esta conexión.');
-    const readsBefore = reads.outbound;
+    await within(panel).findByText('Aún no hay mensajes en esta conexión.');
+    const readsBefore = reads.conversation;
     await fill(user, within(panel).getByLabelText('Número del contacto'), '5215511112222');
     await fill(user, within(panel).getByLabelText('Nombre del contacto'), 'Lucía');
     await fill(user, within(panel).getByLabelText('Mensaje'), 'Hola, quiero un pedido');
@@ -96,15 +118,96 @@ describe('simulator phone panel', () => {
       },
     ]);
 
-    // The platform's answer shows up in the phone, read again after the send.
-    expect(await within(panel).findByText('Hola, ¿en qué le ayudamos?')).toBeTruthy();
-    expect(reads.outbound).toBeGreaterThan(readsBefore);
-    expect(within(panel).getByText(/Para 5215511112222 · Enviado/)).toBeTruthy();
+    // The chat with that contact: what it wrote, then the platform's answer, read again after the
+    // send.
+    const chat = within(
+      await within(panel).findByRole('list', { name: 'Conversación con 5215511112222' }),
+    );
+    await waitFor(() =>
+      expect(
+        chat
+          .getAllByRole('listitem')
+          .map((item) => [item.dataset.direction, item.querySelector('span')?.textContent]),
+      ).toEqual([
+        ['in', 'Hola, quiero un pedido'],
+        ['out', 'Hola, ¿en qué le ayudamos?'],
+      ]),
+    );
+    expect(reads.conversation).toBeGreaterThan(readsBefore);
+    expect(reads.numbers).toContain('5215511112222');
+    expect(chat.getByText(/De 5215511112222/)).toBeTruthy();
+    expect(chat.getByText(/Para 5215511112222 · Enviado/)).toBeTruthy();
+    // Only what the platform sent can be acked by the phone.
+    expect(
+      chat.queryByRole('button', { name: 'Marcar como leído: Hola, quiero un pedido' }),
+    ).toBeNull();
     await user.click(
       within(panel).getByRole('button', {
         name: 'Marcar como leído: Hola, ¿en qué le ayudamos?',
       }),
     );
     await waitFor(() => expect(posts[1]).toEqual({ path: 'ack', body: { id: 'OUT1', ack: 4 } }));
+  });
+
+  it('remembers the contact it writes as, per connection, when closed and opened again', async () => {
+    const other = makeConnection({
+      id: 6,
+      name: 'Otra',
+      provider: 'simulator',
+      status: 'CONNECTED',
+    });
+    stubSimulator({ ...simulator, status: 'CONNECTED', qrcode: '' }, [other]);
+    const user = setupUser();
+    const { unmount } = renderPage(<ConnectionsPage />, '/connections', makeAuth());
+
+    let panel = await openPhone(user);
+    await fill(user, within(panel).getByLabelText('Número del contacto'), '5215511112222');
+    await fill(user, within(panel).getByLabelText('Nombre del contacto'), 'Lucía');
+    await user.click(within(panel).getByRole('button', { name: 'Cerrar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    panel = await openPhone(user);
+    expect((within(panel).getByLabelText('Número del contacto') as HTMLInputElement).value).toBe(
+      '5215511112222',
+    );
+    expect((within(panel).getByLabelText('Nombre del contacto') as HTMLInputElement).value).toBe(
+      'Lucía',
+    );
+    await user.click(within(panel).getByRole('button', { name: 'Cerrar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    // Another connection's phone has its own contact.
+    const otherRow = (await screen.findByText('Otra')).closest('tr')!;
+    await user.click(within(otherRow).getByRole('button', { name: 'Teléfono' }));
+    const otherPanel = await screen.findByRole('dialog', { name: 'Teléfono simulado · Otra' });
+    expect(
+      (within(otherPanel).getByLabelText('Número del contacto') as HTMLInputElement).value,
+    ).toBe('');
+
+    // And a new visit to the page (a reload) still has it.
+    unmount();
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
+    panel = await openPhone(user);
+    expect((within(panel).getByLabelText('Número del contacto') as HTMLInputElement).value).toBe(
+      '5215511112222',
+    );
+  });
+
+  it('offers to disconnect the phone only once it is connected', async () => {
+    stubSimulator();
+    const user = setupUser();
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
+
+    const panel = await openPhone(user);
+    expect(within(panel).getByRole('button', { name: 'Escanear QR' })).toBeTruthy();
+    expect(within(panel).queryByRole('button', { name: 'Desconectar teléfono' })).toBeNull();
+
+    await receiveSession(sessionOf(simulator, { status: 'CONNECTED', qrcode: '' }));
+    expect(await within(panel).findByRole('button', { name: 'Desconectar teléfono' })).toBeTruthy();
+
+    await receiveSession(sessionOf(simulator, { status: 'DISCONNECTED', qrcode: '' }));
+    await waitFor(() =>
+      expect(within(panel).queryByRole('button', { name: 'Desconectar teléfono' })).toBeNull(),
+    );
   });
 });

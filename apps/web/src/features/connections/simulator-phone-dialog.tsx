@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   Alert,
   Box,
@@ -26,19 +26,21 @@ import QrCodeScannerIcon from '@mui/icons-material/QrCodeScanner';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import PhonelinkOffIcon from '@mui/icons-material/PhonelinkOff';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SimulatorOutboundView } from '@atendi/shared';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { SimulatorConversationItem } from '@atendi/shared';
 import { useForm, useWatch } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { errorText, toastError } from '../../api/toasts';
 import { registerMui } from '../../lib/forms';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { readStorage, storageKeys, writeStorage } from '../../lib/storage';
 import { useConnections } from '../../api/queries/connections';
 import { ConnectionStatusLabel, formatLastUpdate } from './connection-status';
 import {
   connectionsKeys,
-  fetchSimulatorOutbound,
+  fetchSimulatorConversation,
   simulatorAck,
   simulatorDisconnect,
   simulatorInbound,
@@ -46,8 +48,8 @@ import {
   simulatorTyping,
 } from './connections.api';
 
-// The outbound list follows the platform's sends while the panel is open.
-const OUTBOUND_REFRESH_MS = 2000;
+// The conversation follows the platform's sends while the panel is open.
+const CONVERSATION_REFRESH_MS = 2000;
 // Message acks the virtual phone can report (SPEC §4 Message ack).
 const DELIVERED = 3;
 const READ = 4;
@@ -65,6 +67,31 @@ const inboundSchema = z.object({
 });
 type InboundValues = z.infer<typeof inboundSchema>;
 
+// The contact the phone writes as is kept per connection, so the panel opens again as that contact.
+type RememberedContact = { from: string; name: string };
+const readContacts = (): Record<string, RememberedContact> => {
+  try {
+    const parsed: unknown = JSON.parse(readStorage(storageKeys.simulatorContacts) ?? '{}');
+    return parsed && typeof parsed === 'object'
+      ? (parsed as Record<string, RememberedContact>)
+      : {};
+  } catch {
+    return {};
+  }
+};
+const rememberedContact = (connectionId: number): RememberedContact => {
+  const saved = readContacts()[connectionId];
+  return {
+    from: typeof saved?.from === 'string' ? saved.from : '',
+    name: typeof saved?.name === 'string' ? saved.name : '',
+  };
+};
+const rememberContact = (connectionId: number, contact: RememberedContact) =>
+  writeStorage(
+    storageKeys.simulatorContacts,
+    JSON.stringify({ ...readContacts(), [connectionId]: contact }),
+  );
+
 // A virtual-phone action: then shows what the platform sent since (failures toast on their own).
 const useSimulatorAction = <T,>(
   connectionId: number,
@@ -80,63 +107,81 @@ const useSimulatorAction = <T,>(
       if (doneKey) toast.success(t(doneKey));
     },
     onSettled: () =>
-      queryClient.invalidateQueries({ queryKey: connectionsKeys.outbound(connectionId) }),
+      queryClient.invalidateQueries({ queryKey: connectionsKeys.conversation(connectionId) }),
   });
 };
 
-const OutboundItem = ({
+// One message of the chat: the contact's own on the right, the platform's on the left with the acks
+// the phone can report for it.
+const ConversationItem = ({
   message,
   isBusy,
   onAck,
 }: {
-  message: SimulatorOutboundView;
+  message: SimulatorConversationItem;
   isBusy: boolean;
   onAck: (ack: number) => void;
 }) => {
   const { t } = useTranslation();
   const text = message.body || message.fileName || t('connections.simulator.media');
+  const date = formatLastUpdate(message.createdAt);
+  const fromContact = message.direction === 'in';
   return (
     <ListItem
-      divider
+      data-direction={message.direction}
       secondaryAction={
-        <Stack direction="row" spacing={0.5}>
-          <Tooltip title={t('connections.simulator.markDelivered')}>
-            <span>
-              <IconButton
-                size="small"
-                aria-label={t('connections.simulator.markDeliveredOf', { body: text })}
-                disabled={isBusy || message.ack >= DELIVERED}
-                onClick={() => onAck(DELIVERED)}
-              >
-                <DoneAllIcon fontSize="small" />
-              </IconButton>
-            </span>
-          </Tooltip>
-          <Tooltip title={t('connections.simulator.markRead')}>
-            <span>
-              <IconButton
-                size="small"
-                aria-label={t('connections.simulator.markReadOf', { body: text })}
-                disabled={isBusy || message.ack >= READ}
-                onClick={() => onAck(READ)}
-              >
-                <MarkEmailReadIcon fontSize="small" />
-              </IconButton>
-            </span>
-          </Tooltip>
-        </Stack>
+        fromContact ? undefined : (
+          <Stack direction="row" spacing={0.5}>
+            <Tooltip title={t('connections.simulator.markDelivered')}>
+              <span>
+                <IconButton
+                  size="small"
+                  aria-label={t('connections.simulator.markDeliveredOf', { body: text })}
+                  disabled={isBusy || message.ack >= DELIVERED}
+                  onClick={() => onAck(DELIVERED)}
+                >
+                  <DoneAllIcon fontSize="small" />
+                </IconButton>
+              </span>
+            </Tooltip>
+            <Tooltip title={t('connections.simulator.markRead')}>
+              <span>
+                <IconButton
+                  size="small"
+                  aria-label={t('connections.simulator.markReadOf', { body: text })}
+                  disabled={isBusy || message.ack >= READ}
+                  onClick={() => onAck(READ)}
+                >
+                  <MarkEmailReadIcon fontSize="small" />
+                </IconButton>
+              </span>
+            </Tooltip>
+          </Stack>
+        )
       }
-      sx={{ pr: 11 }}
+      sx={{
+        my: 0.5,
+        borderRadius: 1,
+        width: 'auto',
+        maxWidth: '90%',
+        ...(fromContact
+          ? { ml: 'auto', bgcolor: 'action.selected', textAlign: 'right' }
+          : { mr: 'auto', bgcolor: 'action.hover', pr: 11 }),
+      }}
     >
       <ListItemText
         primary={text}
-        secondary={t('connections.simulator.outboundMeta', {
-          to: message.to,
-          ack: t(`connections.simulator.acks.${message.ack}`, {
-            defaultValue: String(message.ack),
-          }),
-          date: formatLastUpdate(message.createdAt),
-        })}
+        secondary={
+          fromContact
+            ? t('connections.simulator.inboundMeta', { from: message.contact, date })
+            : t('connections.simulator.outboundMeta', {
+                to: message.contact,
+                ack: t(`connections.simulator.acks.${message.ack}`, {
+                  defaultValue: String(message.ack),
+                }),
+                date,
+              })
+        }
         slotProps={{ primary: { sx: { overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' } } }}
       />
     </ListItem>
@@ -154,13 +199,6 @@ const SimulatorPhoneBody = ({
   const queryClient = useQueryClient();
   const connection = useConnections().data?.find((row) => row.id === connectionId);
   const status = connection?.status;
-  const outbound = useQuery({
-    queryKey: connectionsKeys.outbound(connectionId),
-    queryFn: () => fetchSimulatorOutbound(connectionId),
-    refetchInterval: OUTBOUND_REFRESH_MS,
-    staleTime: 0,
-    meta: { silent: true },
-  });
   const {
     register,
     control,
@@ -169,13 +207,30 @@ const SimulatorPhoneBody = ({
     formState: { errors, isSubmitting },
   } = useForm<InboundValues>({
     resolver: zodResolver(inboundSchema),
-    defaultValues: { from: '', name: '', body: '' },
+    defaultValues: { ...rememberedContact(connectionId), body: '' },
   });
-  const from = useWatch({ control, name: 'from' }).trim();
+  const typedFrom = useWatch({ control, name: 'from' });
+  const typedName = useWatch({ control, name: 'name' });
+  const from = typedFrom.trim();
+  // The chat with the contact the phone writes as (every chat while no number is typed).
+  const settledFrom = useDebouncedValue(from);
+  const chatWith = phoneRule.test(settledFrom) ? settledFrom : undefined;
+  const conversation = useQuery({
+    queryKey: connectionsKeys.conversation(connectionId, chatWith),
+    queryFn: () => fetchSimulatorConversation(connectionId, chatWith),
+    refetchInterval: CONVERSATION_REFRESH_MS,
+    staleTime: 0,
+    placeholderData: keepPreviousData,
+    meta: { silent: true },
+  });
+  useEffect(
+    () => rememberContact(connectionId, { from: typedFrom, name: typedName }),
+    [connectionId, typedFrom, typedName],
+  );
 
   const [isTyping, setTyping] = useState(false);
-  const refreshOutbound = () =>
-    queryClient.invalidateQueries({ queryKey: connectionsKeys.outbound(connectionId) });
+  const refreshConversation = () =>
+    queryClient.invalidateQueries({ queryKey: connectionsKeys.conversation(connectionId) });
 
   const scan = useSimulatorAction(connectionId, () => simulatorScan(connectionId), {
     doneKey: 'connections.simulator.scanned',
@@ -204,7 +259,7 @@ const SimulatorPhoneBody = ({
     } catch (error) {
       toastError(error);
     } finally {
-      void refreshOutbound();
+      void refreshConversation();
     }
   };
 
@@ -214,7 +269,10 @@ const SimulatorPhoneBody = ({
   };
 
   const canScan = status === 'qrcode' || status === 'PAIRING';
-  const messages = outbound.data ?? [];
+  const messages = conversation.data ?? [];
+  const conversationTitle = chatWith
+    ? t('connections.simulator.conversationWith', { number: chatWith })
+    : t('connections.simulator.conversation');
 
   return (
     <>
@@ -255,14 +313,17 @@ const SimulatorPhoneBody = ({
                 </Button>
               </span>
             </Tooltip>
-            <Button
-              color="error"
-              startIcon={<PhonelinkOffIcon />}
-              disabled={disconnect.isPending}
-              onClick={() => disconnect.mutate(undefined)}
-            >
-              {t('connections.simulator.disconnect')}
-            </Button>
+            {/* Only a linked phone can unlink itself. */}
+            {status === 'CONNECTED' && (
+              <Button
+                color="error"
+                startIcon={<PhonelinkOffIcon />}
+                disabled={disconnect.isPending}
+                onClick={() => disconnect.mutate(undefined)}
+              >
+                {t('connections.simulator.disconnect')}
+              </Button>
+            )}
           </Stack>
 
           <Divider />
@@ -347,20 +408,20 @@ const SimulatorPhoneBody = ({
               }}
             >
               <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600, flexGrow: 1 }}>
-                {t('connections.simulator.outboundTitle')}
+                {conversationTitle}
               </Typography>
               <Tooltip title={t('connections.simulator.refresh')}>
                 <IconButton
                   aria-label={t('connections.simulator.refresh')}
-                  onClick={() => void refreshOutbound()}
+                  onClick={() => void refreshConversation()}
                 >
                   <RefreshIcon fontSize="small" />
                 </IconButton>
               </Tooltip>
             </Stack>
-            {outbound.isError && messages.length === 0 ? (
-              <Alert severity="warning">{errorText(outbound.error)}</Alert>
-            ) : outbound.isPending ? (
+            {conversation.isError && messages.length === 0 ? (
+              <Alert severity="warning">{errorText(conversation.error)}</Alert>
+            ) : conversation.isPending ? (
               <Box sx={{ display: 'grid', placeItems: 'center', py: 2 }}>
                 <CircularProgress size={24} aria-label={t('app.loading')} />
               </Box>
@@ -371,12 +432,19 @@ const SimulatorPhoneBody = ({
                   color: 'text.secondary',
                 }}
               >
-                {t('connections.simulator.noOutbound')}
+                {chatWith
+                  ? t('connections.simulator.noConversationWith', { number: chatWith })
+                  : t('connections.simulator.noConversation')}
               </Typography>
             ) : (
-              <List dense disablePadding aria-label={t('connections.simulator.outboundTitle')}>
+              <List
+                dense
+                disablePadding
+                aria-label={conversationTitle}
+                sx={{ display: 'flex', flexDirection: 'column' }}
+              >
                 {messages.map((message) => (
-                  <OutboundItem
+                  <ConversationItem
                     key={message.id}
                     message={message}
                     isBusy={ack.isPending}

@@ -35,6 +35,10 @@ const legacy = makePlan({ id: 3, name: 'Legacy', value: 19.9, stripePriceId: nul
 
 type Routes = Parameters<typeof stubApi>[0];
 
+// A company on a plan that is not for sale (none of the cards is its current plan).
+const auth = (overrides: Parameters<typeof makeAuth>[0] = {}) =>
+  makeAuth({ plan: { id: 99, name: 'Trial' }, ...overrides });
+
 const stubPlans = (routes: Routes = {}) =>
   stubApi({
     'GET /plans/list': () => jsonResponse(200, [basic, plus, legacy]),
@@ -79,7 +83,7 @@ const activeStep = (dialog: ReturnType<typeof within>) =>
 describe('subscribe page', () => {
   it('shows each plan with its monthly price and what it includes', async () => {
     stubPlans();
-    renderPage(<SubscribePage />, '/subscribe', makeAuth());
+    renderPage(<SubscribePage />, '/subscribe', auth());
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Elija su plan' })).toBeTruthy();
     const basicCard = await card('Basic');
@@ -114,13 +118,85 @@ describe('subscribe page', () => {
     expect(
       (legacyCard.getByRole('button', { name: 'Suscribirse' }) as HTMLButtonElement).disabled,
     ).toBe(true);
-    expect(legacyCard.getByText('No disponible para pago en línea.')).toBeTruthy();
+    // The company is told why and whom to ask; no link to the platform's settings.
+    expect(
+      legacyCard.getByText(
+        'El pago en línea de este plan aún no está habilitado. Contacte al administrador de la plataforma para contratarlo.',
+      ),
+    ).toBeTruthy();
+    expect(legacyCard.queryByRole('link')).toBeNull();
+    expect(basicCard.queryByText(/aún no está habilitado/)).toBeNull();
+  });
+
+  it('tells a super user that a plan has no price yet and where to sync it', async () => {
+    stubPlans();
+    renderPage(<SubscribePage />, '/subscribe', auth({ user: { super: true } }));
+
+    const legacyCard = await card('Legacy');
+    expect(
+      legacyCard.getByText(
+        'Este plan aún no tiene precio en Stripe: las empresas no pueden pagarlo en línea.',
+      ),
+    ).toBeTruthy();
+    expect(
+      legacyCard.getByRole('link', { name: 'Sincronizar precios en Planes' }).getAttribute('href'),
+    ).toBe('/settings?tab=plans');
+    expect((await card('Plus')).queryByRole('link')).toBeNull();
+  });
+
+  it('marks the plan the company is on, and paying it keeps that plan rather than subscribing anew', async () => {
+    stubPlans();
+    const user = setupUser();
+    renderPage(<SubscribePage />, '/subscribe', auth({ plan: { id: basic.id, name: 'Basic' } }));
+
+    const basicCard = await card('Basic');
+    expect(basicCard.getByText('Plan actual')).toBeTruthy();
+    expect(basicCard.queryByRole('button', { name: 'Suscribirse' })).toBeNull();
+    const pay = basicCard.getByRole('button', { name: 'Pagar mi plan actual' });
+    await waitFor(() => expect((pay as HTMLButtonElement).disabled).toBe(false));
+    // Only that one card is marked.
+    for (const name of ['Plus', 'Legacy']) {
+      const other = await card(name);
+      expect(other.queryByText('Plan actual')).toBeNull();
+      expect(other.getByRole('button', { name: 'Suscribirse' })).toBeTruthy();
+    }
+
+    await user.click(pay);
+    const dialog = within(await screen.findByRole('dialog', { name: 'Contratar plan' }));
+    await fillBilling(user, dialog);
+    await user.click(dialog.getByRole('button', { name: 'Siguiente' }));
+    expect(
+      ((await dialog.findByRole('radio', { name: 'Basic · $39/mes' })) as HTMLInputElement).checked,
+    ).toBe(true);
+  });
+
+  it('with a live subscription, its plan is marked and leads to it instead of a second payment', async () => {
+    stubPlans({
+      'GET /subscriptions': () =>
+        subscriptionsOverview({
+          subscriptions: [makeSubscription({ plan: { id: plus.id, name: 'Plus' } })],
+        }),
+    });
+    // The session still names the plan it had before paying for another.
+    renderPage(<SubscribePage />, '/subscribe', auth({ plan: { id: basic.id, name: 'Basic' } }));
+
+    const plusCard = await card('Plus');
+    await waitFor(() => expect(plusCard.getByText('Plan actual')).toBeTruthy());
+    expect(plusCard.queryByRole('button')).toBeNull();
+    expect(plusCard.getByRole('link', { name: 'Ver mi suscripción' }).getAttribute('href')).toBe(
+      '/subscriptions',
+    );
+    const basicCard = await card('Basic');
+    expect(basicCard.queryByText('Plan actual')).toBeNull();
+    expect(
+      (basicCard.getByRole('button', { name: 'Suscribirse' }) as HTMLButtonElement).disabled,
+    ).toBe(true);
   });
 
   it('refuses Next until the billing details are valid, each field naming its problem', async () => {
     stubPlans();
     const user = setupUser();
-    renderPage(<SubscribePage />, '/subscribe', makeAuth());
+    renderPage(<SubscribePage />, '/subscribe', auth());
 
     const dialog = await openCheckout(user, 'Basic');
     expect(activeStep(dialog)).toBe('Datos');
@@ -153,7 +229,7 @@ describe('subscribe page', () => {
       },
     });
     const user = setupUser();
-    renderPage(<SubscribePage />, '/subscribe', makeAuth());
+    renderPage(<SubscribePage />, '/subscribe', auth());
 
     const dialog = await openCheckout(user, 'Basic');
     await fillBilling(user, dialog);
@@ -216,7 +292,7 @@ describe('subscribe page', () => {
       jsonResponse(502, { error: 'ERR_PAYMENT_PROVIDER', message: 'Stripe is down' });
     stubPlans({ 'POST /subscriptions/checkout': () => answer() });
     const user = setupUser();
-    renderPage(<SubscribePage />, '/subscribe', makeAuth());
+    renderPage(<SubscribePage />, '/subscribe', auth());
 
     const dialog = await openCheckout(user, 'Plus');
     await fillBilling(user, dialog);
@@ -243,7 +319,7 @@ describe('subscribe page', () => {
 
   it('shows plans to non-admins with the buttons disabled and the reason', async () => {
     stubPlans();
-    renderPage(<SubscribePage />, '/subscribe', makeAuth({ user: { profile: 'user' } }));
+    renderPage(<SubscribePage />, '/subscribe', auth({ user: { profile: 'user' } }));
 
     expect(
       await screen.findByText('Solo un administrador de la empresa puede contratar un plan.'),
@@ -257,7 +333,7 @@ describe('subscribe page', () => {
   it('disables every plan when the server takes no payments or a subscription is current', async () => {
     let overview = () => subscriptionsOverview({ paymentsConfigured: false });
     stubPlans({ 'GET /subscriptions': () => overview() });
-    const { unmount } = renderPage(<SubscribePage />, '/subscribe', makeAuth());
+    const { unmount } = renderPage(<SubscribePage />, '/subscribe', auth());
 
     expect((await screen.findByTestId('payments-not-configured')).textContent).toContain(
       'Los pagos no están configurados en este servidor.',
@@ -267,7 +343,7 @@ describe('subscribe page', () => {
     unmount();
 
     overview = () => subscriptionsOverview({ subscriptions: [makeSubscription()] });
-    renderPage(<SubscribePage />, '/subscribe', makeAuth());
+    renderPage(<SubscribePage />, '/subscribe', auth());
     expect(await screen.findByText('Su empresa ya tiene una suscripción vigente.')).toBeTruthy();
     const again = (await card('Plus')).getByRole('button', { name: 'Suscribirse' });
     expect((again as HTMLButtonElement).disabled).toBe(true);

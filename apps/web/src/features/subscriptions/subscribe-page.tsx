@@ -5,6 +5,7 @@ import {
   Card,
   CardActions,
   CardContent,
+  Chip,
   Grid,
   List,
   ListItem,
@@ -24,6 +25,7 @@ import { formatBytes } from '../../lib/bytes';
 import { CheckoutDialog } from './checkout-dialog';
 import { usePublicPlans } from '../../api/queries/plans';
 import { formatMoney } from '../../lib/money';
+import { useCurrentSession } from '../../api/session';
 import { planFlags, planLimits } from './plan-format';
 import {
   isPurchasable,
@@ -52,12 +54,36 @@ const FeatureLine = ({ included, text }: { included: boolean; text: string }) =>
   );
 };
 
+// A plan without a price: the company is told whom to ask; a super user, where to give it one.
+const NotPurchasableHint = () => {
+  const { t } = useTranslation();
+  const { user } = useCurrentSession();
+  return (
+    <Stack spacing={0.5} sx={{ mt: 1, alignItems: 'center', textAlign: 'center' }}>
+      <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+        {t(user.super ? 'subscribe.notPurchasableSuper' : 'subscribe.notPurchasable')}
+      </Typography>
+      {user.super && (
+        <Button size="small" component={RouterLink} to="/settings?tab=plans">
+          {t('subscribe.syncPrices')}
+        </Button>
+      )}
+    </Stack>
+  );
+};
+
+// How a card stands to the company: the plan of its live subscription (nothing to pay: it renews by
+// itself), the plan it is on without one (paying keeps it), or another plan.
+type Standing = 'subscribed' | 'current' | 'other';
+
 const PlanCard = ({
   plan,
+  standing,
   canBuy,
   onSubscribe,
 }: {
   plan: PlanView;
+  standing: Standing;
   // False when nobody may buy now (payments off, not an admin, already subscribed).
   canBuy: boolean;
   onSubscribe: () => void;
@@ -65,6 +91,7 @@ const PlanCard = ({
   const { t, i18n } = useTranslation();
   const titleId = useId();
   const purchasable = isPurchasable(plan);
+  const isCurrent = standing !== 'other';
   // A limit of 0 means unlimited.
   const limitText = (limit: (typeof planLimits)[number]) =>
     plan[limit] > 0
@@ -76,12 +103,25 @@ const PlanCard = ({
       variant="outlined"
       component="section"
       aria-labelledby={titleId}
-      sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}
+      data-current={isCurrent || undefined}
+      sx={{
+        height: '100%',
+        display: 'flex',
+        flexDirection: 'column',
+        ...(isCurrent && { borderColor: 'primary.main', borderWidth: 2 }),
+      }}
     >
       <CardContent sx={{ flexGrow: 1 }}>
-        <Typography id={titleId} variant="h6" component="h2">
-          {plan.name}
-        </Typography>
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}
+        >
+          <Typography id={titleId} variant="h6" component="h2">
+            {plan.name}
+          </Typography>
+          {isCurrent && <Chip size="small" color="primary" label={t('subscribe.currentPlan')} />}
+        </Stack>
         <Typography variant="h4" component="p" sx={{ my: 1 }}>
           {t('subscribe.perMonth', { price: formatMoney(plan.value, i18n.language) })}
         </Typography>
@@ -105,21 +145,17 @@ const PlanCard = ({
         </List>
       </CardContent>
       <CardActions sx={{ flexDirection: 'column', alignItems: 'stretch', px: 2, pb: 2 }}>
-        <Button variant="contained" disabled={!canBuy || !purchasable} onClick={onSubscribe}>
-          {t('subscribe.subscribe')}
-        </Button>
-        {!purchasable && (
-          <Typography
-            variant="caption"
-            sx={{
-              color: 'text.secondary',
-              mt: 1,
-              textAlign: 'center',
-            }}
-          >
-            {t('subscribe.notPurchasable')}
-          </Typography>
+        {standing === 'subscribed' ? (
+          // Already paid for and renewing: nothing here starts a second subscription to it.
+          <Button variant="outlined" component={RouterLink} to="/subscriptions">
+            {t('subscribe.viewSubscription')}
+          </Button>
+        ) : (
+          <Button variant="contained" disabled={!canBuy || !purchasable} onClick={onSubscribe}>
+            {t(standing === 'current' ? 'subscribe.payCurrent' : 'subscribe.subscribe')}
+          </Button>
         )}
+        {standing !== 'subscribed' && !purchasable && <NotPurchasableHint />}
       </CardActions>
     </Card>
   );
@@ -135,8 +171,14 @@ export const SubscribePage = () => {
   const [chosen, setChosen] = useState<number | null>(null);
   const [isCheckoutOpen, setCheckoutOpen] = useState(false);
 
+  const { user } = useCurrentSession();
   const paymentsConfigured = overview.data?.paymentsConfigured ?? true;
-  const hasCurrent = overview.data?.subscriptions.some(isCurrentSubscription) ?? false;
+  const currentSubscription = overview.data?.subscriptions.find(isCurrentSubscription);
+  const hasCurrent = currentSubscription !== undefined;
+  // The plan being paid for, else the one the company is on (a trial, or a lapsed payment).
+  const currentPlanId = currentSubscription?.plan?.id ?? user.company.plan.id;
+  const standingOf = (plan: PlanView): Standing =>
+    plan.id !== currentPlanId ? 'other' : hasCurrent ? 'subscribed' : 'current';
   const canBuy = canSubscribe && paymentsConfigured && !hasCurrent && !overview.isPending;
   const list = plans.data ?? [];
   const purchasable = list.filter(isPurchasable);
@@ -185,7 +227,12 @@ export const SubscribePage = () => {
         <Grid container spacing={2}>
           {list.map((plan) => (
             <Grid key={plan.id} size={{ xs: 12, sm: 6, md: 4 }}>
-              <PlanCard plan={plan} canBuy={canBuy} onSubscribe={() => open(plan)} />
+              <PlanCard
+                plan={plan}
+                standing={standingOf(plan)}
+                canBuy={canBuy}
+                onSubscribe={() => open(plan)}
+              />
             </Grid>
           ))}
         </Grid>

@@ -177,6 +177,10 @@ describe('plans tab', () => {
 
     expect(cells(await rowOf('Plus'))[7]).toBe('price_1Plus');
     expect(cells(await rowOf('Basic'))[7]).toBe('Sin precio');
+    // The super user is told what companies see and what to do about it.
+    expect(screen.getByTestId('plans-without-price').textContent).toBe(
+      '1 plan aún no tiene precio de pago en línea: las empresas lo ven como no disponible y no pueden contratarlo. Pulse «Sincronizar precio» en su fila para crear su precio en Stripe.',
+    );
 
     await user.click(within(await rowOf('Basic')).getByRole('button', { name: 'Editar Basic' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Editar plan' }));
@@ -194,6 +198,8 @@ describe('plans tab', () => {
     expect(await screen.findByText('Plan guardado.')).toBeTruthy();
     expect(bodies[0]).toMatchObject({ stripePriceId: 'price_1Basic' });
     await waitFor(async () => expect(cells(await rowOf('Basic'))[7]).toBe('price_1Basic'));
+    // Every plan has a price now: nothing left to tell.
+    expect(screen.queryByTestId('plans-without-price')).toBeNull();
 
     // Emptying the field clears the price.
     await user.click(within(await rowOf('Basic')).getByRole('button', { name: 'Editar Basic' }));

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Box, Chip, Stack, Typography } from '@mui/material';
+import { Alert, Box, Chip, Stack, Typography } from '@mui/material';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import SyncIcon from '@mui/icons-material/Sync';
@@ -43,8 +43,16 @@ export const PlansTab = () => {
       onError: toastOperationError,
     });
 
+  // Plans without a price read as unavailable on the companies' subscribe page until synced.
+  const withoutPrice = (plans.data ?? []).filter((plan) => !plan.stripePriceId).length;
+
   return (
     <Stack spacing={2}>
+      {withoutPrice > 0 && (
+        <Alert severity="warning" data-testid="plans-without-price">
+          {t('settings.plans.withoutPrice', { count: withoutPrice })}
+        </Alert>
+      )}
       <AdminToolbar
         addLabel={t('settings.plans.add')}
         onAdd={() => setForm({ open: true, plan: null })}

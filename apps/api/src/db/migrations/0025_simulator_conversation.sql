@@ -1,0 +1,1 @@
+ALTER TABLE "simulator_messages" ADD COLUMN "direction" text DEFAULT 'out' NOT NULL;
