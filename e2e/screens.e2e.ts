@@ -133,7 +133,7 @@ afterAll(async () => {
 // whose actions are off-screen), it shows a raw translation key, or a field the browser draws in its
 // own language (a native date, time or file input).
 const problemsOf = async (page: Page) => {
-  const { overflow, text, sideways, native, cut } = await page.evaluate(() => ({
+  const { overflow, text, sideways, native, cut, placeholders } = await page.evaluate(() => ({
     overflow: document.scrollingElement!.scrollWidth - window.innerWidth,
     // Fields the browser draws in its own language ("mm/dd/yyyy", "Choose File"), not the app's.
     native: Array.from(
@@ -160,6 +160,20 @@ const problemsOf = async (page: Page) => {
         );
       })
       .map((element) => `the menu's "${element.textContent}" is cut off`),
+    // A field's placeholder (a search box's hint) longer than the field shows.
+    placeholders: Array.from(
+      document.querySelectorAll<HTMLInputElement>('main input[placeholder]:placeholder-shown'),
+    )
+      .filter((input) => input.getClientRects().length > 0)
+      .filter((input) => {
+        const style = getComputedStyle(input);
+        const context = document.createElement('canvas').getContext('2d')!;
+        context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+        const room =
+          input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return context.measureText(input.placeholder).width > room + 1;
+      })
+      .map((input) => `the hint "${input.placeholder}" does not fit its field`),
     text: document.body.innerText,
     sideways:
       window.innerWidth < 600
@@ -185,6 +199,7 @@ const problemsOf = async (page: Page) => {
     ...sideways.map((part) => `${part} scrolls sideways`),
     ...native,
     ...cut,
+    ...placeholders,
     ...rawKeys.map((key) => `shows the key ${key}`),
   ];
 };

@@ -121,6 +121,8 @@ export const PagedTable = <R extends { id: number }>({
             size="small"
             type="search"
             placeholder={searchLabel}
+            // Room for the whole hint ("Buscar por nombre o número"), not the browser's default width.
+            sx={{ minWidth: { [stackBelow]: 280 } }}
             value={paged.searchInput}
             onChange={(event) => paged.setSearchInput(event.target.value)}
             slotProps={{

@@ -166,7 +166,8 @@ describe('subscribe page', () => {
     await fillBilling(user, dialog);
     await user.click(dialog.getByRole('button', { name: 'Siguiente' }));
     expect(
-      ((await dialog.findByRole('radio', { name: 'Basic · $39/mes' })) as HTMLInputElement).checked,
+      ((await dialog.findByRole('radio', { name: 'Basic · $ 39,00/mes' })) as HTMLInputElement)
+        .checked,
     ).toBe(true);
   });
 
