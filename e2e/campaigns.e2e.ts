@@ -4,7 +4,7 @@ import writeXlsxFile from 'write-excel-file/node';
 import { eventually } from '../apps/api/test/eventually';
 import { apiClient, type Outbound, pairSimulator, POLL } from './support/api';
 import { launchBrowser } from './support/browser';
-import { logIn } from './support/pages';
+import { logIn, typeDate } from './support/pages';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
 
 // Campaigns as an admin sees them: a contact list imported from an .xlsx, the sending interval set, a
@@ -97,12 +97,12 @@ const reminder = variants(
 );
 const isReminder = (message: Outbound) => message.body.includes('turno');
 
-// The minute before the browser's now, as the date field takes it typed (ddMMyyyyHHmm): due at once.
+// The minute before the browser's now, as the date field shows it: due at once.
 const aMinuteAgo = () =>
   page.evaluate(() => {
     const date = new Date(Date.now() - 60_000);
     const pad = (value: number) => String(value).padStart(2, '0');
-    return `${pad(date.getDate())}${pad(date.getMonth() + 1)}${date.getFullYear()}${pad(date.getHours())}${pad(date.getMinutes())}`;
+    return `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
   });
 
 // Moves through the app as a user does, by the side menu's Campaigns group (no page reload).
@@ -128,13 +128,7 @@ const createCampaign = async (name: string, messages: string[]) => {
   await dialog.getByRole('textbox', { name: 'Nombre' }).fill(name);
   await choose(/^Lista de contactos/, listName);
   await choose(/^Conexión/, 'Principal');
-  // The date field's parts (day, month, year, hour, minute) take the digits typed in turn.
-  await dialog
-    .getByRole('group', { name: 'Fecha de envío' })
-    .getByRole('spinbutton')
-    .first()
-    .click();
-  await page.keyboard.type(await aMinuteAgo());
+  await typeDate(dialog, 'Fecha de envío', await aMinuteAgo());
   for (const [index, text] of messages.entries()) {
     await dialog.getByRole('tab', { name: `Mensaje ${index + 1}`, exact: true }).click();
     await dialog.getByRole('textbox', { name: `Mensaje ${index + 1}`, exact: true }).fill(text);

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { eventually } from '../apps/api/test/eventually';
 import { apiClient, type Outbound, pairSimulator, POLL } from './support/api';
 import { launchBrowser } from './support/browser';
-import { logIn } from './support/pages';
+import { logIn, typeDate } from './support/pages';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
 
 // The dashboard's figures for conversations made in the test (both languages, both themes), and the
@@ -114,8 +114,8 @@ describe('dashboard', () => {
     );
 
     // A date range with nothing in it: no resolved conversation, while the waiting one still waits.
-    await page.getByLabel('Fecha inicial').fill('2020-01-01');
-    await page.getByLabel('Fecha final').fill('2020-01-31');
+    await typeDate(page, 'Fecha inicial', '01/01/2020');
+    await typeDate(page, 'Fecha final', '31/01/2020');
     await page.getByRole('button', { name: 'Filtrar' }).click();
     await eventually(
       () => counter(page, 'supportFinished'),

@@ -184,7 +184,11 @@ describe('workspace tools, end to end', () => {
     expect(sent.filter((row) => row.to === number).map((row) => row.body)).toEqual([
       'Hola Agenda, le recordamos su cita.',
     ]);
-    await page.getByText('Hola Agenda, le recordamos su cita.').waitFor();
+    // In the chat (the inbox's waiting list beside it previews it too).
+    await page
+      .locator('[data-testid^="message-"]')
+      .getByText('Hola Agenda, le recordamos su cita.')
+      .waitFor();
     const [schedule] = (
       await client.call<{ schedules: { status: string; sentAt: string | null }[] }>(
         admin,

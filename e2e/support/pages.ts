@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './server';
 
 // Fills and sends the login form; the caller checks where it led.
@@ -35,3 +35,11 @@ export const socketConnected = (page: Page) =>
       });
     });
   });
+
+// The app's date field (components/date-field.tsx) takes a date as a person types it: its parts
+// (day, month, year, then hour and minute) filled in turn from the digits of "dd/MM/yyyy[ HH:mm]".
+export const typeDate = async (scope: Page | Locator, label: string, shown: string) => {
+  await scope.getByRole('group', { name: label }).getByRole('spinbutton').first().click();
+  const page = 'keyboard' in scope ? scope : scope.page();
+  await page.keyboard.type(shown.replace(/\D/g, ''));
+};
