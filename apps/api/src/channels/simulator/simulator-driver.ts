@@ -11,6 +11,7 @@ import {
   type SimulatorOutboundView,
 } from '@atendi/shared';
 import { simulatorMessages, whatsappAuthKeys } from '../../db/schema';
+import { stripNul } from '../../platform/nul';
 import {
   ChannelError,
   type Ack,
@@ -189,9 +190,11 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
               providerId,
               direction: 'in',
               to: message.from,
-              body: message.body,
+              // As the platform will store it: PostgreSQL text holds no NUL (the manager strips them
+              // from the event on its way in).
+              body: stripNul(message.body),
               mediaType,
-              fileName: message.media?.fileName ?? null,
+              fileName: stripNul(message.media?.fileName ?? null),
               quotedId: input.quotedId ?? null,
               ack: 0,
               createdAt: message.timestamp,
