@@ -137,7 +137,7 @@ const installTrace = async (sql: Sql) => {
     CREATE FUNCTION bench_trace_phone() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN INSERT INTO bench_trace (kind, provider_id) VALUES ('phone', NEW.provider_id); RETURN NULL; END $$;
     CREATE TRIGGER bench_trace_phone AFTER INSERT ON simulator_messages FOR EACH ROW
-      EXECUTE FUNCTION bench_trace_phone();
+      WHEN (NEW.direction = 'out') EXECUTE FUNCTION bench_trace_phone();
 
     -- A campaign starts (EM_ANDAMENTO) or is claimed for planning (started_at set, the plan
     -- transaction's first statement); the planning INSERT … SELECT begins and ends (statement
@@ -259,7 +259,7 @@ const planning = async (
   );
   const sent = await one<{ n: number }>(
     sql,
-    'SELECT count(*)::int AS n FROM simulator_messages WHERE whatsapp_id = $1',
+    "SELECT count(*)::int AS n FROM simulator_messages WHERE whatsapp_id = $1 AND direction = 'out'",
     [ids.whatsappId],
   );
   const marks = await planMarks(sql, campaign.id);
@@ -410,11 +410,13 @@ const dispatching = async (
     messagesRows: number;
   }>(
     sql,
-    `SELECT (SELECT count(*) FROM simulator_messages WHERE whatsapp_id = $1)::int AS everything,
+    `SELECT (SELECT count(*) FROM simulator_messages
+             WHERE whatsapp_id = $1 AND direction = 'out')::int AS everything,
             (SELECT count(*) FROM messages)::int AS "messagesRows",
             count(m.id)::int AS messages, count(DISTINCT m."to")::int AS numbers
      FROM contact_list_items i
-     LEFT JOIN simulator_messages m ON m.whatsapp_id = $1 AND m."to" = i.number
+     LEFT JOIN simulator_messages m
+       ON m.whatsapp_id = $1 AND m.direction = 'out' AND m."to" = i.number
      WHERE i.contact_list_id = $2`,
     [ids.whatsappId, ids.listId],
   );

@@ -78,7 +78,7 @@ describe('kill -9 during a burst of sends', () => {
       PROCESS_WAIT,
     );
     const { rows: phone } = await db.query<{ body: string }>(
-      'select body from simulator_messages where whatsapp_id = $1',
+      "select body from simulator_messages where whatsapp_id = $1 and direction = 'out'",
       [connectionId],
     );
     const storedBodies = stored.rows.map((r) => r.body).sort();
