@@ -405,6 +405,17 @@ const pageOf = async (db: SessionContext['db'], where: SQL | undefined, pageNumb
       .offset((pageNumber - 1) * SIMULATOR_OUTBOUND_PAGE_SIZE)
   ).reverse();
 
+// A stored message as the phone's screens read it (who it is with is named by each list).
+const messageOf = (row: typeof simulatorMessages.$inferSelect) => ({
+  id: row.providerId,
+  body: row.body,
+  mediaType: row.mediaType,
+  fileName: row.fileName,
+  quotedId: row.quotedId,
+  ack: row.ack,
+  createdAt: row.createdAt.toISOString(),
+});
+
 // What the phone received from the platform.
 export const listOutbound = async (
   db: SessionContext['db'],
@@ -417,16 +428,7 @@ export const listOutbound = async (
       and(eq(simulatorMessages.whatsappId, whatsappId), eq(simulatorMessages.direction, 'out')),
       pageNumber,
     )
-  ).map((row) => ({
-    id: row.providerId,
-    to: row.to,
-    body: row.body,
-    mediaType: row.mediaType,
-    fileName: row.fileName,
-    quotedId: row.quotedId,
-    ack: row.ack,
-    createdAt: row.createdAt.toISOString(),
-  }));
+  ).map((row) => ({ ...messageOf(row), to: row.to }));
 
 // Both sides of the phone's chats in the order they happened; with a number, the chat with that
 // contact only (under either form of a Brazilian mobile).
@@ -444,17 +446,7 @@ export const listConversation = async (
       ),
       pageNumber,
     )
-  ).map((row) => ({
-    id: row.providerId,
-    direction: row.direction,
-    contact: row.to,
-    body: row.body,
-    mediaType: row.mediaType,
-    fileName: row.fileName,
-    quotedId: row.quotedId,
-    ack: row.ack,
-    createdAt: row.createdAt.toISOString(),
-  }));
+  ).map((row) => ({ ...messageOf(row), direction: row.direction, contact: row.to }));
 
 // Keeps the phone's history short.
 export const pruneOutbound = (db: SessionContext['db'], before: Date) =>
