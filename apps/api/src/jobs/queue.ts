@@ -76,6 +76,10 @@ export type JobOutcome = void | { againInMs: number };
 // How a node runs the jobs of a queue (jobs.define(queue, options)).
 export type QueueOptions<P> = {
   handle: (job: Job<P>) => Promise<JobOutcome>;
+  // Runs a claimed batch's jobs together instead of one after another (work that is cheaper done as a
+  // set: stored webhooks). Answers each job's outcome, in the order given; a job's failure is retried
+  // as handle's would be. Jobs of one key are never in the same batch, so order by key holds.
+  handleBatch?: (jobs: Job<P>[]) => Promise<PromiseSettledResult<JobOutcome>[]>;
   // Attempts before a job fails for good (default 10).
   maxAttempts?: number;
   // Milliseconds before the next attempt after `attempts` failed ones (default retryDelay(n, 5 s),
@@ -90,6 +94,9 @@ export type QueueOptions<P> = {
   // while it holds the job, and another node takes the job once it runs out.
   leaseMs?: number;
   batchSize?: number;
+  // Batches a node runs at once (default 1): with handleBatch, the next batch is claimed and started
+  // while one waits on the database. Order by key still holds: a key's job waits for the one before.
+  batchesAtOnce?: number;
   // How often the worker looks for due rows without a kick (default 5 s).
   intervalMs?: number;
   // Finished rows are deleted after these (default a week for done; failed kept unless set).
@@ -574,6 +581,58 @@ export const createJobs = (options: {
       .where(ownClaim(job));
   };
 
+  // The jobs of a batch that are done, in one statement (finish's, for a plain outcome).
+  const finishAll = async (worker: Worker, rows: JobRow[]) => {
+    if (!rows.length) return;
+    const claims = rows.map((row) => sql`(${row.id}::bigint, ${row.attempts}::int)`);
+    const finished = await db
+      .update(jobs)
+      .set({
+        status: sql`case when ${jobs.again} then 'pending' else 'done' end`,
+        attempts: sql`case when ${jobs.again} then 0 else ${jobs.attempts} end`,
+        runAt: sql`case when ${jobs.again} then now() else ${jobs.runAt} end`,
+        again: false,
+        lastError: null,
+        updatedAt: new Date(),
+      })
+      .where(
+        and(
+          eq(jobs.status, 'running'),
+          sql`(${jobs.id}, ${jobs.attempts}) in (${sql.join(claims, sql`, `)})`,
+        ),
+      )
+      .returning({ status: jobs.status });
+    if (finished.some((row) => row.status === 'pending')) wake(worker, 0);
+  };
+
+  // A batch's jobs run together (handleBatch): the readable ones handed over at once, the done ones
+  // finished in one statement, the others failed or rescheduled one by one.
+  const runTogether = async (worker: Worker, rows: JobRow[], held: Map<number, JobRow>) => {
+    const readable: Job<unknown>[] = [];
+    for (const row of rows) {
+      const parsed = worker.queue.payload.safeParse(row.payload);
+      if (parsed.success) readable.push({ ...row, payload: parsed.data });
+      else {
+        held.delete(row.id);
+        await failUnreadable(worker, row, parsed.error);
+      }
+    }
+    if (!readable.length) return 0;
+    const outcomes = await worker.options.handleBatch!(readable).catch((error: unknown) =>
+      readable.map((): PromiseSettledResult<JobOutcome> => ({ status: 'rejected', reason: error })),
+    );
+    const done: JobRow[] = [];
+    for (const [index, row] of readable.entries()) {
+      held.delete(row.id);
+      const outcome = outcomes[index];
+      if (outcome.status === 'rejected') await fail(worker, row, outcome.reason);
+      else if (outcome.value) await finish(worker, row, outcome.value);
+      else done.push(row);
+    }
+    await finishAll(worker, done);
+    return outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
+  };
+
   // Claims and runs one batch; answers how many rows were claimed and how many succeeded. The claims
   // not finished yet (the job running and those waiting behind it) are renewed meanwhile.
   const processBatch = async (worker: Worker) => {
@@ -582,6 +641,14 @@ export const createJobs = (options: {
     const stopRenewing = rows.length ? keepClaims(worker, held) : async () => {};
     let succeeded = 0;
     try {
+      if (worker.options.handleBatch && rows.length) {
+        if (!stopping) succeeded = await runTogether(worker, rows, held);
+        else {
+          held.clear();
+          await release(rows.map((r) => r.id));
+        }
+        return { claimed: rows.length, succeeded };
+      }
       for (const [index, row] of rows.entries()) {
         if (stopping) {
           // What this node will not get to is due again at once, for the next node.
@@ -627,11 +694,14 @@ export const createJobs = (options: {
       do {
         worker.again = false;
         try {
-          for (;;) {
-            if (!started) break;
-            const { claimed, succeeded } = await processBatch(worker);
-            if (claimed < batchSize && succeeded === 0) break;
-          }
+          const lane = async () => {
+            for (;;) {
+              if (!started) break;
+              const { claimed, succeeded } = await processBatch(worker);
+              if (claimed < batchSize && succeeded === 0) break;
+            }
+          };
+          await Promise.all(Array.from({ length: worker.options.batchesAtOnce ?? 1 }, lane));
           if (started) await prune();
         } catch (err) {
           log.error({ err, queue: worker.queue.name }, 'job queue run failed');

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { preparedPer } from '../../db/prepared';
@@ -9,9 +9,11 @@ import {
   insertJobsSql,
   jobQueue,
   PermanentJobError,
+  type Job,
   type Jobs,
   type QueueOptions,
 } from '../../jobs/queue';
+import type { ChannelEvent } from '../driver';
 import type { ChannelManager } from '../manager';
 import { mapWebhook, WebhookPayloadError } from './payloads';
 
@@ -25,12 +27,43 @@ import { mapWebhook, WebhookPayloadError } from './payloads';
 export const WEBHOOK_QUEUE = 'cloud.webhook';
 const WEEK_MS = 7 * 24 * 3600_000;
 
-// The connection the payload is for, and Meta's payload as it came (mapWebhook reads it).
+// The connection the payload is for, and Meta's payload as it came (mapWebhook reads it). A payload
+// with the messages of several chats is stored once per chat, each job taking its chat's messages
+// (the first also the statuses): so each job has one chat's key, and a chat's messages are handled
+// one job at a time, in the order Meta sent them, on every node.
 export const webhookQueue = jobQueue(
   WEBHOOK_QUEUE,
-  z.object({ whatsappId: z.number().int(), body: z.unknown() }),
+  z.object({ whatsappId: z.number().int(), body: z.unknown(), chat: z.string().optional() }),
 );
 export type WebhookJob = z.infer<typeof webhookQueue.payload>;
+
+// The chat a Cloud API event belongs to (statuses belong to none).
+const chatOf = (event: ChannelEvent) => (event.type === 'message' ? event.message.from : null);
+
+// The chats whose messages a connection's events hold, in order of first appearance.
+export const chatsOf = (events: ChannelEvent[]) => [
+  ...new Set(events.map(chatOf).filter((chat) => chat !== null)),
+];
+
+// What the stored jobs of a connection's events are: one per chat (none for statuses alone).
+export const jobsOf = (whatsappId: number, events: ChannelEvent[]) => {
+  const chats = chatsOf(events);
+  if (chats.length <= 1)
+    return [{ chat: undefined, key: chats.length ? keyOf(whatsappId, chats[0]) : null }];
+  return chats.map((chat) => ({ chat, key: keyOf(whatsappId, chat) }));
+};
+
+const keyOf = (whatsappId: number, chat: string) => `${whatsappId}:${chat}`;
+
+// The events a job hands on: all of them, or its chat's messages (and the statuses, for the first chat).
+const eventsOfJob = (events: ChannelEvent[], chat: string | undefined) => {
+  if (chat === undefined) return events;
+  const first = chatsOf(events)[0];
+  return events.filter((event) => {
+    const of = chatOf(event);
+    return of === chat || (of === null && chat === first);
+  });
+};
 
 // What the webhook route reads of a connection to accept a payload for it.
 export type WebhookConnection = {
@@ -46,10 +79,11 @@ export type WebhookConnection = {
 // runs for every webhook.
 const storeIfCurrentQuery = preparedPer((db) => {
   const matching = db.$with('matching', { n: sql<number>`n`.as('n') }).as(
-    sql`select x.n, x.payload::jsonb as payload, ${whatsapps.companyId} as company_id
+    sql`select x.n, x.payload::jsonb as payload, x.key, ${whatsapps.companyId} as company_id
           from unnest(${sql.placeholder('ids')}::integer[], ${sql.placeholder('phoneNumberIds')}::text[],
-                      ${sql.placeholder('appSecrets')}::text[], ${sql.placeholder('payloads')}::text[])
-               with ordinality as x(id, phone_number_id, app_secret, payload, n)
+                      ${sql.placeholder('appSecrets')}::text[], ${sql.placeholder('payloads')}::text[],
+                      ${sql.placeholder('keys')}::text[], ${sql.placeholder('positions')}::integer[])
+               as x(id, phone_number_id, app_secret, payload, key, n)
           join ${whatsapps} on ${whatsapps.id} = x.id and ${whatsapps.provider} = 'cloud'
             and ${whatsapps.cloudPhoneNumberId} = x.phone_number_id
             and ${whatsapps.cloudAppSecret} = x.app_secret`,
@@ -59,12 +93,13 @@ const storeIfCurrentQuery = preparedPer((db) => {
     insertJobsSql(webhookQueue, {
       from: sql`from matching order by n`,
       payload: sql`payload`,
+      key: sql`key`,
       companyId: sql`company_id`,
     }),
   );
   return db
     .with(matching, stored)
-    .select({ n: matching.n })
+    .selectDistinct({ n: matching.n })
     .from(matching)
     .prepare('cloud_webhook_store');
 });
@@ -72,31 +107,50 @@ const storeIfCurrentQuery = preparedPer((db) => {
 type WaitingWebhook = {
   connection: WebhookConnection;
   body: unknown;
+  jobs: { chat: string | undefined; key: string | null }[];
   settle: (stored: boolean) => void;
   fail: (error: unknown) => void;
 };
 
-// How the stored webhooks are processed (background.ts runs the queue).
+// How the stored webhooks are processed (background.ts runs the queue): a claimed batch's jobs
+// together, so that their messages reach the batched ingest together (tickets.engine.ts); each job's
+// events in order. The claim never puts two jobs of one chat in a batch.
 export const webhookWorker = (options: {
   db: Db;
   channels: Pick<ChannelManager, 'deliver'>;
 }): QueueOptions<WebhookJob> => {
   const { db, channels } = options;
+  const handleJob = async (
+    job: Job<WebhookJob>,
+    connection: typeof whatsapps.$inferSelect | undefined,
+  ) => {
+    // Deleted since, or no longer a Cloud API connection: nobody to hand the events to.
+    if (!connection || connection.provider !== 'cloud' || !connection.cloudPhoneNumberId)
+      throw new PermanentJobError('The connection no longer exists');
+    // A payload may concern several connections; each has its own job and takes only its events.
+    const events = mapWebhook(job.payload.body)
+      .filter((g) => g.phoneNumberId === connection.cloudPhoneNumberId)
+      .flatMap((g) => g.events);
+    for (const event of eventsOfJob(events, job.payload.chat))
+      await channels.deliver(connection, event);
+  };
+  const connectionsOf = async (batch: Job<WebhookJob>[]) => {
+    const ids = [...new Set(batch.map((job) => job.payload.whatsappId))];
+    const rows = await db.select().from(whatsapps).where(inArray(whatsapps.id, ids));
+    return new Map(rows.map((row) => [row.id, row]));
+  };
   return {
-    handle: async (job) => {
-      const [connection] = await db
-        .select()
-        .from(whatsapps)
-        .where(eq(whatsapps.id, job.payload.whatsappId));
-      // Deleted since, or no longer a Cloud API connection: nobody to hand the events to.
-      if (!connection || connection.provider !== 'cloud' || !connection.cloudPhoneNumberId)
-        throw new PermanentJobError('The connection no longer exists');
-      // A payload may concern several connections; each has its own job and takes only its events.
-      const events = mapWebhook(job.payload.body)
-        .filter((g) => g.phoneNumberId === connection.cloudPhoneNumberId)
-        .flatMap((g) => g.events);
-      for (const event of events) await channels.deliver(connection, event);
+    handle: async (job) => handleJob(job, (await connectionsOf([job])).get(job.payload.whatsappId)),
+    handleBatch: async (batch) => {
+      const connections = await connectionsOf(batch);
+      return Promise.allSettled(
+        batch.map((job) => handleJob(job, connections.get(job.payload.whatsappId))),
+      );
     },
+    // A batch is what the ingest stores together at most (tickets.engine.ts).
+    batchSize: 100,
+    // One batch is stored while the next is read and mapped (the ingest stores one at a time).
+    batchesAtOnce: 2,
     // Retrying cannot fix a malformed payload.
     permanent: (error) => error instanceof WebhookPayloadError,
     maxAttempts: 10,
@@ -120,17 +174,26 @@ export const createWebhookInbox = (options: { db: Db; jobs: Pick<Jobs, 'kick'> }
       const batch = waiting;
       waiting = [];
       try {
-        const rows = await storeIfCurrentQuery(db).execute({
-          ids: batch.map((w) => w.connection.id),
-          phoneNumberIds: batch.map((w) => w.connection.cloudPhoneNumberId),
-          appSecrets: batch.map((w) => w.connection.cloudAppSecret),
-          payloads: batch.map((w) =>
+        const rows = batch.flatMap((w, i) =>
+          w.jobs.map((job) => ({ webhook: w, n: i + 1, ...job })),
+        );
+        const storedRows = await storeIfCurrentQuery(db).execute({
+          ids: rows.map((r) => r.webhook.connection.id),
+          phoneNumberIds: rows.map((r) => r.webhook.connection.cloudPhoneNumberId),
+          appSecrets: rows.map((r) => r.webhook.connection.cloudAppSecret),
+          payloads: rows.map((r) =>
             JSON.stringify(
-              checkedPayload(webhookQueue, { whatsappId: w.connection.id, body: w.body }),
+              checkedPayload(webhookQueue, {
+                whatsappId: r.webhook.connection.id,
+                body: r.webhook.body,
+                ...(r.chat === undefined ? {} : { chat: r.chat }),
+              }),
             ),
           ),
+          keys: rows.map((r) => r.key),
+          positions: rows.map((r) => r.n),
         });
-        const stored = new Set(rows.map((r) => Number(r.n)));
+        const stored = new Set(storedRows.map((r) => Number(r.n)));
         if (stored.size) jobs.kick(WEBHOOK_QUEUE);
         batch.forEach((w, i) => w.settle(stored.has(i + 1)));
       } catch (error) {
@@ -144,17 +207,26 @@ export const createWebhookInbox = (options: { db: Db; jobs: Pick<Jobs, 'kick'> }
     // Stores a one-connection payload only if the connection is still the Cloud API connection of
     // that phone number with that app secret, checked by the INSERT itself; false when it no longer
     // is, and nothing is stored. Resolves once the job is committed.
-    storeIfCurrent: (connection: WebhookConnection, body: unknown) =>
+    storeIfCurrent: (connection: WebhookConnection, body: unknown, events: ChannelEvent[]) =>
       new Promise<boolean>((settle, fail) => {
-        waiting.push({ connection, body, settle, fail });
+        waiting.push({ connection, body, jobs: jobsOf(connection.id, events), settle, fail });
         if (!storing) void storeWaiting();
       }),
     // One statement: every connection's job is stored, or none is and Meta redelivers.
-    store: async (connections: { id: number; companyId: number }[], body: unknown) => {
+    store: async (
+      connections: { id: number; companyId: number; events: ChannelEvent[] }[],
+      body: unknown,
+    ) => {
       await enqueueJobs(
         db,
         webhookQueue,
-        connections.map((c) => ({ payload: { whatsappId: c.id, body }, companyId: c.companyId })),
+        connections.flatMap((c) =>
+          jobsOf(c.id, c.events).map(({ chat, key }) => ({
+            payload: { whatsappId: c.id, body, ...(chat === undefined ? {} : { chat }) },
+            key,
+            companyId: c.companyId,
+          })),
+        ),
       );
       jobs.kick(WEBHOOK_QUEUE);
     },

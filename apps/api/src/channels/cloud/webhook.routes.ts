@@ -5,7 +5,7 @@ import { preparedPer } from '../../db/prepared';
 import { whatsapps } from '../../db/schema';
 import { contractRoutes } from '../../platform/contract-routes';
 import { AppError } from '../../platform/errors';
-import { openOrNull, type SecretBox } from '../../platform/secrets';
+import { openOrNull } from '../../platform/secrets';
 import { useDepthCheckedJson } from '../../platform/json-body';
 import { createWebhookInbox, type WebhookConnection } from './inbox';
 import { mapWebhook, phoneNumberIdsOf, WebhookPayloadError } from './payloads';
@@ -38,28 +38,30 @@ const connectionsQuery = preparedPer((db) =>
 );
 
 // Every connection the payload touches must vouch for it, or one tenant's app could post messages
-// into another's.
+// into another's. `open` is the app secret of a sealed value (remembered by the route).
 const vouchedBy = (
-  secrets: Pick<SecretBox, 'open'>,
+  open: (sealed: string | null) => string | null,
   connections: WebhookConnection[],
   raw: Buffer,
   header: string | undefined,
 ) =>
   connections.every((c) => {
-    const appSecret = openOrNull(secrets, c.cloudAppSecret);
+    const appSecret = open(c.cloudAppSecret);
     return appSecret && verifySignature(raw, header, appSecret);
   });
 
-// Whether the payload maps to events; the route answers 400 for one that does not (validated).
-const maps = (body: unknown) => {
+// The payload's events by phone number id, or null when it does not map (the route answers 400).
+const mapped = (body: unknown) => {
   try {
-    mapWebhook(body);
-    return true;
+    return eventsByPhone(body);
   } catch (error) {
-    if (error instanceof WebhookPayloadError) return false;
+    if (error instanceof WebhookPayloadError) return null;
     throw error;
   }
 };
+
+const eventsByPhone = (body: unknown) =>
+  new Map(mapWebhook(body).map((group) => [group.phoneNumberId, group.events]));
 
 // A payload that is not a Cloud API webhook is bad input (400), not a server error.
 const validated = <T>(read: () => T): T => {
@@ -102,6 +104,19 @@ export const cloudWebhookRoutes = async (app: FastifyInstance) => {
   // database as it would without it. So a changed app secret or phone number id, made on this node
   // or another, holds for the very next webhook, and no answer ever depends on what is remembered.
   const remembered = new Map<string, WebhookConnection>();
+  // The app secret of each sealed value seen (a changed secret is a new sealed value), so a webhook
+  // does not decrypt it again; bounded by the platform's Cloud API numbers, cleared if it ever grows.
+  const opened = new Map<string, string | null>();
+  const openSecret = (sealed: string | null) => {
+    if (!sealed) return null;
+    let secret = opened.get(sealed);
+    if (secret === undefined) {
+      if (opened.size >= 10_000) opened.clear();
+      secret = openOrNull(app.deps.secrets, sealed);
+      opened.set(sealed, secret);
+    }
+    return secret;
+  };
   const readConnections = async (phoneIds: string[]) => {
     const connections = await connectionsQuery(db).execute({ phoneIds });
     for (const id of phoneIds) remembered.delete(id);
@@ -112,7 +127,12 @@ export const cloudWebhookRoutes = async (app: FastifyInstance) => {
   route(webhooks.receiveCloudWebhook, async (request) => {
     const raw = rawBodies.get(request);
     if (!raw) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'Send the payload as JSON');
-    const phoneIds = validated(() => phoneNumberIdsOf(request.body));
+    // Mapped once; a payload whose messages do not map is refused only after its signature is
+    // checked (below), so its phone numbers are then read without mapping.
+    const byPhone = mapped(request.body);
+    const phoneIds = byPhone
+      ? [...byPhone.keys()]
+      : validated(() => phoneNumberIdsOf(request.body));
     const signature = request.headers['x-hub-signature-256'];
     const header = Array.isArray(signature) ? signature[0] : signature;
 
@@ -120,9 +140,9 @@ export const cloudWebhookRoutes = async (app: FastifyInstance) => {
     const known = phoneIds.length === 1 ? remembered.get(phoneIds[0]) : undefined;
     if (
       known &&
-      vouchedBy(app.deps.secrets, [known], raw, header) &&
-      maps(request.body) &&
-      (await inbox.storeIfCurrent(known, request.body))
+      byPhone &&
+      vouchedBy(openSecret, [known], raw, header) &&
+      (await inbox.storeIfCurrent(known, request.body, byPhone.get(phoneIds[0]) ?? []))
     )
       return { received: true };
 
@@ -133,13 +153,16 @@ export const cloudWebhookRoutes = async (app: FastifyInstance) => {
       request.log.warn({ phoneNumberIds: unknown }, 'webhook for unknown phone number ids ignored');
     if (!connections.length) return { received: true };
 
-    if (!vouchedBy(app.deps.secrets, connections, raw, header))
+    if (!vouchedBy(openSecret, connections, raw, header))
       throw new AppError('ERR_INVALID_SIGNATURE', 'The webhook signature is missing or invalid');
 
     // Rejected now rather than stored and failed later: a payload that does not map never will.
-    validated(() => mapWebhook(request.body));
+    const events = byPhone ?? validated(() => eventsByPhone(request.body));
 
-    await inbox.store(connections, request.body);
+    await inbox.store(
+      connections.map((c) => ({ ...c, events: events.get(c.cloudPhoneNumberId!) ?? [] })),
+      request.body,
+    );
     return { received: true };
   });
 };

@@ -1,17 +1,16 @@
-import { getTableColumns, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps';
-import { contacts, messages, tickets } from '../../../db/schema';
+import { queryRows } from '../../../db/client';
+import { arrayParam, rowMapper } from '../../../db/rows';
+import { contacts, messages, tickets, whatsapps } from '../../../db/schema';
 import { getSettingValue } from '../../settings';
 import {
-  activeTicket,
   answerRating,
   contactNameOf,
-  heldBy,
   inboundRow,
   ingestMessage,
   mayBeRouted,
   previewOf,
-  renamedContact,
   type AwaitingBot,
   type Ingested,
   type MessageInput,
@@ -33,9 +32,12 @@ import { messageCreated, ticketChanged } from '../core/ticket-events';
 // A message that needs the lookups of a LID (ingest.ts's upsertContact) is stored on its own.
 
 type Deps = Pick<AppDeps, 'db' | 'events'>;
-type ContactRow = typeof contacts.$inferSelect;
 type TicketRow = typeof tickets.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;
+
+const contactRow = rowMapper(contacts);
+const ticketRow = rowMapper(tickets);
+const messageRow = rowMapper(messages);
 
 // Another transaction stored one of the messages meanwhile (a redelivery racing this one).
 class BatchRaced extends Error {}
@@ -75,18 +77,15 @@ export const ingestBatch = async (
 
   const now = new Date();
   const stored = await deps.events.transaction(deps.db, async (tx, raise) => {
-    const known = await tx
-      .select({ whatsappId: messages.whatsappId, providerId: messages.providerId })
-      .from(messages)
-      .where(
-        sql`(${messages.whatsappId}, ${messages.providerId}) in (${sql.join(
-          wanted.map(
-            ({ connection, event }) => sql`(${connection.id}::int, ${event.message.providerId})`,
-          ),
-          sql`, `,
-        )})`,
-      );
-    const already = new Set(known.map((m) => messageKey(m.whatsappId, m.providerId!)));
+    const known = await queryRows<{ whatsapp_id: number; provider_id: string }>(
+      tx,
+      sql`select m.whatsapp_id, m.provider_id from ${messages} m
+            join unnest(${arrayParam(wanted.map((w) => w.connection.id))}::int[],
+                        ${arrayParam(wanted.map((w) => w.event.message.providerId))}::text[])
+                 as x(whatsapp_id, provider_id)
+              on m.whatsapp_id = x.whatsapp_id and m.provider_id = x.provider_id`,
+    );
+    const already = new Set(known.map((m) => messageKey(m.whatsapp_id, m.provider_id)));
     const fresh = wanted.filter(
       ({ connection, event }) => !already.has(messageKey(connection.id, event.message.providerId)),
     );
@@ -133,32 +132,34 @@ export const ingestBatch = async (
       if (message.isGroup && message.participant && !message.fromMe)
         want(connection.companyId, connection.id, message.participant, false, message.contactName);
     }
-    const contactRows = await tx
-      .insert(contacts)
-      .values(
-        [...people.values()]
-          .sort((a, b) => a.companyId - b.companyId || byText(a.number, b.number))
-          .map((who) => ({ ...who, lid: null })),
-      )
-      .onConflictDoUpdate({
-        target: [contacts.companyId, contacts.number],
-        set: {
-          name: renamedContact,
-          updatedAt: now,
-        },
-      })
-      .returning({
-        ...getTableColumns(contacts),
-        // Whether a resolved ticket of the contact waits for a rating (on any connection: answerRating
-        // then looks on the message's). Spelled out: the builder leaves the row's columns unqualified.
-        ratingAsked: sql<boolean>`exists (select 1 from tickets t where t.contact_id = contacts.id
-          and t.rating_at is not null)`,
-      });
+    const who = [...people.values()].sort(
+      (a, b) => a.companyId - b.companyId || byText(a.number, b.number),
+    );
+    // In the order sorted (concurrent batches lock in one order); a contact still named after its
+    // number takes the name a message gives it (renamedContact).
+    const contactRows = await queryRows<Record<string, unknown> & { rating_asked: boolean }>(
+      tx,
+      sql`insert into ${contacts} (company_id, number, name, is_group, whatsapp_id)
+          select x.company_id, x.number, x.name, x.is_group, x.whatsapp_id
+            from unnest(${arrayParam(who.map((w) => w.companyId))}::int[],
+                        ${arrayParam(who.map((w) => w.number))}::text[],
+                        ${arrayParam(who.map((w) => w.name))}::text[],
+                        ${arrayParam(who.map((w) => w.isGroup))}::boolean[],
+                        ${arrayParam(who.map((w) => w.whatsappId))}::int[])
+                 with ordinality as x(company_id, number, name, is_group, whatsapp_id, n)
+           order by x.n
+          on conflict (company_id, number) do update
+            set name = case when contacts.name = contacts.number and excluded.name <> ''
+                            then excluded.name else contacts.name end,
+                updated_at = ${now.toISOString()}::timestamptz
+          returning *, exists (select 1 from tickets t where t.contact_id = contacts.id
+                                 and t.rating_at is not null) as rating_asked`,
+    );
     const contactOf = new Map(
-      contactRows.map(({ ratingAsked, ...row }) => [
-        `${row.companyId}:${row.number}`,
-        { row: row as ContactRow, ratingAsked },
-      ]),
+      contactRows.map((raw) => {
+        const row = contactRow(raw);
+        return [`${row.companyId}:${row.number}`, { row, ratingAsked: raw.rating_asked }];
+      }),
     );
     const chatOf = (input: MessageInput) =>
       contactOf.get(`${input.connection.companyId}:${input.event.message.from}`)!;
@@ -194,61 +195,86 @@ export const ingestBatch = async (
     for (const input of fresh)
       if (!rated.has(input) && !conversations.has(ticketKey(input)))
         conversations.set(ticketKey(input), input);
-    const ticketRows = conversations.size
-      ? await tx
-          .insert(tickets)
-          .values(
-            [...conversations.values()]
-              .map((input) => ({ input, contactId: chatOf(input).row.id }))
-              .sort(
-                (a, b) =>
-                  a.contactId - b.contactId || a.input.connection.id - b.input.connection.id,
-              )
-              .map(({ input, contactId }) => ({
-                companyId: input.connection.companyId,
-                contactId,
-                whatsappId: input.connection.id,
-                isGroup: input.event.message.isGroup,
-                status: 'pending' as const,
-                ...(input.event.message.isGroup ? {} : heldBy(input.connection.id)),
-              })),
-          )
-          .onConflictDoUpdate({
-            ...activeTicket,
-            // A no-op write, so an existing active ticket comes back, locked for this transaction.
-            set: { contactId: sql`excluded.contact_id`, updatedAt: now },
-          })
-          .returning({ ...getTableColumns(tickets), inserted: sql<boolean>`(xmax = 0)` })
+    const opening = [...conversations.values()]
+      .map((input) => ({ input, contactId: chatOf(input).row.id }))
+      .sort((a, b) => a.contactId - b.contactId || a.input.connection.id - b.input.connection.id);
+    // A conversation (not a group) starts held by the connection's integration or AI agent (heldBy).
+    // The no-op update makes an existing active ticket come back, locked for this transaction.
+    const ticketRows = opening.length
+      ? await queryRows<Record<string, unknown> & { inserted: boolean }>(
+          tx,
+          sql`insert into ${tickets} (company_id, contact_id, whatsapp_id, is_group, status,
+                                      integration_id, use_integration, prompt_id)
+              select x.company_id, x.contact_id, x.whatsapp_id, x.is_group, 'pending',
+                     case when not x.is_group then w.integration_id end,
+                     not x.is_group and w.integration_id is not null,
+                     case when not x.is_group and w.integration_id is null then w.prompt_id end
+                from unnest(${arrayParam(opening.map((o) => o.input.connection.companyId))}::int[],
+                            ${arrayParam(opening.map((o) => o.contactId))}::int[],
+                            ${arrayParam(opening.map((o) => o.input.connection.id))}::int[],
+                            ${arrayParam(opening.map((o) => o.input.event.message.isGroup))}::boolean[])
+                     with ordinality as x(company_id, contact_id, whatsapp_id, is_group, n)
+                join ${whatsapps} w on w.id = x.whatsapp_id
+               order by x.n
+              on conflict (contact_id, whatsapp_id) where status <> 'closed' do update
+                set contact_id = excluded.contact_id, updated_at = ${now.toISOString()}::timestamptz
+              returning *, (xmax = 0) as inserted`,
+        )
       : [];
     const ticketOf = new Map(
-      ticketRows.map(({ inserted, ...row }) => [
-        `${row.contactId}:${row.whatsappId}`,
-        { row: row as TicketRow, created: Boolean(inserted) },
-      ]),
+      ticketRows.map((raw) => {
+        const row = ticketRow(raw);
+        return [`${row.contactId}:${row.whatsappId}`, { row, created: Boolean(raw.inserted) }];
+      }),
     );
     const ticketIdOf = (input: MessageInput) =>
       rated.get(input)?.ticket.id ?? ticketOf.get(ticketKey(input))!.row.id;
 
     // The messages, in order; a quoted message is looked up by the insert itself.
-    const insertedRows = await tx
-      .insert(messages)
-      .values(
-        fresh.map((input) => {
-          const { message } = input.event;
-          return {
-            ...inboundRow(input),
-            ticketId: ticketIdOf(input),
-            contactId: message.fromMe ? null : senderOf(input).id,
-            quotedMsgId: message.quotedId
-              ? sql`(select q.id from messages q where q.whatsapp_id = ${input.connection.id}
-                      and q.provider_id = ${message.quotedId})`
-              : null,
-            dataJson: message.raw ?? null,
-          };
-        }),
+    const rows = fresh.map((input) => {
+      const { message } = input.event;
+      return {
+        ...inboundRow(input),
+        ticketId: ticketIdOf(input),
+        contactId: message.fromMe ? null : senderOf(input).id,
+        quotedId: message.quotedId ?? null,
+        dataJson: message.raw ? JSON.stringify(message.raw) : null,
+      };
+    });
+    const column = <K extends keyof (typeof rows)[number]>(key: K) =>
+      arrayParam(rows.map((row) => row[key]));
+    const insertedRows = (
+      await queryRows<Record<string, unknown>>(
+        tx,
+        sql`insert into ${messages} (company_id, provider_id, whatsapp_id, body, from_me, media_type,
+                                     media_url, media_name, media_error, read, ack, remote_jid,
+                                     participant, created_at, ticket_id, contact_id, quoted_msg_id,
+                                     data_json)
+            select x.company_id, x.provider_id, x.whatsapp_id, x.body, x.from_me, x.media_type,
+                   x.media_url, x.media_name, x.media_error, x.read, x.ack, x.remote_jid,
+                   x.participant, x.created_at, x.ticket_id, x.contact_id,
+                   (select q.id from messages q where q.whatsapp_id = x.whatsapp_id
+                       and q.provider_id = x.quoted_id),
+                   x.data_json
+              from unnest(${column('companyId')}::int[], ${column('providerId')}::text[],
+                          ${column('whatsappId')}::int[], ${column('body')}::text[],
+                          ${column('fromMe')}::boolean[], ${column('mediaType')}::text[],
+                          ${column('mediaUrl')}::text[], ${column('mediaName')}::text[],
+                          ${column('mediaError')}::text[], ${column('read')}::boolean[],
+                          ${column('ack')}::int[], ${column('remoteJid')}::text[],
+                          ${column('participant')}::text[],
+                          ${arrayParam(rows.map((row) => row.createdAt.toISOString()))}::timestamptz[],
+                          ${column('ticketId')}::int[], ${column('contactId')}::int[],
+                          ${column('quotedId')}::text[], ${column('dataJson')}::jsonb[])
+                   with ordinality as x(company_id, provider_id, whatsapp_id, body, from_me,
+                                        media_type, media_url, media_name, media_error, read, ack,
+                                        remote_jid, participant, created_at, ticket_id, contact_id,
+                                        quoted_id, data_json, n)
+             order by x.n
+            on conflict (whatsapp_id, provider_id) do nothing
+            returning *`,
       )
-      .onConflictDoNothing({ target: [messages.whatsappId, messages.providerId] })
-      .returning();
+    ).map(messageRow);
     if (insertedRows.length < fresh.length) throw new BatchRaced();
     const rowOf = new Map(
       insertedRows.map((row) => [messageKey(row.whatsappId!, row.providerId!), row]),
@@ -279,25 +305,24 @@ export const ingestBatch = async (
       if (!message.fromMe && !rated.has(input)) bump.unread += 1;
       bumps.set(id, bump);
     }
-    const bumped = await tx
-      .update(tickets)
-      .set({
-        lastMessage: sql`v.last_message`,
-        lastContactMessage: sql`coalesce(v.contact_last, ${tickets.lastContactMessage})`,
-        unreadMessages: sql`${tickets.unreadMessages} + v.unread`,
-        updatedAt: now,
-      })
-      .from(
-        sql`(values ${sql.join(
-          [...bumps].map(
-            ([id, b]) =>
-              sql`(${id}::int, ${b.last}::text, ${b.contactLast}::text, ${b.unread}::int)`,
-          ),
-          sql`, `,
-        )}) as v(id, last_message, contact_last, unread)`,
+    const bumpList = [...bumps];
+    const bumped = (
+      await queryRows<Record<string, unknown>>(
+        tx,
+        sql`update ${tickets}
+               set last_message = v.last_message,
+                   last_contact_message = coalesce(v.contact_last, tickets.last_contact_message),
+                   unread_messages = tickets.unread_messages + v.unread,
+                   updated_at = ${now.toISOString()}::timestamptz
+              from unnest(${arrayParam(bumpList.map(([id]) => id))}::int[],
+                          ${arrayParam(bumpList.map(([, b]) => b.last))}::text[],
+                          ${arrayParam(bumpList.map(([, b]) => b.contactLast))}::text[],
+                          ${arrayParam(bumpList.map(([, b]) => b.unread))}::int[])
+                   as v(id, last_message, contact_last, unread)
+             where tickets.id = v.id
+            returning tickets.*`,
       )
-      .where(sql`${tickets.id} = v.id`)
-      .returning(getTableColumns(tickets));
+    ).map(ticketRow);
     const bumpedOf = new Map(bumped.map((row) => [row.id, row]));
 
     const results = new Map<MessageInput, Ingested>();
