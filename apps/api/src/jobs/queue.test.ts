@@ -194,6 +194,53 @@ describe('a queue', () => {
     ]);
   });
 
+  it('hands a batch over together, one job per key, retrying only the job that failed', async () => {
+    const queue = jobQueue(nextQueue(), named);
+    const batches: string[][] = [];
+    let firstTry = true;
+    const jobsOfNode = node();
+    const q = jobsOfNode.define(queue, {
+      handle: () => Promise.reject(new Error('a batch queue runs batches')),
+      handleBatch: async (batch) => {
+        batches.push(batch.map((job) => job.payload.name));
+        return batch.map((job): PromiseSettledResult<void> => {
+          if (job.payload.name === 'b1' && firstTry) {
+            firstTry = false;
+            return { status: 'rejected', reason: new Error('session down') };
+          }
+          return { status: 'fulfilled', value: undefined };
+        });
+      },
+      retryDelayMs: () => 100,
+      intervalMs: 50,
+      batchesAtOnce: 2,
+    });
+    await enqueueJobs(
+      t.db,
+      queue,
+      ['a1', 'b1', 'c1', 'a2', 'b2', 'c2'].map((name) => ({ payload: { name }, key: name[0] })),
+    );
+    await jobsOfNode.start();
+    q.kick();
+    const rows = await eventually(
+      () => rowsOf(queue),
+      (r) => r.every((row) => row.status === 'done'),
+      'every job done',
+    );
+    // The first batch holds each key's first job; b2 waits for b1's retry, a2 and c2 do not.
+    expect(batches[0]).toEqual(['a1', 'b1', 'c1']);
+    expect(batches.slice(1).flat()).toEqual(['a2', 'c2', 'b1', 'b2']);
+    expect(batches.flat().indexOf('b2')).toBeGreaterThan(batches.flat().lastIndexOf('b1'));
+    expect(rows.map((r) => [r.payload, r.attempts])).toEqual([
+      [{ name: 'a1' }, 1],
+      [{ name: 'b1' }, 2],
+      [{ name: 'c1' }, 1],
+      [{ name: 'a2' }, 1],
+      [{ name: 'b2' }, 1],
+      [{ name: 'c2' }, 1],
+    ]);
+  });
+
   it('fails a job at once on a permanent error and after maxAttempts otherwise, telling onFailed once', async () => {
     const queue = jobQueue(nextQueue(), named);
     const failed: string[] = [];

@@ -232,6 +232,52 @@ describe('POST /webhooks/whatsapp', () => {
     expect(await storedRows()).toEqual([]);
   });
 
+  it("stores a payload of several chats as one job per chat, keyed so each chat's messages keep their order", async () => {
+    const OTHER = '5511977776666';
+    const body = webhookBody({
+      phoneNumberId: PHONE_A,
+      value: {
+        contacts: [...contacts, { profile: { name: 'Ana' }, wa_id: OTHER }],
+        messages: [
+          text('wamid.k1', 'uno'),
+          { ...text('wamid.k2', 'dos'), from: OTHER },
+          text('wamid.k3', 'tres'),
+        ],
+        statuses: [
+          { id: 'wamid.out9', status: 'delivered', timestamp: '1', recipient_id: CUSTOMER },
+        ],
+      },
+    });
+    expect((await post(body)).statusCode).toBe(200);
+    const rows = await storedRows();
+    expect(rows.map((row) => [row.key, (row.payload as WebhookJob).chat])).toEqual([
+      [`${connection.a.id}:${CUSTOMER}`, CUSTOMER],
+      [`${connection.a.id}:${OTHER}`, OTHER],
+    ]);
+    // A payload of statuses only has no chat: nothing to keep in order.
+    const statuses = webhookBody({
+      phoneNumberId: PHONE_A,
+      value: { statuses: [{ id: 'wamid.out9', status: 'read', timestamp: '2' }] },
+    });
+    expect((await post(statuses)).statusCode).toBe(200);
+    expect((await storedRows())[2]).toMatchObject({ key: null, payload: { body: statuses } });
+
+    await vi.waitFor(async () => {
+      expect((await storedRows()).map((row) => row.status)).toEqual(['done', 'done', 'done']);
+    });
+    // Every message once, each chat's in order, and the first chat's job handed the status on.
+    const bodiesFrom = (from: string) =>
+      messagesFor(connection.a.id).flatMap((r) =>
+        r.event.type === 'message' && r.event.message.from === from ? [r.event.message.body] : [],
+      );
+    expect(bodiesFrom(CUSTOMER)).toEqual(['uno', 'tres']);
+    expect(bodiesFrom(OTHER)).toEqual(['dos']);
+    expect(acksFor(connection.a.id)).toEqual([
+      { providerId: 'wamid.out9', ack: 3 },
+      { providerId: 'wamid.out9', ack: 4 },
+    ]);
+  });
+
   it('stores a batch, answers 200, and hands messages, media and acks to the channel layer', async () => {
     const photo = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70]);
     graph.addMedia('778899', photo, 'image/jpeg');
