@@ -66,7 +66,14 @@ const memoryStore = () => {
   return store;
 };
 
-const setup = (options: { registered?: boolean; me?: { id: string; lid?: string } } = {}) => {
+const setup = (
+  options: {
+    registered?: boolean;
+    me?: { id: string; lid?: string };
+    // What the channel layer does with an event before it is recorded as handed on.
+    handing?: (event: ChannelEvent) => Promise<void>;
+  } = {},
+) => {
   const sockets: FakeSocket[] = [];
   const store = memoryStore();
   const phoneBook: PhoneContact[] = [];
@@ -103,7 +110,10 @@ const setup = (options: { registered?: boolean; me?: { id: string; lid?: string 
     fetch,
     db: {} as Db,
     log,
-    emit: async (event) => void events.push(event),
+    emit: async (event) => {
+      await options.handing?.(event);
+      events.push(event);
+    },
     readMedia: async (storedName) => (storedName === 'f.bin' ? stored : undefined),
   });
   const current = () => sockets[sockets.length - 1];
@@ -391,6 +401,49 @@ describe('baileys driver: events', () => {
       },
     ]);
     expect(t.store.kept.has('IN1')).toBe(true);
+  });
+
+  it("hands each chat's messages on in order, other chats' meanwhile, without holding up the next events", async () => {
+    // The channel layer stores slowly: a message is handed on once the test releases it.
+    const waiting = new Map<string, () => void>();
+    const started: string[] = [];
+    const t = setup({
+      registered: true,
+      handing: (event) =>
+        event.type !== 'message'
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => {
+              started.push(event.message.providerId);
+              waiting.set(event.message.providerId, resolve);
+            }),
+    });
+    await t.session.start();
+    await t.fire('connection.update', { connection: 'open' });
+    const other = '5511977776666@s.whatsapp.net';
+    await t.fire('messages.upsert', {
+      type: 'notify',
+      messages: [incoming('A1', { conversation: '1' })],
+    });
+    await t.fire('messages.upsert', {
+      type: 'notify',
+      messages: [
+        incoming('A2', { conversation: '2' }),
+        incoming('B1', { conversation: 'b' }, { remoteJid: other }),
+      ],
+    });
+    // B1 did not wait for A1; A2 does.
+    expect(started).toEqual(['A1', 'B1']);
+    waiting.get('A1')!();
+    await drained();
+    expect(started).toEqual(['A1', 'B1', 'A2']);
+    waiting.get('B1')!();
+    waiting.get('A2')!();
+    await drained();
+    expect(t.events.flatMap((e) => (e.type === 'message' ? [e.message.providerId] : []))).toEqual([
+      'A1',
+      'B1',
+      'A2',
+    ]);
   });
 
   it('also reports messages sent from the phone (append upserts)', async () => {

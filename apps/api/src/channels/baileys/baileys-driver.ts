@@ -188,6 +188,22 @@ export const createBaileysDriver = (options: BaileysDriverOptions = {}): Channel
 
     const emit = (event: ChannelEvent) => ctx.emit(event);
 
+    // Each chat's messages and changes are handed on one after another, in the order Baileys gave
+    // them; different chats' side by side, and without holding up the events behind them. So the
+    // messages of a busy number that arrive while a store is in flight are stored together
+    // (tickets.engine.ts), as its chats' order requires and no more.
+    const chats = new Map<string, Promise<void>>();
+    const inChat = (chat: string, work: () => Promise<void>) => {
+      const next = (chats.get(chat) ?? Promise.resolve())
+        .then(work)
+        .catch((err: unknown) => ctx.log.error({ err }, 'baileys event handling failed'));
+      chats.set(chat, next);
+      void next.then(() => {
+        if (chats.get(chat) === next) chats.delete(chat);
+      });
+    };
+    const chatOf = (key: WAMessage['key']) => key.remoteJid ?? '';
+
     const rememberContacts = (contacts: Contact[]) =>
       savePhoneBook(
         ctx.db,
@@ -343,11 +359,11 @@ export const createBaileysDriver = (options: BaileysDriverOptions = {}): Channel
         if (inbound) {
           // Kept to quote it and mark it read later with its exact key.
           await remember(msg);
-          await emit({ type: 'message', message: inbound });
+          inChat(chatOf(msg.key), () => emit({ type: 'message', message: inbound }));
           continue;
         }
         const change = mapProtocol(msg);
-        if (change) await emitChange(change);
+        if (change) inChat(chatOf(msg.key), () => emitChange(change));
       }
     };
 
@@ -360,7 +376,7 @@ export const createBaileysDriver = (options: BaileysDriverOptions = {}): Channel
           message: update.update.message,
           messageStubType: update.update.messageStubType,
         });
-        if (change) await emitChange(change);
+        if (change) inChat(chatOf(update.key), () => emitChange(change));
       }
     };
 
