@@ -670,6 +670,37 @@ describe('POST /messages/:ticketId', () => {
     const page = (await inject(t.app, admin, 'GET', `/messages/${ticket.id}`)).json();
     expect(page.messages.at(-1)).toMatchObject({ id: created.id, error: 'ERR_SENDING_WAPP_MSG' });
   });
+
+  it('sends many conversations’ messages together: one that cannot go fails alone, the rest arrive once', async () => {
+    const chats = await Promise.all(Array.from({ length: 6 }, () => conversation()));
+    await t.db
+      .update(contacts)
+      .set({ number: '9991100000019' })
+      .where(eq(contacts.id, chats[2].contact.id));
+    // Stored side by side, so the outbox takes them in one batch.
+    const sent = await Promise.all(
+      chats.map(async ({ ticket }, i) => (await send(ticket.id, { body: `lote ${i}` })).json()[0]),
+    );
+    const rows = await eventually(
+      () => Promise.all(sent.map((m: { id: number }) => outboxRow(m.id))),
+      (jobs) => jobs.every((job) => job.status === 'done' || job.status === 'failed'),
+      'every send settled',
+    );
+    expect(rows.map((job) => job.status)).toEqual([
+      'done',
+      'done',
+      'failed',
+      'done',
+      'done',
+      'done',
+    ]);
+    const phone = (await outbound(connection.id)).map((m) => m.body);
+    for (const i of [0, 1, 3, 4, 5])
+      expect(phone.filter((body) => body === `lote ${i}`)).toHaveLength(1);
+    expect(phone).not.toContain('lote 2');
+    for (const [i, message] of sent.entries())
+      expect((await messageRow(message.id)).providerId === null).toBe(i === 2);
+  });
 });
 
 describe('the outbox while the session is down', () => {

@@ -1,7 +1,10 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps, Outbox } from '../../deps';
 import { ChannelError, type SendRequest, type SendResult } from '../../channels/driver';
+import { queryRows } from '../../db/client';
+import { arrayParam, rowMapper } from '../../db/rows';
 import { contacts, messages, tickets } from '../../db/schema';
 import {
   PermanentJobError,
@@ -35,6 +38,8 @@ export const OUTBOX_MAX_ATTEMPTS = 8;
 
 type Deps = Pick<AppDeps, 'db' | 'uploads' | 'channels' | 'events'>;
 
+const messageRow = rowMapper(messages);
+
 // A send that no retry can make work.
 class Undeliverable extends PermanentJobError {}
 
@@ -51,26 +56,33 @@ export const outboxWorker = (
 ): QueueOptions<OutboxPayload> => {
   const { db, channels, uploads, events } = deps;
 
-  const send = async (job: Job<OutboxPayload>): Promise<SendResult> => {
-    const { messageId, media, template } = job.payload;
-    const [found] = await db
-      .select({ message: messages, isGroup: tickets.isGroup, to: contacts.number })
+  // The messages of some sends, with their conversation's number and the provider id of what they
+  // quote, in one statement.
+  const loadAll = async (ids: number[]) => {
+    const quoted = alias(messages, 'quoted');
+    const rows = await db
+      .select({
+        message: messages,
+        isGroup: tickets.isGroup,
+        to: contacts.number,
+        quotedProviderId: quoted.providerId,
+      })
       .from(messages)
       .innerJoin(tickets, eq(tickets.id, messages.ticketId))
       .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-      .where(eq(messages.id, messageId));
+      .leftJoin(quoted, eq(quoted.id, messages.quotedMsgId))
+      .where(inArray(messages.id, ids));
+    return new Map(rows.map((row) => [row.message.id, row]));
+  };
+  type Loaded = Awaited<ReturnType<typeof loadAll>> extends Map<number, infer R> ? R : never;
+
+  const send = async (job: Job<OutboxPayload>, found: Loaded | undefined): Promise<SendResult> => {
+    const { messageId, media, template } = job.payload;
     if (!found) throw new Undeliverable('The message or its conversation no longer exists');
     if (found.message.isDeleted) throw new Undeliverable('The message was deleted before sending');
     // Sent by an earlier attempt whose node died before the job was marked done.
     if (found.message.providerId)
       return { providerId: found.message.providerId, timestamp: found.message.createdAt };
-    // Quoting a message that has no provider id yet (not sent itself) sends without the quote.
-    const [quoted] = found.message.quotedMsgId
-      ? await db
-          .select({ providerId: messages.providerId })
-          .from(messages)
-          .where(eq(messages.id, found.message.quotedMsgId))
-      : [];
     if (media && !(await uploads.exists(found.message.companyId, media.storedName)))
       throw new Undeliverable('The file to send is no longer stored');
     const request: SendRequest = {
@@ -80,7 +92,8 @@ export const outboxWorker = (
       body: found.message.body,
       isGroup: found.isGroup,
       ...(template ? { template } : {}),
-      ...(quoted?.providerId ? { quotedId: quoted.providerId } : {}),
+      // Quoting a message that has no provider id yet (not sent itself) sends without the quote.
+      ...(found.quotedProviderId ? { quotedId: found.quotedProviderId } : {}),
       ...(media
         ? {
             media: {
@@ -95,32 +108,63 @@ export const outboxWorker = (
     return channels.send(found.message.whatsappId, request);
   };
 
-  // WhatsApp has the message: a failure to record it must not make the job send it again.
-  const recordSent = async (job: Job<OutboxPayload>, result: SendResult) => {
+  // WhatsApp has the messages: a failure to record them must not make their jobs send them again.
+  // One statement for all of them.
+  const recordSent = async (sent: { job: Job<OutboxPayload>; result: SendResult }[]) => {
+    if (!sent.length) return;
     try {
       await events.transaction(db, async (tx, raise) => {
-        const updated = await tx
-          .update(messages)
-          .set({
-            providerId: result.providerId,
-            // Drivers report later acks through the tickets engine; an early one may already be here.
-            ack: sql`greatest(${messages.ack}, ${result.ack ?? 1})`,
-            updatedAt: new Date(),
-          })
-          .where(eq(messages.id, job.payload.messageId))
-          .returning();
-        updated.forEach((row) => raise(messageUpdated(row, 'sent')));
+        const updated = await queryRows<Record<string, unknown>>(
+          tx,
+          sql`update ${messages}
+                 set provider_id = v.provider_id,
+                     -- Drivers report later acks through the tickets engine; an early one may be here.
+                     ack = greatest(messages.ack, v.ack),
+                     updated_at = now()
+                from unnest(${arrayParam(sent.map((s) => s.job.payload.messageId))}::int[],
+                            ${arrayParam(sent.map((s) => s.result.providerId))}::text[],
+                            ${arrayParam(sent.map((s) => s.result.ack ?? 1))}::int[])
+                     as v(id, provider_id, ack)
+               where messages.id = v.id
+              returning messages.*`,
+        );
+        updated.map(messageRow).forEach((row) => raise(messageUpdated(row, 'sent')));
       });
     } catch (err) {
       log.error(
-        { err, jobId: job.id, messageId: job.payload.messageId },
-        'message sent but not recorded',
+        {
+          err,
+          jobIds: sent.map((s) => s.job.id),
+          messageIds: sent.map((s) => s.job.payload.messageId),
+        },
+        'messages sent but not recorded',
       );
     }
   };
 
+  // A batch's sends go side by side (the claim gives at most one per conversation, so each
+  // conversation's order holds), then are recorded together.
+  const sendAll = async (batch: Job<OutboxPayload>[]) => {
+    const loaded = await loadAll(batch.map((job) => job.payload.messageId));
+    const outcomes = await Promise.allSettled(
+      batch.map((job) => send(job, loaded.get(job.payload.messageId))),
+    );
+    await recordSent(
+      outcomes.flatMap((outcome, i) =>
+        outcome.status === 'fulfilled' ? [{ job: batch[i], result: outcome.value }] : [],
+      ),
+    );
+    return outcomes.map((outcome): PromiseSettledResult<void> =>
+      outcome.status === 'fulfilled' ? { status: 'fulfilled', value: undefined } : outcome,
+    );
+  };
+
   return {
-    handle: async (job) => recordSent(job, await send(job)),
+    handle: async (job) => {
+      const [outcome] = await sendAll([job]);
+      if (outcome.status === 'rejected') throw outcome.reason;
+    },
+    handleBatch: sendAll,
     maxAttempts: OUTBOX_MAX_ATTEMPTS,
     retryDelayMs: (attempts) => retryDelay(attempts, retryBaseMs),
     permanent: isPermanentSendFailure,
