@@ -652,6 +652,52 @@ describe('POST /messages/:ticketId', () => {
     expect(page.messages.find((m: { id: number }) => m.id === created.id).ack).toBe(4);
   });
 
+  it('applies a burst of delivery and read reports at once, each message ending at its highest', async () => {
+    const { ticket } = await conversation();
+    const created = await Promise.all(
+      ['uno', 'dos', 'tres'].map(async (body) => (await send(ticket.id, { body })).json()[0]),
+    );
+    const sent = await eventually(
+      () => Promise.all(created.map((m: { id: number }) => messageRow(m.id))),
+      (rows) => rows.every((row) => row.providerId),
+      'provider ids',
+    );
+    const heard = await listen(admin, ticket.id);
+    // Reading reported before delivery for the first, in the same burst as the others'.
+    const reports = [
+      [sent[0], 4],
+      [sent[0], 3],
+      [sent[1], 3],
+      [sent[2], 4],
+      [sent[2], 3],
+      [sent[1], 3],
+    ] as const;
+    const answers = await Promise.all(
+      reports.map(([row, ack]) =>
+        inject(t.app, admin, 'POST', `/simulator/${connection.id}/ack`, {
+          id: row.providerId,
+          ack,
+        }),
+      ),
+    );
+    expect(answers.map((res) => res.statusCode)).toEqual(reports.map(() => 204));
+    const rows = await Promise.all(sent.map((row) => messageRow(row.id)));
+    expect(rows.map((row) => row.ack)).toEqual([4, 3, 4]);
+    // The chat heard each message's final state.
+    await eventually(
+      () => heard.filter((h) => h.payload.action === 'update'),
+      (updates) =>
+        [4, 3, 4].every((ack, i) =>
+          updates.some(
+            (u) =>
+              (u.payload.message as { id: number; ack: number }).id === sent[i].id &&
+              (u.payload.message as { ack: number }).ack === ack,
+          ),
+        ),
+      'the updates',
+    );
+  });
+
   it('a number without a WhatsApp account fails at once, without retries, and nothing reaches a phone', async () => {
     const { ticket, contact } = await conversation();
     // The simulated network has no account for numbers starting 999 (an unassigned country code).

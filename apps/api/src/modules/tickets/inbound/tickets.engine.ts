@@ -1,6 +1,8 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../../deps';
+import { queryRows } from '../../../db/client';
+import { arrayParam, rowMapper } from '../../../db/rows';
 import { contacts, messages, tickets } from '../../../db/schema';
 import type { ChannelEventInput } from '../../../channels/manager';
 import type { MessageChange } from '../../../events/domain-events';
@@ -144,6 +146,68 @@ const createIngestQueue = (deps: EngineDeps, log: FastifyBaseLogger) => {
     });
 };
 
+type AckReport = { whatsappId: number; providerId: string; ack: number };
+
+// Delivery and read reports, applied together: the reports that arrive while an update is in flight
+// go in the next one, one statement for all of them (a campaign's thousands come in bursts). An ack is
+// a high-water mark (channels/acks.ts), applied in SQL so concurrent reports cannot undo each other;
+// a message reported twice in one update takes the higher.
+const createAckQueue = (deps: EngineDeps) => {
+  let waiting: { report: AckReport; done: (error?: unknown) => void }[] = [];
+  let applying = false;
+  const apply = async () => {
+    applying = true;
+    while (waiting.length) {
+      const batch = waiting;
+      waiting = [];
+      const highest = new Map<string, AckReport>();
+      for (const { report } of batch) {
+        const key = `${report.whatsappId}:${report.providerId}`;
+        const had = highest.get(key);
+        if (!had || had.ack < report.ack) highest.set(key, report);
+      }
+      const reports = [...highest.values()];
+      try {
+        await deps.events.transaction(deps.db, async (tx, raise) => {
+          const rows = await queryRows<Record<string, unknown>>(
+            tx,
+            sql`update ${messages} set ack = greatest(messages.ack, v.ack), updated_at = now()
+                  from unnest(${arrayParam(reports.map((r) => r.whatsappId))}::int[],
+                              ${arrayParam(reports.map((r) => r.providerId))}::text[],
+                              ${arrayParam(reports.map((r) => r.ack))}::int[])
+                       as v(whatsapp_id, provider_id, ack)
+                 where messages.whatsapp_id = v.whatsapp_id and messages.provider_id = v.provider_id
+                   and messages.from_me
+                returning messages.*`,
+          );
+          for (const row of rows) raise(messageUpdated(messageRow(row), 'ack'));
+        });
+        for (const { done } of batch) done();
+      } catch (error) {
+        for (const { done } of batch) done(error);
+      }
+    }
+    applying = false;
+  };
+  return (report: AckReport) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({ report, done: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (!applying) void apply();
+    });
+};
+
+const messageRow = rowMapper(messages);
+
+const ackQueues = new WeakMap<object, ReturnType<typeof createAckQueue>>();
+const ackQueueOf = (deps: EngineDeps) => {
+  let queue = ackQueues.get(deps);
+  if (!queue) {
+    queue = createAckQueue(deps);
+    ackQueues.set(deps, queue);
+  }
+  return queue;
+};
+
 // One ingest queue per app (registerTicketsEngine), found from its deps.
 const ingestQueues = new WeakMap<object, ReturnType<typeof createIngestQueue>>();
 const queueOf = (deps: EngineDeps) => {
@@ -205,20 +269,24 @@ export const handleChannelEvent = async (deps: EngineDeps, input: ChannelEventIn
       return;
     }
     case 'ack': {
-      // A high-water mark (channels/acks.ts), applied in SQL so concurrent reports cannot undo each other.
-      await updateMessage(deps, 'ack', (db) =>
-        db
-          .update(messages)
-          .set({
-            ack:
-              event.ack === 0
-                ? sql`case when ${messages.ack} < 3 then 0 else ${messages.ack} end`
-                : sql`greatest(${messages.ack}, ${event.ack})`,
-            updatedAt: new Date(),
-          })
-          .where(and(byProviderId(connection.id, event.providerId), eq(messages.fromMe, true)))
-          .returning(),
-      );
+      // A failure report goes on its own; delivery and reading go with the others that arrive meanwhile.
+      if (event.ack === 0)
+        await updateMessage(deps, 'ack', (db) =>
+          db
+            .update(messages)
+            .set({
+              ack: sql`case when ${messages.ack} < 3 then 0 else ${messages.ack} end`,
+              updatedAt: new Date(),
+            })
+            .where(and(byProviderId(connection.id, event.providerId), eq(messages.fromMe, true)))
+            .returning(),
+        );
+      else
+        await ackQueueOf(deps)({
+          whatsappId: connection.id,
+          providerId: event.providerId,
+          ack: event.ack,
+        });
       return;
     }
     case 'edit':
