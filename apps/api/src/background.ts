@@ -21,7 +21,12 @@ import {
   integrationWorker,
   queueIntegrationTurnForMessage,
 } from './modules/queue-integrations/integration-runtime';
-import { recordFirstReply, recordTicketChange } from './modules/dashboard/ticket-tracking';
+import {
+  DASHBOARD_FOLD_JOB,
+  foldDashboardHours,
+  recordFirstReply,
+  recordTicketChange,
+} from './modules/dashboard/ticket-tracking';
 import { checkQueue, checkWorker } from './modules/contact-lists/contact-list-upload';
 import {
   CAMPAIGNS_JOB,
@@ -89,6 +94,14 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
     name: LIFECYCLE_JOB,
     everyMs: config.billingInterval * 1000,
     run: (now) => runCompanyLifecycle(deps, now, log),
+  });
+  // The dashboard's hours folded into one row per hour and user.
+  jobs.every({
+    name: DASHBOARD_FOLD_JOB,
+    everyMs: 10 * 60_000,
+    run: async (now) => {
+      while ((await foldDashboardHours(deps.db, now)) > 0);
+    },
   });
   // Companies' storage counts matched to the files the store holds.
   jobs.every({

@@ -1,6 +1,8 @@
 import {
+  bigserial,
   boolean,
   check,
+  doublePrecision,
   index,
   integer,
   pgTable,
@@ -160,5 +162,40 @@ export const ticketTracking = pgTable(
     index().on(t.companyId, t.acceptedAt),
     index().on(t.companyId, t.firstReplyAt),
     index().on(t.companyId, t.finishedAt),
+  ],
+);
+
+// The conversation history summed per hour (UTC) and per user (0: none), as the dashboard adds it up
+// (modules/dashboard/dashboard.service.ts). Every change of a ticket_tracking row adds rows here from
+// a trigger, in the change's own transaction (migration 0026): what the change takes from the hours of
+// the row as it was, and adds to those of the row as it is. Rows are only ever added, so concurrent
+// changes never wait for each other here; a recurring job folds each past hour's rows into one
+// (compacted). Each moment counts in the hour it happened, under the conversation's current user.
+export const dashboardHours = pgTable(
+  'dashboard_hours',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    hour: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    userId: integer().notNull(),
+    started: integer().notNull().default(0),
+    accepted: integer().notNull().default(0),
+    waitSeconds: doublePrecision().notNull().default(0),
+    answered: integer().notNull().default(0),
+    replySeconds: doublePrecision().notNull().default(0),
+    finished: integer().notNull().default(0),
+    resolutionSeconds: doublePrecision().notNull().default(0),
+    supportCount: integer().notNull().default(0),
+    supportSeconds: doublePrecision().notNull().default(0),
+    // One row that sums all of its hour's for its user (the fold); false: a change's own row.
+    compacted: boolean().notNull().default(false),
+  },
+  (t) => [
+    index().on(t.companyId, t.hour),
+    index('dashboard_hours_to_fold_idx')
+      .on(t.hour)
+      .where(sql`not compacted`),
   ],
 );

@@ -49,6 +49,10 @@ const periodOf = async (db: Db, query: DashboardQuery, timeZone: string, now: Da
   };
 };
 
+const HOUR_MS = 3600_000;
+const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+const ceilHour = (at: Date) => new Date(Math.ceil(at.getTime() / HOUR_MS) * HOUR_MS);
+
 // Seconds to minutes with one decimal; null when nothing was measured.
 const minutesOf = (seconds: number, count: number) =>
   count > 0 ? Math.round(seconds / count / 6) / 10 : null;
@@ -98,26 +102,49 @@ export const getDashboard = async (
     sql.raw(`date_part('epoch', ${later} - ${earlier})`);
   const within = (moment: string) => sql`${sql.raw(moment)} >= ${f} and ${sql.raw(moment)} < ${t}`;
 
-  const [groups, now, people] = await Promise.all([
-    // One pass over the conversations with any moment within the period (every moment comes after
-    // the start, and a running one has no end yet), per user: the company's figures are the sums.
+  // The period's whole hours (UTC) come summed from dashboard_hours; the moments before its first
+  // whole hour and after its last, from the conversations themselves (the edges: under an hour each).
+  const firstHour = ceilHour(period.from);
+  const lastHour = floorHour(period.to);
+  const hasHours = firstHour < lastHour;
+  const inEdges = (moment: string) =>
+    hasHours
+      ? sql`((${sql.raw(moment)} >= ${f} and ${sql.raw(moment)} < ${sqlTime(firstHour)})
+            or (${sql.raw(moment)} >= ${sqlTime(lastHour)} and ${sql.raw(moment)} < ${t}))`
+      : within(moment);
+  const [edges, hours, now, people] = await Promise.all([
     queryRows<Sums & { user_id: number | null }>(
       deps.db,
       sql`
       select user_id,
-        count(*) filter (where started_at >= ${f})::int as started,
-        count(*) filter (where ${within('accepted_at')})::int as accepted,
-        sum(${seconds('accepted_at', 'started_at')}) filter (where ${within('accepted_at')}) as wait_seconds,
-        count(*) filter (where ${within('first_reply_at')})::int as answered,
-        sum(${seconds('first_reply_at', 'started_at')}) filter (where ${within('first_reply_at')}) as reply_seconds,
-        count(*) filter (where ${within('finished_at')})::int as finished,
-        sum(${seconds('finished_at', 'started_at')}) filter (where ${within('finished_at')}) as resolution_seconds,
-        count(*) filter (where ${within('finished_at')} and accepted_at is not null)::int as support_count,
-        sum(${seconds('finished_at', 'accepted_at')}) filter (where ${within('finished_at')}) as support_seconds
+        count(*) filter (where ${inEdges('started_at')})::int as started,
+        count(*) filter (where ${inEdges('accepted_at')})::int as accepted,
+        sum(${seconds('accepted_at', 'started_at')}) filter (where ${inEdges('accepted_at')}) as wait_seconds,
+        count(*) filter (where ${inEdges('first_reply_at')})::int as answered,
+        sum(${seconds('first_reply_at', 'started_at')}) filter (where ${inEdges('first_reply_at')}) as reply_seconds,
+        count(*) filter (where ${inEdges('finished_at')})::int as finished,
+        sum(${seconds('finished_at', 'started_at')}) filter (where ${inEdges('finished_at')}) as resolution_seconds,
+        count(*) filter (where ${inEdges('finished_at')} and accepted_at is not null)::int as support_count,
+        sum(${seconds('finished_at', 'accepted_at')}) filter (where ${inEdges('finished_at')}) as support_seconds
       from ticket_tracking
-      where company_id = ${companyId} and started_at < ${t} and (finished_at is null or finished_at >= ${f})
+      where company_id = ${companyId} and (${inEdges('started_at')} or ${inEdges('accepted_at')}
+        or ${inEdges('first_reply_at')} or ${inEdges('finished_at')})
       group by user_id`,
     ),
+    hasHours
+      ? queryRows<Sums & { user_id: number }>(
+          deps.db,
+          sql`
+          select user_id, sum(started)::int as started, sum(accepted)::int as accepted,
+            sum(wait_seconds) as wait_seconds, sum(answered)::int as answered,
+            sum(reply_seconds) as reply_seconds, sum(finished)::int as finished,
+            sum(resolution_seconds) as resolution_seconds, sum(support_count)::int as support_count,
+            sum(support_seconds) as support_seconds
+          from dashboard_hours
+          where company_id = ${companyId} and hour >= ${sqlTime(firstHour)} and hour < ${sqlTime(lastHour)}
+          group by user_id`,
+        )
+      : [],
     // Being attended and waiting: the tickets as they are now.
     queryRows<{ happening: number; pending: number }>(
       deps.db,
@@ -143,8 +170,14 @@ export const getDashboard = async (
       order by u.name, u.id`,
     ),
   ]);
-  const sums = total(groups);
-  const byUser = new Map(groups.map((group) => [group.user_id, group]));
+  // User 0 in dashboard_hours is none, as null is in ticket_tracking.
+  const byUser = new Map<number | null, Sums>();
+  for (const { user_id: userId, ...group } of [...edges, ...hours]) {
+    const key = userId === 0 ? null : userId;
+    const had = byUser.get(key);
+    byUser.set(key, had ? total([had, group]) : group);
+  }
+  const sums = total([...byUser.values()]);
   return {
     counters: {
       supportHappening: now[0]?.happening ?? 0,

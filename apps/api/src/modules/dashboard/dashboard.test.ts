@@ -16,6 +16,7 @@ import {
 import { eventually } from '../../../test/eventually';
 import { inbound, pairedSimulator, setSetting, ticketOf } from '../../../test/inbox';
 import { ingestMessage } from '../tickets/inbound/ingest';
+import { foldDashboardHours } from './ticket-tracking';
 
 // The dashboard's figures, each on conversations built through the API with a moved clock, so every
 // definition (ARCHITECTURE.md "Dashboard") is checked on known minutes.
@@ -230,6 +231,120 @@ describe('GET /dashboard counters', () => {
       avgSupportTime: null,
       rating: 0,
     });
+  });
+});
+
+describe('GET /dashboard over a long history', () => {
+  it('gives the figures of every moment in the period, through transfers, deletions and folding', async () => {
+    const other = await makeUser(t.db, companyId, 'user', { name: 'Carla' });
+    const owners = [admin.userId, other.id, null];
+    const { ticket } = await contactWrites();
+    const now = Date.now();
+    // 300 past conversations of the one ticket over 20 days, at moments that fall anywhere in an hour.
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+    const at = (ms: number) => new Date(Math.floor(ms));
+    const rows = Array.from({ length: 300 }, () => {
+      const started = now - random() * 20 * DAY;
+      const accepted = random() < 0.8 ? started + random() * 3 * 3600_000 : null;
+      const replied = accepted && random() < 0.8 ? accepted + random() * 3600_000 : null;
+      const finished =
+        now - started > 5 * 3600_000 ? (replied ?? started) + random() * 5 * 3600_000 : null;
+      return {
+        companyId,
+        ticketId: ticket.id,
+        whatsappId: connection.id,
+        userId: owners[Math.floor(random() * owners.length)],
+        startedAt: at(started),
+        acceptedAt: accepted === null ? null : at(accepted),
+        firstReplyAt: replied === null ? null : at(replied),
+        finishedAt: at(finished ?? started + 1000),
+      };
+    });
+    await t.db.delete(ticketTracking).where(eq(ticketTracking.companyId, companyId));
+    const stored = await t.db.insert(ticketTracking).values(rows).returning();
+    // Some change hands or moments afterwards; some go (their ticket deleted).
+    for (const row of stored.slice(0, 40))
+      await t.db
+        .update(ticketTracking)
+        .set({ userId: owners[(owners.indexOf(row.userId) + 1) % owners.length] })
+        .where(eq(ticketTracking.id, row.id));
+    for (const row of stored.slice(40, 60))
+      await t.db
+        .update(ticketTracking)
+        .set({ acceptedAt: row.acceptedAt ?? row.startedAt })
+        .where(eq(ticketTracking.id, row.id));
+    for (const row of stored.slice(60, 80))
+      await t.db.delete(ticketTracking).where(eq(ticketTracking.id, row.id));
+
+    // What each figure is by definition, from the conversations as they now are.
+    const history = await t.db
+      .select()
+      .from(ticketTracking)
+      .where(eq(ticketTracking.companyId, companyId));
+    const expected = (from: number, to: number) => {
+      const inside = (moment: Date | null) =>
+        moment !== null && moment.getTime() >= from && moment.getTime() < to;
+      const seconds = (a: Date, b: Date) => (a.getTime() - b.getTime()) / 1000;
+      const minutes = (total: number, count: number) =>
+        count ? Math.round(total / count / 6) / 10 : null;
+      const accepted = history.filter((r) => inside(r.acceptedAt));
+      const answered = history.filter((r) => inside(r.firstReplyAt));
+      const finished = history.filter((r) => inside(r.finishedAt));
+      const supported = finished.filter((r) => r.acceptedAt);
+      const sum = (list: typeof history, of: (r: (typeof history)[number]) => number) =>
+        list.reduce((total, r) => total + of(r), 0);
+      return {
+        supportStarted: history.filter((r) => inside(r.startedAt)).length,
+        supportFinished: finished.length,
+        avgWaitTime: minutes(
+          sum(accepted, (r) => seconds(r.acceptedAt!, r.startedAt)),
+          accepted.length,
+        ),
+        avgFirstResponseTime: minutes(
+          sum(answered, (r) => seconds(r.firstReplyAt!, r.startedAt)),
+          answered.length,
+        ),
+        avgResolutionTime: minutes(
+          sum(finished, (r) => seconds(r.finishedAt!, r.startedAt)),
+          finished.length,
+        ),
+        avgSupportTime: minutes(
+          sum(supported, (r) => seconds(r.finishedAt!, r.acceptedAt!)),
+          supported.length,
+        ),
+        byUser: Object.fromEntries(
+          [admin.userId, other.id].map((id) => [
+            id,
+            finished.filter((r) => r.userId === id).length,
+          ]),
+        ),
+      };
+    };
+    const check = async () => {
+      for (const days of [1, 7, 30]) {
+        const view = await dashboard(`?days=${days}`);
+        const want = expected(Date.parse(view.period.from), Infinity);
+        const { byUser, ...counters } = want;
+        expect(view.counters, `${days} days`).toMatchObject(counters);
+        expect(
+          Object.fromEntries(
+            view.attendants.filter((a) => a.id in byUser).map((a) => [a.id, a.tickets]),
+          ),
+        ).toEqual(byUser);
+      }
+      const day = new Date(now - 6 * DAY).toISOString().slice(0, 10);
+      const view = await dashboard(`?date_from=${day}&date_to=${day}`);
+      const { byUser: _, ...counters } = expected(
+        Date.parse(view.period.from),
+        Date.parse(view.period.to),
+      );
+      expect(view.counters, 'one calendar day').toMatchObject(counters);
+    };
+    await check();
+    // Folded into one row per past hour and user, the figures stay the same.
+    while ((await foldDashboardHours(t.db, new Date())) > 0);
+    await check();
   });
 });
 

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { ticketTracking } from '../../db/schema';
+import { queryRows, type Db } from '../../db/client';
+import { dashboardHours, ticketTracking } from '../../db/schema';
 import type { EventOf } from '../../events/domain-events';
 import { sqlTime } from '../../platform/sql-time';
 
@@ -71,4 +71,37 @@ export const recordFirstReply = async (tx: Db, event: EventOf<'message.created'>
         isNull(ticketTracking.firstReplyAt),
       ),
     );
+};
+
+export const DASHBOARD_FOLD_JOB = 'dashboard-fold';
+
+// Folds the rows each change added to dashboard_hours (migration 0026) into one per past hour and
+// user, up to `limit` hours and users a run: the dashboard then sums a row per hour. One statement, so
+// a row is folded once even if a change adds another to the same hour meanwhile (that one waits for
+// the next run). Answers how many hours and users were folded.
+export const foldDashboardHours = async (db: Db, now: Date, limit = 5000) => {
+  const cut = new Date(Math.floor(now.getTime() / 3600_000) * 3600_000);
+  const folded = await queryRows<{ n: number }>(
+    db,
+    sql`with due as (
+          select distinct company_id, hour, user_id from ${dashboardHours}
+           where not compacted and hour < ${sqlTime(cut)}
+           limit ${limit}
+        ), gone as (
+          delete from ${dashboardHours} d using due
+           where d.company_id = due.company_id and d.hour = due.hour and d.user_id = due.user_id
+          returning d.*
+        ), kept as (
+          insert into ${dashboardHours} (company_id, hour, user_id, started, accepted, wait_seconds,
+            answered, reply_seconds, finished, resolution_seconds, support_count, support_seconds,
+            compacted)
+          select company_id, hour, user_id, sum(started), sum(accepted), sum(wait_seconds),
+                 sum(answered), sum(reply_seconds), sum(finished), sum(resolution_seconds),
+                 sum(support_count), sum(support_seconds), true
+            from gone group by company_id, hour, user_id
+          returning 1
+        )
+        select count(*)::int as n from kept`,
+  );
+  return folded[0]?.n ?? 0;
 };
