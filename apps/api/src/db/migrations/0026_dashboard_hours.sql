@@ -12,12 +12,15 @@ CREATE TABLE "dashboard_hours" (
 	"resolution_seconds" double precision DEFAULT 0 NOT NULL,
 	"support_count" integer DEFAULT 0 NOT NULL,
 	"support_seconds" double precision DEFAULT 0 NOT NULL,
-	"compacted" boolean DEFAULT false NOT NULL
+	"compacted" boolean DEFAULT false NOT NULL,
+	"whole_day" boolean DEFAULT false NOT NULL
 );
 --> statement-breakpoint
 ALTER TABLE "dashboard_hours" ADD CONSTRAINT "dashboard_hours_company_id_companies_id_fk" FOREIGN KEY ("company_id") REFERENCES "public"."companies"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "dashboard_hours_company_id_hour_index" ON "dashboard_hours" USING btree ("company_id","hour");--> statement-breakpoint
 CREATE INDEX "dashboard_hours_to_fold_idx" ON "dashboard_hours" USING btree ("hour") WHERE not compacted;--> statement-breakpoint
+CREATE INDEX "dashboard_hours_hourly_idx" ON "dashboard_hours" USING btree ("hour") WHERE not whole_day;
+--> statement-breakpoint
 -- A ticket_tracking row's moments as rows of dashboard_hours, each moment in its hour (UTC), signed:
 -- +1 adds the row as it is, -1 takes back the row as it was.
 CREATE FUNCTION "dashboard_hours_add"(r "ticket_tracking", sign integer) RETURNS void LANGUAGE plpgsql AS $$

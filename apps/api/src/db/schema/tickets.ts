@@ -169,8 +169,9 @@ export const ticketTracking = pgTable(
 // (modules/dashboard/dashboard.service.ts). Every change of a ticket_tracking row adds rows here from
 // a trigger, in the change's own transaction (migration 0026): what the change takes from the hours of
 // the row as it was, and adds to those of the row as it is. Rows are only ever added, so concurrent
-// changes never wait for each other here; a recurring job folds each past hour's rows into one
-// (compacted). Each moment counts in the hour it happened, under the conversation's current user.
+// changes never wait for each other here; a recurring job folds each past hour's rows into one, and
+// the hours of days older than three into one row per day. Each moment counts in the hour it
+// happened, under the conversation's current user.
 export const dashboardHours = pgTable(
   'dashboard_hours',
   {
@@ -189,13 +190,18 @@ export const dashboardHours = pgTable(
     resolutionSeconds: doublePrecision().notNull().default(0),
     supportCount: integer().notNull().default(0),
     supportSeconds: doublePrecision().notNull().default(0),
-    // One row that sums all of its hour's for its user (the fold); false: a change's own row.
+    // A sum of rows folded together (false: a change's own row); wholeDay: of a whole day (UTC),
+    // `hour` being its midnight.
     compacted: boolean().notNull().default(false),
+    wholeDay: boolean().notNull().default(false),
   },
   (t) => [
     index().on(t.companyId, t.hour),
     index('dashboard_hours_to_fold_idx')
       .on(t.hour)
       .where(sql`not compacted`),
+    index('dashboard_hours_hourly_idx')
+      .on(t.hour)
+      .where(sql`not whole_day`),
   ],
 );

@@ -11,6 +11,7 @@ import { queryRows, type Db } from '../../db/client';
 import type { AuthContext } from '../../platform/context';
 import { companyInScope } from '../../platform/tenancy';
 import { sqlTime } from '../../platform/sql-time';
+import { dayTerritory } from './ticket-tracking';
 
 // SPEC §7 Dashboard, read from the conversation history (ticket-tracking.ts). Each figure is taken
 // over the conversations whose own moment falls within the period: resolved ones for support and
@@ -50,8 +51,9 @@ const periodOf = async (db: Db, query: DashboardQuery, timeZone: string, now: Da
 };
 
 const HOUR_MS = 3600_000;
-const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
-const ceilHour = (at: Date) => new Date(Math.ceil(at.getTime() / HOUR_MS) * HOUR_MS);
+const DAY_MS = 24 * HOUR_MS;
+const floorTo = (at: Date, ms: number) => new Date(Math.floor(at.getTime() / ms) * ms);
+const ceilTo = (at: Date, ms: number) => new Date(Math.ceil(at.getTime() / ms) * ms);
 
 // Seconds to minutes with one decimal; null when nothing was measured.
 const minutesOf = (seconds: number, count: number) =>
@@ -102,10 +104,16 @@ export const getDashboard = async (
     sql.raw(`date_part('epoch', ${later} - ${earlier})`);
   const within = (moment: string) => sql`${sql.raw(moment)} >= ${f} and ${sql.raw(moment)} < ${t}`;
 
-  // The period's whole hours (UTC) come summed from dashboard_hours; the moments before its first
-  // whole hour and after its last, from the conversations themselves (the edges: under an hour each).
-  const firstHour = ceilHour(period.from);
-  const lastHour = floorHour(period.to);
+  // The period's whole hours (UTC; whole days in the days dashboard_hours may hold folded by the
+  // day) come summed from dashboard_hours; the moments before the first and after the last, from the
+  // conversations themselves (the edges: under a day at the start of a long period, under an hour
+  // at its end).
+  const days = dayTerritory(new Date());
+  const firstHour =
+    period.from < days
+      ? new Date(Math.min(ceilTo(period.from, DAY_MS).getTime(), days.getTime()))
+      : ceilTo(period.from, HOUR_MS);
+  const lastHour = period.to < days ? floorTo(period.to, DAY_MS) : floorTo(period.to, HOUR_MS);
   const hasHours = firstHour < lastHour;
   const inEdges = (moment: string) =>
     hasHours
@@ -232,8 +240,6 @@ export const getTicketsUsers = async (
     data: rows.map((row) => ({ userId: row.user_id, name: row.name, total: row.total })),
   };
 };
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 // Every calendar day from one YYYY-MM-DD to another, both included.
 const daysBetween = (first: string, last: string) => {

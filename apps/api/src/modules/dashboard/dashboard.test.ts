@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { DashboardView, WhatsappView } from '@atendi/shared';
-import { ticketTracking, users } from '../../db/schema';
+import { dashboardHours, ticketTracking, users } from '../../db/schema';
 import {
   createTestApp,
   inject,
@@ -342,8 +342,15 @@ describe('GET /dashboard over a long history', () => {
       expect(view.counters, 'one calendar day').toMatchObject(counters);
     };
     await check();
-    // Folded into one row per past hour and user, the figures stay the same.
+    // Folded into one row per past hour and user, and per day for days older than three, the figures
+    // stay the same.
     while ((await foldDashboardHours(t.db, new Date())) > 0);
+    const folded = await t.db
+      .select({ wholeDay: dashboardHours.wholeDay, compacted: dashboardHours.compacted })
+      .from(dashboardHours)
+      .where(eq(dashboardHours.companyId, companyId));
+    expect(folded.some((row) => row.wholeDay)).toBe(true);
+    expect(folded.some((row) => !row.wholeDay)).toBe(true);
     await check();
   });
 });

@@ -75,33 +75,66 @@ export const recordFirstReply = async (tx: Db, event: EventOf<'message.created'>
 
 export const DASHBOARD_FOLD_JOB = 'dashboard-fold';
 
-// Folds the rows each change added to dashboard_hours (migration 0026) into one per past hour and
-// user, up to `limit` hours and users a run: the dashboard then sums a row per hour. One statement, so
-// a row is folded once even if a change adds another to the same hour meanwhile (that one waits for
-// the next run). Answers how many hours and users were folded.
+const HOUR_MS = 3600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+// The days (UTC) before this one may be folded into a row per day; the dashboard reads the days
+// before dayTerritory as whole days (a day later, so a node whose clock is a little ahead never folds
+// a day another still reads by the hour).
+export const foldDaysBefore = (now: Date) =>
+  new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - 3 * DAY_MS);
+export const dayTerritory = (now: Date) =>
+  new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - 2 * DAY_MS);
+
+const sums = sql`sum(started), sum(accepted), sum(wait_seconds), sum(answered), sum(reply_seconds),
+  sum(finished), sum(resolution_seconds), sum(support_count), sum(support_seconds)`;
+const columns = sql`company_id, hour, user_id, started, accepted, wait_seconds, answered,
+  reply_seconds, finished, resolution_seconds, support_count, support_seconds, compacted, whole_day`;
+
+// Folds what the changes added to dashboard_hours (migration 0026): the rows of each past hour and
+// user into one, then the hours of each day older than three (UTC) into one, up to `limit` groups a
+// statement: the dashboard then sums a row per hour or day. One statement per step, so a row is
+// folded once even if a change adds another to its hour meanwhile (that one waits for the next run).
+// Answers how many groups were folded.
 export const foldDashboardHours = async (db: Db, now: Date, limit = 5000) => {
-  const cut = new Date(Math.floor(now.getTime() / 3600_000) * 3600_000);
-  const folded = await queryRows<{ n: number }>(
+  const hourCut = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
+  const [hours] = await queryRows<{ n: number }>(
     db,
     sql`with due as (
           select distinct company_id, hour, user_id from ${dashboardHours}
-           where not compacted and hour < ${sqlTime(cut)}
+           where not compacted and hour < ${sqlTime(hourCut)}
            limit ${limit}
         ), gone as (
           delete from ${dashboardHours} d using due
            where d.company_id = due.company_id and d.hour = due.hour and d.user_id = due.user_id
           returning d.*
         ), kept as (
-          insert into ${dashboardHours} (company_id, hour, user_id, started, accepted, wait_seconds,
-            answered, reply_seconds, finished, resolution_seconds, support_count, support_seconds,
-            compacted)
-          select company_id, hour, user_id, sum(started), sum(accepted), sum(wait_seconds),
-                 sum(answered), sum(reply_seconds), sum(finished), sum(resolution_seconds),
-                 sum(support_count), sum(support_seconds), true
+          insert into ${dashboardHours} (${columns})
+          select company_id, hour, user_id, ${sums}, true, bool_or(whole_day)
             from gone group by company_id, hour, user_id
           returning 1
         )
         select count(*)::int as n from kept`,
   );
-  return folded[0]?.n ?? 0;
+  const [days] = await queryRows<{ n: number }>(
+    db,
+    sql`with due as (
+          select distinct company_id, date_trunc('day', hour, 'UTC') as day, user_id
+            from ${dashboardHours}
+           where not whole_day and hour < ${sqlTime(foldDaysBefore(now))}
+           limit ${limit}
+        ), gone as (
+          delete from ${dashboardHours} d using due
+           where d.company_id = due.company_id and d.user_id = due.user_id
+             and d.hour >= due.day and d.hour < due.day + interval '1 day'
+          returning d.*
+        ), kept as (
+          insert into ${dashboardHours} (${columns})
+          select company_id, date_trunc('day', hour, 'UTC'), user_id, ${sums}, true, true
+            from gone group by 1, 2, 3
+          returning 1
+        )
+        select count(*)::int as n from kept`,
+  );
+  return (hours?.n ?? 0) + (days?.n ?? 0);
 };
