@@ -131,9 +131,14 @@ const shapeName = (shape: InboxShape) =>
     .map(([key]) => key)
     .join('_');
 
-const buildInboxPage = (db: Db, shape: InboxShape) => {
+// The first page, asked for most, has its own statement with the page size written in: PostgreSQL
+// can then plan it once (a generic plan) instead of at every request, as it must while the size of
+// the page and its offset are parameters (their generic plan reads the whole table).
+const FIRST_PAGE_LIMIT = sql.raw(String(PAGE_SIZE + 1)) as unknown as number;
+
+const buildInboxPage = (db: Db, shape: InboxShape, first: boolean) => {
   const placeholder = sql.placeholder;
-  const page = db
+  const rows = db
     .select({ id: tickets.id })
     .from(tickets)
     .where(
@@ -148,21 +153,22 @@ const buildInboxPage = (db: Db, shape: InboxShape) => {
         shape.users ? anyOf(tickets.userId, 'users') : undefined,
       ),
     )
-    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-    .limit(placeholder('limit'))
-    .offset(placeholder('offset'));
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id));
+  const page = first
+    ? rows.limit(FIRST_PAGE_LIMIT)
+    : rows.limit(placeholder('limit')).offset(placeholder('offset'));
   return selectTicketViews(db)
     .where(inArray(tickets.id, page))
     .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-    .prepare(`inbox_page_${shapeName(shape)}`);
+    .prepare(`inbox_page_${shapeName(shape)}${first ? '_first' : ''}`);
 };
 
 const inboxPages = new Map<string, (db: Db) => ReturnType<typeof buildInboxPage>>();
-const inboxPage = (db: Db, shape: InboxShape) => {
-  const name = shapeName(shape);
+const inboxPage = (db: Db, shape: InboxShape, first: boolean) => {
+  const name = `${shapeName(shape)}${first ? '_first' : ''}`;
   let statement = inboxPages.get(name);
   if (!statement) {
-    statement = preparedPer((handle) => buildInboxPage(handle, shape));
+    statement = preparedPer((handle) => buildInboxPage(handle, shape, first));
     inboxPages.set(name, statement);
   }
   return statement(db);
@@ -193,7 +199,7 @@ export const listTickets = async (db: Db, ctx: AuthContext, query: TicketListQue
   ];
   const shape = inboxShape(query, viewer);
   if (shape) {
-    const rows = await inboxPage(db, shape).execute({
+    const rows = await inboxPage(db, shape, query.pageNumber === 1).execute({
       companyId: ctx.companyId,
       status: query.status ?? '',
       userId: viewer.userId,
