@@ -13,6 +13,7 @@ import {
   type Jobs,
   type QueueOptions,
 } from '../../jobs/queue';
+import { groupCommit } from '../../platform/group-commit';
 import type { ChannelEvent } from '../driver';
 import type { ChannelManager } from '../manager';
 import { mapWebhook, WebhookPayloadError } from './payloads';
@@ -108,8 +109,6 @@ type WaitingWebhook = {
   connection: WebhookConnection;
   body: unknown;
   jobs: { chat: string | undefined; key: string | null }[];
-  settle: (stored: boolean) => void;
-  fail: (error: unknown) => void;
 };
 
 // How the stored webhooks are processed (background.ts runs the queue): a claimed batch's jobs
@@ -163,55 +162,37 @@ export const webhookWorker = (options: {
 export const createWebhookInbox = (options: { db: Db; jobs: Pick<Jobs, 'kick'> }) => {
   const { db, jobs } = options;
 
-  // Webhooks that arrive while a store is in flight wait for it, then go together in the next
-  // statement: one round trip and one commit for all of them instead of one each (Meta posts hundreds
-  // a second at busy times). One arriving alone goes at once, so a quiet inbox waits for nothing.
-  let waiting: WaitingWebhook[] = [];
-  let storing = false;
-  const storeWaiting = async () => {
-    storing = true;
-    while (waiting.length) {
-      const batch = waiting;
-      waiting = [];
-      try {
-        const rows = batch.flatMap((w, i) =>
-          w.jobs.map((job) => ({ webhook: w, n: i + 1, ...job })),
-        );
-        const storedRows = await storeIfCurrentQuery(db).execute({
-          ids: rows.map((r) => r.webhook.connection.id),
-          phoneNumberIds: rows.map((r) => r.webhook.connection.cloudPhoneNumberId),
-          appSecrets: rows.map((r) => r.webhook.connection.cloudAppSecret),
-          payloads: rows.map((r) =>
-            JSON.stringify(
-              checkedPayload(webhookQueue, {
-                whatsappId: r.webhook.connection.id,
-                body: r.webhook.body,
-                ...(r.chat === undefined ? {} : { chat: r.chat }),
-              }),
-            ),
-          ),
-          keys: rows.map((r) => r.key),
-          positions: rows.map((r) => r.n),
-        });
-        const stored = new Set(storedRows.map((r) => Number(r.n)));
-        if (stored.size) jobs.kick(WEBHOOK_QUEUE);
-        batch.forEach((w, i) => w.settle(stored.has(i + 1)));
-      } catch (error) {
-        for (const w of batch) w.fail(error);
-      }
-    }
-    storing = false;
-  };
+  // Webhooks that arrive while a store is in flight go together in the next statement (Meta posts
+  // hundreds a second at busy times); each is answered once its rows are committed.
+  const storeTogether = groupCommit(async (batch: WaitingWebhook[]) => {
+    const rows = batch.flatMap((w, i) => w.jobs.map((job) => ({ webhook: w, n: i + 1, ...job })));
+    const storedRows = await storeIfCurrentQuery(db).execute({
+      ids: rows.map((r) => r.webhook.connection.id),
+      phoneNumberIds: rows.map((r) => r.webhook.connection.cloudPhoneNumberId),
+      appSecrets: rows.map((r) => r.webhook.connection.cloudAppSecret),
+      payloads: rows.map((r) =>
+        JSON.stringify(
+          checkedPayload(webhookQueue, {
+            whatsappId: r.webhook.connection.id,
+            body: r.webhook.body,
+            ...(r.chat === undefined ? {} : { chat: r.chat }),
+          }),
+        ),
+      ),
+      keys: rows.map((r) => r.key),
+      positions: rows.map((r) => r.n),
+    });
+    const stored = new Set(storedRows.map((r) => Number(r.n)));
+    if (stored.size) jobs.kick(WEBHOOK_QUEUE);
+    return batch.map((_, i) => stored.has(i + 1));
+  });
 
   return {
     // Stores a one-connection payload only if the connection is still the Cloud API connection of
     // that phone number with that app secret, checked by the INSERT itself; false when it no longer
     // is, and nothing is stored. Resolves once the job is committed.
     storeIfCurrent: (connection: WebhookConnection, body: unknown, events: ChannelEvent[]) =>
-      new Promise<boolean>((settle, fail) => {
-        waiting.push({ connection, body, jobs: jobsOf(connection.id, events), settle, fail });
-        if (!storing) void storeWaiting();
-      }),
+      storeTogether({ connection, body, jobs: jobsOf(connection.id, events) }),
     // One statement: every connection's job is stored, or none is and Meta redelivers.
     store: async (
       connections: { id: number; companyId: number; events: ChannelEvent[] }[],

@@ -11,6 +11,7 @@ import {
   type SimulatorOutboundView,
 } from '@atendi/shared';
 import { simulatorMessages, whatsappAuthKeys } from '../../db/schema';
+import { groupCommit } from '../../platform/group-commit';
 import { stripNul } from '../../platform/nul';
 import {
   ChannelError,
@@ -114,6 +115,25 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
         qrTimer.unref();
       };
 
+      // What the contacts write, kept on the phone: the writes that arrive while one is in flight go
+      // together (a busy phone's hundreds a second). Answers each row's id, or null for a redelivery.
+      const keepInbound = groupCommit(async (rows: (typeof simulatorMessages.$inferInsert)[]) => {
+        const kept = await db
+          .insert(simulatorMessages)
+          .values(rows)
+          .onConflictDoNothing({
+            target: [simulatorMessages.whatsappId, simulatorMessages.providerId],
+          })
+          .returning({ id: simulatorMessages.id, providerId: simulatorMessages.providerId });
+        const idOf = new Map(kept.map((row) => [row.providerId, row.id]));
+        // A provider id given twice in one write is kept once, for the first.
+        return rows.map((row) => {
+          const id = idOf.get(row.providerId) ?? null;
+          idOf.delete(row.providerId);
+          return id;
+        });
+      });
+
       const connected = () => {
         if (state !== 'connected')
           throw new ChannelError(
@@ -182,32 +202,26 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
           };
           // The phone's chat shows it before the platform can answer it, so the two sides keep their
           // order; a message the platform refused is taken back (a redelivery keeps the one copy).
-          const [recorded] = await db
-            .insert(simulatorMessages)
-            .values({
-              companyId: connection.companyId,
-              whatsappId,
-              providerId,
-              direction: 'in',
-              to: message.from,
-              // As the platform will store it: PostgreSQL text holds no NUL (the manager strips them
-              // from the event on its way in).
-              body: stripNul(message.body),
-              mediaType,
-              fileName: stripNul(message.media?.fileName ?? null),
-              quotedId: input.quotedId ?? null,
-              ack: 0,
-              createdAt: message.timestamp,
-            })
-            .onConflictDoNothing({
-              target: [simulatorMessages.whatsappId, simulatorMessages.providerId],
-            })
-            .returning({ id: simulatorMessages.id });
+          const recorded = await keepInbound({
+            companyId: connection.companyId,
+            whatsappId,
+            providerId,
+            direction: 'in',
+            to: message.from,
+            // As the platform will store it: PostgreSQL text holds no NUL (the manager strips them
+            // from the event on its way in).
+            body: stripNul(message.body),
+            mediaType,
+            fileName: stripNul(message.media?.fileName ?? null),
+            quotedId: input.quotedId ?? null,
+            ack: 0,
+            createdAt: message.timestamp,
+          });
           try {
             await ctx.emit({ type: 'message', message });
           } catch (error) {
-            if (recorded)
-              await db.delete(simulatorMessages).where(eq(simulatorMessages.id, recorded.id));
+            if (recorded !== null)
+              await db.delete(simulatorMessages).where(eq(simulatorMessages.id, recorded));
             throw error;
           }
           return { id: providerId };

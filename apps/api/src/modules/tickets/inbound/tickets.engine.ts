@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../../deps';
 import { queryRows } from '../../../db/client';
 import { arrayParam, rowMapper } from '../../../db/rows';
+import { groupCommit } from '../../../platform/group-commit';
 import { contacts, messages, tickets } from '../../../db/schema';
 import type { ChannelEventInput } from '../../../channels/manager';
 import type { MessageChange } from '../../../events/domain-events';
@@ -152,49 +153,31 @@ type AckReport = { whatsappId: number; providerId: string; ack: number };
 // go in the next one, one statement for all of them (a campaign's thousands come in bursts). An ack is
 // a high-water mark (channels/acks.ts), applied in SQL so concurrent reports cannot undo each other;
 // a message reported twice in one update takes the higher.
-const createAckQueue = (deps: EngineDeps) => {
-  let waiting: { report: AckReport; done: (error?: unknown) => void }[] = [];
-  let applying = false;
-  const apply = async () => {
-    applying = true;
-    while (waiting.length) {
-      const batch = waiting;
-      waiting = [];
-      const highest = new Map<string, AckReport>();
-      for (const { report } of batch) {
-        const key = `${report.whatsappId}:${report.providerId}`;
-        const had = highest.get(key);
-        if (!had || had.ack < report.ack) highest.set(key, report);
-      }
-      const reports = [...highest.values()];
-      try {
-        await deps.events.transaction(deps.db, async (tx, raise) => {
-          const rows = await queryRows<Record<string, unknown>>(
-            tx,
-            sql`update ${messages} set ack = greatest(messages.ack, v.ack), updated_at = now()
-                  from unnest(${arrayParam(reports.map((r) => r.whatsappId))}::int[],
-                              ${arrayParam(reports.map((r) => r.providerId))}::text[],
-                              ${arrayParam(reports.map((r) => r.ack))}::int[])
-                       as v(whatsapp_id, provider_id, ack)
-                 where messages.whatsapp_id = v.whatsapp_id and messages.provider_id = v.provider_id
-                   and messages.from_me
-                returning messages.*`,
-          );
-          for (const row of rows) raise(messageUpdated(messageRow(row), 'ack'));
-        });
-        for (const { done } of batch) done();
-      } catch (error) {
-        for (const { done } of batch) done(error);
-      }
+const createAckQueue = (deps: EngineDeps) =>
+  groupCommit(async (batch: AckReport[]) => {
+    const highest = new Map<string, AckReport>();
+    for (const report of batch) {
+      const key = `${report.whatsappId}:${report.providerId}`;
+      const had = highest.get(key);
+      if (!had || had.ack < report.ack) highest.set(key, report);
     }
-    applying = false;
-  };
-  return (report: AckReport) =>
-    new Promise<void>((resolve, reject) => {
-      waiting.push({ report, done: (error) => (error === undefined ? resolve() : reject(error)) });
-      if (!applying) void apply();
+    const reports = [...highest.values()];
+    await deps.events.transaction(deps.db, async (tx, raise) => {
+      const rows = await queryRows<Record<string, unknown>>(
+        tx,
+        sql`update ${messages} set ack = greatest(messages.ack, v.ack), updated_at = now()
+              from unnest(${arrayParam(reports.map((r) => r.whatsappId))}::int[],
+                          ${arrayParam(reports.map((r) => r.providerId))}::text[],
+                          ${arrayParam(reports.map((r) => r.ack))}::int[])
+                   as v(whatsapp_id, provider_id, ack)
+             where messages.whatsapp_id = v.whatsapp_id and messages.provider_id = v.provider_id
+               and messages.from_me
+            returning messages.*`,
+      );
+      for (const row of rows) raise(messageUpdated(messageRow(row), 'ack'));
     });
-};
+    return batch.map(() => undefined);
+  });
 
 const messageRow = rowMapper(messages);
 
