@@ -5,6 +5,7 @@ import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { eventually } from '../apps/api/test/eventually';
 import {
+  type AppMessageEvent,
   ADMIN_EMAIL,
   api,
   args,
@@ -54,11 +55,6 @@ const warmup = options.int('warmup', 500);
 const queues = options.int('queues', 5);
 const routeProbe = options.int('route-probe', 5_000);
 const pglite = pgliteOption(options, path.join(tmpdir(), 'atendi-bench-pglite-ingest'));
-
-type AppMessageEvent = {
-  action: string;
-  message: { body: string; fromMe: boolean; ticketId: number };
-};
 
 const words = [...spanish, ...portuguese];
 const bodyOf = (tag: string, n: number) => `${words[n % words.length]} #${tag}#`;

@@ -408,3 +408,9 @@ export const pool = async (count: number, limit: number, work: (i: number) => Pr
     }),
   );
 };
+
+// What the bench reads of a company-{id}-appMessage socket event.
+export type AppMessageEvent = {
+  action: string;
+  message: { body: string; fromMe: boolean; ticketId: number };
+};

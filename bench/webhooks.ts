@@ -3,9 +3,11 @@ import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { io } from 'socket.io-client';
 import { startFakeGraph, type FakeGraph } from '../apps/api/test/fake-graph';
 import { eventually } from '../apps/api/test/eventually';
 import {
+  type AppMessageEvent,
   ADMIN_EMAIL,
   api,
   args,
@@ -26,15 +28,17 @@ import { prepareDatabase, seedBase } from './seed';
 import { portuguese, spanish } from './texts';
 
 // Meta → Cloud API webhook, open loop: `npx tsx bench/webhooks.ts [--rate 1000] [--seconds 20]
-// [--warmup-seconds 3] [--contacts 500] [--connections 128] [--runs 3]`.
+// [--warmup-seconds 3] [--contacts 500] [--connections 128] [--numbers 1] [--runs 3]`.
 //
 // Each run: a fresh database (migrations, bootstrap, the bench company), the API as its own process,
 // and a Cloud API connection created by the admin through POST /whatsapp (its Graph API base URL
 // points at a local stand-in, which only answers the connection's credentials check). Then `rate`
 // signed text-message webhooks per second, started on a fixed schedule whatever the answers (so
 // queueing in the API shows up as answer time, not as a lower rate), each from one of M contacts with
-// a unique wamid. Answer time = request start → response fully read. Then the bench waits until
-// every message is in `messages` and no stored webhook is left, and reports the processing drain.
+// a unique wamid, to one of `numbers` Cloud API connections (webhook i to number i mod N). Answer time
+// = request start → response fully read; reach = request start → the admin's socket hears the
+// message (company-{id}-appMessage, as the inbox does). Then the bench waits until every message is in
+// `messages` and no stored webhook is left, and reports the processing drain.
 
 const options = args();
 const rate = options.int('rate', 1_000);
@@ -43,13 +47,15 @@ const warmupSeconds = options.int('warmup-seconds', 3);
 const contacts = options.int('contacts', 500);
 const connections = options.int('connections', 128);
 const runs = options.int('runs', 3);
+const numbers = options.int('numbers', 1);
 const drainTimeoutMs = options.int('drain-timeout', 600) * 1000;
 
 const webhooksDatabaseUrl =
   process.env.BENCH_WEBHOOKS_DATABASE_URL ??
   withDatabase(requestsDatabaseUrl, 'atendi_bench_webhooks');
 
-const PHONE_NUMBER_ID = '106540352242922';
+// The Cloud API numbers' phone number ids.
+const phoneNumberId = (n: number) => String(106540352242922 + n);
 const APP_SECRET = 'bench-app-secret';
 const WEBHOOK_QUEUE = 'cloud.webhook';
 const words = [...spanish, ...portuguese];
@@ -63,6 +69,7 @@ type Webhook = { body: Buffer; signature: string };
 // One inbound text message as Meta posts it (one entry, one change, one message), signed with the
 // app secret over the exact bytes sent.
 const webhookFor = (wamid: string, contact: number, n: number): Webhook => {
+  const number = n % numbers;
   const from = `5511955${String(contact).padStart(6, '0')}`;
   const payload = {
     object: 'whatsapp_business_account',
@@ -74,7 +81,10 @@ const webhookFor = (wamid: string, contact: number, n: number): Webhook => {
             field: 'messages',
             value: {
               messaging_product: 'whatsapp',
-              metadata: { display_phone_number: '15550783881', phone_number_id: PHONE_NUMBER_ID },
+              metadata: {
+                display_phone_number: String(15550783881 + number),
+                phone_number_id: phoneNumberId(number),
+              },
               contacts: [{ profile: { name: `Cliente ${contact}` }, wa_id: from }],
               messages: [
                 {
@@ -82,7 +92,7 @@ const webhookFor = (wamid: string, contact: number, n: number): Webhook => {
                   id: wamid,
                   timestamp: String(Math.floor(Date.now() / 1000)),
                   type: 'text',
-                  text: { body: `${words[n % words.length]} ${n}` },
+                  text: { body: `${words[n % words.length]} #${wamid}#` },
                 },
               ],
             },
@@ -180,15 +190,15 @@ const drained = async (sql: pg.Client, prefix: string, count: number) => {
 };
 
 // The Cloud API connection as an admin creates it; its start checks the credentials on the stand-in.
-const createConnection = async (apiUrl: string, token: string, graph: FakeGraph) => {
-  graph.addPhoneNumber(PHONE_NUMBER_ID, '+1 555-078-3881', 'Bench');
+const createConnection = async (apiUrl: string, token: string, graph: FakeGraph, n: number) => {
+  graph.addPhoneNumber(phoneNumberId(n), `+1 555-078-${3881 + n}`, `Bench ${n + 1}`);
   const { id } = await api<{ id: number }>(apiUrl, token, 'POST', '/whatsapp', {
-    name: 'Bench Cloud',
+    name: `Bench Cloud ${n + 1}`,
     provider: 'cloud',
-    cloudPhoneNumberId: PHONE_NUMBER_ID,
+    cloudPhoneNumberId: phoneNumberId(n),
     cloudAccessToken: 'fake-graph-token',
     cloudAppSecret: APP_SECRET,
-    cloudVerifyToken: 'bench-verify-token',
+    cloudVerifyToken: `bench-verify-token-${n}`,
     cloudApiBaseUrl: graph.url,
   });
   await eventually(
@@ -200,6 +210,25 @@ const createConnection = async (apiUrl: string, token: string, graph: FakeGraph)
     { timeoutMs: 30_000, everyMs: 100 },
   );
   return id;
+};
+
+// When the admin's socket heard each inbound message (by the wamid its text carries), as the inbox
+// hears it.
+const listen = async (apiUrl: string, token: string, companyId: number) => {
+  const heard = new Map<string, number>();
+  const socket = io(apiUrl, { transports: ['websocket'], query: { token } });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('connect_error', reject);
+  });
+  socket.on(`company-${companyId}-appMessage`, (payload: AppMessageEvent) => {
+    if (payload.action !== 'create' || payload.message.fromMe) return;
+    const wamid = /#(wamid\.[a-z]\d+)#$/.exec(payload.message.body)?.[1];
+    if (wamid && !heard.has(wamid)) heard.set(wamid, performance.now());
+  });
+  socket.emit('joinNotification');
+  for (const status of ['pending', 'open']) socket.emit('joinTickets', status);
+  return { heard, close: () => socket.disconnect() };
 };
 
 const cpuSplit = (sendingMs: number, drainMs: number, total: number, processedSending: number) => {
@@ -220,10 +249,12 @@ const runOnce = async (run: number) => {
   const graph = await startFakeGraph();
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   let server: RunningApi | undefined;
+  let listener: Awaited<ReturnType<typeof listen>> | undefined;
   try {
     server = await startApi(url);
-    const { token } = await login(server.url, ADMIN_EMAIL);
-    await createConnection(server.url, token, graph);
+    const { token, companyId } = await login(server.url, ADMIN_EMAIL);
+    for (let n = 0; n < numbers; n += 1) await createConnection(server.url, token, graph, n);
+    listener = await listen(server.url, token, companyId);
 
     // Warm-up (JIT, pools, connections), fully processed before the measured load starts.
     const warmup = webhooks('w', rate * warmupSeconds);
@@ -254,6 +285,16 @@ const runOnce = async (run: number) => {
       `SELECT extract(epoch FROM min(at))::float8 * 1000 AS first, extract(epoch FROM max(at))::float8 * 1000 AS last
        FROM bench_stored WHERE provider_id LIKE 'wamid.m%'`,
     );
+    // Every message heard by the admin's socket (the events follow the commit by a few ms).
+    await eventually(
+      () => batch.filter((_, i) => listener!.heard.has(`wamid.m${i}`)).length,
+      (count) => count === total,
+      'the admin to hear every message',
+      { timeoutMs: 30_000, everyMs: 100 },
+    );
+    const reachMs = summarize(
+      samples.map((s, i) => listener!.heard.get(`wamid.m${i}`)! - s.started),
+    );
     const sendSeconds = (lastAnswer - t0) / 1000;
     const lastStarted = samples[samples.length - 1].started;
     const result = {
@@ -263,6 +304,7 @@ const runOnce = async (run: number) => {
       non200: samples.filter((s) => s.status !== 200).length,
       sendRate: (total - 1) / ((lastStarted - samples[0].started) / 1000),
       answerMs: summarize(samples.map((s) => s.answered - s.started)),
+      reachMs,
       // The generator's own delay behind its schedule (this machine is shared): large values mean the
       // rate was not kept, whatever the API did.
       scheduleLagMs: summarize(samples.map((s) => s.started - s.scheduled)),
@@ -286,10 +328,11 @@ const runOnce = async (run: number) => {
       stubRequests: graph.requests.length,
     };
     console.log(
-      `  run ${run}: ${total} webhooks at ${result.sendRate.toFixed(0)}/s, answer p50 ${ms(result.answerMs.p50)} p95 ${ms(result.answerMs.p95)} p99 ${ms(result.answerMs.p99)} max ${ms(result.answerMs.max)} ms, ${result.non200} not 200; API ${(result.apiCpuShare * 100).toFixed(0)}% of a core (route ${ms(result.routeCpuMsPerWebhook, 2)} ms of CPU per webhook, processing ${ms(result.processingCpuMsPerMessage, 1)} ms per message), postgres ${(result.postgresCpuShare * 100).toFixed(0)}%; ${result.storedWhenLastAnswered} processed at the last answer, all ${result.stored} ${(result.drainAfterLastAnswerMs / 1000).toFixed(1)} s later (${result.processingRate.toFixed(0)} msg/s), ${result.storedTwice} twice, ${result.failedJobs} failed`,
+      `  run ${run}: ${total} webhooks at ${result.sendRate.toFixed(0)}/s, answer p50 ${ms(result.answerMs.p50)} p95 ${ms(result.answerMs.p95)} p99 ${ms(result.answerMs.p99)} max ${ms(result.answerMs.max)} ms, ${result.non200} not 200; API ${(result.apiCpuShare * 100).toFixed(0)}% of a core (route ${ms(result.routeCpuMsPerWebhook, 2)} ms of CPU per webhook, processing ${ms(result.processingCpuMsPerMessage, 1)} ms per message), reach p50 ${ms(result.reachMs.p50, 0)} p99 ${ms(result.reachMs.p99, 0)} ms, postgres ${(result.postgresCpuShare * 100).toFixed(0)}%; ${result.storedWhenLastAnswered} processed at the last answer, all ${result.stored} ${(result.drainAfterLastAnswerMs / 1000).toFixed(1)} s later (${result.processingRate.toFixed(0)} msg/s), ${result.storedTwice} twice, ${result.failedJobs} failed`,
     );
     return result;
   } finally {
+    listener?.close();
     agent.destroy();
     await server?.stop();
     await graph.close();
@@ -315,18 +358,20 @@ const main = async () => {
     non200: spread(results.map((r) => r.non200)),
     drainAfterLastAnswerMs: spread(results.map((r) => r.drainAfterLastAnswerMs)),
     processingRate: spread(results.map((r) => r.processingRate)),
+    reachP50: spread(results.map((r) => r.reachMs.p50)),
+    reachP99: spread(results.map((r) => r.reachMs.p99)),
   };
   const range = (s: { median: number; min: number; max: number }, digits = 1) =>
     `${ms(s.median, digits)} [${ms(s.min, digits)}–${ms(s.max, digits)}]`;
   console.log(
-    `\nanswer p50 ${range(summary.p50)} ms, p99 ${range(summary.p99)} ms (target 20 / 50 ms at 1,000/s), sent ${range(summary.sendRate, 0)}/s, not 200 ${range(summary.non200, 0)}; drain ${range(summary.drainAfterLastAnswerMs, 0)} ms after the last answer, processing ${range(summary.processingRate, 0)} msg/s`,
+    `\nanswer p50 ${range(summary.p50)} ms, p99 ${range(summary.p99)} ms (target 20 / 50 ms at 1,000/s), sent ${range(summary.sendRate, 0)}/s, not 200 ${range(summary.non200, 0)}; drain ${range(summary.drainAfterLastAnswerMs, 0)} ms after the last answer, processing ${range(summary.processingRate, 0)} msg/s; webhook → agent p50 ${range(summary.reachP50, 0)} ms, p99 ${range(summary.reachP99, 0)} ms`,
   );
   const incomplete = results.filter((r) => r.stored !== r.webhooks || r.storedTwice || r.non200);
   if (incomplete.length) process.exitCode = 1;
-  const variant = `${rate === 1_000 ? '' : `-r${rate}`}${seconds === 20 ? '' : `-s${seconds}`}`;
+  const variant = `${rate === 1_000 ? '' : `-r${rate}`}${seconds === 20 ? '' : `-s${seconds}`}${numbers === 1 ? '' : `-n${numbers}`}`;
   const file = await saveResult(`webhooks${variant}`, {
     machine: { ...env, loadAverageAfter: loadavg().map((l) => Number(l.toFixed(2))) },
-    settings: { rate, seconds, warmupSeconds, contacts, connections },
+    settings: { rate, seconds, warmupSeconds, contacts, connections, numbers },
     summary,
     runs: results,
   });
