@@ -17,9 +17,9 @@ import {
 import {
   createWhatsapp,
   deleteWhatsapp,
-  findWhatsapp,
   getWhatsapp,
   listWhatsapps,
+  providerOf,
   regenerateToken,
   sessionAction,
   updateWhatsapp,
@@ -67,10 +67,8 @@ export const whatsappsRoutes = async (app: FastifyInstance) => {
 
   // The simulator's virtual phone (SIMULATOR_ENABLED), for the demo and the tests.
   const simulated = async (companyId: number, id: number) => {
-    const row = await findWhatsapp(db, { companyId }, id);
-    if (row.provider !== 'simulator')
+    if ((await providerOf(db, { companyId }, id)) !== 'simulator')
       throw new AppError('ERR_NO_WAPP_FOUND', 'Not a simulator connection');
-    return row;
   };
   route(simulator.simulatorScan, act, async (request) => {
     await simulated(request.auth.companyId, request.params.id);

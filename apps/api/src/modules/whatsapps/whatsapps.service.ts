@@ -9,6 +9,7 @@ import {
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
+import { preparedPer } from '../../db/prepared';
 import {
   prompts,
   queueIntegrations,
@@ -120,6 +121,26 @@ const findWhatsapp = async (db: Db, ctx: Pick<AuthContext, 'companyId'>, id: num
     )[0],
     'ERR_NO_WAPP_FOUND',
   );
+
+// The provider of the caller's company's connection (else 404): prepared, for the simulator's phone,
+// whose every call asks it.
+const providerQuery = preparedPer((db) =>
+  db
+    .select({ provider: whatsapps.provider })
+    .from(whatsapps)
+    .where(
+      and(
+        eq(whatsapps.id, sql.placeholder('id')),
+        eq(whatsapps.companyId, sql.placeholder('companyId')),
+      ),
+    )
+    .prepare('whatsapp_provider'),
+);
+export const providerOf = async (db: Db, ctx: Pick<AuthContext, 'companyId'>, id: number) =>
+  foundOr404(
+    (await providerQuery(db).execute({ id, companyId: ctx.companyId }))[0],
+    'ERR_NO_WAPP_FOUND',
+  ).provider;
 
 export const getWhatsapp = async (db: Db, ctx: AuthContext, id: number) =>
   (await views(db, ctx, [await findWhatsapp(db, ctx, id)]))[0];
