@@ -2,10 +2,10 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { can, effectiveCompanyStatus } from '@atendi/shared';
 import type { Db } from '../db/client';
-import { companies, plans, userQueues, users } from '../db/schema';
+import { companies, plans, refreshTokens, userQueues, users } from '../db/schema';
 import type { AuthContext } from './context';
 import { AppError } from './errors';
-import { sessionLiveSql } from './sessions';
+import { groupCommit } from './group-commit';
 import type { TokenService } from './tokens';
 
 const bearer = (request: FastifyRequest) => {
@@ -18,12 +18,17 @@ const bearer = (request: FastifyRequest) => {
 // Reads who the caller is and what they may reach, every request: profile, company and plan
 // changes, and the end of the token's session, take effect at once, not when the token expires. Every
 // private request runs it, so it is built once and prepared (named): the server parses and plans it
-// once per connection, and no request pays for building its SQL.
-const preparePrincipal = (db: Db) =>
+// once per connection, and no request pays for building its SQL. It reads several callers at once
+// (position n of the arrays): the requests that arrive while one read is in flight go together in
+// the next (groupCommit), each still read after it arrived.
+const preparePrincipals = (db: Db) =>
   db
     .select({
+      n: sql<number>`x.n`,
       userId: users.id,
-      sessionLive: sessionLiveSql(sql.placeholder('userId'), sql.placeholder('sessionId')),
+      sessionLive: sql<boolean>`exists (select 1 from ${refreshTokens}
+        where ${refreshTokens.familyId} = x.sid and ${refreshTokens.userId} = x.uid
+          and ${refreshTokens.revokedAt} is null)`,
       companyId: users.companyId,
       profile: users.profile,
       isSuper: users.super,
@@ -41,19 +46,29 @@ const preparePrincipal = (db: Db) =>
         useExternalApi: plans.useExternalApi,
       },
     })
-    .from(users)
+    .from(
+      sql`unnest(${sql.placeholder('userIds')}::integer[], ${sql.placeholder('sessionIds')}::text[])
+            with ordinality as x(uid, sid, n)`,
+    )
+    .innerJoin(users, eq(users.id, sql`x.uid`))
     .innerJoin(companies, eq(companies.id, users.companyId))
     .innerJoin(plans, eq(plans.id, companies.planId))
-    .where(eq(users.id, sql.placeholder('userId')))
-    .limit(1)
-    .prepare('auth_principal');
+    .prepare('auth_principals');
 
 // Wraps the private route tree: no session or an ended one → 401, bad or expired token → 403 (the
 // client refreshes once and retries), then the route's declared access (permission, super, company
 // gate, plan flag).
 export const registerAuthHook = (app: FastifyInstance, deps: { db: Db; tokens: TokenService }) => {
   app.decorateRequest('auth', null as unknown as AuthContext);
-  const principalQuery = preparePrincipal(deps.db);
+  const principalsQuery = preparePrincipals(deps.db);
+  const principalOf = groupCommit(async (callers: { userId: number; sessionId: string }[]) => {
+    const rows = await principalsQuery.execute({
+      userIds: callers.map((c) => c.userId),
+      sessionIds: callers.map((c) => c.sessionId),
+    });
+    const byPosition = new Map(rows.map((row) => [Number(row.n), row]));
+    return callers.map((_, i) => byPosition.get(i + 1));
+  });
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config.access ?? {};
     if (access.public) return;
@@ -62,7 +77,7 @@ export const registerAuthHook = (app: FastifyInstance, deps: { db: Db; tokens: T
     const claims = await deps.tokens.verifyAccess(token);
     if (claims === 'expired') throw new AppError('ERR_INVALID_TOKEN', 'Token expired');
     if (claims === 'invalid') throw new AppError('ERR_INVALID_TOKEN', 'Invalid token');
-    const [principal] = await principalQuery.execute({ userId: claims.id, sessionId: claims.sid });
+    const principal = await principalOf({ userId: claims.id, sessionId: claims.sid });
     if (!principal) throw new AppError('ERR_SESSION_EXPIRED', 'This account no longer exists');
     // 401, not 403: refreshing cannot bring an ended session back, the client signs out.
     if (!principal.sessionLive) throw new AppError('ERR_SESSION_EXPIRED', 'This session has ended');

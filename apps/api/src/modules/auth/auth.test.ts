@@ -385,6 +385,28 @@ describe('ended sessions', () => {
     await expectEnded(session);
   });
 
+  it('many callers at once are each read as themselves: an ended session among them is refused alone', async () => {
+    const made = await Promise.all([makeCompany(t.db), makeCompany(t.db), makeCompany(t.db)]);
+    const sessions = await Promise.all(made.map(({ admin }) => login(t.app, admin.email)));
+    const ended = await login(t.app, (await makeCompany(t.db)).admin.email);
+    await t.app.inject({
+      method: 'DELETE',
+      url: '/auth/logout',
+      headers: auth(ended),
+      cookies: { jrt: ended.cookie },
+    });
+    const callers = [...sessions, ended, ...sessions, ended, ...sessions];
+    const answers = await Promise.all(callers.map((session) => me(session)));
+    answers.forEach((res, i) => {
+      if (callers[i] === ended) expect(res.statusCode).toBe(401);
+      else {
+        expect(res.statusCode).toBe(200);
+        const which = sessions.indexOf(callers[i]);
+        expect(res.json().companyId).toBe(made[which].company.id);
+      }
+    });
+  });
+
   it("a second login ends the first login's access token", async () => {
     const { admin } = await makeCompany(t.db);
     const first = await login(t.app, admin.email);
