@@ -10,6 +10,7 @@ import {
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { preparedPer } from '../../db/prepared';
+import { groupCommit } from '../../platform/group-commit';
 import {
   prompts,
   queueIntegrations,
@@ -122,25 +123,40 @@ const findWhatsapp = async (db: Db, ctx: Pick<AuthContext, 'companyId'>, id: num
     'ERR_NO_WAPP_FOUND',
   );
 
-// The provider of the caller's company's connection (else 404): prepared, for the simulator's phone,
-// whose every call asks it.
-const providerQuery = preparedPer((db) =>
+// The provider of the caller's company's connection (else 404), for the simulator's phone, whose
+// every call asks it: prepared, and the calls that arrive together read in one statement.
+const providersQuery = preparedPer((db) =>
   db
-    .select({ provider: whatsapps.provider })
-    .from(whatsapps)
-    .where(
-      and(
-        eq(whatsapps.id, sql.placeholder('id')),
-        eq(whatsapps.companyId, sql.placeholder('companyId')),
-      ),
+    .select({ n: sql<number>`x.n`, provider: whatsapps.provider })
+    .from(
+      sql`unnest(${sql.placeholder('ids')}::integer[], ${sql.placeholder('companyIds')}::integer[])
+            with ordinality as x(id, company_id, n)`,
     )
-    .prepare('whatsapp_provider'),
+    .innerJoin(
+      whatsapps,
+      and(eq(whatsapps.id, sql`x.id`), eq(whatsapps.companyId, sql`x.company_id`)),
+    )
+    .prepare('whatsapp_providers'),
 );
-export const providerOf = async (db: Db, ctx: Pick<AuthContext, 'companyId'>, id: number) =>
-  foundOr404(
-    (await providerQuery(db).execute({ id, companyId: ctx.companyId }))[0],
-    'ERR_NO_WAPP_FOUND',
-  ).provider;
+const providersOf = new WeakMap<
+  Db,
+  (item: { id: number; companyId: number }) => Promise<string | undefined>
+>();
+export const providerOf = async (db: Db, ctx: Pick<AuthContext, 'companyId'>, id: number) => {
+  let read = providersOf.get(db);
+  if (!read) {
+    read = groupCommit(async (items: { id: number; companyId: number }[]) => {
+      const rows = await providersQuery(db).execute({
+        ids: items.map((item) => item.id),
+        companyIds: items.map((item) => item.companyId),
+      });
+      const byPosition = new Map(rows.map((row) => [Number(row.n), row.provider]));
+      return items.map((_, i) => byPosition.get(i + 1));
+    });
+    providersOf.set(db, read);
+  }
+  return foundOr404(await read({ id, companyId: ctx.companyId }), 'ERR_NO_WAPP_FOUND');
+};
 
 export const getWhatsapp = async (db: Db, ctx: AuthContext, id: number) =>
   (await views(db, ctx, [await findWhatsapp(db, ctx, id)]))[0];
