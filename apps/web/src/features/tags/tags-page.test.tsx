@@ -118,10 +118,7 @@ describe('tags page', () => {
     expect(callsOf(fetchMock).some((call) => call.startsWith('POST'))).toBe(false);
 
     await refill(user, name, 'Reclamo');
-    await refill(user, within(dialog).getByRole('textbox', { name: 'Color' }), '#00AA11');
-    expect((within(dialog).getByLabelText('Elegir color') as HTMLInputElement).value).toBe(
-      '#00aa11',
-    );
+    await refill(user, within(dialog).getByRole('textbox', { name: 'Color (hex)' }), '#00AA11');
     await user.click(
       within(dialog).getByRole('switch', { name: 'Mostrar como columna del Kanban' }),
     );
