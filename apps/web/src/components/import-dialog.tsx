@@ -30,7 +30,7 @@ import { FormDialogActions } from './form-dialog-actions';
 
 // A row the server did not import: its sheet row, what it said, and why (the API's code; the field
 // for ERR_VALIDATION). Both imports' answers have this shape.
-export type RefusedRow = {
+type RefusedRow = {
   row: number;
   name: string;
   number: string;
@@ -118,7 +118,7 @@ const RefusedRows = ({ rows, numberRule }: { rows: RefusedRow[]; numberRule: str
               <TableRow key={`${entry.row}-${entry.error}`}>
                 <TableCell>{entry.row}</TableCell>
                 <TableCell sx={{ overflowWrap: 'anywhere' }}>{entry.name}</TableCell>
-                <TableCell sx={{ overflowWrap: 'anywhere' }}>{entry.number}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{entry.number}</TableCell>
                 <TableCell>{reasonOf(entry, t, numberRule)}</TableCell>
               </TableRow>
             ))}

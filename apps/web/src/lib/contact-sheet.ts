@@ -3,10 +3,10 @@ import { sheetFieldOf } from '@atendi/shared';
 // A spreadsheet of contacts as the imports read it (SPEC §5: .xlsx only, first sheet): the first
 // row names the columns, each row after it is a contact.
 
-export type SheetCell = string | number | boolean | null;
+type SheetCell = string | number | boolean | null;
 export type SheetRow = Record<string, SheetCell>;
 
-export type ContactSheet = {
+type ContactSheet = {
   // Every row under the header, blank ones too, so that rows[i] is the sheet's row i + 2.
   rows: SheetRow[];
   // The rows that hold something.
