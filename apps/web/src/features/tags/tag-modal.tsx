@@ -32,7 +32,14 @@ const tagFormSchema = z.object({
     .min(1, 'validation.required')
     .min(3, 'tags.modal.nameLength')
     .max(50, 'tags.modal.nameLength'),
-  color: z.string().trim().refine(isCssColor, 'tags.modal.colorInvalid'),
+  // The API takes #rgb, #rrggbb and #rrggbbaa (not #rgba).
+  color: z
+    .string()
+    .trim()
+    .refine(
+      (color) => isCssColor(color) && normalizeColor(color).length !== 5,
+      'tags.modal.colorInvalid',
+    ),
   kanban: z.boolean(),
 });
 type TagFormValues = z.infer<typeof tagFormSchema>;
