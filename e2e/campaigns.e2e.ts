@@ -161,17 +161,17 @@ describe('campaigns, end to end', () => {
     ]).toBuffer();
     await page.getByRole('button', { name: 'Importar' }).click();
     const importDialog = page.getByRole('dialog', { name: 'Importar contactos' });
-    await importDialog.getByTestId('contact-list-import-file').setInputFiles({
+    await importDialog.getByTestId('import-file').setInputFiles({
       name: 'feria.xlsx',
       mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
       buffer: sheet,
     });
-    await importDialog
-      .getByText(`Se importarán los contactos de feria.xlsx a la lista ${listName}. ¿Continuar?`)
-      .waitFor();
+    await importDialog.getByText('feria.xlsx: 4 filas de contactos.').waitFor();
+    await importDialog.getByText(`Se importarán a la lista ${listName}. ¿Continuar?`).waitFor();
     await importDialog.getByRole('button', { name: 'Importar' }).click();
     await importDialog.getByText('3 contactos importados').waitFor();
     await importDialog.getByText('La lista tiene ahora 3 contactos.', { exact: false }).waitFor();
+    await importDialog.getByText('1 fila con errores').waitFor();
     await importDialog.getByText('1 fila no importada').waitFor();
     // The bad row by its row number in the sheet (the header is row 1), with what is wrong.
     const refused = importDialog.getByRole('table', { name: 'Filas no importadas' });

@@ -76,16 +76,25 @@ describe('workspace tools, end to end', () => {
     const page = await newPage();
     await page.goto(`${server.webUrl}/contacts`);
     await page.getByRole('button', { name: 'Importar' }).click();
-    await page.getByTestId('contacts-import-file').setInputFiles({
+    const importDialog = page.getByRole('dialog', { name: 'Importar contactos' });
+    await importDialog.getByTestId('import-file').setInputFiles({
       name: 'contactos.xlsx',
       mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
       buffer: sheet,
     });
-    const errors = page.getByRole('list', { name: 'Filas no importadas' });
-    await errors.getByText('X: nombre inválido (de 2 a 50 caracteres)').waitFor();
-    await errors.getByText('Fila 3').waitFor();
-    await page.getByText('2 contactos agregados, 1 fila con errores.').waitFor();
-    await page.getByRole('button', { name: 'Cerrar' }).click();
+    await importDialog.getByText('contactos.xlsx: 3 filas de contactos.').waitFor();
+    await importDialog.getByRole('button', { name: 'Importar' }).click();
+    await importDialog.getByText('2 contactos importados').waitFor();
+    await importDialog.getByText('1 fila con errores').waitFor();
+    // The bad row by its row number in the sheet (the header is row 1), with what is wrong.
+    const refused = importDialog.getByRole('table', { name: 'Filas no importadas' });
+    expect(await refused.locator('tbody tr td').allTextContents()).toEqual([
+      '3',
+      'X',
+      '5491144440002',
+      'Nombre: Debe tener entre 2 y 50 caracteres',
+    ]);
+    await importDialog.getByRole('button', { name: 'Cerrar' }).click();
     // The new contacts show in the table, their numbers as the inbox stores them.
     const table = page.getByRole('table', { name: 'Contactos' });
     await table

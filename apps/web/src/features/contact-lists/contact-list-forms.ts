@@ -10,9 +10,6 @@ const ruleKeys: Record<FormField, string> = {
   email: 'validation.email',
 };
 
-// What a field's rule asks for, as an i18n key (an import names the field of each refused row too).
-export const fieldRuleKey = (field: FormField) => ruleKeys[field];
-
 // The shared schemas' messages are for API callers; the dialogs name each problem in the reader's
 // language from the field and what it holds. A problem the API found carries its own key.
 export const fieldErrorKey = (field: FormField, error: FieldError, value: string) => {

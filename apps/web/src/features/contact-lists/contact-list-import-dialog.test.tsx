@@ -10,8 +10,13 @@ import { getApiUrl } from '../../api/runtime-config';
 import { isApiRoute, unknownApiCalls } from '../../test/api-routes';
 import { callsOf, jsonResponse, makeAuth, makeToken, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
+import { cellTextsOf } from '../../test/tables';
 import { setupUser } from '../../test/user-event';
 import { ContactListItemsPage } from './contact-list-items-page';
+
+// The sheet the browser reads (jsdom cannot unzip an .xlsx): its header and contact rows.
+const sheet = vi.hoisted(() => ({ rows: [] as unknown[][] }));
+vi.mock('read-excel-file/browser', () => ({ readSheet: async () => sheet.rows }));
 
 const makeList = (overrides: Partial<ContactListView> = {}): ContactListView => ({
   id: 5,
@@ -93,7 +98,7 @@ class FakeXhr {
 }
 
 const lastXhr = () => FakeXhr.sent[FakeXhr.sent.length - 1]!;
-const fileInput = () => screen.getByTestId('contact-list-import-file') as HTMLInputElement;
+const fileInput = () => screen.getByTestId('import-file') as HTMLInputElement;
 const PATH = '/contact-lists/5/contacts';
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -102,20 +107,14 @@ const openImport = async (user: ReturnType<typeof setupUser>) => {
   return screen.findByRole('dialog', { name: 'Importar contactos' });
 };
 
-const rowsOf = (table: HTMLElement) =>
-  within(table)
-    .getAllByRole('row')
-    .map((row) =>
-      within(row)
-        .queryAllByRole('cell')
-        .map((cell) => cell.textContent),
-    )
-    .filter((cells) => cells.length > 0);
-
 // SPEC §2: the campaign routes exist only with the local cshow flag (and a plan with campaigns).
 beforeEach(() => {
   window.localStorage.setItem('cshow', 'true');
   FakeXhr.sent = [];
+  sheet.rows = [
+    ['Nombre', 'Número', 'Email'],
+    ['Ana Nueva', '5215500001111', ''],
+  ];
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
 });
 const { createObjectURL, revokeObjectURL } = URL;
@@ -140,8 +139,8 @@ describe('contact list import', () => {
     await user.upload(fileInput(), new File(['old'], 'clientes.xls'));
     expect(
       await within(dialog).findByText(
-        'clientes.xls está en el formato antiguo .xls, que no se puede leer: ábrala en Excel, ' +
-          'LibreOffice o Google Sheets, guárdela como .xlsx y elíjala de nuevo.',
+        'clientes.xls no es una planilla de Excel (.xlsx): ábrala en Excel, LibreOffice o ' +
+          'Google Sheets, guárdela como .xlsx y elíjala de nuevo.',
       ),
     ).toBeTruthy();
 
@@ -188,13 +187,22 @@ describe('contact list import', () => {
     });
     await screen.findByText('Lucía Pérez');
     const dialog = await openImport(user);
+    sheet.rows = [
+      ['Nombre', 'Número', 'Email'],
+      ['Ana Nueva', '5215500001111', ''],
+      ['Pedro', '5491155550001', ''],
+      ['Mala', '12', ''],
+      [null, null, null],
+      ['Sin número', '', ''],
+      ['Correo', '5215500002222', 'correo@'],
+    ];
 
     const file = new File(['xlsx bytes'], 'clientes.xlsx', { type: XLSX_TYPE });
     await user.upload(fileInput(), file);
+    // The blank row is not counted.
+    expect(await within(dialog).findByText('clientes.xlsx: 5 filas de contactos.')).toBeTruthy();
     expect(
-      await within(dialog).findByText(
-        'Se importarán los contactos de clientes.xlsx a la lista Clientes VIP. ¿Continuar?',
-      ),
+      within(dialog).getByText('Se importarán a la lista Clientes VIP. ¿Continuar?'),
     ).toBeTruthy();
     expect(FakeXhr.sent).toEqual([]);
 
@@ -212,18 +220,21 @@ describe('contact list import', () => {
     expect(sentFile.size).toBe(file.size);
 
     xhr.progress(256, 1024);
-    const bar = within(dialog).getByRole('progressbar', { name: 'Progreso de la subida' });
+    const bar = within(dialog).getByRole('progressbar', { name: 'Progreso de la importación' });
     expect(bar.getAttribute('aria-valuenow')).toBe('25');
-    expect(within(dialog).getByText('Subiendo clientes.xlsx… 25 %')).toBeTruthy();
+    expect(within(dialog).getByText('Importando… 25 %')).toBeTruthy();
     // While the file goes out the dialog cannot be closed.
     expect(
       (within(dialog).getByRole('button', { name: 'Cerrar' }) as HTMLButtonElement).disabled,
     ).toBe(true);
 
     xhr.uploaded();
-    const processing = within(dialog).getByRole('progressbar', { name: 'Procesando…' });
+    // Sent: the server reads the rows now, for a time nobody can tell.
+    const processing = within(dialog).getByRole('progressbar', {
+      name: 'Progreso de la importación',
+    });
     expect(processing.getAttribute('aria-valuenow')).toBeNull();
-    expect(within(dialog).queryByRole('progressbar', { name: 'Progreso de la subida' })).toBeNull();
+    expect(within(dialog).getByText('Procesando…')).toBeTruthy();
 
     imported = true;
     const result: ContactListUploadResult = {
@@ -266,9 +277,16 @@ describe('contact list import', () => {
     xhr.respond(200, result);
 
     expect(await within(dialog).findByText('1 contacto importado')).toBeTruthy();
+    expect(within(dialog).getByText('1 fila omitida por número duplicado')).toBeTruthy();
+    expect(within(dialog).getByText('3 filas con errores')).toBeTruthy();
+    expect(
+      within(dialog).getByText(
+        'La lista tiene ahora 2 contactos. Los números nuevos se verifican en WhatsApp en segundo plano.',
+      ),
+    ).toBeTruthy();
     expect(within(dialog).getByText('4 filas no importadas')).toBeTruthy();
     const table = within(dialog).getByRole('table', { name: 'Filas no importadas' });
-    expect(rowsOf(table)).toEqual([
+    expect(cellTextsOf(table)).toEqual([
       ['3', 'Pedro', '5491155550001', 'Número duplicado'],
       ['4', 'Mala', '12', 'Número: Use de 8 a 15 dígitos con el código de país'],
       ['6', 'Sin número', '', 'Número: Campo obligatorio'],
@@ -290,14 +308,13 @@ describe('contact list import', () => {
       'GET /contact-lists/5': () => jsonResponse(200, makeList()),
       'GET /contact-list-items': () => itemsOf([makeItem()]),
     });
-    // A file picked past the picker's filter (e.g. "All files").
-    const user = setupUser({ applyAccept: false });
+    const user = setupUser();
     renderPage(<ContactListItemsPage />, PATH, makeAuth(), {
       route: '/contact-lists/:contactListId/contacts',
     });
     const dialog = await openImport(user);
 
-    await user.upload(fileInput(), new File(['a;b'], 'contactos.csv', { type: 'text/csv' }));
+    await user.upload(fileInput(), new File(['x'], 'contactos.xlsx', { type: XLSX_TYPE }));
     await user.click(await within(dialog).findByRole('button', { name: 'Importar' }));
     lastXhr().uploaded();
     lastXhr().respond(415, {
@@ -305,10 +322,11 @@ describe('contact list import', () => {
       message: 'Upload an Excel spreadsheet (.xlsx)',
     });
 
+    // The words the dialog has for a file it refuses itself.
     expect(
       await within(dialog).findByText(
-        'Tipo de archivo no permitido: elija una planilla de Excel .xlsx (una planilla .xls se ' +
-          'guarda como .xlsx desde Excel, LibreOffice o Google Sheets).',
+        'contactos.xlsx no es una planilla de Excel (.xlsx): ábrala en Excel, LibreOffice o ' +
+          'Google Sheets, guárdela como .xlsx y elíjala de nuevo.',
       ),
     ).toBeTruthy();
     expect(within(dialog).queryByText(/importado/)).toBeNull();
@@ -325,8 +343,8 @@ describe('contact list import', () => {
     });
     expect(
       await within(dialog).findByText(
-        'No se pudo leer la planilla: debe ser un archivo .xlsx cuya primera fila nombre las ' +
-          'columnas nombre, número y email.',
+        'La primera fila de lista.xlsx debe nombrar las columnas nombre, número y email (o ' +
+          'name, number, email).',
       ),
     ).toBeTruthy();
 
@@ -340,8 +358,8 @@ describe('contact list import', () => {
     });
     expect(
       await within(dialog).findByText(
-        'La planilla es demasiado grande para leerla. Una planilla puede tener hasta 20.000 filas ' +
-          'de contactos.',
+        'enorme.xlsx es demasiado grande para leerla: una planilla puede tener hasta 20.000 ' +
+          'filas de contactos.',
       ),
     ).toBeTruthy();
     expect(FakeXhr.sent).toHaveLength(3);

@@ -10,7 +10,7 @@ import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
 import { fill, refill, setupUser } from '../../test/user-event';
 import { readSheet } from 'read-excel-file/node';
-import { SAMPLE_SHEET_NAME } from './sample-sheet';
+import { SAMPLE_SHEET_NAME } from '../../lib/sample-sheet';
 import { ContactListsPage } from './contact-lists-page';
 import { ContactListItemsPage } from './contact-list-items-page';
 

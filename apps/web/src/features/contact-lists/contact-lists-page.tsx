@@ -24,7 +24,7 @@ import {
   deleteContactList,
   useContactListLiveUpdates,
 } from './contact-lists.api';
-import { downloadSampleSheet } from './sample-sheet';
+import { downloadSampleSheet } from '../../lib/sample-sheet';
 
 type DialogState = { open: boolean; contactList: ContactListView | null; sessionKey: number };
 

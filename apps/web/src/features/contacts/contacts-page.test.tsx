@@ -6,6 +6,7 @@ import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { renderPage } from '../../test/render-page';
+import { cellTextsOf } from '../../test/tables';
 import { fill, refill, setupUser } from '../../test/user-event';
 import { contactsCsv } from './contacts.api';
 import { ContactsPage } from './contacts-page';
@@ -204,17 +205,21 @@ describe('contacts page', () => {
     const user = setupUser();
     renderPage(<ContactsPage />, '/contacts', makeAuth());
     await user.click(await screen.findByRole('button', { name: 'Importar' }));
-    const file = new File(['xlsx'], 'contactos.xlsx');
-    await user.upload(screen.getByTestId('contacts-import-file'), file);
+    const dialog = await screen.findByRole('dialog', { name: 'Importar contactos' });
+    await user.upload(screen.getByTestId('import-file'), new File(['xlsx'], 'contactos.xlsx'));
+    // Read in the browser and counted before anything is sent.
+    expect(await within(dialog).findByText('contactos.xlsx: 3 filas de contactos.')).toBeTruthy();
+    expect(callsOf(fetchMock).some((call) => call.includes('/contacts/upload'))).toBe(false);
+    await user.click(within(dialog).getByRole('button', { name: 'Importar' }));
 
-    const errors = await screen.findByRole('list', { name: 'Filas no importadas' });
-    expect(within(errors).getByText('X: nombre inválido (de 2 a 50 caracteres)')).toBeTruthy();
-    expect(within(errors).getByText('Fila 3')).toBeTruthy();
-    // What the contact dialog would say of a number WhatsApp does not know.
-    expect(
-      within(errors).getByText('Sin cuenta: Este no es un número de WhatsApp válido.'),
-    ).toBeTruthy();
-    expect(screen.getByText('1 contacto agregado, 2 filas con errores.')).toBeTruthy();
+    expect(await within(dialog).findByText('1 contacto importado')).toBeTruthy();
+    expect(within(dialog).getByText('2 filas con errores')).toBeTruthy();
+    const table = within(dialog).getByRole('table', { name: 'Filas no importadas' });
+    expect(cellTextsOf(table)).toEqual([
+      ['3', 'X', '5491155550003', 'Nombre: Debe tener entre 2 y 50 caracteres'],
+      // What the contact dialog would say of a number WhatsApp does not know.
+      ['4', 'Sin cuenta', '9991155550004', 'Este no es un número de WhatsApp válido.'],
+    ]);
     const upload = fetchMock.mock.calls.find(([url]) => String(url).includes('/contacts/upload'))!;
     expect(bodyOf(upload[1]!)).toEqual({
       rows: [
@@ -244,13 +249,21 @@ describe('contacts page', () => {
     renderPage(<ContactsPage />, '/contacts', makeAuth());
     await user.click(await screen.findByRole('button', { name: 'Importar' }));
     await user.click(await screen.findByRole('button', { name: 'Contactos del teléfono' }));
+    await user.click(await screen.findByRole('button', { name: 'Importar' }));
     expect(
       await screen.findByText(
         'Esta conexión no puede leer los contactos del teléfono (la API oficial de WhatsApp no los comparte).',
       ),
     ).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: 'Contactos del teléfono' }));
-    expect(await screen.findByText('1 contacto agregado, 0 filas con errores.')).toBeTruthy();
+    // Nothing came in: the same dialog offers both sources again.
+    expect(screen.queryByText(/importado/)).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Cerrar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.click(screen.getByRole('button', { name: 'Importar' }));
+    await user.click(await screen.findByRole('button', { name: 'Contactos del teléfono' }));
+    await user.click(await screen.findByRole('button', { name: 'Importar' }));
+    expect(await screen.findByText('1 contacto importado')).toBeTruthy();
+    expect(screen.queryByRole('table', { name: 'Filas no importadas' })).toBeNull();
   });
 
   it('refuses a file that is not .xlsx without sending anything', async () => {
@@ -258,8 +271,13 @@ describe('contacts page', () => {
     const user = setupUser({ applyAccept: false });
     renderPage(<ContactsPage />, '/contacts', makeAuth());
     await user.click(await screen.findByRole('button', { name: 'Importar' }));
-    await user.upload(screen.getByTestId('contacts-import-file'), new File(['a;b'], 'c.csv'));
-    expect(await screen.findByText('Solo se aceptan archivos .xlsx.')).toBeTruthy();
+    await user.upload(screen.getByTestId('import-file'), new File(['a;b'], 'c.csv'));
+    expect(
+      await screen.findByText(
+        'c.csv no es una planilla de Excel (.xlsx): ábrala en Excel, LibreOffice o Google ' +
+          'Sheets, guárdela como .xlsx y elíjala de nuevo.',
+      ),
+    ).toBeTruthy();
     expect(callsOf(fetchMock).some((call) => call.includes('/contacts/upload'))).toBe(false);
   });
 

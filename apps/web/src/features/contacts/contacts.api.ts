@@ -12,6 +12,7 @@ import {
 import { ApiError, call } from '../../api/http-client';
 import { applyContactEventToCache } from '../../api/queries/contacts';
 import { useCompanyEvent } from '../../api/socket';
+import type { SheetRow } from '../../lib/contact-sheet';
 
 // The contacts page's changes, import and export; what it reads is api/queries/contacts.ts.
 
@@ -33,32 +34,14 @@ export const useContactLiveUpdates = () => {
 
 // --- Import (SPEC §5: .xlsx only, first sheet) -------------------------------------------------
 
-type SheetCell = string | number | boolean | null;
-export type ImportProgress = { done: number; total: number };
-
-// The first sheet as objects keyed by its header row; the API recognises the headers.
-export const readContactSheet = async (file: File): Promise<Record<string, SheetCell>[]> => {
-  const { readSheet } = await import('read-excel-file/browser');
-  const [header = [], ...rows] = await readSheet(file);
-  const titles = header.map((cell) => String(cell ?? '').trim());
-  return rows.map((row) =>
-    Object.fromEntries(
-      titles.map((title, index) => {
-        const cell = row[index] ?? null;
-        return [title || `column${index + 1}`, cell instanceof Date ? cell.toISOString() : cell];
-      }),
-    ),
-  ) as Record<string, SheetCell>[];
-};
-
 // Sends the rows in chunks, so a long sheet shows progress and no request grows too large. The
 // errors of every chunk are kept; the sheet's first data row is row 2.
 export const uploadContacts = async (
-  rows: Record<string, SheetCell>[],
-  onProgress: (progress: ImportProgress) => void,
+  rows: SheetRow[],
+  onProgress: (share: number) => void,
 ): Promise<ContactUploadResult> => {
   const result: ContactUploadResult = { newContacts: [], errorBag: [] };
-  onProgress({ done: 0, total: rows.length });
+  onProgress(0);
   for (let start = 0; start < rows.length; start += CONTACT_UPLOAD_MAX_ROWS) {
     const chunk = rows.slice(start, start + CONTACT_UPLOAD_MAX_ROWS);
     const answer = await call(contactsContract.uploadContacts, {
@@ -66,7 +49,7 @@ export const uploadContacts = async (
     });
     result.newContacts.push(...answer.newContacts);
     result.errorBag.push(...answer.errorBag);
-    onProgress({ done: start + chunk.length, total: rows.length });
+    onProgress((start + chunk.length) / rows.length);
   }
   return result;
 };

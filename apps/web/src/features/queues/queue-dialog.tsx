@@ -24,13 +24,13 @@ import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/http-client';
 import { toastError } from '../../api/toasts';
+import { ColorField } from '../../components/color-field';
 import { IntegrationSelect, useCanPickIntegration } from '../../components/integration-select';
 import { PromptSelect, useCanPickPrompt } from '../../components/prompt-select';
 import { SchedulesEditor } from '../../components/schedules-editor';
 import { normalizeColor } from '../../lib/colors';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
-import { ColorPicker } from './color-picker';
 import { QueueOptionsEditor } from './queue-options-editor';
 import {
   queueFormDefaults,
@@ -86,7 +86,12 @@ const QueueForm = ({
   });
   // The submit button sits in the dialog's actions, outside this form.
   useEffect(() => onSubmittingChange(isSubmitting), [isSubmitting, onSubmittingChange]);
-  const usedBy = new Map(others.map((other) => [normalizeColor(other.color), other.name]));
+  const usedBy = new Map(
+    others.map((other) => [
+      normalizeColor(other.color),
+      t('queues.form.colorUsedBy', { name: other.name }),
+    ]),
+  );
 
   const onSubmit = async (values: QueueFormValues) => {
     await waitBeforeSubmit();
@@ -158,7 +163,8 @@ const QueueForm = ({
         name="color"
         control={control}
         render={({ field, fieldState }) => (
-          <ColorPicker
+          <ColorField
+            label={t('queues.form.color')}
             value={field.value}
             onChange={field.onChange}
             onBlur={field.onBlur}

@@ -1,33 +1,9 @@
 import { z } from 'zod';
 import { type QueueInput } from '@atendi/shared';
-import { isCssColor, normalizeColor } from '../../lib/colors';
+import { colorPalette, isCssColor, normalizeColor } from '../../lib/colors';
 import { requiredName } from '../../lib/form-rules';
 import { scheduleRowsFor, scheduleRowsSchema } from '../../lib/schedules';
 import type { Queue } from './queues.api';
-
-// Preset colours offered by the picker; any other hex colour can be typed.
-export const colorPalette = [
-  '#e53935',
-  '#d81b60',
-  '#8e24aa',
-  '#5e35b1',
-  '#3949ab',
-  '#1e88e5',
-  '#039be5',
-  '#00acc1',
-  '#00897b',
-  '#43a047',
-  '#7cb342',
-  '#c0ca33',
-  '#fdd835',
-  '#ffb300',
-  '#fb8c00',
-  '#f4511e',
-  '#6d4c41',
-  '#757575',
-  '#546e7a',
-  '#263238',
-];
 
 // SPEC §5 Queue rules. Messages are i18n keys.
 export const queueFormSchema = z.object({

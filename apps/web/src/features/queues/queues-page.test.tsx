@@ -167,15 +167,15 @@ describe('queues page', () => {
     // Soporte's colour is taken, so its swatch cannot be picked.
     expect(
       within(dialog)
-        .getByRole('button', { name: 'Elegir el color #e53935' })
+        .getByRole('radio', { name: 'Elegir el color #e53935. En uso por la cola Soporte' })
         .hasAttribute('disabled'),
     ).toBe(true);
-    await user.click(within(dialog).getByRole('button', { name: 'Elegir el color #1e88e5' }));
+    await user.click(within(dialog).getByRole('radio', { name: 'Elegir el color #1e88e5' }));
     expect((hex as HTMLInputElement).value).toBe('#1e88e5');
     expect(
       within(dialog)
-        .getByRole('button', { name: 'Elegir el color #1e88e5' })
-        .getAttribute('aria-pressed'),
+        .getByRole('radio', { name: 'Elegir el color #1e88e5' })
+        .getAttribute('aria-checked'),
     ).toBe('true');
 
     await refill(user, hex, '#12345');

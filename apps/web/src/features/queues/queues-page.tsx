@@ -16,7 +16,7 @@ import {
   type TableColumns,
 } from '../../components/paged-table';
 import { cssColor } from '../../lib/colors';
-import { ColorSwatch } from './color-picker';
+import { ColorSwatch } from '../../components/color-field';
 import { QueueDialog } from './queue-dialog';
 import { applyQueueEventToCache, useQueues } from '../../api/queries/queues';
 import { deleteQueue, type Queue } from './queues.api';

@@ -1,5 +1,4 @@
 import {
-  Box,
   Dialog,
   DialogContent,
   DialogTitle,
@@ -18,10 +17,11 @@ import { can, TAG_DEFAULT_COLOR, type TagView } from '@atendi/shared';
 import { ApiError } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
 import { toastError } from '../../api/toasts';
-import { cssColor, isCssColor, normalizeColor } from '../../lib/colors';
+import { isCssColor, normalizeColor } from '../../lib/colors';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
 import { applyTagEventToCache, createTag, updateTag } from './tags.api';
+import { ColorField } from '../../components/color-field';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 
 // SPEC §5 Tag: name required, at least 3 characters. Messages are i18n keys.
@@ -32,19 +32,17 @@ const tagFormSchema = z.object({
     .min(1, 'validation.required')
     .min(3, 'tags.modal.nameLength')
     .max(50, 'tags.modal.nameLength'),
-  color: z.string().trim().refine(isCssColor, 'tags.modal.colorInvalid'),
+  // The API takes #rgb, #rrggbb and #rrggbbaa (not #rgba).
+  color: z
+    .string()
+    .trim()
+    .refine(
+      (color) => isCssColor(color) && normalizeColor(color).length !== 5,
+      'tags.modal.colorInvalid',
+    ),
   kanban: z.boolean(),
 });
 type TagFormValues = z.infer<typeof tagFormSchema>;
-
-// <input type="color"> takes only #rrggbb.
-const pickerValue = (color: string) => {
-  const css = cssColor(color);
-  if (css.length === 7) return css;
-  if (css.length === 4 || css.length === 5)
-    return `#${[...css.slice(1, 4)].map((c) => c + c).join('')}`;
-  return css.slice(0, 7);
-};
 
 const TagForm = ({ tag, onClose }: { tag: TagView | null; onClose: () => void }) => {
   const { t } = useTranslation();
@@ -110,32 +108,14 @@ const TagForm = ({ tag, onClose }: { tag: TagView | null; onClose: () => void })
             name="color"
             control={control}
             render={({ field: { ref, value, onChange, onBlur } }) => (
-              <Stack
-                direction="row"
-                spacing={1}
-                sx={{
-                  alignItems: 'flex-start',
-                }}
-              >
-                <Box
-                  component="input"
-                  type="color"
-                  aria-label={t('tags.modal.colorPicker')}
-                  value={pickerValue(value)}
-                  onChange={(event) => onChange(event.currentTarget.value)}
-                  sx={{ width: 56, height: 40, p: 0, border: 0, bgcolor: 'transparent' }}
-                />
-                <TextField
-                  inputRef={ref}
-                  label={t('tags.modal.color')}
-                  value={value}
-                  onChange={(event) => onChange(event.target.value)}
-                  onBlur={onBlur}
-                  autoComplete="off"
-                  fullWidth
-                  {...fieldError('color')}
-                />
-              </Stack>
+              <ColorField
+                label={t('tags.modal.color')}
+                value={value}
+                onChange={onChange}
+                onBlur={onBlur}
+                inputRef={ref}
+                error={fieldError('color').helperText}
+              />
             )}
           />
           {canToggleKanban && (

@@ -118,10 +118,15 @@ describe('tags page', () => {
     expect(callsOf(fetchMock).some((call) => call.startsWith('POST'))).toBe(false);
 
     await refill(user, name, 'Reclamo');
-    await refill(user, within(dialog).getByRole('textbox', { name: 'Color' }), '#00AA11');
-    expect((within(dialog).getByLabelText('Elegir color') as HTMLInputElement).value).toBe(
-      '#00aa11',
-    );
+    const color = within(dialog).getByRole('textbox', { name: 'Color (hex)' });
+    // A colour the browser paints but the API does not take (#rgba).
+    await refill(user, color, '#0a1f');
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
+    expect(
+      await within(dialog).findByText('Use un color hexadecimal, p. ej. #A4CCCC'),
+    ).toBeTruthy();
+    expect(callsOf(fetchMock).some((call) => call.startsWith('POST'))).toBe(false);
+    await refill(user, color, '#00AA11');
     await user.click(
       within(dialog).getByRole('switch', { name: 'Mostrar como columna del Kanban' }),
     );

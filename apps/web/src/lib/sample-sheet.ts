@@ -1,5 +1,5 @@
-// SPEC §2 Contact lists: the sample spreadsheet of a list's contacts, an .xlsx (what the list import
-// takes) whose header row is what the import recognises. The writer is loaded on first use only.
+// SPEC §2 Contact lists, contacts: the sample spreadsheet of contacts, an .xlsx (what the imports
+// take) whose header row is what the import recognises. The writer is loaded on first use only.
 export const SAMPLE_SHEET_NAME = 'plantilla-contactos.xlsx';
 
 const sampleRows = [
