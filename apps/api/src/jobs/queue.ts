@@ -497,20 +497,21 @@ export const createJobs = (options: {
 
   // A run that asks for no other is done, unless work was queued for its ref meanwhile (`again`):
   // then it is due again at once.
+  const doneUnlessAgain = () => ({
+    status: sql`case when ${jobs.again} then 'pending' else 'done' end`,
+    attempts: sql`case when ${jobs.again} then 0 else ${jobs.attempts} end`,
+    runAt: sql`case when ${jobs.again} then now() else ${jobs.runAt} end`,
+    again: false,
+    lastError: null,
+    updatedAt: new Date(),
+  });
   const finish = async (worker: Worker, job: JobRow, outcome?: JobOutcome) => {
     const everyMs = outcome ? Math.max(0, Math.round(outcome.againInMs)) : worker.recurEveryMs;
     const [finished] = await db
       .update(jobs)
       .set(
         everyMs === undefined
-          ? {
-              status: sql`case when ${jobs.again} then 'pending' else 'done' end`,
-              attempts: sql`case when ${jobs.again} then 0 else ${jobs.attempts} end`,
-              runAt: sql`case when ${jobs.again} then now() else ${jobs.runAt} end`,
-              again: false,
-              lastError: null,
-              updatedAt: new Date(),
-            }
+          ? doneUnlessAgain()
           : {
               status: 'pending',
               attempts: 0,
@@ -587,14 +588,7 @@ export const createJobs = (options: {
     const claims = rows.map((row) => sql`(${row.id}::bigint, ${row.attempts}::int)`);
     const finished = await db
       .update(jobs)
-      .set({
-        status: sql`case when ${jobs.again} then 'pending' else 'done' end`,
-        attempts: sql`case when ${jobs.again} then 0 else ${jobs.attempts} end`,
-        runAt: sql`case when ${jobs.again} then now() else ${jobs.runAt} end`,
-        again: false,
-        lastError: null,
-        updatedAt: new Date(),
-      })
+      .set(doneUnlessAgain())
       .where(
         and(
           eq(jobs.status, 'running'),

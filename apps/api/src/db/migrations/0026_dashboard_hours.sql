@@ -61,19 +61,5 @@ CREATE TRIGGER "ticket_tracking_hours_changed" AFTER UPDATE ON "ticket_tracking"
     OR OLD."started_at" IS DISTINCT FROM NEW."started_at" OR OLD."accepted_at" IS DISTINCT FROM NEW."accepted_at"
     OR OLD."first_reply_at" IS DISTINCT FROM NEW."first_reply_at" OR OLD."finished_at" IS DISTINCT FROM NEW."finished_at")
   EXECUTE FUNCTION "ticket_tracking_to_hours"();--> statement-breakpoint
--- The history so far, one folded row per hour and user.
-INSERT INTO "dashboard_hours" ("company_id", "hour", "user_id", "started", "accepted", "wait_seconds",
-  "answered", "reply_seconds", "finished", "resolution_seconds", "support_count", "support_seconds", "compacted")
-SELECT t."company_id", date_trunc('hour', m.at, 'UTC'), coalesce(t."user_id", 0),
-       sum(m.started), sum(m.accepted), sum(m.wait), sum(m.answered), sum(m.reply), sum(m.finished),
-       sum(m.resolution), sum(m.support_count), sum(m.support), true
-FROM "ticket_tracking" t
-CROSS JOIN LATERAL (VALUES
-  (t."started_at", 1, 0, 0::float8, 0, 0::float8, 0, 0::float8, 0, 0::float8),
-  (t."accepted_at", 0, 1, date_part('epoch', t."accepted_at" - t."started_at"), 0, 0, 0, 0, 0, 0),
-  (t."first_reply_at", 0, 0, 0, 1, date_part('epoch', t."first_reply_at" - t."started_at"), 0, 0, 0, 0),
-  (t."finished_at", 0, 0, 0, 0, 0, 1, date_part('epoch', t."finished_at" - t."started_at"),
-     (t."accepted_at" IS NOT NULL)::int, coalesce(date_part('epoch', t."finished_at" - t."accepted_at"), 0))
-) AS m(at, started, accepted, wait, answered, reply, finished, resolution, support_count, support)
-WHERE m.at IS NOT NULL
-GROUP BY 1, 2, 3;
+-- The history so far, a row per conversation's hours (the recurring dashboard-fold job folds them).
+SELECT "dashboard_hours_add"(t, 1) FROM "ticket_tracking" t;
