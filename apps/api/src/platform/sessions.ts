@@ -8,7 +8,7 @@ import type { AccessClaims } from './tokens';
 // the family holds a token that was not revoked (logout, a newer login, a password change, theft).
 // Checked in the query that already reads the caller, so it costs no extra round trip and needs no
 // cache to invalidate across nodes.
-export const sessionLiveSql = (
+const sessionLiveSql = (
   userId: number | Placeholder,
   sessionId: string | Placeholder,
 ): SQL<boolean> =>

@@ -42,12 +42,12 @@ export type WebhookJob = z.infer<typeof webhookQueue.payload>;
 const chatOf = (event: ChannelEvent) => (event.type === 'message' ? event.message.from : null);
 
 // The chats whose messages a connection's events hold, in order of first appearance.
-export const chatsOf = (events: ChannelEvent[]) => [
+const chatsOf = (events: ChannelEvent[]) => [
   ...new Set(events.map(chatOf).filter((chat) => chat !== null)),
 ];
 
 // What the stored jobs of a connection's events are: one per chat (none for statuses alone).
-export const jobsOf = (whatsappId: number, events: ChannelEvent[]) => {
+const jobsOf = (whatsappId: number, events: ChannelEvent[]) => {
   const chats = chatsOf(events);
   if (chats.length <= 1)
     return [{ chat: undefined, key: chats.length ? keyOf(whatsappId, chats[0]) : null }];

@@ -81,7 +81,7 @@ const DAY_MS = 24 * HOUR_MS;
 // The days (UTC) before this one may be folded into a row per day; the dashboard reads the days
 // before dayTerritory as whole days (a day later, so a node whose clock is a little ahead never folds
 // a day another still reads by the hour).
-export const foldDaysBefore = (now: Date) =>
+const foldDaysBefore = (now: Date) =>
   new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - 3 * DAY_MS);
 export const dayTerritory = (now: Date) =>
   new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - 2 * DAY_MS);

@@ -65,11 +65,11 @@ export const contactNameOf = (number: string, reported?: string) =>
   reported?.trim() || number.replace(/@.*$/, '');
 
 // On an existing contact: one still named after its number takes the name WhatsApp reports.
-export const renamedContact = sql`case when ${contacts.name} = ${contacts.number} and excluded.name <> ''
+const renamedContact = sql`case when ${contacts.name} = ${contacts.number} and excluded.name <> ''
   then excluded.name else ${contacts.name} end`;
 
 // A contact's one active (not closed) ticket per connection: the unique index its upserts meet at.
-export const activeTicket = {
+const activeTicket = {
   target: [tickets.contactId, tickets.whatsappId],
   targetWhere: sql`status <> 'closed'`,
 };
@@ -162,7 +162,7 @@ const upsertContact = async (
 // Who converses with a new conversation of the connection: its integration with the contacts that
 // start one (modules/queue-integrations), else its AI agent (modules/prompts/agent.ts). The values of a
 // new ticket's columns, read from the connection by the insert itself.
-export const heldBy = (whatsappId: SQL | Placeholder | number) => ({
+const heldBy = (whatsappId: SQL | Placeholder | number) => ({
   integrationId: sql`(select ${whatsapps.integrationId} from ${whatsapps} where ${whatsapps.id} = ${whatsappId})`,
   useIntegration: sql`(select ${whatsapps.integrationId} is not null from ${whatsapps} where ${whatsapps.id} = ${whatsappId})`,
   promptId: sql`(select case when ${whatsapps.integrationId} is null then ${whatsapps.promptId} end from ${whatsapps} where ${whatsapps.id} = ${whatsappId})`,
