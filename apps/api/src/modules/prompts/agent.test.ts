@@ -398,6 +398,38 @@ describe('a campaign recipient whose conversation an AI agent holds', () => {
       .messages.filter((m) => m.role === 'user');
     expect(question.map((m) => m.content)).toEqual(['¿Tienen pizza sin gluten?']);
   });
+
+  it('answering an opt-out word while the agent thinks gets the answer to the question alone', async () => {
+    const { connection } = await agentConnection({ name: 'Agente pensativo' });
+    const from = nextNumber();
+    await campaignSent(t.app, admin, t.db, connection.id, [{ name: 'Tomás', number: from }]);
+    fake.latencyMs = 400;
+    const before = fake.chatRequests().length;
+    await inbound(t.app, admin, connection.id, { from, body: '¿Hasta qué hora abren?' });
+    await eventually(
+      () => fake.chatRequests().length,
+      (n) => n > before,
+      'the model asked',
+    );
+    await inbound(t.app, admin, connection.id, { from, body: 'STOP' });
+    const ticket = (await ticketOf(t.db, companyId, from))!;
+    await eventually(
+      () => sentTo(connection, from),
+      (s) => s.length === 3,
+      'the confirmation and the answer',
+    );
+    await ticketSettled(t.db, ticket.id);
+    const sent = await sentTo(connection, from);
+    expect(sent.filter((b) => b.startsWith('Respuesta automática'))).toHaveLength(1);
+    expect(sent).toContain('Listo, ya no te enviaremos mensajes de nuestras campañas.');
+    // Every time the model was asked, the question was all the contact had said.
+    for (const asked of fake.chatRequests().slice(before))
+      expect(asked.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([
+        '¿Hasta qué hora abren?',
+      ]);
+    const optOut = (await storedMessages(ticket.id)).find((m) => m.body === 'STOP')!;
+    expect((await ticketOf(t.db, companyId, from))!.promptRepliedTo).toBe(optOut.id);
+  });
 });
 
 describe('an AI agent on a queue', () => {
