@@ -53,7 +53,8 @@ export type TicketMessages = {
 // What the tickets engine asks of campaigns once an ingest stored contact messages: campaigns
 // implements it (campaign-dispatcher.ts campaignAnswers) and app.ts hands it over, so tickets never
 // import campaigns. The messages that opted their sender out of campaigns, each with the text that
-// confirms it to them ('' to send none): the queue bot does not answer those.
+// confirms it to them ('' to send none): neither the queue bot nor an AI agent nor an integration
+// answers those.
 export type CampaignAnswers = {
   optOutConfirmations: (db: Db, messageIds: number[]) => Promise<Map<number, string>>;
 };
@@ -67,7 +68,7 @@ export type AppDeps = {
   // automatic messages written in the transaction of the ticket change that causes them.
   ticketMessages: TicketMessages;
   // The campaigns module's side of CampaignAnswers above: opt-out answers, confirmed instead of
-  // answered by the queue bot.
+  // answered by a bot, an AI agent or an integration.
   campaignAnswers: CampaignAnswers;
   // The one durable background queue (jobs/queue.ts): what runs on it is listed in background.ts.
   jobs: Jobs;

@@ -746,7 +746,8 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
   // The number opts out of the company's campaigns: its recipients still waiting are skipped, and the
   // campaign it answered (the one that messaged it last) counts it as opted out.
   // The answer is remembered as the number's latest opt-out (messageId): the tickets engine confirms
-  // it to them instead of the queue bot answering it (optOutConfirmations).
+  // it to them instead of the queue bot answering it (optOutConfirmations); AI agents' and
+  // integrations' turns skip it.
   const optOut = async (
     tx: Db,
     { companyId, number, messageId }: { companyId: number; number: string; messageId: number },

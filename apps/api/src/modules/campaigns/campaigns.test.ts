@@ -5,7 +5,6 @@ import {
   campaigns,
   campaignOptOuts,
   campaignShipping,
-  contactListItems,
   jobs,
   messages,
   plans,
@@ -25,6 +24,7 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { eventually } from '../../../test/eventually';
+import { campaignFinished, contactListWith } from '../../../test/campaigns';
 import {
   inbound,
   messageTexts,
@@ -77,23 +77,8 @@ const noPauses = async () =>
     (await settings({ messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 })).statusCode,
   ).toBe(200);
 
-// A list with the given recipients; validity as WhatsApp answered it (null: unknown).
-const listWith = async (people: { name: string; number: string; valid?: boolean | null }[]) => {
-  const res = await call('POST', '/contact-lists', { name: `Lista ${phone}` });
-  expect(res.statusCode, res.body).toBe(201);
-  const list = res.json() as { id: number };
-  if (people.length)
-    await t.db.insert(contactListItems).values(
-      people.map((p) => ({
-        companyId: company.company.id,
-        contactListId: list.id,
-        name: p.name,
-        number: p.number,
-        isWhatsappValid: p.valid === undefined ? true : p.valid,
-      })),
-    );
-  return list.id;
-};
+const listWith = (people: Parameters<typeof contactListWith>[3]) =>
+  contactListWith(t.app, admin, t.db, people);
 
 const create = async (fields: Record<string, unknown>) => {
   const res = await call('POST', '/campaigns', {
@@ -108,13 +93,7 @@ const create = async (fields: Record<string, unknown>) => {
 const startNow = (fields: Record<string, unknown>) =>
   create({ scheduledAt: new Date(Date.now() - 1000).toISOString(), ...fields });
 
-const finished = (id: number) =>
-  eventually(
-    () => read(id),
-    (c) => c.status === 'FINALIZADA',
-    `campaign ${id} finished`,
-    { timeoutMs: 20_000 },
-  );
+const finished = (id: number) => campaignFinished(t.app, admin, id);
 const sentTo = async () => {
   const counts = new Map<string, number>();
   for (const m of await outbound(t.app, admin, sim.id))

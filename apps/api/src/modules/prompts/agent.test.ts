@@ -13,6 +13,7 @@ import {
 import { eventually } from '../../../test/eventually';
 import { inbound, outbound, pairedSimulator, ticketOf, ticketSettled } from '../../../test/inbox';
 import { OPENAI_KEY, startFakeOpenAi, type FakeOpenAi } from '../../../test/fake-openai';
+import { campaignSent } from '../../../test/campaigns';
 
 // The AI agent answering customers: simulator contacts write, the agent answers through the
 // outbox, hands conversations to people with its tool, and falls back to the queue when the provider
@@ -359,6 +360,75 @@ describe('an AI agent on a connection', () => {
       'answer',
     );
     expect(plain[0]).toContain('[audio]');
+  });
+});
+
+describe('a campaign recipient whose conversation an AI agent holds', () => {
+  it('answering an opt-out word is told it was heard, and the agent neither answers nor reads it', async () => {
+    const { connection } = await agentConnection({ name: 'Agente de promociones' });
+    const from = nextNumber();
+    await campaignSent(t.app, admin, t.db, connection.id, [{ name: 'Elena', number: from }]);
+    const asked = fake.chatRequests().length;
+    await inbound(t.app, admin, connection.id, { from, body: 'Baja' });
+    const ticket = (await ticketOf(t.db, companyId, from))!;
+    await ticketSettled(t.db, ticket.id);
+    expect(await sentTo(connection, from)).toEqual([
+      'Hola Elena',
+      'Listo, ya no te enviaremos mensajes de nuestras campañas.',
+    ]);
+    expect(fake.chatRequests().length).toBe(asked);
+    const stored = await storedMessages(ticket.id);
+    expect(stored.filter((m) => m.promptId !== null)).toEqual([]);
+    // Its turn is over: a repeated turn, or the next one, does not answer it.
+    const optOut = stored.find((m) => m.body === 'Baja')!;
+    expect((await ticketOf(t.db, companyId, from))!.promptRepliedTo).toBe(optOut.id);
+
+    await inbound(t.app, admin, connection.id, { from, body: '¿Tienen pizza sin gluten?' });
+    const sent = await eventually(
+      () => sentTo(connection, from),
+      (s) => s.length === 3,
+      'the answer',
+    );
+    expect(sent[2]).toMatch(/: ¿Tienen pizza sin gluten\?$/);
+    await ticketSettled(t.db, ticket.id);
+    expect(fake.chatRequests().length).toBe(asked + 1);
+    const question = fake
+      .chatRequests()
+      .at(-1)!
+      .messages.filter((m) => m.role === 'user');
+    expect(question.map((m) => m.content)).toEqual(['¿Tienen pizza sin gluten?']);
+  });
+
+  it('answering an opt-out word while the agent thinks gets the answer to the question alone', async () => {
+    const { connection } = await agentConnection({ name: 'Agente pensativo' });
+    const from = nextNumber();
+    await campaignSent(t.app, admin, t.db, connection.id, [{ name: 'Tomás', number: from }]);
+    fake.latencyMs = 400;
+    const before = fake.chatRequests().length;
+    await inbound(t.app, admin, connection.id, { from, body: '¿Hasta qué hora abren?' });
+    await eventually(
+      () => fake.chatRequests().length,
+      (n) => n > before,
+      'the model asked',
+    );
+    await inbound(t.app, admin, connection.id, { from, body: 'STOP' });
+    const ticket = (await ticketOf(t.db, companyId, from))!;
+    await eventually(
+      () => sentTo(connection, from),
+      (s) => s.length === 3,
+      'the confirmation and the answer',
+    );
+    await ticketSettled(t.db, ticket.id);
+    const sent = await sentTo(connection, from);
+    expect(sent.filter((b) => b.startsWith('Respuesta automática'))).toHaveLength(1);
+    expect(sent).toContain('Listo, ya no te enviaremos mensajes de nuestras campañas.');
+    // Every time the model was asked, the question was all the contact had said.
+    for (const asked of fake.chatRequests().slice(before))
+      expect(asked.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([
+        '¿Hasta qué hora abren?',
+      ]);
+    const optOut = (await storedMessages(ticket.id)).find((m) => m.body === 'STOP')!;
+    expect((await ticketOf(t.db, companyId, from))!.promptRepliedTo).toBe(optOut.id);
   });
 });
 

@@ -50,7 +50,10 @@ import { recordPromptError } from './prompts.service';
 //   so with the agent's hand-off message, and a note signed with the agent's name says why;
 // - when the provider fails (after the SDK's own retries) the ticket falls back the same way (the
 //   hand-off message, the note), and the prompt records the error for admins. The customer's message
-//   is stored before any of this, so nothing is lost.
+//   is stored before any of this, so nothing is lost;
+// - a campaign recipient's opt-out word (campaign_opt_outs.message_id, written with the message) is
+//   confirmed by the tickets engine: the model is not asked about it, and a turn with nothing else
+//   new moves prompt_replied_to past it without an answer.
 
 const PROMPT_REPLY_QUEUE = 'prompt.reply';
 export const promptReplyQueue = jobQueue(
@@ -70,6 +73,7 @@ type Deps = Pick<
   | 'ticketMessages'
   | 'outbox'
   | 'uploads'
+  | 'campaignAnswers'
 >;
 type TicketRow = typeof tickets.$inferSelect;
 type PromptRow = typeof prompts.$inferSelect;
@@ -180,6 +184,9 @@ const turnsOf = (window: MessageRow[]): ChatTurn[] =>
     .filter((turn) => turn.content);
 
 type Delivered = { written: MessageRow[] };
+
+// A turn the agent lets pass: nothing written, nothing handed over.
+const SILENCE: AgentReply = { text: '', handoff: null, usage: null };
 
 // What the contact is told when the agent lets go of the conversation ('' when the agent says nothing).
 const handoffText = (deps: Deps, prompt: PromptRow, contactName: string) =>
@@ -318,9 +325,31 @@ const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) 
         .orderBy(desc(messages.id))
         .limit(prompt.maxMessages)
     ).reverse();
-    const newestInbound = Math.max(0, ...window.filter((m) => !m.fromMe).map((m) => m.id));
+    const inbound = window.filter((m) => !m.fromMe);
+    const newestInbound = Math.max(0, ...inbound.map((m) => m.id));
     if (!newestInbound) return;
-    if (ticket.promptRepliedTo !== null && newestInbound <= ticket.promptRepliedTo) return;
+    const repliedTo = ticket.promptRepliedTo ?? 0;
+    if (newestInbound <= repliedTo) return;
+    const optOuts = await deps.campaignAnswers.optOutConfirmations(
+      deps.db,
+      inbound.map((m) => m.id),
+    );
+    const asked = window.filter((m) => !optOuts.has(m.id));
+    if (!asked.some((m) => !m.fromMe && m.id > repliedTo)) {
+      // Only opt-outs are new: answered by nobody, and not again by a later turn.
+      const outcome = await deliver(
+        deps,
+        ticketId,
+        prompt,
+        SILENCE,
+        newestInbound,
+        new Map(),
+        round < MAX_ROUNDS,
+        '',
+      );
+      if (outcome === 'again') continue;
+      return;
+    }
 
     const queueList = await handoffQueues(deps.db, ticket);
     const contactName = await contactNameOf(deps.db, ticket);
@@ -329,7 +358,7 @@ const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) 
       if (!(await planAllowsAi(deps.db, ticket.companyId)))
         throw new AppError('ERR_PLAN_FEATURE_DISABLED', 'The company’s plan has no AI agents');
       const client = await clientFor(deps, ticket.companyId);
-      const turns = turnsOf(await transcribeAudio(deps, client, window));
+      const turns = turnsOf(await transcribeAudio(deps, client, asked));
       const system = fillVariables(prompt.prompt, {
         contactName,
         now: new Date(),

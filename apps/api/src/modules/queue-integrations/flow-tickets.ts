@@ -24,6 +24,7 @@ export type FlowDeps = Pick<
   | 'uploads'
   | 'outbound'
   | 'metrics'
+  | 'campaignAnswers'
 >;
 export type TicketRow = typeof tickets.$inferSelect;
 export type IntegrationRow = typeof queueIntegrations.$inferSelect;

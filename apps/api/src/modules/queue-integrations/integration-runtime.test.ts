@@ -14,6 +14,7 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { eventually } from '../../../test/eventually';
+import { campaignSent } from '../../../test/campaigns';
 import type { Ingested, MessageInput } from '../tickets/inbound/ingest';
 import { ingestBatch } from '../tickets/inbound/ingest-batch';
 import { runQueueBots } from '../tickets/bots/queue-bot';
@@ -189,6 +190,39 @@ describe('webhook and n8n integrations', () => {
       'tres',
     ]);
     expect(maxInFlight).toBe(1);
+  });
+
+  it('are not sent a campaign recipient’s opt-out word: it is confirmed to them instead', async () => {
+    const flow = await integration('n8n');
+    const connection = await pairedSimulator(t.app, admin, { integrationId: flow.id });
+    answer = (body) => ({
+      status: 200,
+      body: { replies: [{ text: `Recibido: ${(body.message as { body: string }).body}` }] },
+    });
+    const from = nextNumber();
+    await campaignSent(t.app, admin, t.db, connection.id, [{ name: 'Marta', number: from }]);
+    await inbound(t.app, admin, connection.id, { from, body: 'STOP' });
+    const ticket = (await ticketOf(t.db, companyId, from))!;
+    expect(ticket).toMatchObject({ useIntegration: true, integrationId: flow.id });
+    await ticketSettled(t.db, ticket.id);
+    const postedFor = () =>
+      received
+        .filter((r) => (r.body.contact as { number: string }).number === from)
+        .map((r) => (r.body.message as { body: string }).body);
+    expect(postedFor()).toEqual([]);
+    expect(await sentTo(connection, from)).toEqual([
+      'Hola Marta',
+      'Listo, ya no te enviaremos mensajes de nuestras campañas.',
+    ]);
+    // What they write next reaches the flow as usual.
+    await inbound(t.app, admin, connection.id, { from, body: 'Quiero ver el menú' });
+    await eventually(
+      () => sentTo(connection, from),
+      (s) => s.length === 3,
+      'the reply',
+    );
+    expect(postedFor()).toEqual(['Quiero ver el menú']);
+    expect((await sentTo(connection, from)).at(-1)).toBe('Recibido: Quiero ver el menú');
   });
 
   it('hand the conversation to a person, in the queue they name, or close it', async () => {

@@ -240,6 +240,11 @@ export const integrationWorker = (
     handle: async (job) => {
       const turn = await loadTurn(deps, job.payload);
       if (!turn) return;
+      // A campaign recipient's opt-out word is confirmed by the tickets engine: not the flow's to
+      // answer (the opt-out is written with the message, so a retry sees it too).
+      const { messageId } = job.payload;
+      if (messageId && (await deps.campaignAnswers.optOutConfirmations(deps.db, [messageId])).size)
+        return;
       const { ticket, integration } = turn;
       const run =
         integration.type === 'typebot'
