@@ -1,13 +1,4 @@
-import {
-  Box,
-  Dialog,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  Stack,
-  Switch,
-  TextField,
-} from '@mui/material';
+import { Box, FormControlLabel, Stack, Switch, TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
@@ -22,7 +13,7 @@ import { cssColor, isCssColor, normalizeColor } from '../../lib/colors';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
 import { applyTagEventToCache, createTag, updateTag } from './tags.api';
-import { FormDialogActions } from '../../components/form-dialog-actions';
+import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 // SPEC §5 Tag: name required, at least 3 characters. Messages are i18n keys.
 const tagFormSchema = z.object({
@@ -94,77 +85,73 @@ const TagForm = ({ tag, onClose }: { tag: TagView | null; onClose: () => void })
   };
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)}>
-      <DialogTitle>{tag ? t('tags.modal.editTitle') : t('tags.modal.addTitle')}</DialogTitle>
-      <DialogContent dividers>
-        <Stack spacing={2}>
-          <TextField
-            {...registerMui(register, 'name')}
-            label={t('tags.modal.name')}
-            autoComplete="off"
-            autoFocus
-            fullWidth
-            {...fieldError('name')}
-          />
+    <DialogForm
+      title={tag ? t('tags.modal.editTitle') : t('tags.modal.addTitle')}
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      submitLabel={tag ? t('common.save') : t('tags.modal.add')}
+    >
+      <Stack spacing={2}>
+        <TextField
+          {...registerMui(register, 'name')}
+          label={t('tags.modal.name')}
+          autoComplete="off"
+          autoFocus
+          fullWidth
+          {...fieldError('name')}
+        />
+        <Controller
+          name="color"
+          control={control}
+          render={({ field: { ref, value, onChange, onBlur } }) => (
+            <Stack
+              direction="row"
+              spacing={1}
+              sx={{
+                alignItems: 'flex-start',
+              }}
+            >
+              <Box
+                component="input"
+                type="color"
+                aria-label={t('tags.modal.colorPicker')}
+                value={pickerValue(value)}
+                onChange={(event) => onChange(event.currentTarget.value)}
+                sx={{ width: 56, height: 40, p: 0, border: 0, bgcolor: 'transparent' }}
+              />
+              <TextField
+                inputRef={ref}
+                label={t('tags.modal.color')}
+                value={value}
+                onChange={(event) => onChange(event.target.value)}
+                onBlur={onBlur}
+                autoComplete="off"
+                fullWidth
+                {...fieldError('color')}
+              />
+            </Stack>
+          )}
+        />
+        {canToggleKanban && (
           <Controller
-            name="color"
+            name="kanban"
             control={control}
-            render={({ field: { ref, value, onChange, onBlur } }) => (
-              <Stack
-                direction="row"
-                spacing={1}
-                sx={{
-                  alignItems: 'flex-start',
-                }}
-              >
-                <Box
-                  component="input"
-                  type="color"
-                  aria-label={t('tags.modal.colorPicker')}
-                  value={pickerValue(value)}
-                  onChange={(event) => onChange(event.currentTarget.value)}
-                  sx={{ width: 56, height: 40, p: 0, border: 0, bgcolor: 'transparent' }}
-                />
-                <TextField
-                  inputRef={ref}
-                  label={t('tags.modal.color')}
-                  value={value}
-                  onChange={(event) => onChange(event.target.value)}
-                  onBlur={onBlur}
-                  autoComplete="off"
-                  fullWidth
-                  {...fieldError('color')}
-                />
-              </Stack>
+            render={({ field: { value, onChange, ref } }) => (
+              <FormControlLabel
+                control={
+                  <Switch
+                    checked={value}
+                    slotProps={{ input: { ref } }}
+                    onChange={(event) => onChange(event.target.checked)}
+                  />
+                }
+                label={t('tags.modal.kanban')}
+              />
             )}
           />
-          {canToggleKanban && (
-            <Controller
-              name="kanban"
-              control={control}
-              render={({ field: { value, onChange, ref } }) => (
-                <FormControlLabel
-                  control={
-                    <Switch
-                      checked={value}
-                      slotProps={{ input: { ref } }}
-                      onChange={(event) => onChange(event.target.checked)}
-                    />
-                  }
-                  label={t('tags.modal.kanban')}
-                />
-              )}
-            />
-          )}
-        </Stack>
-      </DialogContent>
-      <FormDialogActions
-        onCancel={onClose}
-        cancelLabel={t('common.cancel')}
-        submitLabel={tag ? t('common.save') : t('tags.modal.add')}
-        isSubmitting={isSubmitting}
-      />
-    </form>
+        )}
+      </Stack>
+    </DialogForm>
   );
 };
 
@@ -180,7 +167,7 @@ export const TagModal = ({
   sessionKey: number;
   onClose: () => void;
 }) => (
-  <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth>
-    <TagForm key={sessionKey} tag={tag} onClose={onClose} />
-  </Dialog>
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="xs">
+    <TagForm tag={tag} onClose={onClose} />
+  </DialogFrame>
 );
