@@ -56,6 +56,8 @@ export type DialogFrameProps = {
   // Tall as the window allows (up to a cap) whatever the body shows: tabs then do not make the
   // dialog jump in height when switched.
   stableHeight?: boolean;
+  // For what cannot be shown again: a stray click outside must not lose it (Escape still closes).
+  keepOnBackdropClick?: boolean;
   // After the closing fade, for callers that keep the texts until then.
   onExited?: () => void;
   children: ReactNode;
@@ -68,6 +70,7 @@ export const DialogFrame = ({
   maxWidth = 'sm',
   fullScreenOnPhone = true,
   stableHeight = false,
+  keepOnBackdropClick = false,
   onExited,
   children,
 }: DialogFrameProps) => {
@@ -78,7 +81,9 @@ export const DialogFrame = ({
   return (
     <Dialog
       open={open}
-      onClose={isBusy ? undefined : onClose}
+      onClose={(_event, reason) => {
+        if (!isBusy && !(keepOnBackdropClick && reason === 'backdropClick')) onClose();
+      }}
       fullWidth
       fullScreen={fullScreen}
       maxWidth={maxWidth}
@@ -103,18 +108,32 @@ type BodyProps = {
   children: ReactNode;
 };
 
-// The content has dividers: the first outlined field's label then sits below the title's edge, never
-// across it, and the content scrolls between a title and a footer that stay in view.
-const Content = ({ contentSx, children }: Pick<BodyProps, 'contentSx' | 'children'>) => (
-  <DialogContent dividers sx={contentSx}>
-    {children}
-  </DialogContent>
+// Title, content and footer. The content has dividers: the first outlined field's label then sits
+// below the title's edge, never across it, and the content scrolls between a title and a footer that
+// stay in view. For a body with a footer of its own; most use DialogForm or DialogView.
+export const DialogBody = ({
+  title,
+  header,
+  contentSx,
+  children,
+  footer,
+}: BodyProps & { footer: ReactNode }) => (
+  <>
+    <DialogTitle>{title}</DialogTitle>
+    {header}
+    <DialogContent dividers sx={contentSx}>
+      {children}
+    </DialogContent>
+    <DialogActions>{footer}</DialogActions>
+  </>
 );
 
 type FormButtonsProps = {
   submitLabel: ReactNode;
   isSubmitting: boolean;
   submitDisabled?: boolean;
+  // The id of the form the submit sends, when the buttons are not inside it.
+  form?: string;
   onCancel?: () => void;
 };
 
@@ -124,6 +143,7 @@ export const FormButtons = ({
   submitLabel,
   isSubmitting,
   submitDisabled = false,
+  form,
   onCancel,
 }: FormButtonsProps) => {
   const { t } = useTranslation();
@@ -135,6 +155,7 @@ export const FormButtons = ({
       </Button>
       <Button
         type="submit"
+        form={form}
         variant="contained"
         disabled={isSubmitting || submitDisabled}
         startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : undefined}
@@ -148,22 +169,16 @@ export const FormButtons = ({
 // A form in the frame: title, fields, "Cancelar" and the submit; the submit goes through the form's
 // onSubmit (Enter in a field sends too).
 export const DialogForm = ({
-  title,
-  header,
-  contentSx,
-  children,
   onSubmit,
   isSubmitting,
   submitLabel,
   submitDisabled,
-  footerStart,
   footer,
   'aria-label': ariaLabel,
+  ...body
 }: BodyProps &
-  Omit<FormButtonsProps, 'onCancel'> & {
+  Omit<FormButtonsProps, 'onCancel' | 'form'> & {
     onSubmit: FormEventHandler<HTMLFormElement>;
-    // Left of the buttons, e.g. a secondary action.
-    footerStart?: ReactNode;
     // In place of the buttons, for a form that is not always editable.
     footer?: ReactNode;
     'aria-label'?: string;
@@ -178,21 +193,18 @@ export const DialogForm = ({
       // A flex column the dialog can shrink, so that only the content scrolls.
       sx={{ display: 'flex', flexDirection: 'column', flex: '1 1 auto', minHeight: 0 }}
     >
-      <DialogTitle>{title}</DialogTitle>
-      {header}
-      <Content contentSx={contentSx}>{children}</Content>
-      <DialogActions sx={footerStart ? { justifyContent: 'space-between' } : undefined}>
-        {footerStart}
-        {footer ?? (
-          <Box sx={{ display: 'flex', gap: 1 }}>
+      <DialogBody
+        {...body}
+        footer={
+          footer ?? (
             <FormButtons
               submitLabel={submitLabel}
               isSubmitting={isSubmitting}
               submitDisabled={submitDisabled}
             />
-          </Box>
-        )}
-      </DialogActions>
+          )
+        }
+      />
     </Box>
   );
 };
@@ -205,22 +217,16 @@ export const CloseButton = () => {
 };
 
 // A dialog that shows things: title, content and "Cerrar" (after any actions of its own).
-export const DialogView = ({
-  title,
-  header,
-  contentSx,
-  children,
-  actions,
-}: BodyProps & { actions?: ReactNode }) => (
-  <>
-    <DialogTitle>{title}</DialogTitle>
-    {header}
-    <Content contentSx={contentSx}>{children}</Content>
-    <DialogActions>
-      {actions}
-      <CloseButton />
-    </DialogActions>
-  </>
+export const DialogView = ({ actions, ...body }: BodyProps & { actions?: ReactNode }) => (
+  <DialogBody
+    {...body}
+    footer={
+      <>
+        {actions}
+        <CloseButton />
+      </>
+    }
+  />
 );
 
 // The body of an "edit" dialog while its record loads, or once loading it failed; "Cancelar", as the
@@ -237,12 +243,8 @@ export const DialogLoading = ({
   const { t } = useTranslation();
   const close = useDialogClose();
   return (
-    <>
-      <DialogTitle>{title}</DialogTitle>
-      <Content>{isError ? <Alert severity="error">{errorText}</Alert> : <LoadingBox />}</Content>
-      <DialogActions>
-        <Button onClick={close}>{t('common.cancel')}</Button>
-      </DialogActions>
-    </>
+    <DialogBody title={title} footer={<Button onClick={close}>{t('common.cancel')}</Button>}>
+      {isError ? <Alert severity="error">{errorText}</Alert> : <LoadingBox />}
+    </DialogBody>
   );
 };

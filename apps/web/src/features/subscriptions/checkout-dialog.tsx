@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import {
   Alert,
   AlertTitle,
@@ -6,7 +6,6 @@ import {
   Box,
   Button,
   CircularProgress,
-  Dialog,
   DialogActions,
   DialogContent,
   DialogTitle,
@@ -35,6 +34,7 @@ import { goToUrl } from '../../lib/browser';
 import { registerMui } from '../../lib/forms';
 import { formatMoney } from '../../lib/money';
 import { useCheckout, type PlanView } from './subscriptions.api';
+import { DialogFrame, useDialogBusy } from '../../components/dialog-frame';
 
 // SPEC §2/§4 "Checkout steps: Data, Customize, Review". Card details are typed on the payment
 // provider's page the browser goes to at the end, never here.
@@ -107,12 +107,10 @@ const SummaryLine = ({ label, value }: { label: string; value: string }) => (
 const CheckoutSteps = ({
   plans,
   initialPlanId,
-  onBusyChange,
   onClose,
 }: {
   plans: readonly PlanView[];
   initialPlanId: number;
-  onBusyChange: (isBusy: boolean) => void;
   onClose: () => void;
 }) => {
   const { t, i18n } = useTranslation();
@@ -139,7 +137,8 @@ const CheckoutSteps = ({
     ? t('subscribe.perMonth', { price: formatMoney(plan.value, i18n.language) })
     : '';
   const isBusy = checkout.isPending || isRedirecting;
-  useEffect(() => onBusyChange(isBusy), [isBusy, onBusyChange]);
+  // While the checkout is created or the browser leaves for the provider, the dialog stays.
+  useDialogBusy(isBusy);
 
   const fieldError = (field: BillingField) => {
     const error = errors[field];
@@ -361,18 +360,11 @@ export const CheckoutDialog = ({
   initialPlanId: number | null;
   onClose: () => void;
 }) => {
-  // While the checkout is created or the browser leaves for the provider, the dialog stays.
-  const [isBusy, setBusy] = useState(false);
   return (
-    <Dialog open={open} onClose={isBusy ? undefined : onClose} fullWidth maxWidth="sm">
+    <DialogFrame open={open} onClose={onClose}>
       {open && initialPlanId !== null && (
-        <CheckoutSteps
-          plans={plans}
-          initialPlanId={initialPlanId}
-          onBusyChange={setBusy}
-          onClose={onClose}
-        />
+        <CheckoutSteps plans={plans} initialPlanId={initialPlanId} onClose={onClose} />
       )}
-    </Dialog>
+    </DialogFrame>
   );
 };

@@ -1,12 +1,4 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Stack,
-  TextField,
-} from '@mui/material';
+import { Stack, TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
@@ -16,6 +8,7 @@ import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../../lib/form-
 import { registerMui } from '../../../lib/forms';
 import { toastOperationError } from '../shared/admin-errors';
 import { useSaveHelp, videoCodeOf, type Help } from './helps.api';
+import { DialogForm, DialogFrame } from '../../../components/dialog-frame';
 
 const helpFormSchema = z.object({
   title: z.string().trim().min(1, 'validation.required').max(200, 'settings.helps.titleLength'),
@@ -61,40 +54,36 @@ const HelpForm = ({ help, onClose }: { help: Help | null; onClose: () => void })
   };
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)}>
-      <DialogTitle>{t(help ? 'settings.helps.editTitle' : 'settings.helps.addTitle')}</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          <TextField
-            {...registerMui(register, 'title')}
-            label={t('settings.helps.title')}
-            autoFocus
-            fullWidth
-            {...fieldError('title')}
-          />
-          <TextField
-            {...registerMui(register, 'video')}
-            label={t('settings.helps.video')}
-            fullWidth
-            {...fieldError('video', t('settings.helps.videoHint'))}
-          />
-          <TextField
-            {...registerMui(register, 'description')}
-            label={t('settings.helps.description')}
-            fullWidth
-            multiline
-            minRows={3}
-            {...fieldError('description')}
-          />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button type="submit" variant="contained" disabled={isSubmitting}>
-          {t('common.save')}
-        </Button>
-      </DialogActions>
-    </form>
+    <DialogForm
+      title={t(help ? 'settings.helps.editTitle' : 'settings.helps.addTitle')}
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      submitLabel={t('common.save')}
+    >
+      <Stack spacing={2}>
+        <TextField
+          {...registerMui(register, 'title')}
+          label={t('settings.helps.title')}
+          autoFocus
+          fullWidth
+          {...fieldError('title')}
+        />
+        <TextField
+          {...registerMui(register, 'video')}
+          label={t('settings.helps.video')}
+          fullWidth
+          {...fieldError('video', t('settings.helps.videoHint'))}
+        />
+        <TextField
+          {...registerMui(register, 'description')}
+          label={t('settings.helps.description')}
+          fullWidth
+          multiline
+          minRows={3}
+          {...fieldError('description')}
+        />
+      </Stack>
+    </DialogForm>
   );
 };
 
@@ -107,7 +96,7 @@ export const HelpFormDialog = ({
   help: Help | null;
   onClose: () => void;
 }) => (
-  <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm">
+  <DialogFrame open={open} onClose={onClose}>
     {open && <HelpForm help={help} onClose={onClose} />}
-  </Dialog>
+  </DialogFrame>
 );
