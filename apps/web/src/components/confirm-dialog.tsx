@@ -1,12 +1,6 @@
-import {
-  Button,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-} from '@mui/material';
+import { Button, DialogContentText } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { DialogFrame, useDialogBusy, useDialogClose } from './dialog-frame';
+import { DialogBody, DialogFrame, useDialogBusy, useDialogClose } from './dialog-frame';
 
 // Asks before an action; the caller runs it on confirm and closes the dialog once it settled.
 export const ConfirmDialog = ({
@@ -69,24 +63,25 @@ const ConfirmBody = ({
   const close = useDialogClose();
   useDialogBusy(isBusy);
   return (
-    <>
-      <DialogTitle>{title}</DialogTitle>
-      <DialogContent>
-        <DialogContentText sx={{ overflowWrap: 'anywhere' }}>{message}</DialogContentText>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={close} disabled={isBusy}>
-          {t('common.cancel')}
-        </Button>
-        <Button
-          color={isDestructive ? 'error' : 'primary'}
-          variant="contained"
-          onClick={onConfirm}
-          disabled={isBusy}
-        >
-          {confirmLabel}
-        </Button>
-      </DialogActions>
-    </>
+    <DialogBody
+      title={title}
+      footer={
+        <>
+          <Button onClick={close} disabled={isBusy}>
+            {t('common.cancel')}
+          </Button>
+          <Button
+            color={isDestructive ? 'error' : 'primary'}
+            variant="contained"
+            onClick={onConfirm}
+            disabled={isBusy}
+          >
+            {confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      <DialogContentText sx={{ overflowWrap: 'anywhere' }}>{message}</DialogContentText>
+    </DialogBody>
   );
 };
