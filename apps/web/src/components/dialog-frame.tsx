@@ -45,7 +45,7 @@ export const useDialogBusy = (isBusy: boolean) => {
   }, [isBusy, setBusy]);
 };
 
-export type DialogFrameProps = {
+type DialogFrameProps = {
   open: boolean;
   onClose: () => void;
   // A new value gives the opening a fresh body; the body stays while the dialog fades out.

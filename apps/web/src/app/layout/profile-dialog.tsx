@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { call } from '../../api/http-client';
 import { updateSessionUser, useCurrentSession } from '../../api/session';
 import { requiredEmail } from '../../lib/form-rules';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
 import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 // SPEC §5 User rules; a blank password leaves the current one unchanged.
@@ -45,10 +45,7 @@ const ProfileForm = ({ onClose }: { onClose: () => void }) => {
     },
   });
 
-  const fieldError = (name: keyof ProfileValues) => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
-  };
+  const fieldError = useFieldError(errors);
 
   return (
     <DialogForm

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { toastError } from '../../api/toasts';
 import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
 import { AttachmentField, fileExtension } from '../../components/attachment-field';
 import {
   ALLOWED_IMAGE_EXTENSIONS,
@@ -81,10 +81,7 @@ const AnnouncementForm = ({
     },
   });
 
-  const fieldError = (name: 'title' | 'text') => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
-  };
+  const fieldError = useFieldError(errors);
 
   const removeAttachment = () => {
     if (file) setFile(null);

@@ -903,10 +903,8 @@ export const CampaignDialog = ({
   campaign: CampaignView | null;
   sessionKey: number;
   onClose: () => void;
-}) => {
-  return (
-    <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md">
-      <CampaignForm initial={campaign} onClose={onClose} />
-    </DialogFrame>
-  );
-};
+}) => (
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md">
+    <CampaignForm initial={campaign} onClose={onClose} />
+  </DialogFrame>
+);

@@ -34,7 +34,7 @@ import { PromptSelect, useCanPickPrompt } from '../../components/prompt-select';
 import { SchedulesEditor } from '../../components/schedules-editor';
 import { cssColor } from '../../lib/colors';
 import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
 import {
   connectionFormDefaults,
   connectionFormSchema,
@@ -221,14 +221,7 @@ const ConnectionForm = ({
     }
   };
 
-  // The field's error in place of its hint, when it has one.
-  const fieldError = (
-    name: Exclude<ConnectionFormField, 'schedules' | 'queueIds'>,
-    hint?: string,
-  ) => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : hint };
-  };
+  const fieldError = useFieldError(errors);
   // Blank-able selects show their "none" entry instead of an empty box.
   const noneSelect = {
     select: { displayEmpty: true },
@@ -611,15 +604,13 @@ export const ConnectionDialog = ({
   sessionKey: number;
   initialTab?: ConnectionTab;
   onClose: () => void;
-}) => {
-  return (
-    // Its tabs differ in length: the dialog keeps one height for all of them.
-    <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md" stableHeight>
-      {connectionId === null ? (
-        <ConnectionForm connection={null} onClose={onClose} />
-      ) : (
-        <EditConnectionForm id={connectionId} initialTab={initialTab} onClose={onClose} />
-      )}
-    </DialogFrame>
-  );
-};
+}) => (
+  // Its tabs differ in length: the dialog keeps one height for all of them.
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md" stableHeight>
+    {connectionId === null ? (
+      <ConnectionForm connection={null} onClose={onClose} />
+    ) : (
+      <EditConnectionForm id={connectionId} initialTab={initialTab} onClose={onClose} />
+    )}
+  </DialogFrame>
+);

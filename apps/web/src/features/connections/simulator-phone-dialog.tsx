@@ -29,7 +29,7 @@ import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { errorText, toastError } from '../../api/toasts';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { readStorage, storageKeys, writeStorage } from '../../lib/storage';
 import { useConnections } from '../../api/queries/connections';
@@ -254,10 +254,7 @@ const SimulatorPhoneBody = ({ connectionId }: { connectionId: number }) => {
     }
   };
 
-  const fieldError = (name: keyof InboundValues) => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
-  };
+  const fieldError = useFieldError(errors);
 
   const canScan = status === 'qrcode' || status === 'PAIRING';
   const messages = conversation.data ?? [];

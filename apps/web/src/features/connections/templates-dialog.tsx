@@ -176,15 +176,13 @@ export const TemplatesDialog = ({
   sessionKey: number;
   onClose: () => void;
   onEditConnection: (connectionId: number) => void;
-}) => {
-  return (
-    <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md">
-      {connectionId !== null && (
-        <TemplatesBody
-          connectionId={connectionId}
-          onEditConnection={() => onEditConnection(connectionId)}
-        />
-      )}
-    </DialogFrame>
-  );
-};
+}) => (
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md">
+    {connectionId !== null && (
+      <TemplatesBody
+        connectionId={connectionId}
+        onEditConnection={() => onEditConnection(connectionId)}
+      />
+    )}
+  </DialogFrame>
+);

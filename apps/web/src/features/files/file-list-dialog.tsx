@@ -22,7 +22,7 @@ import { useTranslation } from 'react-i18next';
 import { FILE_LIST_MAX_OPTIONS, type FileListView } from '@atendi/shared';
 import { toastError } from '../../api/toasts';
 import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
 import {
   ACCEPTED_EXTENSIONS,
   baseName,
@@ -262,10 +262,7 @@ const FileListForm = ({
     onClose();
   };
 
-  const fieldError = (name: 'name' | 'message') => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
-  };
+  const fieldError = useFieldError(errors);
   const optionsError = errors.options?.message ?? errors.options?.root?.message;
 
   return (
@@ -346,10 +343,8 @@ export const FileListDialog = ({
   fileList: FileListView | null;
   sessionKey: number;
   onClose: () => void;
-}) => {
-  return (
-    <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md">
-      <FileListForm fileList={fileList} onClose={onClose} />
-    </DialogFrame>
-  );
-};
+}) => (
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md">
+    <FileListForm fileList={fileList} onClose={onClose} />
+  </DialogFrame>
+);

@@ -295,10 +295,8 @@ export const PromptDialog = ({
   prompt: PromptView | null;
   sessionKey: number;
   onClose: () => void;
-}) => {
-  return (
-    <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md">
-      <PromptForm prompt={prompt} onClose={onClose} />
-    </DialogFrame>
-  );
-};
+}) => (
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md">
+    <PromptForm prompt={prompt} onClose={onClose} />
+  </DialogFrame>
+);

@@ -250,10 +250,8 @@ export const DeliveriesDialog = ({
   failedOnly: boolean;
   sessionKey: number;
   onClose: () => void;
-}) => {
-  return (
-    <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="lg">
-      {integration && <DeliveriesBody integration={integration} failedOnly={failedOnly} />}
-    </DialogFrame>
-  );
-};
+}) => (
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="lg">
+    {integration && <DeliveriesBody integration={integration} failedOnly={failedOnly} />}
+  </DialogFrame>
+);

@@ -387,10 +387,8 @@ export const IntegrationDialog = ({
   integration: IntegrationView | null;
   sessionKey: number;
   onClose: () => void;
-}) => {
-  return (
-    <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md">
-      <IntegrationForm integration={integration} onClose={onClose} />
-    </DialogFrame>
-  );
-};
+}) => (
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md">
+    <IntegrationForm integration={integration} onClose={onClose} />
+  </DialogFrame>
+);

@@ -22,7 +22,7 @@ import { PromptSelect, useCanPickPrompt } from '../../components/prompt-select';
 import { SchedulesEditor } from '../../components/schedules-editor';
 import { normalizeColor } from '../../lib/colors';
 import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
 import { ColorPicker } from './color-picker';
 import { QueueOptionsEditor } from './queue-options-editor';
 import {
@@ -126,11 +126,7 @@ const QueueForm = ({
     }
   };
 
-  // The field's error in place of its hint, when it has one.
-  const fieldError = (name: (typeof formFields)[number], hint?: string) => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : hint };
-  };
+  const fieldError = useFieldError(errors);
 
   return (
     <Stack component="form" id={formId} noValidate spacing={2.5} onSubmit={handleSubmit(onSubmit)}>
@@ -355,11 +351,9 @@ export const QueueDialog = ({
   queues: Queue[];
   sessionKey: number;
   onClose: () => void;
-}) => {
-  return (
-    // Its tabs differ in length: the dialog keeps one height for both.
-    <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md" stableHeight>
-      <QueueDialogBody initialQueue={queue} queues={queues} onClose={onClose} />
-    </DialogFrame>
-  );
-};
+}) => (
+  // Its tabs differ in length: the dialog keeps one height for both.
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md" stableHeight>
+    <QueueDialogBody initialQueue={queue} queues={queues} onClose={onClose} />
+  </DialogFrame>
+);

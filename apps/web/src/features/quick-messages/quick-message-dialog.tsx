@@ -12,7 +12,7 @@ import {
 } from '@atendi/shared';
 import { toastError } from '../../api/toasts';
 import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
 import { AttachmentField, fileExtension } from '../../components/attachment-field';
 import { quickMessageFormSchema, type QuickMessageFormValues } from './quick-message-form.schema';
 import {
@@ -106,10 +106,7 @@ const QuickMessageForm = ({
 
   const attachmentName = file?.name ?? (isMediaRemoved ? null : saved?.mediaName);
 
-  const fieldError = (name: 'shortcode' | 'message') => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
-  };
+  const fieldError = useFieldError(errors);
 
   return (
     <DialogForm

@@ -357,12 +357,10 @@ export const CheckoutDialog = ({
   plans: readonly PlanView[];
   initialPlanId: number | null;
   onClose: () => void;
-}) => {
-  return (
-    <DialogFrame open={open} onClose={onClose}>
-      {open && initialPlanId !== null && (
-        <CheckoutSteps plans={plans} initialPlanId={initialPlanId} onClose={onClose} />
-      )}
-    </DialogFrame>
-  );
-};
+}) => (
+  <DialogFrame open={open} onClose={onClose}>
+    {open && initialPlanId !== null && (
+      <CheckoutSteps plans={plans} initialPlanId={initialPlanId} onClose={onClose} />
+    )}
+  </DialogFrame>
+);

@@ -11,7 +11,7 @@ import { useCurrentSession } from '../../api/session';
 import { toastError } from '../../api/toasts';
 import { cssColor, isCssColor, normalizeColor } from '../../lib/colors';
 import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
 import { applyTagEventToCache, createTag, updateTag } from './tags.api';
 import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
@@ -79,10 +79,7 @@ const TagForm = ({ tag, onClose }: { tag: TagView | null; onClose: () => void })
     }
   };
 
-  const fieldError = (name: 'name' | 'color') => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
-  };
+  const fieldError = useFieldError(errors);
 
   return (
     <DialogForm

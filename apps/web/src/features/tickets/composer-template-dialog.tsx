@@ -243,10 +243,8 @@ export const TemplateSendDialog = ({
   ticket: TicketView;
   sessionKey: number;
   onClose: () => void;
-}) => {
-  return (
-    <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey}>
-      <TemplateForm ticket={ticket} onClose={onClose} />
-    </DialogFrame>
-  );
-};
+}) => (
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey}>
+    <TemplateForm ticket={ticket} onClose={onClose} />
+  </DialogFrame>
+);

@@ -25,7 +25,7 @@ import { useCurrentSession } from '../../api/session';
 import { toastError } from '../../api/toasts';
 import { cssColor } from '../../lib/colors';
 import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
 import { userFormSchema, type UserFormValues } from './user-form.schema';
 import { useConnections } from '../../api/queries/connections';
 import { useQueues } from '../../api/queries/queues';
@@ -121,10 +121,7 @@ const UserForm = ({ user, onClose }: { user: User | null; onClose: () => void })
     }
   };
 
-  const fieldError = (name: 'name' | 'email' | 'password') => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
-  };
+  const fieldError = useFieldError(errors);
 
   return (
     <DialogForm

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../../lib/form-delay';
 import { requiredEmail } from '../../../lib/form-rules';
-import { registerMui } from '../../../lib/forms';
+import { registerMui, useFieldError } from '../../../lib/forms';
 import { usePlans } from '../plans/plans.api';
 import { toastOperationError } from '../shared/admin-errors';
 import {
@@ -113,10 +113,7 @@ const CompanyForm = ({
     }
   };
 
-  const fieldError = (name: keyof CompanyFormValues) => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
-  };
+  const fieldError = useFieldError(errors);
 
   return (
     <DialogForm

@@ -5,7 +5,7 @@ import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../../lib/form-delay';
-import { registerMui } from '../../../lib/forms';
+import { registerMui, useFieldError } from '../../../lib/forms';
 import { toastOperationError } from '../shared/admin-errors';
 import { useSaveHelp, videoCodeOf, type Help } from './helps.api';
 import { DialogForm, DialogFrame } from '../../../components/dialog-frame';
@@ -48,10 +48,7 @@ const HelpForm = ({ help, onClose }: { help: Help | null; onClose: () => void })
     }
   };
 
-  const fieldError = (name: keyof HelpFormValues, hint?: string) => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : hint };
-  };
+  const fieldError = useFieldError(errors);
 
   return (
     <DialogForm

@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { DEFAULT_PLAN_STORAGE_MB } from '@atendi/shared';
 import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../../lib/form-delay';
-import { registerMui } from '../../../lib/forms';
+import { registerMui, useFieldError } from '../../../lib/forms';
 import { toastOperationError } from '../shared/admin-errors';
 import { planFeatures, useSavePlan, type Plan } from './plans.api';
 import { DialogForm, DialogFrame } from '../../../components/dialog-frame';
@@ -121,10 +121,7 @@ const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void })
     }
   };
 
-  const fieldError = (name: keyof PlanFormValues, hint?: string) => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : hint };
-  };
+  const fieldError = useFieldError(errors);
 
   const limitField = (name: 'users' | 'connections' | 'queues') => (
     <Grid size={{ xs: 12, sm: 4 }}>
