@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { FormControlLabel, MenuItem, Stack, Switch, TextField } from '@mui/material';
+import { MenuItem, Stack, TextField } from '@mui/material';
 import ImageIcon from '@mui/icons-material/ImageOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
@@ -20,6 +20,7 @@ import {
   type Announcement,
 } from './announcements.api';
 import { PriorityDot, priorities, toPriority, usePriorityLabel } from './priority';
+import { SwitchField } from '../../components/switch-field';
 import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 // SPEC §5 Announcement: title and text required. Messages are i18n keys.
@@ -180,23 +181,7 @@ const AnnouncementForm = ({
               </TextField>
             )}
           />
-          <Controller
-            name="status"
-            control={control}
-            render={({ field: { ref, value, onChange, ...field } }) => (
-              <FormControlLabel
-                control={
-                  <Switch
-                    {...field}
-                    slotProps={{ input: { ref } }}
-                    checked={value}
-                    onChange={(event) => onChange(event.target.checked)}
-                  />
-                }
-                label={t('announcements.form.active')}
-              />
-            )}
-          />
+          <SwitchField control={control} name="status" label={t('announcements.form.active')} />
         </Stack>
         <AttachmentField
           label={t('announcements.form.attachment')}

@@ -5,12 +5,10 @@ import {
   Button,
   Chip,
   CircularProgress,
-  FormControlLabel,
   IconButton,
   Link,
   MenuItem,
   Stack,
-  Switch,
   Tab,
   Tabs,
   TextField,
@@ -73,6 +71,7 @@ import {
   paramPath,
   type TemplateParamPath,
 } from './campaign-template';
+import { SwitchField } from '../../components/switch-field';
 import { CloseButton, DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 type MessageField = (typeof campaignMessageKeys)[number];
@@ -761,25 +760,13 @@ const CampaignForm = ({
               />
             )}
           />,
-          <Controller
+          <SwitchField
             key="confirmation"
-            name="confirmation"
             control={control}
-            render={({ field: { ref, value, onChange, ...field } }) => (
-              <FormControlLabel
-                sx={{ width: '100%', pt: 1 }}
-                disabled={!canEditAll}
-                control={
-                  <Switch
-                    {...field}
-                    slotProps={{ input: { ref } }}
-                    checked={value}
-                    onChange={(event) => onChange(event.target.checked)}
-                  />
-                }
-                label={t('campaigns.dialog.confirmation')}
-              />
-            )}
+            name="confirmation"
+            label={t('campaigns.dialog.confirmation')}
+            disabled={!canEditAll}
+            sx={{ width: '100%', pt: 1 }}
           />,
         )}
 

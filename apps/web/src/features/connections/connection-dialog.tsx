@@ -5,13 +5,11 @@ import {
   Checkbox,
   Chip,
   CircularProgress,
-  FormControlLabel,
   IconButton,
   InputAdornment,
   ListItemText,
   MenuItem,
   Stack,
-  Switch,
   Tab,
   Tabs,
   TextField,
@@ -53,6 +51,7 @@ import {
   type Connection,
   type QueueChoice,
 } from './connections.api';
+import { SwitchField } from '../../components/switch-field';
 import { DialogForm, DialogFrame, DialogLoading } from '../../components/dialog-frame';
 
 const isFormField = (name: string): name is ConnectionFormField => name in tabOfField;
@@ -318,23 +317,7 @@ const ConnectionForm = ({
               )}
             />
           </Stack>
-          <Controller
-            name="isDefault"
-            control={control}
-            render={({ field: { ref, value, onChange, ...field } }) => (
-              <FormControlLabel
-                control={
-                  <Switch
-                    {...field}
-                    slotProps={{ input: { ref } }}
-                    checked={value}
-                    onChange={(event) => onChange(event.target.checked)}
-                  />
-                }
-                label={t('connections.form.isDefault')}
-              />
-            )}
-          />
+          <SwitchField control={control} name="isDefault" label={t('connections.form.isDefault')} />
           <Controller
             name="queueIds"
             control={control}

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Box, FormControlLabel, FormHelperText, Stack, Switch, TextField } from '@mui/material';
+import { Box, FormHelperText, Stack, TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import {
@@ -22,6 +22,7 @@ import {
   updateQuickMessage,
   uploadQuickMessageMedia,
 } from './quick-messages.api';
+import { SwitchField } from '../../components/switch-field';
 import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 // The server's rule for a quick message's attachment (the chat's own file rule), said before sending.
@@ -134,22 +135,7 @@ const QuickMessageForm = ({
         />
         {managesCompanyWide && (
           <Box>
-            <Controller
-              name="geral"
-              control={control}
-              render={({ field: { value, onChange, ref } }) => (
-                <FormControlLabel
-                  control={
-                    <Switch
-                      checked={value}
-                      slotProps={{ input: { ref } }}
-                      onChange={(event) => onChange(event.target.checked)}
-                    />
-                  }
-                  label={t('quickMessages.dialog.geral')}
-                />
-              )}
-            />
+            <SwitchField control={control} name="geral" label={t('quickMessages.dialog.geral')} />
             <FormHelperText sx={{ mt: 0 }}>{t('quickMessages.dialog.geralHint')}</FormHelperText>
           </Box>
         )}

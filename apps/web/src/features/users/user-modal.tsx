@@ -6,12 +6,10 @@ import {
   Checkbox,
   Chip,
   CircularProgress,
-  FormControlLabel,
   FormHelperText,
   ListItemText,
   MenuItem,
   Stack,
-  Switch,
   TextField,
 } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -37,6 +35,7 @@ import {
   type QueueRef,
   type User,
 } from './users.api';
+import { SwitchField } from '../../components/switch-field';
 import { DialogForm, DialogFrame, DialogLoading } from '../../components/dialog-frame';
 
 const QueueChip = ({ queue }: { queue: QueueRef }) => {
@@ -279,22 +278,11 @@ const UserForm = ({ user, onClose }: { user: User | null; onClose: () => void })
           )}
         />
         <Box>
-          <Controller
-            name="allTicket"
+          <SwitchField
             control={control}
-            render={({ field: { value, onChange, ref } }) => (
-              <FormControlLabel
-                control={
-                  <Switch
-                    checked={value}
-                    slotProps={{ input: { ref } }}
-                    onChange={(event) => onChange(event.target.checked)}
-                    disabled={!canEditQueues}
-                  />
-                }
-                label={t('users.modal.allTicket')}
-              />
-            )}
+            name="allTicket"
+            label={t('users.modal.allTicket')}
+            disabled={!canEditQueues}
           />
           <FormHelperText sx={{ mt: 0 }}>{t('users.modal.allTicketHint')}</FormHelperText>
         </Box>

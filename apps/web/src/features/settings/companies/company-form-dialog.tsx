@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { FormControlLabel, Grid, MenuItem, Switch, TextField } from '@mui/material';
+import { Grid, MenuItem, TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { companyStatuses } from '@atendi/shared';
 import { Controller, useForm } from 'react-hook-form';
@@ -20,6 +20,7 @@ import {
   type CreatedCompany,
 } from './companies.api';
 import { fromDateInput, toDateInput } from './date-input';
+import { SwitchField } from '../../../components/switch-field';
 import { DialogForm, DialogFrame } from '../../../components/dialog-frame';
 
 // SPEC §4: the form offers only the monthly recurrence.
@@ -236,22 +237,10 @@ const CompanyForm = ({
           />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }} sx={{ display: 'flex', alignItems: 'center' }}>
-          <Controller
-            name="campaignsEnabled"
+          <SwitchField
             control={control}
-            render={({ field: { ref, value, onChange, ...field } }) => (
-              <FormControlLabel
-                control={
-                  <Switch
-                    {...field}
-                    slotProps={{ input: { ref } }}
-                    checked={value}
-                    onChange={(event) => onChange(event.target.checked)}
-                  />
-                }
-                label={t('settings.companies.campaignsEnabled')}
-              />
-            )}
+            name="campaignsEnabled"
+            label={t('settings.companies.campaignsEnabled')}
           />
         </Grid>
       </Grid>

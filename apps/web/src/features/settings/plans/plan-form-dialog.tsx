@@ -1,14 +1,6 @@
-import {
-  FormControlLabel,
-  FormGroup,
-  Grid,
-  InputAdornment,
-  Switch,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { FormGroup, Grid, InputAdornment, TextField, Typography } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -17,6 +9,7 @@ import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../../lib/form-
 import { registerMui, useFieldError } from '../../../lib/forms';
 import { toastOperationError } from '../shared/admin-errors';
 import { planFeatures, useSavePlan, type Plan } from './plans.api';
+import { SwitchField } from '../../../components/switch-field';
 import { DialogForm, DialogFrame } from '../../../components/dialog-frame';
 
 const MAX_LIMIT = 100_000;
@@ -198,24 +191,12 @@ const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void })
           </Typography>
           <FormGroup row>
             {planFeatures.map((feature) => (
-              <Controller
+              <SwitchField
                 key={feature}
-                name={feature}
                 control={control}
-                render={({ field: { ref, value, onChange, ...field } }) => (
-                  <FormControlLabel
-                    sx={{ minWidth: { sm: 200 } }}
-                    control={
-                      <Switch
-                        {...field}
-                        slotProps={{ input: { ref } }}
-                        checked={value}
-                        onChange={(event) => onChange(event.target.checked)}
-                      />
-                    }
-                    label={t(`settings.plans.flags.${feature}`)}
-                  />
-                )}
+                name={feature}
+                label={t(`settings.plans.flags.${feature}`)}
+                sx={{ minWidth: { sm: 200 } }}
               />
             ))}
           </FormGroup>
