@@ -270,6 +270,43 @@ const chatProblemsOf = (page: Page) =>
     return problems;
   });
 
+// Add dialogs with long forms (page, its add button), opened on a laptop (1366×800).
+const ADD_DIALOGS: [path: string, button: string][] = [
+  ['/connections', 'Agregar WhatsApp'],
+  ['/queues', 'Agregar cola'],
+  ['/prompts', 'Agregar agente'],
+  ['/campaigns', 'Nueva campaña'],
+];
+
+// What is wrong with the open dialog: a footer button outside the window (cut off), a field's
+// floating label above the content's top edge (drawn across the title's border, or clipped), or a
+// height that changes from tab to tab.
+const dialogProblemsOf = async (page: Page) => {
+  const problems = await page.evaluate(() => {
+    const dialog = document.querySelector('[role="dialog"]')!;
+    const found: string[] = [];
+    for (const button of Array.from(dialog.querySelectorAll('.MuiDialogActions-root button'))) {
+      const rect = button.getBoundingClientRect();
+      if (rect.top < 0 || rect.bottom > window.innerHeight)
+        found.push(`the button "${button.textContent}" is outside the window`);
+    }
+    const content = dialog.querySelector('.MuiDialogContent-root')!.getBoundingClientRect();
+    for (const label of Array.from(dialog.querySelectorAll('.MuiDialogContent-root label'))) {
+      if (label.getBoundingClientRect().top < content.top - 1)
+        found.push(`the label "${label.textContent}" crosses the content's top edge`);
+    }
+    return found;
+  });
+  const dialog = page.getByRole('dialog');
+  const heights = new Set<number>();
+  for (const tab of await dialog.getByRole('tab', { disabled: false }).all()) {
+    await tab.click();
+    heights.add(Math.round((await dialog.boundingBox())!.height));
+  }
+  if (heights.size > 1) problems.push(`its height changes with the tab: ${[...heights]} px`);
+  return problems;
+};
+
 describe.each(['es', 'en'] as const)('every screen in %s', (language) => {
   let context: BrowserContext;
   let page: Page;
@@ -298,6 +335,24 @@ describe.each(['es', 'en'] as const)('every screen in %s', (language) => {
     }
     expect(problems).toEqual([]);
   });
+
+  // Once, in Spanish: what it checks does not depend on the language.
+  if (language === 'es')
+    it('shows the whole footer of each add dialog on a laptop, one height across its tabs', async () => {
+      await page.setViewportSize({ width: 1366, height: 800 });
+      const problems: string[] = [];
+      for (const [route, button] of ADD_DIALOGS) {
+        await page.goto(`${server.webUrl}${route}`);
+        await settled(page);
+        await page.locator('main').getByRole('button', { name: button, exact: true }).click();
+        // After the opening transition, as a person sees it.
+        await page.waitForFunction(
+          () => getComputedStyle(document.querySelector('.MuiDialog-container')!).opacity === '1',
+        );
+        problems.push(...(await dialogProblemsOf(page)).map((problem) => `${route}: ${problem}`));
+      }
+      expect(problems).toEqual([]);
+    });
 
   // The chat stays usable with the contact drawer open: beside the chat where it has room, over it
   // where it has not.

@@ -1,12 +1,6 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-} from '@mui/material';
+import { Button, DialogContentText } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { DialogBody, DialogFrame, useDialogBusy, useDialogClose } from './dialog-frame';
 
 // Asks before an action; the caller runs it on confirm and closes the dialog once it settled.
 export const ConfirmDialog = ({
@@ -31,33 +25,63 @@ export const ConfirmDialog = ({
   onClose: () => void;
   // After the closing fade, for callers that keep the texts until then.
   onExited?: () => void;
+}) => (
+  <DialogFrame
+    open={open}
+    onClose={onClose}
+    maxWidth="xs"
+    fullScreenOnPhone={false}
+    onExited={onExited}
+  >
+    <ConfirmBody
+      title={title}
+      message={message}
+      confirmLabel={confirmLabel}
+      isDestructive={isDestructive}
+      isBusy={isBusy}
+      onConfirm={onConfirm}
+    />
+  </DialogFrame>
+);
+
+const ConfirmBody = ({
+  title,
+  message,
+  confirmLabel,
+  isDestructive,
+  isBusy,
+  onConfirm,
+}: {
+  title: string;
+  message: string;
+  confirmLabel: string;
+  isDestructive: boolean;
+  isBusy: boolean;
+  onConfirm: () => void;
 }) => {
   const { t } = useTranslation();
+  const close = useDialogClose();
+  useDialogBusy(isBusy);
   return (
-    <Dialog
-      open={open}
-      onClose={isBusy ? undefined : onClose}
-      maxWidth="xs"
-      fullWidth
-      slotProps={onExited ? { transition: { onExited } } : undefined}
+    <DialogBody
+      title={title}
+      footer={
+        <>
+          <Button onClick={close} disabled={isBusy}>
+            {t('common.cancel')}
+          </Button>
+          <Button
+            color={isDestructive ? 'error' : 'primary'}
+            variant="contained"
+            onClick={onConfirm}
+            disabled={isBusy}
+          >
+            {confirmLabel}
+          </Button>
+        </>
+      }
     >
-      <DialogTitle>{title}</DialogTitle>
-      <DialogContent>
-        <DialogContentText sx={{ overflowWrap: 'anywhere' }}>{message}</DialogContentText>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={isBusy}>
-          {t('common.cancel')}
-        </Button>
-        <Button
-          color={isDestructive ? 'error' : 'primary'}
-          variant="contained"
-          onClick={onConfirm}
-          disabled={isBusy}
-        >
-          {confirmLabel}
-        </Button>
-      </DialogActions>
-    </Dialog>
+      <DialogContentText sx={{ overflowWrap: 'anywhere' }}>{message}</DialogContentText>
+    </DialogBody>
   );
 };

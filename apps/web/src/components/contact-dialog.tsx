@@ -1,9 +1,6 @@
 import {
   Box,
   Button,
-  Dialog,
-  DialogContent,
-  DialogTitle,
   IconButton,
   InputAdornment,
   Stack,
@@ -22,7 +19,7 @@ import { ApiError } from '../api/http-client';
 import { toastError } from '../api/toasts';
 import { waitBeforeSubmit } from '../lib/form-delay';
 import { registerMui } from '../lib/forms';
-import { FormDialogActions } from './form-dialog-actions';
+import { DialogForm, DialogFrame } from './dialog-frame';
 
 // SPEC §3 Contact: on edit the stored number shows without its first 2 characters. They stay in front
 // of the field, untouched, and are put back on save, so saving an unchanged number keeps it whole.
@@ -120,96 +117,92 @@ const ContactForm = ({ contact, onSave, onClose }: ContactFormProps) => {
   });
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)}>
-      <DialogTitle>{t(contact ? 'contactForm.editTitle' : 'contactForm.addTitle')}</DialogTitle>
-      <DialogContent dividers>
-        <Stack spacing={2}>
-          <TextField
-            {...registerMui(register, 'name')}
-            label={t('contactForm.name')}
-            autoFocus
-            fullWidth
-            {...fieldError(errors.name?.message)}
-          />
-          <TextField
-            {...registerMui(register, 'number')}
-            label={t('contactForm.number')}
-            disabled={isNumberLocked}
-            fullWidth
-            {...fieldError(errors.number?.message)}
-            slotProps={
-              prefix
-                ? {
-                    input: {
-                      startAdornment: <InputAdornment position="start">{prefix}</InputAdornment>,
-                    },
-                  }
-                : undefined
-            }
-          />
-          <TextField
-            {...registerMui(register, 'email')}
-            type="email"
-            label={t('contactForm.email')}
-            fullWidth
-            {...fieldError(errors.email?.message)}
-          />
-          <Typography variant="subtitle2">{t('contactForm.extraInfo')}</Typography>
-          {extraInfo.fields.map((field, index) => (
-            <Stack
-              key={field.id}
-              direction="row"
-              spacing={1}
-              sx={{
-                alignItems: 'flex-start',
-              }}
-            >
-              <TextField
-                {...registerMui(register, `extraInfo.${index}.name`)}
-                label={t('contactForm.extraName')}
-                size="small"
-                fullWidth
-                {...fieldError(errors.extraInfo?.[index]?.name?.message)}
-              />
-              <TextField
-                {...registerMui(register, `extraInfo.${index}.value`)}
-                label={t('contactForm.extraValue')}
-                size="small"
-                fullWidth
-              />
-              <IconButton
-                aria-label={t('contactForm.removeExtra')}
-                onClick={() => extraInfo.remove(index)}
-              >
-                <DeleteOutlineIcon />
-              </IconButton>
-            </Stack>
-          ))}
-          <Box>
-            <Button
+    <DialogForm
+      title={t(contact ? 'contactForm.editTitle' : 'contactForm.addTitle')}
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      submitLabel={t('contactForm.save')}
+    >
+      <Stack spacing={2}>
+        <TextField
+          {...registerMui(register, 'name')}
+          label={t('contactForm.name')}
+          autoFocus
+          fullWidth
+          {...fieldError(errors.name?.message)}
+        />
+        <TextField
+          {...registerMui(register, 'number')}
+          label={t('contactForm.number')}
+          disabled={isNumberLocked}
+          fullWidth
+          {...fieldError(errors.number?.message)}
+          slotProps={
+            prefix
+              ? {
+                  input: {
+                    startAdornment: <InputAdornment position="start">{prefix}</InputAdornment>,
+                  },
+                }
+              : undefined
+          }
+        />
+        <TextField
+          {...registerMui(register, 'email')}
+          type="email"
+          label={t('contactForm.email')}
+          fullWidth
+          {...fieldError(errors.email?.message)}
+        />
+        <Typography variant="subtitle2">{t('contactForm.extraInfo')}</Typography>
+        {extraInfo.fields.map((field, index) => (
+          <Stack
+            key={field.id}
+            direction="row"
+            spacing={1}
+            sx={{
+              alignItems: 'flex-start',
+            }}
+          >
+            <TextField
+              {...registerMui(register, `extraInfo.${index}.name`)}
+              label={t('contactForm.extraName')}
               size="small"
-              startIcon={<AddIcon />}
-              onClick={() => extraInfo.append({ name: '', value: '' })}
+              fullWidth
+              {...fieldError(errors.extraInfo?.[index]?.name?.message)}
+            />
+            <TextField
+              {...registerMui(register, `extraInfo.${index}.value`)}
+              label={t('contactForm.extraValue')}
+              size="small"
+              fullWidth
+            />
+            <IconButton
+              aria-label={t('contactForm.removeExtra')}
+              onClick={() => extraInfo.remove(index)}
             >
-              {t('contactForm.addExtra')}
-            </Button>
-          </Box>
-        </Stack>
-      </DialogContent>
-      <FormDialogActions
-        onCancel={onClose}
-        cancelLabel={t('contactForm.cancel')}
-        submitLabel={t('contactForm.save')}
-        isSubmitting={isSubmitting}
-      />
-    </form>
+              <DeleteOutlineIcon />
+            </IconButton>
+          </Stack>
+        ))}
+        <Box>
+          <Button
+            size="small"
+            startIcon={<AddIcon />}
+            onClick={() => extraInfo.append({ name: '', value: '' })}
+          >
+            {t('contactForm.addExtra')}
+          </Button>
+        </Box>
+      </Stack>
+    </DialogForm>
   );
 };
 
 // SPEC §2 Modals: contact. Adds a contact, or edits one (the chat's drawer, the contacts page).
 export const ContactDialog = ({ open, ...form }: ContactFormProps & { open: boolean }) => (
-  <Dialog open={open} onClose={form.onClose} maxWidth="sm" fullWidth scroll="paper">
+  <DialogFrame open={open} onClose={form.onClose}>
     {/* A fresh form each time it opens, with what the contact holds then. */}
     {open && <ContactForm {...form} />}
-  </Dialog>
+  </DialogFrame>
 );

@@ -3,7 +3,6 @@ import {
   Alert,
   Box,
   Button,
-  Dialog,
   DialogActions,
   DialogContent,
   DialogTitle,
@@ -26,7 +25,7 @@ import { ApiError } from '../api/http-client';
 import { errorText, toastError } from '../api/toasts';
 import { readContactSheet, type SheetRow } from '../lib/contact-sheet';
 import { downloadSampleSheet } from '../lib/sample-sheet';
-import { FormDialogActions } from './form-dialog-actions';
+import { DialogFrame, FormButtons } from './dialog-frame';
 
 // A row the server did not import: its sheet row, what it said, and why (the API's code; the field
 // for ERR_VALIDATION). Both imports' answers have this shape.
@@ -291,7 +290,7 @@ export const ImportDialog = ({
   const percent = step.name === 'importing' && step.share !== null ? step.share * 100 : null;
 
   return (
-    <Dialog open={open} onClose={close} maxWidth="sm" fullWidth>
+    <DialogFrame open={open} onClose={close}>
       <Box component="form" noValidate onSubmit={(event) => void start(event)}>
         <DialogTitle>{title}</DialogTitle>
         <DialogContent dividers>
@@ -375,12 +374,13 @@ export const ImportDialog = ({
           />
         </DialogContent>
         {step.name === 'confirm' ? (
-          <FormDialogActions
-            onCancel={close}
-            cancelLabel={t('common.cancel')}
-            submitLabel={t('importDialog.start')}
-            isSubmitting={false}
-          />
+          <DialogActions>
+            <FormButtons
+              onCancel={close}
+              submitLabel={t('importDialog.start')}
+              isSubmitting={false}
+            />
+          </DialogActions>
         ) : (
           <DialogActions>
             {step.name === 'failed' && (
@@ -392,6 +392,6 @@ export const ImportDialog = ({
           </DialogActions>
         )}
       </Box>
-    </Dialog>
+    </DialogFrame>
   );
 };

@@ -1,5 +1,5 @@
 import type { ReactNode, Ref } from 'react';
-import { Dialog, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { Stack, TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { DateField } from './date-field';
@@ -10,7 +10,7 @@ import { ApiError } from '../api/http-client';
 import { toastError } from '../api/toasts';
 import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../lib/form-delay';
 import { registerMui } from '../lib/forms';
-import { FormDialogActions } from './form-dialog-actions';
+import { DialogForm, DialogFrame } from './dialog-frame';
 
 // SPEC §2 Modals: schedule. The chat schedules a message for its ticket's contact; the schedules page
 // picks the contact and edits schedules too. Both ask the same fields with the same checks.
@@ -126,80 +126,76 @@ const ScheduleForm = ({
   });
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)}>
-      <DialogTitle>{title}</DialogTitle>
-      <DialogContent dividers>
-        <Stack spacing={2} sx={{ pt: 0.5 }}>
-          {pickContact ? (
-            <Controller
-              control={control}
-              name="contact"
-              render={({ field, fieldState }) => (
-                <>
-                  {pickContact({
-                    value: field.value,
-                    onChange: field.onChange,
-                    inputRef: field.ref,
-                    label: t('scheduleForm.contact'),
-                    required: markRequired,
-                    ...fieldError(fieldState.error?.message),
-                  })}
-                </>
-              )}
-            />
-          ) : (
-            <TextField
-              label={t('scheduleForm.contact')}
-              value={contact ? contact.name || contact.number : ''}
-              fullWidth
-              disabled
-            />
-          )}
-          <TextField
-            {...registerMui(register, 'body')}
-            label={t('scheduleForm.body')}
-            required={markRequired}
-            multiline
-            minRows={3}
-            maxRows={10}
-            // With the contact fixed, the message is the first thing to fill in.
-            autoFocus={!pickContact}
-            fullWidth
-            {...fieldError(errors.body?.message)}
-          />
+    <DialogForm
+      title={title}
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      submitLabel={submitLabel}
+    >
+      <Stack spacing={2}>
+        {pickContact ? (
           <Controller
-            name="sendAt"
             control={control}
-            render={({ field }) => (
-              <DateField
-                kind="datetime"
-                label={t('scheduleForm.sendAt')}
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                inputRef={field.ref}
-                name={field.name}
-                required={markRequired}
-                fullWidth
-                {...fieldError(errors.sendAt?.message)}
-              />
+            name="contact"
+            render={({ field, fieldState }) => (
+              <>
+                {pickContact({
+                  value: field.value,
+                  onChange: field.onChange,
+                  inputRef: field.ref,
+                  label: t('scheduleForm.contact'),
+                  required: markRequired,
+                  ...fieldError(fieldState.error?.message),
+                })}
+              </>
             )}
           />
-        </Stack>
-      </DialogContent>
-      <FormDialogActions
-        onCancel={onClose}
-        cancelLabel={t('scheduleForm.cancel')}
-        submitLabel={submitLabel}
-        isSubmitting={isSubmitting}
-      />
-    </form>
+        ) : (
+          <TextField
+            label={t('scheduleForm.contact')}
+            value={contact ? contact.name || contact.number : ''}
+            fullWidth
+            disabled
+          />
+        )}
+        <TextField
+          {...registerMui(register, 'body')}
+          label={t('scheduleForm.body')}
+          required={markRequired}
+          multiline
+          minRows={3}
+          maxRows={10}
+          // With the contact fixed, the message is the first thing to fill in.
+          autoFocus={!pickContact}
+          fullWidth
+          {...fieldError(errors.body?.message)}
+        />
+        <Controller
+          name="sendAt"
+          control={control}
+          render={({ field }) => (
+            <DateField
+              kind="datetime"
+              label={t('scheduleForm.sendAt')}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              inputRef={field.ref}
+              name={field.name}
+              required={markRequired}
+              fullWidth
+              {...fieldError(errors.sendAt?.message)}
+            />
+          )}
+        />
+      </Stack>
+    </DialogForm>
   );
 };
 
 export const ScheduleMessageDialog = ({ open, ...form }: ScheduleFormProps & { open: boolean }) => (
-  <Dialog open={open} onClose={form.onClose} maxWidth="sm" fullWidth>
+  <DialogFrame open={open} onClose={form.onClose}>
     {/* A fresh form each opening: the proposed time is an hour from then. */}
     {open && <ScheduleForm {...form} />}
-  </Dialog>
+  </DialogFrame>
 );

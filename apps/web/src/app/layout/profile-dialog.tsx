@@ -1,12 +1,4 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Stack,
-  TextField,
-} from '@mui/material';
+import { Stack, TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { usersContract, type UserUpdateInput } from '@atendi/shared';
@@ -17,7 +9,8 @@ import { z } from 'zod';
 import { call } from '../../api/http-client';
 import { updateSessionUser, useCurrentSession } from '../../api/session';
 import { requiredEmail } from '../../lib/form-rules';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
+import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 // SPEC §5 User rules; a blank password leaves the current one unchanged.
 const profileSchema = z.object({
@@ -52,56 +45,49 @@ const ProfileForm = ({ onClose }: { onClose: () => void }) => {
     },
   });
 
-  const fieldError = (name: keyof ProfileValues) => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
-  };
+  const fieldError = useFieldError(errors);
 
   return (
-    <form noValidate onSubmit={handleSubmit((values) => save.mutate(values))}>
-      <DialogTitle>{t('profile.title')}</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          <TextField
-            {...registerMui(register, 'name')}
-            label={t('profile.name')}
-            autoComplete="name"
-            fullWidth
-            {...fieldError('name')}
-          />
-          <TextField
-            {...registerMui(register, 'email')}
-            type="email"
-            label={t('profile.email')}
-            autoComplete="email"
-            fullWidth
-            {...fieldError('email')}
-          />
-          <TextField
-            {...registerMui(register, 'password')}
-            type="password"
-            label={t('profile.password')}
-            autoComplete="new-password"
-            fullWidth
-            {...fieldError('password')}
-            helperText={
-              errors.password?.message ? t(errors.password.message) : t('profile.passwordHint')
-            }
-          />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button type="submit" variant="contained" disabled={save.isPending}>
-          {t('common.save')}
-        </Button>
-      </DialogActions>
-    </form>
+    <DialogForm
+      title={t('profile.title')}
+      onSubmit={handleSubmit((values) => save.mutate(values))}
+      isSubmitting={save.isPending}
+      submitLabel={t('common.save')}
+    >
+      <Stack spacing={2}>
+        <TextField
+          {...registerMui(register, 'name')}
+          label={t('profile.name')}
+          autoComplete="name"
+          fullWidth
+          {...fieldError('name')}
+        />
+        <TextField
+          {...registerMui(register, 'email')}
+          type="email"
+          label={t('profile.email')}
+          autoComplete="email"
+          fullWidth
+          {...fieldError('email')}
+        />
+        <TextField
+          {...registerMui(register, 'password')}
+          type="password"
+          label={t('profile.password')}
+          autoComplete="new-password"
+          fullWidth
+          {...fieldError('password')}
+          helperText={
+            errors.password?.message ? t(errors.password.message) : t('profile.passwordHint')
+          }
+        />
+      </Stack>
+    </DialogForm>
   );
 };
 
 export const ProfileDialog = ({ open, onClose }: { open: boolean; onClose: () => void }) => (
-  <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs">
+  <DialogFrame open={open} onClose={onClose} maxWidth="xs">
     {open && <ProfileForm onClose={onClose} />}
-  </Dialog>
+  </DialogFrame>
 );

@@ -1,23 +1,5 @@
-import { useRef, useState, type ChangeEvent } from 'react';
-import {
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  FormHelperText,
-  IconButton,
-  MenuItem,
-  Stack,
-  Switch,
-  TextField,
-  Tooltip,
-  Typography,
-} from '@mui/material';
-import AttachFileIcon from '@mui/icons-material/AttachFile';
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import { useState } from 'react';
+import { MenuItem, Stack, TextField } from '@mui/material';
 import ImageIcon from '@mui/icons-material/ImageOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
@@ -26,7 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { toastError } from '../../api/toasts';
 import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
+import { AttachmentField, fileExtension } from '../../components/attachment-field';
 import {
   ALLOWED_IMAGE_EXTENSIONS,
   MAX_IMAGE_BYTES,
@@ -37,6 +20,8 @@ import {
   type Announcement,
 } from './announcements.api';
 import { PriorityDot, priorities, toPriority, usePriorityLabel } from './priority';
+import { SwitchField } from '../../components/switch-field';
+import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 // SPEC §5 Announcement: title and text required. Messages are i18n keys.
 const announcementFormSchema = z.object({
@@ -55,14 +40,9 @@ const announcementFormSchema = z.object({
 });
 type AnnouncementFormValues = z.infer<typeof announcementFormSchema>;
 
-const extensionOf = (name: string) => {
-  const dot = name.lastIndexOf('.');
-  return dot < 0 ? '' : name.slice(dot).toLowerCase();
-};
-
 // SPEC §5: only .png, .jpg and .jpeg images; the server also refuses more than 5 MB.
 const imageFileError = (file: File) => {
-  if (!(ALLOWED_IMAGE_EXTENSIONS as readonly string[]).includes(extensionOf(file.name))) {
+  if (!(ALLOWED_IMAGE_EXTENSIONS as readonly string[]).includes(fileExtension(file.name))) {
     return 'announcements.validation.imageType';
   }
   if (file.size > MAX_IMAGE_BYTES) return 'announcements.validation.imageSize';
@@ -80,7 +60,6 @@ const AnnouncementForm = ({
 }) => {
   const { t } = useTranslation();
   const priorityLabel = usePriorityLabel();
-  const fileInput = useRef<HTMLInputElement>(null);
   // Once the record exists (even if its image then failed), saving again updates it.
   const [saved, setSaved] = useState<Announcement | null>(announcement);
   const [file, setFile] = useState<File | null>(null);
@@ -103,17 +82,7 @@ const AnnouncementForm = ({
     },
   });
 
-  const fieldError = (name: 'title' | 'text') => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
-  };
-
-  const onFileChosen = (event: ChangeEvent<HTMLInputElement>) => {
-    const chosen = event.target.files?.[0] ?? null;
-    // Let the same file be chosen again after removing it.
-    event.target.value = '';
-    if (chosen) setFile(chosen);
-  };
+  const fieldError = useFieldError(errors);
 
   const removeAttachment = () => {
     if (file) setFile(null);
@@ -151,168 +120,103 @@ const AnnouncementForm = ({
   const attachmentName = file?.name ?? (isMediaRemoved ? null : saved?.mediaName);
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)}>
-      <DialogTitle>
-        {t(announcement ? 'announcements.form.editTitle' : 'announcements.form.addTitle')}
-      </DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          <TextField
-            {...registerMui(register, 'title')}
-            label={t('announcements.form.title')}
-            required
-            autoFocus
-            fullWidth
-            {...fieldError('title')}
-          />
-          <TextField
-            {...registerMui(register, 'text')}
-            label={t('announcements.form.text')}
-            required
-            multiline
-            minRows={4}
-            maxRows={12}
-            fullWidth
-            {...fieldError('text')}
-          />
-          <Stack
-            direction={{ xs: 'column', sm: 'row' }}
-            spacing={2}
-            sx={{
-              alignItems: { sm: 'center' },
-            }}
-          >
-            <Controller
-              name="priority"
-              control={control}
-              render={({ field: { ref, ...field } }) => (
-                <TextField
-                  {...field}
-                  inputRef={ref}
-                  select
-                  label={t('announcements.form.priority')}
-                  sx={{ minWidth: 200 }}
-                  onChange={(event) => field.onChange(Number(event.target.value))}
-                >
-                  {priorities.map((priority) => (
-                    <MenuItem key={priority} value={priority}>
-                      <Stack
-                        direction="row"
-                        spacing={1.5}
-                        sx={{
-                          alignItems: 'center',
-                        }}
-                      >
-                        <PriorityDot priority={priority} isDecorative />
-                        <span>{priorityLabel(priority)}</span>
-                      </Stack>
-                    </MenuItem>
-                  ))}
-                </TextField>
-              )}
-            />
-            <Controller
-              name="status"
-              control={control}
-              render={({ field: { ref, value, onChange, ...field } }) => (
-                <FormControlLabel
-                  control={
-                    <Switch
-                      {...field}
-                      slotProps={{ input: { ref } }}
-                      checked={value}
-                      onChange={(event) => onChange(event.target.checked)}
-                    />
-                  }
-                  label={t('announcements.form.active')}
-                />
-              )}
-            />
-          </Stack>
-          <Box>
-            <Typography variant="subtitle2" gutterBottom>
-              {t('announcements.form.attachment')}
-            </Typography>
-            <input
-              ref={fileInput}
-              type="file"
-              hidden
-              accept={ALLOWED_IMAGE_EXTENSIONS.join(',')}
-              data-testid="announcement-file-input"
-              aria-label={t('announcements.form.chooseImage')}
-              onChange={onFileChosen}
-            />
-            {attachmentName ? (
-              <Stack
-                direction="row"
-                spacing={1}
-                sx={{
-                  alignItems: 'center',
-                  border: 1,
-                  borderColor: fileError ? 'error.main' : 'divider',
-                  borderRadius: 1,
-                  px: 1.5,
-                  py: 0.5,
-                }}
+    <DialogForm
+      title={t(announcement ? 'announcements.form.editTitle' : 'announcements.form.addTitle')}
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      submitLabel={t('common.save')}
+    >
+      <Stack spacing={2}>
+        <TextField
+          {...registerMui(register, 'title')}
+          label={t('announcements.form.title')}
+          required
+          autoFocus
+          fullWidth
+          {...fieldError('title')}
+        />
+        <TextField
+          {...registerMui(register, 'text')}
+          label={t('announcements.form.text')}
+          required
+          multiline
+          minRows={4}
+          maxRows={12}
+          fullWidth
+          {...fieldError('text')}
+        />
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={2}
+          sx={{
+            alignItems: { sm: 'center' },
+          }}
+        >
+          <Controller
+            name="priority"
+            control={control}
+            render={({ field: { ref, ...field } }) => (
+              <TextField
+                {...field}
+                inputRef={ref}
+                select
+                label={t('announcements.form.priority')}
+                sx={{ minWidth: 200 }}
+                onChange={(event) => field.onChange(Number(event.target.value))}
               >
-                <ImageIcon fontSize="small" color={fileError ? 'error' : 'action'} />
-                <Typography
-                  variant="body2"
-                  noWrap
-                  sx={{ flexGrow: 1, minWidth: 0 }}
-                  data-testid="announcement-attachment-name"
-                >
-                  {attachmentName}
-                </Typography>
-                <Tooltip title={t('announcements.form.removeImage')}>
-                  <IconButton
-                    size="small"
-                    aria-label={t('announcements.form.removeImage')}
-                    onClick={removeAttachment}
-                  >
-                    <DeleteIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-              </Stack>
-            ) : (
-              <Button
-                variant="outlined"
-                startIcon={<AttachFileIcon />}
-                onClick={() => fileInput.current?.click()}
-              >
-                {t('announcements.form.chooseImage')}
-              </Button>
+                {priorities.map((priority) => (
+                  <MenuItem key={priority} value={priority}>
+                    <Stack
+                      direction="row"
+                      spacing={1.5}
+                      sx={{
+                        alignItems: 'center',
+                      }}
+                    >
+                      <PriorityDot priority={priority} isDecorative />
+                      <span>{priorityLabel(priority)}</span>
+                    </Stack>
+                  </MenuItem>
+                ))}
+              </TextField>
             )}
-            <FormHelperText error={Boolean(fileError)}>
-              {fileError ? t(fileError) : t('announcements.form.imageHint')}
-            </FormHelperText>
-          </Box>
+          />
+          <SwitchField control={control} name="status" label={t('announcements.form.active')} />
         </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={isSubmitting}>
-          {t('common.cancel')}
-        </Button>
-        <Button type="submit" variant="contained" disabled={isSubmitting}>
-          {t('common.save')}
-        </Button>
-      </DialogActions>
-    </form>
+        <AttachmentField
+          label={t('announcements.form.attachment')}
+          chooseLabel={t('announcements.form.chooseImage')}
+          removeLabel={t('announcements.form.removeImage')}
+          accept={ALLOWED_IMAGE_EXTENSIONS.join(',')}
+          fileName={attachmentName}
+          error={fileError && t(fileError)}
+          hint={t('announcements.form.imageHint')}
+          icon={(color) => <ImageIcon fontSize="small" color={color} />}
+          disabled={isSubmitting}
+          testIdPrefix="announcement"
+          onChosen={setFile}
+          onRemove={removeAttachment}
+        />
+      </Stack>
+    </DialogForm>
   );
 };
 
+// Adds or edits an announcement; a new sessionKey gives each opening a fresh form.
 export const AnnouncementDialog = ({
   open,
   announcement,
+  sessionKey,
   onClose,
   onSaved,
 }: {
   open: boolean;
   announcement: Announcement | null;
+  sessionKey: number;
   onClose: () => void;
   onSaved: (record: Announcement) => void;
 }) => (
-  <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm">
-    {open && <AnnouncementForm announcement={announcement} onClose={onClose} onSaved={onSaved} />}
-  </Dialog>
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey}>
+    <AnnouncementForm announcement={announcement} onClose={onClose} onSaved={onSaved} />
+  </DialogFrame>
 );

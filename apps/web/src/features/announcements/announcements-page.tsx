@@ -27,10 +27,18 @@ export const AnnouncementsPage = () => {
   const list = usePagedList(announcementsList);
   useManagementLiveUpdates();
 
-  const [editor, setEditor] = useState<{ open: boolean; announcement: Announcement | null }>({
+  const [editor, setEditor] = useState<{
+    open: boolean;
+    announcement: Announcement | null;
+    sessionKey: number;
+  }>({
     open: false,
     announcement: null,
+    sessionKey: 0,
   });
+  // A new sessionKey gives each opening a fresh form.
+  const openEditor = (announcement: Announcement | null) =>
+    setEditor((current) => ({ open: true, announcement, sessionKey: current.sessionKey + 1 }));
   const [removal, setRemoval] = useState<{ open: boolean; announcement: Announcement | null }>({
     open: false,
     announcement: null,
@@ -62,11 +70,7 @@ export const AnnouncementsPage = () => {
         scrollTestId="announcements-table"
         list={list}
         toolbar={
-          <Button
-            variant="contained"
-            startIcon={<AddIcon />}
-            onClick={() => setEditor({ open: true, announcement: null })}
-          >
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => openEditor(null)}>
             {t('announcements.add')}
           </Button>
         }
@@ -106,7 +110,7 @@ export const AnnouncementsPage = () => {
                 title={t('announcements.edit')}
                 label={t('announcements.editNamed', { title: announcement.title })}
                 icon={<EditIcon fontSize="small" />}
-                onClick={() => setEditor({ open: true, announcement })}
+                onClick={() => openEditor(announcement)}
               />
               <RowAction
                 title={t('announcements.remove')}
@@ -122,6 +126,7 @@ export const AnnouncementsPage = () => {
       <AnnouncementDialog
         open={editor.open}
         announcement={editor.announcement}
+        sessionKey={editor.sessionKey}
         onClose={() => setEditor((current) => ({ ...current, open: false }))}
         onSaved={showSaved}
       />

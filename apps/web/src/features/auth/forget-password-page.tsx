@@ -7,7 +7,7 @@ import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/http-client';
 import { toastError } from '../../api/toasts';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
 import { AuthLayout } from './auth-layout';
 import { requestPasswordReset, resetPassword } from './auth.api';
 import {
@@ -90,10 +90,7 @@ const ResetStep = ({ email, onChangeEmail }: { email: string; onChangeEmail: () 
     }
   };
 
-  const fieldError = (name: keyof ResetPasswordFormValues) => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
-  };
+  const fieldError = useFieldError(errors);
 
   return (
     <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit(onSubmit)}>

@@ -6,7 +6,7 @@ import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { toastError } from '../../api/toasts';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
 import { formatMoney } from '../../lib/money';
 import { AuthLayout } from './auth-layout';
 import { usePublicPlans } from '../../api/queries/plans';
@@ -61,10 +61,7 @@ export const SignupPage = () => {
     }
   };
 
-  const fieldError = (name: keyof SignupFormValues, hint?: string) => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : hint };
-  };
+  const fieldError = useFieldError(errors);
 
   return (
     <AuthLayout title={t('signup.title')} subtitle={t('signup.subtitle')}>

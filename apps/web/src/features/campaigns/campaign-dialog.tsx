@@ -5,23 +5,15 @@ import {
   Button,
   Chip,
   CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
   IconButton,
   Link,
   MenuItem,
   Stack,
-  Switch,
   Tab,
   Tabs,
   TextField,
   Tooltip,
   Typography,
-  useMediaQuery,
-  useTheme,
 } from '@mui/material';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
@@ -60,7 +52,6 @@ import { useTagOptions } from '../../api/queries/tags';
 import { useTemplates } from '../../api/queries/templates';
 import { ApiError } from '../../api/http-client';
 import { toastError } from '../../api/toasts';
-import { FormButtons } from '../../components/form-dialog-actions';
 import { hasMediaHeader } from '../../components/message-template';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
@@ -80,6 +71,8 @@ import {
   paramPath,
   type TemplateParamPath,
 } from './campaign-template';
+import { SwitchField } from '../../components/switch-field';
+import { CloseButton, DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 type MessageField = (typeof campaignMessageKeys)[number];
 
@@ -535,6 +528,7 @@ const CampaignForm = ({
     await waitBeforeSubmit();
     try {
       if (!campaign) {
+        // A new campaign stays open, now edited: a file can only be attached to a saved one.
         saved(await createCampaign(input), 'create');
         toast.success(t('campaigns.saved'));
         return;
@@ -690,224 +684,198 @@ const CampaignForm = ({
       : t('campaigns.dialog.viewTitle');
 
   return (
-    <Box
-      component="form"
-      noValidate
+    <DialogForm
+      title={title}
       onSubmit={handleSubmit(onSubmit, onInvalid)}
-      sx={{ display: 'contents' }}
+      isSubmitting={isSubmitting}
+      submitLabel={campaign ? t('common.save') : t('campaigns.dialog.add')}
+      // A campaign past editing is only shown.
+      footer={canEditMessages ? undefined : <CloseButton />}
     >
-      <DialogTitle>{title}</DialogTitle>
-      <DialogContent dividers>
-        <Stack spacing={2.5}>
-          {campaign && mode !== 'all' && (
-            <Alert severity="info">{t(readOnlyReasonKey(campaign, mode))}</Alert>
-          )}
-          <TextField
-            {...registerMui(register, 'name')}
-            label={t('campaigns.dialog.name')}
-            autoComplete="off"
-            autoFocus={canEditAll}
-            fullWidth
-            disabled={!canEditAll}
-            {...errorOf('name')}
-          />
-          {row(
-            picker(
-              'contactListId',
-              t('campaigns.dialog.contactList'),
-              '',
-              withCurrent(contactLists.data, campaign?.contactList ?? null),
-            ),
-            picker(
-              'tagListId',
-              t('campaigns.dialog.tag'),
-              NO_TAG_LIST,
-              withCurrent(tags.data, campaign?.tag ?? null),
-              t('campaigns.dialog.tagHint'),
-            ),
-          )}
-          {row(
-            picker(
-              'whatsappId',
-              t('campaigns.dialog.connection'),
-              '',
-              withCurrent(connections.data, campaign?.whatsapp ?? null),
-              undefined,
-              clearTemplate,
-            ),
-            picker(
-              'fileListId',
-              t('campaigns.dialog.fileList'),
-              '',
-              withCurrent(fileLists.data, campaign?.fileList ?? null),
-              // A template without confirmation is all a recipient gets before answering.
-              hasTemplate && !confirmation
-                ? t('campaigns.template.fileListNotSent')
-                : t('campaigns.dialog.fileListHint'),
-            ),
-          )}
-          {row(
-            <Controller
-              key="scheduledAt"
-              name="scheduledAt"
-              control={control}
-              render={({ field }) => (
-                <DateField
-                  kind="datetime"
-                  label={t('campaigns.dialog.scheduledAt')}
-                  value={field.value ?? ''}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  inputRef={field.ref}
-                  name={field.name}
-                  fullWidth
-                  disabled={!canEditAll}
-                  {...errorOf('scheduledAt', t('campaigns.dialog.scheduledAtHint'))}
-                />
-              )}
-            />,
-            <Controller
-              key="confirmation"
-              name="confirmation"
-              control={control}
-              render={({ field: { ref, value, onChange, ...field } }) => (
-                <FormControlLabel
-                  sx={{ width: '100%', pt: 1 }}
-                  disabled={!canEditAll}
-                  control={
-                    <Switch
-                      {...field}
-                      slotProps={{ input: { ref } }}
-                      checked={value}
-                      onChange={(event) => onChange(event.target.checked)}
-                    />
-                  }
-                  label={t('campaigns.dialog.confirmation')}
-                />
-              )}
-            />,
-          )}
-
-          {isCloud && (
-            <CampaignTemplateFields
-              control={control}
-              whatsappId={Number(values.whatsappId)}
-              templates={templates.data?.templates}
-              isLoading={templates.isPending}
-              selected={template}
-              current={campaign?.template ?? null}
-              confirmation={confirmation}
-              hasAttachment={Boolean(campaign?.mediaName)}
-              canEdit={canEditAll}
-              values={values.templateParams}
-              errorOf={templateErrorOf}
-              onPick={pickTemplate}
-              onFocusParam={setActiveField}
-            />
-          )}
-
-          {showsMessages && (
-            <Box>
-              <Tabs
-                value={slot}
-                onChange={(_event, value: MessageSlot) => changeSlot(value)}
-                variant="scrollable"
-                allowScrollButtonsMobile
-                aria-label={t('campaigns.dialog.messagesLabel')}
-                sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}
-              >
-                {messageSlots.map((value) => (
-                  <Tab
-                    key={value}
-                    value={value}
-                    label={t('campaigns.dialog.messageTab', { slot: value })}
-                  />
-                ))}
-              </Tabs>
-              <Stack
-                direction={{ xs: 'column', md: 'row' }}
-                spacing={2}
-                sx={{
-                  alignItems: 'flex-start',
-                }}
-              >
-                {messageField(messageFields[slot - 1]!, t('campaigns.dialog.message', { slot }))}
-                {showsConfirmationMessages &&
-                  messageField(
-                    confirmationFields[slot - 1]!,
-                    t('campaigns.dialog.confirmationMessage', { slot }),
-                  )}
-              </Stack>
-            </Box>
-          )}
-
-          {chipTarget !== undefined && (
-            <Box>
-              <Typography
-                variant="body2"
-                sx={{
-                  color: 'text.secondary',
-                  mb: 1,
-                }}
-              >
-                {showsMessages
-                  ? t('campaigns.dialog.variablesHint')
-                  : t('campaigns.template.variablesHint')}
-              </Typography>
-              <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
-                {variables.map((key) => (
-                  <Chip
-                    key={key}
-                    size="small"
-                    variant="outlined"
-                    label={`{{${key}}}`}
-                    disabled={!canEditChipTarget}
-                    onClick={() => insertVariable(key)}
-                  />
-                ))}
-              </Box>
-            </Box>
-          )}
-
-          <Box>
-            <Typography variant="subtitle2" sx={{ mb: 1 }}>
-              {t('campaigns.dialog.media')}
-            </Typography>
-            <MediaAttachment
-              campaign={campaign}
-              canChange={canEditAll}
-              onChanged={(record) => saved(record, 'update')}
-            />
-            {hasTemplate && template && (hasMediaHeader(template) || !confirmation) && (
-              <Typography
-                variant="body2"
-                sx={{
-                  color: 'text.secondary',
-                  mt: 1,
-                }}
-              >
-                {hasMediaHeader(template)
-                  ? t('campaigns.template.attachmentIsHeader')
-                  : t('campaigns.template.attachmentNotSent')}
-              </Typography>
-            )}
-          </Box>
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        {canEditMessages ? (
-          <FormButtons
-            onCancel={onClose}
-            // Once a new campaign is saved, leaving keeps it.
-            cancelLabel={!initial && campaign ? t('campaigns.dialog.close') : t('common.cancel')}
-            submitLabel={campaign ? t('common.save') : t('campaigns.dialog.add')}
-            isSubmitting={isSubmitting}
-          />
-        ) : (
-          <Button onClick={onClose}>{t('campaigns.dialog.close')}</Button>
+      <Stack spacing={2.5}>
+        {campaign && mode !== 'all' && (
+          <Alert severity="info">{t(readOnlyReasonKey(campaign, mode))}</Alert>
         )}
-      </DialogActions>
-    </Box>
+        <TextField
+          {...registerMui(register, 'name')}
+          label={t('campaigns.dialog.name')}
+          autoComplete="off"
+          autoFocus={canEditAll}
+          fullWidth
+          disabled={!canEditAll}
+          {...errorOf('name')}
+        />
+        {row(
+          picker(
+            'contactListId',
+            t('campaigns.dialog.contactList'),
+            '',
+            withCurrent(contactLists.data, campaign?.contactList ?? null),
+          ),
+          picker(
+            'tagListId',
+            t('campaigns.dialog.tag'),
+            NO_TAG_LIST,
+            withCurrent(tags.data, campaign?.tag ?? null),
+            t('campaigns.dialog.tagHint'),
+          ),
+        )}
+        {row(
+          picker(
+            'whatsappId',
+            t('campaigns.dialog.connection'),
+            '',
+            withCurrent(connections.data, campaign?.whatsapp ?? null),
+            undefined,
+            clearTemplate,
+          ),
+          picker(
+            'fileListId',
+            t('campaigns.dialog.fileList'),
+            '',
+            withCurrent(fileLists.data, campaign?.fileList ?? null),
+            // A template without confirmation is all a recipient gets before answering.
+            hasTemplate && !confirmation
+              ? t('campaigns.template.fileListNotSent')
+              : t('campaigns.dialog.fileListHint'),
+          ),
+        )}
+        {row(
+          <Controller
+            key="scheduledAt"
+            name="scheduledAt"
+            control={control}
+            render={({ field }) => (
+              <DateField
+                kind="datetime"
+                label={t('campaigns.dialog.scheduledAt')}
+                value={field.value ?? ''}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                inputRef={field.ref}
+                name={field.name}
+                fullWidth
+                disabled={!canEditAll}
+                {...errorOf('scheduledAt', t('campaigns.dialog.scheduledAtHint'))}
+              />
+            )}
+          />,
+          <SwitchField
+            key="confirmation"
+            control={control}
+            name="confirmation"
+            label={t('campaigns.dialog.confirmation')}
+            disabled={!canEditAll}
+            sx={{ width: '100%', pt: 1 }}
+          />,
+        )}
+
+        {isCloud && (
+          <CampaignTemplateFields
+            control={control}
+            whatsappId={Number(values.whatsappId)}
+            templates={templates.data?.templates}
+            isLoading={templates.isPending}
+            selected={template}
+            current={campaign?.template ?? null}
+            confirmation={confirmation}
+            hasAttachment={Boolean(campaign?.mediaName)}
+            canEdit={canEditAll}
+            values={values.templateParams}
+            errorOf={templateErrorOf}
+            onPick={pickTemplate}
+            onFocusParam={setActiveField}
+          />
+        )}
+
+        {showsMessages && (
+          <Box>
+            <Tabs
+              value={slot}
+              onChange={(_event, value: MessageSlot) => changeSlot(value)}
+              variant="scrollable"
+              allowScrollButtonsMobile
+              aria-label={t('campaigns.dialog.messagesLabel')}
+              sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}
+            >
+              {messageSlots.map((value) => (
+                <Tab
+                  key={value}
+                  value={value}
+                  label={t('campaigns.dialog.messageTab', { slot: value })}
+                />
+              ))}
+            </Tabs>
+            <Stack
+              direction={{ xs: 'column', md: 'row' }}
+              spacing={2}
+              sx={{
+                alignItems: 'flex-start',
+              }}
+            >
+              {messageField(messageFields[slot - 1]!, t('campaigns.dialog.message', { slot }))}
+              {showsConfirmationMessages &&
+                messageField(
+                  confirmationFields[slot - 1]!,
+                  t('campaigns.dialog.confirmationMessage', { slot }),
+                )}
+            </Stack>
+          </Box>
+        )}
+
+        {chipTarget !== undefined && (
+          <Box>
+            <Typography
+              variant="body2"
+              sx={{
+                color: 'text.secondary',
+                mb: 1,
+              }}
+            >
+              {showsMessages
+                ? t('campaigns.dialog.variablesHint')
+                : t('campaigns.template.variablesHint')}
+            </Typography>
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+              {variables.map((key) => (
+                <Chip
+                  key={key}
+                  size="small"
+                  variant="outlined"
+                  label={`{{${key}}}`}
+                  disabled={!canEditChipTarget}
+                  onClick={() => insertVariable(key)}
+                />
+              ))}
+            </Box>
+          </Box>
+        )}
+
+        <Box>
+          <Typography variant="subtitle2" sx={{ mb: 1 }}>
+            {t('campaigns.dialog.media')}
+          </Typography>
+          <MediaAttachment
+            campaign={campaign}
+            canChange={canEditAll}
+            onChanged={(record) => saved(record, 'update')}
+          />
+          {hasTemplate && template && (hasMediaHeader(template) || !confirmation) && (
+            <Typography
+              variant="body2"
+              sx={{
+                color: 'text.secondary',
+                mt: 1,
+              }}
+            >
+              {hasMediaHeader(template)
+                ? t('campaigns.template.attachmentIsHeader')
+                : t('campaigns.template.attachmentNotSent')}
+            </Typography>
+          )}
+        </Box>
+      </Stack>
+    </DialogForm>
   );
 };
 
@@ -922,19 +890,8 @@ export const CampaignDialog = ({
   campaign: CampaignView | null;
   sessionKey: number;
   onClose: () => void;
-}) => {
-  const theme = useTheme();
-  const isPhone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      fullWidth
-      fullScreen={isPhone}
-      maxWidth="md"
-      scroll="paper"
-    >
-      <CampaignForm key={sessionKey} initial={campaign} onClose={onClose} />
-    </Dialog>
-  );
-};
+}) => (
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md">
+    <CampaignForm initial={campaign} onClose={onClose} />
+  </DialogFrame>
+);

@@ -2,28 +2,19 @@ import { useState } from 'react';
 import {
   Alert,
   Box,
-  Button,
   Checkbox,
   Chip,
   CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
   IconButton,
   InputAdornment,
   ListItemText,
   MenuItem,
   Stack,
-  Switch,
   Tab,
   Tabs,
   TextField,
   Tooltip,
   Typography,
-  useMediaQuery,
-  useTheme,
 } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import RefreshIcon from '@mui/icons-material/Refresh';
@@ -37,12 +28,11 @@ import { ApiError } from '../../api/http-client';
 import { ERROR_TOAST_MS, toastError } from '../../api/toasts';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { IntegrationSelect, useCanPickIntegration } from '../../components/integration-select';
-import { LoadingBox } from '../../components/loading-box';
 import { PromptSelect, useCanPickPrompt } from '../../components/prompt-select';
 import { SchedulesEditor } from '../../components/schedules-editor';
 import { cssColor } from '../../lib/colors';
 import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
 import {
   connectionFormDefaults,
   connectionFormSchema,
@@ -61,7 +51,8 @@ import {
   type Connection,
   type QueueChoice,
 } from './connections.api';
-import { FormDialogActions } from '../../components/form-dialog-actions';
+import { SwitchField } from '../../components/switch-field';
+import { DialogForm, DialogFrame, DialogLoading } from '../../components/dialog-frame';
 
 const isFormField = (name: string): name is ConnectionFormField => name in tabOfField;
 
@@ -229,14 +220,7 @@ const ConnectionForm = ({
     }
   };
 
-  // The field's error in place of its hint, when it has one.
-  const fieldError = (
-    name: Exclude<ConnectionFormField, 'schedules' | 'queueIds'>,
-    hint?: string,
-  ) => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : hint };
-  };
+  const fieldError = useFieldError(errors);
   // Blank-able selects show their "none" entry instead of an empty box.
   const noneSelect = {
     select: { displayEmpty: true },
@@ -275,320 +259,295 @@ const ConnectionForm = ({
     isSaved ? t('connections.form.secretSaved') : undefined;
 
   return (
-    <Box
-      component="form"
-      noValidate
+    <DialogForm
+      title={connection ? t('connections.dialog.editTitle') : t('connections.dialog.addTitle')}
+      header={
+        <Tabs
+          value={shownTab}
+          onChange={(_event, value: ConnectionTab) => setTab(value)}
+          variant="scrollable"
+          allowScrollButtonsMobile
+          sx={{ px: 3 }}
+        >
+          <Tab value="general" label={t('connections.dialog.generalTab')} />
+          <Tab value="tickets" label={t('connections.dialog.ticketsTab')} />
+          <Tab value="hours" label={t('connections.dialog.hoursTab')} />
+          {isCloud && <Tab value="cloud" label={t('connections.dialog.cloudTab')} />}
+        </Tabs>
+      }
       onSubmit={handleSubmit(onSubmit, onInvalid)}
-      sx={{ display: 'contents' }}
+      isSubmitting={isSubmitting}
+      submitLabel={connection ? t('common.save') : t('connections.dialog.add')}
     >
-      <DialogTitle>
-        {connection ? t('connections.dialog.editTitle') : t('connections.dialog.addTitle')}
-      </DialogTitle>
-      <Tabs
-        value={shownTab}
-        onChange={(_event, value: ConnectionTab) => setTab(value)}
-        variant="scrollable"
-        allowScrollButtonsMobile
-        sx={{ px: 3, borderBottom: 1, borderColor: 'divider' }}
-      >
-        <Tab value="general" label={t('connections.dialog.generalTab')} />
-        <Tab value="tickets" label={t('connections.dialog.ticketsTab')} />
-        <Tab value="hours" label={t('connections.dialog.hoursTab')} />
-        {isCloud && <Tab value="cloud" label={t('connections.dialog.cloudTab')} />}
-      </Tabs>
-      <DialogContent>
-        {shownTab === 'general' && (
-          <Stack spacing={2.5} sx={{ pt: 1 }}>
-            <Stack
-              direction={{ xs: 'column', sm: 'row' }}
-              spacing={2}
-              sx={{
-                alignItems: 'flex-start',
-              }}
-            >
-              <TextField
-                {...registerMui(register, 'name')}
-                label={t('connections.form.name')}
-                autoComplete="off"
-                autoFocus
-                fullWidth
-                {...fieldError('name')}
-              />
-              <Controller
-                name="provider"
-                control={control}
-                render={({ field: { ref, ...field } }) => (
-                  <TextField
-                    {...field}
-                    inputRef={ref}
-                    select
-                    label={t('connections.form.provider')}
-                    fullWidth
-                    {...fieldError('provider')}
-                  >
-                    {providers.map((value) => (
-                      <MenuItem key={value} value={value}>
-                        {t(`connections.providers.${value}`)}
-                      </MenuItem>
-                    ))}
-                  </TextField>
-                )}
-              />
-            </Stack>
-            <Controller
-              name="isDefault"
-              control={control}
-              render={({ field: { ref, value, onChange, ...field } }) => (
-                <FormControlLabel
-                  control={
-                    <Switch
-                      {...field}
-                      slotProps={{ input: { ref } }}
-                      checked={value}
-                      onChange={(event) => onChange(event.target.checked)}
-                    />
-                  }
-                  label={t('connections.form.isDefault')}
-                />
-              )}
+      {shownTab === 'general' && (
+        <Stack spacing={2.5}>
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={2}
+            sx={{
+              alignItems: 'flex-start',
+            }}
+          >
+            <TextField
+              {...registerMui(register, 'name')}
+              label={t('connections.form.name')}
+              autoComplete="off"
+              autoFocus
+              fullWidth
+              {...fieldError('name')}
             />
             <Controller
-              name="queueIds"
+              name="provider"
               control={control}
-              render={({ field: { ref, value, onChange, ...field } }) => (
+              render={({ field: { ref, ...field } }) => (
                 <TextField
                   {...field}
                   inputRef={ref}
                   select
-                  label={t('connections.form.queues')}
+                  label={t('connections.form.provider')}
                   fullWidth
-                  value={value}
-                  onChange={(event) => onChange(event.target.value as unknown as number[])}
-                  helperText={
-                    queues.isSuccess && queues.data.length === 0
-                      ? t('connections.form.noQueues')
-                      : t('connections.form.queuesHint')
-                  }
-                  slotProps={{
-                    select: {
-                      multiple: true,
-                      renderValue: (selected) => (
-                        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-                          {(selected as number[]).map((id) => {
-                            const queue = queueById.get(id);
-                            if (!queue) return null;
-                            const color = cssColor(queue.color);
-                            return (
-                              <Chip
-                                key={id}
-                                size="small"
-                                label={queue.name}
-                                sx={{
-                                  bgcolor: color,
-                                  color: (theme) => theme.palette.getContrastText(color),
-                                }}
-                              />
-                            );
-                          })}
-                        </Box>
-                      ),
-                    },
-                  }}
+                  {...fieldError('provider')}
                 >
-                  {queues.isPending && (
-                    <MenuItem disabled>
-                      <CircularProgress size={18} sx={{ mr: 1 }} />
-                      {t('app.loading')}
-                    </MenuItem>
-                  )}
-                  {(queues.data ?? []).map((queue) => (
-                    <MenuItem key={queue.id} value={queue.id}>
-                      <Checkbox size="small" checked={value.includes(queue.id)} />
-                      <QueueDot color={queue.color} />
-                      <ListItemText primary={queue.name} />
+                  {providers.map((value) => (
+                    <MenuItem key={value} value={value}>
+                      {t(`connections.providers.${value}`)}
                     </MenuItem>
                   ))}
                 </TextField>
               )}
             />
-            {textArea('greetingMessage', t('connections.form.greetingHint'))}
-            {textArea('complationMessage')}
-            {textArea('outOfHoursMessage')}
-            {textArea('ratingMessage')}
-            {connection && connection.token !== null && <TokenField connection={connection} />}
           </Stack>
-        )}
-
-        {shownTab === 'tickets' && (
-          <Stack spacing={2.5} sx={{ pt: 1 }}>
-            <Stack
-              direction={{ xs: 'column', sm: 'row' }}
-              spacing={2}
-              sx={{
-                alignItems: 'flex-start',
-              }}
-            >
-              <Controller
-                name="transferQueueId"
-                control={control}
-                render={({ field: { ref, ...field } }) => (
-                  <TextField
-                    {...field}
-                    inputRef={ref}
-                    select
-                    label={t('connections.form.transferQueueId')}
-                    fullWidth
-                    helperText={t('connections.form.transferQueueIdHint')}
-                    slotProps={noneSelect}
-                  >
-                    <MenuItem value="">{t('connections.form.none')}</MenuItem>
-                    {(queues.data ?? []).map((queue) => (
-                      <MenuItem key={queue.id} value={String(queue.id)}>
-                        <QueueDot color={queue.color} />
-                        {queue.name}
-                      </MenuItem>
-                    ))}
-                  </TextField>
-                )}
-              />
-              {minutesField('timeToTransfer')}
-            </Stack>
-            <Stack
-              direction={{ xs: 'column', sm: 'row' }}
-              spacing={2}
-              sx={{
-                alignItems: 'flex-start',
-              }}
-            >
-              {minutesField('expiresTicket')}
+          <SwitchField control={control} name="isDefault" label={t('connections.form.isDefault')} />
+          <Controller
+            name="queueIds"
+            control={control}
+            render={({ field: { ref, value, onChange, ...field } }) => (
               <TextField
-                {...registerMui(register, 'expiresInactiveMessage')}
-                label={t('connections.form.expiresInactiveMessage')}
-                multiline
-                minRows={2}
-                maxRows={6}
+                {...field}
+                inputRef={ref}
+                select
+                label={t('connections.form.queues')}
                 fullWidth
-                {...fieldError('expiresInactiveMessage')}
-              />
-            </Stack>
-            <Stack
-              direction={{ xs: 'column', sm: 'row' }}
-              spacing={2}
-              sx={{
-                alignItems: 'flex-start',
-              }}
-            >
-              {minutesField('timeUseBotQueues')}
-              {minutesField('maxUseBotQueues')}
-            </Stack>
-            {canPickPrompt && (
-              <Controller
-                name="promptId"
-                control={control}
-                render={({ field: { ref, ...field } }) => (
-                  <PromptSelect
-                    {...field}
-                    inputRef={ref}
-                    {...fieldError('promptId', t('connections.form.promptIdHint'))}
-                  />
+                value={value}
+                onChange={(event) => onChange(event.target.value as unknown as number[])}
+                helperText={
+                  queues.isSuccess && queues.data.length === 0
+                    ? t('connections.form.noQueues')
+                    : t('connections.form.queuesHint')
+                }
+                slotProps={{
+                  select: {
+                    multiple: true,
+                    renderValue: (selected) => (
+                      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+                        {(selected as number[]).map((id) => {
+                          const queue = queueById.get(id);
+                          if (!queue) return null;
+                          const color = cssColor(queue.color);
+                          return (
+                            <Chip
+                              key={id}
+                              size="small"
+                              label={queue.name}
+                              sx={{
+                                bgcolor: color,
+                                color: (theme) => theme.palette.getContrastText(color),
+                              }}
+                            />
+                          );
+                        })}
+                      </Box>
+                    ),
+                  },
+                }}
+              >
+                {queues.isPending && (
+                  <MenuItem disabled>
+                    <CircularProgress size={18} sx={{ mr: 1 }} />
+                    {t('app.loading')}
+                  </MenuItem>
                 )}
-              />
+                {(queues.data ?? []).map((queue) => (
+                  <MenuItem key={queue.id} value={queue.id}>
+                    <Checkbox size="small" checked={value.includes(queue.id)} />
+                    <QueueDot color={queue.color} />
+                    <ListItemText primary={queue.name} />
+                  </MenuItem>
+                ))}
+              </TextField>
             )}
-            {/* Without the picker integrationId keeps the value the connection has. */}
-            {canPickIntegration && (
-              <Controller
-                name="integrationId"
-                control={control}
-                render={({ field: { ref, ...field } }) => (
-                  <IntegrationSelect
-                    {...field}
-                    inputRef={ref}
-                    {...fieldError('integrationId', t('connections.form.integrationIdHint'))}
-                  />
-                )}
-              />
-            )}
-          </Stack>
-        )}
+          />
+          {textArea('greetingMessage', t('connections.form.greetingHint'))}
+          {textArea('complationMessage')}
+          {textArea('outOfHoursMessage')}
+          {textArea('ratingMessage')}
+          {connection && connection.token !== null && <TokenField connection={connection} />}
+        </Stack>
+      )}
 
-        {shownTab === 'hours' && (
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            <Typography
-              variant="body2"
-              sx={{
-                color: 'text.secondary',
-              }}
-            >
-              {t('connections.form.hoursHint')}
-            </Typography>
-            <SchedulesEditor control={control} />
-          </Stack>
-        )}
-
-        {shownTab === 'cloud' && (
-          <Stack spacing={2.5} sx={{ pt: 1 }}>
-            <Alert severity="info">{t('connections.form.cloudIntro')}</Alert>
-            <TextField
-              {...registerMui(register, 'cloudPhoneNumberId')}
-              label={t('connections.form.cloudPhoneNumberId')}
-              autoComplete="off"
-              fullWidth
-              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-              {...fieldError('cloudPhoneNumberId')}
-            />
-            <TextField
-              {...registerMui(register, 'cloudBusinessAccountId')}
-              label={t('connections.form.cloudBusinessAccountId')}
-              autoComplete="off"
-              fullWidth
-              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-              {...fieldError(
-                'cloudBusinessAccountId',
-                t('connections.form.cloudBusinessAccountIdHint'),
+      {shownTab === 'tickets' && (
+        <Stack spacing={2.5}>
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={2}
+            sx={{
+              alignItems: 'flex-start',
+            }}
+          >
+            <Controller
+              name="transferQueueId"
+              control={control}
+              render={({ field: { ref, ...field } }) => (
+                <TextField
+                  {...field}
+                  inputRef={ref}
+                  select
+                  label={t('connections.form.transferQueueId')}
+                  fullWidth
+                  helperText={t('connections.form.transferQueueIdHint')}
+                  slotProps={noneSelect}
+                >
+                  <MenuItem value="">{t('connections.form.none')}</MenuItem>
+                  {(queues.data ?? []).map((queue) => (
+                    <MenuItem key={queue.id} value={String(queue.id)}>
+                      <QueueDot color={queue.color} />
+                      {queue.name}
+                    </MenuItem>
+                  ))}
+                </TextField>
               )}
             />
+            {minutesField('timeToTransfer')}
+          </Stack>
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={2}
+            sx={{
+              alignItems: 'flex-start',
+            }}
+          >
+            {minutesField('expiresTicket')}
             <TextField
-              {...registerMui(register, 'cloudAccessToken')}
-              type="password"
-              label={t('connections.form.cloudAccessToken')}
-              autoComplete="new-password"
+              {...registerMui(register, 'expiresInactiveMessage')}
+              label={t('connections.form.expiresInactiveMessage')}
+              multiline
+              minRows={2}
+              maxRows={6}
               fullWidth
-              {...fieldError('cloudAccessToken', secretHint(connection?.hasCloudAccessToken))}
-            />
-            <TextField
-              {...registerMui(register, 'cloudAppSecret')}
-              type="password"
-              label={t('connections.form.cloudAppSecret')}
-              autoComplete="new-password"
-              fullWidth
-              {...fieldError('cloudAppSecret', secretHint(connection?.hasCloudAppSecret))}
-            />
-            <TextField
-              {...registerMui(register, 'cloudVerifyToken')}
-              label={t('connections.form.cloudVerifyToken')}
-              autoComplete="off"
-              fullWidth
-              {...fieldError('cloudVerifyToken')}
-            />
-            <TextField
-              {...registerMui(register, 'cloudApiBaseUrl')}
-              type="url"
-              label={t('connections.form.cloudApiBaseUrl')}
-              placeholder="https://graph.facebook.com"
-              autoComplete="off"
-              fullWidth
-              {...fieldError('cloudApiBaseUrl', t('connections.form.cloudApiBaseUrlHint'))}
+              {...fieldError('expiresInactiveMessage')}
             />
           </Stack>
-        )}
-      </DialogContent>
-      <FormDialogActions
-        onCancel={onClose}
-        cancelLabel={t('common.cancel')}
-        submitLabel={connection ? t('common.save') : t('connections.dialog.add')}
-        isSubmitting={isSubmitting}
-      />
-    </Box>
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={2}
+            sx={{
+              alignItems: 'flex-start',
+            }}
+          >
+            {minutesField('timeUseBotQueues')}
+            {minutesField('maxUseBotQueues')}
+          </Stack>
+          {canPickPrompt && (
+            <Controller
+              name="promptId"
+              control={control}
+              render={({ field: { ref, ...field } }) => (
+                <PromptSelect
+                  {...field}
+                  inputRef={ref}
+                  {...fieldError('promptId', t('connections.form.promptIdHint'))}
+                />
+              )}
+            />
+          )}
+          {/* Without the picker integrationId keeps the value the connection has. */}
+          {canPickIntegration && (
+            <Controller
+              name="integrationId"
+              control={control}
+              render={({ field: { ref, ...field } }) => (
+                <IntegrationSelect
+                  {...field}
+                  inputRef={ref}
+                  {...fieldError('integrationId', t('connections.form.integrationIdHint'))}
+                />
+              )}
+            />
+          )}
+        </Stack>
+      )}
+
+      {shownTab === 'hours' && (
+        <Stack spacing={2}>
+          <Typography
+            variant="body2"
+            sx={{
+              color: 'text.secondary',
+            }}
+          >
+            {t('connections.form.hoursHint')}
+          </Typography>
+          <SchedulesEditor control={control} />
+        </Stack>
+      )}
+
+      {shownTab === 'cloud' && (
+        <Stack spacing={2.5}>
+          <Alert severity="info">{t('connections.form.cloudIntro')}</Alert>
+          <TextField
+            {...registerMui(register, 'cloudPhoneNumberId')}
+            label={t('connections.form.cloudPhoneNumberId')}
+            autoComplete="off"
+            fullWidth
+            slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+            {...fieldError('cloudPhoneNumberId')}
+          />
+          <TextField
+            {...registerMui(register, 'cloudBusinessAccountId')}
+            label={t('connections.form.cloudBusinessAccountId')}
+            autoComplete="off"
+            fullWidth
+            slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+            {...fieldError(
+              'cloudBusinessAccountId',
+              t('connections.form.cloudBusinessAccountIdHint'),
+            )}
+          />
+          <TextField
+            {...registerMui(register, 'cloudAccessToken')}
+            type="password"
+            label={t('connections.form.cloudAccessToken')}
+            autoComplete="new-password"
+            fullWidth
+            {...fieldError('cloudAccessToken', secretHint(connection?.hasCloudAccessToken))}
+          />
+          <TextField
+            {...registerMui(register, 'cloudAppSecret')}
+            type="password"
+            label={t('connections.form.cloudAppSecret')}
+            autoComplete="new-password"
+            fullWidth
+            {...fieldError('cloudAppSecret', secretHint(connection?.hasCloudAppSecret))}
+          />
+          <TextField
+            {...registerMui(register, 'cloudVerifyToken')}
+            label={t('connections.form.cloudVerifyToken')}
+            autoComplete="off"
+            fullWidth
+            {...fieldError('cloudVerifyToken')}
+          />
+          <TextField
+            {...registerMui(register, 'cloudApiBaseUrl')}
+            type="url"
+            label={t('connections.form.cloudApiBaseUrl')}
+            placeholder="https://graph.facebook.com"
+            autoComplete="off"
+            fullWidth
+            {...fieldError('cloudApiBaseUrl', t('connections.form.cloudApiBaseUrlHint'))}
+          />
+        </Stack>
+      )}
+    </DialogForm>
   );
 };
 
@@ -605,19 +564,11 @@ const EditConnectionForm = ({
   const { data, isError } = useConnection(id);
   if (data) return <ConnectionForm connection={data} initialTab={initialTab} onClose={onClose} />;
   return (
-    <>
-      <DialogTitle>{t('connections.dialog.editTitle')}</DialogTitle>
-      <DialogContent dividers>
-        {isError ? (
-          <Alert severity="error">{t('connections.dialog.loadFailed')}</Alert>
-        ) : (
-          <LoadingBox />
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('common.cancel')}</Button>
-      </DialogActions>
-    </>
+    <DialogLoading
+      title={t('connections.dialog.editTitle')}
+      isError={isError}
+      errorText={t('connections.dialog.loadFailed')}
+    />
   );
 };
 
@@ -636,28 +587,13 @@ export const ConnectionDialog = ({
   sessionKey: number;
   initialTab?: ConnectionTab;
   onClose: () => void;
-}) => {
-  const theme = useTheme();
-  const isPhone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      fullWidth
-      fullScreen={isPhone}
-      maxWidth="md"
-      scroll="paper"
-    >
-      {connectionId === null ? (
-        <ConnectionForm key={sessionKey} connection={null} onClose={onClose} />
-      ) : (
-        <EditConnectionForm
-          key={sessionKey}
-          id={connectionId}
-          initialTab={initialTab}
-          onClose={onClose}
-        />
-      )}
-    </Dialog>
-  );
-};
+}) => (
+  // Its tabs differ in length: the dialog keeps one height for all of them.
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md" stableHeight>
+    {connectionId === null ? (
+      <ConnectionForm connection={null} onClose={onClose} />
+    ) : (
+      <EditConnectionForm id={connectionId} initialTab={initialTab} onClose={onClose} />
+    )}
+  </DialogFrame>
+);

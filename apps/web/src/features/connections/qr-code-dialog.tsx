@@ -1,16 +1,5 @@
 import { useState } from 'react';
-import {
-  Box,
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Box, Button, CircularProgress, Stack, TextField, Typography } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import type { WhatsappSessionEvent } from '@atendi/shared';
@@ -23,7 +12,7 @@ import { toastError } from '../../api/toasts';
 import { registerMui } from '../../lib/forms';
 import { useConnection, useConnections } from '../../api/queries/connections';
 import { requestNewQr } from './connections.api';
-import { FormButtons } from '../../components/form-dialog-actions';
+import { CloseButton, DialogBody, DialogFrame, FormButtons } from '../../components/dialog-frame';
 
 // SPEC §9.
 const QR_CODE_SIZE = 256;
@@ -103,7 +92,6 @@ const PairingForm = ({
       >
         <FormButtons
           onCancel={onCancel}
-          cancelLabel={t('common.cancel')}
           submitLabel={t('connections.qr.requestCode')}
           isSubmitting={isSubmitting}
         />
@@ -220,42 +208,47 @@ const QrCodeBody = ({
     );
   }
 
+  // The other way to link, left of "Cerrar".
+  const otherWay = () => {
+    if (isAskingPhone) return null;
+    if (isSimulator)
+      return onOpenPhone ? (
+        <Button variant="contained" onClick={() => onOpenPhone(connectionId)}>
+          {t('connections.qr.openSimulatorPhone')}
+        </Button>
+      ) : null;
+    if (pairingCode)
+      return (
+        <Button onClick={() => backToQr.mutate()} disabled={backToQr.isPending}>
+          {t('connections.qr.useQrInstead')}
+        </Button>
+      );
+    return (
+      <Button onClick={() => setAskingPhone(true)}>{t('connections.qr.usePairingCode')}</Button>
+    );
+  };
+
   return (
-    <>
-      <DialogTitle>{t('connections.qr.title', { name })}</DialogTitle>
-      <DialogContent>
-        <Stack
-          spacing={2}
-          sx={{
-            alignItems: 'center',
-            textAlign: 'center',
-            minHeight: 300,
-          }}
-        >
-          {content}
-        </Stack>
-      </DialogContent>
-      <DialogActions sx={{ justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
-        {isAskingPhone ? (
-          <span />
-        ) : isSimulator ? (
-          onOpenPhone ? (
-            <Button variant="contained" onClick={() => onOpenPhone(connectionId)}>
-              {t('connections.qr.openSimulatorPhone')}
-            </Button>
-          ) : (
-            <span />
-          )
-        ) : pairingCode ? (
-          <Button onClick={() => backToQr.mutate()} disabled={backToQr.isPending}>
-            {t('connections.qr.useQrInstead')}
-          </Button>
-        ) : (
-          <Button onClick={() => setAskingPhone(true)}>{t('connections.qr.usePairingCode')}</Button>
-        )}
-        <Button onClick={onClose}>{t('connections.qr.close')}</Button>
-      </DialogActions>
-    </>
+    <DialogBody
+      title={t('connections.qr.title', { name })}
+      footer={
+        <>
+          <Box sx={{ mr: 'auto' }}>{otherWay()}</Box>
+          <CloseButton />
+        </>
+      }
+    >
+      <Stack
+        spacing={2}
+        sx={{
+          alignItems: 'center',
+          textAlign: 'center',
+          minHeight: 300,
+        }}
+      >
+        {content}
+      </Stack>
+    </DialogBody>
   );
 };
 
@@ -275,14 +268,9 @@ export const QrCodeDialog = ({
   // A simulator connection: opens its virtual phone, which scans the code.
   onOpenPhone?: (connectionId: number) => void;
 }) => (
-  <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth scroll="body">
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey}>
     {connectionId !== null && (
-      <QrCodeBody
-        key={sessionKey}
-        connectionId={connectionId}
-        onClose={onClose}
-        onOpenPhone={onOpenPhone}
-      />
+      <QrCodeBody connectionId={connectionId} onClose={onClose} onOpenPhone={onOpenPhone} />
     )}
-  </Dialog>
+  </DialogFrame>
 );

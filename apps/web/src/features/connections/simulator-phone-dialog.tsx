@@ -4,10 +4,6 @@ import {
   Box,
   Button,
   CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   Divider,
   FormControlLabel,
   IconButton,
@@ -33,7 +29,7 @@ import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { errorText, toastError } from '../../api/toasts';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { readStorage, storageKeys, writeStorage } from '../../lib/storage';
 import { useConnections } from '../../api/queries/connections';
@@ -47,6 +43,7 @@ import {
   simulatorScan,
   simulatorTyping,
 } from './connections.api';
+import { DialogFrame, DialogView } from '../../components/dialog-frame';
 
 // The conversation follows the platform's sends while the panel is open.
 const CONVERSATION_REFRESH_MS = 2000;
@@ -188,13 +185,7 @@ const ConversationItem = ({
   );
 };
 
-const SimulatorPhoneBody = ({
-  connectionId,
-  onClose,
-}: {
-  connectionId: number;
-  onClose: () => void;
-}) => {
+const SimulatorPhoneBody = ({ connectionId }: { connectionId: number }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const connection = useConnections().data?.find((row) => row.id === connectionId);
@@ -263,10 +254,7 @@ const SimulatorPhoneBody = ({
     }
   };
 
-  const fieldError = (name: keyof InboundValues) => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
-  };
+  const fieldError = useFieldError(errors);
 
   const canScan = status === 'qrcode' || status === 'PAIRING';
   const messages = conversation.data ?? [];
@@ -275,191 +263,181 @@ const SimulatorPhoneBody = ({
     : t('connections.simulator.conversation');
 
   return (
-    <>
-      <DialogTitle>
-        {t('connections.simulator.title', { name: connection?.name ?? '' })}
-      </DialogTitle>
-      <DialogContent dividers>
-        <Stack spacing={2.5}>
-          <Stack
-            direction={{ xs: 'column', sm: 'row' }}
-            spacing={1.5}
-            sx={{
-              alignItems: { xs: 'flex-start', sm: 'center' },
-            }}
-          >
-            <Box sx={{ flexGrow: 1 }}>
-              {status && <ConnectionStatusLabel status={status} />}
-              {connection?.number && (
-                <Typography
-                  variant="body2"
-                  sx={{
-                    color: 'text.secondary',
-                  }}
-                >
-                  {t('connections.simulator.number', { number: connection.number })}
-                </Typography>
-              )}
-            </Box>
-            <Tooltip title={canScan ? '' : t('connections.simulator.scanUnavailable')}>
-              <span>
-                <Button
-                  variant="contained"
-                  startIcon={<QrCodeScannerIcon />}
-                  disabled={!canScan || scan.isPending}
-                  onClick={() => scan.mutate(undefined)}
-                >
-                  {t('connections.simulator.scan')}
-                </Button>
-              </span>
-            </Tooltip>
-            {/* Only a linked phone can unlink itself. */}
-            {status === 'CONNECTED' && (
-              <Button
-                color="error"
-                startIcon={<PhonelinkOffIcon />}
-                disabled={disconnect.isPending}
-                onClick={() => disconnect.mutate(undefined)}
-              >
-                {t('connections.simulator.disconnect')}
-              </Button>
-            )}
-          </Stack>
-
-          <Divider />
-          <Stack
-            component="form"
-            noValidate
-            spacing={2}
-            aria-label={t('connections.simulator.inboundTitle')}
-            onSubmit={handleSubmit(onSend)}
-          >
-            <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
-              {t('connections.simulator.inboundTitle')}
-            </Typography>
-            <Stack
-              direction={{ xs: 'column', sm: 'row' }}
-              spacing={2}
-              sx={{
-                alignItems: 'flex-start',
-              }}
-            >
-              <TextField
-                {...registerMui(register, 'from')}
-                type="tel"
-                label={t('connections.simulator.from')}
-                placeholder="5215512345678"
-                fullWidth
-                {...fieldError('from')}
-              />
-              <TextField
-                {...registerMui(register, 'name')}
-                label={t('connections.simulator.name')}
-                fullWidth
-                {...fieldError('name')}
-              />
-            </Stack>
-            <TextField
-              {...registerMui(register, 'body')}
-              label={t('connections.simulator.body')}
-              multiline
-              minRows={2}
-              maxRows={6}
-              fullWidth
-              {...fieldError('body')}
-            />
-            <Stack
-              direction="row"
-              spacing={2}
-              sx={{
-                alignItems: 'center',
-                justifyContent: 'space-between',
-              }}
-            >
-              <FormControlLabel
-                control={
-                  <Switch
-                    checked={isTyping}
-                    disabled={!phoneRule.test(from) || typing.isPending}
-                    onChange={(event) => typing.mutate(event.target.checked)}
-                  />
-                }
-                label={t('connections.simulator.typing')}
-              />
-              <Button
-                type="submit"
-                variant="contained"
-                disabled={isSubmitting}
-                startIcon={
-                  isSubmitting ? <CircularProgress size={16} color="inherit" /> : undefined
-                }
-              >
-                {t('connections.simulator.send')}
-              </Button>
-            </Stack>
-          </Stack>
-
-          <Divider />
-          <Stack spacing={1}>
-            <Stack
-              direction="row"
-              sx={{
-                alignItems: 'center',
-              }}
-            >
-              <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600, flexGrow: 1 }}>
-                {conversationTitle}
-              </Typography>
-              <Tooltip title={t('connections.simulator.refresh')}>
-                <IconButton
-                  aria-label={t('connections.simulator.refresh')}
-                  onClick={() => void refreshConversation()}
-                >
-                  <RefreshIcon fontSize="small" />
-                </IconButton>
-              </Tooltip>
-            </Stack>
-            {conversation.isError && messages.length === 0 ? (
-              <Alert severity="warning">{errorText(conversation.error)}</Alert>
-            ) : conversation.isPending ? (
-              <Box sx={{ display: 'grid', placeItems: 'center', py: 2 }}>
-                <CircularProgress size={24} aria-label={t('app.loading')} />
-              </Box>
-            ) : messages.length === 0 ? (
+    <DialogView title={t('connections.simulator.title', { name: connection?.name ?? '' })}>
+      <Stack spacing={2.5}>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={1.5}
+          sx={{
+            alignItems: { xs: 'flex-start', sm: 'center' },
+          }}
+        >
+          <Box sx={{ flexGrow: 1 }}>
+            {status && <ConnectionStatusLabel status={status} />}
+            {connection?.number && (
               <Typography
                 variant="body2"
                 sx={{
                   color: 'text.secondary',
                 }}
               >
-                {chatWith
-                  ? t('connections.simulator.noConversationWith', { number: chatWith })
-                  : t('connections.simulator.noConversation')}
+                {t('connections.simulator.number', { number: connection.number })}
               </Typography>
-            ) : (
-              <List
-                dense
-                disablePadding
-                aria-label={conversationTitle}
-                sx={{ display: 'flex', flexDirection: 'column' }}
-              >
-                {messages.map((message) => (
-                  <ConversationItem
-                    key={message.id}
-                    message={message}
-                    isBusy={ack.isPending}
-                    onAck={(value) => ack.mutate({ id: message.id, value })}
-                  />
-                ))}
-              </List>
             )}
+          </Box>
+          <Tooltip title={canScan ? '' : t('connections.simulator.scanUnavailable')}>
+            <span>
+              <Button
+                variant="contained"
+                startIcon={<QrCodeScannerIcon />}
+                disabled={!canScan || scan.isPending}
+                onClick={() => scan.mutate(undefined)}
+              >
+                {t('connections.simulator.scan')}
+              </Button>
+            </span>
+          </Tooltip>
+          {/* Only a linked phone can unlink itself. */}
+          {status === 'CONNECTED' && (
+            <Button
+              color="error"
+              startIcon={<PhonelinkOffIcon />}
+              disabled={disconnect.isPending}
+              onClick={() => disconnect.mutate(undefined)}
+            >
+              {t('connections.simulator.disconnect')}
+            </Button>
+          )}
+        </Stack>
+
+        <Divider />
+        <Stack
+          component="form"
+          noValidate
+          spacing={2}
+          aria-label={t('connections.simulator.inboundTitle')}
+          onSubmit={handleSubmit(onSend)}
+        >
+          <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+            {t('connections.simulator.inboundTitle')}
+          </Typography>
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={2}
+            sx={{
+              alignItems: 'flex-start',
+            }}
+          >
+            <TextField
+              {...registerMui(register, 'from')}
+              type="tel"
+              label={t('connections.simulator.from')}
+              placeholder="5215512345678"
+              fullWidth
+              {...fieldError('from')}
+            />
+            <TextField
+              {...registerMui(register, 'name')}
+              label={t('connections.simulator.name')}
+              fullWidth
+              {...fieldError('name')}
+            />
+          </Stack>
+          <TextField
+            {...registerMui(register, 'body')}
+            label={t('connections.simulator.body')}
+            multiline
+            minRows={2}
+            maxRows={6}
+            fullWidth
+            {...fieldError('body')}
+          />
+          <Stack
+            direction="row"
+            spacing={2}
+            sx={{
+              alignItems: 'center',
+              justifyContent: 'space-between',
+            }}
+          >
+            <FormControlLabel
+              control={
+                <Switch
+                  checked={isTyping}
+                  disabled={!phoneRule.test(from) || typing.isPending}
+                  onChange={(event) => typing.mutate(event.target.checked)}
+                />
+              }
+              label={t('connections.simulator.typing')}
+            />
+            <Button
+              type="submit"
+              variant="contained"
+              disabled={isSubmitting}
+              startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : undefined}
+            >
+              {t('connections.simulator.send')}
+            </Button>
           </Stack>
         </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('connections.simulator.close')}</Button>
-      </DialogActions>
-    </>
+
+        <Divider />
+        <Stack spacing={1}>
+          <Stack
+            direction="row"
+            sx={{
+              alignItems: 'center',
+            }}
+          >
+            <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600, flexGrow: 1 }}>
+              {conversationTitle}
+            </Typography>
+            <Tooltip title={t('connections.simulator.refresh')}>
+              <IconButton
+                aria-label={t('connections.simulator.refresh')}
+                onClick={() => void refreshConversation()}
+              >
+                <RefreshIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+          </Stack>
+          {conversation.isError && messages.length === 0 ? (
+            <Alert severity="warning">{errorText(conversation.error)}</Alert>
+          ) : conversation.isPending ? (
+            <Box sx={{ display: 'grid', placeItems: 'center', py: 2 }}>
+              <CircularProgress size={24} aria-label={t('app.loading')} />
+            </Box>
+          ) : messages.length === 0 ? (
+            <Typography
+              variant="body2"
+              sx={{
+                color: 'text.secondary',
+              }}
+            >
+              {chatWith
+                ? t('connections.simulator.noConversationWith', { number: chatWith })
+                : t('connections.simulator.noConversation')}
+            </Typography>
+          ) : (
+            <List
+              dense
+              disablePadding
+              aria-label={conversationTitle}
+              sx={{ display: 'flex', flexDirection: 'column' }}
+            >
+              {messages.map((message) => (
+                <ConversationItem
+                  key={message.id}
+                  message={message}
+                  isBusy={ack.isPending}
+                  onAck={(value) => ack.mutate({ id: message.id, value })}
+                />
+              ))}
+            </List>
+          )}
+        </Stack>
+      </Stack>
+    </DialogView>
   );
 };
 
@@ -475,9 +453,7 @@ export const SimulatorPhoneDialog = ({
   sessionKey: number;
   onClose: () => void;
 }) => (
-  <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth scroll="paper">
-    {connectionId !== null && (
-      <SimulatorPhoneBody key={sessionKey} connectionId={connectionId} onClose={onClose} />
-    )}
-  </Dialog>
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey}>
+    {connectionId !== null && <SimulatorPhoneBody connectionId={connectionId} />}
+  </DialogFrame>
 );

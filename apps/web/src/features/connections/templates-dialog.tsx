@@ -3,10 +3,6 @@ import {
   Box,
   Button,
   CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   Stack,
   Table,
   TableBody,
@@ -15,8 +11,6 @@ import {
   TableHead,
   TableRow,
   Typography,
-  useMediaQuery,
-  useTheme,
 } from '@mui/material';
 import SyncIcon from '@mui/icons-material/Sync';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -32,14 +26,13 @@ import {
 import { formatLastUpdate } from './connection-status';
 import { useConnections } from '../../api/queries/connections';
 import { setTemplates, syncTemplates, useTemplates } from '../../api/queries/templates';
+import { DialogFrame, DialogView } from '../../components/dialog-frame';
 
 const TemplatesBody = ({
   connectionId,
-  onClose,
   onEditConnection,
 }: {
   connectionId: number;
-  onClose: () => void;
   onEditConnection: () => void;
 }) => {
   const { t } = useTranslation();
@@ -60,122 +53,112 @@ const TemplatesBody = ({
   const templates = list.data?.templates ?? [];
 
   return (
-    <>
-      <DialogTitle>
-        {t('connections.templates.title', { name: connection?.name ?? '' })}
-      </DialogTitle>
-      <DialogContent dividers>
-        <Stack spacing={2}>
-          <Typography
-            variant="body2"
-            sx={{
-              color: 'text.secondary',
-            }}
-          >
-            {t('connections.templates.intro')}
+    <DialogView title={t('connections.templates.title', { name: connection?.name ?? '' })}>
+      <Stack spacing={2}>
+        <Typography
+          variant="body2"
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
+          {t('connections.templates.intro')}
+        </Typography>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={1.5}
+          sx={{
+            alignItems: { xs: 'flex-start', sm: 'center' },
+          }}
+        >
+          <Typography variant="body2" sx={{ flexGrow: 1 }}>
+            {list.data?.syncedAt
+              ? t('connections.templates.syncedAt', {
+                  date: formatLastUpdate(list.data.syncedAt),
+                })
+              : list.isSuccess
+                ? t('connections.templates.neverSynced')
+                : ''}
           </Typography>
-          <Stack
-            direction={{ xs: 'column', sm: 'row' }}
-            spacing={1.5}
-            sx={{
-              alignItems: { xs: 'flex-start', sm: 'center' },
-            }}
+          <Button
+            variant="contained"
+            disabled={sync.isPending}
+            startIcon={
+              sync.isPending ? <CircularProgress size={16} color="inherit" /> : <SyncIcon />
+            }
+            onClick={() => sync.mutate()}
           >
-            <Typography variant="body2" sx={{ flexGrow: 1 }}>
-              {list.data?.syncedAt
-                ? t('connections.templates.syncedAt', {
-                    date: formatLastUpdate(list.data.syncedAt),
-                  })
-                : list.isSuccess
-                  ? t('connections.templates.neverSynced')
-                  : ''}
-            </Typography>
-            <Button
-              variant="contained"
-              disabled={sync.isPending}
-              startIcon={
-                sync.isPending ? <CircularProgress size={16} color="inherit" /> : <SyncIcon />
-              }
-              onClick={() => sync.mutate()}
-            >
-              {sync.isPending
-                ? t('connections.templates.syncing')
-                : t('connections.templates.sync')}
-            </Button>
-          </Stack>
-          {sync.isError && (
-            <Alert
-              severity="error"
-              action={
-                needsAccountId ? (
-                  <Button color="inherit" size="small" onClick={onEditConnection}>
-                    {t('connections.templates.editConnection')}
-                  </Button>
-                ) : undefined
-              }
-            >
-              {templateSyncErrorText(sync.error)}
-            </Alert>
-          )}
-
-          {list.isPending ? (
-            <LoadingBox />
-          ) : list.isError ? (
-            <Alert
-              severity="error"
-              action={
-                <Button color="inherit" size="small" onClick={() => void list.refetch()}>
-                  {t('connections.retry')}
-                </Button>
-              }
-            >
-              {t('connections.templates.loadFailed')}
-            </Alert>
-          ) : templates.length === 0 ? (
-            <Box sx={{ py: 3, textAlign: 'center', color: 'text.secondary' }}>
-              {t('connections.templates.empty')}
-            </Box>
-          ) : (
-            <TableContainer>
-              <Table size="small" aria-label={t('connections.templates.listLabel')}>
-                <TableHead>
-                  <TableRow>
-                    <TableCell>{t('connections.templates.columns.name')}</TableCell>
-                    <TableCell>{t('connections.templates.columns.language')}</TableCell>
-                    <TableCell>{t('connections.templates.columns.category')}</TableCell>
-                    <TableCell>{t('connections.templates.columns.status')}</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {templates.map((template) => (
-                    <TableRow key={template.id} sx={{ verticalAlign: 'top' }}>
-                      <TableCell sx={{ minWidth: 220 }}>
-                        <Typography variant="body2" sx={{ fontWeight: 500, mb: 1 }}>
-                          {template.name}
-                        </Typography>
-                        <TemplatePreview template={template} />
-                      </TableCell>
-                      <TableCell>{template.language}</TableCell>
-                      <TableCell>
-                        {t(`connections.templates.categories.${template.category}`, {
-                          defaultValue: template.category,
-                        })}
-                      </TableCell>
-                      <TableCell>
-                        <TemplateStatusChip status={template.status} />
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
-          )}
+            {sync.isPending ? t('connections.templates.syncing') : t('connections.templates.sync')}
+          </Button>
         </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('connections.templates.close')}</Button>
-      </DialogActions>
-    </>
+        {sync.isError && (
+          <Alert
+            severity="error"
+            action={
+              needsAccountId ? (
+                <Button color="inherit" size="small" onClick={onEditConnection}>
+                  {t('connections.templates.editConnection')}
+                </Button>
+              ) : undefined
+            }
+          >
+            {templateSyncErrorText(sync.error)}
+          </Alert>
+        )}
+
+        {list.isPending ? (
+          <LoadingBox />
+        ) : list.isError ? (
+          <Alert
+            severity="error"
+            action={
+              <Button color="inherit" size="small" onClick={() => void list.refetch()}>
+                {t('connections.retry')}
+              </Button>
+            }
+          >
+            {t('connections.templates.loadFailed')}
+          </Alert>
+        ) : templates.length === 0 ? (
+          <Box sx={{ py: 3, textAlign: 'center', color: 'text.secondary' }}>
+            {t('connections.templates.empty')}
+          </Box>
+        ) : (
+          <TableContainer>
+            <Table size="small" aria-label={t('connections.templates.listLabel')}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t('connections.templates.columns.name')}</TableCell>
+                  <TableCell>{t('connections.templates.columns.language')}</TableCell>
+                  <TableCell>{t('connections.templates.columns.category')}</TableCell>
+                  <TableCell>{t('connections.templates.columns.status')}</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {templates.map((template) => (
+                  <TableRow key={template.id} sx={{ verticalAlign: 'top' }}>
+                    <TableCell sx={{ minWidth: 220 }}>
+                      <Typography variant="body2" sx={{ fontWeight: 500, mb: 1 }}>
+                        {template.name}
+                      </Typography>
+                      <TemplatePreview template={template} />
+                    </TableCell>
+                    <TableCell>{template.language}</TableCell>
+                    <TableCell>
+                      {t(`connections.templates.categories.${template.category}`, {
+                        defaultValue: template.category,
+                      })}
+                    </TableCell>
+                    <TableCell>
+                      <TemplateStatusChip status={template.status} />
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        )}
+      </Stack>
+    </DialogView>
   );
 };
 
@@ -193,26 +176,13 @@ export const TemplatesDialog = ({
   sessionKey: number;
   onClose: () => void;
   onEditConnection: (connectionId: number) => void;
-}) => {
-  const theme = useTheme();
-  const isPhone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      fullWidth
-      fullScreen={isPhone}
-      maxWidth="md"
-      scroll="paper"
-    >
-      {connectionId !== null && (
-        <TemplatesBody
-          key={sessionKey}
-          connectionId={connectionId}
-          onClose={onClose}
-          onEditConnection={() => onEditConnection(connectionId)}
-        />
-      )}
-    </Dialog>
-  );
-};
+}) => (
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md">
+    {connectionId !== null && (
+      <TemplatesBody
+        connectionId={connectionId}
+        onEditConnection={() => onEditConnection(connectionId)}
+      />
+    )}
+  </DialogFrame>
+);

@@ -1,4 +1,4 @@
-import { Dialog, DialogContent, DialogTitle, TextField } from '@mui/material';
+import { TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
@@ -7,7 +7,6 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { contactListSchema, type ContactListInput, type ContactListView } from '@atendi/shared';
 import { toastError } from '../../api/toasts';
-import { FormDialogActions } from '../../components/form-dialog-actions';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
 import { fieldErrorKey, showFieldErrors } from './contact-list-forms';
@@ -16,6 +15,7 @@ import {
   createContactList,
   updateContactList,
 } from './contact-lists.api';
+import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 type ContactListFormValues = z.input<typeof contactListSchema>;
 
@@ -64,28 +64,22 @@ const ContactListForm = ({
   const name = watch('name');
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)}>
-      <DialogTitle>
-        {contactList ? t('contactLists.dialog.editTitle') : t('contactLists.dialog.addTitle')}
-      </DialogTitle>
-      <DialogContent dividers>
-        <TextField
-          {...registerMui(register, 'name')}
-          label={t('contactLists.dialog.name')}
-          autoComplete="off"
-          autoFocus
-          fullWidth
-          error={Boolean(nameError)}
-          helperText={nameError ? t(fieldErrorKey('name', nameError, name)) : undefined}
-        />
-      </DialogContent>
-      <FormDialogActions
-        onCancel={onClose}
-        cancelLabel={t('common.cancel')}
-        submitLabel={contactList ? t('common.save') : t('contactLists.dialog.add')}
-        isSubmitting={isSubmitting}
+    <DialogForm
+      title={contactList ? t('contactLists.dialog.editTitle') : t('contactLists.dialog.addTitle')}
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      submitLabel={contactList ? t('common.save') : t('contactLists.dialog.add')}
+    >
+      <TextField
+        {...registerMui(register, 'name')}
+        label={t('contactLists.dialog.name')}
+        autoComplete="off"
+        autoFocus
+        fullWidth
+        error={Boolean(nameError)}
+        helperText={nameError ? t(fieldErrorKey('name', nameError, name)) : undefined}
       />
-    </form>
+    </DialogForm>
   );
 };
 
@@ -101,7 +95,7 @@ export const ContactListDialog = ({
   sessionKey: number;
   onClose: () => void;
 }) => (
-  <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth>
-    <ContactListForm key={sessionKey} contactList={contactList} onClose={onClose} />
-  </Dialog>
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="xs">
+    <ContactListForm contactList={contactList} onClose={onClose} />
+  </DialogFrame>
 );

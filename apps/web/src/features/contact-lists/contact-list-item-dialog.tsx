@@ -1,4 +1,4 @@
-import { Dialog, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { Stack, TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
@@ -13,7 +13,6 @@ import {
 } from '@atendi/shared';
 import { ApiError } from '../../api/http-client';
 import { toastError } from '../../api/toasts';
-import { FormDialogActions } from '../../components/form-dialog-actions';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
 import { fieldErrorKey, showFieldErrors, type FormField } from './contact-list-forms';
@@ -22,6 +21,7 @@ import {
   createContactListItem,
   updateContactListItem,
 } from './contact-lists.api';
+import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 type ItemFormValues = z.input<typeof contactListItemSchema>;
 
@@ -101,46 +101,40 @@ const ContactListItemForm = ({
   const numberError = fieldError('number');
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)}>
-      <DialogTitle>
-        {item ? t('contactListItems.dialog.editTitle') : t('contactListItems.dialog.addTitle')}
-      </DialogTitle>
-      <DialogContent dividers>
-        <Stack spacing={2}>
-          <TextField
-            {...registerMui(register, 'name')}
-            label={t('contactListItems.dialog.name')}
-            autoComplete="off"
-            autoFocus
-            fullWidth
-            {...fieldError('name')}
-          />
-          <TextField
-            {...registerMui(register, 'number')}
-            label={t('contactListItems.dialog.number')}
-            autoComplete="off"
-            fullWidth
-            {...numberError}
-            helperText={numberError.helperText ?? t('contactListItems.dialog.numberHint')}
-            slotProps={{ htmlInput: { inputMode: 'tel' } }}
-          />
-          <TextField
-            {...registerMui(register, 'email')}
-            label={t('contactListItems.dialog.email')}
-            type="email"
-            autoComplete="off"
-            fullWidth
-            {...fieldError('email')}
-          />
-        </Stack>
-      </DialogContent>
-      <FormDialogActions
-        onCancel={onClose}
-        cancelLabel={t('common.cancel')}
-        submitLabel={item ? t('common.save') : t('contactListItems.dialog.add')}
-        isSubmitting={isSubmitting}
-      />
-    </form>
+    <DialogForm
+      title={item ? t('contactListItems.dialog.editTitle') : t('contactListItems.dialog.addTitle')}
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      submitLabel={item ? t('common.save') : t('contactListItems.dialog.add')}
+    >
+      <Stack spacing={2}>
+        <TextField
+          {...registerMui(register, 'name')}
+          label={t('contactListItems.dialog.name')}
+          autoComplete="off"
+          autoFocus
+          fullWidth
+          {...fieldError('name')}
+        />
+        <TextField
+          {...registerMui(register, 'number')}
+          label={t('contactListItems.dialog.number')}
+          autoComplete="off"
+          fullWidth
+          {...numberError}
+          helperText={numberError.helperText ?? t('contactListItems.dialog.numberHint')}
+          slotProps={{ htmlInput: { inputMode: 'tel' } }}
+        />
+        <TextField
+          {...registerMui(register, 'email')}
+          label={t('contactListItems.dialog.email')}
+          type="email"
+          autoComplete="off"
+          fullWidth
+          {...fieldError('email')}
+        />
+      </Stack>
+    </DialogForm>
   );
 };
 
@@ -158,12 +152,7 @@ export const ContactListItemDialog = ({
   sessionKey: number;
   onClose: () => void;
 }) => (
-  <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth>
-    <ContactListItemForm
-      key={sessionKey}
-      contactListId={contactListId}
-      item={item}
-      onClose={onClose}
-    />
-  </Dialog>
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="xs">
+    <ContactListItemForm contactListId={contactListId} item={item} onClose={onClose} />
+  </DialogFrame>
 );

@@ -1,10 +1,7 @@
-import { useEffect, useState, type ChangeEvent } from 'react';
+import { useState, type ChangeEvent } from 'react';
 import {
   Box,
   Button,
-  Dialog,
-  DialogContent,
-  DialogTitle,
   FormHelperText,
   IconButton,
   LinearProgress,
@@ -25,7 +22,7 @@ import { useTranslation } from 'react-i18next';
 import { FILE_LIST_MAX_OPTIONS, type FileListView } from '@atendi/shared';
 import { toastError } from '../../api/toasts';
 import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
 import {
   ACCEPTED_EXTENSIONS,
   baseName,
@@ -43,7 +40,7 @@ import {
   uploadOptionFile,
   type OptionUpload,
 } from './files.api';
-import { FormDialogActions } from '../../components/form-dialog-actions';
+import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 type Progress = { done: number; total: number };
 
@@ -197,11 +194,9 @@ const OptionRow = ({
 const FileListForm = ({
   fileList,
   onClose,
-  onBusyChange,
 }: {
   fileList: FileListView | null;
   onClose: () => void;
-  onBusyChange: (isBusy: boolean) => void;
 }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -220,7 +215,6 @@ const FileListForm = ({
     formState: { errors, isSubmitting },
   } = form;
   const { fields, append, remove } = useFieldArray({ control, name: 'options' });
-  useEffect(() => onBusyChange(isSubmitting), [isSubmitting, onBusyChange]);
 
   const publish = (record: FileListView) =>
     applyFileListEventToCache(queryClient, {
@@ -268,79 +262,72 @@ const FileListForm = ({
     onClose();
   };
 
-  const fieldError = (name: 'name' | 'message') => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
-  };
+  const fieldError = useFieldError(errors);
   const optionsError = errors.options?.message ?? errors.options?.root?.message;
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)}>
-      <DialogTitle>{saved ? t('files.dialog.editTitle') : t('files.dialog.addTitle')}</DialogTitle>
-      <DialogContent dividers>
-        <Stack spacing={2}>
-          <TextField
-            {...registerMui(register, 'name')}
-            label={t('files.dialog.name')}
-            autoComplete="off"
-            autoFocus
-            fullWidth
-            disabled={isSubmitting}
-            {...fieldError('name')}
+    <DialogForm
+      title={saved ? t('files.dialog.editTitle') : t('files.dialog.addTitle')}
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      submitLabel={saved ? t('common.save') : t('files.dialog.add')}
+    >
+      <Stack spacing={2}>
+        <TextField
+          {...registerMui(register, 'name')}
+          label={t('files.dialog.name')}
+          autoComplete="off"
+          autoFocus
+          fullWidth
+          disabled={isSubmitting}
+          {...fieldError('name')}
+        />
+        <TextField
+          {...registerMui(register, 'message')}
+          label={t('files.dialog.message')}
+          multiline
+          minRows={3}
+          fullWidth
+          disabled={isSubmitting}
+          {...fieldError('message')}
+        />
+        <Typography variant="subtitle2">{t('files.dialog.files')}</Typography>
+        {fields.map((field, index) => (
+          <OptionRow
+            key={field.id}
+            form={form}
+            index={index}
+            isBusy={isSubmitting}
+            onRemove={() => remove(index)}
           />
-          <TextField
-            {...registerMui(register, 'message')}
-            label={t('files.dialog.message')}
-            multiline
-            minRows={3}
-            fullWidth
-            disabled={isSubmitting}
-            {...fieldError('message')}
-          />
-          <Typography variant="subtitle2">{t('files.dialog.files')}</Typography>
-          {fields.map((field, index) => (
-            <OptionRow
-              key={field.id}
-              form={form}
-              index={index}
-              isBusy={isSubmitting}
-              onRemove={() => remove(index)}
+        ))}
+        {optionsError && <FormHelperText error>{t(optionsError)}</FormHelperText>}
+        <Box>
+          <Button
+            startIcon={<AddIcon />}
+            onClick={() => append(emptyOption())}
+            disabled={isSubmitting || fields.length >= FILE_LIST_MAX_OPTIONS}
+          >
+            {t('files.dialog.addOption')}
+          </Button>
+        </Box>
+        {progress && (
+          <Box role="status">
+            <Typography variant="body2">
+              {t('files.dialog.uploading', {
+                current: progress.done + 1,
+                total: progress.total,
+              })}
+            </Typography>
+            <LinearProgress
+              variant="determinate"
+              value={(progress.done / progress.total) * 100}
+              aria-label={t('files.dialog.uploadProgress')}
             />
-          ))}
-          {optionsError && <FormHelperText error>{t(optionsError)}</FormHelperText>}
-          <Box>
-            <Button
-              startIcon={<AddIcon />}
-              onClick={() => append(emptyOption())}
-              disabled={isSubmitting || fields.length >= FILE_LIST_MAX_OPTIONS}
-            >
-              {t('files.dialog.addOption')}
-            </Button>
           </Box>
-          {progress && (
-            <Box role="status">
-              <Typography variant="body2">
-                {t('files.dialog.uploading', {
-                  current: progress.done + 1,
-                  total: progress.total,
-                })}
-              </Typography>
-              <LinearProgress
-                variant="determinate"
-                value={(progress.done / progress.total) * 100}
-                aria-label={t('files.dialog.uploadProgress')}
-              />
-            </Box>
-          )}
-        </Stack>
-      </DialogContent>
-      <FormDialogActions
-        onCancel={onClose}
-        cancelLabel={t('common.cancel')}
-        submitLabel={saved ? t('common.save') : t('files.dialog.add')}
-        isSubmitting={isSubmitting}
-      />
-    </form>
+        )}
+      </Stack>
+    </DialogForm>
   );
 };
 
@@ -356,22 +343,8 @@ export const FileListDialog = ({
   fileList: FileListView | null;
   sessionKey: number;
   onClose: () => void;
-}) => {
-  const [isBusy, setIsBusy] = useState(false);
-  return (
-    <Dialog
-      open={open}
-      onClose={isBusy ? undefined : onClose}
-      maxWidth="md"
-      fullWidth
-      scroll="paper"
-    >
-      <FileListForm
-        key={sessionKey}
-        fileList={fileList}
-        onClose={onClose}
-        onBusyChange={setIsBusy}
-      />
-    </Dialog>
-  );
-};
+}) => (
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md">
+    <FileListForm fileList={fileList} onClose={onClose} />
+  </DialogFrame>
+);

@@ -2,12 +2,12 @@ import type { ReactNode } from 'react';
 import { Box, Button, Chip, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm, type FieldErrors, type RefCallBack } from 'react-hook-form';
+import { Controller, useForm, type RefCallBack } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { messageMediaExtensions } from '@atendi/shared';
 import { useConnections } from '../../api/queries/connections';
 import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
 import { prettyJson } from './curl-examples';
 import {
   mediaSendFormSchema,
@@ -16,18 +16,6 @@ import {
   type TextSendFormValues,
 } from './send-forms.schema';
 import { useExternalSend, type SendResult } from './use-external-send';
-
-// The field's message (an i18n key) under it.
-const useFieldError = (errors: FieldErrors) => {
-  const { t } = useTranslation();
-  return (name: string) => {
-    const message = errors[name]?.message;
-    return {
-      error: Boolean(message),
-      helperText: typeof message === 'string' ? t(message) : undefined,
-    };
-  };
-};
 
 const ResultBox = ({ result, testId }: { result: SendResult | null; testId: string }) => {
   const { t } = useTranslation();
@@ -211,7 +199,7 @@ const TokenAndNumber = ({
 }: {
   token: ReactNode;
   number: Registration;
-  fieldError: ReturnType<typeof useFieldError>;
+  fieldError: (name: 'number') => { error: boolean; helperText: string | undefined };
 }) => {
   const { t } = useTranslation();
   return (

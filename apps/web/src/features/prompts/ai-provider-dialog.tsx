@@ -1,17 +1,5 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Box,
-  Button,
-  Chip,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Stack,
-  TextField,
-} from '@mui/material';
+import { Alert, Box, Button, Chip, CircularProgress, Stack, TextField } from '@mui/material';
 import KeyIcon from '@mui/icons-material/Key';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -21,11 +9,10 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { aiProviderSchema, type AiProviderInput, type AiProviderView } from '@atendi/shared';
 import { errorText, toastError } from '../../api/toasts';
-import { FormButtons } from '../../components/form-dialog-actions';
-import { LoadingBox } from '../../components/loading-box';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
 import { promptsKeys, saveAiProvider, testAiProvider, useAiProvider } from './prompts.api';
+import { DialogForm, DialogFrame, DialogLoading } from '../../components/dialog-frame';
 
 type ProviderFormValues = { baseUrl: string; apiKey: string; removeKey: boolean };
 
@@ -91,114 +78,108 @@ const ProviderForm = ({ provider, onClose }: { provider: AiProviderView; onClose
   const baseUrlError = errors.baseUrl;
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)}>
-      <DialogTitle>{t('prompts.provider.title')}</DialogTitle>
-      <DialogContent dividers>
-        <Stack spacing={2.5}>
-          <Alert severity={provider.platformDefault ? 'info' : 'warning'}>
-            {provider.platformDefault
-              ? t('prompts.provider.platformDefault')
-              : t('prompts.provider.noPlatformDefault')}
-          </Alert>
+    <DialogForm
+      title={t('prompts.provider.title')}
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      submitLabel={t('common.save')}
+    >
+      <Stack spacing={2.5}>
+        <Alert severity={provider.platformDefault ? 'info' : 'warning'}>
+          {provider.platformDefault
+            ? t('prompts.provider.platformDefault')
+            : t('prompts.provider.noPlatformDefault')}
+        </Alert>
+        <TextField
+          {...registerMui(register, 'baseUrl')}
+          type="url"
+          label={t('prompts.provider.baseUrl')}
+          placeholder="https://api.openai.com/v1"
+          autoComplete="off"
+          fullWidth
+          disabled={isSubmitting}
+          error={Boolean(baseUrlError)}
+          helperText={
+            baseUrlError ? t('prompts.validation.baseUrl') : t('prompts.provider.baseUrlHint')
+          }
+        />
+        <Box>
           <TextField
-            {...registerMui(register, 'baseUrl')}
-            type="url"
-            label={t('prompts.provider.baseUrl')}
-            placeholder="https://api.openai.com/v1"
-            autoComplete="off"
+            {...registerMui(register, 'apiKey')}
+            type="password"
+            label={t('prompts.provider.apiKey')}
+            autoComplete="new-password"
             fullWidth
             disabled={isSubmitting}
-            error={Boolean(baseUrlError)}
             helperText={
-              baseUrlError ? t('prompts.validation.baseUrl') : t('prompts.provider.baseUrlHint')
+              removeKey
+                ? t('prompts.provider.keyWillBeRemoved')
+                : provider.keySet
+                  ? t('prompts.provider.keyKept')
+                  : t('prompts.provider.keyHint')
             }
           />
-          <Box>
-            <TextField
-              {...registerMui(register, 'apiKey')}
-              type="password"
-              label={t('prompts.provider.apiKey')}
-              autoComplete="new-password"
-              fullWidth
-              disabled={isSubmitting}
-              helperText={
-                removeKey
-                  ? t('prompts.provider.keyWillBeRemoved')
-                  : provider.keySet
-                    ? t('prompts.provider.keyKept')
-                    : t('prompts.provider.keyHint')
-              }
-            />
-            <Stack
-              direction="row"
-              spacing={1}
-              sx={{
-                alignItems: 'center',
-                mt: 1,
-              }}
-            >
-              {isKeySet ? (
-                <Chip
-                  size="small"
-                  color="success"
-                  icon={<KeyIcon />}
-                  label={t('prompts.provider.keySet')}
-                />
-              ) : (
-                <Chip size="small" label={t('prompts.provider.noKey')} />
-              )}
-              {provider.keySet && (
-                <Button
-                  size="small"
-                  color={removeKey ? 'inherit' : 'error'}
-                  disabled={isSubmitting}
-                  onClick={() => setValue('removeKey', !removeKey, { shouldDirty: true })}
-                >
-                  {removeKey ? t('prompts.provider.keepKey') : t('prompts.provider.removeKey')}
-                </Button>
-              )}
-            </Stack>
-          </Box>
-          <Box>
-            <Stack
-              direction="row"
-              spacing={1}
-              sx={{
-                alignItems: 'center',
-              }}
-            >
-              <Button
-                variant="outlined"
-                onClick={() => {
-                  const parsed = aiProviderSchema.safeParse(toProviderBody(getValues()));
-                  if (parsed.success) test.mutate(parsed.data);
-                  else void trigger('baseUrl').then(() => setTestResult(null));
-                }}
-                disabled={test.isPending}
-                startIcon={test.isPending ? <CircularProgress size={16} /> : undefined}
-              >
-                {t('prompts.provider.test')}
-              </Button>
-            </Stack>
-            {testResult && (
-              <Alert severity={testResult.ok ? 'success' : 'error'} role="status" sx={{ mt: 1 }}>
-                {testResult.ok
-                  ? t('prompts.provider.testOk', { count: testResult.count })
-                  : testResult.text}
-              </Alert>
+          <Stack
+            direction="row"
+            spacing={1}
+            sx={{
+              alignItems: 'center',
+              mt: 1,
+            }}
+          >
+            {isKeySet ? (
+              <Chip
+                size="small"
+                color="success"
+                icon={<KeyIcon />}
+                label={t('prompts.provider.keySet')}
+              />
+            ) : (
+              <Chip size="small" label={t('prompts.provider.noKey')} />
             )}
-          </Box>
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <FormButtons
-          onCancel={onClose}
-          cancelLabel={t('common.cancel')}
-          submitLabel={t('common.save')}
-          isSubmitting={isSubmitting}
-        />
-      </DialogActions>
-    </form>
+            {provider.keySet && (
+              <Button
+                size="small"
+                color={removeKey ? 'inherit' : 'error'}
+                disabled={isSubmitting}
+                onClick={() => setValue('removeKey', !removeKey, { shouldDirty: true })}
+              >
+                {removeKey ? t('prompts.provider.keepKey') : t('prompts.provider.removeKey')}
+              </Button>
+            )}
+          </Stack>
+        </Box>
+        <Box>
+          <Stack
+            direction="row"
+            spacing={1}
+            sx={{
+              alignItems: 'center',
+            }}
+          >
+            <Button
+              variant="outlined"
+              onClick={() => {
+                const parsed = aiProviderSchema.safeParse(toProviderBody(getValues()));
+                if (parsed.success) test.mutate(parsed.data);
+                else void trigger('baseUrl').then(() => setTestResult(null));
+              }}
+              disabled={test.isPending}
+              startIcon={test.isPending ? <CircularProgress size={16} /> : undefined}
+            >
+              {t('prompts.provider.test')}
+            </Button>
+          </Stack>
+          {testResult && (
+            <Alert severity={testResult.ok ? 'success' : 'error'} role="status" sx={{ mt: 1 }}>
+              {testResult.ok
+                ? t('prompts.provider.testOk', { count: testResult.count })
+                : testResult.text}
+            </Alert>
+          )}
+        </Box>
+      </Stack>
+    </DialogForm>
   );
 };
 
@@ -215,24 +196,16 @@ export const AiProviderDialog = ({
   const { t } = useTranslation();
   const provider = useAiProvider(open);
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth scroll="paper">
+    <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey}>
       {provider.data ? (
-        <ProviderForm key={sessionKey} provider={provider.data} onClose={onClose} />
+        <ProviderForm provider={provider.data} onClose={onClose} />
       ) : (
-        <>
-          <DialogTitle>{t('prompts.provider.title')}</DialogTitle>
-          <DialogContent dividers>
-            {provider.isError ? (
-              <Alert severity="error">{errorText(provider.error)}</Alert>
-            ) : (
-              <LoadingBox />
-            )}
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={onClose}>{t('common.cancel')}</Button>
-          </DialogActions>
-        </>
+        <DialogLoading
+          title={t('prompts.provider.title')}
+          isError={provider.isError}
+          errorText={errorText(provider.error)}
+        />
       )}
-    </Dialog>
+    </DialogFrame>
   );
 };

@@ -1,9 +1,6 @@
 import {
   Autocomplete,
   Box,
-  Dialog,
-  DialogContent,
-  DialogTitle,
   FormControl,
   FormHelperText,
   FormLabel,
@@ -12,8 +9,6 @@ import {
   Stack,
   TextField,
   Typography,
-  useMediaQuery,
-  useTheme,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm, type FieldError } from 'react-hook-form';
@@ -22,7 +17,6 @@ import { useTranslation } from 'react-i18next';
 import { PROMPT_MODELS, type PromptInput, type PromptView } from '@atendi/shared';
 import { useQueues } from '../../api/queries/queues';
 import { toastError } from '../../api/toasts';
-import { FormDialogActions } from '../../components/form-dialog-actions';
 import { cssColor } from '../../lib/colors';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
@@ -36,6 +30,7 @@ import {
 } from './prompt-form.schema';
 import { applyPromptEventToCache } from '../../api/queries/prompts';
 import { createPrompt, updatePrompt, useProviderModels } from './prompts.api';
+import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 type ModelOption = { name: string; group: 'suggested' | 'provider' };
 
@@ -103,196 +98,189 @@ const PromptForm = ({ prompt, onClose }: { prompt: PromptView | null; onClose: (
   });
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)}>
-      <DialogTitle>
-        {prompt ? t('prompts.dialog.editTitle') : t('prompts.dialog.addTitle')}
-      </DialogTitle>
-      <DialogContent dividers>
-        <Stack spacing={2.5}>
-          <TextField
-            {...registerMui(register, 'name')}
-            label={t('prompts.form.name')}
-            autoComplete="off"
-            autoFocus
-            fullWidth
-            disabled={isSubmitting}
-            {...errorOf('name', errors.name)}
-          />
-          <TextField
-            {...registerMui(register, 'prompt')}
-            label={t('prompts.form.prompt')}
-            multiline
-            minRows={6}
-            maxRows={16}
-            fullWidth
-            disabled={isSubmitting}
-            {...errorOf('prompt', errors.prompt, t('prompts.form.promptHint'))}
-          />
-          <Stack
-            direction={{ xs: 'column', sm: 'row' }}
-            spacing={2}
-            sx={{
-              alignItems: 'flex-start',
-            }}
-          >
-            <Controller
-              name="model"
-              control={control}
-              render={({ field }) => (
-                <Autocomplete
-                  freeSolo
-                  fullWidth
-                  disabled={isSubmitting}
-                  options={options}
-                  groupBy={
-                    hasProviderModels
-                      ? (option) => t(`prompts.form.modelGroups.${option.group}`)
-                      : undefined
-                  }
-                  getOptionLabel={(option) => (typeof option === 'string' ? option : option.name)}
-                  value={field.value}
-                  inputValue={field.value}
-                  onInputChange={(_event, value) => field.onChange(value)}
-                  onChange={(_event, option) =>
-                    field.onChange(typeof option === 'string' ? option : (option?.name ?? ''))
-                  }
-                  isOptionEqualToValue={(option, value) =>
-                    option.name === (typeof value === 'string' ? value : value.name)
-                  }
-                  onBlur={field.onBlur}
-                  renderInput={(params) => (
-                    <TextField
-                      {...params}
-                      inputRef={field.ref}
-                      label={t('prompts.form.model')}
-                      {...errorOf('model', errors.model, t('prompts.form.modelHint'))}
-                    />
-                  )}
-                />
-              )}
-            />
-            <Controller
-              name="queueId"
-              control={control}
-              render={({ field: { ref, ...field } }) => (
-                <TextField
-                  {...field}
-                  inputRef={ref}
-                  select
-                  label={t('prompts.form.queue')}
-                  fullWidth
-                  disabled={isSubmitting}
-                  slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-                  {...errorOf('queueId', errors.queueId, t('prompts.form.queueHint'))}
-                >
-                  <MenuItem value="">{t('prompts.form.noQueue')}</MenuItem>
-                  {(queues.data ?? []).map((queue) => (
-                    <MenuItem key={queue.id} value={String(queue.id)}>
-                      <QueueDot color={queue.color} />
-                      {queue.name}
-                    </MenuItem>
-                  ))}
-                  {/* The saved queue stays choosable while the list loads. */}
-                  {prompt?.queue &&
-                    !queues.data?.some((queue) => queue.id === prompt.queue?.id) && (
-                      <MenuItem value={String(prompt.queue.id)}>
-                        <QueueDot color={prompt.queue.color} />
-                        {prompt.queue.name}
-                      </MenuItem>
-                    )}
-                </TextField>
-              )}
-            />
-          </Stack>
-          <TextField
-            {...registerMui(register, 'handoffMessage')}
-            label={t('prompts.form.handoffMessage')}
-            multiline
-            minRows={2}
-            maxRows={6}
-            fullWidth
-            disabled={isSubmitting}
-            {...errorOf(
-              'handoffMessage',
-              errors.handoffMessage,
-              t('prompts.form.handoffMessageHint'),
-            )}
-          />
-          <Stack
-            direction={{ xs: 'column', sm: 'row' }}
-            spacing={2}
-            sx={{
-              alignItems: 'flex-start',
-            }}
-          >
-            <TextField
-              {...registerMui(register, 'maxTokens')}
-              label={t('prompts.form.maxTokens')}
-              fullWidth
-              disabled={isSubmitting}
-              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-              {...errorOf('maxTokens', errors.maxTokens, t('prompts.form.maxTokensHint'))}
-            />
-            <TextField
-              {...registerMui(register, 'maxMessages')}
-              label={t('prompts.form.maxMessages')}
-              fullWidth
-              disabled={isSubmitting}
-              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-              {...errorOf('maxMessages', errors.maxMessages, t('prompts.form.maxMessagesHint'))}
-            />
-          </Stack>
+    <DialogForm
+      title={prompt ? t('prompts.dialog.editTitle') : t('prompts.dialog.addTitle')}
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      submitLabel={prompt ? t('common.save') : t('prompts.dialog.add')}
+    >
+      <Stack spacing={2.5}>
+        <TextField
+          {...registerMui(register, 'name')}
+          label={t('prompts.form.name')}
+          autoComplete="off"
+          autoFocus
+          fullWidth
+          disabled={isSubmitting}
+          {...errorOf('name', errors.name)}
+        />
+        <TextField
+          {...registerMui(register, 'prompt')}
+          label={t('prompts.form.prompt')}
+          multiline
+          minRows={6}
+          maxRows={16}
+          fullWidth
+          disabled={isSubmitting}
+          {...errorOf('prompt', errors.prompt, t('prompts.form.promptHint'))}
+        />
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={2}
+          sx={{
+            alignItems: 'flex-start',
+          }}
+        >
           <Controller
-            name="temperature"
+            name="model"
             control={control}
             render={({ field }) => (
-              <FormControl fullWidth error={Boolean(errors.temperature)}>
-                <Stack
-                  direction="row"
-                  sx={{
-                    justifyContent: 'space-between',
-                  }}
-                >
-                  <FormLabel id="prompt-temperature">{t('prompts.form.temperature')}</FormLabel>
-                  <Typography
-                    variant="body2"
-                    sx={{
-                      color: 'text.secondary',
-                    }}
-                  >
-                    {field.value.toFixed(1)}
-                  </Typography>
-                </Stack>
-                <Slider
-                  value={field.value}
-                  onChange={(_event, value) => field.onChange(value)}
-                  onBlur={field.onBlur}
-                  min={0}
-                  max={1}
-                  step={0.1}
-                  marks
-                  valueLabelDisplay="auto"
-                  disabled={isSubmitting}
-                  aria-labelledby="prompt-temperature"
-                  sx={{ mx: 1, width: 'auto' }}
-                />
-                <FormHelperText>
-                  {errors.temperature
-                    ? t(fieldErrorKey('temperature', errors.temperature, values))
-                    : t('prompts.form.temperatureHint')}
-                </FormHelperText>
-              </FormControl>
+              <Autocomplete
+                freeSolo
+                fullWidth
+                disabled={isSubmitting}
+                options={options}
+                groupBy={
+                  hasProviderModels
+                    ? (option) => t(`prompts.form.modelGroups.${option.group}`)
+                    : undefined
+                }
+                getOptionLabel={(option) => (typeof option === 'string' ? option : option.name)}
+                value={field.value}
+                inputValue={field.value}
+                onInputChange={(_event, value) => field.onChange(value)}
+                onChange={(_event, option) =>
+                  field.onChange(typeof option === 'string' ? option : (option?.name ?? ''))
+                }
+                isOptionEqualToValue={(option, value) =>
+                  option.name === (typeof value === 'string' ? value : value.name)
+                }
+                onBlur={field.onBlur}
+                renderInput={(params) => (
+                  <TextField
+                    {...params}
+                    inputRef={field.ref}
+                    label={t('prompts.form.model')}
+                    {...errorOf('model', errors.model, t('prompts.form.modelHint'))}
+                  />
+                )}
+              />
+            )}
+          />
+          <Controller
+            name="queueId"
+            control={control}
+            render={({ field: { ref, ...field } }) => (
+              <TextField
+                {...field}
+                inputRef={ref}
+                select
+                label={t('prompts.form.queue')}
+                fullWidth
+                disabled={isSubmitting}
+                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+                {...errorOf('queueId', errors.queueId, t('prompts.form.queueHint'))}
+              >
+                <MenuItem value="">{t('prompts.form.noQueue')}</MenuItem>
+                {(queues.data ?? []).map((queue) => (
+                  <MenuItem key={queue.id} value={String(queue.id)}>
+                    <QueueDot color={queue.color} />
+                    {queue.name}
+                  </MenuItem>
+                ))}
+                {/* The saved queue stays choosable while the list loads. */}
+                {prompt?.queue && !queues.data?.some((queue) => queue.id === prompt.queue?.id) && (
+                  <MenuItem value={String(prompt.queue.id)}>
+                    <QueueDot color={prompt.queue.color} />
+                    {prompt.queue.name}
+                  </MenuItem>
+                )}
+              </TextField>
             )}
           />
         </Stack>
-      </DialogContent>
-      <FormDialogActions
-        onCancel={onClose}
-        cancelLabel={t('common.cancel')}
-        submitLabel={prompt ? t('common.save') : t('prompts.dialog.add')}
-        isSubmitting={isSubmitting}
-      />
-    </form>
+        <TextField
+          {...registerMui(register, 'handoffMessage')}
+          label={t('prompts.form.handoffMessage')}
+          multiline
+          minRows={2}
+          maxRows={6}
+          fullWidth
+          disabled={isSubmitting}
+          {...errorOf(
+            'handoffMessage',
+            errors.handoffMessage,
+            t('prompts.form.handoffMessageHint'),
+          )}
+        />
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={2}
+          sx={{
+            alignItems: 'flex-start',
+          }}
+        >
+          <TextField
+            {...registerMui(register, 'maxTokens')}
+            label={t('prompts.form.maxTokens')}
+            fullWidth
+            disabled={isSubmitting}
+            slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+            {...errorOf('maxTokens', errors.maxTokens, t('prompts.form.maxTokensHint'))}
+          />
+          <TextField
+            {...registerMui(register, 'maxMessages')}
+            label={t('prompts.form.maxMessages')}
+            fullWidth
+            disabled={isSubmitting}
+            slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+            {...errorOf('maxMessages', errors.maxMessages, t('prompts.form.maxMessagesHint'))}
+          />
+        </Stack>
+        <Controller
+          name="temperature"
+          control={control}
+          render={({ field }) => (
+            <FormControl fullWidth error={Boolean(errors.temperature)}>
+              <Stack
+                direction="row"
+                sx={{
+                  justifyContent: 'space-between',
+                }}
+              >
+                <FormLabel id="prompt-temperature">{t('prompts.form.temperature')}</FormLabel>
+                <Typography
+                  variant="body2"
+                  sx={{
+                    color: 'text.secondary',
+                  }}
+                >
+                  {field.value.toFixed(1)}
+                </Typography>
+              </Stack>
+              <Slider
+                value={field.value}
+                onChange={(_event, value) => field.onChange(value)}
+                onBlur={field.onBlur}
+                min={0}
+                max={1}
+                step={0.1}
+                marks
+                valueLabelDisplay="auto"
+                disabled={isSubmitting}
+                aria-labelledby="prompt-temperature"
+                sx={{ mx: 1, width: 'auto' }}
+              />
+              <FormHelperText>
+                {errors.temperature
+                  ? t(fieldErrorKey('temperature', errors.temperature, values))
+                  : t('prompts.form.temperatureHint')}
+              </FormHelperText>
+            </FormControl>
+          )}
+        />
+      </Stack>
+    </DialogForm>
   );
 };
 
@@ -307,19 +295,8 @@ export const PromptDialog = ({
   prompt: PromptView | null;
   sessionKey: number;
   onClose: () => void;
-}) => {
-  const theme = useTheme();
-  const isPhone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      maxWidth="md"
-      fullWidth
-      fullScreen={isPhone}
-      scroll="paper"
-    >
-      <PromptForm key={sessionKey} prompt={prompt} onClose={onClose} />
-    </Dialog>
-  );
-};
+}) => (
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md">
+    <PromptForm prompt={prompt} onClose={onClose} />
+  </DialogFrame>
+);

@@ -5,10 +5,6 @@ import {
   Button,
   Chip,
   CircularProgress,
-  Dialog,
-  DialogContent,
-  DialogTitle,
-  IconButton,
   Paper,
   Stack,
   Table,
@@ -17,13 +13,9 @@ import {
   TableHead,
   TableRow,
   TextField,
-  Tooltip,
   Typography,
-  useMediaQuery,
-  useTheme,
   type ChipProps,
 } from '@mui/material';
-import CloseIcon from '@mui/icons-material/Close';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import SendIcon from '@mui/icons-material/Send';
 import { useMutation } from '@tanstack/react-query';
@@ -41,6 +33,7 @@ import {
 } from '@atendi/shared';
 import { errorText } from '../../api/toasts';
 import { sandboxChat } from './prompts.api';
+import { DialogFrame, DialogView } from '../../components/dialog-frame';
 
 // A customer's turn is typed here: far less than a turn may hold (SANDBOX_TURN_MAX).
 const DRAFT_MAX_LENGTH = 4000;
@@ -498,23 +491,19 @@ export const SandboxDialog = ({
   onClose: () => void;
 }) => {
   const { t } = useTranslation();
-  const theme = useTheme();
-  const isPhone = useMediaQuery(theme.breakpoints.down('md'), { noSsr: true });
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="lg" fullWidth fullScreen={isPhone}>
-      <DialogTitle sx={{ display: 'flex', alignItems: 'center', gap: 1, pr: 1 }}>
-        <Box component="span" sx={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
-          {t('prompts.sandbox.title', { name: prompt?.name ?? '' })}
-        </Box>
-        <Tooltip title={t('prompts.sandbox.close')}>
-          <IconButton aria-label={t('prompts.sandbox.close')} onClick={onClose}>
-            <CloseIcon />
-          </IconButton>
-        </Tooltip>
-      </DialogTitle>
-      <DialogContent dividers sx={{ display: 'flex' }}>
-        {prompt && <SandboxChat key={sessionKey} prompt={prompt} />}
-      </DialogContent>
-    </Dialog>
+    // A conversation: as tall as the window allows from the first message on.
+    <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="lg" stableHeight>
+      <DialogView
+        title={
+          <Box component="span" sx={{ overflowWrap: 'anywhere' }}>
+            {t('prompts.sandbox.title', { name: prompt?.name ?? '' })}
+          </Box>
+        }
+        contentSx={{ display: 'flex' }}
+      >
+        {prompt && <SandboxChat prompt={prompt} />}
+      </DialogView>
+    </DialogFrame>
   );
 };

@@ -5,10 +5,6 @@ import {
   Button,
   Chip,
   CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   FormControlLabel,
   Stack,
   Switch,
@@ -19,8 +15,6 @@ import {
   TableHead,
   TableRow,
   Typography,
-  useMediaQuery,
-  useTheme,
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { IntegrationDelivery } from '@atendi/shared';
@@ -29,6 +23,7 @@ import { LoadingBox } from '../../components/loading-box';
 import { formatDateTime } from '../../lib/dates';
 import { uniqueRows } from '../../lib/paged-cache';
 import { useIntegrationDeliveries } from './queue-integrations.api';
+import { DialogFrame, DialogView } from '../../components/dialog-frame';
 
 export type DeliveriesTarget = { id: number; name: string };
 
@@ -108,11 +103,9 @@ const DeliveryRow = ({ delivery }: { delivery: IntegrationDelivery }) => {
 const DeliveriesBody = ({
   integration,
   failedOnly,
-  onClose,
 }: {
   integration: DeliveriesTarget;
   failedOnly: boolean;
-  onClose: () => void;
 }) => {
   const { t } = useTranslation();
   const [failed, setFailed] = useState(failedOnly);
@@ -212,42 +205,34 @@ const DeliveriesBody = ({
   };
 
   return (
-    <>
-      <DialogTitle>
-        {t('queueIntegrations.deliveries.title', { name: integration.name })}
-      </DialogTitle>
-      <DialogContent dividers>
-        <Stack spacing={2}>
-          <Stack
-            direction={{ xs: 'column', sm: 'row' }}
-            spacing={1}
+    <DialogView title={t('queueIntegrations.deliveries.title', { name: integration.name })}>
+      <Stack spacing={2}>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={1}
+          sx={{
+            alignItems: { xs: 'flex-start', sm: 'center' },
+          }}
+        >
+          <Typography
+            variant="body2"
             sx={{
-              alignItems: { xs: 'flex-start', sm: 'center' },
+              color: 'text.secondary',
+              flexGrow: 1,
             }}
           >
-            <Typography
-              variant="body2"
-              sx={{
-                color: 'text.secondary',
-                flexGrow: 1,
-              }}
-            >
-              {t('queueIntegrations.deliveries.intro')}
-            </Typography>
-            <FormControlLabel
-              control={
-                <Switch checked={failed} onChange={(event) => setFailed(event.target.checked)} />
-              }
-              label={t('queueIntegrations.deliveries.failedOnly')}
-            />
-          </Stack>
-          {body()}
+            {t('queueIntegrations.deliveries.intro')}
+          </Typography>
+          <FormControlLabel
+            control={
+              <Switch checked={failed} onChange={(event) => setFailed(event.target.checked)} />
+            }
+            label={t('queueIntegrations.deliveries.failedOnly')}
+          />
         </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('queueIntegrations.deliveries.close')}</Button>
-      </DialogActions>
-    </>
+        {body()}
+      </Stack>
+    </DialogView>
   );
 };
 
@@ -265,26 +250,8 @@ export const DeliveriesDialog = ({
   failedOnly: boolean;
   sessionKey: number;
   onClose: () => void;
-}) => {
-  const theme = useTheme();
-  const isPhone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      fullWidth
-      fullScreen={isPhone}
-      maxWidth="lg"
-      scroll="paper"
-    >
-      {integration && (
-        <DeliveriesBody
-          key={sessionKey}
-          integration={integration}
-          failedOnly={failedOnly}
-          onClose={onClose}
-        />
-      )}
-    </Dialog>
-  );
-};
+}) => (
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="lg">
+    {integration && <DeliveriesBody integration={integration} failedOnly={failedOnly} />}
+  </DialogFrame>
+);

@@ -2,17 +2,12 @@ import type { ChangeEvent } from 'react';
 import {
   Alert,
   Button,
-  Dialog,
-  DialogContent,
-  DialogTitle,
   IconButton,
   InputAdornment,
   MenuItem,
   Stack,
   TextField,
   Tooltip,
-  useMediaQuery,
-  useTheme,
 } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
@@ -27,7 +22,6 @@ import {
   type IntegrationView,
 } from '@atendi/shared';
 import { ERROR_TOAST_MS, toastError } from '../../api/toasts';
-import { FormDialogActions } from '../../components/form-dialog-actions';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
 import { DialogflowSessionTest } from './dialogflow-session-test';
@@ -46,6 +40,7 @@ import {
   createIntegration,
   updateIntegration,
 } from './queue-integrations.api';
+import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 // jsdom and older browsers lack Blob.text(); FileReader reads everywhere.
 const readText = (file: File) =>
@@ -197,191 +192,187 @@ const IntegrationForm = ({
   };
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)}>
-      <DialogTitle>
-        {integration
+    <DialogForm
+      title={
+        integration
           ? t('queueIntegrations.dialog.editTitle')
-          : t('queueIntegrations.dialog.addTitle')}
-      </DialogTitle>
-      <DialogContent dividers>
-        <Stack spacing={2.5}>
-          <Stack
-            direction={{ xs: 'column', sm: 'row' }}
-            spacing={2}
-            sx={{
-              alignItems: 'flex-start',
-            }}
-          >
-            <Controller
-              name="type"
-              control={control}
-              render={({ field: { ref, ...field } }) => (
-                <TextField
-                  {...field}
-                  inputRef={ref}
-                  select
-                  label={t('queueIntegrations.form.type')}
-                  fullWidth
-                  disabled={isSubmitting}
-                  sx={{ maxWidth: { sm: 240 } }}
-                  slotProps={{
-                    select: {
-                      renderValue: (value) => t(`queueIntegrations.types.${String(value)}`),
-                    },
-                  }}
-                  {...errorOf(errors.type)}
-                >
-                  {integrationTypes.map((value) => (
-                    <MenuItem key={value} value={value} sx={{ gap: 1.5 }}>
-                      <IntegrationLogo type={value} size={24} decorative />
-                      {t(`queueIntegrations.types.${value}`)}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              )}
-            />
-            <TextField
-              {...registerMui(register, 'name')}
-              label={t('queueIntegrations.form.name')}
-              autoComplete="off"
-              autoFocus
-              fullWidth
-              disabled={isSubmitting}
-              {...errorOf(errors.name)}
-            />
-          </Stack>
-
-          {/* One stored address, named for what it is in each type. */}
-          {fieldsOfType[type].includes('urlN8N') &&
-            textField('urlN8N', {
-              label: t(`queueIntegrations.form.url.${type}`),
-              hint: t(`queueIntegrations.form.urlHint.${type}`),
-              placeholder: type === 'typebot' ? 'https://typebot.io' : 'https://',
-            })}
-          {type === 'typebot' && (
-            <>
-              {textField('typebotSlug', { hint: t('queueIntegrations.form.typebotSlugHint') })}
-              <Stack
-                direction={{ xs: 'column', sm: 'row' }}
-                spacing={2}
-                sx={{
-                  alignItems: 'flex-start',
-                }}
-              >
-                {textField('typebotExpires', {
-                  numeric: true,
-                  hint: t('queueIntegrations.form.typebotExpiresHint'),
-                })}
-                {textField('typebotDelayMessage', {
-                  numeric: true,
-                  hint: t('queueIntegrations.form.typebotDelayMessageHint'),
-                })}
-              </Stack>
-              <Stack
-                direction={{ xs: 'column', sm: 'row' }}
-                spacing={2}
-                sx={{
-                  alignItems: 'flex-start',
-                }}
-              >
-                {textField('typebotKeywordFinish', {
-                  hint: t('queueIntegrations.form.typebotKeywordFinishHint'),
-                })}
-                {textField('typebotKeywordRestart', {
-                  hint: t('queueIntegrations.form.typebotKeywordRestartHint'),
-                })}
-              </Stack>
-              {textField('typebotUnknownMessage', {
-                multiline: true,
-                hint: t('queueIntegrations.form.typebotUnknownMessageHint'),
-              })}
-              {textField('typebotRestartMessage', {
-                multiline: true,
-                hint: t('queueIntegrations.form.typebotRestartMessageHint'),
-              })}
-            </>
-          )}
-          {postsEvents(type) &&
-            (integration?.signingSecret && postsEvents(integration.type) ? (
-              <SigningSecretField secret={integration.signingSecret} />
-            ) : (
-              <Alert severity="info">{t('queueIntegrations.form.secretAfterSave')}</Alert>
-            ))}
-
-          {type === 'dialogflow' && (
-            <>
-              <Stack
-                direction={{ xs: 'column', sm: 'row' }}
-                spacing={2}
-                sx={{
-                  alignItems: 'flex-start',
-                }}
-              >
-                {textField('projectName', { hint: t('queueIntegrations.form.projectNameHint') })}
-                {textField('language', {
-                  hint: t('queueIntegrations.form.languageHint'),
-                  placeholder: 'es',
-                })}
-              </Stack>
-              {hasStoredKey && (
-                <Alert severity="success">
-                  {t('queueIntegrations.form.keyStored', {
-                    email: integration?.clientEmail ?? t('queueIntegrations.form.keyNoEmail'),
-                  })}
-                </Alert>
-              )}
+          : t('queueIntegrations.dialog.addTitle')
+      }
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      submitLabel={integration ? t('common.save') : t('queueIntegrations.dialog.add')}
+    >
+      <Stack spacing={2.5}>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={2}
+          sx={{
+            alignItems: 'flex-start',
+          }}
+        >
+          <Controller
+            name="type"
+            control={control}
+            render={({ field: { ref, ...field } }) => (
               <TextField
-                {...registerMui(register, 'jsonContent')}
-                label={t('queueIntegrations.form.jsonContent')}
-                placeholder='{ "type": "service_account", … }'
-                multiline
-                minRows={4}
-                maxRows={10}
+                {...field}
+                inputRef={ref}
+                select
+                label={t('queueIntegrations.form.type')}
                 fullWidth
                 disabled={isSubmitting}
+                sx={{ maxWidth: { sm: 240 } }}
                 slotProps={{
-                  htmlInput: { spellCheck: false, sx: { fontFamily: 'monospace', fontSize: 13 } },
+                  select: {
+                    renderValue: (value) => t(`queueIntegrations.types.${String(value)}`),
+                  },
                 }}
-                {...errorOf(errors.jsonContent, keyHint())}
-              />
-              <div>
-                <Button
-                  component="label"
-                  variant="outlined"
-                  size="small"
-                  startIcon={<UploadFileIcon />}
-                  disabled={isSubmitting}
-                >
-                  {t('queueIntegrations.form.keyFile')}
-                  <input
-                    hidden
-                    type="file"
-                    accept=".json,application/json"
-                    aria-label={t('queueIntegrations.form.keyFile')}
-                    data-testid="integration-key-file"
-                    onChange={(event) => void onFileChosen(event)}
-                  />
-                </Button>
-              </div>
-              <DialogflowSessionTest
-                projectName={projectName}
-                language={language}
-                jsonContent={jsonContent}
-                hasStoredKey={hasStoredKey}
-                integrationId={integration?.id}
-                disabled={isSubmitting}
-              />
-            </>
-          )}
+                {...errorOf(errors.type)}
+              >
+                {integrationTypes.map((value) => (
+                  <MenuItem key={value} value={value} sx={{ gap: 1.5 }}>
+                    <IntegrationLogo type={value} size={24} decorative />
+                    {t(`queueIntegrations.types.${value}`)}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
+          <TextField
+            {...registerMui(register, 'name')}
+            label={t('queueIntegrations.form.name')}
+            autoComplete="off"
+            autoFocus
+            fullWidth
+            disabled={isSubmitting}
+            {...errorOf(errors.name)}
+          />
         </Stack>
-      </DialogContent>
-      <FormDialogActions
-        onCancel={onClose}
-        cancelLabel={t('common.cancel')}
-        submitLabel={integration ? t('common.save') : t('queueIntegrations.dialog.add')}
-        isSubmitting={isSubmitting}
-      />
-    </form>
+
+        {/* One stored address, named for what it is in each type. */}
+        {fieldsOfType[type].includes('urlN8N') &&
+          textField('urlN8N', {
+            label: t(`queueIntegrations.form.url.${type}`),
+            hint: t(`queueIntegrations.form.urlHint.${type}`),
+            placeholder: type === 'typebot' ? 'https://typebot.io' : 'https://',
+          })}
+        {type === 'typebot' && (
+          <>
+            {textField('typebotSlug', { hint: t('queueIntegrations.form.typebotSlugHint') })}
+            <Stack
+              direction={{ xs: 'column', sm: 'row' }}
+              spacing={2}
+              sx={{
+                alignItems: 'flex-start',
+              }}
+            >
+              {textField('typebotExpires', {
+                numeric: true,
+                hint: t('queueIntegrations.form.typebotExpiresHint'),
+              })}
+              {textField('typebotDelayMessage', {
+                numeric: true,
+                hint: t('queueIntegrations.form.typebotDelayMessageHint'),
+              })}
+            </Stack>
+            <Stack
+              direction={{ xs: 'column', sm: 'row' }}
+              spacing={2}
+              sx={{
+                alignItems: 'flex-start',
+              }}
+            >
+              {textField('typebotKeywordFinish', {
+                hint: t('queueIntegrations.form.typebotKeywordFinishHint'),
+              })}
+              {textField('typebotKeywordRestart', {
+                hint: t('queueIntegrations.form.typebotKeywordRestartHint'),
+              })}
+            </Stack>
+            {textField('typebotUnknownMessage', {
+              multiline: true,
+              hint: t('queueIntegrations.form.typebotUnknownMessageHint'),
+            })}
+            {textField('typebotRestartMessage', {
+              multiline: true,
+              hint: t('queueIntegrations.form.typebotRestartMessageHint'),
+            })}
+          </>
+        )}
+        {postsEvents(type) &&
+          (integration?.signingSecret && postsEvents(integration.type) ? (
+            <SigningSecretField secret={integration.signingSecret} />
+          ) : (
+            <Alert severity="info">{t('queueIntegrations.form.secretAfterSave')}</Alert>
+          ))}
+
+        {type === 'dialogflow' && (
+          <>
+            <Stack
+              direction={{ xs: 'column', sm: 'row' }}
+              spacing={2}
+              sx={{
+                alignItems: 'flex-start',
+              }}
+            >
+              {textField('projectName', { hint: t('queueIntegrations.form.projectNameHint') })}
+              {textField('language', {
+                hint: t('queueIntegrations.form.languageHint'),
+                placeholder: 'es',
+              })}
+            </Stack>
+            {hasStoredKey && (
+              <Alert severity="success">
+                {t('queueIntegrations.form.keyStored', {
+                  email: integration?.clientEmail ?? t('queueIntegrations.form.keyNoEmail'),
+                })}
+              </Alert>
+            )}
+            <TextField
+              {...registerMui(register, 'jsonContent')}
+              label={t('queueIntegrations.form.jsonContent')}
+              placeholder='{ "type": "service_account", … }'
+              multiline
+              minRows={4}
+              maxRows={10}
+              fullWidth
+              disabled={isSubmitting}
+              slotProps={{
+                htmlInput: { spellCheck: false, sx: { fontFamily: 'monospace', fontSize: 13 } },
+              }}
+              {...errorOf(errors.jsonContent, keyHint())}
+            />
+            <div>
+              <Button
+                component="label"
+                variant="outlined"
+                size="small"
+                startIcon={<UploadFileIcon />}
+                disabled={isSubmitting}
+              >
+                {t('queueIntegrations.form.keyFile')}
+                <input
+                  hidden
+                  type="file"
+                  accept=".json,application/json"
+                  aria-label={t('queueIntegrations.form.keyFile')}
+                  data-testid="integration-key-file"
+                  onChange={(event) => void onFileChosen(event)}
+                />
+              </Button>
+            </div>
+            <DialogflowSessionTest
+              projectName={projectName}
+              language={language}
+              jsonContent={jsonContent}
+              hasStoredKey={hasStoredKey}
+              integrationId={integration?.id}
+              disabled={isSubmitting}
+            />
+          </>
+        )}
+      </Stack>
+    </DialogForm>
   );
 };
 
@@ -396,19 +387,8 @@ export const IntegrationDialog = ({
   integration: IntegrationView | null;
   sessionKey: number;
   onClose: () => void;
-}) => {
-  const theme = useTheme();
-  const isPhone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      maxWidth="md"
-      fullWidth
-      fullScreen={isPhone}
-      scroll="paper"
-    >
-      <IntegrationForm key={sessionKey} integration={integration} onClose={onClose} />
-    </Dialog>
-  );
-};
+}) => (
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md">
+    <IntegrationForm integration={integration} onClose={onClose} />
+  </DialogFrame>
+);

@@ -3,19 +3,12 @@ import {
   Alert,
   Box,
   Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   Divider,
   Stack,
   Tab,
   Tabs,
   TextField,
   Typography,
-  useMediaQuery,
-  useTheme,
 } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
@@ -30,7 +23,7 @@ import { PromptSelect, useCanPickPrompt } from '../../components/prompt-select';
 import { SchedulesEditor } from '../../components/schedules-editor';
 import { normalizeColor } from '../../lib/colors';
 import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
 import { QueueOptionsEditor } from './queue-options-editor';
 import {
   queueFormDefaults,
@@ -40,6 +33,13 @@ import {
 } from './queue-form.schema';
 import { applyQueueEventToCache } from '../../api/queries/queues';
 import { createQueue, updateQueue, type Queue } from './queues.api';
+import {
+  CloseButton,
+  DialogBody,
+  DialogFrame,
+  FormButtons,
+  useDialogBusy,
+} from '../../components/dialog-frame';
 
 type Tab = 'data' | 'options';
 
@@ -131,11 +131,7 @@ const QueueForm = ({
     }
   };
 
-  // The field's error in place of its hint, when it has one.
-  const fieldError = (name: (typeof formFields)[number], hint?: string) => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : hint };
-  };
+  const fieldError = useFieldError(errors);
 
   return (
     <Stack component="form" id={formId} noValidate spacing={2.5} onSubmit={handleSubmit(onSubmit)}>
@@ -290,65 +286,60 @@ const QueueDialogBody = ({
     }
   };
 
+  useDialogBusy(isSaving);
+
   return (
-    <>
-      <DialogTitle>
-        {queue ? t('queues.dialog.editTitle') : t('queues.dialog.addTitle')}
-      </DialogTitle>
-      <Tabs
-        value={tab}
-        onChange={(_event, value: Tab) => setTab(value)}
-        sx={{ px: 3, borderBottom: 1, borderColor: 'divider' }}
-      >
-        <Tab value="data" label={t('queues.dialog.dataTab')} />
-        <Tab value="options" label={t('queues.dialog.optionsTab')} disabled={!queue} />
-      </Tabs>
-      <DialogContent>
-        <Box hidden={tab !== 'data'}>
-          {isJustCreated && (
-            <Alert
-              severity="success"
-              sx={{ mb: 2 }}
-              action={
-                <Button color="inherit" size="small" onClick={() => setTab('options')}>
-                  {t('queues.dialog.goToOptions')}
-                </Button>
-              }
-            >
-              {t('queues.dialog.created')}
-            </Alert>
-          )}
-          {!queue && (
-            <Alert severity="info" sx={{ mb: 2 }}>
-              {t('queues.dialog.optionsAfterSave')}
-            </Alert>
-          )}
-          <QueueForm
-            key={queue?.id ?? 'new'}
-            formId={formId}
-            queue={queue}
-            others={others}
-            onSaved={onSaved}
-            onSubmittingChange={setSaving}
-          />
-        </Box>
-        {tab === 'options' && queue && <QueueOptionsEditor queueId={queue.id} />}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('queues.dialog.close')}</Button>
-        {tab === 'data' && (
-          <Button
-            type="submit"
+    <DialogBody
+      title={queue ? t('queues.dialog.editTitle') : t('queues.dialog.addTitle')}
+      header={
+        <Tabs value={tab} onChange={(_event, value: Tab) => setTab(value)} sx={{ px: 3 }}>
+          <Tab value="data" label={t('queues.dialog.dataTab')} />
+          <Tab value="options" label={t('queues.dialog.optionsTab')} disabled={!queue} />
+        </Tabs>
+      }
+      // The data tab is a form; each chatbot option is saved on its own, so that tab only closes.
+      footer={
+        tab === 'data' ? (
+          <FormButtons
             form={formId}
-            variant="contained"
-            disabled={isSaving}
-            startIcon={isSaving ? <CircularProgress size={16} color="inherit" /> : undefined}
+            submitLabel={queue ? t('common.save') : t('queues.dialog.add')}
+            isSubmitting={isSaving}
+          />
+        ) : (
+          <CloseButton />
+        )
+      }
+    >
+      <Box hidden={tab !== 'data'}>
+        {isJustCreated && (
+          <Alert
+            severity="success"
+            sx={{ mb: 2 }}
+            action={
+              <Button color="inherit" size="small" onClick={() => setTab('options')}>
+                {t('queues.dialog.goToOptions')}
+              </Button>
+            }
           >
-            {queue ? t('common.save') : t('queues.dialog.add')}
-          </Button>
+            {t('queues.dialog.created')}
+          </Alert>
         )}
-      </DialogActions>
-    </>
+        {!queue && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            {t('queues.dialog.optionsAfterSave')}
+          </Alert>
+        )}
+        <QueueForm
+          key={queue?.id ?? 'new'}
+          formId={formId}
+          queue={queue}
+          others={others}
+          onSaved={onSaved}
+          onSubmittingChange={setSaving}
+        />
+      </Box>
+      {tab === 'options' && queue && <QueueOptionsEditor queueId={queue.id} />}
+    </DialogBody>
   );
 };
 
@@ -366,20 +357,9 @@ export const QueueDialog = ({
   queues: Queue[];
   sessionKey: number;
   onClose: () => void;
-}) => {
-  const theme = useTheme();
-  // Seven schedule rows and an option tree need the whole screen on a phone.
-  const isPhone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      fullWidth
-      fullScreen={isPhone}
-      maxWidth="md"
-      scroll="paper"
-    >
-      <QueueDialogBody key={sessionKey} initialQueue={queue} queues={queues} onClose={onClose} />
-    </Dialog>
-  );
-};
+}) => (
+  // Its tabs differ in length: the dialog keeps one height for both.
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md" stableHeight>
+    <QueueDialogBody initialQueue={queue} queues={queues} onClose={onClose} />
+  </DialogFrame>
+);

@@ -27,7 +27,7 @@ import { z } from 'zod';
 import { toastError } from '../../api/toasts';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
 import { queueKeys, TOP_LEVEL, useQueueOptions } from '../../api/queries/queues';
 import {
   createQueueOption,
@@ -103,10 +103,7 @@ const OptionForm = ({
     }
   };
 
-  const fieldError = (name: keyof OptionFormValues) => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
-  };
+  const fieldError = useFieldError(errors);
 
   return (
     <Paper

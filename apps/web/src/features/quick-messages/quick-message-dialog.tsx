@@ -1,25 +1,8 @@
-import { useRef, useState, type ChangeEvent } from 'react';
-import {
-  Box,
-  Button,
-  Dialog,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  FormHelperText,
-  IconButton,
-  Stack,
-  Switch,
-  TextField,
-  Tooltip,
-  Typography,
-} from '@mui/material';
-import AttachFileIcon from '@mui/icons-material/AttachFile';
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import InsertDriveFileOutlinedIcon from '@mui/icons-material/InsertDriveFileOutlined';
+import { useState } from 'react';
+import { Box, FormHelperText, Stack, TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import {
@@ -29,7 +12,8 @@ import {
 } from '@atendi/shared';
 import { toastError } from '../../api/toasts';
 import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
+import { AttachmentField, fileExtension } from '../../components/attachment-field';
 import { quickMessageFormSchema, type QuickMessageFormValues } from './quick-message-form.schema';
 import {
   applyQuickMessageEventToCache,
@@ -38,16 +22,12 @@ import {
   updateQuickMessage,
   uploadQuickMessageMedia,
 } from './quick-messages.api';
-import { FormDialogActions } from '../../components/form-dialog-actions';
-
-const extensionOf = (name: string) => {
-  const dot = name.lastIndexOf('.');
-  return dot < 0 ? '' : name.slice(dot).toLowerCase();
-};
+import { SwitchField } from '../../components/switch-field';
+import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 // The server's rule for a quick message's attachment (the chat's own file rule), said before sending.
 const attachmentError = (file: File) => {
-  if (!(messageMediaExtensions as readonly string[]).includes(extensionOf(file.name)))
+  if (!(messageMediaExtensions as readonly string[]).includes(fileExtension(file.name)))
     return 'errors.ERR_UPLOAD_TYPE_NOT_ALLOWED';
   if (file.size > MESSAGE_MEDIA_MAX_BYTES) return 'errors.ERR_UPLOAD_TOO_LARGE';
   return null;
@@ -65,7 +45,6 @@ const QuickMessageForm = ({
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const isEdit = record !== null;
-  const fileInput = useRef<HTMLInputElement>(null);
   // Once the answer exists (even if its file then failed), saving again updates it.
   const [saved, setSaved] = useState<QuickMessageView | null>(record);
   const [file, setFile] = useState<File | null>(null);
@@ -121,13 +100,6 @@ const QuickMessageForm = ({
     }
   };
 
-  const onFileChosen = (event: ChangeEvent<HTMLInputElement>) => {
-    const chosen = event.target.files?.[0] ?? null;
-    // Let the same file be chosen again after removing it.
-    event.target.value = '';
-    if (chosen) setFile(chosen);
-  };
-
   const removeAttachment = () => {
     if (file) setFile(null);
     else setIsMediaRemoved(true);
@@ -135,126 +107,52 @@ const QuickMessageForm = ({
 
   const attachmentName = file?.name ?? (isMediaRemoved ? null : saved?.mediaName);
 
-  const fieldError = (name: 'shortcode' | 'message') => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
-  };
+  const fieldError = useFieldError(errors);
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)}>
-      <DialogTitle>
-        {isEdit ? t('quickMessages.dialog.editTitle') : t('quickMessages.dialog.addTitle')}
-      </DialogTitle>
-      <DialogContent dividers>
-        <Stack spacing={2}>
-          <TextField
-            {...registerMui(register, 'shortcode')}
-            label={t('quickMessages.dialog.shortcode')}
-            autoComplete="off"
-            autoFocus
-            fullWidth
-            {...fieldError('shortcode')}
-          />
-          <TextField
-            {...registerMui(register, 'message')}
-            label={t('quickMessages.dialog.message')}
-            multiline
-            minRows={5}
-            fullWidth
-            {...fieldError('message')}
-          />
-          {managesCompanyWide && (
-            <Box>
-              <Controller
-                name="geral"
-                control={control}
-                render={({ field: { value, onChange, ref } }) => (
-                  <FormControlLabel
-                    control={
-                      <Switch
-                        checked={value}
-                        slotProps={{ input: { ref } }}
-                        onChange={(event) => onChange(event.target.checked)}
-                      />
-                    }
-                    label={t('quickMessages.dialog.geral')}
-                  />
-                )}
-              />
-              <FormHelperText sx={{ mt: 0 }}>{t('quickMessages.dialog.geralHint')}</FormHelperText>
-            </Box>
-          )}
+    <DialogForm
+      title={isEdit ? t('quickMessages.dialog.editTitle') : t('quickMessages.dialog.addTitle')}
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      submitLabel={isEdit ? t('common.save') : t('quickMessages.dialog.add')}
+    >
+      <Stack spacing={2}>
+        <TextField
+          {...registerMui(register, 'shortcode')}
+          label={t('quickMessages.dialog.shortcode')}
+          autoComplete="off"
+          autoFocus
+          fullWidth
+          {...fieldError('shortcode')}
+        />
+        <TextField
+          {...registerMui(register, 'message')}
+          label={t('quickMessages.dialog.message')}
+          multiline
+          minRows={5}
+          fullWidth
+          {...fieldError('message')}
+        />
+        {managesCompanyWide && (
           <Box>
-            <Typography variant="subtitle2" gutterBottom>
-              {t('quickMessages.dialog.attachment')}
-            </Typography>
-            <input
-              ref={fileInput}
-              type="file"
-              hidden
-              accept={messageMediaExtensions.join(',')}
-              data-testid="quick-message-file-input"
-              aria-label={t('quickMessages.dialog.chooseFile')}
-              onChange={onFileChosen}
-            />
-            {attachmentName ? (
-              <Stack
-                direction="row"
-                spacing={1}
-                sx={{
-                  alignItems: 'center',
-                  border: 1,
-                  borderColor: fileError ? 'error.main' : 'divider',
-                  borderRadius: 1,
-                  px: 1.5,
-                  py: 0.5,
-                }}
-              >
-                <InsertDriveFileOutlinedIcon
-                  fontSize="small"
-                  color={fileError ? 'error' : 'action'}
-                />
-                <Typography
-                  variant="body2"
-                  noWrap
-                  title={attachmentName}
-                  sx={{ flexGrow: 1, minWidth: 0 }}
-                  data-testid="quick-message-attachment-name"
-                >
-                  {attachmentName}
-                </Typography>
-                <Tooltip title={t('quickMessages.dialog.removeFile')}>
-                  <IconButton
-                    size="small"
-                    aria-label={t('quickMessages.dialog.removeFile')}
-                    disabled={isSubmitting}
-                    onClick={removeAttachment}
-                  >
-                    <DeleteIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-              </Stack>
-            ) : (
-              <Button
-                variant="outlined"
-                startIcon={<AttachFileIcon />}
-                disabled={isSubmitting}
-                onClick={() => fileInput.current?.click()}
-              >
-                {t('quickMessages.dialog.chooseFile')}
-              </Button>
-            )}
-            {fileError && <FormHelperText error>{t(fileError)}</FormHelperText>}
+            <SwitchField control={control} name="geral" label={t('quickMessages.dialog.geral')} />
+            <FormHelperText sx={{ mt: 0 }}>{t('quickMessages.dialog.geralHint')}</FormHelperText>
           </Box>
-        </Stack>
-      </DialogContent>
-      <FormDialogActions
-        onCancel={onClose}
-        cancelLabel={t('common.cancel')}
-        submitLabel={isEdit ? t('common.save') : t('quickMessages.dialog.add')}
-        isSubmitting={isSubmitting}
-      />
-    </form>
+        )}
+        <AttachmentField
+          label={t('quickMessages.dialog.attachment')}
+          chooseLabel={t('quickMessages.dialog.chooseFile')}
+          removeLabel={t('quickMessages.dialog.removeFile')}
+          accept={messageMediaExtensions.join(',')}
+          fileName={attachmentName}
+          error={fileError && t(fileError)}
+          disabled={isSubmitting}
+          testIdPrefix="quick-message"
+          onChosen={setFile}
+          onRemove={removeAttachment}
+        />
+      </Stack>
+    </DialogForm>
   );
 };
 
@@ -273,12 +171,7 @@ export const QuickMessageDialog = ({
   managesCompanyWide: boolean;
   onClose: () => void;
 }) => (
-  <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" scroll="paper">
-    <QuickMessageForm
-      key={sessionKey}
-      record={record}
-      managesCompanyWide={managesCompanyWide}
-      onClose={onClose}
-    />
-  </Dialog>
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey}>
+    <QuickMessageForm record={record} managesCompanyWide={managesCompanyWide} onClose={onClose} />
+  </DialogFrame>
 );

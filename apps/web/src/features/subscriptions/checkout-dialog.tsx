@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import {
   Alert,
   AlertTitle,
@@ -6,10 +6,6 @@ import {
   Box,
   Button,
   CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   FormControl,
   FormControlLabel,
   FormLabel,
@@ -35,6 +31,7 @@ import { goToUrl } from '../../lib/browser';
 import { registerMui } from '../../lib/forms';
 import { formatMoney } from '../../lib/money';
 import { useCheckout, type PlanView } from './subscriptions.api';
+import { DialogBody, DialogFrame, useDialogBusy } from '../../components/dialog-frame';
 
 // SPEC §2/§4 "Checkout steps: Data, Customize, Review". Card details are typed on the payment
 // provider's page the browser goes to at the end, never here.
@@ -107,12 +104,10 @@ const SummaryLine = ({ label, value }: { label: string; value: string }) => (
 const CheckoutSteps = ({
   plans,
   initialPlanId,
-  onBusyChange,
   onClose,
 }: {
   plans: readonly PlanView[];
   initialPlanId: number;
-  onBusyChange: (isBusy: boolean) => void;
   onClose: () => void;
 }) => {
   const { t, i18n } = useTranslation();
@@ -139,7 +134,8 @@ const CheckoutSteps = ({
     ? t('subscribe.perMonth', { price: formatMoney(plan.value, i18n.language) })
     : '';
   const isBusy = checkout.isPending || isRedirecting;
-  useEffect(() => onBusyChange(isBusy), [isBusy, onBusyChange]);
+  // While the checkout is created or the browser leaves for the provider, the dialog stays.
+  useDialogBusy(isBusy);
 
   const fieldError = (field: BillingField) => {
     const error = errors[field];
@@ -176,176 +172,177 @@ const CheckoutSteps = ({
   const countryName = countries.find((item) => item.code === billing.country.toUpperCase())?.name;
 
   return (
-    <>
-      <DialogTitle>{t('checkout.title')}</DialogTitle>
-      <DialogContent dividers>
-        <Stepper activeStep={step} alternativeLabel sx={{ mb: 3 }}>
-          {steps.map((name) => (
-            <Step key={name}>
-              <StepLabel>{t(`checkout.steps.${name}`)}</StepLabel>
-            </Step>
-          ))}
-        </Stepper>
+    <DialogBody
+      title={t('checkout.title')}
+      footer={
+        <>
+          <Button onClick={onClose} disabled={isBusy} sx={{ mr: 'auto' }}>
+            {t('common.cancel')}
+          </Button>
+          {step > 0 && (
+            <Button onClick={() => setStep(step - 1)} disabled={isBusy}>
+              {t('checkout.back')}
+            </Button>
+          )}
+          {step < steps.length - 1 ? (
+            <Button variant="contained" onClick={() => void next()}>
+              {t('checkout.next')}
+            </Button>
+          ) : (
+            <Button
+              variant="contained"
+              onClick={() => void subscribe()}
+              disabled={isBusy || !plan}
+              startIcon={isBusy ? <CircularProgress size={16} color="inherit" /> : undefined}
+            >
+              {t('checkout.submit')}
+            </Button>
+          )}
+        </>
+      }
+    >
+      <Stepper activeStep={step} alternativeLabel sx={{ mb: 3 }}>
+        {steps.map((name) => (
+          <Step key={name}>
+            <StepLabel>{t(`checkout.steps.${name}`)}</StepLabel>
+          </Step>
+        ))}
+      </Stepper>
 
-        {step === 0 && (
-          <Grid container spacing={2}>
-            {textFields.map((field) => (
-              <Grid key={field} size={{ xs: 12, sm: fieldWidths[field] }}>
-                <TextField
-                  {...registerMui(register, field)}
-                  label={t(`checkout.fields.${field}`)}
-                  required
-                  fullWidth
-                  autoFocus={field === 'firstName'}
-                  autoComplete={
-                    {
-                      firstName: 'given-name',
-                      lastName: 'family-name',
-                      address: 'street-address',
-                      city: 'address-level2',
-                      state: 'address-level1',
-                      zip: 'postal-code',
-                    }[field]
-                  }
-                  {...fieldError(field)}
-                />
-              </Grid>
-            ))}
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <Controller
-                name="country"
-                control={control}
-                render={({ field }) => (
-                  <Autocomplete
-                    options={countries}
-                    getOptionLabel={(option) => option.name}
-                    isOptionEqualToValue={(option, value) => option.code === value.code}
-                    value={countries.find((item) => item.code === field.value) ?? null}
-                    onChange={(_event, option) => field.onChange(option?.code ?? '')}
-                    onBlur={field.onBlur}
-                    renderInput={(params) => (
-                      <TextField
-                        {...params}
-                        inputRef={field.ref}
-                        label={t('checkout.fields.country')}
-                        required
-                        {...fieldError('country')}
-                      />
-                    )}
-                  />
-                )}
+      {step === 0 && (
+        <Grid container spacing={2}>
+          {textFields.map((field) => (
+            <Grid key={field} size={{ xs: 12, sm: fieldWidths[field] }}>
+              <TextField
+                {...registerMui(register, field)}
+                label={t(`checkout.fields.${field}`)}
+                required
+                fullWidth
+                autoFocus={field === 'firstName'}
+                autoComplete={
+                  {
+                    firstName: 'given-name',
+                    lastName: 'family-name',
+                    address: 'street-address',
+                    city: 'address-level2',
+                    state: 'address-level1',
+                    zip: 'postal-code',
+                  }[field]
+                }
+                {...fieldError(field)}
               />
             </Grid>
+          ))}
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <Controller
+              name="country"
+              control={control}
+              render={({ field }) => (
+                <Autocomplete
+                  options={countries}
+                  getOptionLabel={(option) => option.name}
+                  isOptionEqualToValue={(option, value) => option.code === value.code}
+                  value={countries.find((item) => item.code === field.value) ?? null}
+                  onChange={(_event, option) => field.onChange(option?.code ?? '')}
+                  onBlur={field.onBlur}
+                  renderInput={(params) => (
+                    <TextField
+                      {...params}
+                      inputRef={field.ref}
+                      label={t('checkout.fields.country')}
+                      required
+                      {...fieldError('country')}
+                    />
+                  )}
+                />
+              )}
+            />
           </Grid>
-        )}
+        </Grid>
+      )}
 
-        {step === 1 && (
-          <Stack spacing={2}>
-            <FormControl>
-              <FormLabel id="checkout-plan">{t('checkout.choosePlan')}</FormLabel>
-              <RadioGroup
-                aria-labelledby="checkout-plan"
-                value={String(plan?.id ?? '')}
-                onChange={(event) => setPlanId(Number(event.target.value))}
-              >
-                {plans.map((item) => (
-                  <FormControlLabel
-                    key={item.id}
-                    value={String(item.id)}
-                    control={<Radio />}
-                    label={`${item.name} · ${t('subscribe.perMonth', {
-                      price: formatMoney(item.value, i18n.language),
-                    })}`}
-                  />
-                ))}
-              </RadioGroup>
-            </FormControl>
-            {plan && (
-              <Typography variant="h6" component="p" data-testid="checkout-price">
-                {t('checkout.priceOf', { plan: plan.name, price })}
-              </Typography>
-            )}
-          </Stack>
-        )}
+      {step === 1 && (
+        <Stack spacing={2}>
+          <FormControl>
+            <FormLabel id="checkout-plan">{t('checkout.choosePlan')}</FormLabel>
+            <RadioGroup
+              aria-labelledby="checkout-plan"
+              value={String(plan?.id ?? '')}
+              onChange={(event) => setPlanId(Number(event.target.value))}
+            >
+              {plans.map((item) => (
+                <FormControlLabel
+                  key={item.id}
+                  value={String(item.id)}
+                  control={<Radio />}
+                  label={`${item.name} · ${t('subscribe.perMonth', {
+                    price: formatMoney(item.value, i18n.language),
+                  })}`}
+                />
+              ))}
+            </RadioGroup>
+          </FormControl>
+          {plan && (
+            <Typography variant="h6" component="p" data-testid="checkout-price">
+              {t('checkout.priceOf', { plan: plan.name, price })}
+            </Typography>
+          )}
+        </Stack>
+      )}
 
-        {step === 2 && plan && (
-          <Stack spacing={2} data-testid="checkout-review">
-            <Box>
-              <Typography variant="subtitle1" component="h3" gutterBottom>
-                {t('checkout.billingDetails')}
-              </Typography>
-              <SummaryLine
-                label={t('checkout.review.name')}
-                value={`${billing.firstName.trim()} ${billing.lastName.trim()}`}
-              />
-              <SummaryLine label={t('checkout.fields.address')} value={billing.address.trim()} />
-              <SummaryLine
-                label={t('checkout.review.place')}
-                value={[billing.city, billing.state, billing.zip]
-                  .map((part) => part.trim())
-                  .join(', ')}
-              />
-              <SummaryLine
-                label={t('checkout.fields.country')}
-                value={countryName ?? billing.country}
-              />
-            </Box>
-            <Box>
-              <Typography variant="subtitle1" component="h3" gutterBottom>
-                {t('checkout.plan')}
-              </Typography>
-              <SummaryLine label={t('checkout.review.plan')} value={plan.name} />
-              <SummaryLine label={t('checkout.review.price')} value={price} />
-            </Box>
-            <Alert severity="info" icon={<LockIcon />}>
-              {t('checkout.secureNote')}
+      {step === 2 && plan && (
+        <Stack spacing={2} data-testid="checkout-review">
+          <Box>
+            <Typography variant="subtitle1" component="h3" gutterBottom>
+              {t('checkout.billingDetails')}
+            </Typography>
+            <SummaryLine
+              label={t('checkout.review.name')}
+              value={`${billing.firstName.trim()} ${billing.lastName.trim()}`}
+            />
+            <SummaryLine label={t('checkout.fields.address')} value={billing.address.trim()} />
+            <SummaryLine
+              label={t('checkout.review.place')}
+              value={[billing.city, billing.state, billing.zip]
+                .map((part) => part.trim())
+                .join(', ')}
+            />
+            <SummaryLine
+              label={t('checkout.fields.country')}
+              value={countryName ?? billing.country}
+            />
+          </Box>
+          <Box>
+            <Typography variant="subtitle1" component="h3" gutterBottom>
+              {t('checkout.plan')}
+            </Typography>
+            <SummaryLine label={t('checkout.review.plan')} value={plan.name} />
+            <SummaryLine label={t('checkout.review.price')} value={price} />
+          </Box>
+          <Alert severity="info" icon={<LockIcon />}>
+            {t('checkout.secureNote')}
+          </Alert>
+          {failure && !isBusy && (
+            <Alert severity="error" data-testid="checkout-error">
+              <AlertTitle>
+                {isNotConfigured ? t('checkout.notConfigured') : t('checkout.failed')}
+              </AlertTitle>
+              {!isNotConfigured && failureDetail}
             </Alert>
-            {failure && !isBusy && (
-              <Alert severity="error" data-testid="checkout-error">
-                <AlertTitle>
-                  {isNotConfigured ? t('checkout.notConfigured') : t('checkout.failed')}
-                </AlertTitle>
-                {!isNotConfigured && failureDetail}
-              </Alert>
-            )}
-            {isRedirecting && (
-              <Typography
-                role="status"
-                sx={{
-                  color: 'text.secondary',
-                }}
-              >
-                {t('checkout.redirecting')}
-              </Typography>
-            )}
-          </Stack>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={isBusy} sx={{ mr: 'auto' }}>
-          {t('common.cancel')}
-        </Button>
-        {step > 0 && (
-          <Button onClick={() => setStep(step - 1)} disabled={isBusy}>
-            {t('checkout.back')}
-          </Button>
-        )}
-        {step < steps.length - 1 ? (
-          <Button variant="contained" onClick={() => void next()}>
-            {t('checkout.next')}
-          </Button>
-        ) : (
-          <Button
-            variant="contained"
-            onClick={() => void subscribe()}
-            disabled={isBusy || !plan}
-            startIcon={isBusy ? <CircularProgress size={16} color="inherit" /> : undefined}
-          >
-            {t('checkout.submit')}
-          </Button>
-        )}
-      </DialogActions>
-    </>
+          )}
+          {isRedirecting && (
+            <Typography
+              role="status"
+              sx={{
+                color: 'text.secondary',
+              }}
+            >
+              {t('checkout.redirecting')}
+            </Typography>
+          )}
+        </Stack>
+      )}
+    </DialogBody>
   );
 };
 
@@ -360,19 +357,10 @@ export const CheckoutDialog = ({
   plans: readonly PlanView[];
   initialPlanId: number | null;
   onClose: () => void;
-}) => {
-  // While the checkout is created or the browser leaves for the provider, the dialog stays.
-  const [isBusy, setBusy] = useState(false);
-  return (
-    <Dialog open={open} onClose={isBusy ? undefined : onClose} fullWidth maxWidth="sm">
-      {open && initialPlanId !== null && (
-        <CheckoutSteps
-          plans={plans}
-          initialPlanId={initialPlanId}
-          onBusyChange={setBusy}
-          onClose={onClose}
-        />
-      )}
-    </Dialog>
-  );
-};
+}) => (
+  <DialogFrame open={open} onClose={onClose}>
+    {open && initialPlanId !== null && (
+      <CheckoutSteps plans={plans} initialPlanId={initialPlanId} onClose={onClose} />
+    )}
+  </DialogFrame>
+);

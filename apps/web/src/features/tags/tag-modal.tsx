@@ -1,12 +1,4 @@
-import {
-  Dialog,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  Stack,
-  Switch,
-  TextField,
-} from '@mui/material';
+import { FormControlLabel, Stack, Switch, TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
@@ -19,10 +11,10 @@ import { useCurrentSession } from '../../api/session';
 import { toastError } from '../../api/toasts';
 import { isCssColor, normalizeColor } from '../../lib/colors';
 import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
 import { applyTagEventToCache, createTag, updateTag } from './tags.api';
 import { ColorField } from '../../components/color-field';
-import { FormDialogActions } from '../../components/form-dialog-actions';
+import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 // SPEC §5 Tag: name required, at least 3 characters. Messages are i18n keys.
 const tagFormSchema = z.object({
@@ -86,65 +78,58 @@ const TagForm = ({ tag, onClose }: { tag: TagView | null; onClose: () => void })
     }
   };
 
-  const fieldError = (name: 'name' | 'color') => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
-  };
+  const fieldError = useFieldError(errors);
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)}>
-      <DialogTitle>{tag ? t('tags.modal.editTitle') : t('tags.modal.addTitle')}</DialogTitle>
-      <DialogContent dividers>
-        <Stack spacing={2}>
-          <TextField
-            {...registerMui(register, 'name')}
-            label={t('tags.modal.name')}
-            autoComplete="off"
-            autoFocus
-            fullWidth
-            {...fieldError('name')}
-          />
+    <DialogForm
+      title={tag ? t('tags.modal.editTitle') : t('tags.modal.addTitle')}
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      submitLabel={tag ? t('common.save') : t('tags.modal.add')}
+    >
+      <Stack spacing={2}>
+        <TextField
+          {...registerMui(register, 'name')}
+          label={t('tags.modal.name')}
+          autoComplete="off"
+          autoFocus
+          fullWidth
+          {...fieldError('name')}
+        />
+        <Controller
+          name="color"
+          control={control}
+          render={({ field: { ref, value, onChange, onBlur } }) => (
+            <ColorField
+              label={t('tags.modal.color')}
+              value={value}
+              onChange={onChange}
+              onBlur={onBlur}
+              inputRef={ref}
+              error={fieldError('color').helperText}
+            />
+          )}
+        />
+        {canToggleKanban && (
           <Controller
-            name="color"
+            name="kanban"
             control={control}
-            render={({ field: { ref, value, onChange, onBlur } }) => (
-              <ColorField
-                label={t('tags.modal.color')}
-                value={value}
-                onChange={onChange}
-                onBlur={onBlur}
-                inputRef={ref}
-                error={fieldError('color').helperText}
+            render={({ field: { value, onChange, ref } }) => (
+              <FormControlLabel
+                control={
+                  <Switch
+                    checked={value}
+                    slotProps={{ input: { ref } }}
+                    onChange={(event) => onChange(event.target.checked)}
+                  />
+                }
+                label={t('tags.modal.kanban')}
               />
             )}
           />
-          {canToggleKanban && (
-            <Controller
-              name="kanban"
-              control={control}
-              render={({ field: { value, onChange, ref } }) => (
-                <FormControlLabel
-                  control={
-                    <Switch
-                      checked={value}
-                      slotProps={{ input: { ref } }}
-                      onChange={(event) => onChange(event.target.checked)}
-                    />
-                  }
-                  label={t('tags.modal.kanban')}
-                />
-              )}
-            />
-          )}
-        </Stack>
-      </DialogContent>
-      <FormDialogActions
-        onCancel={onClose}
-        cancelLabel={t('common.cancel')}
-        submitLabel={tag ? t('common.save') : t('tags.modal.add')}
-        isSubmitting={isSubmitting}
-      />
-    </form>
+        )}
+      </Stack>
+    </DialogForm>
   );
 };
 
@@ -160,7 +145,7 @@ export const TagModal = ({
   sessionKey: number;
   onClose: () => void;
 }) => (
-  <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth>
-    <TagForm key={sessionKey} tag={tag} onClose={onClose} />
-  </Dialog>
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="xs">
+    <TagForm tag={tag} onClose={onClose} />
+  </DialogFrame>
 );

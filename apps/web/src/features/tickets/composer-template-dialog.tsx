@@ -2,15 +2,10 @@ import {
   Alert,
   Box,
   CircularProgress,
-  Dialog,
-  DialogContent,
-  DialogTitle,
   MenuItem,
   Stack,
   TextField,
   Typography,
-  useMediaQuery,
-  useTheme,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -25,11 +20,11 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/http-client';
 import { templateKeys, useTemplates } from '../../api/queries/templates';
 import { toastError } from '../../api/toasts';
-import { FormDialogActions } from '../../components/form-dialog-actions';
 import { hasMediaHeader, TemplatePreview, templateLabel } from '../../components/message-template';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { sendTemplate } from './composer-api';
 import { applyMessagesToCache } from './tickets.api';
+import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 type Part = 'header' | 'body';
 type ParamPath = `params.${Part}.${number}`;
@@ -160,83 +155,79 @@ const TemplateForm = ({ ticket, onClose }: { ticket: TicketView; onClose: () => 
   };
 
   return (
-    <Box component="form" noValidate onSubmit={handleSubmit(onSubmit)} sx={{ display: 'contents' }}>
-      <DialogTitle>{t('tickets.composer.template.title')}</DialogTitle>
-      <DialogContent dividers>
-        <Stack spacing={2.5}>
-          <Typography
-            variant="body2"
-            sx={{
-              color: 'text.secondary',
-            }}
-          >
-            {t('tickets.composer.template.intro')}
-          </Typography>
-          {templates.isError ? (
-            <Alert severity="error">{t('tickets.composer.template.loadFailed')}</Alert>
-          ) : (
-            <Controller
-              name="templateId"
-              control={control}
-              render={({ field: { ref, onChange, ...field } }) => (
-                <TextField
-                  {...field}
-                  inputRef={ref}
-                  onChange={(event) => {
-                    onChange(event);
-                    const picked = choices.find((row) => String(row.id) === event.target.value);
-                    setValue('params', emptyParams(picked));
-                    clearErrors();
-                  }}
-                  select
-                  autoFocus
-                  label={t('tickets.composer.template.label')}
-                  fullWidth
-                  error={Boolean(templateError)}
-                  helperText={templateError ? t(templateError) : hint}
-                  slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-                >
-                  <MenuItem value="" disabled>
-                    {t('tickets.composer.template.choose')}
+    <DialogForm
+      title={t('tickets.composer.template.title')}
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      submitLabel={t('tickets.composer.template.send')}
+    >
+      <Stack spacing={2.5}>
+        <Typography
+          variant="body2"
+          sx={{
+            color: 'text.secondary',
+          }}
+        >
+          {t('tickets.composer.template.intro')}
+        </Typography>
+        {templates.isError ? (
+          <Alert severity="error">{t('tickets.composer.template.loadFailed')}</Alert>
+        ) : (
+          <Controller
+            name="templateId"
+            control={control}
+            render={({ field: { ref, onChange, ...field } }) => (
+              <TextField
+                {...field}
+                inputRef={ref}
+                onChange={(event) => {
+                  onChange(event);
+                  const picked = choices.find((row) => String(row.id) === event.target.value);
+                  setValue('params', emptyParams(picked));
+                  clearErrors();
+                }}
+                select
+                autoFocus
+                label={t('tickets.composer.template.label')}
+                fullWidth
+                error={Boolean(templateError)}
+                helperText={templateError ? t(templateError) : hint}
+                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+              >
+                <MenuItem value="" disabled>
+                  {t('tickets.composer.template.choose')}
+                </MenuItem>
+                {templates.isPending && (
+                  <MenuItem disabled>
+                    <CircularProgress size={18} sx={{ mr: 1 }} />
+                    {t('app.loading')}
                   </MenuItem>
-                  {templates.isPending && (
-                    <MenuItem disabled>
-                      <CircularProgress size={18} sx={{ mr: 1 }} />
-                      {t('app.loading')}
-                    </MenuItem>
-                  )}
-                  {choices.map((row) => (
-                    <MenuItem key={row.id} value={String(row.id)}>
-                      {templateLabel(row)}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              )}
-            />
-          )}
-          {template && template.headerParams.length + template.bodyParams.length > 0 && (
-            <Stack spacing={2}>
-              {template.headerParams.map((name, index) => paramField('header', name, index))}
-              {template.bodyParams.map((name, index) => paramField('body', name, index))}
-            </Stack>
-          )}
-          {template && (
-            <Box>
-              <Typography variant="subtitle2" sx={{ mb: 1 }}>
-                {t('templates.preview')}
-              </Typography>
-              <TemplatePreview template={template} params={params} />
-            </Box>
-          )}
-        </Stack>
-      </DialogContent>
-      <FormDialogActions
-        onCancel={onClose}
-        cancelLabel={t('common.cancel')}
-        submitLabel={t('tickets.composer.template.send')}
-        isSubmitting={isSubmitting}
-      />
-    </Box>
+                )}
+                {choices.map((row) => (
+                  <MenuItem key={row.id} value={String(row.id)}>
+                    {templateLabel(row)}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
+        )}
+        {template && template.headerParams.length + template.bodyParams.length > 0 && (
+          <Stack spacing={2}>
+            {template.headerParams.map((name, index) => paramField('header', name, index))}
+            {template.bodyParams.map((name, index) => paramField('body', name, index))}
+          </Stack>
+        )}
+        {template && (
+          <Box>
+            <Typography variant="subtitle2" sx={{ mb: 1 }}>
+              {t('templates.preview')}
+            </Typography>
+            <TemplatePreview template={template} params={params} />
+          </Box>
+        )}
+      </Stack>
+    </DialogForm>
   );
 };
 
@@ -252,19 +243,8 @@ export const TemplateSendDialog = ({
   ticket: TicketView;
   sessionKey: number;
   onClose: () => void;
-}) => {
-  const theme = useTheme();
-  const isPhone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      fullWidth
-      fullScreen={isPhone}
-      maxWidth="sm"
-      scroll="paper"
-    >
-      <TemplateForm key={sessionKey} ticket={ticket} onClose={onClose} />
-    </Dialog>
-  );
-};
+}) => (
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey}>
+    <TemplateForm ticket={ticket} onClose={onClose} />
+  </DialogFrame>
+);

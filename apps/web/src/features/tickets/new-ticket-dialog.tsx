@@ -1,17 +1,5 @@
 import { useState } from 'react';
-import {
-  Autocomplete,
-  Box,
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  MenuItem,
-  Stack,
-  TextField,
-} from '@mui/material';
+import { Autocomplete, Box, CircularProgress, MenuItem, Stack, TextField } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
@@ -26,6 +14,7 @@ import { cssColor } from '../../lib/colors';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { applyTicketEventToCache, useTicketViewer } from './tickets.api';
+import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 // SPEC §5: contact and user searches start at 3 typed characters.
 export const MIN_SEARCH_LENGTH = 3;
@@ -139,13 +128,7 @@ export const ConnectionField = ({
   );
 };
 
-const NewTicketForm = ({
-  onClose,
-  onCreated,
-}: {
-  onClose: () => void;
-  onCreated: (ticket: TicketView) => void;
-}) => {
+const NewTicketForm = ({ onCreated }: { onCreated: (ticket: TicketView) => void }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { user } = useCurrentSession();
@@ -196,64 +179,57 @@ const NewTicketForm = ({
   };
 
   return (
-    <>
-      <DialogTitle>{t('tickets.newTicket.title')}</DialogTitle>
-      <DialogContent dividers>
-        <Stack spacing={2} sx={{ pt: 0.5 }}>
-          <Autocomplete
-            options={term ? (found.data?.contacts ?? []) : []}
-            value={contact}
-            onChange={(_event, next) => setContact(next)}
-            inputValue={contactInput}
-            onInputChange={(_event, next) => setContactInput(next)}
-            // The API already filtered by the typed text.
-            filterOptions={(options) => options}
-            getOptionLabel={(option) => `${option.name} - ${option.number}`}
-            isOptionEqualToValue={(option, selected) => option.id === selected.id}
-            loading={found.isFetching}
-            loadingText={t('app.loading')}
-            noOptionsText={
-              isShort ? t('tickets.dialogs.typeMore') : t('tickets.newTicket.noContacts')
-            }
-            renderInput={(params) => (
-              <TextField
-                {...params}
-                autoFocus
-                required
-                label={t('tickets.newTicket.contact')}
-                placeholder={t('tickets.newTicket.contactPlaceholder')}
-              />
-            )}
-          />
-          <QueueField
-            queues={queues}
-            value={queueId}
-            onChange={setQueueId}
-            isLoading={isAdmin && allQueues.isPending}
-            isRequired={!isAdmin}
-          />
-          <ConnectionField
-            connections={connections.data ?? []}
-            value={whatsappId}
-            onChange={setWhatsappId}
-            emptyLabel={t('tickets.dialogs.defaultConnection')}
-          />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={create.isPending}>
-          {t('tickets.dialogs.cancel')}
-        </Button>
-        <Button
-          variant="contained"
-          onClick={submit}
-          disabled={!contact || create.isPending}
-          startIcon={create.isPending ? <CircularProgress size={16} color="inherit" /> : null}
-        >
-          {t('tickets.newTicket.submit')}
-        </Button>
-      </DialogActions>
-    </>
+    <DialogForm
+      title={t('tickets.newTicket.title')}
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+      isSubmitting={create.isPending}
+      submitLabel={t('tickets.newTicket.submit')}
+      submitDisabled={!contact}
+    >
+      <Stack spacing={2}>
+        <Autocomplete
+          options={term ? (found.data?.contacts ?? []) : []}
+          value={contact}
+          onChange={(_event, next) => setContact(next)}
+          inputValue={contactInput}
+          onInputChange={(_event, next) => setContactInput(next)}
+          // The API already filtered by the typed text.
+          filterOptions={(options) => options}
+          getOptionLabel={(option) => `${option.name} - ${option.number}`}
+          isOptionEqualToValue={(option, selected) => option.id === selected.id}
+          loading={found.isFetching}
+          loadingText={t('app.loading')}
+          noOptionsText={
+            isShort ? t('tickets.dialogs.typeMore') : t('tickets.newTicket.noContacts')
+          }
+          renderInput={(params) => (
+            <TextField
+              {...params}
+              autoFocus
+              required
+              label={t('tickets.newTicket.contact')}
+              placeholder={t('tickets.newTicket.contactPlaceholder')}
+            />
+          )}
+        />
+        <QueueField
+          queues={queues}
+          value={queueId}
+          onChange={setQueueId}
+          isLoading={isAdmin && allQueues.isPending}
+          isRequired={!isAdmin}
+        />
+        <ConnectionField
+          connections={connections.data ?? []}
+          value={whatsappId}
+          onChange={setWhatsappId}
+          emptyLabel={t('tickets.dialogs.defaultConnection')}
+        />
+      </Stack>
+    </DialogForm>
   );
 };
 
@@ -267,7 +243,7 @@ export const NewTicketDialog = ({
   onClose: () => void;
   onCreated: (ticket: TicketView) => void;
 }) => (
-  <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs">
-    {open && <NewTicketForm onClose={onClose} onCreated={onCreated} />}
-  </Dialog>
+  <DialogFrame open={open} onClose={onClose} maxWidth="xs">
+    {open && <NewTicketForm onCreated={onCreated} />}
+  </DialogFrame>
 );

@@ -1,7 +1,8 @@
-import { Box, Button, Dialog, DialogActions, DialogTitle, Typography } from '@mui/material';
+import { Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { TicketView } from '@atendi/shared';
 import { MessageList } from './message-list';
+import { DialogFrame, DialogView } from '../../components/dialog-frame';
 
 const ignoreReply = () => undefined;
 
@@ -15,35 +16,29 @@ export const TicketPeekDialog = ({
 }) => {
   const { t } = useTranslation();
   return (
-    <Dialog
-      open={ticket !== null}
-      onClose={onClose}
-      fullWidth
-      maxWidth="sm"
-      aria-labelledby="ticket-peek-title"
-    >
+    <DialogFrame open={ticket !== null} onClose={onClose}>
       {ticket && (
-        <>
-          <DialogTitle id="ticket-peek-title" sx={{ pb: 1 }}>
-            {ticket.contact.name || ticket.contact.number}
-            <Typography
-              variant="caption"
-              component="p"
-              sx={{
-                color: 'text.secondary',
-              }}
-            >
-              {t('tickets.peek.readOnly')}
-            </Typography>
-          </DialogTitle>
-          <Box sx={{ height: '60vh', display: 'flex', flexDirection: 'column', minHeight: 0 }}>
-            <MessageList ticket={ticket} canReply={false} onReply={ignoreReply} keepsRead={false} />
-          </Box>
-          <DialogActions>
-            <Button onClick={onClose}>{t('tickets.peek.close')}</Button>
-          </DialogActions>
-        </>
+        <DialogView
+          title={
+            <>
+              {ticket.contact.name || ticket.contact.number}
+              <Typography
+                variant="caption"
+                component="p"
+                sx={{
+                  color: 'text.secondary',
+                }}
+              >
+                {t('tickets.peek.readOnly')}
+              </Typography>
+            </>
+          }
+          // The conversation scrolls itself, in a box as tall as the window allows.
+          contentSx={{ p: 0, height: '60vh', display: 'flex', flexDirection: 'column' }}
+        >
+          <MessageList ticket={ticket} canReply={false} onReply={ignoreReply} keepsRead={false} />
+        </DialogView>
       )}
-    </Dialog>
+    </DialogFrame>
   );
 };

@@ -1,15 +1,5 @@
 import { useState } from 'react';
-import {
-  Autocomplete,
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Stack,
-  TextField,
-} from '@mui/material';
+import { Autocomplete, Stack, TextField } from '@mui/material';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
@@ -35,6 +25,7 @@ import {
   type QueueChoice,
 } from './new-ticket-dialog';
 import { applyTicketEventToCache, useTicketViewer } from './tickets.api';
+import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 // GET /users carries each user's queues; GET /users/list (the picker list for everyone) does not.
 type UserChoice = { id: number; name: string; queues?: QueueChoice[] };
@@ -113,59 +104,51 @@ const TransferForm = ({ ticket, onClose }: { ticket: TicketView; onClose: () => 
     });
 
   return (
-    <>
-      <DialogTitle>{t('tickets.transfer.title')}</DialogTitle>
-      <DialogContent dividers>
-        <Stack spacing={2} sx={{ pt: 0.5 }}>
-          <Autocomplete
-            options={term ? (found.data ?? []) : []}
-            value={target}
-            onChange={(_event, next) => chooseUser(next)}
-            inputValue={userInput}
-            onInputChange={(_event, next) => setUserInput(next)}
-            filterOptions={(options) => options}
-            getOptionLabel={(option) => option.name}
-            isOptionEqualToValue={(option, selected) => option.id === selected.id}
-            loading={found.isFetching}
-            loadingText={t('app.loading')}
-            noOptionsText={isShort ? t('tickets.dialogs.typeMore') : t('tickets.transfer.noUsers')}
-            renderInput={(params) => (
-              <TextField
-                {...params}
-                autoFocus
-                label={t('tickets.transfer.user')}
-                helperText={target ? undefined : t('tickets.transfer.noUserHint')}
-              />
-            )}
-          />
-          <QueueField
-            queues={queues}
-            value={queueId}
-            onChange={setQueueId}
-            isLoading={allQueues.isPending}
-            isRequired={false}
-          />
-          <ConnectionField
-            connections={connections.data ?? []}
-            value={whatsappId}
-            onChange={setWhatsappId}
-          />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={transfer.isPending}>
-          {t('tickets.dialogs.cancel')}
-        </Button>
-        <Button
-          variant="contained"
-          onClick={submit}
-          disabled={transfer.isPending}
-          startIcon={transfer.isPending ? <CircularProgress size={16} color="inherit" /> : null}
-        >
-          {t('tickets.transfer.submit')}
-        </Button>
-      </DialogActions>
-    </>
+    <DialogForm
+      title={t('tickets.transfer.title')}
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+      isSubmitting={transfer.isPending}
+      submitLabel={t('tickets.transfer.submit')}
+    >
+      <Stack spacing={2}>
+        <Autocomplete
+          options={term ? (found.data ?? []) : []}
+          value={target}
+          onChange={(_event, next) => chooseUser(next)}
+          inputValue={userInput}
+          onInputChange={(_event, next) => setUserInput(next)}
+          filterOptions={(options) => options}
+          getOptionLabel={(option) => option.name}
+          isOptionEqualToValue={(option, selected) => option.id === selected.id}
+          loading={found.isFetching}
+          loadingText={t('app.loading')}
+          noOptionsText={isShort ? t('tickets.dialogs.typeMore') : t('tickets.transfer.noUsers')}
+          renderInput={(params) => (
+            <TextField
+              {...params}
+              autoFocus
+              label={t('tickets.transfer.user')}
+              helperText={target ? undefined : t('tickets.transfer.noUserHint')}
+            />
+          )}
+        />
+        <QueueField
+          queues={queues}
+          value={queueId}
+          onChange={setQueueId}
+          isLoading={allQueues.isPending}
+          isRequired={false}
+        />
+        <ConnectionField
+          connections={connections.data ?? []}
+          value={whatsappId}
+          onChange={setWhatsappId}
+        />
+      </Stack>
+    </DialogForm>
   );
 };
 
@@ -179,7 +162,7 @@ export const TransferDialog = ({
   ticket: TicketView;
   onClose: () => void;
 }) => (
-  <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs">
+  <DialogFrame open={open} onClose={onClose} maxWidth="xs">
     {open && <TransferForm ticket={ticket} onClose={onClose} />}
-  </Dialog>
+  </DialogFrame>
 );

@@ -3,20 +3,13 @@ import {
   Alert,
   AlertTitle,
   Box,
-  Button,
   Checkbox,
   Chip,
   CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
   FormHelperText,
   ListItemText,
   MenuItem,
   Stack,
-  Switch,
   TextField,
 } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -30,7 +23,7 @@ import { useCurrentSession } from '../../api/session';
 import { toastError } from '../../api/toasts';
 import { cssColor } from '../../lib/colors';
 import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui } from '../../lib/forms';
+import { registerMui, useFieldError } from '../../lib/forms';
 import { userFormSchema, type UserFormValues } from './user-form.schema';
 import { useConnections } from '../../api/queries/connections';
 import { useQueues } from '../../api/queries/queues';
@@ -42,7 +35,8 @@ import {
   type QueueRef,
   type User,
 } from './users.api';
-import { FormDialogActions } from '../../components/form-dialog-actions';
+import { SwitchField } from '../../components/switch-field';
+import { DialogForm, DialogFrame, DialogLoading } from '../../components/dialog-frame';
 
 const QueueChip = ({ queue }: { queue: QueueRef }) => {
   const color = cssColor(queue.color);
@@ -126,192 +120,174 @@ const UserForm = ({ user, onClose }: { user: User | null; onClose: () => void })
     }
   };
 
-  const fieldError = (name: 'name' | 'email' | 'password') => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
-  };
+  const fieldError = useFieldError(errors);
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)}>
-      <DialogTitle>{isEdit ? t('users.modal.editTitle') : t('users.modal.addTitle')}</DialogTitle>
-      <DialogContent dividers>
-        <Stack spacing={2}>
-          {limitMessage !== null && (
-            <Alert severity="error" data-testid="user-limit-error">
-              <AlertTitle>{t('errors.ERR_PLAN_LIMIT_USERS')}</AlertTitle>
-              {limitMessage}
-            </Alert>
-          )}
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField
-              {...registerMui(register, 'name')}
-              label={t('users.modal.name')}
-              autoComplete="off"
-              autoFocus
-              fullWidth
-              {...fieldError('name')}
-            />
-            <TextField
-              {...registerMui(register, 'email')}
-              type="email"
-              label={t('users.modal.email')}
-              autoComplete="off"
-              fullWidth
-              {...fieldError('email')}
-            />
-          </Stack>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField
-              {...registerMui(register, 'password')}
-              type="password"
-              label={t('users.modal.password')}
-              autoComplete="new-password"
-              fullWidth
-              {...fieldError('password')}
-              helperText={
-                errors.password?.message
-                  ? t(errors.password.message)
-                  : isEdit
-                    ? t('users.modal.passwordHint')
-                    : undefined
-              }
-            />
-            <Controller
-              name="profile"
-              control={control}
-              render={({ field: { ref, ...field } }) => (
-                <TextField
-                  {...field}
-                  inputRef={ref}
-                  select
-                  label={t('users.modal.profile')}
-                  fullWidth
-                  disabled={!canEditProfile}
-                  helperText={isSelf && !canEditProfile ? t('users.modal.ownProfile') : undefined}
-                >
-                  {profiles.map((profile) => (
-                    <MenuItem key={profile} value={profile}>
-                      {t(`users.profiles.${profile}`)}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              )}
-            />
-          </Stack>
-          <Controller
-            name="queueIds"
-            control={control}
-            render={({ field: { ref, value, onChange, ...field } }) => (
-              <TextField
-                {...field}
-                inputRef={ref}
-                select
-                label={t('users.modal.queues')}
-                fullWidth
-                disabled={!canEditQueues}
-                value={value}
-                onChange={(event) => onChange(event.target.value as unknown as number[])}
-                helperText={
-                  queueChoices.isSuccess && queueChoices.data.length === 0
-                    ? t('users.modal.noQueues')
-                    : undefined
-                }
-                slotProps={{
-                  select: {
-                    multiple: true,
-                    renderValue: (selected) => (
-                      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-                        {(selected as number[]).map((id) => {
-                          const queue = queueById.get(id);
-                          return queue ? <QueueChip key={id} queue={queue} /> : null;
-                        })}
-                      </Box>
-                    ),
-                  },
-                }}
-              >
-                {queueChoices.isPending && (
-                  <MenuItem disabled>
-                    <CircularProgress size={18} sx={{ mr: 1 }} />
-                    {t('app.loading')}
-                  </MenuItem>
-                )}
-                {(queueChoices.data ?? []).map((queue) => (
-                  <MenuItem key={queue.id} value={queue.id}>
-                    <Checkbox size="small" checked={value.includes(queue.id)} />
-                    <Box
-                      component="span"
-                      sx={{
-                        width: 12,
-                        height: 12,
-                        borderRadius: '50%',
-                        bgcolor: cssColor(queue.color),
-                        mr: 1,
-                        flexShrink: 0,
-                      }}
-                    />
-                    <ListItemText primary={queue.name} />
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
+    <DialogForm
+      title={isEdit ? t('users.modal.editTitle') : t('users.modal.addTitle')}
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      submitLabel={isEdit ? t('common.save') : t('users.modal.add')}
+    >
+      <Stack spacing={2}>
+        {limitMessage !== null && (
+          <Alert severity="error" data-testid="user-limit-error">
+            <AlertTitle>{t('errors.ERR_PLAN_LIMIT_USERS')}</AlertTitle>
+            {limitMessage}
+          </Alert>
+        )}
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <TextField
+            {...registerMui(register, 'name')}
+            label={t('users.modal.name')}
+            autoComplete="off"
+            autoFocus
+            fullWidth
+            {...fieldError('name')}
           />
-          {/* The connection new tickets of this user go out through (editable with the queues). */}
-          <Controller
-            name="whatsappId"
-            control={control}
-            render={({ field: { ref, value, onChange, ...field } }) => (
-              <TextField
-                {...field}
-                inputRef={ref}
-                select
-                label={t('users.modal.connection')}
-                value={value ?? ''}
-                onChange={(event) =>
-                  onChange(event.target.value === '' ? null : Number(event.target.value))
-                }
-                disabled={!canEditQueues}
-                fullWidth
-                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-              >
-                <MenuItem value="">{t('users.modal.noConnection')}</MenuItem>
-                {connectionChoices.data?.map((connection) => (
-                  <MenuItem key={connection.id} value={connection.id}>
-                    {connection.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
+          <TextField
+            {...registerMui(register, 'email')}
+            type="email"
+            label={t('users.modal.email')}
+            autoComplete="off"
+            fullWidth
+            {...fieldError('email')}
           />
-          <Box>
-            <Controller
-              name="allTicket"
-              control={control}
-              render={({ field: { value, onChange, ref } }) => (
-                <FormControlLabel
-                  control={
-                    <Switch
-                      checked={value}
-                      slotProps={{ input: { ref } }}
-                      onChange={(event) => onChange(event.target.checked)}
-                      disabled={!canEditQueues}
-                    />
-                  }
-                  label={t('users.modal.allTicket')}
-                />
-              )}
-            />
-            <FormHelperText sx={{ mt: 0 }}>{t('users.modal.allTicketHint')}</FormHelperText>
-          </Box>
         </Stack>
-      </DialogContent>
-      <FormDialogActions
-        onCancel={onClose}
-        cancelLabel={t('common.cancel')}
-        submitLabel={isEdit ? t('common.save') : t('users.modal.add')}
-        isSubmitting={isSubmitting}
-      />
-    </form>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <TextField
+            {...registerMui(register, 'password')}
+            type="password"
+            label={t('users.modal.password')}
+            autoComplete="new-password"
+            fullWidth
+            {...fieldError('password')}
+            helperText={
+              errors.password?.message
+                ? t(errors.password.message)
+                : isEdit
+                  ? t('users.modal.passwordHint')
+                  : undefined
+            }
+          />
+          <Controller
+            name="profile"
+            control={control}
+            render={({ field: { ref, ...field } }) => (
+              <TextField
+                {...field}
+                inputRef={ref}
+                select
+                label={t('users.modal.profile')}
+                fullWidth
+                disabled={!canEditProfile}
+                helperText={isSelf && !canEditProfile ? t('users.modal.ownProfile') : undefined}
+              >
+                {profiles.map((profile) => (
+                  <MenuItem key={profile} value={profile}>
+                    {t(`users.profiles.${profile}`)}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
+        </Stack>
+        <Controller
+          name="queueIds"
+          control={control}
+          render={({ field: { ref, value, onChange, ...field } }) => (
+            <TextField
+              {...field}
+              inputRef={ref}
+              select
+              label={t('users.modal.queues')}
+              fullWidth
+              disabled={!canEditQueues}
+              value={value}
+              onChange={(event) => onChange(event.target.value as unknown as number[])}
+              helperText={
+                queueChoices.isSuccess && queueChoices.data.length === 0
+                  ? t('users.modal.noQueues')
+                  : undefined
+              }
+              slotProps={{
+                select: {
+                  multiple: true,
+                  renderValue: (selected) => (
+                    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+                      {(selected as number[]).map((id) => {
+                        const queue = queueById.get(id);
+                        return queue ? <QueueChip key={id} queue={queue} /> : null;
+                      })}
+                    </Box>
+                  ),
+                },
+              }}
+            >
+              {queueChoices.isPending && (
+                <MenuItem disabled>
+                  <CircularProgress size={18} sx={{ mr: 1 }} />
+                  {t('app.loading')}
+                </MenuItem>
+              )}
+              {(queueChoices.data ?? []).map((queue) => (
+                <MenuItem key={queue.id} value={queue.id}>
+                  <Checkbox size="small" checked={value.includes(queue.id)} />
+                  <Box
+                    component="span"
+                    sx={{
+                      width: 12,
+                      height: 12,
+                      borderRadius: '50%',
+                      bgcolor: cssColor(queue.color),
+                      mr: 1,
+                      flexShrink: 0,
+                    }}
+                  />
+                  <ListItemText primary={queue.name} />
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
+        />
+        {/* The connection new tickets of this user go out through (editable with the queues). */}
+        <Controller
+          name="whatsappId"
+          control={control}
+          render={({ field: { ref, value, onChange, ...field } }) => (
+            <TextField
+              {...field}
+              inputRef={ref}
+              select
+              label={t('users.modal.connection')}
+              value={value ?? ''}
+              onChange={(event) =>
+                onChange(event.target.value === '' ? null : Number(event.target.value))
+              }
+              disabled={!canEditQueues}
+              fullWidth
+              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+            >
+              <MenuItem value="">{t('users.modal.noConnection')}</MenuItem>
+              {connectionChoices.data?.map((connection) => (
+                <MenuItem key={connection.id} value={connection.id}>
+                  {connection.name}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
+        />
+        <Box>
+          <SwitchField
+            control={control}
+            name="allTicket"
+            label={t('users.modal.allTicket')}
+            disabled={!canEditQueues}
+          />
+          <FormHelperText sx={{ mt: 0 }}>{t('users.modal.allTicketHint')}</FormHelperText>
+        </Box>
+      </Stack>
+    </DialogForm>
   );
 };
 
@@ -320,21 +296,11 @@ const EditUserForm = ({ userId, onClose }: { userId: number; onClose: () => void
   const { data, isError } = useUser(userId);
   if (data) return <UserForm user={data} onClose={onClose} />;
   return (
-    <>
-      <DialogTitle>{t('users.modal.editTitle')}</DialogTitle>
-      <DialogContent dividers>
-        <Box sx={{ display: 'grid', placeItems: 'center', minHeight: 160 }}>
-          {isError ? (
-            <Alert severity="error">{t('users.modal.loadFailed')}</Alert>
-          ) : (
-            <CircularProgress aria-label={t('app.loading')} />
-          )}
-        </Box>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('common.cancel')}</Button>
-      </DialogActions>
-    </>
+    <DialogLoading
+      title={t('users.modal.editTitle')}
+      isError={isError}
+      errorText={t('users.modal.loadFailed')}
+    />
   );
 };
 
@@ -351,11 +317,11 @@ export const UserModal = ({
   sessionKey: number;
   onClose: () => void;
 }) => (
-  <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" scroll="paper">
+  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey}>
     {userId === null ? (
-      <UserForm key={sessionKey} user={null} onClose={onClose} />
+      <UserForm user={null} onClose={onClose} />
     ) : (
-      <EditUserForm key={sessionKey} userId={userId} onClose={onClose} />
+      <EditUserForm userId={userId} onClose={onClose} />
     )}
-  </Dialog>
+  </DialogFrame>
 );

@@ -138,7 +138,7 @@ describe('companies tab', () => {
     expect(await screen.findByText('Contraseña copiada.')).toBeTruthy();
     expect(await navigator.clipboard.readText()).toBe('aB3$x9!k');
 
-    await user.click(passwordDialog.getByRole('button', { name: 'Listo' }));
+    await user.click(passwordDialog.getByRole('button', { name: 'Cerrar' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await rowOf('Nueva')).toBeTruthy();
   });

@@ -1,16 +1,5 @@
 import { useEffect } from 'react';
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  Grid,
-  MenuItem,
-  Switch,
-  TextField,
-} from '@mui/material';
+import { Grid, MenuItem, TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { companyStatuses } from '@atendi/shared';
 import { Controller, useForm } from 'react-hook-form';
@@ -20,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../../lib/form-delay';
 import { requiredEmail } from '../../../lib/form-rules';
-import { registerMui } from '../../../lib/forms';
+import { registerMui, useFieldError } from '../../../lib/forms';
 import { usePlans } from '../plans/plans.api';
 import { toastOperationError } from '../shared/admin-errors';
 import {
@@ -31,6 +20,8 @@ import {
   type CreatedCompany,
 } from './companies.api';
 import { fromDateInput, toDateInput } from './date-input';
+import { SwitchField } from '../../../components/switch-field';
+import { DialogForm, DialogFrame } from '../../../components/dialog-frame';
 
 // SPEC §4: the form offers only the monthly recurrence.
 const offeredRecurrences = ['MENSAL'] as const;
@@ -123,158 +114,137 @@ const CompanyForm = ({
     }
   };
 
-  const fieldError = (name: keyof CompanyFormValues) => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : undefined };
-  };
+  const fieldError = useFieldError(errors);
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)}>
-      <DialogTitle>
-        {t(company ? 'settings.companies.editTitle' : 'settings.companies.addTitle')}
-      </DialogTitle>
-      <DialogContent>
-        <Grid container spacing={2} sx={{ pt: 1 }}>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <TextField
-              {...registerMui(register, 'name')}
-              label={t('settings.companies.name')}
-              autoFocus
-              fullWidth
-              {...fieldError('name')}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <TextField
-              {...registerMui(register, 'email')}
-              type="email"
-              label={t('settings.companies.email')}
-              fullWidth
-              {...fieldError('email')}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <TextField
-              {...registerMui(register, 'phone')}
-              type="tel"
-              label={t('settings.companies.phone')}
-              fullWidth
-              slotProps={{ htmlInput: { maxLength: 20 } }}
-              {...fieldError('phone')}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <Controller
-              name="planId"
-              control={control}
-              render={({ field: { ref, ...field } }) => (
-                <TextField
-                  {...field}
-                  inputRef={ref}
-                  select
-                  label={t('settings.companies.plan')}
-                  fullWidth
-                  disabled={plans.isPending}
-                  {...fieldError('planId')}
-                >
-                  {(plans.data ?? []).map((plan) => (
-                    <MenuItem key={plan.id} value={String(plan.id)}>
-                      {plan.name}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              )}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <Controller
-              name="status"
-              control={control}
-              render={({ field: { ref, ...field } }) => (
-                <TextField
-                  {...field}
-                  inputRef={ref}
-                  select
-                  label={t('settings.companies.status')}
-                  fullWidth
-                >
-                  {companyStatuses.map((status) => (
-                    <MenuItem key={status} value={status}>
-                      {t(`settings.companies.statuses.${status}`)}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              )}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <Controller
-              name="dueDate"
-              control={control}
-              render={({ field }) => (
-                <DateField
-                  kind="date"
-                  label={t('settings.companies.dueDate')}
-                  value={field.value}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  inputRef={field.ref}
-                  name={field.name}
-                  fullWidth
-                  helperText={t('settings.companies.dueDateHint')}
-                />
-              )}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <Controller
-              name="recurrence"
-              control={control}
-              render={({ field: { ref, ...field } }) => (
-                <TextField
-                  {...field}
-                  inputRef={ref}
-                  select
-                  label={t('settings.companies.recurrence')}
-                  fullWidth
-                >
-                  {offeredRecurrences.map((recurrence) => (
-                    <MenuItem key={recurrence} value={recurrence}>
-                      {t(`settings.companies.recurrences.${recurrence}`)}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              )}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }} sx={{ display: 'flex', alignItems: 'center' }}>
-            <Controller
-              name="campaignsEnabled"
-              control={control}
-              render={({ field: { ref, value, onChange, ...field } }) => (
-                <FormControlLabel
-                  control={
-                    <Switch
-                      {...field}
-                      slotProps={{ input: { ref } }}
-                      checked={value}
-                      onChange={(event) => onChange(event.target.checked)}
-                    />
-                  }
-                  label={t('settings.companies.campaignsEnabled')}
-                />
-              )}
-            />
-          </Grid>
+    <DialogForm
+      title={t(company ? 'settings.companies.editTitle' : 'settings.companies.addTitle')}
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      submitLabel={t('common.save')}
+    >
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField
+            {...registerMui(register, 'name')}
+            label={t('settings.companies.name')}
+            autoFocus
+            fullWidth
+            {...fieldError('name')}
+          />
         </Grid>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button type="submit" variant="contained" disabled={isSubmitting}>
-          {t('common.save')}
-        </Button>
-      </DialogActions>
-    </form>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField
+            {...registerMui(register, 'email')}
+            type="email"
+            label={t('settings.companies.email')}
+            fullWidth
+            {...fieldError('email')}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField
+            {...registerMui(register, 'phone')}
+            type="tel"
+            label={t('settings.companies.phone')}
+            fullWidth
+            slotProps={{ htmlInput: { maxLength: 20 } }}
+            {...fieldError('phone')}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <Controller
+            name="planId"
+            control={control}
+            render={({ field: { ref, ...field } }) => (
+              <TextField
+                {...field}
+                inputRef={ref}
+                select
+                label={t('settings.companies.plan')}
+                fullWidth
+                disabled={plans.isPending}
+                {...fieldError('planId')}
+              >
+                {(plans.data ?? []).map((plan) => (
+                  <MenuItem key={plan.id} value={String(plan.id)}>
+                    {plan.name}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <Controller
+            name="status"
+            control={control}
+            render={({ field: { ref, ...field } }) => (
+              <TextField
+                {...field}
+                inputRef={ref}
+                select
+                label={t('settings.companies.status')}
+                fullWidth
+              >
+                {companyStatuses.map((status) => (
+                  <MenuItem key={status} value={status}>
+                    {t(`settings.companies.statuses.${status}`)}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <Controller
+            name="dueDate"
+            control={control}
+            render={({ field }) => (
+              <DateField
+                kind="date"
+                label={t('settings.companies.dueDate')}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                inputRef={field.ref}
+                name={field.name}
+                fullWidth
+                helperText={t('settings.companies.dueDateHint')}
+              />
+            )}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <Controller
+            name="recurrence"
+            control={control}
+            render={({ field: { ref, ...field } }) => (
+              <TextField
+                {...field}
+                inputRef={ref}
+                select
+                label={t('settings.companies.recurrence')}
+                fullWidth
+              >
+                {offeredRecurrences.map((recurrence) => (
+                  <MenuItem key={recurrence} value={recurrence}>
+                    {t(`settings.companies.recurrences.${recurrence}`)}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }} sx={{ display: 'flex', alignItems: 'center' }}>
+          <SwitchField
+            control={control}
+            name="campaignsEnabled"
+            label={t('settings.companies.campaignsEnabled')}
+          />
+        </Grid>
+      </Grid>
+    </DialogForm>
   );
 };
 
@@ -289,7 +259,7 @@ export const CompanyFormDialog = ({
   onClose: () => void;
   onCreated: (company: CreatedCompany) => void;
 }) => (
-  <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm">
+  <DialogFrame open={open} onClose={onClose}>
     {open && <CompanyForm company={company} onClose={onClose} onCreated={onCreated} />}
-  </Dialog>
+  </DialogFrame>
 );

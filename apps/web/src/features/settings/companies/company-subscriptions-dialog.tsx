@@ -1,17 +1,9 @@
-import {
-  Alert,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Stack,
-  Typography,
-} from '@mui/material';
+import { Alert, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { InvoicesTable, SubscriptionsTable } from '../../../components/billing-tables';
 import { LoadingBox } from '../../../components/loading-box';
 import { useCompanySubscriptions, type Company } from './companies.api';
+import { DialogFrame, DialogView } from '../../../components/dialog-frame';
 
 // Read-only: a company's subscriptions and invoices, as its own subscriptions page lists them.
 const CompanySubscriptions = ({ company }: { company: Company }) => {
@@ -53,16 +45,10 @@ export const CompanySubscriptionsDialog = ({
 }) => {
   const { t } = useTranslation();
   return (
-    <Dialog open={company !== null} onClose={onClose} fullWidth maxWidth="md">
-      <DialogTitle>
-        {t('settings.companies.subscriptionsTitle', { name: company?.name ?? '' })}
-      </DialogTitle>
-      <DialogContent dividers>
+    <DialogFrame open={company !== null} onClose={onClose} maxWidth="md">
+      <DialogView title={t('settings.companies.subscriptionsTitle', { name: company?.name ?? '' })}>
         {company && <CompanySubscriptions company={company} />}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('settings.companies.close')}</Button>
-      </DialogActions>
-    </Dialog>
+      </DialogView>
+    </DialogFrame>
   );
 };

@@ -1,21 +1,14 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Stack,
-  TextField,
-} from '@mui/material';
+import { Stack, TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../../lib/form-delay';
-import { registerMui } from '../../../lib/forms';
+import { registerMui, useFieldError } from '../../../lib/forms';
 import { toastOperationError } from '../shared/admin-errors';
 import { useSaveHelp, videoCodeOf, type Help } from './helps.api';
+import { DialogForm, DialogFrame } from '../../../components/dialog-frame';
 
 const helpFormSchema = z.object({
   title: z.string().trim().min(1, 'validation.required').max(200, 'settings.helps.titleLength'),
@@ -55,46 +48,39 @@ const HelpForm = ({ help, onClose }: { help: Help | null; onClose: () => void })
     }
   };
 
-  const fieldError = (name: keyof HelpFormValues, hint?: string) => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : hint };
-  };
+  const fieldError = useFieldError(errors);
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)}>
-      <DialogTitle>{t(help ? 'settings.helps.editTitle' : 'settings.helps.addTitle')}</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          <TextField
-            {...registerMui(register, 'title')}
-            label={t('settings.helps.title')}
-            autoFocus
-            fullWidth
-            {...fieldError('title')}
-          />
-          <TextField
-            {...registerMui(register, 'video')}
-            label={t('settings.helps.video')}
-            fullWidth
-            {...fieldError('video', t('settings.helps.videoHint'))}
-          />
-          <TextField
-            {...registerMui(register, 'description')}
-            label={t('settings.helps.description')}
-            fullWidth
-            multiline
-            minRows={3}
-            {...fieldError('description')}
-          />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button type="submit" variant="contained" disabled={isSubmitting}>
-          {t('common.save')}
-        </Button>
-      </DialogActions>
-    </form>
+    <DialogForm
+      title={t(help ? 'settings.helps.editTitle' : 'settings.helps.addTitle')}
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      submitLabel={t('common.save')}
+    >
+      <Stack spacing={2}>
+        <TextField
+          {...registerMui(register, 'title')}
+          label={t('settings.helps.title')}
+          autoFocus
+          fullWidth
+          {...fieldError('title')}
+        />
+        <TextField
+          {...registerMui(register, 'video')}
+          label={t('settings.helps.video')}
+          fullWidth
+          {...fieldError('video', t('settings.helps.videoHint'))}
+        />
+        <TextField
+          {...registerMui(register, 'description')}
+          label={t('settings.helps.description')}
+          fullWidth
+          multiline
+          minRows={3}
+          {...fieldError('description')}
+        />
+      </Stack>
+    </DialogForm>
   );
 };
 
@@ -107,7 +93,7 @@ export const HelpFormDialog = ({
   help: Help | null;
   onClose: () => void;
 }) => (
-  <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm">
+  <DialogFrame open={open} onClose={onClose}>
     {open && <HelpForm help={help} onClose={onClose} />}
-  </Dialog>
+  </DialogFrame>
 );

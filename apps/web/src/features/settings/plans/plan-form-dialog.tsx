@@ -1,27 +1,16 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  FormGroup,
-  Grid,
-  InputAdornment,
-  Switch,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { FormGroup, Grid, InputAdornment, TextField, Typography } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { DEFAULT_PLAN_STORAGE_MB } from '@atendi/shared';
 import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../../lib/form-delay';
-import { registerMui } from '../../../lib/forms';
+import { registerMui, useFieldError } from '../../../lib/forms';
 import { toastOperationError } from '../shared/admin-errors';
 import { planFeatures, useSavePlan, type Plan } from './plans.api';
+import { SwitchField } from '../../../components/switch-field';
+import { DialogForm, DialogFrame } from '../../../components/dialog-frame';
 
 const MAX_LIMIT = 100_000;
 const MAX_VALUE = 1_000_000;
@@ -125,10 +114,7 @@ const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void })
     }
   };
 
-  const fieldError = (name: keyof PlanFormValues, hint?: string) => {
-    const message = errors[name]?.message;
-    return { error: Boolean(message), helperText: message ? t(message) : hint };
-  };
+  const fieldError = useFieldError(errors);
 
   const limitField = (name: 'users' | 'connections' | 'queues') => (
     <Grid size={{ xs: 12, sm: 4 }}>
@@ -144,95 +130,79 @@ const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void })
   );
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)}>
-      <DialogTitle>{t(plan ? 'settings.plans.editTitle' : 'settings.plans.addTitle')}</DialogTitle>
-      <DialogContent>
-        <Grid container spacing={2} sx={{ pt: 1 }}>
-          <Grid size={{ xs: 12, sm: 8 }}>
-            <TextField
-              {...registerMui(register, 'name')}
-              label={t('settings.plans.name')}
-              autoFocus
-              fullWidth
-              {...fieldError('name')}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 4 }}>
-            <TextField
-              {...registerMui(register, 'value')}
-              type="number"
-              label={t('settings.plans.value')}
-              fullWidth
-              slotProps={{
-                htmlInput: { min: 0, step: 0.01 },
-                input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
-              }}
-              {...fieldError('value')}
-            />
-          </Grid>
-          {limitField('users')}
-          {limitField('connections')}
-          {limitField('queues')}
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <TextField
-              {...registerMui(register, 'storageMb')}
-              type="number"
-              label={t('settings.plans.storageMb')}
-              fullWidth
-              slotProps={{
-                htmlInput: { min: 0, step: 1 },
-                input: { endAdornment: <InputAdornment position="end">MB</InputAdornment> },
-              }}
-              {...fieldError('storageMb', t('settings.plans.storageMbHint'))}
-            />
-          </Grid>
-          <Grid size={12}>
-            <TextField
-              {...registerMui(register, 'stripePriceId')}
-              label={t('settings.plans.stripePriceId')}
-              placeholder="price_…"
-              fullWidth
-              autoComplete="off"
-              {...fieldError('stripePriceId', t('settings.plans.stripePriceIdHint'))}
-            />
-          </Grid>
-          <Grid size={12}>
-            <Typography variant="subtitle2" gutterBottom>
-              {t('settings.plans.features')}
-            </Typography>
-            <FormGroup row>
-              {planFeatures.map((feature) => (
-                <Controller
-                  key={feature}
-                  name={feature}
-                  control={control}
-                  render={({ field: { ref, value, onChange, ...field } }) => (
-                    <FormControlLabel
-                      sx={{ minWidth: { sm: 200 } }}
-                      control={
-                        <Switch
-                          {...field}
-                          slotProps={{ input: { ref } }}
-                          checked={value}
-                          onChange={(event) => onChange(event.target.checked)}
-                        />
-                      }
-                      label={t(`settings.plans.flags.${feature}`)}
-                    />
-                  )}
-                />
-              ))}
-            </FormGroup>
-          </Grid>
+    <DialogForm
+      title={t(plan ? 'settings.plans.editTitle' : 'settings.plans.addTitle')}
+      onSubmit={handleSubmit(onSubmit)}
+      isSubmitting={isSubmitting}
+      submitLabel={t('common.save')}
+    >
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, sm: 8 }}>
+          <TextField
+            {...registerMui(register, 'name')}
+            label={t('settings.plans.name')}
+            autoFocus
+            fullWidth
+            {...fieldError('name')}
+          />
         </Grid>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button type="submit" variant="contained" disabled={isSubmitting}>
-          {t('common.save')}
-        </Button>
-      </DialogActions>
-    </form>
+        <Grid size={{ xs: 12, sm: 4 }}>
+          <TextField
+            {...registerMui(register, 'value')}
+            type="number"
+            label={t('settings.plans.value')}
+            fullWidth
+            slotProps={{
+              htmlInput: { min: 0, step: 0.01 },
+              input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
+            }}
+            {...fieldError('value')}
+          />
+        </Grid>
+        {limitField('users')}
+        {limitField('connections')}
+        {limitField('queues')}
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField
+            {...registerMui(register, 'storageMb')}
+            type="number"
+            label={t('settings.plans.storageMb')}
+            fullWidth
+            slotProps={{
+              htmlInput: { min: 0, step: 1 },
+              input: { endAdornment: <InputAdornment position="end">MB</InputAdornment> },
+            }}
+            {...fieldError('storageMb', t('settings.plans.storageMbHint'))}
+          />
+        </Grid>
+        <Grid size={12}>
+          <TextField
+            {...registerMui(register, 'stripePriceId')}
+            label={t('settings.plans.stripePriceId')}
+            placeholder="price_…"
+            fullWidth
+            autoComplete="off"
+            {...fieldError('stripePriceId', t('settings.plans.stripePriceIdHint'))}
+          />
+        </Grid>
+        <Grid size={12}>
+          <Typography variant="subtitle2" gutterBottom>
+            {t('settings.plans.features')}
+          </Typography>
+          <FormGroup row>
+            {planFeatures.map((feature) => (
+              <SwitchField
+                key={feature}
+                control={control}
+                name={feature}
+                label={t(`settings.plans.flags.${feature}`)}
+                sx={{ minWidth: { sm: 200 } }}
+              />
+            ))}
+          </FormGroup>
+        </Grid>
+      </Grid>
+    </DialogForm>
   );
 };
 
@@ -245,7 +215,7 @@ export const PlanFormDialog = ({
   plan: Plan | null;
   onClose: () => void;
 }) => (
-  <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm">
+  <DialogFrame open={open} onClose={onClose}>
     {open && <PlanForm plan={plan} onClose={onClose} />}
-  </Dialog>
+  </DialogFrame>
 );
