@@ -680,6 +680,7 @@ const CampaignForm = ({
       onSubmit={handleSubmit(onSubmit, onInvalid)}
       isSubmitting={isSubmitting}
       submitLabel={campaign ? t('common.save') : t('campaigns.dialog.add')}
+      isSaved={!initial && campaign !== null}
       // A campaign past editing is only shown.
       footer={canEditMessages ? undefined : <CloseButton />}
     >

@@ -298,6 +298,7 @@ const QueueDialogBody = ({
             form={formId}
             submitLabel={queue ? t('common.save') : t('queues.dialog.add')}
             isSubmitting={isSaving}
+            isSaved={initialQueue === null && queue !== null}
           />
         ) : (
           <CloseButton />
