@@ -54,7 +54,7 @@ describe('companies administration', () => {
     await created.getByRole('button', { name: 'Copiar contraseña' }).click();
     await page.getByText('Contraseña copiada.').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(password);
-    await created.getByRole('button', { name: 'Listo' }).click();
+    await created.getByRole('button', { name: 'Cerrar' }).click();
     await created.waitFor({ state: 'detached' });
 
     const row = table.getByRole('row').filter({ hasText: 'Panadería Sol' });

@@ -73,6 +73,28 @@ describe('dialog frame', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
+  it('says Cerrar instead of Cancelar once a dialog that stays open after saving has saved', () => {
+    render(
+      <DialogFrame open onClose={vi.fn()}>
+        <DialogForm
+          title="Nueva campaña"
+          submitLabel="Guardar"
+          isSubmitting={false}
+          isSaved
+          onSubmit={vi.fn()}
+        >
+          <input aria-label="Nombre" />
+        </DialogForm>
+      </DialogFrame>,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Nueva campaña' });
+    expect(
+      within(dialog)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['Cerrar', 'Guardar']);
+  });
+
   it('ends a dialog that only shows things in Cerrar, after its own actions', async () => {
     const user = userEvent.setup();
     const onClose = vi.fn();

@@ -134,6 +134,8 @@ type FormButtonsProps = {
   submitDisabled?: boolean;
   // The id of the form the submit sends, when the buttons are not inside it.
   form?: string;
+  // Saved already, in a dialog that stays open after saving: leaving loses nothing, so "Cerrar".
+  isSaved?: boolean;
   onCancel?: () => void;
 };
 
@@ -144,6 +146,7 @@ export const FormButtons = ({
   isSubmitting,
   submitDisabled = false,
   form,
+  isSaved = false,
   onCancel,
 }: FormButtonsProps) => {
   const { t } = useTranslation();
@@ -151,7 +154,7 @@ export const FormButtons = ({
   return (
     <>
       <Button onClick={onCancel ?? close} disabled={isSubmitting}>
-        {t('common.cancel')}
+        {isSaved ? t('common.close') : t('common.cancel')}
       </Button>
       <Button
         type="submit"
@@ -173,6 +176,7 @@ export const DialogForm = ({
   isSubmitting,
   submitLabel,
   submitDisabled,
+  isSaved,
   footer,
   'aria-label': ariaLabel,
   ...body
@@ -201,6 +205,7 @@ export const DialogForm = ({
               submitLabel={submitLabel}
               isSubmitting={isSubmitting}
               submitDisabled={submitDisabled}
+              isSaved={isSaved}
             />
           )
         }

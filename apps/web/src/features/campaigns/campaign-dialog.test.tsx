@@ -117,7 +117,7 @@ describe('campaign dialog', () => {
     // The dialog stays, now editing the saved campaign, which can take a file.
     const editing = await screen.findByRole('dialog', { name: 'Editar campaña' });
     expect(within(editing).getByRole('button', { name: 'Adjuntar archivo' })).toBeTruthy();
-    await user.click(within(editing).getByRole('button', { name: 'Cancelar' }));
+    await user.click(within(editing).getByRole('button', { name: 'Cerrar' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(cellTexts(await rowOf('Promo marzo')).slice(0, 4)).toEqual([
       'Promo marzo',

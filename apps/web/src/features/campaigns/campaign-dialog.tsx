@@ -72,6 +72,7 @@ import {
   type TemplateParamPath,
 } from './campaign-template';
 import { SwitchField } from '../../components/switch-field';
+import { FieldRow } from '../../components/field-row';
 import { CloseButton, DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 type MessageField = (typeof campaignMessageKeys)[number];
@@ -665,17 +666,7 @@ const CampaignForm = ({
     />
   );
 
-  const row = (...children: ReactNode[]) => (
-    <Stack
-      direction={{ xs: 'column', sm: 'row' }}
-      spacing={2}
-      sx={{
-        alignItems: 'flex-start',
-      }}
-    >
-      {children}
-    </Stack>
-  );
+  const row = (...children: ReactNode[]) => <FieldRow>{children}</FieldRow>;
 
   const title = !campaign
     ? t('campaigns.dialog.addTitle')
@@ -689,6 +680,7 @@ const CampaignForm = ({
       onSubmit={handleSubmit(onSubmit, onInvalid)}
       isSubmitting={isSubmitting}
       submitLabel={campaign ? t('common.save') : t('campaigns.dialog.add')}
+      isSaved={!initial && campaign !== null}
       // A campaign past editing is only shown.
       footer={canEditMessages ? undefined : <CloseButton />}
     >

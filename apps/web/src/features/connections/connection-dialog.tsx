@@ -52,6 +52,7 @@ import {
   type QueueChoice,
 } from './connections.api';
 import { SwitchField } from '../../components/switch-field';
+import { FieldRow } from '../../components/field-row';
 import { DialogForm, DialogFrame, DialogLoading } from '../../components/dialog-frame';
 
 const isFormField = (name: string): name is ConnectionFormField => name in tabOfField;
@@ -281,13 +282,7 @@ const ConnectionForm = ({
     >
       {shownTab === 'general' && (
         <Stack spacing={2.5}>
-          <Stack
-            direction={{ xs: 'column', sm: 'row' }}
-            spacing={2}
-            sx={{
-              alignItems: 'flex-start',
-            }}
-          >
+          <FieldRow>
             <TextField
               {...registerMui(register, 'name')}
               label={t('connections.form.name')}
@@ -316,7 +311,7 @@ const ConnectionForm = ({
                 </TextField>
               )}
             />
-          </Stack>
+          </FieldRow>
           <SwitchField control={control} name="isDefault" label={t('connections.form.isDefault')} />
           <Controller
             name="queueIds"
@@ -387,13 +382,7 @@ const ConnectionForm = ({
 
       {shownTab === 'tickets' && (
         <Stack spacing={2.5}>
-          <Stack
-            direction={{ xs: 'column', sm: 'row' }}
-            spacing={2}
-            sx={{
-              alignItems: 'flex-start',
-            }}
-          >
+          <FieldRow>
             <Controller
               name="transferQueueId"
               control={control}
@@ -418,14 +407,8 @@ const ConnectionForm = ({
               )}
             />
             {minutesField('timeToTransfer')}
-          </Stack>
-          <Stack
-            direction={{ xs: 'column', sm: 'row' }}
-            spacing={2}
-            sx={{
-              alignItems: 'flex-start',
-            }}
-          >
+          </FieldRow>
+          <FieldRow>
             {minutesField('expiresTicket')}
             <TextField
               {...registerMui(register, 'expiresInactiveMessage')}
@@ -436,17 +419,11 @@ const ConnectionForm = ({
               fullWidth
               {...fieldError('expiresInactiveMessage')}
             />
-          </Stack>
-          <Stack
-            direction={{ xs: 'column', sm: 'row' }}
-            spacing={2}
-            sx={{
-              alignItems: 'flex-start',
-            }}
-          >
+          </FieldRow>
+          <FieldRow>
             {minutesField('timeUseBotQueues')}
             {minutesField('maxUseBotQueues')}
-          </Stack>
+          </FieldRow>
           {canPickPrompt && (
             <Controller
               name="promptId"

@@ -43,6 +43,7 @@ import {
   simulatorScan,
   simulatorTyping,
 } from './connections.api';
+import { FieldRow } from '../../components/field-row';
 import { DialogFrame, DialogView } from '../../components/dialog-frame';
 
 // The conversation follows the platform's sends while the panel is open.
@@ -321,13 +322,7 @@ const SimulatorPhoneBody = ({ connectionId }: { connectionId: number }) => {
           <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
             {t('connections.simulator.inboundTitle')}
           </Typography>
-          <Stack
-            direction={{ xs: 'column', sm: 'row' }}
-            spacing={2}
-            sx={{
-              alignItems: 'flex-start',
-            }}
-          >
+          <FieldRow>
             <TextField
               {...registerMui(register, 'from')}
               type="tel"
@@ -342,7 +337,7 @@ const SimulatorPhoneBody = ({ connectionId }: { connectionId: number }) => {
               fullWidth
               {...fieldError('name')}
             />
-          </Stack>
+          </FieldRow>
           <TextField
             {...registerMui(register, 'body')}
             label={t('connections.simulator.body')}

@@ -30,6 +30,7 @@ import {
 } from './prompt-form.schema';
 import { applyPromptEventToCache } from '../../api/queries/prompts';
 import { createPrompt, updatePrompt, useProviderModels } from './prompts.api';
+import { FieldRow } from '../../components/field-row';
 import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 type ModelOption = { name: string; group: 'suggested' | 'provider' };
@@ -124,13 +125,7 @@ const PromptForm = ({ prompt, onClose }: { prompt: PromptView | null; onClose: (
           disabled={isSubmitting}
           {...errorOf('prompt', errors.prompt, t('prompts.form.promptHint'))}
         />
-        <Stack
-          direction={{ xs: 'column', sm: 'row' }}
-          spacing={2}
-          sx={{
-            alignItems: 'flex-start',
-          }}
-        >
+        <FieldRow>
           <Controller
             name="model"
             control={control}
@@ -198,7 +193,7 @@ const PromptForm = ({ prompt, onClose }: { prompt: PromptView | null; onClose: (
               </TextField>
             )}
           />
-        </Stack>
+        </FieldRow>
         <TextField
           {...registerMui(register, 'handoffMessage')}
           label={t('prompts.form.handoffMessage')}
@@ -213,13 +208,7 @@ const PromptForm = ({ prompt, onClose }: { prompt: PromptView | null; onClose: (
             t('prompts.form.handoffMessageHint'),
           )}
         />
-        <Stack
-          direction={{ xs: 'column', sm: 'row' }}
-          spacing={2}
-          sx={{
-            alignItems: 'flex-start',
-          }}
-        >
+        <FieldRow>
           <TextField
             {...registerMui(register, 'maxTokens')}
             label={t('prompts.form.maxTokens')}
@@ -236,7 +225,7 @@ const PromptForm = ({ prompt, onClose }: { prompt: PromptView | null; onClose: (
             slotProps={{ htmlInput: { inputMode: 'numeric' } }}
             {...errorOf('maxMessages', errors.maxMessages, t('prompts.form.maxMessagesHint'))}
           />
-        </Stack>
+        </FieldRow>
         <Controller
           name="temperature"
           control={control}

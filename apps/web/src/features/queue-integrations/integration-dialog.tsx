@@ -40,6 +40,7 @@ import {
   createIntegration,
   updateIntegration,
 } from './queue-integrations.api';
+import { FieldRow } from '../../components/field-row';
 import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 // jsdom and older browsers lack Blob.text(); FileReader reads everywhere.
@@ -203,13 +204,7 @@ const IntegrationForm = ({
       submitLabel={integration ? t('common.save') : t('queueIntegrations.dialog.add')}
     >
       <Stack spacing={2.5}>
-        <Stack
-          direction={{ xs: 'column', sm: 'row' }}
-          spacing={2}
-          sx={{
-            alignItems: 'flex-start',
-          }}
-        >
+        <FieldRow>
           <Controller
             name="type"
             control={control}
@@ -247,7 +242,7 @@ const IntegrationForm = ({
             disabled={isSubmitting}
             {...errorOf(errors.name)}
           />
-        </Stack>
+        </FieldRow>
 
         {/* One stored address, named for what it is in each type. */}
         {fieldsOfType[type].includes('urlN8N') &&
@@ -259,13 +254,7 @@ const IntegrationForm = ({
         {type === 'typebot' && (
           <>
             {textField('typebotSlug', { hint: t('queueIntegrations.form.typebotSlugHint') })}
-            <Stack
-              direction={{ xs: 'column', sm: 'row' }}
-              spacing={2}
-              sx={{
-                alignItems: 'flex-start',
-              }}
-            >
+            <FieldRow>
               {textField('typebotExpires', {
                 numeric: true,
                 hint: t('queueIntegrations.form.typebotExpiresHint'),
@@ -274,21 +263,15 @@ const IntegrationForm = ({
                 numeric: true,
                 hint: t('queueIntegrations.form.typebotDelayMessageHint'),
               })}
-            </Stack>
-            <Stack
-              direction={{ xs: 'column', sm: 'row' }}
-              spacing={2}
-              sx={{
-                alignItems: 'flex-start',
-              }}
-            >
+            </FieldRow>
+            <FieldRow>
               {textField('typebotKeywordFinish', {
                 hint: t('queueIntegrations.form.typebotKeywordFinishHint'),
               })}
               {textField('typebotKeywordRestart', {
                 hint: t('queueIntegrations.form.typebotKeywordRestartHint'),
               })}
-            </Stack>
+            </FieldRow>
             {textField('typebotUnknownMessage', {
               multiline: true,
               hint: t('queueIntegrations.form.typebotUnknownMessageHint'),
@@ -308,19 +291,13 @@ const IntegrationForm = ({
 
         {type === 'dialogflow' && (
           <>
-            <Stack
-              direction={{ xs: 'column', sm: 'row' }}
-              spacing={2}
-              sx={{
-                alignItems: 'flex-start',
-              }}
-            >
+            <FieldRow>
               {textField('projectName', { hint: t('queueIntegrations.form.projectNameHint') })}
               {textField('language', {
                 hint: t('queueIntegrations.form.languageHint'),
                 placeholder: 'es',
               })}
-            </Stack>
+            </FieldRow>
             {hasStoredKey && (
               <Alert severity="success">
                 {t('queueIntegrations.form.keyStored', {

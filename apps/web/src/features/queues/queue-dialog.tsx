@@ -304,6 +304,7 @@ const QueueDialogBody = ({
             form={formId}
             submitLabel={queue ? t('common.save') : t('queues.dialog.add')}
             isSubmitting={isSaving}
+            isSaved={initialQueue === null && queue !== null}
           />
         ) : (
           <CloseButton />
