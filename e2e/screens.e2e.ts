@@ -15,6 +15,31 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const gallery = path.join(root, 'test-results/gallery');
+// `npm run gallery` also keeps these screens' Spanish views in docs/gallery, for the README.
+const README_GALLERY = new Set([
+  'dashboard',
+  'inbox',
+  'conversation-contact',
+  'connections',
+  'contacts',
+  'kanban',
+  'campaigns',
+  'queues',
+]);
+
+// A view for the gallery: test-results/gallery (PNG), and, for the README's screens in Spanish,
+// docs/gallery (JPEG) when GALLERY_DIR is set.
+const keepView = async (page: Page, name: string, width: number, language: string) => {
+  const view = `${name}-${width < 600 ? 'phone' : 'desktop'}`;
+  await page.screenshot({ path: path.join(gallery, `${view}-${language}.png`) });
+  const readme = process.env.GALLERY_DIR;
+  if (readme && language === 'es' && README_GALLERY.has(name))
+    await page.screenshot({
+      path: path.resolve(readme, `${view}.jpg`),
+      type: 'jpeg',
+      quality: 80,
+    });
+};
 
 const WIDTHS = [
   { width: 360, height: 740 },
@@ -328,10 +353,7 @@ describe.each(['es', 'en'] as const)('every screen in %s', (language) => {
       problems.push(
         ...[...loading, ...(await problemsOf(page))].map((problem) => `${route}: ${problem}`),
       );
-      if (GALLERY_WIDTHS.has(width))
-        await page.screenshot({
-          path: path.join(gallery, `${name}-${width < 600 ? 'phone' : 'desktop'}-${language}.png`),
-        });
+      if (GALLERY_WIDTHS.has(width)) await keepView(page, name, width, language);
     }
     expect(problems).toEqual([]);
   });
@@ -382,12 +404,7 @@ describe.each(['es', 'en'] as const)('every screen in %s', (language) => {
     await page.getByTestId('contact-drawer-number').waitFor();
     const after = await chatProblemsOf(page);
     if (GALLERY_WIDTHS.has(size.width))
-      await page.screenshot({
-        path: path.join(
-          gallery,
-          `conversation-contact-${size.width < 600 ? 'phone' : 'desktop'}-${language}.png`,
-        ),
-      });
+      await keepView(page, 'conversation-contact', size.width, language);
     expect({
       closed: before.filter((problem) => problem !== 'the contact drawer is not shown'),
       open: [...after, ...(await problemsOf(page))],
