@@ -44,6 +44,9 @@ const invoiceChipColour = {
 
 const dateOrDash = (value: string | null) => formatDate(value) || '—';
 
+// On a 360 px phone four columns fit only with narrower sides than MUI's 16 px.
+const phoneCells = { '& .MuiTableCell-root': { px: { xs: 1, sm: 2 } } };
+
 export const SubscriptionsTable = ({
   subscriptions,
   label,
@@ -56,7 +59,7 @@ export const SubscriptionsTable = ({
   const current = subscriptions.find(isCurrentSubscription);
   return (
     <TableContainer>
-      <Table size="small" aria-label={label}>
+      <Table size="small" aria-label={label} sx={phoneCells}>
         <TableHead>
           <TableRow>
             <TableCell>{t('billing.plan')}</TableCell>
@@ -124,7 +127,7 @@ export const InvoicesTable = ({
   const { t, i18n } = useTranslation();
   return (
     <TableContainer>
-      <Table size="small" aria-label={label}>
+      <Table size="small" aria-label={label} sx={phoneCells}>
         <TableHead>
           <TableRow>
             <TableCell align="right">{t('billing.value')}</TableCell>

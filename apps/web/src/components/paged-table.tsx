@@ -121,8 +121,9 @@ export const PagedTable = <R extends { id: number }>({
             size="small"
             type="search"
             placeholder={searchLabel}
-            // Room for the whole hint ("Buscar por nombre o número"), not the browser's default width.
-            sx={{ minWidth: { [stackBelow]: 280 } }}
+            // Room for the whole hint ("Buscar por nombre o número", also in a wide font such as
+            // DejaVu Sans), not the browser's default width.
+            sx={{ minWidth: { [stackBelow]: 310 } }}
             value={paged.searchInput}
             onChange={(event) => paged.setSearchInput(event.target.value)}
             slotProps={{

@@ -176,7 +176,9 @@ export const TicketListPane = ({
                 update({ openList, isOpenListChosen: true })
               }
               aria-label={t('tickets.tabs.openLists')}
-              sx={{ flex: 1, minWidth: 0 }}
+              // Tabs as wide as their text and count: both fit beside "+" and "Ver todos" in a
+              // 400 px list (MUI's 90 px minimum and 16 px sides cut the second one's count off).
+              sx={{ flex: 1, minWidth: 0, '& .MuiTab-root': { minWidth: 0, px: 1.5 } }}
             >
               <Tab
                 value="open"
