@@ -46,7 +46,8 @@ const chatsOf = (events: ChannelEvent[]) => [
   ...new Set(events.map(chatOf).filter((chat) => chat !== null)),
 ];
 
-// What the stored jobs of a connection's events are: one per chat (none for statuses alone).
+// What the stored jobs of a connection's events are: one per chat (one without a key for statuses
+// alone).
 const jobsOf = (whatsappId: number, events: ChannelEvent[]) => {
   const chats = chatsOf(events);
   if (chats.length <= 1)
