@@ -64,6 +64,7 @@ export const AnnouncementsPage = () => {
     <>
       <PagedTable
         title={t('announcements.title')}
+        stackBelow="md"
         searchLabel={t('announcements.search')}
         noMatchesText={t('announcements.noMatches')}
         emptyText={t('announcements.empty')}
