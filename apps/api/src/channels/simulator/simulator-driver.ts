@@ -11,6 +11,7 @@ import {
   type SimulatorOutboundView,
 } from '@atendi/shared';
 import { simulatorMessages, whatsappAuthKeys } from '../../db/schema';
+import { insertRows } from '../../db/rows';
 import { groupCommit } from '../../platform/group-commit';
 import { stripNul } from '../../platform/nul';
 import {
@@ -118,13 +119,8 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
       // What the contacts write, kept on the phone: the writes that arrive while one is in flight go
       // together (a busy phone's hundreds a second). Answers each row's id, or null for a redelivery.
       const keepInbound = groupCommit(async (rows: (typeof simulatorMessages.$inferInsert)[]) => {
-        const kept = await db
-          .insert(simulatorMessages)
-          .values(rows)
-          .onConflictDoNothing({
-            target: [simulatorMessages.whatsappId, simulatorMessages.providerId],
-          })
-          .returning({ id: simulatorMessages.id, providerId: simulatorMessages.providerId });
+        // A redelivery meets the unique (whatsapp_id, provider_id) and is not kept again.
+        const kept = await insertRows(db, simulatorMessages, rows, { onConflictDoNothing: true });
         const idOf = new Map(kept.map((row) => [row.providerId, row.id]));
         // A provider id given twice in one write is kept once, for the first.
         return rows.map((row) => {
