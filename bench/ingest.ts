@@ -234,12 +234,15 @@ const runOnce = async (run: number) => {
       routeOnlyRate: routeRate,
       apiCpuShare: (cpuAfter.api - cpuBefore.api) / wall,
       postgresCpuShare: (cpuAfter.pg - cpuBefore.pg) / wall,
+      // CPU per message: what the load on the machine changes least (the shares follow the rate).
+      apiCpuMsPerMessage: ((cpuAfter.api - cpuBefore.api) * 1000) / total,
+      postgresCpuMsPerMessage: ((cpuAfter.pg - cpuBefore.pg) * 1000) / total,
       transactionsPerMessage: (xactAfter - xactBefore) / total,
       apiMemoryMiB: memory,
       stored: pglite ? undefined : await storedRows(sql),
     };
     console.log(
-      `  run ${run}: ${result.received}/${total} events, ${result.throughput.toFixed(0)} msg/s, latency p50 ${ms(result.latency.p50)} p99 ${ms(result.latency.p99)} ms (HTTP p50 ${ms(result.httpLatency.p50)}), route alone ${routeRate.toFixed(0)} req/s, API process ${(result.apiCpuShare * 100).toFixed(0)}% of a core${pglite ? ' (PGlite inside it)' : `, postgres ${(result.postgresCpuShare * 100).toFixed(0)}%, ${result.transactionsPerMessage.toFixed(1)} commits/msg`}, API memory ${memory.rss} MiB (peak ${memory.peak})`,
+      `  run ${run}: ${result.received}/${total} events, ${result.throughput.toFixed(0)} msg/s, latency p50 ${ms(result.latency.p50)} p99 ${ms(result.latency.p99)} ms (HTTP p50 ${ms(result.httpLatency.p50)}), route alone ${routeRate.toFixed(0)} req/s, API process ${(result.apiCpuShare * 100).toFixed(0)}% of a core (${result.apiCpuMsPerMessage.toFixed(2)} ms/msg)${pglite ? ' (PGlite inside it)' : `, postgres ${(result.postgresCpuShare * 100).toFixed(0)}% (${result.postgresCpuMsPerMessage.toFixed(2)} ms/msg), ${result.transactionsPerMessage.toFixed(1)} commits/msg`}, API memory ${memory.rss} MiB (peak ${memory.peak})`,
     );
   } finally {
     socket?.disconnect();

@@ -12,7 +12,10 @@ describe('insertRows', () => {
     t = await sharedTestApp();
   });
 
-  const phoneRow = (ids: { whatsappId: number; companyId: number }, providerId: string) => ({
+  const phoneRow = (
+    ids: { whatsappId: number; companyId: number },
+    providerId: string,
+  ): typeof simulatorMessages.$inferInsert => ({
     ...ids,
     providerId,
     direction: 'in',

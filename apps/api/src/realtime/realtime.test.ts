@@ -554,3 +554,32 @@ describe('administration events', () => {
     expect(await help).toMatchObject({ action: 'create', help: { title: 'Primeros pasos' } });
   });
 });
+
+describe('a burst of events', () => {
+  it('reaches a socket whole and in order, in two writes to the network instead of one each', async () => {
+    const { company, session } = await adminOfNewCompany();
+    // The server's side of the next WebSocket connection: its TCP socket.
+    const upgraded = new Promise<Connection>((resolve) =>
+      t.app.server.once('upgrade', (_request, tcp: Connection) => resolve(tcp)),
+    );
+    const socket = await connect(session);
+    const tcp = await upgraded;
+    await caughtUp(socket);
+    const heard = recorder(socket);
+    // A write to the network is one _write or _writev of the stream.
+    const write = vi.spyOn(tcp, '_write');
+    const writev = vi.spyOn(tcp, '_writev');
+    const names = Array.from({ length: 30 }, (_, i) => `Etiqueta ${i + 1}`);
+    for (const name of names)
+      t.app.deps.realtime.toUser(company.id, session.userId).emit('tag', {
+        action: 'update',
+        tag: { name },
+      });
+    await caughtUp(socket);
+    expect(
+      heard.filter((e) => e.event === `company-${company.id}-tag`).map((e) => e.payload),
+    ).toEqual(names.map((name) => ({ action: 'update', tag: { name } })));
+    // The burst (and the answer of caughtUp): the first packet goes at once, the others together.
+    expect(write.mock.calls.length + writev.mock.calls.length).toBeLessThanOrEqual(3);
+  });
+});

@@ -51,6 +51,39 @@ export const channelReaders = {
 } as const satisfies Record<string, Permission | 'company' | 'ticket' | 'self'>;
 
 export type CompanyChannel = keyof typeof channelReaders;
+
+// engine.io sends a socket's waiting packets in a loop, a WebSocket frame each, and every frame is a
+// write of its own to the network (a system call: on a busy inbox, 2-3 a message for each agent's
+// socket, most of the API's time in writev). Corking the connection's TCP socket around the loop
+// sends them in one write. The first packet of a burst goes at once; the ones emitted meanwhile wait
+// for its write (engine.io) and then go together. `ws` keeps its TCP socket as `_socket`; without
+// one (another transport) nothing changes.
+type EngineTransport = {
+  name: string;
+  send: (packets: unknown[]) => void;
+  socket?: { _socket?: { cork: () => void; uncork: () => void } };
+};
+const corkTransport = (transport: EngineTransport) => {
+  if (transport.name !== 'websocket') return;
+  const send = transport.send.bind(transport);
+  transport.send = (packets) => {
+    const tcp = transport.socket?._socket;
+    if (packets.length < 2 || !tcp) return send(packets);
+    tcp.cork();
+    try {
+      send(packets);
+    } finally {
+      tcp.uncork();
+    }
+  };
+};
+const coalesceWrites = (connection: {
+  transport: EngineTransport;
+  on: (event: 'upgrade', listener: (transport: EngineTransport) => void) => unknown;
+}) => {
+  corkTransport(connection.transport);
+  connection.on('upgrade', corkTransport);
+};
 type Readers = typeof channelReaders;
 
 // The channels toCompany() may send: the others name their rooms (toRooms, toUser).
@@ -240,6 +273,7 @@ export const createRealtime = (options: {
         pingInterval: 18_000,
         pingTimeout: 18_000,
       });
+      io.engine.on('connection', coalesceWrites);
       if (options.redisUrl) {
         const pub = new Redis(options.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
         const sub = pub.duplicate();
