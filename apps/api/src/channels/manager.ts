@@ -512,6 +512,12 @@ export const createChannelManager = (options: {
       route(id, 'checkNumber', { number }).then((r) => (r as { checked: boolean }).checked),
     // A driver-specific action (the simulator's phone).
     extra: (id: number, op: string, args?: unknown) => route(id, `x:${op}`, args),
+    // The company and provider of the connection's session when it runs on this node (as it was
+    // started: a new provider takes effect in a new session).
+    runningHere: (id: number) => {
+      const here = running.get(id)?.connection;
+      return here ? { companyId: here.companyId, provider: here.provider } : undefined;
+    },
 
     // Handles an event that reached this node outside a running session (a Cloud API webhook).
     async deliver(row: ConnectionRow, event: ChannelEvent) {

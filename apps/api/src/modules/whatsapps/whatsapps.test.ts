@@ -366,6 +366,26 @@ describe('sessions and the simulated phone', () => {
     });
   });
 
+  it("another company's phone running on this server is not found, and hears nothing", async () => {
+    const row = await paired('Ajeno');
+    expect(t.app.deps.channels.isRunningHere(row.id)).toBe(true);
+    const other = await makeCompany(t.db);
+    const stranger = await login(t.app, other.admin.email);
+    const before = events.length;
+    const res = await inject(t.app, stranger, 'POST', `/simulator/${row.id}/inbound`, {
+      from: '5491133334444',
+      body: 'no debería llegar',
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toBe('ERR_NO_WAPP_FOUND');
+    expect(events.slice(before)).toEqual([]);
+    const typing = await inject(t.app, stranger, 'POST', `/simulator/${row.id}/typing`, {
+      from: '5491133334444',
+      typing: true,
+    });
+    expect(typing.statusCode).toBe(404);
+  });
+
   it('stores inbound media in our storage before handing the message on', async () => {
     const row = await paired();
     await inject(t.app, admin, 'POST', `/simulator/${row.id}/inbound`, {
