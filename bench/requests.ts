@@ -84,7 +84,8 @@ const dashboardRequests = (db: () => Sql, companyId: number): RequestDef[] => {
     {
       id: 'f',
       title: 'GET /dashboard?days=90 (counters and attendants)',
-      targetP95: 100,
+      // Issue 35 (BENCH.md's targets are a-e).
+      targetP95: 50,
       as: 'admin',
       path: () => '/dashboard?days=90',
       check: async (body, _path, at) => {
@@ -209,7 +210,8 @@ const main = async () => {
       id: 'c',
       title: 'GET /tickets?pageNumber=1&searchParam=factura&showAll=true (message search)',
       whaticket: { p50: 1501.7, p95: 1828.9 },
-      targetP95: 50,
+      // BENCH.md says 50; issue 35 asks 25.
+      targetP95: 25,
       as: 'admin',
       path: () => '/tickets?pageNumber=1&searchParam=factura&showAll=true',
       check: async (body) => {
@@ -228,7 +230,8 @@ const main = async () => {
       id: 'd',
       title: 'GET /tickets?pageNumber=50&status=closed&showAll=true (deep page)',
       whaticket: { p50: 137.6, p95: 152.1 },
-      targetP95: 15,
+      // BENCH.md says 15; issue 35 asks 5.
+      targetP95: 5,
       as: 'admin',
       path: () => '/tickets?pageNumber=50&status=closed&showAll=true',
       check: async (body) => {
