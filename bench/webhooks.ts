@@ -1,6 +1,7 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { io } from 'socket.io-client';
@@ -15,16 +16,20 @@ import {
   login,
   machine,
   ms,
+  openPgliteDir,
+  pgliteOption,
+  pgliteSql,
   postgresCpuSeconds,
   requestsDatabaseUrl,
   type RunningApi,
   saveResult,
   spread,
+  type Sql,
   startApi,
   summarize,
   withDatabase,
 } from './lib';
-import { prepareDatabase, seedBase } from './seed';
+import { prepareDatabase, preparePglite, seedBase } from './seed';
 import { portuguese, spanish } from './texts';
 
 // Meta → Cloud API webhook, open loop: `npx tsx bench/webhooks.ts [--rate 1000] [--seconds 20]
@@ -39,6 +44,13 @@ import { portuguese, spanish } from './texts';
 // = request start → response fully read; reach = request start → the admin's socket hears the
 // message (company-{id}-appMessage, as the inbox does). Then the bench waits until every message is in
 // `messages` and no stored webhook is left, and reports the processing drain.
+//
+// `--pglite [dir]`: the same on the API's embedded database (default /tmp/atendi-bench-pglite-webhooks,
+// deleted and prepared again on every run). Only the API may have the directory open while it runs, so
+// the bench reads what the API exposes instead: a batch is processed once the admin's socket heard
+// every message and GET /metrics (METRICS_TOKEN) shows no cloud.webhook job pending or running; the
+// processing is timed by the socket's hearing (no trigger), and the stored rows and failed jobs are
+// counted after the API stopped. The database's own CPU is not measured there (it runs in the API).
 
 const options = args();
 const rate = options.int('rate', 1_000);
@@ -49,6 +61,12 @@ const connections = options.int('connections', 128);
 const runs = options.int('runs', 3);
 const numbers = options.int('numbers', 1);
 const drainTimeoutMs = options.int('drain-timeout', 600) * 1000;
+const pglite = pgliteOption(options, path.join(tmpdir(), 'atendi-bench-pglite-webhooks'));
+// What times the processing (first → last message stored): on PostgreSQL the bench's trigger at each
+// INSERT; on PGlite the admin's socket (each message's event follows its commit by a few ms).
+const processingClock = pglite
+  ? "admin's socket: when each message's create event was heard"
+  : 'PostgreSQL clock_timestamp() at each INSERT (bench_stored trigger)';
 
 const webhooksDatabaseUrl =
   process.env.BENCH_WEBHOOKS_DATABASE_URL ??
@@ -172,7 +190,7 @@ const traceStores = (sql: pg.Client) =>
       WHEN (NOT NEW.from_me) EXECUTE FUNCTION bench_stored();
   `);
 
-const inboxState = async (sql: pg.Client, prefix: string) =>
+const inboxState = async (sql: Sql, prefix: string) =>
   (
     await sql.query<{ stored: number; distinct: number; waiting: number; failed: number }>(
       `SELECT (SELECT count(*) FROM messages WHERE provider_id LIKE $1)::int AS stored,
@@ -187,6 +205,34 @@ const inboxState = async (sql: pg.Client, prefix: string) =>
 const drained = async (sql: pg.Client, prefix: string, count: number) => {
   const state = await inboxState(sql, prefix);
   return state.stored >= count && state.waiting === 0;
+};
+
+// The cloud.webhook jobs pending or running, as GET /metrics shows them (read by the API from its
+// jobs table at each scrape; a queue with none has no series).
+const webhookJobsLeft = async (apiUrl: string, metricsToken: string) => {
+  const res = await fetch(`${apiUrl}/metrics`, {
+    headers: { authorization: `Bearer ${metricsToken}` },
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`GET /metrics → ${res.status} ${text}`);
+  let left = 0;
+  for (const line of text.split('\n')) {
+    const series = /^atendi_jobs_(?:pending|running)\{([^}]*)\} (\S+)$/.exec(line);
+    if (series?.[1].split(',').includes(`queue="${WEBHOOK_QUEUE}"`)) left += Number(series[2]);
+  }
+  return left;
+};
+
+// The same on PGlite, from what the API exposes: every message of the batch heard by the admin's
+// socket (so stored: the events follow the commit), then no cloud.webhook job left in the metrics.
+const drainedAsHeard = async (
+  heard: Map<string, number>,
+  prefix: string,
+  count: number,
+  jobsLeft: () => Promise<number>,
+) => {
+  for (let i = 0; i < count; i += 1) if (!heard.has(`wamid.${prefix}${i}`)) return false;
+  return (await jobsLeft()) === 0;
 };
 
 // The Cloud API connection as an admin creates it; its start checks the credentials on the stand-in.
@@ -226,8 +272,10 @@ const listen = async (apiUrl: string, token: string, companyId: number) => {
     const wamid = /#(wamid\.[a-z]\d+)#$/.exec(payload.message.body)?.[1];
     if (wamid && !heard.has(wamid)) heard.set(wamid, performance.now());
   });
-  socket.emit('joinNotification');
-  for (const status of ['pending', 'open']) socket.emit('joinTickets', status);
+  // Answered once the rooms are joined: nothing the warm-up stores is missed (PGlite counts on it).
+  const joined = socket.timeout(30_000);
+  await joined.emitWithAck('joinNotification');
+  for (const status of ['pending', 'open']) await joined.emitWithAck('joinTickets', status);
   return { heard, close: () => socket.disconnect() };
 };
 
@@ -239,112 +287,187 @@ const cpuSplit = (sendingMs: number, drainMs: number, total: number, processedSe
   };
 };
 
-const runOnce = async (run: number) => {
-  const url = webhooksDatabaseUrl;
+// The run's fresh database. PostgreSQL: a connection the bench keeps, with the trigger that times the
+// stores. PGlite: prepared in this process, which lets go of the directory before the API opens it.
+const prepareRun = async (url: string) => {
+  if (pglite) {
+    const prepared = await preparePglite(pglite, true);
+    try {
+      await seedBase(prepared.sql);
+    } finally {
+      await prepared.close();
+    }
+    return undefined;
+  }
   await prepareDatabase(url, true);
   const sql = new pg.Client({ connectionString: url });
   await sql.connect();
   await seedBase(sql);
   await traceStores(sql);
+  return sql;
+};
+
+// The stored rows and failed jobs on PGlite, read once the API has stopped (it held the directory).
+const pgliteInboxState = async (dataDir: string, prefix: string) => {
+  const client = await openPgliteDir(dataDir);
+  try {
+    return await inboxState(pgliteSql(client), prefix);
+  } finally {
+    await client.close();
+  }
+};
+
+// First and last message of the batch heard by the admin's socket, on the epoch clock.
+const heardSpan = (heard: Map<string, number>, prefix: string, count: number) => {
+  let first = Infinity;
+  let last = -Infinity;
+  for (let i = 0; i < count; i += 1) {
+    const at = heard.get(`wamid.${prefix}${i}`) ?? NaN;
+    first = Math.min(first, at);
+    last = Math.max(last, at);
+  }
+  return { first: epochMs(first), last: epochMs(last) };
+};
+
+const runOnce = async (run: number) => {
+  const url = webhooksDatabaseUrl;
+  const sql = await prepareRun(url);
+  // GET /metrics answers only with it (PGlite: the job backlog is read there).
+  const metricsToken = randomBytes(24).toString('hex');
   const graph = await startFakeGraph();
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  // The database's CPU: a PostgreSQL server's processes; PGlite runs inside the API process.
+  const databaseCpu = () => (sql ? postgresCpuSeconds() : NaN);
   let server: RunningApi | undefined;
   let listener: Awaited<ReturnType<typeof listen>> | undefined;
+  let measured;
+  let state: Awaited<ReturnType<typeof inboxState>> | undefined;
   try {
-    server = await startApi(url);
-    const { token, companyId } = await login(server.url, ADMIN_EMAIL);
-    for (let n = 0; n < numbers; n += 1) await createConnection(server.url, token, graph, n);
-    listener = await listen(server.url, token, companyId);
+    server = await startApi(
+      pglite ? { pglite } : url,
+      pglite ? { METRICS_TOKEN: metricsToken } : {},
+    );
+    const apiUrl = server.url;
+    const { token, companyId } = await login(apiUrl, ADMIN_EMAIL);
+    for (let n = 0; n < numbers; n += 1) await createConnection(apiUrl, token, graph, n);
+    listener = await listen(apiUrl, token, companyId);
+    const { heard } = listener;
+    // Every message of a batch stored and no webhook job left: read in the database on PostgreSQL,
+    // through the API on PGlite.
+    const processed = (prefix: string, count: number) =>
+      sql
+        ? drained(sql, prefix, count)
+        : drainedAsHeard(heard, prefix, count, () => webhookJobsLeft(apiUrl, metricsToken));
 
     // Warm-up (JIT, pools, connections), fully processed before the measured load starts.
     const warmup = webhooks('w', rate * warmupSeconds);
-    const warm = await sendAtRate(server.url, agent, warmup);
+    const warm = await sendAtRate(apiUrl, agent, warmup);
     const warmErrors = warm.samples.filter((s) => s.status !== 200).length;
     if (warmErrors) throw new Error(`${warmErrors} warm-up webhooks were not answered 200`);
-    await eventually(
-      () => drained(sql, 'w', warmup.length),
-      Boolean,
-      'the warm-up to be processed',
-      { timeoutMs: drainTimeoutMs, everyMs: 100 },
-    );
+    await eventually(() => processed('w', warmup.length), Boolean, 'the warm-up to be processed', {
+      timeoutMs: drainTimeoutMs,
+      everyMs: 100,
+    });
 
     const total = rate * seconds;
     const batch = webhooks('m', total);
-    const cpuBefore = { api: cpuSeconds(server.pid), pg: postgresCpuSeconds() };
-    const { samples, t0 } = await sendAtRate(server.url, agent, batch);
+    const cpuBefore = { api: cpuSeconds(server.pid), pg: databaseCpu() };
+    const { samples, t0 } = await sendAtRate(apiUrl, agent, batch);
     const lastAnswer = Math.max(...samples.map((s) => s.answered));
-    const cpuAfter = { api: cpuSeconds(server.pid), pg: postgresCpuSeconds() };
-    const backlog = await inboxState(sql, 'm');
-    await eventually(() => drained(sql, 'm', total), Boolean, 'every message to be processed', {
+    const cpuAfter = { api: cpuSeconds(server.pid), pg: databaseCpu() };
+    const storedWhenLastAnswered = sql
+      ? (await inboxState(sql, 'm')).stored
+      : batch.filter((_, i) => (heard.get(`wamid.m${i}`) ?? Infinity) <= lastAnswer).length;
+    await eventually(() => processed('m', total), Boolean, 'every message to be processed', {
       timeoutMs: drainTimeoutMs,
       everyMs: 100,
     });
     const cpuDrained = cpuSeconds(server.pid);
-    const state = await inboxState(sql, 'm');
-    const { rows } = await sql.query<{ first: number; last: number }>(
-      `SELECT extract(epoch FROM min(at))::float8 * 1000 AS first, extract(epoch FROM max(at))::float8 * 1000 AS last
-       FROM bench_stored WHERE provider_id LIKE 'wamid.m%'`,
-    );
+    if (sql) state = await inboxState(sql, 'm');
+    const stores = sql
+      ? (
+          await sql.query<{ first: number; last: number }>(
+            `SELECT extract(epoch FROM min(at))::float8 * 1000 AS first, extract(epoch FROM max(at))::float8 * 1000 AS last
+             FROM bench_stored WHERE provider_id LIKE 'wamid.m%'`,
+          )
+        ).rows[0]
+      : heardSpan(heard, 'm', total);
     // Every message heard by the admin's socket (the events follow the commit by a few ms).
     await eventually(
-      () => batch.filter((_, i) => listener!.heard.has(`wamid.m${i}`)).length,
+      () => batch.filter((_, i) => heard.has(`wamid.m${i}`)).length,
       (count) => count === total,
       'the admin to hear every message',
       { timeoutMs: 30_000, everyMs: 100 },
     );
-    const reachMs = summarize(
-      samples.map((s, i) => listener!.heard.get(`wamid.m${i}`)! - s.started),
-    );
-    const sendSeconds = (lastAnswer - t0) / 1000;
-    const lastStarted = samples[samples.length - 1].started;
-    const result = {
-      run,
-      webhooks: total,
-      answered200: samples.filter((s) => s.status === 200).length,
-      non200: samples.filter((s) => s.status !== 200).length,
-      sendRate: (total - 1) / ((lastStarted - samples[0].started) / 1000),
-      answerMs: summarize(samples.map((s) => s.answered - s.started)),
-      reachMs,
-      // The generator's own delay behind its schedule (this machine is shared): large values mean the
-      // rate was not kept, whatever the API did.
-      scheduleLagMs: summarize(samples.map((s) => s.started - s.scheduled)),
-      apiCpuShare: (cpuAfter.api - cpuBefore.api) / sendSeconds,
-      apiCpuMsPerWebhook: ((cpuAfter.api - cpuBefore.api) * 1000) / total,
-      // The API's CPU split between the route and the processing: the drain is processing alone, and
-      // what the messages processed during the sending cost at that rate is taken off the sending's.
-      ...cpuSplit(
-        (cpuAfter.api - cpuBefore.api) * 1000,
-        (cpuDrained - cpuAfter.api) * 1000,
-        total,
-        backlog.stored,
-      ),
-      postgresCpuShare: (cpuAfter.pg - cpuBefore.pg) / sendSeconds,
-      storedWhenLastAnswered: backlog.stored,
-      stored: state.stored,
-      storedTwice: state.stored - state.distinct,
-      failedJobs: state.failed,
-      drainAfterLastAnswerMs: rows[0].last - epochMs(lastAnswer),
-      processingRate: (total - 1) / ((rows[0].last - rows[0].first) / 1000),
+    measured = {
+      total,
+      samples,
+      t0,
+      lastAnswer,
+      cpuBefore,
+      cpuAfter,
+      cpuDrained,
+      storedWhenLastAnswered,
+      stores,
+      reachMs: summarize(samples.map((s, i) => heard.get(`wamid.m${i}`)! - s.started)),
       stubRequests: graph.requests.length,
     };
-    console.log(
-      `  run ${run}: ${total} webhooks at ${result.sendRate.toFixed(0)}/s, answer p50 ${ms(result.answerMs.p50)} p95 ${ms(result.answerMs.p95)} p99 ${ms(result.answerMs.p99)} max ${ms(result.answerMs.max)} ms, ${result.non200} not 200; API ${(result.apiCpuShare * 100).toFixed(0)}% of a core (route ${ms(result.routeCpuMsPerWebhook, 2)} ms of CPU per webhook, processing ${ms(result.processingCpuMsPerMessage, 1)} ms per message), reach p50 ${ms(result.reachMs.p50, 0)} p99 ${ms(result.reachMs.p99, 0)} ms, postgres ${(result.postgresCpuShare * 100).toFixed(0)}%; ${result.storedWhenLastAnswered} processed at the last answer, all ${result.stored} ${(result.drainAfterLastAnswerMs / 1000).toFixed(1)} s later (${result.processingRate.toFixed(0)} msg/s), ${result.storedTwice} twice, ${result.failedJobs} failed`,
-    );
-    return result;
   } finally {
     listener?.close();
     agent.destroy();
     await server?.stop();
     await graph.close();
-    await sql.end();
+    await sql?.end();
   }
+  // PGlite: read now that the API has let go of the directory (PostgreSQL's was read after the drain).
+  if (pglite) state = await pgliteInboxState(pglite, 'm');
+  if (!state) throw new Error('the stored messages were not read');
+  const { total, samples, t0, lastAnswer, cpuBefore, cpuAfter, cpuDrained, stores } = measured;
+  const sendSeconds = (lastAnswer - t0) / 1000;
+  const lastStarted = samples[samples.length - 1].started;
+  const result = {
+    run,
+    webhooks: total,
+    answered200: samples.filter((s) => s.status === 200).length,
+    non200: samples.filter((s) => s.status !== 200).length,
+    sendRate: (total - 1) / ((lastStarted - samples[0].started) / 1000),
+    answerMs: summarize(samples.map((s) => s.answered - s.started)),
+    reachMs: measured.reachMs,
+    // The generator's own delay behind its schedule (this machine is shared): large values mean the
+    // rate was not kept, whatever the API did.
+    scheduleLagMs: summarize(samples.map((s) => s.started - s.scheduled)),
+    apiCpuShare: (cpuAfter.api - cpuBefore.api) / sendSeconds,
+    apiCpuMsPerWebhook: ((cpuAfter.api - cpuBefore.api) * 1000) / total,
+    // The API's CPU split between the route and the processing: the drain is processing alone, and
+    // what the messages processed during the sending cost at that rate is taken off the sending's.
+    ...cpuSplit(
+      (cpuAfter.api - cpuBefore.api) * 1000,
+      (cpuDrained - cpuAfter.api) * 1000,
+      total,
+      measured.storedWhenLastAnswered,
+    ),
+    postgresCpuShare: (cpuAfter.pg - cpuBefore.pg) / sendSeconds,
+    storedWhenLastAnswered: measured.storedWhenLastAnswered,
+    stored: state.stored,
+    storedTwice: state.stored - state.distinct,
+    failedJobs: state.failed,
+    drainAfterLastAnswerMs: stores.last - epochMs(lastAnswer),
+    processingRate: (total - 1) / ((stores.last - stores.first) / 1000),
+    stubRequests: measured.stubRequests,
+  };
+  console.log(
+    `  run ${run}: ${total} webhooks at ${result.sendRate.toFixed(0)}/s, answer p50 ${ms(result.answerMs.p50)} p95 ${ms(result.answerMs.p95)} p99 ${ms(result.answerMs.p99)} max ${ms(result.answerMs.max)} ms, ${result.non200} not 200; API ${(result.apiCpuShare * 100).toFixed(0)}% of a core${pglite ? ' (PGlite inside it)' : ''} (route ${ms(result.routeCpuMsPerWebhook, 2)} ms of CPU per webhook, processing ${ms(result.processingCpuMsPerMessage, 1)} ms per message), reach p50 ${ms(result.reachMs.p50, 0)} p99 ${ms(result.reachMs.p99, 0)} ms${pglite ? '' : `, postgres ${(result.postgresCpuShare * 100).toFixed(0)}%`}; ${result.storedWhenLastAnswered} processed at the last answer, all ${result.stored} ${(result.drainAfterLastAnswerMs / 1000).toFixed(1)} s later (${result.processingRate.toFixed(0)} msg/s), ${result.storedTwice} twice, ${result.failedJobs} failed`,
+  );
+  return result;
 };
 
 const main = async () => {
   console.log(
-    `Cloud API webhooks: ${rate}/s for ${seconds} s (warm-up ${warmupSeconds} s) from ${contacts} contacts over up to ${connections} connections, ${runs} run(s)`,
+    `Cloud API webhooks${pglite ? ` on PGlite in ${pglite}` : ''}: ${rate}/s for ${seconds} s (warm-up ${warmupSeconds} s) from ${contacts} contacts over up to ${connections} connections, ${runs} run(s); processing timed by ${processingClock}`,
   );
-  const env = await machine(withDatabase(webhooksDatabaseUrl, 'postgres'));
+  const env = await machine(
+    pglite ? { pglite: true } : withDatabase(webhooksDatabaseUrl, 'postgres'),
+  );
   const results = [];
   for (let run = 1; run <= runs; run += 1) results.push(await runOnce(run));
   const summary = {
@@ -369,8 +492,10 @@ const main = async () => {
   const incomplete = results.filter((r) => r.stored !== r.webhooks || r.storedTwice || r.non200);
   if (incomplete.length) process.exitCode = 1;
   const variant = `${rate === 1_000 ? '' : `-r${rate}`}${seconds === 20 ? '' : `-s${seconds}`}${numbers === 1 ? '' : `-n${numbers}`}`;
-  const file = await saveResult(`webhooks${variant}`, {
+  const file = await saveResult(`webhooks${pglite ? '-pglite' : ''}${variant}`, {
     machine: { ...env, loadAverageAfter: loadavg().map((l) => Number(l.toFixed(2))) },
+    database: pglite ? 'pglite' : 'postgres',
+    processingClock,
     settings: { rate, seconds, warmupSeconds, contacts, connections, numbers },
     summary,
     runs: results,
