@@ -116,9 +116,10 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
         qrTimer.unref();
       };
 
-      // What the contacts write, kept on the phone: the writes that arrive while one is in flight go
-      // together (a busy phone's hundreds a second). Answers each row's id, or null for a redelivery.
-      const keepInbound = groupCommit(async (rows: (typeof simulatorMessages.$inferInsert)[]) => {
+      // What the contacts write and what the platform sends, kept on the phone: the writes that
+      // arrive while one is in flight go together (a busy phone's hundreds a second, a bot's replies).
+      // Answers each row's id, or null for a redelivery or a repeated send.
+      const keep = groupCommit(async (rows: (typeof simulatorMessages.$inferInsert)[]) => {
         // A redelivery meets the unique (whatsapp_id, provider_id) and is not kept again.
         const kept = await insertRows(db, simulatorMessages, rows, { onConflictDoNothing: true });
         const idOf = new Map(kept.map((row) => [row.providerId, row.id]));
@@ -198,7 +199,7 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
           };
           // The phone's chat shows it before the platform can answer it, so the two sides keep their
           // order; a message the platform refused is taken back (a redelivery keeps the one copy).
-          const recorded = await keepInbound({
+          const recorded = await keep({
             companyId: connection.companyId,
             whatsappId,
             providerId,
@@ -321,26 +322,21 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
             ? `SIMOUT${createHash('sha256').update(`${whatsappId}:${request.idempotencyKey}`).digest('hex').slice(0, 20).toUpperCase()}`
             : newId('SIMOUT');
           const timestamp = new Date();
-          const [stored] = await db
-            .insert(simulatorMessages)
-            .values({
-              companyId: connection.companyId,
-              whatsappId,
-              providerId,
-              to: request.to,
-              body: request.body,
-              mediaType: request.media?.mediaType ?? 'chat',
-              fileName: request.media?.fileName ?? null,
-              quotedId: request.quotedId ?? null,
-              // The server took it (one grey tick); the phone panel delivers and reads it.
-              ack: 2,
-              createdAt: timestamp,
-            })
-            .onConflictDoNothing({
-              target: [simulatorMessages.whatsappId, simulatorMessages.providerId],
-            })
-            .returning({ id: simulatorMessages.id });
-          if (!stored) {
+          const stored = await keep({
+            companyId: connection.companyId,
+            whatsappId,
+            providerId,
+            direction: 'out',
+            to: request.to,
+            body: request.body,
+            mediaType: request.media?.mediaType ?? 'chat',
+            fileName: request.media?.fileName ?? null,
+            quotedId: request.quotedId ?? null,
+            // The server took it (one grey tick); the phone panel delivers and reads it.
+            ack: 2,
+            createdAt: timestamp,
+          });
+          if (stored === null) {
             // A repeat of a send the phone already has: it keeps the one copy.
             const [first] = await db
               .select()

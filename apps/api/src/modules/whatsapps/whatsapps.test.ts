@@ -431,6 +431,29 @@ describe('sessions and the simulated phone', () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it('sends at once reach the phone each once, in order; a repeated send is the same message', async () => {
+    const row = await paired();
+    const bodies = Array.from({ length: 12 }, (_, i) => `respuesta ${i + 1}`);
+    const sent = await Promise.all([
+      ...bodies.map((body) => t.app.deps.channels.send(row.id, { to: '5491122223333', body })),
+      // A retried send (same idempotency key), twice at once, beside the others.
+      ...[1, 2].map(() =>
+        t.app.deps.channels.send(row.id, {
+          to: '5491122223333',
+          body: 'una vez',
+          idempotencyKey: 'job-77',
+        }),
+      ),
+    ]);
+    const [again, twice] = sent.slice(-2);
+    expect(twice.providerId).toBe(again.providerId);
+    const outbound = (
+      await inject(t.app, admin, 'GET', `/simulator/${row.id}/outbound`)
+    ).json() as SimulatorOutboundView[];
+    expect(outbound.map((m) => m.body)).toEqual([...bodies, 'una vez']);
+    expect(outbound.map((m) => m.id)).toEqual(sent.slice(0, -1).map((s) => s.providerId));
+  });
+
   it('sends through the session; the phone lists it and acks it, never backwards', async () => {
     const row = await paired();
     const sent = await t.app.deps.channels.send(row.id, {
