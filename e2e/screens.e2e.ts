@@ -245,6 +245,27 @@ const settled = async (page: Page) => {
     );
 };
 
+// Shows a screen at the page's width: the first one loaded afresh, the next ones as a link in the app
+// leads there (the app stays loaded, the screen mounts anew at this width), which spares a load of the
+// app per screen. A path of the page already shown (the inbox, then a conversation) would keep that
+// page mounted: it is loaded afresh too.
+const show = async (page: Page, shown: string, path: string) => {
+  const pageOf = (of: string) => of.split('/')[1];
+  if (!shown || pageOf(shown) === pageOf(path)) {
+    await page.goto(`${server.webUrl}${path}`);
+    return;
+  }
+  await page.evaluate((to) => {
+    for (const element of Array.from(document.querySelectorAll('main > *')))
+      element.setAttribute('data-left', '');
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  // The router swaps the screen once the new one (or its spinner) can show: an element of main that
+  // was not there before.
+  await page.waitForFunction(() => document.querySelector('main > :not([data-left])') !== null);
+};
+
 // What is wrong with the chat as laid out: its header's parts (the contact's name, each button)
 // overlap or leave the header, the name is cut to a few letters, the composer's text box is squeezed,
 // or the contact drawer is not fully on screen.
@@ -347,8 +368,11 @@ describe.each(['es', 'en'] as const)('every screen in %s', (language) => {
   it.each(WIDTHS)('fits $width px wide and shows no raw key', async ({ width, height }) => {
     await page.setViewportSize({ width, height });
     const problems: string[] = [];
+    let shown = '';
     for (const [name, route] of SCREENS) {
-      await page.goto(`${server.webUrl}${route.replace('{ticket}', ticketUuid)}`);
+      const path = route.replace('{ticket}', ticketUuid);
+      await show(page, shown, path);
+      shown = path;
       const loading = await settled(page);
       problems.push(
         ...[...loading, ...(await problemsOf(page))].map((problem) => `${route}: ${problem}`),

@@ -10,6 +10,11 @@ export default defineProject({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // A worker runs its files one after another in one window and module graph: React, MUI and the
+    // app are imported once per worker, not once per file (that was a third of the project's time).
+    // The stand-ins of mocked modules are the worker's one set (src/test/module-mocks.ts); setup.ts
+    // fails a file that leaves fake timers, a changed process.env or elements in the page behind.
+    isolate: false,
     clearMocks: true,
     restoreMocks: true,
     // A page test renders its page alone (src/test/render-page.tsx); only the shell's own tests render

@@ -1,12 +1,11 @@
 import { cleanup, configure } from '@testing-library/react';
 import { notifyManager } from '@tanstack/react-query';
-import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { clearSession } from '../api/session';
 import { disconnectSocket } from '../api/socket';
 import { i18n, initI18n, languages } from '../i18n/i18n';
-import { waitBeforeSubmit } from '../lib/form-delay';
 import { preloadLazyComponents } from '../lib/lazy-component';
-import { createFakeSocket } from './fake-socket';
+import { resetModuleMocks } from './module-mocks';
 import { layOutVirtualLists } from './virtual-layout';
 
 // findBy* and waitFor give up after 1 s by default: too tight on a busy two-core machine (CI runs
@@ -25,16 +24,20 @@ layOutVirtualLists();
 // the screen to show it (or to show that nothing changed), without a timer to wait for.
 notifyManager.setScheduler(queueMicrotask);
 
+// The stand-ins are the worker's one set (test/module-mocks.ts): the app's modules outlive a file.
 // No test may open a real socket.
-vi.mock('socket.io-client', () => ({ io: vi.fn(() => createFakeSocket()) }));
+vi.mock('socket.io-client', async () => ({ io: (await import('./module-mocks')).io }));
 
-vi.mock('../lib/browser', () => ({ reloadPage: vi.fn(), goToUrl: vi.fn() }));
+vi.mock('../lib/browser', async () => {
+  const { reloadPage, goToUrl } = await import('./module-mocks');
+  return { reloadPage, goToUrl };
+});
 
 // Forms send at once: SPEC §9's 400/500 ms pauses would only slow every save down. A test of the
 // pause itself puts the real one back (vi.importActual) and checks the delay it was asked for.
 vi.mock('../lib/form-delay', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../lib/form-delay')>()),
-  waitBeforeSubmit: vi.fn(),
+  waitBeforeSubmit: (await import('./module-mocks')).waitBeforeSubmit,
 }));
 
 // jsdom has no matchMedia; answer width queries from window.innerWidth like a browser would.
@@ -62,7 +65,7 @@ const matchMedia = (query: string): MediaQueryList => {
 beforeAll(preloadLazyComponents, 30_000);
 
 beforeEach(async () => {
-  vi.mocked(waitBeforeSubmit).mockResolvedValue(undefined);
+  resetModuleMocks();
   window.innerWidth = 1280;
   window.matchMedia = matchMedia;
   await i18n.changeLanguage('es');
@@ -75,4 +78,27 @@ afterEach(() => {
   clearSession();
   window.localStorage.clear();
   vi.unstubAllGlobals();
+});
+
+// A worker runs its test files one after another in one window and module graph (vitest.config.ts
+// `isolate: false`): what a file leaves behind fails that file, and is put back for the next one.
+let env: Record<string, string | undefined> = {};
+beforeAll(() => {
+  env = { ...process.env };
+});
+afterAll(() => {
+  const fakeTimers = vi.isFakeTimers();
+  vi.useRealTimers();
+  const changed = [...new Set([...Object.keys(env), ...Object.keys(process.env)])].filter(
+    (name) => process.env[name] !== env[name],
+  );
+  for (const name of changed) {
+    if (env[name] === undefined) delete process.env[name];
+    else process.env[name] = env[name];
+  }
+  const left = Array.from(document.body.children, (element) => element.outerHTML.slice(0, 80));
+  document.body.replaceChildren();
+  expect(fakeTimers, 'fake timers left on: vi.useRealTimers()').toBe(false);
+  expect(changed, 'process.env changed').toEqual([]);
+  expect(left, 'elements left in document.body').toEqual([]);
 });

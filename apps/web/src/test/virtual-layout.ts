@@ -44,7 +44,13 @@ const layOut = <T extends Element>(
   });
 };
 
+// Once per window: a worker's test files share one (vitest.config.ts `isolate: false`), and each
+// file's setup asks again.
+const laidOut = new WeakSet<object>();
+
 export const layOutVirtualLists = () => {
+  if (laidOut.has(Element.prototype)) return;
+  laidOut.add(Element.prototype);
   layOut(Element.prototype, 'clientHeight', isScrollBox, () => VIEWPORT_HEIGHT_PX);
   layOut(Element.prototype, 'clientWidth', isScrollBox, () => VIEWPORT_WIDTH_PX);
   layOut(Element.prototype, 'scrollHeight', isScrollBox, (box) =>
