@@ -23,9 +23,6 @@ const portOf = (app: App) => {
   return port;
 };
 
-// The app's address for real HTTP requests (fetch), on the same port its sockets use.
-export const localUrl = async (app: App) => `http://127.0.0.1:${await portOf(app)}`;
-
 // A connected socket of the session, recording every event it hears. `join` enters rooms the way a
 // page does (a ticket's chat, a list) before the recording is handed back.
 export const listenAs = async <P = Record<string, unknown>>(

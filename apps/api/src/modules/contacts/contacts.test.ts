@@ -367,8 +367,9 @@ describe('contact upload', () => {
     expect((await page('searchParam=Bulk')).count).toBe(0);
   });
 
-  // The web reads the .xlsx in the browser and sends its rows; the API never opens a file here.
-  it('takes rows, never a spreadsheet: a zip bomb sent to it is refused at once, storing nothing', async () => {
+  // The web reads the .xlsx in the browser and sends its rows; the API never opens a file here (one it
+  // read would be refused for its size, 413, not for the missing rows).
+  it('takes rows, never a spreadsheet: a zip bomb sent to it is refused unread, storing nothing', async () => {
     const before = (await page('')).count;
     const form = multipart({}, [
       {
@@ -378,14 +379,12 @@ describe('contact upload', () => {
         data: spreadsheetBomb(300),
       },
     ]);
-    const started = performance.now();
     const res = await t.app.inject({
       method: 'POST',
       url: '/contacts/upload',
       headers: { authorization: `Bearer ${admin.token}`, ...form.headers },
       payload: form.payload,
     });
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().error).toBe('ERR_VALIDATION');
     expect((await page('')).count).toBe(before);

