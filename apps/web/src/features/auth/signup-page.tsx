@@ -132,7 +132,7 @@ export const SignupPage = () => {
                       plan.queues > 0
                         ? t('signup.queuesCount', { count: plan.queues })
                         : t('signup.queuesUnlimited'),
-                    price: formatMoney(plan.value, i18n.language),
+                    price: formatMoney(plan.value, i18n.language, plan.currency),
                   })}
                 </MenuItem>
               ))}

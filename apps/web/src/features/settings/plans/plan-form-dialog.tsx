@@ -8,7 +8,8 @@ import { DEFAULT_PLAN_STORAGE_MB } from '@atendi/shared';
 import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../../lib/form-delay';
 import { registerMui, useFieldError } from '../../../lib/forms';
 import { toastOperationError } from '../shared/admin-errors';
-import { planFeatures, useSavePlan, type Plan } from './plans.api';
+import { currencySymbol } from '../../../lib/money';
+import { planFeatures, usePlans, useSavePlan, type Plan } from './plans.api';
 import { SwitchField } from '../../../components/switch-field';
 import { DialogForm, DialogFrame } from '../../../components/dialog-frame';
 
@@ -82,8 +83,11 @@ const initialValues = (plan: Plan | null): PlanFormValues => ({
 });
 
 const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void }) => {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const save = useSavePlan();
+  // Every plan is in the platform's billing currency: a new one's is that of the others.
+  const plans = usePlans();
+  const currency = plan?.currency ?? plans.data?.[0]?.currency;
   const {
     register,
     control,
@@ -154,7 +158,13 @@ const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void })
             fullWidth
             slotProps={{
               htmlInput: { min: 0, step: 0.01 },
-              input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
+              input: {
+                startAdornment: currency && (
+                  <InputAdornment position="start">
+                    {currencySymbol(i18n.language, currency)}
+                  </InputAdornment>
+                ),
+              },
             }}
             {...fieldError('value')}
           />
