@@ -1,13 +1,7 @@
 import { useState } from 'react';
 import {
   Alert,
-  Box,
-  Checkbox,
-  Chip,
-  CircularProgress,
   IconButton,
-  InputAdornment,
-  ListItemText,
   MenuItem,
   Stack,
   Tab,
@@ -16,22 +10,21 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { providers } from '@atendi/shared';
-import { Controller, useForm, useWatch, type FieldErrors } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api/http-client';
-import { ERROR_TOAST_MS, toastError } from '../../api/toasts';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { CopyField } from '../../components/copy-field';
+import { namedFields, useDialogSave } from '../../components/dialog-save';
 import { IntegrationSelect, useCanPickIntegration } from '../../components/integration-select';
 import { PromptSelect, useCanPickPrompt } from '../../components/prompt-select';
+import { QueueSelect, QueuesField } from '../../components/queue-fields';
 import { SchedulesEditor } from '../../components/schedules-editor';
-import { cssColor } from '../../lib/colors';
-import { waitBeforeSubmit } from '../../lib/form-delay';
+import { SelectField } from '../../components/select-field';
 import { registerMui, useFieldError } from '../../lib/forms';
 import {
   connectionFormDefaults,
@@ -43,33 +36,18 @@ import {
   type ConnectionTab,
 } from './connection-form.schema';
 import { applyWhatsappEventToCache, useConnection } from '../../api/queries/connections';
-import { useQueues } from '../../api/queries/queues';
 import {
   createConnection,
   regenerateToken,
   updateConnection,
   type Connection,
-  type QueueChoice,
 } from './connections.api';
 import { SwitchField } from '../../components/switch-field';
 import { FieldRow } from '../../components/field-row';
-import { DialogForm, DialogFrame, DialogLoading } from '../../components/dialog-frame';
+import { DialogForm, DialogFrame, DialogRecord } from '../../components/dialog-frame';
 
+const formFields = Object.keys(tabOfField) as ConnectionFormField[];
 const isFormField = (name: string): name is ConnectionFormField => name in tabOfField;
-
-const QueueDot = ({ color }: { color: string }) => (
-  <Box
-    component="span"
-    sx={{
-      width: 12,
-      height: 12,
-      borderRadius: '50%',
-      bgcolor: cssColor(color),
-      mr: 1,
-      flexShrink: 0,
-    }}
-  />
-);
 
 // The external-API token: read-only, copied with one click, replaced after a confirmation.
 const TokenField = ({ connection }: { connection: Connection }) => {
@@ -90,50 +68,24 @@ const TokenField = ({ connection }: { connection: Connection }) => {
     onSettled: () => setConfirming(false),
   });
 
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(token);
-      toast.success(t('connections.form.tokenCopied'));
-    } catch {
-      toast.error(t('connections.form.copyFailed'), { autoClose: ERROR_TOAST_MS });
-    }
-  };
-
   return (
     <>
-      <TextField
+      <CopyField
         label={t('connections.form.token')}
         value={token}
-        fullWidth
         helperText={t('connections.form.tokenHint')}
-        slotProps={{
-          input: {
-            readOnly: true,
-            sx: { fontFamily: 'monospace' },
-            endAdornment: (
-              <InputAdornment position="end">
-                <Tooltip title={t('connections.form.copyToken')}>
-                  <IconButton
-                    aria-label={t('connections.form.copyToken')}
-                    onClick={() => void copy()}
-                    disabled={!token}
-                    edge="end"
-                  >
-                    <ContentCopyIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-                <Tooltip title={t('connections.form.regenerateToken')}>
-                  <IconButton
-                    aria-label={t('connections.form.regenerateToken')}
-                    onClick={() => setConfirming(true)}
-                  >
-                    <RefreshIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-              </InputAdornment>
-            ),
-          },
-        }}
+        copyLabel={t('connections.form.copyToken')}
+        copiedText={t('connections.form.tokenCopied')}
+        actions={
+          <Tooltip title={t('connections.form.regenerateToken')}>
+            <IconButton
+              aria-label={t('connections.form.regenerateToken')}
+              onClick={() => setConfirming(true)}
+            >
+              <RefreshIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        }
       />
       <ConfirmDialog
         open={isConfirming}
@@ -151,49 +103,38 @@ const TokenField = ({ connection }: { connection: Connection }) => {
 const ConnectionForm = ({
   connection,
   initialTab = 'general',
-  onClose,
 }: {
   connection: Connection | null;
   initialTab?: ConnectionTab;
-  onClose: () => void;
 }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<ConnectionTab>(initialTab);
-  const queues = useQueues();
   const canPickPrompt = useCanPickPrompt();
   const canPickIntegration = useCanPickIntegration();
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<ConnectionFormValues>({
+  const form = useForm<ConnectionFormValues>({
     resolver: zodResolver(connectionFormSchema(Boolean(connection?.hasCloudAccessToken))),
     defaultValues: connectionFormDefaults(connection),
   });
+  const {
+    register,
+    control,
+    formState: { errors },
+  } = form;
   const provider = useWatch({ control, name: 'provider' });
   const isCloud = provider === 'cloud';
   const shownTab = tab === 'cloud' && !isCloud ? 'general' : tab;
 
-  const queueById = new Map<number, QueueChoice>();
-  connection?.queues.forEach((queue) => queueById.set(queue.id, queue));
-  queues.data?.forEach((queue) => queueById.set(queue.id, queue));
-
   // A refused save shows the tab that holds the first field in error.
-  const showFirstError = (fields: ConnectionFormField[]) => {
+  const showFirstError = (fields: string[]) => {
     const first = fields.find(isFormField);
     if (first) setTab(tabOfField[first]);
   };
 
-  const onInvalid = (fieldErrors: FieldErrors<ConnectionFormValues>) =>
-    showFirstError(Object.keys(fieldErrors) as ConnectionFormField[]);
-
-  const onSubmit = async (values: ConnectionFormValues) => {
-    await waitBeforeSubmit();
-    const payload = toConnectionPayload(values);
-    try {
+  // ERR_NO_OTHER_WHATSAPP, ERR_PLAN_LIMIT_CONNECTIONS and the rest: a toast with the text.
+  const save = useDialogSave(form, {
+    save: async (values) => {
+      const payload = toConnectionPayload(values);
       const saved = connection
         ? await updateConnection(connection.id, payload)
         : await createConnection(payload);
@@ -201,32 +142,18 @@ const ConnectionForm = ({
         action: connection ? 'update' : 'create',
         whatsapp: saved,
       });
-      toast.success(t('connections.saved'));
-      onClose();
-    } catch (error) {
-      // ERR_NO_OTHER_WHATSAPP, ERR_PLAN_LIMIT_CONNECTIONS and the rest: a toast with the text.
-      toastError(error);
-      if (!(error instanceof ApiError)) return;
-      if (error.code === 'ERR_WAPP_GREETING_REQUIRED') {
-        setError('greetingMessage', { message: 'connections.validation.greetingRequired' });
-        setTab('general');
-      } else if (error.code === 'ERR_PROVIDER_UNAVAILABLE') {
-        setError('provider', { message: 'errors.ERR_PROVIDER_UNAVAILABLE' });
-        setTab('general');
-      } else if (error.fields) {
-        const fields = Object.keys(error.fields).filter(isFormField);
-        fields.forEach((field) => setError(field, { message: 'errors.ERR_VALIDATION' }));
-        showFirstError(fields);
-      }
-    }
-  };
+    },
+    savedText: t('connections.saved'),
+    codes: {
+      ERR_WAPP_GREETING_REQUIRED: ['greetingMessage', 'connections.validation.greetingRequired'],
+      ERR_PROVIDER_UNAVAILABLE: 'provider',
+    },
+    fields: namedFields(formFields),
+    onFieldErrors: showFirstError,
+    onInvalid: (fieldErrors) => showFirstError(Object.keys(fieldErrors)),
+  });
 
   const fieldError = useFieldError(errors);
-  // Blank-able selects show their "none" entry instead of an empty box.
-  const noneSelect = {
-    select: { displayEmpty: true },
-    inputLabel: { shrink: true },
-  };
 
   const textArea = (
     name: 'greetingMessage' | 'complationMessage' | 'outOfHoursMessage' | 'ratingMessage',
@@ -276,8 +203,7 @@ const ConnectionForm = ({
           {isCloud && <Tab value="cloud" label={t('connections.dialog.cloudTab')} />}
         </Tabs>
       }
-      onSubmit={handleSubmit(onSubmit, onInvalid)}
-      isSubmitting={isSubmitting}
+      {...save}
       submitLabel={connection ? t('common.save') : t('connections.dialog.add')}
     >
       {shownTab === 'general' && (
@@ -291,86 +217,27 @@ const ConnectionForm = ({
               fullWidth
               {...fieldError('name')}
             />
-            <Controller
-              name="provider"
+            <SelectField
               control={control}
-              render={({ field: { ref, ...field } }) => (
-                <TextField
-                  {...field}
-                  inputRef={ref}
-                  select
-                  label={t('connections.form.provider')}
-                  fullWidth
-                  {...fieldError('provider')}
-                >
-                  {providers.map((value) => (
-                    <MenuItem key={value} value={value}>
-                      {t(`connections.providers.${value}`)}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              )}
-            />
+              name="provider"
+              label={t('connections.form.provider')}
+              {...fieldError('provider')}
+            >
+              {providers.map((value) => (
+                <MenuItem key={value} value={value}>
+                  {t(`connections.providers.${value}`)}
+                </MenuItem>
+              ))}
+            </SelectField>
           </FieldRow>
           <SwitchField control={control} name="isDefault" label={t('connections.form.isDefault')} />
-          <Controller
-            name="queueIds"
+          <QueuesField
             control={control}
-            render={({ field: { ref, value, onChange, ...field } }) => (
-              <TextField
-                {...field}
-                inputRef={ref}
-                select
-                label={t('connections.form.queues')}
-                fullWidth
-                value={value}
-                onChange={(event) => onChange(event.target.value as unknown as number[])}
-                helperText={
-                  queues.isSuccess && queues.data.length === 0
-                    ? t('connections.form.noQueues')
-                    : t('connections.form.queuesHint')
-                }
-                slotProps={{
-                  select: {
-                    multiple: true,
-                    renderValue: (selected) => (
-                      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-                        {(selected as number[]).map((id) => {
-                          const queue = queueById.get(id);
-                          if (!queue) return null;
-                          const color = cssColor(queue.color);
-                          return (
-                            <Chip
-                              key={id}
-                              size="small"
-                              label={queue.name}
-                              sx={{
-                                bgcolor: color,
-                                color: (theme) => theme.palette.getContrastText(color),
-                              }}
-                            />
-                          );
-                        })}
-                      </Box>
-                    ),
-                  },
-                }}
-              >
-                {queues.isPending && (
-                  <MenuItem disabled>
-                    <CircularProgress size={18} sx={{ mr: 1 }} />
-                    {t('app.loading')}
-                  </MenuItem>
-                )}
-                {(queues.data ?? []).map((queue) => (
-                  <MenuItem key={queue.id} value={queue.id}>
-                    <Checkbox size="small" checked={value.includes(queue.id)} />
-                    <QueueDot color={queue.color} />
-                    <ListItemText primary={queue.name} />
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
+            name="queueIds"
+            label={t('connections.form.queues')}
+            hint={t('connections.form.queuesHint')}
+            noQueuesText={t('connections.form.noQueues')}
+            saved={connection?.queues ?? []}
           />
           {textArea('greetingMessage', t('connections.form.greetingHint'))}
           {textArea('complationMessage')}
@@ -383,28 +250,12 @@ const ConnectionForm = ({
       {shownTab === 'tickets' && (
         <Stack spacing={2.5}>
           <FieldRow>
-            <Controller
-              name="transferQueueId"
+            <QueueSelect
               control={control}
-              render={({ field: { ref, ...field } }) => (
-                <TextField
-                  {...field}
-                  inputRef={ref}
-                  select
-                  label={t('connections.form.transferQueueId')}
-                  fullWidth
-                  helperText={t('connections.form.transferQueueIdHint')}
-                  slotProps={noneSelect}
-                >
-                  <MenuItem value="">{t('connections.form.none')}</MenuItem>
-                  {(queues.data ?? []).map((queue) => (
-                    <MenuItem key={queue.id} value={String(queue.id)}>
-                      <QueueDot color={queue.color} />
-                      {queue.name}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              )}
+              name="transferQueueId"
+              label={t('connections.form.transferQueueId')}
+              noneLabel={t('connections.form.none')}
+              helperText={t('connections.form.transferQueueIdHint')}
             />
             {minutesField('timeToTransfer')}
           </FieldRow>
@@ -528,27 +379,6 @@ const ConnectionForm = ({
   );
 };
 
-const EditConnectionForm = ({
-  id,
-  initialTab,
-  onClose,
-}: {
-  id: number;
-  initialTab?: ConnectionTab;
-  onClose: () => void;
-}) => {
-  const { t } = useTranslation();
-  const { data, isError } = useConnection(id);
-  if (data) return <ConnectionForm connection={data} initialTab={initialTab} onClose={onClose} />;
-  return (
-    <DialogLoading
-      title={t('connections.dialog.editTitle')}
-      isError={isError}
-      errorText={t('connections.dialog.loadFailed')}
-    />
-  );
-};
-
 // The connection modal (SPEC §2): adds a connection, or edits one loaded fresh from the API (on the
 // tab asked for: the templates dialog sends to the Cloud API tab). The content stays while the dialog
 // fades out; a new sessionKey gives each opening a fresh form.
@@ -564,13 +394,19 @@ export const ConnectionDialog = ({
   sessionKey: number;
   initialTab?: ConnectionTab;
   onClose: () => void;
-}) => (
-  // Its tabs differ in length: the dialog keeps one height for all of them.
-  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md" stableHeight>
-    {connectionId === null ? (
-      <ConnectionForm connection={null} onClose={onClose} />
-    ) : (
-      <EditConnectionForm id={connectionId} initialTab={initialTab} onClose={onClose} />
-    )}
-  </DialogFrame>
-);
+}) => {
+  const { t } = useTranslation();
+  return (
+    // Its tabs differ in length: the dialog keeps one height for all of them.
+    <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md" stableHeight>
+      <DialogRecord
+        id={connectionId}
+        useRecord={useConnection}
+        title={t('connections.dialog.editTitle')}
+        loadFailed={t('connections.dialog.loadFailed')}
+      >
+        {(connection) => <ConnectionForm connection={connection} initialTab={initialTab} />}
+      </DialogRecord>
+    </DialogFrame>
+  );
+};
