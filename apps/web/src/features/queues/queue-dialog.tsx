@@ -13,16 +13,13 @@ import {
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api/http-client';
-import { toastError } from '../../api/toasts';
 import { ColorField } from '../../components/color-field';
+import { namedFields, useDialogSave } from '../../components/dialog-save';
 import { IntegrationSelect, useCanPickIntegration } from '../../components/integration-select';
 import { PromptSelect, useCanPickPrompt } from '../../components/prompt-select';
 import { SchedulesEditor } from '../../components/schedules-editor';
 import { normalizeColor } from '../../lib/colors';
-import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui, useFieldError } from '../../lib/forms';
 import { QueueOptionsEditor } from './queue-options-editor';
 import {
@@ -61,31 +58,28 @@ const QueueForm = ({
   formId,
   queue,
   others,
-  onSaved,
+  onCreated,
   onSubmittingChange,
 }: {
   formId: string;
   queue: Queue | null;
   others: Queue[];
-  onSaved: (queue: Queue, wasNew: boolean) => void;
+  onCreated: (queue: Queue) => void;
   onSubmittingChange: (isSubmitting: boolean) => void;
 }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const canPickPrompt = useCanPickPrompt();
   const canPickIntegration = useCanPickIntegration();
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<QueueFormValues>({
+  const form = useForm<QueueFormValues>({
     resolver: zodResolver(queueFormSchema),
     defaultValues: queueFormDefaults(queue, others),
   });
-  // The submit button sits in the dialog's actions, outside this form.
-  useEffect(() => onSubmittingChange(isSubmitting), [isSubmitting, onSubmittingChange]);
+  const {
+    register,
+    control,
+    formState: { errors },
+  } = form;
   const usedBy = new Map(
     others.map((other) => [
       normalizeColor(other.color),
@@ -93,48 +87,30 @@ const QueueForm = ({
     ]),
   );
 
-  const onSubmit = async (values: QueueFormValues) => {
-    await waitBeforeSubmit();
-    const payload = toQueuePayload(values, {
-      prompt: canPickPrompt,
-      integration: canPickIntegration,
-    });
-    try {
+  // ERR_PLAN_LIMIT_QUEUES and anything else: a toast with the translated text.
+  const { onSubmit, isSubmitting } = useDialogSave(form, {
+    save: async (values) => {
+      const payload = toQueuePayload(values, {
+        prompt: canPickPrompt,
+        integration: canPickIntegration,
+      });
       const saved = queue ? await updateQueue(queue.id, payload) : await createQueue(payload);
       applyQueueEventToCache(queryClient, { action: queue ? 'update' : 'create', queue: saved });
-      toast.success(t('queues.saved'));
-      onSaved(saved, queue === null);
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'ERR_QUEUE_COLOR_ALREADY_EXISTS') {
-        setError(
-          'color',
-          { message: 'errors.ERR_QUEUE_COLOR_ALREADY_EXISTS' },
-          { shouldFocus: true },
-        );
-        return;
-      }
-      if (error instanceof ApiError && error.code === 'ERR_QUEUE_NAME_ALREADY_EXISTS') {
-        setError(
-          'name',
-          { message: 'errors.ERR_QUEUE_NAME_ALREADY_EXISTS' },
-          { shouldFocus: true },
-        );
-        return;
-      }
-      // ERR_PLAN_LIMIT_QUEUES and anything else: a toast with the translated text.
-      toastError(error);
-      if (error instanceof ApiError && error.fields) {
-        formFields
-          .filter((field) => error.fields?.[field])
-          .forEach((field) => setError(field, { message: 'errors.ERR_VALIDATION' }));
-      }
-    }
-  };
+      return saved;
+    },
+    savedText: t('queues.saved'),
+    // A new queue stays open so its chatbot options can be added right away.
+    onSaved: queue ? undefined : onCreated,
+    codes: { ERR_QUEUE_COLOR_ALREADY_EXISTS: 'color', ERR_QUEUE_NAME_ALREADY_EXISTS: 'name' },
+    fields: namedFields(formFields),
+  });
+  // The submit button sits in the dialog's actions, outside this form.
+  useEffect(() => onSubmittingChange(isSubmitting), [isSubmitting, onSubmittingChange]);
 
   const fieldError = useFieldError(errors);
 
   return (
-    <Stack component="form" id={formId} noValidate spacing={2.5} onSubmit={handleSubmit(onSubmit)}>
+    <Stack component="form" id={formId} noValidate spacing={2.5} onSubmit={onSubmit}>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
         <TextField
           {...registerMui(register, 'name')}
@@ -262,11 +238,9 @@ const QueueForm = ({
 const QueueDialogBody = ({
   initialQueue,
   queues,
-  onClose,
 }: {
   initialQueue: Queue | null;
   queues: Queue[];
-  onClose: () => void;
 }) => {
   const { t } = useTranslation();
   const formId = useId();
@@ -276,14 +250,9 @@ const QueueDialogBody = ({
   const [isSaving, setSaving] = useState(false);
   const others = queues.filter((other) => other.id !== queue?.id);
 
-  const onSaved = (saved: Queue, wasNew: boolean) => {
-    // A new queue stays open so its chatbot options can be added right away.
-    if (wasNew) {
-      setQueue(saved);
-      setJustCreated(true);
-    } else {
-      onClose();
-    }
+  const onCreated = (saved: Queue) => {
+    setQueue(saved);
+    setJustCreated(true);
   };
 
   useDialogBusy(isSaving);
@@ -335,7 +304,7 @@ const QueueDialogBody = ({
           formId={formId}
           queue={queue}
           others={others}
-          onSaved={onSaved}
+          onCreated={onCreated}
           onSubmittingChange={setSaving}
         />
       </Box>
@@ -361,6 +330,6 @@ export const QueueDialog = ({
 }) => (
   // Its tabs differ in length: the dialog keeps one height for both.
   <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md" stableHeight>
-    <QueueDialogBody initialQueue={queue} queues={queues} onClose={onClose} />
+    <QueueDialogBody initialQueue={queue} queues={queues} />
   </DialogFrame>
 );
