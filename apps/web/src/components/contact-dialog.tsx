@@ -11,15 +11,12 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useFieldArray, useForm } from 'react-hook-form';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { ContactDetailView, ContactInput } from '@atendi/shared';
-import { ApiError } from '../api/http-client';
-import { toastError } from '../api/toasts';
-import { waitBeforeSubmit } from '../lib/form-delay';
 import { registerMui } from '../lib/forms';
 import { DialogForm, DialogFrame } from './dialog-frame';
+import { useDialogSave } from './dialog-save';
 
 // SPEC §3 Contact: on edit the stored number shows without its first 2 characters. They stay in front
 // of the field, untouched, and are put back on save, so saving an unchanged number keeps it whole.
@@ -65,18 +62,12 @@ type ContactFormProps = {
   onClose: () => void;
 };
 
-const ContactForm = ({ contact, onSave, onClose }: ContactFormProps) => {
+const ContactForm = ({ contact, onSave }: Omit<ContactFormProps, 'onClose'>) => {
   const { t } = useTranslation();
   // Groups keep their WhatsApp id; it is not a number one types.
   const isNumberLocked = Boolean(contact && (contact.isGroup || contact.number.includes('@')));
   const prefix = !contact || isNumberLocked ? '' : contact.number.slice(0, PREFIX_LENGTH);
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<ContactFormValues>({
+  const form = useForm<ContactFormValues>({
     resolver: zodResolver(contactFormSchema(prefix)),
     defaultValues: {
       name: contact?.name ?? '',
@@ -85,31 +76,25 @@ const ContactForm = ({ contact, onSave, onClose }: ContactFormProps) => {
       extraInfo: contact?.extraInfo.map(({ name, value }) => ({ name, value })) ?? [],
     },
   });
+  const {
+    register,
+    control,
+    formState: { errors },
+  } = form;
   const extraInfo = useFieldArray({ control, name: 'extraInfo' });
 
-  const onSubmit = async (values: ContactFormValues) => {
-    await waitBeforeSubmit();
-    try {
-      await onSave({
+  const save = useDialogSave(form, {
+    save: (values) =>
+      onSave({
         name: values.name,
         number: contact && isNumberLocked ? contact.number : prefix + values.number,
         email: values.email,
         extraInfo: values.extraInfo.filter((row) => row.name !== ''),
-      });
-      toast.success(t('contactForm.saved'));
-      onClose();
-    } catch (error) {
-      // The number's own faults sit under the field; a lookup that failed is a toast.
-      if (
-        error instanceof ApiError &&
-        (error.code === 'ERR_DUPLICATED_CONTACT' || error.code === 'ERR_WAPP_INVALID_CONTACT')
-      ) {
-        setError('number', { message: `errors.${error.code}` });
-      } else {
-        toastError(error);
-      }
-    }
-  };
+      }),
+    savedText: t('contactForm.saved'),
+    // The number's own faults sit under the field; a lookup that failed is a toast.
+    codes: { ERR_DUPLICATED_CONTACT: 'number', ERR_WAPP_INVALID_CONTACT: 'number' },
+  });
 
   const fieldError = (message: string | undefined) => ({
     error: Boolean(message),
@@ -119,8 +104,7 @@ const ContactForm = ({ contact, onSave, onClose }: ContactFormProps) => {
   return (
     <DialogForm
       title={t(contact ? 'contactForm.editTitle' : 'contactForm.addTitle')}
-      onSubmit={handleSubmit(onSubmit)}
-      isSubmitting={isSubmitting}
+      {...save}
       submitLabel={t('contactForm.save')}
     >
       <Stack spacing={2}>
@@ -200,8 +184,8 @@ const ContactForm = ({ contact, onSave, onClose }: ContactFormProps) => {
 };
 
 // SPEC §2 Modals: contact. Adds a contact, or edits one (the chat's drawer, the contacts page).
-export const ContactDialog = ({ open, ...form }: ContactFormProps & { open: boolean }) => (
-  <DialogFrame open={open} onClose={form.onClose}>
+export const ContactDialog = ({ open, onClose, ...form }: ContactFormProps & { open: boolean }) => (
+  <DialogFrame open={open} onClose={onClose}>
     {/* A fresh form each time it opens, with what the contact holds then. */}
     {open && <ContactForm {...form} />}
   </DialogFrame>

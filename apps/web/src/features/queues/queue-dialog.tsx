@@ -21,6 +21,7 @@ import { PromptSelect, useCanPickPrompt } from '../../components/prompt-select';
 import { SchedulesEditor } from '../../components/schedules-editor';
 import { normalizeColor } from '../../lib/colors';
 import { registerMui, useFieldError } from '../../lib/forms';
+import { FieldRow } from '../../components/field-row';
 import { QueueOptionsEditor } from './queue-options-editor';
 import {
   queueFormDefaults,
@@ -111,7 +112,7 @@ const QueueForm = ({
 
   return (
     <Stack component="form" id={formId} noValidate spacing={2.5} onSubmit={onSubmit}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+      <FieldRow>
         <TextField
           {...registerMui(register, 'name')}
           label={t('queues.form.name')}
@@ -125,12 +126,9 @@ const QueueForm = ({
           label={t('queues.form.order')}
           sx={{ width: { sm: 200 }, flexShrink: 0 }}
           slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-          {...fieldError('orderQueue')}
-          helperText={
-            errors.orderQueue?.message ? t(errors.orderQueue.message) : t('queues.form.orderHint')
-          }
+          {...fieldError('orderQueue', t('queues.form.orderHint'))}
         />
-      </Stack>
+      </FieldRow>
       <Controller
         name="color"
         control={control}
@@ -197,10 +195,7 @@ const QueueForm = ({
             <PromptSelect
               {...field}
               inputRef={ref}
-              error={Boolean(errors.promptId)}
-              helperText={
-                errors.promptId?.message ? t(errors.promptId.message) : t('queues.form.promptHint')
-              }
+              {...fieldError('promptId', t('queues.form.promptHint'))}
             />
           )}
         />

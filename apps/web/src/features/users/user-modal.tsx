@@ -120,14 +120,7 @@ const UserForm = ({ user }: { user: User | null }) => {
             label={t('users.modal.password')}
             autoComplete="new-password"
             fullWidth
-            {...fieldError('password')}
-            helperText={
-              errors.password?.message
-                ? t(errors.password.message)
-                : isEdit
-                  ? t('users.modal.passwordHint')
-                  : undefined
-            }
+            {...fieldError('password', isEdit ? t('users.modal.passwordHint') : undefined)}
           />
           <SelectField
             control={control}

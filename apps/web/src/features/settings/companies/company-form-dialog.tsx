@@ -4,10 +4,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { companyStatuses } from '@atendi/shared';
 import { Controller, useForm } from 'react-hook-form';
 import { DateField } from '../../../components/date-field';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../../lib/form-delay';
+import { useDialogSave } from '../../../components/dialog-save';
+import { SelectField } from '../../../components/select-field';
+import { ADMIN_FORM_SUBMIT_DELAY_MS } from '../../../lib/form-delay';
 import { requiredEmail } from '../../../lib/form-rules';
 import { registerMui, useFieldError } from '../../../lib/forms';
 import { usePlans } from '../plans/plans.api';
@@ -57,11 +58,9 @@ const initialValues = (company: Company | null): CompanyFormValues => ({
 
 const CompanyForm = ({
   company,
-  onClose,
   onCreated,
 }: {
   company: Company | null;
-  onClose: () => void;
   onCreated: (company: CreatedCompany) => void;
 }) => {
   const { t } = useTranslation();
@@ -69,58 +68,47 @@ const CompanyForm = ({
   const create = useCreateCompany();
   const update = useUpdateCompany();
   const defaults = initialValues(company);
-  const {
-    register,
-    control,
-    getValues,
-    setValue,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<CompanyFormValues>({
+  const form = useForm<CompanyFormValues>({
     resolver: zodResolver(companyFormSchema),
     defaultValues: defaults,
   });
+  const { register, control, getValues, setValue } = form;
 
   const firstPlanId = plans.data?.[0]?.id;
   useEffect(() => {
     if (firstPlanId !== undefined && !getValues('planId')) setValue('planId', String(firstPlanId));
   }, [firstPlanId, getValues, setValue]);
 
-  const onSubmit = async (values: CompanyFormValues) => {
-    await waitBeforeSubmit(ADMIN_FORM_SUBMIT_DELAY_MS);
-    const input: CompanyInput = {
-      ...values,
-      planId: Number(values.planId),
-      dueDate: fromDateInput(values.dueDate),
-    };
-    try {
-      if (company) {
-        // An untouched due date keeps its exact time instead of becoming that day's midnight.
-        const { dueDate, ...rest } = input;
-        await update.mutateAsync({
-          id: company.id,
-          ...rest,
-          ...(values.dueDate !== defaults.dueDate ? { dueDate } : {}),
-        });
-        toast.success(t('settings.companies.saved'));
-        onClose();
-      } else {
-        const created = await create.mutateAsync(input);
-        toast.success(t('settings.companies.saved'));
-        onCreated(created);
-      }
-    } catch (error) {
-      toastOperationError(error);
-    }
-  };
+  const save = useDialogSave(form, {
+    save: async (values) => {
+      const input: CompanyInput = {
+        ...values,
+        planId: Number(values.planId),
+        dueDate: fromDateInput(values.dueDate),
+      };
+      if (!company) return create.mutateAsync(input);
+      // An untouched due date keeps its exact time instead of becoming that day's midnight.
+      const { dueDate, ...rest } = input;
+      await update.mutateAsync({
+        id: company.id,
+        ...rest,
+        ...(values.dueDate !== defaults.dueDate ? { dueDate } : {}),
+      });
+      return null;
+    },
+    savedText: t('settings.companies.saved'),
+    // A new company's admin password is shown next, once.
+    onSaved: company ? undefined : (created) => created && onCreated(created),
+    toastError: toastOperationError,
+    delayMs: ADMIN_FORM_SUBMIT_DELAY_MS,
+  });
 
-  const fieldError = useFieldError(errors);
+  const fieldError = useFieldError(form.formState.errors);
 
   return (
     <DialogForm
       title={t(company ? 'settings.companies.editTitle' : 'settings.companies.addTitle')}
-      onSubmit={handleSubmit(onSubmit)}
-      isSubmitting={isSubmitting}
+      {...save}
       submitLabel={t('common.save')}
     >
       <Grid container spacing={2}>
@@ -153,48 +141,28 @@ const CompanyForm = ({
           />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <Controller
-            name="planId"
+          <SelectField
             control={control}
-            render={({ field: { ref, ...field } }) => (
-              <TextField
-                {...field}
-                inputRef={ref}
-                select
-                label={t('settings.companies.plan')}
-                fullWidth
-                disabled={plans.isPending}
-                {...fieldError('planId')}
-              >
-                {(plans.data ?? []).map((plan) => (
-                  <MenuItem key={plan.id} value={String(plan.id)}>
-                    {plan.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
+            name="planId"
+            label={t('settings.companies.plan')}
+            disabled={plans.isPending}
+            {...fieldError('planId')}
+          >
+            {(plans.data ?? []).map((plan) => (
+              <MenuItem key={plan.id} value={String(plan.id)}>
+                {plan.name}
+              </MenuItem>
+            ))}
+          </SelectField>
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <Controller
-            name="status"
-            control={control}
-            render={({ field: { ref, ...field } }) => (
-              <TextField
-                {...field}
-                inputRef={ref}
-                select
-                label={t('settings.companies.status')}
-                fullWidth
-              >
-                {companyStatuses.map((status) => (
-                  <MenuItem key={status} value={status}>
-                    {t(`settings.companies.statuses.${status}`)}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
+          <SelectField control={control} name="status" label={t('settings.companies.status')}>
+            {companyStatuses.map((status) => (
+              <MenuItem key={status} value={status}>
+                {t(`settings.companies.statuses.${status}`)}
+              </MenuItem>
+            ))}
+          </SelectField>
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
           <Controller
@@ -216,25 +184,17 @@ const CompanyForm = ({
           />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <Controller
-            name="recurrence"
+          <SelectField
             control={control}
-            render={({ field: { ref, ...field } }) => (
-              <TextField
-                {...field}
-                inputRef={ref}
-                select
-                label={t('settings.companies.recurrence')}
-                fullWidth
-              >
-                {offeredRecurrences.map((recurrence) => (
-                  <MenuItem key={recurrence} value={recurrence}>
-                    {t(`settings.companies.recurrences.${recurrence}`)}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
+            name="recurrence"
+            label={t('settings.companies.recurrence')}
+          >
+            {offeredRecurrences.map((recurrence) => (
+              <MenuItem key={recurrence} value={recurrence}>
+                {t(`settings.companies.recurrences.${recurrence}`)}
+              </MenuItem>
+            ))}
+          </SelectField>
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }} sx={{ display: 'flex', alignItems: 'center' }}>
           <SwitchField
@@ -260,6 +220,6 @@ export const CompanyFormDialog = ({
   onCreated: (company: CreatedCompany) => void;
 }) => (
   <DialogFrame open={open} onClose={onClose}>
-    {open && <CompanyForm company={company} onClose={onClose} onCreated={onCreated} />}
+    {open && <CompanyForm company={company} onCreated={onCreated} />}
   </DialogFrame>
 );

@@ -1,10 +1,10 @@
 import { Stack, TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../../lib/form-delay';
+import { useDialogSave } from '../../../components/dialog-save';
+import { ADMIN_FORM_SUBMIT_DELAY_MS } from '../../../lib/form-delay';
 import { registerMui, useFieldError } from '../../../lib/forms';
 import { toastOperationError } from '../shared/admin-errors';
 import { useSaveHelp, videoCodeOf, type Help } from './helps.api';
@@ -17,14 +17,10 @@ const helpFormSchema = z.object({
 });
 type HelpFormValues = z.infer<typeof helpFormSchema>;
 
-const HelpForm = ({ help, onClose }: { help: Help | null; onClose: () => void }) => {
+const HelpForm = ({ help }: { help: Help | null }) => {
   const { t } = useTranslation();
-  const save = useSaveHelp();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<HelpFormValues>({
+  const saveHelp = useSaveHelp();
+  const form = useForm<HelpFormValues>({
     resolver: zodResolver(helpFormSchema),
     defaultValues: {
       title: help?.title ?? '',
@@ -33,28 +29,25 @@ const HelpForm = ({ help, onClose }: { help: Help | null; onClose: () => void })
     },
   });
 
-  const onSubmit = async (values: HelpFormValues) => {
-    await waitBeforeSubmit(ADMIN_FORM_SUBMIT_DELAY_MS);
-    try {
-      await save.mutateAsync({
+  const { register } = form;
+  const save = useDialogSave(form, {
+    save: (values) =>
+      saveHelp.mutateAsync({
         ...values,
         ...(help ? { id: help.id } : {}),
         video: videoCodeOf(values.video),
-      });
-      toast.success(t('settings.helps.saved'));
-      onClose();
-    } catch (error) {
-      toastOperationError(error);
-    }
-  };
+      }),
+    savedText: t('settings.helps.saved'),
+    toastError: toastOperationError,
+    delayMs: ADMIN_FORM_SUBMIT_DELAY_MS,
+  });
 
-  const fieldError = useFieldError(errors);
+  const fieldError = useFieldError(form.formState.errors);
 
   return (
     <DialogForm
       title={t(help ? 'settings.helps.editTitle' : 'settings.helps.addTitle')}
-      onSubmit={handleSubmit(onSubmit)}
-      isSubmitting={isSubmitting}
+      {...save}
       submitLabel={t('common.save')}
     >
       <Stack spacing={2}>
@@ -94,6 +87,6 @@ export const HelpFormDialog = ({
   onClose: () => void;
 }) => (
   <DialogFrame open={open} onClose={onClose}>
-    {open && <HelpForm help={help} onClose={onClose} />}
+    {open && <HelpForm help={help} />}
   </DialogFrame>
 );

@@ -1,11 +1,11 @@
 import { FormGroup, Grid, InputAdornment, TextField, Typography } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { DEFAULT_PLAN_STORAGE_MB } from '@atendi/shared';
-import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../../lib/form-delay';
+import { useDialogSave } from '../../../components/dialog-save';
+import { ADMIN_FORM_SUBMIT_DELAY_MS } from '../../../lib/form-delay';
 import { registerMui, useFieldError } from '../../../lib/forms';
 import { toastOperationError } from '../shared/admin-errors';
 import { currencySymbol } from '../../../lib/money';
@@ -82,26 +82,21 @@ const initialValues = (plan: Plan | null): PlanFormValues => ({
   stripePriceId: plan?.stripePriceId ?? '',
 });
 
-const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void }) => {
+const PlanForm = ({ plan }: { plan: Plan | null }) => {
   const { t, i18n } = useTranslation();
-  const save = useSavePlan();
+  const savePlan = useSavePlan();
   // Every plan is in the platform's billing currency: a new one's is that of the others.
   const plans = usePlans();
   const currency = plan?.currency ?? plans.data?.[0]?.currency;
-  const {
-    register,
-    control,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<PlanFormValues>({
+  const form = useForm<PlanFormValues>({
     resolver: zodResolver(planFormSchema),
     defaultValues: initialValues(plan),
   });
+  const { register, control } = form;
 
-  const onSubmit = async (values: PlanFormValues) => {
-    await waitBeforeSubmit(ADMIN_FORM_SUBMIT_DELAY_MS);
-    try {
-      await save.mutateAsync({
+  const save = useDialogSave(form, {
+    save: (values) =>
+      savePlan.mutateAsync({
         ...values,
         ...(plan ? { id: plan.id } : {}),
         users: Number(values.users),
@@ -110,15 +105,13 @@ const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void })
         storageMb: Number(values.storageMb),
         value: toNumber(values.value),
         stripePriceId: values.stripePriceId.trim() || null,
-      });
-      toast.success(t('settings.plans.saved'));
-      onClose();
-    } catch (error) {
-      toastOperationError(error);
-    }
-  };
+      }),
+    savedText: t('settings.plans.saved'),
+    toastError: toastOperationError,
+    delayMs: ADMIN_FORM_SUBMIT_DELAY_MS,
+  });
 
-  const fieldError = useFieldError(errors);
+  const fieldError = useFieldError(form.formState.errors);
 
   const limitField = (name: 'users' | 'connections' | 'queues') => (
     <Grid size={{ xs: 12, sm: 4 }}>
@@ -136,8 +129,7 @@ const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void })
   return (
     <DialogForm
       title={t(plan ? 'settings.plans.editTitle' : 'settings.plans.addTitle')}
-      onSubmit={handleSubmit(onSubmit)}
-      isSubmitting={isSubmitting}
+      {...save}
       submitLabel={t('common.save')}
     >
       <Grid container spacing={2}>
@@ -226,6 +218,6 @@ export const PlanFormDialog = ({
   onClose: () => void;
 }) => (
   <DialogFrame open={open} onClose={onClose}>
-    {open && <PlanForm plan={plan} onClose={onClose} />}
+    {open && <PlanForm plan={plan} />}
   </DialogFrame>
 );
