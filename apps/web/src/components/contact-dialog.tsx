@@ -1,12 +1,4 @@
-import {
-  Box,
-  Button,
-  IconButton,
-  InputAdornment,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Box, Button, IconButton, InputAdornment, Stack, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -14,8 +6,8 @@ import { useFieldArray, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { ContactDetailView, ContactInput } from '@atendi/shared';
-import { registerMui } from '../lib/forms';
 import { DialogForm, DialogFrame } from './dialog-frame';
+import { FormText } from './form-text';
 import { useDialogSave } from './dialog-save';
 
 // SPEC §3 Contact: on edit the stored number shows without its first 2 characters. They stay in front
@@ -76,11 +68,7 @@ const ContactForm = ({ contact, onSave }: Omit<ContactFormProps, 'onClose'>) => 
       extraInfo: contact?.extraInfo.map(({ name, value }) => ({ name, value })) ?? [],
     },
   });
-  const {
-    register,
-    control,
-    formState: { errors },
-  } = form;
+  const { control } = form;
   const extraInfo = useFieldArray({ control, name: 'extraInfo' });
 
   const save = useDialogSave(form, {
@@ -96,11 +84,6 @@ const ContactForm = ({ contact, onSave }: Omit<ContactFormProps, 'onClose'>) => 
     codes: { ERR_DUPLICATED_CONTACT: 'number', ERR_WAPP_INVALID_CONTACT: 'number' },
   });
 
-  const fieldError = (message: string | undefined) => ({
-    error: Boolean(message),
-    helperText: message ? t(message) : undefined,
-  });
-
   return (
     <DialogForm
       title={t(contact ? 'contactForm.editTitle' : 'contactForm.addTitle')}
@@ -108,19 +91,12 @@ const ContactForm = ({ contact, onSave }: Omit<ContactFormProps, 'onClose'>) => 
       submitLabel={t('contactForm.save')}
     >
       <Stack spacing={2}>
-        <TextField
-          {...registerMui(register, 'name')}
-          label={t('contactForm.name')}
-          autoFocus
-          fullWidth
-          {...fieldError(errors.name?.message)}
-        />
-        <TextField
-          {...registerMui(register, 'number')}
+        <FormText form={form} name="name" label={t('contactForm.name')} autoFocus />
+        <FormText
+          form={form}
+          name="number"
           label={t('contactForm.number')}
           disabled={isNumberLocked}
-          fullWidth
-          {...fieldError(errors.number?.message)}
           slotProps={
             prefix
               ? {
@@ -131,13 +107,7 @@ const ContactForm = ({ contact, onSave }: Omit<ContactFormProps, 'onClose'>) => 
               : undefined
           }
         />
-        <TextField
-          {...registerMui(register, 'email')}
-          type="email"
-          label={t('contactForm.email')}
-          fullWidth
-          {...fieldError(errors.email?.message)}
-        />
+        <FormText form={form} name="email" type="email" label={t('contactForm.email')} />
         <Typography variant="subtitle2">{t('contactForm.extraInfo')}</Typography>
         {extraInfo.fields.map((field, index) => (
           <Stack
@@ -148,18 +118,17 @@ const ContactForm = ({ contact, onSave }: Omit<ContactFormProps, 'onClose'>) => 
               alignItems: 'flex-start',
             }}
           >
-            <TextField
-              {...registerMui(register, `extraInfo.${index}.name`)}
+            <FormText
+              form={form}
+              name={`extraInfo.${index}.name`}
               label={t('contactForm.extraName')}
               size="small"
-              fullWidth
-              {...fieldError(errors.extraInfo?.[index]?.name?.message)}
             />
-            <TextField
-              {...registerMui(register, `extraInfo.${index}.value`)}
+            <FormText
+              form={form}
+              name={`extraInfo.${index}.value`}
               label={t('contactForm.extraValue')}
               size="small"
-              fullWidth
             />
             <IconButton
               aria-label={t('contactForm.removeExtra')}

@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { render, screen, waitFor, within } from '@testing-library/react';
-import { TextField } from '@mui/material';
 import { useForm } from 'react-hook-form';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/http-client';
-import { registerMui, useFieldError } from '../lib/forms';
 import { TestProviders } from '../test/test-providers';
 import { fill, setupUser } from '../test/user-event';
 import { DialogForm, DialogFrame, DialogRecord } from './dialog-frame';
 import { namedFields, useDialogSave } from './dialog-save';
+import { FormText } from './form-text';
 
 type Tag = { name: string; color: string };
 
@@ -21,7 +20,6 @@ const TagForm = ({
   onSaved?: (tag: Tag) => void;
 }) => {
   const form = useForm<Tag>({ defaultValues: { name: '', color: '#1e88e5' } });
-  const fieldError = useFieldError(form.formState.errors);
   const dialogSave = useDialogSave(form, {
     save,
     savedText: 'Etiqueta guardada.',
@@ -31,8 +29,8 @@ const TagForm = ({
   });
   return (
     <DialogForm title="Nueva etiqueta" submitLabel="Agregar" {...dialogSave}>
-      <TextField {...registerMui(form.register, 'name')} label="Nombre" {...fieldError('name')} />
-      <TextField {...registerMui(form.register, 'color')} label="Color" {...fieldError('color')} />
+      <FormText form={form} name="name" label="Nombre" hint="Como la verán los agentes." />
+      <FormText form={form} name="color" label="Color" />
     </DialogForm>
   );
 };
@@ -68,6 +66,7 @@ describe('useDialogSave', () => {
   it('sends what the form holds, toasts what was saved and closes the dialog', async () => {
     const save = vi.fn((tag: Tag) => Promise.resolve(tag));
     render(<TagDialog save={save} />);
+    expect(screen.getByText('Como la verán los agentes.')).toBeTruthy();
     await submit();
 
     expect(await screen.findByText('Etiqueta guardada.')).toBeTruthy();
@@ -93,7 +92,9 @@ describe('useDialogSave', () => {
 
     const name = within(dialog).getByRole('textbox', { name: 'Nombre' });
     const message = await within(dialog).findByText('Ya existe una integración con este nombre.');
+    // In place of the field's hint.
     expect(message.id).toBe(name.getAttribute('aria-describedby'));
+    expect(within(dialog).queryByText('Como la verán los agentes.')).toBeNull();
     expect(document.activeElement).toBe(name);
     expect((name as HTMLInputElement).value).toBe('Ocupada');
     expect(screen.queryByRole('alert')).toBeNull();

@@ -1,4 +1,4 @@
-import { Stack, TextField } from '@mui/material';
+import { Stack } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { usersContract } from '@atendi/shared';
 import { useForm } from 'react-hook-form';
@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { call } from '../../api/http-client';
 import { updateSessionUser, useCurrentSession } from '../../api/session';
 import { requiredEmail } from '../../lib/form-rules';
-import { registerMui, useFieldError } from '../../lib/forms';
+import { FormText } from '../../components/form-text';
 import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 import { useDialogSave } from '../../components/dialog-save';
 
@@ -30,7 +30,6 @@ const ProfileForm = () => {
     resolver: zodResolver(profileSchema),
     defaultValues: { name: user.name, email: user.email, password: '' },
   });
-  const { register } = form;
   const save = useDialogSave(form, {
     save: async (values) => {
       await call(usersContract.updateUser, { params: { id: user.id }, body: values });
@@ -40,33 +39,24 @@ const ProfileForm = () => {
     codes: { ERR_EMAIL_ALREADY_EXISTS: 'email' },
   });
 
-  const fieldError = useFieldError(form.formState.errors);
-
   return (
     <DialogForm title={t('profile.title')} {...save} submitLabel={t('common.save')}>
       <Stack spacing={2}>
-        <TextField
-          {...registerMui(register, 'name')}
-          label={t('profile.name')}
-          autoComplete="name"
-          fullWidth
-          {...fieldError('name')}
-        />
-        <TextField
-          {...registerMui(register, 'email')}
+        <FormText form={form} name="name" label={t('profile.name')} autoComplete="name" />
+        <FormText
+          form={form}
+          name="email"
           type="email"
           label={t('profile.email')}
           autoComplete="email"
-          fullWidth
-          {...fieldError('email')}
         />
-        <TextField
-          {...registerMui(register, 'password')}
+        <FormText
+          form={form}
+          name="password"
           type="password"
           label={t('profile.password')}
           autoComplete="new-password"
-          fullWidth
-          {...fieldError('password', t('profile.passwordHint'))}
+          hint={t('profile.passwordHint')}
         />
       </Stack>
     </DialogForm>

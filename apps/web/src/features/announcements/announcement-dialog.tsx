@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { MenuItem, Stack, TextField } from '@mui/material';
+import { MenuItem, Stack } from '@mui/material';
 import ImageIcon from '@mui/icons-material/ImageOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useDialogSave } from '../../components/dialog-save';
 import { SelectField } from '../../components/select-field';
-import { registerMui, useFieldError } from '../../lib/forms';
+import { FormText } from '../../components/form-text';
 import { AttachmentField, fileExtension } from '../../components/attachment-field';
 import {
   ALLOWED_IMAGE_EXTENSIONS,
@@ -73,9 +73,7 @@ const AnnouncementForm = ({
       status: announcement?.status ?? true,
     },
   });
-  const { register, control } = form;
-
-  const fieldError = useFieldError(form.formState.errors);
+  const { control } = form;
 
   const removeAttachment = () => {
     if (file) setFile(null);
@@ -116,23 +114,21 @@ const AnnouncementForm = ({
       submitLabel={t('common.save')}
     >
       <Stack spacing={2}>
-        <TextField
-          {...registerMui(register, 'title')}
+        <FormText
+          form={form}
+          name="title"
           label={t('announcements.form.title')}
           required
           autoFocus
-          fullWidth
-          {...fieldError('title')}
         />
-        <TextField
-          {...registerMui(register, 'text')}
+        <FormText
+          form={form}
+          name="text"
           label={t('announcements.form.text')}
           required
           multiline
           minRows={4}
           maxRows={12}
-          fullWidth
-          {...fieldError('text')}
         />
         <Stack
           direction={{ xs: 'column', sm: 'row' }}

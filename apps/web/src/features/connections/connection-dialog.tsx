@@ -1,15 +1,5 @@
 import { useState } from 'react';
-import {
-  Alert,
-  IconButton,
-  MenuItem,
-  Stack,
-  Tab,
-  Tabs,
-  TextField,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Alert, IconButton, MenuItem, Stack, Tab, Tabs, Tooltip, Typography } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -18,6 +8,7 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { FormText, MessageField } from '../../components/form-text';
 import { CopyField } from '../../components/copy-field';
 import { namedFields, useDialogSave } from '../../components/dialog-save';
 import { IntegrationSelect, useCanPickIntegration } from '../../components/integration-select';
@@ -25,7 +16,7 @@ import { PromptSelect, useCanPickPrompt } from '../../components/prompt-select';
 import { QueueSelect, QueuesField } from '../../components/queue-fields';
 import { SchedulesEditor } from '../../components/schedules-editor';
 import { SelectField } from '../../components/select-field';
-import { registerMui, useFieldError } from '../../lib/forms';
+import { useFieldError } from '../../lib/forms';
 import {
   connectionFormDefaults,
   connectionFormSchema,
@@ -117,7 +108,6 @@ const ConnectionForm = ({
     defaultValues: connectionFormDefaults(connection),
   });
   const {
-    register,
     control,
     formState: { errors },
   } = form;
@@ -158,27 +148,17 @@ const ConnectionForm = ({
   const textArea = (
     name: 'greetingMessage' | 'complationMessage' | 'outOfHoursMessage' | 'ratingMessage',
     hint?: string,
-  ) => (
-    <TextField
-      {...registerMui(register, name)}
-      label={t(`connections.form.${name}`)}
-      multiline
-      minRows={2}
-      maxRows={8}
-      fullWidth
-      {...fieldError(name, hint)}
-    />
-  );
+  ) => <MessageField form={form} name={name} label={t(`connections.form.${name}`)} hint={hint} />;
 
   const minutesField = (
     name: 'timeToTransfer' | 'expiresTicket' | 'timeUseBotQueues' | 'maxUseBotQueues',
   ) => (
-    <TextField
-      {...registerMui(register, name)}
+    <FormText
+      form={form}
+      name={name}
       label={t(`connections.form.${name}`)}
-      fullWidth
       slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-      {...fieldError(name, t(`connections.form.${name}Hint`))}
+      hint={t(`connections.form.${name}Hint`)}
     />
   );
 
@@ -209,14 +189,7 @@ const ConnectionForm = ({
       {shownTab === 'general' && (
         <Stack spacing={2.5}>
           <FieldRow>
-            <TextField
-              {...registerMui(register, 'name')}
-              label={t('connections.form.name')}
-              autoComplete="off"
-              autoFocus
-              fullWidth
-              {...fieldError('name')}
-            />
+            <FormText form={form} name="name" label={t('connections.form.name')} autoFocus />
             <SelectField
               control={control}
               name="provider"
@@ -261,14 +234,13 @@ const ConnectionForm = ({
           </FieldRow>
           <FieldRow>
             {minutesField('expiresTicket')}
-            <TextField
-              {...registerMui(register, 'expiresInactiveMessage')}
+            <FormText
+              form={form}
+              name="expiresInactiveMessage"
               label={t('connections.form.expiresInactiveMessage')}
               multiline
               minRows={2}
               maxRows={6}
-              fullWidth
-              {...fieldError('expiresInactiveMessage')}
             />
           </FieldRow>
           <FieldRow>
@@ -322,56 +294,47 @@ const ConnectionForm = ({
       {shownTab === 'cloud' && (
         <Stack spacing={2.5}>
           <Alert severity="info">{t('connections.form.cloudIntro')}</Alert>
-          <TextField
-            {...registerMui(register, 'cloudPhoneNumberId')}
+          <FormText
+            form={form}
+            name="cloudPhoneNumberId"
             label={t('connections.form.cloudPhoneNumberId')}
-            autoComplete="off"
-            fullWidth
             slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-            {...fieldError('cloudPhoneNumberId')}
           />
-          <TextField
-            {...registerMui(register, 'cloudBusinessAccountId')}
+          <FormText
+            form={form}
+            name="cloudBusinessAccountId"
             label={t('connections.form.cloudBusinessAccountId')}
-            autoComplete="off"
-            fullWidth
             slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-            {...fieldError(
-              'cloudBusinessAccountId',
-              t('connections.form.cloudBusinessAccountIdHint'),
-            )}
+            hint={t('connections.form.cloudBusinessAccountIdHint')}
           />
-          <TextField
-            {...registerMui(register, 'cloudAccessToken')}
+          <FormText
+            form={form}
+            name="cloudAccessToken"
             type="password"
             label={t('connections.form.cloudAccessToken')}
             autoComplete="new-password"
-            fullWidth
-            {...fieldError('cloudAccessToken', secretHint(connection?.hasCloudAccessToken))}
+            hint={secretHint(connection?.hasCloudAccessToken)}
           />
-          <TextField
-            {...registerMui(register, 'cloudAppSecret')}
+          <FormText
+            form={form}
+            name="cloudAppSecret"
             type="password"
             label={t('connections.form.cloudAppSecret')}
             autoComplete="new-password"
-            fullWidth
-            {...fieldError('cloudAppSecret', secretHint(connection?.hasCloudAppSecret))}
+            hint={secretHint(connection?.hasCloudAppSecret)}
           />
-          <TextField
-            {...registerMui(register, 'cloudVerifyToken')}
+          <FormText
+            form={form}
+            name="cloudVerifyToken"
             label={t('connections.form.cloudVerifyToken')}
-            autoComplete="off"
-            fullWidth
-            {...fieldError('cloudVerifyToken')}
           />
-          <TextField
-            {...registerMui(register, 'cloudApiBaseUrl')}
+          <FormText
+            form={form}
+            name="cloudApiBaseUrl"
             type="url"
             label={t('connections.form.cloudApiBaseUrl')}
             placeholder="https://graph.facebook.com"
-            autoComplete="off"
-            fullWidth
-            {...fieldError('cloudApiBaseUrl', t('connections.form.cloudApiBaseUrlHint'))}
+            hint={t('connections.form.cloudApiBaseUrlHint')}
           />
         </Stack>
       )}

@@ -20,7 +20,8 @@ import { Controller, useFieldArray, useForm, type UseFormReturn } from 'react-ho
 import { useTranslation } from 'react-i18next';
 import { FILE_LIST_MAX_OPTIONS, type FileListView } from '@atendi/shared';
 import { useDialogSave } from '../../components/dialog-save';
-import { registerMui, useFieldError } from '../../lib/forms';
+import { registerMui } from '../../lib/forms';
+import { FormText } from '../../components/form-text';
 import {
   ACCEPTED_EXTENSIONS,
   baseName,
@@ -200,7 +201,6 @@ const FileListForm = ({ fileList }: { fileList: FileListView | null }) => {
     defaultValues: toFormValues(fileList),
   });
   const {
-    register,
     control,
     reset,
     formState: { errors },
@@ -246,7 +246,6 @@ const FileListForm = ({ fileList }: { fileList: FileListView | null }) => {
   });
   const { isSubmitting } = save;
 
-  const fieldError = useFieldError(errors);
   const optionsError = errors.options?.message ?? errors.options?.root?.message;
 
   return (
@@ -256,23 +255,20 @@ const FileListForm = ({ fileList }: { fileList: FileListView | null }) => {
       submitLabel={saved ? t('common.save') : t('files.dialog.add')}
     >
       <Stack spacing={2}>
-        <TextField
-          {...registerMui(register, 'name')}
+        <FormText
+          form={form}
+          name="name"
           label={t('files.dialog.name')}
-          autoComplete="off"
           autoFocus
-          fullWidth
           disabled={isSubmitting}
-          {...fieldError('name')}
         />
-        <TextField
-          {...registerMui(register, 'message')}
+        <FormText
+          form={form}
+          name="message"
           label={t('files.dialog.message')}
           multiline
           minRows={3}
-          fullWidth
           disabled={isSubmitting}
-          {...fieldError('message')}
         />
         <Typography variant="subtitle2">{t('files.dialog.files')}</Typography>
         {fields.map((field, index) => (

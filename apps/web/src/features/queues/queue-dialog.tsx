@@ -1,15 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import {
-  Alert,
-  Box,
-  Button,
-  Divider,
-  Stack,
-  Tab,
-  Tabs,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Button, Divider, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
@@ -20,7 +10,8 @@ import { IntegrationSelect, useCanPickIntegration } from '../../components/integ
 import { PromptSelect, useCanPickPrompt } from '../../components/prompt-select';
 import { SchedulesEditor } from '../../components/schedules-editor';
 import { normalizeColor } from '../../lib/colors';
-import { registerMui, useFieldError } from '../../lib/forms';
+import { useFieldError } from '../../lib/forms';
+import { FormText, MessageField } from '../../components/form-text';
 import { FieldRow } from '../../components/field-row';
 import { QueueOptionsEditor } from './queue-options-editor';
 import {
@@ -77,7 +68,6 @@ const QueueForm = ({
     defaultValues: queueFormDefaults(queue, others),
   });
   const {
-    register,
     control,
     formState: { errors },
   } = form;
@@ -113,20 +103,14 @@ const QueueForm = ({
   return (
     <Stack component="form" id={formId} noValidate spacing={2.5} onSubmit={onSubmit}>
       <FieldRow>
-        <TextField
-          {...registerMui(register, 'name')}
-          label={t('queues.form.name')}
-          autoComplete="off"
-          autoFocus
-          fullWidth
-          {...fieldError('name')}
-        />
-        <TextField
-          {...registerMui(register, 'orderQueue')}
+        <FormText form={form} name="name" label={t('queues.form.name')} autoFocus />
+        <FormText
+          form={form}
+          name="orderQueue"
           label={t('queues.form.order')}
           sx={{ width: { sm: 200 }, flexShrink: 0 }}
           slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-          {...fieldError('orderQueue', t('queues.form.orderHint'))}
+          hint={t('queues.form.orderHint')}
         />
       </FieldRow>
       <Controller
@@ -144,48 +128,30 @@ const QueueForm = ({
           />
         )}
       />
-      <TextField
-        {...registerMui(register, 'greetingMessage')}
+      <MessageField
+        form={form}
+        name="greetingMessage"
         label={t('queues.form.greeting')}
-        multiline
         minRows={3}
-        maxRows={8}
-        fullWidth
-        {...fieldError('greetingMessage')}
       />
-      <TextField
-        {...registerMui(register, 'outOfHoursMessage')}
-        label={t('queues.form.outOfHours')}
-        multiline
-        minRows={2}
-        maxRows={8}
-        fullWidth
-        {...fieldError('outOfHoursMessage')}
-      />
-      <TextField
-        {...registerMui(register, 'completion')}
+      <MessageField form={form} name="outOfHoursMessage" label={t('queues.form.outOfHours')} />
+      <MessageField
+        form={form}
+        name="completion"
         label={t('queues.form.completion')}
-        multiline
-        minRows={2}
-        maxRows={8}
-        fullWidth
-        {...fieldError('completion', t('queues.form.completionHint'))}
+        hint={t('queues.form.completionHint')}
       />
-      <TextField
-        {...registerMui(register, 'ratingMessage')}
+      <MessageField
+        form={form}
+        name="ratingMessage"
         label={t('queues.form.ratingMessage')}
-        multiline
-        minRows={2}
-        maxRows={8}
-        fullWidth
-        {...fieldError('ratingMessage', t('queues.form.ratingMessageHint'))}
+        hint={t('queues.form.ratingMessageHint')}
       />
-      <TextField
-        {...registerMui(register, 'token')}
+      <FormText
+        form={form}
+        name="token"
         label={t('queues.form.token')}
-        autoComplete="off"
-        fullWidth
-        {...fieldError('token', t('queues.form.tokenHint'))}
+        hint={t('queues.form.tokenHint')}
       />
       {canPickPrompt && (
         <Controller

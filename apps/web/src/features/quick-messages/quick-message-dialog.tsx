@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Box, FormHelperText, Stack, TextField } from '@mui/material';
+import { Box, FormHelperText, Stack } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
@@ -10,7 +10,7 @@ import {
   type QuickMessageView,
 } from '@atendi/shared';
 import { useDialogSave } from '../../components/dialog-save';
-import { registerMui, useFieldError } from '../../lib/forms';
+import { FormText } from '../../components/form-text';
 import { AttachmentField, fileExtension } from '../../components/attachment-field';
 import { quickMessageFormSchema, type QuickMessageFormValues } from './quick-message-form.schema';
 import {
@@ -67,7 +67,7 @@ const QuickMessageForm = ({
     return null;
   };
 
-  const { register, control } = form;
+  const { control } = form;
 
   // A failure leaves the form open with what was chosen, for another try.
   const save = useDialogSave(form, {
@@ -96,8 +96,6 @@ const QuickMessageForm = ({
 
   const attachmentName = file?.name ?? (isMediaRemoved ? null : saved?.mediaName);
 
-  const fieldError = useFieldError(form.formState.errors);
-
   return (
     <DialogForm
       title={isEdit ? t('quickMessages.dialog.editTitle') : t('quickMessages.dialog.addTitle')}
@@ -105,21 +103,18 @@ const QuickMessageForm = ({
       submitLabel={isEdit ? t('common.save') : t('quickMessages.dialog.add')}
     >
       <Stack spacing={2}>
-        <TextField
-          {...registerMui(register, 'shortcode')}
+        <FormText
+          form={form}
+          name="shortcode"
           label={t('quickMessages.dialog.shortcode')}
-          autoComplete="off"
           autoFocus
-          fullWidth
-          {...fieldError('shortcode')}
         />
-        <TextField
-          {...registerMui(register, 'message')}
+        <FormText
+          form={form}
+          name="message"
           label={t('quickMessages.dialog.message')}
           multiline
           minRows={5}
-          fullWidth
-          {...fieldError('message')}
         />
         {managesCompanyWide && (
           <Box>

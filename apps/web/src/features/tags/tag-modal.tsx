@@ -1,4 +1,4 @@
-import { FormControlLabel, Stack, Switch, TextField } from '@mui/material';
+import { FormControlLabel, Stack, Switch } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
@@ -8,7 +8,8 @@ import { can, TAG_DEFAULT_COLOR, type TagView } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
 import { useDialogSave } from '../../components/dialog-save';
 import { isCssColor, normalizeColor } from '../../lib/colors';
-import { registerMui, useFieldError } from '../../lib/forms';
+import { useFieldError } from '../../lib/forms';
+import { FormText } from '../../components/form-text';
 import { applyTagEventToCache, createTag, updateTag } from './tags.api';
 import { ColorField } from '../../components/color-field';
 import { DialogForm, DialogFrame } from '../../components/dialog-frame';
@@ -46,7 +47,7 @@ const TagForm = ({ tag }: { tag: TagView | null }) => {
       kanban: tag?.kanban === 1,
     },
   });
-  const { register, control } = form;
+  const { control } = form;
 
   const save = useDialogSave(form, {
     save: async (values) => {
@@ -73,14 +74,7 @@ const TagForm = ({ tag }: { tag: TagView | null }) => {
       submitLabel={tag ? t('common.save') : t('tags.modal.add')}
     >
       <Stack spacing={2}>
-        <TextField
-          {...registerMui(register, 'name')}
-          label={t('tags.modal.name')}
-          autoComplete="off"
-          autoFocus
-          fullWidth
-          {...fieldError('name')}
-        />
+        <FormText form={form} name="name" label={t('tags.modal.name')} autoFocus />
         <Controller
           name="color"
           control={control}

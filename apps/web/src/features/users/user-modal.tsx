@@ -6,7 +6,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { can, profiles, type UserCreateInput, type UserUpdateInput } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
-import { registerMui, useFieldError } from '../../lib/forms';
+import { FormText } from '../../components/form-text';
 import { userFormSchema, type UserFormValues } from './user-form.schema';
 import { useConnections } from '../../api/queries/connections';
 import { applyUserEventToCache, createUser, updateUser, useUser, type User } from './users.api';
@@ -41,11 +41,7 @@ const UserForm = ({ user }: { user: User | null }) => {
       allTicket: user?.allTicket === 'enabled',
     },
   });
-  const {
-    register,
-    control,
-    formState: { errors },
-  } = form;
+  const { control } = form;
 
   // Fields the editor may not change are left out, so the API keeps what it has.
   const save = async (values: UserFormValues) => {
@@ -80,8 +76,6 @@ const UserForm = ({ user }: { user: User | null }) => {
     },
   });
 
-  const fieldError = useFieldError(errors);
-
   return (
     <DialogForm
       title={isEdit ? t('users.modal.editTitle') : t('users.modal.addTitle')}
@@ -96,31 +90,17 @@ const UserForm = ({ user }: { user: User | null }) => {
           </Alert>
         )}
         <FieldRow>
-          <TextField
-            {...registerMui(register, 'name')}
-            label={t('users.modal.name')}
-            autoComplete="off"
-            autoFocus
-            fullWidth
-            {...fieldError('name')}
-          />
-          <TextField
-            {...registerMui(register, 'email')}
-            type="email"
-            label={t('users.modal.email')}
-            autoComplete="off"
-            fullWidth
-            {...fieldError('email')}
-          />
+          <FormText form={form} name="name" label={t('users.modal.name')} autoFocus />
+          <FormText form={form} name="email" type="email" label={t('users.modal.email')} />
         </FieldRow>
         <FieldRow>
-          <TextField
-            {...registerMui(register, 'password')}
+          <FormText
+            form={form}
+            name="password"
             type="password"
             label={t('users.modal.password')}
             autoComplete="new-password"
-            fullWidth
-            {...fieldError('password', isEdit ? t('users.modal.passwordHint') : undefined)}
+            hint={isEdit ? t('users.modal.passwordHint') : undefined}
           />
           <SelectField
             control={control}

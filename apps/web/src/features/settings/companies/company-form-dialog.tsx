@@ -1,5 +1,4 @@
-import { useEffect } from 'react';
-import { Grid, MenuItem, TextField } from '@mui/material';
+import { Grid, MenuItem } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { companyStatuses } from '@atendi/shared';
 import { Controller, useForm } from 'react-hook-form';
@@ -10,7 +9,8 @@ import { useDialogSave } from '../../../components/dialog-save';
 import { SelectField } from '../../../components/select-field';
 import { ADMIN_FORM_SUBMIT_DELAY_MS } from '../../../lib/form-delay';
 import { requiredEmail } from '../../../lib/form-rules';
-import { registerMui, useFieldError } from '../../../lib/forms';
+import { useFieldError, useFirstChoice } from '../../../lib/forms';
+import { FormText } from '../../../components/form-text';
 import { usePlans } from '../plans/plans.api';
 import { toastOperationError } from '../shared/admin-errors';
 import {
@@ -72,12 +72,8 @@ const CompanyForm = ({
     resolver: zodResolver(companyFormSchema),
     defaultValues: defaults,
   });
-  const { register, control, getValues, setValue } = form;
-
-  const firstPlanId = plans.data?.[0]?.id;
-  useEffect(() => {
-    if (firstPlanId !== undefined && !getValues('planId')) setValue('planId', String(firstPlanId));
-  }, [firstPlanId, getValues, setValue]);
+  const { control } = form;
+  useFirstChoice(form, 'planId', plans.data);
 
   const save = useDialogSave(form, {
     save: async (values) => {
@@ -113,31 +109,18 @@ const CompanyForm = ({
     >
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField
-            {...registerMui(register, 'name')}
-            label={t('settings.companies.name')}
-            autoFocus
-            fullWidth
-            {...fieldError('name')}
-          />
+          <FormText form={form} name="name" label={t('settings.companies.name')} autoFocus />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField
-            {...registerMui(register, 'email')}
-            type="email"
-            label={t('settings.companies.email')}
-            fullWidth
-            {...fieldError('email')}
-          />
+          <FormText form={form} name="email" type="email" label={t('settings.companies.email')} />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField
-            {...registerMui(register, 'phone')}
+          <FormText
+            form={form}
+            name="phone"
             type="tel"
             label={t('settings.companies.phone')}
-            fullWidth
             slotProps={{ htmlInput: { maxLength: 20 } }}
-            {...fieldError('phone')}
           />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>

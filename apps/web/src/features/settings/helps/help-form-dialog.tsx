@@ -1,11 +1,11 @@
-import { Stack, TextField } from '@mui/material';
+import { Stack } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useDialogSave } from '../../../components/dialog-save';
 import { ADMIN_FORM_SUBMIT_DELAY_MS } from '../../../lib/form-delay';
-import { registerMui, useFieldError } from '../../../lib/forms';
+import { FormText } from '../../../components/form-text';
 import { toastOperationError } from '../shared/admin-errors';
 import { useSaveHelp, videoCodeOf, type Help } from './helps.api';
 import { DialogForm, DialogFrame } from '../../../components/dialog-frame';
@@ -29,7 +29,6 @@ const HelpForm = ({ help }: { help: Help | null }) => {
     },
   });
 
-  const { register } = form;
   const save = useDialogSave(form, {
     save: (values) =>
       saveHelp.mutateAsync({
@@ -42,8 +41,6 @@ const HelpForm = ({ help }: { help: Help | null }) => {
     delayMs: ADMIN_FORM_SUBMIT_DELAY_MS,
   });
 
-  const fieldError = useFieldError(form.formState.errors);
-
   return (
     <DialogForm
       title={t(help ? 'settings.helps.editTitle' : 'settings.helps.addTitle')}
@@ -51,26 +48,19 @@ const HelpForm = ({ help }: { help: Help | null }) => {
       submitLabel={t('common.save')}
     >
       <Stack spacing={2}>
-        <TextField
-          {...registerMui(register, 'title')}
-          label={t('settings.helps.title')}
-          autoFocus
-          fullWidth
-          {...fieldError('title')}
-        />
-        <TextField
-          {...registerMui(register, 'video')}
+        <FormText form={form} name="title" label={t('settings.helps.title')} autoFocus />
+        <FormText
+          form={form}
+          name="video"
           label={t('settings.helps.video')}
-          fullWidth
-          {...fieldError('video', t('settings.helps.videoHint'))}
+          hint={t('settings.helps.videoHint')}
         />
-        <TextField
-          {...registerMui(register, 'description')}
+        <FormText
+          form={form}
+          name="description"
           label={t('settings.helps.description')}
-          fullWidth
           multiline
           minRows={3}
-          {...fieldError('description')}
         />
       </Stack>
     </DialogForm>

@@ -1,4 +1,4 @@
-import { FormGroup, Grid, InputAdornment, TextField, Typography } from '@mui/material';
+import { FormGroup, Grid, InputAdornment, Typography } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { DEFAULT_PLAN_STORAGE_MB } from '@atendi/shared';
 import { useDialogSave } from '../../../components/dialog-save';
 import { ADMIN_FORM_SUBMIT_DELAY_MS } from '../../../lib/form-delay';
-import { registerMui, useFieldError } from '../../../lib/forms';
+import { FormText } from '../../../components/form-text';
 import { toastOperationError } from '../shared/admin-errors';
 import { currencySymbol } from '../../../lib/money';
 import { planFeatures, usePlans, useSavePlan, type Plan } from './plans.api';
@@ -92,7 +92,7 @@ const PlanForm = ({ plan }: { plan: Plan | null }) => {
     resolver: zodResolver(planFormSchema),
     defaultValues: initialValues(plan),
   });
-  const { register, control } = form;
+  const { control } = form;
 
   const save = useDialogSave(form, {
     save: (values) =>
@@ -111,17 +111,15 @@ const PlanForm = ({ plan }: { plan: Plan | null }) => {
     delayMs: ADMIN_FORM_SUBMIT_DELAY_MS,
   });
 
-  const fieldError = useFieldError(form.formState.errors);
-
   const limitField = (name: 'users' | 'connections' | 'queues') => (
     <Grid size={{ xs: 12, sm: 4 }}>
-      <TextField
-        {...registerMui(register, name)}
+      <FormText
+        form={form}
+        name={name}
         type="number"
         label={t(`settings.plans.${name}`)}
-        fullWidth
         slotProps={{ htmlInput: { min: 0, step: 1 } }}
-        {...fieldError(name, t('settings.plans.zeroUnlimited'))}
+        hint={t('settings.plans.zeroUnlimited')}
       />
     </Grid>
   );
@@ -134,20 +132,14 @@ const PlanForm = ({ plan }: { plan: Plan | null }) => {
     >
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, sm: 8 }}>
-          <TextField
-            {...registerMui(register, 'name')}
-            label={t('settings.plans.name')}
-            autoFocus
-            fullWidth
-            {...fieldError('name')}
-          />
+          <FormText form={form} name="name" label={t('settings.plans.name')} autoFocus />
         </Grid>
         <Grid size={{ xs: 12, sm: 4 }}>
-          <TextField
-            {...registerMui(register, 'value')}
+          <FormText
+            form={form}
+            name="value"
             type="number"
             label={t('settings.plans.value')}
-            fullWidth
             slotProps={{
               htmlInput: { min: 0, step: 0.01 },
               input: {
@@ -158,33 +150,31 @@ const PlanForm = ({ plan }: { plan: Plan | null }) => {
                 ),
               },
             }}
-            {...fieldError('value')}
           />
         </Grid>
         {limitField('users')}
         {limitField('connections')}
         {limitField('queues')}
         <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField
-            {...registerMui(register, 'storageMb')}
+          <FormText
+            form={form}
+            name="storageMb"
             type="number"
             label={t('settings.plans.storageMb')}
-            fullWidth
             slotProps={{
               htmlInput: { min: 0, step: 1 },
               input: { endAdornment: <InputAdornment position="end">MB</InputAdornment> },
             }}
-            {...fieldError('storageMb', t('settings.plans.storageMbHint'))}
+            hint={t('settings.plans.storageMbHint')}
           />
         </Grid>
         <Grid size={12}>
-          <TextField
-            {...registerMui(register, 'stripePriceId')}
+          <FormText
+            form={form}
+            name="stripePriceId"
             label={t('settings.plans.stripePriceId')}
             placeholder="price_…"
-            fullWidth
-            autoComplete="off"
-            {...fieldError('stripePriceId', t('settings.plans.stripePriceIdHint'))}
+            hint={t('settings.plans.stripePriceIdHint')}
           />
         </Grid>
         <Grid size={12}>
