@@ -50,3 +50,8 @@ export const FormText = <T extends FieldValues>({
 export const MessageField = <T extends FieldValues>(props: FormTextProps<T>) => (
   <FormText multiline minRows={2} maxRows={8} {...props} />
 );
+
+// A password or secret being set: hidden as typed, never filled in from the browser's saved logins.
+export const PasswordField = <T extends FieldValues>(props: FormTextProps<T>) => (
+  <FormText type="password" autoComplete="new-password" {...props} />
+);

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { call } from '../../api/http-client';
 import { updateSessionUser, useCurrentSession } from '../../api/session';
 import { requiredEmail } from '../../lib/form-rules';
-import { FormText } from '../../components/form-text';
+import { FormText, PasswordField } from '../../components/form-text';
 import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 import { useDialogSave } from '../../components/dialog-save';
 
@@ -50,12 +50,10 @@ const ProfileForm = () => {
           label={t('profile.email')}
           autoComplete="email"
         />
-        <FormText
+        <PasswordField
           form={form}
           name="password"
-          type="password"
           label={t('profile.password')}
-          autoComplete="new-password"
           hint={t('profile.passwordHint')}
         />
       </Stack>

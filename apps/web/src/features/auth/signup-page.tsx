@@ -5,7 +5,7 @@ import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { toastError } from '../../api/toasts';
-import { FormText } from '../../components/form-text';
+import { FormText, PasswordField } from '../../components/form-text';
 import { SelectField } from '../../components/select-field';
 import { useFieldError, useFirstChoice } from '../../lib/forms';
 import { formatMoney } from '../../lib/money';
@@ -92,13 +92,7 @@ export const SignupPage = () => {
           slotProps={{ htmlInput: { inputMode: 'numeric' } }}
           hint={t('signup.phoneHint')}
         />
-        <FormText
-          form={form}
-          name="password"
-          type="password"
-          label={t('signup.password')}
-          autoComplete="new-password"
-        />
+        <PasswordField form={form} name="password" label={t('signup.password')} />
         <SelectField
           control={control}
           name="planId"

@@ -4,15 +4,15 @@ import RefreshIcon from '@mui/icons-material/Refresh';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { providers } from '@atendi/shared';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { FormText, MessageField } from '../../components/form-text';
+import { FormText, MessageField, PasswordField } from '../../components/form-text';
 import { CopyField } from '../../components/copy-field';
 import { namedFields, useDialogSave } from '../../components/dialog-save';
-import { IntegrationSelect, useCanPickIntegration } from '../../components/integration-select';
-import { PromptSelect, useCanPickPrompt } from '../../components/prompt-select';
+import { IntegrationField } from '../../components/integration-select';
+import { PromptField } from '../../components/prompt-select';
 import { QueueSelect, QueuesField } from '../../components/queue-fields';
 import { SchedulesEditor } from '../../components/schedules-editor';
 import { SelectField } from '../../components/select-field';
@@ -101,8 +101,6 @@ const ConnectionForm = ({
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<ConnectionTab>(initialTab);
-  const canPickPrompt = useCanPickPrompt();
-  const canPickIntegration = useCanPickIntegration();
   const form = useForm<ConnectionFormValues>({
     resolver: zodResolver(connectionFormSchema(Boolean(connection?.hasCloudAccessToken))),
     defaultValues: connectionFormDefaults(connection),
@@ -247,33 +245,17 @@ const ConnectionForm = ({
             {minutesField('timeUseBotQueues')}
             {minutesField('maxUseBotQueues')}
           </FieldRow>
-          {canPickPrompt && (
-            <Controller
-              name="promptId"
-              control={control}
-              render={({ field: { ref, ...field } }) => (
-                <PromptSelect
-                  {...field}
-                  inputRef={ref}
-                  {...fieldError('promptId', t('connections.form.promptIdHint'))}
-                />
-              )}
-            />
-          )}
+          <PromptField
+            control={control}
+            name="promptId"
+            hint={t('connections.form.promptIdHint')}
+          />
           {/* Without the picker integrationId keeps the value the connection has. */}
-          {canPickIntegration && (
-            <Controller
-              name="integrationId"
-              control={control}
-              render={({ field: { ref, ...field } }) => (
-                <IntegrationSelect
-                  {...field}
-                  inputRef={ref}
-                  {...fieldError('integrationId', t('connections.form.integrationIdHint'))}
-                />
-              )}
-            />
-          )}
+          <IntegrationField
+            control={control}
+            name="integrationId"
+            hint={t('connections.form.integrationIdHint')}
+          />
         </Stack>
       )}
 
@@ -307,20 +289,16 @@ const ConnectionForm = ({
             slotProps={{ htmlInput: { inputMode: 'numeric' } }}
             hint={t('connections.form.cloudBusinessAccountIdHint')}
           />
-          <FormText
+          <PasswordField
             form={form}
             name="cloudAccessToken"
-            type="password"
             label={t('connections.form.cloudAccessToken')}
-            autoComplete="new-password"
             hint={secretHint(connection?.hasCloudAccessToken)}
           />
-          <FormText
+          <PasswordField
             form={form}
             name="cloudAppSecret"
-            type="password"
             label={t('connections.form.cloudAppSecret')}
-            autoComplete="new-password"
             hint={secretHint(connection?.hasCloudAppSecret)}
           />
           <FormText

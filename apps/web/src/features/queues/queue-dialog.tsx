@@ -6,11 +6,10 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ColorField } from '../../components/color-field';
 import { namedFields, useDialogSave } from '../../components/dialog-save';
-import { IntegrationSelect, useCanPickIntegration } from '../../components/integration-select';
-import { PromptSelect, useCanPickPrompt } from '../../components/prompt-select';
+import { IntegrationField, useCanPickIntegration } from '../../components/integration-select';
+import { PromptField, useCanPickPrompt } from '../../components/prompt-select';
 import { SchedulesEditor } from '../../components/schedules-editor';
 import { normalizeColor } from '../../lib/colors';
-import { useFieldError } from '../../lib/forms';
 import { FormText, MessageField } from '../../components/form-text';
 import { FieldRow } from '../../components/field-row';
 import { QueueOptionsEditor } from './queue-options-editor';
@@ -67,10 +66,7 @@ const QueueForm = ({
     resolver: zodResolver(queueFormSchema),
     defaultValues: queueFormDefaults(queue, others),
   });
-  const {
-    control,
-    formState: { errors },
-  } = form;
+  const { control } = form;
   const usedBy = new Map(
     others.map((other) => [
       normalizeColor(other.color),
@@ -97,8 +93,6 @@ const QueueForm = ({
   });
   // The submit button sits in the dialog's actions, outside this form.
   useEffect(() => onSubmittingChange(isSubmitting), [isSubmitting, onSubmittingChange]);
-
-  const fieldError = useFieldError(errors);
 
   return (
     <Stack component="form" id={formId} noValidate spacing={2.5} onSubmit={onSubmit}>
@@ -153,32 +147,12 @@ const QueueForm = ({
         label={t('queues.form.token')}
         hint={t('queues.form.tokenHint')}
       />
-      {canPickPrompt && (
-        <Controller
-          name="promptId"
-          control={control}
-          render={({ field: { ref, ...field } }) => (
-            <PromptSelect
-              {...field}
-              inputRef={ref}
-              {...fieldError('promptId', t('queues.form.promptHint'))}
-            />
-          )}
-        />
-      )}
-      {canPickIntegration && (
-        <Controller
-          name="integrationId"
-          control={control}
-          render={({ field: { ref, ...field } }) => (
-            <IntegrationSelect
-              {...field}
-              inputRef={ref}
-              {...fieldError('integrationId', t('queues.form.integrationHint'))}
-            />
-          )}
-        />
-      )}
+      <PromptField control={control} name="promptId" hint={t('queues.form.promptHint')} />
+      <IntegrationField
+        control={control}
+        name="integrationId"
+        hint={t('queues.form.integrationHint')}
+      />
       <Divider />
       <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
         {t('queues.form.schedules')}

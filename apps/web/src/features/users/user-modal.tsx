@@ -6,7 +6,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { can, profiles, type UserCreateInput, type UserUpdateInput } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
-import { FormText } from '../../components/form-text';
+import { FormText, PasswordField } from '../../components/form-text';
 import { userFormSchema, type UserFormValues } from './user-form.schema';
 import { useConnections } from '../../api/queries/connections';
 import { applyUserEventToCache, createUser, updateUser, useUser, type User } from './users.api';
@@ -94,12 +94,10 @@ const UserForm = ({ user }: { user: User | null }) => {
           <FormText form={form} name="email" type="email" label={t('users.modal.email')} />
         </FieldRow>
         <FieldRow>
-          <FormText
+          <PasswordField
             form={form}
             name="password"
-            type="password"
             label={t('users.modal.password')}
-            autoComplete="new-password"
             hint={isEdit ? t('users.modal.passwordHint') : undefined}
           />
           <SelectField
