@@ -36,8 +36,9 @@ type SaveOptions<T extends FieldValues, TInput, TSaved> = {
   onInvalid?: SubmitErrorHandler<T>;
   // SPEC §9's pause before sending: 400 ms unless told (ADMIN_FORM_SUBMIT_DELAY_MS).
   delayMs?: number;
-  // A problem the form already shows outside its fields (a file it refuses): nothing is sent.
-  isBlocked?: boolean;
+  // Answers true for a problem the form shows itself beyond its rules (a file it refuses, a
+  // template that cannot be sent): then nothing is sent.
+  isBlocked?: (input: TInput) => boolean;
 };
 
 type SaveForm<T extends FieldValues, TInput> = {
@@ -79,7 +80,7 @@ export const useDialogSave = <T extends FieldValues, TInput = T, TSaved = unknow
   };
 
   const submit = async (input: TInput) => {
-    if (options.isBlocked) return;
+    if (options.isBlocked?.(input)) return;
     await (options.delayMs === undefined ? waitBeforeSubmit() : waitBeforeSubmit(options.delayMs));
     let saved: TSaved;
     try {

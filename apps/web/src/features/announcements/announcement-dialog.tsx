@@ -101,7 +101,7 @@ const AnnouncementForm = ({
       }
     },
     savedText: t(announcement ? 'announcements.toasts.updated' : 'announcements.toasts.created'),
-    isBlocked: Boolean(fileError),
+    isBlocked: () => fileError !== null,
   });
   const { isSubmitting } = save;
 

@@ -86,7 +86,7 @@ const QuickMessageForm = ({
       if (withMedia) keepSaved(withMedia, 'update');
     },
     savedText: t('quickMessages.saved'),
-    isBlocked: Boolean(fileError),
+    isBlocked: () => fileError !== null,
   });
 
   const removeAttachment = () => {
