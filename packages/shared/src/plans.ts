@@ -19,6 +19,9 @@ export const planViewSchema = z.object({
   storageMb: z.number(),
   // The card provider's price that checkout charges for this plan; null until a super user syncs it.
   stripePriceId: z.string().nullable(),
+  // The platform's billing currency (BILLING_CURRENCY, ISO 4217 in lower case, e.g. "usd"): the one
+  // value is in and checkout charges in, so that screens write the price as that currency.
+  currency: z.string(),
 });
 export type PlanView = z.input<typeof planViewSchema>;
 

@@ -1,25 +1,14 @@
-import {
-  Box,
-  Button,
-  IconButton,
-  InputAdornment,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Box, Button, IconButton, InputAdornment, Stack, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useFieldArray, useForm } from 'react-hook-form';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { ContactDetailView, ContactInput } from '@atendi/shared';
-import { ApiError } from '../api/http-client';
-import { toastError } from '../api/toasts';
-import { waitBeforeSubmit } from '../lib/form-delay';
-import { registerMui } from '../lib/forms';
 import { DialogForm, DialogFrame } from './dialog-frame';
+import { FormText } from './form-text';
+import { useDialogSave } from './dialog-save';
 
 // SPEC §3 Contact: on edit the stored number shows without its first 2 characters. They stay in front
 // of the field, untouched, and are put back on save, so saving an unchanged number keeps it whole.
@@ -65,18 +54,12 @@ type ContactFormProps = {
   onClose: () => void;
 };
 
-const ContactForm = ({ contact, onSave, onClose }: ContactFormProps) => {
+const ContactForm = ({ contact, onSave }: Omit<ContactFormProps, 'onClose'>) => {
   const { t } = useTranslation();
   // Groups keep their WhatsApp id; it is not a number one types.
   const isNumberLocked = Boolean(contact && (contact.isGroup || contact.number.includes('@')));
   const prefix = !contact || isNumberLocked ? '' : contact.number.slice(0, PREFIX_LENGTH);
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<ContactFormValues>({
+  const form = useForm<ContactFormValues>({
     resolver: zodResolver(contactFormSchema(prefix)),
     defaultValues: {
       name: contact?.name ?? '',
@@ -85,58 +68,35 @@ const ContactForm = ({ contact, onSave, onClose }: ContactFormProps) => {
       extraInfo: contact?.extraInfo.map(({ name, value }) => ({ name, value })) ?? [],
     },
   });
+  const { control } = form;
   const extraInfo = useFieldArray({ control, name: 'extraInfo' });
 
-  const onSubmit = async (values: ContactFormValues) => {
-    await waitBeforeSubmit();
-    try {
-      await onSave({
+  const save = useDialogSave(form, {
+    save: (values) =>
+      onSave({
         name: values.name,
         number: contact && isNumberLocked ? contact.number : prefix + values.number,
         email: values.email,
         extraInfo: values.extraInfo.filter((row) => row.name !== ''),
-      });
-      toast.success(t('contactForm.saved'));
-      onClose();
-    } catch (error) {
-      // The number's own faults sit under the field; a lookup that failed is a toast.
-      if (
-        error instanceof ApiError &&
-        (error.code === 'ERR_DUPLICATED_CONTACT' || error.code === 'ERR_WAPP_INVALID_CONTACT')
-      ) {
-        setError('number', { message: `errors.${error.code}` });
-      } else {
-        toastError(error);
-      }
-    }
-  };
-
-  const fieldError = (message: string | undefined) => ({
-    error: Boolean(message),
-    helperText: message ? t(message) : undefined,
+      }),
+    savedText: t('contactForm.saved'),
+    // The number's own faults sit under the field; a lookup that failed is a toast.
+    codes: { ERR_DUPLICATED_CONTACT: 'number', ERR_WAPP_INVALID_CONTACT: 'number' },
   });
 
   return (
     <DialogForm
       title={t(contact ? 'contactForm.editTitle' : 'contactForm.addTitle')}
-      onSubmit={handleSubmit(onSubmit)}
-      isSubmitting={isSubmitting}
+      {...save}
       submitLabel={t('contactForm.save')}
     >
       <Stack spacing={2}>
-        <TextField
-          {...registerMui(register, 'name')}
-          label={t('contactForm.name')}
-          autoFocus
-          fullWidth
-          {...fieldError(errors.name?.message)}
-        />
-        <TextField
-          {...registerMui(register, 'number')}
+        <FormText form={form} name="name" label={t('contactForm.name')} autoFocus />
+        <FormText
+          form={form}
+          name="number"
           label={t('contactForm.number')}
           disabled={isNumberLocked}
-          fullWidth
-          {...fieldError(errors.number?.message)}
           slotProps={
             prefix
               ? {
@@ -147,13 +107,7 @@ const ContactForm = ({ contact, onSave, onClose }: ContactFormProps) => {
               : undefined
           }
         />
-        <TextField
-          {...registerMui(register, 'email')}
-          type="email"
-          label={t('contactForm.email')}
-          fullWidth
-          {...fieldError(errors.email?.message)}
-        />
+        <FormText form={form} name="email" type="email" label={t('contactForm.email')} />
         <Typography variant="subtitle2">{t('contactForm.extraInfo')}</Typography>
         {extraInfo.fields.map((field, index) => (
           <Stack
@@ -164,18 +118,17 @@ const ContactForm = ({ contact, onSave, onClose }: ContactFormProps) => {
               alignItems: 'flex-start',
             }}
           >
-            <TextField
-              {...registerMui(register, `extraInfo.${index}.name`)}
+            <FormText
+              form={form}
+              name={`extraInfo.${index}.name`}
               label={t('contactForm.extraName')}
               size="small"
-              fullWidth
-              {...fieldError(errors.extraInfo?.[index]?.name?.message)}
             />
-            <TextField
-              {...registerMui(register, `extraInfo.${index}.value`)}
+            <FormText
+              form={form}
+              name={`extraInfo.${index}.value`}
               label={t('contactForm.extraValue')}
               size="small"
-              fullWidth
             />
             <IconButton
               aria-label={t('contactForm.removeExtra')}
@@ -200,8 +153,8 @@ const ContactForm = ({ contact, onSave, onClose }: ContactFormProps) => {
 };
 
 // SPEC §2 Modals: contact. Adds a contact, or edits one (the chat's drawer, the contacts page).
-export const ContactDialog = ({ open, ...form }: ContactFormProps & { open: boolean }) => (
-  <DialogFrame open={open} onClose={form.onClose}>
+export const ContactDialog = ({ open, onClose, ...form }: ContactFormProps & { open: boolean }) => (
+  <DialogFrame open={open} onClose={onClose}>
     {/* A fresh form each time it opens, with what the contact holds then. */}
     {open && <ContactForm {...form} />}
   </DialogFrame>

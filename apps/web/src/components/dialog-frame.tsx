@@ -29,12 +29,23 @@ import { LoadingBox } from './loading-box';
 // successful save (the page says so in a toast) and cannot be closed while it sends; a dialog that
 // only shows things ends in "Cerrar".
 
-type FrameContext = { close: () => void; setBusy: (isBusy: boolean) => void };
+type FrameContext = {
+  close: () => void;
+  closeSaved: () => void;
+  setBusy: (isBusy: boolean) => void;
+};
 
-const FrameContext = createContext<FrameContext>({ close: () => {}, setBusy: () => {} });
+const FrameContext = createContext<FrameContext>({
+  close: () => {},
+  closeSaved: () => {},
+  setBusy: () => {},
+});
 
 // The frame's close, for a body's own buttons.
 export const useDialogClose = () => useContext(FrameContext).close;
+
+// The close that ends a save: it closes although the body is still busy sending.
+export const useDialogSaved = () => useContext(FrameContext).closeSaved;
 
 // While a body is busy (sending), neither Escape, the backdrop nor its buttons close the dialog.
 export const useDialogBusy = (isBusy: boolean) => {
@@ -93,7 +104,7 @@ export const DialogFrame = ({
         paper: stableHeight && !fullScreen ? { sx: { height: 'min(100% - 64px, 760px)' } } : {},
       }}
     >
-      <FrameContext value={{ close: isBusy ? () => {} : onClose, setBusy }}>
+      <FrameContext value={{ close: isBusy ? () => {} : onClose, closeSaved: onClose, setBusy }}>
         <Fragment key={sessionKey}>{children}</Fragment>
       </FrameContext>
     </Dialog>
@@ -253,3 +264,45 @@ export const DialogLoading = ({
     </DialogBody>
   );
 };
+
+type RecordQuery<T> = { data: T | undefined; isError: boolean };
+
+const LoadedRecord = <T,>({
+  id,
+  useRecord,
+  title,
+  loadFailed,
+  children,
+}: {
+  id: number;
+  useRecord: (id: number) => RecordQuery<T>;
+  title: ReactNode;
+  loadFailed: ReactNode;
+  children: (record: T) => ReactNode;
+}) => {
+  const { data, isError } = useRecord(id);
+  if (data) return children(data);
+  return <DialogLoading title={title} isError={isError} errorText={loadFailed} />;
+};
+
+// The body of an add-or-edit dialog: with no id, the form of a new record; with one, the record loaded
+// fresh from the API by `useRecord` (the feature's query hook), DialogLoading (under the edit title)
+// while it loads or once it failed, then its form.
+export const DialogRecord = <T,>({
+  id,
+  children,
+  ...loading
+}: {
+  id: number | null;
+  useRecord: (id: number) => RecordQuery<T>;
+  title: ReactNode;
+  loadFailed: ReactNode;
+  children: (record: T | null) => ReactNode;
+}) =>
+  id === null ? (
+    children(null)
+  ) : (
+    <LoadedRecord id={id} {...loading}>
+      {children}
+    </LoadedRecord>
+  );

@@ -1,7 +1,13 @@
 import { can } from '@atendi/shared';
 import { useIntegrationOptions } from '../api/queries/integrations';
 import { useCurrentSession } from '../api/session';
-import { RecordSelect, type RecordSelectFieldProps } from './record-select';
+import type { FieldValues } from 'react-hook-form';
+import {
+  RecordField,
+  RecordSelect,
+  type RecordFieldProps,
+  type RecordSelectFieldProps,
+} from './record-select';
 
 // Integrations are the admins' (integrations:manage) and need the plan's useIntegrations.
 export const useCanPickIntegration = () => {
@@ -20,3 +26,8 @@ const useIntegrationChoices = () =>
 export const IntegrationSelect = (props: RecordSelectFieldProps) => (
   <RecordSelect choices={useIntegrationChoices()} texts="integrationSelect" {...props} />
 );
+
+// The integration of a connection or a queue in its form; nothing where the company cannot pick one.
+export const IntegrationField = <T extends FieldValues, Sent extends FieldValues>(
+  props: RecordFieldProps<T, Sent>,
+) => (useCanPickIntegration() ? <RecordField {...props} Select={IntegrationSelect} /> : null);

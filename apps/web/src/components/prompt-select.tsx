@@ -1,7 +1,13 @@
 import { can } from '@atendi/shared';
 import { usePrompts } from '../api/queries/prompts';
 import { useCurrentSession } from '../api/session';
-import { RecordSelect, type RecordSelectFieldProps } from './record-select';
+import type { FieldValues } from 'react-hook-form';
+import {
+  RecordField,
+  RecordSelect,
+  type RecordFieldProps,
+  type RecordSelectFieldProps,
+} from './record-select';
 
 // AI agents are the admins' (prompts:manage) and need the plan's useOpenAi.
 export const useCanPickPrompt = () => {
@@ -20,3 +26,8 @@ const usePromptChoices = () =>
 export const PromptSelect = (props: RecordSelectFieldProps) => (
   <RecordSelect choices={usePromptChoices()} texts="promptSelect" {...props} />
 );
+
+// The AI agent of a connection or a queue in its form; nothing where the company cannot pick one.
+export const PromptField = <T extends FieldValues, Sent extends FieldValues>(
+  props: RecordFieldProps<T, Sent>,
+) => (useCanPickPrompt() ? <RecordField {...props} Select={PromptSelect} /> : null);

@@ -1,6 +1,7 @@
-import type { Ref } from 'react';
+import type { ComponentType, Ref } from 'react';
 import { CircularProgress, MenuItem, TextField } from '@mui/material';
 import type { UseQueryResult } from '@tanstack/react-query';
+import { Controller, type Control, type FieldPathByValue, type FieldValues } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 
 type RecordChoice = { id: number; name: string };
@@ -66,5 +67,37 @@ export const RecordSelect = ({
         </MenuItem>
       )}
     </TextField>
+  );
+};
+
+export type RecordFieldProps<T extends FieldValues, Sent extends FieldValues> = {
+  // Whatever the form sends once its resolver ran (Sent) is not this field's business.
+  control: Control<T, unknown, Sent>;
+  name: FieldPathByValue<T, string>;
+  // Under the field while it has no error.
+  hint: string;
+};
+
+// A record select in its form: the field's error (an i18n key) under it, or else its hint.
+export const RecordField = <T extends FieldValues, Sent extends FieldValues>({
+  control,
+  name,
+  hint,
+  Select,
+}: RecordFieldProps<T, Sent> & { Select: ComponentType<RecordSelectFieldProps> }) => {
+  const { t } = useTranslation();
+  return (
+    <Controller
+      name={name}
+      control={control}
+      render={({ field: { ref, ...field }, fieldState: { error } }) => (
+        <Select
+          {...field}
+          inputRef={ref}
+          error={Boolean(error)}
+          helperText={error?.message ? t(error.message) : hint}
+        />
+      )}
+    />
   );
 };

@@ -6,11 +6,10 @@ import { DateField } from './date-field';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { SCHEDULE_BODY_MIN, SCHEDULE_DEFAULT_DELAY_MS, type ScheduleInput } from '@atendi/shared';
-import { ApiError } from '../api/http-client';
-import { toastError } from '../api/toasts';
-import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../lib/form-delay';
+import { ADMIN_FORM_SUBMIT_DELAY_MS } from '../lib/form-delay';
 import { registerMui } from '../lib/forms';
 import { DialogForm, DialogFrame } from './dialog-frame';
+import { useDialogSave } from './dialog-save';
 
 // SPEC §2 Modals: schedule. The chat schedules a message for its ticket's contact; the schedules page
 // picks the contact and edits schedules too. Both ask the same fields with the same checks.
@@ -67,8 +66,10 @@ type ScheduleFormProps = {
   pickContact?: (props: ContactPickerProps) => ReactNode;
   // Marks the fields as required.
   markRequired?: boolean;
-  // Stores the schedule; a refusal of its fields shows on them, and the dialog closes on success.
+  // Stores the schedule; a refusal of its fields shows on them, and the dialog closes on success
+  // with savedText in a toast.
   save: (input: ScheduleInput) => Promise<void>;
+  savedText: string;
   onClose: () => void;
 };
 
@@ -81,16 +82,10 @@ const ScheduleForm = ({
   pickContact,
   markRequired = false,
   save,
-  onClose,
-}: ScheduleFormProps) => {
+  savedText,
+}: Omit<ScheduleFormProps, 'onClose'>) => {
   const { t } = useTranslation();
-  const {
-    control,
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<ScheduleFormValues>({
+  const form = useForm<ScheduleFormValues>({
     resolver: zodResolver(scheduleFormSchema(pastMessage)),
     defaultValues: {
       contact,
@@ -102,23 +97,29 @@ const ScheduleForm = ({
     },
   });
 
-  const onSubmit = async (values: ScheduleFormValues) => {
-    // SPEC §9: schedule forms send 500 ms after the click.
-    await waitBeforeSubmit(ADMIN_FORM_SUBMIT_DELAY_MS);
-    try {
-      await save({
+  const {
+    control,
+    register,
+    formState: { errors },
+  } = form;
+
+  const dialogSave = useDialogSave(form, {
+    save: (values) =>
+      save({
         body: values.body.trim(),
         contactId: values.contact!.id,
         sendAt: new Date(values.sendAt).toISOString(),
-      });
-      onClose();
-    } catch (error) {
-      const fields = error instanceof ApiError ? error.fields : undefined;
-      if (fields?.sendAt) setError('sendAt', { message: pastMessage });
-      else if (fields?.body) setError('body', { message: messages.tooShort });
-      else toastError(error);
-    }
-  };
+      }),
+    savedText,
+    fields: ({ fields }) =>
+      fields?.sendAt
+        ? [['sendAt', pastMessage]]
+        : fields?.body
+          ? [['body', messages.tooShort]]
+          : [],
+    // SPEC §9: schedule forms send 500 ms after the click.
+    delayMs: ADMIN_FORM_SUBMIT_DELAY_MS,
+  });
 
   const fieldError = (message: string | undefined) => ({
     error: Boolean(message),
@@ -126,12 +127,7 @@ const ScheduleForm = ({
   });
 
   return (
-    <DialogForm
-      title={title}
-      onSubmit={handleSubmit(onSubmit)}
-      isSubmitting={isSubmitting}
-      submitLabel={submitLabel}
-    >
+    <DialogForm title={title} {...dialogSave} submitLabel={submitLabel}>
       <Stack spacing={2}>
         {pickContact ? (
           <Controller
@@ -193,8 +189,12 @@ const ScheduleForm = ({
   );
 };
 
-export const ScheduleMessageDialog = ({ open, ...form }: ScheduleFormProps & { open: boolean }) => (
-  <DialogFrame open={open} onClose={form.onClose}>
+export const ScheduleMessageDialog = ({
+  open,
+  onClose,
+  ...form
+}: ScheduleFormProps & { open: boolean }) => (
+  <DialogFrame open={open} onClose={onClose}>
     {/* A fresh form each opening: the proposed time is an hour from then. */}
     {open && <ScheduleForm {...form} />}
   </DialogFrame>

@@ -22,7 +22,45 @@ const keysOf = (tree: Tree, prefix = ''): string[] =>
       : keysOf(value, `${prefix}${key}.`),
   );
 
+// The keys a JSON text names twice in one object (the parser keeps the last one, silently).
+const repeatedKeys = (text: string) => {
+  const repeated: string[] = [];
+  // One frame per open object (its keys so far) or array (null).
+  const frames: (Set<string> | null)[] = [];
+  let lastString = '';
+  for (const [token] of text.matchAll(/"(?:[^"\\]|\\.)*"|[{}[\]:]/g)) {
+    if (token === '{') frames.push(new Set());
+    else if (token === '[') frames.push(null);
+    else if (token === '}' || token === ']') frames.pop();
+    else if (token === ':') {
+      const keys = frames.at(-1);
+      if (keys?.has(lastString)) repeated.push(lastString);
+      keys?.add(lastString);
+    } else lastString = JSON.parse(token) as string;
+  }
+  return repeated;
+};
+
 describe('translations', () => {
+  it('name each key once in its file', () => {
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    const features = path.resolve(here, '../features');
+    const files = [
+      ...readdirSync(here).map((file) => path.join(here, file)),
+      ...readdirSync(features, { recursive: true, encoding: 'utf8' }).map((file) =>
+        path.join(features, file),
+      ),
+    ].filter((file) => file.endsWith('.json') && file.includes(`${path.sep}i18n${path.sep}`));
+    expect(files.length).toBeGreaterThan(40);
+    const repeated = files.flatMap((file) =>
+      repeatedKeys(readFileSync(file, 'utf8')).map(
+        (key) =>
+          `${path.basename(path.dirname(path.dirname(file)))}/${path.basename(file)}: ${key}`,
+      ),
+    );
+    expect(repeated).toEqual([]);
+  });
+
   it('have the same keys in Spanish and English', () => {
     expect([...new Set(keysOf(en))].sort()).toEqual([...new Set(keysOf(es))].sort());
   });

@@ -28,6 +28,7 @@ export const makePlan = (overrides: Partial<Plan> = {}): Plan => ({
   useExternalApi: true,
   storageMb: 20480,
   stripePriceId: null,
+  currency: 'usd',
   ...overrides,
 });
 

@@ -80,7 +80,7 @@ export const authRoutes = async (app: FastifyInstance) => {
   });
 
   route(auth.getSessionUser, reachable, async (request) => {
-    const user = await loadSessionUser(app.deps.db, request.auth.userId);
+    const user = await loadSessionUser(app.deps, request.auth.userId);
     if (!user) throw new AppError('ERR_SESSION_EXPIRED');
     return user;
   });

@@ -32,7 +32,7 @@ const issueSession = async (
   userId: number,
   familyId: string,
 ): Promise<SessionResult> => {
-  const user = await loadSessionUser(deps.db, userId);
+  const user = await loadSessionUser(deps, userId);
   if (!user) throw new AppError('ERR_SESSION_EXPIRED', 'This account no longer exists');
   const refreshToken = deps.tokens.newOpaqueToken();
   await deps.db.insert(refreshTokens).values({

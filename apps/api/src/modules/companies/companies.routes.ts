@@ -31,7 +31,7 @@ export const companiesRoutes = async (app: FastifyInstance) => {
     listAllCompanies(db),
   );
   route(companies.getCompanyPlan, { access: { allowInactiveCompany: true } }, async (request) =>
-    getCompanyWithPlan(db, request.auth, request.params.companyId),
+    getCompanyWithPlan(app.deps, request.auth, request.params.companyId),
   );
   route(companies.getCompany, { access: { allowInactiveCompany: true } }, async (request) =>
     getCompany(db, request.auth, request.params.id),

@@ -172,12 +172,16 @@ export const listCompanies = async (db: Db, query: { searchParam: string; pageNu
 export const listAllCompanies = async (db: Db) =>
   withPlans(db, await db.select().from(companies).orderBy(asc(companies.name)));
 
-export const getCompanyWithPlan = async (db: Db, ctx: AuthContext, id: number) => {
+export const getCompanyWithPlan = async (
+  { db, config }: Pick<AppDeps, 'db' | 'config'>,
+  ctx: AuthContext,
+  id: number,
+) => {
   assertCompanyAccess(ctx, id);
   const company = await findCompany(db, id);
   const [plan] = await db.select().from(plans).where(eq(plans.id, company.planId));
   const [serialized] = await withPlans(db, [company]);
-  return { ...serialized, plan };
+  return { ...serialized, plan: { ...plan, currency: config.billingCurrency } };
 };
 
 const assertUnique = async (db: Db, name: string, exceptId?: number) => {

@@ -5,13 +5,12 @@ import { createPlan, deletePlan, getPlan, listPlans, updatePlan } from './plans.
 
 export const plansRoutes = async (app: FastifyInstance) => {
   const route = contractRoutes(app);
-  const { db } = app.deps;
   const readable = { access: { allowInactiveCompany: true } };
 
-  route(plans.listPublicPlans, async () => listPlans(db));
-  route(plans.listAllPlans, readable, async () => listPlans(db));
-  route(plans.listPlans, readable, async () => listPlans(db));
-  route(plans.getPlan, readable, async (request) => getPlan(db, request.params.id));
+  route(plans.listPublicPlans, async () => listPlans(app.deps));
+  route(plans.listAllPlans, readable, async () => listPlans(app.deps));
+  route(plans.listPlans, readable, async () => listPlans(app.deps));
+  route(plans.getPlan, readable, async (request) => getPlan(app.deps, request.params.id));
   route(plans.createPlan, { access: { superOnly: true } }, async (request) =>
     createPlan(app.deps, request.body),
   );

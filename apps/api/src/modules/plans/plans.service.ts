@@ -10,8 +10,10 @@ import { foundOr404 } from '../../platform/tenancy';
 import { updateReturning } from '../../platform/update';
 
 type Plan = typeof plans.$inferSelect;
+type Readers = Pick<AppDeps, 'db' | 'config'>;
 
-export const serializePlan = (plan: Plan) => ({
+// A plan as every response and event shows it: its value is in the platform's billing currency.
+export const serializePlan = (plan: Plan, currency: string) => ({
   id: plan.id,
   name: plan.name,
   users: plan.users,
@@ -26,15 +28,19 @@ export const serializePlan = (plan: Plan) => ({
   useExternalApi: plan.useExternalApi,
   storageMb: plan.storageMb,
   stripePriceId: plan.stripePriceId,
+  currency,
 });
 
-export const listPlans = async (db: Db) =>
-  (await db.select().from(plans).orderBy(asc(plans.id))).map(serializePlan);
-
-export const getPlan = async (db: Db, id: number) =>
-  serializePlan(
-    foundOr404((await db.select().from(plans).where(eq(plans.id, id)))[0], 'ERR_NO_PLAN_FOUND'),
+export const listPlans = async ({ db, config }: Readers) =>
+  (await db.select().from(plans).orderBy(asc(plans.id))).map((plan) =>
+    serializePlan(plan, config.billingCurrency),
   );
+
+const findPlan = async (db: Db, id: number) =>
+  foundOr404((await db.select().from(plans).where(eq(plans.id, id)))[0], 'ERR_NO_PLAN_FOUND');
+
+export const getPlan = async ({ db, config }: Readers, id: number) =>
+  serializePlan(await findPlan(db, id), config.billingCurrency);
 
 const assertNameFree = async (db: Db, name: string, exceptId?: number) => {
   const [existing] = await db.select({ id: plans.id }).from(plans).where(eq(plans.name, name));
@@ -43,7 +49,7 @@ const assertNameFree = async (db: Db, name: string, exceptId?: number) => {
   }
 };
 
-type Deps = Pick<AppDeps, 'db' | 'realtime'>;
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'config'>;
 
 // Plans are shown to every company (subscribe page, limits), so every company hears of a change.
 const announce = async (deps: Deps, payload: { action: string } & Record<string, unknown>) =>
@@ -52,23 +58,23 @@ const announce = async (deps: Deps, payload: { action: string } & Record<string,
 export const createPlan = async (deps: Deps, input: PlanInput) => {
   await assertNameFree(deps.db, input.name);
   const [plan] = await deps.db.insert(plans).values(input).returning();
-  const view = serializePlan(plan);
+  const view = serializePlan(plan, deps.config.billingCurrency);
   await announce(deps, { action: 'create', plan: view });
   return view;
 };
 
 export const updatePlan = async (deps: Deps, id: number, input: Partial<PlanInput>) => {
-  await getPlan(deps.db, id);
+  await findPlan(deps.db, id);
   if (input.name) await assertNameFree(deps.db, input.name, id);
   const [plan] = await updateReturning(deps.db, plans, input, eq(plans.id, id));
-  const view = serializePlan(plan);
+  const view = serializePlan(plan, deps.config.billingCurrency);
   await announce(deps, { action: 'update', plan: view });
   return view;
 };
 
 export const deletePlan = async (deps: Deps, id: number) => {
   const { db } = deps;
-  await getPlan(db, id);
+  await findPlan(db, id);
   const [{ value }] = await db
     .select({ value: count() })
     .from(companies)

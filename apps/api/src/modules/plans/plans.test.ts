@@ -16,7 +16,8 @@ import {
 let t: TestContext;
 let root: Session;
 beforeAll(async () => {
-  t = await createTestApp();
+  // Prices in euros: every plan the API answers names that currency (written as given, in capitals).
+  t = await createTestApp({ BILLING_CURRENCY: 'EUR' });
   root = await login(t.app, SUPER_EMAIL);
 });
 afterAll(() => t.close());
@@ -54,6 +55,7 @@ describe('plan lists', () => {
         // No price until a super user syncs the plan with the payment provider.
         storageMb: 5120,
         stripePriceId: null,
+        currency: 'eur',
       },
       {
         id: 2,
@@ -65,6 +67,7 @@ describe('plan lists', () => {
         ...allFlags,
         storageMb: 20480,
         stripePriceId: null,
+        currency: 'eur',
       },
       {
         id: 3,
@@ -76,6 +79,7 @@ describe('plan lists', () => {
         ...allFlags,
         storageMb: 51200,
         stripePriceId: null,
+        currency: 'eur',
       },
     ]);
   });
@@ -104,6 +108,22 @@ describe('plan lists', () => {
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error).toBe('ERR_NO_PLAN_FOUND');
   });
+
+  it("names the platform's billing currency wherever a plan is read: lists, one plan, the session, the company", async () => {
+    const { company, admin } = await makeCompany(t.db, { planId: 2 });
+    const session = await login(t.app, admin.email);
+    const read = async (url: string) => (await inject(t.app, session, 'GET', url)).json();
+    for (const url of ['/plans/all', '/plans'])
+      expect(new Set((await read(url)).map((p: { currency: string }) => p.currency))).toEqual(
+        new Set(['eur']),
+      );
+    expect(await read('/plans/2')).toMatchObject({ name: 'Plus', currency: 'eur' });
+    expect((await read('/auth/me')).company.plan).toMatchObject({ id: 2, currency: 'eur' });
+    expect((await read(`/companies/listPlan/${company.id}`)).plan).toMatchObject({
+      id: 2,
+      currency: 'eur',
+    });
+  });
 });
 
 describe('plan administration (super users)', () => {
@@ -121,6 +141,7 @@ describe('plan administration (super users)', () => {
       // Storage is not unlimited by default: a new plan keeps 5 GB unless told otherwise.
       storageMb: 5120,
       stripePriceId: null,
+      currency: 'eur',
     });
     const custom = await asSuper('POST', '/plans', {
       name: 'Custom',

@@ -230,7 +230,7 @@ export const syncPlanPrice = async (
         (current.recurring.interval_count ?? 1) === 1;
       if (same) {
         await providerCall(() => stripe.products.update(productId!, { name: plan.name }));
-        return getPlan(deps.db, planId);
+        return getPlan(deps, planId);
       }
     }
   }

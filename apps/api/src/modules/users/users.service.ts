@@ -68,7 +68,10 @@ const loadUserView = async (db: Db, userId: number) => {
 };
 
 // The session's user: the user plus their company, its settings and plan (login, refresh, /auth/me).
-export const loadSessionUser = async (db: Db, userId: number) => {
+export const loadSessionUser = async (
+  { db, config }: Pick<AppDeps, 'db' | 'config'>,
+  userId: number,
+) => {
   const user = await loadUserView(db, userId);
   if (!user) return undefined;
   const [row] = await db
@@ -100,7 +103,7 @@ export const loadSessionUser = async (db: Db, userId: number) => {
       recurrence: row.company.recurrence,
       // Payment-provider keys are platform secrets; nobody's session carries them.
       settings: companySettings.filter((s) => s.key !== 'asaas'),
-      plan: serializePlan(row.plan),
+      plan: serializePlan(row.plan, config.billingCurrency),
     },
   };
 };

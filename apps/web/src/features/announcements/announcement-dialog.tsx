@@ -1,14 +1,13 @@
 import { useState } from 'react';
-import { MenuItem, Stack, TextField } from '@mui/material';
+import { MenuItem, Stack } from '@mui/material';
 import ImageIcon from '@mui/icons-material/ImageOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
-import { toast } from 'react-toastify';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { toastError } from '../../api/toasts';
-import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui, useFieldError } from '../../lib/forms';
+import { useDialogSave } from '../../components/dialog-save';
+import { SelectField } from '../../components/select-field';
+import { FormText } from '../../components/form-text';
 import { AttachmentField, fileExtension } from '../../components/attachment-field';
 import {
   ALLOWED_IMAGE_EXTENSIONS,
@@ -51,11 +50,9 @@ const imageFileError = (file: File) => {
 
 const AnnouncementForm = ({
   announcement,
-  onClose,
   onSaved,
 }: {
   announcement: Announcement | null;
-  onClose: () => void;
   onSaved: (record: Announcement) => void;
 }) => {
   const { t } = useTranslation();
@@ -66,12 +63,7 @@ const AnnouncementForm = ({
   const [isMediaRemoved, setIsMediaRemoved] = useState(false);
   const fileError = file ? imageFileError(file) : null;
 
-  const {
-    register,
-    control,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<AnnouncementFormValues>({
+  const form = useForm<AnnouncementFormValues>({
     resolver: zodResolver(announcementFormSchema),
     defaultValues: {
       title: announcement?.title ?? '',
@@ -81,69 +73,62 @@ const AnnouncementForm = ({
       status: announcement?.status ?? true,
     },
   });
-
-  const fieldError = useFieldError(errors);
+  const { control } = form;
 
   const removeAttachment = () => {
     if (file) setFile(null);
     else setIsMediaRemoved(true);
   };
 
-  const onSubmit = async (values: AnnouncementFormValues) => {
-    if (fileError) return;
-    await waitBeforeSubmit();
-    let record = saved;
-    try {
-      record = record
-        ? await updateAnnouncement(record.id, values)
-        : await createAnnouncement(values);
-      setSaved(record);
-      // The image goes after the record is saved; a new file replaces any earlier one.
-      if (file) record = await uploadAnnouncementMedia(record.id, file);
-      else if (isMediaRemoved && record.mediaName)
-        record = await removeAnnouncementMedia(record.id);
-    } catch (error) {
-      if (record) {
+  const save = useDialogSave(form, {
+    save: async (values) => {
+      let record = saved;
+      try {
+        record = record
+          ? await updateAnnouncement(record.id, values)
+          : await createAnnouncement(values);
         setSaved(record);
-        onSaved(record);
+        // The image goes after the record is saved; a new file replaces any earlier one.
+        if (file) record = await uploadAnnouncementMedia(record.id, file);
+        else if (isMediaRemoved && record.mediaName)
+          record = await removeAnnouncementMedia(record.id);
+      } finally {
+        // The page lists what was saved, even when the image then failed.
+        if (record) {
+          setSaved(record);
+          onSaved(record);
+        }
       }
-      toastError(error);
-      return;
-    }
-    onSaved(record);
-    toast.success(
-      t(announcement ? 'announcements.toasts.updated' : 'announcements.toasts.created'),
-    );
-    onClose();
-  };
+    },
+    savedText: t(announcement ? 'announcements.toasts.updated' : 'announcements.toasts.created'),
+    isBlocked: () => fileError !== null,
+  });
+  const { isSubmitting } = save;
 
   const attachmentName = file?.name ?? (isMediaRemoved ? null : saved?.mediaName);
 
   return (
     <DialogForm
       title={t(announcement ? 'announcements.form.editTitle' : 'announcements.form.addTitle')}
-      onSubmit={handleSubmit(onSubmit)}
-      isSubmitting={isSubmitting}
+      {...save}
       submitLabel={t('common.save')}
     >
       <Stack spacing={2}>
-        <TextField
-          {...registerMui(register, 'title')}
+        <FormText
+          form={form}
+          name="title"
           label={t('announcements.form.title')}
           required
           autoFocus
-          fullWidth
-          {...fieldError('title')}
         />
-        <TextField
-          {...registerMui(register, 'text')}
+        <FormText
+          form={form}
+          name="text"
           label={t('announcements.form.text')}
           required
           multiline
           minRows={4}
           maxRows={12}
-          fullWidth
-          {...fieldError('text')}
         />
         <Stack
           direction={{ xs: 'column', sm: 'row' }}
@@ -152,35 +137,29 @@ const AnnouncementForm = ({
             alignItems: { sm: 'center' },
           }}
         >
-          <Controller
-            name="priority"
+          {/* The items' values are the priorities' numbers, so the field holds a number. */}
+          <SelectField
             control={control}
-            render={({ field: { ref, ...field } }) => (
-              <TextField
-                {...field}
-                inputRef={ref}
-                select
-                label={t('announcements.form.priority')}
-                sx={{ minWidth: 200 }}
-                onChange={(event) => field.onChange(Number(event.target.value))}
-              >
-                {priorities.map((priority) => (
-                  <MenuItem key={priority} value={priority}>
-                    <Stack
-                      direction="row"
-                      spacing={1.5}
-                      sx={{
-                        alignItems: 'center',
-                      }}
-                    >
-                      <PriorityDot priority={priority} isDecorative />
-                      <span>{priorityLabel(priority)}</span>
-                    </Stack>
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
+            name="priority"
+            label={t('announcements.form.priority')}
+            fullWidth={false}
+            sx={{ minWidth: 200 }}
+          >
+            {priorities.map((priority) => (
+              <MenuItem key={priority} value={priority}>
+                <Stack
+                  direction="row"
+                  spacing={1.5}
+                  sx={{
+                    alignItems: 'center',
+                  }}
+                >
+                  <PriorityDot priority={priority} isDecorative />
+                  <span>{priorityLabel(priority)}</span>
+                </Stack>
+              </MenuItem>
+            ))}
+          </SelectField>
           <SwitchField control={control} name="status" label={t('announcements.form.active')} />
         </Stack>
         <AttachmentField
@@ -217,6 +196,6 @@ export const AnnouncementDialog = ({
   onSaved: (record: Announcement) => void;
 }) => (
   <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey}>
-    <AnnouncementForm announcement={announcement} onClose={onClose} onSaved={onSaved} />
+    <AnnouncementForm announcement={announcement} onSaved={onSaved} />
   </DialogFrame>
 );

@@ -7,7 +7,11 @@ import { renderPage } from '../../test/render-page';
 import { SignupPage } from './signup-page';
 import { LoginPage } from './login-page';
 
-const plans = [makePlan({ id: 3, name: 'Basic', value: 39 }), makePlan({ id: 4, name: 'Plus' })];
+// The platform bills in euros: the prices say so.
+const plans = [
+  makePlan({ id: 3, name: 'Basic', value: 39, currency: 'eur' }),
+  makePlan({ id: 4, name: 'Plus', currency: 'eur' }),
+];
 
 const fillForm = async () => {
   const user = userEvent.setup();
@@ -23,7 +27,7 @@ const fillForm = async () => {
   // Each limit in the number's own grammar: one connection, two users.
   await user.click(
     await screen.findByRole('option', {
-      name: 'Basic · 2 usuarios · 1 conexión · 8 colas · $ 39,00/mes',
+      name: 'Basic · 2 usuarios · 1 conexión · 8 colas · 39,00\u00a0€/mes',
     }),
   );
   await user.click(screen.getByRole('button', { name: 'Registrarse' }));

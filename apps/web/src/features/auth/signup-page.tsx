@@ -1,12 +1,13 @@
-import { useEffect } from 'react';
-import { Button, Link, MenuItem, Stack, TextField } from '@mui/material';
+import { Button, Link, MenuItem, Stack } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { toastError } from '../../api/toasts';
-import { registerMui, useFieldError } from '../../lib/forms';
+import { FormText, PasswordField } from '../../components/form-text';
+import { SelectField } from '../../components/select-field';
+import { useFieldError, useFirstChoice } from '../../lib/forms';
 import { formatMoney } from '../../lib/money';
 import { AuthLayout } from './auth-layout';
 import { usePublicPlans } from '../../api/queries/plans';
@@ -20,23 +21,16 @@ export const SignupPage = () => {
   const referrerCompanyId = Number(searchParams.get('companyId')) || undefined;
   const plans = usePublicPlans();
 
-  const {
-    register,
-    control,
-    getValues,
-    setValue,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<SignupFormValues>({
+  const form = useForm<SignupFormValues>({
     resolver: zodResolver(signupFormSchema),
     defaultValues: { name: '', userName: '', email: '', phone: '', password: '', planId: '' },
   });
-
-  const firstPlanId = plans.data?.[0]?.id;
-  useEffect(() => {
-    // Preselect the first plan once the list arrives, unless the visitor already chose one.
-    if (firstPlanId !== undefined && !getValues('planId')) setValue('planId', String(firstPlanId));
-  }, [firstPlanId, getValues, setValue]);
+  const {
+    control,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = form;
+  useFirstChoice(form, 'planId', plans.data);
 
   const onSubmit = async (values: SignupFormValues) => {
     try {
@@ -66,79 +60,62 @@ export const SignupPage = () => {
   return (
     <AuthLayout title={t('signup.title')} subtitle={t('signup.subtitle')}>
       <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit(onSubmit)}>
-        <TextField
-          {...registerMui(register, 'name')}
+        <FormText
+          form={form}
+          name="name"
           label={t('signup.name')}
           autoComplete="organization"
           autoFocus
-          fullWidth
-          {...fieldError('name')}
         />
-        <TextField
-          {...registerMui(register, 'userName')}
+        <FormText
+          form={form}
+          name="userName"
           label={t('signup.userName')}
           autoComplete="name"
-          fullWidth
-          {...fieldError('userName', t('signup.userNameHint'))}
+          hint={t('signup.userNameHint')}
         />
-        <TextField
-          {...registerMui(register, 'email')}
+        <FormText
+          form={form}
+          name="email"
           type="email"
           label={t('signup.email')}
           autoComplete="email"
-          fullWidth
-          {...fieldError('email')}
         />
-        <TextField
-          {...registerMui(register, 'phone')}
+        <FormText
+          form={form}
+          name="phone"
           type="tel"
           label={t('signup.phone')}
           placeholder={t('signup.phonePlaceholder')}
           autoComplete="tel"
-          fullWidth
           // No maxLength: a pasted 13th digit would vanish unseen; the rule says so instead.
           slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-          {...fieldError('phone', t('signup.phoneHint'))}
+          hint={t('signup.phoneHint')}
         />
-        <TextField
-          {...registerMui(register, 'password')}
-          type="password"
-          label={t('signup.password')}
-          autoComplete="new-password"
-          fullWidth
-          {...fieldError('password')}
-        />
-        <Controller
-          name="planId"
+        <PasswordField form={form} name="password" label={t('signup.password')} />
+        <SelectField
           control={control}
-          render={({ field: { ref, ...field } }) => (
-            <TextField
-              {...field}
-              inputRef={ref}
-              select
-              label={t('signup.plan')}
-              fullWidth
-              disabled={plans.isPending}
-              {...fieldError('planId')}
-            >
-              {(plans.data ?? []).map((plan) => (
-                <MenuItem key={plan.id} value={String(plan.id)}>
-                  {t('signup.planOption', {
-                    name: plan.name,
-                    users: t('signup.usersCount', { count: plan.users }),
-                    connections: t('signup.connectionsCount', { count: plan.connections }),
-                    // A limit of 0 means unlimited departments.
-                    queues:
-                      plan.queues > 0
-                        ? t('signup.queuesCount', { count: plan.queues })
-                        : t('signup.queuesUnlimited'),
-                    price: formatMoney(plan.value, i18n.language),
-                  })}
-                </MenuItem>
-              ))}
-            </TextField>
-          )}
-        />
+          name="planId"
+          label={t('signup.plan')}
+          disabled={plans.isPending}
+          {...fieldError('planId')}
+        >
+          {(plans.data ?? []).map((plan) => (
+            <MenuItem key={plan.id} value={String(plan.id)}>
+              {t('signup.planOption', {
+                name: plan.name,
+                users: t('signup.usersCount', { count: plan.users }),
+                connections: t('signup.connectionsCount', { count: plan.connections }),
+                // A limit of 0 means unlimited departments.
+                queues:
+                  plan.queues > 0
+                    ? t('signup.queuesCount', { count: plan.queues })
+                    : t('signup.queuesUnlimited'),
+                price: formatMoney(plan.value, i18n.language, plan.currency),
+              })}
+            </MenuItem>
+          ))}
+        </SelectField>
         <Button type="submit" variant="contained" size="large" disabled={isSubmitting}>
           {t('signup.submit')}
         </Button>

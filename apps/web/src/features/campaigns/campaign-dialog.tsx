@@ -19,14 +19,7 @@ import AttachFileIcon from '@mui/icons-material/AttachFile';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  Controller,
-  useForm,
-  useWatch,
-  type FieldError,
-  type FieldErrors,
-  type Resolver,
-} from 'react-hook-form';
+import { Controller, useForm, useWatch, type FieldError, type Resolver } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { DateField } from '../../components/date-field';
@@ -50,10 +43,10 @@ import {
 import { useConnections } from '../../api/queries/connections';
 import { useTagOptions } from '../../api/queries/tags';
 import { useTemplates } from '../../api/queries/templates';
-import { ApiError } from '../../api/http-client';
+import type { ApiError } from '../../api/http-client';
 import { toastError } from '../../api/toasts';
 import { hasMediaHeader } from '../../components/message-template';
-import { waitBeforeSubmit } from '../../lib/form-delay';
+import { useDialogSave, type FieldText } from '../../components/dialog-save';
 import { registerMui } from '../../lib/forms';
 import {
   applyCampaignEventToCache,
@@ -385,13 +378,7 @@ const MediaAttachment = ({
   );
 };
 
-const CampaignForm = ({
-  initial,
-  onClose,
-}: {
-  initial: CampaignView | null;
-  onClose: () => void;
-}) => {
+const CampaignForm = ({ initial }: { initial: CampaignView | null }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   // Set once saved: a new campaign stays open, now editable, so a file can be attached to it.
@@ -405,18 +392,18 @@ const CampaignForm = ({
   const fileLists = useFileListOptions();
   const settings = useCampaignSettings();
 
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    setValue,
-    getValues,
-    formState: { errors, isSubmitting, isSubmitted },
-  } = useForm<CampaignFormValues, unknown, CampaignInput>({
+  const form = useForm<CampaignFormValues, unknown, CampaignInput>({
     resolver: campaignResolver,
     defaultValues: formValuesOf(initial),
   });
+  const {
+    register,
+    control,
+    setError,
+    setValue,
+    getValues,
+    formState: { errors, isSubmitted },
+  } = form;
   const confirmation = useWatch({ control, name: 'confirmation' });
   const values = useWatch({ control }) as CampaignFormValues;
 
@@ -487,10 +474,6 @@ const CampaignForm = ({
     if (first && !fields.some((field) => isMessageField(field) && slotOf(field) === slot))
       changeSlot(slotOf(first));
   };
-  const onInvalid = (fieldErrors: FieldErrors<CampaignFormValues>) => {
-    showTemplateProblems(toCampaignBody(getValues()));
-    showFirstError(Object.keys(fieldErrors));
-  };
 
   const saved = (record: CampaignView, action: 'create' | 'update') => {
     setCampaign(record);
@@ -524,48 +507,41 @@ const CampaignForm = ({
     return problems.length > 0;
   };
 
-  const onSubmit = async (input: CampaignInput) => {
-    if (showTemplateProblems(input)) return;
-    await waitBeforeSubmit();
-    try {
-      if (!campaign) {
-        // A new campaign stays open, now edited: a file can only be attached to a saved one.
-        saved(await createCampaign(input), 'create');
-        toast.success(t('campaigns.saved'));
-        return;
-      }
+  // The fields a 400 names, each with its text.
+  const refusedFields = (error: ApiError): FieldText<CampaignFormValues>[] =>
+    error.code === 'ERR_VALIDATION' && error.fields
+      ? Object.entries(error.fields).flatMap(
+          ([field, messages]): FieldText<CampaignFormValues>[] => {
+            if (isTemplateParam(field))
+              return templateParamPaths.includes(field) ? [[field, paramErrorKey(messages)]] : [];
+            return isFormField(field) ? [[field, serverErrorKey(field, messages)]] : [];
+          },
+        )
+      : [];
+
+  const save = useDialogSave(form, {
+    save: async (input) => {
       // A cancelled campaign takes only its messages.
       const body =
         mode === 'messages'
           ? Object.fromEntries(campaignMessageKeys.map((key) => [key, input[key]]))
           : input;
-      saved(await updateCampaign(campaign.id, body), 'update');
-      toast.success(t('campaigns.saved'));
-      onClose();
-    } catch (error) {
-      const fields =
-        error instanceof ApiError && error.code === 'ERR_VALIDATION' && error.fields
-          ? Object.entries(error.fields).filter(
-              ([field]) =>
-                isFormField(field) ||
-                (isTemplateParam(field) && templateParamPaths.includes(field)),
-            )
-          : [];
-      if (fields.length === 0) {
-        toastError(error);
-        return;
-      }
-      fields.forEach(([field, messages]) =>
-        isTemplateParam(field)
-          ? setError(field, { type: 'server', message: paramErrorKey(messages) })
-          : setError(field as FormField, {
-              type: 'server',
-              message: serverErrorKey(field as FormField, messages),
-            }),
-      );
-      showFirstError(fields.map(([field]) => field));
-    }
-  };
+      const record = campaign
+        ? await updateCampaign(campaign.id, body)
+        : await createCampaign(input);
+      saved(record, campaign ? 'update' : 'create');
+    },
+    savedText: t('campaigns.saved'),
+    // A new campaign stays open, now edited: a file can only be attached to a saved one.
+    onSaved: campaign ? undefined : () => undefined,
+    isBlocked: showTemplateProblems,
+    fields: refusedFields,
+    onFieldErrors: showFirstError,
+    onInvalid: (fieldErrors) => {
+      showTemplateProblems(toCampaignBody(getValues()));
+      showFirstError(Object.keys(fieldErrors));
+    },
+  });
 
   const errorOf = (field: FormField, hint?: string) => {
     const error = errors[field];
@@ -677,8 +653,7 @@ const CampaignForm = ({
   return (
     <DialogForm
       title={title}
-      onSubmit={handleSubmit(onSubmit, onInvalid)}
-      isSubmitting={isSubmitting}
+      {...save}
       submitLabel={campaign ? t('common.save') : t('campaigns.dialog.add')}
       isSaved={!initial && campaign !== null}
       // A campaign past editing is only shown.
@@ -884,6 +859,6 @@ export const CampaignDialog = ({
   onClose: () => void;
 }) => (
   <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md">
-    <CampaignForm initial={campaign} onClose={onClose} />
+    <CampaignForm initial={campaign} />
   </DialogFrame>
 );

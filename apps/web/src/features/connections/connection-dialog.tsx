@@ -1,38 +1,22 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Box,
-  Checkbox,
-  Chip,
-  CircularProgress,
-  IconButton,
-  InputAdornment,
-  ListItemText,
-  MenuItem,
-  Stack,
-  Tab,
-  Tabs,
-  TextField,
-  Tooltip,
-  Typography,
-} from '@mui/material';
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import { Alert, IconButton, MenuItem, Stack, Tab, Tabs, Tooltip, Typography } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { providers } from '@atendi/shared';
-import { Controller, useForm, useWatch, type FieldErrors } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api/http-client';
-import { ERROR_TOAST_MS, toastError } from '../../api/toasts';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { IntegrationSelect, useCanPickIntegration } from '../../components/integration-select';
-import { PromptSelect, useCanPickPrompt } from '../../components/prompt-select';
+import { FormText, MessageField, PasswordField } from '../../components/form-text';
+import { CopyField } from '../../components/copy-field';
+import { namedFields, useDialogSave } from '../../components/dialog-save';
+import { IntegrationField } from '../../components/integration-select';
+import { PromptField } from '../../components/prompt-select';
+import { QueueSelect, QueuesField } from '../../components/queue-fields';
 import { SchedulesEditor } from '../../components/schedules-editor';
-import { cssColor } from '../../lib/colors';
-import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui, useFieldError } from '../../lib/forms';
+import { SelectField } from '../../components/select-field';
+import { useFieldError } from '../../lib/forms';
 import {
   connectionFormDefaults,
   connectionFormSchema,
@@ -43,33 +27,18 @@ import {
   type ConnectionTab,
 } from './connection-form.schema';
 import { applyWhatsappEventToCache, useConnection } from '../../api/queries/connections';
-import { useQueues } from '../../api/queries/queues';
 import {
   createConnection,
   regenerateToken,
   updateConnection,
   type Connection,
-  type QueueChoice,
 } from './connections.api';
 import { SwitchField } from '../../components/switch-field';
 import { FieldRow } from '../../components/field-row';
-import { DialogForm, DialogFrame, DialogLoading } from '../../components/dialog-frame';
+import { DialogForm, DialogFrame, DialogRecord } from '../../components/dialog-frame';
 
+const formFields = Object.keys(tabOfField) as ConnectionFormField[];
 const isFormField = (name: string): name is ConnectionFormField => name in tabOfField;
-
-const QueueDot = ({ color }: { color: string }) => (
-  <Box
-    component="span"
-    sx={{
-      width: 12,
-      height: 12,
-      borderRadius: '50%',
-      bgcolor: cssColor(color),
-      mr: 1,
-      flexShrink: 0,
-    }}
-  />
-);
 
 // The external-API token: read-only, copied with one click, replaced after a confirmation.
 const TokenField = ({ connection }: { connection: Connection }) => {
@@ -90,50 +59,24 @@ const TokenField = ({ connection }: { connection: Connection }) => {
     onSettled: () => setConfirming(false),
   });
 
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(token);
-      toast.success(t('connections.form.tokenCopied'));
-    } catch {
-      toast.error(t('connections.form.copyFailed'), { autoClose: ERROR_TOAST_MS });
-    }
-  };
-
   return (
     <>
-      <TextField
+      <CopyField
         label={t('connections.form.token')}
         value={token}
-        fullWidth
         helperText={t('connections.form.tokenHint')}
-        slotProps={{
-          input: {
-            readOnly: true,
-            sx: { fontFamily: 'monospace' },
-            endAdornment: (
-              <InputAdornment position="end">
-                <Tooltip title={t('connections.form.copyToken')}>
-                  <IconButton
-                    aria-label={t('connections.form.copyToken')}
-                    onClick={() => void copy()}
-                    disabled={!token}
-                    edge="end"
-                  >
-                    <ContentCopyIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-                <Tooltip title={t('connections.form.regenerateToken')}>
-                  <IconButton
-                    aria-label={t('connections.form.regenerateToken')}
-                    onClick={() => setConfirming(true)}
-                  >
-                    <RefreshIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-              </InputAdornment>
-            ),
-          },
-        }}
+        copyLabel={t('connections.form.copyToken')}
+        copiedText={t('connections.form.tokenCopied')}
+        actions={
+          <Tooltip title={t('connections.form.regenerateToken')}>
+            <IconButton
+              aria-label={t('connections.form.regenerateToken')}
+              onClick={() => setConfirming(true)}
+            >
+              <RefreshIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        }
       />
       <ConfirmDialog
         open={isConfirming}
@@ -151,49 +94,35 @@ const TokenField = ({ connection }: { connection: Connection }) => {
 const ConnectionForm = ({
   connection,
   initialTab = 'general',
-  onClose,
 }: {
   connection: Connection | null;
   initialTab?: ConnectionTab;
-  onClose: () => void;
 }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<ConnectionTab>(initialTab);
-  const queues = useQueues();
-  const canPickPrompt = useCanPickPrompt();
-  const canPickIntegration = useCanPickIntegration();
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<ConnectionFormValues>({
+  const form = useForm<ConnectionFormValues>({
     resolver: zodResolver(connectionFormSchema(Boolean(connection?.hasCloudAccessToken))),
     defaultValues: connectionFormDefaults(connection),
   });
+  const {
+    control,
+    formState: { errors },
+  } = form;
   const provider = useWatch({ control, name: 'provider' });
   const isCloud = provider === 'cloud';
   const shownTab = tab === 'cloud' && !isCloud ? 'general' : tab;
 
-  const queueById = new Map<number, QueueChoice>();
-  connection?.queues.forEach((queue) => queueById.set(queue.id, queue));
-  queues.data?.forEach((queue) => queueById.set(queue.id, queue));
-
   // A refused save shows the tab that holds the first field in error.
-  const showFirstError = (fields: ConnectionFormField[]) => {
+  const showFirstError = (fields: string[]) => {
     const first = fields.find(isFormField);
     if (first) setTab(tabOfField[first]);
   };
 
-  const onInvalid = (fieldErrors: FieldErrors<ConnectionFormValues>) =>
-    showFirstError(Object.keys(fieldErrors) as ConnectionFormField[]);
-
-  const onSubmit = async (values: ConnectionFormValues) => {
-    await waitBeforeSubmit();
-    const payload = toConnectionPayload(values);
-    try {
+  // ERR_NO_OTHER_WHATSAPP, ERR_PLAN_LIMIT_CONNECTIONS and the rest: a toast with the text.
+  const save = useDialogSave(form, {
+    save: async (values) => {
+      const payload = toConnectionPayload(values);
       const saved = connection
         ? await updateConnection(connection.id, payload)
         : await createConnection(payload);
@@ -201,57 +130,33 @@ const ConnectionForm = ({
         action: connection ? 'update' : 'create',
         whatsapp: saved,
       });
-      toast.success(t('connections.saved'));
-      onClose();
-    } catch (error) {
-      // ERR_NO_OTHER_WHATSAPP, ERR_PLAN_LIMIT_CONNECTIONS and the rest: a toast with the text.
-      toastError(error);
-      if (!(error instanceof ApiError)) return;
-      if (error.code === 'ERR_WAPP_GREETING_REQUIRED') {
-        setError('greetingMessage', { message: 'connections.validation.greetingRequired' });
-        setTab('general');
-      } else if (error.code === 'ERR_PROVIDER_UNAVAILABLE') {
-        setError('provider', { message: 'errors.ERR_PROVIDER_UNAVAILABLE' });
-        setTab('general');
-      } else if (error.fields) {
-        const fields = Object.keys(error.fields).filter(isFormField);
-        fields.forEach((field) => setError(field, { message: 'errors.ERR_VALIDATION' }));
-        showFirstError(fields);
-      }
-    }
-  };
+    },
+    savedText: t('connections.saved'),
+    codes: {
+      ERR_WAPP_GREETING_REQUIRED: ['greetingMessage', 'connections.validation.greetingRequired'],
+      ERR_PROVIDER_UNAVAILABLE: 'provider',
+    },
+    fields: namedFields(formFields),
+    onFieldErrors: showFirstError,
+    onInvalid: (fieldErrors) => showFirstError(Object.keys(fieldErrors)),
+  });
 
   const fieldError = useFieldError(errors);
-  // Blank-able selects show their "none" entry instead of an empty box.
-  const noneSelect = {
-    select: { displayEmpty: true },
-    inputLabel: { shrink: true },
-  };
 
   const textArea = (
     name: 'greetingMessage' | 'complationMessage' | 'outOfHoursMessage' | 'ratingMessage',
     hint?: string,
-  ) => (
-    <TextField
-      {...registerMui(register, name)}
-      label={t(`connections.form.${name}`)}
-      multiline
-      minRows={2}
-      maxRows={8}
-      fullWidth
-      {...fieldError(name, hint)}
-    />
-  );
+  ) => <MessageField form={form} name={name} label={t(`connections.form.${name}`)} hint={hint} />;
 
   const minutesField = (
     name: 'timeToTransfer' | 'expiresTicket' | 'timeUseBotQueues' | 'maxUseBotQueues',
   ) => (
-    <TextField
-      {...registerMui(register, name)}
+    <FormText
+      form={form}
+      name={name}
       label={t(`connections.form.${name}`)}
-      fullWidth
       slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-      {...fieldError(name, t(`connections.form.${name}Hint`))}
+      hint={t(`connections.form.${name}Hint`)}
     />
   );
 
@@ -276,101 +181,34 @@ const ConnectionForm = ({
           {isCloud && <Tab value="cloud" label={t('connections.dialog.cloudTab')} />}
         </Tabs>
       }
-      onSubmit={handleSubmit(onSubmit, onInvalid)}
-      isSubmitting={isSubmitting}
+      {...save}
       submitLabel={connection ? t('common.save') : t('connections.dialog.add')}
     >
       {shownTab === 'general' && (
         <Stack spacing={2.5}>
           <FieldRow>
-            <TextField
-              {...registerMui(register, 'name')}
-              label={t('connections.form.name')}
-              autoComplete="off"
-              autoFocus
-              fullWidth
-              {...fieldError('name')}
-            />
-            <Controller
-              name="provider"
+            <FormText form={form} name="name" label={t('connections.form.name')} autoFocus />
+            <SelectField
               control={control}
-              render={({ field: { ref, ...field } }) => (
-                <TextField
-                  {...field}
-                  inputRef={ref}
-                  select
-                  label={t('connections.form.provider')}
-                  fullWidth
-                  {...fieldError('provider')}
-                >
-                  {providers.map((value) => (
-                    <MenuItem key={value} value={value}>
-                      {t(`connections.providers.${value}`)}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              )}
-            />
+              name="provider"
+              label={t('connections.form.provider')}
+              {...fieldError('provider')}
+            >
+              {providers.map((value) => (
+                <MenuItem key={value} value={value}>
+                  {t(`connections.providers.${value}`)}
+                </MenuItem>
+              ))}
+            </SelectField>
           </FieldRow>
           <SwitchField control={control} name="isDefault" label={t('connections.form.isDefault')} />
-          <Controller
-            name="queueIds"
+          <QueuesField
             control={control}
-            render={({ field: { ref, value, onChange, ...field } }) => (
-              <TextField
-                {...field}
-                inputRef={ref}
-                select
-                label={t('connections.form.queues')}
-                fullWidth
-                value={value}
-                onChange={(event) => onChange(event.target.value as unknown as number[])}
-                helperText={
-                  queues.isSuccess && queues.data.length === 0
-                    ? t('connections.form.noQueues')
-                    : t('connections.form.queuesHint')
-                }
-                slotProps={{
-                  select: {
-                    multiple: true,
-                    renderValue: (selected) => (
-                      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-                        {(selected as number[]).map((id) => {
-                          const queue = queueById.get(id);
-                          if (!queue) return null;
-                          const color = cssColor(queue.color);
-                          return (
-                            <Chip
-                              key={id}
-                              size="small"
-                              label={queue.name}
-                              sx={{
-                                bgcolor: color,
-                                color: (theme) => theme.palette.getContrastText(color),
-                              }}
-                            />
-                          );
-                        })}
-                      </Box>
-                    ),
-                  },
-                }}
-              >
-                {queues.isPending && (
-                  <MenuItem disabled>
-                    <CircularProgress size={18} sx={{ mr: 1 }} />
-                    {t('app.loading')}
-                  </MenuItem>
-                )}
-                {(queues.data ?? []).map((queue) => (
-                  <MenuItem key={queue.id} value={queue.id}>
-                    <Checkbox size="small" checked={value.includes(queue.id)} />
-                    <QueueDot color={queue.color} />
-                    <ListItemText primary={queue.name} />
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
+            name="queueIds"
+            label={t('connections.form.queues')}
+            hint={t('connections.form.queuesHint')}
+            noQueuesText={t('connections.form.noQueues')}
+            saved={connection?.queues ?? []}
           />
           {textArea('greetingMessage', t('connections.form.greetingHint'))}
           {textArea('complationMessage')}
@@ -383,74 +221,41 @@ const ConnectionForm = ({
       {shownTab === 'tickets' && (
         <Stack spacing={2.5}>
           <FieldRow>
-            <Controller
-              name="transferQueueId"
+            <QueueSelect
               control={control}
-              render={({ field: { ref, ...field } }) => (
-                <TextField
-                  {...field}
-                  inputRef={ref}
-                  select
-                  label={t('connections.form.transferQueueId')}
-                  fullWidth
-                  helperText={t('connections.form.transferQueueIdHint')}
-                  slotProps={noneSelect}
-                >
-                  <MenuItem value="">{t('connections.form.none')}</MenuItem>
-                  {(queues.data ?? []).map((queue) => (
-                    <MenuItem key={queue.id} value={String(queue.id)}>
-                      <QueueDot color={queue.color} />
-                      {queue.name}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              )}
+              name="transferQueueId"
+              label={t('connections.form.transferQueueId')}
+              noneLabel={t('connections.form.none')}
+              helperText={t('connections.form.transferQueueIdHint')}
             />
             {minutesField('timeToTransfer')}
           </FieldRow>
           <FieldRow>
             {minutesField('expiresTicket')}
-            <TextField
-              {...registerMui(register, 'expiresInactiveMessage')}
+            <FormText
+              form={form}
+              name="expiresInactiveMessage"
               label={t('connections.form.expiresInactiveMessage')}
               multiline
               minRows={2}
               maxRows={6}
-              fullWidth
-              {...fieldError('expiresInactiveMessage')}
             />
           </FieldRow>
           <FieldRow>
             {minutesField('timeUseBotQueues')}
             {minutesField('maxUseBotQueues')}
           </FieldRow>
-          {canPickPrompt && (
-            <Controller
-              name="promptId"
-              control={control}
-              render={({ field: { ref, ...field } }) => (
-                <PromptSelect
-                  {...field}
-                  inputRef={ref}
-                  {...fieldError('promptId', t('connections.form.promptIdHint'))}
-                />
-              )}
-            />
-          )}
+          <PromptField
+            control={control}
+            name="promptId"
+            hint={t('connections.form.promptIdHint')}
+          />
           {/* Without the picker integrationId keeps the value the connection has. */}
-          {canPickIntegration && (
-            <Controller
-              name="integrationId"
-              control={control}
-              render={({ field: { ref, ...field } }) => (
-                <IntegrationSelect
-                  {...field}
-                  inputRef={ref}
-                  {...fieldError('integrationId', t('connections.form.integrationIdHint'))}
-                />
-              )}
-            />
-          )}
+          <IntegrationField
+            control={control}
+            name="integrationId"
+            hint={t('connections.form.integrationIdHint')}
+          />
         </Stack>
       )}
 
@@ -471,81 +276,47 @@ const ConnectionForm = ({
       {shownTab === 'cloud' && (
         <Stack spacing={2.5}>
           <Alert severity="info">{t('connections.form.cloudIntro')}</Alert>
-          <TextField
-            {...registerMui(register, 'cloudPhoneNumberId')}
+          <FormText
+            form={form}
+            name="cloudPhoneNumberId"
             label={t('connections.form.cloudPhoneNumberId')}
-            autoComplete="off"
-            fullWidth
             slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-            {...fieldError('cloudPhoneNumberId')}
           />
-          <TextField
-            {...registerMui(register, 'cloudBusinessAccountId')}
+          <FormText
+            form={form}
+            name="cloudBusinessAccountId"
             label={t('connections.form.cloudBusinessAccountId')}
-            autoComplete="off"
-            fullWidth
             slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-            {...fieldError(
-              'cloudBusinessAccountId',
-              t('connections.form.cloudBusinessAccountIdHint'),
-            )}
+            hint={t('connections.form.cloudBusinessAccountIdHint')}
           />
-          <TextField
-            {...registerMui(register, 'cloudAccessToken')}
-            type="password"
+          <PasswordField
+            form={form}
+            name="cloudAccessToken"
             label={t('connections.form.cloudAccessToken')}
-            autoComplete="new-password"
-            fullWidth
-            {...fieldError('cloudAccessToken', secretHint(connection?.hasCloudAccessToken))}
+            hint={secretHint(connection?.hasCloudAccessToken)}
           />
-          <TextField
-            {...registerMui(register, 'cloudAppSecret')}
-            type="password"
+          <PasswordField
+            form={form}
+            name="cloudAppSecret"
             label={t('connections.form.cloudAppSecret')}
-            autoComplete="new-password"
-            fullWidth
-            {...fieldError('cloudAppSecret', secretHint(connection?.hasCloudAppSecret))}
+            hint={secretHint(connection?.hasCloudAppSecret)}
           />
-          <TextField
-            {...registerMui(register, 'cloudVerifyToken')}
+          <FormText
+            form={form}
+            name="cloudVerifyToken"
             label={t('connections.form.cloudVerifyToken')}
-            autoComplete="off"
-            fullWidth
-            {...fieldError('cloudVerifyToken')}
           />
-          <TextField
-            {...registerMui(register, 'cloudApiBaseUrl')}
+          <FormText
+            form={form}
+            name="cloudApiBaseUrl"
             type="url"
             label={t('connections.form.cloudApiBaseUrl')}
             placeholder="https://graph.facebook.com"
-            autoComplete="off"
-            fullWidth
-            {...fieldError('cloudApiBaseUrl', t('connections.form.cloudApiBaseUrlHint'))}
+            hint={t('connections.form.cloudApiBaseUrlHint')}
           />
         </Stack>
       )}
     </DialogForm>
-  );
-};
-
-const EditConnectionForm = ({
-  id,
-  initialTab,
-  onClose,
-}: {
-  id: number;
-  initialTab?: ConnectionTab;
-  onClose: () => void;
-}) => {
-  const { t } = useTranslation();
-  const { data, isError } = useConnection(id);
-  if (data) return <ConnectionForm connection={data} initialTab={initialTab} onClose={onClose} />;
-  return (
-    <DialogLoading
-      title={t('connections.dialog.editTitle')}
-      isError={isError}
-      errorText={t('connections.dialog.loadFailed')}
-    />
   );
 };
 
@@ -564,13 +335,19 @@ export const ConnectionDialog = ({
   sessionKey: number;
   initialTab?: ConnectionTab;
   onClose: () => void;
-}) => (
-  // Its tabs differ in length: the dialog keeps one height for all of them.
-  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md" stableHeight>
-    {connectionId === null ? (
-      <ConnectionForm connection={null} onClose={onClose} />
-    ) : (
-      <EditConnectionForm id={connectionId} initialTab={initialTab} onClose={onClose} />
-    )}
-  </DialogFrame>
-);
+}) => {
+  const { t } = useTranslation();
+  return (
+    // Its tabs differ in length: the dialog keeps one height for all of them.
+    <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md" stableHeight>
+      <DialogRecord
+        id={connectionId}
+        useRecord={useConnection}
+        title={t('connections.dialog.editTitle')}
+        loadFailed={t('connections.dialog.loadFailed')}
+      >
+        {(connection) => <ConnectionForm connection={connection} initialTab={initialTab} />}
+      </DialogRecord>
+    </DialogFrame>
+  );
+};

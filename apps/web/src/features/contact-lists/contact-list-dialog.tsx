@@ -2,14 +2,12 @@ import { TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { contactListSchema, type ContactListInput, type ContactListView } from '@atendi/shared';
-import { toastError } from '../../api/toasts';
-import { waitBeforeSubmit } from '../../lib/form-delay';
+import { useDialogSave } from '../../components/dialog-save';
 import { registerMui } from '../../lib/forms';
-import { fieldErrorKey, showFieldErrors } from './contact-list-forms';
+import { fieldErrorKey, ruleErrors } from './contact-list-forms';
 import {
   applyContactListEventToCache,
   createContactList,
@@ -19,29 +17,17 @@ import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 type ContactListFormValues = z.input<typeof contactListSchema>;
 
-const ContactListForm = ({
-  contactList,
-  onClose,
-}: {
-  contactList: ContactListView | null;
-  onClose: () => void;
-}) => {
+const ContactListForm = ({ contactList }: { contactList: ContactListView | null }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    watch,
-    formState: { errors, isSubmitting },
-  } = useForm<ContactListFormValues, unknown, ContactListInput>({
+  const form = useForm<ContactListFormValues, unknown, ContactListInput>({
     resolver: zodResolver(contactListSchema),
     defaultValues: { name: contactList?.name ?? '' },
   });
+  const { register, watch } = form;
 
-  const onSubmit = async (values: ContactListInput) => {
-    await waitBeforeSubmit();
-    try {
+  const save = useDialogSave(form, {
+    save: async (values) => {
       const saved = contactList
         ? await updateContactList(contactList.id, values)
         : await createContactList(values);
@@ -49,25 +35,19 @@ const ContactListForm = ({
         action: contactList ? 'update' : 'create',
         record: saved,
       });
-      toast.success(t('contactLists.saved'));
-      onClose();
-    } catch (error) {
-      const shown = showFieldErrors(error, ['name'], (field, message) =>
-        setError(field, { type: 'server', message }, { shouldFocus: true }),
-      );
-      if (!shown) toastError(error);
-    }
-  };
+    },
+    savedText: t('contactLists.saved'),
+    fields: ruleErrors(['name']),
+  });
 
-  const nameError = errors.name;
+  const nameError = form.formState.errors.name;
   // Read on every keystroke, so the text follows what the field holds.
   const name = watch('name');
 
   return (
     <DialogForm
       title={contactList ? t('contactLists.dialog.editTitle') : t('contactLists.dialog.addTitle')}
-      onSubmit={handleSubmit(onSubmit)}
-      isSubmitting={isSubmitting}
+      {...save}
       submitLabel={contactList ? t('common.save') : t('contactLists.dialog.add')}
     >
       <TextField
@@ -96,6 +76,6 @@ export const ContactListDialog = ({
   onClose: () => void;
 }) => (
   <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="xs">
-    <ContactListForm contactList={contactList} onClose={onClose} />
+    <ContactListForm contactList={contactList} />
   </DialogFrame>
 );

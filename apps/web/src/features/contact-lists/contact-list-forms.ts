@@ -18,15 +18,10 @@ export const fieldErrorKey = (field: FormField, error: FieldError, value: string
   return ruleKeys[field];
 };
 
-// A 400 naming fields of the form puts the rule under each of them; answers whether it did.
-export const showFieldErrors = <F extends FormField>(
-  error: unknown,
-  fields: readonly F[],
-  setError: (field: F, message: string) => void,
-) => {
-  if (!(error instanceof ApiError) || error.code !== 'ERR_VALIDATION' || !error.fields)
-    return false;
-  const named = fields.filter((field) => error.fields?.[field]);
-  named.forEach((field) => setError(field, ruleKeys[field]));
-  return named.length > 0;
-};
+// A 400 naming fields of the form puts the rule under each of them (useDialogSave's fields).
+export const ruleErrors =
+  <F extends FormField>(fields: readonly F[]) =>
+  (error: ApiError): [F, string][] =>
+    error.code === 'ERR_VALIDATION'
+      ? fields.filter((field) => error.fields?.[field]).map((field) => [field, ruleKeys[field]])
+      : [];

@@ -2,7 +2,6 @@ import { Stack, TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import {
@@ -11,11 +10,9 @@ import {
   type ContactListItemUpdateInput,
   type ContactListItemView,
 } from '@atendi/shared';
-import { ApiError } from '../../api/http-client';
-import { toastError } from '../../api/toasts';
-import { waitBeforeSubmit } from '../../lib/form-delay';
+import { useDialogSave } from '../../components/dialog-save';
 import { registerMui } from '../../lib/forms';
-import { fieldErrorKey, showFieldErrors, type FormField } from './contact-list-forms';
+import { fieldErrorKey, ruleErrors, type FormField } from './contact-list-forms';
 import {
   applyContactListItemEventToCache,
   createContactListItem,
@@ -37,22 +34,14 @@ const changesOf = (item: ContactListItemView, input: ContactListItemInput) => {
 const ContactListItemForm = ({
   contactListId,
   item,
-  onClose,
 }: {
   contactListId: number;
   item: ContactListItemView | null;
-  onClose: () => void;
 }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   // A new item and an edited one follow the same rules (SPEC §5).
-  const {
-    register,
-    handleSubmit,
-    setError,
-    watch,
-    formState: { errors, isSubmitting },
-  } = useForm<ItemFormValues, unknown, ContactListItemInput>({
+  const form = useForm<ItemFormValues, unknown, ContactListItemInput>({
     resolver: zodResolver(contactListItemSchema),
     defaultValues: {
       name: item?.name ?? '',
@@ -61,11 +50,11 @@ const ContactListItemForm = ({
       contactListId,
     },
   });
+  const { register, watch } = form;
   const values = watch();
 
-  const onSubmit = async (input: ContactListItemInput) => {
-    await waitBeforeSubmit();
-    try {
+  const save = useDialogSave(form, {
+    save: async (input) => {
       const saved = item
         ? await updateContactListItem(item.id, changesOf(item, input))
         : await createContactListItem(input);
@@ -73,26 +62,14 @@ const ContactListItemForm = ({
         action: item ? 'update' : 'create',
         record: saved,
       });
-      toast.success(t('contactListItems.saved'));
-      onClose();
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'ERR_DUPLICATED_LIST_ITEM') {
-        setError(
-          'number',
-          { type: 'server', message: 'errors.ERR_DUPLICATED_LIST_ITEM' },
-          { shouldFocus: true },
-        );
-        return;
-      }
-      const shown = showFieldErrors(error, fields, (field, message) =>
-        setError(field, { type: 'server', message }, { shouldFocus: true }),
-      );
-      if (!shown) toastError(error);
-    }
-  };
+    },
+    savedText: t('contactListItems.saved'),
+    codes: { ERR_DUPLICATED_LIST_ITEM: 'number' },
+    fields: ruleErrors(fields),
+  });
 
   const fieldError = (field: FormField) => {
-    const error = errors[field];
+    const error = form.formState.errors[field];
     return error
       ? { error: true, helperText: t(fieldErrorKey(field, error, values[field] ?? '')) }
       : { error: false };
@@ -103,8 +80,7 @@ const ContactListItemForm = ({
   return (
     <DialogForm
       title={item ? t('contactListItems.dialog.editTitle') : t('contactListItems.dialog.addTitle')}
-      onSubmit={handleSubmit(onSubmit)}
-      isSubmitting={isSubmitting}
+      {...save}
       submitLabel={item ? t('common.save') : t('contactListItems.dialog.add')}
     >
       <Stack spacing={2}>
@@ -153,6 +129,6 @@ export const ContactListItemDialog = ({
   onClose: () => void;
 }) => (
   <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="xs">
-    <ContactListItemForm contactListId={contactListId} item={item} onClose={onClose} />
+    <ContactListItemForm contactListId={contactListId} item={item} />
   </DialogFrame>
 );

@@ -17,12 +17,11 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useFieldArray, useForm, type UseFormReturn } from 'react-hook-form';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { FILE_LIST_MAX_OPTIONS, type FileListView } from '@atendi/shared';
-import { toastError } from '../../api/toasts';
-import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui, useFieldError } from '../../lib/forms';
+import { useDialogSave } from '../../components/dialog-save';
+import { registerMui } from '../../lib/forms';
+import { FormText } from '../../components/form-text';
 import {
   ACCEPTED_EXTENSIONS,
   baseName,
@@ -191,13 +190,7 @@ const OptionRow = ({
   );
 };
 
-const FileListForm = ({
-  fileList,
-  onClose,
-}: {
-  fileList: FileListView | null;
-  onClose: () => void;
-}) => {
+const FileListForm = ({ fileList }: { fileList: FileListView | null }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   // Once saved, a failed upload leaves the dialog on the saved list: saving again edits it.
@@ -208,11 +201,9 @@ const FileListForm = ({
     defaultValues: toFormValues(fileList),
   });
   const {
-    register,
     control,
-    handleSubmit,
     reset,
-    formState: { errors, isSubmitting },
+    formState: { errors },
   } = form;
   const { fields, append, remove } = useFieldArray({ control, name: 'options' });
 
@@ -222,7 +213,8 @@ const FileListForm = ({
       files: record,
     });
 
-  // The files go one request each, after the list is saved, so progress shows file by file.
+  // The files go one request each, after the list is saved, so progress shows file by file. One
+  // that fails leaves the dialog on the saved list, the files not sent still chosen.
   const sendFiles = async (record: FileListView, uploads: OptionUpload[]) => {
     let latest = record;
     const pending = new Map(uploads.map((upload) => [upload.optionId, upload.file]));
@@ -237,59 +229,46 @@ const FileListForm = ({
       setSaved(latest);
       publish(latest);
       reset(toFormValues(latest, pending));
-      toastError(error);
-      return null;
+      throw error;
     } finally {
       setProgress(null);
     }
   };
 
-  const onSubmit = async (values: FileListFormValues) => {
-    await waitBeforeSubmit();
-    let record: FileListView;
-    try {
-      record = saved
+  const save = useDialogSave(form, {
+    save: async (values) => {
+      const record = saved
         ? await updateFileList(saved.id, payloadOf(values))
         : await createFileList(payloadOf(values));
-    } catch (error) {
-      toastError(error);
-      return;
-    }
-    const uploaded = await sendFiles(record, uploadsFor(values.options, record));
-    if (!uploaded) return;
-    publish(uploaded);
-    toast.success(t('files.saved'));
-    onClose();
-  };
+      publish(await sendFiles(record, uploadsFor(values.options, record)));
+    },
+    savedText: t('files.saved'),
+  });
+  const { isSubmitting } = save;
 
-  const fieldError = useFieldError(errors);
   const optionsError = errors.options?.message ?? errors.options?.root?.message;
 
   return (
     <DialogForm
       title={saved ? t('files.dialog.editTitle') : t('files.dialog.addTitle')}
-      onSubmit={handleSubmit(onSubmit)}
-      isSubmitting={isSubmitting}
+      {...save}
       submitLabel={saved ? t('common.save') : t('files.dialog.add')}
     >
       <Stack spacing={2}>
-        <TextField
-          {...registerMui(register, 'name')}
+        <FormText
+          form={form}
+          name="name"
           label={t('files.dialog.name')}
-          autoComplete="off"
           autoFocus
-          fullWidth
           disabled={isSubmitting}
-          {...fieldError('name')}
         />
-        <TextField
-          {...registerMui(register, 'message')}
+        <FormText
+          form={form}
+          name="message"
           label={t('files.dialog.message')}
           multiline
           minRows={3}
-          fullWidth
           disabled={isSubmitting}
-          {...fieldError('message')}
         />
         <Typography variant="subtitle2">{t('files.dialog.files')}</Typography>
         {fields.map((field, index) => (
@@ -345,6 +324,6 @@ export const FileListDialog = ({
   onClose: () => void;
 }) => (
   <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md">
-    <FileListForm fileList={fileList} onClose={onClose} />
+    <FileListForm fileList={fileList} />
   </DialogFrame>
 );

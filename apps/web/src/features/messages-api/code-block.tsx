@@ -1,8 +1,6 @@
-import { Box, IconButton, Tooltip } from '@mui/material';
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import { Box } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
-import { ERROR_TOAST_MS } from '../../api/toasts';
+import { CopyButton } from '../../components/copy-field';
 
 // A monospace block that scrolls sideways on narrow screens; with copyLabel, a copy button.
 export const CodeBlock = ({
@@ -15,15 +13,6 @@ export const CodeBlock = ({
   testId?: string;
 }) => {
   const { t } = useTranslation();
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(code);
-      toast.success(t('messagesApi.copied'));
-    } catch {
-      toast.error(t('messagesApi.copyFailed'), { autoClose: ERROR_TOAST_MS });
-    }
-  };
 
   return (
     <Box sx={{ position: 'relative' }}>
@@ -48,16 +37,13 @@ export const CodeBlock = ({
         {code}
       </Box>
       {copyLabel && (
-        <Tooltip title={copyLabel}>
-          <IconButton
-            aria-label={copyLabel}
-            size="small"
-            onClick={() => void copy()}
-            sx={{ position: 'absolute', top: 6, right: 6 }}
-          >
-            <ContentCopyIcon fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <CopyButton
+          text={code}
+          label={copyLabel}
+          copiedText={t('messagesApi.copied')}
+          size="small"
+          sx={{ position: 'absolute', top: 6, right: 6 }}
+        />
       )}
     </Box>
   );

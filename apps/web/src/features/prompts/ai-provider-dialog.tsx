@@ -4,12 +4,11 @@ import KeyIcon from '@mui/icons-material/Key';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm, type Resolver } from 'react-hook-form';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { aiProviderSchema, type AiProviderInput, type AiProviderView } from '@atendi/shared';
-import { errorText, toastError } from '../../api/toasts';
-import { waitBeforeSubmit } from '../../lib/form-delay';
+import { errorText } from '../../api/toasts';
+import { useDialogSave } from '../../components/dialog-save';
 import { registerMui } from '../../lib/forms';
 import { promptsKeys, saveAiProvider, testAiProvider, useAiProvider } from './prompts.api';
 import { DialogForm, DialogFrame, DialogLoading } from '../../components/dialog-frame';
@@ -32,22 +31,22 @@ const providerResolver: Resolver<ProviderFormValues, unknown, AiProviderInput> =
 
 type TestResult = { ok: true; count: number } | { ok: false; text: string };
 
-const ProviderForm = ({ provider, onClose }: { provider: AiProviderView; onClose: () => void }) => {
+const ProviderForm = ({ provider }: { provider: AiProviderView }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [testResult, setTestResult] = useState<TestResult | null>(null);
+  const form = useForm<ProviderFormValues, unknown, AiProviderInput>({
+    resolver: providerResolver,
+    defaultValues: { baseUrl: provider.baseUrl ?? '', apiKey: '', removeKey: false },
+  });
   const {
     register,
-    handleSubmit,
     setValue,
     getValues,
     trigger,
     watch,
-    formState: { errors, isSubmitting },
-  } = useForm<ProviderFormValues, unknown, AiProviderInput>({
-    resolver: providerResolver,
-    defaultValues: { baseUrl: provider.baseUrl ?? '', apiKey: '', removeKey: false },
-  });
+    formState: { errors },
+  } = form;
   const removeKey = watch('removeKey');
   const isKeySet = provider.keySet && !removeKey;
 
@@ -61,29 +60,20 @@ const ProviderForm = ({ provider, onClose }: { provider: AiProviderView; onClose
     onError: (error) => setTestResult({ ok: false, text: errorText(error) }),
   });
 
-  const onSubmit = async (input: AiProviderInput) => {
-    await waitBeforeSubmit();
-    try {
-      const saved = await saveAiProvider(input);
-      queryClient.setQueryData(promptsKeys.provider, saved);
+  const save = useDialogSave(form, {
+    save: async (input) => {
+      queryClient.setQueryData(promptsKeys.provider, await saveAiProvider(input));
       // Another provider knows other models.
       void queryClient.invalidateQueries({ queryKey: promptsKeys.providerModels });
-      toast.success(t('prompts.provider.saved'));
-      onClose();
-    } catch (error) {
-      toastError(error);
-    }
-  };
+    },
+    savedText: t('prompts.provider.saved'),
+  });
+  const { isSubmitting } = save;
 
   const baseUrlError = errors.baseUrl;
 
   return (
-    <DialogForm
-      title={t('prompts.provider.title')}
-      onSubmit={handleSubmit(onSubmit)}
-      isSubmitting={isSubmitting}
-      submitLabel={t('common.save')}
-    >
+    <DialogForm title={t('prompts.provider.title')} {...save} submitLabel={t('common.save')}>
       <Stack spacing={2.5}>
         <Alert severity={provider.platformDefault ? 'info' : 'warning'}>
           {provider.platformDefault
@@ -198,7 +188,7 @@ export const AiProviderDialog = ({
   return (
     <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey}>
       {provider.data ? (
-        <ProviderForm provider={provider.data} onClose={onClose} />
+        <ProviderForm provider={provider.data} />
       ) : (
         <DialogLoading
           title={t('prompts.provider.title')}

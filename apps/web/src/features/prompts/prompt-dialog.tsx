@@ -1,10 +1,8 @@
 import {
   Autocomplete,
-  Box,
   FormControl,
   FormHelperText,
   FormLabel,
-  MenuItem,
   Slider,
   Stack,
   TextField,
@@ -12,13 +10,10 @@ import {
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm, type FieldError } from 'react-hook-form';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { PROMPT_MODELS, type PromptInput, type PromptView } from '@atendi/shared';
-import { useQueues } from '../../api/queries/queues';
-import { toastError } from '../../api/toasts';
-import { cssColor } from '../../lib/colors';
-import { waitBeforeSubmit } from '../../lib/form-delay';
+import { useDialogSave } from '../../components/dialog-save';
+import { QueueSelect } from '../../components/queue-fields';
 import { registerMui } from '../../lib/forms';
 import {
   fieldErrorKey,
@@ -46,52 +41,37 @@ const modelOptions = (providerModels: string[] | undefined): ModelOption[] => {
   return [...suggested, ...fromProvider];
 };
 
-const QueueDot = ({ color }: { color: string }) => (
-  <Box
-    component="span"
-    sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: cssColor(color), mr: 1 }}
-  />
-);
-
-const PromptForm = ({ prompt, onClose }: { prompt: PromptView | null; onClose: () => void }) => {
+const PromptForm = ({ prompt }: { prompt: PromptView | null }) => {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
-  const queues = useQueues();
   const providerModels = useProviderModels();
   const options = modelOptions(providerModels.data?.models);
   const hasProviderModels = options.some((option) => option.group === 'provider');
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    watch,
-    formState: { errors, isSubmitting },
-  } = useForm<PromptFormValues, unknown, PromptInput>({
+  const form = useForm<PromptFormValues, unknown, PromptInput>({
     resolver: promptResolver,
     defaultValues: promptFormDefaults(prompt),
   });
+  const {
+    register,
+    control,
+    watch,
+    formState: { errors },
+  } = form;
   // Read on every keystroke, so an error's text follows what the field holds.
   const values = watch();
 
-  const onSubmit = async (input: PromptInput) => {
-    await waitBeforeSubmit();
-    try {
+  const save = useDialogSave(form, {
+    save: async (input) => {
       const saved = prompt ? await updatePrompt(prompt.id, input) : await createPrompt(input);
       applyPromptEventToCache(queryClient, {
         action: prompt ? 'update' : 'create',
         prompt: saved,
       });
-      toast.success(t('prompts.saved'));
-      onClose();
-    } catch (error) {
-      const named = serverFieldErrors(error, (key) => i18n.exists(key));
-      named.forEach(([field, message], index) =>
-        setError(field, { type: 'server', message }, { shouldFocus: index === 0 }),
-      );
-      if (named.length === 0) toastError(error);
-    }
-  };
+    },
+    savedText: t('prompts.saved'),
+    fields: (error) => serverFieldErrors(error, (key) => i18n.exists(key)),
+  });
+  const { isSubmitting } = save;
 
   const errorOf = (field: PromptFormField, error: FieldError | undefined, hint?: string) => ({
     error: Boolean(error),
@@ -101,8 +81,7 @@ const PromptForm = ({ prompt, onClose }: { prompt: PromptView | null; onClose: (
   return (
     <DialogForm
       title={prompt ? t('prompts.dialog.editTitle') : t('prompts.dialog.addTitle')}
-      onSubmit={handleSubmit(onSubmit)}
-      isSubmitting={isSubmitting}
+      {...save}
       submitLabel={prompt ? t('common.save') : t('prompts.dialog.add')}
     >
       <Stack spacing={2.5}>
@@ -162,36 +141,14 @@ const PromptForm = ({ prompt, onClose }: { prompt: PromptView | null; onClose: (
               />
             )}
           />
-          <Controller
-            name="queueId"
+          <QueueSelect
             control={control}
-            render={({ field: { ref, ...field } }) => (
-              <TextField
-                {...field}
-                inputRef={ref}
-                select
-                label={t('prompts.form.queue')}
-                fullWidth
-                disabled={isSubmitting}
-                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-                {...errorOf('queueId', errors.queueId, t('prompts.form.queueHint'))}
-              >
-                <MenuItem value="">{t('prompts.form.noQueue')}</MenuItem>
-                {(queues.data ?? []).map((queue) => (
-                  <MenuItem key={queue.id} value={String(queue.id)}>
-                    <QueueDot color={queue.color} />
-                    {queue.name}
-                  </MenuItem>
-                ))}
-                {/* The saved queue stays choosable while the list loads. */}
-                {prompt?.queue && !queues.data?.some((queue) => queue.id === prompt.queue?.id) && (
-                  <MenuItem value={String(prompt.queue.id)}>
-                    <QueueDot color={prompt.queue.color} />
-                    {prompt.queue.name}
-                  </MenuItem>
-                )}
-              </TextField>
-            )}
+            name="queueId"
+            label={t('prompts.form.queue')}
+            noneLabel={t('prompts.form.noQueue')}
+            saved={prompt?.queue}
+            disabled={isSubmitting}
+            {...errorOf('queueId', errors.queueId, t('prompts.form.queueHint'))}
           />
         </FieldRow>
         <TextField
@@ -286,6 +243,6 @@ export const PromptDialog = ({
   onClose: () => void;
 }) => (
   <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md">
-    <PromptForm prompt={prompt} onClose={onClose} />
+    <PromptForm prompt={prompt} />
   </DialogFrame>
 );

@@ -1,18 +1,8 @@
 import type { ChangeEvent } from 'react';
-import {
-  Alert,
-  Button,
-  IconButton,
-  InputAdornment,
-  MenuItem,
-  Stack,
-  TextField,
-  Tooltip,
-} from '@mui/material';
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import { Alert, Button, MenuItem, Stack, TextField } from '@mui/material';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { useQueryClient } from '@tanstack/react-query';
-import { Controller, useForm, useWatch, type FieldError } from 'react-hook-form';
+import { useForm, useWatch, type FieldError } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import {
@@ -21,8 +11,10 @@ import {
   type IntegrationInput,
   type IntegrationView,
 } from '@atendi/shared';
-import { ERROR_TOAST_MS, toastError } from '../../api/toasts';
-import { waitBeforeSubmit } from '../../lib/form-delay';
+import { ERROR_TOAST_MS } from '../../api/toasts';
+import { CopyField } from '../../components/copy-field';
+import { useDialogSave } from '../../components/dialog-save';
+import { SelectField } from '../../components/select-field';
 import { registerMui } from '../../lib/forms';
 import { DialogflowSessionTest } from './dialogflow-session-test';
 import { IntegrationLogo } from './integration-logo';
@@ -52,67 +44,20 @@ const readText = (file: File) =>
     reader.readAsText(file);
   });
 
-// The secret n8n and webhook receivers check X-Atendi-Signature with: read-only, copied in a click.
-const SigningSecretField = ({ secret }: { secret: string }) => {
-  const { t } = useTranslation();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      toast.success(t('queueIntegrations.form.secretCopied'));
-    } catch {
-      toast.error(t('queueIntegrations.form.copyFailed'), { autoClose: ERROR_TOAST_MS });
-    }
-  };
-  return (
-    <TextField
-      label={t('queueIntegrations.form.signingSecret')}
-      value={secret}
-      fullWidth
-      helperText={t('queueIntegrations.form.signingSecretHint')}
-      slotProps={{
-        input: {
-          readOnly: true,
-          sx: { fontFamily: 'monospace' },
-          endAdornment: (
-            <InputAdornment position="end">
-              <Tooltip title={t('queueIntegrations.form.copySecret')}>
-                <IconButton
-                  aria-label={t('queueIntegrations.form.copySecret')}
-                  onClick={() => void copy()}
-                  edge="end"
-                >
-                  <ContentCopyIcon fontSize="small" />
-                </IconButton>
-              </Tooltip>
-            </InputAdornment>
-          ),
-        },
-      }}
-    />
-  );
-};
-
-const IntegrationForm = ({
-  integration,
-  onClose,
-}: {
-  integration: IntegrationView | null;
-  onClose: () => void;
-}) => {
+const IntegrationForm = ({ integration }: { integration: IntegrationView | null }) => {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const hasStoredKey = Boolean(integration?.hasJsonContent);
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    setValue,
-    formState: { errors, isSubmitting, isSubmitted },
-  } = useForm<IntegrationFormValues, unknown, IntegrationInput>({
+  const form = useForm<IntegrationFormValues, unknown, IntegrationInput>({
     resolver: integrationResolver(hasStoredKey),
     defaultValues: integrationFormDefaults(integration),
   });
+  const {
+    register,
+    control,
+    setValue,
+    formState: { errors, isSubmitted },
+  } = form;
   const type = useWatch({ control, name: 'type' });
   const jsonContent = useWatch({ control, name: 'jsonContent' });
   const projectName = useWatch({ control, name: 'projectName' });
@@ -120,9 +65,8 @@ const IntegrationForm = ({
   // The account of a key pasted now, so a wrong file is noticed before saving.
   const typedAccount = jsonContent.trim() ? parseServiceAccount(jsonContent) : null;
 
-  const onSubmit = async (input: IntegrationInput) => {
-    await waitBeforeSubmit();
-    try {
+  const save = useDialogSave(form, {
+    save: async (input) => {
       // An empty key keeps the stored one: it is left out of the change.
       const { jsonContent: key, ...rest } = input;
       const saved = integration
@@ -132,16 +76,11 @@ const IntegrationForm = ({
         action: integration ? 'update' : 'create',
         queueIntegration: saved,
       });
-      toast.success(t('queueIntegrations.saved'));
-      onClose();
-    } catch (error) {
-      const named = serverFieldErrors(error, (key) => i18n.exists(key));
-      named.forEach(([field, message], index) =>
-        setError(field, { type: 'server', message }, { shouldFocus: index === 0 }),
-      );
-      if (named.length === 0) toastError(error);
-    }
-  };
+    },
+    savedText: t('queueIntegrations.saved'),
+    fields: (error) => serverFieldErrors(error, (key) => i18n.exists(key)),
+  });
+  const { isSubmitting } = save;
 
   const onFileChosen = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -199,40 +138,31 @@ const IntegrationForm = ({
           ? t('queueIntegrations.dialog.editTitle')
           : t('queueIntegrations.dialog.addTitle')
       }
-      onSubmit={handleSubmit(onSubmit)}
-      isSubmitting={isSubmitting}
+      {...save}
       submitLabel={integration ? t('common.save') : t('queueIntegrations.dialog.add')}
     >
       <Stack spacing={2.5}>
         <FieldRow>
-          <Controller
-            name="type"
+          <SelectField
             control={control}
-            render={({ field: { ref, ...field } }) => (
-              <TextField
-                {...field}
-                inputRef={ref}
-                select
-                label={t('queueIntegrations.form.type')}
-                fullWidth
-                disabled={isSubmitting}
-                sx={{ maxWidth: { sm: 240 } }}
-                slotProps={{
-                  select: {
-                    renderValue: (value) => t(`queueIntegrations.types.${String(value)}`),
-                  },
-                }}
-                {...errorOf(errors.type)}
-              >
-                {integrationTypes.map((value) => (
-                  <MenuItem key={value} value={value} sx={{ gap: 1.5 }}>
-                    <IntegrationLogo type={value} size={24} decorative />
-                    {t(`queueIntegrations.types.${value}`)}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
+            name="type"
+            label={t('queueIntegrations.form.type')}
+            disabled={isSubmitting}
+            sx={{ maxWidth: { sm: 240 } }}
+            slotProps={{
+              select: {
+                renderValue: (value) => t(`queueIntegrations.types.${String(value)}`),
+              },
+            }}
+            {...errorOf(errors.type)}
+          >
+            {integrationTypes.map((value) => (
+              <MenuItem key={value} value={value} sx={{ gap: 1.5 }}>
+                <IntegrationLogo type={value} size={24} decorative />
+                {t(`queueIntegrations.types.${value}`)}
+              </MenuItem>
+            ))}
+          </SelectField>
           <TextField
             {...registerMui(register, 'name')}
             label={t('queueIntegrations.form.name')}
@@ -284,7 +214,14 @@ const IntegrationForm = ({
         )}
         {postsEvents(type) &&
           (integration?.signingSecret && postsEvents(integration.type) ? (
-            <SigningSecretField secret={integration.signingSecret} />
+            // The secret n8n and webhook receivers check X-Atendi-Signature with.
+            <CopyField
+              label={t('queueIntegrations.form.signingSecret')}
+              value={integration.signingSecret}
+              helperText={t('queueIntegrations.form.signingSecretHint')}
+              copyLabel={t('queueIntegrations.form.copySecret')}
+              copiedText={t('queueIntegrations.form.secretCopied')}
+            />
           ) : (
             <Alert severity="info">{t('queueIntegrations.form.secretAfterSave')}</Alert>
           ))}
@@ -366,6 +303,6 @@ export const IntegrationDialog = ({
   onClose: () => void;
 }) => (
   <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md">
-    <IntegrationForm integration={integration} onClose={onClose} />
+    <IntegrationForm integration={integration} />
   </DialogFrame>
 );

@@ -1,29 +1,17 @@
 import { useEffect, useId, useState } from 'react';
-import {
-  Alert,
-  Box,
-  Button,
-  Divider,
-  Stack,
-  Tab,
-  Tabs,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Button, Divider, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api/http-client';
-import { toastError } from '../../api/toasts';
 import { ColorField } from '../../components/color-field';
-import { IntegrationSelect, useCanPickIntegration } from '../../components/integration-select';
-import { PromptSelect, useCanPickPrompt } from '../../components/prompt-select';
+import { namedFields, useDialogSave } from '../../components/dialog-save';
+import { IntegrationField, useCanPickIntegration } from '../../components/integration-select';
+import { PromptField, useCanPickPrompt } from '../../components/prompt-select';
 import { SchedulesEditor } from '../../components/schedules-editor';
 import { normalizeColor } from '../../lib/colors';
-import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui, useFieldError } from '../../lib/forms';
+import { FormText, MessageField } from '../../components/form-text';
+import { FieldRow } from '../../components/field-row';
 import { QueueOptionsEditor } from './queue-options-editor';
 import {
   queueFormDefaults,
@@ -61,31 +49,24 @@ const QueueForm = ({
   formId,
   queue,
   others,
-  onSaved,
+  onCreated,
   onSubmittingChange,
 }: {
   formId: string;
   queue: Queue | null;
   others: Queue[];
-  onSaved: (queue: Queue, wasNew: boolean) => void;
+  onCreated: (queue: Queue) => void;
   onSubmittingChange: (isSubmitting: boolean) => void;
 }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const canPickPrompt = useCanPickPrompt();
   const canPickIntegration = useCanPickIntegration();
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<QueueFormValues>({
+  const form = useForm<QueueFormValues>({
     resolver: zodResolver(queueFormSchema),
     defaultValues: queueFormDefaults(queue, others),
   });
-  // The submit button sits in the dialog's actions, outside this form.
-  useEffect(() => onSubmittingChange(isSubmitting), [isSubmitting, onSubmittingChange]);
+  const { control } = form;
   const usedBy = new Map(
     others.map((other) => [
       normalizeColor(other.color),
@@ -93,68 +74,39 @@ const QueueForm = ({
     ]),
   );
 
-  const onSubmit = async (values: QueueFormValues) => {
-    await waitBeforeSubmit();
-    const payload = toQueuePayload(values, {
-      prompt: canPickPrompt,
-      integration: canPickIntegration,
-    });
-    try {
+  // ERR_PLAN_LIMIT_QUEUES and anything else: a toast with the translated text.
+  const { onSubmit, isSubmitting } = useDialogSave(form, {
+    save: async (values) => {
+      const payload = toQueuePayload(values, {
+        prompt: canPickPrompt,
+        integration: canPickIntegration,
+      });
       const saved = queue ? await updateQueue(queue.id, payload) : await createQueue(payload);
       applyQueueEventToCache(queryClient, { action: queue ? 'update' : 'create', queue: saved });
-      toast.success(t('queues.saved'));
-      onSaved(saved, queue === null);
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'ERR_QUEUE_COLOR_ALREADY_EXISTS') {
-        setError(
-          'color',
-          { message: 'errors.ERR_QUEUE_COLOR_ALREADY_EXISTS' },
-          { shouldFocus: true },
-        );
-        return;
-      }
-      if (error instanceof ApiError && error.code === 'ERR_QUEUE_NAME_ALREADY_EXISTS') {
-        setError(
-          'name',
-          { message: 'errors.ERR_QUEUE_NAME_ALREADY_EXISTS' },
-          { shouldFocus: true },
-        );
-        return;
-      }
-      // ERR_PLAN_LIMIT_QUEUES and anything else: a toast with the translated text.
-      toastError(error);
-      if (error instanceof ApiError && error.fields) {
-        formFields
-          .filter((field) => error.fields?.[field])
-          .forEach((field) => setError(field, { message: 'errors.ERR_VALIDATION' }));
-      }
-    }
-  };
-
-  const fieldError = useFieldError(errors);
+      return saved;
+    },
+    savedText: t('queues.saved'),
+    // A new queue stays open so its chatbot options can be added right away.
+    onSaved: queue ? undefined : onCreated,
+    codes: { ERR_QUEUE_COLOR_ALREADY_EXISTS: 'color', ERR_QUEUE_NAME_ALREADY_EXISTS: 'name' },
+    fields: namedFields(formFields),
+  });
+  // The submit button sits in the dialog's actions, outside this form.
+  useEffect(() => onSubmittingChange(isSubmitting), [isSubmitting, onSubmittingChange]);
 
   return (
-    <Stack component="form" id={formId} noValidate spacing={2.5} onSubmit={handleSubmit(onSubmit)}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-        <TextField
-          {...registerMui(register, 'name')}
-          label={t('queues.form.name')}
-          autoComplete="off"
-          autoFocus
-          fullWidth
-          {...fieldError('name')}
-        />
-        <TextField
-          {...registerMui(register, 'orderQueue')}
+    <Stack component="form" id={formId} noValidate spacing={2.5} onSubmit={onSubmit}>
+      <FieldRow>
+        <FormText form={form} name="name" label={t('queues.form.name')} autoFocus />
+        <FormText
+          form={form}
+          name="orderQueue"
           label={t('queues.form.order')}
           sx={{ width: { sm: 200 }, flexShrink: 0 }}
           slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-          {...fieldError('orderQueue')}
-          helperText={
-            errors.orderQueue?.message ? t(errors.orderQueue.message) : t('queues.form.orderHint')
-          }
+          hint={t('queues.form.orderHint')}
         />
-      </Stack>
+      </FieldRow>
       <Controller
         name="color"
         control={control}
@@ -170,78 +122,37 @@ const QueueForm = ({
           />
         )}
       />
-      <TextField
-        {...registerMui(register, 'greetingMessage')}
+      <MessageField
+        form={form}
+        name="greetingMessage"
         label={t('queues.form.greeting')}
-        multiline
         minRows={3}
-        maxRows={8}
-        fullWidth
-        {...fieldError('greetingMessage')}
       />
-      <TextField
-        {...registerMui(register, 'outOfHoursMessage')}
-        label={t('queues.form.outOfHours')}
-        multiline
-        minRows={2}
-        maxRows={8}
-        fullWidth
-        {...fieldError('outOfHoursMessage')}
-      />
-      <TextField
-        {...registerMui(register, 'completion')}
+      <MessageField form={form} name="outOfHoursMessage" label={t('queues.form.outOfHours')} />
+      <MessageField
+        form={form}
+        name="completion"
         label={t('queues.form.completion')}
-        multiline
-        minRows={2}
-        maxRows={8}
-        fullWidth
-        {...fieldError('completion', t('queues.form.completionHint'))}
+        hint={t('queues.form.completionHint')}
       />
-      <TextField
-        {...registerMui(register, 'ratingMessage')}
+      <MessageField
+        form={form}
+        name="ratingMessage"
         label={t('queues.form.ratingMessage')}
-        multiline
-        minRows={2}
-        maxRows={8}
-        fullWidth
-        {...fieldError('ratingMessage', t('queues.form.ratingMessageHint'))}
+        hint={t('queues.form.ratingMessageHint')}
       />
-      <TextField
-        {...registerMui(register, 'token')}
+      <FormText
+        form={form}
+        name="token"
         label={t('queues.form.token')}
-        autoComplete="off"
-        fullWidth
-        {...fieldError('token', t('queues.form.tokenHint'))}
+        hint={t('queues.form.tokenHint')}
       />
-      {canPickPrompt && (
-        <Controller
-          name="promptId"
-          control={control}
-          render={({ field: { ref, ...field } }) => (
-            <PromptSelect
-              {...field}
-              inputRef={ref}
-              error={Boolean(errors.promptId)}
-              helperText={
-                errors.promptId?.message ? t(errors.promptId.message) : t('queues.form.promptHint')
-              }
-            />
-          )}
-        />
-      )}
-      {canPickIntegration && (
-        <Controller
-          name="integrationId"
-          control={control}
-          render={({ field: { ref, ...field } }) => (
-            <IntegrationSelect
-              {...field}
-              inputRef={ref}
-              {...fieldError('integrationId', t('queues.form.integrationHint'))}
-            />
-          )}
-        />
-      )}
+      <PromptField control={control} name="promptId" hint={t('queues.form.promptHint')} />
+      <IntegrationField
+        control={control}
+        name="integrationId"
+        hint={t('queues.form.integrationHint')}
+      />
       <Divider />
       <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
         {t('queues.form.schedules')}
@@ -262,11 +173,9 @@ const QueueForm = ({
 const QueueDialogBody = ({
   initialQueue,
   queues,
-  onClose,
 }: {
   initialQueue: Queue | null;
   queues: Queue[];
-  onClose: () => void;
 }) => {
   const { t } = useTranslation();
   const formId = useId();
@@ -276,14 +185,9 @@ const QueueDialogBody = ({
   const [isSaving, setSaving] = useState(false);
   const others = queues.filter((other) => other.id !== queue?.id);
 
-  const onSaved = (saved: Queue, wasNew: boolean) => {
-    // A new queue stays open so its chatbot options can be added right away.
-    if (wasNew) {
-      setQueue(saved);
-      setJustCreated(true);
-    } else {
-      onClose();
-    }
+  const onCreated = (saved: Queue) => {
+    setQueue(saved);
+    setJustCreated(true);
   };
 
   useDialogBusy(isSaving);
@@ -335,7 +239,7 @@ const QueueDialogBody = ({
           formId={formId}
           queue={queue}
           others={others}
-          onSaved={onSaved}
+          onCreated={onCreated}
           onSubmittingChange={setSaving}
         />
       </Box>
@@ -361,6 +265,6 @@ export const QueueDialog = ({
 }) => (
   // Its tabs differ in length: the dialog keeps one height for both.
   <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="md" stableHeight>
-    <QueueDialogBody initialQueue={queue} queues={queues} onClose={onClose} />
+    <QueueDialogBody initialQueue={queue} queues={queues} />
   </DialogFrame>
 );

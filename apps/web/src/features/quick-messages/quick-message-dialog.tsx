@@ -1,18 +1,16 @@
 import { useState } from 'react';
-import { Box, FormHelperText, Stack, TextField } from '@mui/material';
+import { Box, FormHelperText, Stack } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import {
   MESSAGE_MEDIA_MAX_BYTES,
   messageMediaExtensions,
   type QuickMessageView,
 } from '@atendi/shared';
-import { toastError } from '../../api/toasts';
-import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui, useFieldError } from '../../lib/forms';
+import { useDialogSave } from '../../components/dialog-save';
+import { FormText } from '../../components/form-text';
 import { AttachmentField, fileExtension } from '../../components/attachment-field';
 import { quickMessageFormSchema, type QuickMessageFormValues } from './quick-message-form.schema';
 import {
@@ -36,11 +34,9 @@ const attachmentError = (file: File) => {
 const QuickMessageForm = ({
   record,
   managesCompanyWide,
-  onClose,
 }: {
   record: QuickMessageView | null;
   managesCompanyWide: boolean;
-  onClose: () => void;
 }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -50,12 +46,7 @@ const QuickMessageForm = ({
   const [file, setFile] = useState<File | null>(null);
   const [isMediaRemoved, setIsMediaRemoved] = useState(false);
   const fileError = file ? attachmentError(file) : null;
-  const {
-    register,
-    control,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<QuickMessageFormValues>({
+  const form = useForm<QuickMessageFormValues>({
     resolver: zodResolver(quickMessageFormSchema),
     defaultValues: {
       shortcode: record?.shortcode ?? '',
@@ -76,29 +67,27 @@ const QuickMessageForm = ({
     return null;
   };
 
-  const onSubmit = async (values: QuickMessageFormValues) => {
-    if (fileError) return;
-    await waitBeforeSubmit();
-    // Only admins may choose the scope; for others the API keeps (or defaults) it.
-    const payload = {
-      shortcode: values.shortcode,
-      message: values.message,
-      ...(managesCompanyWide ? { geral: values.geral } : {}),
-    };
-    try {
+  const { control } = form;
+
+  // A failure leaves the form open with what was chosen, for another try.
+  const save = useDialogSave(form, {
+    save: async (values) => {
+      // Only admins may choose the scope; for others the API keeps (or defaults) it.
+      const payload = {
+        shortcode: values.shortcode,
+        message: values.message,
+        ...(managesCompanyWide ? { geral: values.geral } : {}),
+      };
       const current = saved
         ? await updateQuickMessage(saved.id, payload)
         : await createQuickMessage(payload);
       keepSaved(current, saved ? 'update' : 'create');
       const withMedia = await saveAttachment(current);
       if (withMedia) keepSaved(withMedia, 'update');
-      toast.success(t('quickMessages.saved'));
-      onClose();
-    } catch (error) {
-      // The form stays open with what was chosen, for another try.
-      toastError(error);
-    }
-  };
+    },
+    savedText: t('quickMessages.saved'),
+    isBlocked: () => fileError !== null,
+  });
 
   const removeAttachment = () => {
     if (file) setFile(null);
@@ -107,31 +96,25 @@ const QuickMessageForm = ({
 
   const attachmentName = file?.name ?? (isMediaRemoved ? null : saved?.mediaName);
 
-  const fieldError = useFieldError(errors);
-
   return (
     <DialogForm
       title={isEdit ? t('quickMessages.dialog.editTitle') : t('quickMessages.dialog.addTitle')}
-      onSubmit={handleSubmit(onSubmit)}
-      isSubmitting={isSubmitting}
+      {...save}
       submitLabel={isEdit ? t('common.save') : t('quickMessages.dialog.add')}
     >
       <Stack spacing={2}>
-        <TextField
-          {...registerMui(register, 'shortcode')}
+        <FormText
+          form={form}
+          name="shortcode"
           label={t('quickMessages.dialog.shortcode')}
-          autoComplete="off"
           autoFocus
-          fullWidth
-          {...fieldError('shortcode')}
         />
-        <TextField
-          {...registerMui(register, 'message')}
+        <FormText
+          form={form}
+          name="message"
           label={t('quickMessages.dialog.message')}
           multiline
           minRows={5}
-          fullWidth
-          {...fieldError('message')}
         />
         {managesCompanyWide && (
           <Box>
@@ -146,7 +129,7 @@ const QuickMessageForm = ({
           accept={messageMediaExtensions.join(',')}
           fileName={attachmentName}
           error={fileError && t(fileError)}
-          disabled={isSubmitting}
+          disabled={save.isSubmitting}
           testIdPrefix="quick-message"
           onChosen={setFile}
           onRemove={removeAttachment}
@@ -172,6 +155,6 @@ export const QuickMessageDialog = ({
   onClose: () => void;
 }) => (
   <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey}>
-    <QuickMessageForm record={record} managesCompanyWide={managesCompanyWide} onClose={onClose} />
+    <QuickMessageForm record={record} managesCompanyWide={managesCompanyWide} />
   </DialogFrame>
 );

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Autocomplete, TextField } from '@mui/material';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import type { ScheduleInput, ScheduleView } from '@atendi/shared';
 import { ScheduleMessageDialog, type ContactPickerProps } from '../../components/schedule-form';
@@ -80,9 +79,7 @@ export const ScheduleFormDialog = ({
   const { t } = useTranslation();
 
   const save = async (input: ScheduleInput) => {
-    const saved = schedule ? await updateSchedule(schedule.id, input) : await createSchedule(input);
-    toast.success(t('schedules.toasts.saved'));
-    onSaved(saved);
+    onSaved(schedule ? await updateSchedule(schedule.id, input) : await createSchedule(input));
   };
 
   return (
@@ -96,6 +93,7 @@ export const ScheduleFormDialog = ({
       pickContact={(props) => <ContactPicker {...props} />}
       markRequired
       save={save}
+      savedText={t('schedules.toasts.saved')}
       onClose={onClose}
     />
   );

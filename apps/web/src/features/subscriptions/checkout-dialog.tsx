@@ -131,7 +131,7 @@ const CheckoutSteps = ({
 
   const plan = plans.find((item) => item.id === planId) ?? plans[0];
   const price = plan
-    ? t('subscribe.perMonth', { price: formatMoney(plan.value, i18n.language) })
+    ? t('subscribe.perMonth', { price: formatMoney(plan.value, i18n.language, plan.currency) })
     : '';
   const isBusy = checkout.isPending || isRedirecting;
   // While the checkout is created or the browser leaves for the provider, the dialog stays.
@@ -276,7 +276,7 @@ const CheckoutSteps = ({
                   value={String(item.id)}
                   control={<Radio />}
                   label={`${item.name} · ${t('subscribe.perMonth', {
-                    price: formatMoney(item.value, i18n.language),
+                    price: formatMoney(item.value, i18n.language, item.currency),
                   })}`}
                 />
               ))}

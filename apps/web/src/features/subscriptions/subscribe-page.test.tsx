@@ -87,7 +87,7 @@ describe('subscribe page', () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Elija su plan' })).toBeTruthy();
     const basicCard = await card('Basic');
-    expect(basicCard.getByText('$ 39,00/mes')).toBeTruthy();
+    expect(basicCard.getByText('39,00 US$/mes')).toBeTruthy();
     const features = within(basicCard.getByRole('list', { name: 'Qué incluye Basic' }));
     // Each line: its text and an icon named included or not included.
     const lines = features.getAllByRole('listitem').map((item) => {
@@ -114,7 +114,7 @@ describe('subscribe page', () => {
     ).toBe(false);
 
     const legacyCard = await card('Legacy');
-    expect(legacyCard.getByText('$ 19,90/mes')).toBeTruthy();
+    expect(legacyCard.getByText('19,90 US$/mes')).toBeTruthy();
     expect(
       (legacyCard.getByRole('button', { name: 'Suscribirse' }) as HTMLButtonElement).disabled,
     ).toBe(true);
@@ -166,8 +166,11 @@ describe('subscribe page', () => {
     await fillBilling(user, dialog);
     await user.click(dialog.getByRole('button', { name: 'Siguiente' }));
     expect(
-      ((await dialog.findByRole('radio', { name: 'Basic · $ 39,00/mes' })) as HTMLInputElement)
-        .checked,
+      (
+        (await dialog.findByRole('radio', {
+          name: 'Basic · 39,00\u00a0US$/mes',
+        })) as HTMLInputElement
+      ).checked,
     ).toBe(true);
   });
 
@@ -239,14 +242,15 @@ describe('subscribe page', () => {
     // Customize: the purchasable plans, the clicked one chosen.
     const plans = within(await dialog.findByRole('radiogroup', { name: 'Plan' }));
     expect(plans.getAllByRole('radio').map((radio) => radio.closest('label')?.textContent)).toEqual(
-      ['Basic · $ 39,00/mes', 'Plus · $ 99,00/mes'],
+      ['Basic · 39,00\u00a0US$/mes', 'Plus · 99,00\u00a0US$/mes'],
     );
     expect(
-      (plans.getByRole('radio', { name: 'Basic · $ 39,00/mes' }) as HTMLInputElement).checked,
+      (plans.getByRole('radio', { name: 'Basic · 39,00\u00a0US$/mes' }) as HTMLInputElement)
+        .checked,
     ).toBe(true);
-    expect(dialog.getByTestId('checkout-price').textContent).toBe('Basic: $ 39,00/mes');
-    await user.click(plans.getByRole('radio', { name: 'Plus · $ 99,00/mes' }));
-    expect(dialog.getByTestId('checkout-price').textContent).toBe('Plus: $ 99,00/mes');
+    expect(dialog.getByTestId('checkout-price').textContent).toBe('Basic: 39,00\u00a0US$/mes');
+    await user.click(plans.getByRole('radio', { name: 'Plus · 99,00\u00a0US$/mes' }));
+    expect(dialog.getByTestId('checkout-price').textContent).toBe('Plus: 99,00\u00a0US$/mes');
 
     // Back twice: the details are still there; forward again.
     await user.click(dialog.getByRole('button', { name: 'Atrás' }));
@@ -258,8 +262,11 @@ describe('subscribe page', () => {
     );
     await user.click(dialog.getByRole('button', { name: 'Siguiente' }));
     expect(
-      ((await dialog.findByRole('radio', { name: 'Plus · $ 99,00/mes' })) as HTMLInputElement)
-        .checked,
+      (
+        (await dialog.findByRole('radio', {
+          name: 'Plus · 99,00\u00a0US$/mes',
+        })) as HTMLInputElement
+      ).checked,
     ).toBe(true);
     await user.click(dialog.getByRole('button', { name: 'Siguiente' }));
 
@@ -269,7 +276,7 @@ describe('subscribe page', () => {
     expect(review.getByText('São Paulo, SP, 01310-100')).toBeTruthy();
     expect(review.getByText('Brasil')).toBeTruthy();
     expect(review.getByText('Plus')).toBeTruthy();
-    expect(review.getByText('$ 99,00/mes')).toBeTruthy();
+    expect(review.getByText('99,00 US$/mes')).toBeTruthy();
     expect(
       review.getByText(
         'Los datos de la tarjeta se ingresan en la página segura del proveedor de pagos, no en esta aplicación.',

@@ -123,7 +123,9 @@ const PlanCard = ({
           {isCurrent && <Chip size="small" color="primary" label={t('subscribe.currentPlan')} />}
         </Stack>
         <Typography variant="h4" component="p" sx={{ my: 1 }}>
-          {t('subscribe.perMonth', { price: formatMoney(plan.value, i18n.language) })}
+          {t('subscribe.perMonth', {
+            price: formatMoney(plan.value, i18n.language, plan.currency),
+          })}
         </Typography>
         <List disablePadding aria-label={t('subscribe.featuresOf', { plan: plan.name })}>
           {planLimits.map((limit) => (

@@ -1,17 +1,15 @@
-import { FormControlLabel, Stack, Switch, TextField } from '@mui/material';
+import { FormControlLabel, Stack, Switch } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { can, TAG_DEFAULT_COLOR, type TagView } from '@atendi/shared';
-import { ApiError } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
-import { toastError } from '../../api/toasts';
+import { useDialogSave } from '../../components/dialog-save';
 import { isCssColor, normalizeColor } from '../../lib/colors';
-import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui, useFieldError } from '../../lib/forms';
+import { useFieldError } from '../../lib/forms';
+import { FormText } from '../../components/form-text';
 import { applyTagEventToCache, createTag, updateTag } from './tags.api';
 import { ColorField } from '../../components/color-field';
 import { DialogForm, DialogFrame } from '../../components/dialog-frame';
@@ -36,18 +34,12 @@ const tagFormSchema = z.object({
 });
 type TagFormValues = z.infer<typeof tagFormSchema>;
 
-const TagForm = ({ tag, onClose }: { tag: TagView | null; onClose: () => void }) => {
+const TagForm = ({ tag }: { tag: TagView | null }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { user: me } = useCurrentSession();
   const canToggleKanban = can(me, 'tag-form:kanban');
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<TagFormValues>({
+  const form = useForm<TagFormValues>({
     resolver: zodResolver(tagFormSchema),
     defaultValues: {
       name: tag?.name ?? '',
@@ -55,47 +47,34 @@ const TagForm = ({ tag, onClose }: { tag: TagView | null; onClose: () => void })
       kanban: tag?.kanban === 1,
     },
   });
+  const { control } = form;
 
-  const onSubmit = async (values: TagFormValues) => {
-    await waitBeforeSubmit();
-    // Without the kanban toggle the flag is left out, so the API keeps what it has.
-    const payload = {
-      name: values.name,
-      color: normalizeColor(values.color),
-      ...(canToggleKanban ? { kanban: values.kanban ? 1 : 0 } : {}),
-    };
-    try {
+  const save = useDialogSave(form, {
+    save: async (values) => {
+      // Without the kanban toggle the flag is left out, so the API keeps what it has.
+      const payload = {
+        name: values.name,
+        color: normalizeColor(values.color),
+        ...(canToggleKanban ? { kanban: values.kanban ? 1 : 0 } : {}),
+      };
       const saved = tag ? await updateTag(tag.id, payload) : await createTag(payload);
       applyTagEventToCache(queryClient, { action: tag ? 'update' : 'create', tag: saved });
-      toast.success(t('tags.saved'));
-      onClose();
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 409) {
-        setError('name', { message: 'tags.modal.nameTaken' });
-      } else {
-        toastError(error);
-      }
-    }
-  };
+    },
+    savedText: t('tags.saved'),
+    // The API's 409 is a name already in use.
+    fields: (error) => (error.status === 409 ? [['name', 'tags.modal.nameTaken']] : []),
+  });
 
-  const fieldError = useFieldError(errors);
+  const fieldError = useFieldError(form.formState.errors);
 
   return (
     <DialogForm
       title={tag ? t('tags.modal.editTitle') : t('tags.modal.addTitle')}
-      onSubmit={handleSubmit(onSubmit)}
-      isSubmitting={isSubmitting}
+      {...save}
       submitLabel={tag ? t('common.save') : t('tags.modal.add')}
     >
       <Stack spacing={2}>
-        <TextField
-          {...registerMui(register, 'name')}
-          label={t('tags.modal.name')}
-          autoComplete="off"
-          autoFocus
-          fullWidth
-          {...fieldError('name')}
-        />
+        <FormText form={form} name="name" label={t('tags.modal.name')} autoFocus />
         <Controller
           name="color"
           control={control}
@@ -146,6 +125,6 @@ export const TagModal = ({
   onClose: () => void;
 }) => (
   <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey} maxWidth="xs">
-    <TagForm tag={tag} onClose={onClose} />
+    <TagForm tag={tag} />
   </DialogFrame>
 );

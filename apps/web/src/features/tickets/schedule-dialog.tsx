@@ -1,5 +1,4 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import type { ContactView, ScheduleInput } from '@atendi/shared';
 import { ScheduleMessageDialog } from '../../components/schedule-form';
@@ -22,7 +21,6 @@ export const ScheduleDialog = ({
     const schedule = await createSchedule(input);
     // It shows in the chat at once, before any live event.
     applyScheduleEvent(queryClient, { action: 'create', schedule });
-    toast.success(t('tickets.schedules.saved'));
   };
 
   return (
@@ -33,6 +31,7 @@ export const ScheduleDialog = ({
       pastMessage="tickets.schedules.validation.past"
       contact={contact}
       save={save}
+      savedText={t('tickets.schedules.saved')}
       onClose={onClose}
     />
   );

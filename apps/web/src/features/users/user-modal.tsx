@@ -1,55 +1,23 @@
 import { useState } from 'react';
-import {
-  Alert,
-  AlertTitle,
-  Box,
-  Checkbox,
-  Chip,
-  CircularProgress,
-  FormHelperText,
-  ListItemText,
-  MenuItem,
-  Stack,
-  TextField,
-} from '@mui/material';
+import { Alert, AlertTitle, Box, FormHelperText, MenuItem, Stack, TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { can, profiles, type UserCreateInput, type UserUpdateInput } from '@atendi/shared';
-import { ApiError } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
-import { toastError } from '../../api/toasts';
-import { cssColor } from '../../lib/colors';
-import { waitBeforeSubmit } from '../../lib/form-delay';
-import { registerMui, useFieldError } from '../../lib/forms';
+import { FormText, PasswordField } from '../../components/form-text';
 import { userFormSchema, type UserFormValues } from './user-form.schema';
 import { useConnections } from '../../api/queries/connections';
-import { useQueues } from '../../api/queries/queues';
-import {
-  applyUserEventToCache,
-  createUser,
-  updateUser,
-  useUser,
-  type QueueRef,
-  type User,
-} from './users.api';
+import { applyUserEventToCache, createUser, updateUser, useUser, type User } from './users.api';
 import { SwitchField } from '../../components/switch-field';
-import { DialogForm, DialogFrame, DialogLoading } from '../../components/dialog-frame';
+import { DialogForm, DialogFrame, DialogRecord } from '../../components/dialog-frame';
+import { useDialogSave } from '../../components/dialog-save';
+import { QueuesField } from '../../components/queue-fields';
+import { SelectField } from '../../components/select-field';
+import { FieldRow } from '../../components/field-row';
 
-const QueueChip = ({ queue }: { queue: QueueRef }) => {
-  const color = cssColor(queue.color);
-  return (
-    <Chip
-      size="small"
-      label={queue.name}
-      sx={{ bgcolor: color, color: (theme) => theme.palette.getContrastText(color) }}
-    />
-  );
-};
-
-const UserForm = ({ user, onClose }: { user: User | null; onClose: () => void }) => {
+const UserForm = ({ user }: { user: User | null }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { user: me } = useCurrentSession();
@@ -58,17 +26,10 @@ const UserForm = ({ user, onClose }: { user: User | null; onClose: () => void })
   // The API refuses a change of one's own profile unless the editor is a platform operator.
   const canEditProfile = can(me, 'user-modal:editProfile') && (!isSelf || me.super);
   const canEditQueues = can(me, 'user-modal:editQueues');
-  const queueChoices = useQueues();
   const connectionChoices = useConnections();
   const [limitMessage, setLimitMessage] = useState<string | null>(null);
 
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<UserFormValues>({
+  const form = useForm<UserFormValues>({
     resolver: zodResolver(userFormSchema(isEdit)),
     defaultValues: {
       name: user?.name ?? '',
@@ -80,15 +41,11 @@ const UserForm = ({ user, onClose }: { user: User | null; onClose: () => void })
       allTicket: user?.allTicket === 'enabled',
     },
   });
+  const { control } = form;
 
-  const queueById = new Map<number, QueueRef>();
-  user?.queues.forEach((queue) => queueById.set(queue.id, queue));
-  queueChoices.data?.forEach((queue) => queueById.set(queue.id, queue));
-
-  const onSubmit = async (values: UserFormValues) => {
+  // Fields the editor may not change are left out, so the API keeps what it has.
+  const save = async (values: UserFormValues) => {
     setLimitMessage(null);
-    await waitBeforeSubmit();
-    // Fields the editor may not change are left out, so the API keeps what it has.
     const payload: UserUpdateInput = {
       name: values.name,
       email: values.email,
@@ -102,31 +59,27 @@ const UserForm = ({ user, onClose }: { user: User | null; onClose: () => void })
           }
         : {}),
     };
-    try {
-      const saved = user
-        ? await updateUser(user.id, payload)
-        : await createUser(payload as UserCreateInput);
-      applyUserEventToCache(queryClient, { action: user ? 'update' : 'create', user: saved });
-      toast.success(t('users.saved'));
-      onClose();
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'ERR_PLAN_LIMIT_USERS') {
-        setLimitMessage(error.message);
-      } else if (error instanceof ApiError && error.code === 'ERR_EMAIL_ALREADY_EXISTS') {
-        setError('email', { message: 'errors.ERR_EMAIL_ALREADY_EXISTS' });
-      } else {
-        toastError(error);
-      }
-    }
+    const saved = user
+      ? await updateUser(user.id, payload)
+      : await createUser(payload as UserCreateInput);
+    applyUserEventToCache(queryClient, { action: user ? 'update' : 'create', user: saved });
   };
-
-  const fieldError = useFieldError(errors);
+  const dialogSave = useDialogSave(form, {
+    save,
+    savedText: t('users.saved'),
+    codes: { ERR_EMAIL_ALREADY_EXISTS: 'email' },
+    // The plan's limit is said in the form, above the fields, with the API's count.
+    onRefused: (error) => {
+      if (error.code !== 'ERR_PLAN_LIMIT_USERS') return false;
+      setLimitMessage(error.message);
+      return true;
+    },
+  });
 
   return (
     <DialogForm
       title={isEdit ? t('users.modal.editTitle') : t('users.modal.addTitle')}
-      onSubmit={handleSubmit(onSubmit)}
-      isSubmitting={isSubmitting}
+      {...dialogSave}
       submitLabel={isEdit ? t('common.save') : t('users.modal.add')}
     >
       <Stack spacing={2}>
@@ -136,119 +89,38 @@ const UserForm = ({ user, onClose }: { user: User | null; onClose: () => void })
             {limitMessage}
           </Alert>
         )}
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          <TextField
-            {...registerMui(register, 'name')}
-            label={t('users.modal.name')}
-            autoComplete="off"
-            autoFocus
-            fullWidth
-            {...fieldError('name')}
-          />
-          <TextField
-            {...registerMui(register, 'email')}
-            type="email"
-            label={t('users.modal.email')}
-            autoComplete="off"
-            fullWidth
-            {...fieldError('email')}
-          />
-        </Stack>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          <TextField
-            {...registerMui(register, 'password')}
-            type="password"
+        <FieldRow>
+          <FormText form={form} name="name" label={t('users.modal.name')} autoFocus />
+          <FormText form={form} name="email" type="email" label={t('users.modal.email')} />
+        </FieldRow>
+        <FieldRow>
+          <PasswordField
+            form={form}
+            name="password"
             label={t('users.modal.password')}
-            autoComplete="new-password"
-            fullWidth
-            {...fieldError('password')}
-            helperText={
-              errors.password?.message
-                ? t(errors.password.message)
-                : isEdit
-                  ? t('users.modal.passwordHint')
-                  : undefined
-            }
+            hint={isEdit ? t('users.modal.passwordHint') : undefined}
           />
-          <Controller
-            name="profile"
+          <SelectField
             control={control}
-            render={({ field: { ref, ...field } }) => (
-              <TextField
-                {...field}
-                inputRef={ref}
-                select
-                label={t('users.modal.profile')}
-                fullWidth
-                disabled={!canEditProfile}
-                helperText={isSelf && !canEditProfile ? t('users.modal.ownProfile') : undefined}
-              >
-                {profiles.map((profile) => (
-                  <MenuItem key={profile} value={profile}>
-                    {t(`users.profiles.${profile}`)}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
-        </Stack>
-        <Controller
-          name="queueIds"
+            name="profile"
+            label={t('users.modal.profile')}
+            disabled={!canEditProfile}
+            helperText={isSelf && !canEditProfile ? t('users.modal.ownProfile') : undefined}
+          >
+            {profiles.map((profile) => (
+              <MenuItem key={profile} value={profile}>
+                {t(`users.profiles.${profile}`)}
+              </MenuItem>
+            ))}
+          </SelectField>
+        </FieldRow>
+        <QueuesField
           control={control}
-          render={({ field: { ref, value, onChange, ...field } }) => (
-            <TextField
-              {...field}
-              inputRef={ref}
-              select
-              label={t('users.modal.queues')}
-              fullWidth
-              disabled={!canEditQueues}
-              value={value}
-              onChange={(event) => onChange(event.target.value as unknown as number[])}
-              helperText={
-                queueChoices.isSuccess && queueChoices.data.length === 0
-                  ? t('users.modal.noQueues')
-                  : undefined
-              }
-              slotProps={{
-                select: {
-                  multiple: true,
-                  renderValue: (selected) => (
-                    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-                      {(selected as number[]).map((id) => {
-                        const queue = queueById.get(id);
-                        return queue ? <QueueChip key={id} queue={queue} /> : null;
-                      })}
-                    </Box>
-                  ),
-                },
-              }}
-            >
-              {queueChoices.isPending && (
-                <MenuItem disabled>
-                  <CircularProgress size={18} sx={{ mr: 1 }} />
-                  {t('app.loading')}
-                </MenuItem>
-              )}
-              {(queueChoices.data ?? []).map((queue) => (
-                <MenuItem key={queue.id} value={queue.id}>
-                  <Checkbox size="small" checked={value.includes(queue.id)} />
-                  <Box
-                    component="span"
-                    sx={{
-                      width: 12,
-                      height: 12,
-                      borderRadius: '50%',
-                      bgcolor: cssColor(queue.color),
-                      mr: 1,
-                      flexShrink: 0,
-                    }}
-                  />
-                  <ListItemText primary={queue.name} />
-                </MenuItem>
-              ))}
-            </TextField>
-          )}
+          name="queueIds"
+          label={t('users.modal.queues')}
+          noQueuesText={t('users.modal.noQueues')}
+          saved={user?.queues ?? []}
+          disabled={!canEditQueues}
         />
         {/* The connection new tickets of this user go out through (editable with the queues). */}
         <Controller
@@ -291,19 +163,6 @@ const UserForm = ({ user, onClose }: { user: User | null; onClose: () => void })
   );
 };
 
-const EditUserForm = ({ userId, onClose }: { userId: number; onClose: () => void }) => {
-  const { t } = useTranslation();
-  const { data, isError } = useUser(userId);
-  if (data) return <UserForm user={data} onClose={onClose} />;
-  return (
-    <DialogLoading
-      title={t('users.modal.editTitle')}
-      isError={isError}
-      errorText={t('users.modal.loadFailed')}
-    />
-  );
-};
-
 // The user modal (SPEC §2): adds a user, or edits one loaded fresh from GET /users/{id}.
 // The content stays while the dialog fades out; a new sessionKey gives each opening a fresh form.
 export const UserModal = ({
@@ -316,12 +175,18 @@ export const UserModal = ({
   userId: number | null;
   sessionKey: number;
   onClose: () => void;
-}) => (
-  <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey}>
-    {userId === null ? (
-      <UserForm user={null} onClose={onClose} />
-    ) : (
-      <EditUserForm userId={userId} onClose={onClose} />
-    )}
-  </DialogFrame>
-);
+}) => {
+  const { t } = useTranslation();
+  return (
+    <DialogFrame open={open} onClose={onClose} sessionKey={sessionKey}>
+      <DialogRecord
+        id={userId}
+        useRecord={useUser}
+        title={t('users.modal.editTitle')}
+        loadFailed={t('users.modal.loadFailed')}
+      >
+        {(user) => <UserForm user={user} />}
+      </DialogRecord>
+    </DialogFrame>
+  );
+};

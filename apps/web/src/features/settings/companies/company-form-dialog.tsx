@@ -1,15 +1,16 @@
-import { useEffect } from 'react';
-import { Grid, MenuItem, TextField } from '@mui/material';
+import { Grid, MenuItem } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { companyStatuses } from '@atendi/shared';
 import { Controller, useForm } from 'react-hook-form';
 import { DateField } from '../../../components/date-field';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../../lib/form-delay';
+import { useDialogSave } from '../../../components/dialog-save';
+import { SelectField } from '../../../components/select-field';
+import { ADMIN_FORM_SUBMIT_DELAY_MS } from '../../../lib/form-delay';
 import { requiredEmail } from '../../../lib/form-rules';
-import { registerMui, useFieldError } from '../../../lib/forms';
+import { useFieldError, useFirstChoice } from '../../../lib/forms';
+import { FormText } from '../../../components/form-text';
 import { usePlans } from '../plans/plans.api';
 import { toastOperationError } from '../shared/admin-errors';
 import {
@@ -57,11 +58,9 @@ const initialValues = (company: Company | null): CompanyFormValues => ({
 
 const CompanyForm = ({
   company,
-  onClose,
   onCreated,
 }: {
   company: Company | null;
-  onClose: () => void;
   onCreated: (company: CreatedCompany) => void;
 }) => {
   const { t } = useTranslation();
@@ -69,132 +68,84 @@ const CompanyForm = ({
   const create = useCreateCompany();
   const update = useUpdateCompany();
   const defaults = initialValues(company);
-  const {
-    register,
-    control,
-    getValues,
-    setValue,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<CompanyFormValues>({
+  const form = useForm<CompanyFormValues>({
     resolver: zodResolver(companyFormSchema),
     defaultValues: defaults,
   });
+  const { control } = form;
+  useFirstChoice(form, 'planId', plans.data);
 
-  const firstPlanId = plans.data?.[0]?.id;
-  useEffect(() => {
-    if (firstPlanId !== undefined && !getValues('planId')) setValue('planId', String(firstPlanId));
-  }, [firstPlanId, getValues, setValue]);
+  const save = useDialogSave(form, {
+    save: async (values) => {
+      const input: CompanyInput = {
+        ...values,
+        planId: Number(values.planId),
+        dueDate: fromDateInput(values.dueDate),
+      };
+      if (!company) return create.mutateAsync(input);
+      // An untouched due date keeps its exact time instead of becoming that day's midnight.
+      const { dueDate, ...rest } = input;
+      await update.mutateAsync({
+        id: company.id,
+        ...rest,
+        ...(values.dueDate !== defaults.dueDate ? { dueDate } : {}),
+      });
+      return null;
+    },
+    savedText: t('settings.companies.saved'),
+    // A new company's admin password is shown next, once.
+    onSaved: company ? undefined : (created) => created && onCreated(created),
+    toastError: toastOperationError,
+    delayMs: ADMIN_FORM_SUBMIT_DELAY_MS,
+  });
 
-  const onSubmit = async (values: CompanyFormValues) => {
-    await waitBeforeSubmit(ADMIN_FORM_SUBMIT_DELAY_MS);
-    const input: CompanyInput = {
-      ...values,
-      planId: Number(values.planId),
-      dueDate: fromDateInput(values.dueDate),
-    };
-    try {
-      if (company) {
-        // An untouched due date keeps its exact time instead of becoming that day's midnight.
-        const { dueDate, ...rest } = input;
-        await update.mutateAsync({
-          id: company.id,
-          ...rest,
-          ...(values.dueDate !== defaults.dueDate ? { dueDate } : {}),
-        });
-        toast.success(t('settings.companies.saved'));
-        onClose();
-      } else {
-        const created = await create.mutateAsync(input);
-        toast.success(t('settings.companies.saved'));
-        onCreated(created);
-      }
-    } catch (error) {
-      toastOperationError(error);
-    }
-  };
-
-  const fieldError = useFieldError(errors);
+  const fieldError = useFieldError(form.formState.errors);
 
   return (
     <DialogForm
       title={t(company ? 'settings.companies.editTitle' : 'settings.companies.addTitle')}
-      onSubmit={handleSubmit(onSubmit)}
-      isSubmitting={isSubmitting}
+      {...save}
       submitLabel={t('common.save')}
     >
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField
-            {...registerMui(register, 'name')}
-            label={t('settings.companies.name')}
-            autoFocus
-            fullWidth
-            {...fieldError('name')}
-          />
+          <FormText form={form} name="name" label={t('settings.companies.name')} autoFocus />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField
-            {...registerMui(register, 'email')}
-            type="email"
-            label={t('settings.companies.email')}
-            fullWidth
-            {...fieldError('email')}
-          />
+          <FormText form={form} name="email" type="email" label={t('settings.companies.email')} />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField
-            {...registerMui(register, 'phone')}
+          <FormText
+            form={form}
+            name="phone"
             type="tel"
             label={t('settings.companies.phone')}
-            fullWidth
             slotProps={{ htmlInput: { maxLength: 20 } }}
-            {...fieldError('phone')}
           />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <Controller
+          <SelectField
+            control={control}
             name="planId"
-            control={control}
-            render={({ field: { ref, ...field } }) => (
-              <TextField
-                {...field}
-                inputRef={ref}
-                select
-                label={t('settings.companies.plan')}
-                fullWidth
-                disabled={plans.isPending}
-                {...fieldError('planId')}
-              >
-                {(plans.data ?? []).map((plan) => (
-                  <MenuItem key={plan.id} value={String(plan.id)}>
-                    {plan.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
+            label={t('settings.companies.plan')}
+            disabled={plans.isPending}
+            {...fieldError('planId')}
+          >
+            {(plans.data ?? []).map((plan) => (
+              <MenuItem key={plan.id} value={String(plan.id)}>
+                {plan.name}
+              </MenuItem>
+            ))}
+          </SelectField>
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <Controller
-            name="status"
-            control={control}
-            render={({ field: { ref, ...field } }) => (
-              <TextField
-                {...field}
-                inputRef={ref}
-                select
-                label={t('settings.companies.status')}
-                fullWidth
-              >
-                {companyStatuses.map((status) => (
-                  <MenuItem key={status} value={status}>
-                    {t(`settings.companies.statuses.${status}`)}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
+          <SelectField control={control} name="status" label={t('settings.companies.status')}>
+            {companyStatuses.map((status) => (
+              <MenuItem key={status} value={status}>
+                {t(`settings.companies.statuses.${status}`)}
+              </MenuItem>
+            ))}
+          </SelectField>
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
           <Controller
@@ -216,25 +167,17 @@ const CompanyForm = ({
           />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <Controller
-            name="recurrence"
+          <SelectField
             control={control}
-            render={({ field: { ref, ...field } }) => (
-              <TextField
-                {...field}
-                inputRef={ref}
-                select
-                label={t('settings.companies.recurrence')}
-                fullWidth
-              >
-                {offeredRecurrences.map((recurrence) => (
-                  <MenuItem key={recurrence} value={recurrence}>
-                    {t(`settings.companies.recurrences.${recurrence}`)}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
+            name="recurrence"
+            label={t('settings.companies.recurrence')}
+          >
+            {offeredRecurrences.map((recurrence) => (
+              <MenuItem key={recurrence} value={recurrence}>
+                {t(`settings.companies.recurrences.${recurrence}`)}
+              </MenuItem>
+            ))}
+          </SelectField>
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }} sx={{ display: 'flex', alignItems: 'center' }}>
           <SwitchField
@@ -260,6 +203,6 @@ export const CompanyFormDialog = ({
   onCreated: (company: CreatedCompany) => void;
 }) => (
   <DialogFrame open={open} onClose={onClose}>
-    {open && <CompanyForm company={company} onClose={onClose} onCreated={onCreated} />}
+    {open && <CompanyForm company={company} onCreated={onCreated} />}
   </DialogFrame>
 );

@@ -1,11 +1,11 @@
-import { Stack, TextField } from '@mui/material';
+import { Stack } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../../lib/form-delay';
-import { registerMui, useFieldError } from '../../../lib/forms';
+import { useDialogSave } from '../../../components/dialog-save';
+import { ADMIN_FORM_SUBMIT_DELAY_MS } from '../../../lib/form-delay';
+import { FormText } from '../../../components/form-text';
 import { toastOperationError } from '../shared/admin-errors';
 import { useSaveHelp, videoCodeOf, type Help } from './helps.api';
 import { DialogForm, DialogFrame } from '../../../components/dialog-frame';
@@ -17,14 +17,10 @@ const helpFormSchema = z.object({
 });
 type HelpFormValues = z.infer<typeof helpFormSchema>;
 
-const HelpForm = ({ help, onClose }: { help: Help | null; onClose: () => void }) => {
+const HelpForm = ({ help }: { help: Help | null }) => {
   const { t } = useTranslation();
-  const save = useSaveHelp();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<HelpFormValues>({
+  const saveHelp = useSaveHelp();
+  const form = useForm<HelpFormValues>({
     resolver: zodResolver(helpFormSchema),
     defaultValues: {
       title: help?.title ?? '',
@@ -33,51 +29,38 @@ const HelpForm = ({ help, onClose }: { help: Help | null; onClose: () => void })
     },
   });
 
-  const onSubmit = async (values: HelpFormValues) => {
-    await waitBeforeSubmit(ADMIN_FORM_SUBMIT_DELAY_MS);
-    try {
-      await save.mutateAsync({
+  const save = useDialogSave(form, {
+    save: (values) =>
+      saveHelp.mutateAsync({
         ...values,
         ...(help ? { id: help.id } : {}),
         video: videoCodeOf(values.video),
-      });
-      toast.success(t('settings.helps.saved'));
-      onClose();
-    } catch (error) {
-      toastOperationError(error);
-    }
-  };
-
-  const fieldError = useFieldError(errors);
+      }),
+    savedText: t('settings.helps.saved'),
+    toastError: toastOperationError,
+    delayMs: ADMIN_FORM_SUBMIT_DELAY_MS,
+  });
 
   return (
     <DialogForm
       title={t(help ? 'settings.helps.editTitle' : 'settings.helps.addTitle')}
-      onSubmit={handleSubmit(onSubmit)}
-      isSubmitting={isSubmitting}
+      {...save}
       submitLabel={t('common.save')}
     >
       <Stack spacing={2}>
-        <TextField
-          {...registerMui(register, 'title')}
-          label={t('settings.helps.title')}
-          autoFocus
-          fullWidth
-          {...fieldError('title')}
-        />
-        <TextField
-          {...registerMui(register, 'video')}
+        <FormText form={form} name="title" label={t('settings.helps.title')} autoFocus />
+        <FormText
+          form={form}
+          name="video"
           label={t('settings.helps.video')}
-          fullWidth
-          {...fieldError('video', t('settings.helps.videoHint'))}
+          hint={t('settings.helps.videoHint')}
         />
-        <TextField
-          {...registerMui(register, 'description')}
+        <FormText
+          form={form}
+          name="description"
           label={t('settings.helps.description')}
-          fullWidth
           multiline
           minRows={3}
-          {...fieldError('description')}
         />
       </Stack>
     </DialogForm>
@@ -94,6 +77,6 @@ export const HelpFormDialog = ({
   onClose: () => void;
 }) => (
   <DialogFrame open={open} onClose={onClose}>
-    {open && <HelpForm help={help} onClose={onClose} />}
+    {open && <HelpForm help={help} />}
   </DialogFrame>
 );

@@ -1,14 +1,15 @@
-import { FormGroup, Grid, InputAdornment, TextField, Typography } from '@mui/material';
+import { FormGroup, Grid, InputAdornment, Typography } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { DEFAULT_PLAN_STORAGE_MB } from '@atendi/shared';
-import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../../lib/form-delay';
-import { registerMui, useFieldError } from '../../../lib/forms';
+import { useDialogSave } from '../../../components/dialog-save';
+import { ADMIN_FORM_SUBMIT_DELAY_MS } from '../../../lib/form-delay';
+import { FormText } from '../../../components/form-text';
 import { toastOperationError } from '../shared/admin-errors';
-import { planFeatures, useSavePlan, type Plan } from './plans.api';
+import { currencySymbol } from '../../../lib/money';
+import { planFeatures, usePlans, useSavePlan, type Plan } from './plans.api';
 import { SwitchField } from '../../../components/switch-field';
 import { DialogForm, DialogFrame } from '../../../components/dialog-frame';
 
@@ -81,23 +82,21 @@ const initialValues = (plan: Plan | null): PlanFormValues => ({
   stripePriceId: plan?.stripePriceId ?? '',
 });
 
-const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void }) => {
-  const { t } = useTranslation();
-  const save = useSavePlan();
-  const {
-    register,
-    control,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<PlanFormValues>({
+const PlanForm = ({ plan }: { plan: Plan | null }) => {
+  const { t, i18n } = useTranslation();
+  const savePlan = useSavePlan();
+  // Every plan is in the platform's billing currency: a new one's is that of the others.
+  const plans = usePlans();
+  const currency = plan?.currency ?? plans.data?.[0]?.currency;
+  const form = useForm<PlanFormValues>({
     resolver: zodResolver(planFormSchema),
     defaultValues: initialValues(plan),
   });
+  const { control } = form;
 
-  const onSubmit = async (values: PlanFormValues) => {
-    await waitBeforeSubmit(ADMIN_FORM_SUBMIT_DELAY_MS);
-    try {
-      await save.mutateAsync({
+  const save = useDialogSave(form, {
+    save: (values) =>
+      savePlan.mutateAsync({
         ...values,
         ...(plan ? { id: plan.id } : {}),
         users: Number(values.users),
@@ -106,25 +105,21 @@ const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void })
         storageMb: Number(values.storageMb),
         value: toNumber(values.value),
         stripePriceId: values.stripePriceId.trim() || null,
-      });
-      toast.success(t('settings.plans.saved'));
-      onClose();
-    } catch (error) {
-      toastOperationError(error);
-    }
-  };
-
-  const fieldError = useFieldError(errors);
+      }),
+    savedText: t('settings.plans.saved'),
+    toastError: toastOperationError,
+    delayMs: ADMIN_FORM_SUBMIT_DELAY_MS,
+  });
 
   const limitField = (name: 'users' | 'connections' | 'queues') => (
     <Grid size={{ xs: 12, sm: 4 }}>
-      <TextField
-        {...registerMui(register, name)}
+      <FormText
+        form={form}
+        name={name}
         type="number"
         label={t(`settings.plans.${name}`)}
-        fullWidth
         slotProps={{ htmlInput: { min: 0, step: 1 } }}
-        {...fieldError(name, t('settings.plans.zeroUnlimited'))}
+        hint={t('settings.plans.zeroUnlimited')}
       />
     </Grid>
   );
@@ -132,57 +127,54 @@ const PlanForm = ({ plan, onClose }: { plan: Plan | null; onClose: () => void })
   return (
     <DialogForm
       title={t(plan ? 'settings.plans.editTitle' : 'settings.plans.addTitle')}
-      onSubmit={handleSubmit(onSubmit)}
-      isSubmitting={isSubmitting}
+      {...save}
       submitLabel={t('common.save')}
     >
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, sm: 8 }}>
-          <TextField
-            {...registerMui(register, 'name')}
-            label={t('settings.plans.name')}
-            autoFocus
-            fullWidth
-            {...fieldError('name')}
-          />
+          <FormText form={form} name="name" label={t('settings.plans.name')} autoFocus />
         </Grid>
         <Grid size={{ xs: 12, sm: 4 }}>
-          <TextField
-            {...registerMui(register, 'value')}
+          <FormText
+            form={form}
+            name="value"
             type="number"
             label={t('settings.plans.value')}
-            fullWidth
             slotProps={{
               htmlInput: { min: 0, step: 0.01 },
-              input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
+              input: {
+                startAdornment: currency && (
+                  <InputAdornment position="start">
+                    {currencySymbol(i18n.language, currency)}
+                  </InputAdornment>
+                ),
+              },
             }}
-            {...fieldError('value')}
           />
         </Grid>
         {limitField('users')}
         {limitField('connections')}
         {limitField('queues')}
         <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField
-            {...registerMui(register, 'storageMb')}
+          <FormText
+            form={form}
+            name="storageMb"
             type="number"
             label={t('settings.plans.storageMb')}
-            fullWidth
             slotProps={{
               htmlInput: { min: 0, step: 1 },
               input: { endAdornment: <InputAdornment position="end">MB</InputAdornment> },
             }}
-            {...fieldError('storageMb', t('settings.plans.storageMbHint'))}
+            hint={t('settings.plans.storageMbHint')}
           />
         </Grid>
         <Grid size={12}>
-          <TextField
-            {...registerMui(register, 'stripePriceId')}
+          <FormText
+            form={form}
+            name="stripePriceId"
             label={t('settings.plans.stripePriceId')}
             placeholder="price_…"
-            fullWidth
-            autoComplete="off"
-            {...fieldError('stripePriceId', t('settings.plans.stripePriceIdHint'))}
+            hint={t('settings.plans.stripePriceIdHint')}
           />
         </Grid>
         <Grid size={12}>
@@ -216,6 +208,6 @@ export const PlanFormDialog = ({
   onClose: () => void;
 }) => (
   <DialogFrame open={open} onClose={onClose}>
-    {open && <PlanForm plan={plan} onClose={onClose} />}
+    {open && <PlanForm plan={plan} />}
   </DialogFrame>
 );

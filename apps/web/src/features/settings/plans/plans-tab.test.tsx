@@ -13,10 +13,11 @@ const rowOf = async (name: string) =>
 const cells = (row: HTMLElement) =>
   within(row)
     .getAllByRole('cell')
-    .map((cell) => cell.textContent);
+    // Intl puts a no-break space between the amount and the currency.
+    .map((cell) => cell.textContent?.replace(/\s/g, ' '));
 
 describe('plans tab', () => {
-  it('lists plans with limits, unlimited for 0, a pt-BR value and the features on', async () => {
+  it('lists plans with limits, unlimited for 0, the value in the billing currency and the features on', async () => {
     stubApi({
       'GET /plans/all': () =>
         jsonResponse(200, [
@@ -27,6 +28,7 @@ describe('plans tab', () => {
             connections: 3,
             queues: 0,
             value: 1149.5,
+            currency: 'eur',
             useKanban: false,
             useOpenAi: false,
             useIntegrations: false,
@@ -43,9 +45,17 @@ describe('plans tab', () => {
       '3',
       'Ilimitado',
       '20 GB',
-      '$ 1.149,50',
+      '1.149,50 €',
       'Campañas',
     ]);
+    // The form types the value in that currency too.
+    const user = setupUser();
+    await user.click(
+      within(await rowOf('Premium')).getByRole('button', { name: 'Editar Premium' }),
+    );
+    const dialog = within(await screen.findByRole('dialog', { name: 'Editar plan' }));
+    const value = dialog.getByRole('spinbutton', { name: 'Valor' });
+    expect(within(value.closest('.MuiInputBase-root') as HTMLElement).getByText('€')).toBeTruthy();
   });
 
   it('starts a new plan with every feature on, unlimited limits and 5 GB of storage', async () => {
@@ -54,7 +64,7 @@ describe('plans tab', () => {
       'GET /plans/all': () => jsonResponse(200, []),
       'POST /plans': (init) => {
         body = JSON.parse(String(init.body));
-        return jsonResponse(201, { id: 9, ...body });
+        return jsonResponse(201, { id: 9, ...body, currency: 'usd' });
       },
     });
     const user = setupUser();
@@ -104,7 +114,7 @@ describe('plans tab', () => {
       'Ilimitado',
       'Ilimitado',
       '10 GB',
-      '$ 39,00',
+      '39,00 US$',
     ]);
   });
 

@@ -94,7 +94,7 @@ export const PlansTab = () => {
             label: t('settings.plans.value'),
             align: 'right',
             sx: { whiteSpace: 'nowrap' },
-            cell: (plan) => formatMoney(plan.value, i18n.language),
+            cell: (plan) => formatMoney(plan.value, i18n.language, plan.currency),
           },
           {
             label: t('settings.plans.features'),

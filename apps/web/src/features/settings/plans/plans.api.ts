@@ -4,7 +4,8 @@ import { call } from '../../../api/http-client';
 import type { Plan } from '../../../api/session';
 
 export type { Plan };
-type PlanInput = Omit<Plan, 'id'>;
+// The currency is the platform's (BILLING_CURRENCY), not the plan's to choose.
+type PlanInput = Omit<Plan, 'id' | 'currency'>;
 
 export const planFeatures = [
   'useCampaigns',
