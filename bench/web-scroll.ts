@@ -185,6 +185,7 @@ const session: AuthSession = {
         useExternalApi: true,
         storageMb: 20480,
         stripePriceId: null,
+        currency: 'usd',
       },
     },
   },

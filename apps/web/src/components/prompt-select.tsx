@@ -23,7 +23,7 @@ const usePromptChoices = () =>
   });
 
 // The "AI agent" select of connections and queues; its value is the agent's id as text, '' for none.
-export const PromptSelect = (props: RecordSelectFieldProps) => (
+const PromptSelect = (props: RecordSelectFieldProps) => (
   <RecordSelect choices={usePromptChoices()} texts="promptSelect" {...props} />
 );
 

@@ -12,7 +12,6 @@ import { call } from '../../api/http-client';
 // api/queries/connections.ts, shared with the rest of the app.
 
 export type Connection = WhatsappView;
-export type QueueChoice = { id: number; name: string; color: string };
 
 export const connectionsKeys = {
   // Every chat of a simulator's phone (then one per contact number) under one prefix.

@@ -16,8 +16,6 @@ import { useCompanyEvent } from '../../api/socket';
 import { removeFromPages, updatePagedLists, upsertIntoPages } from '../../lib/paged-cache';
 import type { PagedSource } from '../../lib/use-paged-list';
 
-export type QueueRef = { id: number; name: string; color: string };
-
 export type User = UserView;
 
 // company-{id}-user payloads (SPEC §4).
