@@ -82,10 +82,8 @@ afterEach(() => {
 
 // A worker runs its test files one after another in one window and module graph (vitest.config.ts
 // `isolate: false`): what a file leaves behind fails that file, and is put back for the next one.
-let env: Record<string, string | undefined> = {};
-beforeAll(() => {
-  env = { ...process.env };
-});
+// Taken first, so a file whose other start-up hooks time out is not also blamed for every variable.
+const env: Record<string, string | undefined> = { ...process.env };
 afterAll(() => {
   const fakeTimers = vi.isFakeTimers();
   vi.useRealTimers();
