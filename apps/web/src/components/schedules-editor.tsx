@@ -1,5 +1,5 @@
 import { Fragment, memo } from 'react';
-import { Box, TextField } from '@mui/material';
+import { Box, Stack, TextField, Typography } from '@mui/material';
 import { weekdays } from '@atendi/shared';
 import { Controller, type Control, type Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -9,8 +9,11 @@ type ScheduleRow = { weekday: string; weekdayEn: string; startTime: string; endT
 
 const SchedulesEditorRows = <T extends { schedules: ScheduleRow[] }>({
   control,
+  hint,
 }: {
   control: Control<T>;
+  // What the hours mean where they are (above them).
+  hint: string;
 }) => {
   const { t } = useTranslation();
 
@@ -46,30 +49,35 @@ const SchedulesEditorRows = <T extends { schedules: ScheduleRow[] }>({
 
   // One grid for all rows: weekday, start and end side by side; on a phone the weekday spans both.
   return (
-    <Box
-      sx={{
-        display: 'grid',
-        gap: 2,
-        gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))' },
-      }}
-    >
-      {weekdays.map(({ weekdayEn }, index) => {
-        const dayName = t(`common.weekdays.${weekdayEn}`);
-        return (
-          <Fragment key={weekdayEn}>
-            <TextField
-              value={dayName}
-              label={t('common.schedules.weekday')}
-              size="small"
-              sx={{ gridColumn: { xs: '1 / -1', sm: 'auto' } }}
-              slotProps={{ input: { readOnly: true } }}
-            />
-            {timeField(index, 'startTime', dayName)}
-            {timeField(index, 'endTime', dayName)}
-          </Fragment>
-        );
-      })}
-    </Box>
+    <Stack spacing={2}>
+      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+        {hint}
+      </Typography>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))' },
+        }}
+      >
+        {weekdays.map(({ weekdayEn }, index) => {
+          const dayName = t(`common.weekdays.${weekdayEn}`);
+          return (
+            <Fragment key={weekdayEn}>
+              <TextField
+                value={dayName}
+                label={t('common.schedules.weekday')}
+                size="small"
+                sx={{ gridColumn: { xs: '1 / -1', sm: 'auto' } }}
+                slotProps={{ input: { readOnly: true } }}
+              />
+              {timeField(index, 'startTime', dayName)}
+              {timeField(index, 'endTime', dayName)}
+            </Fragment>
+          );
+        })}
+      </Box>
+    </Stack>
   );
 };
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Link, Stack, TextField, Typography } from '@mui/material';
+import { Button, Link, Stack, Typography } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate } from 'react-router';
@@ -7,7 +7,7 @@ import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/http-client';
 import { toastError } from '../../api/toasts';
-import { registerMui, useFieldError } from '../../lib/forms';
+import { FormText, PasswordField } from '../../components/form-text';
 import { AuthLayout } from './auth-layout';
 import { requestPasswordReset, resetPassword } from './auth.api';
 import {
@@ -29,14 +29,14 @@ const useFailureToast = () => {
 const EmailStep = ({ onSent }: { onSent: (email: string) => void }) => {
   const { t } = useTranslation();
   const onFailure = useFailureToast();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<ForgotEmailValues>({
+  const form = useForm<ForgotEmailValues>({
     resolver: zodResolver(forgotEmailSchema),
     defaultValues: { email: '' },
   });
+  const {
+    handleSubmit,
+    formState: { isSubmitting },
+  } = form;
 
   const onSubmit = async ({ email }: ForgotEmailValues) => {
     try {
@@ -50,15 +50,13 @@ const EmailStep = ({ onSent }: { onSent: (email: string) => void }) => {
 
   return (
     <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit(onSubmit)}>
-      <TextField
-        {...registerMui(register, 'email')}
+      <FormText
+        form={form}
+        name="email"
         type="email"
         label={t('forgot.email')}
         autoComplete="email"
         autoFocus
-        fullWidth
-        error={Boolean(errors.email)}
-        helperText={errors.email?.message && t(errors.email.message)}
       />
       <Button type="submit" variant="contained" size="large" disabled={isSubmitting}>
         {t('forgot.sendCode')}
@@ -71,14 +69,14 @@ const ResetStep = ({ email, onChangeEmail }: { email: string; onChangeEmail: () 
   const { t } = useTranslation();
   const navigate = useNavigate();
   const onFailure = useFailureToast();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<ResetPasswordFormValues>({
+  const form = useForm<ResetPasswordFormValues>({
     resolver: zodResolver(resetPasswordFormSchema),
     defaultValues: { code: '', newPassword: '', confirmPassword: '' },
   });
+  const {
+    handleSubmit,
+    formState: { isSubmitting },
+  } = form;
 
   const onSubmit = async ({ code, newPassword }: ResetPasswordFormValues) => {
     try {
@@ -90,8 +88,6 @@ const ResetStep = ({ email, onChangeEmail }: { email: string; onChangeEmail: () 
     }
   };
 
-  const fieldError = useFieldError(errors);
-
   return (
     <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit(onSubmit)}>
       <Typography
@@ -102,33 +98,20 @@ const ResetStep = ({ email, onChangeEmail }: { email: string; onChangeEmail: () 
       >
         {t('forgot.codeSentTo', { email })}
       </Typography>
-      <TextField
-        {...registerMui(register, 'code')}
+      <FormText
+        form={form}
+        name="code"
         label={t('forgot.code')}
         autoComplete="one-time-code"
         autoFocus
-        fullWidth
-        {...fieldError('code')}
       />
-      <TextField
-        {...registerMui(register, 'newPassword')}
-        type="password"
+      <PasswordField
+        form={form}
+        name="newPassword"
         label={t('forgot.newPassword')}
-        autoComplete="new-password"
-        fullWidth
-        {...fieldError('newPassword')}
-        helperText={
-          errors.newPassword?.message ? t(errors.newPassword.message) : t('forgot.passwordHint')
-        }
+        hint={t('forgot.passwordHint')}
       />
-      <TextField
-        {...registerMui(register, 'confirmPassword')}
-        type="password"
-        label={t('forgot.confirmPassword')}
-        autoComplete="new-password"
-        fullWidth
-        {...fieldError('confirmPassword')}
-      />
+      <PasswordField form={form} name="confirmPassword" label={t('forgot.confirmPassword')} />
       <Button type="submit" variant="contained" size="large" disabled={isSubmitting}>
         {t('forgot.resetPassword')}
       </Button>

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Alert, Button, Link, Stack, TextField } from '@mui/material';
+import { Alert, Button, Link, Stack } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/toasts';
-import { registerMui } from '../../lib/forms';
+import { FormText } from '../../components/form-text';
 import { AuthLayout } from './auth-layout';
 import { login } from './auth.api';
 import { loginFormSchema, type LoginFormValues } from './auth.schemas';
@@ -13,14 +13,14 @@ import { loginFormSchema, type LoginFormValues } from './auth.schemas';
 export const LoginPage = () => {
   const { t } = useTranslation();
   const [loginError, setLoginError] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<LoginFormValues>({
+  const form = useForm<LoginFormValues>({
     resolver: zodResolver(loginFormSchema),
     defaultValues: { email: '', password: '' },
   });
+  const {
+    handleSubmit,
+    formState: { isSubmitting },
+  } = form;
 
   const onSubmit = async (values: LoginFormValues) => {
     setLoginError(null);
@@ -40,24 +40,20 @@ export const LoginPage = () => {
             {loginError}
           </Alert>
         )}
-        <TextField
-          {...registerMui(register, 'email')}
+        <FormText
+          form={form}
+          name="email"
           type="email"
           label={t('login.email')}
           autoComplete="email"
           autoFocus
-          fullWidth
-          error={Boolean(errors.email)}
-          helperText={errors.email?.message && t(errors.email.message)}
         />
-        <TextField
-          {...registerMui(register, 'password')}
+        <FormText
+          form={form}
+          name="password"
           type="password"
           label={t('login.password')}
           autoComplete="current-password"
-          fullWidth
-          error={Boolean(errors.password)}
-          helperText={errors.password?.message && t(errors.password.message)}
         />
         <Button type="submit" variant="contained" size="large" disabled={isSubmitting}>
           {t('login.submit')}

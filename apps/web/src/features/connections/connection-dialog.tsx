@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, IconButton, MenuItem, Stack, Tab, Tabs, Tooltip, Typography } from '@mui/material';
+import { Alert, IconButton, MenuItem, Stack, Tab, Tabs, Tooltip } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -260,17 +260,7 @@ const ConnectionForm = ({
       )}
 
       {shownTab === 'hours' && (
-        <Stack spacing={2}>
-          <Typography
-            variant="body2"
-            sx={{
-              color: 'text.secondary',
-            }}
-          >
-            {t('connections.form.hoursHint')}
-          </Typography>
-          <SchedulesEditor control={control} />
-        </Stack>
+        <SchedulesEditor control={control} hint={t('connections.form.hoursHint')} />
       )}
 
       {shownTab === 'cloud' && (

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Box, Button, CircularProgress, Stack, TextField, Typography } from '@mui/material';
+import { Box, Button, CircularProgress, Stack, Typography } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import type { WhatsappSessionEvent } from '@atendi/shared';
@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useCompanyEvent } from '../../api/socket';
 import { toastError } from '../../api/toasts';
-import { registerMui } from '../../lib/forms';
+import { FormText } from '../../components/form-text';
 import { useConnection, useConnections } from '../../api/queries/connections';
 import { requestNewQr } from './connections.api';
 import { CloseButton, DialogBody, DialogFrame, FormButtons } from '../../components/dialog-frame';
@@ -36,14 +36,14 @@ const PairingForm = ({
   onRequested: () => void;
 }) => {
   const { t } = useTranslation();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<PairingValues>({
+  const form = useForm<PairingValues>({
     resolver: zodResolver(pairingSchema),
     defaultValues: { phoneNumber: '' },
   });
+  const {
+    handleSubmit,
+    formState: { isSubmitting },
+  } = form;
 
   const onSubmit = async ({ phoneNumber }: PairingValues) => {
     try {
@@ -55,7 +55,6 @@ const PairingForm = ({
     }
   };
 
-  const message = errors.phoneNumber?.message;
   return (
     <Stack
       component="form"
@@ -73,15 +72,14 @@ const PairingForm = ({
       >
         {t('connections.qr.pairingFormText')}
       </Typography>
-      <TextField
-        {...registerMui(register, 'phoneNumber')}
+      <FormText
+        form={form}
+        name="phoneNumber"
         type="tel"
         label={t('connections.qr.phoneNumber')}
         placeholder="5215512345678"
         autoFocus
-        fullWidth
-        error={Boolean(message)}
-        helperText={message ? t(message) : t('connections.qr.phoneNumberHint')}
+        hint={t('connections.qr.phoneNumberHint')}
       />
       <Stack
         direction="row"

@@ -12,7 +12,6 @@ import {
   ListItemText,
   Stack,
   Switch,
-  TextField,
   Tooltip,
   Typography,
 } from '@mui/material';
@@ -29,7 +28,7 @@ import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { errorText, toastError } from '../../api/toasts';
-import { registerMui, useFieldError } from '../../lib/forms';
+import { FormText } from '../../components/form-text';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { readStorage, storageKeys, writeStorage } from '../../lib/storage';
 import { useConnections } from '../../api/queries/connections';
@@ -191,16 +190,16 @@ const SimulatorPhoneBody = ({ connectionId }: { connectionId: number }) => {
   const queryClient = useQueryClient();
   const connection = useConnections().data?.find((row) => row.id === connectionId);
   const status = connection?.status;
-  const {
-    register,
-    control,
-    handleSubmit,
-    resetField,
-    formState: { errors, isSubmitting },
-  } = useForm<InboundValues>({
+  const form = useForm<InboundValues>({
     resolver: zodResolver(inboundSchema),
     defaultValues: { ...rememberedContact(connectionId), body: '' },
   });
+  const {
+    control,
+    handleSubmit,
+    resetField,
+    formState: { isSubmitting },
+  } = form;
   const typedFrom = useWatch({ control, name: 'from' });
   const typedName = useWatch({ control, name: 'name' });
   const from = typedFrom.trim();
@@ -254,8 +253,6 @@ const SimulatorPhoneBody = ({ connectionId }: { connectionId: number }) => {
       void refreshConversation();
     }
   };
-
-  const fieldError = useFieldError(errors);
 
   const canScan = status === 'qrcode' || status === 'PAIRING';
   const messages = conversation.data ?? [];
@@ -323,29 +320,22 @@ const SimulatorPhoneBody = ({ connectionId }: { connectionId: number }) => {
             {t('connections.simulator.inboundTitle')}
           </Typography>
           <FieldRow>
-            <TextField
-              {...registerMui(register, 'from')}
+            <FormText
+              form={form}
+              name="from"
               type="tel"
               label={t('connections.simulator.from')}
               placeholder="5215512345678"
-              fullWidth
-              {...fieldError('from')}
             />
-            <TextField
-              {...registerMui(register, 'name')}
-              label={t('connections.simulator.name')}
-              fullWidth
-              {...fieldError('name')}
-            />
+            <FormText form={form} name="name" label={t('connections.simulator.name')} />
           </FieldRow>
-          <TextField
-            {...registerMui(register, 'body')}
+          <FormText
+            form={form}
+            name="body"
             label={t('connections.simulator.body')}
             multiline
             minRows={2}
             maxRows={6}
-            fullWidth
-            {...fieldError('body')}
           />
           <Stack
             direction="row"

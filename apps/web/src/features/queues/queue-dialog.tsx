@@ -157,15 +157,7 @@ const QueueForm = ({
       <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
         {t('queues.form.schedules')}
       </Typography>
-      <Typography
-        variant="body2"
-        sx={{
-          color: 'text.secondary',
-        }}
-      >
-        {t('queues.form.schedulesHint')}
-      </Typography>
-      <SchedulesEditor control={control} />
+      <SchedulesEditor control={control} hint={t('queues.form.schedulesHint')} />
     </Stack>
   );
 };

@@ -1,4 +1,4 @@
-import { Box, Button, Paper, Stack, Typography } from '@mui/material';
+import { Box, Button, Paper, Stack } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { ScheduleSlot } from '@atendi/shared';
 import { useForm } from 'react-hook-form';
@@ -43,14 +43,7 @@ const SchedulesForm = ({ companyId, saved }: { companyId: number; saved: Schedul
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2, md: 3 } }}>
       <Stack component="form" noValidate spacing={2} onSubmit={handleSubmit(onSubmit)}>
-        <Typography
-          sx={{
-            color: 'text.secondary',
-          }}
-        >
-          {t('settings.schedules.intro')}
-        </Typography>
-        <SchedulesEditor control={control} />
+        <SchedulesEditor control={control} hint={t('settings.schedules.intro')} />
         <Box>
           <Button type="submit" variant="contained" disabled={isSubmitting}>
             {t('common.save')}
