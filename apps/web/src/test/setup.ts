@@ -58,11 +58,38 @@ const matchMedia = (query: string): MediaQueryList => {
   };
 };
 
+// A worker runs its test files one after another in one window and module graph (vitest.config.ts
+// `isolate: false`): what a file leaves behind fails that file, and is put back for the next one.
+// The first hook, so that it runs whatever the others do.
+let env: Record<string, string | undefined> | undefined;
+beforeAll(() => {
+  env = { ...process.env };
+});
+afterAll(() => {
+  const fakeTimers = vi.isFakeTimers();
+  vi.useRealTimers();
+  const before = env ?? { ...process.env };
+  env = undefined;
+  const changed = [...new Set([...Object.keys(before), ...Object.keys(process.env)])].filter(
+    (name) => process.env[name] !== before[name],
+  );
+  for (const name of changed) {
+    if (before[name] === undefined) delete process.env[name];
+    else process.env[name] = before[name];
+  }
+  const left = Array.from(document.body.children, (element) => element.outerHTML.slice(0, 80));
+  document.body.replaceChildren();
+  expect(fakeTimers, 'fake timers left on: vi.useRealTimers()').toBe(false);
+  expect(changed, 'process.env changed').toEqual([]);
+  expect(left, 'elements left in document.body').toEqual([]);
+});
+
 // The app loads pages and dialogs lazily; here the code of every one the test file imports is loaded
 // before its tests start, as static imports would, so that they render at once and a busy machine's
-// module loading does not count against a test's waits. It may take a while on a loaded machine (the
-// schedule dialog brings the date pickers): its own limit, not the 10 s of a hook.
-beforeAll(preloadLazyComponents, 30_000);
+// module loading does not count against a test's waits. The first file of a worker loads most of the
+// app here (the later ones find it loaded): on a loaded machine that takes a while, hence its own
+// limit, not the 10 s of a hook.
+beforeAll(preloadLazyComponents, 120_000);
 
 beforeEach(async () => {
   resetModuleMocks();
@@ -78,25 +105,4 @@ afterEach(() => {
   clearSession();
   window.localStorage.clear();
   vi.unstubAllGlobals();
-});
-
-// A worker runs its test files one after another in one window and module graph (vitest.config.ts
-// `isolate: false`): what a file leaves behind fails that file, and is put back for the next one.
-// Taken first, so a file whose other start-up hooks time out is not also blamed for every variable.
-const env: Record<string, string | undefined> = { ...process.env };
-afterAll(() => {
-  const fakeTimers = vi.isFakeTimers();
-  vi.useRealTimers();
-  const changed = [...new Set([...Object.keys(env), ...Object.keys(process.env)])].filter(
-    (name) => process.env[name] !== env[name],
-  );
-  for (const name of changed) {
-    if (env[name] === undefined) delete process.env[name];
-    else process.env[name] = env[name];
-  }
-  const left = Array.from(document.body.children, (element) => element.outerHTML.slice(0, 80));
-  document.body.replaceChildren();
-  expect(fakeTimers, 'fake timers left on: vi.useRealTimers()').toBe(false);
-  expect(changed, 'process.env changed').toEqual([]);
-  expect(left, 'elements left in document.body').toEqual([]);
 });
