@@ -54,7 +54,7 @@ export type CompanyChannel = keyof typeof channelReaders;
 
 // engine.io sends a socket's waiting packets in a loop, a WebSocket frame each, and every frame is a
 // write of its own to the network (a system call: on a busy inbox, 2-3 a message for each agent's
-// socket, most of the API's time in writev). Corking the connection's TCP socket around the loop
+// socket, a large part of the API's time in writev). Corking the connection's TCP socket around the loop
 // sends them in one write. The first packet of a burst goes at once; the ones emitted meanwhile wait
 // for its write (engine.io) and then go together. `ws` keeps its TCP socket as `_socket`; without
 // one (another transport) nothing changes.
