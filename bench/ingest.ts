@@ -11,6 +11,8 @@ import {
   args,
   BENCH_WAIT,
   cpuSeconds,
+  machineCpuSeconds,
+  ownCpuSeconds,
   ingestDatabaseUrl,
   login,
   machine,
@@ -193,7 +195,12 @@ const runOnce = async (run: number) => {
           );
     const dbCpu = () => (pglite ? NaN : postgresCpuSeconds());
     const xactBefore = await stat();
-    const cpuBefore = { api: cpuSeconds(server.pid), pg: dbCpu() };
+    const cpuBefore = {
+      api: cpuSeconds(server.pid),
+      pg: dbCpu(),
+      client: ownCpuSeconds(),
+      machine: machineCpuSeconds(),
+    };
     const started = new Float64Array(total);
     const answered = new Float64Array(total);
     const t0 = performance.now();
@@ -209,7 +216,12 @@ const runOnce = async (run: number) => {
       'every message event',
       BENCH_WAIT,
     ).catch(() => undefined);
-    const cpuAfter = { api: cpuSeconds(server.pid), pg: dbCpu() };
+    const cpuAfter = {
+      api: cpuSeconds(server.pid),
+      pg: dbCpu(),
+      client: ownCpuSeconds(),
+      machine: machineCpuSeconds(),
+    };
     const xactAfter = await stat();
     const memory = processMemoryMiB(server.pid);
     const latencies: number[] = [];
@@ -234,6 +246,11 @@ const runOnce = async (run: number) => {
       routeOnlyRate: routeRate,
       apiCpuShare: (cpuAfter.api - cpuBefore.api) / wall,
       postgresCpuShare: (cpuAfter.pg - cpuBefore.pg) / wall,
+      // The bench's client (HTTP calls, socket events), and the machine's idle and disk-wait time, in
+      // cores: whether the two cores were the limit.
+      clientCpuShare: (cpuAfter.client - cpuBefore.client) / wall,
+      machineIdleCores: (cpuAfter.machine.idle - cpuBefore.machine.idle) / wall,
+      machineIowaitCores: (cpuAfter.machine.iowait - cpuBefore.machine.iowait) / wall,
       // CPU per message: what the load on the machine changes least (the shares follow the rate).
       apiCpuMsPerMessage: ((cpuAfter.api - cpuBefore.api) * 1000) / total,
       postgresCpuMsPerMessage: ((cpuAfter.pg - cpuBefore.pg) * 1000) / total,
@@ -242,7 +259,7 @@ const runOnce = async (run: number) => {
       stored: pglite ? undefined : await storedRows(sql),
     };
     console.log(
-      `  run ${run}: ${result.received}/${total} events, ${result.throughput.toFixed(0)} msg/s, latency p50 ${ms(result.latency.p50)} p99 ${ms(result.latency.p99)} ms (HTTP p50 ${ms(result.httpLatency.p50)}), route alone ${routeRate.toFixed(0)} req/s, API process ${(result.apiCpuShare * 100).toFixed(0)}% of a core (${result.apiCpuMsPerMessage.toFixed(2)} ms/msg)${pglite ? ' (PGlite inside it)' : `, postgres ${(result.postgresCpuShare * 100).toFixed(0)}% (${result.postgresCpuMsPerMessage.toFixed(2)} ms/msg), ${result.transactionsPerMessage.toFixed(1)} commits/msg`}, API memory ${memory.rss} MiB (peak ${memory.peak})`,
+      `  run ${run}: ${result.received}/${total} events, ${result.throughput.toFixed(0)} msg/s, latency p50 ${ms(result.latency.p50)} p99 ${ms(result.latency.p99)} ms (HTTP p50 ${ms(result.httpLatency.p50)}), route alone ${routeRate.toFixed(0)} req/s, API process ${(result.apiCpuShare * 100).toFixed(0)}% of a core (${result.apiCpuMsPerMessage.toFixed(2)} ms/msg)${pglite ? ' (PGlite inside it)' : `, postgres ${(result.postgresCpuShare * 100).toFixed(0)}% (${result.postgresCpuMsPerMessage.toFixed(2)} ms/msg), ${result.transactionsPerMessage.toFixed(1)} commits/msg`}, bench client ${(result.clientCpuShare * 100).toFixed(0)}%, machine idle ${result.machineIdleCores.toFixed(2)} + disk wait ${result.machineIowaitCores.toFixed(2)} cores, API memory ${memory.rss} MiB (peak ${memory.peak})`,
     );
   } finally {
     socket?.disconnect();

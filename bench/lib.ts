@@ -224,6 +224,24 @@ export const postgresCpuSeconds = () => {
   return sum;
 };
 
+// The whole machine's CPU time so far (Linux /proc/stat, in seconds of one core): busy, idle, and
+// waiting for the disk. Between two readings it tells whether the cores were the limit.
+export const machineCpuSeconds = () => {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = ticks.map(Number);
+  return {
+    busy: (user + nice + system + irq + softirq + steal) / 100,
+    idle: idle / 100,
+    iowait: iowait / 100,
+  };
+};
+
+// The bench's own process: its client competes with the API and the database for the same cores.
+export const ownCpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
+
 // --- Where it ran ---
 
 // databaseUrl: a PostgreSQL server's (its version read through the server's `postgres` database: the
@@ -321,12 +339,14 @@ export const startApi = async (
       OUTBOUND_ALLOW_PRIVATE: '127.0.0.0/8',
       // Per-request info lines would cost both processes time and say nothing here.
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      ...(process.env.TRACE_INGEST ? { TRACE_INGEST: '1' } : {}), // TEMPTRACE
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
   child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
+  if (process.env.TRACE_INGEST) child.stderr?.on('data', (chunk) => process.stderr.write(chunk)); // TEMPTRACE
   const url = `http://127.0.0.1:${port}`;
   // PGlite opens a large database in WASM: give it longer.
   await eventually(

@@ -289,11 +289,21 @@ const cpuSplit = (sendingMs: number, drainMs: number, total: number, processedSe
 
 // The run's fresh database. PostgreSQL: a connection the bench keeps, with the trigger that times the
 // stores. PGlite: prepared in this process, which lets go of the directory before the API opens it.
+// The bench company's plan holds every number of the run (the largest bootstrap plan allows 3).
+const seedCompany = async (sql: Sql) => {
+  const { companyId } = await seedBase(sql);
+  await sql.query(
+    `UPDATE plans SET connections = greatest(connections, $2)
+      WHERE id = (SELECT plan_id FROM companies WHERE id = $1)`,
+    [companyId, numbers + 1],
+  );
+};
+
 const prepareRun = async (url: string) => {
   if (pglite) {
     const prepared = await preparePglite(pglite, true);
     try {
-      await seedBase(prepared.sql);
+      await seedCompany(prepared.sql);
     } finally {
       await prepared.close();
     }
@@ -302,7 +312,7 @@ const prepareRun = async (url: string) => {
   await prepareDatabase(url, true);
   const sql = new pg.Client({ connectionString: url });
   await sql.connect();
-  await seedBase(sql);
+  await seedCompany(sql);
   await traceStores(sql);
   return sql;
 };

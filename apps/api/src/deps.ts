@@ -48,6 +48,9 @@ export type TicketMessages = {
     body: string,
     options?: { promptId?: number },
   ) => Promise<MessageRow[]>;
+  // queueText for several texts at once, on any tickets, in a statement per step for the set; answers
+  // the messages in the order given.
+  queueTexts: (tx: Db, items: { ticket: OutgoingTicket; body: string }[]) => Promise<MessageRow[]>;
 };
 
 // What the tickets engine asks of campaigns once an ingest stored contact messages: campaigns

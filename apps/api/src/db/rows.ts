@@ -21,12 +21,13 @@ export const arrayParam = (values: unknown[]) => sql.param(values);
 // The rows a raw statement returns (`returning *`: snake_case names, driver values) as the query
 // builder gives them for the table: camelCase keys, dates as Date, JSON parsed.
 // A column's name in the database (the app's drizzle instance writes keys in snake_case).
-const nameOf = (key: string, column: Column) => (column.keyAsName ? toSnakeCase(key) : column.name);
+export const columnNameOf = (key: string, column: Column) =>
+  column.keyAsName ? toSnakeCase(key) : column.name;
 
 export const rowMapper = <T extends Table>(table: T) => {
   const columns = Object.entries(getTableColumns(table)).map(([key, column]) => ({
     key,
-    name: nameOf(key, column),
+    name: columnNameOf(key, column),
     column,
   }));
   return (raw: Record<string, unknown>): InferSelectModel<T> => {
@@ -66,7 +67,7 @@ export const insertRows = async <T extends PgTable>(
     const values = records.map((row) =>
       row[key] === null ? null : column.mapToDriverValue(row[key]),
     );
-    return { name: nameOf(key, column), type: type === 'serial' ? 'integer' : type, values };
+    return { name: columnNameOf(key, column), type: type === 'serial' ? 'integer' : type, values };
   });
   const list = (parts: SQLChunk[]) => sql.join(parts, sql`, `);
   const aliases = list(columns.map((_, i) => sql.raw(`c${i}`)));

@@ -2,15 +2,15 @@ import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { MESSAGES_PAGE_SIZE, replyWindowAt, type ChatMessageView } from '@atendi/shared';
 import type { AppDeps, TicketMessages } from '../../deps';
-import type { Db } from '../../db/client';
+import { queryRows, type Db } from '../../db/client';
 import { contacts, messages, tickets, whatsapps } from '../../db/schema';
 import { preparedPer } from '../../db/prepared';
+import { arrayParam, insertRows } from '../../db/rows';
 import type { AuthContext } from '../../platform/context';
 import { AppError, storeFailure } from '../../platform/errors';
 import { foundOr404, ownedRow } from '../../platform/tenancy';
 import {
   assertVisible,
-  loadTicketViews,
   selectTicketViews,
   toTicketView,
   messageCreated,
@@ -54,43 +54,45 @@ const visibleMessage = async (db: Db, ctx: AuthContext, id: number) => {
   return { message, ticket };
 };
 
-// Opening a conversation reads it: no unread badge, inbound messages read here and on the phone.
-const markTicketRead = async (deps: Deps, ticket: TicketRow, log: FastifyBaseLogger) => {
-  const unread = and(
-    eq(messages.ticketId, ticket.id),
-    eq(messages.fromMe, false),
-    eq(messages.read, false),
-  );
-  // WhatsApp marks everything before the newest one read as well; a long backlog needs no more ids.
-  const latest = await deps.db
-    .select({ providerId: messages.providerId })
-    .from(messages)
-    .where(unread)
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(100);
-  if (!latest.length && ticket.unreadMessages === 0) return false;
-  await deps.events.transaction(deps.db, async (tx, raise) => {
-    await tx.update(messages).set({ read: true }).where(unread);
-    // Reading is not activity: the ticket keeps its place in the lists.
-    await tx
-      .update(tickets)
-      .set({ unreadMessages: 0, updatedAt: sql`${tickets.updatedAt}` })
-      .where(eq(tickets.id, ticket.id));
+// Opening a conversation reads it: no unread badge, inbound messages read here and on the phone. One
+// statement marks both (the chat is the inbox's most frequent call) and answers the ticket's new
+// version, whether anything was unread, and the ids read, oldest first, the newest last (WhatsApp
+// marks everything before the newest one read as well: a long backlog needs no more than the newest
+// 100). Answers the ticket's new version, or undefined when someone else read it first.
+const markTicketRead = async (
+  deps: Deps,
+  ticket: TicketRow,
+  contactNumber: string,
+  log: FastifyBaseLogger,
+) => {
+  const marked = await deps.events.transaction(deps.db, async (tx, raise) => {
+    const [row] = await queryRows<{ version: number | null; read: number; provider_ids: string[] }>(
+      tx,
+      sql`with marked as (
+            update ${messages} set read = true
+             where ticket_id = ${ticket.id} and not from_me and not read
+            returning id, provider_id, created_at
+          ), badge as (
+            -- Reading is not activity: the ticket keeps its place in the lists (updated_at).
+            update ${tickets} set unread_messages = 0
+             where id = ${ticket.id} and unread_messages <> 0
+            returning version
+          )
+          select (select version from badge) as version, (select count(*) from marked)::int as read,
+                 array(select provider_id from (select * from marked where provider_id is not null
+                                                 order by created_at desc, id desc limit 100) newest
+                        order by created_at, id) as provider_ids`,
+    );
+    if (row.version === null && row.read === 0) return undefined;
     raise(ticketUpdated(ticket, 'read'));
+    return row;
   });
-  const providerIds = latest.flatMap((m) => (m.providerId ? [m.providerId] : []));
-  if (providerIds.length) {
-    const [contact] = await deps.db
-      .select({ number: contacts.number })
-      .from(contacts)
-      .where(eq(contacts.id, ticket.contactId));
+  if (marked?.provider_ids.length)
     // Best effort: blue ticks on the phone are not worth failing (or slowing) the page for.
-    if (contact)
-      deps.channels
-        .markRead(ticket.whatsappId, { from: contact.number, providerIds })
-        .catch((err: unknown) => log.debug({ err, ticketId: ticket.id }, 'read receipts not sent'));
-  }
-  return true;
+    deps.channels
+      .markRead(ticket.whatsappId, { from: contactNumber, providerIds: marked.provider_ids })
+      .catch((err: unknown) => log.debug({ err, ticketId: ticket.id }, 'read receipts not sent'));
+  return marked && { version: marked.version ?? ticket.version };
 };
 
 // Everything the chat's page needs of its ticket, in one round trip: the row (who may see it), its
@@ -138,12 +140,11 @@ export const listMessages = async (
   const [found] = await chatTicketQuery(deps.db).execute({ id: ticketId });
   const ticket = await assertVisible(deps.db, ctx, found?.ticket);
   let view = toTicketView(found);
-  const markedRead =
-    pageNumber === 1 &&
-    markRead &&
-    (found.hasUnread || ticket.unreadMessages > 0) &&
-    (await markTicketRead(deps, ticket, log));
-  if (markedRead) [view] = await loadTicketViews(deps.db, [ticket.id]);
+  const marked =
+    pageNumber === 1 && markRead && (found.hasUnread || ticket.unreadMessages > 0)
+      ? await markTicketRead(deps, ticket, found.contact.number, log)
+      : undefined;
+  if (marked) view = { ...view, unreadMessages: 0, version: marked.version };
   const rows = await chatPageQuery(deps.db).execute({
     ticketId: ticket.id,
     limit: MESSAGES_PAGE_SIZE,
@@ -218,8 +219,8 @@ export const queueOutgoing = async (
   ).sort((a, b) => a.id - b.id);
   await queueSends(
     tx,
-    ticket,
     rows.map((row, index) => ({
+      ticket,
       messageId: row.id,
       media: parts[index].media,
       ...(template ? { template } : {}),
@@ -379,4 +380,38 @@ export const createTicketMessages = (): TicketMessages => ({
       undefined,
       options?.promptId,
     ),
+  queueTexts,
 });
+
+// Texts on many tickets at once (the queue bot's replies to a batch of messages): the messages, their
+// sends and the tickets' list rows in a statement each, whatever the number; in the order given.
+const queueTexts: TicketMessages['queueTexts'] = async (tx, items) => {
+  if (!items.length) return [];
+  const rows = await insertRows(
+    tx,
+    messages,
+    items.map(({ ticket, body }) => ({
+      companyId: ticket.companyId,
+      ticketId: ticket.id,
+      whatsappId: ticket.whatsappId,
+      body,
+      fromMe: true,
+      read: true,
+      ack: 0,
+      mediaType: 'chat' as const,
+    })),
+  );
+  await queueSends(
+    tx,
+    rows.map((row, index) => ({ ticket: items[index].ticket, messageId: row.id, media: null })),
+  );
+  const last = new Map(rows.map((row) => [row.ticketId, previewOf(row).slice(0, 500)]));
+  await tx.execute(
+    sql`update ${tickets} set last_message = v.last_message,
+                              updated_at = ${new Date().toISOString()}::timestamptz
+          from unnest(${arrayParam([...last.keys()])}::int[], ${arrayParam([...last.values()])}::text[])
+               as v(id, last_message)
+         where ${tickets.id} = v.id`,
+  );
+  return rows;
+};

@@ -237,6 +237,9 @@ describe('GET /messages/:ticketId', () => {
     expect(res.json().messages.every((m: { read: boolean }) => m.read)).toBe(true);
     const [stored] = await t.db.select().from(tickets).where(eq(tickets.id, ticket.id));
     expect(stored.unreadMessages).toBe(0);
+    // The answer shows the ticket as reading left it (screens keep the newest version they saw).
+    expect(res.json().ticket.version).toBe(stored.version);
+    expect(stored.version).toBeGreaterThan(before.version);
     // Reading is not activity: the ticket keeps its place in the list.
     expect(stored.updatedAt.getTime()).toBe(before.updatedAt.getTime());
     const unread = await t.db

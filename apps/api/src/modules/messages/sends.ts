@@ -50,16 +50,16 @@ export const outboxQueue = jobQueue<OutboxPayload>(
 
 const refOf = (messageId: number) => `message:${messageId}`;
 
-// Queues the sends of just-written messages in the caller's transaction.
+// Queues the sends of just-written messages in the caller's transaction (one statement for any
+// number of tickets), each in its ticket's order.
 export const queueSends = (
   tx: Db,
-  ticket: { id: number; companyId: number },
-  sends: OutboxPayload[],
+  sends: (OutboxPayload & { ticket: { id: number; companyId: number } })[],
 ) =>
   enqueueJobs(
     tx,
     outboxQueue,
-    sends.map((send) => ({
+    sends.map(({ ticket, ...send }) => ({
       payload: send,
       key: `ticket:${ticket.id}`,
       ref: refOf(send.messageId),

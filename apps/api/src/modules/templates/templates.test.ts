@@ -684,3 +684,30 @@ describe('campaigns on a Cloud API connection', () => {
     expect(text.json?.text).toMatchObject({ body: 'Gracias Marta, aquí va tu cupón NOV25' });
   });
 });
+
+describe('reading a conversation', () => {
+  it('opening a Cloud API chat tells WhatsApp its newest message was read', async () => {
+    cloud = await cloudConnection([]);
+    const from = `57300${unique()}`;
+    await contactWrites(from, 'Hola');
+    const ticket = (await contactWrites(from, '¿Siguen ahí?'))!;
+    const inbound = await eventually(
+      () =>
+        t.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).orderBy(messages.id),
+      (rows) => rows.length === 2,
+      'both messages stored',
+    );
+    const res = await call('GET', `/messages/${ticket.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const reads = await eventually(
+      async () =>
+        graph.requests.filter(
+          (r) => r.path.includes(cloud.cloudPhoneNumberId!) && r.json?.status === 'read',
+        ),
+      (list) => list.length > 0,
+      'the read receipt',
+    );
+    // The newest one: WhatsApp marks every message before it read too.
+    expect(reads.map((r) => r.json?.message_id)).toEqual([inbound[1].providerId]);
+  });
+});

@@ -18,7 +18,7 @@ import { getSettingValue } from '../../settings';
 import { isOpenAt } from './business-hours';
 import { BACK_OPTION, backLine, fillVariables } from './bot-texts';
 import { messageCreated, messageRouted } from '../core/ticket-events';
-import { writeTransition } from '../core/ticket-transition';
+import { writeTransitions } from '../core/ticket-transition';
 
 // The chatbot of a waiting ticket nobody serves (SPEC §3 Whatsapp connection and Queue option, §9):
 // 1. Business hours (setting scheduleType): 'company' checks the company's service hours before
@@ -335,25 +335,29 @@ const plan = async (
   return { result, ticket, reply, text };
 };
 
-// The reply, in the caller's transaction: only while nobody took the conversation meanwhile.
-const writeReply = async (
+// The replies of a round, in the caller's transaction: each only while nobody took its conversation
+// meanwhile. A statement per step for the set (the tickets' moves, then the texts: writeTransitions,
+// queueTexts), whatever its size.
+const writeReplies = async (
   deps: Deps,
   tx: Db,
   raise: (event: DomainEvent) => void,
-  { result, ticket, reply, text }: Planned,
-) => {
-  const still = await writeTransition(
+  batch: Planned[],
+): Promise<Written[]> => {
+  const moved = await writeTransitions(
     tx,
     raise,
-    ticket,
-    {
-      ...reply.set,
-      ...(reply.repeat ? { amountUsedBotQueues: sql`${tickets.amountUsedBotQueues} + 1` } : {}),
-    },
-    {
-      byUserId: null,
+    batch.map(({ result, ticket, reply, text }) => ({
+      before: ticket,
+      change: reply.set,
+      ...(reply.repeat ? { add: { amountUsedBotQueues: 1 } } : {}),
       // The message it answers: the one that picked a queue is the first its flow hears.
       byMessageId: result.message.id,
+      // A reply's message.created tells the screens of the ticket too.
+      detail: text ? undefined : 'bot',
+    })),
+    {
+      byUserId: null,
       // Still the bot's (botTakesTurn): nobody took it, and no flow or AI agent did meanwhile (a
       // turn decided on an older snapshot of the ticket, or done again, changes nothing).
       still: and(
@@ -362,14 +366,18 @@ const writeReply = async (
         eq(tickets.useIntegration, false),
         isNull(tickets.promptId),
       ),
-      // A reply's message.created tells the screens of the ticket too.
-      detail: text ? undefined : 'bot',
     },
   );
-  if (!still) return { still, written: [] };
-  const written = text ? await deps.ticketMessages.queueText(tx, ticket, text) : [];
-  written.forEach((row) => raise(messageCreated(row, 'platform')));
-  return { still, written };
+  const texts = batch.flatMap((planned, index) =>
+    moved[index] && planned.text ? [{ index, ticket: planned.ticket, body: planned.text }] : [],
+  );
+  const rows = await deps.ticketMessages.queueTexts(tx, texts);
+  rows.forEach((row) => raise(messageCreated(row, 'platform')));
+  const writtenAt = new Map(texts.map((text, i) => [text.index, rows[i]]));
+  return batch.map((planned, index) => {
+    const row = writtenAt.get(index);
+    return { planned, still: moved[index], written: row ? [row] : [] };
+  });
 };
 
 // The bot's turn on the messages of one ingest batch (tickets.engine.ts), in their order: the
@@ -417,9 +425,7 @@ export const runQueueBots = async (
     };
     const writeAll = (batch: Planned[], alsoRelease: boolean) =>
       deps.events.transaction(deps.db, async (tx, raise) => {
-        const out: Written[] = [];
-        for (const one of batch)
-          out.push({ planned: one, ...(await writeReply(deps, tx, raise, one)) });
+        const out = await writeReplies(deps, tx, raise, batch);
         if (alsoRelease) release(raise);
         return out;
       });

@@ -1,7 +1,8 @@
-import { and, eq, type SQL } from 'drizzle-orm';
-import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { TicketUpdateInput } from '@atendi/shared';
-import type { Db } from '../../../db/client';
+import { queryRows, type Db } from '../../../db/client';
+import { arrayParam, columnNameOf, rowMapper } from '../../../db/rows';
 import { tickets } from '../../../db/schema';
 import type { DomainEvent, TicketDetail } from '../../../events/domain-events';
 import { snapshotOf, ticketChanged, ticketUpdated } from './ticket-events';
@@ -152,4 +153,82 @@ export const writeTransition = async (
     raise(ticketChanged(before, after, options.byUserId, options.byMessageId));
   else if (options.detail) raise(ticketUpdated(after, options.detail));
   return after;
+};
+
+// One move of a set (writeTransitions): plain values to write, and numbers to add to a counter.
+type TransitionMove = {
+  before: TicketRow;
+  change: Partial<TicketRow>;
+  add?: Partial<Pick<TicketRow, 'amountUsedBotQueues'>>;
+  byMessageId?: number;
+  detail?: TicketDetail;
+};
+
+const ticketColumns = getTableColumns(tickets) as Record<string, PgColumn>;
+const ticketRow = rowMapper(tickets);
+
+// writeTransition for a set of tickets at once (the queue bot's replies to a batch of messages): one
+// UPDATE for all of them, each move applied only while `still` holds on its row, with the same events.
+// A column one move sets and another does not is written from a flag per row. Answers each move's
+// ticket as written, or undefined where `still` no longer held.
+export const writeTransitions = async (
+  tx: Db,
+  raise: (event: DomainEvent) => void,
+  moves: TransitionMove[],
+  options: { byUserId: number | null; still?: SQL },
+): Promise<(TicketRow | undefined)[]> => {
+  if (!moves.length) return [];
+  if (new Set(moves.map((m) => m.before.id)).size < moves.length)
+    throw new Error('writeTransitions: one move per ticket');
+  const arrays: SQL[] = [sql`${arrayParam(moves.map((m) => m.before.id))}::int[]`];
+  const names = ['id'];
+  const sets: SQL[] = [];
+  const valueOf = (change: Record<string, unknown>, key: string, column: PgColumn) => {
+    const value = change[key];
+    return value === null || value === undefined ? null : column.mapToDriverValue(value);
+  };
+  const keys = (pick: (m: TransitionMove) => object | undefined) => [
+    ...new Set(moves.flatMap((m) => Object.keys(pick(m) ?? {}))),
+  ];
+  keys((m) => m.change).forEach((key, i) => {
+    const column = ticketColumns[key];
+    if (!column) throw new Error(`tickets has no column ${key}`);
+    const type = column.getSQLType();
+    const name = sql.identifier(columnNameOf(key, column));
+    const changes = moves.map((m) => m.change as Record<string, unknown>);
+    arrays.push(
+      sql`${arrayParam(changes.map((c) => key in c))}::boolean[]`,
+      sql`${arrayParam(changes.map((c) => valueOf(c, key, column)))}::${sql.raw(type)}[]`,
+    );
+    names.push(`h${i}`, `v${i}`);
+    sets.push(
+      sql`${name} = case when v.${sql.raw(`h${i}`)} then v.${sql.raw(`v${i}`)} else ${tickets}.${name} end`,
+    );
+  });
+  keys((m) => m.add).forEach((key, i) => {
+    const name = sql.identifier(columnNameOf(key, ticketColumns[key]));
+    arrays.push(
+      sql`${arrayParam(moves.map((m) => (m.add as Record<string, number> | undefined)?.[key] ?? 0))}::int[]`,
+    );
+    names.push(`a${i}`);
+    sets.push(sql`${name} = ${tickets}.${name} + v.${sql.raw(`a${i}`)}`);
+  });
+  // Nothing to write: the rows are still locked and checked, as an empty move of writeTransition.
+  if (!sets.length) sets.push(sql`id = ${tickets}.id`);
+  const rows = await queryRows<Record<string, unknown>>(
+    tx,
+    sql`update ${tickets} set ${sql.join(sets, sql`, `)}
+          from unnest(${sql.join(arrays, sql`, `)}) as v(${sql.raw(names.join(', '))})
+         where ${tickets.id} = v.id${options.still ? sql` and ${options.still}` : sql``}
+        returning ${tickets}.*`,
+  );
+  const written = new Map(rows.map((raw) => [Number(raw.id), ticketRow(raw)]));
+  return moves.map((move) => {
+    const after = written.get(move.before.id);
+    if (!after) return undefined;
+    if (lifecycleMoved(move.before, after))
+      raise(ticketChanged(move.before, after, options.byUserId, move.byMessageId));
+    else if (move.detail) raise(ticketUpdated(after, move.detail));
+    return after;
+  });
 };
