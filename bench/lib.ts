@@ -339,14 +339,12 @@ export const startApi = async (
       OUTBOUND_ALLOW_PRIVATE: '127.0.0.0/8',
       // Per-request info lines would cost both processes time and say nothing here.
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      ...(process.env.TRACE_INGEST ? { TRACE_INGEST: '1' } : {}), // TEMPTRACE
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
   child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
-  if (process.env.TRACE_INGEST) child.stderr?.on('data', (chunk) => process.stderr.write(chunk)); // TEMPTRACE
   const url = `http://127.0.0.1:${port}`;
   // PGlite opens a large database in WASM: give it longer.
   await eventually(
