@@ -98,6 +98,49 @@ describe('domain events', () => {
     expect(heard).toEqual(['first 1', 'second 1']);
   });
 
+  it('a lane answers at the commit and tells listeners of its transactions one after another, in order', async () => {
+    const { events } = node();
+    const lane = events.lane();
+    const heard: string[] = [];
+    // The first transaction's listener is still busy when the second commits.
+    let release!: () => void;
+    const busy = new Promise<void>((resolve) => (release = resolve));
+    events.afterCommit(async ([event]) => {
+      const id = (event as EventOf<'ticket.changed'>).ticketId;
+      heard.push(`start ${id}`);
+      if (id === 11) await busy;
+      heard.push(`end ${id}`);
+    });
+    expect(
+      await lane.transaction(t.db, async (_tx, raise) => {
+        raise(changed(11));
+      }),
+    ).toBeUndefined();
+    expect(
+      await lane.transaction(t.db, async (_tx, raise) => {
+        raise(changed(12));
+      }),
+    ).toBeUndefined();
+    // Both committed, and their callers went on; the second waits for the first's dispatch.
+    expect(heard).toEqual(['start 11']);
+    const idle = lane.idle();
+    release();
+    await idle;
+    expect(heard).toEqual(['start 11', 'end 11', 'start 12', 'end 12']);
+    // A rolled-back transaction tells nobody and does not stop the lane.
+    await expect(
+      lane.transaction(t.db, async (_tx, raise) => {
+        raise(changed(13));
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await lane.transaction(t.db, async (_tx, raise) => {
+      raise(changed(14));
+    });
+    await lane.idle();
+    expect(heard.slice(4)).toEqual(['start 14', 'end 14']);
+  });
+
   it('gives a durable listener a job written with the commit, so it hears even if the node dies', async () => {
     const name = `test-${Date.now()}`;
     const writer = node();

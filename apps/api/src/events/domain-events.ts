@@ -143,6 +143,21 @@ export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger
     return woken;
   };
 
+  // `work` in a transaction that publishes what it raised; the events, for dispatch after the commit.
+  const committed = async <T>(
+    db: Db,
+    work: (tx: Db, raise: (event: DomainEvent) => void) => Promise<T>,
+  ) => {
+    const raised: DomainEvent[] = [];
+    let woken: string[] = [];
+    const value = await db.transaction(async (tx) => {
+      const result = await work(tx, (event) => raised.push(event));
+      woken = await publish(tx, raised);
+      return result;
+    });
+    return { value, raised, woken };
+  };
+
   // After the commit: the durable listeners' and recorders' queues are woken, and the in-process
   // listeners run, in the order they subscribed: those of the whole transaction first.
   const dispatch = async (events: DomainEvent[], woken: string[]) => {
@@ -221,15 +236,31 @@ export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger
       db: Db,
       work: (tx: Db, raise: (event: DomainEvent) => void) => Promise<T>,
     ): Promise<T> {
-      const raised: DomainEvent[] = [];
-      let woken: string[] = [];
-      const result = await db.transaction(async (tx) => {
-        const value = await work(tx, (event) => raised.push(event));
-        woken = await publish(tx, raised);
-        return value;
-      });
+      const { value, raised, woken } = await committed(db, work);
       await dispatch(raised, woken);
-      return result;
+      return value;
+    },
+
+    // Transactions whose events are dispatched one transaction after another, without their callers
+    // waiting for it: `transaction` answers at the commit, and listeners hear of it once the lane's
+    // earlier transactions were dispatched (the ingest's stores: the next store begins while the
+    // screens hear of the last one, and they hear of them in order). `idle()`: every transaction
+    // committed so far has been dispatched.
+    lane() {
+      let last: Promise<void> = Promise.resolve();
+      return {
+        transaction: async <T>(
+          db: Db,
+          work: (tx: Db, raise: (event: DomainEvent) => void) => Promise<T>,
+        ): Promise<T> => {
+          const { value, raised, woken } = await committed(db, work);
+          last = last
+            .then(() => dispatch(raised, woken))
+            .catch((err: unknown) => log.error({ err }, 'dispatching a lane transaction failed'));
+          return value;
+        },
+        idle: () => last,
+      };
     },
   };
 };

@@ -1,6 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { contacts, messages, settings, tickets, userRatings, whatsapps } from '../../../db/schema';
+import {
+  contacts,
+  messages,
+  queues,
+  settings,
+  tickets,
+  userRatings,
+  whatsappQueues,
+  whatsapps,
+} from '../../../db/schema';
 import { sharedTestApp, makeCompany, type SharedTestContext } from '../../../../test/harness';
 import type { InboundMessage } from '../../../channels/driver';
 import type { MessageInput } from './ingest';
@@ -249,5 +258,35 @@ describe('batched ingest', () => {
     // Each message was given to exactly one caller as stored; the copies answered null.
     const storedResults = outcomes.flat().filter((o) => o.ok && o.value);
     expect(storedResults).toHaveLength(6 * numbers.length);
+  });
+
+  // A waiting conversation's message is held for the queue bot's turn only when the bot can route it:
+  // on a connection without queues it reaches the screens with its store (awaitsBot false), in a
+  // batch and alone alike; once the connection has a queue, the next new conversation waits.
+  it('holds a message for the bot only where the connection has queues to route it to', async () => {
+    const batch = [message('5491160000401', 'hola'), message('5491160000402', 'buenas')];
+    const stored = await ingestBatch(t.app.deps, batch);
+    expect(stored.map((r) => r?.awaitsBot)).toEqual([false, false]);
+    const [alone] = await storeMessages(t.app.deps, [message('5491160000403', 'hola')], () => {});
+    expect(alone).toMatchObject({ ok: true, value: { awaitsBot: false } });
+
+    const [queue] = await t.db
+      .insert(queues)
+      .values({ companyId, name: 'Ventas', color: '#000003' })
+      .returning();
+    await t.db.insert(whatsappQueues).values({ companyId, whatsappId, queueId: queue.id });
+    try {
+      const routed = await ingestBatch(t.app.deps, [
+        message('5491160000404', 'hola'),
+        message('5491160000405', 'buenas'),
+      ]);
+      expect(routed.map((r) => r?.awaitsBot)).toEqual([true, true]);
+      expect(routed[0]!.ticket).not.toHaveProperty('routable');
+      const [one] = await storeMessages(t.app.deps, [message('5491160000406', 'hola')], () => {});
+      expect(one).toMatchObject({ ok: true, value: { awaitsBot: true } });
+      expect(one.ok && one.value!.ticket).not.toHaveProperty('routable');
+    } finally {
+      await t.db.delete(whatsappQueues).where(eq(whatsappQueues.queueId, queue.id));
+    }
   });
 });

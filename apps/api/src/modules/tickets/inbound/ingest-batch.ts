@@ -10,6 +10,7 @@ import {
   inboundRow,
   ingestMessage,
   mayBeRouted,
+  routableSql,
   previewOf,
   type AwaitingBot,
   type Ingested,
@@ -320,9 +321,9 @@ export const ingestBatch = async (
                           ${arrayParam(bumpList.map(([, b]) => b.unread))}::int[])
                    as v(id, last_message, contact_last, unread)
              where tickets.id = v.id
-            returning tickets.*`,
+            returning tickets.*, ${routableSql} as routable`,
       )
-    ).map(ticketRow);
+    ).map((raw) => ({ ...ticketRow(raw), routable: Boolean(raw.routable) }));
     const bumpedOf = new Map(bumped.map((row) => [row.id, row]));
 
     const results = new Map<MessageInput, Ingested>();
@@ -330,7 +331,7 @@ export const ingestBatch = async (
     for (const input of fresh) {
       const { message } = input.event;
       const stored: MessageRow = messageOf(input);
-      const ticket = bumpedOf.get(stored.ticketId)!;
+      const { routable, ...ticket } = bumpedOf.get(stored.ticketId)!;
       const created = !rated.has(input) && ticketOf.get(ticketKey(input))!.created;
       // A new ticket is told once, with the first of its messages.
       const first = created && !announced.has(ticket.id);
@@ -340,7 +341,8 @@ export const ingestBatch = async (
       }
       const answer = rated.get(input);
       const rating = answer ? { rating: answer.rate } : {};
-      const awaitsBot = mayBeRouted({ ticket, message: stored, ...rating }) || awaiting(ticket.id);
+      const awaitsBot =
+        mayBeRouted({ ticket, message: stored, ...rating }, routable) || awaiting(ticket.id);
       raise(messageCreated(stored, message.fromMe ? 'phone' : 'contact', null, ticket, awaitsBot));
       results.set(input, {
         contact: chatOf(input).row,

@@ -4,7 +4,7 @@ import { preparedPer } from '../../../db/prepared';
 import { messageCreated, ticketChanged } from '../core/ticket-events';
 import type { Db } from '../../../db/client';
 import type { DomainEvent } from '../../../events/domain-events';
-import { contacts, messages, tickets, userRatings, whatsapps } from '../../../db/schema';
+import { contacts, messages, tickets, userRatings, whatsappQueues, whatsapps } from '../../../db/schema';
 import type { InboundMessage } from '../../../channels/driver';
 import type { ChannelEventInput } from '../../../channels/manager';
 import { getSettingValue } from '../../settings';
@@ -45,10 +45,18 @@ export const botTakesTurn = ({ ticket, message }: Pick<Ingested, 'ticket' | 'mes
   !ticket.useIntegration &&
   !ticket.promptId;
 
-// A message the bot may route to a queue (its conversation has none yet): screens hear of it after
-// the bot's turn, in the queue it is routed to, not first to everyone who sees queue-less tickets.
-export const mayBeRouted = (result: Pick<Ingested, 'ticket' | 'message' | 'rating'>) =>
-  !result.rating && result.ticket.queueId === null && botTakesTurn(result);
+// A message the bot may route to a queue (its conversation has none yet, and its connection has queues
+// to route to): screens hear of it after the bot's turn, in the queue it is routed to, not first to
+// everyone who sees queue-less tickets. On a connection without queues it stays where it is: shown
+// with its store, not held for a turn that cannot move it.
+export const mayBeRouted = (
+  result: Pick<Ingested, 'ticket' | 'message' | 'rating'>,
+  routable: boolean,
+) => routable && !result.rating && result.ticket.queueId === null && botTakesTurn(result);
+
+// Whether a ticket's connection has queues (the bot routes only to those), read with the ticket's row.
+export const routableSql = sql<boolean>`exists (select 1 from ${whatsappQueues} wq
+  where wq.whatsapp_id = ${tickets.whatsappId})`;
 
 // A redelivered message: the transaction rolls back whatever it began (a new ticket included).
 class AlreadyStored extends Error {}
@@ -348,7 +356,7 @@ const ticketBump = preparedPer((db) =>
       updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
     })
     .where(eq(tickets.id, sql.placeholder('id')))
-    .returning()
+    .returning({ ...getTableColumns(tickets), routable: routableSql })
     .prepare('ingest_ticket_bump'),
 );
 
@@ -422,7 +430,7 @@ export const ingestMessage = async (
       });
       // Already stored: a redelivery. Nothing moves, nothing is emitted again.
       if (!stored) throw new AlreadyStored();
-      const [bumped] = await ticketBump(tx).execute({
+      const [{ routable, ...bumped }] = await ticketBump(tx).execute({
         id: ticket.id,
         lastMessage: previewOf(message),
         contactMessage: message.fromMe ? null : previewOf(message),
@@ -431,7 +439,8 @@ export const ingestMessage = async (
       });
       const rating = rated ? { rating: rated.rate } : {};
       const awaitsBot =
-        mayBeRouted({ ticket: bumped, message: stored, ...rating }) || awaiting(bumped.id);
+        mayBeRouted({ ticket: bumped, message: stored, ...rating }, routable) ||
+        awaiting(bumped.id);
       if (created) raise(ticketChanged(null, bumped!, null));
       raise(messageCreated(stored, message.fromMe ? 'phone' : 'contact', null, bumped, awaitsBot));
       return {

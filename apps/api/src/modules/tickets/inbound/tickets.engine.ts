@@ -31,8 +31,8 @@ type EngineDeps = Pick<
 
 // Inbound messages wait here while a store is in flight, and go together in the next one
 // (ingest-batch.ts): one arriving alone goes at once, so a quiet inbox waits for nothing. Stores run one
-// at a time, in arrival order, and their messages reach the screens in that order (with the store's
-// commit). Then the bots take their turn on a store's messages (the queue bot over the batch, the
+// at a time, in arrival order, and their messages reach the screens in that order (after the store's
+// commit, while the next store runs: events.lane). Then the bots take their turn on a store's messages (the queue bot over the batch, the
 // rating thanks), after the turns of earlier stores on the same tickets; then each caller learns its
 // message's result. A message the queue bot may route (awaitsBot) reaches the screens with the bot's
 // turn instead, and so do its conversation's later messages until that turn is done.
@@ -44,6 +44,9 @@ type Waiting = {
 const MAX_INGEST_BATCH = 100;
 
 const createIngestQueue = (deps: EngineDeps, log: FastifyBaseLogger) => {
+  // The stores' events reach the screens in store order, without the next store waiting for it.
+  const lane = deps.events.lane();
+  const laneDeps = { ...deps, events: { ...deps.events, transaction: lane.transaction } };
   let waiting: Waiting[] = [];
   let storing = false;
   // Each ticket's last bot turn: a store's bots wait for those of its tickets, so a ticket's messages
@@ -116,16 +119,18 @@ const createIngestQueue = (deps: EngineDeps, log: FastifyBaseLogger) => {
     while (waiting.length) {
       const batch = take();
       const outcomes = await storeMessages(
-        deps,
+        laneDeps,
         batch.map((w) => w.input),
         (err) => log.warn({ err, messages: batch.length }, 'batched ingest failed; one by one'),
         (ticketId) => routing.has(ticketId),
       ).catch((error: unknown) => batch.map((): Outcome => ({ ok: false, error })));
       const results = outcomes.flatMap((o) => (o.ok && o.value ? [o.value] : []));
       const held = new Set(results.filter((r) => r.awaitsBot));
+      // The bots answer once the screens have the messages they answer.
+      const shown = lane.idle();
       const turn = inLine(
         results.map((r) => r.ticket.id),
-        () => answer(results, held),
+        () => shown.then(() => answer(results, held)),
       );
       for (const result of held) routing.set(result.ticket.id, turn);
       void turn.then(() => {
