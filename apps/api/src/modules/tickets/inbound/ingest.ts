@@ -4,7 +4,14 @@ import { preparedPer } from '../../../db/prepared';
 import { messageCreated, ticketChanged } from '../core/ticket-events';
 import type { Db } from '../../../db/client';
 import type { DomainEvent } from '../../../events/domain-events';
-import { contacts, messages, tickets, userRatings, whatsappQueues, whatsapps } from '../../../db/schema';
+import {
+  contacts,
+  messages,
+  tickets,
+  userRatings,
+  whatsappQueues,
+  whatsapps,
+} from '../../../db/schema';
 import type { InboundMessage } from '../../../channels/driver';
 import type { ChannelEventInput } from '../../../channels/manager';
 import { getSettingValue } from '../../settings';
