@@ -32,9 +32,9 @@ type EngineDeps = Pick<
 // Inbound messages wait here while a store is in flight, and go together in the next one
 // (ingest-batch.ts): one arriving alone goes at once, so a quiet inbox waits for nothing. Stores run one
 // at a time, in arrival order, and their messages reach the screens in that order (after the store's
-// commit, while the next store runs: events.lane). Then the bots take their turn on a store's messages (the queue bot over the batch, the
-// rating thanks), after the turns of earlier stores on the same tickets; then each caller learns its
-// message's result. A message the queue bot may route (awaitsBot) reaches the screens with the bot's
+// commit, while the next store runs: events.lane). Then the bots take their turn on a store's messages
+// (the queue bot over the batch, the rating thanks), once the screens have them and after the turns of
+// earlier stores on the same tickets; then each caller learns its message's result. A message the queue bot may route (awaitsBot) reaches the screens with the bot's
 // turn instead, and so do its conversation's later messages until that turn is done.
 type Waiting = {
   input: MessageInput;
