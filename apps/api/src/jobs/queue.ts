@@ -15,6 +15,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { queryRows, type Db } from '../db/client';
+import { preparedPer } from '../db/prepared';
 import { jobs, type JobStatus } from '../db/schema';
 import { heldLocksSql, NODE_LOCK_CLASS } from '../db/locks';
 
@@ -333,61 +334,81 @@ export const createJobs = (options: {
   // One statement, so two nodes never claim the same row; SKIP LOCKED lets them claim side by side.
   const leaseOf = (worker: Worker) => worker.options.leaseMs ?? 60_000;
 
-  const claim = (worker: Worker) => {
+  // Prepared per queue (and per database connection): a busy queue claims many times a second, and
+  // the statement is the largest the queue runs.
+  const claimStatements = new Map<string, ReturnType<typeof buildClaim>>();
+  const buildClaim = (worker: Worker) => {
     const { name } = worker.queue;
     const leaseMs = leaseOf(worker);
-    return db
-      .update(jobs)
-      .set({
-        status: 'running',
-        attempts: sql`${jobs.attempts} + 1`,
-        runAt: sql`now() + ${leaseMs}::int * interval '1 millisecond'`,
-        claimedBy: nodeKey(),
-        updatedAt: new Date(),
-      })
-      .where(
-        inArray(
-          jobs.id,
-          db
-            .select({ id: jobs.id })
-            .from(jobs)
-            .where(
-              and(
-                eq(jobs.queue, name),
-                or(
-                  and(eq(jobs.status, 'pending'), lte(jobs.runAt, sql`now()`)),
-                  // Claimed by a node that never finished: its lease ran out, or its node is gone.
-                  and(
-                    eq(jobs.status, 'running'),
-                    options.nodeKey
-                      ? or(lt(jobs.runAt, sql`now()`), claimerGone)
-                      : lt(jobs.runAt, sql`now()`),
+    const batchSize = worker.options.batchSize ?? 20;
+    return preparedPer((handle) =>
+      handle
+        .update(jobs)
+        .set({
+          status: 'running',
+          attempts: sql`${jobs.attempts} + 1`,
+          runAt: sql`now() + ${leaseMs}::int * interval '1 millisecond'`,
+          claimedBy: sql`${sql.placeholder('node')}::int`,
+          updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+        })
+        .where(
+          inArray(
+            jobs.id,
+            handle
+              .select({ id: jobs.id })
+              .from(jobs)
+              .where(
+                and(
+                  eq(jobs.queue, name),
+                  or(
+                    and(eq(jobs.status, 'pending'), lte(jobs.runAt, sql`now()`)),
+                    // Claimed by a node that never finished: its lease ran out, or its node is gone.
+                    and(
+                      eq(jobs.status, 'running'),
+                      options.nodeKey
+                        ? or(lt(jobs.runAt, sql`now()`), claimerGone)
+                        : lt(jobs.runAt, sql`now()`),
+                    ),
                   ),
-                ),
-                or(
-                  sql`${jobs.key} is null`,
-                  notExists(
-                    db
-                      .select({ id: earlier.id })
-                      .from(earlier)
-                      .where(
-                        and(
-                          eq(earlier.queue, jobs.queue),
-                          eq(earlier.key, jobs.key),
-                          lt(earlier.id, jobs.id),
-                          inArray(earlier.status, ['pending', 'running']),
+                  or(
+                    sql`${jobs.key} is null`,
+                    notExists(
+                      handle
+                        .select({ id: earlier.id })
+                        .from(earlier)
+                        .where(
+                          and(
+                            eq(earlier.queue, jobs.queue),
+                            eq(earlier.key, jobs.key),
+                            lt(earlier.id, jobs.id),
+                            inArray(earlier.status, ['pending', 'running']),
+                          ),
                         ),
-                      ),
+                    ),
                   ),
                 ),
-              ),
-            )
-            .orderBy(asc(jobs.id))
-            .limit(worker.options.batchSize ?? 20)
-            .for('update', { skipLocked: true }),
-        ),
-      )
-      .returning();
+              )
+              .orderBy(asc(jobs.id))
+              .limit(batchSize)
+              .for('update', { skipLocked: true }),
+          ),
+        )
+        .returning()
+        // Named after everything its text depends on: another job facility on the same pool (a test's)
+        // may prepare the same name on a connection, and only the same text may share it.
+        .prepare(claimName(worker)),
+    );
+  };
+  const claimName = (worker: Worker) =>
+    `jobs_claim_${worker.queue.name}_${leaseOf(worker)}_${worker.options.batchSize ?? 20}_${options.nodeKey ? 'node' : 'lease'}`;
+  const claim = (worker: Worker) => {
+    const key = claimName(worker);
+    let statement = claimStatements.get(key);
+    if (!statement) {
+      statement = buildClaim(worker);
+      claimStatements.set(key, statement);
+    }
+    return statement(db).execute({ node: nodeKey(), now: new Date().toISOString() });
   };
 
   // Claimed rows this process will not get to (it is stopping) are due again at once, for the next.
