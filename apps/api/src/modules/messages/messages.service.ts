@@ -1,7 +1,7 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { MESSAGES_PAGE_SIZE, replyWindowAt, type ChatMessageView } from '@atendi/shared';
-import type { AppDeps, TicketMessages } from '../../deps';
+import type { AppDeps, OutgoingTicket, TicketMessages } from '../../deps';
 import { queryRows, type Db } from '../../db/client';
 import { contacts, messages, tickets, whatsapps } from '../../db/schema';
 import { preparedPer } from '../../db/prepared';
@@ -19,7 +19,7 @@ import {
   ticketUpdated,
   visibleTicketRow,
 } from '../tickets';
-import { discardMedia, type MessageForm } from './message-form';
+import { discardMedia, type MessageForm, type OutgoingMedia } from './message-form';
 import { viewMessages, type MessageRow } from './message-views';
 import { assertReplyWindow, lastInboundSql } from './reply-window';
 import { earlierSend, rememberSend, sendDigest, type SendKey } from './send-keys';
@@ -192,11 +192,9 @@ const assertQuotable = async (db: Db, ticket: TicketRow, quotedMsgId: number) =>
 // A template (Cloud API) is one message: the text it makes, sent as the template.
 export const queueOutgoing = async (
   tx: Db,
-  ticket: Pick<TicketRow, 'id' | 'companyId' | 'whatsappId' | 'contactId'>,
+  ticket: OutgoingTicket,
   form: MessageForm,
   template?: TemplateSend,
-  // An AI agent's answer is marked with it.
-  promptId?: number,
 ) => {
   const parts = form.medias.length
     ? form.medias.map((media, index) => ({ body: index === 0 ? form.body : '', media }))
@@ -205,20 +203,9 @@ export const queueOutgoing = async (
     await tx
       .insert(messages)
       .values(
-        parts.map(({ body, media }) => ({
-          companyId: ticket.companyId,
-          ticketId: ticket.id,
-          whatsappId: ticket.whatsappId,
-          body,
-          fromMe: true,
-          read: true,
-          ack: 0,
-          mediaType: media?.mediaType ?? 'chat',
-          mediaUrl: media?.storedName ?? null,
-          mediaName: media?.fileName ?? null,
-          quotedMsgId: form.quotedMsgId,
-          promptId: promptId ?? null,
-        })),
+        parts.map(({ body, media }) =>
+          outgoingRow(ticket, body, { media, quotedMsgId: form.quotedMsgId }),
+        ),
       )
       .returning()
   ).sort((a, b) => a.id - b.id);
@@ -231,12 +218,41 @@ export const queueOutgoing = async (
       ...(template ? { template } : {}),
     })),
   );
-  const last = rows[rows.length - 1];
-  await tx
-    .update(tickets)
-    .set({ lastMessage: previewOf(last).slice(0, 500), updatedAt: new Date() })
-    .where(eq(tickets.id, ticket.id));
+  await showLastMessages(tx, rows);
   return rows;
+};
+
+// An outgoing message's row, as the outbox (sends.ts) sends it.
+const outgoingRow = (
+  ticket: OutgoingTicket,
+  body: string,
+  extra: { media?: OutgoingMedia | null; quotedMsgId?: number | null; promptId?: number | null },
+) => ({
+  companyId: ticket.companyId,
+  ticketId: ticket.id,
+  whatsappId: ticket.whatsappId,
+  body,
+  fromMe: true,
+  read: true,
+  ack: 0,
+  mediaType: extra.media?.mediaType ?? ('chat' as const),
+  mediaUrl: extra.media?.storedName ?? null,
+  mediaName: extra.media?.fileName ?? null,
+  quotedMsgId: extra.quotedMsgId ?? null,
+  promptId: extra.promptId ?? null,
+});
+
+// The tickets' list rows end on the last of their messages just written: one statement for any
+// number of tickets.
+const showLastMessages = async (tx: Db, rows: MessageRow[]) => {
+  const last = new Map(rows.map((row) => [row.ticketId, previewOf(row).slice(0, 500)]));
+  await tx.execute(
+    sql`update ${tickets} set last_message = v.last_message,
+                              updated_at = ${new Date().toISOString()}::timestamptz
+          from unnest(${arrayParam([...last.keys()])}::int[], ${arrayParam([...last.values()])}::text[])
+               as v(id, last_message)
+         where ${tickets.id} = v.id`,
+  );
 };
 
 // What makes two sends from the inbox the same send: the ticket, the text, the quoted message and each
@@ -378,45 +394,26 @@ export const deleteMessage = async (deps: Deps, ctx: AuthContext, id: number) =>
 // deps.ticketMessages: greetings, bot texts and timed messages are queued as an agent's are.
 export const createTicketMessages = (): TicketMessages => ({
   queueText: (tx, ticket, body, options) =>
-    queueOutgoing(
-      tx,
-      ticket,
-      { body, quotedMsgId: null, medias: [] },
-      undefined,
-      options?.promptId,
-    ),
+    queueTexts(tx, [{ ticket, body, promptId: options?.promptId }]),
   queueTexts,
 });
 
 // Texts on many tickets at once (the queue bot's replies to a batch of messages): the messages, their
 // sends and the tickets' list rows in a statement each, whatever the number; in the order given.
-const queueTexts: TicketMessages['queueTexts'] = async (tx, items) => {
+const queueTexts = async (
+  tx: Db,
+  items: { ticket: OutgoingTicket; body: string; promptId?: number }[],
+) => {
   if (!items.length) return [];
   const rows = await insertRows(
     tx,
     messages,
-    items.map(({ ticket, body }) => ({
-      companyId: ticket.companyId,
-      ticketId: ticket.id,
-      whatsappId: ticket.whatsappId,
-      body,
-      fromMe: true,
-      read: true,
-      ack: 0,
-      mediaType: 'chat' as const,
-    })),
+    items.map(({ ticket, body, promptId }) => outgoingRow(ticket, body, { promptId })),
   );
   await queueSends(
     tx,
     rows.map((row, index) => ({ ticket: items[index].ticket, messageId: row.id, media: null })),
   );
-  const last = new Map(rows.map((row) => [row.ticketId, previewOf(row).slice(0, 500)]));
-  await tx.execute(
-    sql`update ${tickets} set last_message = v.last_message,
-                              updated_at = ${new Date().toISOString()}::timestamptz
-          from unnest(${arrayParam([...last.keys()])}::int[], ${arrayParam([...last.values()])}::text[])
-               as v(id, last_message)
-         where ${tickets.id} = v.id`,
-  );
+  await showLastMessages(tx, rows);
   return rows;
 };
