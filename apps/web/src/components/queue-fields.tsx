@@ -18,6 +18,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useQueues } from '../api/queries/queues';
 import { cssColor } from '../lib/colors';
+import { SelectField } from './select-field';
 
 type QueueRef = { id: number; name: string; color: string };
 
@@ -148,28 +149,20 @@ export const QueueSelect = <T extends FieldValues, Sent extends FieldValues>({
   const options =
     saved && !choices.some((queue) => queue.id === saved.id) ? [...choices, saved] : choices;
   return (
-    <Controller
-      name={name}
+    <SelectField
       control={control}
-      render={({ field: { ref, ...field } }) => (
-        <TextField
-          {...field}
-          inputRef={ref}
-          select
-          label={label}
-          fullWidth
-          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-          {...props}
-        >
-          <MenuItem value="">{noneLabel}</MenuItem>
-          {options.map((queue) => (
-            <MenuItem key={queue.id} value={String(queue.id)}>
-              <QueueDot color={queue.color} />
-              {queue.name}
-            </MenuItem>
-          ))}
-        </TextField>
-      )}
-    />
+      name={name}
+      label={label}
+      slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+      {...props}
+    >
+      <MenuItem value="">{noneLabel}</MenuItem>
+      {options.map((queue) => (
+        <MenuItem key={queue.id} value={String(queue.id)}>
+          <QueueDot color={queue.color} />
+          {queue.name}
+        </MenuItem>
+      ))}
+    </SelectField>
   );
 };
