@@ -131,6 +131,19 @@ const lifecycleMoved = (before: TicketRow, after: TicketRow) => {
   return (Object.keys(is) as (keyof typeof is)[]).some((key) => was[key] !== is[key]);
 };
 
+// What a written move tells: ticket.changed when the lifecycle moved, else ticket.updated with the
+// detail when one is given.
+const raiseMove = (
+  raise: (event: DomainEvent) => void,
+  before: TicketRow,
+  after: TicketRow,
+  move: { byUserId: number | null; byMessageId?: number; detail?: TicketDetail },
+) => {
+  if (lifecycleMoved(before, after))
+    raise(ticketChanged(before, after, move.byUserId, move.byMessageId));
+  else if (move.detail) raise(ticketUpdated(after, move.detail));
+};
+
 // Applies `change` to the ticket `before` (read under its row lock, or re-checked by `still`, the
 // rule's condition on the row as it is now), in the caller's transaction. A move of its lifecycle
 // raises ticket.changed; any other change raises ticket.updated with `detail` when given (what the
@@ -148,10 +161,7 @@ export const writeTransition = async (
     .set(change)
     .where(and(eq(tickets.id, before.id), options.still))
     .returning();
-  if (!after) return undefined;
-  if (lifecycleMoved(before, after))
-    raise(ticketChanged(before, after, options.byUserId, options.byMessageId));
-  else if (options.detail) raise(ticketUpdated(after, options.detail));
+  if (after) raiseMove(raise, before, after, options);
   return after;
 };
 
@@ -225,10 +235,7 @@ export const writeTransitions = async (
   const written = new Map(rows.map((raw) => [Number(raw.id), ticketRow(raw)]));
   return moves.map((move) => {
     const after = written.get(move.before.id);
-    if (!after) return undefined;
-    if (lifecycleMoved(move.before, after))
-      raise(ticketChanged(move.before, after, options.byUserId, move.byMessageId));
-    else if (move.detail) raise(ticketUpdated(after, move.detail));
+    if (after) raiseMove(raise, move.before, after, { ...move, byUserId: options.byUserId });
     return after;
   });
 };
