@@ -27,8 +27,10 @@ const onBothDatabases = [
   'src/modules/messages/external-api.test.ts', // Idempotency-Key locks
   'src/modules/messages/messages.test.ts', // the outbox, Idempotency-Key locks
   'src/modules/plans/plan-limits.test.ts', // two creates racing for the last place
+  'src/modules/presence/presence.test.ts', // a user's settles under their row lock, the sweep
   'src/modules/prompts/agent.test.ts', // five messages at once, one turn
   'src/modules/queue-integrations/integration-runtime.test.ts', // a ticket's turns, one at a time
+  'src/modules/routing/routing.test.ts', // passes under a company lock, conversations arriving together
   'src/modules/schedules/schedules.test.ts', // due schedules in a time zone
   'src/modules/subscriptions/subscriptions.test.ts', // billing jobs on two nodes, due dates
   'src/modules/templates/templates.test.ts', // a campaign's confirmation and the answer recorded

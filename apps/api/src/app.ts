@@ -76,7 +76,7 @@ import path from 'node:path';
 import { createJobs, liveJobCounts } from './jobs/queue';
 import { createDomainEvents } from './events/domain-events';
 import { registerBackground } from './background';
-import { markUserOnline } from './modules/users/users.service';
+import { createPresence } from './modules/presence/presence';
 import { sealCloudSecrets } from './modules/whatsapps/whatsapps.service';
 import type { RouteInfo } from './deps';
 
@@ -155,7 +155,6 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     corsOrigin,
     log: app.log,
     redisUrl: config.redisUrl,
-    onUserStatus: (identity, online) => markUserOnline(database.db, identity, online),
     identify: (claims) => socketIdentity(database.db, claims),
   });
   // Several API nodes (REDIS_URL) must share attempt counters, or each node allows its own quota.
@@ -218,6 +217,16 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   });
   const events = createDomainEvents({ jobs, log: app.log });
   const outbox = createOutbox(jobs);
+  // Who is online: this node's sockets, its heartbeat, and the settles that follow them.
+  const presence = createPresence(
+    { db: database.db, events },
+    {
+      graceMs: config.presenceGraceSeconds * 1000,
+      heartbeatMs: config.presenceHeartbeatSeconds * 1000,
+      log: app.log,
+    },
+  );
+  realtime.setPresence(presence);
   const health = createHealth({
     timeoutMs: HEALTH_CHECK_TIMEOUT_MS,
     checks: {
@@ -362,12 +371,14 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   app.addHook('onReady', async () => {
     await channels.start();
     await jobs.start();
+    await presence.start();
     health.started();
   });
   app.addHook('preClose', async () => {
     await jobs.stop();
     await channels.close();
     await realtime.close();
+    await presence.stop();
     await spreadsheets.close();
   });
   app.addHook('onClose', async () => {

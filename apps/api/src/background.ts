@@ -38,6 +38,13 @@ import { LIFECYCLE_JOB, runCompanyLifecycle } from './modules/subscriptions/comp
 import { stopBillingWorker } from './modules/subscriptions/subscriptions.service';
 import { createStripeClient } from './modules/subscriptions/stripe-client';
 import { stopBillingQueue } from './modules/companies/companies.service';
+import { emitPresence, PRESENCE_SWEEP_JOB, sweepPresence } from './modules/presence/presence';
+import {
+  routeOnPresence,
+  routeTicketChanges,
+  routingQueue,
+  routingWorker,
+} from './modules/routing/routing';
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -68,6 +75,8 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   jobs.define(checkQueue, checkWorker(deps, log));
   // A running campaign's sends, a paced step per run.
   jobs.define(dispatchQueue, campaigns.worker);
+  // A company's automatic assignment pass (one at a time per company; asked for by the recorders below).
+  jobs.define(routingQueue, routingWorker(deps));
 
   // Recurring jobs: one node at a time, right after start and then every everyMs.
 
@@ -124,6 +133,17 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
     },
   });
 
+  // Agents whose last socket closed more than the grace ago go offline; dead nodes' sockets go.
+  jobs.every({
+    name: PRESENCE_SWEEP_JOB,
+    everyMs: config.presenceHeartbeatSeconds * 1000,
+    run: (now) =>
+      sweepPresence(deps, now, {
+        graceMs: config.presenceGraceSeconds * 1000,
+        heartbeatMs: config.presenceHeartbeatSeconds * 1000,
+      }),
+  });
+
   // Domain events: recorders write in the raising transaction; `on` listeners run after the commit.
 
   // A contact's message on an AI agent's ticket queues the agent's turn.
@@ -140,6 +160,12 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   events.record('message.created', recordFirstReply);
   // Campaign recipients' answers: opt-outs, and confirmations that send the campaign's message.
   events.recordAll('message.created', campaigns.recordAnswers);
+  // Automatic assignment: a conversation waiting in a routed queue, or an agent with room again.
+  events.recordAll('ticket.changed', routeTicketChanges);
+  // Automatic assignment: an agent who comes online.
+  events.record('user.presence', routeOnPresence);
+  // Who is online, to every screen of the company.
+  events.on('user.presence', emitPresence(deps));
   // The screens: after each commit, the tickets and messages it changed, to the sockets that show them
   // (modules/inbox/inbox.projector.ts, the only code that emits them).
   events.afterCommit(inboxProjector(deps));

@@ -137,6 +137,8 @@ const envSchema = z.object({
   ),
   TICKET_TIMERS_INTERVAL: z.coerce.number().int().min(0).default(30),
   SCHEDULES_INTERVAL: z.coerce.number().int().min(0).default(5),
+  PRESENCE_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(20),
+  PRESENCE_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
   CAMPAIGNS_INTERVAL: z.coerce.number().int().min(0).default(5),
   CLOUD_API_MESSAGES_PER_SECOND: z.coerce.number().positive().max(1000).default(80),
   SERVE_WEB: z.preprocess(emptyAsUndefined, bool.default(true)),
@@ -284,6 +286,11 @@ export type Config = {
   ticketTimersInterval: number;
   // Seconds between runs of the scheduled-message sender (0 = never).
   schedulesInterval: number;
+  // Seconds an agent whose last socket closed stays as they were (a reload, a network blip) before
+  // going offline.
+  presenceGraceSeconds: number;
+  // Seconds between a node's heartbeats; a node silent for three is taken for dead, its sockets gone.
+  presenceHeartbeatSeconds: number;
   // Seconds between looks for campaigns whose time came (0 = only when one is saved or restarted).
   campaignsInterval: number;
   // The most messages a campaign sends per second through a Cloud API connection (Meta's default
@@ -405,6 +412,8 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
         : Intl.DateTimeFormat().resolvedOptions().timeZone),
     ticketTimersInterval: e.TICKET_TIMERS_INTERVAL,
     schedulesInterval: e.SCHEDULES_INTERVAL,
+    presenceGraceSeconds: e.PRESENCE_GRACE_SECONDS,
+    presenceHeartbeatSeconds: e.PRESENCE_HEARTBEAT_SECONDS,
     campaignsInterval: e.CAMPAIGNS_INTERVAL,
     cloudApiMessagesPerSecond: e.CLOUD_API_MESSAGES_PER_SECOND,
     serveWeb: e.SERVE_WEB,

@@ -59,6 +59,7 @@ const READ_ROUTES: Record<CompanyChannel, string[]> = {
   file: ['GET /files', 'GET /files/:id'],
   prompt: ['GET /prompt', 'GET /prompt/:id'],
   queueIntegration: ['GET /queueIntegration', 'GET /queueIntegration/:id'],
+  presence: ['GET /users/list'],
 };
 
 // Who listens: the three profiles of company A, an admin of company B, and the platform company's
@@ -331,6 +332,14 @@ describe('socket walk', () => {
         what: 'an admin adds a queue',
         act: () => as('admin', 'POST', '/queue', { name: 'Walker queue', color: '#0000aa' }),
         hears: readersInA('queue'),
+      },
+      {
+        channels: ['presence'],
+        what: 'the user steps away',
+        act: () => as('user', 'PUT', '/presence', { availability: 'away' }),
+        hears: readersInA('presence'),
+        check: (_who, events) =>
+          expect(events.at(-1)!.payload).toMatchObject({ action: 'update', presence: 'away' }),
       },
       {
         channels: ['tag'],

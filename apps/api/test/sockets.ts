@@ -23,6 +23,26 @@ const portOf = (app: App) => {
   return port;
 };
 
+// A connected socket of the session (closed by closeSockets unless the test closes it first).
+export const openSocket = async (
+  app: App,
+  session: Pick<Session, 'token'>,
+  options: { reconnection?: boolean } = { reconnection: false },
+) => {
+  const socket = connect(`http://127.0.0.1:${await portOf(app)}`, {
+    query: { token: session.token },
+    transports: ['websocket'],
+    forceNew: true,
+    ...options,
+  });
+  opened.push(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.on('connect', () => resolve());
+    socket.on('connect_error', reject);
+  });
+  return socket;
+};
+
 // A connected socket of the session, recording every event it hears. `join` enters rooms the way a
 // page does (a ticket's chat, a list) before the recording is handed back.
 export const listenAs = async <P = Record<string, unknown>>(
@@ -30,16 +50,7 @@ export const listenAs = async <P = Record<string, unknown>>(
   session: Pick<Session, 'token'>,
   join?: (socket: Socket) => Promise<unknown>,
 ): Promise<Heard<P>[]> => {
-  const socket = connect(`http://127.0.0.1:${await portOf(app)}`, {
-    query: { token: session.token },
-    transports: ['websocket'],
-    forceNew: true,
-  });
-  opened.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.on('connect', () => resolve());
-    socket.on('connect_error', reject);
-  });
+  const socket = await openSocket(app, session, {});
   const heard: Heard<P>[] = [];
   socket.onAny((event: string, payload: P) => heard.push({ event, payload }));
   socketOf.set(heard as Heard<unknown>[], socket);

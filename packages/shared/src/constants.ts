@@ -27,6 +27,17 @@ export const addMonths = (date: Date, months: number) => {
   return next;
 };
 
+// An agent's presence (issue 36): online while a socket of theirs is open and in use, away after
+// inactivity or by choice, offline by choice or when the last socket closed. `availability` is the
+// agent's own choice (online = available), the presence what the platform makes of it.
+export const presences = ['online', 'away', 'offline'] as const;
+export type Presence = (typeof presences)[number];
+
+// How a queue hands its waiting conversations to its agents: not at all (they accept them), in
+// turn, or to the agent with the fewest open conversations.
+export const routingModes = ['off', 'round_robin', 'balanced'] as const;
+export type RoutingMode = (typeof routingModes)[number];
+
 export const ticketStatuses = ['pending', 'open', 'closed'] as const;
 export type TicketStatus = (typeof ticketStatuses)[number];
 

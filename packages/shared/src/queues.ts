@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { routingModes } from './constants';
 import { dateTime } from './responses';
 import { scheduleSlotViewSchema } from './schemas';
 
@@ -15,6 +16,7 @@ export const queueViewSchema = z.object({
   orderQueue: z.number().nullable(),
   promptId: z.number().nullable(),
   integrationId: z.number().nullable(),
+  routing: z.enum(routingModes),
   schedules: z.array(scheduleSlotViewSchema),
   createdAt: dateTime,
   updatedAt: dateTime,

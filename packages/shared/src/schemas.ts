@@ -8,6 +8,7 @@ import {
   companyStatuses,
   profiles,
   recurrences,
+  routingModes,
   type ScheduleSlot,
 } from './constants';
 
@@ -102,6 +103,8 @@ const userBase = {
   queueIds: z.array(z.coerce.number().int().positive()).max(500).optional(),
   super: z.boolean().optional(),
   companyId: z.coerce.number().int().positive().optional(),
+  // Automatic assignment's limit of open conversations (null: none); set by those who edit queues.
+  maxTickets: z.coerce.number().int().min(1).max(500).nullable().optional(),
 };
 export const userCreateSchema = z.object({
   ...userBase,
@@ -219,6 +222,7 @@ export const queueSchema = z.object({
   schedules: z.array(scheduleSlotSchema).max(7).optional(),
   promptId: z.coerce.number().int().positive().nullable().optional(),
   integrationId: z.coerce.number().int().positive().nullable().optional(),
+  routing: z.enum(routingModes).optional().default('off'),
 });
 export const queueUpdateSchema = z.object(withoutDefaults(queueSchema.shape)).partial();
 export type QueueInput = z.infer<typeof queueSchema>;

@@ -130,7 +130,8 @@ export type TicketNoteView = z.input<typeof ticketNoteViewSchema>;
 
 // company-{id}-ticket and company-{id}-appMessage payloads (SPEC §7 Real-time).
 export type TicketEvent =
-  | { action: 'update'; ticket: TicketView }
+  // routedTo: automatic assignment (a queue's routing) just gave the conversation to this user.
+  | { action: 'update'; ticket: TicketView; routedTo?: number }
   // version: the ticket's state that took it off these lists (absent: the ticket itself is gone).
   | { action: 'delete'; ticketId: number; version?: number }
   | { action: 'updateUnread'; ticketId: number };

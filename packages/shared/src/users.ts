@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { allTicketValues, companyStatuses, profiles, recurrences } from './constants';
+import { allTicketValues, companyStatuses, presences, profiles, recurrences } from './constants';
 import { planViewSchema } from './plans';
 import { dateTime } from './responses';
 import { settingViewSchema } from './settings';
@@ -15,7 +15,13 @@ export const userViewSchema = z.object({
   super: z.boolean(),
   allTicket: z.enum(allTicketValues),
   whatsappId: z.number().nullable(),
+  // Presence other than offline (SPEC's field).
   online: z.boolean(),
+  presence: z.enum(presences),
+  // The user's own choice of presence (PUT /presence).
+  availability: z.enum(presences),
+  // The most open conversations automatic assignment gives them (null: no limit).
+  maxTickets: z.number().nullable(),
   queues: z.array(colouredRefSchema),
   queueIds: z.array(z.number()),
   createdAt: dateTime,
@@ -37,7 +43,16 @@ export const userOptionSchema = userViewSchema.pick({
   email: true,
   profile: true,
   online: true,
+  presence: true,
 });
+
+// PUT /presence and company-{id}-presence: a user's presence as it changed.
+export const presenceViewSchema = z.object({
+  userId: z.number(),
+  presence: z.enum(presences),
+  availability: z.enum(presences),
+});
+export type PresenceView = z.input<typeof presenceViewSchema>;
 export type UserOption = z.input<typeof userOptionSchema>;
 
 // GET /auth/me: the user with their default connection and their company's settings and plan.

@@ -5,6 +5,8 @@
 export const SESSION_LOCK_CLASS = 41_207;
 // Migrations being applied (second key 0): nodes starting together take turns (db/client.ts).
 export const MIGRATION_LOCK_CLASS = 41_209;
+// A company's automatic assignment pass (modules/routing); second key: the company id.
+export const ROUTING_LOCK_CLASS = 41_210;
 // A live node; second key: its node key. Rows a node claims carry the key (jobs/queue.ts).
 export const NODE_LOCK_CLASS = 41_208;
 

@@ -33,6 +33,7 @@ const changed = (ticketId: number): DomainEvent => ({
     whatsappId: 1,
     promptId: null,
     integrationId: null,
+    chatbot: false,
   },
 });
 // What the durable listeners below read of a ticket.changed event.
@@ -43,6 +44,7 @@ const snapshot = z.object({
   whatsappId: z.number(),
   promptId: z.number().nullable(),
   integrationId: z.number().nullable(),
+  chatbot: z.boolean(),
 });
 const ticketChangedEvent = z.object({
   type: z.literal('ticket.changed'),
@@ -253,7 +255,7 @@ describe('the events the product raises', () => {
       `ticket open -> closed by ${made.admin.id}`,
       'ticket deleted (was closed)',
     ]);
-    expect(heard.every((e) => e.ticketId === ticket.id)).toBe(true);
+    expect(heard.every((e) => 'ticketId' in e && e.ticketId === ticket.id)).toBe(true);
     // The durable listener hears the same ticket changes, through the job queue.
     await eventually(
       () => Promise.resolve(durable.length),

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
+import type { Presence } from '@atendi/shared';
 import type { Db } from '../db/client';
 import { enqueueJobs, jobQueue, type JobQueue, type Jobs, type QueueOptions } from '../jobs/queue';
 
@@ -26,6 +27,8 @@ export type TicketSnapshot = {
   promptId: number | null;
   // The integration (flow) conversing with the contact, if any.
   integrationId: number | null;
+  // The queue bot is walking the contact through the queue's menu.
+  chatbot: boolean;
 };
 
 // Who a message comes from: the contact; an agent in the inbox; someone typing on the connected
@@ -53,6 +56,8 @@ export type DomainEvent =
       byUserId: number | null;
       // The contact's message that made the platform move it (the queue bot's pick of a queue).
       byMessageId?: number;
+      // Automatic assignment gave it to this agent (modules/routing).
+      routedTo?: number;
       before: TicketSnapshot | null;
       after: TicketSnapshot;
     }
@@ -92,6 +97,15 @@ export type DomainEvent =
       ticketId: number;
       messageId: number;
       ticketCreated: boolean;
+    }
+  // A user's presence changed (modules/presence): their sockets, their inactivity or their choice.
+  | {
+      type: 'user.presence';
+      companyId: number;
+      userId: number;
+      before: Presence;
+      after: Presence;
+      availability: Presence;
     };
 
 export type DomainEventType = DomainEvent['type'];

@@ -216,7 +216,14 @@ export const insertJobsSql = (
                 and j.key = q.key and j.status = 'pending')`
         : sql``
     }
-    ${options.skipLiveRefs ? sql`on conflict do nothing` : sql``}`;
+    ${
+      options.againIfRunning
+        ? sql`on conflict (queue, ref) where ref is not null and status in ('pending', 'running')
+              do update set again = ${jobs}.again or ${jobs}.status = 'running'`
+        : options.skipLiveRefs
+          ? sql`on conflict do nothing`
+          : sql``
+    }`;
 };
 
 // Queues a job for each row `rows` selects, in one statement in the caller's transaction; a payload

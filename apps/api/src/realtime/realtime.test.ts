@@ -1,9 +1,7 @@
-import { createServer } from 'node:http';
 import type { AddressInfo, Socket as Connection } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
-import { eq } from 'drizzle-orm';
-import { contacts, queues, tickets, userQueues, users } from '../db/schema';
+import { contacts, queues, tickets, userQueues } from '../db/schema';
 import {
   SUPER_EMAIL,
   auth,
@@ -15,8 +13,6 @@ import {
   type Session,
   type TestContext,
 } from '../../test/harness';
-import { socketIdentity } from '../platform/sessions';
-import { createRealtime } from './realtime';
 
 let t: TestContext;
 let url: string;
@@ -410,74 +406,6 @@ describe('room requests', () => {
       payload: { name: 'Still Listening' },
     });
     expect(await event).toMatchObject({ action: 'update', user: { name: 'Still Listening' } });
-  });
-});
-
-describe('online status', () => {
-  const isOnline = async (userId: number) =>
-    (await t.db.select({ online: users.online }).from(users).where(eq(users.id, userId)))[0].online;
-
-  // The server's end of each TCP connection: it closes only after the server handled everything the
-  // socket sent over it, its disconnect included. The online check runs then, and a write it decides
-  // on is sent before any query the test makes afterwards (on the embedded database, which runs one
-  // query at a time, it is also done first).
-  const connections = new Set<Connection>();
-  beforeAll(() => {
-    t.app.server.on('connection', (connection: Connection) => {
-      connections.add(connection);
-      connection.once('close', () => connections.delete(connection));
-    });
-  });
-  const connectWithClose = async (session: Session) => {
-    const before = new Set(connections);
-    const socket = await connect(session);
-    const opened = [...connections].filter((c) => !before.has(c));
-    expect(opened).toHaveLength(1);
-    const closed = new Promise<void>((resolve) => opened[0].once('close', () => resolve()));
-    return { socket, closed };
-  };
-
-  it('a connected socket marks its user online and closing the last one marks them offline', async () => {
-    const { admin, session } = await adminOfNewCompany();
-    const first = await connectWithClose(session);
-    const second = await connect(session);
-    await vi.waitFor(async () => expect(await isOnline(admin.id)).toBe(true), { timeout: 5000 });
-    first.socket.close();
-    await first.closed;
-    expect(await isOnline(admin.id)).toBe(true);
-    second.close();
-    await vi.waitFor(async () => expect(await isOnline(admin.id)).toBe(false), { timeout: 5000 });
-  });
-
-  it('a failed online-status write is logged and leaves the socket connected', async () => {
-    const warn = vi.fn();
-    const log = { ...t.app.log, warn, error: warn } as unknown as typeof t.app.log;
-    const realtime = createRealtime({
-      tokens: t.app.deps.tokens,
-      corsOrigin: [],
-      log,
-      onUserStatus: () => Promise.reject(new Error('database unavailable')),
-      identify: (claims) => socketIdentity(t.db, claims),
-    });
-    const server = createServer();
-    realtime.attach(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const { session } = await adminOfNewCompany();
-      const target = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const socket = await connect(session, target);
-      socket.emit('userStatus');
-      // Both writes (on connect and on userStatus) failed and were logged; the socket still answers.
-      await vi.waitFor(() => expect(warn.mock.calls.length).toBeGreaterThanOrEqual(2), {
-        timeout: 5000,
-      });
-      await caughtUp(socket);
-      expect(socket.connected).toBe(true);
-    } finally {
-      for (const socket of sockets.splice(0)) socket.close();
-      await realtime.close();
-      await new Promise((resolve) => server.close(resolve));
-    }
   });
 });
 

@@ -48,6 +48,8 @@ export const channelReaders = {
   file: 'company',
   prompt: 'prompts:manage',
   queueIntegration: 'integrations:manage',
+  // Who is online, away or offline (GET /users/list answers everyone's presence).
+  presence: 'company',
 } as const satisfies Record<string, Permission | 'company' | 'ticket' | 'self'>;
 
 export type CompanyChannel = keyof typeof channelReaders;
@@ -154,6 +156,13 @@ export type TicketRoomResolver = (
   list: { kind: 'tickets'; status: string } | { kind: 'notification' },
 ) => Promise<(`tickets-${string}` | `notification-${string}`)[]>;
 
+// What a socket's life tells presence (modules/presence): they never reject.
+type PresenceHooks = {
+  connected: (identity: SocketIdentity, socketId: string) => Promise<void>;
+  disconnected: (identity: SocketIdentity, socketId: string) => Promise<void>;
+  idle: (identity: SocketIdentity, socketId: string, idle: boolean) => Promise<void>;
+};
+
 export type Realtime = ReturnType<typeof createRealtime>;
 export type RealtimeRoom = Room;
 
@@ -162,7 +171,6 @@ export const createRealtime = (options: {
   corsOrigin: string[];
   log: FastifyBaseLogger;
   redisUrl?: string;
-  onUserStatus?: (identity: SocketIdentity, online: boolean) => Promise<void>;
   // Who the token's user is now (profile, company, queues read from the database, not the token's
   // claims); null when the session has ended or the user is gone.
   identify: (claims: AccessClaims) => Promise<SocketIdentity | null>;
@@ -171,6 +179,7 @@ export const createRealtime = (options: {
   let redis: Redis[] = [];
   let ticketGuard: TicketRoomGuard = async () => false;
   let roomResolver: TicketRoomResolver = async () => [];
+  let presence: PresenceHooks | undefined;
   let closing = false;
 
   // Every emit names exactly one company: its rooms and its event name share that id.
@@ -189,13 +198,6 @@ export const createRealtime = (options: {
     target.emit(`company-${companyId}-${channel}`, payload);
   };
 
-  // A failed status write is logged: left unhandled, the rejection would end the process.
-  const reportStatus = (identity: SocketIdentity, online: boolean) => {
-    options.onUserStatus?.(identity, online).catch((err: unknown) => {
-      options.log.warn({ err, userId: identity.userId }, 'user status update failed');
-    });
-  };
-
   const onConnection = (socket: Socket) => {
     const identity = socket.data as SocketIdentity;
     const { companyId, userId } = identity;
@@ -207,7 +209,7 @@ export const createRealtime = (options: {
         ...rightsRooms(identity),
       ].map((room) => roomName(companyId, room)),
     );
-    reportStatus(identity, true);
+    void presence?.connected(identity, socket.id);
 
     const joinList = async (list: Parameters<TicketRoomResolver>[1]) => {
       const rooms = await roomResolver(identity, list).catch((err: unknown) => {
@@ -249,18 +251,15 @@ export const createRealtime = (options: {
       const id = Number(ticketId);
       if (Number.isInteger(id)) void socket.leave(roomName(companyId, `ticket-${id}`));
     });
-    socket.on('userStatus', () => reportStatus(identity, true));
-    socket.on('disconnect', async () => {
-      // Shutting down: the other nodes (if any) still know who is online; asking them now would send
-      // through a Redis connection that is about to close.
+    // The tab's activity: `{ idle: true }` after a while without input, `{ idle: false }` back.
+    socket.on('presence', (report: unknown) => {
+      const idle = (report as { idle?: unknown } | null)?.idle;
+      if (typeof idle === 'boolean') void presence?.idle(identity, socket.id, idle);
+    });
+    socket.on('disconnect', () => {
+      // Shutting down: the node forgets its sockets at once (presence.stop).
       if (closing) return;
-      try {
-        const remaining = await io?.in(roomName(companyId, `user-${userId}`)).fetchSockets();
-        if (!remaining?.length) reportStatus(identity, false);
-      } catch (err) {
-        // With the Redis adapter the lookup can time out; the user then stays as last reported.
-        options.log.warn({ err, userId }, 'online check on disconnect failed');
-      }
+      void presence?.disconnected(identity, socket.id);
     });
   };
 
@@ -309,6 +308,9 @@ export const createRealtime = (options: {
     },
     setTicketGuard(guard: TicketRoomGuard) {
       ticketGuard = guard;
+    },
+    setPresence(hooks: PresenceHooks) {
+      presence = hooks;
     },
     setTicketRoomResolver(resolver: TicketRoomResolver) {
       roomResolver = resolver;

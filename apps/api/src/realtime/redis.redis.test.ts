@@ -3,9 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { io, type Socket } from 'socket.io-client';
-import { eq } from 'drizzle-orm';
 import type { App } from '../app';
-import { contacts, queues, tickets, userQueues, users } from '../db/schema';
+import { contacts, presenceSockets, queues, tickets, userQueues } from '../db/schema';
 import {
   PASSWORD,
   auth,
@@ -61,11 +60,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   sockets.forEach((s) => s.close());
-  // The nodes handle those disconnects (an online check across nodes) before they stop: the last
-  // step of each is marking its user offline.
+  // The nodes handle those disconnects (presence forgets each socket) before they stop.
   await eventually(
-    () => t.db.select({ id: users.id }).from(users).where(eq(users.online, true)),
-    (online) => online.length === 0,
+    () => t.db.select({ socketId: presenceSockets.socketId }).from(presenceSockets),
+    (open) => open.length === 0,
     'the disconnects handled',
   );
   await t.close();

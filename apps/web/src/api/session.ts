@@ -63,7 +63,9 @@ export const setSession = (auth: AuthResponse, afterLogin: string | null = state
   update({ status: 'authenticated', session: { ...auth }, afterLogin });
 };
 
-export const updateSessionUser = (patch: Partial<Pick<SessionUser, 'name' | 'email'>>) => {
+export const updateSessionUser = (
+  patch: Partial<Pick<SessionUser, 'name' | 'email' | 'presence' | 'availability' | 'online'>>,
+) => {
   if (!state.session) return;
   update({ ...state, session: { ...state.session, user: { ...state.session.user, ...patch } } });
 };

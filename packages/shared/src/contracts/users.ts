@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineRoutes } from '../contract';
 import { createdResponse, noContentResponse, okResponse } from '../responses';
 import { idParam, pageQuery, userCreateSchema, userUpdateSchema } from '../schemas';
-import { userOptionSchema, usersPageSchema, userViewSchema } from '../users';
+import { presences } from '../constants';
+import { presenceViewSchema, userOptionSchema, usersPageSchema, userViewSchema } from '../users';
 
 // SPEC §7 Users: admins manage them; everyone reads the short list (pickers) and themselves.
 export const usersContract = defineRoutes('users', {
@@ -42,6 +43,13 @@ export const usersContract = defineRoutes('users', {
     params: idParam,
     body: userUpdateSchema,
     response: okResponse(userViewSchema),
+  },
+  setPresence: {
+    method: 'PUT',
+    path: '/presence',
+    summary: "Set one's own availability (online, away or offline)",
+    body: z.object({ availability: z.enum(presences) }),
+    response: okResponse(presenceViewSchema),
   },
   deleteUser: {
     method: 'DELETE',

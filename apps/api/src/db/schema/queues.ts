@@ -9,7 +9,7 @@ import {
   uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import type { ScheduleSlot } from '@atendi/shared';
+import type { RoutingMode, ScheduleSlot } from '@atendi/shared';
 import { id, timestamps } from './_columns';
 import { companies } from './companies';
 import { queueIntegrations } from './queue-integrations';
@@ -38,6 +38,8 @@ export const queues = pgTable(
     // The AI agent that answers the conversations entering this queue (instead of its option menu).
     promptId: integer().references((): AnyPgColumn => prompts.id, { onDelete: 'set null' }),
     schedules: jsonb().$type<ScheduleSlot[]>().notNull().default([]),
+    // Automatic assignment of its waiting conversations (modules/routing).
+    routing: text().$type<RoutingMode>().notNull().default('off'),
     ...timestamps(),
   },
   (t) => [

@@ -8,7 +8,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { Profile } from '@atendi/shared';
+import type { Presence, Profile } from '@atendi/shared';
 import { createdAt, id, timestamps } from './_columns';
 import { companies } from './companies';
 import { queues } from './queues';
@@ -29,8 +29,15 @@ export const users = pgTable(
     super: boolean().notNull().default(false),
     allTicket: text().$type<'enabled' | 'desabled'>().notNull().default('desabled'),
     whatsappId: integer().references(() => whatsapps.id, { onDelete: 'set null' }),
-    online: boolean().notNull().default(false),
+    // What the platform makes of the user's sockets and choice (modules/presence): written only by
+    // settlePresence.
+    presence: text().$type<Presence>().notNull().default('offline'),
+    // The user's own choice: online (available), away or offline.
+    availability: text().$type<Presence>().notNull().default('online'),
+    // When their last socket closed: offline once the reconnect grace has passed since.
     lastSeenAt: timestamp({ withTimezone: true, mode: 'date' }),
+    // Automatic assignment gives them at most this many open conversations (null: no limit).
+    maxTickets: integer(),
     ...timestamps(),
   },
   (t) => [uniqueIndex().on(t.email), index().on(t.companyId, t.name)],
@@ -48,8 +55,38 @@ export const userQueues = pgTable(
     companyId: integer()
       .notNull()
       .references(() => companies.id, { onDelete: 'cascade' }),
+    // When automatic assignment last gave them a conversation of this queue (round robin's turn).
+    lastAssignedAt: timestamp({ withTimezone: true, mode: 'date' }),
   },
   (t) => [primaryKey({ columns: [t.userId, t.queueId] }), index().on(t.queueId)],
+);
+
+// The API processes that hold sockets, each seen at its heartbeat (modules/presence): a node that
+// stops beating is forgotten, and its sockets with it.
+export const presenceNodes = pgTable('presence_nodes', {
+  id: text().primaryKey(),
+  seenAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+// Every open socket of a user, on whichever node holds it: a user is online while they have one.
+export const presenceSockets = pgTable(
+  'presence_sockets',
+  {
+    socketId: text().primaryKey(),
+    nodeId: text()
+      .notNull()
+      .references(() => presenceNodes.id, { onDelete: 'cascade' }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    // The tab reported no activity for a while.
+    idle: boolean().notNull().default(false),
+    connectedAt: createdAt(),
+  },
+  (t) => [index().on(t.userId), index().on(t.nodeId)],
 );
 
 // One row per issued refresh token; a family is one login. Reusing a rotated token revokes the family.

@@ -166,7 +166,7 @@ export const getDashboard = async (
     queryRows<{ id: number; name: string; online: boolean; rating: number | null }>(
       deps.db,
       sql`
-      select u.id, u.name, u.online, r.rating
+      select u.id, u.name, u.presence <> 'offline' as online, r.rating
       from users u
       left join (
         select user_id, avg(rate)::float8 as rating

@@ -15,6 +15,7 @@ import {
 } from '../../../test/harness';
 import { eventually } from '../../../test/eventually';
 import { inbound, pairedSimulator, setSetting, ticketOf } from '../../../test/inbox';
+import { closeSockets, openSocket } from '../../../test/sockets';
 import { ingestMessage } from '../tickets/inbound/ingest';
 import { foldDashboardHours } from './ticket-tracking';
 
@@ -37,7 +38,10 @@ beforeAll(async () => {
   // Tokens outlive the days the clock is moved.
   t = await createTestApp({ TIME_ZONE: ZONE, ACCESS_TOKEN_TTL: String(90 * 24 * 3600) });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  closeSockets();
+  await t.close();
+});
 beforeEach(async () => {
   const made = await makeCompany(t.db);
   companyId = made.company.id;
@@ -206,8 +210,14 @@ describe('GET /dashboard counters', () => {
   it('gives each attendant their resolved conversations, support time, ratings and online state', async () => {
     await setSetting(t.db, companyId, 'userRating', 'enabled');
     const agentRow = await makeUser(t.db, companyId, 'user', { name: 'Bruno Agente' });
-    await t.db.update(users).set({ online: true }).where(eq(users.id, agentRow.id));
     const agent = await login(t.app, agentRow.email);
+    // Online: a tab of theirs is open.
+    await openSocket(t.app, agent);
+    await eventually(
+      async () => (await t.db.select().from(users).where(eq(users.id, agentRow.id)))[0].presence,
+      (presence) => presence === 'online',
+      'the agent online',
+    );
     const first = await attendedConversation(agent);
     await inbound(t.app, admin, connection.id, { from: first.from, body: '3' });
     const second = await attendedConversation(agent);

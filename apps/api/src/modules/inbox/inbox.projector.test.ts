@@ -83,6 +83,7 @@ const snapshot = (fields: Partial<TicketSnapshot> = {}): TicketSnapshot => ({
   whatsappId: 1,
   promptId: null,
   integrationId: null,
+  chatbot: false,
   ...fields,
 });
 

@@ -62,6 +62,8 @@ type TicketMoves = {
   before?: TicketSnapshot | null;
   // Screens never showed it: its first messages awaited the queue bot.
   unseen: boolean;
+  // Automatic assignment gave it to this agent here (their screens notify them).
+  routedTo?: number;
   deleted?: TicketSnapshot;
 };
 
@@ -94,6 +96,7 @@ const planOf = (events: ScreenEvent[]) => {
       case 'ticket.changed':
         ticket.shown = true;
         if (ticket.before === undefined) ticket.before = event.before;
+        if (event.routedTo !== undefined) ticket.routedTo = event.routedTo;
         break;
       case 'ticket.updated':
         ticket.shown = true;
@@ -141,8 +144,10 @@ export const createInboxProjector = (
   realtime: Pick<Realtime, 'toRooms' | 'leaveChat'>,
   load: ProjectorLoads,
 ) => {
-  const emitTicket = (companyId: number, ticket: TicketView) =>
-    realtime.toRooms(companyId, [...roomsOf(ticket)]).emit('ticket', { action: 'update', ticket });
+  const emitTicket = (companyId: number, ticket: TicketView, routedTo?: number) =>
+    realtime
+      .toRooms(companyId, [...roomsOf(ticket)])
+      .emit('ticket', { action: 'update', ticket, ...(routedTo ? { routedTo } : {}) });
 
   // A ticket moved out of slices (another status, queue or holder): those slices drop it, and whoever
   // may no longer see it leaves its chat.
@@ -188,7 +193,7 @@ export const createInboxProjector = (
       const view = viewOf.get(id);
       if (!ticket.shown || !view) continue;
       if (ticket.before && !ticket.unseen) leave(ticket.companyId, ticket.before, view);
-      emitTicket(ticket.companyId, view);
+      emitTicket(ticket.companyId, view, ticket.routedTo);
     }
     const emitMessages = (moves: MessageMove[], action: 'create' | 'update') => {
       for (const { companyId, ticketId, messageId } of moves) {

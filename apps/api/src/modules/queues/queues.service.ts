@@ -13,8 +13,9 @@ import { AppError } from '../../platform/errors';
 import { foreignReferences, foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
 import { assertPlanLimit } from '../plans';
 import { updateReturning } from '../../platform/update';
+import { routeSoon } from '../routing';
 
-type Deps = Pick<AppDeps, 'db' | 'realtime'>;
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'jobs'>;
 type QueueRow = typeof queues.$inferSelect;
 type OptionRow = typeof queueOptions.$inferSelect;
 
@@ -30,6 +31,7 @@ const serializeQueue = (queue: QueueRow) => ({
   orderQueue: queue.orderQueue,
   promptId: queue.promptId,
   integrationId: queue.integrationId,
+  routing: queue.routing,
   schedules: queue.schedules,
   createdAt: queue.createdAt,
   updatedAt: queue.updatedAt,
@@ -126,6 +128,7 @@ export const createQueue = async (deps: Deps, ctx: AuthContext, input: QueueInpu
   });
   const view = serializeQueue(queue);
   emitQueue(deps, ctx, { action: 'create', queue: view });
+  if (queue.routing !== 'off') await routeSoon(deps, ctx.companyId);
   return view;
 };
 
@@ -142,6 +145,8 @@ export const updateQueue = async (
   const [queue] = await updateReturning(deps.db, queues, values, ownedRow(queues, id, ctx));
   const view = serializeQueue(queue);
   emitQueue(deps, ctx, { action: 'update', queue: view });
+  // Routing turned on (or its mode changed): what waits there now is given out.
+  if (queue.routing !== 'off') await routeSoon(deps, ctx.companyId);
   return view;
 };
 

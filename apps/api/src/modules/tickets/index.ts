@@ -30,7 +30,9 @@ export {
   handOverFromAgent,
   handOverFromIntegration,
   writeTransition,
+  writeTransitions,
 } from './core/ticket-transition';
+export { queueTransitionMessages } from './bots/ticket-automation';
 
 export {
   addBotNote,

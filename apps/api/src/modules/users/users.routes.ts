@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { usersContract as users } from '@atendi/shared';
 import { contractRoutes } from '../../platform/contract-routes';
+import { choosePresence } from '../presence';
 import {
   createUser,
   deleteUser,
@@ -25,6 +26,10 @@ export const usersRoutes = async (app: FastifyInstance) => {
   // Users edit themselves (profile dialog); the service refuses what their profile may not change.
   route(users.updateUser, async (request) =>
     updateUser(deps, request.auth, request.params.id, request.body),
+  );
+  // One's own availability; presence follows from it and from one's sockets.
+  route(users.setPresence, async (request) =>
+    choosePresence(deps, request.auth, request.body.availability),
   );
   route(users.deleteUser, manage, async (request) => {
     await deleteUser(deps, request.auth, request.params.id);

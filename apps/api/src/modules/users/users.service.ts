@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, ne, or } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import {
   can,
   effectiveCompanyStatus,
@@ -13,9 +13,9 @@ import { AppError } from '../../platform/errors';
 import { hashPassword } from '../../platform/passwords';
 import { revokeSessions } from '../../platform/sessions';
 import { foundOr404, ofCompany } from '../../platform/tenancy';
-import type { SocketIdentity } from '../../realtime/realtime';
 import type { AppDeps } from '../../deps';
 import { assertPlanLimit, serializePlan } from '../plans';
+import { routeSoon } from '../routing';
 
 type UserRow = typeof users.$inferSelect;
 type QueueRef = { id: number; name: string; color: string };
@@ -53,7 +53,10 @@ const serializeUser = (user: UserRow, userQueueList: QueueRef[]) => ({
   super: user.super,
   allTicket: user.allTicket,
   whatsappId: user.whatsappId,
-  online: user.online,
+  online: user.presence !== 'offline',
+  presence: user.presence,
+  availability: user.availability,
+  maxTickets: user.maxTickets,
   queues: userQueueList,
   queueIds: userQueueList.map((q) => q.id),
   createdAt: user.createdAt,
@@ -151,7 +154,8 @@ export const listUsersBrief = async (db: Db, ctx: AuthContext, companyId?: numbe
       name: users.name,
       email: users.email,
       profile: users.profile,
-      online: users.online,
+      online: sql<boolean>`${users.presence} <> 'offline'`,
+      presence: users.presence,
     })
     .from(users)
     .where(eq(users.companyId, target))
@@ -237,6 +241,9 @@ export const createUser = async (
   if (input.profile && input.profile !== 'user' && !can(ctx, 'user-modal:editProfile')) {
     throw new AppError('ERR_NO_PERMISSION');
   }
+  if (input.maxTickets != null && !can(ctx, 'user-modal:editQueues')) {
+    throw new AppError('ERR_NO_PERMISSION', 'Queues, connection and limits need an admin');
+  }
   await assertEmailFree(deps.db, input.email);
   await assertOwnedRefs(deps.db, companyId, input.queueIds, input.whatsappId);
   const passwordHash = await hashPassword(input.password);
@@ -253,6 +260,7 @@ export const createUser = async (
         super: ctx.isSuper ? (input.super ?? false) : false,
         allTicket: input.allTicket ?? 'desabled',
         whatsappId: input.whatsappId ?? null,
+        maxTickets: input.maxTickets ?? null,
       })
       .returning();
     await setQueues(tx, user.id, companyId, input.queueIds ?? []);
@@ -264,7 +272,7 @@ export const createUser = async (
 };
 
 export const updateUser = async (
-  deps: Pick<AppDeps, 'db' | 'realtime'>,
+  deps: Pick<AppDeps, 'db' | 'realtime' | 'jobs'>,
   ctx: AuthContext,
   id: number,
   input: UserUpdateInput,
@@ -294,13 +302,14 @@ export const updateUser = async (
   const queuesDiffer = changesQueues && !sameIds(currentQueueIds, input.queueIds!);
   const connectionDiffers = input.whatsappId !== undefined && input.whatsappId !== user.whatsappId;
   const visibilityDiffers = input.allTicket !== undefined && input.allTicket !== user.allTicket;
+  const limitDiffers = input.maxTickets !== undefined && input.maxTickets !== user.maxTickets;
   if (
-    (queuesDiffer || connectionDiffers || visibilityDiffers) &&
+    (queuesDiffer || connectionDiffers || visibilityDiffers || limitDiffers) &&
     !can(ctx, 'user-modal:editQueues')
   ) {
     throw new AppError(
       'ERR_NO_PERMISSION',
-      'Queues, connection and ticket visibility need an admin',
+      'Queues, connection, ticket visibility and limits need an admin',
     );
   }
   if (input.email && input.email !== user.email)
@@ -320,6 +329,7 @@ export const updateUser = async (
         profile: input.profile,
         super: ctx.isSuper && !isSelf ? input.super : undefined,
         allTicket: input.allTicket,
+        maxTickets: input.maxTickets,
         whatsappId: movesCompany ? (input.whatsappId ?? null) : input.whatsappId,
         companyId,
         ...(passwordHash ? { passwordHash } : {}),
@@ -343,6 +353,8 @@ export const updateUser = async (
   const profileDiffers = view.profile !== user.profile;
   if (profileDiffers || superDiffers || queuesDiffer || visibilityDiffers || movesCompany)
     deps.realtime.dropUser(user.companyId, user.id);
+  // New queues or a higher limit may give them waiting conversations.
+  if (queuesDiffer || limitDiffers) await routeSoon(deps, companyId);
   return view;
 };
 
@@ -361,11 +373,4 @@ export const deleteUser = async (
   deps.realtime.endSessions(ended);
   deps.realtime.dropUser(user.companyId, user.id);
   emitUser(deps, user.companyId, user.id, 'delete', { userId: user.id });
-};
-
-export const markUserOnline = async (db: Db, identity: SocketIdentity, online: boolean) => {
-  await db
-    .update(users)
-    .set({ online, lastSeenAt: new Date() })
-    .where(and(eq(users.id, identity.userId), eq(users.companyId, identity.companyId)));
 };

@@ -37,6 +37,7 @@ const queue = (id: number, name: string): QueueView => ({
   orderQueue: null,
   promptId: null,
   integrationId: null,
+  routing: 'off',
   schedules: [],
   createdAt: '2024-01-01T00:00:00.000Z',
   updatedAt: '2024-01-01T00:00:00.000Z',

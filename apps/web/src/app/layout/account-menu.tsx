@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import {
+  Badge,
   Box,
   Divider,
   FormControlLabel,
@@ -15,21 +16,46 @@ import {
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import LogoutIcon from '@mui/icons-material/Logout';
 import PersonIcon from '@mui/icons-material/PersonOutlined';
+import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useCurrentSession } from '../../api/session';
+import { presences, type Presence, type PresenceView } from '@atendi/shared';
+import { setAvailability, usePresenceEvents } from '../../api/presence';
+import { updateSessionUser, useCurrentSession } from '../../api/session';
+import { PresenceDot, PresenceText } from '../../components/presence-dot';
 import { logout } from '../../features/auth/auth.api';
 import { changeLanguage, languages, type Language } from '../../i18n/i18n';
 import { lazyDialog } from '../../lib/lazy-component';
+import { visuallyHidden } from '../../lib/visually-hidden';
 
 const ProfileDialog = lazyDialog(() =>
   import('./profile-dialog').then((module) => module.ProfileDialog),
 );
 
+const applyOwnPresence = ({ presence, availability }: PresenceView) =>
+  updateSessionUser({ presence, availability, online: presence !== 'offline' });
+
+// The signed-in user's presence and their own choice of it: the session's, kept current by their
+// company-{id}-presence events (another tab's choice, inactivity, the last socket closing) and by
+// the answer of PUT /presence.
+const useOwnPresence = () => {
+  const { user } = useCurrentSession();
+  usePresenceEvents((change) => {
+    if (change.userId === user.id) applyOwnPresence(change);
+  });
+  const choose = useMutation({
+    mutationFn: (availability: Presence) => setAvailability(availability),
+    onSuccess: applyOwnPresence,
+  });
+  return { presence: user.presence, availability: user.availability, choose: choose.mutate };
+};
+
 export const AccountMenu = () => {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { user } = useCurrentSession();
+  const { presence, availability, choose } = useOwnPresence();
+  const presenceId = useId();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [isProfileOpen, setProfileOpen] = useState(false);
   // The language just chosen, shown as chosen while its texts are fetched (i18n.changeLanguage).
@@ -49,10 +75,28 @@ export const AccountMenu = () => {
         <IconButton
           color="inherit"
           aria-label={t('topBar.account')}
+          // The dot is for the eyes; screen readers hear the presence as the button's description.
+          aria-describedby={presenceId}
           data-testid="account-menu"
           onClick={(event) => setAnchor(event.currentTarget)}
         >
-          <AccountCircleIcon />
+          {/* The user's presence on their account icon: online green, away amber, offline grey. */}
+          <Badge
+            overlap="circular"
+            anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+            badgeContent={
+              <PresenceDot
+                presence={presence}
+                sx={{ boxShadow: (theme) => `0 0 0 2px ${theme.palette.background.paper}` }}
+              />
+            }
+            sx={{ '& .MuiBadge-badge': { p: 0, minWidth: 0, height: 'auto' } }}
+          >
+            <AccountCircleIcon />
+          </Badge>
+          <Box component="span" id={presenceId} sx={visuallyHidden}>
+            {t(`presence.${presence}`)}
+          </Box>
         </IconButton>
       </Tooltip>
       <Menu
@@ -77,7 +121,37 @@ export const AccountMenu = () => {
           >
             {user.email}
           </Typography>
+          <Typography variant="caption" component="div" sx={{ mt: 0.5 }} data-testid="own-presence">
+            <PresenceText presence={presence} />
+          </Typography>
         </Box>
+        <Divider />
+        <Typography
+          variant="caption"
+          component="p"
+          sx={{ px: 2, pt: 0.5, color: 'text.secondary' }}
+        >
+          {t('account.availability')}
+        </Typography>
+        {/* The user's own choice; the presence above is what the platform makes of it. */}
+        {presences.map((choice) => (
+          <MenuItem
+            key={choice}
+            role="menuitemradio"
+            aria-checked={availability === choice}
+            selected={availability === choice}
+            data-testid={`availability-${choice}`}
+            onClick={() => {
+              closeMenu();
+              choose(choice);
+            }}
+          >
+            <ListItemIcon>
+              <PresenceDot presence={choice} />
+            </ListItemIcon>
+            {t(`account.availabilityChoices.${choice}`)}
+          </MenuItem>
+        ))}
         <Divider />
         <MenuItem
           data-testid="profile"

@@ -7,6 +7,7 @@ import { hasCampaignFlag, storageKeys, writeStorage } from '../../lib/storage';
 import { AppDrawer } from './app-drawer';
 import { buildMenu } from './menu-items';
 import { TopBar } from './top-bar';
+import { useIdlePresence } from './use-idle-presence';
 import { useLiveCompanyStatus } from './use-live-company-status';
 import { settingValue, useCompanySettings } from './use-shell-data';
 
@@ -35,6 +36,7 @@ export const AppLayout = () => {
 
   useSocketConnection(user.id, user.companyId);
   useLiveCompanyStatus();
+  useIdlePresence();
   useEffect(clearAfterLogin, []);
 
   useEffect(() => {

@@ -15,19 +15,25 @@ import {
 import NotificationsIcon from '@mui/icons-material/NotificationsOutlined';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useMessageNotifications, useUnreadTickets } from '../../features/tickets/notifications';
+import {
+  useAssignmentNotifications,
+  useMessageNotifications,
+  useUnreadTickets,
+} from '../../features/tickets/notifications';
 import { stripWhatsappFormat } from '../../lib/whatsapp-format';
 
 // The announcements feature owns its popover (live list, badge, viewer).
 export { AnnouncementsPopover } from '../../features/announcements/announcements-popover';
 
 // SPEC §2 App shell: the bell counts the tickets with unread messages waiting on this user and
-// lists them; new messages also ring and show a browser notification.
+// lists them; new messages, and conversations automatic assignment gives the user, also ring and
+// show a browser notification.
 export const NotificationsPopover = () => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const tickets = useUnreadTickets();
   useMessageNotifications();
+  useAssignmentNotifications();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const label = t('topBar.notifications');
 

@@ -1,7 +1,9 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { getSessionState } from '../../api/session';
+import { getSocket } from '../../api/socket';
+import type { FakeSocket } from '../../test/fake-socket';
 import { i18n } from '../../i18n/i18n';
 import { jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
@@ -115,5 +117,87 @@ describe('top bar', () => {
     const banner = await screen.findByTestId('subscription-banner');
     const date = `${String(due.getDate()).padStart(2, '0')}/${String(due.getMonth() + 1).padStart(2, '0')}/${due.getFullYear()}`;
     expect(banner.textContent).toBe(`Vence el ${date} (quedan 3 días)`);
+  });
+
+  it('shows my presence, sets my availability through PUT /presence and follows presence events', async () => {
+    const sent: unknown[] = [];
+    stubShellApi({
+      'PUT /presence': (init) => {
+        sent.push(JSON.parse(String(init.body)));
+        return jsonResponse(200, { userId: 1, presence: 'offline', availability: 'offline' });
+      },
+    });
+    const user = userEvent.setup();
+    // Available, but away: no tab of mine was used for a while.
+    renderApp('/tickets', makeAuth({ user: { presence: 'away', availability: 'online' } }));
+
+    // The account button describes my presence; its dot is amber.
+    const account = await screen.findByRole('button', {
+      name: 'Mi cuenta',
+      description: 'Ausente',
+    });
+    const dot = () => account.querySelector('[data-presence]')?.getAttribute('data-presence');
+    expect(dot()).toBe('away');
+    await user.click(account);
+    let menu = await screen.findByRole('menu');
+    expect(within(menu).getByTestId('own-presence').textContent).toBe('Ausente');
+    const choices = within(menu).getAllByRole('menuitemradio');
+    expect(choices.map((choice) => choice.textContent)).toEqual([
+      'Disponible',
+      'Ausente',
+      'Desconectado',
+    ]);
+    expect(choices.map((choice) => choice.getAttribute('aria-checked'))).toEqual([
+      'true',
+      'false',
+      'false',
+    ]);
+
+    await user.click(within(menu).getByRole('menuitemradio', { name: 'Desconectado' }));
+    await waitFor(() => expect(sent).toEqual([{ availability: 'offline' }]));
+    expect(
+      await screen.findByRole('button', { name: 'Mi cuenta', description: 'Desconectado' }),
+    ).toBe(account);
+    expect(dot()).toBe('offline');
+    expect(getSessionState().session?.user).toMatchObject({
+      presence: 'offline',
+      availability: 'offline',
+      online: false,
+    });
+
+    // Another tab of mine chose again; someone else's change is not mine.
+    const socket = getSocket() as unknown as FakeSocket;
+    act(() => {
+      socket.receive('company-1-presence', {
+        action: 'update',
+        userId: 1,
+        presence: 'online',
+        availability: 'online',
+      });
+      socket.receive('company-1-presence', {
+        action: 'update',
+        userId: 2,
+        presence: 'away',
+        availability: 'away',
+      });
+    });
+    expect(await screen.findByRole('button', { name: 'Mi cuenta', description: 'En línea' })).toBe(
+      account,
+    );
+    expect(dot()).toBe('online');
+    await user.click(account);
+    menu = await screen.findByRole('menu');
+    expect(
+      within(menu).getByRole('menuitemradio', { name: 'Disponible' }).getAttribute('aria-checked'),
+    ).toBe('true');
+
+    await act(() => i18n.changeLanguage('en'));
+    expect(
+      (await within(menu).findAllByRole('menuitemradio')).map((choice) => choice.textContent),
+    ).toEqual(['Available', 'Away', 'Offline']);
+    await user.keyboard('{Escape}');
+    expect(await screen.findByRole('button', { name: 'My account', description: 'Online' })).toBe(
+      account,
+    );
   });
 });

@@ -1,9 +1,10 @@
 import { useEffect, useId, useState } from 'react';
-import { Alert, Box, Button, Divider, Stack, Tab, Tabs, Typography } from '@mui/material';
+import { Alert, Box, Button, Divider, MenuItem, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { routingModes } from '@atendi/shared';
 import { ColorField } from '../../components/color-field';
 import { namedFields, useDialogSave } from '../../components/dialog-save';
 import { IntegrationField, useCanPickIntegration } from '../../components/integration-select';
@@ -12,6 +13,7 @@ import { SchedulesEditor } from '../../components/schedules-editor';
 import { normalizeColor } from '../../lib/colors';
 import { FormText, MessageField } from '../../components/form-text';
 import { FieldRow } from '../../components/field-row';
+import { SelectField } from '../../components/select-field';
 import { QueueOptionsEditor } from './queue-options-editor';
 import {
   queueFormDefaults,
@@ -43,6 +45,7 @@ const formFields = [
   'orderQueue',
   'promptId',
   'integrationId',
+  'routing',
 ] as const;
 
 const QueueForm = ({
@@ -153,6 +156,18 @@ const QueueForm = ({
         name="integrationId"
         hint={t('queues.form.integrationHint')}
       />
+      <SelectField
+        control={control}
+        name="routing"
+        label={t('queues.form.routing')}
+        helperText={t('queues.form.routingHint')}
+      >
+        {routingModes.map((mode) => (
+          <MenuItem key={mode} value={mode}>
+            {t(`queues.form.routingModes.${mode}`)}
+          </MenuItem>
+        ))}
+      </SelectField>
       <Divider />
       <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
         {t('queues.form.schedules')}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type QueueInput } from '@atendi/shared';
+import { routingModes, type QueueInput } from '@atendi/shared';
 import { colorPalette, isCssColor, normalizeColor } from '../../lib/colors';
 import { requiredName } from '../../lib/form-rules';
 import { scheduleRowsFor, scheduleRowsSchema } from '../../lib/schedules';
@@ -30,6 +30,9 @@ export const queueFormSchema = z.object({
   // The AI agent's and the integration's ids as text, '' for none.
   promptId: z.string(),
   integrationId: z.string(),
+  // How waiting conversations reach the queue's agents: they accept them (off), or in turn, or to
+  // the one with the fewest open.
+  routing: z.enum(routingModes),
 });
 
 export type QueueFormValues = z.infer<typeof queueFormSchema>;
@@ -50,6 +53,7 @@ export const queueFormDefaults = (queue: Queue | null, others: Queue[]): QueueFo
     schedules: scheduleRowsFor(queue?.schedules) as QueueFormValues['schedules'],
     promptId: queue?.promptId ? String(queue.promptId) : '',
     integrationId: queue?.integrationId ? String(queue.integrationId) : '',
+    routing: queue?.routing ?? 'off',
   };
 };
 
@@ -70,6 +74,7 @@ export const toQueuePayload = (
   token: values.token,
   orderQueue: values.orderQueue === '' ? null : Number(values.orderQueue),
   schedules: values.schedules,
+  routing: values.routing,
   ...(offered.prompt && { promptId: idOrNull(values.promptId) }),
   ...(offered.integration && { integrationId: idOrNull(values.integrationId) }),
 });

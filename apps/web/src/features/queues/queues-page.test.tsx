@@ -23,6 +23,7 @@ const makeQueue = (overrides: Partial<Queue> = {}): Queue => ({
   orderQueue: 1,
   promptId: null,
   integrationId: null,
+  routing: 'off',
   schedules: defaultSchedules(),
   createdAt: '2025-01-01T00:00:00.000Z',
   updatedAt: '2025-01-01T00:00:00.000Z',
@@ -118,6 +119,8 @@ describe('queues page', () => {
       token: '',
       orderQueue: null,
       schedules: defaultSchedules(),
+      // Agents accept the queue's conversations unless automatic assignment is chosen.
+      routing: 'off',
       // An admin of a plan with AI agents and integrations is offered both pickers: none chosen.
       promptId: null,
       integrationId: null,
@@ -481,6 +484,53 @@ describe('queues page', () => {
     await waitFor(() => expect(sent).toBeDefined());
     expect(sent).not.toHaveProperty('promptId');
     expect(callsOf(fetchMock).some((call) => call.startsWith('GET /prompt'))).toBe(false);
+  });
+
+  it('turns on automatic assignment for a queue and shows the saved choice', async () => {
+    let sent: Record<string, unknown> | undefined;
+    let queue = makeQueue();
+    stubApi({
+      'GET /queue': () => jsonResponse(200, [queue]),
+      'PUT /queue/1': (init) => {
+        sent = bodyOf(init);
+        queue = makeQueue({ ...(sent as Partial<Queue>) });
+        return jsonResponse(200, queue);
+      },
+    });
+    const user = setupUser();
+    renderPage(<QueuesPage />, '/queues', makeAuth());
+
+    let dialog = await openQueue(user, 'Soporte');
+    const routing = within(dialog).getByRole('combobox', { name: 'Asignación automática' });
+    expect(routing.textContent).toBe('Desactivada (los agentes aceptan)');
+    expect(
+      within(dialog).getByText(
+        /se asignan solas a sus agentes en línea que no llegaron a su máximo/,
+      ),
+    ).toBeTruthy();
+    await user.click(routing);
+    const choices = within(await screen.findByRole('listbox')).getAllByRole('option');
+    expect(choices.map((choice) => choice.textContent)).toEqual([
+      'Desactivada (los agentes aceptan)',
+      'Por turnos',
+      'Equilibrada (menos conversaciones abiertas)',
+    ]);
+    await user.click(
+      screen.getByRole('option', { name: 'Equilibrada (menos conversaciones abiertas)' }),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent).toMatchObject({ name: 'Soporte', routing: 'balanced' });
+
+    dialog = await openQueue(user, 'Soporte');
+    expect(
+      within(dialog).getByRole('combobox', { name: 'Asignación automática' }).textContent,
+    ).toBe('Equilibrada (menos conversaciones abiertas)');
+    await user.click(within(dialog).getByRole('combobox', { name: 'Asignación automática' }));
+    await user.click(await screen.findByRole('option', { name: 'Por turnos' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(sent).toMatchObject({ routing: 'round_robin' }));
   });
 
   it('sends the completion, rating and token texts and the chosen integration', async () => {

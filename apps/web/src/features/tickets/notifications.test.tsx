@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TicketView } from '@atendi/shared';
 import { getSocket } from '../../api/socket';
+import { i18n } from '../../i18n/i18n';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
@@ -172,6 +173,66 @@ describe('message notifications', () => {
     expect(reads()).toBe(2);
     await act(() => vi.advanceTimersByTimeAsync(1));
     expect(reads()).toBe(3);
+  });
+});
+
+describe('assignment notifications', () => {
+  // A ticket update as automatic assignment sends it: `routedTo` says who just got the ticket.
+  const routed = (ticket: TicketView, routedTo: number) =>
+    receiveTicket({ action: 'update', ticket, routedTo });
+  const assigned = (ticket: TicketView, userId: number) => ({
+    ...ticket,
+    status: 'open' as const,
+    userId,
+    user: { id: userId, name: userId === 1 ? 'Ana Admin' : 'Carlos' },
+  });
+
+  it('notifies me when a conversation is assigned to me, not to others, nor the chat on screen', async () => {
+    window.localStorage.setItem('volume', '0.4');
+    stubApi({
+      'GET /tickets': () => listOf([]),
+      [`GET /tickets/u/${open.uuid}`]: () => jsonResponse(200, open),
+      'GET /messages/7': () => messagesOf(open, []),
+      [`GET /tickets/u/${pedro.uuid}`]: () => jsonResponse(200, assigned(pedro, 1)),
+      'GET /messages/8': () =>
+        messagesOf(assigned(pedro, 1), [
+          makeMessage({ id: 21, ticketId: 8, body: 'Mensaje de Pedro' }),
+        ]),
+    });
+    renderApp(`/tickets/${open.uuid}`, makeAuth());
+    await screen.findByText('Resolver');
+
+    // Given to someone else, an update without routing, and the chat I am looking at: nothing.
+    await routed(assigned(pedro, 5), 5);
+    await receiveTicket({ action: 'update', ticket: assigned(pedro, 1) });
+    await routed(assigned(open, 1), 1);
+    expect(shown).toEqual([]);
+    expect(chimes).toEqual([]);
+
+    await routed(assigned(pedro, 1), 1);
+    expect(shown).toHaveLength(1);
+    expect(shown[0].title).toBe('Conversación asignada');
+    expect(shown[0].options).toMatchObject({ body: 'Pedro Ruiz', tag: '8' });
+    expect(chimes).toEqual([0.1]);
+
+    const focus = vi.spyOn(window, 'focus').mockImplementation(() => undefined);
+    act(() => shown[0].instance.onclick?.());
+    expect(focus).toHaveBeenCalled();
+    expect(shown[0].instance.close).toHaveBeenCalled();
+    expect(await screen.findByText('Mensaje de Pedro')).toBeTruthy();
+  });
+
+  it('says it in the chosen language', async () => {
+    window.localStorage.setItem('volume', '0');
+    stubApi({ 'GET /tickets': () => listOf([]) });
+    renderApp('/todolist', makeAuth());
+    await act(() => i18n.changeLanguage('en'));
+    await waitFor(() => expect(getSocket()).not.toBeNull());
+
+    await routed(assigned(pedro, 1), 1);
+    expect(shown.map(({ title, options }) => [title, options.body])).toEqual([
+      ['Conversation assigned', 'Pedro Ruiz'],
+    ]);
   });
 });
 

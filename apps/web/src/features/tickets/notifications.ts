@@ -123,6 +123,8 @@ export const useNotificationPermissionRequest = () => {
 // The ticket reference in /tickets/{uuid or old numeric id}, if a chat is open.
 const openTicketRef = (pathname: string) => /^\/tickets\/([^/]+)/.exec(pathname)?.[1] ?? null;
 
+const contactNameOf = (ticket: TicketView) => ticket.contact.name || ticket.contact.number;
+
 // Their bodies are data (coordinates, vCard text, call details), not words to show.
 const LABELLED_TYPES = ['locationMessage', 'vcard', 'call_log'];
 
@@ -133,28 +135,21 @@ const previewOf = (message: MessageView, mediaLabel: (type: string) => string) =
   return shown.length > PREVIEW_LENGTH ? `${shown.slice(0, PREVIEW_LENGTH - 1)}…` : shown;
 };
 
-// SPEC §4/§9: a new message from a contact, in a conversation awaiting this user, rings and shows a
-// browser notification, unless it is the chat on screen in a focused window.
-export const useMessageNotifications = () => {
-  const { t } = useTranslation();
+const isOnScreen = (ticket: TicketView, pathname: string) => {
+  const ref = openTicketRef(pathname);
+  return ref === ticket.uuid || ref === String(ticket.id);
+};
+
+// Rings and shows a browser notification about a conversation; clicking it opens the chat.
+const useTicketNotifier = () => {
   const navigate = useNavigate();
-  const { pathname } = useLocation();
-  const { user } = useCurrentSession();
-
-  useCompanyEvent<AppMessageEvent>('appMessage', (event) => {
-    if (event?.action !== 'create' || !event.message || !event.ticket) return;
-    const { message, ticket } = event;
-    if (message.fromMe || !isAwaitingMe(ticket, user.id)) return;
-    const ref = openTicketRef(pathname);
-    const isOnScreen = ref === ticket.uuid || ref === String(ticket.id);
-    if (isOnScreen && document.hasFocus()) return;
-
+  return (ticket: TicketView, title: string, body: string) => {
     playNotificationSound();
     if (!canNotify()) return;
     try {
-      const notification = new window.Notification(ticket.contact.name || ticket.contact.number, {
-        body: previewOf(message, (type) => t(`tickets.media.${type}`, { defaultValue: '' })),
-        // One notification per conversation: a newer message replaces the older one.
+      const notification = new window.Notification(title, {
+        body,
+        // One notification per conversation: a newer one replaces the older one.
         tag: String(ticket.id),
         icon: ticket.contact.urlPicture || ticket.contact.profilePicUrl || undefined,
       });
@@ -166,5 +161,42 @@ export const useMessageNotifications = () => {
     } catch {
       // Some mobile browsers allow notifications only from a service worker.
     }
+  };
+};
+
+// SPEC §4/§9: a new message from a contact, in a conversation awaiting this user, rings and shows a
+// browser notification, unless it is the chat on screen in a focused window.
+export const useMessageNotifications = () => {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const { user } = useCurrentSession();
+  const notify = useTicketNotifier();
+
+  useCompanyEvent<AppMessageEvent>('appMessage', (event) => {
+    if (event?.action !== 'create' || !event.message || !event.ticket) return;
+    const { message, ticket } = event;
+    if (message.fromMe || !isAwaitingMe(ticket, user.id)) return;
+    if (isOnScreen(ticket, pathname) && document.hasFocus()) return;
+    notify(
+      ticket,
+      contactNameOf(ticket),
+      previewOf(message, (type) => t(`tickets.media.${type}`, { defaultValue: '' })),
+    );
+  });
+};
+
+// Issue 36: a conversation automatic assignment gives this user rings and shows a browser
+// notification like a new message's, unless it is the chat on screen.
+export const useAssignmentNotifications = () => {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const { user } = useCurrentSession();
+  const notify = useTicketNotifier();
+
+  useCompanyEvent<TicketEvent>('ticket', (event) => {
+    if (event?.action !== 'update' || !event.ticket || event.routedTo !== user.id) return;
+    const { ticket } = event;
+    if (isOnScreen(ticket, pathname)) return;
+    notify(ticket, t('tickets.assignedNotice'), contactNameOf(ticket));
   });
 };

@@ -1,8 +1,10 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { TicketView } from '@atendi/shared';
+import { getSocket } from '../../api/socket';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/use-debounced-value';
 import { advanceClock, setupUserOnFakeClock } from '../../test/clock';
+import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
 import { setupUser, type User } from '../../test/user-event';
@@ -15,8 +17,11 @@ const chatPath = `/tickets/${ticket.uuid}`;
 const carlos = {
   id: 5,
   name: 'Carlos Pérez',
+  online: true,
+  presence: 'online',
   queues: [{ id: 2, name: 'Soporte', color: '#1565c0' }],
 };
+const beatriz = { id: 6, name: 'Beatriz Carmona', online: false, presence: 'offline', queues: [] };
 
 // The open chat of `ticket`, the dialog's lists, and every PUT /tickets/7 body.
 const stubTransfer = () => {
@@ -37,6 +42,12 @@ const stubTransfer = () => {
         { id: 2, name: 'Línea de soporte' },
       ]),
     'GET /users': () => jsonResponse(200, { users: [carlos], hasMore: false, count: 1 }),
+    // What everyone else picks from (GET /users is for those who manage users).
+    'GET /users/list': () =>
+      jsonResponse(200, [
+        { ...carlos, email: 'carlos@example.com', profile: 'user', presence: 'away' },
+        { ...beatriz, email: 'beatriz@example.com', profile: 'user' },
+      ]),
     'PUT /tickets/7': (init) => {
       const body = bodyOf(init);
       puts.push(body);
@@ -103,5 +114,69 @@ describe('transfer dialog', () => {
       expect(puts).toEqual([{ userId: null, queueId: 3, whatsappId: 1, status: 'pending' }]),
     );
     expect(await screen.findByText('Seleccione un ticket para comenzar a conversar.')).toBeTruthy();
+  });
+
+  it("shows each person's presence beside their name, live", async () => {
+    stubTransfer();
+    const user = setupUser();
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
+
+    const dialog = await openTransfer(user);
+    await user.type(within(dialog).getByRole('combobox', { name: 'Usuario' }), 'Car');
+    const option = await screen.findByRole('option', { name: 'Carlos Pérez' });
+    expect(screen.getByRole('option', { name: 'Carlos Pérez', description: 'En línea' })).toBe(
+      option,
+    );
+    expect(within(option).getByText('En línea')).toBeTruthy();
+    expect(option.querySelector('[data-presence]')?.getAttribute('data-presence')).toBe('online');
+
+    const socket = getSocket() as unknown as FakeSocket;
+    act(() => {
+      socket.receive('company-1-presence', {
+        action: 'update',
+        userId: 5,
+        presence: 'away',
+        availability: 'away',
+      });
+    });
+    expect(
+      await screen.findByRole('option', { name: 'Carlos Pérez', description: 'Ausente' }),
+    ).toBeTruthy();
+    const shown = screen.getByRole('option', { name: 'Carlos Pérez' });
+    expect(shown.querySelector('[data-presence]')?.getAttribute('data-presence')).toBe('away');
+  });
+
+  it('shows the presence of the short list to an agent, live', async () => {
+    const { fetchMock } = stubTransfer();
+    const user = setupUser();
+    renderPage(<TicketsPage />, chatPath, makeAuth({ user: { profile: 'user' } }), {
+      route: '/tickets/:ticketId?',
+    });
+
+    const dialog = await openTransfer(user);
+    await user.type(within(dialog).getByRole('combobox', { name: 'Usuario' }), 'Car');
+    expect(
+      await screen.findByRole('option', { name: 'Carlos Pérez', description: 'Ausente' }),
+    ).toBeTruthy();
+    expect(
+      screen.getByRole('option', { name: 'Beatriz Carmona', description: 'Desconectado' }),
+    ).toBeTruthy();
+    expect(callsOf(fetchMock)).toContain('GET /users/list');
+
+    const socket = getSocket() as unknown as FakeSocket;
+    act(() => {
+      socket.receive('company-1-presence', {
+        action: 'update',
+        userId: 6,
+        presence: 'online',
+        availability: 'online',
+      });
+    });
+    expect(
+      await screen.findByRole('option', { name: 'Beatriz Carmona', description: 'En línea' }),
+    ).toBeTruthy();
+    expect(
+      screen.getByRole('option', { name: 'Carlos Pérez', description: 'Ausente' }),
+    ).toBeTruthy();
   });
 });

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Autocomplete, Stack, TextField } from '@mui/material';
+import { useId, useState } from 'react';
+import { Autocomplete, Stack, TextField, Typography } from '@mui/material';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
@@ -8,10 +8,12 @@ import {
   can,
   ticketsContract,
   usersContract,
+  type Presence,
   type TicketUpdateInput,
   type TicketView,
 } from '@atendi/shared';
 import { call } from '../../api/http-client';
+import { patchCachedQueries, usePresenceEvents, withPresence } from '../../api/presence';
 import { useConnections } from '../../api/queries/connections';
 import { useQueues } from '../../api/queries/queues';
 import { useUserOptions } from '../../api/queries/users';
@@ -26,9 +28,19 @@ import {
 } from './new-ticket-dialog';
 import { applyTicketEventToCache, useTicketViewer } from './tickets.api';
 import { DialogForm, DialogFrame } from '../../components/dialog-frame';
+import { PresenceDot } from '../../components/presence-dot';
 
 // GET /users carries each user's queues; GET /users/list (the picker list for everyone) does not.
-type UserChoice = { id: number; name: string; queues?: QueueChoice[] };
+// Both say whether the person is online, away or offline.
+type UserChoice = {
+  id: number;
+  name: string;
+  online: boolean;
+  presence: Presence;
+  queues?: QueueChoice[];
+};
+
+const searchedUsersKey = ['tickets', 'dialog', 'users'] as const;
 
 const searchUsers = async (searchParam: string): Promise<UserChoice[]> =>
   (await call(usersContract.listUsers, { query: { searchParam, pageNumber: 1 } })).users;
@@ -61,7 +73,7 @@ const TransferForm = ({ ticket, onClose }: { ticket: TicketView; onClose: () => 
 
   const term = useSearchTerm(userInput);
   const searched = useQuery({
-    queryKey: ['tickets', 'dialog', 'users', term],
+    queryKey: [...searchedUsersKey, term],
     queryFn: () => searchUsers(term),
     enabled: canManageUsers && term !== '',
     staleTime: 0,
@@ -72,6 +84,14 @@ const TransferForm = ({ ticket, onClose }: { ticket: TicketView; onClose: () => 
     : { data: matching(options.data, term), isFetching: options.isFetching };
   const isShort = userInput.trim().length < MIN_SEARCH_LENGTH;
   const queues = queuesFor(target, allQueues.data ?? []);
+  const optionIds = useId();
+
+  // The people found show their presence as it changes (the short list follows it on its own).
+  usePresenceEvents((change) =>
+    patchCachedQueries<UserChoice[]>(queryClient, searchedUsersKey, (users) =>
+      users.map((user) => withPresence(user, change)),
+    ),
+  );
 
   const chooseUser = (next: UserChoice | null) => {
     setTarget(next);
@@ -123,6 +143,26 @@ const TransferForm = ({ ticket, onClose }: { ticket: TicketView; onClose: () => 
           filterOptions={(options) => options}
           getOptionLabel={(option) => option.name}
           isOptionEqualToValue={(option, selected) => option.id === selected.id}
+          renderOption={({ key, ...props }, option) => {
+            const presenceId = `${optionIds}-presence-${option.id}`;
+            return (
+              <li key={key} {...props} aria-describedby={presenceId}>
+                <PresenceDot presence={option.presence} sx={{ mr: 1.5 }} />
+                <Typography component="span" variant="inherit" noWrap sx={{ flexGrow: 1 }}>
+                  {option.name}
+                </Typography>
+                {/* Its description, not part of its name. */}
+                <Typography
+                  id={presenceId}
+                  aria-hidden
+                  variant="caption"
+                  sx={{ ml: 1, color: 'text.secondary', flexShrink: 0 }}
+                >
+                  {t(`presence.${option.presence}`)}
+                </Typography>
+              </li>
+            );
+          }}
           loading={found.isFetching}
           loadingText={t('app.loading')}
           noOptionsText={isShort ? t('tickets.dialogs.typeMore') : t('tickets.transfer.noUsers')}

@@ -2,6 +2,13 @@ import { z } from 'zod';
 import { profiles } from '@atendi/shared';
 import { requiredEmail, requiredName } from '../../lib/form-rules';
 
+const MAX_TICKETS_LIMIT = 500;
+
+const isMaxTickets = (value: number) => value >= 1 && value <= MAX_TICKETS_LIMIT;
+
+// What the API takes: a number, or null for no limit.
+export const maxTicketsOf = (typed: string) => (typed.trim() === '' ? null : Number(typed));
+
 // SPEC §5 User rules. Messages are i18n keys; on edit a blank password keeps the current one.
 export const userFormSchema = (isEdit: boolean) =>
   z
@@ -13,6 +20,13 @@ export const userFormSchema = (isEdit: boolean) =>
       queueIds: z.array(z.number()),
       whatsappId: z.number().nullable(),
       allTicket: z.boolean(),
+      // Automatic assignment's most open conversations for the user, as typed; '' for no limit.
+      maxTickets: z
+        .string()
+        .trim()
+        .refine((value) => value === '' || (/^\d+$/.test(value) && isMaxTickets(Number(value))), {
+          message: 'users.modal.maxTicketsRange',
+        }),
     })
     .superRefine(({ password }, ctx) => {
       if (isEdit && password === '') return;

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { can, profiles, type UserCreateInput, type UserUpdateInput } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
 import { FormText, PasswordField } from '../../components/form-text';
-import { userFormSchema, type UserFormValues } from './user-form.schema';
+import { maxTicketsOf, userFormSchema, type UserFormValues } from './user-form.schema';
 import { useConnections } from '../../api/queries/connections';
 import { applyUserEventToCache, createUser, updateUser, useUser, type User } from './users.api';
 import { SwitchField } from '../../components/switch-field';
@@ -39,6 +39,8 @@ const UserForm = ({ user }: { user: User | null }) => {
       queueIds: user?.queueIds ?? [],
       whatsappId: user?.whatsappId ?? null,
       allTicket: user?.allTicket === 'enabled',
+      maxTickets:
+        user?.maxTickets === null || user?.maxTickets === undefined ? '' : String(user.maxTickets),
     },
   });
   const { control } = form;
@@ -56,6 +58,7 @@ const UserForm = ({ user }: { user: User | null }) => {
             queueIds: values.queueIds,
             whatsappId: values.whatsappId,
             allTicket: values.allTicket ? 'enabled' : 'desabled',
+            maxTickets: maxTicketsOf(values.maxTickets),
           }
         : {}),
     };
@@ -158,6 +161,16 @@ const UserForm = ({ user }: { user: User | null }) => {
           />
           <FormHelperText sx={{ mt: 0 }}>{t('users.modal.allTicketHint')}</FormHelperText>
         </Box>
+        {/* Automatic assignment's limit, set by those who set the queues (the API's rule). */}
+        {canEditQueues && (
+          <FormText
+            form={form}
+            name="maxTickets"
+            label={t('users.modal.maxTickets')}
+            hint={t('users.modal.maxTicketsHint')}
+            slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+          />
+        )}
       </Stack>
     </DialogForm>
   );

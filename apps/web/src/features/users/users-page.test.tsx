@@ -20,6 +20,9 @@ const makeUser = (overrides: Partial<User> = {}): User => ({
   allTicket: 'desabled',
   whatsappId: null,
   online: false,
+  presence: 'offline',
+  availability: 'online',
+  maxTickets: null,
   queues: [],
   queueIds: [],
   createdAt: '2025-01-01T00:00:00.000Z',
@@ -157,6 +160,8 @@ describe('users page', () => {
       queueIds: [3],
       whatsappId: null,
       allTicket: 'enabled',
+      // Left empty: no limit.
+      maxTickets: null,
     });
     expect(await screen.findByText('Agente Uno')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -276,6 +281,7 @@ describe('users page', () => {
       queueIds: [3],
       whatsappId: null,
       allTicket: 'enabled',
+      maxTickets: null,
     });
   });
 
@@ -399,6 +405,103 @@ describe('users page', () => {
       socket().receive('company-1-user', { action: 'delete', userId: 12 });
     });
     await waitFor(() => expect(screen.queryByText('Nueva Persona')).toBeNull());
+  });
+
+  it("shows each user's presence and follows it live", async () => {
+    stubUsersApi({
+      'GET /users': listOf([
+        makeUser(),
+        makeUser({
+          id: 11,
+          name: 'Carla Admin',
+          email: 'carla@example.com',
+          online: true,
+          presence: 'online',
+        }),
+      ]),
+    });
+    renderPage(<UsersPage />, '/users', makeAuth());
+
+    const bruno = await rowOf('bruno@example.com');
+    const carla = await rowOf('carla@example.com');
+    expect(screen.getByRole('columnheader', { name: 'Estado' })).toBeTruthy();
+    expect(within(bruno).getByText('Desconectado')).toBeTruthy();
+    expect(within(carla).getByText('En línea')).toBeTruthy();
+
+    act(() => {
+      socket().receive('company-1-presence', {
+        action: 'update',
+        userId: 11,
+        presence: 'away',
+        availability: 'online',
+      });
+    });
+    expect(await within(carla).findByText('Ausente')).toBeTruthy();
+    expect(within(carla).queryByText('En línea')).toBeNull();
+    expect(within(bruno).getByText('Desconectado')).toBeTruthy();
+
+    act(() => {
+      socket().receive('company-1-presence', {
+        action: 'update',
+        userId: 10,
+        presence: 'online',
+        availability: 'online',
+      });
+    });
+    expect(await within(bruno).findByText('En línea')).toBeTruthy();
+    expect(within(carla).getByText('Ausente')).toBeTruthy();
+  });
+
+  it('sends the maximum of open conversations as a number, and an empty one as no limit', async () => {
+    const sent: Record<string, unknown>[] = [];
+    const bruno = makeUser({ maxTickets: 5 });
+    stubUsersApi({
+      'GET /users': listOf([bruno]),
+      'GET /users/10': () => jsonResponse(200, bruno),
+      'PUT /users/10': (init) => {
+        sent.push(bodyOf(init));
+        return jsonResponse(200, bruno);
+      },
+    });
+    const user = setupUser();
+    renderPage(<UsersPage />, '/users', makeAuth());
+
+    const edit = async () => {
+      await user.click(
+        within(await rowOf('bruno@example.com')).getByRole('button', {
+          name: 'Editar a Bruno Agente',
+        }),
+      );
+      const dialog = await screen.findByRole('dialog');
+      return {
+        dialog,
+        field: await within(dialog).findByRole('textbox', {
+          name: 'Máximo de conversaciones abiertas',
+        }),
+      };
+    };
+
+    let { dialog, field } = await edit();
+    expect((field as HTMLInputElement).value).toBe('5');
+    expect(within(dialog).getByText(/Vacío: sin límite/)).toBeTruthy();
+    await refill(user, field, '0');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(
+      await within(dialog).findByText('Use un número entero de 1 a 500, o déjelo vacío'),
+    ).toBeTruthy();
+    expect(sent).toEqual([]);
+
+    await refill(user, field, '12');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toMatchObject({ maxTickets: 12 });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    ({ dialog, field } = await edit());
+    await user.clear(field);
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[1]).toHaveProperty('maxTickets', null);
   });
 
   it('tells a non-admin the page is not for them without asking the API', async () => {

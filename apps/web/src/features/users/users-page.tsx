@@ -9,6 +9,7 @@ import { can } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
 import { useDeleteConfirm } from '../../components/delete-confirm';
 import { MessagePage } from '../../components/message-page';
+import { PresenceText } from '../../components/presence-dot';
 import {
   actionsColumn,
   PagedTable,
@@ -72,6 +73,11 @@ const UsersManager = () => {
           {user.super && <Chip size="small" variant="outlined" label={t('users.superBadge')} />}
         </Stack>
       ),
+    },
+    // Live from company-{id}-presence (useUserLiveUpdates).
+    {
+      header: t('users.columns.presence'),
+      cell: (user) => <PresenceText presence={user.presence} />,
     },
     actionsColumn(t('users.columns.actions'), (user) => (
       <>

@@ -6,14 +6,21 @@ import {
 } from '@tanstack/react-query';
 import {
   usersContract,
+  type PresenceView,
   type UserCreateInput,
   type UserUpdateInput,
   type UserView,
   type UsersPage,
 } from '@atendi/shared';
 import { call } from '../../api/http-client';
+import { patchCachedQueries, usePresenceEvents, withPresence } from '../../api/presence';
 import { useCompanyEvent } from '../../api/socket';
-import { removeFromPages, updatePagedLists, upsertIntoPages } from '../../lib/paged-cache';
+import {
+  findInPages,
+  removeFromPages,
+  updatePagedLists,
+  upsertIntoPages,
+} from '../../lib/paged-cache';
 import type { PagedSource } from '../../lib/use-paged-list';
 
 export type User = UserView;
@@ -73,9 +80,28 @@ export const applyUserEventToCache = (queryClient: QueryClient, event: UserEvent
   }
 };
 
+// company-{id}-presence: the listed rows and the loaded users take the new presence in place.
+const applyPresenceToCache = (queryClient: QueryClient, change: PresenceView) => {
+  patchCachedQueries<UsersData>(queryClient, usersKeys.lists, (data) =>
+    findInPages(data, 'users', change.userId)
+      ? {
+          ...data,
+          pages: data.pages.map((page) => ({
+            ...page,
+            users: page.users.map((user) => withPresence(user, change)),
+          })),
+        }
+      : data,
+  );
+  queryClient.setQueryData<User>(usersKeys.detail(change.userId), (user) =>
+    user ? withPresence(user, change) : user,
+  );
+};
+
 export const useUserLiveUpdates = () => {
   const queryClient = useQueryClient();
   useCompanyEvent<UserEvent>('user', (event) => {
     if (event?.action === 'delete' || event?.user) applyUserEventToCache(queryClient, event);
   });
+  usePresenceEvents((change) => applyPresenceToCache(queryClient, change));
 };

@@ -13,7 +13,7 @@ type TicketRow = typeof tickets.$inferSelect;
 
 export const snapshotOf = (
   ticket: Pick<TicketRow, 'status' | 'userId' | 'queueId' | 'whatsappId'> &
-    Partial<Pick<TicketRow, 'promptId' | 'integrationId' | 'useIntegration'>>,
+    Partial<Pick<TicketRow, 'promptId' | 'integrationId' | 'useIntegration' | 'chatbot'>>,
 ): TicketSnapshot => ({
   status: ticket.status,
   userId: ticket.userId,
@@ -21,6 +21,7 @@ export const snapshotOf = (
   whatsappId: ticket.whatsappId,
   promptId: ticket.promptId ?? null,
   integrationId: ticket.useIntegration ? (ticket.integrationId ?? null) : null,
+  chatbot: ticket.chatbot ?? false,
 });
 
 // A ticket created (before null) or changed, by a person or (null) by the platform.
@@ -29,12 +30,14 @@ export const ticketChanged = (
   after: TicketRow,
   byUserId: number | null,
   byMessageId?: number,
+  routed = false,
 ): DomainEvent => ({
   type: 'ticket.changed',
   companyId: after.companyId,
   ticketId: after.id,
   byUserId,
   ...(byMessageId === undefined ? {} : { byMessageId }),
+  ...(routed && after.userId !== null ? { routedTo: after.userId } : {}),
   before: before ? snapshotOf(before) : null,
   after: snapshotOf(after),
 });

@@ -126,9 +126,14 @@ export const closeInactive = (now: Date): Partial<TicketRow> => ({
   updatedAt: now,
 });
 
+// The bot letting go of a ticket is a move (automatic assignment may take it then); the bot walking
+// the contact through its menus is a detail of the view (ticket.updated 'bot'), as every menu is.
 const lifecycleMoved = (before: TicketRow, after: TicketRow) => {
   const [was, is] = [snapshotOf(before), snapshotOf(after)];
-  return (Object.keys(is) as (keyof typeof is)[]).some((key) => was[key] !== is[key]);
+  if (was.chatbot && !is.chatbot) return true;
+  return (Object.keys(is) as (keyof typeof is)[]).some(
+    (key) => key !== 'chatbot' && was[key] !== is[key],
+  );
 };
 
 // What a written move tells: ticket.changed when the lifecycle moved, else ticket.updated with the
@@ -137,10 +142,10 @@ const raiseMove = (
   raise: (event: DomainEvent) => void,
   before: TicketRow,
   after: TicketRow,
-  move: { byUserId: number | null; byMessageId?: number; detail?: TicketDetail },
+  move: { byUserId: number | null; byMessageId?: number; detail?: TicketDetail; routed?: boolean },
 ) => {
   if (lifecycleMoved(before, after))
-    raise(ticketChanged(before, after, move.byUserId, move.byMessageId));
+    raise(ticketChanged(before, after, move.byUserId, move.byMessageId, move.routed));
   else if (move.detail) raise(ticketUpdated(after, move.detail));
 };
 
@@ -185,7 +190,8 @@ export const writeTransitions = async (
   tx: Db,
   raise: (event: DomainEvent) => void,
   moves: TransitionMove[],
-  options: { byUserId: number | null; still?: SQL },
+  // routed: automatic assignment's moves (their events name the agent it chose).
+  options: { byUserId: number | null; still?: SQL; routed?: boolean },
 ): Promise<(TicketRow | undefined)[]> => {
   if (!moves.length) return [];
   if (new Set(moves.map((m) => m.before.id)).size < moves.length)
@@ -235,7 +241,12 @@ export const writeTransitions = async (
   const written = new Map(rows.map((raw) => [Number(raw.id), ticketRow(raw)]));
   return moves.map((move) => {
     const after = written.get(move.before.id);
-    if (after) raiseMove(raise, move.before, after, { ...move, byUserId: options.byUserId });
+    if (after)
+      raiseMove(raise, move.before, after, {
+        ...move,
+        byUserId: options.byUserId,
+        routed: options.routed,
+      });
     return after;
   });
 };

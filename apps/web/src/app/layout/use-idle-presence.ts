@@ -1,0 +1,77 @@
+import { useEffect, useRef } from 'react';
+import { getSocket, useSocket } from '../../api/socket';
+
+// Issue 36: a tab nobody used for 5 minutes tells the server it is idle (a hidden tab has no use, so
+// one hidden that long is idle too); once every tab of the user is, the server shows them away.
+export const IDLE_AFTER_MS = 5 * 60_000;
+
+// What a person does in the tab. Not `scroll`: the app scrolls on its own (a chat following its new
+// messages); the wheel, touch and keys are the user's scrolling.
+const ACTIVITY_EVENTS = [
+  'pointerdown',
+  'pointermove',
+  'keydown',
+  'wheel',
+  'touchstart',
+  'touchmove',
+] as const;
+
+const LISTENER_OPTIONS = { capture: true, passive: true } as const;
+
+// Tells the server, over the socket, when this tab becomes idle ({ idle: true }) and when it is in
+// use again ({ idle: false }): only on a change, and only to a connected socket. A socket that
+// (re)connects starts as in use, so it hears { idle: true } again when the tab is idle. Mounted
+// once, in the authenticated layout.
+export const useIdlePresence = () => {
+  const socket = useSocket();
+  const isIdle = useRef(false);
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tell = (idle: boolean) => {
+      isIdle.current = idle;
+      const current = getSocket();
+      if (current?.connected) current.emit('presence', { idle });
+    };
+    const startCountdown = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        if (!isIdle.current) tell(true);
+      }, IDLE_AFTER_MS);
+    };
+    const onActivity = () => {
+      // Nobody uses a hidden tab (whatever it hears): its countdown goes on.
+      if (document.hidden) return;
+      if (isIdle.current) tell(false);
+      startCountdown();
+    };
+    // Coming back to the tab is using it.
+    const onVisibilityChange = () => {
+      if (!document.hidden) onActivity();
+    };
+
+    ACTIVITY_EVENTS.forEach((event) =>
+      window.addEventListener(event, onActivity, LISTENER_OPTIONS),
+    );
+    document.addEventListener('visibilitychange', onVisibilityChange);
+    startCountdown();
+    return () => {
+      clearTimeout(timer);
+      ACTIVITY_EVENTS.forEach((event) =>
+        window.removeEventListener(event, onActivity, LISTENER_OPTIONS),
+      );
+      document.removeEventListener('visibilitychange', onVisibilityChange);
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!socket) return;
+    const repeatIdle = () => {
+      if (isIdle.current) socket.emit('presence', { idle: true });
+    };
+    socket.on('connect', repeatIdle);
+    return () => {
+      socket.off('connect', repeatIdle);
+    };
+  }, [socket]);
+};
