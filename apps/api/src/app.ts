@@ -54,6 +54,7 @@ import { ticketsRoutes } from './modules/tickets/core/tickets.routes';
 import { ticketNotesRoutes } from './modules/tickets/notes/ticket-notes';
 import { contactsRoutes } from './modules/contacts/contacts.routes';
 import { tagsRoutes } from './modules/tags/tags.routes';
+import { ticketBulkRoutes } from './modules/ticket-bulk/ticket-bulk.routes';
 import { quickMessagesRoutes } from './modules/quick-messages/quick-messages.routes';
 import { promptsRoutes } from './modules/prompts/prompts.routes';
 import { queueIntegrationsRoutes } from './modules/queue-integrations/queue-integrations.routes';
@@ -351,6 +352,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(cloudWebhookRoutes);
   registerTicketsEngine(app);
   await app.register(ticketsRoutes);
+  await app.register(ticketBulkRoutes);
   await app.register(ticketNotesRoutes);
   await app.register(contactsRoutes);
   await app.register(tagsRoutes);

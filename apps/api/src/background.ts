@@ -40,6 +40,8 @@ import { createStripeClient } from './modules/subscriptions/stripe-client';
 import { stopBillingQueue } from './modules/companies/companies.service';
 import { emitPresence, PRESENCE_SWEEP_JOB, sweepPresence } from './modules/presence/presence';
 import {
+  REASSIGN_JOB,
+  reassignUnanswered,
   routeOnPresence,
   routeTicketChanges,
   routingQueue,
@@ -133,6 +135,12 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
     },
   });
 
+  // Routed conversations whose agent did not answer in the queue's minutes go to the next candidate.
+  jobs.every({
+    name: REASSIGN_JOB,
+    everyMs: config.ticketTimersInterval * 1000,
+    run: (now) => reassignUnanswered(deps, now),
+  });
   // Agents whose last socket closed more than the grace ago go offline; dead nodes' sockets go.
   jobs.every({
     name: PRESENCE_SWEEP_JOB,

@@ -17,6 +17,7 @@ export const queueViewSchema = z.object({
   promptId: z.number().nullable(),
   integrationId: z.number().nullable(),
   routing: z.enum(routingModes),
+  reassignMinutes: z.number().nullable(),
   schedules: z.array(scheduleSlotViewSchema),
   createdAt: dateTime,
   updatedAt: dateTime,

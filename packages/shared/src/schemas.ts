@@ -223,6 +223,8 @@ export const queueSchema = z.object({
   promptId: z.coerce.number().int().positive().nullable().optional(),
   integrationId: z.coerce.number().int().positive().nullable().optional(),
   routing: z.enum(routingModes).optional().default('off'),
+  // Minutes a routed conversation may go without a word from its agent before it goes to the next.
+  reassignMinutes: z.coerce.number().int().min(1).max(1440).nullable().optional(),
 });
 export const queueUpdateSchema = z.object(withoutDefaults(queueSchema.shape)).partial();
 export type QueueInput = z.infer<typeof queueSchema>;
@@ -414,6 +416,32 @@ export const ticketUpdateSchema = z.object({
   integrationId: z.coerce.number().int().positive().nullable().optional(),
 });
 export type TicketUpdateInput = z.infer<typeof ticketUpdateSchema>;
+
+// POST /tickets/bulk (issue 36): one action on many tickets, each through the same transition as
+// PUT /tickets/{id} (or the tag route): the ids chosen, or every ticket the list shows for a filter.
+export const TICKET_BULK_MAX = 500;
+export const ticketBulkActions = ['resolve', 'return', 'transfer', 'tag'] as const;
+export type TicketBulkAction = (typeof ticketBulkActions)[number];
+export const ticketBulkSchema = z
+  .object({
+    action: z.enum(ticketBulkActions),
+    ids: z.array(z.coerce.number().int().positive()).min(1).max(TICKET_BULK_MAX).optional(),
+    filter: ticketListQuery.omit({ pageNumber: true }).optional(),
+    // transfer: to a person (open as theirs) or, without one, to wait in the queue.
+    userId: z.coerce.number().int().positive().nullable().optional(),
+    queueId: z.coerce.number().int().positive().nullable().optional(),
+    // tag: the tag to add.
+    tagId: z.coerce.number().int().positive().optional(),
+  })
+  .superRefine((input, ctx) => {
+    if ((input.ids === undefined) === (input.filter === undefined))
+      ctx.addIssue({ code: 'custom', path: ['ids'], message: 'Give either ids or a filter' });
+    if (input.action === 'transfer' && !input.userId && input.queueId === undefined)
+      ctx.addIssue({ code: 'custom', path: ['queueId'], message: 'Transfer to a user or a queue' });
+    if (input.action === 'tag' && input.tagId === undefined)
+      ctx.addIssue({ code: 'custom', path: ['tagId'], message: 'Name the tag to add' });
+  });
+export type TicketBulkInput = z.infer<typeof ticketBulkSchema>;
 export const uuidParam = z.object({ uuid: z.uuid() });
 
 // --- Ticket notes (SPEC §7; §5: at least 2 characters) ---

@@ -128,6 +128,22 @@ export const ticketNoteViewSchema = z.object({
 });
 export type TicketNoteView = z.input<typeof ticketNoteViewSchema>;
 
+// POST /tickets/bulk: what happened to each ticket, in the order tried.
+export const ticketBulkResultSchema = z.object({
+  total: z.number(),
+  succeeded: z.number(),
+  failed: z.number(),
+  results: z.array(
+    z.object({
+      id: z.number(),
+      ok: z.boolean(),
+      error: z.string().optional(),
+      message: z.string().optional(),
+    }),
+  ),
+});
+export type TicketBulkResult = z.input<typeof ticketBulkResultSchema>;
+
 // company-{id}-ticket and company-{id}-appMessage payloads (SPEC §7 Real-time).
 export type TicketEvent =
   // routedTo: automatic assignment (a queue's routing) just gave the conversation to this user.

@@ -2,12 +2,13 @@ import { defineRoutes } from '../contract';
 import { createdResponse, noContentResponse, okResponse } from '../responses';
 import {
   idParam,
+  ticketBulkSchema,
   ticketCreateSchema,
   ticketListQuery,
   ticketUpdateSchema,
   uuidParam,
 } from '../schemas';
-import { ticketListPageSchema, ticketViewSchema } from '../tickets';
+import { ticketBulkResultSchema, ticketListPageSchema, ticketViewSchema } from '../tickets';
 
 const one = okResponse(ticketViewSchema);
 
@@ -49,6 +50,14 @@ export const ticketsContract = defineRoutes('tickets', {
     params: idParam,
     body: ticketUpdateSchema,
     response: one,
+  },
+  bulkUpdateTickets: {
+    method: 'POST',
+    path: '/tickets/bulk',
+    summary:
+      'Resolve, return, transfer or tag many tickets (by id or by list filter), each as its own change',
+    body: ticketBulkSchema,
+    response: okResponse(ticketBulkResultSchema),
   },
   deleteTicket: {
     method: 'DELETE',

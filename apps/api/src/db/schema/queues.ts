@@ -40,6 +40,9 @@ export const queues = pgTable(
     schedules: jsonb().$type<ScheduleSlot[]>().notNull().default([]),
     // Automatic assignment of its waiting conversations (modules/routing).
     routing: text().$type<RoutingMode>().notNull().default('off'),
+    // A conversation it routed whose agent writes nothing for this many minutes goes to the next
+    // candidate (null: never).
+    reassignMinutes: integer(),
     ...timestamps(),
   },
   (t) => [

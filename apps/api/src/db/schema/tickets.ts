@@ -60,6 +60,11 @@ export const tickets = pgTable(
     outOfHoursAt: timestamp({ withTimezone: true, mode: 'date' }),
     // A resolved ticket whose contact was asked to rate it, until the answer (or another message) arrives.
     ratingAt: timestamp({ withTimezone: true, mode: 'date' }),
+    // When automatic assignment gave it to its agent, until the agent writes or it moves otherwise:
+    // the queue's reassignMinutes count from here.
+    routedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    // The agent it was taken back from for not answering: not its next candidate.
+    unansweredBy: integer().references(() => users.id, { onDelete: 'set null' }),
     // Raised by a trigger on every update (migration 0014): screens keep the newest state of a
     // ticket whatever order its events reach them in.
     version: integer().notNull().default(0),
@@ -78,6 +83,10 @@ export const tickets = pgTable(
     uniqueIndex('tickets_one_active_per_contact_idx')
       .on(t.contactId, t.whatsappId)
       .where(sql`status <> 'closed'`),
+    // Routed conversations whose agent has not written yet (the reassignment sweep).
+    index('tickets_routed_idx')
+      .on(t.routedAt)
+      .where(sql`routed_at is not null`),
     // The contact's latest resolved ticket still waiting for a rating (looked up on each new conversation).
     index('tickets_rating_pending_idx')
       .on(t.contactId, t.whatsappId)

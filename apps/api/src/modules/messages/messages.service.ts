@@ -195,6 +195,8 @@ export const queueOutgoing = async (
   ticket: OutgoingTicket,
   form: MessageForm,
   template?: TemplateSend,
+  // Written by the agent in the inbox: a routed conversation has its agent's answer.
+  byAgent = false,
 ) => {
   const parts = form.medias.length
     ? form.medias.map((media, index) => ({ body: index === 0 ? form.body : '', media }))
@@ -218,7 +220,7 @@ export const queueOutgoing = async (
       ...(template ? { template } : {}),
     })),
   );
-  await showLastMessages(tx, rows);
+  await showLastMessages(tx, rows, byAgent);
   return rows;
 };
 
@@ -244,11 +246,12 @@ const outgoingRow = (
 
 // The tickets' list rows end on the last of their messages just written: one statement for any
 // number of tickets.
-const showLastMessages = async (tx: Db, rows: MessageRow[]) => {
+const showLastMessages = async (tx: Db, rows: MessageRow[], byAgent = false) => {
   const last = new Map(rows.map((row) => [row.ticketId, previewOf(row).slice(0, 500)]));
   await tx.execute(
     sql`update ${tickets} set last_message = v.last_message,
                               updated_at = ${new Date().toISOString()}::timestamptz
+                              ${byAgent ? sql`, routed_at = null` : sql``}
           from unnest(${arrayParam([...last.keys()])}::int[], ${arrayParam([...last.values()])}::text[])
                as v(id, last_message)
          where ${tickets.id} = v.id`,
@@ -309,7 +312,13 @@ export const sendMessages = async (
         .for('update');
       if (!current) throw new AppError('ERR_NO_TICKET_FOUND');
       assertWritable(current);
-      const written = await queueOutgoing(tx, ticket, form, options.template);
+      const written = await queueOutgoing(
+        tx,
+        ticket,
+        form,
+        options.template,
+        options.author.kind === 'agent',
+      );
       const { author } = options;
       written.forEach((row) =>
         raise(

@@ -32,6 +32,7 @@ const serializeQueue = (queue: QueueRow) => ({
   promptId: queue.promptId,
   integrationId: queue.integrationId,
   routing: queue.routing,
+  reassignMinutes: queue.reassignMinutes,
   schedules: queue.schedules,
   createdAt: queue.createdAt,
   updatedAt: queue.updatedAt,

@@ -12,9 +12,15 @@ import {
   type SharedTestContext,
 } from '../../../test/harness';
 import { eventually } from '../../../test/eventually';
-import { inbound, pairedSimulator, setSetting, untilReceived } from '../../../test/inbox';
+import {
+  inbound,
+  noteTexts,
+  pairedSimulator,
+  setSetting,
+  untilReceived,
+} from '../../../test/inbox';
 import { closeSockets, listenAs, openSocket } from '../../../test/sockets';
-import { planAssignments } from './routing';
+import { planAssignments, reassignUnanswered } from './routing';
 
 let t: SharedTestContext;
 beforeAll(async () => {
@@ -312,6 +318,51 @@ describe('automatic assignment', () => {
     expect(still).toHaveLength(3);
   });
 
+  it('takes a conversation back from an agent who does not answer in the queue’s minutes and gives it to the next one, never back to them', async () => {
+    const team = await routedTeam('round_robin', [{}, {}]);
+    const [first, second] = team.agents;
+    await inject(t.app, team.admin, 'PUT', `/queue/${team.queue.id}`, { reassignMinutes: 5 });
+    await online(first.session, first.id);
+    await inbound(t.app, team.admin, team.connection.id, { from: '549114000001', body: 'Hola' });
+    const [ticket] = await until(
+      'assigned',
+      () => ticketsOf(team.companyId),
+      (rows) => rows.some((r) => r.userId === first.id),
+    );
+    expect(ticket.routedAt).not.toBeNull();
+    // Within the minutes: nothing happens.
+    await reassignUnanswered(t.app.deps, new Date(Date.now() + 4 * 60_000));
+    expect((await ticketsOf(team.companyId))[0]).toMatchObject({ userId: first.id });
+
+    // The other agent is offline: past the minutes it waits, with a note saying why.
+    await reassignUnanswered(t.app.deps, new Date(Date.now() + 6 * 60_000));
+    expect((await ticketsOf(team.companyId))[0]).toMatchObject({
+      status: 'pending',
+      userId: null,
+      unansweredBy: first.id,
+    });
+    expect((await noteTexts(t.db, ticket.id)).join('\n')).toMatch(/no respondió en 5 minutos/);
+    // The second comes online: it is theirs, not the first's (who has room).
+    await online(second.session, second.id);
+    await until(
+      'given to the second',
+      () => ticketsOf(team.companyId),
+      (rows) => rows[0].userId === second.id,
+    );
+
+    // An agent who answers keeps the conversation.
+    const answered = await inject(t.app, second.session, 'POST', `/messages/${ticket.id}`, {
+      body: 'Hola, ¿en qué te ayudo?',
+    });
+    expect(answered.statusCode).toBe(201);
+    expect((await ticketsOf(team.companyId))[0].routedAt).toBeNull();
+    await reassignUnanswered(t.app.deps, new Date(Date.now() + 60 * 60_000));
+    expect((await ticketsOf(team.companyId))[0]).toMatchObject({
+      status: 'open',
+      userId: second.id,
+    });
+  });
+
   it('validates the settings and keeps limits for those who manage queues', async () => {
     const team = await routedTeam('off', [{}]);
     const [agent] = team.agents;
@@ -320,6 +371,12 @@ describe('automatic assignment', () => {
     });
     expect(badQueue.statusCode).toBe(400);
     expect(badQueue.json()).toMatchObject({ error: 'ERR_VALIDATION' });
+    for (const reassignMinutes of [0, 1441, 'soon']) {
+      const bad = await inject(t.app, team.admin, 'PUT', `/queue/${team.queue.id}`, {
+        reassignMinutes,
+      });
+      expect(bad.statusCode, String(reassignMinutes)).toBe(400);
+    }
     for (const maxTickets of [0, -1, 501, 2.5, 'many']) {
       const bad = await inject(t.app, team.admin, 'PUT', `/users/${agent.id}`, { maxTickets });
       expect(bad.statusCode, String(maxTickets)).toBe(400);

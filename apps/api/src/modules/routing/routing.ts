@@ -8,7 +8,7 @@ import { tickets } from '../../db/schema';
 import type { EventOf } from '../../events/domain-events';
 import { enqueueJobsFrom, jobQueue } from '../../jobs/queue';
 import type { AppDeps } from '../../deps';
-import { messageCreated, queueTransitionMessages, writeTransitions } from '../tickets';
+import { addBotNote, messageCreated, queueTransitionMessages, writeTransitions } from '../tickets';
 
 // Automatic assignment (issue 36): a queue whose `routing` is not 'off' hands its waiting
 // conversations to its online agents with room under their limit (`users.max_tickets`, open
@@ -130,7 +130,10 @@ export const planAssignments = (waiting: TicketRow[], candidates: Candidate[], n
   const assignments: Assignment[] = [];
   let tick = now.getTime();
   for (const ticket of waiting) {
-    const ofQueue = candidates.filter((c) => c.queueId === ticket.queueId && hasRoom(c.userId));
+    // Not back to the agent it was taken from for not answering.
+    const ofQueue = candidates.filter(
+      (c) => c.queueId === ticket.queueId && c.userId !== ticket.unansweredBy && hasRoom(c.userId),
+    );
     if (!ofQueue.length) continue;
     const turnOf = (c: Candidate) => turns.get(`${c.queueId}:${c.userId}`)!;
     const [chosen] = ofQueue.sort((a, b) =>
@@ -193,6 +196,8 @@ const assignSome = async (deps: RoutingDeps, companyId: number) => {
           chatbot: false,
           promptId: null,
           ratingAt: null,
+          routedAt: now,
+          unansweredBy: null,
           updatedAt: now,
         },
       })),
@@ -231,6 +236,70 @@ const assignSome = async (deps: RoutingDeps, companyId: number) => {
 // agents filled up no longer holds back the others' tickets).
 const routeCompany = async (deps: RoutingDeps, companyId: number) => {
   while ((await assignSome(deps, companyId)) > 0);
+};
+
+export const REASSIGN_JOB = 'routing-reassign';
+
+// Reassignment when the agent does not answer (a queue's reassignMinutes): a routed conversation whose
+// agent has written nothing since it was given to them goes back to waiting, with a note saying why;
+// the pass its ticket.changed asks for gives it to the queue's next candidate (never the same agent),
+// or it waits. Each is taken back by a conditional UPDATE that checks the rule again, so the agent's
+// answer or another node's sweep meanwhile wins cleanly.
+const reassignSome = async (deps: RoutingDeps, now: Date) => {
+  const due = (
+    await queryRows<Record<string, unknown>>(
+      deps.db,
+      sql`select t.*, q.reassign_minutes as "reassignMinutes", u.name as "agentName"
+            from tickets t
+            join queues q on q.id = t.queue_id and q.reassign_minutes is not null
+            join users u on u.id = t.user_id
+           where t.routed_at is not null and t.status = 'open'
+             and t.routed_at <= ${now.toISOString()}::timestamptz - q.reassign_minutes * interval '1 minute'
+           order by t.routed_at
+           limit ${BATCH}`,
+    )
+  ).map((raw) => ({
+    ticket: ticketRow(raw),
+    minutes: Number(raw.reassignMinutes),
+    agentName: String(raw.agentName),
+  }));
+  for (const { ticket, minutes, agentName } of due)
+    await deps.events.transaction(deps.db, async (tx, raise) => {
+      const [taken] = await writeTransitions(
+        tx,
+        raise,
+        [
+          {
+            before: ticket,
+            change: {
+              status: 'pending',
+              userId: null,
+              routedAt: null,
+              unansweredBy: ticket.userId,
+              updatedAt: now,
+            },
+          },
+        ],
+        {
+          byUserId: null,
+          // Still theirs and still unanswered since the same assignment.
+          still: sql`${tickets.status} = 'open' and ${tickets.userId} = ${ticket.userId}
+                     and ${tickets.routedAt} = ${ticket.routedAt!.toISOString()}::timestamptz`,
+        },
+      );
+      if (taken)
+        await addBotNote(
+          tx,
+          ticket,
+          'Asignación automática',
+          `${agentName} no respondió en ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'}: la conversación vuelve a la cola.`,
+        );
+    });
+  return due.length;
+};
+
+export const reassignUnanswered = async (deps: RoutingDeps, now: Date) => {
+  for (let round = 0; round < 50 && (await reassignSome(deps, now)) === BATCH; round += 1);
 };
 
 export const routingWorker = (deps: RoutingDeps) => ({

@@ -34,6 +34,7 @@ export {
 } from './core/ticket-transition';
 export { queueTransitionMessages } from './bots/ticket-automation';
 
+export { listTickets, updateTicket } from './core/tickets.service';
 export {
   addBotNote,
   assertVisible,

@@ -38,6 +38,7 @@ const queue = (id: number, name: string): QueueView => ({
   promptId: null,
   integrationId: null,
   routing: 'off',
+  reassignMinutes: null,
   schedules: [],
   createdAt: '2024-01-01T00:00:00.000Z',
   updatedAt: '2024-01-01T00:00:00.000Z',

@@ -46,6 +46,7 @@ const formFields = [
   'promptId',
   'integrationId',
   'routing',
+  'reassignMinutes',
 ] as const;
 
 const QueueForm = ({
@@ -168,6 +169,13 @@ const QueueForm = ({
           </MenuItem>
         ))}
       </SelectField>
+      <FormText
+        form={form}
+        name="reassignMinutes"
+        label={t('queues.form.reassignMinutes')}
+        slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+        hint={t('queues.form.reassignMinutesHint')}
+      />
       <Divider />
       <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
         {t('queues.form.schedules')}

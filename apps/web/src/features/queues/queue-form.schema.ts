@@ -33,6 +33,15 @@ export const queueFormSchema = z.object({
   // How waiting conversations reach the queue's agents: they accept them (off), or in turn, or to
   // the one with the fewest open.
   routing: z.enum(routingModes),
+  // Minutes a routed conversation may wait for its agent's first word, '' for never.
+  reassignMinutes: z
+    .string()
+    .trim()
+    .refine(
+      (value) =>
+        value === '' || (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 1440),
+      { message: 'queues.validation.reassignMinutes' },
+    ),
 });
 
 export type QueueFormValues = z.infer<typeof queueFormSchema>;
@@ -54,6 +63,7 @@ export const queueFormDefaults = (queue: Queue | null, others: Queue[]): QueueFo
     promptId: queue?.promptId ? String(queue.promptId) : '',
     integrationId: queue?.integrationId ? String(queue.integrationId) : '',
     routing: queue?.routing ?? 'off',
+    reassignMinutes: queue?.reassignMinutes ? String(queue.reassignMinutes) : '',
   };
 };
 
@@ -75,6 +85,7 @@ export const toQueuePayload = (
   orderQueue: values.orderQueue === '' ? null : Number(values.orderQueue),
   schedules: values.schedules,
   routing: values.routing,
+  reassignMinutes: values.reassignMinutes === '' ? null : Number(values.reassignMinutes),
   ...(offered.prompt && { promptId: idOrNull(values.promptId) }),
   ...(offered.integration && { integrationId: idOrNull(values.integrationId) }),
 });

@@ -24,6 +24,7 @@ const makeQueue = (overrides: Partial<Queue> = {}): Queue => ({
   promptId: null,
   integrationId: null,
   routing: 'off',
+  reassignMinutes: null,
   schedules: defaultSchedules(),
   createdAt: '2025-01-01T00:00:00.000Z',
   updatedAt: '2025-01-01T00:00:00.000Z',
@@ -121,6 +122,7 @@ describe('queues page', () => {
       schedules: defaultSchedules(),
       // Agents accept the queue's conversations unless automatic assignment is chosen.
       routing: 'off',
+      reassignMinutes: null,
       // An admin of a plan with AI agents and integrations is offered both pickers: none chosen.
       promptId: null,
       integrationId: null,
@@ -531,6 +533,38 @@ describe('queues page', () => {
     await user.click(await screen.findByRole('option', { name: 'Por turnos' }));
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
     await waitFor(() => expect(sent).toMatchObject({ routing: 'round_robin' }));
+  });
+
+  it('takes the minutes after which an unanswered conversation is reassigned, or none', async () => {
+    let queue = makeQueue({ routing: 'round_robin', reassignMinutes: 15 });
+    let sent: Record<string, unknown> | undefined;
+    stubApi({
+      'GET /queue': () => jsonResponse(200, [queue]),
+      'PUT /queue/1': (init) => {
+        sent = bodyOf(init);
+        queue = makeQueue({ ...(sent as Partial<Queue>) });
+        return jsonResponse(200, queue);
+      },
+    });
+    const user = setupUser();
+    renderPage(<QueuesPage />, '/queues', makeAuth());
+
+    const dialog = await openQueue(user, 'Soporte');
+    const minutes = within(dialog).getByRole('textbox', {
+      name: 'Reasignar si el agente no responde en (minutos)',
+    });
+    expect((minutes as HTMLInputElement).value).toBe('15');
+    await user.clear(minutes);
+    await user.type(minutes, '0');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(
+      await within(dialog).findByText('Use un número entero de 1 a 1440, o déjelo vacío'),
+    ).toBeTruthy();
+    expect(sent).toBeUndefined();
+    // Emptied: never reassigned.
+    await user.clear(minutes);
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(sent).toMatchObject({ reassignMinutes: null }));
   });
 
   it('sends the completion, rating and token texts and the chosen integration', async () => {

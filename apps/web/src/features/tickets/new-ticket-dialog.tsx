@@ -39,19 +39,21 @@ const Swatch = ({ color }: { color: string }) => (
   />
 );
 
-// A queue picker; '' is no queue.
+// A queue picker; '' is no queue (or what emptyLabel says it means).
 export const QueueField = ({
   queues,
   value,
   onChange,
   isLoading,
   isRequired,
+  emptyLabel,
 }: {
   queues: QueueChoice[];
   value: number | '';
   onChange: (value: number | '') => void;
   isLoading: boolean;
   isRequired: boolean;
+  emptyLabel?: string;
 }) => {
   const { t } = useTranslation();
   return (
@@ -66,7 +68,7 @@ export const QueueField = ({
     >
       {!isRequired && (
         <MenuItem value="">
-          <em>{t('tickets.dialogs.noQueue')}</em>
+          <em>{emptyLabel ?? t('tickets.dialogs.noQueue')}</em>
         </MenuItem>
       )}
       {isLoading && (

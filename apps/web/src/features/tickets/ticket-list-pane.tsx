@@ -1,4 +1,11 @@
-import { useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type Dispatch,
+  type SetStateAction,
+} from 'react';
 import {
   Badge,
   Box,
@@ -14,20 +21,28 @@ import {
   Typography,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
+import ChecklistIcon from '@mui/icons-material/Checklist';
 import SearchIcon from '@mui/icons-material/Search';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { ticketsContract, type TicketView } from '@atendi/shared';
 import { call } from '../../api/http-client';
 import { lazyComponent, lazyDialog } from '../../lib/lazy-component';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { TicketBulkBar } from './ticket-bulk-bar';
 import { TicketList } from './ticket-list';
 import { TicketPeekDialog } from './ticket-peek';
 import {
   applyTicketEventToCache,
+  useBulkUpdateTickets,
   useTicketList,
   useTicketViewer,
   useUpdateTicketStatus,
+  type BulkChange,
+  type BulkOutcome,
+  type BulkTarget,
+  type TicketListFilters,
   type TicketViewer,
 } from './tickets.api';
 
@@ -37,6 +52,9 @@ const NewTicketDialog = lazyDialog(() =>
 // The search tab's tag and user pickers (MUI's Autocomplete): only the search tab shows them.
 const SearchFilters = lazyComponent(() =>
   import('./search-filters').then((module) => module.SearchFilters),
+);
+const BulkResultDialog = lazyDialog(() =>
+  import('./ticket-bulk-dialogs').then((module) => module.BulkResultDialog),
 );
 
 export type ListTab = 'open' | 'closed' | 'search';
@@ -68,6 +86,45 @@ const closeFromList = (ticket: TicketView) =>
     body: { status: 'closed', useIntegration: false, promptId: null, integrationId: null },
   });
 
+// Selection mode (issue 36): the rows checked in the list shown (listKey), or every ticket it
+// matches. Checks belong to one list: another tab or filter starts with none.
+type Checked = { listKey: string; ids: ReadonlySet<number>; allMatching: boolean };
+const NONE: ReadonlySet<number> = new Set();
+const noneChecked = (listKey: string): Checked => ({ listKey, ids: NONE, allMatching: false });
+
+// Everything done: a toast says so. Some refused: a dialog says which and why.
+const useBulkActions = (onDone: () => void) => {
+  const { t } = useTranslation();
+  const bulk = useBulkUpdateTickets();
+  const [outcome, setOutcome] = useState<BulkOutcome | null>(null);
+  const [isResultOpen, setIsResultOpen] = useState(false);
+  const run = (change: BulkChange, target: BulkTarget) =>
+    bulk.mutate(
+      { change, target },
+      {
+        onSuccess: (next) => {
+          onDone();
+          const { total, succeeded, failed } = next.result;
+          if (total === 0) toast.info(t('tickets.bulk.result.noneMatched'));
+          else if (failed === 0)
+            toast.success(t('tickets.bulk.result.done', { succeeded, count: total }));
+          else {
+            setOutcome(next);
+            setIsResultOpen(true);
+          }
+        },
+      },
+    );
+  const resultDialog = (
+    <BulkResultDialog
+      open={isResultOpen}
+      outcome={outcome}
+      onClose={() => setIsResultOpen(false)}
+    />
+  );
+  return { run, isRunning: bulk.isPending, resultDialog };
+};
+
 const useCloseFromList = (viewer: TicketViewer) => {
   const queryClient = useQueryClient();
   return useMutation({
@@ -96,18 +153,33 @@ export const TicketListPane = ({
   // SPEC §2: typed text lowercased, applied after 500 ms.
   const search = useDebouncedValue(state.searchInput.trim().toLowerCase());
 
-  const open = useTicketList({ status: 'open', showAll, search: '' });
-  const pending = useTicketList({ status: 'pending', showAll, search: '' });
+  const openFilters: TicketListFilters = { status: 'open', showAll, search: '' };
+  const pendingFilters: TicketListFilters = { status: 'pending', showAll, search: '' };
   // SPEC §6: the closed and search lists always ask for every ticket the user may see.
-  const closed = useTicketList(
-    { status: 'closed', showAll: true, search: '' },
-    state.tab === 'closed',
-  );
+  const closedFilters: TicketListFilters = { status: 'closed', showAll: true, search: '' };
+  const foundFilters: TicketListFilters = {
+    status: null,
+    showAll: true,
+    search,
+    tags: state.searchTags,
+    users: state.searchUsers,
+  };
+  const open = useTicketList(openFilters);
+  const pending = useTicketList(pendingFilters);
+  const closed = useTicketList(closedFilters, state.tab === 'closed');
   const isSearching = search !== '' || state.searchTags.length > 0 || state.searchUsers.length > 0;
-  const found = useTicketList(
-    { status: null, showAll: true, search, tags: state.searchTags, users: state.searchUsers },
-    state.tab === 'search' && isSearching,
-  );
+  const found = useTicketList(foundFilters, state.tab === 'search' && isSearching);
+  // The list on screen and its query: what selection mode checks rows of and "all matching" means.
+  const shown =
+    state.tab === 'open'
+      ? state.openList === 'open'
+        ? { list: open, filters: openFilters }
+        : { list: pending, filters: pendingFilters }
+      : state.tab === 'closed'
+        ? { list: closed, filters: closedFilters }
+        : isSearching
+          ? { list: found, filters: foundFilters }
+          : null;
   const accept = useUpdateTicketStatus();
   const acceptingId = accept.isPending ? (accept.variables?.ticket.id ?? null) : null;
   const acceptTicket = (ticket: TicketView) =>
@@ -142,21 +214,99 @@ export const TicketListPane = ({
     }
   }, [search, onStateChange]);
 
-  const listProps = { myUserId: viewer.userId, selectedUuid };
+  // Selection mode (issue 36): a click on a row checks it; the bar acts on the checked rows.
+  const [isSelecting, setIsSelecting] = useState(false);
+  const listKey = shown ? JSON.stringify(shown.filters) : '';
+  const [checkedState, setChecked] = useState<Checked>(() => noneChecked(listKey));
+  const checked = checkedState.listKey === listKey ? checkedState : noneChecked(listKey);
+  // The rows loaded, for the check callback: kept out of its dependencies, so that a list update
+  // does not re-render every row in view.
+  const shownTickets = useRef<TicketView[]>([]);
+  const shownList = shown?.list.tickets;
+  useEffect(() => {
+    shownTickets.current = shownList ?? [];
+  }, [shownList]);
+  const checkTicket = useCallback(
+    (ticket: TicketView) =>
+      setChecked((current) => {
+        const mine = current.listKey === listKey ? current : noneChecked(listKey);
+        // Unchecking one of "all matching": the rows loaded but that one, checked one by one.
+        const ids = new Set(
+          mine.allMatching ? shownTickets.current.map((row) => row.id) : mine.ids,
+        );
+        if (ids.has(ticket.id)) ids.delete(ticket.id);
+        else ids.add(ticket.id);
+        return { listKey, ids, allMatching: false };
+      }),
+    [listKey],
+  );
+  const leaveSelection = () => {
+    setIsSelecting(false);
+    setChecked(noneChecked(listKey));
+  };
+  const bulk = useBulkActions(leaveSelection);
+  const runBulk = (change: BulkChange) => {
+    if (!shown) return;
+    bulk.run(change, checked.allMatching ? { filters: shown.filters } : { ids: [...checked.ids] });
+  };
+  const bulkBar = isSelecting && (
+    <TicketBulkBar
+      count={checked.ids.size}
+      allMatching={checked.allMatching}
+      canSelectAll={shown !== null}
+      canResolve={state.tab !== 'closed'}
+      isBusy={bulk.isRunning}
+      onSelectAll={() => setChecked({ listKey, ids: NONE, allMatching: true })}
+      onClear={() => setChecked(noneChecked(listKey))}
+      onCancel={leaveSelection}
+      onRun={runBulk}
+    />
+  );
+
+  const listProps = {
+    myUserId: viewer.userId,
+    selectedUuid,
+    ...(isSelecting && {
+      onCheck: checkTicket,
+      isCheckDisabled: bulk.isRunning,
+      checked: checked.allMatching ? ('all' as const) : checked.ids,
+    }),
+  };
 
   return (
     <Stack sx={{ flex: 1, minHeight: 0 }}>
-      <Tabs
-        value={state.tab}
-        onChange={(_event, tab: ListTab) => update({ tab })}
-        variant="fullWidth"
-        aria-label={t('tickets.tabs.label')}
-        sx={{ borderBottom: 1, borderColor: 'divider', flexShrink: 0 }}
+      <Stack
+        direction="row"
+        sx={{ alignItems: 'center', borderBottom: 1, borderColor: 'divider', flexShrink: 0 }}
       >
-        <Tab value="open" label={t('tickets.tabs.open')} />
-        <Tab value="closed" label={t('tickets.tabs.closed')} />
-        <Tab value="search" label={t('tickets.tabs.search')} />
-      </Tabs>
+        <Tabs
+          value={state.tab}
+          onChange={(_event, tab: ListTab) => update({ tab })}
+          variant="fullWidth"
+          aria-label={t('tickets.tabs.label')}
+          sx={{ flex: 1, minWidth: 0 }}
+        >
+          <Tab value="open" label={t('tickets.tabs.open')} />
+          <Tab value="closed" label={t('tickets.tabs.closed')} />
+          <Tab value="search" label={t('tickets.tabs.search')} />
+        </Tabs>
+        <Tooltip title={t('tickets.bulk.selectHint')} describeChild>
+          {/* The span keeps the tooltip working while the button is disabled. */}
+          <span>
+            <IconButton
+              size="small"
+              color={isSelecting ? 'primary' : 'default'}
+              aria-label={t('tickets.bulk.select')}
+              aria-pressed={isSelecting}
+              disabled={bulk.isRunning}
+              onClick={() => (isSelecting ? leaveSelection() : setIsSelecting(true))}
+              sx={{ mx: 0.5 }}
+            >
+              <ChecklistIcon fontSize="small" />
+            </IconButton>
+          </span>
+        </Tooltip>
+      </Stack>
 
       {state.tab === 'open' && (
         <>
@@ -224,6 +374,7 @@ export const TicketListPane = ({
               </Tooltip>
             )}
           </Stack>
+          {bulkBar}
           {state.openList === 'open' ? (
             <TicketList
               {...listProps}
@@ -248,12 +399,15 @@ export const TicketListPane = ({
       )}
 
       {state.tab === 'closed' && (
-        <TicketList
-          {...listProps}
-          label={t('tickets.lists.closed')}
-          list={closed}
-          emptyText={t('tickets.empty.closed')}
-        />
+        <>
+          {bulkBar}
+          <TicketList
+            {...listProps}
+            label={t('tickets.lists.closed')}
+            list={closed}
+            emptyText={t('tickets.empty.closed')}
+          />
+        </>
       )}
 
       {state.tab === 'search' && (
@@ -283,6 +437,7 @@ export const TicketListPane = ({
             canFilterUsers={viewer.seesAll}
             onChange={update}
           />
+          {bulkBar}
           {isSearching ? (
             <TicketList
               {...listProps}
@@ -314,6 +469,7 @@ export const TicketListPane = ({
         }}
       />
       <TicketPeekDialog ticket={peeked} onClose={() => setPeeked(null)} />
+      {bulk.resultDialog}
     </Stack>
   );
 };

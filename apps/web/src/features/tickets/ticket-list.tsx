@@ -4,6 +4,7 @@ import {
   Avatar,
   Box,
   Button,
+  Checkbox,
   Chip,
   CircularProgress,
   IconButton,
@@ -183,6 +184,10 @@ type TicketRowActions = {
   // SPEC §4: the list's own close (resolve) of an open ticket.
   onResolve?: (ticket: TicketView) => void;
   resolvingId?: number | null;
+  // Selection mode (issue 36, bulk actions): each row has a checkbox, and a click on the row checks
+  // or unchecks it instead of opening or accepting the ticket. Disabled while an action runs.
+  onCheck?: (ticket: TicketView) => void;
+  isCheckDisabled?: boolean;
 };
 
 const RowIconButton = ({
@@ -226,24 +231,56 @@ const rowPropsOf = ({ index, start, setSize, measureRef }: RowPlace) => ({
 });
 
 // SPEC §4: a pending ticket is not opened by a click; it is accepted first. Memoised: scrolling
-// re-renders the list, and only the rows coming into view need rendering then.
+// re-renders the list, and only the rows coming into view need rendering then (checking a row
+// re-renders that row alone).
 const TicketListItem = memo(function TicketListItem({
   ticket,
   myUserId,
   isSelected,
+  isChecked,
   actions,
   ...place
 }: {
   ticket: TicketView;
   myUserId: number;
   isSelected: boolean;
+  isChecked: boolean;
   actions: TicketRowActions;
 } & RowPlace) {
   const { t } = useTranslation();
   const rowProps = rowPropsOf(place);
   const navigate = useNavigate();
-  const { onAccept, onPeek, onResolve } = actions;
+  const { onAccept, onPeek, onResolve, onCheck } = actions;
   const isAccepting = actions.acceptingId === ticket.id;
+  if (onCheck) {
+    return (
+      <ListItem {...rowProps} disablePadding divider>
+        <ListItemButton
+          selected={isChecked}
+          disabled={actions.isCheckDisabled}
+          onClick={() => onCheck(ticket)}
+          sx={{ borderRadius: 0, gap: 1, pl: 1 }}
+        >
+          {/* The row's click checks it: the box only shows it (and names it), out of the tab order. */}
+          <Checkbox
+            checked={isChecked}
+            tabIndex={-1}
+            disableRipple
+            sx={{ p: 0.5, alignSelf: 'center' }}
+            slotProps={{
+              input: {
+                'aria-label': t('tickets.bulk.check', {
+                  name: ticket.contact.name || ticket.contact.number,
+                }),
+              },
+            }}
+          />
+          <TicketAvatar ticket={ticket} />
+          <TicketSummary ticket={ticket} myUserId={myUserId} />
+        </ListItemButton>
+      </ListItem>
+    );
+  }
   if (ticket.status === 'pending' && onAccept) {
     return (
       <ListItem {...rowProps} divider sx={{ gap: 1, alignItems: 'center' }}>
@@ -309,12 +346,17 @@ export const TicketList = ({
   onPeek,
   onResolve,
   resolvingId,
+  onCheck,
+  isCheckDisabled,
+  checked,
 }: {
   label: string;
   list: TicketListQuery;
   emptyText: string;
   myUserId: number;
   selectedUuid: string | null;
+  // Selection mode: the rows checked ('all': every row, as "all matching" is chosen).
+  checked?: ReadonlySet<number> | 'all';
 } & TicketRowActions) => {
   const { t } = useTranslation();
   const { tickets, isLoading, isError, hasNextPage, isFetchingNextPage, fetchNextPage, refetch } =
@@ -327,8 +369,8 @@ export const TicketList = ({
   });
   // One object while none of them changes, so that scrolling re-renders no row already in view.
   const actions = useMemo(
-    () => ({ onAccept, acceptingId, onPeek, onResolve, resolvingId }),
-    [onAccept, acceptingId, onPeek, onResolve, resolvingId],
+    () => ({ onAccept, acceptingId, onPeek, onResolve, resolvingId, onCheck, isCheckDisabled }),
+    [onAccept, acceptingId, onPeek, onResolve, resolvingId, onCheck, isCheckDisabled],
   );
   const { rangeExtractor, focusHandlers } = useFocusedRowKept();
   const virtualizer = useVirtualizer<HTMLElement, HTMLLIElement>({
@@ -364,6 +406,7 @@ export const TicketList = ({
               ticket={ticket}
               myUserId={myUserId}
               isSelected={ticket.uuid === selectedUuid}
+              isChecked={checked === 'all' || (checked?.has(ticket.id) ?? false)}
               actions={actions}
               index={row.index}
               start={row.start}

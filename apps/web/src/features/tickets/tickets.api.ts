@@ -21,6 +21,7 @@ import {
   type MessagesPage,
   type MessageView,
   type ReplyWindow,
+  type TicketBulkResult,
   type TicketEvent,
   type TicketListPage,
   type TicketStatus,
@@ -61,17 +62,18 @@ export const ticketsKeys = {
 
 const isNumericId = (ref: string) => /^\d+$/.test(ref);
 
+// The API's list query for these filters, without the page: GET /tickets sends it with a page, a
+// bulk action on "all matching" sends it as its filter.
+const listQueryOf = (filters: TicketListFilters) => ({
+  status: filters.status ?? undefined,
+  searchParam: filters.search,
+  showAll: filters.showAll ? ('true' as const) : ('false' as const),
+  tags: filters.tags?.length ? JSON.stringify(filters.tags) : undefined,
+  users: filters.users?.length ? JSON.stringify(filters.users) : undefined,
+});
+
 const fetchTicketsPage = (filters: TicketListFilters, pageNumber: number) =>
-  call(ticketsContract.listTickets, {
-    query: {
-      status: filters.status ?? undefined,
-      searchParam: filters.search,
-      showAll: filters.showAll ? 'true' : 'false',
-      tags: filters.tags?.length ? JSON.stringify(filters.tags) : undefined,
-      users: filters.users?.length ? JSON.stringify(filters.users) : undefined,
-      pageNumber,
-    },
-  });
+  call(ticketsContract.listTickets, { query: { ...listQueryOf(filters), pageNumber } });
 const fetchTicket = (ref: string) =>
   isNumericId(ref)
     ? call(ticketsContract.getTicket, { params: { id: Number(ref) } })
@@ -516,5 +518,62 @@ export const useDeleteMessage = (ticketId: number) => {
   return useMutation({
     mutationFn: (messageId: number) => deleteMessage(messageId),
     onSuccess: (message) => applyMessagesToCache(queryClient, ticketId, [message]),
+  });
+};
+
+// Issue 36: what a bulk action does to each ticket (POST /tickets/bulk), through the same change
+// PUT /tickets/{id} makes.
+export type BulkChange =
+  | { action: 'resolve' }
+  | { action: 'return' }
+  // To a person (open as theirs; in the queue given, or the ticket's own) or, without one, to wait
+  // in the queue given.
+  | { action: 'transfer'; userId?: number; queueId?: number }
+  | { action: 'tag'; tagId: number };
+
+// The tickets checked one by one, or every ticket a list shows (the API takes the first 500).
+export type BulkTarget = { ids: number[] } | { filters: TicketListFilters };
+
+// The answer, and the contact names of the tickets this screen had loaded (the answer has ids).
+export type BulkOutcome = { result: TicketBulkResult; names: ReadonlyMap<number, string> };
+
+const contactNameOf = (ticket: TicketView) => ticket.contact.name || ticket.contact.number;
+
+const loadedTicketNames = (queryClient: QueryClient, names = new Map<number, string>()) => {
+  for (const [, data] of queryClient.getQueriesData<ListData>({ queryKey: ticketsKeys.lists }))
+    data?.pages.forEach((page) =>
+      page.tickets.forEach((ticket) => names.set(ticket.id, contactNameOf(ticket))),
+    );
+  for (const [, ticket] of queryClient.getQueriesData<TicketView>({
+    queryKey: ticketsKeys.details,
+  }))
+    if (ticket) names.set(ticket.id, contactNameOf(ticket));
+  return names;
+};
+
+const bulkUpdateTickets = (change: BulkChange, target: BulkTarget) =>
+  call(ticketsContract.bulkUpdateTickets, {
+    body:
+      'ids' in target
+        ? { ...change, ids: target.ids }
+        : { ...change, filter: listQueryOf(target.filters) },
+  });
+
+// The lists follow the changes through the live events of each ticket, as for any other change.
+export const useBulkUpdateTickets = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({
+      change,
+      target,
+    }: {
+      change: BulkChange;
+      target: BulkTarget;
+    }): Promise<BulkOutcome> => {
+      // Read before too: a changed ticket may leave the lists before the answer comes.
+      const before = loadedTicketNames(queryClient);
+      const result = await bulkUpdateTickets(change, target);
+      return { result, names: loadedTicketNames(queryClient, before) };
+    },
   });
 };

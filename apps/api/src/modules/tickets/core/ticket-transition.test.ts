@@ -23,6 +23,7 @@ const ticket = (fields: Partial<TicketRow>): TicketRow =>
     unreadMessages: 3,
     chatbot: true,
     ratingAt: null,
+    routedAt: null,
     ...fields,
   }) as TicketRow;
 
@@ -34,6 +35,18 @@ describe('planTicketUpdate', () => {
     expect(planTicketUpdate(ticket({}), { status: 'open' }, agent)).toEqual({
       kind: 'change',
       next: { status: 'open', userId: 10, unreadMessages: 0, chatbot: false },
+    });
+  });
+
+  it('a routed conversation moved by a person is no longer waiting for its agent’s first word', () => {
+    const routed = ticket({ status: 'open', userId: 10, chatbot: false, routedAt: new Date() });
+    expect(planTicketUpdate(routed, { status: 'closed' }, agent)).toMatchObject({
+      kind: 'change',
+      next: { status: 'closed', routedAt: null },
+    });
+    expect(planTicketUpdate(routed, { queueId: 6 }, agent)).toEqual({
+      kind: 'change',
+      next: { queueId: 6 },
     });
   });
 

@@ -80,6 +80,8 @@ export const planTicketUpdate = (
     if (input.promptId === undefined) next.promptId = null;
   }
   if (status !== 'closed') next.ratingAt = null;
+  // Moved by a person: no longer a routed conversation waiting for its agent's first word.
+  if (status !== current.status || userId !== current.userId) next.routedAt = null;
 
   const changes = Object.entries(next).filter(
     ([key, value]) => !sameValue(current[key as keyof TicketRow], value),
