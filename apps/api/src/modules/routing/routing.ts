@@ -168,23 +168,34 @@ const assignSome = async (deps: RoutingDeps, companyId: number) => {
            where uq.company_id = ${companyId}`,
     );
     const roomy = candidates.filter((c) => c.maxTickets === null || c.open < c.maxTickets);
-    if (!roomy.length) return { assigned: 0, messages: [] };
+    if (!roomy.length) return { assigned: 0, skipped: false, messages: [] };
     const queueIds = [...new Set(roomy.map((c) => c.queueId))];
+    const waits = sql`company_id = ${companyId} and status = 'pending' and user_id is null
+               and queue_id = any(${arrayParam(queueIds)}::int[])
+               and prompt_id is null and not use_integration and not chatbot`;
+    // Tickets another transaction holds (an inbound batch storing their messages) are skipped rather
+    // than waited for: the two lock them in different orders, and waiting could deadlock.
     const waiting = (
       await queryRows<Record<string, unknown>>(
         tx,
-        sql`select * from tickets
-             where company_id = ${companyId} and status = 'pending' and user_id is null
-               and queue_id = any(${arrayParam(queueIds)}::int[])
-               and prompt_id is null and not use_integration and not chatbot
+        sql`select * from tickets where ${waits}
              order by created_at, id
              limit ${BATCH}
-             for update`,
+             for update skip locked`,
       )
     ).map(ticketRow);
+    const skipped =
+      waiting.length < BATCH &&
+      (
+        await queryRows<{ held: boolean }>(
+          tx,
+          sql`select exists (select 1 from tickets where ${waits}
+                               and id <> all(${arrayParam(waiting.map((t) => t.id))}::int[])) as held`,
+        )
+      )[0].held;
     const now = new Date();
     const assignments = planAssignments(waiting, candidates, now);
-    if (!assignments.length) return { assigned: 0, messages: [] };
+    if (!assignments.length) return { assigned: 0, skipped, messages: [] };
     const written = await writeTransitions(
       tx,
       raise,
@@ -226,16 +237,26 @@ const assignSome = async (deps: RoutingDeps, companyId: number) => {
       greeting.forEach((message) => raise(messageCreated(message, 'platform')));
       messages.push(...greeting);
     }
-    return { assigned: done.length, messages };
+    return { assigned: done.length, skipped, messages };
   });
   if (sent.messages.length) deps.outbox.kick();
-  return sent.assigned;
+  return sent;
 };
 
+const SKIPPED_RETRIES = 20;
+const SKIPPED_WAIT_MS = 50;
+
 // A pass over a company: batches while they assign (each reads who has room anew, so a queue whose
-// agents filled up no longer holds back the others' tickets).
+// agents filled up no longer holds back the others' tickets); tickets that were held elsewhere are
+// tried again a moment later, for about a second, then by another pass (this job runs again).
 const routeCompany = async (deps: RoutingDeps, companyId: number) => {
-  while ((await assignSome(deps, companyId)) > 0);
+  for (let tries = 0; ;) {
+    const { assigned, skipped } = await assignSome(deps, companyId);
+    if (assigned > 0) continue;
+    if (!skipped) return;
+    if ((tries += 1) > SKIPPED_RETRIES) return requestRouting(deps.db, [companyId]);
+    await new Promise((resolve) => setTimeout(resolve, SKIPPED_WAIT_MS));
+  }
 };
 
 export const REASSIGN_JOB = 'routing-reassign';
