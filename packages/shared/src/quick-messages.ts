@@ -14,6 +14,8 @@ export const quickMessageSchema = z.object({
   // true: the whole company sees it; false: only its author.
   geral: z.boolean().optional().default(false),
   status: z.boolean().optional().default(true),
+  // Issue 36: an answer of one queue (its agents use it); only when not company-wide.
+  queueId: z.coerce.number().int().positive().nullable().optional(),
 });
 export const quickMessageUpdateSchema = z
   .object({
@@ -21,6 +23,7 @@ export const quickMessageUpdateSchema = z
     message: z.string().max(10000),
     geral: z.boolean(),
     status: z.boolean(),
+    queueId: z.coerce.number().int().positive().nullable(),
   })
   .partial();
 export type QuickMessageInput = z.infer<typeof quickMessageSchema>;
@@ -49,6 +52,8 @@ export const quickMessageViewSchema = z.object({
   mediaUrl: z.string().nullable(),
   isMedia: z.boolean(),
   userId: z.number().nullable(),
+  // The queue whose agents share it (null: company-wide or personal).
+  queueId: z.number().nullable(),
   companyId: z.number(),
   createdAt: dateTime,
   updatedAt: dateTime,

@@ -1,4 +1,4 @@
-import { asc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { asc, eq, ilike, inArray, isNotNull, or, type SQL } from 'drizzle-orm';
 import {
   QUICK_MESSAGES_PAGE_SIZE,
   type QuickMessageInput,
@@ -6,7 +6,8 @@ import {
   type QuickMessageView,
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
-import { quickMessages } from '../../db/schema';
+import { queues, quickMessages } from '../../db/schema';
+import { permissionRoom } from '../../realtime/realtime';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { containsPattern } from '../../platform/like';
@@ -28,20 +29,31 @@ const serializeQuickMessage = (row: Row, uploads: Uploads): QuickMessageView => 
   mediaUrl: uploads.urlFor(row.companyId, row.mediaPath),
   isMedia: Boolean(row.mediaPath),
   userId: row.userId,
+  queueId: row.queueId,
   companyId: row.companyId,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
 
-// SPEC §6 names no key for quick messages: company-wide ones are managed by admins only.
+// SPEC §6 names no key for quick messages: company-wide ones (and, issue 36, a queue's) are managed by
+// admins only.
 const managesCompanyWide = (ctx: AuthContext) => ctx.isSuper || ctx.profile === 'admin';
 
-// A personal answer is its author's alone; company-wide ones are everyone's to read.
+// A personal answer is its author's alone; company-wide ones are everyone's to read; a queue's, its
+// agents' (and the admins', who manage them).
 const visibleTo = (ctx: AuthContext, ...more: (SQL | undefined)[]) =>
   ofCompany(
     quickMessages,
     ctx,
-    or(eq(quickMessages.geral, true), eq(quickMessages.userId, ctx.userId)),
+    or(
+      eq(quickMessages.geral, true),
+      eq(quickMessages.userId, ctx.userId),
+      managesCompanyWide(ctx)
+        ? isNotNull(quickMessages.queueId)
+        : ctx.queueIds?.length
+          ? inArray(quickMessages.queueId, [...ctx.queueIds])
+          : undefined,
+    ),
     ...more,
   );
 
@@ -100,21 +112,40 @@ export const getQuickMessage = async (deps: Deps, ctx: AuthContext, id: number) 
   serializeQuickMessage(await findVisible(deps, ctx, id), deps.uploads);
 
 const refuseCompanyWide = () =>
-  new AppError('ERR_NO_PERMISSION', 'Only admins manage company-wide quick messages');
+  new AppError('ERR_NO_PERMISSION', 'Only admins manage company-wide and queue quick messages');
 
-// Personal answers reach only their author's sockets; company-wide ones the whole company.
+// Who hears an answer's events: the company (company-wide), the queue's agents and the admins (a
+// queue's), or its author (personal).
+const audienceOf = (row: Row) =>
+  row.geral ? 'company' : row.queueId ? `queue-${row.queueId}` : `user-${row.userId ?? 0}`;
+const emitTo = (deps: Deps, row: Row, payload: { action: string } & Record<string, unknown>) => {
+  if (row.geral) deps.realtime.toCompany(row.companyId).emit('quickemessage', payload);
+  else if (row.queueId)
+    deps.realtime
+      .toRooms(row.companyId, [`queue-${row.queueId}`, permissionRoom('queues:manage')])
+      .emit('quickemessage', payload);
+  else if (row.userId)
+    deps.realtime.toUser(row.companyId, row.userId).emit('quickemessage', payload);
+};
+
+// An answer whose audience changed is taken from the old one first.
 const emitSaved = (deps: Deps, before: Row | null, row: Row) => {
   const record = serializeQuickMessage(row, deps.uploads);
-  const action = before ? 'update' : 'create';
-  if (before?.geral && !row.geral) {
-    deps.realtime.toCompany(row.companyId).emit('quickemessage', { action: 'delete', id: row.id });
-  }
-  if (row.geral) {
-    deps.realtime.toCompany(row.companyId).emit('quickemessage', { action, record });
-  } else if (row.userId) {
-    deps.realtime.toUser(row.companyId, row.userId).emit('quickemessage', { action, record });
-  }
+  if (before && audienceOf(before) !== audienceOf(row))
+    emitTo(deps, before, { action: 'delete', id: row.id });
+  emitTo(deps, row, { action: before ? 'update' : 'create', record });
   return record;
+};
+
+// A queue named for an answer is the caller's company's; naming one is for admins.
+const assertQueue = async (deps: Deps, ctx: AuthContext, queueId: number | null | undefined) => {
+  if (!queueId) return;
+  if (!managesCompanyWide(ctx)) throw refuseCompanyWide();
+  const [found] = await deps.db
+    .select({ id: queues.id })
+    .from(queues)
+    .where(ownedRow(queues, queueId, ctx));
+  if (!found) throw new AppError('ERR_NOT_FOUND', 'Queue not found');
 };
 
 export const createQuickMessage = async (
@@ -123,16 +154,23 @@ export const createQuickMessage = async (
   input: QuickMessageInput,
 ) => {
   if (input.geral && !managesCompanyWide(ctx)) throw refuseCompanyWide();
+  await assertQueue(deps, ctx, input.geral ? null : input.queueId);
   const [row] = await deps.db
     .insert(quickMessages)
-    .values({ ...input, companyId: ctx.companyId, userId: ctx.userId })
+    .values({
+      ...input,
+      // A company-wide answer is nobody's queue's.
+      queueId: input.geral ? null : (input.queueId ?? null),
+      companyId: ctx.companyId,
+      userId: ctx.userId,
+    })
     .returning();
   return emitSaved(deps, null, row);
 };
 
-// Editing (and attaching to) an answer: company-wide ones are for admins only.
+// Editing (and attaching to) an answer: company-wide and queue ones are for admins only.
 const assertMayEdit = (ctx: AuthContext, row: Row) => {
-  if (row.geral && !managesCompanyWide(ctx)) throw refuseCompanyWide();
+  if ((row.geral || row.queueId) && !managesCompanyWide(ctx)) throw refuseCompanyWide();
 };
 
 export const updateQuickMessage = async (
@@ -144,10 +182,13 @@ export const updateQuickMessage = async (
   const before = await findVisible(deps, ctx, id);
   const becomesCompanyWide = input.geral === true && !before.geral;
   if ((before.geral || becomesCompanyWide) && !managesCompanyWide(ctx)) throw refuseCompanyWide();
+  assertMayEdit(ctx, before);
+  const geral = input.geral ?? before.geral;
+  await assertQueue(deps, ctx, geral ? null : input.queueId);
   const [row] = await updateReturning(
     deps.db,
     quickMessages,
-    input,
+    { ...input, ...(geral ? { queueId: null } : {}) },
     ownedRow(quickMessages, id, ctx),
   );
   return emitSaved(deps, before, row);
@@ -158,10 +199,7 @@ export const deleteQuickMessage = async (deps: Deps, ctx: AuthContext, id: numbe
   assertMayEdit(ctx, row);
   await deps.db.delete(quickMessages).where(ownedRow(quickMessages, id, ctx));
   await deps.uploads.remove(row.companyId, row.mediaPath);
-  const payload = { action: 'delete', id };
-  if (row.geral) deps.realtime.toCompany(row.companyId).emit('quickemessage', payload);
-  else if (row.userId)
-    deps.realtime.toUser(row.companyId, row.userId).emit('quickemessage', payload);
+  emitTo(deps, row, { action: 'delete', id });
 };
 
 // The company of an answer the caller may edit, checked before a file is read, so a refused upload stores nothing.

@@ -13,6 +13,7 @@ import {
   type SharedTestContext,
 } from '../../../test/harness';
 import { caughtUp, closeSockets, listenAs, type Heard } from '../../../test/sockets';
+import { queues, userQueues } from '../../db/schema';
 
 let t: SharedTestContext;
 let admin: Session;
@@ -274,6 +275,78 @@ describe('quick messages', () => {
       { action: 'delete', id: shared.id },
     ]);
     expect(events(adminHeard).map((e) => e.action)).toEqual(['create', 'delete']);
+  });
+});
+
+describe('a queue’s quick messages', () => {
+  it('are read by the queue’s agents and the admins, managed by admins only, and heard by those who read them', async () => {
+    const company = await makeCompany(t.db);
+    const companyId = company.company.id;
+    const boss = await login(t.app, company.admin.email);
+    const [sales] = await t.db
+      .insert(queues)
+      .values({ companyId, name: 'Ventas', color: '#12ab34' })
+      .returning();
+    const seller = await makeUser(t.db, companyId, 'user');
+    await t.db.insert(userQueues).values({ userId: seller.id, queueId: sales.id, companyId });
+    const sellerSession = await login(t.app, seller.email);
+    const other = await login(t.app, (await makeUser(t.db, companyId, 'user')).email);
+    const [bossHeard, sellerHeard, otherHeard] = await Promise.all(
+      [boss, sellerSession, other].map((session) => listenAs(t.app, session)),
+    );
+
+    const answer = await create(boss, {
+      shortcode: 'envios',
+      message: 'Enviamos en 48 h',
+      queueId: sales.id,
+    });
+    expect(answer).toMatchObject({ geral: false, queueId: sales.id });
+    expect(shortcodes((await call(sellerSession, 'GET', '/quick-messages/list')).json())).toContain(
+      'envios',
+    );
+    expect((await call(sellerSession, 'GET', `/quick-messages/${answer.id}`)).statusCode).toBe(200);
+    expect(shortcodes((await call(other, 'GET', '/quick-messages/list')).json())).not.toContain(
+      'envios',
+    );
+    expect((await call(other, 'GET', `/quick-messages/${answer.id}`)).statusCode).toBe(404);
+    expect((await call(outsider, 'GET', `/quick-messages/${answer.id}`)).statusCode).toBe(404);
+
+    // Its agents use it; they do not change it, nor make queue answers of their own.
+    const edit = await call(sellerSession, 'PUT', `/quick-messages/${answer.id}`, { message: 'x' });
+    expect(edit.statusCode).toBe(403);
+    const own = await call(sellerSession, 'POST', '/quick-messages', {
+      shortcode: 'mia',
+      queueId: sales.id,
+    });
+    expect(own.statusCode).toBe(403);
+    // Another company's queue is not one of this company's.
+    const [foreignQueue] = await t.db
+      .insert(queues)
+      .values({ companyId: (await makeCompany(t.db)).company.id, name: 'Ajena', color: '#000001' })
+      .returning();
+    const foreign = await call(boss, 'POST', '/quick-messages', {
+      shortcode: 'ajena',
+      queueId: foreignQueue.id,
+    });
+    expect(foreign.statusCode).toBe(404);
+    // Company-wide wins: a company-wide answer belongs to no queue.
+    expect(
+      await create(boss, { shortcode: 'todos', geral: true, queueId: sales.id }),
+    ).toMatchObject({ geral: true, queueId: null });
+
+    const channel = `company-${companyId}-quickemessage`;
+    const created = (heard: Heard[]) =>
+      heard.filter((h) => h.event === channel && h.payload.action === 'create').length;
+    await caughtUp(bossHeard, sellerHeard, otherHeard);
+    expect(created(bossHeard)).toBe(2);
+    expect(created(sellerHeard)).toBe(2);
+    // The other agent heard only the company-wide one.
+    expect(created(otherHeard)).toBe(1);
+
+    // Made company-wide, it reaches everyone; the queue first hears it leave.
+    const widened = await call(boss, 'PUT', `/quick-messages/${answer.id}`, { geral: true });
+    expect(widened.json()).toMatchObject({ geral: true, queueId: null });
+    expect((await call(other, 'GET', `/quick-messages/${answer.id}`)).statusCode).toBe(200);
   });
 });
 

@@ -21,6 +21,7 @@ import {
   uploadQuickMessageMedia,
 } from './quick-messages.api';
 import { SwitchField } from '../../components/switch-field';
+import { QueueSelect } from '../../components/queue-fields';
 import { DialogForm, DialogFrame } from '../../components/dialog-frame';
 
 // The server's rule for a quick message's attachment (the chat's own file rule), said before sending.
@@ -52,6 +53,7 @@ const QuickMessageForm = ({
       shortcode: record?.shortcode ?? '',
       message: record?.message ?? '',
       geral: record?.geral ?? false,
+      queueId: record?.queueId ? String(record.queueId) : '',
     },
   });
 
@@ -68,6 +70,7 @@ const QuickMessageForm = ({
   };
 
   const { control } = form;
+  const isCompanyWide = form.watch('geral');
 
   // A failure leaves the form open with what was chosen, for another try.
   const save = useDialogSave(form, {
@@ -76,7 +79,12 @@ const QuickMessageForm = ({
       const payload = {
         shortcode: values.shortcode,
         message: values.message,
-        ...(managesCompanyWide ? { geral: values.geral } : {}),
+        ...(managesCompanyWide
+          ? {
+              geral: values.geral,
+              queueId: values.geral || values.queueId === '' ? null : Number(values.queueId),
+            }
+          : {}),
       };
       const current = saved
         ? await updateQuickMessage(saved.id, payload)
@@ -121,6 +129,15 @@ const QuickMessageForm = ({
             <SwitchField control={control} name="geral" label={t('quickMessages.dialog.geral')} />
             <FormHelperText sx={{ mt: 0 }}>{t('quickMessages.dialog.geralHint')}</FormHelperText>
           </Box>
+        )}
+        {managesCompanyWide && !isCompanyWide && (
+          <QueueSelect
+            control={control}
+            name="queueId"
+            label={t('quickMessages.dialog.queue')}
+            noneLabel={t('quickMessages.dialog.noQueue')}
+            helperText={t('quickMessages.dialog.queueHint')}
+          />
         )}
         <AttachmentField
           label={t('quickMessages.dialog.attachment')}

@@ -9,6 +9,8 @@ export const quickMessageFormSchema = z.object({
     .max(100, 'quickMessages.validation.shortcodeTooLong'),
   message: z.string().max(10000, 'quickMessages.validation.messageTooLong'),
   geral: z.boolean(),
+  // The queue whose agents share it, as text ('' for none): admins only, when not company-wide.
+  queueId: z.string(),
 });
 
 export type QuickMessageFormValues = z.infer<typeof quickMessageFormSchema>;

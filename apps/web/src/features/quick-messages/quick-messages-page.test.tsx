@@ -21,6 +21,7 @@ const makeRecord = (overrides: Partial<QuickMessageView> = {}): QuickMessageView
   mediaUrl: null,
   isMedia: false,
   userId: 1,
+  queueId: null,
   companyId: 1,
   createdAt: '2025-01-01T00:00:00.000Z',
   updatedAt: '2025-01-01T00:00:00.000Z',
@@ -105,6 +106,34 @@ describe('quick messages page', () => {
     expect(callsOf(fetchMock)).toContain('GET /quick-messages?searchParam=&pageNumber=2');
   });
 
+  it('gives an answer to a queue as an admin, and shows whose queue it is', async () => {
+    let sent: Record<string, unknown> | undefined;
+    stubApi({
+      'GET /quick-messages': listOf([]),
+      'GET /queue': () =>
+        jsonResponse(200, [
+          { id: 3, name: 'Ventas', color: '#00aa00' },
+          { id: 4, name: 'Soporte', color: '#0000aa' },
+        ]),
+      'POST /quick-messages': (init) => {
+        sent = bodyOf(init);
+        return jsonResponse(201, makeRecord({ id: 7, shortcode: 'envios', queueId: 3 }));
+      },
+    });
+    const user = setupUser();
+    renderPage(<QuickMessagesPage />, '/quick-messages', makeAuth());
+    await user.click(await screen.findByRole('button', { name: 'Agregar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Agregar respuesta rápida' });
+    await fill(user, within(dialog).getByRole('textbox', { name: 'Atajo' }), 'envios');
+    await user.click(within(dialog).getByRole('combobox', { name: 'Cola' }));
+    await user.click(await screen.findByRole('option', { name: 'Ventas' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
+
+    expect(await screen.findByText('Respuesta rápida guardada.')).toBeTruthy();
+    expect(sent).toMatchObject({ shortcode: 'envios', geral: false, queueId: 3 });
+    expect(within(await rowOf('envios')).getByText('Cola Ventas')).toBeTruthy();
+  });
+
   it('requires a shortcode, then adds a company-wide answer as an admin', async () => {
     let sent: Record<string, unknown> | undefined;
     stubApi({
@@ -138,7 +167,12 @@ describe('quick messages page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
 
     expect(await screen.findByText('Respuesta rápida guardada.')).toBeTruthy();
-    expect(sent).toEqual({ shortcode: 'horario', message: 'Atendemos de 9 a 18 h.', geral: true });
+    expect(sent).toEqual({
+      shortcode: 'horario',
+      message: 'Atendemos de 9 a 18 h.',
+      geral: true,
+      queueId: null,
+    });
     expect(await rowOf('horario')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });

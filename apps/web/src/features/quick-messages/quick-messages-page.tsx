@@ -6,6 +6,7 @@ import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { QuickMessageView } from '@atendi/shared';
+import { useQueues } from '../../api/queries/queues';
 import { useCurrentSession } from '../../api/session';
 import { useDeleteConfirm } from '../../components/delete-confirm';
 import {
@@ -37,7 +38,10 @@ export const QuickMessagesPage = () => {
 
   useQuickMessageLiveUpdates();
 
-  const isLocked = (record: QuickMessageView) => record.geral && !managesCompanyWide;
+  // Company-wide and queue answers are the admins' to change.
+  const isLocked = (record: QuickMessageView) =>
+    (record.geral || record.queueId !== null) && !managesCompanyWide;
+  const queueNames = new Map((useQueues().data ?? []).map((queue) => [queue.id, queue.name]));
 
   const openDialog = (record: QuickMessageView | null) =>
     setDialog((current) => ({ open: true, record, sessionKey: current.sessionKey + 1 }));
@@ -66,6 +70,15 @@ export const QuickMessagesPage = () => {
           <span>{record.shortcode}</span>
           {record.geral && (
             <Chip size="small" variant="outlined" label={t('quickMessages.geralBadge')} />
+          )}
+          {record.queueId !== null && (
+            <Chip
+              size="small"
+              variant="outlined"
+              label={t('quickMessages.queueBadge', {
+                queue: queueNames.get(record.queueId) ?? `#${record.queueId}`,
+              })}
+            />
           )}
         </Stack>
       ),

@@ -97,6 +97,7 @@ const quickMessage = (overrides: Partial<QuickMessageView>): QuickMessageView =>
   mediaUrl: null,
   isMedia: false,
   userId: 1,
+  queueId: null,
   companyId: 1,
   createdAt: todayAt(8),
   updatedAt: todayAt(8),
