@@ -18,6 +18,8 @@ export const queueViewSchema = z.object({
   integrationId: z.number().nullable(),
   routing: z.enum(routingModes),
   reassignMinutes: z.number().nullable(),
+  outOfHoursQueueId: z.number().nullable(),
+  outOfHoursPromptId: z.number().nullable(),
   schedules: z.array(scheduleSlotViewSchema),
   createdAt: dateTime,
   updatedAt: dateTime,

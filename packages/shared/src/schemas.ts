@@ -225,6 +225,9 @@ export const queueSchema = z.object({
   routing: z.enum(routingModes).optional().default('off'),
   // Minutes a routed conversation may go without a word from its agent before it goes to the next.
   reassignMinutes: z.coerce.number().int().min(1).max(1440).nullable().optional(),
+  // Outside the queue's hours: another queue, or an AI agent, takes what enters it (one of the two).
+  outOfHoursQueueId: z.coerce.number().int().positive().nullable().optional(),
+  outOfHoursPromptId: z.coerce.number().int().positive().nullable().optional(),
 });
 export const queueUpdateSchema = z.object(withoutDefaults(queueSchema.shape)).partial();
 export type QueueInput = z.infer<typeof queueSchema>;

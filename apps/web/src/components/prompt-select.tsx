@@ -27,6 +27,15 @@ const PromptSelect = (props: RecordSelectFieldProps) => (
   <RecordSelect choices={usePromptChoices()} texts="promptSelect" {...props} />
 );
 
+// The AI agent that takes a queue's conversations outside its hours (issue 36).
+const OutOfHoursPromptSelect = (props: RecordSelectFieldProps) => (
+  <RecordSelect choices={usePromptChoices()} texts="outOfHoursPromptSelect" {...props} />
+);
+
+export const OutOfHoursPromptField = <T extends FieldValues, Sent extends FieldValues>(
+  props: RecordFieldProps<T, Sent>,
+) => (useCanPickPrompt() ? <RecordField {...props} Select={OutOfHoursPromptSelect} /> : null);
+
 // The AI agent of a connection or a queue in its form; nothing where the company cannot pick one.
 export const PromptField = <T extends FieldValues, Sent extends FieldValues>(
   props: RecordFieldProps<T, Sent>,

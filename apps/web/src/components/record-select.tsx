@@ -34,7 +34,7 @@ export const RecordSelect = ({
   disabled,
 }: RecordSelectFieldProps & {
   choices: UseQueryResult<RecordChoice[]>;
-  texts: 'promptSelect' | 'integrationSelect';
+  texts: 'promptSelect' | 'outOfHoursPromptSelect' | 'integrationSelect';
 }) => {
   const { t } = useTranslation();
   const isListed = value === '' || choices.data?.some((choice) => String(choice.id) === value);

@@ -43,6 +43,12 @@ export const queues = pgTable(
     // A conversation it routed whose agent writes nothing for this many minutes goes to the next
     // candidate (null: never).
     reassignMinutes: integer(),
+    // Outside its hours a conversation entering it goes to this queue, or to this AI agent, instead of
+    // waiting with the out-of-hours message alone.
+    outOfHoursQueueId: integer().references((): AnyPgColumn => queues.id, { onDelete: 'set null' }),
+    outOfHoursPromptId: integer().references((): AnyPgColumn => prompts.id, {
+      onDelete: 'set null',
+    }),
     ...timestamps(),
   },
   (t) => [

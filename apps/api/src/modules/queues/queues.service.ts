@@ -33,6 +33,8 @@ const serializeQueue = (queue: QueueRow) => ({
   integrationId: queue.integrationId,
   routing: queue.routing,
   reassignMinutes: queue.reassignMinutes,
+  outOfHoursQueueId: queue.outOfHoursQueueId,
+  outOfHoursPromptId: queue.outOfHoursPromptId,
   schedules: queue.schedules,
   createdAt: queue.createdAt,
   updatedAt: queue.updatedAt,
@@ -95,11 +97,26 @@ const assertUnique = async (
 const assertReferences = async (
   db: Db,
   ctx: AuthContext,
-  input: Pick<QueueUpdateInput, 'promptId' | 'integrationId'>,
+  input: Pick<
+    QueueUpdateInput,
+    'promptId' | 'integrationId' | 'outOfHoursQueueId' | 'outOfHoursPromptId'
+  >,
+  // The queue being changed: it cannot send its own out-of-hours conversations to itself.
+  self?: number,
 ) => {
+  if (input.outOfHoursQueueId && input.outOfHoursPromptId)
+    throw new AppError('ERR_VALIDATION', 'Out of hours: another queue or an AI agent, not both', {
+      fields: { outOfHoursQueueId: ['Choose one'], outOfHoursPromptId: ['Choose one'] },
+    });
+  if (self !== undefined && input.outOfHoursQueueId === self)
+    throw new AppError('ERR_VALIDATION', 'A queue cannot send its conversations to itself', {
+      fields: { outOfHoursQueueId: ['Another queue'] },
+    });
   const fields = await foreignReferences(db, ctx, {
     promptId: { table: prompts, id: input.promptId },
     integrationId: { table: queueIntegrations, id: input.integrationId },
+    outOfHoursQueueId: { table: queues, id: input.outOfHoursQueueId },
+    outOfHoursPromptId: { table: prompts, id: input.outOfHoursPromptId },
   });
   if (Object.keys(fields).length)
     throw new AppError('ERR_VALIDATION', 'Some referenced records do not exist', { fields });
@@ -139,10 +156,24 @@ export const updateQueue = async (
   id: number,
   input: QueueUpdateInput,
 ) => {
-  await findQueue(deps.db, ctx, id);
+  const current = await findQueue(deps.db, ctx, id);
   const values = { ...input, ...(input.color ? { color: normalizeColor(input.color) } : {}) };
   await assertUnique(deps.db, ctx, values, id);
-  await assertReferences(deps.db, ctx, input);
+  // Checked as the queue will be: a new out-of-hours queue next to a kept AI agent is both.
+  await assertReferences(
+    deps.db,
+    ctx,
+    {
+      ...input,
+      outOfHoursQueueId:
+        input.outOfHoursQueueId !== undefined ? input.outOfHoursQueueId : current.outOfHoursQueueId,
+      outOfHoursPromptId:
+        input.outOfHoursPromptId !== undefined
+          ? input.outOfHoursPromptId
+          : current.outOfHoursPromptId,
+    },
+    id,
+  );
   const [queue] = await updateReturning(deps.db, queues, values, ownedRow(queues, id, ctx));
   const view = serializeQueue(queue);
   emitQueue(deps, ctx, { action: 'update', queue: view });

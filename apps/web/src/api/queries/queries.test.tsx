@@ -39,6 +39,8 @@ const queue = (id: number, name: string): QueueView => ({
   integrationId: null,
   routing: 'off',
   reassignMinutes: null,
+  outOfHoursQueueId: null,
+  outOfHoursPromptId: null,
   schedules: [],
   createdAt: '2024-01-01T00:00:00.000Z',
   updatedAt: '2024-01-01T00:00:00.000Z',

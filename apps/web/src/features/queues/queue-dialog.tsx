@@ -8,7 +8,12 @@ import { routingModes } from '@atendi/shared';
 import { ColorField } from '../../components/color-field';
 import { namedFields, useDialogSave } from '../../components/dialog-save';
 import { IntegrationField, useCanPickIntegration } from '../../components/integration-select';
-import { PromptField, useCanPickPrompt } from '../../components/prompt-select';
+import {
+  OutOfHoursPromptField,
+  PromptField,
+  useCanPickPrompt,
+} from '../../components/prompt-select';
+import { QueueSelect } from '../../components/queue-fields';
 import { SchedulesEditor } from '../../components/schedules-editor';
 import { normalizeColor } from '../../lib/colors';
 import { FormText, MessageField } from '../../components/form-text';
@@ -47,6 +52,8 @@ const formFields = [
   'integrationId',
   'routing',
   'reassignMinutes',
+  'outOfHoursQueueId',
+  'outOfHoursPromptId',
 ] as const;
 
 const QueueForm = ({
@@ -181,6 +188,18 @@ const QueueForm = ({
         {t('queues.form.schedules')}
       </Typography>
       <SchedulesEditor control={control} hint={t('queues.form.schedulesHint')} />
+      <QueueSelect
+        control={control}
+        name="outOfHoursQueueId"
+        label={t('queues.form.outOfHoursQueue')}
+        noneLabel={t('queues.form.outOfHoursNone')}
+        helperText={t('queues.form.outOfHoursHint')}
+      />
+      <OutOfHoursPromptField
+        control={control}
+        name="outOfHoursPromptId"
+        hint={t('queues.form.outOfHoursPromptHint')}
+      />
     </Stack>
   );
 };

@@ -33,6 +33,10 @@ export const queueFormSchema = z.object({
   // How waiting conversations reach the queue's agents: they accept them (off), or in turn, or to
   // the one with the fewest open.
   routing: z.enum(routingModes),
+  // Outside the queue's hours: the queue, or the AI agent, that takes its conversations (ids as text,
+  // '' for none; one of the two).
+  outOfHoursQueueId: z.string(),
+  outOfHoursPromptId: z.string(),
   // Minutes a routed conversation may wait for its agent's first word, '' for never.
   reassignMinutes: z
     .string()
@@ -63,6 +67,8 @@ export const queueFormDefaults = (queue: Queue | null, others: Queue[]): QueueFo
     promptId: queue?.promptId ? String(queue.promptId) : '',
     integrationId: queue?.integrationId ? String(queue.integrationId) : '',
     routing: queue?.routing ?? 'off',
+    outOfHoursQueueId: queue?.outOfHoursQueueId ? String(queue.outOfHoursQueueId) : '',
+    outOfHoursPromptId: queue?.outOfHoursPromptId ? String(queue.outOfHoursPromptId) : '',
     reassignMinutes: queue?.reassignMinutes ? String(queue.reassignMinutes) : '',
   };
 };
@@ -85,6 +91,8 @@ export const toQueuePayload = (
   orderQueue: values.orderQueue === '' ? null : Number(values.orderQueue),
   schedules: values.schedules,
   routing: values.routing,
+  outOfHoursQueueId: idOrNull(values.outOfHoursQueueId),
+  ...(offered.prompt && { outOfHoursPromptId: idOrNull(values.outOfHoursPromptId) }),
   reassignMinutes: values.reassignMinutes === '' ? null : Number(values.reassignMinutes),
   ...(offered.prompt && { promptId: idOrNull(values.promptId) }),
   ...(offered.integration && { integrationId: idOrNull(values.integrationId) }),

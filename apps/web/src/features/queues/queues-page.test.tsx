@@ -25,6 +25,8 @@ const makeQueue = (overrides: Partial<Queue> = {}): Queue => ({
   integrationId: null,
   routing: 'off',
   reassignMinutes: null,
+  outOfHoursQueueId: null,
+  outOfHoursPromptId: null,
   schedules: defaultSchedules(),
   createdAt: '2025-01-01T00:00:00.000Z',
   updatedAt: '2025-01-01T00:00:00.000Z',
@@ -81,11 +83,13 @@ describe('queues page', () => {
 
   it('creates a queue with the default service hours and then offers its options', async () => {
     let sent: Record<string, unknown> | undefined;
+    const created = () => makeQueue({ ...(sent as Partial<Queue>), id: 7 });
     stubApi({
-      'GET /queue': () => jsonResponse(200, [makeQueue()]),
+      // The server's list: the new queue in it once it exists (the dialog's queue pickers read it).
+      'GET /queue': () => jsonResponse(200, sent ? [makeQueue(), created()] : [makeQueue()]),
       'POST /queue': (init) => {
         sent = bodyOf(init);
-        return jsonResponse(201, makeQueue({ ...(sent as Partial<Queue>), id: 7 }));
+        return jsonResponse(201, created());
       },
       'GET /queue-options': () => jsonResponse(200, []),
     });
@@ -123,6 +127,8 @@ describe('queues page', () => {
       // Agents accept the queue's conversations unless automatic assignment is chosen.
       routing: 'off',
       reassignMinutes: null,
+      outOfHoursQueueId: null,
+      outOfHoursPromptId: null,
       // An admin of a plan with AI agents and integrations is offered both pickers: none chosen.
       promptId: null,
       integrationId: null,
@@ -533,6 +539,32 @@ describe('queues page', () => {
     await user.click(await screen.findByRole('option', { name: 'Por turnos' }));
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
     await waitFor(() => expect(sent).toMatchObject({ routing: 'round_robin' }));
+  });
+
+  it('sends a queue’s out-of-hours conversations to another queue', async () => {
+    let queue = makeQueue();
+    const guard = makeQueue({ id: 2, name: 'Guardia', color: '#00aa00' });
+    let sent: Record<string, unknown> | undefined;
+    stubApi({
+      'GET /queue': () => jsonResponse(200, [queue, guard]),
+      'PUT /queue/1': (init) => {
+        sent = bodyOf(init);
+        queue = makeQueue({ ...(sent as Partial<Queue>) });
+        return jsonResponse(200, queue);
+      },
+    });
+    const user = setupUser();
+    renderPage(<QueuesPage />, '/queues', makeAuth());
+
+    const dialog = await openQueue(user, 'Soporte');
+    const select = within(dialog).getByRole('combobox', {
+      name: 'Fuera de horario, enviar a la cola',
+    });
+    expect(select.textContent).toBe('Ninguna (solo el mensaje de fuera de horario)');
+    await user.click(select);
+    await user.click(await screen.findByRole('option', { name: 'Guardia' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(sent).toMatchObject({ outOfHoursQueueId: 2 }));
   });
 
   it('takes the minutes after which an unanswered conversation is reassigned, or none', async () => {

@@ -1,6 +1,14 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { companies, messages, queueOptions, queues, userRatings } from '../../../db/schema';
+import {
+  companies,
+  messages,
+  prompts,
+  queueOptions,
+  queues,
+  ticketNotes,
+  userRatings,
+} from '../../../db/schema';
 import {
   createTestApp,
   inject,
@@ -240,6 +248,72 @@ describe('business hours', () => {
       queueId: queue.id,
       chatbot: false,
     });
+  });
+
+  it('out-of-hours routing: a closed queue sends what enters it to its out-of-hours queue, or to its AI agent', async () => {
+    await setSetting(t.db, companyId, 'scheduleType', 'queue');
+    const [guard] = await makeQueues([
+      { name: 'Guardia', greetingMessage: 'Guardia 24 h: ¿en qué le ayudo?' },
+    ]);
+    const [prompt] = await t.db
+      .insert(prompts)
+      .values({ companyId, name: 'Nocturno', prompt: 'Eres el asistente nocturno.' })
+      .returning();
+    const [support] = await t.db
+      .insert(queues)
+      .values({
+        companyId,
+        name: 'Soporte',
+        color: '#200001',
+        schedules: closedAllWeek,
+        outOfHoursMessage: 'Soporte abre mañana.',
+        outOfHoursQueueId: guard.id,
+      })
+      .returning();
+    const connection = await pairedSimulator(t.app, admin, { queueIds: [support.id] });
+    const from = nextPhone();
+    await inbound(t.app, admin, connection.id, { from, body: 'hola' });
+    expect(await waitSent(connection.id, from, 1)).toEqual([
+      'Soporte abre mañana.\n\nGuardia 24 h: ¿en qué le ayudo?',
+    ]);
+    expect(await ticketOf(t.db, companyId, from)).toMatchObject({
+      queueId: guard.id,
+      promptId: null,
+    });
+
+    // To its AI agent instead: the conversation is the agent's, in the closed queue.
+    const put = await inject(t.app, admin, 'PUT', `/queue/${support.id}`, {
+      outOfHoursQueueId: null,
+      outOfHoursPromptId: prompt.id,
+    });
+    expect(put.json()).toMatchObject({ outOfHoursQueueId: null, outOfHoursPromptId: prompt.id });
+    const other = nextPhone();
+    await inbound(t.app, admin, connection.id, { from: other, body: 'hola' });
+    // It holds it, or (no AI server in this test) already handed it back with a note of its own.
+    const heldByAgent = async () => {
+      const ticket = (await ticketOf(t.db, companyId, other))!;
+      const notes = await t.db
+        .select()
+        .from(ticketNotes)
+        .where(eq(ticketNotes.ticketId, ticket.id));
+      return {
+        ticket,
+        agent: ticket.promptId === prompt.id || notes.some((n) => n.botName === 'Nocturno'),
+      };
+    };
+    const held = await eventually(heldByAgent, (seen) => seen.agent, 'the AI agent took it');
+    expect(held.ticket).toMatchObject({ queueId: support.id });
+
+    // Both at once, itself, or another company's queue: refused.
+    for (const body of [
+      { outOfHoursQueueId: guard.id },
+      { outOfHoursPromptId: null, outOfHoursQueueId: support.id },
+      { outOfHoursPromptId: null, outOfHoursQueueId: 999_999 },
+    ]) {
+      const bad = await inject(t.app, admin, 'PUT', `/queue/${support.id}`, body);
+      expect(bad.statusCode, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
+      expect(bad.statusCode).toBeLessThan(500);
+    }
   });
 });
 

@@ -135,13 +135,38 @@ const mayRepeatMenu = (connection: Connection, ticket: TicketRow, now: Date) => 
   return true;
 };
 
-// Entering a queue: its out-of-hours notice, or its options, or the end of the bot.
+// A queue closed now that routes its conversations elsewhere (issue 36): to its out-of-hours AI agent,
+// or into its out-of-hours queue as if the contact had chosen that one (one hop: a closed queue there
+// only says so). `closed` is what the closed queue says; undefined when it routes nowhere.
+const routeOutOfHours = async (
+  deps: Deps,
+  ticket: TicketRow,
+  queue: QueueRef,
+  closed: Reply,
+  context: { scheduleType: string; now: Date; hop?: boolean },
+): Promise<Reply | undefined> => {
+  if (ticket.isGroup || context.hop) return undefined;
+  if (queue.outOfHoursPromptId)
+    return { text: closed.text, set: { ...closed.set, promptId: queue.outOfHoursPromptId } };
+  if (!queue.outOfHoursQueueId) return undefined;
+  const [target] = await deps.db
+    .select()
+    .from(queues)
+    .where(and(eq(queues.id, queue.outOfHoursQueueId), eq(queues.companyId, ticket.companyId)));
+  if (!target) return undefined;
+  // Told it is closed, then greeted by the queue that takes it.
+  const intro = [closed.text?.trim(), target.greetingMessage.trim()].filter(Boolean).join('\n\n');
+  return enterQueue(deps, ticket, target, intro, { ...context, hop: true });
+};
+
+// Entering a queue: its out-of-hours notice (or where it routes out of hours), or its options, or the
+// end of the bot.
 const enterQueue = async (
   deps: Deps,
   ticket: TicketRow,
   queue: QueueRef,
   intro: string,
-  context: { scheduleType: string; now: Date },
+  context: { scheduleType: string; now: Date; hop?: boolean },
 ): Promise<Reply> => {
   const set: Partial<TicketRow> = { queueId: queue.id, queueOptionId: null };
   // A queue with an integration: its flow converses from here on (modules/queue-integrations); one
@@ -157,10 +182,11 @@ const enterQueue = async (
     context.scheduleType === 'queue' &&
     !isOpenAt(queue.schedules, context.now, deps.config.timeZone)
   ) {
-    return {
+    const closed = {
       text: [intro.trim(), queue.outOfHoursMessage.trim()].filter(Boolean).join('\n\n'),
       set: { ...set, chatbot: false, outOfHoursAt: context.now },
     };
+    return (await routeOutOfHours(deps, ticket, queue, closed, context)) ?? closed;
   }
   const top = await optionsUnder(deps.db, queue.id, null);
   if (!top.length) return { text: intro, set: { ...set, chatbot: false } };
@@ -256,8 +282,14 @@ const decide = async (
       (await deps.db.select().from(queues).where(eq(queues.id, ticket.queueId)))[0];
     if (!queue) return undefined;
     if (scheduleType === 'queue' && !isOpenAt(queue.schedules, now, deps.config.timeZone)) {
-      if (recentlyToldClosed || !queue.outOfHoursMessage.trim()) return undefined;
-      return { text: queue.outOfHoursMessage, set: { outOfHoursAt: now, chatbot: false } };
+      const told = recentlyToldClosed || !queue.outOfHoursMessage.trim();
+      const closed = {
+        text: told ? undefined : queue.outOfHoursMessage,
+        set: { outOfHoursAt: now, chatbot: false },
+      };
+      const routed = await routeOutOfHours(deps, ticket, queue, closed, context);
+      if (routed) return routed;
+      return told ? undefined : closed;
     }
     if (!ticket.chatbot) return undefined;
     return walkOptions(
