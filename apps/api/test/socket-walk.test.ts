@@ -171,15 +171,21 @@ beforeAll(async () => {
   // Every socket joins the lists and notifications a page would.
   const entries = await Promise.all(
     LISTENERS.map(async (who) => {
-      const recording = await listenAs(t.app, sessions[who], async (socket) => {
-        for (const status of ['open', 'pending', 'closed'])
-          await socket.timeout(5000).emitWithAck('joinTickets', status);
-        await socket.timeout(5000).emitWithAck('joinNotification');
-        // The chat of a ticket of queue A: only who may see it is let in (and acknowledged).
-        if (who === 'admin' || who === 'supervisor')
-          await socket.timeout(5000).emitWithAck('joinChatBox', ticketId);
-        else socket.emit('joinChatBox', ticketId);
-      });
+      const recording = await listenAs(
+        t.app,
+        sessions[who],
+        async (socket) => {
+          for (const status of ['open', 'pending', 'closed'])
+            await socket.timeout(5000).emitWithAck('joinTickets', status);
+          await socket.timeout(5000).emitWithAck('joinNotification');
+          // The chat of a ticket of queue A: only who may see it is let in (and acknowledged).
+          if (who === 'admin' || who === 'supervisor')
+            await socket.timeout(5000).emitWithAck('joinChatBox', ticketId);
+          else socket.emit('joinChatBox', ticketId);
+        },
+        // Presence is a channel walked here too.
+        { presence: true },
+      );
       return [who, recording] as const;
     }),
   );

@@ -44,15 +44,20 @@ export const openSocket = async (
 };
 
 // A connected socket of the session, recording every event it hears. `join` enters rooms the way a
-// page does (a ticket's chat, a list) before the recording is handed back.
+// page does (a ticket's chat, a list) before the recording is handed back. Colleagues' presence
+// (company-{id}-presence, heard whenever anyone of the company connects or leaves) is left out unless
+// `presence` is asked for: it is no part of what other tests watch.
 export const listenAs = async <P = Record<string, unknown>>(
   app: App,
   session: Pick<Session, 'token'>,
   join?: (socket: Socket) => Promise<unknown>,
+  options: { presence?: boolean } = {},
 ): Promise<Heard<P>[]> => {
   const socket = await openSocket(app, session, {});
   const heard: Heard<P>[] = [];
-  socket.onAny((event: string, payload: P) => heard.push({ event, payload }));
+  socket.onAny((event: string, payload: P) => {
+    if (options.presence || !event.endsWith('-presence')) heard.push({ event, payload });
+  });
   socketOf.set(heard as Heard<unknown>[], socket);
   await join?.(socket);
   return heard;
