@@ -264,6 +264,19 @@ describe('batched ingest', () => {
   // on a connection without queues it reaches the screens with its store (awaitsBot false), in a
   // batch and alone alike; once the connection has a queue, the next new conversation waits.
   it('holds a message for the bot only where the connection has queues to route it to', async () => {
+    // Another company's connection has a queue: not this one's.
+    const other = await makeCompany(t.db);
+    const [elsewhere] = await t.db
+      .insert(whatsapps)
+      .values({ companyId: other.company.id, name: 'Otra', provider: 'simulator' })
+      .returning();
+    const [theirs] = await t.db
+      .insert(queues)
+      .values({ companyId: other.company.id, name: 'Suya', color: '#000004' })
+      .returning();
+    await t.db
+      .insert(whatsappQueues)
+      .values({ companyId: other.company.id, whatsappId: elsewhere.id, queueId: theirs.id });
     const batch = [message('5491160000401', 'hola'), message('5491160000402', 'buenas')];
     const stored = await ingestBatch(t.app.deps, batch);
     expect(stored.map((r) => r?.awaitsBot)).toEqual([false, false]);

@@ -62,8 +62,11 @@ export const mayBeRouted = (
 ) => routable && !result.rating && result.ticket.queueId === null && botTakesTurn(result);
 
 // Whether a ticket's connection has queues (the bot routes only to those), read with the ticket's row.
+// The ticket's column is spelled out: in a one-table statement the builder leaves it unqualified, and
+// `whatsapp_id` inside the subquery would then be the queue row's own (true wherever any connection
+// has a queue).
 export const routableSql = sql<boolean>`exists (select 1 from ${whatsappQueues} wq
-  where wq.whatsapp_id = ${tickets.whatsappId})`;
+  where wq.whatsapp_id = tickets.whatsapp_id)`;
 
 // A redelivered message: the transaction rolls back whatever it began (a new ticket included).
 class AlreadyStored extends Error {}
