@@ -8,6 +8,7 @@ import { tickets } from '../../db/schema';
 import type { EventOf } from '../../events/domain-events';
 import { enqueueJobsFrom, jobQueue } from '../../jobs/queue';
 import type { AppDeps } from '../../deps';
+import { getSettingValue } from '../settings';
 import { addBotNote, messageCreated, queueTransitionMessages, writeTransitions } from '../tickets';
 
 // Automatic assignment (issue 36): a queue whose `routing` is not 'off' hands its waiting
@@ -232,7 +233,10 @@ const assignSome = async (deps: RoutingDeps, companyId: number) => {
              where uq.user_id = v.user_id and uq.queue_id = v.queue_id`,
       );
     const messages = [];
-    for (const { ticket, userId, after } of done) {
+    // An accept tells the contact nothing but the greeting this setting asks for: read once per pass
+    // transaction, not once per ticket.
+    const greets = (await getSettingValue(tx, companyId, 'sendGreetingAccepted')) === 'enabled';
+    for (const { ticket, userId, after } of greets ? done : []) {
       const greeting = await queueTransitionMessages(tx, deps, userId, ticket, after);
       greeting.forEach((message) => raise(messageCreated(message, 'platform')));
       messages.push(...greeting);
