@@ -19,6 +19,8 @@ export const companyViewSchema = z.object({
   recurrence: z.enum(recurrences),
   campaignsEnabled: z.boolean(),
   schedules: z.array(scheduleSlotViewSchema),
+  // IANA: business hours, SLA clocks, greetings, schedules and the dashboard's days are read in it.
+  timeZone: z.string(),
   // Bytes of files the company keeps, and what its plan allows (0: unlimited).
   storageUsed: z.number(),
   storageLimit: z.number(),

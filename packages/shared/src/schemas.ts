@@ -64,6 +64,32 @@ export const strongPassword = z
   .regex(/[a-z]/, 'Needs a lowercase letter')
   .regex(/[0-9]/, 'Needs a digit');
 
+// An IANA time zone (America/Mexico_City) that both the runtime and PostgreSQL know, stored as the
+// runtime names it (aliases such as America/Buenos_Aires become its canonical name). UTC offsets
+// ("+05:00") are refused: PostgreSQL reads their sign the other way round (POSIX).
+const timeZoneName = /^(UTC|[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)+)$/;
+export const canonicalTimeZone = (zone: string) => {
+  if (!timeZoneName.test(zone)) return undefined;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+};
+export const timeZoneSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .transform((zone, ctx) => {
+    const known = canonicalTimeZone(zone);
+    if (!known) {
+      ctx.addIssue({ code: 'custom', message: 'Unknown time zone (an IANA name is expected)' });
+      return z.NEVER;
+    }
+    return known;
+  });
+
 export const signupSchema = z.object({
   name: z.string().trim().min(2).max(50),
   // The first admin's own name (a person, who signs messages and is listed among the agents). SPEC §7's
@@ -84,6 +110,8 @@ export const signupSchema = z.object({
   dueDate: z.string().optional().nullable(),
   status: z.string().optional(),
   campaignsEnabled: z.union([z.boolean(), z.string()]).optional(),
+  // The company's time zone: the sign-up page sends the browser's; without it, the platform's.
+  timeZone: timeZoneSchema.optional(),
 });
 export type SignupInput = z.infer<typeof signupSchema>;
 
@@ -138,6 +166,7 @@ export const scheduleSlotViewSchema = z.object({
 export const schedulesSchema = z.object({
   schedules: z.array(scheduleSlotSchema).max(7),
 });
+export const companyTimeZoneSchema = z.object({ timeZone: timeZoneSchema });
 
 export const companyCreateSchema = z.object({
   name: z.string().trim().min(2).max(100),
@@ -149,6 +178,7 @@ export const companyCreateSchema = z.object({
   recurrence: z.enum(recurrences).optional().default('MENSAL'),
   campaignsEnabled: z.union([z.boolean(), z.enum(['true', 'false'])]).optional(),
   password: z.string().min(5).max(50).optional(),
+  timeZone: timeZoneSchema.optional(),
 });
 export const companyUpdateSchema = z
   .object(withoutDefaults(companyCreateSchema.omit({ password: true }).shape))

@@ -194,6 +194,7 @@ export const makeCompanyView = (overrides: Partial<CompanyView> = {}): CompanyVi
     recurrence: 'MENSAL',
     campaignsEnabled: false,
     schedules: [],
+    timeZone: 'America/Mexico_City',
     storageUsed: 0,
     storageLimit: 20480 * 1024 * 1024,
     createdAt: '2024-01-02T12:00:00.000Z',

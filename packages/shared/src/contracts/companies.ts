@@ -9,6 +9,7 @@ import {
 import { createdResponse, noContentResponse, okResponse } from '../responses';
 import {
   companyCreateSchema,
+  companyTimeZoneSchema,
   companyUpdateSchema,
   idParam,
   pageQuery,
@@ -74,6 +75,14 @@ export const companiesContract = defineRoutes('companies', {
     summary: "Set the company's business hours",
     params: idParam,
     body: schedulesSchema,
+    response: okResponse(companyViewSchema),
+  },
+  updateCompanyTimeZone: {
+    method: 'PUT',
+    path: '/companies/:id/time-zone',
+    summary: "Set the company's time zone",
+    params: idParam,
+    body: companyTimeZoneSchema,
     response: okResponse(companyViewSchema),
   },
   deleteCompany: {

@@ -53,6 +53,8 @@ export const companies = pgTable(
     dueDate: timestamp({ withTimezone: true, mode: 'date' }),
     recurrence: text().$type<Recurrence>().notNull().default('MENSAL'),
     schedules: jsonb().$type<ScheduleSlot[]>().notNull().default([]),
+    // IANA; null: the platform's TIME_ZONE (companies from before zones were per company).
+    timeZone: text(),
     // The card payment provider's customer that checkout reuses (set at the first checkout).
     providerCustomerId: text(),
     // Bytes of the company's files, the sum of its stored_files (platform/storage.ts keeps both).

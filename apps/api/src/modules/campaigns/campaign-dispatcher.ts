@@ -1,3 +1,4 @@
+import { companyTimeZone } from '../../platform/time-zones';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, asc, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
@@ -386,6 +387,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     shipping: ShippingRow,
     settings: CampaignSettings,
     template: TemplateRow | undefined,
+    timeZone: string,
   ): Promise<Delivery> => {
     const [optedOut] = await db
       .select({ id: campaignOptOuts.id })
@@ -413,7 +415,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
         contactName: shipping.name || shipping.number,
         number: shipping.number,
         now: new Date(),
-        timeZone: config.timeZone,
+        timeZone,
         extra: settings.variables,
       });
     // On the Cloud API the first message a recipient gets opens the conversation: the template (the
@@ -586,6 +588,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
       return;
     }
     const settings = await campaignSettingsFor(db, campaign.companyId);
+    const timeZone = await companyTimeZone(deps, campaign.companyId);
     const [connection] = campaign.whatsappId
       ? await db
           .select({ id: whatsapps.id, provider: whatsapps.provider })
@@ -618,7 +621,7 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
         await finishIfDone(campaign);
         return;
       }
-      const delivery = await deliver(campaign, connection, shipping, settings, template);
+      const delivery = await deliver(campaign, connection, shipping, settings, template, timeZone);
       shipping = undefined;
       if (delivery !== 'skipped') {
         const pauseMs = pauseAfterMessage(delivery.sent, settings) * 1000;

@@ -12,6 +12,7 @@ import {
   signup,
   updateCompany,
   updateCompanySchedules,
+  updateCompanyTimeZone,
 } from './companies.service';
 import { consume } from '../../platform/rate-limit';
 
@@ -21,20 +22,20 @@ export const companiesRoutes = async (app: FastifyInstance) => {
 
   route(companies.signUp, async (request) => {
     await consume(limits.signupIp, request.ip, 'Too many sign-ups, try later');
-    return signup(db, request.body, await platformCompanyId(db));
+    return signup(app.deps, request.body, await platformCompanyId(db));
   });
 
   route(companies.listCompanies, { access: { superOnly: true } }, async (request) =>
-    listCompanies(db, request.query),
+    listCompanies(app.deps, request.query),
   );
   route(companies.listAllCompanies, { access: { superOnly: true } }, async () =>
-    listAllCompanies(db),
+    listAllCompanies(app.deps),
   );
   route(companies.getCompanyPlan, { access: { allowInactiveCompany: true } }, async (request) =>
     getCompanyWithPlan(app.deps, request.auth, request.params.companyId),
   );
   route(companies.getCompany, { access: { allowInactiveCompany: true } }, async (request) =>
-    getCompany(db, request.auth, request.params.id),
+    getCompany(app.deps, request.auth, request.params.id),
   );
   route(companies.createCompany, { access: { superOnly: true } }, async (request) =>
     createCompany(app.deps, request.auth, request.body),
@@ -47,6 +48,12 @@ export const companiesRoutes = async (app: FastifyInstance) => {
     { access: { permission: 'company:updateSchedules' } },
     async (request) =>
       updateCompanySchedules(app.deps, request.auth, request.params.id, request.body.schedules),
+  );
+  route(
+    companies.updateCompanyTimeZone,
+    { access: { permission: 'company:updateSchedules' } },
+    async (request) =>
+      updateCompanyTimeZone(app.deps, request.auth, request.params.id, request.body.timeZone),
   );
   route(companies.deleteCompany, { access: { superOnly: true } }, async (request) => {
     await deleteCompany(app.deps, request.auth, request.params.id);

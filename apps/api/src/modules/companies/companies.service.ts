@@ -37,7 +37,10 @@ const campaignsSettingOf = async (db: Db, companyIds: number[]) => {
   return new Map(rows.map((r) => [r.companyId, r.value === 'true']));
 };
 
+type ViewDeps = Pick<AppDeps, 'db' | 'config'>;
+
 const serializeCompany = (
+  platformTimeZone: string,
   company: CompanyRow,
   plan: { id: number; name: string; storageMb: number } | null,
   campaignsEnabled: boolean,
@@ -55,13 +58,14 @@ const serializeCompany = (
   recurrence: company.recurrence,
   campaignsEnabled,
   schedules: company.schedules,
+  timeZone: company.timeZone ?? platformTimeZone,
   storageUsed: company.storageUsed,
   storageLimit: (plan?.storageMb ?? 0) * MB,
   createdAt: company.createdAt,
   updatedAt: company.updatedAt,
 });
 
-const withPlans = async (db: Db, rows: CompanyRow[]) => {
+const withPlans = async ({ db, config }: ViewDeps, rows: CompanyRow[]) => {
   const planRows = await db
     .select({ id: plans.id, name: plans.name, storageMb: plans.storageMb })
     .from(plans);
@@ -71,7 +75,12 @@ const withPlans = async (db: Db, rows: CompanyRow[]) => {
     rows.map((r) => r.id),
   );
   return rows.map((c) =>
-    serializeCompany(c, planById.get(c.planId) ?? null, campaigns.get(c.id) ?? false),
+    serializeCompany(
+      config.timeZone,
+      c,
+      planById.get(c.planId) ?? null,
+      campaigns.get(c.id) ?? false,
+    ),
   );
 };
 
@@ -128,10 +137,13 @@ const toOperators = (
 
 // Tells a company's sockets (its session gate, its screens) and the super users' companies tab that the
 // company changed: status, due date or plan, after a payment, the lifecycle, or an edit.
-export const announceCompany = async (deps: Pick<AppDeps, 'db' | 'realtime'>, id: number) => {
+export const announceCompany = async (
+  deps: Pick<AppDeps, 'db' | 'config' | 'realtime'>,
+  id: number,
+) => {
   const [company] = await deps.db.select().from(companies).where(eq(companies.id, id));
   if (!company) return;
-  const [view] = await withPlans(deps.db, [company]);
+  const [view] = await withPlans(deps, [company]);
   deps.realtime.toCompany(id).emit('company', { action: 'update', company: view });
   const operators = await deps.db
     .selectDistinct({ companyId: users.companyId })
@@ -141,12 +153,15 @@ export const announceCompany = async (deps: Pick<AppDeps, 'db' | 'realtime'>, id
     toOperators(deps, companyId, { action: 'update', company: view });
 };
 
-export const getCompany = async (db: Db, ctx: AuthContext, id: number) => {
+export const getCompany = async (deps: ViewDeps, ctx: AuthContext, id: number) => {
   assertCompanyAccess(ctx, id);
-  return (await withPlans(db, [await findCompany(db, id)]))[0];
+  return (await withPlans(deps, [await findCompany(deps.db, id)]))[0];
 };
 
-export const listCompanies = async (db: Db, query: { searchParam: string; pageNumber: number }) => {
+export const listCompanies = async (
+  deps: ViewDeps,
+  query: { searchParam: string; pageNumber: number },
+) => {
   const term = query.searchParam.trim();
   const where = term
     ? or(
@@ -154,23 +169,23 @@ export const listCompanies = async (db: Db, query: { searchParam: string; pageNu
         ilike(companies.email, containsPattern(term)),
       )
     : undefined;
-  const rows = await db
+  const rows = await deps.db
     .select()
     .from(companies)
     .where(where)
     .orderBy(asc(companies.name))
     .limit(PAGE_SIZE + 1)
     .offset((query.pageNumber - 1) * PAGE_SIZE);
-  const [{ value }] = await db.select({ value: count() }).from(companies).where(where);
+  const [{ value }] = await deps.db.select({ value: count() }).from(companies).where(where);
   return {
-    companies: await withPlans(db, rows.slice(0, PAGE_SIZE)),
+    companies: await withPlans(deps, rows.slice(0, PAGE_SIZE)),
     count: value,
     hasMore: rows.length > PAGE_SIZE,
   };
 };
 
-export const listAllCompanies = async (db: Db) =>
-  withPlans(db, await db.select().from(companies).orderBy(asc(companies.name)));
+export const listAllCompanies = async (deps: ViewDeps) =>
+  withPlans(deps, await deps.db.select().from(companies).orderBy(asc(companies.name)));
 
 export const getCompanyWithPlan = async (
   { db, config }: Pick<AppDeps, 'db' | 'config'>,
@@ -180,7 +195,7 @@ export const getCompanyWithPlan = async (
   assertCompanyAccess(ctx, id);
   const company = await findCompany(db, id);
   const [plan] = await db.select().from(plans).where(eq(plans.id, company.planId));
-  const [serialized] = await withPlans(db, [company]);
+  const [serialized] = await withPlans({ db, config }, [company]);
   return { ...serialized, plan: { ...plan, currency: config.billingCurrency } };
 };
 
@@ -220,6 +235,7 @@ type NewCompany = {
   dueDate: Date | null;
   recurrence: Recurrence;
   campaignsEnabled: boolean;
+  timeZone: string | null;
   adminName: string;
   adminPassword: string;
 };
@@ -246,6 +262,7 @@ const insertCompanyWithAdmin = async (db: Db, input: NewCompany) => {
         status: input.status,
         dueDate: input.dueDate,
         recurrence: input.recurrence,
+        timeZone: input.timeZone,
         // SPEC §9's service hours, as a new queue and connection get them.
         schedules: defaultSchedules(),
       })
@@ -265,7 +282,12 @@ const insertCompanyWithAdmin = async (db: Db, input: NewCompany) => {
 const addDays = (days: number) => new Date(Date.now() + days * 24 * 3600 * 1000);
 
 // Public sign-up (SPEC §5, §9): trial defaults are the server's; a client cannot pick its status or due date.
-export const signup = async (db: Db, input: SignupInput, platformCompanyId: number | undefined) => {
+export const signup = async (
+  deps: ViewDeps,
+  input: SignupInput,
+  platformCompanyId: number | undefined,
+) => {
+  const { db } = deps;
   if (platformCompanyId) {
     const [setting] = await db
       .select({ value: settings.value })
@@ -294,10 +316,11 @@ export const signup = async (db: Db, input: SignupInput, platformCompanyId: numb
     dueDate: addDays(SIGNUP_DEFAULTS.trialDays),
     recurrence: input.recurrence ?? SIGNUP_DEFAULTS.recurrence,
     campaignsEnabled: SIGNUP_DEFAULTS.campaignsEnabled,
+    timeZone: input.timeZone ?? null,
     adminName: input.userName ?? input.name,
     adminPassword: input.password,
   });
-  return (await withPlans(db, [company]))[0];
+  return (await withPlans(deps, [company]))[0];
 };
 
 const asBool = (value: boolean | 'true' | 'false' | undefined) =>
@@ -305,7 +328,7 @@ const asBool = (value: boolean | 'true' | 'false' | undefined) =>
 
 // Super users create companies; the admin's password is generated and answered once.
 export const createCompany = async (
-  deps: Pick<AppDeps, 'db' | 'realtime'>,
+  deps: Pick<AppDeps, 'db' | 'config' | 'realtime'>,
   ctx: AuthContext,
   input: CompanyCreateInput,
 ) => {
@@ -319,16 +342,17 @@ export const createCompany = async (
     dueDate: input.dueDate ? new Date(input.dueDate) : null,
     recurrence: input.recurrence,
     campaignsEnabled: asBool(input.campaignsEnabled),
+    timeZone: input.timeZone ?? null,
     adminName: input.name,
     adminPassword,
   });
-  const [view] = await withPlans(deps.db, [company]);
+  const [view] = await withPlans(deps, [company]);
   toOperators(deps, ctx.companyId, { action: 'create', company: view });
   return { ...view, adminPassword: input.password ? undefined : adminPassword };
 };
 
 export const updateCompany = async (
-  deps: Pick<AppDeps, 'db' | 'realtime' | 'jobs'>,
+  deps: Pick<AppDeps, 'db' | 'config' | 'realtime' | 'jobs'>,
   ctx: AuthContext,
   id: number,
   input: CompanyUpdateInput,
@@ -370,6 +394,7 @@ export const updateCompany = async (
         planId: input.planId,
         status,
         recurrence: input.recurrence,
+        timeZone: input.timeZone,
         dueDate,
       })
       .where(eq(companies.id, id));
@@ -388,7 +413,7 @@ export const updateCompany = async (
     }
   });
   if (stopsBilling) deps.jobs.kick(STOP_BILLING_QUEUE);
-  const view = await getCompany(deps.db, ctx, id);
+  const view = await getCompany(deps, ctx, id);
   if (id !== ctx.companyId) toOperators(deps, ctx.companyId, { action: 'update', company: view });
   deps.realtime.toCompany(id).emit('company', { action: 'update', company: view });
   return view;
@@ -415,7 +440,7 @@ export const deleteCompany = async (
 };
 
 export const updateCompanySchedules = async (
-  deps: Pick<AppDeps, 'db' | 'realtime'>,
+  deps: Pick<AppDeps, 'db' | 'config' | 'realtime'>,
   ctx: AuthContext,
   id: number,
   schedules: ScheduleSlot[],
@@ -423,8 +448,23 @@ export const updateCompanySchedules = async (
   assertCompanyAccess(ctx, id);
   await findCompany(deps.db, id);
   await deps.db.update(companies).set({ schedules }).where(eq(companies.id, id));
-  const view = await getCompany(deps.db, ctx, id);
+  const view = await getCompany(deps, ctx, id);
   // Other admins with the schedules tab open see the change.
+  deps.realtime.toCompany(id).emit('company', { action: 'update', company: view });
+  return view;
+};
+
+// The company's own time zone, chosen by an admin (settings' business-hours tab).
+export const updateCompanyTimeZone = async (
+  deps: Pick<AppDeps, 'db' | 'config' | 'realtime'>,
+  ctx: AuthContext,
+  id: number,
+  timeZone: string,
+) => {
+  assertCompanyAccess(ctx, id);
+  await findCompany(deps.db, id);
+  await deps.db.update(companies).set({ timeZone }).where(eq(companies.id, id));
+  const view = await getCompany(deps, ctx, id);
   deps.realtime.toCompany(id).emit('company', { action: 'update', company: view });
   return view;
 };

@@ -137,6 +137,26 @@ describe('sign-up (POST /companies/cadastro)', () => {
     expect(tooShort.json()).toMatchObject({ error: 'ERR_VALIDATION' });
   });
 
+  it("keeps the browser's time zone, by its canonical name; without one the platform's applies", async () => {
+    const res = await signup(signupPayload({ timeZone: 'America/Buenos_Aires' }));
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().timeZone).toBe(
+      new Intl.DateTimeFormat('en-US', { timeZone: 'America/Buenos_Aires' }).resolvedOptions()
+        .timeZone,
+    );
+    const plain = await signup(signupPayload());
+    expect(plain.json().timeZone).toBe(t.config.timeZone);
+    expect((await companyNamed(plain.json().name)).timeZone).toBeNull();
+
+    for (const timeZone of ['Mars/Olympus', '+05:00', 'EST5EDT ', '', 'America/../etc']) {
+      const payload = signupPayload({ timeZone });
+      const bad = await signup(payload);
+      expect(bad.statusCode, timeZone).toBe(400);
+      expect(bad.json().error).toBe('ERR_VALIDATION');
+      expect(await companyNamed(payload.name)).toBeUndefined();
+    }
+  });
+
   it('applies the trial defaults even when the client asks for another status, due date or campaigns', async () => {
     const res = await signup(
       signupPayload({
@@ -584,6 +604,30 @@ describe('companies seen by company staff', () => {
       expect(res.statusCode, url).toBe(404);
       expect(res.json().error).toBe('ERR_NO_COMPANY_FOUND');
     }
+  });
+
+  describe('PUT /companies/{id}/time-zone', () => {
+    it('an admin sets their company’s zone; others’ answer 404, agents 403, unknown zones 400', async () => {
+      const { admin, company } = await makeCompany(t.db);
+      const other = await makeCompany(t.db);
+      const agent = await makeUser(t.db, company.id, 'user');
+      const session = await login(t.app, admin.email);
+      const put = (id: number, timeZone: string, as = session) =>
+        inject(t.app, as, 'PUT', `/companies/${id}/time-zone`, { timeZone });
+
+      const res = await put(company.id, 'America/Lima');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().timeZone).toBe('America/Lima');
+      expect((await companyNamed(company.name)).timeZone).toBe('America/Lima');
+
+      const bad = await put(company.id, 'America/Atlantis');
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().error).toBe('ERR_VALIDATION');
+      expect((await put(company.id, 'UTC', await login(t.app, agent.email))).statusCode).toBe(403);
+      expect((await put(other.company.id, 'UTC')).statusCode).toBe(404);
+      expect((await companyNamed(company.name)).timeZone).toBe('America/Lima');
+      expect((await companyNamed(other.company.name)).timeZone).toBeNull();
+    });
   });
 
   describe('PUT /companies/{id}/schedules', () => {

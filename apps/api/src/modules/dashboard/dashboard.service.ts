@@ -11,12 +11,13 @@ import { queryRows, type Db } from '../../db/client';
 import type { AuthContext } from '../../platform/context';
 import { companyInScope } from '../../platform/tenancy';
 import { sqlTime } from '../../platform/sql-time';
+import { companyTimeZone } from '../../platform/time-zones';
 import { dayTerritory } from './ticket-tracking';
 
 // SPEC §7 Dashboard, read from the conversation history (ticket-tracking.ts). Each figure is taken
 // over the conversations whose own moment falls within the period: resolved ones for support and
 // resolution times, accepted ones for the wait, first-answered ones for the first response.
-// Calendar days are the company's (the platform's TIME_ZONE: companies have no zone of their own).
+// Calendar days are the company's, in its time zone.
 
 type Deps = Pick<AppDeps, 'db' | 'config'>;
 
@@ -95,7 +96,7 @@ export const getDashboard = async (
   query: DashboardQuery,
 ): Promise<DashboardView> => {
   const companyId = await companyInScope(deps.db, ctx, query.companyId);
-  const timeZone = deps.config.timeZone;
+  const timeZone = await companyTimeZone(deps, companyId);
   const period = await periodOf(deps.db, query, timeZone, new Date());
   const f = sqlTime(period.from);
   const t = period.until;
@@ -219,7 +220,7 @@ export const getTicketsUsers = async (
   query: DashboardChartQuery,
 ): Promise<DashboardTicketsUsers> => {
   const companyId = await companyInScope(deps.db, ctx, query.companyId);
-  const timeZone = deps.config.timeZone;
+  const timeZone = await companyTimeZone(deps, companyId);
   const rows = await queryRows<{ user_id: number; name: string; total: number }>(
     deps.db,
     sql`
@@ -260,7 +261,7 @@ export const getTicketsDay = async (
   query: DashboardChartQuery,
 ): Promise<DashboardTicketsDay> => {
   const companyId = await companyInScope(deps.db, ctx, query.companyId);
-  const timeZone = deps.config.timeZone;
+  const timeZone = await companyTimeZone(deps, companyId);
   const hourly = query.initialDate === query.finalDate;
   // Grouped by a cheap key (a date, an hour number); only the few groups are formatted.
   const bucket = hourly

@@ -389,6 +389,36 @@ describe('GET /dashboard periods', () => {
     expect(both.counters).toMatchObject({ supportStarted: 1, supportFinished: 1 });
   });
 
+  it('reads the days in the zone the company chose rather than the platform’s', async () => {
+    const res = await inject(t.app, admin, 'PUT', `/companies/${companyId}/time-zone`, {
+      timeZone: 'America/Sao_Paulo',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    // 05:50 UTC on the 11th: 02:50 of the 11th in São Paulo (UTC−3), still the 10th in Mexico City.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-11T05:50:00Z'));
+    await attendedConversation();
+    const onTenth = await dashboard('?date_from=2026-03-10&date_to=2026-03-10');
+    expect(onTenth.counters).toMatchObject({ supportStarted: 0, supportFinished: 0 });
+    expect(onTenth.period).toEqual({
+      from: '2026-03-10T03:00:00.000Z',
+      to: '2026-03-11T03:00:00.000Z',
+      timeZone: 'America/Sao_Paulo',
+    });
+    const onEleventh = await dashboard('?date_from=2026-03-11&date_to=2026-03-11');
+    expect(onEleventh.counters).toMatchObject({ supportStarted: 1, supportFinished: 1 });
+    const perDay = await inject(
+      t.app,
+      admin,
+      'GET',
+      '/dashboard/ticketsDay?initialDate=2026-03-10&finalDate=2026-03-11',
+    );
+    expect(perDay.json().data).toEqual([
+      { label: '2026-03-10', total: 0 },
+      { label: '2026-03-11', total: 1 },
+    ]);
+  });
+
   it('starts at the first of the month when no period is given', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-04-15T18:00:00Z'));

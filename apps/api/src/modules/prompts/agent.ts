@@ -1,3 +1,4 @@
+import { companyTimeZone } from '../../platform/time-zones';
 import { and, asc, desc, eq, isNull, max, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
@@ -189,11 +190,11 @@ type Delivered = { written: MessageRow[] };
 const SILENCE: AgentReply = { text: '', handoff: null, usage: null };
 
 // What the contact is told when the agent lets go of the conversation ('' when the agent says nothing).
-const handoffText = (deps: Deps, prompt: PromptRow, contactName: string) =>
+const handoffText = async (db: Db, deps: Deps, prompt: PromptRow, contactName: string) =>
   fillVariables(prompt.handoffMessage, {
     contactName,
     now: new Date(),
-    timeZone: deps.config.timeZone,
+    timeZone: await companyTimeZone({ db, config: deps.config }, prompt.companyId),
   }).trim();
 
 const contactNameOf = async (db: Db, ticket: Pick<TicketRow, 'contactId'>) => {
@@ -228,9 +229,10 @@ const deliver = async (
 
     const handoff = reply.handoff;
     // Its answer, if it wrote one, then (handing over) what the contact is told.
-    const texts = [reply.text, handoff ? handoffText(deps, prompt, contactName) : ''].filter(
-      Boolean,
-    );
+    const texts = [
+      reply.text,
+      handoff ? await handoffText(tx, deps, prompt, contactName) : '',
+    ].filter(Boolean);
     const written: MessageRow[] = [];
     for (const text of texts)
       written.push(
@@ -281,7 +283,7 @@ const fallBack = async (
   const written = await deps.events.transaction(deps.db, async (tx, raise) => {
     const [before] = await tx.select().from(tickets).where(eq(tickets.id, ticketId)).for('update');
     if (!before || !agentMode(before) || before.promptId !== prompt.id) return [];
-    const text = handoffText(deps, prompt, await contactNameOf(tx, before));
+    const text = await handoffText(tx, deps, prompt, await contactNameOf(tx, before));
     const rows = text
       ? await deps.ticketMessages.queueText(tx, before, text, { promptId: prompt.id })
       : [];
@@ -362,7 +364,7 @@ const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) 
       const system = fillVariables(prompt.prompt, {
         contactName,
         now: new Date(),
-        timeZone: deps.config.timeZone,
+        timeZone: await companyTimeZone(deps, ticket.companyId),
       });
       reply = await askAgent(
         client,

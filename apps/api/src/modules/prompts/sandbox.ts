@@ -1,3 +1,4 @@
+import { companyTimeZone } from '../../platform/time-zones';
 import {
   estimateTokens,
   newestTurns,
@@ -29,7 +30,7 @@ export const sandboxChat = async (
   const turns = newestTurns(input.turns, input.maxMessages ?? prompt.maxMessages);
   const variables = {
     contactName: input.contactName?.trim() || 'Cliente',
-    timeZone: deps.config.timeZone,
+    timeZone: await companyTimeZone(deps, ctx.companyId),
   };
   const system = fillVariables(prompt.prompt, { ...variables, now: new Date() });
   const queueNames = (

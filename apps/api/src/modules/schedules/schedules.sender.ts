@@ -1,3 +1,4 @@
+import { companyTimeZone } from '../../platform/time-zones';
 import { sqlTime } from '../../platform/sql-time';
 import path from 'node:path';
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
@@ -128,7 +129,7 @@ const sendOne = async (deps: Deps, id: number, now: Date): Promise<Sent | undefi
       const body = fillVariables(claimed.body, {
         contactName: contact.name,
         now,
-        timeZone: deps.config.timeZone,
+        timeZone: await companyTimeZone({ db: tx, config: deps.config }, claimed.companyId),
       });
       const queued = await queueOutgoing(tx, ticket, {
         body,

@@ -504,7 +504,7 @@ const apply = async (tx: Db, company: Company, event: BillingEvent, changes: Cha
 // retried with backoff, and failed for good after maxAttempts.
 class UnattributedEventError extends Error {}
 
-const processBillingEvent = async (deps: Pick<AppDeps, 'db' | 'realtime'>, payload: unknown) => {
+const processBillingEvent = async (deps: Pick<AppDeps, 'db' | 'config' | 'realtime'>, payload: unknown) => {
   const event = read(eventSchema, payload, 'event');
   const { companyId } = await resolveTarget(deps.db, event);
   if (companyId === null)
@@ -544,7 +544,7 @@ const signedAt = (header: string | undefined) =>
 
 // How the stored events are applied (background.ts runs the queue).
 export const billingWorker = (
-  deps: Pick<AppDeps, 'db' | 'realtime'>,
+  deps: Pick<AppDeps, 'db' | 'config' | 'realtime'>,
 ): QueueOptions<BillingEvent> => ({
   handle: (job) => processBillingEvent(deps, job.payload),
   permanent: (error) => error instanceof BillingPayloadError,

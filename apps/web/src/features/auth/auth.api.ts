@@ -1,6 +1,11 @@
 import { disconnectSocket } from '../../api/socket';
 import type { LoginInput, SignupInput } from '@atendi/shared';
-import { authContract, companiesContract, SIGNUP_DEFAULTS } from '@atendi/shared';
+import {
+  authContract,
+  canonicalTimeZone,
+  companiesContract,
+  SIGNUP_DEFAULTS,
+} from '@atendi/shared';
 import { call, refreshSession } from '../../api/http-client';
 import {
   clearSession,
@@ -85,11 +90,16 @@ type SignupForm = Pick<SignupInput, 'name' | 'email' | 'phone' | 'password'> & {
   companyId?: number;
 };
 
+// The browser's time zone, when it is one the server can know (the company's until an admin changes it).
+const browserTimeZone = () =>
+  canonicalTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone ?? '');
+
 // SPEC §3/§9: the sign-up payload carries the original client's defaults; the server decides.
 export const signup = (form: SignupForm) =>
   call(companiesContract.signUp, {
     body: {
       ...form,
+      timeZone: browserTimeZone(),
       recurrence: SIGNUP_DEFAULTS.recurrence,
       status: SIGNUP_DEFAULTS.status,
       campaignsEnabled: SIGNUP_DEFAULTS.campaignsEnabled,

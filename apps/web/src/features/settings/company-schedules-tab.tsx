@@ -1,4 +1,5 @@
-import { Box, Button, Paper, Stack } from '@mui/material';
+import { useState } from 'react';
+import { Autocomplete, Box, Button, Paper, Stack, TextField, Typography } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { ScheduleSlot } from '@atendi/shared';
 import { useForm } from 'react-hook-form';
@@ -11,7 +12,7 @@ import { SchedulesEditor } from '../../components/schedules-editor';
 import { ADMIN_FORM_SUBMIT_DELAY_MS, waitBeforeSubmit } from '../../lib/form-delay';
 import { scheduleRowsFor, scheduleRowsSchema } from '../../lib/schedules';
 import { useOwnCompany } from '../../api/queries/companies';
-import { useSaveCompanySchedules } from './settings.api';
+import { useSaveCompanySchedules, useSaveCompanyTimeZone } from './settings.api';
 
 const schedulesFormSchema = z.object({
   schedules: scheduleRowsSchema('settings.schedules.invalidTime'),
@@ -42,7 +43,13 @@ const SchedulesForm = ({ companyId, saved }: { companyId: number; saved: Schedul
 
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2, md: 3 } }}>
-      <Stack component="form" noValidate spacing={2} onSubmit={handleSubmit(onSubmit)}>
+      <Stack
+        component="form"
+        aria-label={t('settings.tabs.schedules')}
+        noValidate
+        spacing={2}
+        onSubmit={handleSubmit(onSubmit)}
+      >
         <SchedulesEditor control={control} hint={t('settings.schedules.intro')} />
         <Box>
           <Button type="submit" variant="contained" disabled={isSubmitting}>
@@ -54,8 +61,69 @@ const SchedulesForm = ({ companyId, saved }: { companyId: number; saved: Schedul
   );
 };
 
+// Every zone the browser knows (IANA names), the saved one first if the browser lacks it.
+const zoneChoices = (saved: string) => {
+  const known = Intl.supportedValuesOf('timeZone');
+  return known.includes(saved) ? known : [saved, ...known];
+};
+
+// The zone business hours, SLA clocks, greetings, schedules and the dashboard's days are read in.
+const TimeZoneForm = ({ companyId, saved }: { companyId: number; saved: string }) => {
+  const { t } = useTranslation();
+  const save = useSaveCompanyTimeZone(companyId);
+  const [zone, setZone] = useState(saved);
+  const onSubmit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    try {
+      await save.mutateAsync(zone);
+      toast.success(t('settings.timeZone.saved'));
+    } catch (error) {
+      toastError(error);
+    }
+  };
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2, md: 3 } }}>
+      <Stack
+        component="form"
+        aria-label={t('settings.timeZone.label')}
+        noValidate
+        spacing={2}
+        onSubmit={onSubmit}
+      >
+        <Typography variant="body2" color="text.secondary">
+          {t('settings.timeZone.intro')}
+        </Typography>
+        <Autocomplete
+          options={zoneChoices(saved)}
+          value={zone}
+          onChange={(_event, next) => next && setZone(next)}
+          disableClearable
+          sx={{ maxWidth: 420 }}
+          renderInput={(params) => <TextField {...params} label={t('settings.timeZone.label')} />}
+        />
+        <Box>
+          <Button type="submit" variant="contained" disabled={save.isPending || zone === saved}>
+            {t('common.save')}
+          </Button>
+        </Box>
+      </Stack>
+    </Paper>
+  );
+};
+
 export const CompanySchedulesTab = ({ companyId }: { companyId: number }) => {
   const company = useOwnCompany(companyId);
   if (!company.data) return company.isPending ? <LoadingBox /> : null;
-  return <SchedulesForm companyId={companyId} saved={company.data.schedules ?? []} />;
+  return (
+    <Stack spacing={2}>
+      {company.data.timeZone && (
+        <TimeZoneForm
+          key={company.data.timeZone}
+          companyId={companyId}
+          saved={company.data.timeZone}
+        />
+      )}
+      <SchedulesForm companyId={companyId} saved={company.data.schedules ?? []} />
+    </Stack>
+  );
 };

@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { settingDefaults } from '@atendi/shared';
 import { describe, expect, it } from 'vitest';
 import { getSocket } from '../../api/socket';
@@ -16,6 +16,7 @@ const settingsWith = (overrides: Record<string, string> = {}) =>
 const stubApi = (settings = settingsWith(), extra: Routes = {}) =>
   stubShellApi({ 'GET /settings/': () => jsonResponse(200, settings), ...extra });
 
+const hoursForm = () => within(screen.getByRole('form', { name: 'Horarios' }));
 const tabNames = () => screen.getAllByRole('tab').map((tab) => tab.textContent);
 
 // Typing into MUI fields is slow on a busy two-core machine; the budget is generous on purpose.
@@ -135,7 +136,7 @@ describe('settings page', () => {
     await user.type(tuesdayStart, '0930');
     expect((tuesdayStart as HTMLInputElement).value).toBe('09:30');
     await user.type(screen.getByRole('textbox', { name: 'Hora de fin Martes' }), '17a00');
-    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+    await user.click(hoursForm().getByRole('button', { name: 'Guardar' }));
 
     expect(await screen.findByText('Horarios guardados.')).toBeTruthy();
     expect(body!.schedules).toHaveLength(7);
@@ -147,6 +148,32 @@ describe('settings page', () => {
       endTime: '17:00',
     });
     expect(body!.schedules[6]).toMatchObject({ weekdayEn: 'sunday', startTime: '', endTime: '' });
+  });
+
+  it('changes the company’s time zone from a list of IANA zones', async () => {
+    let body: { timeZone: string } | null = null;
+    stubApi(settingsWith({ scheduleType: 'company' }), {
+      'GET /companies/1': () =>
+        jsonResponse(200, { id: 1, schedules: [], timeZone: 'America/Bogota' }),
+      'PUT /companies/1/time-zone': (init) => {
+        body = JSON.parse(String(init.body));
+        return jsonResponse(200, { id: 1, schedules: [], ...body });
+      },
+    });
+    const user = setupUser();
+    renderPage(<SettingsPage />, '/settings?tab=schedules', makeAuth());
+
+    const form = within(await screen.findByRole('form', { name: 'Zona horaria' }));
+    const zone = form.getByRole('combobox', { name: 'Zona horaria' });
+    expect((zone as HTMLInputElement).value).toBe('America/Bogota');
+    expect(form.getByRole('button', { name: 'Guardar' })).toHaveProperty('disabled', true);
+    await user.clear(zone);
+    await user.type(zone, 'Santiago');
+    await user.click(await screen.findByRole('option', { name: 'America/Santiago' }));
+    await user.click(form.getByRole('button', { name: 'Guardar' }));
+
+    expect(await screen.findByText('Zona horaria guardada.')).toBeTruthy();
+    expect(body).toEqual({ timeZone: 'America/Santiago' });
   });
 
   it('shows a company with no hours saved the same default hours as a new queue', async () => {
@@ -176,7 +203,7 @@ describe('settings page', () => {
     const monday = await screen.findByRole('textbox', { name: 'Hora de inicio Lunes' });
     await user.clear(monday);
     await user.type(monday, '9');
-    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+    await user.click(hoursForm().getByRole('button', { name: 'Guardar' }));
 
     expect(await screen.findByText('Use el formato HH:MM')).toBeTruthy();
     const puts = fetchMock.mock.calls.filter(

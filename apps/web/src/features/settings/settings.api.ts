@@ -65,6 +65,19 @@ type CompanySchedules = RouteInput<
   typeof companiesContract.updateCompanySchedules
 >['body']['schedules'];
 
+export const useSaveCompanyTimeZone = (companyId: number) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (timeZone: string) =>
+      call(companiesContract.updateCompanyTimeZone, {
+        params: { id: companyId },
+        body: { timeZone },
+      }),
+    onSuccess: (company) => setOwnCompany(queryClient, company),
+    meta: { silent: true },
+  });
+};
+
 export const useSaveCompanySchedules = (companyId: number) => {
   const queryClient = useQueryClient();
   return useMutation({

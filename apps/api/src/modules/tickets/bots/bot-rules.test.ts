@@ -235,6 +235,42 @@ describe('business hours', () => {
     ]);
   });
 
+  it("reads the hours in the company's own time zone, the platform's until it chooses one", async () => {
+    // Every day open for three hours around this hour in Bogotá (the platform's zone, UTC−5), which
+    // are never this hour in Tokyo (UTC+9: 14 hours ahead).
+    const bogota = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'America/Bogota',
+      hour: '2-digit',
+      hourCycle: 'h23',
+    });
+    const hour = Number(bogota.format(new Date()));
+    const hhmm = (h: number) => `${String(Math.min(Math.max(h, 0), 24)).padStart(2, '0')}:00`;
+    const openNow = closedAllWeek.map((slot) => ({
+      ...slot,
+      startTime: hhmm(hour - 1),
+      endTime: hhmm(hour + 2),
+    }));
+    await setSetting(t.db, companyId, 'scheduleType', 'company');
+    await t.db.update(companies).set({ schedules: openNow }).where(eq(companies.id, companyId));
+    const made = await makeQueues([{ name: 'A' }, { name: 'B' }]);
+    const connection = await pairedSimulator(t.app, admin, {
+      queueIds: made.map((q) => q.id),
+      greetingMessage: 'Elija:',
+      outOfHoursMessage: 'Estamos cerrados.',
+    });
+    const open = nextPhone();
+    await inbound(t.app, admin, connection.id, { from: open, body: 'hola' });
+    expect(await waitSent(connection.id, open, 1)).toEqual(['Elija:\n\n*1* - A\n*2* - B']);
+
+    const res = await inject(t.app, admin, 'PUT', `/companies/${companyId}/time-zone`, {
+      timeZone: 'Asia/Tokyo',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const closed = nextPhone();
+    await inbound(t.app, admin, connection.id, { from: closed, body: 'hola' });
+    expect(await waitSent(connection.id, closed, 1)).toEqual(['Estamos cerrados.']);
+  });
+
   it('queue hours: a closed queue answers with its own out-of-hours message', async () => {
     await setSetting(t.db, companyId, 'scheduleType', 'queue');
     const [queue] = await makeQueues([

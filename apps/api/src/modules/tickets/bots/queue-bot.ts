@@ -87,7 +87,8 @@ const connectionQueues = (db: Db, whatsappId: number): Promise<QueueRef[]> =>
     .execute({ whatsappId })
     .then((rows) => rows.map((row) => row.queue));
 
-// The connection with the company's scheduleType setting (null: the default), in one statement.
+// The connection with the company's scheduleType setting (null: the default) and time zone (null: the
+// platform's), in one statement.
 const connectionQuery = preparedPer((db) =>
   db
     .select({
@@ -95,6 +96,8 @@ const connectionQuery = preparedPer((db) =>
       // Spelled out: in a one-table select the builder leaves column names unqualified.
       scheduleType: sql<string | null>`(select s.value from settings s
         where s.company_id = whatsapps.company_id and s.key = 'scheduleType')`,
+      timeZone: sql<string | null>`(select c.time_zone from companies c
+        where c.id = whatsapps.company_id)`,
     })
     .from(whatsapps)
     .where(eq(whatsapps.id, sql.placeholder('id')))
@@ -143,7 +146,7 @@ const routeOutOfHours = async (
   ticket: TicketRow,
   queue: QueueRef,
   closed: Reply,
-  context: { scheduleType: string; now: Date; hop?: boolean },
+  context: { scheduleType: string; now: Date; timeZone: string; hop?: boolean },
 ): Promise<Reply | undefined> => {
   if (ticket.isGroup || context.hop) return undefined;
   if (queue.outOfHoursPromptId)
@@ -166,7 +169,7 @@ const enterQueue = async (
   ticket: TicketRow,
   queue: QueueRef,
   intro: string,
-  context: { scheduleType: string; now: Date; hop?: boolean },
+  context: { scheduleType: string; now: Date; timeZone: string; hop?: boolean },
 ): Promise<Reply> => {
   const set: Partial<TicketRow> = { queueId: queue.id, queueOptionId: null };
   // A queue with an integration: its flow converses from here on (modules/queue-integrations); one
@@ -180,7 +183,7 @@ const enterQueue = async (
     return { text: intro, set: { ...set, chatbot: false, promptId: queue.promptId } };
   if (
     context.scheduleType === 'queue' &&
-    !isOpenAt(queue.schedules, context.now, deps.config.timeZone)
+    !isOpenAt(queue.schedules, context.now, context.timeZone)
   ) {
     const closed = {
       text: [intro.trim(), queue.outOfHoursMessage.trim()].filter(Boolean).join('\n\n'),
@@ -256,6 +259,7 @@ const decide = async (
   if (!found) return undefined;
   const { connection } = found;
   const scheduleType = found.scheduleType ?? settingDefaults.scheduleType;
+  const timeZone = found.timeZone ?? deps.config.timeZone;
   // Most messages: a conversation already in its queue, past the bot, with no hours to watch.
   if (ticket.queueId && !ticket.chatbot && scheduleType !== 'company' && scheduleType !== 'queue')
     return undefined;
@@ -267,21 +271,21 @@ const decide = async (
       .select({ schedules: companies.schedules })
       .from(companies)
       .where(eq(companies.id, ticket.companyId));
-    if (company && !isOpenAt(company.schedules, now, deps.config.timeZone)) {
+    if (company && !isOpenAt(company.schedules, now, timeZone)) {
       if (recentlyToldClosed || !connection.outOfHoursMessage.trim()) return undefined;
       return { text: connection.outOfHoursMessage, set: { outOfHoursAt: now } };
     }
   }
 
   const choices = await lookups.queues(ticket.whatsappId);
-  const context = { scheduleType, now };
+  const context = { scheduleType, now, timeZone };
 
   if (ticket.queueId) {
     const queue =
       choices.find((q) => q.id === ticket.queueId) ??
       (await deps.db.select().from(queues).where(eq(queues.id, ticket.queueId)))[0];
     if (!queue) return undefined;
-    if (scheduleType === 'queue' && !isOpenAt(queue.schedules, now, deps.config.timeZone)) {
+    if (scheduleType === 'queue' && !isOpenAt(queue.schedules, now, timeZone)) {
       const told = recentlyToldClosed || !queue.outOfHoursMessage.trim();
       const closed = {
         text: told ? undefined : queue.outOfHoursMessage,
@@ -356,12 +360,9 @@ const plan = async (
   const { ticket } = result;
   const reply = await decide(deps, lookups, result, now);
   if (!reply) return undefined;
+  const zone = (await lookups.connection(ticket.whatsappId))?.timeZone ?? deps.config.timeZone;
   const text = reply.text?.trim()
-    ? fillVariables(reply.text, {
-        contactName: result.contact.name,
-        now,
-        timeZone: deps.config.timeZone,
-      })
+    ? fillVariables(reply.text, { contactName: result.contact.name, now, timeZone: zone })
     : '';
   if (!text && !Object.keys(reply.set).length) return undefined;
   return { result, ticket, reply, text };

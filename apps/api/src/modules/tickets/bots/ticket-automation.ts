@@ -1,3 +1,4 @@
+import { companyTimeZone } from '../../../platform/time-zones';
 import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps';
 import type { Db } from '../../../db/client';
@@ -105,8 +106,9 @@ export const queueTransitionMessages = async (
 
   if (resolved) {
     const names = await namesOf(db, after);
+    const timeZone = await companyTimeZone({ db, config: deps.config }, after.companyId);
     const fill = (text: string) =>
-      fillVariables(text, { contactName: names.contactName, now, timeZone: deps.config.timeZone });
+      fillVariables(text, { contactName: names.contactName, now, timeZone });
     const completion =
       names.connection?.complationMessage.trim() || names.queue?.completion.trim() || '';
     const texts = completion ? [fill(completion)] : [];
@@ -136,7 +138,7 @@ export const queueTransitionMessages = async (
         contactName: names.contactName,
         userName: names.userName,
         now,
-        timeZone: deps.config.timeZone,
+        timeZone: await companyTimeZone({ db, config: deps.config }, after.companyId),
       }),
     ]);
   }

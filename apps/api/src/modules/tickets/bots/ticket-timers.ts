@@ -1,3 +1,4 @@
+import { companyTimeZone } from '../../../platform/time-zones';
 import { sqlTime } from '../../../platform/sql-time';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps';
@@ -92,7 +93,11 @@ const expireInactive = async (deps: Deps, now: Date) => {
     if (!closed) continue;
     if (!ticket.isGroup && message.trim())
       await sendAutomatic(deps, closed, [
-        fillVariables(message, { contactName, now, timeZone: deps.config.timeZone }),
+        fillVariables(message, {
+          contactName,
+          now,
+          timeZone: await companyTimeZone(deps, ticket.companyId),
+        }),
       ]);
   }
   return due.length;
