@@ -32,6 +32,7 @@ const onBothDatabases = [
   'src/modules/queue-integrations/integration-runtime.test.ts', // a ticket's turns, one at a time
   'src/modules/routing/routing.test.ts', // passes under a company lock, conversations arriving together
   'src/modules/schedules/schedules.test.ts', // due schedules in a time zone
+  'src/modules/sla/sla.test.ts', // the watch and an answer deciding a deadline at once
   'src/modules/subscriptions/subscriptions.test.ts', // billing jobs on two nodes, due dates
   'src/modules/templates/templates.test.ts', // a campaign's confirmation and the answer recorded
   'src/modules/tickets/bots/bot-rules.test.ts', // timers: business hours, due times

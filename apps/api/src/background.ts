@@ -47,6 +47,7 @@ import {
   routingQueue,
   routingWorker,
 } from './modules/routing/routing';
+import { createSla, notifySla, SLA_WATCH_JOB, watchSla } from './modules/sla/sla';
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -58,6 +59,7 @@ const DAY_MS = 24 * HOUR_MS;
 export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   const { jobs, events, config } = deps;
   const campaigns = createCampaignDispatcher(deps, log);
+  const sla = createSla(deps);
 
   // Queues: work stored with what caused it, run at least once, retried with backoff.
 
@@ -141,6 +143,12 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
     everyMs: config.ticketTimersInterval * 1000,
     run: (now) => reassignUnanswered(deps, now),
   });
+  // SLA deadlines passed become breaches, those near are warned of.
+  jobs.every({
+    name: SLA_WATCH_JOB,
+    everyMs: config.ticketTimersInterval * 1000,
+    run: (now) => watchSla(deps, now),
+  });
   // Agents whose last socket closed more than the grace ago go offline; dead nodes' sockets go.
   jobs.every({
     name: PRESENCE_SWEEP_JOB,
@@ -170,6 +178,11 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   events.recordAll('message.created', campaigns.recordAnswers);
   // Automatic assignment: a conversation waiting in a routed queue, or an agent with room again.
   events.recordAll('ticket.changed', routeTicketChanges);
+  // SLA clocks: started, moved and stopped with the conversation's queue and status, and by answers.
+  events.recordAll('ticket.changed', sla.onTicketChanges);
+  events.recordAll('message.created', sla.onMessages);
+  // The agent (or the queue's members) hears of a deadline near or missed.
+  events.on('ticket.sla', notifySla(deps));
   // Automatic assignment: an agent who comes online.
   events.record('user.presence', routeOnPresence);
   // Who is online, to every screen of the company.

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { permissionTable, type Permission, type Profile } from '@atendi/shared';
 import type { RouteInfo } from '../src/app';
 import { contacts, plans, queues, tickets, userQueues } from '../src/db/schema';
 import { channelReaders, type CompanyChannel } from '../src/realtime/realtime';
+import { watchSla } from '../src/modules/sla/sla';
 import { BILLING_QUEUE } from '../src/modules/subscriptions/billing-webhook';
 import {
   SUPER_EMAIL,
@@ -60,6 +62,7 @@ const READ_ROUTES: Record<CompanyChannel, string[]> = {
   prompt: ['GET /prompt', 'GET /prompt/:id'],
   queueIntegration: ['GET /queueIntegration', 'GET /queueIntegration/:id'],
   presence: ['GET /users/list'],
+  sla: ['GET /tickets/:id'],
 };
 
 // Who listens: the three profiles of company A, an admin of company B, and the platform company's
@@ -320,6 +323,26 @@ describe('socket walk', () => {
         act: () => as('admin', 'PUT', `/tickets/${ticketId}`, { status: 'open' }),
         // The queue's members and whoever sees every ticket; not the user of another queue.
         hears: ['admin', 'supervisor'],
+      },
+      {
+        channels: ['sla'],
+        what: 'the resolution deadline of the admin’s ticket comes near',
+        act: async () => {
+          await t.db
+            .update(tickets)
+            .set({ slaStartedAt: new Date(), slaResolveDueAt: new Date(Date.now() + 60_000) })
+            .where(eq(tickets.id, ticketId));
+          await watchSla(t.app.deps, new Date());
+        },
+        // Only the agent holding it.
+        hears: ['admin'],
+        check: (_who, events) =>
+          expect(events.at(-1)!.payload).toMatchObject({
+            action: 'warning',
+            ticketId,
+            kind: 'resolution',
+            contactName: 'Ana Walker',
+          }),
       },
       {
         channels: ['appMessage'],

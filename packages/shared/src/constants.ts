@@ -38,6 +38,11 @@ export type Presence = (typeof presences)[number];
 export const routingModes = ['off', 'round_robin', 'balanced'] as const;
 export type RoutingMode = (typeof routingModes)[number];
 
+// The promises of a queue's SLA policy (issue 36): the first answer by a person, each next answer
+// after the contact writes again, and the resolution, each a number of (business) minutes.
+export const slaKinds = ['firstResponse', 'nextResponse', 'resolution'] as const;
+export type SlaKind = (typeof slaKinds)[number];
+
 export const ticketStatuses = ['pending', 'open', 'closed'] as const;
 export type TicketStatus = (typeof ticketStatuses)[number];
 

@@ -20,6 +20,12 @@ export const queueViewSchema = z.object({
   reassignMinutes: z.number().nullable(),
   outOfHoursQueueId: z.number().nullable(),
   outOfHoursPromptId: z.number().nullable(),
+  // SLA policy: minutes to the first answer, to each next answer and to the resolution (null: no
+  // target), counted in the queue's hours when it has any; agents are warned this many minutes before.
+  slaFirstResponseMinutes: z.number().nullable(),
+  slaNextResponseMinutes: z.number().nullable(),
+  slaResolutionMinutes: z.number().nullable(),
+  slaWarningMinutes: z.number(),
   schedules: z.array(scheduleSlotViewSchema),
   createdAt: dateTime,
   updatedAt: dateTime,

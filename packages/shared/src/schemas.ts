@@ -233,6 +233,7 @@ export const settingUpdateSchema = z.object({
 });
 
 // --- Queues ---
+const slaMinutes = z.coerce.number().int().min(1).max(43_200).nullable().optional();
 export const queueSchema = z.object({
   name: z.string().trim().min(2).max(50),
   color: z
@@ -258,6 +259,11 @@ export const queueSchema = z.object({
   // Outside the queue's hours: another queue, or an AI agent, takes what enters it (one of the two).
   outOfHoursQueueId: z.coerce.number().int().positive().nullable().optional(),
   outOfHoursPromptId: z.coerce.number().int().positive().nullable().optional(),
+  // SLA targets in minutes (up to 30 days; null: none) and the warning before a breach.
+  slaFirstResponseMinutes: slaMinutes,
+  slaNextResponseMinutes: slaMinutes,
+  slaResolutionMinutes: slaMinutes,
+  slaWarningMinutes: z.coerce.number().int().min(1).max(1440).optional(),
 });
 export const queueUpdateSchema = z.object(withoutDefaults(queueSchema.shape)).partial();
 export type QueueInput = z.infer<typeof queueSchema>;
@@ -424,6 +430,8 @@ export const ticketListQuery = z.object({
   updatedAt: day,
   showAll: flag,
   withUnreadMessages: flag,
+  // 'urgency': the nearest SLA deadline first (breached ones first of all), those without one last.
+  sortBy: z.enum(['recent', 'urgency']).optional().default('recent'),
   tags: idListText,
   users: idListText,
   queueIds: idListText,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mediaErrors, mediaTypes, ticketStatuses } from './constants';
+import { mediaErrors, mediaTypes, slaKinds, ticketStatuses } from './constants';
 import { dateTime } from './responses';
 import { replyWindowSchema } from './templates';
 
@@ -44,6 +44,10 @@ export const ticketViewSchema = z.object({
   promptId: z.number().nullable(),
   integrationId: z.number().nullable(),
   tags: z.array(colouredRefSchema),
+  // The nearest deadline of its queue's SLA policy still open (past: breached), and which promise it
+  // is; null when no SLA clock runs.
+  slaDueAt: dateTime.nullable(),
+  slaKind: z.enum(slaKinds).nullable(),
   // Grows with every change of the ticket: of two views, the higher version is the newer state.
   version: z.number(),
   createdAt: dateTime,

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import type { Presence } from '@atendi/shared';
+import type { Presence, SlaKind } from '@atendi/shared';
 import type { Db } from '../db/client';
 import { enqueueJobs, jobQueue, type JobQueue, type Jobs, type QueueOptions } from '../jobs/queue';
 
@@ -98,6 +98,18 @@ export type DomainEvent =
       messageId: number;
       ticketCreated: boolean;
     }
+  // An SLA deadline of a conversation is near (its queue's warning minutes) or was missed
+  // (modules/sla). `userId`: the agent holding it then (null: nobody).
+  | {
+      type: 'ticket.sla';
+      companyId: number;
+      ticketId: number;
+      state: 'warning' | 'breached';
+      kind: SlaKind;
+      dueAt: string;
+      queueId: number | null;
+      userId: number | null;
+    }
   // A user's presence changed (modules/presence): their sockets, their inactivity or their choice.
   | {
       type: 'user.presence';
@@ -115,12 +127,19 @@ type Listener<T extends DomainEventType> = (event: EventOf<T>) => Promise<void> 
 // Hears every committed transaction's events together, in the order they were raised.
 type CommitListener = (events: DomainEvent[]) => Promise<void>;
 // A recorder may answer the name of a job queue it wrote to: that queue is woken after the commit.
-type Recorder<T extends DomainEventType> = (tx: Db, event: EventOf<T>) => Promise<void | string>;
+// It may raise events of its own (what its writes make true), heard like the others.
+type Raise = (event: DomainEvent) => void;
+type Recorder<T extends DomainEventType> = (
+  tx: Db,
+  event: EventOf<T>,
+  raise: Raise,
+) => Promise<void | string>;
 // One that takes all the transaction's events of its type at once (a batch of inbound messages raises
 // many): one statement for the set instead of one per event.
 type SetRecorder<T extends DomainEventType> = (
   tx: Db,
   events: EventOf<T>[],
+  raise: Raise,
 ) => Promise<void | string>;
 
 export type DomainEvents = ReturnType<typeof createDomainEvents>;
@@ -135,20 +154,26 @@ export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger
 
   // Within the transaction: the recorders, in the order the events were raised, then the set
   // recorders, each with its type's events, then a job for each durable listener of each event.
-  // Answers the queues recorders wrote to.
+  // Events a recorder raises join the list (their own recorders run too, once the set recorders
+  // of the round are done). Answers the queues recorders wrote to.
   const publish = async (tx: Db, events: DomainEvent[]) => {
     const woken: string[] = [];
-    for (const event of events)
-      for (const recorder of recorders.get(event.type) ?? []) {
-        const queue = await recorder(tx, event);
-        if (queue) woken.push(queue);
-      }
-    for (const [type, ofType] of setRecorders) {
-      const raised = events.filter((event) => event.type === type);
-      if (!raised.length) continue;
-      for (const recorder of ofType) {
-        const queue = await recorder(tx, raised);
-        if (queue) woken.push(queue);
+    const raise: Raise = (event) => events.push(event);
+    for (let from = 0; from < events.length;) {
+      const round = events.slice(from);
+      from = events.length;
+      for (const event of round)
+        for (const recorder of recorders.get(event.type) ?? []) {
+          const queue = await recorder(tx, event, raise);
+          if (queue) woken.push(queue);
+        }
+      for (const [type, ofType] of setRecorders) {
+        const raised = round.filter((event) => event.type === type);
+        if (!raised.length) continue;
+        for (const recorder of ofType) {
+          const queue = await recorder(tx, raised, raise);
+          if (queue) woken.push(queue);
+        }
       }
     }
     for (const event of events)

@@ -50,6 +50,8 @@ export const channelReaders = {
   queueIntegration: 'integrations:manage',
   // Who is online, away or offline (GET /users/list answers everyone's presence).
   presence: 'company',
+  // An SLA deadline near or missed: to the agent holding the conversation, or its queue's members.
+  sla: 'self',
 } as const satisfies Record<string, Permission | 'company' | 'ticket' | 'self'>;
 
 export type CompanyChannel = keyof typeof channelReaders;

@@ -49,6 +49,12 @@ export const queues = pgTable(
     outOfHoursPromptId: integer().references((): AnyPgColumn => prompts.id, {
       onDelete: 'set null',
     }),
+    // SLA policy (modules/sla): minutes to the first answer, each next answer and the resolution
+    // (null: no target), counted in its hours when it has any; the warning's minutes before a breach.
+    slaFirstResponseMinutes: integer(),
+    slaNextResponseMinutes: integer(),
+    slaResolutionMinutes: integer(),
+    slaWarningMinutes: integer().notNull().default(5),
     ...timestamps(),
   },
   (t) => [

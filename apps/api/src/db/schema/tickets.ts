@@ -12,7 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import type { TicketStatus } from '@atendi/shared';
+import type { SlaKind, TicketStatus } from '@atendi/shared';
 import { id, timestamps } from './_columns';
 import { companies } from './companies';
 import { contacts } from './contacts';
@@ -65,6 +65,21 @@ export const tickets = pgTable(
     routedAt: timestamp({ withTimezone: true, mode: 'date' }),
     // The agent it was taken back from for not answering: not its next candidate.
     unansweredBy: integer().references(() => users.id, { onDelete: 'set null' }),
+    // SLA clocks of the running conversation (modules/sla): since when its queue's policy counts
+    // (null: none runs), whether a person answered yet, each promise's deadline while it is open and
+    // whether it was breached, the deadline last warned of; sla_due_at is the nearest of the three.
+    slaStartedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    slaAnswered: boolean().notNull().default(false),
+    slaFirstDueAt: timestamp({ withTimezone: true, mode: 'date' }),
+    slaNextDueAt: timestamp({ withTimezone: true, mode: 'date' }),
+    slaResolveDueAt: timestamp({ withTimezone: true, mode: 'date' }),
+    slaFirstBreached: boolean().notNull().default(false),
+    slaNextBreached: boolean().notNull().default(false),
+    slaResolveBreached: boolean().notNull().default(false),
+    slaWarnedDue: timestamp({ withTimezone: true, mode: 'date' }),
+    slaDueAt: timestamp({ withTimezone: true, mode: 'date' }).generatedAlwaysAs(
+      sql`least(sla_first_due_at, sla_next_due_at, sla_resolve_due_at)`,
+    ),
     // Raised by a trigger on every update (migration 0014): screens keep the newest state of a
     // ticket whatever order its events reach them in.
     version: integer().notNull().default(0),
@@ -87,6 +102,13 @@ export const tickets = pgTable(
     index('tickets_routed_idx')
       .on(t.routedAt)
       .where(sql`routed_at is not null`),
+    // Deadlines coming or past (the SLA watch) and the lists sorted by urgency.
+    index('tickets_sla_due_idx')
+      .on(t.slaDueAt)
+      .where(sql`sla_due_at is not null`),
+    index('tickets_sla_list_idx')
+      .on(t.companyId, t.status, t.slaDueAt)
+      .where(sql`sla_due_at is not null`),
     // The contact's latest resolved ticket still waiting for a rating (looked up on each new conversation).
     index('tickets_rating_pending_idx')
       .on(t.contactId, t.whatsappId)
@@ -213,4 +235,28 @@ export const dashboardHours = pgTable(
       .on(t.hour)
       .where(sql`not whole_day`),
   ],
+);
+
+// What became of each SLA promise (modules/sla): met when a person answered (or the conversation was
+// resolved) by its deadline, breached when the deadline passed first; decided_at is that moment. The
+// dashboard's attainment per queue and agent counts these.
+export const slaOutcomes = pgTable(
+  'sla_outcomes',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    ticketId: integer()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    queueId: integer().references(() => queues.id, { onDelete: 'set null' }),
+    // The agent holding the conversation when it was decided (null: nobody).
+    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    kind: text().$type<SlaKind>().notNull(),
+    dueAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    met: boolean().notNull(),
+    decidedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index().on(t.companyId, t.decidedAt), index().on(t.ticketId)],
 );

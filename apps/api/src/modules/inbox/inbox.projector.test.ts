@@ -46,6 +46,8 @@ const ticketView = (id: number, fields: Partial<TicketView> = {}): TicketView =>
   promptId: null,
   integrationId: null,
   tags: [],
+  slaDueAt: null,
+  slaKind: null,
   version: 1,
   createdAt: at,
   updatedAt: at,

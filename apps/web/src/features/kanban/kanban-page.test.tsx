@@ -43,6 +43,8 @@ const makeTicket = (id: number, name: string, overrides: Partial<TicketView> = {
   promptId: null,
   integrationId: null,
   tags: [],
+  slaDueAt: null,
+  slaKind: null,
   version: 0,
   createdAt: '2025-03-01T10:00:00.000Z',
   updatedAt: `2025-03-01T10:0${id}:00.000Z`,

@@ -57,6 +57,8 @@ export const makeTicket = (overrides: Partial<TicketView> = {}): TicketView => {
     promptId: null,
     integrationId: null,
     tags: [],
+    slaDueAt: null,
+    slaKind: null,
     version: 0,
     createdAt: todayAt(8),
     updatedAt: todayAt(9, 5),

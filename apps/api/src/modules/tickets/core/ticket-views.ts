@@ -3,7 +3,7 @@ import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../db/client';
 import { preparedPer } from '../../../db/prepared';
 import { contacts, queues, tags, ticketTags, tickets, users, whatsapps } from '../../../db/schema';
-import type { ContactView, TicketView } from '@atendi/shared';
+import type { ContactView, SlaKind, TicketView } from '@atendi/shared';
 
 export type { TicketView };
 
@@ -53,6 +53,15 @@ export const selectTicketViews = <Extra extends SelectedFields = Record<never, n
     .leftJoin(queues, eq(queues.id, tickets.queueId))
     .leftJoin(users, eq(users.id, tickets.userId));
 
+// Which promise the nearest SLA deadline is.
+const slaKindOf = (ticket: typeof tickets.$inferSelect): SlaKind | null => {
+  const due = ticket.slaDueAt?.getTime();
+  if (due === undefined) return null;
+  if (ticket.slaFirstDueAt?.getTime() === due) return 'firstResponse';
+  if (ticket.slaNextDueAt?.getTime() === due) return 'nextResponse';
+  return 'resolution';
+};
+
 type ViewRow = Awaited<ReturnType<typeof selectTicketViews<Record<never, never>>>>[number];
 
 export const toTicketView = ({
@@ -83,6 +92,8 @@ export const toTicketView = ({
   promptId: ticket.promptId,
   integrationId: ticket.integrationId,
   tags: tagList,
+  slaDueAt: ticket.slaDueAt?.toISOString() ?? null,
+  slaKind: slaKindOf(ticket),
   version: ticket.version,
   createdAt: ticket.createdAt.toISOString(),
   updatedAt: ticket.updatedAt.toISOString(),

@@ -108,6 +108,8 @@ type InboxShape = {
   unread: boolean;
   queues: boolean;
   users: boolean;
+  // The nearest SLA deadline first, those without one after (by recency).
+  urgent: boolean;
 };
 
 const inboxShape = (query: TicketListQuery, viewer: TicketViewer): InboxShape | undefined => {
@@ -118,8 +120,15 @@ const inboxShape = (query: TicketListQuery, viewer: TicketViewer): InboxShape | 
     unread: Boolean(query.withUnreadMessages),
     queues: query.queueIds.length > 0,
     users: query.users.length > 0,
+    urgent: query.sortBy === 'urgency',
   };
 };
+
+const listOrder = (urgent: boolean) => [
+  ...(urgent ? [sql`${tickets.slaDueAt} asc nulls last`] : []),
+  desc(tickets.updatedAt),
+  desc(tickets.id),
+];
 
 const anyOf = (column: typeof tickets.queueId | typeof tickets.userId, name: string) =>
   sql`${column} = any(${sql.placeholder(name)}::integer[])`;
@@ -153,13 +162,13 @@ const buildInboxPage = (db: Db, shape: InboxShape, first: boolean) => {
         shape.users ? anyOf(tickets.userId, 'users') : undefined,
       ),
     )
-    .orderBy(desc(tickets.updatedAt), desc(tickets.id));
+    .orderBy(...listOrder(shape.urgent));
   const page = first
     ? rows.limit(FIRST_PAGE_LIMIT)
     : rows.limit(placeholder('limit')).offset(placeholder('offset'));
   return selectTicketViews(db)
     .where(inArray(tickets.id, page))
-    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+    .orderBy(...listOrder(shape.urgent))
     .prepare(`inbox_page_${shapeName(shape)}${first ? '_first' : ''}`);
 };
 
@@ -218,7 +227,7 @@ export const listTickets = async (db: Db, ctx: AuthContext, query: TicketListQue
         .select({ id: tickets.id })
         .from(tickets)
         .where(and(...conditions))
-        .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+        .orderBy(...listOrder(query.sortBy === 'urgency'))
         .limit(PAGE_SIZE + 1)
         .offset((query.pageNumber - 1) * PAGE_SIZE);
   const hasMore = rows.length > PAGE_SIZE;
