@@ -17,6 +17,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
   useAssignmentNotifications,
+  useSlaNotifications,
   useMessageNotifications,
   useUnreadTickets,
 } from '../../features/tickets/notifications';
@@ -34,6 +35,7 @@ export const NotificationsPopover = () => {
   const tickets = useUnreadTickets();
   useMessageNotifications();
   useAssignmentNotifications();
+  useSlaNotifications();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const label = t('topBar.notifications');
 

@@ -52,6 +52,10 @@ const formFields = [
   'integrationId',
   'routing',
   'reassignMinutes',
+  'slaFirstResponseMinutes',
+  'slaNextResponseMinutes',
+  'slaResolutionMinutes',
+  'slaWarningMinutes',
   'outOfHoursQueueId',
   'outOfHoursPromptId',
 ] as const;
@@ -183,6 +187,31 @@ const QueueForm = ({
         slotProps={{ htmlInput: { inputMode: 'numeric' } }}
         hint={t('queues.form.reassignMinutesHint')}
       />
+      <Divider />
+      <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+        {t('queues.form.sla')}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        {t('queues.form.slaHint')}
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        {(
+          [
+            'slaFirstResponseMinutes',
+            'slaNextResponseMinutes',
+            'slaResolutionMinutes',
+            'slaWarningMinutes',
+          ] as const
+        ).map((name) => (
+          <FormText
+            key={name}
+            form={form}
+            name={name}
+            label={t(`queues.form.${name}`)}
+            slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+          />
+        ))}
+      </Stack>
       <Divider />
       <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
         {t('queues.form.schedules')}

@@ -5,6 +5,17 @@ import { requiredName } from '../../lib/form-rules';
 import { scheduleRowsFor, scheduleRowsSchema } from '../../lib/schedules';
 import type { Queue } from './queues.api';
 
+// Whole minutes from 1 to `max` as typed, '' for none.
+const minutesText = (max: number, message: string) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (value) =>
+        value === '' || (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= max),
+      { message },
+    );
+
 // SPEC §5 Queue rules. Messages are i18n keys.
 export const queueFormSchema = z.object({
   name: requiredName,
@@ -46,9 +57,20 @@ export const queueFormSchema = z.object({
         value === '' || (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 1440),
       { message: 'queues.validation.reassignMinutes' },
     ),
+  // SLA targets in minutes ('' for none) and the warning before a breach.
+  slaFirstResponseMinutes: minutesText(43_200, 'queues.validation.slaMinutes'),
+  slaNextResponseMinutes: minutesText(43_200, 'queues.validation.slaMinutes'),
+  slaResolutionMinutes: minutesText(43_200, 'queues.validation.slaMinutes'),
+  slaWarningMinutes: minutesText(1440, 'queues.validation.slaWarningMinutes').refine(
+    (value) => value !== '',
+    { message: 'queues.validation.slaWarningMinutes' },
+  ),
 });
 
 export type QueueFormValues = z.infer<typeof queueFormSchema>;
+
+const minutesOrEmpty = (minutes: number | null | undefined) => (minutes ? String(minutes) : '');
+const minutesOrNull = (text: string) => (text === '' ? null : Number(text));
 
 // A new queue starts with the first preset colour no other queue uses, and SPEC §9's hours.
 export const queueFormDefaults = (queue: Queue | null, others: Queue[]): QueueFormValues => {
@@ -70,6 +92,10 @@ export const queueFormDefaults = (queue: Queue | null, others: Queue[]): QueueFo
     outOfHoursQueueId: queue?.outOfHoursQueueId ? String(queue.outOfHoursQueueId) : '',
     outOfHoursPromptId: queue?.outOfHoursPromptId ? String(queue.outOfHoursPromptId) : '',
     reassignMinutes: queue?.reassignMinutes ? String(queue.reassignMinutes) : '',
+    slaFirstResponseMinutes: minutesOrEmpty(queue?.slaFirstResponseMinutes),
+    slaNextResponseMinutes: minutesOrEmpty(queue?.slaNextResponseMinutes),
+    slaResolutionMinutes: minutesOrEmpty(queue?.slaResolutionMinutes),
+    slaWarningMinutes: String(queue?.slaWarningMinutes ?? 5),
   };
 };
 
@@ -93,7 +119,11 @@ export const toQueuePayload = (
   routing: values.routing,
   outOfHoursQueueId: idOrNull(values.outOfHoursQueueId),
   ...(offered.prompt && { outOfHoursPromptId: idOrNull(values.outOfHoursPromptId) }),
-  reassignMinutes: values.reassignMinutes === '' ? null : Number(values.reassignMinutes),
+  reassignMinutes: minutesOrNull(values.reassignMinutes),
+  slaFirstResponseMinutes: minutesOrNull(values.slaFirstResponseMinutes),
+  slaNextResponseMinutes: minutesOrNull(values.slaNextResponseMinutes),
+  slaResolutionMinutes: minutesOrNull(values.slaResolutionMinutes),
+  slaWarningMinutes: Number(values.slaWarningMinutes),
   ...(offered.prompt && { promptId: idOrNull(values.promptId) }),
   ...(offered.integration && { integrationId: idOrNull(values.integrationId) }),
 });

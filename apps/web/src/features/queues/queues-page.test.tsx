@@ -131,6 +131,11 @@ describe('queues page', () => {
       // Agents accept the queue's conversations unless automatic assignment is chosen.
       routing: 'off',
       reassignMinutes: null,
+      // No SLA targets unless chosen; warned five minutes before.
+      slaFirstResponseMinutes: null,
+      slaNextResponseMinutes: null,
+      slaResolutionMinutes: null,
+      slaWarningMinutes: 5,
       outOfHoursQueueId: null,
       outOfHoursPromptId: null,
       // An admin of a plan with AI agents and integrations is offered both pickers: none chosen.
@@ -601,6 +606,45 @@ describe('queues page', () => {
     await user.clear(minutes);
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
     await waitFor(() => expect(sent).toMatchObject({ reassignMinutes: null }));
+  });
+
+  it('takes the SLA targets and the warning, refusing what is not whole minutes', async () => {
+    let queue = makeQueue({ slaFirstResponseMinutes: 30 });
+    let sent: Record<string, unknown> | undefined;
+    stubApi({
+      'GET /queue': () => jsonResponse(200, [queue]),
+      'PUT /queue/1': (init) => {
+        sent = bodyOf(init);
+        queue = makeQueue({ ...(sent as Partial<Queue>) });
+        return jsonResponse(200, queue);
+      },
+    });
+    const user = setupUser();
+    renderPage(<QueuesPage />, '/queues', makeAuth());
+
+    const dialog = await openQueue(user, 'Soporte');
+    const field = (name: string) =>
+      within(dialog).getByRole('textbox', { name }) as HTMLInputElement;
+    expect(field('Primera respuesta (min)').value).toBe('30');
+    expect(field('Avisar antes (min)').value).toBe('5');
+    await user.type(field('Resolución (min)'), '1.5');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(
+      await within(dialog).findByText('Use un número entero de 1 a 43200, o déjelo vacío'),
+    ).toBeTruthy();
+    expect(sent).toBeUndefined();
+    await user.clear(field('Resolución (min)'));
+    await user.type(field('Resolución (min)'), '480');
+    await user.type(field('Respuesta siguiente (min)'), '15');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    await waitFor(() =>
+      expect(sent).toMatchObject({
+        slaFirstResponseMinutes: 30,
+        slaNextResponseMinutes: 15,
+        slaResolutionMinutes: 480,
+        slaWarningMinutes: 5,
+      }),
+    );
   });
 
   it('sends the completion, rating and token texts and the chosen integration', async () => {

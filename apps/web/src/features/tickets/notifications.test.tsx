@@ -236,6 +236,47 @@ describe('assignment notifications', () => {
   });
 });
 
+describe('SLA notices', () => {
+  it('warns of a deadline near and tells of a breach in the page; a click opens the chat', async () => {
+    window.localStorage.setItem('volume', '0.4');
+    stubApi({
+      'GET /tickets': () => listOf([]),
+      'GET /tickets/8': () => jsonResponse(200, pedro),
+      'GET /messages/8': () =>
+        messagesOf(pedro, [makeMessage({ id: 21, ticketId: 8, body: 'Mensaje de Pedro' })]),
+    });
+    renderApp('/todolist', makeAuth());
+    await waitFor(() => expect(getSocket()).not.toBeNull());
+    const notice = (action: string, minutesLeft: number) =>
+      act(async () => {
+        (getSocket() as unknown as FakeSocket).receive('company-1-sla', {
+          action,
+          ticketId: 8,
+          kind: 'firstResponse',
+          dueAt: new Date(Date.now() + minutesLeft * 60_000).toISOString(),
+          contactName: 'Pedro Ruiz',
+        });
+      });
+
+    await notice('warning', 5);
+    expect(
+      await screen.findByText('SLA de Pedro Ruiz: Primera respuesta vence en 5 min'),
+    ).toBeTruthy();
+    expect(chimes).toEqual([0.1]);
+    await notice('breached', 0);
+    const breached = await screen.findByText('SLA de Pedro Ruiz: Primera respuesta vencido');
+    // Malformed notices are ignored.
+    await act(async () => {
+      (getSocket() as unknown as FakeSocket).receive('company-1-sla', { action: 'warning' });
+    });
+    expect(chimes).toHaveLength(2);
+
+    const user = setupUser();
+    await user.click(breached);
+    expect(await screen.findByText('Mensaje de Pedro')).toBeTruthy();
+  });
+});
+
 describe('notifications bell', () => {
   const badge = () => screen.getByTestId('notifications-count').querySelector('.MuiBadge-badge')!;
 

@@ -1,10 +1,13 @@
 import { useEffect } from 'react';
+import { toast } from 'react-toastify';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
+  slaKinds,
   ticketsContract,
   type AppMessageEvent,
+  type SlaKind,
   type MessageView,
   type TicketEvent,
   type TicketView,
@@ -198,5 +201,47 @@ export const useAssignmentNotifications = () => {
     const { ticket } = event;
     if (isOnScreen(ticket, pathname)) return;
     notify(ticket, t('tickets.assignedNotice'), contactNameOf(ticket));
+  });
+};
+
+// company-{id}-sla: an SLA deadline of a conversation this user holds (or of their queue, while
+// nobody holds it) is near or was missed.
+type SlaNotice = {
+  action: 'warning' | 'breached';
+  ticketId: number;
+  kind: SlaKind;
+  dueAt: string;
+  contactName: string;
+};
+const isSlaNotice = (event: unknown): event is SlaNotice => {
+  const notice = event as Partial<SlaNotice> | null | undefined;
+  return (
+    (notice?.action === 'warning' || notice?.action === 'breached') &&
+    typeof notice.ticketId === 'number' &&
+    slaKinds.includes(notice.kind as SlaKind) &&
+    typeof notice.dueAt === 'string'
+  );
+};
+
+// Issue 36: the agent is warned before a breach, and told of one, in the page (a toast that opens
+// the chat) with the notification sound.
+export const useSlaNotifications = () => {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  useCompanyEvent<SlaNotice>('sla', (event) => {
+    if (!isSlaNotice(event)) return;
+    const kind = t(`tickets.sla.kinds.${event.kind}`);
+    const minutes = Math.max(1, Math.round((Date.parse(event.dueAt) - Date.now()) / 60_000));
+    const text =
+      event.action === 'warning'
+        ? t('tickets.sla.warning', { contact: event.contactName, kind, span: `${minutes} min` })
+        : t('tickets.sla.breachedNotice', { contact: event.contactName, kind });
+    playNotificationSound();
+    const show = event.action === 'warning' ? toast.warning : toast.error;
+    // A click on it opens the chat.
+    show(text, {
+      toastId: `sla-${event.ticketId}-${event.action}-${event.dueAt}`,
+      onClick: () => navigate(`/tickets/${event.ticketId}`),
+    });
   });
 };

@@ -23,6 +23,7 @@ import {
 import AddIcon from '@mui/icons-material/Add';
 import ChecklistIcon from '@mui/icons-material/Checklist';
 import SearchIcon from '@mui/icons-material/Search';
+import TimerOutlinedIcon from '@mui/icons-material/TimerOutlined';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
@@ -65,6 +66,8 @@ export type ListState = {
   // Whether the sub-list was chosen (by the agent, or once where the work is when the inbox opened).
   isOpenListChosen: boolean;
   showAll: boolean;
+  // The open tab's lists sorted by urgency (nearest SLA deadline first) instead of recency.
+  urgent: boolean;
   searchInput: string;
   searchTags: number[];
   searchUsers: number[];
@@ -153,8 +156,9 @@ export const TicketListPane = ({
   // SPEC §2: typed text lowercased, applied after 500 ms.
   const search = useDebouncedValue(state.searchInput.trim().toLowerCase());
 
-  const openFilters: TicketListFilters = { status: 'open', showAll, search: '' };
-  const pendingFilters: TicketListFilters = { status: 'pending', showAll, search: '' };
+  const order = state.urgent ? { sortBy: 'urgency' as const } : {};
+  const openFilters: TicketListFilters = { status: 'open', showAll, search: '', ...order };
+  const pendingFilters: TicketListFilters = { status: 'pending', showAll, search: '', ...order };
   // SPEC §6: the closed and search lists always ask for every ticket the user may see.
   const closedFilters: TicketListFilters = { status: 'closed', showAll: true, search: '' };
   const foundFilters: TicketListFilters = {
@@ -339,6 +343,17 @@ export const TicketListPane = ({
                 label={<CountLabel text={t('tickets.lists.pending')} count={pending.countLabel} />}
               />
             </Tabs>
+            <Tooltip title={t('tickets.sla.sortUrgency')}>
+              <IconButton
+                size="small"
+                color={state.urgent ? 'primary' : 'default'}
+                aria-label={t('tickets.sla.sortUrgency')}
+                aria-pressed={state.urgent}
+                onClick={() => update({ urgent: !state.urgent })}
+              >
+                <TimerOutlinedIcon />
+              </IconButton>
+            </Tooltip>
             <Tooltip title={t('tickets.newTicket.open')}>
               <IconButton
                 size="small"

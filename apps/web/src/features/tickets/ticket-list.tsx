@@ -29,6 +29,7 @@ import { stripWhatsappFormat } from '../../lib/whatsapp-format';
 import { useInfiniteScroll } from '../../lib/use-infinite-scroll';
 import { rowPosition, useFocusedRowKept } from '../../lib/virtual-rows';
 import { formatListTime, initialOf } from './ticket-format';
+import { SlaChip } from './sla-chip';
 import type { useTicketList } from './tickets.api';
 
 type TicketListQuery = ReturnType<typeof useTicketList>;
@@ -151,6 +152,7 @@ const TicketSummary = ({ ticket, myUserId }: { ticket: TicketView; myUserId: num
         }}
       >
         <QueueChip queue={ticket.queue} />
+        <SlaChip ticket={ticket} />
         {servedByBot(ticket) && <BotChip />}
         <Typography
           variant="caption"

@@ -187,6 +187,50 @@ describe('tickets page', () => {
     expect(namesIn(open)).toEqual(['Lucía Gómez', 'Nuevo Cliente']);
   });
 
+  it('shows each conversation’s SLA time left or breached, and sorts by urgency on request', async () => {
+    const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+    const late = withContact(1, 'María López', {
+      slaDueAt: inMinutes(-3),
+      slaKind: 'firstResponse',
+      updatedAt: todayAt(8),
+    });
+    const soon = withContact(2, 'Lucía Gómez', {
+      slaDueAt: inMinutes(12.5),
+      slaKind: 'resolution',
+      updatedAt: todayAt(9),
+    });
+    const { queries } = stubInbox({
+      open: () => listOf([soon, late]),
+    });
+    const user = setupUser();
+    renderPage(<TicketsPage />, '/tickets', makeAuth(), { route: '/tickets/:ticketId?' });
+    const open = screen.getByRole('list', { name: 'Atendiendo' });
+    const lucia = await rowOf(open, 'Lucía Gómez');
+    expect(within(lucia).getByLabelText('Resolución: 12 min')).toBeTruthy();
+    const maria = await rowOf(open, 'María López');
+    expect(within(maria).getByLabelText('Primera respuesta: Vencido hace 3 min')).toBeTruthy();
+
+    const sort = screen.getByRole('button', { name: 'Más urgentes primero' });
+    expect(sort.getAttribute('aria-pressed')).toBe('false');
+    await user.click(sort);
+    await waitFor(() =>
+      expect(queries.some((q) => q.status === 'open' && q.sortBy === 'urgency')).toBe(true),
+    );
+    expect(sort.getAttribute('aria-pressed')).toBe('true');
+    // Live: a conversation due sooner goes above one due later, whatever its recency.
+    await receiveTicket({
+      action: 'update',
+      ticket: withContact(3, 'Nuevo Cliente', {
+        slaDueAt: inMinutes(5),
+        slaKind: 'firstResponse',
+        updatedAt: todayAt(7),
+      }),
+    });
+    await waitFor(() =>
+      expect(namesIn(open)).toEqual(['Nuevo Cliente', 'Lucía Gómez', 'María López']),
+    );
+  });
+
   it('loads the lists again once the rooms are joined, so a ticket that arrived before is shown', async () => {
     let waitingNow = [withContact(2, 'Lucía Gómez', waiting)];
     stubInbox({ pending: () => listOf(waitingNow) });

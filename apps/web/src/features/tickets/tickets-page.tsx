@@ -69,6 +69,7 @@ export const TicketsPage = () => {
     isOpenListChosen: false,
     // SPEC §6: the show-all switch starts on for admins.
     showAll: can(user, 'tickets-manager:showall'),
+    urgent: false,
     searchInput: '',
     searchTags: [],
     searchUsers: [],

@@ -42,6 +42,8 @@ export type TicketListFilters = {
   // The search tab's tag and user filters (any of them).
   tags?: number[];
   users?: number[];
+  // The inbox tabs' order: the nearest SLA deadline first (the search keeps recency).
+  sortBy?: 'urgency';
 };
 
 // Whose lists these are: the API scopes them by the same shared rule (isTicketListed).
@@ -64,12 +66,15 @@ const isNumericId = (ref: string) => /^\d+$/.test(ref);
 
 // The API's list query for these filters, without the page: GET /tickets sends it with a page, a
 // bulk action on "all matching" sends it as its filter.
+const urgent = (filters: TicketListFilters) => filters.sortBy === 'urgency' && !filters.search;
+
 const listQueryOf = (filters: TicketListFilters) => ({
   status: filters.status ?? undefined,
   searchParam: filters.search,
   showAll: filters.showAll ? ('true' as const) : ('false' as const),
   tags: filters.tags?.length ? JSON.stringify(filters.tags) : undefined,
   users: filters.users?.length ? JSON.stringify(filters.users) : undefined,
+  sortBy: urgent(filters) ? ('urgency' as const) : undefined,
 });
 
 const fetchTicketsPage = (filters: TicketListFilters, pageNumber: number) =>
@@ -108,8 +113,15 @@ export const useTicketViewer = (): TicketViewer => {
   };
 };
 
-// The API's list order: most recently updated first, then the higher id.
-const isNewer = (a: TicketView, b: TicketView) => {
+// The API's list order: most recently updated first, then the higher id; sorted by urgency, the
+// nearest SLA deadline before all that (tickets without one after those with one).
+const comesBefore = (a: TicketView, b: TicketView, byUrgency: boolean) => {
+  if (byUrgency && a.slaDueAt !== b.slaDueAt) {
+    if (a.slaDueAt === null) return false;
+    if (b.slaDueAt === null) return true;
+    const due = Date.parse(a.slaDueAt) - Date.parse(b.slaDueAt);
+    if (due !== 0) return due < 0;
+  }
   const diff = Date.parse(a.updatedAt) - Date.parse(b.updatedAt);
   return diff === 0 ? a.id > b.id : diff > 0;
 };
@@ -149,10 +161,10 @@ const withoutTicket = (data: ListData, ticketId: number): ListData => ({
 
 // Puts the ticket where the API's order places it among the loaded rows; past the last loaded row
 // of a list with more pages it is left for those pages to bring.
-const placeInOrder = (data: ListData, ticket: TicketView): ListData => {
+const placeInOrder = (data: ListData, ticket: TicketView, byUrgency: boolean): ListData => {
   const pages = data.pages.map((page) => ({ ...page, tickets: [...page.tickets] }));
   for (const page of pages) {
-    const index = page.tickets.findIndex((row) => isNewer(ticket, row));
+    const index = page.tickets.findIndex((row) => comesBefore(ticket, row, byUrgency));
     if (index >= 0) {
       page.tickets.splice(index, 0, ticket);
       return { ...data, pages };
@@ -191,7 +203,7 @@ export const applyTicketEvent = (
   if (!ticketMatchesList(ticket, filters, viewer)) return isListed ? rest : data;
   // A search result stays once found; a new one must at least show the searched text.
   if (!isListed && !matchesSearch(ticket, filters.search)) return data;
-  return placeInOrder(rest, ticket);
+  return placeInOrder(rest, ticket, urgent(filters));
 };
 
 // Rows of every loaded page, each ticket once: a live insert can push a row onto the next page.
