@@ -100,6 +100,43 @@ describe('domain events', () => {
     expect(heard).toEqual(['first 1', 'second 1']);
   });
 
+  it('publishes what a recorder raises with the change: its own recorders run, listeners hear it after the commit', async () => {
+    const { events } = node();
+    const log: string[] = [];
+    const breach = (ticketId: number): DomainEvent => ({
+      type: 'ticket.sla',
+      companyId,
+      ticketId,
+      state: 'breached',
+      kind: 'firstResponse',
+      dueAt: new Date(0).toISOString(),
+      queueId: null,
+      userId: null,
+    });
+    events.recordAll('ticket.changed', async (_tx, changes, raise) => {
+      for (const change of changes) raise(breach(change.ticketId));
+    });
+    events.record('ticket.sla', async (_tx, event) => {
+      log.push(`recorded ${event.ticketId}`);
+    });
+    events.on('ticket.sla', (event) => {
+      log.push(`heard ${event.ticketId}`);
+    });
+    await events.transaction(t.db, async (_tx, raise) => {
+      raise(changed(1));
+      raise(changed(2));
+    });
+    expect(log).toEqual(['recorded 1', 'recorded 2', 'heard 1', 'heard 2']);
+
+    await expect(
+      events.transaction(t.db, async (_tx, raise) => {
+        raise(changed(3));
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(log).toHaveLength(4);
+  });
+
   it('a lane answers at the commit and tells listeners of its transactions one after another, in order', async () => {
     const { events } = node();
     const lane = events.lane();
