@@ -106,12 +106,15 @@ describe('inbox', () => {
     await page.getByRole('button', { name: 'Reabrir' }).waitFor();
   });
 
-  it('assigns a waiting conversation to the online agent with room, and to the other once that one is offline', async () => {
+  it('assigns a waiting conversation to the online agent with room, with its SLA countdown, and to the other once that one is offline', async () => {
     const setup = await apiLogin(ADMIN_EMAIL, ADMIN_PASSWORD);
     const queue = await api<{ id: number }>(setup, 'POST', '/queue', {
       name: 'Turnos',
       color: '#6a1b9a',
       routing: 'round_robin',
+      // Around the clock (no hours), so the countdown reads 30 minutes whatever the day.
+      schedules: [],
+      slaFirstResponseMinutes: 30,
     });
     const agent = (name: string, email: string) =>
       api<{ id: number }>(setup, 'POST', '/users', {
@@ -171,6 +174,10 @@ describe('inbox', () => {
     await write('5491155550301', 'Carla Ruiz');
     await serving(anaPage, 'Carla Ruiz').waitFor();
     await notificationShown(anaPage, 'Conversación asignada', 'Carla Ruiz');
+    // Its first answer is due within the queue's 30 minutes, counting down in the row.
+    await serving(anaPage, 'Carla Ruiz')
+      .getByLabel(/^Primera respuesta: (29|30) min$/)
+      .waitFor();
 
     // Beto comes online: by turns the next one is his, and the one after would be Ana's.
     await signIn(betoPage, 'beto@test.local');
