@@ -181,7 +181,9 @@ export const createSla = (deps: Pick<Deps, 'config'>) => {
     }
     const moved = [...spans].filter(([, { before, after }]) => {
       if (after.status === 'closed') return before !== null && before.status !== 'closed';
-      return !before || before.status === 'closed' || before.queueId !== after.queueId;
+      // A new conversation outside any queue has no clock to start (the last one stopped at its end).
+      if (!before || before.status === 'closed') return after.queueId !== null;
+      return before.queueId !== after.queueId;
     });
     if (!moved.length) return;
     const now = new Date();
