@@ -40,6 +40,7 @@ import { createStripeClient } from './modules/subscriptions/stripe-client';
 import { stopBillingQueue } from './modules/companies/companies.service';
 import { emitPresence, PRESENCE_SWEEP_JOB, sweepPresence } from './modules/presence/presence';
 import {
+  answeredOnPhone,
   REASSIGN_JOB,
   reassignUnanswered,
   routeOnPresence,
@@ -183,6 +184,8 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   events.recordAll('message.created', sla.onMessages);
   // The agent (or the queue's members) hears of a deadline near or missed.
   events.on('ticket.sla', notifySla(deps));
+  // Reassignment: a reply typed on the connected phone answers a routed conversation.
+  events.recordAll('message.created', answeredOnPhone);
   // Automatic assignment: an agent who comes online.
   events.record('user.presence', routeOnPresence);
   // Who is online, to every screen of the company.

@@ -20,6 +20,7 @@ import {
   untilReceived,
 } from '../../../test/inbox';
 import { closeSockets, listenAs, openSocket } from '../../../test/sockets';
+import { ingestMessage } from '../tickets/inbound/ingest';
 import { planAssignments, reassignUnanswered } from './routing';
 
 let t: SharedTestContext;
@@ -360,6 +361,42 @@ describe('automatic assignment', () => {
     expect((await ticketsOf(team.companyId))[0]).toMatchObject({
       status: 'open',
       userId: second.id,
+    });
+  });
+
+  it('counts a reply typed on the connected phone as the agent’s answer', async () => {
+    const team = await routedTeam('round_robin', [{}]);
+    const [agent] = team.agents;
+    await inject(t.app, team.admin, 'PUT', `/queue/${team.queue.id}`, { reassignMinutes: 5 });
+    await online(agent.session, agent.id);
+    const from = '549114000077';
+    await inbound(t.app, team.admin, team.connection.id, { from, body: 'Hola' });
+    const [ticket] = await until(
+      'assigned',
+      () => ticketsOf(team.companyId),
+      (rows) => rows.some((r) => r.userId === agent.id),
+    );
+    expect(ticket.routedAt).not.toBeNull();
+    await ingestMessage(t.app.deps, {
+      connection: { id: team.connection.id, companyId: team.companyId, provider: 'simulator' },
+      event: {
+        type: 'message',
+        message: {
+          providerId: `phone-${from}`,
+          from,
+          body: 'Le escribo desde el teléfono',
+          mediaType: 'chat',
+          isGroup: false,
+          fromMe: true,
+          timestamp: new Date(),
+        },
+      },
+    });
+    expect((await ticketsOf(team.companyId))[0].routedAt).toBeNull();
+    await reassignUnanswered(t.app.deps, new Date(Date.now() + 60 * 60_000));
+    expect((await ticketsOf(team.companyId))[0]).toMatchObject({
+      status: 'open',
+      userId: agent.id,
     });
   });
 

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { and, inArray, isNotNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { RoutingMode } from '@atendi/shared';
 import { queryRows, type Db } from '../../db/client';
@@ -92,6 +92,17 @@ export const routeTicketChanges = async (tx: Db, events: EventOf<'ticket.changed
     await requestRouting(tx, companies);
     return routingQueue.name;
   }
+};
+
+// A reply typed on the connected phone is the agent's answer too: a routed conversation it answers is
+// no longer waiting for them (the inbox's own sends clear routed_at as they move the list row).
+export const answeredOnPhone = async (tx: Db, events: EventOf<'message.created'>[]) => {
+  const ids = events.filter((event) => event.author === 'phone').map((event) => event.ticketId);
+  if (!ids.length) return;
+  await tx
+    .update(tickets)
+    .set({ routedAt: null })
+    .where(and(inArray(tickets.id, ids), isNotNull(tickets.routedAt)));
 };
 
 // An agent who comes online may take conversations.
