@@ -212,6 +212,7 @@ describe('assignment notifications', () => {
     await routed(assigned(pedro, 1), 1);
     expect(shown).toHaveLength(1);
     expect(shown[0].title).toBe('Conversación asignada');
+    expect(await screen.findByText('Conversación asignada: Pedro Ruiz')).toBeTruthy();
     expect(shown[0].options).toMatchObject({ body: 'Pedro Ruiz', tag: '8' });
     expect(chimes).toEqual([0.1]);
 

@@ -189,9 +189,10 @@ export const useMessageNotifications = () => {
 };
 
 // Issue 36: a conversation automatic assignment gives this user rings and shows a browser
-// notification like a new message's, unless it is the chat on screen.
+// notification like a new message's, and a notice in the page, unless it is the chat on screen.
 export const useAssignmentNotifications = () => {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const { pathname } = useLocation();
   const { user } = useCurrentSession();
   const notify = useTicketNotifier();
@@ -201,6 +202,11 @@ export const useAssignmentNotifications = () => {
     const { ticket } = event;
     if (isOnScreen(ticket, pathname)) return;
     notify(ticket, t('tickets.assignedNotice'), contactNameOf(ticket));
+    // In the page too (the browser's notification may be refused): a click opens the chat.
+    toast.info(`${t('tickets.assignedNotice')}: ${contactNameOf(ticket)}`, {
+      toastId: `assigned-${ticket.id}-${ticket.version}`,
+      onClick: () => navigate(`/tickets/${ticket.uuid}`),
+    });
   });
 };
 
