@@ -112,11 +112,13 @@ export const dashboardAttendantSchema = z.object({
 });
 export type DashboardAttendant = z.input<typeof dashboardAttendantSchema>;
 
+// The instants the figures cover ([from, to)) and the time zone whose calendar days were used.
+const periodSchema = z.object({ from: dateTime, to: dateTime, timeZone: z.string() });
+
 export const dashboardSchema = z.object({
   counters: dashboardCountersSchema,
   attendants: z.array(dashboardAttendantSchema),
-  // The instants the figures cover ([from, to)) and the time zone whose calendar days were used.
-  period: z.object({ from: dateTime, to: dateTime, timeZone: z.string() }),
+  period: periodSchema,
 });
 export type DashboardView = z.input<typeof dashboardSchema>;
 
@@ -134,3 +136,38 @@ export const dashboardTicketsDaySchema = z.object({
   data: z.array(z.object({ label: z.string(), total: z.number() })),
 });
 export type DashboardTicketsDay = z.input<typeof dashboardTicketsDaySchema>;
+
+// GET /dashboard/report (and .csv): the period of GET /dashboard, its figures per queue or per user
+// holding the conversations (ARCHITECTURE.md "Dashboard").
+export const dashboardReportGroups = ['queue', 'user'] as const;
+export type DashboardReportGroup = (typeof dashboardReportGroups)[number];
+
+export const dashboardReportQuerySchema = dashboardQuerySchema.safeExtend({
+  groupBy: z.enum(dashboardReportGroups),
+});
+export type DashboardReportQuery = z.infer<typeof dashboardReportQuerySchema>;
+
+// One queue or user with conversations (or ratings) in the period; id null gathers the conversations of
+// none (name '').
+export const dashboardReportRowSchema = z.object({
+  id: z.number().nullable(),
+  name: z.string(),
+  // Conversations started, and resolved, within the period.
+  started: z.number(),
+  finished: z.number(),
+  // As the counters of the same names: over those first answered, and resolved, within the period.
+  avgFirstResponseTime: minutes,
+  avgResolutionTime: minutes,
+  // The contacts' average rating (1 to 3) of those given within the period, null when none; how many.
+  rating: z.number().nullable(),
+  ratings: z.number(),
+});
+export type DashboardReportRow = z.input<typeof dashboardReportRowSchema>;
+
+export const dashboardReportSchema = z.object({
+  period: periodSchema,
+  groupBy: z.enum(dashboardReportGroups),
+  // By name; the row of none last.
+  rows: z.array(dashboardReportRowSchema),
+});
+export type DashboardReport = z.input<typeof dashboardReportSchema>;
