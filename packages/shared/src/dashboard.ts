@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { presences } from './constants';
 import { dateTime } from './responses';
 
 // SPEC §3 Dashboard counters, §5 Dashboard, §7 Dashboard, §9 period choices. Every figure comes
@@ -108,7 +109,9 @@ export const dashboardAttendantSchema = z.object({
   avgSupportTime: minutes,
   // This user's conversations resolved within the period.
   tickets: z.number(),
+  // Presence other than offline (SPEC's field), and the presence itself.
   online: z.boolean(),
+  presence: z.enum(presences),
 });
 export type DashboardAttendant = z.input<typeof dashboardAttendantSchema>;
 

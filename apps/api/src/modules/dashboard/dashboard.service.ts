@@ -9,6 +9,7 @@ import type {
   DashboardTicketsDay,
   DashboardTicketsUsers,
   DashboardView,
+  Presence,
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import { queryRows, type Db } from '../../db/client';
@@ -170,10 +171,10 @@ export const getDashboard = async (
       where company_id = ${companyId} and status in ('open', 'pending')`,
     ),
     // Every user of the company, with the ratings given to them within the period.
-    queryRows<{ id: number; name: string; online: boolean; rating: number | null }>(
+    queryRows<{ id: number; name: string; presence: Presence; rating: number | null }>(
       deps.db,
       sql`
-      select u.id, u.name, u.presence <> 'offline' as online, r.rating
+      select u.id, u.name, u.presence, r.rating
       from users u
       left join (
         select user_id, avg(rate)::float8 as rating
@@ -209,7 +210,8 @@ export const getDashboard = async (
       return {
         id: person.id,
         name: person.name,
-        online: person.online,
+        online: person.presence !== 'offline',
+        presence: person.presence,
         tickets: own?.finished ?? 0,
         avgSupportTime: minutesOf(Number(own?.support_seconds ?? 0), own?.support_count ?? 0),
         rating: person.rating === null ? 0 : Math.round(Number(person.rating) * 10) / 10,

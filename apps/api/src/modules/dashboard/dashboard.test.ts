@@ -207,17 +207,31 @@ describe('GET /dashboard counters', () => {
     expect(counters).toMatchObject({ supportFinished: 2, avgWaitTime: 5, avgSupportTime: 12.5 });
   });
 
-  it('gives each attendant their resolved conversations, support time, ratings and online state', async () => {
+  it('gives each attendant their resolved conversations, support time, ratings and presence', async () => {
     await setSetting(t.db, companyId, 'userRating', 'enabled');
     const agentRow = await makeUser(t.db, companyId, 'user', { name: 'Bruno Agente' });
     const agent = await login(t.app, agentRow.email);
     // Online: a tab of theirs is open.
     await openSocket(t.app, agent);
+    const presenceOf = async (id: number) =>
+      (await t.db.select().from(users).where(eq(users.id, id)))[0].presence;
     await eventually(
-      async () => (await t.db.select().from(users).where(eq(users.id, agentRow.id)))[0].presence,
+      () => presenceOf(agentRow.id),
       (presence) => presence === 'online',
       'the agent online',
     );
+    // Away: a tab open, and away by their own choice.
+    const awayRow = await makeUser(t.db, companyId, 'user', { name: 'Carla Agente' });
+    const away = await login(t.app, awayRow.email);
+    await openSocket(t.app, away);
+    await eventually(
+      () => presenceOf(awayRow.id),
+      (p) => p === 'online',
+      'the other agent online',
+    );
+    expect(
+      (await inject(t.app, away, 'PUT', '/presence', { availability: 'away' })).json(),
+    ).toMatchObject({ presence: 'away' });
     const first = await attendedConversation(agent);
     await inbound(t.app, admin, connection.id, { from: first.from, body: '3' });
     const second = await attendedConversation(agent);
@@ -232,14 +246,21 @@ describe('GET /dashboard counters', () => {
       id: agentRow.id,
       name: 'Bruno Agente',
       online: true,
+      presence: 'online',
       tickets: 2,
       avgSupportTime: 20,
       rating: 2.5,
+    });
+    expect(view.attendants.find((a) => a.id === awayRow.id)).toMatchObject({
+      online: true,
+      presence: 'away',
     });
     expect(view.attendants.find((a) => a.id === admin.userId)).toMatchObject({
       tickets: 0,
       avgSupportTime: null,
       rating: 0,
+      online: false,
+      presence: 'offline',
     });
   });
 });

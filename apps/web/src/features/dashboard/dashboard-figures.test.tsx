@@ -1,7 +1,9 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getSocket } from '../../api/socket';
 import { i18n } from '../../i18n/i18n';
 import { unknownApiCalls } from '../../test/api-routes';
+import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { dateInput, setDate } from '../../test/date-fields';
 import { renderPage } from '../../test/render-page';
@@ -68,10 +70,10 @@ describe('dashboard figures', () => {
     expect(within(ana).getByRole('img', { name: 'Valoración 2,5 de 3' })).toBeTruthy();
     expect(within(ana).getByText('2 d 3 h')).toBeTruthy();
     expect(within(ana).getByText('8')).toBeTruthy();
-    expect(within(ana).getByRole('img', { name: 'En línea' })).toBeTruthy();
+    expect(within(ana).getByText('En línea')).toBeTruthy();
     const bruno = within(table).getByRole('row', { name: /Bruno Agente/ });
     expect(within(bruno).getByRole('img', { name: 'Sin valoraciones' })).toBeTruthy();
-    expect(within(bruno).getByRole('img', { name: 'Desconectado' })).toBeTruthy();
+    expect(within(bruno).getByText('Desconectado')).toBeTruthy();
     expect(within(bruno).getByText('—')).toBeTruthy();
 
     const perUser = await chart('Tickets por usuario');
@@ -99,6 +101,28 @@ describe('dashboard figures', () => {
     expect(dateInput('Fecha final').value).toBe('15/03/2025');
     // The dashboard routes are the API's (apps/api/src/modules/dashboard).
     expect(unknownApiCalls(fetchMock)).toEqual([]);
+  });
+
+  it('follows the attendants’ presence live', async () => {
+    stubApi({ ...checklistRoutes, ...dashboardRoutes() });
+    renderPage(<DashboardPage />, '/', makeAuth());
+    const table = await screen.findByRole('table', { name: 'Agentes' });
+    const bruno = within(table).getByRole('row', { name: /Bruno Agente/ });
+    expect(within(bruno).getByText('Desconectado')).toBeTruthy();
+
+    const socket = getSocket() as unknown as FakeSocket;
+    act(() => {
+      socket.receive('company-1-presence', {
+        action: 'update',
+        userId: 2,
+        presence: 'away',
+        availability: 'online',
+      });
+    });
+    expect(await within(bruno).findByText('Ausente')).toBeTruthy();
+    expect(bruno.querySelector('[data-presence="away"]')).toBeTruthy();
+    const ana = within(table).getByRole('row', { name: /Ana Admin/ });
+    expect(within(ana).getByText('En línea')).toBeTruthy();
   });
 
   it('asks for the last days of a chosen period, and the charts for those calendar days', async () => {

@@ -1,7 +1,8 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
-import { dashboardContract } from '@atendi/shared';
+import { dashboardContract, type DashboardView } from '@atendi/shared';
 import { call } from '../../api/http-client';
+import { patchCachedQueries, usePresenceEvents, withPresence } from '../../api/presence';
 import { ERROR_TOAST_MS } from '../../api/toasts';
 import { i18n } from '../../i18n/i18n';
 import type { AppliedFilter } from './dashboard-filter';
@@ -10,6 +11,7 @@ type ChartRange = AppliedFilter['charts'];
 
 const dashboardKeys = {
   all: ['dashboard'] as const,
+  views: ['dashboard', 'view'] as const,
   view: (query: AppliedFilter['view']) => ['dashboard', 'view', query] as const,
   ticketsUsers: (range: ChartRange) => ['dashboard', 'ticketsUsers', range] as const,
   ticketsDay: (range: ChartRange) => ['dashboard', 'ticketsDay', range] as const,
@@ -32,12 +34,21 @@ const toastingFailure =
   };
 
 // GET /dashboard: counters and attendants; a failure toasts the server's message (query client).
-export const useDashboardView = (query: AppliedFilter['view']) =>
-  useQuery({
+// The attendants' presence follows company-{id}-presence in every period's answer.
+export const useDashboardView = (query: AppliedFilter['view']) => {
+  const queryClient = useQueryClient();
+  usePresenceEvents((change) =>
+    patchCachedQueries<DashboardView>(queryClient, dashboardKeys.views, (view) => ({
+      ...view,
+      attendants: view.attendants.map((attendant) => withPresence(attendant, change)),
+    })),
+  );
+  return useQuery({
     queryKey: dashboardKeys.view(query),
     queryFn: ({ signal }) => call(dashboardContract.getDashboard, { query }, { signal }),
     ...liveFigures,
   });
+};
 
 // GET /dashboard/ticketsUsers: conversations accepted per user.
 export const useTicketsPerUser = (range: ChartRange) =>

@@ -23,8 +23,24 @@ export const makeDashboardView = (overrides: Partial<DashboardView> = {}): Dashb
       avgResolutionTime: null,
     },
     attendants: [
-      { id: 1, name: 'Ana Admin', rating: 2.5, avgSupportTime: 3075, tickets: 8, online: true },
-      { id: 2, name: 'Bruno Agente', rating: 0, avgSupportTime: null, tickets: 0, online: false },
+      {
+        id: 1,
+        name: 'Ana Admin',
+        rating: 2.5,
+        avgSupportTime: 3075,
+        tickets: 8,
+        online: true,
+        presence: 'online',
+      },
+      {
+        id: 2,
+        name: 'Bruno Agente',
+        rating: 0,
+        avgSupportTime: null,
+        tickets: 0,
+        online: false,
+        presence: 'offline',
+      },
     ],
     period: {
       from: '2025-03-01T06:00:00.000Z',
