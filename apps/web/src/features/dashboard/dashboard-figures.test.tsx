@@ -23,7 +23,7 @@ const checklistRoutes = {
   'GET /tickets': () => jsonResponse(200, { tickets: [{ id: 1 }], count: 1, hasMore: false }),
 };
 
-// The three calls go out together, in no set order.
+// The calls go out together, in no set order.
 const dashboardCalls = (fetchMock: ReturnType<typeof stubApi>) =>
   callsOf(fetchMock)
     .filter((call) => call.startsWith('GET /dashboard'))
@@ -91,6 +91,7 @@ describe('dashboard figures', () => {
 
     // SPEC §9: from the first of the month to today, period none.
     expect(dashboardCalls(fetchMock)).toEqual([
+      'GET /dashboard/report?date_from=2025-03-01&date_to=2025-03-15&groupBy=queue',
       'GET /dashboard/ticketsDay?initialDate=2025-03-01&finalDate=2025-03-15',
       'GET /dashboard/ticketsUsers?initialDate=2025-03-01&finalDate=2025-03-15',
       'GET /dashboard?date_from=2025-03-01&date_to=2025-03-15',
@@ -141,6 +142,7 @@ describe('dashboard figures', () => {
 
     await waitFor(() =>
       expect(dashboardCalls(fetchMock)).toEqual([
+        'GET /dashboard/report?days=7&groupBy=queue',
         'GET /dashboard/ticketsDay?initialDate=2025-03-09&finalDate=2025-03-15',
         'GET /dashboard/ticketsUsers?initialDate=2025-03-09&finalDate=2025-03-15',
         'GET /dashboard?days=7',
@@ -180,6 +182,7 @@ describe('dashboard figures', () => {
 
     await waitFor(() =>
       expect(dashboardCalls(fetchMock)).toEqual([
+        'GET /dashboard/report?date_from=2025-02-10&date_to=2025-02-10&groupBy=queue',
         'GET /dashboard/ticketsDay?initialDate=2025-02-10&finalDate=2025-02-10',
         'GET /dashboard/ticketsUsers?initialDate=2025-02-10&finalDate=2025-02-10',
         'GET /dashboard?date_from=2025-02-10&date_to=2025-02-10',
