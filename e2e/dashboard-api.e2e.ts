@@ -96,7 +96,7 @@ describe('dashboard', () => {
     const row = page.getByTestId(`dashboard-attendant-${me.id}`);
     expect(await row.textContent()).toContain(me.name);
     // Sofía works through the API only: no socket, not online.
-    await row.getByRole('img', { name: 'Desconectado' }).waitFor();
+    await row.getByText('Desconectado').waitFor();
     // The charts: the conversation the admin accepted, and the two started today.
     const perUser = page.getByRole('img', { name: 'Tickets por usuario' });
     await eventually(
@@ -150,10 +150,7 @@ describe('dashboard', () => {
     await page.getByRole('img', { name: 'Tickets per day' }).waitFor();
     await page.getByRole('img', { name: 'Tickets per user' }).waitFor();
     expect(await counter(page, 'supportFinished')).toBe('1');
-    await page
-      .getByTestId(`dashboard-attendant-${me.id}`)
-      .getByRole('img', { name: 'Offline' })
-      .waitFor();
+    await page.getByTestId(`dashboard-attendant-${me.id}`).getByText('Offline').waitFor();
     await context.close();
   });
 });

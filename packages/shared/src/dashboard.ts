@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { presences } from './constants';
 import { dateTime } from './responses';
 
 // SPEC §3 Dashboard counters, §5 Dashboard, §7 Dashboard, §9 period choices. Every figure comes
@@ -108,15 +109,19 @@ export const dashboardAttendantSchema = z.object({
   avgSupportTime: minutes,
   // This user's conversations resolved within the period.
   tickets: z.number(),
+  // Presence other than offline (SPEC's field), and the presence itself.
   online: z.boolean(),
+  presence: z.enum(presences),
 });
 export type DashboardAttendant = z.input<typeof dashboardAttendantSchema>;
+
+// The instants the figures cover ([from, to)) and the time zone whose calendar days were used.
+const periodSchema = z.object({ from: dateTime, to: dateTime, timeZone: z.string() });
 
 export const dashboardSchema = z.object({
   counters: dashboardCountersSchema,
   attendants: z.array(dashboardAttendantSchema),
-  // The instants the figures cover ([from, to)) and the time zone whose calendar days were used.
-  period: z.object({ from: dateTime, to: dateTime, timeZone: z.string() }),
+  period: periodSchema,
 });
 export type DashboardView = z.input<typeof dashboardSchema>;
 
@@ -134,3 +139,38 @@ export const dashboardTicketsDaySchema = z.object({
   data: z.array(z.object({ label: z.string(), total: z.number() })),
 });
 export type DashboardTicketsDay = z.input<typeof dashboardTicketsDaySchema>;
+
+// GET /dashboard/report (and .csv): the period of GET /dashboard, its figures per queue or per user
+// holding the conversations (ARCHITECTURE.md "Dashboard").
+export const dashboardReportGroups = ['queue', 'user'] as const;
+export type DashboardReportGroup = (typeof dashboardReportGroups)[number];
+
+export const dashboardReportQuerySchema = dashboardQuerySchema.safeExtend({
+  groupBy: z.enum(dashboardReportGroups),
+});
+export type DashboardReportQuery = z.infer<typeof dashboardReportQuerySchema>;
+
+// One queue or user with conversations (or ratings) in the period; id null gathers the conversations of
+// none (name '').
+export const dashboardReportRowSchema = z.object({
+  id: z.number().nullable(),
+  name: z.string(),
+  // Conversations started, and resolved, within the period.
+  started: z.number(),
+  finished: z.number(),
+  // As the counters of the same names: over those first answered, and resolved, within the period.
+  avgFirstResponseTime: minutes,
+  avgResolutionTime: minutes,
+  // The contacts' average rating (1 to 3) of those given within the period, null when none; how many.
+  rating: z.number().nullable(),
+  ratings: z.number(),
+});
+export type DashboardReportRow = z.input<typeof dashboardReportRowSchema>;
+
+export const dashboardReportSchema = z.object({
+  period: periodSchema,
+  groupBy: z.enum(dashboardReportGroups),
+  // By name; the row of none last.
+  rows: z.array(dashboardReportRowSchema),
+});
+export type DashboardReport = z.input<typeof dashboardReportSchema>;

@@ -1,3 +1,5 @@
+import { saveFile } from './save-file';
+
 // SPEC §2 Contact lists, contacts: the sample spreadsheet of contacts, an .xlsx (what the imports
 // take) whose header row is what the import recognises. The writer is loaded on first use only.
 export const SAMPLE_SHEET_NAME = 'plantilla-contactos.xlsx';
@@ -12,13 +14,4 @@ const sampleSheetBlob = async () => {
   return writeXlsxFile(sampleRows).toBlob();
 };
 
-export const downloadSampleSheet = async () => {
-  const url = URL.createObjectURL(await sampleSheetBlob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = SAMPLE_SHEET_NAME;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-};
+export const downloadSampleSheet = async () => saveFile(await sampleSheetBlob(), SAMPLE_SHEET_NAME);

@@ -1,12 +1,15 @@
+import { z } from 'zod';
 import { defineRoutes } from '../contract';
 import {
   dashboardChartQuerySchema,
   dashboardQuerySchema,
+  dashboardReportQuerySchema,
+  dashboardReportSchema,
   dashboardSchema,
   dashboardTicketsDaySchema,
   dashboardTicketsUsersSchema,
 } from '../dashboard';
-import { okResponse } from '../responses';
+import { errorResponseSchema, okResponse } from '../responses';
 
 // SPEC §7 Dashboard: admins only (SPEC §6 dashboard:view); the figures of a period.
 export const dashboardContract = defineRoutes('dashboard', {
@@ -30,5 +33,34 @@ export const dashboardContract = defineRoutes('dashboard', {
     summary: "Count a period's tickets per day (or hour)",
     query: dashboardChartQuerySchema,
     response: okResponse(dashboardTicketsDaySchema),
+  },
+  getDashboardReport: {
+    method: 'GET',
+    path: '/dashboard/report',
+    summary: "Read a period's figures per queue or per user",
+    query: dashboardReportQuerySchema,
+    response: okResponse(dashboardReportSchema),
+  },
+  downloadDashboardReport: {
+    method: 'GET',
+    path: '/dashboard/report.csv',
+    summary: "Download a period's figures per queue or per user as CSV",
+    query: dashboardReportQuerySchema,
+    // An attachment; errors are JSON as everywhere.
+    response: {
+      200: {
+        description: 'The report, one row per queue or user, minutes with one decimal',
+        content: {
+          'text/csv': {
+            schema: z
+              .string()
+              .describe(
+                'id,name,started,finished,avgFirstResponseMinutes,avgResolutionMinutes,rating,ratings',
+              ),
+          },
+        },
+      },
+      '4xx': errorResponseSchema,
+    },
   },
 });

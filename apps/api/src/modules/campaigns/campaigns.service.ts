@@ -42,6 +42,7 @@ import {
   tags,
   whatsapps,
 } from '../../db/schema';
+import { csvLine } from '../../platform/csv';
 import type { StoredFile } from '../../platform/uploads';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
@@ -539,13 +540,6 @@ export const listShipping = async (
   };
 };
 
-// A spreadsheet cell: quoted when needed, and never read as a formula by a spreadsheet.
-const csvCell = (value: string | number | null) => {
-  let text = value === null ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
-
 // GET /campaigns/{id}/shipping.csv: every recipient, read a chunk at a time.
 export async function* shippingCsv(deps: Deps, ctx: AuthContext, id: number) {
   await findOwned(deps.db, ctx, id);
@@ -561,21 +555,18 @@ export async function* shippingCsv(deps: Deps, ctx: AuthContext, id: number) {
     if (!rows.length) return;
     after = rows[rows.length - 1]!.id;
     yield rows
-      .map(
-        (row) =>
-          [
-            row.number,
-            row.name,
-            row.variant,
-            row.status,
-            shippingReceipt(row),
-            iso(row.deliveredAt),
-            iso(row.confirmedAt),
-            iso(row.optedOutAt),
-            row.error,
-          ]
-            .map(csvCell)
-            .join(',') + '\n',
+      .map((row) =>
+        csvLine([
+          row.number,
+          row.name,
+          row.variant,
+          row.status,
+          shippingReceipt(row),
+          iso(row.deliveredAt),
+          iso(row.confirmedAt),
+          iso(row.optedOutAt),
+          row.error,
+        ]),
       )
       .join('');
   }

@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { dashboardContract as dashboard } from '@atendi/shared';
 import { contractRoutes } from '../../platform/contract-routes';
-import { getDashboard, getTicketsDay, getTicketsUsers } from './dashboard.service';
+import {
+  dashboardReportCsv,
+  getDashboard,
+  getDashboardReport,
+  getTicketsDay,
+  getTicketsUsers,
+} from './dashboard.service';
 
 // SPEC §7 Dashboard: admins only (SPEC §6 dashboard:view). The history it reads is written by the
 // ticket events (ticket-tracking.ts, recorders listed in background.ts).
@@ -22,4 +28,16 @@ export const dashboardRoutes = async (app: FastifyInstance) => {
   route(dashboard.getTicketsByDay, config, async (request) =>
     getTicketsDay(deps, request.auth, request.query),
   );
+
+  route(dashboard.getDashboardReport, config, async (request) =>
+    getDashboardReport(deps, request.auth, request.query),
+  );
+
+  route(dashboard.downloadDashboardReport, config, async (request, reply) => {
+    const csv = dashboardReportCsv(await getDashboardReport(deps, request.auth, request.query));
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="${csv.name}"`)
+      .send(csv.text);
+  });
 };

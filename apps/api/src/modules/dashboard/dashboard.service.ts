@@ -2,13 +2,19 @@ import { sql } from 'drizzle-orm';
 import type {
   DashboardChartQuery,
   DashboardQuery,
+  DashboardReport,
+  DashboardReportGroup,
+  DashboardReportQuery,
+  DashboardReportRow,
   DashboardTicketsDay,
   DashboardTicketsUsers,
   DashboardView,
+  Presence,
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import { queryRows, type Db } from '../../db/client';
 import type { AuthContext } from '../../platform/context';
+import { csvLine } from '../../platform/csv';
 import { companyInScope } from '../../platform/tenancy';
 import { sqlTime } from '../../platform/sql-time';
 import { companyTimeZone } from '../../platform/time-zones';
@@ -60,6 +66,10 @@ const ceilTo = (at: Date, ms: number) => new Date(Math.ceil(at.getTime() / ms) *
 const minutesOf = (seconds: number, count: number) =>
   count > 0 ? Math.round(seconds / count / 6) / 10 : null;
 
+// Seconds between two moments as float8 (extract() answers numeric, several times slower).
+const seconds = (later: string, earlier: string) =>
+  sql.raw(`date_part('epoch', ${later} - ${earlier})`);
+
 // What one group of conversations adds up to within the period (seconds summed, to average later).
 type Sums = {
   started: number;
@@ -100,9 +110,6 @@ export const getDashboard = async (
   const period = await periodOf(deps.db, query, timeZone, new Date());
   const f = sqlTime(period.from);
   const t = period.until;
-  // Seconds between two moments as float8 (extract() answers numeric, several times slower).
-  const seconds = (later: string, earlier: string) =>
-    sql.raw(`date_part('epoch', ${later} - ${earlier})`);
   const within = (moment: string) => sql`${sql.raw(moment)} >= ${f} and ${sql.raw(moment)} < ${t}`;
 
   // The period's whole hours (UTC; whole days in the days dashboard_hours may hold folded by the
@@ -164,10 +171,10 @@ export const getDashboard = async (
       where company_id = ${companyId} and status in ('open', 'pending')`,
     ),
     // Every user of the company, with the ratings given to them within the period.
-    queryRows<{ id: number; name: string; online: boolean; rating: number | null }>(
+    queryRows<{ id: number; name: string; presence: Presence; rating: number | null }>(
       deps.db,
       sql`
-      select u.id, u.name, u.presence <> 'offline' as online, r.rating
+      select u.id, u.name, u.presence, r.rating
       from users u
       left join (
         select user_id, avg(rate)::float8 as rating
@@ -203,13 +210,151 @@ export const getDashboard = async (
       return {
         id: person.id,
         name: person.name,
-        online: person.online,
+        online: person.presence !== 'offline',
+        presence: person.presence,
         tickets: own?.finished ?? 0,
         avgSupportTime: minutesOf(Number(own?.support_seconds ?? 0), own?.support_count ?? 0),
         rating: person.rating === null ? 0 : Math.round(Number(person.rating) * 10) / 10,
       };
     }),
     period: { from: period.from.toISOString(), to: period.to.toISOString(), timeZone },
+  };
+};
+
+// GET /dashboard/report groups the conversations by the column of ticket_tracking named here; the
+// names are the queues' or users'.
+const reportGroups = {
+  queue: { column: sql.raw('queue_id'), names: sql.raw('queues') },
+  user: { column: sql.raw('user_id'), names: sql.raw('users') },
+} as const satisfies Record<DashboardReportGroup, object>;
+
+// A rating counts for the queue of the conversation it rated: the ticket's last one started before it
+// (the ticket was resolved then, so that one was over); for a user, for the user it names (as the
+// attendants' ratings).
+const ratingGroup = {
+  queue: {
+    key: sql.raw('rated.queue_id'),
+    join: sql`left join lateral (
+      select queue_id from ticket_tracking c
+      where c.ticket_id = r.ticket_id and c.started_at <= r.created_at
+      order by c.started_at desc limit 1
+    ) rated on true`,
+  },
+  user: { key: sql.raw('r.user_id'), join: sql`` },
+} as const satisfies Record<DashboardReportGroup, object>;
+
+// One group's sums within the period, as the database adds them up (seconds summed, to average).
+type ReportSums = {
+  id: number | null;
+  name: string;
+  started: number;
+  answered: number;
+  reply_seconds: number | null;
+  finished: number;
+  resolution_seconds: number | null;
+  ratings: number;
+  rating: number | null;
+};
+
+const reportRow = (sums: ReportSums): DashboardReportRow => ({
+  id: sums.id,
+  name: sums.name,
+  started: sums.started,
+  finished: sums.finished,
+  avgFirstResponseTime: minutesOf(Number(sums.reply_seconds ?? 0), sums.answered),
+  avgResolutionTime: minutesOf(Number(sums.resolution_seconds ?? 0), sums.finished),
+  rating: sums.rating === null ? null : Math.round(Number(sums.rating) * 10) / 10,
+  ratings: sums.ratings,
+});
+
+// GET /dashboard/report: the figures of GET /dashboard per queue or per user holding the
+// conversations (0 stands for none in the groups, so they join on it), over the same moments; read
+// from the conversations over their moment indexes (dashboard_hours sums by user only). Each source
+// is grouped in its own CTE: a figure from another one is another CTE joined on the key.
+export const getDashboardReport = async (
+  deps: Deps,
+  ctx: AuthContext,
+  query: DashboardReportQuery,
+): Promise<DashboardReport> => {
+  const companyId = await companyInScope(deps.db, ctx, query.companyId);
+  const timeZone = await companyTimeZone(deps, companyId);
+  const period = await periodOf(deps.db, query, timeZone, new Date());
+  const f = sqlTime(period.from);
+  const t = period.until;
+  const within = (moment: string) => sql`${sql.raw(moment)} >= ${f} and ${sql.raw(moment)} < ${t}`;
+  const group = reportGroups[query.groupBy];
+  const rated = ratingGroup[query.groupBy];
+  const rows = await queryRows<ReportSums>(
+    deps.db,
+    sql`
+    with conversations as (
+      select coalesce(${group.column}, 0) as key,
+        count(*) filter (where ${within('started_at')})::int as started,
+        count(*) filter (where ${within('first_reply_at')})::int as answered,
+        sum(${seconds('first_reply_at', 'started_at')}) filter (where ${within('first_reply_at')}) as reply_seconds,
+        count(*) filter (where ${within('finished_at')})::int as finished,
+        sum(${seconds('finished_at', 'started_at')}) filter (where ${within('finished_at')}) as resolution_seconds
+      from ticket_tracking
+      where company_id = ${companyId}
+        and (${within('started_at')} or ${within('first_reply_at')} or ${within('finished_at')})
+      group by 1
+    ), ratings as (
+      select coalesce(${rated.key}, 0) as key, count(*)::int as ratings, avg(r.rate)::float8 as rating
+      from user_ratings r ${rated.join}
+      where r.company_id = ${companyId} and ${within('r.created_at')}
+      group by 1
+    ), grouped as (
+      select coalesce(c.key, r.key) as key, coalesce(c.started, 0) as started,
+        coalesce(c.answered, 0) as answered, c.reply_seconds, coalesce(c.finished, 0) as finished,
+        c.resolution_seconds, coalesce(r.ratings, 0) as ratings, r.rating
+      from conversations c full join ratings r on r.key = c.key
+    )
+    select nullif(g.key, 0) as id, coalesce(n.name, '') as name, g.started, g.answered,
+      g.reply_seconds, g.finished, g.resolution_seconds, g.ratings, g.rating
+    from grouped g
+    left join ${group.names} n on n.id = g.key
+    order by g.key = 0, n.name, g.key`,
+  );
+  return {
+    period: { from: period.from.toISOString(), to: period.to.toISOString(), timeZone },
+    groupBy: query.groupBy,
+    rows: rows.map(reportRow),
+  };
+};
+
+// The CSV's columns: a stable English key each (its header), and the row's value.
+const reportCsvColumns: [string, (row: DashboardReportRow) => string | number | null][] = [
+  ['id', (row) => row.id],
+  ['name', (row) => row.name],
+  ['started', (row) => row.started],
+  ['finished', (row) => row.finished],
+  ['avgFirstResponseMinutes', (row) => row.avgFirstResponseTime],
+  ['avgResolutionMinutes', (row) => row.avgResolutionTime],
+  ['rating', (row) => row.rating],
+  ['ratings', (row) => row.ratings],
+];
+
+// A calendar day of the zone as YYYY-MM-DD (Canada's English writes it so).
+const dayIn = (at: Date, timeZone: string) =>
+  new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(at);
+
+// GET /dashboard/report.csv: the report as a file named after its grouping and its first and last
+// calendar days.
+export const dashboardReportCsv = (report: DashboardReport) => {
+  const { from, to, timeZone } = report.period;
+  const first = dayIn(new Date(from), timeZone);
+  const last = dayIn(new Date(Date.parse(to) - 1), timeZone);
+  return {
+    name: `report-${report.groupBy}-${first}-${last}.csv`,
+    text: [
+      csvLine(reportCsvColumns.map(([key]) => key)),
+      ...report.rows.map((row) => csvLine(reportCsvColumns.map(([, value]) => value(row)))),
+    ].join(''),
   };
 };
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { DashboardView, WhatsappView } from '@atendi/shared';
-import { dashboardHours, ticketTracking, users } from '../../db/schema';
+import type { DashboardReport, DashboardView, QueueView, WhatsappView } from '@atendi/shared';
+import { dashboardHours, ticketTracking, userQueues, users } from '../../db/schema';
 import {
   createTestApp,
   inject,
@@ -207,17 +207,31 @@ describe('GET /dashboard counters', () => {
     expect(counters).toMatchObject({ supportFinished: 2, avgWaitTime: 5, avgSupportTime: 12.5 });
   });
 
-  it('gives each attendant their resolved conversations, support time, ratings and online state', async () => {
+  it('gives each attendant their resolved conversations, support time, ratings and presence', async () => {
     await setSetting(t.db, companyId, 'userRating', 'enabled');
     const agentRow = await makeUser(t.db, companyId, 'user', { name: 'Bruno Agente' });
     const agent = await login(t.app, agentRow.email);
     // Online: a tab of theirs is open.
     await openSocket(t.app, agent);
+    const presenceOf = async (id: number) =>
+      (await t.db.select().from(users).where(eq(users.id, id)))[0].presence;
     await eventually(
-      async () => (await t.db.select().from(users).where(eq(users.id, agentRow.id)))[0].presence,
+      () => presenceOf(agentRow.id),
       (presence) => presence === 'online',
       'the agent online',
     );
+    // Away: a tab open, and away by their own choice.
+    const awayRow = await makeUser(t.db, companyId, 'user', { name: 'Carla Agente' });
+    const away = await login(t.app, awayRow.email);
+    await openSocket(t.app, away);
+    await eventually(
+      () => presenceOf(awayRow.id),
+      (p) => p === 'online',
+      'the other agent online',
+    );
+    expect(
+      (await inject(t.app, away, 'PUT', '/presence', { availability: 'away' })).json(),
+    ).toMatchObject({ presence: 'away' });
     const first = await attendedConversation(agent);
     await inbound(t.app, admin, connection.id, { from: first.from, body: '3' });
     const second = await attendedConversation(agent);
@@ -232,14 +246,21 @@ describe('GET /dashboard counters', () => {
       id: agentRow.id,
       name: 'Bruno Agente',
       online: true,
+      presence: 'online',
       tickets: 2,
       avgSupportTime: 20,
       rating: 2.5,
+    });
+    expect(view.attendants.find((a) => a.id === awayRow.id)).toMatchObject({
+      online: true,
+      presence: 'away',
     });
     expect(view.attendants.find((a) => a.id === admin.userId)).toMatchObject({
       tickets: 0,
       avgSupportTime: null,
       rating: 0,
+      online: false,
+      presence: 'offline',
     });
   });
 });
@@ -542,5 +563,226 @@ describe('dashboard access', () => {
     expect((await inject(t.app, operator, 'GET', '/dashboard?companyId=999999')).statusCode).toBe(
       404,
     );
+  });
+});
+
+describe('GET /dashboard/report', () => {
+  const report = async (query: string, session = admin) => {
+    const res = await inject(t.app, session, 'GET', `/dashboard/report${query}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as DashboardReport;
+  };
+  let colors = 0;
+  const makeQueue = async (name: string) => {
+    const color = `#${(0x200000 + (colors += 1)).toString(16)}`;
+    const res = await inject(t.app, admin, 'POST', '/queue', { name, color });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json() as QueueView;
+  };
+  // An agent of the given queues.
+  const agentNamed = async (name: string, queues: QueueView[]) => {
+    const row = await makeUser(t.db, companyId, 'user', { name });
+    await t.db
+      .insert(userQueues)
+      .values(queues.map((queue) => ({ userId: row.id, queueId: queue.id, companyId })));
+    return login(t.app, row.email);
+  };
+  // The agent accepts the conversation and answers it at once.
+  const take = async (ticketId: number, session: Session) => {
+    expect(
+      (await put(ticketId, { status: 'open', userId: session.userId }, session)).statusCode,
+    ).toBe(200);
+    expect((await reply(ticketId, 'Buenos días', session)).statusCode).toBe(201);
+  };
+  const resolve = async (ticketId: number, session: Session) =>
+    expect((await put(ticketId, { status: 'closed' }, session)).statusCode).toBe(200);
+
+  it('gives each queue and each agent the figures of their conversations, those of none last', async () => {
+    await setSetting(t.db, companyId, 'userRating', 'enabled');
+    const support = await makeQueue('Soporte');
+    const sales = await makeQueue('Ventas');
+    const bruno = await agentNamed('Bruno Agente', [support, sales]);
+    const carla = await agentNamed('Carla Agente', [support]);
+    // Four contacts write at once, before the clock moves: a rating is stamped by the database's own
+    // clock, and counts for the conversation its ticket started last before it.
+    const first = await contactWrites();
+    const second = await contactWrites();
+    const third = await contactWrites();
+    await contactWrites(); // waits, in no queue
+    await put(first.ticket.id, { queueId: support.id });
+    await put(second.ticket.id, { queueId: support.id });
+    await put(third.ticket.id, { queueId: sales.id });
+    travel(10 * MIN);
+    await take(first.ticket.id, bruno); // first response 10
+    travel(10 * MIN);
+    await take(second.ticket.id, carla); // 20
+    await take(third.ticket.id, bruno); // 20
+    travel(10 * MIN);
+    await resolve(first.ticket.id, bruno); // resolution 30
+    await resolve(third.ticket.id, bruno); // 30
+    travel(30 * MIN);
+    await resolve(second.ticket.id, carla); // 60
+    for (const [{ from }, rate] of [
+      [first, '3'],
+      [second, '1'],
+      [third, '2'],
+    ] as const)
+      await inbound(t.app, admin, connection.id, { from, body: rate });
+    // Another company's conversation in the same period.
+    const other = await makeCompany(t.db);
+    const otherAdmin = await login(t.app, other.admin.email);
+    const otherConnection = await pairedSimulator(t.app, otherAdmin, {});
+    const stranger = nextPhone();
+    await inbound(t.app, otherAdmin, otherConnection.id, { from: stranger, body: 'hola' });
+    await eventually(() => ticketOf(t.db, other.company.id, stranger), Boolean, 'their ticket');
+
+    const byQueue = await eventually(
+      () => report('?days=1&groupBy=queue'),
+      (r) => r.rows.reduce((sum, row) => sum + row.ratings, 0) === 3,
+      'the ratings',
+    );
+    expect(byQueue.groupBy).toBe('queue');
+    expect(byQueue.period.timeZone).toBe(ZONE);
+    expect(byQueue.rows).toEqual([
+      {
+        id: support.id,
+        name: 'Soporte',
+        started: 2,
+        finished: 2,
+        avgFirstResponseTime: 15,
+        avgResolutionTime: 45,
+        rating: 2,
+        ratings: 2,
+      },
+      {
+        id: sales.id,
+        name: 'Ventas',
+        started: 1,
+        finished: 1,
+        avgFirstResponseTime: 20,
+        avgResolutionTime: 30,
+        rating: 2,
+        ratings: 1,
+      },
+      {
+        id: null,
+        name: '',
+        started: 1,
+        finished: 0,
+        avgFirstResponseTime: null,
+        avgResolutionTime: null,
+        rating: null,
+        ratings: 0,
+      },
+    ]);
+    expect((await report('?days=1&groupBy=user')).rows).toEqual([
+      {
+        id: bruno.userId,
+        name: 'Bruno Agente',
+        started: 2,
+        finished: 2,
+        avgFirstResponseTime: 15,
+        avgResolutionTime: 30,
+        rating: 2.5,
+        ratings: 2,
+      },
+      {
+        id: carla.userId,
+        name: 'Carla Agente',
+        started: 1,
+        finished: 1,
+        avgFirstResponseTime: 20,
+        avgResolutionTime: 60,
+        rating: 1,
+        ratings: 1,
+      },
+      expect.objectContaining({ id: null, name: '', started: 1, finished: 0 }),
+    ]);
+    // The other company sees its own conversation only.
+    expect((await report('?days=1&groupBy=queue', otherAdmin)).rows).toEqual([
+      expect.objectContaining({ id: null, started: 1, finished: 0, ratings: 0 }),
+    ]);
+  });
+
+  it('counts each conversation in the periods that hold its moments', async () => {
+    const queue = await makeQueue('Soporte');
+    const { ticket } = await contactWrites();
+    await put(ticket.id, { queueId: queue.id });
+    travel(30 * MIN);
+    await resolve(ticket.id, admin);
+    travel(3 * DAY);
+    expect((await report('?days=1&groupBy=queue')).rows).toEqual([]);
+    expect((await report('?days=7&groupBy=queue')).rows).toEqual([
+      expect.objectContaining({ id: queue.id, started: 1, finished: 1, avgResolutionTime: 30 }),
+    ]);
+  });
+
+  it('downloads the report as CSV, named after its grouping and days, safe to open in a spreadsheet', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-11T15:00:00Z')); // 09:00 on the 11th in Mexico City
+    const quoted = await makeQueue('Ventas, "Norte"');
+    const formula = await makeQueue('=HYPERLINK("http://x")');
+    for (const queue of [quoted, formula]) {
+      const { ticket } = await contactWrites();
+      await put(ticket.id, { queueId: queue.id });
+      travel(90 * 1000);
+      await resolve(ticket.id, admin);
+    }
+    await contactWrites();
+
+    const res = await inject(
+      t.app,
+      admin,
+      'GET',
+      '/dashboard/report.csv?date_from=2026-03-10&date_to=2026-03-11&groupBy=queue',
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="report-queue-2026-03-10-2026-03-11.csv"',
+    );
+    expect(res.body.split('\n')).toEqual([
+      'id,name,started,finished,avgFirstResponseMinutes,avgResolutionMinutes,rating,ratings',
+      `${formula.id},"'=HYPERLINK(""http://x"")",1,1,,1.5,,0`,
+      `${quoted.id},"Ventas, ""Norte""",1,1,,1.5,,0`,
+      ',,1,0,,,,0',
+      '',
+    ]);
+    // A period until now ends today.
+    const recent = await inject(t.app, admin, 'GET', '/dashboard/report.csv?days=3&groupBy=user');
+    expect(recent.headers['content-disposition']).toBe(
+      'attachment; filename="report-user-2026-03-08-2026-03-11.csv"',
+    );
+  });
+
+  it('is for admins of the company, and asks how to group', async () => {
+    const agent = await login(t.app, (await makeUser(t.db, companyId, 'user')).email);
+    const other = await makeCompany(t.db);
+    const otherAdmin = await login(t.app, other.admin.email);
+    const operator = await login(t.app, (await superUser(t.db))!.email);
+    for (const path of ['/dashboard/report', '/dashboard/report.csv']) {
+      for (const query of ['?days=1', '?days=1&groupBy=team', '?groupBy=queue&days=0']) {
+        const res = await inject(t.app, admin, 'GET', `${path}${query}`);
+        expect(res.statusCode, `${path}${query}`).toBe(400);
+        expect(res.json().error).toBe('ERR_VALIDATION');
+      }
+      const refused = await inject(t.app, agent, 'GET', `${path}?groupBy=queue`);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().error).toBe('ERR_NO_PERMISSION');
+      const peek = await inject(
+        t.app,
+        otherAdmin,
+        'GET',
+        `${path}?groupBy=queue&companyId=${companyId}`,
+      );
+      expect(peek.statusCode).toBe(404);
+      const seen = await inject(
+        t.app,
+        operator,
+        'GET',
+        `${path}?groupBy=user&companyId=${companyId}`,
+      );
+      expect(seen.statusCode, seen.body).toBe(200);
+    }
   });
 });

@@ -11,6 +11,7 @@ import {
 } from '@atendi/shared';
 import { call } from '../../api/http-client';
 import { useCompanyEvent } from '../../api/socket';
+import { saveCsv } from '../../lib/save-file';
 import type { PagedSource } from '../../lib/use-paged-list';
 import { campaignKeys } from './campaigns.api';
 
@@ -69,21 +70,8 @@ const fetchCampaignCsv = async (id: number) => {
 
 const campaignCsvName = (id: number) => `campaign-${id}.csv`;
 
-export const downloadCampaignCsv = async (id: number) => {
-  const csv = await fetchCampaignCsv(id);
-  // The BOM makes spreadsheet programs read the accents as UTF-8.
-  const blob = new Blob([csv.startsWith('\uFEFF') ? '' : '\uFEFF', csv], {
-    type: 'text/csv;charset=utf-8',
-  });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = campaignCsvName(id);
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-};
+export const downloadCampaignCsv = async (id: number) =>
+  saveCsv(await fetchCampaignCsv(id), campaignCsvName(id));
 
 type Timer = ReturnType<typeof setTimeout>;
 

@@ -13,6 +13,7 @@ import { ApiError, call } from '../../api/http-client';
 import { applyContactEventToCache } from '../../api/queries/contacts';
 import { useCompanyEvent } from '../../api/socket';
 import type { SheetRow } from '../../lib/contact-sheet';
+import { saveCsv } from '../../lib/save-file';
 
 // The contacts page's changes, import and export; what it reads is api/queries/contacts.ts.
 
@@ -74,18 +75,7 @@ export const contactsCsv = (contacts: Pick<ContactOption, 'name' | 'number' | 'e
 
 export const exportContacts = async () => {
   const contacts = await call(contactsContract.listContactOptions);
-  // The BOM makes spreadsheet programs read the accents as UTF-8.
-  const blob = new Blob(['\uFEFF', contactsCsv(contacts), '\r\n'], {
-    type: 'text/csv;charset=utf-8',
-  });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = 'contacts.csv';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveCsv(`${contactsCsv(contacts)}\r\n`, 'contacts.csv');
 };
 
 // --- Open a conversation -----------------------------------------------------------------------

@@ -18,31 +18,12 @@ import {
 import type { DashboardAttendant } from '@atendi/shared';
 import { useTranslation } from 'react-i18next';
 import { RowCard } from '../../components/paged-table';
+import { PresenceText } from '../../components/presence-dot';
 import { formatCount, formatMinutes, formatRating } from './dashboard-format';
 
 // SPEC §9: attendants are rated 0 to 3 stars; 0 means nobody rated them in the period.
 const RATING_MAX = 3;
 const SKELETON_ROWS = 3;
-
-const OnlineDot = ({ online }: { online: boolean }) => {
-  const { t } = useTranslation();
-  const label = t(online ? 'dashboard.attendants.online' : 'dashboard.attendants.offline');
-  return (
-    <Box
-      component="span"
-      role="img"
-      aria-label={label}
-      title={label}
-      sx={{
-        display: 'inline-block',
-        width: 12,
-        height: 12,
-        borderRadius: '50%',
-        bgcolor: online ? 'success.main' : 'action.disabled',
-      }}
-    />
-  );
-};
 
 const AttendantRating = ({ rating }: { rating: number }) => {
   const { t, i18n } = useTranslation();
@@ -82,7 +63,8 @@ const AttendantRating = ({ rating }: { rating: number }) => {
   );
 };
 
-// SPEC §3: each attendant's name, rating, average support time, resolved tickets and presence.
+// SPEC §3: each attendant's name, rating, average support time, resolved tickets and presence (live:
+// useDashboardView writes each change in).
 export const AttendantsTable = ({
   attendants,
   isUpdating,
@@ -100,7 +82,7 @@ export const AttendantsTable = ({
     rating: (attendant) => <AttendantRating rating={attendant.rating} />,
     avgSupportTime: (attendant) => formatMinutes(attendant.avgSupportTime, t, i18n.language),
     tickets: (attendant) => formatCount(attendant.tickets, i18n.language),
-    status: (attendant) => <OnlineDot online={attendant.online} />,
+    status: (attendant) => <PresenceText presence={attendant.presence} />,
   };
   const cardColumns = columns.map((column) => ({
     header: t(`dashboard.attendants.columns.${column}`),
@@ -161,10 +143,7 @@ export const AttendantsTable = ({
             <TableHead>
               <TableRow>
                 {columns.map((column) => (
-                  <TableCell
-                    key={column}
-                    align={column === 'tickets' || column === 'status' ? 'center' : 'left'}
-                  >
+                  <TableCell key={column} align={column === 'tickets' ? 'center' : 'left'}>
                     {t(`dashboard.attendants.columns.${column}`)}
                   </TableCell>
                 ))}
@@ -208,8 +187,8 @@ export const AttendantsTable = ({
                   <TableCell align="center">
                     {formatCount(attendant.tickets, i18n.language)}
                   </TableCell>
-                  <TableCell align="center">
-                    <OnlineDot online={attendant.online} />
+                  <TableCell>
+                    <PresenceText presence={attendant.presence} />
                   </TableCell>
                 </TableRow>
               ))}

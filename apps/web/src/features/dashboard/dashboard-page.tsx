@@ -12,6 +12,7 @@ import { DashboardCounters } from './dashboard-counters';
 import { applyFilter, byDates, defaultFilter, type DashboardFilter } from './dashboard-filter';
 import { DashboardFilterBar } from './dashboard-filter-bar';
 import { formatDayIn } from './dashboard-format';
+import { DashboardReportCard } from './dashboard-report';
 import { useDashboardView } from './dashboard.api';
 import { GettingStartedCard } from './getting-started-card';
 
@@ -64,7 +65,7 @@ const LoadError = ({ onRetry }: { onRetry: () => void }) => {
   );
 };
 
-// SPEC §2 Dashboard: filter, counters, attendants and the two charts, for admins.
+// SPEC §2 Dashboard: filter, counters, attendants and the two charts, for admins; then the report.
 const AdminDashboard = () => {
   const { t } = useTranslation();
   const [initialFilter] = useState<DashboardFilter>(() => defaultFilter());
@@ -101,6 +102,7 @@ const AdminDashboard = () => {
         </>
       )}
       <DashboardCharts range={applied.charts} />
+      <DashboardReportCard query={applied.view} />
     </Stack>
   );
 };

@@ -1,14 +1,17 @@
 import {
+  dashboardReportSchema,
   dashboardSchema,
   dashboardTicketsDaySchema,
   dashboardTicketsUsersSchema,
+  type DashboardReport,
+  type DashboardReportGroup,
   type DashboardTicketsDay,
   type DashboardTicketsUsers,
   type DashboardView,
 } from '@atendi/shared';
 import { jsonResponse } from '../../test/fixtures';
 
-// Answers of the three dashboard routes, checked against the shared schemas so a fixture is always
+// Answers of the dashboard routes, checked against the shared schemas so a fixture is always
 // something the API could say.
 export const makeDashboardView = (overrides: Partial<DashboardView> = {}): DashboardView => {
   const view: DashboardView = {
@@ -23,8 +26,24 @@ export const makeDashboardView = (overrides: Partial<DashboardView> = {}): Dashb
       avgResolutionTime: null,
     },
     attendants: [
-      { id: 1, name: 'Ana Admin', rating: 2.5, avgSupportTime: 3075, tickets: 8, online: true },
-      { id: 2, name: 'Bruno Agente', rating: 0, avgSupportTime: null, tickets: 0, online: false },
+      {
+        id: 1,
+        name: 'Ana Admin',
+        rating: 2.5,
+        avgSupportTime: 3075,
+        tickets: 8,
+        online: true,
+        presence: 'online',
+      },
+      {
+        id: 2,
+        name: 'Bruno Agente',
+        rating: 0,
+        avgSupportTime: null,
+        tickets: 0,
+        online: false,
+        presence: 'offline',
+      },
     ],
     period: {
       from: '2025-03-01T06:00:00.000Z',
@@ -57,7 +76,70 @@ export const makeTicketsDay = (
     data,
   });
 
-// The three dashboard routes answering the given bodies (stubApi's route table).
+const reportRows: Record<DashboardReportGroup, DashboardReport['rows']> = {
+  queue: [
+    {
+      id: 3,
+      name: 'Soporte',
+      started: 12,
+      finished: 10,
+      avgFirstResponseTime: 4.5,
+      avgResolutionTime: 62.3,
+      rating: 2.5,
+      ratings: 4,
+    },
+    {
+      id: 4,
+      name: 'Ventas',
+      started: 1234,
+      finished: 0,
+      avgFirstResponseTime: null,
+      avgResolutionTime: null,
+      rating: null,
+      ratings: 0,
+    },
+    {
+      id: null,
+      name: '',
+      started: 2,
+      finished: 1,
+      avgFirstResponseTime: 0.4,
+      avgResolutionTime: 15,
+      rating: 1,
+      ratings: 1,
+    },
+  ],
+  user: [
+    {
+      id: 1,
+      name: 'Ana Admin',
+      started: 8,
+      finished: 8,
+      avgFirstResponseTime: 3,
+      avgResolutionTime: 20,
+      rating: 3,
+      ratings: 2,
+    },
+    {
+      id: null,
+      name: '',
+      started: 6,
+      finished: 3,
+      avgFirstResponseTime: null,
+      avgResolutionTime: 45.5,
+      rating: null,
+      ratings: 0,
+    },
+  ],
+};
+
+const makeReport = (groupBy: DashboardReportGroup, rows = reportRows[groupBy]): DashboardReport => {
+  const report: DashboardReport = { period: makeDashboardView().period, groupBy, rows };
+  dashboardReportSchema.parse(report);
+  return report;
+};
+
+// The dashboard routes answering the given bodies (stubApi's route table); the report as grouped.
 export const dashboardRoutes = ({
   view = makeDashboardView(),
   ticketsUsers = makeTicketsUsers(),
@@ -70,4 +152,6 @@ export const dashboardRoutes = ({
   'GET /dashboard': () => jsonResponse(200, view),
   'GET /dashboard/ticketsUsers': () => jsonResponse(200, ticketsUsers),
   'GET /dashboard/ticketsDay': () => jsonResponse(200, ticketsDay),
+  'GET /dashboard/report': ({ url }: { url: URL }) =>
+    jsonResponse(200, makeReport(url.searchParams.get('groupBy') === 'user' ? 'user' : 'queue')),
 });
