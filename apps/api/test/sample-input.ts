@@ -28,6 +28,7 @@ const known: Record<string, unknown> = {
   number: '5491122224444',
   // A connection the walk creates is simulated: no session reaches for WhatsApp's servers.
   provider: 'simulator',
+  timeZone: 'America/Bogota',
   newPassword: 'Walker123',
   password: 'Walker123',
 };
