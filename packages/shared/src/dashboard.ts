@@ -164,6 +164,11 @@ export const dashboardReportRowSchema = z.object({
   // The contacts' average rating (1 to 3) of those given within the period, null when none; how many.
   rating: z.number().nullable(),
   ratings: z.number(),
+  // SLA promises (first answer, next answer, resolution) decided within the period, those met, and
+  // the share met in percent with one decimal (null when none was decided).
+  slaDecided: z.number(),
+  slaMet: z.number(),
+  slaAttainment: z.number().nullable(),
 });
 export type DashboardReportRow = z.input<typeof dashboardReportRowSchema>;
 

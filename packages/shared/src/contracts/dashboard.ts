@@ -55,7 +55,7 @@ export const dashboardContract = defineRoutes('dashboard', {
             schema: z
               .string()
               .describe(
-                'id,name,started,finished,avgFirstResponseMinutes,avgResolutionMinutes,rating,ratings',
+                'id,name,started,finished,avgFirstResponseMinutes,avgResolutionMinutes,rating,ratings,slaDecided,slaMet,slaAttainmentPercent',
               ),
           },
         },

@@ -254,6 +254,8 @@ type ReportSums = {
   resolution_seconds: number | null;
   ratings: number;
   rating: number | null;
+  sla_decided: number;
+  sla_met: number;
 };
 
 const reportRow = (sums: ReportSums): DashboardReportRow => ({
@@ -265,6 +267,10 @@ const reportRow = (sums: ReportSums): DashboardReportRow => ({
   avgResolutionTime: minutesOf(Number(sums.resolution_seconds ?? 0), sums.finished),
   rating: sums.rating === null ? null : Math.round(Number(sums.rating) * 10) / 10,
   ratings: sums.ratings,
+  slaDecided: sums.sla_decided,
+  slaMet: sums.sla_met,
+  slaAttainment:
+    sums.sla_decided > 0 ? Math.round((sums.sla_met / sums.sla_decided) * 1000) / 10 : null,
 });
 
 // GET /dashboard/report: the figures of GET /dashboard per queue or per user holding the
@@ -303,14 +309,23 @@ export const getDashboardReport = async (
       from user_ratings r ${rated.join}
       where r.company_id = ${companyId} and ${within('r.created_at')}
       group by 1
+    ), sla as (
+      select coalesce(${group.column}, 0) as key, count(*)::int as sla_decided,
+        count(*) filter (where met)::int as sla_met
+      from sla_outcomes
+      where company_id = ${companyId} and ${within('decided_at')}
+      group by 1
     ), grouped as (
-      select coalesce(c.key, r.key) as key, coalesce(c.started, 0) as started,
+      select coalesce(c.key, r.key, s.key) as key, coalesce(c.started, 0) as started,
         coalesce(c.answered, 0) as answered, c.reply_seconds, coalesce(c.finished, 0) as finished,
-        c.resolution_seconds, coalesce(r.ratings, 0) as ratings, r.rating
+        c.resolution_seconds, coalesce(r.ratings, 0) as ratings, r.rating,
+        coalesce(s.sla_decided, 0) as sla_decided, coalesce(s.sla_met, 0) as sla_met
       from conversations c full join ratings r on r.key = c.key
+        full join sla s on s.key = coalesce(c.key, r.key)
     )
     select nullif(g.key, 0) as id, coalesce(n.name, '') as name, g.started, g.answered,
-      g.reply_seconds, g.finished, g.resolution_seconds, g.ratings, g.rating
+      g.reply_seconds, g.finished, g.resolution_seconds, g.ratings, g.rating, g.sla_decided,
+      g.sla_met
     from grouped g
     left join ${group.names} n on n.id = g.key
     order by g.key = 0, n.name, g.key`,
@@ -332,6 +347,9 @@ const reportCsvColumns: [string, (row: DashboardReportRow) => string | number | 
   ['avgResolutionMinutes', (row) => row.avgResolutionTime],
   ['rating', (row) => row.rating],
   ['ratings', (row) => row.ratings],
+  ['slaDecided', (row) => row.slaDecided],
+  ['slaMet', (row) => row.slaMet],
+  ['slaAttainmentPercent', (row) => row.slaAttainment],
 ];
 
 // A calendar day of the zone as YYYY-MM-DD (Canada's English writes it so).

@@ -601,6 +601,12 @@ describe('GET /dashboard/report', () => {
     await setSetting(t.db, companyId, 'userRating', 'enabled');
     const support = await makeQueue('Soporte');
     const sales = await makeQueue('Ventas');
+    // Soporte promises a first answer within 15 minutes, around the clock.
+    const policy = await inject(t.app, admin, 'PUT', `/queue/${support.id}`, {
+      schedules: [],
+      slaFirstResponseMinutes: 15,
+    });
+    expect(policy.statusCode, policy.body).toBe(200);
     const bruno = await agentNamed('Bruno Agente', [support, sales]);
     const carla = await agentNamed('Carla Agente', [support]);
     // Four contacts write at once, before the clock moves: a rating is stamped by the database's own
@@ -613,9 +619,9 @@ describe('GET /dashboard/report', () => {
     await put(second.ticket.id, { queueId: support.id });
     await put(third.ticket.id, { queueId: sales.id });
     travel(10 * MIN);
-    await take(first.ticket.id, bruno); // first response 10
+    await take(first.ticket.id, bruno); // first response 10: the SLA met
     travel(10 * MIN);
-    await take(second.ticket.id, carla); // 20
+    await take(second.ticket.id, carla); // 20: the SLA missed
     await take(third.ticket.id, bruno); // 20
     travel(10 * MIN);
     await resolve(first.ticket.id, bruno); // resolution 30
@@ -653,6 +659,9 @@ describe('GET /dashboard/report', () => {
         avgResolutionTime: 45,
         rating: 2,
         ratings: 2,
+        slaDecided: 2,
+        slaMet: 1,
+        slaAttainment: 50,
       },
       {
         id: sales.id,
@@ -663,6 +672,9 @@ describe('GET /dashboard/report', () => {
         avgResolutionTime: 30,
         rating: 2,
         ratings: 1,
+        slaDecided: 0,
+        slaMet: 0,
+        slaAttainment: null,
       },
       {
         id: null,
@@ -673,6 +685,9 @@ describe('GET /dashboard/report', () => {
         avgResolutionTime: null,
         rating: null,
         ratings: 0,
+        slaDecided: 0,
+        slaMet: 0,
+        slaAttainment: null,
       },
     ]);
     expect((await report('?days=1&groupBy=user')).rows).toEqual([
@@ -685,6 +700,9 @@ describe('GET /dashboard/report', () => {
         avgResolutionTime: 30,
         rating: 2.5,
         ratings: 2,
+        slaDecided: 1,
+        slaMet: 1,
+        slaAttainment: 100,
       },
       {
         id: carla.userId,
@@ -695,6 +713,9 @@ describe('GET /dashboard/report', () => {
         avgResolutionTime: 60,
         rating: 1,
         ratings: 1,
+        slaDecided: 1,
+        slaMet: 0,
+        slaAttainment: 0,
       },
       expect.objectContaining({ id: null, name: '', started: 1, finished: 0 }),
     ]);
@@ -742,10 +763,10 @@ describe('GET /dashboard/report', () => {
       'attachment; filename="report-queue-2026-03-10-2026-03-11.csv"',
     );
     expect(res.body.split('\n')).toEqual([
-      'id,name,started,finished,avgFirstResponseMinutes,avgResolutionMinutes,rating,ratings',
-      `${formula.id},"'=HYPERLINK(""http://x"")",1,1,,1.5,,0`,
-      `${quoted.id},"Ventas, ""Norte""",1,1,,1.5,,0`,
-      ',,1,0,,,,0',
+      'id,name,started,finished,avgFirstResponseMinutes,avgResolutionMinutes,rating,ratings,slaDecided,slaMet,slaAttainmentPercent',
+      `${formula.id},"'=HYPERLINK(""http://x"")",1,1,,1.5,,0,0,0,`,
+      `${quoted.id},"Ventas, ""Norte""",1,1,,1.5,,0,0,0,`,
+      ',,1,0,,,,0,0,0,',
       '',
     ]);
     // A period until now ends today.

@@ -51,16 +51,16 @@ describe('dashboard report', () => {
 
     await waitFor(async () =>
       expect(rowsOf(await reportTable())).toEqual([
-        ['Soporte', '12', '10', '4,5', '62,3', '2,5 (4 valoraciones)'],
-        ['Ventas', '1234', '0', '—', '—', '—'],
-        ['Sin cola', '2', '1', '0,4', '15', '1 (1 valoración)'],
+        ['Soporte', '12', '10', '4,5', '62,3', '2,5 (4 valoraciones)', '87,5 % (7 de 8)'],
+        ['Ventas', '1234', '0', '—', '—', '—', '—'],
+        ['Sin cola', '2', '1', '0,4', '15', '1 (1 valoración)', '—'],
       ]),
     );
     await user.click(screen.getByRole('button', { name: 'Por agente' }));
     await waitFor(async () =>
       expect(rowsOf(await reportTable())).toEqual([
-        ['Ana Admin', '8', '8', '3', '20', '3 (2 valoraciones)'],
-        ['Sin agente', '6', '3', '—', '45,5', '—'],
+        ['Ana Admin', '8', '8', '3', '20', '3 (2 valoraciones)', '60 % (3 de 5)'],
+        ['Sin agente', '6', '3', '—', '45,5', '—', '—'],
       ]),
     );
     // The period the filter chose, grouped as shown.

@@ -35,6 +35,7 @@ const COLUMNS = [
   'avgFirstResponseTime',
   'avgResolutionTime',
   'rating',
+  'slaAttainment',
 ] as const;
 
 const CsvButton = ({
@@ -95,6 +96,14 @@ export const DashboardReportCard = ({ query }: { query: AppliedFilter['view'] })
         : t('dashboard.report.ratingOf', {
             value: formatRating(row.rating, language),
             count: row.ratings,
+          }),
+    slaAttainment: (row) =>
+      row.slaAttainment === null
+        ? '—'
+        : t('dashboard.report.slaOf', {
+            value: formatTenths(row.slaAttainment, language),
+            met: row.slaMet,
+            count: row.slaDecided,
           }),
   };
   const header = (column: (typeof COLUMNS)[number]) => t(`dashboard.report.columns.${column}`);

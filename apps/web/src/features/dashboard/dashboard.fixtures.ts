@@ -87,6 +87,9 @@ const reportRows: Record<DashboardReportGroup, DashboardReport['rows']> = {
       avgResolutionTime: 62.3,
       rating: 2.5,
       ratings: 4,
+      slaDecided: 8,
+      slaMet: 7,
+      slaAttainment: 87.5,
     },
     {
       id: 4,
@@ -97,6 +100,9 @@ const reportRows: Record<DashboardReportGroup, DashboardReport['rows']> = {
       avgResolutionTime: null,
       rating: null,
       ratings: 0,
+      slaDecided: 0,
+      slaMet: 0,
+      slaAttainment: null,
     },
     {
       id: null,
@@ -107,6 +113,9 @@ const reportRows: Record<DashboardReportGroup, DashboardReport['rows']> = {
       avgResolutionTime: 15,
       rating: 1,
       ratings: 1,
+      slaDecided: 0,
+      slaMet: 0,
+      slaAttainment: null,
     },
   ],
   user: [
@@ -119,6 +128,9 @@ const reportRows: Record<DashboardReportGroup, DashboardReport['rows']> = {
       avgResolutionTime: 20,
       rating: 3,
       ratings: 2,
+      slaDecided: 5,
+      slaMet: 3,
+      slaAttainment: 60,
     },
     {
       id: null,
@@ -129,6 +141,9 @@ const reportRows: Record<DashboardReportGroup, DashboardReport['rows']> = {
       avgResolutionTime: 45.5,
       rating: null,
       ratings: 0,
+      slaDecided: 0,
+      slaMet: 0,
+      slaAttainment: null,
     },
   ],
 };
