@@ -89,6 +89,8 @@ const ticketOf = (id: number): TicketView => ({
   promptId: null,
   integrationId: null,
   tags: [],
+  slaDueAt: null,
+  slaKind: null,
   version: 0,
   createdAt: iso(NOW - id * MINUTE_MS),
   // Newest first, as the API orders the list.

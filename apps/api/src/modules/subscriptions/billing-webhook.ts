@@ -504,7 +504,10 @@ const apply = async (tx: Db, company: Company, event: BillingEvent, changes: Cha
 // retried with backoff, and failed for good after maxAttempts.
 class UnattributedEventError extends Error {}
 
-const processBillingEvent = async (deps: Pick<AppDeps, 'db' | 'config' | 'realtime'>, payload: unknown) => {
+const processBillingEvent = async (
+  deps: Pick<AppDeps, 'db' | 'config' | 'realtime'>,
+  payload: unknown,
+) => {
   const event = read(eventSchema, payload, 'event');
   const { companyId } = await resolveTarget(deps.db, event);
   if (companyId === null)

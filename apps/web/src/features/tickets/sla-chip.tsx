@@ -7,7 +7,7 @@ import { useNow } from '../../lib/use-now';
 const MINUTE_MS = 60_000;
 
 // "12 min", "3 h 05", "2 d 4 h": a span of time as a list row has room for.
-export const formatSpan = (ms: number) => {
+const formatSpan = (ms: number) => {
   const minutes = Math.max(0, Math.floor(ms / MINUTE_MS));
   if (minutes < 60) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);
