@@ -26,7 +26,9 @@ import {
 import { prepareDatabase, seedBase } from './seed';
 
 // Automatic assignment under a burst (issue 36): `npx tsx bench/routing.ts [--messages 2000]
-// [--agents 20] [--limit 100] [--concurrency 64] [--runs 3]`.
+// [--agents 20] [--limit 100] [--concurrency 64] [--runs 3] [--sla]`.
+// `--sla`: the queue has an SLA policy too (first answer 30 min, next 15, resolution 4 h, around the
+// clock), so every conversation starts its clocks on the way in.
 //
 // Each run: a fresh database with the bench company; one queue routed round robin, the only queue of
 // the simulator connection; `--agents` agents of that queue, each with a limit of `--limit` open
@@ -42,6 +44,7 @@ const agents = options.int('agents', 20);
 const limit = options.int('limit', 100);
 const concurrency = options.int('concurrency', 64);
 const runs = options.int('runs', 1);
+const withSla = options.flag('sla');
 const databaseUrl =
   process.env.BENCH_ROUTING_DATABASE_URL ??
   withDatabase(requestsDatabaseUrl, 'atendi_bench_routing');
@@ -58,6 +61,12 @@ const runOnce = async (run: number) => {
     const base = await seedBase(sql);
     const queueId = base.queueIds[0];
     await sql.query(`UPDATE queues SET routing = 'round_robin' WHERE id = $1`, [queueId]);
+    if (withSla)
+      await sql.query(
+        `UPDATE queues SET schedules = '[]', sla_first_response_minutes = 30,
+                sla_next_response_minutes = 15, sla_resolution_minutes = 240 WHERE id = $1`,
+        [queueId],
+      );
     await sql.query('DELETE FROM whatsapp_queues WHERE whatsapp_id = $1 AND queue_id <> $2', [
       base.whatsappId,
       queueId,
@@ -174,9 +183,14 @@ const runOnce = async (run: number) => {
       `SELECT count(*)::int AS n FROM tickets WHERE status = 'open' AND user_id = ANY($1) GROUP BY user_id`,
       [agentIds],
     );
+    // With a policy: the conversations whose SLA clocks run (every one, or the recorders missed some).
+    const { rows: clocked } = await sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM tickets WHERE sla_started_at IS NOT NULL AND sla_first_due_at IS NOT NULL`,
+    );
     const result = {
       run,
       messages: total,
+      slaClocks: clocked[0].n,
       assigned: latencies.length,
       expected,
       sendSeconds: (sent - t0) / 1000,
@@ -201,7 +215,7 @@ const runOnce = async (run: number) => {
 
 const main = async () => {
   console.log(
-    `Routing: ${total} new conversations, ${agents} online agents with a limit of ${limit}, ${concurrency} in flight, ${runs} run(s)`,
+    `Routing: ${total} new conversations, ${agents} online agents with a limit of ${limit}, ${concurrency} in flight, ${runs} run(s)${withSla ? ', with an SLA policy' : ''}`,
   );
   const env = await machine(withDatabase(databaseUrl, 'postgres'));
   const results = [];
@@ -220,7 +234,7 @@ const main = async () => {
   const file = await saveResult('routing', {
     machine: { ...env, loadAverageAfter: loadavg().map((l) => Number(l.toFixed(2))) },
     database: 'postgres',
-    settings: { total, agents, limit, concurrency },
+    settings: { total, agents, limit, concurrency, sla: withSla },
     summary,
     runs: results,
   });
