@@ -133,6 +133,17 @@ const userBase = {
   companyId: z.coerce.number().int().positive().optional(),
   // Automatic assignment's limit of open conversations (null: none); set by those who edit queues.
   maxTickets: z.coerce.number().int().min(1).max(500).nullable().optional(),
+  // And per queue (of the user's queues): at most this many open conversations of that queue. The
+  // whole list: a queue left out has no limit of its own.
+  queueLimits: z
+    .array(
+      z.object({
+        queueId: z.coerce.number().int().positive(),
+        maxTickets: z.coerce.number().int().min(1).max(500),
+      }),
+    )
+    .max(500)
+    .optional(),
 };
 export const userCreateSchema = z.object({
   ...userBase,

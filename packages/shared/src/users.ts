@@ -22,6 +22,8 @@ export const userViewSchema = z.object({
   availability: z.enum(presences),
   // The most open conversations automatic assignment gives them (null: no limit).
   maxTickets: z.number().nullable(),
+  // Limits of their own queues (those without one are left out).
+  queueLimits: z.array(z.object({ queueId: z.number(), maxTickets: z.number() })),
   queues: z.array(colouredRefSchema),
   queueIds: z.array(z.number()),
   createdAt: dateTime,

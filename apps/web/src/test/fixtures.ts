@@ -72,6 +72,7 @@ export const makeAuth = (overrides: AuthOverrides = {}): AuthResponse => {
       presence: 'online',
       availability: 'online',
       maxTickets: null,
+      queueLimits: [],
       queues: overrides.user?.queues ?? [],
       queueIds: (overrides.user?.queues ?? []).map((queue) => queue.id),
       createdAt: '2024-01-01T00:00:00.000Z',

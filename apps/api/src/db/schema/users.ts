@@ -57,6 +57,9 @@ export const userQueues = pgTable(
       .references(() => companies.id, { onDelete: 'cascade' }),
     // When automatic assignment last gave them a conversation of this queue (round robin's turn).
     lastAssignedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    // Their most open conversations of this queue that automatic assignment gives them (null: only
+    // their overall limit counts).
+    maxTickets: integer(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.queueId] }), index().on(t.queueId)],
 );

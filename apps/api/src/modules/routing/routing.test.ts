@@ -41,6 +41,8 @@ const candidate = (
   maxTickets: null,
   lastAssignedMs: null,
   open: 0,
+  queueMaxTickets: null,
+  queueOpen: 0,
   ...fields,
 });
 const picks = (assignments: ReturnType<typeof planAssignments>) =>
@@ -93,6 +95,25 @@ describe('planAssignments', () => {
     expect(picks(plan)).toEqual([
       [1, 7],
       [2, 8],
+    ]);
+  });
+
+  it('never past an agent’s limit in a queue, while they still take others elsewhere', () => {
+    const plan = planAssignments(
+      [waiting(1, 1), waiting(2, 1), waiting(3, 2), waiting(4, 1)],
+      [
+        candidate(7, { queueMaxTickets: 2, queueOpen: 1, open: 3 }),
+        candidate(7, { queueId: 2, open: 3 }),
+        candidate(8, { lastAssignedMs: 1 }),
+      ],
+      now,
+    );
+    // Agent 7 takes one more of queue 1 (then it is full there) and queue 2's; 8 takes the rest of 1.
+    expect(picks(plan)).toEqual([
+      [1, 7],
+      [2, 8],
+      [3, 7],
+      [4, 8],
     ]);
   });
 
@@ -398,6 +419,55 @@ describe('automatic assignment', () => {
       status: 'open',
       userId: agent.id,
     });
+  });
+
+  it('holds an agent to their limit in a queue, set and kept with their queues', async () => {
+    const team = await routedTeam('round_robin', [{}]);
+    const [agent] = team.agents;
+    const put = (body: object, session = team.admin) =>
+      inject(t.app, session, 'PUT', `/users/${agent.id}`, body);
+    const limited = await put({ queueLimits: [{ queueId: team.queue.id, maxTickets: 1 }] });
+    expect(limited.statusCode, limited.body).toBe(200);
+    expect(limited.json().queueLimits).toEqual([{ queueId: team.queue.id, maxTickets: 1 }]);
+    await online(agent.session, agent.id);
+    for (const from of ['549114000091', '549114000092'])
+      await inbound(t.app, team.admin, team.connection.id, { from, body: 'Hola' });
+    const rows = await until(
+      'one given, one waiting',
+      () => ticketsOf(team.companyId),
+      (list) => list.length === 2 && list.some((r) => r.userId === agent.id),
+    );
+    expect(rows.map((r) => r.status).sort()).toEqual(['open', 'pending']);
+    // Raised: the waiting one is theirs too.
+    await put({ queueLimits: [{ queueId: team.queue.id, maxTickets: 2 }] });
+    await until(
+      'both given',
+      () => ticketsOf(team.companyId),
+      (list) => list.every((r) => r.userId === agent.id),
+    );
+
+    // Kept when their queues are saved again without limits; a queue they are not in is refused,
+    // and an agent may not change their own.
+    const [other] = await t.db
+      .insert(queues)
+      .values({ companyId: team.companyId, name: 'Ventas', color: '#654321' })
+      .returning();
+    const requeued = await put({ queueIds: [team.queue.id, other.id] });
+    expect(requeued.json().queueLimits).toEqual([{ queueId: team.queue.id, maxTickets: 2 }]);
+    const stranger = await put({
+      queueIds: [team.queue.id],
+      queueLimits: [{ queueId: other.id, maxTickets: 1 }],
+    });
+    expect(stranger.statusCode).toBe(400);
+    expect(stranger.json()).toMatchObject({ error: 'ERR_VALIDATION' });
+    for (const maxTickets of [0, 501, 'many']) {
+      const bad = await put({ queueLimits: [{ queueId: team.queue.id, maxTickets }] });
+      expect(bad.statusCode, String(maxTickets)).toBe(400);
+    }
+    const own = await put({ queueLimits: [] }, agent.session);
+    expect(own.statusCode).toBe(403);
+    const cleared = await put({ queueLimits: [] });
+    expect(cleared.json().queueLimits).toEqual([]);
   });
 
   it('validates the settings and keeps limits for those who manage queues', async () => {

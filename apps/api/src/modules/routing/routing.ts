@@ -13,7 +13,8 @@ import { addBotNote, messageCreated, queueTransitionMessages, writeTransitions }
 
 // Automatic assignment (issue 36): a queue whose `routing` is not 'off' hands its waiting
 // conversations to its online agents with room under their limit (`users.max_tickets`, open
-// conversations of any queue): in turn ('round_robin': the agent of the queue given one longest ago)
+// conversations of any queue) and under their limit in that queue if any (`user_queues.max_tickets`):
+// in turn ('round_robin': the agent of the queue given one longest ago)
 // or to the one with the fewest open ('balanced'), oldest conversation first.
 //
 // A pass runs as a job of `routing.assign`, one per company at a time (its ref; work asked for while
@@ -120,7 +121,16 @@ type Candidate = {
   // When they were last given one of this queue (ms), null: never.
   lastAssignedMs: number | null;
   open: number;
+  // Their limit in this queue (null: none of its own), and their open conversations of it.
+  queueMaxTickets: number | null;
+  queueOpen: number;
 };
+
+const keyOf = (c: Pick<Candidate, 'queueId' | 'userId'>) => `${c.queueId}:${c.userId}`;
+// Room under their overall limit and under this queue's.
+const roomFor = (c: Candidate, open: number, queueOpen: number) =>
+  (c.maxTickets === null || open < c.maxTickets) &&
+  (c.queueMaxTickets === null || queueOpen < c.queueMaxTickets);
 
 type Assignment = { ticket: TicketRow; userId: number; at: Date };
 
@@ -128,26 +138,23 @@ type Assignment = { ticket: TicketRow; userId: number; at: Date };
 // room, counting each pick before the next.
 export const planAssignments = (waiting: TicketRow[], candidates: Candidate[], now: Date) => {
   const open = new Map<number, number>();
-  const limit = new Map<number, number | null>();
+  const queueOpen = new Map<string, number>();
+  const turns = new Map<string, number>();
   for (const c of candidates) {
     open.set(c.userId, c.open);
-    limit.set(c.userId, c.maxTickets);
+    queueOpen.set(keyOf(c), c.queueOpen);
+    turns.set(keyOf(c), c.lastAssignedMs ?? 0);
   }
-  const turns = new Map<string, number>();
-  for (const c of candidates) turns.set(`${c.queueId}:${c.userId}`, c.lastAssignedMs ?? 0);
-  const hasRoom = (userId: number) => {
-    const max = limit.get(userId);
-    return max === null || max === undefined || open.get(userId)! < max;
-  };
+  const hasRoom = (c: Candidate) => roomFor(c, open.get(c.userId)!, queueOpen.get(keyOf(c))!);
   const assignments: Assignment[] = [];
   let tick = now.getTime();
   for (const ticket of waiting) {
     // Not back to the agent it was taken from for not answering.
     const ofQueue = candidates.filter(
-      (c) => c.queueId === ticket.queueId && c.userId !== ticket.unansweredBy && hasRoom(c.userId),
+      (c) => c.queueId === ticket.queueId && c.userId !== ticket.unansweredBy && hasRoom(c),
     );
     if (!ofQueue.length) continue;
-    const turnOf = (c: Candidate) => turns.get(`${c.queueId}:${c.userId}`)!;
+    const turnOf = (c: Candidate) => turns.get(keyOf(c))!;
     const [chosen] = ofQueue.sort((a, b) =>
       a.routing === 'balanced'
         ? open.get(a.userId)! - open.get(b.userId)! || turnOf(a) - turnOf(b) || a.userId - b.userId
@@ -156,7 +163,8 @@ export const planAssignments = (waiting: TicketRow[], candidates: Candidate[], n
     // Each pick a millisecond after the last, so the next turn goes to someone else.
     const at = new Date(tick++);
     open.set(chosen.userId, open.get(chosen.userId)! + 1);
-    turns.set(`${chosen.queueId}:${chosen.userId}`, at.getTime());
+    queueOpen.set(keyOf(chosen), queueOpen.get(keyOf(chosen))! + 1);
+    turns.set(keyOf(chosen), at.getTime());
     assignments.push({ ticket, userId: chosen.userId, at });
   }
   return assignments;
@@ -173,13 +181,17 @@ const assignSome = async (deps: RoutingDeps, companyId: number) => {
       sql`select uq.queue_id as "queueId", q.routing, u.id as "userId", u.max_tickets as "maxTickets",
                  (extract(epoch from uq.last_assigned_at) * 1000)::float8 as "lastAssignedMs",
                  (select count(*)::int from tickets t
-                   where t.company_id = ${companyId} and t.user_id = u.id and t.status = 'open') as open
+                   where t.company_id = ${companyId} and t.user_id = u.id and t.status = 'open') as open,
+                 uq.max_tickets as "queueMaxTickets",
+                 (select count(*)::int from tickets t
+                   where t.company_id = ${companyId} and t.user_id = u.id and t.status = 'open'
+                     and t.queue_id = uq.queue_id) as "queueOpen"
             from user_queues uq
             join queues q on q.id = uq.queue_id and q.routing <> 'off'
             join users u on u.id = uq.user_id and u.presence = 'online' and u.company_id = ${companyId}
            where uq.company_id = ${companyId}`,
     );
-    const roomy = candidates.filter((c) => c.maxTickets === null || c.open < c.maxTickets);
+    const roomy = candidates.filter((c) => roomFor(c, c.open, c.queueOpen));
     if (!roomy.length) return { assigned: 0, skipped: false, messages: [] };
     const queueIds = [...new Set(roomy.map((c) => c.queueId))];
     const waits = sql`company_id = ${companyId} and status = 'pending' and user_id is null

@@ -6,6 +6,7 @@ import {
   type UserUpdateInput,
 } from '@atendi/shared';
 import type { Db } from '../../db/client';
+import { arrayParam } from '../../db/rows';
 import { companies, plans, queues, settings, userQueues, users, whatsapps } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { containsPattern } from '../../platform/like';
@@ -18,7 +19,8 @@ import { assertPlanLimit, serializePlan } from '../plans';
 import { routeSoon } from '../routing';
 
 type UserRow = typeof users.$inferSelect;
-type QueueRef = { id: number; name: string; color: string };
+// A queue of the user, with their limit of open conversations in it (null: none of its own).
+type QueueRef = { id: number; name: string; color: string; maxTickets: number | null };
 
 const PAGE_SIZE = 20;
 
@@ -32,7 +34,13 @@ const queuesOf = async (db: Db, userIds: number[]) => {
   const byUser = new Map<number, QueueRef[]>();
   if (!userIds.length) return byUser;
   const rows = await db
-    .select({ userId: userQueues.userId, id: queues.id, name: queues.name, color: queues.color })
+    .select({
+      userId: userQueues.userId,
+      id: queues.id,
+      name: queues.name,
+      color: queues.color,
+      maxTickets: userQueues.maxTickets,
+    })
     .from(userQueues)
     .innerJoin(queues, eq(queues.id, userQueues.queueId))
     .where(inArray(userQueues.userId, userIds))
@@ -57,7 +65,10 @@ const serializeUser = (user: UserRow, userQueueList: QueueRef[]) => ({
   presence: user.presence,
   availability: user.availability,
   maxTickets: user.maxTickets,
-  queues: userQueueList,
+  queueLimits: userQueueList.flatMap(({ id, maxTickets }) =>
+    maxTickets === null ? [] : [{ queueId: id, maxTickets }],
+  ),
+  queues: userQueueList.map(({ id, name, color }) => ({ id, name, color })),
   queueIds: userQueueList.map((q) => q.id),
   createdAt: user.createdAt,
   updatedAt: user.updatedAt,
@@ -212,12 +223,53 @@ const assertOwnedRefs = async (
   }
 };
 
-const setQueues = async (db: Db, userId: number, companyId: number, queueIds: number[]) => {
+type QueueLimits = Map<number, number>;
+const limitsOf = (list: { queueId: number; maxTickets: number }[] = []): QueueLimits =>
+  new Map(list.map(({ queueId, maxTickets }) => [queueId, maxTickets]));
+const sameLimits = (a: QueueLimits, b: QueueLimits) =>
+  a.size === b.size && [...a].every(([queueId, max]) => b.get(queueId) === max);
+
+// A limit belongs to one of the user's queues.
+const assertLimitsOfQueues = (limits: QueueLimits, queueIds: number[]) => {
+  const strangers = [...limits.keys()].filter((queueId) => !queueIds.includes(queueId));
+  if (strangers.length)
+    throw new AppError('ERR_VALIDATION', 'A queue limit names a queue the user is not in', {
+      fields: { queueLimits: [`Not a queue of the user: ${strangers.join(', ')}`] },
+    });
+};
+
+const setQueues = async (
+  db: Db,
+  userId: number,
+  companyId: number,
+  queueIds: number[],
+  limits: QueueLimits,
+) => {
   await db.delete(userQueues).where(eq(userQueues.userId, userId));
   const unique = [...new Set(queueIds)];
   if (unique.length) {
-    await db.insert(userQueues).values(unique.map((queueId) => ({ userId, queueId, companyId })));
+    await db.insert(userQueues).values(
+      unique.map((queueId) => ({
+        userId,
+        queueId,
+        companyId,
+        maxTickets: limits.get(queueId) ?? null,
+      })),
+    );
   }
+};
+
+// New limits on the same queues: when each was last given one stays (round robin's turn).
+const setLimits = async (db: Db, userId: number, limits: QueueLimits) => {
+  await db.execute(sql`
+    update ${userQueues} uq set max_tickets = v.max_tickets
+      from (select q.queue_id, l.max_tickets
+              from ${userQueues} q
+              left join unnest(${arrayParam([...limits.keys()])}::int[],
+                               ${arrayParam([...limits.values()])}::int[]) as l(queue_id, max_tickets)
+                on l.queue_id = q.queue_id
+             where q.user_id = ${userId}) v
+     where uq.user_id = ${userId} and uq.queue_id = v.queue_id`);
 };
 
 // To those who manage users, and to the user's own sockets (each reads that record over HTTP).
@@ -241,9 +293,14 @@ export const createUser = async (
   if (input.profile && input.profile !== 'user' && !can(ctx, 'user-modal:editProfile')) {
     throw new AppError('ERR_NO_PERMISSION');
   }
-  if (input.maxTickets != null && !can(ctx, 'user-modal:editQueues')) {
+  if (
+    (input.maxTickets != null || input.queueLimits?.length) &&
+    !can(ctx, 'user-modal:editQueues')
+  ) {
     throw new AppError('ERR_NO_PERMISSION', 'Queues, connection and limits need an admin');
   }
+  const limits = limitsOf(input.queueLimits);
+  assertLimitsOfQueues(limits, input.queueIds ?? []);
   await assertEmailFree(deps.db, input.email);
   await assertOwnedRefs(deps.db, companyId, input.queueIds, input.whatsappId);
   const passwordHash = await hashPassword(input.password);
@@ -263,7 +320,7 @@ export const createUser = async (
         maxTickets: input.maxTickets ?? null,
       })
       .returning();
-    await setQueues(tx, user.id, companyId, input.queueIds ?? []);
+    await setQueues(tx, user.id, companyId, input.queueIds ?? [], limits);
     return user;
   });
   const view = (await loadUserView(deps.db, created.id))!;
@@ -295,16 +352,25 @@ export const updateUser = async (
       throw new AppError('ERR_NO_PERMISSION', 'The profile cannot be changed');
     }
   }
-  const changesQueues = input.queueIds !== undefined;
-  const currentQueueIds = changesQueues
-    ? ((await queuesOf(deps.db, [user.id])).get(user.id) ?? []).map((q) => q.id)
-    : [];
-  const queuesDiffer = changesQueues && !sameIds(currentQueueIds, input.queueIds!);
+  const changesQueues = input.queueIds !== undefined || input.queueLimits !== undefined;
+  const current = changesQueues ? ((await queuesOf(deps.db, [user.id])).get(user.id) ?? []) : [];
+  const currentQueueIds = current.map((q) => q.id);
+  const queuesDiffer = input.queueIds !== undefined && !sameIds(currentQueueIds, input.queueIds);
+  const finalQueueIds = input.queueIds ?? currentQueueIds;
+  const currentLimits: QueueLimits = new Map(
+    current.flatMap((q) => (q.maxTickets === null ? [] : [[q.id, q.maxTickets] as const])),
+  );
+  // Limits given replace the old ones; otherwise those of the queues kept stay.
+  const limits = input.queueLimits
+    ? limitsOf(input.queueLimits)
+    : new Map([...currentLimits].filter(([queueId]) => finalQueueIds.includes(queueId)));
+  assertLimitsOfQueues(limits, finalQueueIds);
+  const queueLimitsDiffer = !sameLimits(limits, currentLimits);
   const connectionDiffers = input.whatsappId !== undefined && input.whatsappId !== user.whatsappId;
   const visibilityDiffers = input.allTicket !== undefined && input.allTicket !== user.allTicket;
   const limitDiffers = input.maxTickets !== undefined && input.maxTickets !== user.maxTickets;
   if (
-    (queuesDiffer || connectionDiffers || visibilityDiffers || limitDiffers) &&
+    (queuesDiffer || connectionDiffers || visibilityDiffers || limitDiffers || queueLimitsDiffer) &&
     !can(ctx, 'user-modal:editQueues')
   ) {
     throw new AppError(
@@ -335,7 +401,9 @@ export const updateUser = async (
         ...(passwordHash ? { passwordHash } : {}),
       })
       .where(eq(users.id, user.id));
-    if (queuesDiffer || movesCompany) await setQueues(tx, user.id, companyId, input.queueIds ?? []);
+    if (queuesDiffer || movesCompany)
+      await setQueues(tx, user.id, companyId, input.queueIds ?? [], limits);
+    else if (queueLimitsDiffer) await setLimits(tx, user.id, limits);
     // A new password ends the user's other logins (the one changing its own stays); a move to
     // another company ends all, since its sockets sit in the old company's rooms.
     if (movesCompany) return revokeSessions(tx, { userId: user.id });
@@ -354,7 +422,7 @@ export const updateUser = async (
   if (profileDiffers || superDiffers || queuesDiffer || visibilityDiffers || movesCompany)
     deps.realtime.dropUser(user.companyId, user.id);
   // New queues or a higher limit may give them waiting conversations.
-  if (queuesDiffer || limitDiffers) await routeSoon(deps, companyId);
+  if (queuesDiffer || limitDiffers || queueLimitsDiffer) await routeSoon(deps, companyId);
   return view;
 };
 

@@ -7,7 +7,13 @@ import { useTranslation } from 'react-i18next';
 import { can, profiles, type UserCreateInput, type UserUpdateInput } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
 import { FormText, PasswordField } from '../../components/form-text';
-import { maxTicketsOf, userFormSchema, type UserFormValues } from './user-form.schema';
+import {
+  maxTicketsOf,
+  queueLimitsOf,
+  userFormSchema,
+  type UserFormValues,
+} from './user-form.schema';
+import { useQueues } from '../../api/queries/queues';
 import { useConnections } from '../../api/queries/connections';
 import { applyUserEventToCache, createUser, updateUser, useUser, type User } from './users.api';
 import { SwitchField } from '../../components/switch-field';
@@ -41,9 +47,21 @@ const UserForm = ({ user }: { user: User | null }) => {
       allTicket: user?.allTicket === 'enabled',
       maxTickets:
         user?.maxTickets === null || user?.maxTickets === undefined ? '' : String(user.maxTickets),
+      queueLimits: Object.fromEntries(
+        (user?.queueLimits ?? []).map(({ queueId, maxTickets }) => [
+          String(queueId),
+          String(maxTickets),
+        ]),
+      ),
     },
   });
   const { control } = form;
+  const chosenQueueIds = form.watch('queueIds');
+  const queueChoices = useQueues({ enabled: canEditQueues, silent: true });
+  const queueName = (queueId: number) =>
+    queueChoices.data?.find((queue) => queue.id === queueId)?.name ??
+    user?.queues.find((queue) => queue.id === queueId)?.name ??
+    String(queueId);
 
   // Fields the editor may not change are left out, so the API keeps what it has.
   const save = async (values: UserFormValues) => {
@@ -59,6 +77,7 @@ const UserForm = ({ user }: { user: User | null }) => {
             whatsappId: values.whatsappId,
             allTicket: values.allTicket ? 'enabled' : 'desabled',
             maxTickets: maxTicketsOf(values.maxTickets),
+            queueLimits: queueLimitsOf(values.queueLimits, values.queueIds),
           }
         : {}),
     };
@@ -170,6 +189,20 @@ const UserForm = ({ user }: { user: User | null }) => {
             hint={t('users.modal.maxTicketsHint')}
             slotProps={{ htmlInput: { inputMode: 'numeric' } }}
           />
+        )}
+        {canEditQueues && chosenQueueIds.length > 0 && (
+          <FieldRow>
+            {chosenQueueIds.map((queueId) => (
+              <FormText
+                key={queueId}
+                form={form}
+                name={`queueLimits.${queueId}`}
+                label={t('users.modal.queueLimit', { queue: queueName(queueId) })}
+                hint={t('users.modal.queueLimitHint')}
+                slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+              />
+            ))}
+          </FieldRow>
         )}
       </Stack>
     </DialogForm>

@@ -23,6 +23,7 @@ const makeUser = (overrides: Partial<User> = {}): User => ({
   presence: 'offline',
   availability: 'online',
   maxTickets: null,
+  queueLimits: [],
   queues: [],
   queueIds: [],
   createdAt: '2025-01-01T00:00:00.000Z',
@@ -162,6 +163,7 @@ describe('users page', () => {
       allTicket: 'enabled',
       // Left empty: no limit.
       maxTickets: null,
+      queueLimits: [],
     });
     expect(await screen.findByText('Agente Uno')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -282,6 +284,7 @@ describe('users page', () => {
       whatsappId: null,
       allTicket: 'enabled',
       maxTickets: null,
+      queueLimits: [],
     });
   });
 
@@ -493,6 +496,46 @@ describe('users page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
     await waitFor(() => expect(sent).toHaveLength(1));
     expect(sent[0]).toMatchObject({ maxTickets: 12 });
+  });
+
+  it('sets a maximum per queue of the user, sending only those typed', async () => {
+    const sent: Record<string, unknown>[] = [];
+    const bruno = makeUser({
+      queues: [ventas, soporte],
+      queueIds: [3, 4],
+      queueLimits: [{ queueId: 4, maxTickets: 2 }],
+    });
+    stubUsersApi({
+      'GET /users': listOf([bruno]),
+      'GET /users/10': () => jsonResponse(200, bruno),
+      'PUT /users/10': (init) => {
+        sent.push(bodyOf(init));
+        return jsonResponse(200, bruno);
+      },
+    });
+    const user = setupUser();
+    renderPage(<UsersPage />, '/users', makeAuth());
+    await user.click(
+      within(await rowOf('bruno@example.com')).getByRole('button', {
+        name: 'Editar a Bruno Agente',
+      }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    const inSoporte = within(dialog).getByRole('textbox', { name: 'Máximo en Soporte' });
+    expect((inSoporte as HTMLInputElement).value).toBe('2');
+    const inVentas = within(dialog).getByRole('textbox', { name: 'Máximo en Ventas' });
+    await refill(user, inVentas, '600');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(
+      await within(dialog).findByText('Use un número entero de 1 a 500, o déjelo vacío'),
+    ).toBeTruthy();
+    await refill(user, inVentas, '3');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0].queueLimits).toEqual([
+      { queueId: 3, maxTickets: 3 },
+      { queueId: 4, maxTickets: 2 },
+    ]);
   });
 
   it('sends an emptied maximum as no limit', async () => {

@@ -1,0 +1,1 @@
+ALTER TABLE "user_queues" ADD COLUMN "max_tickets" integer;
