@@ -164,6 +164,7 @@ const session: AuthSession = {
     presence: 'online',
     availability: 'online',
     maxTickets: null,
+    queueLimits: [],
     queues: [],
     queueIds: [],
     createdAt: iso(NOW),
