@@ -48,6 +48,10 @@ const PUBLIC_ROUTES = [
   // Prometheus, with the operator's METRICS_TOKEN (off without one).
   'GET /metrics',
   'POST /auth/login',
+  // The second step of a sign-in, named by the single-use token its password step answered.
+  'POST /auth/login/two-factor',
+  'POST /auth/login/two-factor/setup',
+  'POST /auth/login/two-factor/enroll',
   'POST /auth/refresh_token',
   'POST /companies/cadastro',
   'POST /forgetpassword/:email',

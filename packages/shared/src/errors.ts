@@ -37,6 +37,11 @@ export const errorStatus = {
   ERR_INVALID_TOKEN: 403,
   ERR_COMPANY_INACTIVE: 403,
   ERR_SUPER_ONLY: 403,
+  // Two-factor sign-in: a wrong code; the sign-in step is over (used, expired, too many tries) and
+  // must start again; the company requires the second factor, which cannot be turned off.
+  ERR_TWO_FACTOR_INVALID: 401,
+  ERR_TWO_FACTOR_EXPIRED: 401,
+  ERR_TWO_FACTOR_REQUIRED: 403,
   ERR_PLAN_FEATURE_DISABLED: 403,
   ERR_TOO_MANY_REQUESTS: 429,
   ERR_EMAIL_ALREADY_EXISTS: 409,

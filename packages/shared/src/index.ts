@@ -29,5 +29,6 @@ export * from './campaigns';
 export * from './templates';
 export * from './prompts';
 export * from './queue-integrations';
+export * from './two-factor';
 export * from './contract';
 export * from './contracts';

@@ -14,6 +14,10 @@ export const settingDefaults = {
   initialSideMenu: 'open',
   campaignsEnabled: 'false',
   asaas: '',
+  // Two-factor sign-in for every user of the company (issue 37), and (the platform's, super users
+  // only) for every super user.
+  twoFactor: 'optional',
+  superTwoFactor: 'optional',
 } as const;
 
 export type SettingKey = keyof typeof settingDefaults;
@@ -35,10 +39,12 @@ export const settingOptions: Record<SettingKey, readonly string[] | null> = {
   initialSideMenu: ['open', 'closed'],
   campaignsEnabled: ['true', 'false'],
   asaas: null,
+  twoFactor: ['optional', 'required'],
+  superTwoFactor: ['optional', 'required'],
 };
 
 // Keys that only a super user may change (platform-wide payment configuration).
-export const superOnlySettingKeys: readonly SettingKey[] = ['asaas'];
+export const superOnlySettingKeys: readonly SettingKey[] = ['asaas', 'superTwoFactor'];
 
 // Keys company staff may read but only a super user may change: campaignsEnabled belongs to the
 // company form (SPEC §3), and sign-up pins it to false.

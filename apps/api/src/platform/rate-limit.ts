@@ -24,6 +24,8 @@ export type RateLimits = {
   loginEmail: Limiter;
   // Addresses that signed in to an email, remembered for KNOWN_ADDRESS_SECONDS.
   loginKnown: Limiter;
+  // Second-factor codes tried per user (as many as passwords per address and email).
+  twoFactor: Limiter;
   // Reset-code mails per email; reset attempts per email; both per client address (one budget).
   forgotEmail: Limiter;
   resetEmail: Limiter;
@@ -64,6 +66,7 @@ export const createRateLimits = (options: {
     loginIp: make('login-ip', loginLimit * 3, windowSeconds),
     loginEmail: make('login-email', loginLimit * 10, windowSeconds),
     loginKnown: make('login-known', 1, KNOWN_ADDRESS_SECONDS),
+    twoFactor: make('two-factor', loginLimit, windowSeconds),
     forgotEmail: make('forgot', 5, windowSeconds),
     resetEmail: make('reset', 10, windowSeconds),
     forgotIp: make('forgot-ip', 20, windowSeconds),

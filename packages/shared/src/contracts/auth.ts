@@ -8,6 +8,17 @@ import {
 } from '../responses';
 import { email, loginSchema, resetPasswordParams } from '../schemas';
 import { authSessionSchema, sessionUserSchema } from '../users';
+import {
+  enrolledSessionSchema,
+  loginResultSchema,
+  recoveryCodesSchema,
+  twoFactorChallengeSchema,
+  twoFactorCodeSchema,
+  twoFactorDisableSchema,
+  twoFactorLoginSchema,
+  twoFactorSetupSchema,
+  twoFactorStatusSchema,
+} from '../two-factor';
 
 const session = okResponse(authSessionSchema);
 
@@ -16,14 +27,65 @@ export const authContract = defineRoutes('auth', {
   login: {
     method: 'POST',
     path: '/auth/login',
-    summary: 'Sign in with email and password; the refresh token comes as a cookie',
+    summary:
+      'Sign in with email and password; the refresh token comes as a cookie, or a second step is asked for',
     isPublic: true,
     body: loginSchema,
     response: {
-      ...session,
+      ...okResponse(loginResultSchema),
       // SPEC §7: a refused login also carries errorMessage (older clients show it on the form).
       '4xx': errorResponseSchema.extend({ errorMessage: z.string().optional() }),
     },
+  },
+  loginTwoFactor: {
+    method: 'POST',
+    path: '/auth/login/two-factor',
+    summary: "Finish a sign-in with the authenticator app's code or a recovery code",
+    isPublic: true,
+    body: twoFactorLoginSchema,
+    response: session,
+  },
+  loginTwoFactorSetup: {
+    method: 'POST',
+    path: '/auth/login/two-factor/setup',
+    summary: 'Start the second factor a company requires, within a sign-in',
+    isPublic: true,
+    body: twoFactorChallengeSchema,
+    response: okResponse(twoFactorSetupSchema),
+  },
+  loginTwoFactorEnroll: {
+    method: 'POST',
+    path: '/auth/login/two-factor/enroll',
+    summary: 'Confirm the new second factor with its first code and finish the sign-in',
+    isPublic: true,
+    body: twoFactorLoginSchema,
+    response: okResponse(enrolledSessionSchema),
+  },
+  getTwoFactor: {
+    method: 'GET',
+    path: '/auth/two-factor',
+    summary: "Read whether the signed-in user's second factor is on, and required",
+    response: okResponse(twoFactorStatusSchema),
+  },
+  setupTwoFactor: {
+    method: 'POST',
+    path: '/auth/two-factor/setup',
+    summary: 'Start enrolling an authenticator app (the secret is shown this once)',
+    response: okResponse(twoFactorSetupSchema),
+  },
+  enableTwoFactor: {
+    method: 'POST',
+    path: '/auth/two-factor/enable',
+    summary: "Turn the second factor on with the app's first code; answers the recovery codes once",
+    body: twoFactorCodeSchema,
+    response: okResponse(recoveryCodesSchema),
+  },
+  disableTwoFactor: {
+    method: 'POST',
+    path: '/auth/two-factor/disable',
+    summary: 'Turn the second factor off with the password and a code',
+    body: twoFactorDisableSchema,
+    response: noContentResponse,
   },
   refreshSession: {
     method: 'POST',

@@ -51,6 +51,13 @@ export const usersContract = defineRoutes('users', {
     body: z.object({ availability: z.enum(presences) }),
     response: okResponse(presenceViewSchema),
   },
+  resetTwoFactor: {
+    method: 'DELETE',
+    path: '/users/:id/two-factor',
+    summary: "Remove a user's second factor (super users): they enrol again if it is required",
+    params: idParam,
+    response: noContentResponse,
+  },
   deleteUser: {
     method: 'DELETE',
     path: '/users/:id',

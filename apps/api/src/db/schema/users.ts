@@ -1,4 +1,5 @@
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -38,6 +39,13 @@ export const users = pgTable(
     lastSeenAt: timestamp({ withTimezone: true, mode: 'date' }),
     // Automatic assignment gives them at most this many open conversations (null: no limit).
     maxTickets: integer(),
+    // Two-factor sign-in (modules/auth/two-factor.ts): the TOTP secret (sealed) once enabled, the one
+    // being enrolled, when it was enabled, and the time step of the last code accepted (a code is
+    // good once).
+    totpSecret: text(),
+    totpPending: text(),
+    totpEnabledAt: timestamp({ withTimezone: true, mode: 'date' }),
+    totpLastStep: bigint({ mode: 'number' }),
     ...timestamps(),
   },
   (t) => [uniqueIndex().on(t.email), index().on(t.companyId, t.name)],
@@ -128,4 +136,38 @@ export const passwordResets = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index().on(t.userId)],
+);
+
+// A user's one-time recovery codes (hashed; each used once).
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: id(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text().notNull(),
+    usedAt: timestamp({ withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex().on(t.userId, t.codeHash)],
+);
+
+// The second step of a sign-in whose password was right: single-use, short-lived, few tries. Only a
+// hash of its token is stored; an enrolment's new secret waits here (sealed) until confirmed.
+export const loginChallenges = pgTable(
+  'login_challenges',
+  {
+    id: id(),
+    tokenHash: text().notNull().unique(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text().$type<'verify' | 'enroll'>().notNull(),
+    secret: text(),
+    attempts: integer().notNull().default(0),
+    expiresAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.userId), index().on(t.expiresAt)],
 );

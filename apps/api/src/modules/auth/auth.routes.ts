@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { authContract as auth } from '@atendi/shared';
+import { authContract as auth, usersContract } from '@atendi/shared';
 import { contractRoutes } from '../../platform/contract-routes';
 import { AppError } from '../../platform/errors';
 import { loadSessionUser } from '../users';
@@ -9,8 +9,19 @@ import {
   refresh,
   requestPasswordReset,
   resetPassword,
+  startSession,
   type SessionResult,
 } from './auth.service';
+import {
+  challengeSetup,
+  disableTwoFactor,
+  enableTwoFactor,
+  resetTwoFactor,
+  enrollChallenge,
+  setupTwoFactor,
+  twoFactorStatus,
+  verifyChallenge,
+} from './two-factor';
 
 const REFRESH_COOKIE = 'jrt';
 // Marks a browser that signed in before: it may still try when its account is under attack.
@@ -31,7 +42,7 @@ export const authRoutes = async (app: FastifyInstance) => {
     path: '/auth',
   };
 
-  const sendSession = (reply: FastifyReply, session: SessionResult) => {
+  const sendSession = (reply: FastifyReply, session: SessionResult & Record<string, unknown>) => {
     reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
       ...cookieOptions,
       maxAge: config.refreshTokenTtl,
@@ -51,18 +62,46 @@ export const authRoutes = async (app: FastifyInstance) => {
       },
     },
     async (request, reply) => {
-      const { device, ...session } = await login(app.deps, request.body, {
+      const result = await login(app.deps, request.body, {
         ip: request.ip,
         device: request.cookies[DEVICE_COOKIE],
       });
-      reply.setCookie(DEVICE_COOKIE, device, {
-        ...cookieOptions,
-        path: '/auth/login',
-        maxAge: DEVICE_COOKIE_SECONDS,
-      });
-      return sendSession(reply, session);
+      // A second step to go: no cookie yet.
+      if ('twoFactor' in result) return result;
+      return sendSignedIn(reply, result);
     },
   );
+
+  // A finished sign-in: the device cookie (this browser signed in) and the session.
+  const sendSignedIn = (
+    reply: FastifyReply,
+    { device, ...session }: SessionResult & { device: string },
+    extra: Record<string, unknown> = {},
+  ) => {
+    reply.setCookie(DEVICE_COOKIE, device, {
+      ...cookieOptions,
+      path: '/auth/login',
+      maxAge: DEVICE_COOKIE_SECONDS,
+    });
+    return sendSession(reply, { ...session, ...extra });
+  };
+
+  // Issue 37: the second step of a sign-in, and the signed-in user's own second factor.
+  route(auth.loginTwoFactor, async (request, reply) => {
+    const user = await verifyChallenge(app.deps, request.body.challenge, request.body.code);
+    return sendSignedIn(reply, await startSession(app.deps, user));
+  });
+  route(auth.loginTwoFactorSetup, async (request) =>
+    challengeSetup(app.deps, request.body.challenge),
+  );
+  route(auth.loginTwoFactorEnroll, async (request, reply) => {
+    const { user, recoveryCodes } = await enrollChallenge(
+      app.deps,
+      request.body.challenge,
+      request.body.code,
+    );
+    return sendSignedIn(reply, await startSession(app.deps, user), { recoveryCodes });
+  });
 
   route(auth.refreshSession, async (request, reply) => {
     try {
@@ -77,6 +116,19 @@ export const authRoutes = async (app: FastifyInstance) => {
   route(auth.logout, reachable, async (request, reply) => {
     await logout(app.deps, request.cookies[REFRESH_COOKIE], request.auth.sessionId);
     reply.clearCookie(REFRESH_COOKIE, cookieOptions);
+  });
+
+  route(auth.getTwoFactor, async (request) => twoFactorStatus(app.deps, request.auth.userId));
+  route(auth.setupTwoFactor, async (request) => setupTwoFactor(app.deps, request.auth.userId));
+  route(auth.enableTwoFactor, async (request) =>
+    enableTwoFactor(app.deps, request.auth.userId, request.body.code),
+  );
+  route(auth.disableTwoFactor, async (request) => {
+    await disableTwoFactor(app.deps, request.auth.userId, request.body);
+  });
+
+  route(usersContract.resetTwoFactor, { access: { superOnly: true } }, async (request) => {
+    await resetTwoFactor(app.deps.db, request.params.id);
   });
 
   route(auth.getSessionUser, reachable, async (request) => {

@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import { effectiveCompanyStatus } from '@atendi/shared';
+import { effectiveCompanyStatus, type TwoFactorStep } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import { passwordResets, refreshTokens, users } from '../../db/schema';
 import { AppError } from '../../platform/errors';
@@ -8,6 +8,7 @@ import { hashPassword, verifyPassword } from '../../platform/passwords';
 import { consume, KNOWN_ADDRESS_SECONDS } from '../../platform/rate-limit';
 import { endSessions, revokeSessions } from '../../platform/sessions';
 import { loadSessionUser, type SessionUser } from '../users';
+import { startChallenge, twoFactorRequired } from './two-factor';
 
 type Deps = Pick<AppDeps, 'db' | 'tokens' | 'realtime' | 'config' | 'limits' | 'mailer'>;
 
@@ -79,7 +80,7 @@ export const login = async (
   deps: Deps,
   input: { email: string; password: string },
   client: LoginClient,
-): Promise<SessionResult & { device: string }> => {
+): Promise<(SessionResult & { device: string }) | TwoFactorStep> => {
   const { ip } = client;
   const pair = `${ip}|${input.email}`;
   // Every attempt is counted before the password is checked, so parallel guesses cannot all pass
@@ -114,6 +115,19 @@ export const login = async (
     deps.limits.loginKnown.set(pair, 1, KNOWN_ADDRESS_SECONDS),
   ]);
 
+  // A second factor (the user's, or the one their company requires): no session yet.
+  if (user.totpEnabledAt || (await twoFactorRequired(deps.db, user))) {
+    const purpose = user.totpEnabledAt ? 'verify' : 'enroll';
+    return { twoFactor: purpose, challenge: await startChallenge(deps, user.id, purpose) };
+  }
+  return startSession(deps, user);
+};
+
+// The sign-in done (password, and the second factor if any): a new session, the others ended.
+export const startSession = async (
+  deps: Deps,
+  user: { id: number; companyId: number; email: string },
+): Promise<SessionResult & { device: string }> => {
   const familyId = randomUUID();
   // One session per account: earlier logins end, and their sockets are told, then dropped.
   const ended = await revokeSessions(deps.db, { userId: user.id });
@@ -122,7 +136,7 @@ export const login = async (
     .toUser(user.companyId, user.id)
     .emit('auth', { action: 'update', user: { id: user.id }, sessionId: familyId });
   deps.realtime.endSessions(ended);
-  return { ...session, device: newDeviceToken(deps, input.email) };
+  return { ...session, device: newDeviceToken(deps, user.email) };
 };
 
 export const refresh = async (deps: Deps, presented: string | undefined) => {

@@ -15,6 +15,7 @@ import {
 } from '@mui/material';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import LogoutIcon from '@mui/icons-material/Logout';
+import SecurityIcon from '@mui/icons-material/Security';
 import PersonIcon from '@mui/icons-material/PersonOutlined';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
@@ -30,6 +31,9 @@ import { visuallyHidden } from '../../lib/visually-hidden';
 
 const ProfileDialog = lazyDialog(() =>
   import('./profile-dialog').then((module) => module.ProfileDialog),
+);
+const TwoFactorDialog = lazyDialog(() =>
+  import('./two-factor-dialog').then((module) => module.TwoFactorDialog),
 );
 
 const applyOwnPresence = ({ presence, availability }: PresenceView) =>
@@ -58,6 +62,7 @@ export const AccountMenu = () => {
   const presenceId = useId();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [isProfileOpen, setProfileOpen] = useState(false);
+  const [isTwoFactorOpen, setTwoFactorOpen] = useState(false);
   // The language just chosen, shown as chosen while its texts are fetched (i18n.changeLanguage).
   const [choosing, setChoosing] = useState<Language | null>(null);
 
@@ -165,6 +170,18 @@ export const AccountMenu = () => {
           </ListItemIcon>
           {t('account.profile')}
         </MenuItem>
+        <MenuItem
+          data-testid="two-factor"
+          onClick={() => {
+            closeMenu();
+            setTwoFactorOpen(true);
+          }}
+        >
+          <ListItemIcon>
+            <SecurityIcon fontSize="small" />
+          </ListItemIcon>
+          {t('twoFactor.title')}
+        </MenuItem>
         <Divider />
         {/* Arrow keys belong to the radio group here, not to the menu's item navigation. */}
         <Box sx={{ px: 2, py: 0.5 }} onKeyDown={(event) => event.stopPropagation()}>
@@ -209,6 +226,7 @@ export const AccountMenu = () => {
         </MenuItem>
       </Menu>
       <ProfileDialog open={isProfileOpen} onClose={() => setProfileOpen(false)} />
+      <TwoFactorDialog open={isTwoFactorOpen} onClose={() => setTwoFactorOpen(false)} />
     </>
   );
 };

@@ -96,6 +96,53 @@ describe('top bar', () => {
     expect(getSessionState().session?.user.name).toBe('Ana María');
   });
 
+  it('turns two-step verification on with the app’s code, shows the recovery codes, and off again', async () => {
+    let enabled = false;
+    const sent: Record<string, unknown>[] = [];
+    stubShellApi({
+      'GET /auth/two-factor': () =>
+        jsonResponse(200, { enabled, required: false, recoveryCodesLeft: enabled ? 10 : 0 }),
+      'POST /auth/two-factor/setup': () =>
+        jsonResponse(200, {
+          secret: 'JBSWY3DPEHPK3PXP',
+          uri: 'otpauth://totp/Atendi:ana%40example.com?secret=JBSWY3DPEHPK3PXP',
+        }),
+      'POST /auth/two-factor/enable': (init) => {
+        sent.push(JSON.parse(String(init.body)));
+        enabled = true;
+        return jsonResponse(200, { recoveryCodes: ['aaaaa-bbbbb', 'ccccc-ddddd'] });
+      },
+      'POST /auth/two-factor/disable': (init) => {
+        sent.push(JSON.parse(String(init.body)));
+        enabled = false;
+        return new Response(null, { status: 204 });
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/tickets', makeAuth());
+    await user.click(await screen.findByTestId('account-menu'));
+    await user.click(screen.getByTestId('two-factor'));
+    await user.click(
+      await screen.findByRole('button', { name: 'Activar la verificación en dos pasos' }),
+    );
+    await user.type(await screen.findByRole('textbox', { name: 'Código de la app' }), '123456');
+    await user.click(screen.getByRole('button', { name: 'Activar' }));
+    const list = await screen.findByRole('list', { name: 'Códigos de recuperación' });
+    expect(list.textContent).toContain('ccccc-ddddd');
+    await user.click(screen.getByRole('button', { name: 'Ya los guardé, continuar' }));
+
+    await user.click(await screen.findByTestId('account-menu'));
+    await user.click(screen.getByTestId('two-factor'));
+    expect(await screen.findByText('Activada. Le quedan 10 códigos de recuperación.')).toBeTruthy();
+    await user.type(screen.getByLabelText('Contraseña'), 'Secret123');
+    await user.type(screen.getByRole('textbox', { name: 'Código' }), '654321');
+    await user.click(screen.getByRole('button', { name: 'Desactivar' }));
+    expect(
+      await screen.findByRole('button', { name: 'Activar la verificación en dos pasos' }),
+    ).toBeTruthy();
+    expect(sent).toEqual([{ code: '123456' }, { password: 'Secret123', code: '654321' }]);
+  });
+
   it('remembers the notification volume', async () => {
     stubShellApi();
     const user = userEvent.setup();

@@ -36,12 +36,27 @@ const startSession = (auth: AuthResponse, afterLogin: string | null) => {
   warnIfDueSoon(auth.companyDueDate ?? auth.user.company?.dueDate, auth.companyStatus);
 };
 
-// `landing`: where the app opens instead of the profile's home (a new company's checklist).
+// `landing`: where the app opens instead of the profile's home (a new company's checklist). An
+// account with a second factor answers the step to take instead (no session yet).
 export const login = async (input: LoginInput, landing?: string) => {
-  const auth = await call(authContract.login, { body: input });
-  startSession(auth, landing ?? homePathFor(auth));
-  return auth;
+  const result = await call(authContract.login, { body: input });
+  if ('twoFactor' in result) return result;
+  startSession(result, landing ?? homePathFor(result));
+  return result;
 };
+
+// Issue 37: the second step of a sign-in (the app's code or a recovery code), or the enrolment of
+// the second factor the company requires (its secret, then its first code: the recovery codes come
+// with the session, which starts once they have been seen).
+export const finishTwoFactor = async (challenge: string, code: string) => {
+  const auth = await call(authContract.loginTwoFactor, { body: { challenge, code } });
+  startSession(auth, homePathFor(auth));
+};
+export const startLoginEnrolment = (challenge: string) =>
+  call(authContract.loginTwoFactorSetup, { body: { challenge } });
+export const confirmLoginEnrolment = (challenge: string, code: string) =>
+  call(authContract.loginTwoFactorEnroll, { body: { challenge, code } });
+export const enterAfterEnrolment = (auth: AuthResponse) => startSession(auth, homePathFor(auth));
 
 // App start: the httpOnly refresh cookie restores the session; failing that, a stored token.
 export const restoreSession = async () => {

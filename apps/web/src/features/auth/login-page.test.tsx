@@ -164,3 +164,84 @@ describe('login page', () => {
     expect(screen.queryByText(/vence en/)).toBeNull();
   });
 });
+
+describe('two-step verification at login', () => {
+  const challenge = 'c'.repeat(43);
+
+  it('asks for the code after the password and signs in once it is right', async () => {
+    const sent: unknown[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'POST /auth/login': () => jsonResponse(200, { twoFactor: 'verify', challenge }),
+          'POST /auth/login/two-factor': (init) => {
+            const body = JSON.parse(String(init.body)) as { code: string };
+            sent.push(body);
+            return body.code === '654321'
+              ? jsonResponse(200, makeAuth())
+              : jsonResponse(401, { error: 'ERR_TWO_FACTOR_INVALID', message: 'Wrong' });
+          },
+          'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
+          'GET /settings/': () => jsonResponse(200, []),
+        }),
+      ),
+    );
+    renderApp('/login');
+    await fillAndSubmit();
+
+    const user = userEvent.setup();
+    const code = await screen.findByRole('textbox', { name: 'Código' });
+    expect(getSessionState().status).toBe('anonymous');
+    await user.type(code, '123456');
+    await user.click(screen.getByRole('button', { name: 'Verificar' }));
+    expect((await screen.findByTestId('two-factor-error')).textContent).toBe(
+      'El código no es correcto (o ya se usó).',
+    );
+    await user.clear(code);
+    await user.type(code, '654321');
+    await user.click(screen.getByRole('button', { name: 'Verificar' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Tickets' })).toBeTruthy();
+    expect(sent).toEqual([
+      { challenge, code: '123456' },
+      { challenge, code: '654321' },
+    ]);
+  });
+
+  it('enrols the factor a company requires, shows the recovery codes once, then enters', async () => {
+    const codes = Array.from({ length: 10 }, (_, i) => `abcd${i}-efgh${i}`);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'POST /auth/login': () => jsonResponse(200, { twoFactor: 'enroll', challenge }),
+          'POST /auth/login/two-factor/setup': () =>
+            jsonResponse(200, {
+              secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+              uri: 'otpauth://totp/Atendi:ana%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+            }),
+          'POST /auth/login/two-factor/enroll': () =>
+            jsonResponse(200, { ...makeAuth(), recoveryCodes: codes }),
+          'GET /version': () => jsonResponse(200, { version: '1.0.0' }),
+          'GET /settings/': () => jsonResponse(200, []),
+        }),
+      ),
+    );
+    renderApp('/login');
+    await fillAndSubmit();
+
+    const user = userEvent.setup();
+    expect((await screen.findByTestId('two-factor-secret')).textContent).toBe(
+      'JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP',
+    );
+    expect(screen.getByTitle('Código QR para la app de autenticación')).toBeTruthy();
+    await user.type(screen.getByRole('textbox', { name: 'Código de la app' }), '112233');
+    await user.click(screen.getByRole('button', { name: 'Verificar' }));
+    const list = await screen.findByRole('list', { name: 'Códigos de recuperación' });
+    expect(list.textContent).toContain('abcd9-efgh9');
+    // Not in yet: the codes are seen first.
+    expect(getSessionState().status).toBe('anonymous');
+    await user.click(screen.getByRole('button', { name: 'Ya los guardé, continuar' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Tickets' })).toBeTruthy();
+  });
+});

@@ -8,11 +8,15 @@ import { errorText } from '../../api/toasts';
 import { FormText } from '../../components/form-text';
 import { AuthLayout } from './auth-layout';
 import { login } from './auth.api';
+import { TwoFactorLogin } from './two-factor-step';
+import type { TwoFactorStep } from '@atendi/shared';
 import { loginFormSchema, type LoginFormValues } from './auth.schemas';
 
 export const LoginPage = () => {
   const { t } = useTranslation();
   const [loginError, setLoginError] = useState<string | null>(null);
+  // Issue 37: the password was right and a second step is asked for.
+  const [step, setStep] = useState<TwoFactorStep | null>(null);
   const form = useForm<LoginFormValues>({
     resolver: zodResolver(loginFormSchema),
     defaultValues: { email: '', password: '' },
@@ -26,11 +30,19 @@ export const LoginPage = () => {
     setLoginError(null);
     try {
       // On success the public-route guard takes the user to SPEC §2's after-login page.
-      await login(values);
+      const result = await login(values);
+      if ('twoFactor' in result) setStep(result);
     } catch (error) {
       setLoginError(errorText(error));
     }
   };
+
+  if (step)
+    return (
+      <AuthLayout title={t('twoFactor.title')} subtitle={t('twoFactor.subtitle')}>
+        <TwoFactorLogin step={step} onRestart={() => setStep(null)} />
+      </AuthLayout>
+    );
 
   return (
     <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>

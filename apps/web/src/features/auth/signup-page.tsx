@@ -45,7 +45,9 @@ export const SignupPage = () => {
     }
     // The new admin is in at once, on the getting-started checklist (the dashboard's first card):
     try {
-      await login({ email: values.email, password: values.password }, '/');
+      const result = await login({ email: values.email, password: values.password }, '/');
+      // (A new company requires no second factor; were it otherwise, the login page asks for it.)
+      if ('twoFactor' in result) throw new Error('second step');
       toast.success(t('signup.welcome'));
       navigate('/', { replace: true });
     } catch {

@@ -17,10 +17,13 @@ const optionKeys = [
   'sendGreetingMessageOneQueues',
   'userCreation',
   'initialSideMenu',
+  'twoFactor',
+  'superTwoFactor',
 ] as const satisfies readonly SettingKey[];
 
-// The platform company's userCreation switches public sign-up, so only super users see it.
-const superOnlyOptions: readonly SettingKey[] = ['userCreation'];
+// The platform company's userCreation switches public sign-up, and superTwoFactor applies to every
+// super user: only super users see them.
+const superOnlyOptions: readonly SettingKey[] = ['userCreation', 'superTwoFactor'];
 
 export const SettingsOptionsTab = ({
   settings,
