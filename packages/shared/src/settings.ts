@@ -18,6 +18,9 @@ export const settingDefaults = {
   // only) for every super user.
   twoFactor: 'optional',
   superTwoFactor: 'optional',
+  // SPEC's rule: a new login of an account ends its other sessions ('enabled'); 'disabled' lets a
+  // user be signed in on several devices at once (each listed in their sessions).
+  singleSession: 'enabled',
 } as const;
 
 export type SettingKey = keyof typeof settingDefaults;
@@ -41,6 +44,7 @@ export const settingOptions: Record<SettingKey, readonly string[] | null> = {
   asaas: null,
   twoFactor: ['optional', 'required'],
   superTwoFactor: ['optional', 'required'],
+  singleSession: onOff,
 };
 
 // Keys that only a super user may change (platform-wide payment configuration).

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateTime } from './responses';
 import { authSessionSchema } from './users';
 
 // Two-factor sign-in (issue 37): TOTP (RFC 6238: 6 digits, 30 s) with ten one-time recovery codes.
@@ -51,3 +52,16 @@ export const twoFactorStatusSchema = z.object({
   recoveryCodesLeft: z.number(),
 });
 export type TwoFactorStatus = z.input<typeof twoFactorStatusSchema>;
+
+// GET /auth/sessions: the signed-in user's live logins, newest first; `current` is this one.
+export const sessionViewSchema = z.object({
+  id: z.string(),
+  device: z.string(),
+  address: z.string(),
+  createdAt: dateTime,
+  lastUsedAt: dateTime,
+  current: z.boolean(),
+});
+export type SessionView = z.input<typeof sessionViewSchema>;
+export const sessionsSchema = z.object({ sessions: z.array(sessionViewSchema) });
+export const sessionIdParam = z.object({ id: z.uuid() });

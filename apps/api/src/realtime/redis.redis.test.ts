@@ -205,6 +205,28 @@ describe('several API nodes over Redis', () => {
     expect(me.statusCode).toBe(401);
   });
 
+  it("refuses a user's sessions an admin ends on one node, on HTTP and the socket of the other, within a second", async () => {
+    const { admin, company } = await makeCompany(t.db);
+    const agent = await makeUser(t.db, company.id, 'user');
+    const adminToken = await loginFrom(nodeA, admin.email);
+    const token = await loginFrom(nodeB, agent.email);
+    const socket = await connectToB(token);
+    const gone = new Promise<number>((resolve) =>
+      socket.once('disconnect', () => resolve(performance.now())),
+    );
+    const start = performance.now();
+    const ended = await nodeA.inject({
+      method: 'DELETE',
+      url: `/users/${agent.id}/sessions`,
+      headers: auth({ token: adminToken }),
+    });
+    expect(ended.statusCode).toBe(204);
+    expect((await gone) - start).toBeLessThan(1000);
+    const me = await nodeB.inject({ method: 'GET', url: '/auth/me', headers: auth({ token }) });
+    expect(me.statusCode).toBe(401);
+    expect(me.json().error).toBe('ERR_SESSION_EXPIRED');
+  });
+
   it("a demoted admin's sockets on both nodes lose the admin's rooms within a second, and reconnect with the new rights", async () => {
     const { company, admin } = await makeCompany(t.db);
     const c = company.id;

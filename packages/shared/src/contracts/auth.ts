@@ -18,6 +18,8 @@ import {
   twoFactorLoginSchema,
   twoFactorSetupSchema,
   twoFactorStatusSchema,
+  sessionIdParam,
+  sessionsSchema,
 } from '../two-factor';
 
 const session = okResponse(authSessionSchema);
@@ -85,6 +87,25 @@ export const authContract = defineRoutes('auth', {
     path: '/auth/two-factor/disable',
     summary: 'Turn the second factor off with the password and a code',
     body: twoFactorDisableSchema,
+    response: noContentResponse,
+  },
+  listSessions: {
+    method: 'GET',
+    path: '/auth/sessions',
+    summary: "List the signed-in user's live sessions (device, address, last use)",
+    response: okResponse(sessionsSchema),
+  },
+  endSession: {
+    method: 'DELETE',
+    path: '/auth/sessions/:id',
+    summary: 'End one of my sessions (its tokens and sockets, on every node)',
+    params: sessionIdParam,
+    response: noContentResponse,
+  },
+  endOtherSessions: {
+    method: 'DELETE',
+    path: '/auth/sessions',
+    summary: 'End all my sessions but this one',
     response: noContentResponse,
   },
   refreshSession: {

@@ -51,6 +51,13 @@ export const usersContract = defineRoutes('users', {
     body: z.object({ availability: z.enum(presences) }),
     response: okResponse(presenceViewSchema),
   },
+  endUserSessions: {
+    method: 'DELETE',
+    path: '/users/:id/sessions',
+    summary: "End every session of a user of the company (admins; super users for anyone's)",
+    params: idParam,
+    response: noContentResponse,
+  },
   resetTwoFactor: {
     method: 'DELETE',
     path: '/users/:id/two-factor',

@@ -171,3 +171,24 @@ export const loginChallenges = pgTable(
   },
   (t) => [index().on(t.userId), index().on(t.expiresAt)],
 );
+
+// A login as its owner sees it (issue 37): the refresh-token family `family_id` names (the access
+// tokens' `sid`), the device and address it signed in from, and when it was last refreshed. Live
+// while its family holds a token not revoked (platform/sessions.ts).
+export const userSessions = pgTable(
+  'user_sessions',
+  {
+    familyId: text().primaryKey(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    device: text().notNull().default(''),
+    address: text().notNull().default(''),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.userId)],
+);

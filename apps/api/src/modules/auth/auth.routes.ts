@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authContract as auth, usersContract } from '@atendi/shared';
 import { contractRoutes } from '../../platform/contract-routes';
 import { AppError } from '../../platform/errors';
@@ -22,6 +22,7 @@ import {
   twoFactorStatus,
   verifyChallenge,
 } from './two-factor';
+import { endOwnOtherSessions, endOwnSession, endUserSessions, listSessions } from './sessions';
 
 const REFRESH_COOKIE = 'jrt';
 // Marks a browser that signed in before: it may still try when its account is under attack.
@@ -41,6 +42,12 @@ export const authRoutes = async (app: FastifyInstance) => {
     sameSite: crossSite ? ('none' as const) : ('lax' as const),
     path: '/auth',
   };
+
+  // Who signs in: the address and the browser's name of itself (their sessions list shows both).
+  const clientOf = (request: FastifyRequest) => ({
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+  });
 
   const sendSession = (reply: FastifyReply, session: SessionResult & Record<string, unknown>) => {
     reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
@@ -63,7 +70,7 @@ export const authRoutes = async (app: FastifyInstance) => {
     },
     async (request, reply) => {
       const result = await login(app.deps, request.body, {
-        ip: request.ip,
+        ...clientOf(request),
         device: request.cookies[DEVICE_COOKIE],
       });
       // A second step to go: no cookie yet.
@@ -89,7 +96,7 @@ export const authRoutes = async (app: FastifyInstance) => {
   // Issue 37: the second step of a sign-in, and the signed-in user's own second factor.
   route(auth.loginTwoFactor, async (request, reply) => {
     const user = await verifyChallenge(app.deps, request.body.challenge, request.body.code);
-    return sendSignedIn(reply, await startSession(app.deps, user));
+    return sendSignedIn(reply, await startSession(app.deps, user, clientOf(request)));
   });
   route(auth.loginTwoFactorSetup, async (request) =>
     challengeSetup(app.deps, request.body.challenge),
@@ -100,12 +107,17 @@ export const authRoutes = async (app: FastifyInstance) => {
       request.body.challenge,
       request.body.code,
     );
-    return sendSignedIn(reply, await startSession(app.deps, user), { recoveryCodes });
+    return sendSignedIn(reply, await startSession(app.deps, user, clientOf(request)), {
+      recoveryCodes,
+    });
   });
 
   route(auth.refreshSession, async (request, reply) => {
     try {
-      return sendSession(reply, await refresh(app.deps, request.cookies[REFRESH_COOKIE]));
+      return sendSession(
+        reply,
+        await refresh(app.deps, request.cookies[REFRESH_COOKIE], clientOf(request)),
+      );
     } catch (error) {
       if (error instanceof AppError) reply.clearCookie(REFRESH_COOKIE, cookieOptions);
       throw error;
@@ -126,6 +138,21 @@ export const authRoutes = async (app: FastifyInstance) => {
   route(auth.disableTwoFactor, async (request) => {
     await disableTwoFactor(app.deps, request.auth.userId, request.body);
   });
+
+  route(auth.listSessions, async (request) => listSessions(app.deps.db, request.auth));
+  route(auth.endSession, async (request) => {
+    await endOwnSession(app.deps, request.auth, request.params.id);
+  });
+  route(auth.endOtherSessions, async (request) => {
+    await endOwnOtherSessions(app.deps, request.auth);
+  });
+  route(
+    usersContract.endUserSessions,
+    { access: { permission: 'users:manage' } },
+    async (request) => {
+      await endUserSessions(app.deps, request.auth, request.params.id);
+    },
+  );
 
   route(usersContract.resetTwoFactor, { access: { superOnly: true } }, async (request) => {
     await resetTwoFactor(app.deps.db, request.params.id);

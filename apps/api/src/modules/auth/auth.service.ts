@@ -9,6 +9,12 @@ import { consume, KNOWN_ADDRESS_SECONDS } from '../../platform/rate-limit';
 import { endSessions, revokeSessions } from '../../platform/sessions';
 import { loadSessionUser, type SessionUser } from '../users';
 import { startChallenge, twoFactorRequired } from './two-factor';
+import {
+  endsOtherSessions,
+  recordSession,
+  touchSession,
+  type LoginClient as SessionClient,
+} from './sessions';
 
 type Deps = Pick<AppDeps, 'db' | 'tokens' | 'realtime' | 'config' | 'limits' | 'mailer'>;
 
@@ -74,7 +80,7 @@ const isKnownDevice = (deps: Deps, email: string, device: string | undefined) =>
   );
 };
 
-type LoginClient = { ip: string; device?: string };
+type LoginClient = { ip: string; device?: string; userAgent?: string };
 
 export const login = async (
   deps: Deps,
@@ -120,18 +126,23 @@ export const login = async (
     const purpose = user.totpEnabledAt ? 'verify' : 'enroll';
     return { twoFactor: purpose, challenge: await startChallenge(deps, user.id, purpose) };
   }
-  return startSession(deps, user);
+  return startSession(deps, user, client);
 };
 
 // The sign-in done (password, and the second factor if any): a new session, the others ended.
 export const startSession = async (
   deps: Deps,
   user: { id: number; companyId: number; email: string },
+  client: SessionClient,
 ): Promise<SessionResult & { device: string }> => {
   const familyId = randomUUID();
-  // One session per account: earlier logins end, and their sockets are told, then dropped.
-  const ended = await revokeSessions(deps.db, { userId: user.id });
+  // One session per account (SPEC; a company may allow several): earlier logins end, and their
+  // sockets are told, then dropped.
+  const ended = (await endsOtherSessions(deps.db, user.companyId))
+    ? await revokeSessions(deps.db, { userId: user.id })
+    : [];
   const session = await issueSession(deps, user.id, familyId);
+  await recordSession(deps.db, { familyId, userId: user.id, companyId: user.companyId }, client);
   deps.realtime
     .toUser(user.companyId, user.id)
     .emit('auth', { action: 'update', user: { id: user.id }, sessionId: familyId });
@@ -139,7 +150,7 @@ export const startSession = async (
   return { ...session, device: newDeviceToken(deps, user.email) };
 };
 
-export const refresh = async (deps: Deps, presented: string | undefined) => {
+export const refresh = async (deps: Deps, presented: string | undefined, client: SessionClient) => {
   if (!presented) throw new AppError('ERR_SESSION_EXPIRED', 'No session: log in');
   const tokenHash = deps.tokens.hashOpaque(presented);
   const now = new Date();
@@ -156,7 +167,10 @@ export const refresh = async (deps: Deps, presented: string | undefined) => {
       ),
     )
     .returning();
-  if (rotated) return issueSession(deps, rotated.userId, rotated.familyId);
+  if (rotated) {
+    await touchSession(deps.db, rotated.familyId, client);
+    return issueSession(deps, rotated.userId, rotated.familyId);
+  }
 
   const [known] = await deps.db
     .select()

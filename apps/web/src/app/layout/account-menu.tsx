@@ -15,6 +15,7 @@ import {
 } from '@mui/material';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import LogoutIcon from '@mui/icons-material/Logout';
+import DevicesIcon from '@mui/icons-material/Devices';
 import SecurityIcon from '@mui/icons-material/Security';
 import PersonIcon from '@mui/icons-material/PersonOutlined';
 import { useMutation } from '@tanstack/react-query';
@@ -31,6 +32,9 @@ import { visuallyHidden } from '../../lib/visually-hidden';
 
 const ProfileDialog = lazyDialog(() =>
   import('./profile-dialog').then((module) => module.ProfileDialog),
+);
+const SessionsDialog = lazyDialog(() =>
+  import('./sessions-dialog').then((module) => module.SessionsDialog),
 );
 const TwoFactorDialog = lazyDialog(() =>
   import('./two-factor-dialog').then((module) => module.TwoFactorDialog),
@@ -63,6 +67,7 @@ export const AccountMenu = () => {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [isProfileOpen, setProfileOpen] = useState(false);
   const [isTwoFactorOpen, setTwoFactorOpen] = useState(false);
+  const [isSessionsOpen, setSessionsOpen] = useState(false);
   // The language just chosen, shown as chosen while its texts are fetched (i18n.changeLanguage).
   const [choosing, setChoosing] = useState<Language | null>(null);
 
@@ -182,6 +187,18 @@ export const AccountMenu = () => {
           </ListItemIcon>
           {t('twoFactor.title')}
         </MenuItem>
+        <MenuItem
+          data-testid="sessions"
+          onClick={() => {
+            closeMenu();
+            setSessionsOpen(true);
+          }}
+        >
+          <ListItemIcon>
+            <DevicesIcon fontSize="small" />
+          </ListItemIcon>
+          {t('sessions.title')}
+        </MenuItem>
         <Divider />
         {/* Arrow keys belong to the radio group here, not to the menu's item navigation. */}
         <Box sx={{ px: 2, py: 0.5 }} onKeyDown={(event) => event.stopPropagation()}>
@@ -227,6 +244,7 @@ export const AccountMenu = () => {
       </Menu>
       <ProfileDialog open={isProfileOpen} onClose={() => setProfileOpen(false)} />
       <TwoFactorDialog open={isTwoFactorOpen} onClose={() => setTwoFactorOpen(false)} />
+      <SessionsDialog open={isSessionsOpen} onClose={() => setSessionsOpen(false)} />
     </>
   );
 };

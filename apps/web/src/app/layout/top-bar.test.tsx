@@ -143,6 +143,52 @@ describe('top bar', () => {
     expect(sent).toEqual([{ code: '123456' }, { password: 'Secret123', code: '654321' }]);
   });
 
+  it('lists my sessions and ends another one, then all the others', async () => {
+    let sessions = [
+      {
+        id: '11111111-1111-4111-8111-111111111111',
+        device: 'Firefox on Linux',
+        address: '198.51.100.10',
+        createdAt: '2026-11-28T10:00:00.000Z',
+        lastUsedAt: '2026-11-29T10:00:00.000Z',
+        current: true,
+      },
+      {
+        id: '22222222-2222-4222-8222-222222222222',
+        device: 'Chrome on Android',
+        address: '198.51.100.11',
+        createdAt: '2026-11-28T11:00:00.000Z',
+        lastUsedAt: '2026-11-29T09:00:00.000Z',
+        current: false,
+      },
+    ];
+    const ended: string[] = [];
+    stubShellApi({
+      'GET /auth/sessions': () => jsonResponse(200, { sessions }),
+      'DELETE /auth/sessions/22222222-2222-4222-8222-222222222222': () => {
+        ended.push('one');
+        sessions = sessions.filter((s) => s.current);
+        return new Response(null, { status: 204 });
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/tickets', makeAuth());
+    await user.click(await screen.findByTestId('account-menu'));
+    await user.click(screen.getByTestId('sessions'));
+    const list = await screen.findByRole('list', { name: 'Sesiones' });
+    expect(within(list).getByText('Firefox on Linux (esta sesión)')).toBeTruthy();
+    expect(within(list).getByText(/Desde 198\.51\.100\.11/)).toBeTruthy();
+    await user.click(
+      within(list).getByRole('button', { name: 'Cerrar la sesión de Chrome on Android' }),
+    );
+    await waitFor(() => expect(within(list).queryByText('Chrome on Android')).toBeNull());
+    expect(ended).toEqual(['one']);
+    expect(screen.getByRole('button', { name: 'Cerrar las demás sesiones' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+  });
+
   it('remembers the notification volume', async () => {
     stubShellApi();
     const user = userEvent.setup();

@@ -18,6 +18,7 @@ const optionKeys = [
   'userCreation',
   'initialSideMenu',
   'twoFactor',
+  'singleSession',
   'superTwoFactor',
 ] as const satisfies readonly SettingKey[];
 

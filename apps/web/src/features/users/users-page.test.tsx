@@ -546,6 +546,26 @@ describe('users page', () => {
     expect(sent[0]).toHaveProperty('maxTickets', null);
   });
 
+  it('signs a user out everywhere from their row', async () => {
+    let ended = 0;
+    stubUsersApi({
+      'GET /users': listOf([makeUser()]),
+      'DELETE /users/10/sessions': () => {
+        ended += 1;
+        return new Response(null, { status: 204 });
+      },
+    });
+    const user = setupUser();
+    renderPage(<UsersPage />, '/users', makeAuth());
+    await user.click(
+      within(await rowOf('bruno@example.com')).getByRole('button', {
+        name: 'Cerrar las sesiones de Bruno Agente',
+      }),
+    );
+    expect(await screen.findByText('Sesiones de Bruno Agente cerradas.')).toBeTruthy();
+    expect(ended).toBe(1);
+  });
+
   it('tells a non-admin the page is not for them without asking the API', async () => {
     const fetchMock = stubUsersApi({ 'GET /users': listOf([makeUser()]) });
     renderPage(<UsersPage />, '/users', makeAuth({ user: { profile: 'user' } }));

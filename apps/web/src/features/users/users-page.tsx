@@ -3,10 +3,13 @@ import { Button, Chip, Stack } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import LogoutIcon from '@mui/icons-material/Logout';
 import { useQueryClient } from '@tanstack/react-query';
+import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { can } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
+import { toastError } from '../../api/toasts';
 import { useDeleteConfirm } from '../../components/delete-confirm';
 import { MessagePage } from '../../components/message-page';
 import { PresenceText } from '../../components/presence-dot';
@@ -21,6 +24,7 @@ import { UserModal } from './user-modal';
 import {
   applyUserEventToCache,
   deleteUser,
+  endUserSessions,
   useUserLiveUpdates,
   usersList,
   type User,
@@ -87,6 +91,18 @@ const UsersManager = () => {
           icon={<EditOutlinedIcon fontSize="small" />}
           disabled={isLocked(user)}
           onClick={() => openModal(user.id)}
+        />
+        <RowAction
+          title={isLocked(user) ? t('users.superOnly') : t('users.endSessions')}
+          label={t('users.endSessionsOf', { name: user.name })}
+          icon={<LogoutIcon fontSize="small" />}
+          disabled={isLocked(user) || user.id === me.id}
+          onClick={() =>
+            void endUserSessions(user.id).then(
+              () => toast.success(t('users.sessionsEnded', { name: user.name })),
+              toastError,
+            )
+          }
         />
         <RowAction
           title={

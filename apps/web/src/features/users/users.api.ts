@@ -44,6 +44,9 @@ export const createUser = (input: UserCreateInput) =>
 export const updateUser = (id: number, input: UserUpdateInput) =>
   call(usersContract.updateUser, { params: { id }, body: input });
 export const deleteUser = (id: number) => call(usersContract.deleteUser, { params: { id } });
+// Issue 37: signs the user out everywhere (their tokens and sockets, on every node).
+export const endUserSessions = (id: number) =>
+  call(usersContract.endUserSessions, { params: { id } });
 
 export const usersList: PagedSource<'users', UsersPage> = {
   queryKey: usersKeys.list,

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  auth,
+  createTestApp,
+  login,
+  makeCompany,
+  makeUser,
+  PASSWORD,
+  type TestContext,
+} from '../../../test/harness';
+import { closeSockets, openSocket } from '../../../test/sockets';
+
+// A user's sessions (issue 37): listed with device, address and last use; ended one by one, all but
+// this one, or by an admin; an ended one is refused at once.
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  closeSockets();
+  await t.close();
+});
+
+// A login from a device and address of its own.
+const signIn = async (email: string, device: string, address: string) => {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/auth/login',
+    remoteAddress: address,
+    headers: { 'user-agent': device },
+    payload: { email, password: PASSWORD },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return { token: res.json().token as string };
+};
+const me = (token: string) =>
+  t.app.inject({ method: 'GET', url: '/auth/me', headers: auth({ token }) });
+const sessionsOf = async (token: string) => {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: '/auth/sessions',
+    headers: auth({ token }),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().sessions as { id: string; device: string; address: string; current: boolean }[];
+};
+const remove = (token: string, url: string) =>
+  t.app.inject({ method: 'DELETE', url, headers: auth({ token }) });
+
+// A company that lets its users be signed in on several devices.
+const severalDevices = async () => {
+  const made = await makeCompany(t.db);
+  const admin = await login(t.app, made.admin.email);
+  const res = await t.app.inject({
+    method: 'PUT',
+    url: '/settings/singleSession',
+    headers: auth(admin),
+    payload: { value: 'disabled' },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return { ...made, adminSession: admin };
+};
+
+describe('sessions', () => {
+  it('lists each device signed in, and ends one, then all but this one', async () => {
+    const { company } = await severalDevices();
+    const agent = await makeUser(t.db, company.id, 'user');
+    const laptop = await signIn(agent.email, 'Firefox on Linux', '198.51.100.10');
+    const phone = await signIn(agent.email, 'Chrome on Android', '198.51.100.11');
+    const tablet = await signIn(agent.email, 'Safari on iPad', '198.51.100.12');
+    const listed = await sessionsOf(laptop.token);
+    expect(listed.map((s) => [s.device, s.address, s.current]).sort()).toEqual([
+      ['Chrome on Android', '198.51.100.11', false],
+      ['Firefox on Linux', '198.51.100.10', true],
+      ['Safari on iPad', '198.51.100.12', false],
+    ]);
+
+    const phoneId = listed.find((s) => s.device === 'Chrome on Android')!.id;
+    const socket = await openSocket(t.app, phone);
+    const dropped = new Promise((resolve) => socket.once('disconnect', resolve));
+    expect((await remove(laptop.token, `/auth/sessions/${phoneId}`)).statusCode).toBe(204);
+    expect((await me(phone.token)).statusCode).toBe(401);
+    await dropped;
+    expect((await me(tablet.token)).statusCode).toBe(200);
+    // Gone, unknown, or not one's own: 404.
+    expect((await remove(laptop.token, `/auth/sessions/${phoneId}`)).statusCode).toBe(404);
+    const stranger = await signIn(
+      (await makeUser(t.db, company.id, 'user')).email,
+      'Edge',
+      '198.51.100.13',
+    );
+    const theirs = (await sessionsOf(stranger.token))[0].id;
+    expect((await remove(laptop.token, `/auth/sessions/${theirs}`)).statusCode).toBe(404);
+    expect((await remove(laptop.token, '/auth/sessions/not-a-uuid')).statusCode).toBe(400);
+
+    expect((await remove(laptop.token, '/auth/sessions')).statusCode).toBe(204);
+    expect((await me(tablet.token)).statusCode).toBe(401);
+    expect((await me(laptop.token)).statusCode).toBe(200);
+    expect((await sessionsOf(laptop.token)).map((s) => s.device)).toEqual(['Firefox on Linux']);
+    expect((await me(stranger.token)).statusCode).toBe(200);
+  });
+
+  it('keeps SPEC’s rule by default: a new login ends the others', async () => {
+    const { company } = await makeCompany(t.db);
+    const agent = await makeUser(t.db, company.id, 'user');
+    const first = await signIn(agent.email, 'Firefox', '198.51.100.20');
+    const second = await signIn(agent.email, 'Chrome', '198.51.100.21');
+    expect((await me(first.token)).statusCode).toBe(401);
+    expect((await sessionsOf(second.token)).map((s) => s.device)).toEqual(['Chrome']);
+  });
+
+  it("lets an admin end every session of a user of their company, and nobody else's", async () => {
+    const { company, adminSession } = await severalDevices();
+    const agent = await makeUser(t.db, company.id, 'user');
+    const a = await signIn(agent.email, 'A', '198.51.100.30');
+    const b = await signIn(agent.email, 'B', '198.51.100.31');
+    const other = await makeCompany(t.db);
+    const foreign = await makeUser(t.db, other.company.id, 'user');
+    expect((await remove(adminSession.token, `/users/${foreign.id}/sessions`)).statusCode).toBe(
+      404,
+    );
+    expect((await remove(a.token, `/users/${adminSession.userId}/sessions`)).statusCode).toBe(403);
+    expect((await remove(adminSession.token, `/users/${agent.id}/sessions`)).statusCode).toBe(204);
+    expect((await me(a.token)).statusCode).toBe(401);
+    expect((await me(b.token)).statusCode).toBe(401);
+    expect((await me(adminSession.token)).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,99 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { AppDeps } from '../../deps';
+import type { Db } from '../../db/client';
+import { refreshTokens, settings, userSessions, users } from '../../db/schema';
+import type { AuthContext } from '../../platform/context';
+import { AppError } from '../../platform/errors';
+import { endSessions } from '../../platform/sessions';
+
+// Sessions as their owner sees them (issue 37): each login with the device and address it signed in
+// from and when it was last used (its access token last refreshed). Ending one revokes its refresh
+// family: the auth hook refuses its access token at the next request and its sockets are dropped on
+// every node (platform/sessions.ts).
+
+type Deps = Pick<AppDeps, 'db' | 'realtime'>;
+export type LoginClient = { ip: string; userAgent?: string };
+
+// A login's device as its browser names itself, short enough to list.
+const deviceOf = (userAgent?: string) => (userAgent ?? '').slice(0, 300);
+
+const liveSql = sql<boolean>`exists (select 1 from ${refreshTokens}
+  where ${refreshTokens.familyId} = ${userSessions.familyId}
+    and ${refreshTokens.revokedAt} is null and ${refreshTokens.expiresAt} > now())`;
+
+// A new login's record; the user's ended ones are forgotten along the way.
+export const recordSession = async (
+  db: Db,
+  session: { familyId: string; userId: number; companyId: number },
+  client: LoginClient,
+) => {
+  await db
+    .delete(userSessions)
+    .where(and(eq(userSessions.userId, session.userId), sql`not ${liveSql}`));
+  await db.insert(userSessions).values({
+    ...session,
+    device: deviceOf(client.userAgent),
+    address: client.ip,
+  });
+};
+
+// A refresh of the session: used now, from this address.
+export const touchSession = async (db: Db, familyId: string, client: LoginClient) => {
+  await db
+    .update(userSessions)
+    .set({ lastUsedAt: new Date(), address: client.ip })
+    .where(eq(userSessions.familyId, familyId));
+};
+
+// Whether a new login of this user ends their others (SPEC's rule, the company's `singleSession`).
+export const endsOtherSessions = async (db: Db, companyId: number) => {
+  const [row] = await db
+    .select({ value: settings.value })
+    .from(settings)
+    .where(and(eq(settings.companyId, companyId), eq(settings.key, 'singleSession')));
+  return row?.value !== 'disabled';
+};
+
+export const listSessions = async (db: Db, ctx: AuthContext) => {
+  const rows = await db
+    .select()
+    .from(userSessions)
+    .where(and(eq(userSessions.userId, ctx.userId), liveSql))
+    .orderBy(desc(userSessions.lastUsedAt));
+  return {
+    sessions: rows.map((row) => ({
+      id: row.familyId,
+      device: row.device,
+      address: row.address,
+      createdAt: row.createdAt,
+      lastUsedAt: row.lastUsedAt,
+      current: row.familyId === ctx.sessionId,
+    })),
+  };
+};
+
+export const endOwnSession = async (deps: Deps, ctx: AuthContext, id: string) => {
+  const [own] = await deps.db
+    .select({ id: userSessions.familyId })
+    .from(userSessions)
+    .where(and(eq(userSessions.familyId, id), eq(userSessions.userId, ctx.userId), liveSql));
+  if (!own) throw new AppError('ERR_NOT_FOUND', 'No such session');
+  await endSessions(deps, { sessionId: id });
+};
+
+export const endOwnOtherSessions = async (deps: Deps, ctx: AuthContext) => {
+  await endSessions(deps, { userId: ctx.userId, except: ctx.sessionId });
+};
+
+// An admin ends every session of a user of their company (a super user, of anyone's).
+export const endUserSessions = async (deps: Deps, ctx: AuthContext, userId: number) => {
+  const [user] = await deps.db
+    .select({ id: users.id, companyId: users.companyId, isSuper: users.super })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!user || (!ctx.isSuper && user.companyId !== ctx.companyId))
+    throw new AppError('ERR_NO_USER_FOUND');
+  // A platform operator's sessions are ended only by a platform operator.
+  if (user.isSuper && !ctx.isSuper) throw new AppError('ERR_NO_PERMISSION');
+  await endSessions(deps, { userId });
+};
