@@ -21,6 +21,7 @@ const onBothDatabases = [
   'src/channels/baileys/message-store.test.ts', // messages in JSON, pruned by date
   'src/modules/auth/auth.test.ts', // refresh rotation and reset-code guesses raced
   'src/modules/auth/two-factor.test.ts', // codes raced on one sign-in step, each code accepted once
+  'src/modules/audit/audit.test.ts', // the append-only trigger and its prune
   'src/modules/campaigns/campaigns.test.ts', // the dispatcher's claims and status changes
   'src/modules/contact-lists/contact-lists.test.ts', // one number added at once, the checks queue
   'src/modules/contacts/contacts.test.ts', // search over the trigram indexes, imports upserted

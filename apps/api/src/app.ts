@@ -62,6 +62,7 @@ import { schedulesRoutes } from './modules/schedules/schedules.routes';
 import { filesRoutes } from './modules/files/files.routes';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
+import { auditRoutes } from './modules/audit/audit.routes';
 import { contactListsRoutes } from './modules/contact-lists/contact-lists.routes';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { templatesRoutes } from './modules/templates/templates.routes';
@@ -363,6 +364,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(filesRoutes);
   await app.register(subscriptionsRoutes);
   await app.register(dashboardRoutes);
+  await app.register(auditRoutes);
   await app.register(contactListsRoutes);
   await app.register(campaignsRoutes);
   // Every queue, recurring job and event listener (background.ts); they run once jobs start below.

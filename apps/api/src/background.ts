@@ -49,6 +49,7 @@ import {
   routingWorker,
 } from './modules/routing/routing';
 import { createSla, notifySla, SLA_WATCH_JOB, watchSla } from './modules/sla/sla';
+import { AUDIT_PRUNE_JOB, pruneAudit } from './modules/audit/audit.service';
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -143,6 +144,14 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
     name: REASSIGN_JOB,
     everyMs: config.ticketTimersInterval * 1000,
     run: (now) => reassignUnanswered(deps, now),
+  });
+  // Audit entries past AUDIT_RETENTION_DAYS go.
+  jobs.every({
+    name: AUDIT_PRUNE_JOB,
+    everyMs: DAY_MS,
+    run: async (now) => {
+      await pruneAudit(deps.db, now, config.auditRetentionDays);
+    },
   });
   // SLA deadlines passed become breaches, those near are warned of.
   jobs.every({

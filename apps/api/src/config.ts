@@ -136,6 +136,8 @@ const envSchema = z.object({
       .optional(),
   ),
   TICKET_TIMERS_INTERVAL: z.coerce.number().int().min(0).default(30),
+  // Days the audit log keeps an entry (0: forever).
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(365),
   SCHEDULES_INTERVAL: z.coerce.number().int().min(0).default(5),
   PRESENCE_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(20),
   PRESENCE_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
@@ -284,6 +286,7 @@ export type Config = {
   timeZone: string;
   // Seconds between sweeps of the timed ticket rules (transfer, expiry; 0 = never).
   ticketTimersInterval: number;
+  auditRetentionDays: number;
   // Seconds between runs of the scheduled-message sender (0 = never).
   schedulesInterval: number;
   // Seconds an agent whose last socket closed stays as they were (a reload, a network blip) before
@@ -411,6 +414,7 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
         ? source.TZ
         : Intl.DateTimeFormat().resolvedOptions().timeZone),
     ticketTimersInterval: e.TICKET_TIMERS_INTERVAL,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     schedulesInterval: e.SCHEDULES_INTERVAL,
     presenceGraceSeconds: e.PRESENCE_GRACE_SECONDS,
     presenceHeartbeatSeconds: e.PRESENCE_HEARTBEAT_SECONDS,

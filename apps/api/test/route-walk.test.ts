@@ -89,6 +89,8 @@ const GLOBAL_PARAMS: Record<string, string> = {
   'helps:id': 'help videos are platform-wide',
   'announcements:id': 'announcements are platform-wide (written by super users, read by all)',
   'settings:key': 'a setting key is resolved inside the caller’s company',
+  'auth:id':
+    'a session id is looked up among the caller’s own sessions (sessions.test.ts: 404 otherwise)',
 };
 
 // The walk starts sessions (try again, new QR): simulated ones, since a WhatsApp Web session would

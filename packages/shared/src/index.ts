@@ -30,5 +30,6 @@ export * from './templates';
 export * from './prompts';
 export * from './queue-integrations';
 export * from './two-factor';
+export * from './audit';
 export * from './contract';
 export * from './contracts';

@@ -26,6 +26,8 @@ export const permissionTable = {
   'users:manage': ['admin'],
   'queues:manage': ['admin'],
   'settings:update': ['admin'],
+  // The company's audit log (issue 37); super users read the platform's.
+  'audit:view': ['admin'],
   'company:updateSchedules': ['admin'],
 } as const satisfies Record<string, readonly Profile[]>;
 

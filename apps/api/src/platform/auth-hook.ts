@@ -87,6 +87,7 @@ export const registerAuthHook = (app: FastifyInstance, deps: { db: Db; tokens: T
       profile: principal.profile,
       isSuper: principal.isSuper,
       sessionId: claims.sid,
+      address: request.ip,
       queueIds: principal.queueIds,
     };
     if (principal.isSuper) return;

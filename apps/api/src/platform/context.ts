@@ -7,6 +7,8 @@ export type AuthContext = {
   profile: Profile;
   isSuper: boolean;
   sessionId: string;
+  // The client address the request came from (the audit log's "from where").
+  address?: string;
   // The queues the caller works in, read with the principal (ticket visibility needs them on most
   // requests; absent where a context is built by hand).
   queueIds?: readonly number[];

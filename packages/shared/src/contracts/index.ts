@@ -11,6 +11,7 @@ import { companiesContract } from './companies';
 import { announcementsContract } from './announcements';
 import { planPricesContract, subscriptionsContract } from './subscriptions';
 import { dashboardContract } from './dashboard';
+import { auditContract } from './audit';
 import { contactsContract } from './contacts';
 import { schedulesContract } from './schedules';
 import { quickMessagesContract } from './quick-messages';
@@ -45,6 +46,7 @@ export * from './quick-messages';
 export * from './schedules';
 export * from './contacts';
 export * from './dashboard';
+export * from './audit';
 export * from './subscriptions';
 export * from './announcements';
 export * from './companies';
@@ -76,6 +78,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   subscriptionsContract,
   planPricesContract,
   dashboardContract,
+  auditContract,
   contactsContract,
   schedulesContract,
   quickMessagesContract,

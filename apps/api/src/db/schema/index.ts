@@ -18,3 +18,4 @@ export * from './tags';
 export * from './tickets';
 export * from './users';
 export * from './whatsapps';
+export * from './audit';

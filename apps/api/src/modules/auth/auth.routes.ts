@@ -95,8 +95,13 @@ export const authRoutes = async (app: FastifyInstance) => {
 
   // Issue 37: the second step of a sign-in, and the signed-in user's own second factor.
   route(auth.loginTwoFactor, async (request, reply) => {
-    const user = await verifyChallenge(app.deps, request.body.challenge, request.body.code);
-    return sendSignedIn(reply, await startSession(app.deps, user, clientOf(request)));
+    const user = await verifyChallenge(
+      app.deps,
+      request.body.challenge,
+      request.body.code,
+      request.ip,
+    );
+    return sendSignedIn(reply, await startSession(app.deps, user, clientOf(request), 'totp'));
   });
   route(auth.loginTwoFactorSetup, async (request) =>
     challengeSetup(app.deps, request.body.challenge),
@@ -106,8 +111,9 @@ export const authRoutes = async (app: FastifyInstance) => {
       app.deps,
       request.body.challenge,
       request.body.code,
+      request.ip,
     );
-    return sendSignedIn(reply, await startSession(app.deps, user, clientOf(request)), {
+    return sendSignedIn(reply, await startSession(app.deps, user, clientOf(request), 'enrolment'), {
       recoveryCodes,
     });
   });
@@ -133,10 +139,10 @@ export const authRoutes = async (app: FastifyInstance) => {
   route(auth.getTwoFactor, async (request) => twoFactorStatus(app.deps, request.auth.userId));
   route(auth.setupTwoFactor, async (request) => setupTwoFactor(app.deps, request.auth.userId));
   route(auth.enableTwoFactor, async (request) =>
-    enableTwoFactor(app.deps, request.auth.userId, request.body.code),
+    enableTwoFactor(app.deps, request.auth, request.body.code),
   );
   route(auth.disableTwoFactor, async (request) => {
-    await disableTwoFactor(app.deps, request.auth.userId, request.body);
+    await disableTwoFactor(app.deps, request.auth, request.body);
   });
 
   route(auth.listSessions, async (request) => listSessions(app.deps.db, request.auth));
@@ -155,7 +161,7 @@ export const authRoutes = async (app: FastifyInstance) => {
   );
 
   route(usersContract.resetTwoFactor, { access: { superOnly: true } }, async (request) => {
-    await resetTwoFactor(app.deps.db, request.params.id);
+    await resetTwoFactor(app.deps.db, request.auth, request.params.id);
   });
 
   route(auth.getSessionUser, reachable, async (request) => {

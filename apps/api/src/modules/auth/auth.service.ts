@@ -9,6 +9,7 @@ import { consume, KNOWN_ADDRESS_SECONDS } from '../../platform/rate-limit';
 import { endSessions, revokeSessions } from '../../platform/sessions';
 import { loadSessionUser, type SessionUser } from '../users';
 import { startChallenge, twoFactorRequired } from './two-factor';
+import { audit } from '../../platform/audit';
 import {
   endsOtherSessions,
   recordSession,
@@ -113,7 +114,16 @@ export const login = async (
   const [user] = await deps.db.select().from(users).where(eq(users.email, input.email));
   dummyHash ??= hashPassword(randomUUID());
   const valid = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
-  if (!user || !valid) throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid email or password');
+  if (!user || !valid) {
+    await audit(deps.db, {
+      companyId: user?.companyId ?? null,
+      userId: user?.id ?? null,
+      action: 'auth.login_failed',
+      detail: { email: input.email },
+      address: ip,
+    });
+    throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid email or password');
+  }
   await Promise.all([
     deps.limits.loginPair.delete(pair),
     deps.limits.loginIp.reward(ip),
@@ -134,6 +144,8 @@ export const startSession = async (
   deps: Deps,
   user: { id: number; companyId: number; email: string },
   client: SessionClient,
+  // The second factor the sign-in took, if any (the audit log says so).
+  via?: 'totp' | 'enrolment',
 ): Promise<SessionResult & { device: string }> => {
   const familyId = randomUUID();
   // One session per account (SPEC; a company may allow several): earlier logins end, and their
@@ -142,7 +154,17 @@ export const startSession = async (
     ? await revokeSessions(deps.db, { userId: user.id })
     : [];
   const session = await issueSession(deps, user.id, familyId);
-  await recordSession(deps.db, { familyId, userId: user.id, companyId: user.companyId }, client);
+  await deps.db.transaction(async (tx) => {
+    await recordSession(tx, { familyId, userId: user.id, companyId: user.companyId }, client);
+    await audit(tx, {
+      companyId: user.companyId,
+      userId: user.id,
+      action: 'auth.login',
+      target: `session:${familyId}`,
+      detail: { device: client.userAgent ?? '', ...(via ? { with: via } : {}) },
+      address: client.ip,
+    });
+  });
   deps.realtime
     .toUser(user.companyId, user.id)
     .emit('auth', { action: 'update', user: { id: user.id }, sessionId: familyId });
@@ -241,7 +263,7 @@ export const resetPassword = async (
   await consume(deps.limits.forgotIp, ip, 'Too many reset attempts, try later');
   await consume(deps.limits.resetEmail, input.email, 'Too many reset attempts, try later');
   const [user] = await deps.db
-    .select({ id: users.id })
+    .select({ id: users.id, companyId: users.companyId })
     .from(users)
     .where(eq(users.email, input.email));
   if (!user) throw new AppError('ERR_EMAIL_NOT_FOUND', 'No account with this email');
@@ -288,6 +310,13 @@ export const resetPassword = async (
       .returning({ id: passwordResets.id });
     if (!claimed) throw invalid;
     await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
+    await audit(tx, {
+      companyId: user.companyId,
+      userId: user.id,
+      action: 'auth.password_reset',
+      target: `user:${user.id}`,
+      address: ip,
+    });
     // A new password ends every existing login.
     return revokeSessions(tx, { userId: user.id });
   });

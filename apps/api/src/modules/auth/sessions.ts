@@ -4,7 +4,8 @@ import type { Db } from '../../db/client';
 import { refreshTokens, settings, userSessions, users } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
-import { endSessions } from '../../platform/sessions';
+import { revokeSessions } from '../../platform/sessions';
+import { audit } from '../../platform/audit';
 
 // Sessions as their owner sees them (issue 37): each login with the device and address it signed in
 // from and when it was last used (its access token last refreshed). Ending one revokes its refresh
@@ -78,11 +79,35 @@ export const endOwnSession = async (deps: Deps, ctx: AuthContext, id: string) =>
     .from(userSessions)
     .where(and(eq(userSessions.familyId, id), eq(userSessions.userId, ctx.userId), liveSql));
   if (!own) throw new AppError('ERR_NOT_FOUND', 'No such session');
-  await endSessions(deps, { sessionId: id });
+  await endAudited(deps, ctx, { sessionId: id }, `session:${id}`);
 };
 
 export const endOwnOtherSessions = async (deps: Deps, ctx: AuthContext) => {
-  await endSessions(deps, { userId: ctx.userId, except: ctx.sessionId });
+  await endAudited(deps, ctx, { userId: ctx.userId, except: ctx.sessionId }, `user:${ctx.userId}`);
+};
+
+// Ends sessions with their audit entry, in one transaction; their sockets drop after the commit.
+const endAudited = async (
+  deps: Deps,
+  ctx: AuthContext,
+  filter: Parameters<typeof revokeSessions>[1],
+  target: string,
+  // The company the sessions belong to (a super user may end another company's user's).
+  companyId = ctx.companyId,
+) => {
+  const ended = await deps.db.transaction(async (tx) => {
+    const revoked = await revokeSessions(tx, filter);
+    await audit(tx, {
+      companyId,
+      userId: ctx.userId,
+      action: 'auth.session_ended',
+      target,
+      detail: { sessions: revoked.length },
+      address: ctx.address,
+    });
+    return revoked;
+  });
+  deps.realtime.endSessions(ended);
 };
 
 // An admin ends every session of a user of their company (a super user, of anyone's).
@@ -95,5 +120,5 @@ export const endUserSessions = async (deps: Deps, ctx: AuthContext, userId: numb
     throw new AppError('ERR_NO_USER_FOUND');
   // A platform operator's sessions are ended only by a platform operator.
   if (user.isSuper && !ctx.isSuper) throw new AppError('ERR_NO_PERMISSION');
-  await endSessions(deps, { userId });
+  await endAudited(deps, ctx, { userId }, `user:${userId}`, user.companyId);
 };

@@ -7,6 +7,8 @@ import { loginChallenges, recoveryCodes, settings, users } from '../../db/schema
 import { AppError } from '../../platform/errors';
 import { verifyPassword } from '../../platform/passwords';
 import { consume } from '../../platform/rate-limit';
+import { audit, auditAs } from '../../platform/audit';
+import type { AuthContext } from '../../platform/context';
 
 // Two-factor sign-in (issue 37): TOTP per RFC 6238 (SHA-1, 6 digits, 30 s: what every authenticator
 // app reads) through `otpauth`, and ten one-time recovery codes. Secrets are sealed with the server's
@@ -177,10 +179,18 @@ const finishChallenge = async (deps: Deps, id: number) => {
 };
 
 // POST /auth/login/two-factor: the user whose sign-in this code finishes.
-export const verifyChallenge = async (deps: Deps, token: string, code: string) => {
+export const verifyChallenge = async (deps: Deps, token: string, code: string, address: string) => {
   const { challenge, user } = await tryChallenge(deps, token, 'verify');
   await countAttempt(deps, user.id);
-  if (!(await acceptCode(deps, user, code))) throw invalidCode();
+  if (!(await acceptCode(deps, user, code))) {
+    await audit(deps.db, {
+      companyId: user.companyId,
+      userId: user.id,
+      action: 'auth.two_factor_failed',
+      address,
+    });
+    throw invalidCode();
+  }
   await deps.limits.twoFactor.delete(`user:${user.id}`);
   await finishChallenge(deps, challenge.id);
   return user;
@@ -209,9 +219,23 @@ export const challengeSetup = async (
 };
 
 // Turns the factor on with its secret and first code, in one transaction with its recovery codes.
-const enable = async (deps: Deps, tx: Db, user: UserRow, secret: string, code: string) => {
+const enable = async (
+  deps: Deps,
+  tx: Db,
+  user: UserRow,
+  secret: string,
+  code: string,
+  address: string,
+) => {
   const step = stepOf(secret, code);
   if (step === undefined) throw invalidCode();
+  await audit(tx, {
+    companyId: user.companyId,
+    userId: user.id,
+    action: 'auth.two_factor_enabled',
+    target: `user:${user.id}`,
+    address,
+  });
   await tx
     .update(users)
     .set({
@@ -226,7 +250,7 @@ const enable = async (deps: Deps, tx: Db, user: UserRow, secret: string, code: s
 
 // POST /auth/login/two-factor/enroll: the factor confirmed, its recovery codes, and the user whose
 // sign-in it finishes.
-export const enrollChallenge = async (deps: Deps, token: string, code: string) => {
+export const enrollChallenge = async (deps: Deps, token: string, code: string, address: string) => {
   const { challenge, user } = await tryChallenge(deps, token, 'enroll');
   if (!challenge.secret) throw new AppError('ERR_VALIDATION', 'Start the enrolment first');
   await countAttempt(deps, user.id);
@@ -237,7 +261,7 @@ export const enrollChallenge = async (deps: Deps, token: string, code: string) =
       .where(and(eq(loginChallenges.id, challenge.id), isNull(loginChallenges.usedAt)))
       .returning({ id: loginChallenges.id });
     if (!done) throw expired();
-    return enable(deps, tx, user, deps.secrets.open(challenge.secret!), code);
+    return enable(deps, tx, user, deps.secrets.open(challenge.secret!), code, address);
   });
   await deps.limits.twoFactor.delete(`user:${user.id}`);
   return { user, recoveryCodes: codes };
@@ -276,7 +300,8 @@ export const setupTwoFactor = async (deps: Deps, userId: number) => {
   return setup;
 };
 
-export const enableTwoFactor = async (deps: Deps, userId: number, code: string) => {
+export const enableTwoFactor = async (deps: Deps, ctx: AuthContext, code: string) => {
+  const userId = ctx.userId;
   const user = await userRow(deps.db, userId);
   if (!user.totpPending) throw new AppError('ERR_VALIDATION', 'Start the enrolment first');
   await countAttempt(deps, userId);
@@ -288,7 +313,7 @@ export const enableTwoFactor = async (deps: Deps, userId: number, code: string) 
       .where(and(eq(users.id, userId), eq(users.totpPending, user.totpPending!)))
       .for('update');
     if (!still) throw invalidCode();
-    return enable(deps, tx, user, deps.secrets.open(user.totpPending!), code);
+    return enable(deps, tx, user, deps.secrets.open(user.totpPending!), code, ctx.address ?? '');
   });
   await deps.limits.twoFactor.delete(`user:${userId}`);
   return { recoveryCodes: codes };
@@ -296,9 +321,10 @@ export const enableTwoFactor = async (deps: Deps, userId: number, code: string) 
 
 export const disableTwoFactor = async (
   deps: Deps,
-  userId: number,
+  ctx: AuthContext,
   input: { password: string; code: string },
 ) => {
+  const userId = ctx.userId;
   const user = await userRow(deps.db, userId);
   if (!user.totpEnabledAt) return;
   if (await twoFactorRequired(deps.db, user))
@@ -307,13 +333,16 @@ export const disableTwoFactor = async (
   if (!(await verifyPassword(user.passwordHash, input.password)))
     throw new AppError('ERR_INVALID_CREDENTIALS', 'The password is not right');
   if (!(await acceptCode(deps, user, input.code))) throw invalidCode();
-  await removeTwoFactor(deps.db, userId);
+  await removeTwoFactor(deps.db, userId, (tx) =>
+    auditAs(tx, ctx, { action: 'auth.two_factor_disabled', target: `user:${userId}` }),
+  );
   await deps.limits.twoFactor.delete(`user:${userId}`);
 };
 
 // Off, with its codes (disabled by the user, or reset by a super user).
-const removeTwoFactor = async (db: Db, userId: number) => {
+const removeTwoFactor = async (db: Db, userId: number, record: (tx: Db) => Promise<void>) => {
   await db.transaction(async (tx) => {
+    await record(tx);
     await tx
       .update(users)
       .set({ totpSecret: null, totpPending: null, totpEnabledAt: null, totpLastStep: null })
@@ -324,8 +353,19 @@ const removeTwoFactor = async (db: Db, userId: number) => {
 
 // DELETE /users/{id}/two-factor (super users): a user who lost their phone and their codes signs in
 // with the password again, and enrols again if their company requires it.
-export const resetTwoFactor = async (db: Db, userId: number) => {
-  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
+export const resetTwoFactor = async (db: Db, ctx: AuthContext, userId: number) => {
+  const [user] = await db
+    .select({ id: users.id, companyId: users.companyId })
+    .from(users)
+    .where(eq(users.id, userId));
   if (!user) throw new AppError('ERR_NO_USER_FOUND');
-  await removeTwoFactor(db, userId);
+  await removeTwoFactor(db, userId, (tx) =>
+    audit(tx, {
+      companyId: user.companyId,
+      userId: ctx.userId,
+      action: 'auth.two_factor_reset',
+      target: `user:${userId}`,
+      address: ctx.address,
+    }),
+  );
 };

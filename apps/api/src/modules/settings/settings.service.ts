@@ -1,3 +1,4 @@
+import { auditAs } from '../../platform/audit';
 import { and, eq, sql } from 'drizzle-orm';
 import {
   settingDefaults,
@@ -63,11 +64,20 @@ export const updateSetting = async (
       fields: { value: [`One of: ${allowed.join(', ')}`] },
     });
   }
-  const [row] = await deps.db
-    .insert(settings)
-    .values({ companyId: ctx.companyId, key, value })
-    .onConflictDoUpdate({ target: [settings.companyId, settings.key], set: { value } })
-    .returning({ key: settings.key, value: settings.value });
+  const row = await deps.db.transaction(async (tx) => {
+    const [saved] = await tx
+      .insert(settings)
+      .values({ companyId: ctx.companyId, key, value })
+      .onConflictDoUpdate({ target: [settings.companyId, settings.key], set: { value } })
+      .returning({ key: settings.key, value: settings.value });
+    // A free-text key holds a secret (the payment provider's): its value stays out of the log.
+    await auditAs(tx, ctx, {
+      action: 'setting.updated',
+      target: `setting:${key}`,
+      detail: settingOptions[key] ? { value } : {},
+    });
+    return saved;
+  });
   // A super-only key is read by super users alone (listSettings).
   if (superOnlySettingKeys.includes(key))
     deps.realtime

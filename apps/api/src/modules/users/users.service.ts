@@ -13,6 +13,7 @@ import { containsPattern } from '../../platform/like';
 import { AppError } from '../../platform/errors';
 import { hashPassword } from '../../platform/passwords';
 import { revokeSessions } from '../../platform/sessions';
+import { audit } from '../../platform/audit';
 import { foundOr404, ofCompany } from '../../platform/tenancy';
 import type { AppDeps } from '../../deps';
 import { assertPlanLimit, serializePlan } from '../plans';
@@ -321,6 +322,14 @@ export const createUser = async (
       })
       .returning();
     await setQueues(tx, user.id, companyId, input.queueIds ?? [], limits);
+    await audit(tx, {
+      companyId,
+      userId: ctx.userId,
+      action: 'user.created',
+      target: `user:${user.id}`,
+      detail: { email: user.email, profile: user.profile },
+      address: ctx.address,
+    });
     return user;
   });
   const view = (await loadUserView(deps.db, created.id))!;
@@ -404,6 +413,27 @@ export const updateUser = async (
     if (queuesDiffer || movesCompany)
       await setQueues(tx, user.id, companyId, input.queueIds ?? [], limits);
     else if (queueLimitsDiffer) await setLimits(tx, user.id, limits);
+    const changed = Object.keys(input).filter(
+      (key) => key !== 'password' && (input as Record<string, unknown>)[key] !== undefined,
+    );
+    const entry = {
+      companyId,
+      userId: ctx.userId,
+      target: `user:${user.id}`,
+      address: ctx.address,
+    };
+    if (changed.length)
+      await audit(tx, {
+        ...entry,
+        action: 'user.updated',
+        detail: {
+          fields: changed,
+          ...(input.profile && input.profile !== user.profile
+            ? { profile: { from: user.profile, to: input.profile } }
+            : {}),
+        },
+      });
+    if (passwordHash) await audit(tx, { ...entry, action: 'user.password_changed' });
     // A new password ends the user's other logins (the one changing its own stays); a move to
     // another company ends all, since its sockets sit in the old company's rooms.
     if (movesCompany) return revokeSessions(tx, { userId: user.id });
@@ -436,8 +466,19 @@ export const deleteUser = async (
     throw new AppError('ERR_CANNOT_DELETE_SELF', 'You cannot delete your own account');
   if (user.super && !ctx.isSuper) throw new AppError('ERR_NO_PERMISSION');
   // Its sockets are dropped too; its sessions go with the row.
-  const ended = await revokeSessions(deps.db, { userId: user.id });
-  await deps.db.delete(users).where(eq(users.id, user.id));
+  const ended = await deps.db.transaction(async (tx) => {
+    const revoked = await revokeSessions(tx, { userId: user.id });
+    await tx.delete(users).where(eq(users.id, user.id));
+    await audit(tx, {
+      companyId: user.companyId,
+      userId: ctx.userId,
+      action: 'user.deleted',
+      target: `user:${user.id}`,
+      detail: { email: user.email },
+      address: ctx.address,
+    });
+    return revoked;
+  });
   deps.realtime.endSessions(ended);
   deps.realtime.dropUser(user.companyId, user.id);
   emitUser(deps, user.companyId, user.id, 'delete', { userId: user.id });

@@ -114,16 +114,14 @@ const TimeZoneForm = ({ companyId, saved }: { companyId: number; saved: string }
 export const CompanySchedulesTab = ({ companyId }: { companyId: number }) => {
   const company = useOwnCompany(companyId);
   if (!company.data) return company.isPending ? <LoadingBox /> : null;
+  return <SchedulesForm companyId={companyId} saved={company.data.schedules ?? []} />;
+};
+
+// On the options tab: every company has a zone, whatever its business hours.
+export const CompanyTimeZone = ({ companyId }: { companyId: number }) => {
+  const company = useOwnCompany(companyId);
+  if (!company.data?.timeZone) return null;
   return (
-    <Stack spacing={2}>
-      {company.data.timeZone && (
-        <TimeZoneForm
-          key={company.data.timeZone}
-          companyId={companyId}
-          saved={company.data.timeZone}
-        />
-      )}
-      <SchedulesForm companyId={companyId} saved={company.data.schedules ?? []} />
-    </Stack>
+    <TimeZoneForm key={company.data.timeZone} companyId={companyId} saved={company.data.timeZone} />
   );
 };

@@ -44,12 +44,15 @@ describe('settings page', () => {
       'Mensaje de transferencia',
       'Saludo con una sola cola',
       'Menú lateral al iniciar',
+      'Verificación en dos pasos',
+      'Una sesión por usuario',
     ]) {
       expect(screen.getByRole('combobox', { name: label })).toBeTruthy();
     }
     // Public sign-up is a platform switch: super users only.
     expect(screen.queryByRole('combobox', { name: 'Registro público de empresas' })).toBeNull();
-    expect(tabNames()).toEqual(['Opciones']);
+    expect(screen.queryByRole('combobox', { name: 'Dos pasos para superusuarios' })).toBeNull();
+    expect(tabNames()).toEqual(['Opciones', 'Auditoría']);
 
     await user.click(rating);
     await user.click(await screen.findByRole('option', { name: 'Habilitadas' }));
@@ -85,7 +88,7 @@ describe('settings page', () => {
     expect(
       await screen.findByRole('combobox', { name: 'Registro público de empresas' }),
     ).toBeTruthy();
-    expect(tabNames()).toEqual(['Opciones', 'Empresas', 'Planes', 'Ayudas']);
+    expect(tabNames()).toEqual(['Opciones', 'Auditoría', 'Empresas', 'Planes', 'Ayudas']);
   });
 
   it('shows the schedules tab only while business hours are per company', async () => {
@@ -97,12 +100,12 @@ describe('settings page', () => {
     renderPage(<SettingsPage />, '/settings', makeAuth());
 
     await screen.findByRole('combobox', { name: 'Evaluaciones' });
-    expect(tabNames()).toEqual(['Opciones', 'Horarios']);
+    expect(tabNames()).toEqual(['Opciones', 'Horarios', 'Auditoría']);
 
     await user.click(screen.getByRole('combobox', { name: 'Gestión de horarios de atención' }));
     await user.click(await screen.findByRole('option', { name: 'Por cola' }));
 
-    await waitFor(() => expect(tabNames()).toEqual(['Opciones']));
+    await waitFor(() => expect(tabNames()).toEqual(['Opciones', 'Auditoría']));
   });
 
   it('edits the company service hours with an HH:MM mask and saves them', async () => {
@@ -152,7 +155,7 @@ describe('settings page', () => {
 
   it('changes the company’s time zone from a list of IANA zones', async () => {
     let body: { timeZone: string } | null = null;
-    stubApi(settingsWith({ scheduleType: 'company' }), {
+    stubApi(settingsWith(), {
       'GET /companies/1': () =>
         jsonResponse(200, { id: 1, schedules: [], timeZone: 'America/Bogota' }),
       'PUT /companies/1/time-zone': (init) => {
@@ -161,7 +164,8 @@ describe('settings page', () => {
       },
     });
     const user = setupUser();
-    renderPage(<SettingsPage />, '/settings?tab=schedules', makeAuth());
+    // On the options tab, whatever the business hours.
+    renderPage(<SettingsPage />, '/settings', makeAuth());
 
     const form = within(await screen.findByRole('form', { name: 'Zona horaria' }));
     const zone = form.getByRole('combobox', { name: 'Zona horaria' });
@@ -210,6 +214,39 @@ describe('settings page', () => {
       ([, init]) => (init as RequestInit | undefined)?.method === 'PUT',
     );
     expect(puts).toHaveLength(0);
+  });
+
+  it('shows the company’s audit log, filtered by action, and downloads it', async () => {
+    const queries: string[] = [];
+    stubApi(settingsWith(), {
+      'GET /audit': ({ url }) => {
+        queries.push(url.search);
+        return jsonResponse(200, {
+          entries: [
+            {
+              id: 2,
+              companyId: 1,
+              userId: 1,
+              actor: 'ana@example.com',
+              action: 'setting.updated',
+              target: 'setting:userRating',
+              detail: { value: 'enabled' },
+              address: '192.0.2.1',
+              createdAt: '2026-11-29T10:00:00.000Z',
+            },
+          ],
+          hasMore: false,
+        });
+      },
+    });
+    const user = setupUser();
+    renderPage(<SettingsPage />, '/settings?tab=audit', makeAuth());
+    const table = await screen.findByRole('table', { name: 'Auditoría' });
+    expect(within(table).getByText('Configuración cambiada')).toBeTruthy();
+    expect(within(table).getByText('ana@example.com')).toBeTruthy();
+    await user.click(screen.getByRole('combobox', { name: 'Acción' }));
+    await user.click(await screen.findByRole('option', { name: 'Usuario eliminado' }));
+    await waitFor(() => expect(queries.at(-1)).toContain('action=user.deleted'));
   });
 
   it('follows a setting another admin changed', async () => {

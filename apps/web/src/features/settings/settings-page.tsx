@@ -6,13 +6,14 @@ import { useCurrentSession } from '../../api/session';
 import { LoadingBox } from '../../components/loading-box';
 import { MessagePage } from '../../components/message-page';
 import { CompaniesTab } from './companies/companies-tab';
-import { CompanySchedulesTab } from './company-schedules-tab';
+import { CompanySchedulesTab, CompanyTimeZone } from './company-schedules-tab';
+import { AuditTab } from './audit-tab';
 import { HelpsTab } from './helps/helps-tab';
 import { PlansTab } from './plans/plans-tab';
 import { useLiveSettings, useSettings } from './settings.api';
 import { SettingsOptionsTab } from './settings-options-tab';
 
-type TabId = 'options' | 'schedules' | 'companies' | 'plans' | 'helps';
+type TabId = 'options' | 'schedules' | 'audit' | 'companies' | 'plans' | 'helps';
 
 const SettingsTabs = () => {
   const { t } = useTranslation();
@@ -27,6 +28,7 @@ const SettingsTabs = () => {
   const tabs: TabId[] = [
     'options',
     ...(scheduleType === 'company' ? (['schedules'] as const) : []),
+    ...(can(user, 'audit:view') ? (['audit'] as const) : []),
     ...(user.super ? (['companies', 'plans', 'helps'] as const) : []),
   ];
   const requested = searchParams.get('tab') as TabId | null;
@@ -55,8 +57,12 @@ const SettingsTabs = () => {
       </Box>
       {settings.isPending && current === 'options' && <LoadingBox />}
       {settings.data && current === 'options' && (
-        <SettingsOptionsTab settings={list} isSuper={user.super} />
+        <Stack spacing={2}>
+          <CompanyTimeZone companyId={user.companyId} />
+          <SettingsOptionsTab settings={list} isSuper={user.super} />
+        </Stack>
       )}
+      {current === 'audit' && <AuditTab />}
       {current === 'schedules' && <CompanySchedulesTab companyId={user.companyId} />}
       {current === 'companies' && <CompaniesTab />}
       {current === 'plans' && <PlansTab />}

@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { auditContract as audit } from '@atendi/shared';
+import { contractRoutes } from '../../platform/contract-routes';
+import { auditCsv, listAudit } from './audit.service';
+
+// Issue 37: the audit log, for admins (their company's) and super users.
+export const auditRoutes = async (app: FastifyInstance) => {
+  const route = contractRoutes(app);
+  const access = { access: { permission: 'audit:view' as const } };
+  route(audit.listAudit, access, async (request) =>
+    listAudit(app.deps, request.auth, request.query),
+  );
+  route(audit.downloadAudit, access, async (request, reply) =>
+    reply
+      .type('text/csv; charset=utf-8')
+      .header('Content-Disposition', 'attachment; filename="audit.csv"')
+      .send(await auditCsv(app.deps, request.auth, request.query)),
+  );
+};

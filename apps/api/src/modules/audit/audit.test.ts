@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { Secret, TOTP } from 'otpauth';
+import { auditActions, type AuditEntry } from '@atendi/shared';
+import { auditLog } from '../../db/schema';
+import {
+  SUPER_EMAIL,
+  createTestApp,
+  inject,
+  login,
+  makeCompany,
+  makeUser,
+  type Session,
+  type TestContext,
+} from '../../../test/harness';
+import { pruneAudit } from './audit.service';
+
+// The audit log (issue 37): every action it records is walked through the API here, each entry
+// says who, what, to what and from where; admins read their company's, super users anyone's; the
+// table refuses changes, and only the retention prune removes entries.
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const codeOf = (secret: string, steps = 0) =>
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + steps * 30_000,
+  });
+const from = (address: string) => ({ remoteAddress: address });
+const passwordStep = (email: string, password: string, address = '192.0.2.50') =>
+  t.app.inject({
+    method: 'POST',
+    url: '/auth/login',
+    ...from(address),
+    payload: { email, password },
+  });
+const entriesOf = async (session: Session, query = '') => {
+  const res = await inject(t.app, session, 'GET', `/audit${query}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().entries as AuditEntry[];
+};
+
+describe('the audit log', () => {
+  it('records every action it lists, with its actor, target and address', async () => {
+    const { admin } = await makeCompany(t.db);
+    const adminSession = await login(t.app, admin.email);
+    const root = await login(t.app, SUPER_EMAIL);
+
+    // Sign-ins: a wrong password, an unknown email, a good one.
+    await passwordStep(admin.email, 'Wrong1234', '192.0.2.7');
+    await passwordStep('nobody@nowhere.test', 'Wrong1234', '192.0.2.8');
+    // Users: created, updated (profile), password changed, then deleted.
+    const created = await inject(t.app, adminSession, 'POST', '/users', {
+      name: 'Agente Auditado',
+      email: 'auditado@test.local',
+      password: 'Audit12345',
+      profile: 'user',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const agentId = created.json().id as number;
+    await inject(t.app, adminSession, 'PUT', `/users/${agentId}`, {
+      profile: 'supervisor',
+      password: 'Audit67890',
+    });
+    // Settings.
+    await inject(t.app, adminSession, 'PUT', '/settings/userRating', { value: 'enabled' });
+    // The agent's second factor: enabled, a wrong code at a sign-in, a sign-in with it, disabled.
+    const agent = await login(t.app, 'auditado@test.local', 'Audit67890');
+    const { secret } = (await inject(t.app, agent, 'POST', '/auth/two-factor/setup')).json();
+    await inject(t.app, agent, 'POST', '/auth/two-factor/enable', { code: codeOf(secret) });
+    const step = (await passwordStep('auditado@test.local', 'Audit67890')).json();
+    await t.app.inject({
+      method: 'POST',
+      url: '/auth/login/two-factor',
+      ...from('192.0.2.9'),
+      payload: { challenge: step.challenge, code: codeOf(secret, 9) },
+    });
+    const signedIn = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login/two-factor',
+      payload: { challenge: step.challenge, code: codeOf(secret, 1) },
+    });
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    // A super user resets it; the admin ends the agent's sessions.
+    await inject(t.app, root, 'DELETE', `/users/${agentId}/two-factor`);
+    await inject(t.app, adminSession, 'DELETE', `/users/${agentId}/sessions`);
+    // Enabled again and turned off by the agent.
+    const again = await login(t.app, 'auditado@test.local', 'Audit67890');
+    const second = (await inject(t.app, again, 'POST', '/auth/two-factor/setup')).json();
+    await inject(t.app, again, 'POST', '/auth/two-factor/enable', { code: codeOf(second.secret) });
+    await inject(t.app, again, 'POST', '/auth/two-factor/disable', {
+      password: 'Audit67890',
+      code: codeOf(second.secret, 1),
+    });
+    // A password reset by mail.
+    await t.app.inject({ method: 'POST', url: '/forgetpassword/auditado%40test.local' });
+    const code = /: (\d{6})/.exec(t.mail.at(-1)!.text)![1];
+    await t.app.inject({
+      method: 'POST',
+      url: `/resetpasswords/auditado%40test.local/${code}/Reset12345`,
+    });
+    await inject(t.app, adminSession, 'DELETE', `/users/${agentId}`);
+
+    const mine = await entriesOf(adminSession);
+    const platformOnes = await entriesOf(root, '?companyId=0');
+    const seen = new Set([...mine, ...platformOnes].map((entry) => entry.action));
+    expect([...seen].sort()).toEqual([...auditActions].sort());
+
+    const first = (action: string) => mine.find((entry) => entry.action === action)!;
+    expect(first('auth.login_failed')).toMatchObject({
+      userId: admin.id,
+      address: '192.0.2.7',
+      detail: { email: admin.email },
+    });
+    expect(platformOnes.find((e) => e.action === 'auth.login_failed')).toMatchObject({
+      companyId: null,
+      userId: null,
+      detail: { email: 'nobody@nowhere.test' },
+    });
+    expect(first('user.updated')).toMatchObject({
+      actor: admin.email,
+      target: `user:${agentId}`,
+      detail: { profile: { from: 'user', to: 'supervisor' } },
+    });
+    expect(first('auth.two_factor_failed')).toMatchObject({
+      userId: agentId,
+      address: '192.0.2.9',
+    });
+    expect(first('auth.two_factor_reset')).toMatchObject({
+      actor: SUPER_EMAIL,
+      target: `user:${agentId}`,
+    });
+    expect(
+      mine.some(
+        (e) => e.action === 'auth.login' && (e.detail as { with?: string }).with === 'totp',
+      ),
+    ).toBe(true);
+    expect(first('setting.updated')).toMatchObject({
+      target: 'setting:userRating',
+      detail: { value: 'enabled' },
+    });
+    // Deleted users stay named.
+    expect(first('user.deleted')).toMatchObject({ detail: { email: 'auditado@test.local' } });
+    // Newest first.
+    const times = mine.map((entry) => Date.parse(String(entry.createdAt)));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+  });
+
+  it('shows admins their company’s entries only, filtered, and as CSV', async () => {
+    const { company, admin } = await makeCompany(t.db);
+    const other = await makeCompany(t.db);
+    const session = await login(t.app, admin.email);
+    const agent = await makeUser(t.db, company.id, 'user');
+    await inject(t.app, session, 'PUT', '/settings/userRating', { value: 'enabled' });
+    await inject(t.app, session, 'PUT', `/users/${agent.id}`, { name: 'Otro Nombre' });
+    await passwordStep(other.admin.email, 'Wrong1234');
+
+    const all = await entriesOf(session);
+    expect(all.every((entry) => entry.companyId === company.id)).toBe(true);
+    expect((await entriesOf(session, '?action=setting.updated')).map((e) => e.target)).toEqual([
+      'setting:userRating',
+    ]);
+    expect(
+      (await entriesOf(session, `?userId=${admin.id}&action=user.updated`)).map((e) => e.target),
+    ).toEqual([`user:${agent.id}`]);
+    expect(await entriesOf(session, '?date_from=2000-01-01&date_to=2000-01-02')).toEqual([]);
+
+    const foreign = await inject(t.app, session, 'GET', `/audit?companyId=${other.company.id}`);
+    expect(foreign.statusCode).toBe(404);
+    const bad = await inject(t.app, session, 'GET', '/audit?action=everything');
+    expect(bad.statusCode).toBe(400);
+    const agentSession = await login(t.app, agent.email);
+    expect((await inject(t.app, agentSession, 'GET', '/audit')).statusCode).toBe(403);
+    const root = await login(t.app, SUPER_EMAIL);
+    expect(
+      (await entriesOf(root, `?companyId=${other.company.id}`)).map((e) => e.action),
+    ).toContain('auth.login_failed');
+
+    const csv = await inject(t.app, session, 'GET', '/audit.csv?action=setting.updated');
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const lines = csv.body.trim().split('\n');
+    expect(lines[0]).toBe('createdAt,actor,userId,companyId,action,target,address,detail');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(`,${admin.email},${admin.id},${company.id},setting.updated,`);
+  });
+
+  it('refuses to change or delete an entry; only the retention prune removes old ones', async () => {
+    const { company } = await makeCompany(t.db);
+    const [old] = await t.db
+      .insert(auditLog)
+      .values({
+        companyId: company.id,
+        action: 'setting.updated',
+        createdAt: new Date('2020-01-01'),
+      })
+      .returning();
+    const [recent] = await t.db
+      .insert(auditLog)
+      .values({ companyId: company.id, action: 'setting.updated' })
+      .returning();
+    // The database's own refusal (drizzle wraps it as the failed query's cause).
+    const refused = async (query: Promise<unknown>) => {
+      const error = (await query.then(
+        () => undefined,
+        (failure: unknown) => failure,
+      )) as { message?: string; cause?: { message?: string } } | undefined;
+      expect(error?.cause?.message ?? error?.message).toMatch(/append-only/);
+    };
+    await refused(
+      t.db.update(auditLog).set({ action: 'user.deleted' }).where(eq(auditLog.id, old.id)),
+    );
+    await refused(t.db.delete(auditLog).where(eq(auditLog.id, old.id)));
+    expect(await pruneAudit(t.db, new Date(), 0)).toBe(0);
+    expect(await pruneAudit(t.db, new Date(), 365)).toBeGreaterThanOrEqual(1);
+    const left = await t.db
+      .select({ id: auditLog.id })
+      .from(auditLog)
+      .where(sql`${auditLog.id} in (${old.id}, ${recent.id})`);
+    expect(left.map((row) => row.id)).toEqual([recent.id]);
+    // The prune's permission ends with its transaction.
+    await refused(t.db.delete(auditLog).where(eq(auditLog.id, recent.id)));
+  });
+});
