@@ -17,6 +17,10 @@ export const auditActions = [
   'user.password_changed',
   'user.deleted',
   'setting.updated',
+  'connection.created',
+  'connection.token_changed',
+  'connection.deleted',
+  'ticket.deleted',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

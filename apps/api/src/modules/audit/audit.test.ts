@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { auditActions, type AuditEntry } from '@atendi/shared';
-import { auditLog } from '../../db/schema';
+import { auditLog, contacts } from '../../db/schema';
 import {
   SUPER_EMAIL,
   createTestApp,
@@ -103,6 +103,30 @@ describe('the audit log', () => {
       url: `/resetpasswords/auditado%40test.local/${code}/Reset12345`,
     });
     await inject(t.app, adminSession, 'DELETE', `/users/${agentId}`);
+    // Connections: created, token changed, deleted; a conversation deleted.
+    const connection = await inject(t.app, adminSession, 'POST', '/whatsapp', {
+      name: 'Auditada',
+      provider: 'simulator',
+    });
+    expect(connection.statusCode, connection.body).toBe(201);
+    const connectionId = connection.json().id as number;
+    await inject(t.app, adminSession, 'POST', `/whatsapp/${connectionId}/token`);
+    const [contact] = await t.db
+      .insert(contacts)
+      .values({ companyId: admin.companyId, name: 'Cliente Auditado', number: '5491155512345' })
+      .returning();
+    const ticket = await inject(t.app, adminSession, 'POST', '/tickets', {
+      contactId: contact.id,
+      whatsappId: connectionId,
+      status: 'open',
+    });
+    expect(ticket.statusCode, ticket.body).toBeLessThan(300);
+    await inject(t.app, adminSession, 'DELETE', `/tickets/${ticket.json().id}`);
+    const spare = await inject(t.app, adminSession, 'POST', '/whatsapp', {
+      name: 'Sobrante',
+      provider: 'simulator',
+    });
+    await inject(t.app, adminSession, 'DELETE', `/whatsapp/${spare.json().id}`);
 
     const mine = await entriesOf(adminSession);
     const platformOnes = await entriesOf(root, '?companyId=0');

@@ -1,3 +1,4 @@
+import { auditAs } from '../../platform/audit';
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, eq, inArray, ne, or, sql, type AnyColumn } from 'drizzle-orm';
 import {
@@ -341,6 +342,11 @@ export const createWhatsapp = async (deps: Deps, ctx: AuthContext, input: Whatsa
       })
       .returning();
     await setQueues(tx, ctx.companyId, row.id, input.queueIds);
+    await auditAs(tx, ctx, {
+      action: 'connection.created',
+      target: `connection:${row.id}`,
+      detail: { name: row.name, provider: row.provider },
+    });
     return row.id;
   });
   await broadcast(deps, ctx, id, 'create');
@@ -412,10 +418,13 @@ export const updateWhatsapp = async (
 export const regenerateToken = async (deps: Deps, ctx: AuthContext, id: number) => {
   await findWhatsapp(deps.db, ctx, id);
   const token = newConnectionToken();
-  await deps.db
-    .update(whatsapps)
-    .set({ token, updatedAt: new Date() })
-    .where(ownedRow(whatsapps, id, ctx));
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(whatsapps)
+      .set({ token, updatedAt: new Date() })
+      .where(ownedRow(whatsapps, id, ctx));
+    await auditAs(tx, ctx, { action: 'connection.token_changed', target: `connection:${id}` });
+  });
   return { token };
 };
 
@@ -434,6 +443,11 @@ export const deleteWhatsapp = async (deps: Deps, ctx: AuthContext, id: number) =
   await deps.channels.remove(id).catch(() => undefined);
   const promoted = await deps.db.transaction(async (tx) => {
     await tx.delete(whatsapps).where(ownedRow(whatsapps, id, ctx));
+    await auditAs(tx, ctx, {
+      action: 'connection.deleted',
+      target: `connection:${id}`,
+      detail: { name: current.name },
+    });
     if (!current.isDefault) return undefined;
     // Someone must stay the default: the oldest remaining connection takes the flag.
     const [next] = await tx

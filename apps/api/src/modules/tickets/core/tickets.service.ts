@@ -1,3 +1,4 @@
+import { auditAs } from '../../../platform/audit';
 import { and, desc, eq, exists, inArray, isNotNull, ne, sql, type SQL } from 'drizzle-orm';
 import {
   canSeeTicket,
@@ -488,6 +489,11 @@ export const deleteTicket = async (deps: EventDeps, ctx: AuthContext, id: number
   const files = await messageFilesOf(deps.db, ctx.companyId, [id]);
   await deps.events.transaction(deps.db, async (tx, raise) => {
     await tx.delete(tickets).where(ownedRow(tickets, id, ctx));
+    await auditAs(tx, ctx, {
+      action: 'ticket.deleted',
+      target: `ticket:${id}`,
+      detail: { contactId: before.contactId },
+    });
     raise({
       type: 'ticket.deleted',
       companyId: ctx.companyId,
