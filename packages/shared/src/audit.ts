@@ -21,6 +21,8 @@ export const auditActions = [
   'connection.token_changed',
   'connection.deleted',
   'ticket.deleted',
+  'contact.deleted',
+  'campaign.deleted',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

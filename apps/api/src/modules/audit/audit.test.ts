@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { auditActions, type AuditEntry } from '@atendi/shared';
-import { auditLog, contacts } from '../../db/schema';
+import { auditLog, campaigns, contacts } from '../../db/schema';
 import {
   SUPER_EMAIL,
   createTestApp,
@@ -127,6 +127,16 @@ describe('the audit log', () => {
       provider: 'simulator',
     });
     await inject(t.app, adminSession, 'DELETE', `/whatsapp/${spare.json().id}`);
+    // A contact and a campaign deleted.
+    expect(
+      (await inject(t.app, adminSession, 'DELETE', `/contacts/${contact.id}`)).statusCode,
+    ).toBeLessThan(300);
+    const [campaign] = await t.db
+      .insert(campaigns)
+      .values({ companyId: admin.companyId, name: 'Campaña auditada' })
+      .returning();
+    const gone = await inject(t.app, adminSession, 'DELETE', `/campaigns/${campaign.id}`);
+    expect(gone.statusCode, gone.body).toBeLessThan(300);
 
     const mine = await entriesOf(adminSession);
     const platformOnes = await entriesOf(root, '?companyId=0');

@@ -1,3 +1,4 @@
+import { auditAs } from '../../platform/audit';
 import {
   and,
   asc,
@@ -392,12 +393,20 @@ export const updateCampaign = async (
 
 // DELETE /campaigns/{id}: its recipients go with it; a running dispatcher finds nothing and stops.
 export const deleteCampaign = async (deps: Deps, ctx: AuthContext, id: number) => {
-  const [row] = await deps.db
-    .delete(campaigns)
-    .where(ownedRow(campaigns, id, ctx))
-    .returning({ mediaPath: campaigns.mediaPath });
-  foundOr404(row, 'ERR_NO_CAMPAIGN_FOUND');
-  await deps.uploads.remove(ctx.companyId, row!.mediaPath);
+  const row = await deps.db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(campaigns)
+      .where(ownedRow(campaigns, id, ctx))
+      .returning({ mediaPath: campaigns.mediaPath, name: campaigns.name });
+    const found = foundOr404(deleted, 'ERR_NO_CAMPAIGN_FOUND');
+    await auditAs(tx, ctx, {
+      action: 'campaign.deleted',
+      target: `campaign:${id}`,
+      detail: { name: found.name },
+    });
+    return found;
+  });
+  await deps.uploads.remove(ctx.companyId, row.mediaPath);
   emitCampaign(deps, ctx.companyId, { action: 'delete', id });
 };
 

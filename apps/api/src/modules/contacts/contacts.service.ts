@@ -1,3 +1,4 @@
+import { auditAs } from '../../platform/audit';
 import { asc, count, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
 import {
   CONTACTS_PAGE_SIZE,
@@ -265,7 +266,7 @@ export const updateContact = async (
 
 // Deleting a contact deletes its conversations (the tables cascade); the lists showing them are told.
 export const deleteContact = async (deps: Deps, ctx: AuthContext, id: number) => {
-  await findContact(deps.db, ctx, id);
+  const contact = await findContact(deps.db, ctx, id);
   const gone = await deps.db
     .select()
     .from(tickets)
@@ -277,6 +278,11 @@ export const deleteContact = async (deps: Deps, ctx: AuthContext, id: number) =>
   );
   await deps.events.transaction(deps.db, async (tx, raise) => {
     await tx.delete(contacts).where(ownedRow(contacts, id, ctx));
+    await auditAs(tx, ctx, {
+      action: 'contact.deleted',
+      target: `contact:${id}`,
+      detail: { name: contact.name, number: contact.number, tickets: gone.length },
+    });
     for (const ticket of gone)
       raise({
         type: 'ticket.deleted',
