@@ -18,6 +18,7 @@ export const auditActions = [
   'user.deleted',
   'setting.updated',
   'connection.created',
+  'connection.updated',
   'connection.token_changed',
   'connection.deleted',
   'ticket.deleted',

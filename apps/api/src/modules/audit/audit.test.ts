@@ -111,6 +111,9 @@ describe('the audit log', () => {
     expect(connection.statusCode, connection.body).toBe(201);
     const connectionId = connection.json().id as number;
     await inject(t.app, adminSession, 'POST', `/whatsapp/${connectionId}/token`);
+    await inject(t.app, adminSession, 'PUT', `/whatsapp/${connectionId}`, {
+      name: 'Auditada 2',
+    });
     const [contact] = await t.db
       .insert(contacts)
       .values({ companyId: admin.companyId, name: 'Cliente Auditado', number: '5491155512345' })
@@ -172,6 +175,7 @@ describe('the audit log', () => {
         (e) => e.action === 'auth.login' && (e.detail as { with?: string }).with === 'totp',
       ),
     ).toBe(true);
+    expect(first('connection.updated')).toMatchObject({ detail: { fields: ['name'] } });
     expect(first('setting.updated')).toMatchObject({
       target: 'setting:userRating',
       detail: { value: 'enabled' },

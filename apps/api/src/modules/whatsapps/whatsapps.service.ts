@@ -389,6 +389,16 @@ export const updateWhatsapp = async (
         .set({ ...values, updatedAt: new Date() })
         .where(ownedRow(whatsapps, id, ctx));
     if (input.queueIds) await setQueues(tx, ctx.companyId, id, input.queueIds);
+    // The fields changed, never their values (some are credentials).
+    const fields = Object.keys(input).filter(
+      (key) => (input as Record<string, unknown>)[key] !== undefined,
+    );
+    if (fields.length)
+      await auditAs(tx, ctx, {
+        action: 'connection.updated',
+        target: `connection:${id}`,
+        detail: { fields },
+      });
   });
   if (input.isDefault && !current.isDefault) {
     // The old default changed too: its row must show the flag gone.
