@@ -1,3 +1,6 @@
+import type { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+
 // CSV for spreadsheets (RFC 4180): a cell holding a comma, quote or line break is quoted (its quotes
 // doubled), and text a spreadsheet would run as a formula (=, +, -, @, tab or CR first) starts with
 // a quote, so it is shown as written.
@@ -10,3 +13,10 @@ const csvCell = (value: string | number | null) => {
 // One record, its line break included.
 export const csvLine = (cells: readonly (string | number | null)[]) =>
   `${cells.map(csvCell).join(',')}\n`;
+
+// Answers a CSV file (its text, or a stream of it) as a download named `name`.
+export const sendCsv = (reply: FastifyReply, name: string, body: string | Readable) =>
+  reply
+    .type('text/csv; charset=utf-8')
+    .header('Content-Disposition', `attachment; filename="${name}"`)
+    .send(body);

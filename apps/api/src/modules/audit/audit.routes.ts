@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { auditContract as audit } from '@atendi/shared';
 import { contractRoutes } from '../../platform/contract-routes';
+import { sendCsv } from '../../platform/csv';
 import { auditCsv, listAudit } from './audit.service';
 
 // Issue 37: the audit log, for admins (their company's) and super users.
@@ -11,9 +12,6 @@ export const auditRoutes = async (app: FastifyInstance) => {
     listAudit(app.deps, request.auth, request.query),
   );
   route(audit.downloadAudit, access, async (request, reply) =>
-    reply
-      .type('text/csv; charset=utf-8')
-      .header('Content-Disposition', 'attachment; filename="audit.csv"')
-      .send(await auditCsv(app.deps, request.auth, request.query)),
+    sendCsv(reply, 'audit.csv', await auditCsv(app.deps, request.auth, request.query)),
   );
 };

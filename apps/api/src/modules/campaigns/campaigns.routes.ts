@@ -7,6 +7,7 @@ import {
   MESSAGE_MEDIA_MAX_BYTES,
 } from '@atendi/shared';
 import { contractRoutes } from '../../platform/contract-routes';
+import { sendCsv } from '../../platform/csv';
 import { uploaderOf, type UploadRule } from '../../platform/uploads';
 import { dispatchControls, ensureDispatch } from './campaign-dispatcher';
 import {
@@ -85,18 +86,17 @@ export const campaignsRoutes = async (app: FastifyInstance) => {
     const chunks = shippingCsv(deps, request.auth, request.params.id);
     // The first chunk (the header) comes after the ownership check, so a 404 is still an error body.
     const first = await chunks.next();
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="campaign-${request.params.id}.csv"`)
-      .send(
-        // Streamed: the declared text schema documents it; Fastify sends a stream as it comes.
-        Readable.from(
-          (async function* () {
-            if (!first.done) yield first.value;
-            yield* chunks;
-          })(),
-        ) as unknown as string,
-      );
+    return sendCsv(
+      reply,
+      `campaign-${request.params.id}.csv`,
+      // Streamed: the declared text schema documents it; Fastify sends a stream as it comes.
+      Readable.from(
+        (async function* () {
+          if (!first.done) yield first.value;
+          yield* chunks;
+        })(),
+      ),
+    );
   });
 
   route(campaignSettings.listCampaignSettings, config, async (request) =>

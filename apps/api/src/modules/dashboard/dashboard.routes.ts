@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { dashboardContract as dashboard } from '@atendi/shared';
 import { contractRoutes } from '../../platform/contract-routes';
+import { sendCsv } from '../../platform/csv';
 import {
   dashboardReportCsv,
   getDashboard,
@@ -35,9 +36,6 @@ export const dashboardRoutes = async (app: FastifyInstance) => {
 
   route(dashboard.downloadDashboardReport, config, async (request, reply) => {
     const csv = dashboardReportCsv(await getDashboardReport(deps, request.auth, request.query));
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="${csv.name}"`)
-      .send(csv.text);
+    return sendCsv(reply, csv.name, csv.text);
   });
 };

@@ -100,17 +100,24 @@ const total = (groups: Sums[]) =>
     sumKeys.map((key) => [key, groups.reduce((sum, group) => sum + Number(group[key] ?? 0), 0)]),
   ) as Record<(typeof sumKeys)[number], number>;
 
-export const getDashboard = async (
-  deps: Deps,
-  ctx: AuthContext,
-  query: DashboardQuery,
-): Promise<DashboardView> => {
+// The company a query reads (the caller's, or another for a super user), its zone, the period, and
+// the SQL test of a moment within it.
+const scopedPeriod = async (deps: Deps, ctx: AuthContext, query: DashboardQuery) => {
   const companyId = await companyInScope(deps.db, ctx, query.companyId);
   const timeZone = await companyTimeZone(deps, companyId);
   const period = await periodOf(deps.db, query, timeZone, new Date());
   const f = sqlTime(period.from);
   const t = period.until;
   const within = (moment: string) => sql`${sql.raw(moment)} >= ${f} and ${sql.raw(moment)} < ${t}`;
+  return { companyId, timeZone, period, f, t, within };
+};
+
+export const getDashboard = async (
+  deps: Deps,
+  ctx: AuthContext,
+  query: DashboardQuery,
+): Promise<DashboardView> => {
+  const { companyId, timeZone, period, f, t, within } = await scopedPeriod(deps, ctx, query);
 
   // The period's whole hours (UTC; whole days in the days dashboard_hours may hold folded by the
   // day) come summed from dashboard_hours; the moments before the first and after the last, from the
@@ -282,12 +289,7 @@ export const getDashboardReport = async (
   ctx: AuthContext,
   query: DashboardReportQuery,
 ): Promise<DashboardReport> => {
-  const companyId = await companyInScope(deps.db, ctx, query.companyId);
-  const timeZone = await companyTimeZone(deps, companyId);
-  const period = await periodOf(deps.db, query, timeZone, new Date());
-  const f = sqlTime(period.from);
-  const t = period.until;
-  const within = (moment: string) => sql`${sql.raw(moment)} >= ${f} and ${sql.raw(moment)} < ${t}`;
+  const { companyId, timeZone, period, within } = await scopedPeriod(deps, ctx, query);
   const group = reportGroups[query.groupBy];
   const rated = ratingGroup[query.groupBy];
   const rows = await queryRows<ReportSums>(

@@ -22,7 +22,7 @@ type Raise = (event: DomainEvent) => void;
 type Deps = Pick<AppDeps, 'db' | 'config' | 'events'>;
 
 // The SLA state of tickets with their queue's policy and their company's time zone.
-const readClocks = (tx: Db, ids: number[]) =>
+const readClocks = (tx: Db, ids: number[], options: { running?: boolean } = {}) =>
   tx
     .select({
       id: tickets.id,
@@ -47,7 +47,12 @@ const readClocks = (tx: Db, ids: number[]) =>
     .from(tickets)
     .innerJoin(companies, eq(companies.id, tickets.companyId))
     .leftJoin(queues, eq(queues.id, tickets.queueId))
-    .where(inArray(tickets.id, ids));
+    .where(
+      and(
+        inArray(tickets.id, ids),
+        options.running ? sql`${tickets.slaStartedAt} is not null` : undefined,
+      ),
+    );
 type Clocks = Awaited<ReturnType<typeof readClocks>>[number];
 
 // What a ticket's clocks become.
@@ -260,24 +265,11 @@ export const createSla = (deps: Pick<Deps, 'config'>) => {
         waitingIds.add(event.ticketId);
     }
     if (!answeredIds.size && !waitingIds.size) return;
-    // Only tickets whose clocks run are read further.
-    const running = await tx
-      .select({ id: tickets.id })
-      .from(tickets)
-      .where(
-        and(
-          inArray(tickets.id, [...answeredIds, ...waitingIds]),
-          sql`${tickets.slaStartedAt} is not null`,
-        ),
-      );
-    if (!running.length) return;
     const now = new Date();
     const outcomes: Outcome[] = [];
     const written: Written[] = [];
-    for (const clocks of await readClocks(
-      tx,
-      running.map((row) => row.id),
-    )) {
+    // Only tickets whose clocks run.
+    for (const clocks of await readClocks(tx, [...answeredIds, ...waitingIds], { running: true })) {
       if (answeredIds.has(clocks.id)) {
         // Answered: whatever the contact wrote in the same moment waits for the next answer.
         outcomes.push(

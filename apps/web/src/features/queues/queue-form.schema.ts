@@ -49,14 +49,7 @@ export const queueFormSchema = z.object({
   outOfHoursQueueId: z.string(),
   outOfHoursPromptId: z.string(),
   // Minutes a routed conversation may wait for its agent's first word, '' for never.
-  reassignMinutes: z
-    .string()
-    .trim()
-    .refine(
-      (value) =>
-        value === '' || (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 1440),
-      { message: 'queues.validation.reassignMinutes' },
-    ),
+  reassignMinutes: minutesText(1440, 'queues.validation.reassignMinutes'),
   // SLA targets in minutes ('' for none) and the warning before a breach.
   slaFirstResponseMinutes: minutesText(43_200, 'queues.validation.slaMinutes'),
   slaNextResponseMinutes: minutesText(43_200, 'queues.validation.slaMinutes'),
