@@ -53,6 +53,11 @@ const PUBLIC_ROUTES = [
   'POST /auth/login/two-factor/setup',
   'POST /auth/login/two-factor/enroll',
   'POST /auth/refresh_token',
+  // Single sign-on: what the login page offers for an email, and the browser's round trip through
+  // the company's provider (bound to the browser by a cookie, checked by state, nonce and PKCE).
+  'GET /auth/sso',
+  'GET /auth/sso/start',
+  'GET /auth/sso/callback',
   'POST /companies/cadastro',
   'POST /forgetpassword/:email',
   'POST /resetpasswords/:email/:token/:newPassword',

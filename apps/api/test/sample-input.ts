@@ -31,6 +31,9 @@ const known: Record<string, unknown> = {
   timeZone: 'America/Bogota',
   newPassword: 'Walker123',
   password: 'Walker123',
+  // Single sign-on: a provider's address and the email domains it covers.
+  issuer: 'https://sso.walker.invalid',
+  domains: ['walker.example'],
 };
 
 let counter = 0;

@@ -42,6 +42,19 @@ export const errorStatus = {
   ERR_TWO_FACTOR_INVALID: 401,
   ERR_TWO_FACTOR_EXPIRED: 401,
   ERR_TWO_FACTOR_REQUIRED: 403,
+  // Single sign-on: no provider for the email's domain; the provider could not be reached or
+  // answered wrongly; the round trip could not be verified (state, browser, nonce, PKCE: start
+  // again); the person cancelled at the provider; the provider does not vouch for the email; no
+  // account for it (and the company creates none); the company signs in with SSO only; another
+  // company already covers the domain.
+  ERR_SSO_NOT_CONFIGURED: 404,
+  ERR_SSO_PROVIDER: 424,
+  ERR_SSO_REQUEST: 400,
+  ERR_SSO_DENIED: 403,
+  ERR_SSO_EMAIL_UNVERIFIED: 403,
+  ERR_SSO_NO_ACCOUNT: 403,
+  ERR_SSO_REQUIRED: 403,
+  ERR_SSO_DOMAIN_TAKEN: 409,
   ERR_PLAN_FEATURE_DISABLED: 403,
   ERR_TOO_MANY_REQUESTS: 429,
   ERR_EMAIL_ALREADY_EXISTS: 409,

@@ -31,5 +31,6 @@ export * from './prompts';
 export * from './queue-integrations';
 export * from './two-factor';
 export * from './audit';
+export * from './sso';
 export * from './contract';
 export * from './contracts';

@@ -26,6 +26,8 @@ export type RateLimits = {
   loginKnown: Limiter;
   // Second-factor codes tried per user (as many as passwords per address and email).
   twoFactor: Limiter;
+  // Single sign-on round trips per client address (starts, and callbacks that fail).
+  sso: Limiter;
   // Reset-code mails per email; reset attempts per email; both per client address (one budget).
   forgotEmail: Limiter;
   resetEmail: Limiter;
@@ -67,6 +69,7 @@ export const createRateLimits = (options: {
     loginEmail: make('login-email', loginLimit * 10, windowSeconds),
     loginKnown: make('login-known', 1, KNOWN_ADDRESS_SECONDS),
     twoFactor: make('two-factor', loginLimit, windowSeconds),
+    sso: make('sso', loginLimit * 3, windowSeconds),
     forgotEmail: make('forgot', 5, windowSeconds),
     resetEmail: make('reset', 10, windowSeconds),
     forgotIp: make('forgot-ip', 20, windowSeconds),

@@ -12,6 +12,7 @@ import { announcementsContract } from './announcements';
 import { planPricesContract, subscriptionsContract } from './subscriptions';
 import { dashboardContract } from './dashboard';
 import { auditContract } from './audit';
+import { ssoContract } from './sso';
 import { contactsContract } from './contacts';
 import { schedulesContract } from './schedules';
 import { quickMessagesContract } from './quick-messages';
@@ -47,6 +48,7 @@ export * from './schedules';
 export * from './contacts';
 export * from './dashboard';
 export * from './audit';
+export * from './sso';
 export * from './subscriptions';
 export * from './announcements';
 export * from './companies';
@@ -79,6 +81,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   planPricesContract,
   dashboardContract,
   auditContract,
+  ssoContract,
   contactsContract,
   schedulesContract,
   quickMessagesContract,

@@ -19,3 +19,4 @@ export * from './tickets';
 export * from './users';
 export * from './whatsapps';
 export * from './audit';
+export * from './sso';

@@ -13,6 +13,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
+import { startLocalOidc } from '../../../test/local-oidc';
 import { pruneAudit } from './audit.service';
 
 // The audit log (issue 37): every action it records is walked through the API here, each entry
@@ -140,6 +141,29 @@ describe('the audit log', () => {
       .returning();
     const gone = await inject(t.app, adminSession, 'DELETE', `/campaigns/${campaign.id}`);
     expect(gone.statusCode, gone.body).toBeLessThan(300);
+
+    // Single sign-on: set up, a round trip that comes back to another browser, removed.
+    const provider = await startLocalOidc({
+      redirectUris: [`${t.config.publicApiUrl}/auth/sso/callback`],
+    });
+    try {
+      const saved = await inject(t.app, adminSession, 'PUT', `/companies/${admin.companyId}/sso`, {
+        issuer: provider.issuer,
+        clientId: provider.clientId,
+        clientSecret: provider.clientSecret,
+        domains: ['auditada.test'],
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      const started = await t.app.inject({
+        method: 'GET',
+        url: '/auth/sso/start?email=ana%40auditada.test',
+      });
+      const state = new URL(started.headers.location as string).searchParams.get('state');
+      await t.app.inject({ method: 'GET', url: `/auth/sso/callback?code=x&state=${state}` });
+      await inject(t.app, adminSession, 'DELETE', `/companies/${admin.companyId}/sso`);
+    } finally {
+      await provider.close();
+    }
 
     const mine = await entriesOf(adminSession);
     const platformOnes = await entriesOf(root, '?companyId=0');

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authContract as auth, usersContract } from '@atendi/shared';
+import { authContract as auth, ssoContract as sso, usersContract } from '@atendi/shared';
 import { contractRoutes } from '../../platform/contract-routes';
 import { AppError } from '../../platform/errors';
 import { loadSessionUser } from '../users';
@@ -22,12 +22,16 @@ import {
   twoFactorStatus,
   verifyChallenge,
 } from './two-factor';
+import { deleteSso, finishSso, getSsoSettings, startSso, updateSso } from './sso';
+import { discoverSso } from './sso-policy';
 import { endOwnOtherSessions, endOwnSession, endUserSessions, listSessions } from './sessions';
 
 const REFRESH_COOKIE = 'jrt';
 // Marks a browser that signed in before: it may still try when its account is under attack.
 const DEVICE_COOKIE = 'jdv';
 const DEVICE_COOKIE_SECONDS = 365 * 24 * 3600;
+// Binds a single sign-on round trip to the browser that started it.
+const SSO_COOKIE = 'jss';
 
 export const authRoutes = async (app: FastifyInstance) => {
   const route = contractRoutes(app);
@@ -49,11 +53,20 @@ export const authRoutes = async (app: FastifyInstance) => {
     userAgent: request.headers['user-agent'],
   });
 
-  const sendSession = (reply: FastifyReply, session: SessionResult & Record<string, unknown>) => {
-    reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
+  const setRefreshCookie = (reply: FastifyReply, refreshToken: string) =>
+    reply.setCookie(REFRESH_COOKIE, refreshToken, {
       ...cookieOptions,
       maxAge: config.refreshTokenTtl,
     });
+  const setDeviceCookie = (reply: FastifyReply, device: string) =>
+    reply.setCookie(DEVICE_COOKIE, device, {
+      ...cookieOptions,
+      path: '/auth/login',
+      maxAge: DEVICE_COOKIE_SECONDS,
+    });
+
+  const sendSession = (reply: FastifyReply, session: SessionResult & Record<string, unknown>) => {
+    setRefreshCookie(reply, session.refreshToken);
     const { refreshToken: _hidden, ...body } = session;
     return reply.send(body);
   };
@@ -85,11 +98,7 @@ export const authRoutes = async (app: FastifyInstance) => {
     { device, ...session }: SessionResult & { device: string },
     extra: Record<string, unknown> = {},
   ) => {
-    reply.setCookie(DEVICE_COOKIE, device, {
-      ...cookieOptions,
-      path: '/auth/login',
-      maxAge: DEVICE_COOKIE_SECONDS,
-    });
+    setDeviceCookie(reply, device);
     return sendSession(reply, { ...session, ...extra });
   };
 
@@ -116,6 +125,61 @@ export const authRoutes = async (app: FastifyInstance) => {
     return sendSignedIn(reply, await startSession(app.deps, user, clientOf(request), 'enrolment'), {
       recoveryCodes,
     });
+  });
+
+  // Issue 37: single sign-on. The browser goes to the provider and comes back to the callback,
+  // which signs it in (the session cookie) and sends it on to the web app, or to its login page
+  // with ?ssoError=CODE. The round trip is bound to the browser by a cookie of its own.
+  const ssoCookie = { ...cookieOptions, path: '/auth/sso', sameSite: 'lax' as const };
+  const toLoginPage = (reply: FastifyReply, request: FastifyRequest, error: unknown) => {
+    if (!(error instanceof AppError) || error.status >= 500)
+      request.log.warn({ err: error }, 'single sign-on failed');
+    const code = error instanceof AppError ? error.code : 'ERR_INTERNAL_SERVER_ERROR';
+    return reply.redirect(`${config.publicWebUrl}/login?ssoError=${code}`, 302);
+  };
+  route(sso.discoverSso, async (request) => discoverSso(app.deps.db, request.query.email));
+  route(sso.startSso, async (request, reply) => {
+    try {
+      const started = await startSso(app.deps, request.query.email, request.ip);
+      reply.setCookie(SSO_COOKIE, started.browser, {
+        ...ssoCookie,
+        maxAge: started.maxAgeSeconds,
+      });
+      return reply.redirect(started.url, 302);
+    } catch (error) {
+      return toLoginPage(reply, request, error);
+    }
+  });
+  route(sso.finishSso, async (request, reply) => {
+    const browser = request.cookies[SSO_COOKIE];
+    reply.clearCookie(SSO_COOKIE, ssoCookie);
+    try {
+      const { device, ...session } = await finishSso(
+        app.deps,
+        {
+          search: request.url.slice(request.url.indexOf('?') + 1),
+          state: request.query.state,
+          error: request.query.error,
+          errorDescription: request.query.error_description,
+        },
+        browser,
+        clientOf(request),
+      );
+      setDeviceCookie(reply, device);
+      setRefreshCookie(reply, session.refreshToken);
+      return reply.redirect(`${config.publicWebUrl}/`, 302);
+    } catch (error) {
+      return toLoginPage(reply, request, error);
+    }
+  });
+  route(sso.getSso, { access: { permission: 'settings:update' } }, async (request) =>
+    getSsoSettings(app.deps, request.auth, request.params.id),
+  );
+  route(sso.updateSso, { access: { permission: 'settings:update' } }, async (request) =>
+    updateSso(app.deps, request.auth, request.params.id, request.body),
+  );
+  route(sso.deleteSso, { access: { permission: 'settings:update' } }, async (request) => {
+    await deleteSso(app.deps, request.auth, request.params.id);
   });
 
   route(auth.refreshSession, async (request, reply) => {

@@ -9,6 +9,7 @@ import { consume, KNOWN_ADDRESS_SECONDS } from '../../platform/rate-limit';
 import { endSessions, revokeSessions } from '../../platform/sessions';
 import { loadSessionUser, type SessionUser } from '../users';
 import { startChallenge, twoFactorRequired } from './two-factor';
+import { passwordLoginAllowed } from './sso-policy';
 import { audit } from '../../platform/audit';
 import {
   endsOtherSessions,
@@ -114,14 +115,19 @@ export const login = async (
   const [user] = await deps.db.select().from(users).where(eq(users.email, input.email));
   dummyHash ??= hashPassword(randomUUID());
   const valid = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
-  if (!user || !valid) {
+  // A company that signs in with SSO only refuses passwords, right or wrong (so the answer tells
+  // nothing about the password).
+  const ssoOnly = !!user && !(await passwordLoginAllowed(deps.db, user));
+  if (!user || !valid || ssoOnly) {
     await audit(deps.db, {
       companyId: user?.companyId ?? null,
       userId: user?.id ?? null,
       action: 'auth.login_failed',
-      detail: { email: input.email },
+      detail: { email: input.email, ...(ssoOnly ? { reason: 'sso only' } : {}) },
       address: ip,
     });
+    if (ssoOnly)
+      throw new AppError('ERR_SSO_REQUIRED', 'Your company signs in with SSO: use its button');
     throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid email or password');
   }
   await Promise.all([
@@ -144,8 +150,9 @@ export const startSession = async (
   deps: Deps,
   user: { id: number; companyId: number; email: string },
   client: SessionClient,
-  // The second factor the sign-in took, if any (the audit log says so).
-  via?: 'totp' | 'enrolment',
+  // How the sign-in was completed besides a password: a second factor, or the company's SSO
+  // instead of a password (the audit log says so).
+  via?: 'totp' | 'enrolment' | 'sso',
 ): Promise<SessionResult & { device: string }> => {
   const familyId = randomUUID();
   // One session per account (SPEC; a company may allow several): earlier logins end, and their

@@ -1,2 +1,2 @@
 // The users module's public surface: other modules import from '../users' (this file) only.
-export { loadSessionUser, type SessionUser } from './users.service';
+export { createSsoUser, loadSessionUser, type SessionUser } from './users.service';

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import {
   can,
@@ -335,6 +336,41 @@ export const createUser = async (
   const view = (await loadUserView(deps.db, created.id))!;
   emitUser(deps, companyId, view.id, 'create', { user: view });
   return view;
+};
+
+// Issue 37: the account a company's SSO makes at a person's first sign-in (profile user, no queues,
+// a password nobody knows: they sign in through their provider). Null when the email was taken
+// meanwhile (a second sign-in at the same moment made it); the plan's user limit holds.
+export const createSsoUser = async (
+  deps: Pick<AppDeps, 'db' | 'realtime'>,
+  companyId: number,
+  input: { name: string; email: string },
+  address: string,
+) => {
+  const passwordHash = await hashPassword(randomUUID());
+  const created = await deps.db.transaction(async (tx) => {
+    await assertPlanLimit(tx, companyId, 'users');
+    const [user] = await tx
+      .insert(users)
+      .values({ companyId, name: input.name, email: input.email, passwordHash, profile: 'user' })
+      .onConflictDoNothing()
+      .returning();
+    if (!user) return null;
+    await audit(tx, {
+      companyId,
+      userId: user.id,
+      action: 'user.created',
+      target: `user:${user.id}`,
+      detail: { email: user.email, profile: user.profile, via: 'sso' },
+      address,
+    });
+    return user;
+  });
+  if (created) {
+    const view = (await loadUserView(deps.db, created.id))!;
+    emitUser(deps, companyId, view.id, 'create', { user: view });
+  }
+  return created;
 };
 
 export const updateUser = async (
