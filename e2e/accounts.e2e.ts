@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
+import { startLocalOidc } from '../apps/api/test/local-oidc';
 import { apiClient } from './support/api';
 import { launchBrowser } from './support/browser';
 import { logIn, submitLogin } from './support/pages';
@@ -12,7 +13,8 @@ let server: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await startServer();
+  // The local OpenID provider of the SSO flow listens on 127.0.0.1.
+  server = await startServer({ OUTBOUND_ALLOW_PRIVATE: '127.0.0.1' });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -64,5 +66,42 @@ describe('two-step verification', () => {
     await page.waitForURL('**/tickets');
     await page.getByRole('heading', { name: 'Tickets' }).waitFor();
     await page.context().close();
+  });
+});
+
+describe('single sign-on', () => {
+  it('a person of the company’s domain signs in through the provider’s pages', async () => {
+    const provider = await startLocalOidc({ redirectUris: [`${server.apiUrl}/auth/sso/callback`] });
+    try {
+      const client = apiClient(server.apiUrl);
+      const root = await client.login(ADMIN_EMAIL, ADMIN_PASSWORD);
+      const { companyId } = await client.call<{ companyId: number }>(root, 'GET', '/auth/me');
+      await client.call(root, 'PUT', `/companies/${companyId}/sso`, {
+        issuer: provider.issuer,
+        clientId: provider.clientId,
+        clientSecret: provider.clientSecret,
+        domains: ['sso-e2e.test'],
+        createUsers: true,
+      });
+      const email = 'rosa@sso-e2e.test';
+      provider.accounts.set('rosa', { email, email_verified: true, name: 'Rosa Díaz' });
+
+      const page: Page = await (await browser.newContext()).newPage();
+      await page.goto(`${server.webUrl}/login`);
+      await page.fill('input[name="email"]', email);
+      await page.getByRole('button', { name: 'Entrar con SSO' }).click();
+      // The provider's own sign-in page, on its own origin.
+      await page.waitForURL(`${provider.issuer}/**`);
+      await page.fill('input[name="login"]', 'rosa');
+      await page.fill('input[name="password"]', 'any');
+      await page.getByRole('button', { name: 'Sign-in' }).click();
+      await page.waitForURL('**/tickets');
+      await page.getByRole('heading', { name: 'Tickets' }).waitFor();
+      await page.getByTestId('account-menu').click();
+      await page.getByText('Rosa Díaz').waitFor();
+      await page.context().close();
+    } finally {
+      await provider.close();
+    }
   });
 });

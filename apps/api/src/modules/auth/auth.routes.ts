@@ -128,8 +128,8 @@ export const authRoutes = async (app: FastifyInstance) => {
   });
 
   // Issue 37: single sign-on. The browser goes to the provider and comes back to the callback,
-  // which signs it in (the session cookie) and sends it on to the web app, or to its login page
-  // with ?ssoError=CODE. The round trip is bound to the browser by a cookie of its own.
+  // which signs it in (the session cookie) and sends it on to the web app (its login page with
+  // ?sso=done, which lands where a login does), or to its login page with ?ssoError=CODE. The round trip is bound to the browser by a cookie of its own.
   const ssoCookie = { ...cookieOptions, path: '/auth/sso', sameSite: 'lax' as const };
   const toLoginPage = (reply: FastifyReply, request: FastifyRequest, error: unknown) => {
     if (!(error instanceof AppError) || error.status >= 500)
@@ -167,7 +167,7 @@ export const authRoutes = async (app: FastifyInstance) => {
       );
       setDeviceCookie(reply, device);
       setRefreshCookie(reply, session.refreshToken);
-      return reply.redirect(`${config.publicWebUrl}/`, 302);
+      return reply.redirect(`${config.publicWebUrl}/login?sso=done`, 302);
     } catch (error) {
       return toLoginPage(reply, request, error);
     }

@@ -225,7 +225,7 @@ describe('signing in through the provider', () => {
     expect(authorization.searchParams.get('state')).toBeTruthy();
     expect(authorization.searchParams.get('nonce')).toBeTruthy();
     expect(res.statusCode, res.body).toBe(302);
-    expect(res.headers.location).toBe(`${t.config.publicWebUrl}/`);
+    expect(res.headers.location).toBe(`${t.config.publicWebUrl}/login?sso=done`);
     const session = await sessionOf(res);
     expect(session.user.email).toBe(email);
     const [entry] = await t.db
@@ -241,7 +241,7 @@ describe('signing in through the provider', () => {
     await makeUser(t.db, company.id, 'user', { email });
 
     const first = await roundTrip(email);
-    expect(first.res.headers.location).toBe(`${t.config.publicWebUrl}/`);
+    expect(first.res.headers.location).toBe(`${t.config.publicWebUrl}/login?sso=done`);
     const replay = await callback(first.back, first.cookie);
     expect(ssoErrorOf(replay)).toBe('ERR_SSO_REQUEST');
     expect(replay.cookies.find((c) => c.name === 'jrt')).toBeUndefined();
@@ -299,7 +299,7 @@ describe('signing in through the provider', () => {
     const { company, domain } = await ssoCompany({ createUsers: true });
     const email = person(domain, { name: 'Ana Nueva' });
     const [a, b] = await Promise.all([roundTrip(email), roundTrip(email)]);
-    for (const { res } of [a, b]) expect(res.headers.location).toBe(`${t.config.publicWebUrl}/`);
+    for (const { res } of [a, b]) expect(res.headers.location).toBe(`${t.config.publicWebUrl}/login?sso=done`);
     const made = await t.db.select().from(users).where(eq(users.email, email));
     expect(made).toHaveLength(1);
     expect(made[0]).toMatchObject({
@@ -355,7 +355,7 @@ describe('signing in through the provider', () => {
       const started = await startAt(email);
       const back = await signInAtProvider(started.location, email, callbackUrl);
       const res = await callback(back, started.cookie);
-      expect(res.headers.location).toBe(`${t.config.publicWebUrl}/`);
+      expect(res.headers.location).toBe(`${t.config.publicWebUrl}/login?sso=done`);
     } finally {
       await inToken.close();
     }

@@ -59,10 +59,16 @@ export const confirmLoginEnrolment = (challenge: string, code: string) =>
 export const enterAfterEnrolment = (auth: AuthResponse) => startSession(auth, homePathFor(auth));
 
 // App start: the httpOnly refresh cookie restores the session; failing that, a stored token.
+// A single sign-on that went well comes back to /login?sso=done with the refresh cookie: it lands
+// where a login does.
+const isSsoLanding = () =>
+  window.location.pathname === '/login' &&
+  new URLSearchParams(window.location.search).get('sso') === 'done';
+
 export const restoreSession = async () => {
   try {
     const auth = await refreshSession();
-    startSession(auth, null);
+    startSession(auth, isSsoLanding() ? homePathFor(auth) : null);
     return;
   } catch {
     // Fall through to the stored token.

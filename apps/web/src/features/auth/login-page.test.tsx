@@ -1,7 +1,8 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { getSessionState } from '../../api/session';
+import { goToUrl } from '../../lib/browser';
 import { jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { renderPage } from '../../test/render-page';
@@ -85,6 +86,65 @@ describe('login page', () => {
 
     expect(await screen.findByText('Correo electrónico inválido')).toBeTruthy();
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('offers the company’s SSO for an email of its domains, and only SSO when passwords are off', async () => {
+    const asked: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'GET /auth/sso': (init) => {
+            const email = init.url.searchParams.get('email') ?? '';
+            asked.push(email);
+            if (email.endsWith('@acme.com'))
+              return jsonResponse(200, { sso: true, passwordLogin: true });
+            if (email.endsWith('@solo.com'))
+              return jsonResponse(200, { sso: true, passwordLogin: false });
+            return jsonResponse(200, { sso: false, passwordLogin: true });
+          },
+        }),
+      ),
+    );
+    const user = userEvent.setup();
+    renderPage(<LoginPage />, '/login');
+    const email = await screen.findByRole('textbox', { name: 'Correo electrónico' });
+
+    await user.type(email, 'Ana@Acme.com');
+    const sso = await screen.findByRole('button', { name: 'Entrar con SSO' });
+    expect(screen.getByLabelText('Contraseña')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Ingresar' })).toBeTruthy();
+    await user.click(sso);
+    expect(goToUrl).toHaveBeenCalledWith(
+      'http://localhost:8080/auth/sso/start?email=ana%40acme.com',
+    );
+
+    await user.clear(email);
+    await user.type(email, 'luis@solo.com');
+    expect(
+      await screen.findByText('Su empresa entra solo con SSO: la contraseña no se usa.'),
+    ).toBeTruthy();
+    expect(screen.queryByLabelText('Contraseña')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Ingresar' })).toBeNull();
+    await user.type(email, '{Enter}');
+    expect(goToUrl).toHaveBeenLastCalledWith(
+      'http://localhost:8080/auth/sso/start?email=luis%40solo.com',
+    );
+
+    await user.clear(email);
+    await user.type(email, 'eva@otra.com');
+    await waitFor(() => expect(asked).toContain('eva@otra.com'));
+    expect(screen.queryByRole('button', { name: 'Entrar con SSO' })).toBeNull();
+    // Only whole addresses are asked about, once typing pauses.
+    expect(asked.every((address) => address.includes('@') && address.includes('.'))).toBe(true);
+  });
+
+  it('says why a sign-in through the provider came back refused', async () => {
+    vi.stubGlobal('fetch', vi.fn(mockApi({})));
+    renderPage(<LoginPage />, '/login?ssoError=ERR_SSO_NO_ACCOUNT');
+    expect((await screen.findByTestId('login-error')).textContent).toBe(
+      'No hay una cuenta para su correo en esta empresa: pídala a un administrador.',
+    );
   });
 
   // Where a new session lands is the route guards' choice: these two render the whole app.

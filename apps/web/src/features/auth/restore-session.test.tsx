@@ -24,6 +24,28 @@ describe('session restore on start', () => {
     expect(getSessionState().session?.token).toBe('restored');
   });
 
+  it('lands a single sign-on where a login does', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'POST /auth/refresh_token': () => jsonResponse(200, makeAuth({ token: 'from-sso' })),
+        }),
+      ),
+    );
+    window.history.replaceState(null, '', '/login?sso=done');
+    try {
+      await restoreSession();
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
+    expect(getSessionState().afterLogin).toBe('/tickets');
+
+    // Any other start stays where it was opened.
+    await restoreSession();
+    expect(getSessionState().afterLogin).toBeNull();
+  });
+
   it('ends anonymous when neither the cookie nor a stored token works', async () => {
     window.localStorage.setItem('token', 'stale');
     vi.stubGlobal(

@@ -52,7 +52,7 @@ describe('settings page', () => {
     // Public sign-up is a platform switch: super users only.
     expect(screen.queryByRole('combobox', { name: 'Registro público de empresas' })).toBeNull();
     expect(screen.queryByRole('combobox', { name: 'Dos pasos para superusuarios' })).toBeNull();
-    expect(tabNames()).toEqual(['Opciones', 'Auditoría']);
+    expect(tabNames()).toEqual(['Opciones', 'Auditoría', 'Inicio de sesión único']);
 
     await user.click(rating);
     await user.click(await screen.findByRole('option', { name: 'Habilitadas' }));
@@ -88,7 +88,14 @@ describe('settings page', () => {
     expect(
       await screen.findByRole('combobox', { name: 'Registro público de empresas' }),
     ).toBeTruthy();
-    expect(tabNames()).toEqual(['Opciones', 'Auditoría', 'Empresas', 'Planes', 'Ayudas']);
+    expect(tabNames()).toEqual([
+      'Opciones',
+      'Auditoría',
+      'Inicio de sesión único',
+      'Empresas',
+      'Planes',
+      'Ayudas',
+    ]);
   });
 
   it('shows the schedules tab only while business hours are per company', async () => {
@@ -100,12 +107,14 @@ describe('settings page', () => {
     renderPage(<SettingsPage />, '/settings', makeAuth());
 
     await screen.findByRole('combobox', { name: 'Evaluaciones' });
-    expect(tabNames()).toEqual(['Opciones', 'Horarios', 'Auditoría']);
+    expect(tabNames()).toEqual(['Opciones', 'Horarios', 'Auditoría', 'Inicio de sesión único']);
 
     await user.click(screen.getByRole('combobox', { name: 'Gestión de horarios de atención' }));
     await user.click(await screen.findByRole('option', { name: 'Por cola' }));
 
-    await waitFor(() => expect(tabNames()).toEqual(['Opciones', 'Auditoría']));
+    await waitFor(() =>
+      expect(tabNames()).toEqual(['Opciones', 'Auditoría', 'Inicio de sesión único']),
+    );
   });
 
   it('edits the company service hours with an HH:MM mask and saves them', async () => {
@@ -247,6 +256,72 @@ describe('settings page', () => {
     await user.click(screen.getByRole('combobox', { name: 'Acción' }));
     await user.click(await screen.findByRole('option', { name: 'Usuario eliminado' }));
     await waitFor(() => expect(queries.at(-1)).toContain('action=user.deleted'));
+  });
+
+  it('sets up single sign-on, saying under the issuer why the provider was refused', async () => {
+    const sent: Record<string, unknown>[] = [];
+    const callbackUrl = 'http://localhost:8080/auth/sso/callback';
+    stubApi(settingsWith(), {
+      'GET /companies/1/sso': () => jsonResponse(200, { config: null, callbackUrl }),
+      'PUT /companies/1/sso': (init) => {
+        const body = JSON.parse(String(init.body));
+        sent.push(body);
+        if (sent.length === 1)
+          return jsonResponse(424, {
+            error: 'ERR_SSO_PROVIDER',
+            message: 'The provider could not be reached',
+            fields: {
+              issuer: ["The provider's discovery failed: unexpected HTTP response status code"],
+            },
+          });
+        const config = {
+          ...body,
+          domains: ['acme.com', 'acme.com.mx'],
+          hasSecret: true,
+          callbackUrl,
+        };
+        delete config.clientSecret;
+        return jsonResponse(200, { config, callbackUrl });
+      },
+    });
+    const user = setupUser();
+    renderPage(<SettingsPage />, '/settings?tab=sso', makeAuth());
+    const form = within(await screen.findByRole('form', { name: 'Inicio de sesión único' }));
+    expect((form.getByLabelText('URL de retorno (redirect URI)') as HTMLInputElement).value).toBe(
+      callbackUrl,
+    );
+    await user.type(form.getByLabelText('Emisor (issuer)'), 'https://sso.acme.com/realms/atendi');
+    await user.type(form.getByLabelText('ID de cliente'), 'atendi');
+    await user.type(form.getByLabelText('Dominios de correo'), 'acme.com, @Acme.com.mx');
+    await user.click(form.getByRole('button', { name: 'Guardar' }));
+    // A new setup needs the secret before anything is sent.
+    expect(await form.findByText('El secreto es obligatorio')).toBeTruthy();
+    expect(sent).toHaveLength(0);
+
+    await user.type(form.getByLabelText('Secreto del cliente'), 's3cret');
+    await user.click(form.getByRole('button', { name: 'Guardar' }));
+    expect(
+      await form.findByText('El proveedor no respondió como un proveedor OpenID Connect.'),
+    ).toBeTruthy();
+    expect(form.getByTestId('sso-provider-reason').textContent).toContain('discovery failed');
+    expect(sent[0]).toMatchObject({
+      issuer: 'https://sso.acme.com/realms/atendi',
+      clientId: 'atendi',
+      clientSecret: 's3cret',
+      domains: ['acme.com', '@Acme.com.mx'],
+      enabled: true,
+      createUsers: false,
+      passwordLogin: true,
+    });
+
+    await user.click(form.getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('SSO guardado.')).toBeTruthy();
+    const saved = within(await screen.findByRole('form', { name: 'Inicio de sesión único' }));
+    expect(await saved.findByText('Guardado. Déjelo vacío para mantenerlo.')).toBeTruthy();
+    expect((saved.getByLabelText('Dominios de correo') as HTMLInputElement).value).toBe(
+      'acme.com, acme.com.mx',
+    );
+    expect(saved.getByRole('button', { name: 'Quitar SSO' })).toBeTruthy();
   });
 
   it('follows a setting another admin changed', async () => {

@@ -12,8 +12,9 @@ import { HelpsTab } from './helps/helps-tab';
 import { PlansTab } from './plans/plans-tab';
 import { useLiveSettings, useSettings } from './settings.api';
 import { SettingsOptionsTab } from './settings-options-tab';
+import { SsoTab } from './sso-tab';
 
-type TabId = 'options' | 'schedules' | 'audit' | 'companies' | 'plans' | 'helps';
+type TabId = 'options' | 'schedules' | 'audit' | 'sso' | 'companies' | 'plans' | 'helps';
 
 const SettingsTabs = () => {
   const { t } = useTranslation();
@@ -29,6 +30,7 @@ const SettingsTabs = () => {
     'options',
     ...(scheduleType === 'company' ? (['schedules'] as const) : []),
     ...(can(user, 'audit:view') ? (['audit'] as const) : []),
+    'sso',
     ...(user.super ? (['companies', 'plans', 'helps'] as const) : []),
   ];
   const requested = searchParams.get('tab') as TabId | null;
@@ -63,6 +65,7 @@ const SettingsTabs = () => {
         </Stack>
       )}
       {current === 'audit' && <AuditTab />}
+      {current === 'sso' && <SsoTab companyId={user.companyId} />}
       {current === 'schedules' && <CompanySchedulesTab companyId={user.companyId} />}
       {current === 'companies' && <CompaniesTab />}
       {current === 'plans' && <PlansTab />}

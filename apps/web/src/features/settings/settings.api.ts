@@ -1,6 +1,8 @@
 import {
   companiesContract,
   settingsContract,
+  ssoContract,
+  type SsoConfigInput,
   type RouteInput,
   type SettingKey,
 } from '@atendi/shared';
@@ -88,5 +90,29 @@ export const useSaveCompanySchedules = (companyId: number) => {
       }),
     onSuccess: (company) => setOwnCompany(queryClient, company),
     meta: { silent: true },
+  });
+};
+
+// Issue 37: the company's single sign-on (the secret is written, never read back).
+const ssoKey = (companyId: number) => ['sso', companyId] as const;
+export const useSsoSettings = (companyId: number) =>
+  useQuery({
+    queryKey: ssoKey(companyId),
+    queryFn: () => call(ssoContract.getSso, { params: { id: companyId } }),
+  });
+export const useSaveSso = (companyId: number) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: SsoConfigInput) =>
+      call(ssoContract.updateSso, { params: { id: companyId }, body }),
+    onSuccess: (saved) => queryClient.setQueryData(ssoKey(companyId), saved),
+    meta: { silent: true },
+  });
+};
+export const useDeleteSso = (companyId: number) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(ssoContract.deleteSso, { params: { id: companyId } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ssoKey(companyId) }),
   });
 };
