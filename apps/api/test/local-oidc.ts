@@ -30,9 +30,12 @@ export const startLocalOidc = async (options: {
   // Profile claims in the ID token too (Google, Keycloak); otherwise only from userinfo, as the
   // specification's default has it.
   claimsInIdToken?: boolean;
+  // Any account name that is an email signs in as that (verified) email: a demo's provider.
+  anyEmail?: boolean;
+  port?: number;
 }): Promise<LocalOidc> => {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const accounts = new Map<string, LocalAccount>();
   const provider = new Provider(issuer, {
@@ -47,7 +50,11 @@ export const startLocalOidc = async (options: {
       },
     ],
     findAccount: (_ctx, sub) => {
-      const account = accounts.get(sub);
+      const account =
+        accounts.get(sub) ??
+        (options.anyEmail && /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(sub)
+          ? { email: sub.toLowerCase(), email_verified: true, name: sub.split('@')[0] }
+          : undefined);
       return account ? { accountId: sub, claims: () => ({ sub, ...account }) } : undefined;
     },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
