@@ -27,6 +27,18 @@ export const auditActions = [
   'ticket.deleted',
   'contact.deleted',
   'campaign.deleted',
+  // Downloads: who took which file, with the filters used (never its content).
+  'export.report',
+  'export.audit',
+  'export.campaign',
+  // Billing: plans (super users), a company's plan, status and due date, checkouts, and what the
+  // payment provider's webhooks changed.
+  'plan.created',
+  'plan.updated',
+  'plan.deleted',
+  'company.updated',
+  'billing.checkout_started',
+  'billing.subscription_changed',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

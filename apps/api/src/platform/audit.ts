@@ -36,3 +36,7 @@ export const auditAs = (
   ctx: AuthContext,
   entry: Omit<AuditWrite, 'companyId' | 'userId'>,
 ) => audit(db, { ...entry, companyId: ctx.companyId, userId: ctx.userId, address: ctx.address });
+
+// The filters of a download as its entry keeps them: those the caller gave, never the file's content.
+export const filtersOf = (query: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined));

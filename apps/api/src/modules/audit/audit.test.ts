@@ -13,7 +13,16 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness';
+import {
+  signature,
+  startFakeStripe,
+  STRIPE_KEY,
+  WEBHOOK_SECRET,
+  type FakeStripe,
+  type StripeEvent,
+} from '../../../test/fake-stripe';
 import { startLocalOidc } from '../../../test/local-oidc';
+import { BILLING_QUEUE } from '../subscriptions/billing-webhook';
 import { pruneAudit } from './audit.service';
 
 // The audit log (issue 37): every action it records is walked through the API here, each entry
@@ -21,10 +30,20 @@ import { pruneAudit } from './audit.service';
 // table refuses changes, and only the retention prune removes entries.
 
 let t: TestContext;
+// The payment provider's local stand-in: checkouts and the webhooks of a payment.
+let stripe: FakeStripe;
 beforeAll(async () => {
-  t = await createTestApp();
+  stripe = await startFakeStripe();
+  t = await createTestApp({
+    STRIPE_SECRET_KEY: STRIPE_KEY,
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_BASE: stripe.url,
+  });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t?.close();
+  await stripe?.close();
+});
 
 const codeOf = (secret: string, steps = 0) =>
   new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
@@ -42,6 +61,31 @@ const entriesOf = async (session: Session, query = '') => {
   const res = await inject(t.app, session, 'GET', `/audit${query}`);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().entries as AuditEntry[];
+};
+// Every page of a company's log (filters as `&name=value`).
+const allEntriesOf = async (session: Session, filters = '') => {
+  const all: AuditEntry[] = [];
+  for (let page = 1; ; page += 1) {
+    const res = await inject(t.app, session, 'GET', `/audit?pageNumber=${page}${filters}`);
+    expect(res.statusCode, res.body).toBe(200);
+    all.push(...(res.json().entries as AuditEntry[]));
+    if (!res.json().hasMore) return all;
+  }
+};
+// The provider's webhooks, signed as it signs them, applied by the job that runs them.
+const deliver = async (events: StripeEvent[]) => {
+  for (const event of events) {
+    const payload = JSON.stringify(event);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/subscriptions/webhook',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature(payload) },
+      payload,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  await t.app.deps.jobs.idle();
+  await t.app.deps.jobs.process(BILLING_QUEUE);
 };
 
 describe('the audit log', () => {
@@ -165,9 +209,57 @@ describe('the audit log', () => {
       await provider.close();
     }
 
-    const mine = await entriesOf(adminSession);
-    const platformOnes = await entriesOf(root, '?companyId=0');
-    const seen = new Set([...mine, ...platformOnes].map((entry) => entry.action));
+    // Downloads: the dashboard's report, a campaign's recipients and the audit log itself.
+    const report = await inject(
+      t.app,
+      adminSession,
+      'GET',
+      '/dashboard/report.csv?groupBy=queue&days=7',
+    );
+    expect(report.statusCode, report.body).toBe(200);
+    const [exported] = await t.db
+      .insert(campaigns)
+      .values({ companyId: admin.companyId, name: 'Campaña exportada' })
+      .returning();
+    const recipients = await inject(
+      t.app,
+      adminSession,
+      'GET',
+      `/campaigns/${exported.id}/shipping.csv`,
+    );
+    expect(recipients.statusCode, recipients.body).toBe(200);
+    const log = await inject(t.app, adminSession, 'GET', '/audit.csv?action=user.created');
+    expect(log.statusCode, log.body).toBe(200);
+
+    // Billing: a super user makes a plan, changes it, prices it at the provider and deletes another;
+    // they make the company overdue; its admin pays for the plan, and the provider's webhooks apply
+    // the payment.
+    const plan = await inject(t.app, root, 'POST', '/plans', { name: 'Plan Auditado', value: 39 });
+    expect(plan.statusCode, plan.body).toBe(201);
+    const planId = plan.json().id as number;
+    await inject(t.app, root, 'PUT', `/plans/${planId}`, { value: 49, users: 10 });
+    const priced = await inject(t.app, root, 'POST', `/plans/${planId}/price`);
+    expect(priced.statusCode, priced.body).toBe(200);
+    const unused = await inject(t.app, root, 'POST', '/plans', { name: 'Plan Sobrante' });
+    await inject(t.app, root, 'DELETE', `/plans/${unused.json().id}`);
+    const overdue = await inject(t.app, root, 'PUT', `/companies/${admin.companyId}`, {
+      status: 'overdue',
+      dueDate: '2020-01-31T12:00:00.000Z',
+      phone: '5491100000000',
+    });
+    expect(overdue.statusCode, overdue.body).toBe(200);
+    const checkout = await inject(t.app, adminSession, 'POST', '/subscriptions/checkout', {
+      planId,
+    });
+    expect(checkout.statusCode, checkout.body).toBe(200);
+    const checkoutSession = new URL(checkout.json().url as string).pathname.split('/').pop()!;
+    await deliver(stripe.complete(checkoutSession));
+
+    const mine = await allEntriesOf(adminSession);
+    const platformOnes = await allEntriesOf(root, '&companyId=0');
+    // The super user's own company's: the plans, which belong to no company.
+    const operators = await allEntriesOf(root);
+    const seen = new Set([...mine, ...platformOnes, ...operators].map((entry) => entry.action));
     expect([...seen].sort()).toEqual([...auditActions].sort());
 
     const first = (action: string) => mine.find((entry) => entry.action === action)!;
@@ -206,6 +298,60 @@ describe('the audit log', () => {
     });
     // Deleted users stay named.
     expect(first('user.deleted')).toMatchObject({ detail: { email: 'auditado@test.local' } });
+    // Downloads name the file and the filters, never the content.
+    expect(first('export.report')).toMatchObject({
+      actor: admin.email,
+      target: expect.stringMatching(/^file:report-queue-/),
+      detail: { groupBy: 'queue', days: 7 },
+    });
+    expect(first('export.campaign')).toMatchObject({
+      target: `file:campaign-${exported.id}.csv`,
+      detail: { campaignId: exported.id },
+    });
+    expect(first('export.audit')).toMatchObject({ detail: { action: 'user.created' } });
+    // Billing: plans in the operators' log, with their values; the company's changes in its own.
+    const planUpdates = operators.filter((entry) => entry.action === 'plan.updated');
+    expect(planUpdates.map((entry) => entry.detail)).toEqual([
+      { fields: ['stripePriceId'], stripePriceId: priced.json().stripePriceId },
+      { fields: ['users', 'value'], users: 10, value: 49 },
+    ]);
+    expect(operators.filter((e) => e.action.startsWith('plan.')).map((e) => e.target)).toEqual([
+      `plan:${unused.json().id}`,
+      `plan:${unused.json().id}`,
+      `plan:${planId}`,
+      `plan:${planId}`,
+      `plan:${planId}`,
+    ]);
+    expect(operators.find((e) => e.action === 'plan.deleted')).toMatchObject({
+      actor: SUPER_EMAIL,
+      detail: { name: 'Plan Sobrante' },
+    });
+    expect(first('company.updated')).toMatchObject({
+      actor: SUPER_EMAIL,
+      target: `company:${admin.companyId}`,
+      detail: {
+        fields: ['phone', 'status', 'dueDate'],
+        status: 'overdue',
+        dueDate: '2020-01-31T12:00:00.000Z',
+      },
+    });
+    expect(first('billing.checkout_started')).toMatchObject({
+      actor: admin.email,
+      detail: { planId, value: 49 },
+    });
+    // The payment: the subscription made, and the company active again on the plan it paid for.
+    const payments = mine.filter((entry) => entry.action === 'billing.subscription_changed');
+    expect(payments.length).toBeGreaterThan(0);
+    for (const entry of payments)
+      expect(entry).toMatchObject({ userId: null, actor: '', address: '' });
+    const applied = (event: string) => payments.find((e) => e.detail.event === event)?.detail;
+    expect(applied('customer.subscription.created')).toMatchObject({
+      company: { planId },
+      subscription: { status: 'active', planId },
+    });
+    expect(applied('checkout.session.completed')).toMatchObject({
+      company: { status: 'active', dueDate: expect.any(String) },
+    });
     // Newest first.
     const times = mine.map((entry) => Date.parse(String(entry.createdAt)));
     expect([...times].sort((a, b) => b - a)).toEqual(times);

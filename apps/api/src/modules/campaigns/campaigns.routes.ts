@@ -6,6 +6,7 @@ import {
   messageMediaExtensions,
   MESSAGE_MEDIA_MAX_BYTES,
 } from '@atendi/shared';
+import { auditAs } from '../../platform/audit';
 import { contractRoutes } from '../../platform/contract-routes';
 import { sendCsv } from '../../platform/csv';
 import { uploaderOf, type UploadRule } from '../../platform/uploads';
@@ -86,9 +87,16 @@ export const campaignsRoutes = async (app: FastifyInstance) => {
     const chunks = shippingCsv(deps, request.auth, request.params.id);
     // The first chunk (the header) comes after the ownership check, so a 404 is still an error body.
     const first = await chunks.next();
+    const name = `campaign-${request.params.id}.csv`;
+    // Issue 37: who downloaded which campaign's recipients.
+    await auditAs(deps.db, request.auth, {
+      action: 'export.campaign',
+      target: `file:${name}`,
+      detail: { campaignId: request.params.id },
+    });
     return sendCsv(
       reply,
-      `campaign-${request.params.id}.csv`,
+      name,
       // Streamed: the declared text schema documents it; Fastify sends a stream as it comes.
       Readable.from(
         (async function* () {

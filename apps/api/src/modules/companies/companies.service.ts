@@ -19,6 +19,7 @@ import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { companies, plans, settings, subscriptions, users } from '../../db/schema';
 import { enqueueJobs, jobQueue } from '../../jobs/queue';
+import { audit } from '../../platform/audit';
 import type { AuthContext } from '../../platform/context';
 import { containsPattern } from '../../platform/like';
 import { AppError } from '../../platform/errors';
@@ -382,6 +383,25 @@ export const updateCompany = async (
     dueDate.getTime() !== company.dueDate?.getTime();
   const status = reopens ? 'active' : input.status;
   const cancels = status === 'cancelled' && company.status !== 'cancelled';
+  // Issue 37: the fields this edit changes, recorded in the company's log; the values of its billing
+  // (plan, status, due date) with them.
+  const campaignsBefore =
+    input.campaignsEnabled === undefined
+      ? undefined
+      : ((await campaignsSettingOf(deps.db, [id])).get(id) ?? false);
+  const changed = {
+    name: input.name !== undefined && input.name !== company.name,
+    email: input.email !== undefined && input.email !== company.email,
+    phone: input.phone !== undefined && input.phone !== company.phone,
+    planId: input.planId !== undefined && input.planId !== company.planId,
+    status: status !== undefined && status !== company.status,
+    dueDate: dueDate?.getTime() !== company.dueDate?.getTime(),
+    recurrence: input.recurrence !== undefined && input.recurrence !== company.recurrence,
+    campaignsEnabled:
+      campaignsBefore !== undefined && asBool(input.campaignsEnabled) !== campaignsBefore,
+    timeZone: input.timeZone !== undefined && input.timeZone !== company.timeZone,
+  };
+  const fields = Object.keys(changed).filter((key) => changed[key as keyof typeof changed]);
   let stopsBilling = false;
   await deps.db.transaction(async (tx) => {
     if (cancels) stopsBilling = await queueStopBilling(tx, id, true);
@@ -411,6 +431,20 @@ export const updateCompany = async (
           set: { value: String(asBool(input.campaignsEnabled)) },
         });
     }
+    if (fields.length)
+      await audit(tx, {
+        companyId: id,
+        userId: ctx.userId,
+        action: 'company.updated',
+        target: `company:${id}`,
+        detail: {
+          fields,
+          ...(changed.planId ? { planId: input.planId } : {}),
+          ...(changed.status ? { status } : {}),
+          ...(changed.dueDate ? { dueDate: dueDate?.toISOString() ?? null } : {}),
+        },
+        address: ctx.address,
+      });
   });
   if (stopsBilling) deps.jobs.kick(STOP_BILLING_QUEUE);
   const view = await getCompany(deps, ctx, id);

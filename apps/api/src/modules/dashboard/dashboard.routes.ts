@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { dashboardContract as dashboard } from '@atendi/shared';
+import { audit, filtersOf } from '../../platform/audit';
 import { contractRoutes } from '../../platform/contract-routes';
 import { sendCsv } from '../../platform/csv';
 import {
@@ -35,7 +36,17 @@ export const dashboardRoutes = async (app: FastifyInstance) => {
   );
 
   route(dashboard.downloadDashboardReport, config, async (request, reply) => {
-    const csv = dashboardReportCsv(await getDashboardReport(deps, request.auth, request.query));
+    const { auth, query } = request;
+    const csv = dashboardReportCsv(await getDashboardReport(deps, auth, query));
+    // Issue 37: who downloaded which report (its filters), in the log of the company it is about.
+    await audit(deps.db, {
+      companyId: query.companyId ?? auth.companyId,
+      userId: auth.userId,
+      action: 'export.report',
+      target: `file:${csv.name}`,
+      detail: filtersOf(query),
+      address: auth.address,
+    });
     return sendCsv(reply, csv.name, csv.text);
   });
 };

@@ -12,12 +12,12 @@ export const plansRoutes = async (app: FastifyInstance) => {
   route(plans.listPlans, readable, async () => listPlans(app.deps));
   route(plans.getPlan, readable, async (request) => getPlan(app.deps, request.params.id));
   route(plans.createPlan, { access: { superOnly: true } }, async (request) =>
-    createPlan(app.deps, request.body),
+    createPlan(app.deps, request.auth, request.body),
   );
   route(plans.updatePlan, { access: { superOnly: true } }, async (request) =>
-    updatePlan(app.deps, request.params.id, request.body),
+    updatePlan(app.deps, request.auth, request.params.id, request.body),
   );
   route(plans.deletePlan, { access: { superOnly: true } }, async (request) => {
-    await deletePlan(app.deps, request.params.id);
+    await deletePlan(app.deps, request.auth, request.params.id);
   });
 };

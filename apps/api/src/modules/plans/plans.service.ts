@@ -5,6 +5,8 @@ import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { everyCompanyId } from '../companies';
 import { companies, plans, queues, subscriptions, users, whatsapps } from '../../db/schema';
+import { auditAs } from '../../platform/audit';
+import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { foundOr404 } from '../../platform/tenancy';
 import { updateReturning } from '../../platform/update';
@@ -55,26 +57,51 @@ type Deps = Pick<AppDeps, 'db' | 'realtime' | 'config'>;
 const announce = async (deps: Deps, payload: { action: string } & Record<string, unknown>) =>
   deps.realtime.toCompanies(await everyCompanyId(deps.db)).emit('plan', payload);
 
-export const createPlan = async (deps: Deps, input: PlanInput) => {
+// Issue 37: a plan's change is recorded in the log of the super user's own company (plans belong to
+// none), with the plan's values (none of them secret).
+export const createPlan = async (deps: Deps, ctx: AuthContext, input: PlanInput) => {
   await assertNameFree(deps.db, input.name);
-  const [plan] = await deps.db.insert(plans).values(input).returning();
+  const plan = await deps.db.transaction(async (tx) => {
+    const [row] = await tx.insert(plans).values(input).returning();
+    await auditAs(tx, ctx, { action: 'plan.created', target: `plan:${row.id}`, detail: input });
+    return row;
+  });
   const view = serializePlan(plan, deps.config.billingCurrency);
   await announce(deps, { action: 'create', plan: view });
   return view;
 };
 
-export const updatePlan = async (deps: Deps, id: number, input: Partial<PlanInput>) => {
-  await findPlan(deps.db, id);
+// Also the price sync's (modules/subscriptions): a new price id is what new checkouts pay.
+export const updatePlan = async (
+  deps: Deps,
+  ctx: AuthContext,
+  id: number,
+  input: Partial<PlanInput>,
+) => {
+  const before = await findPlan(deps.db, id);
   if (input.name) await assertNameFree(deps.db, input.name, id);
-  const [plan] = await updateReturning(deps.db, plans, input, eq(plans.id, id));
+  const plan = await deps.db.transaction(async (tx) => {
+    const [row] = await updateReturning(tx, plans, input, eq(plans.id, id));
+    // The fields whose stored value changed, and their new values.
+    const fields = (Object.keys(input) as (keyof PlanInput)[]).filter(
+      (key) => input[key] !== undefined && row[key] !== before[key],
+    );
+    if (fields.length)
+      await auditAs(tx, ctx, {
+        action: 'plan.updated',
+        target: `plan:${id}`,
+        detail: { fields, ...Object.fromEntries(fields.map((key) => [key, row[key]])) },
+      });
+    return row;
+  });
   const view = serializePlan(plan, deps.config.billingCurrency);
   await announce(deps, { action: 'update', plan: view });
   return view;
 };
 
-export const deletePlan = async (deps: Deps, id: number) => {
+export const deletePlan = async (deps: Deps, ctx: AuthContext, id: number) => {
   const { db } = deps;
-  await findPlan(db, id);
+  const plan = await findPlan(db, id);
   const [{ value }] = await db
     .select({ value: count() })
     .from(companies)
@@ -88,7 +115,14 @@ export const deletePlan = async (deps: Deps, id: number) => {
   if (subscribed > 0) {
     throw new AppError('ERR_PLAN_IN_USE', `The plan is used by ${subscribed} subscriptions`);
   }
-  await db.delete(plans).where(eq(plans.id, id));
+  await db.transaction(async (tx) => {
+    await tx.delete(plans).where(eq(plans.id, id));
+    await auditAs(tx, ctx, {
+      action: 'plan.deleted',
+      target: `plan:${id}`,
+      detail: { name: plan.name, value: plan.value },
+    });
+  });
   await announce(deps, { action: 'delete', planId: id });
 };
 

@@ -6,6 +6,7 @@ import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { billingEvents, companies, invoices, plans, subscriptions } from '../../db/schema';
 import { enqueueJobs, jobQueue, PermanentJobError, type QueueOptions } from '../../jobs/queue';
+import { audit } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { announceCompany } from '../companies';
 import { invoiceView, loadSubscriptionView } from './subscriptions.service';
@@ -197,7 +198,13 @@ const resolveTarget = async (db: Db, event: BillingEvent): Promise<Target> => {
 // --- Applying events ---
 
 type Company = typeof companies.$inferSelect;
-type Changes = { company: boolean; subscriptionIds: Set<number>; invoiceIds: Set<number> };
+type Changes = {
+  company: boolean;
+  subscriptionIds: Set<number>;
+  invoiceIds: Set<number>;
+  // For the log: a subscription made, or whose status, plan or cancel-at-period-end changed.
+  subscription?: { id: number; status: string; planId: number; cancelAtPeriodEnd: boolean };
+};
 
 const planByPrice = async (tx: Db, priceId: string | null | undefined) => {
   if (!priceId) return null;
@@ -354,6 +361,12 @@ const onCheckoutCompleted = async (
       })
       .returning();
     changes.subscriptionIds.add(subscription.id);
+    changes.subscription = {
+      id: subscription.id,
+      status: subscription.status,
+      planId: subscription.planId,
+      cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
+    };
   }
   // The first invoice is paid with the session; invoice.paid may come before or after this, and
   // whichever comes first settles it.
@@ -467,6 +480,18 @@ const onSubscription = async (tx: Db, company: Company, event: BillingEvent, cha
         .returning({ id: subscriptions.id })
     : await tx.insert(subscriptions).values(values).returning({ id: subscriptions.id });
   changes.subscriptionIds.add(row.id);
+  if (
+    !existing ||
+    existing.status !== status ||
+    existing.planId !== planId ||
+    existing.cancelAtPeriodEnd !== values.cancelAtPeriodEnd
+  )
+    changes.subscription = {
+      id: row.id,
+      status,
+      planId,
+      cancelAtPeriodEnd: values.cancelAtPeriodEnd,
+    };
 
   // A live subscription's plan is the company's plan (a change made at the provider follows), and a
   // trial keeps the company active until the trial ends.
@@ -491,6 +516,37 @@ const onSubscription = async (tx: Db, company: Company, event: BillingEvent, cha
     })
     .where(eq(companies.id, company.id));
   changes.company = true;
+};
+
+// Issue 37: what an event changed of a company's billing (its plan, status and due date, its
+// subscription), recorded in the transaction that changed it; nobody signed in did it.
+const recordChange = async (tx: Db, before: Company, event: BillingEvent, changes: Changes) => {
+  const company: Record<string, unknown> = {};
+  if (changes.company) {
+    const [after] = await tx
+      .select({ planId: companies.planId, status: companies.status, dueDate: companies.dueDate })
+      .from(companies)
+      .where(eq(companies.id, before.id));
+    if (after.planId !== before.planId) company.planId = after.planId;
+    if (after.status !== before.status) company.status = after.status;
+    if (after.dueDate?.getTime() !== before.dueDate?.getTime())
+      company.dueDate = after.dueDate?.toISOString() ?? null;
+  }
+  const companyChanged = Object.keys(company).length > 0;
+  if (!companyChanged && !changes.subscription) return;
+  await audit(tx, {
+    companyId: before.id,
+    userId: null,
+    action: 'billing.subscription_changed',
+    target: `company:${before.id}`,
+    detail: {
+      event: event.type,
+      eventId: event.id,
+      ...(companyChanged ? { company } : {}),
+      ...(changes.subscription ? { subscription: changes.subscription } : {}),
+    },
+    address: '',
+  });
 };
 
 const apply = async (tx: Db, company: Company, event: BillingEvent, changes: Changes) => {
@@ -521,6 +577,7 @@ const processBillingEvent = async (
       .for('update');
     if (!company) throw new PermanentJobError('The company no longer exists');
     await apply(tx, company, event, changes);
+    await recordChange(tx, company, event, changes);
   });
   // Told after the commit, so what a screen reloads is what was stored.
   for (const id of changes.subscriptionIds) {

@@ -29,7 +29,7 @@ export const subscriptionsRoutes = async (app: FastifyInstance) => {
   );
 
   route(planPrices.syncPlanPrice, { access: { superOnly: true } }, async (request) =>
-    syncPlanPrice(deps, request.params.id),
+    syncPlanPrice(deps, request.auth, request.params.id),
   );
 
   // The signature covers the exact bytes the provider sent, so this scope (and only it) keeps them.

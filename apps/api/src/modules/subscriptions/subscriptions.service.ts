@@ -9,6 +9,7 @@ import type Stripe from 'stripe';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { companies, invoices, plans, subscriptions } from '../../db/schema';
+import { auditAs } from '../../platform/audit';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import type { QueueOptions } from '../../jobs/queue';
@@ -191,14 +192,21 @@ export const createCheckout = async (
   );
   if (!session.url)
     throw new AppError('ERR_PAYMENT_PROVIDER', 'The payment provider answered no checkout page');
+  // Issue 37: who went to pay for which plan (the payment itself comes with the webhooks).
+  await auditAs(deps.db, ctx, {
+    action: 'billing.checkout_started',
+    target: `plan:${plan.id}`,
+    detail: { planId: plan.id, value: plan.value },
+  });
   return { url: session.url };
 };
 
 // A super user's action: the plan gets a monthly price of its value at the provider (a product per
 // plan, a new price when the value changed; the old price is archived). The plan's value stays what
-// the screens show.
+// the screens show. A new price is recorded as the plan's change (plan.updated, its stripePriceId).
 export const syncPlanPrice = async (
   deps: Pick<AppDeps, 'db' | 'config' | 'realtime'> & { stripe: Stripe | null },
+  ctx: AuthContext,
   planId: number,
 ) => {
   const stripe = requireStripe(deps.stripe);
@@ -252,7 +260,7 @@ export const syncPlanPrice = async (
       metadata: { planId: String(plan.id) },
     }),
   );
-  const view = await updatePlan(deps, planId, { stripePriceId: price.id });
+  const view = await updatePlan(deps, ctx, planId, { stripePriceId: price.id });
   // Archived so nobody buys the old price; already subscribed customers keep it until they change.
   if (previous && previous !== price.id)
     await stripe.prices.update(previous, { active: false }).catch(() => undefined);
