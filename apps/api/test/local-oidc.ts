@@ -22,8 +22,8 @@ export type LocalOidc = {
   close: () => Promise<void>;
 };
 
-export const CLIENT_ID = 'atendi';
-export const CLIENT_SECRET = 'local-oidc-client-secret';
+const CLIENT_ID = 'atendi';
+const CLIENT_SECRET = 'local-oidc-client-secret';
 
 export const startLocalOidc = async (options: {
   redirectUris: string[];

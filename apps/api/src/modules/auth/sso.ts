@@ -34,7 +34,7 @@ const REQUEST_TTL_MS = 10 * 60_000;
 const DISCOVERY_TTL_MS = 10 * 60_000;
 const PROVIDER_TIMEOUT_SECONDS = 10;
 
-export const ssoCallbackUrl = (config: Deps['config']) =>
+const ssoCallbackUrl = (config: Deps['config']) =>
   `${config.publicApiUrl}/auth/sso/callback`;
 
 // A sign-in through the provider that ended without a session: the code goes to the login page,
