@@ -54,13 +54,17 @@ describe('request logging', () => {
     expect(JSON.stringify(log.lines)).not.toMatch(/123456|Hidden99/);
   });
 
-  it("keeps a connection's verify token and a signed link's signature out of the logged URL", async () => {
+  it("keeps a connection's verify token, a signed link's signature and an SSO answer out of the logged URL", async () => {
     const log = capture();
     context = await createTestApp({ LOG_LEVEL: 'debug' }, { logStream: log.stream });
     const verify =
       '/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=VerifyMe77&hub.challenge=4242';
     await context.app.inject({ method: 'GET', url: verify });
     await context.app.inject({ method: 'GET', url: '/uploads/1/a.png?expires=9&sig=SignedAbc' });
+    await context.app.inject({
+      method: 'GET',
+      url: '/auth/sso/callback?code=CodeXyz&state=StateXyz&iss=https%3A%2F%2Fidp',
+    });
     const urls = log.lines.flatMap((line) => {
       const req = line.req as { url?: string } | undefined;
       return req?.url ? [req.url] : [];
@@ -69,9 +73,10 @@ describe('request logging', () => {
       expect.arrayContaining([
         '/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=[redacted]&hub.challenge=4242',
         '/uploads/1/a.png?expires=9&sig=[redacted]',
+        '/auth/sso/callback?code=[redacted]&state=[redacted]&iss=https%3A%2F%2Fidp',
       ]),
     );
-    expect(JSON.stringify(log.lines)).not.toMatch(/VerifyMe77|SignedAbc/);
+    expect(JSON.stringify(log.lines)).not.toMatch(/VerifyMe77|SignedAbc|CodeXyz|StateXyz/);
   });
 
   it('logs a server error and a slow request at info, with the request id it answers', async () => {

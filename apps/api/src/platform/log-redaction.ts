@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
 // Query parameters that are secrets: Meta's webhook check sends the connection's verify token, a
-// signed upload link its signature, a socket handshake its access token.
-const SECRET_PARAMS = /([?&](?:hub\.verify_token|hub%2Everify_token|sig|token)=)[^&#]*/gi;
+// signed upload link its signature, a socket handshake its access token, an identity provider's
+// answer to the single sign-on callback its authorization code and state.
+const SECRET_PARAMS =
+  /([?&](?:hub\.verify_token|hub%2Everify_token|sig|token|code|state)=)[^&#]*/gi;
 
 // SPEC §7 puts the reset code and the new password in the path; they must never reach a log.
 const redactUrl = (url: string) =>

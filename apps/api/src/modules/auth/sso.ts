@@ -34,8 +34,7 @@ const REQUEST_TTL_MS = 10 * 60_000;
 const DISCOVERY_TTL_MS = 10 * 60_000;
 const PROVIDER_TIMEOUT_SECONDS = 10;
 
-const ssoCallbackUrl = (config: Deps['config']) =>
-  `${config.publicApiUrl}/auth/sso/callback`;
+const ssoCallbackUrl = (config: Deps['config']) => `${config.publicApiUrl}/auth/sso/callback`;
 
 // A sign-in through the provider that ended without a session: the code goes to the login page,
 // the reason to the audit log.
@@ -107,7 +106,9 @@ const configurationOf = async (deps: Deps, row: SsoRow) => {
   );
   cache.set(row.companyId, { key, at: Date.now(), configuration });
   // A failure is not kept: the next sign-in tries again.
-  configuration.catch(() => cache.delete(row.companyId));
+  configuration.catch(() => {
+    if (cache.get(row.companyId)?.configuration === configuration) cache.delete(row.companyId);
+  });
   return configuration;
 };
 
@@ -120,6 +121,14 @@ export const startSso = async (deps: Deps, email: string, ip: string) => {
   try {
     configuration = await configurationOf(deps, row);
   } catch (error) {
+    // The company's admins learn why from the audit log.
+    await audit(deps.db, {
+      companyId: row.companyId,
+      userId: null,
+      action: 'auth.sso_failed',
+      detail: { error: 'ERR_SSO_PROVIDER', reason: messageOf(error), email },
+      address: ip,
+    });
     throw new SsoFailure(
       'ERR_SSO_PROVIDER',
       'The identity provider could not be reached',
