@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { startLocalOidc } from '../apps/api/test/local-oidc';
@@ -103,5 +103,36 @@ describe('single sign-on', () => {
     } finally {
       await provider.close();
     }
+  });
+});
+
+describe('API tokens', () => {
+  it('an admin makes a token in the browser and a system calls the API with it', async () => {
+    const page: Page = await (await browser.newContext()).newPage();
+    await logIn(page, server.webUrl);
+    await page.goto(`${server.webUrl}/settings?tab=api`);
+    await page.getByRole('button', { name: 'Nuevo token' }).click();
+    await page.getByRole('textbox', { name: 'Nombre' }).fill('CRM');
+    await page.getByRole('checkbox', { name: 'Leer Contactos' }).check();
+    await page.getByRole('button', { name: 'Crear token' }).click();
+    const shown = page.getByRole('textbox', { name: 'Token' });
+    await shown.waitFor();
+    const token = await shown.inputValue();
+
+    const call = (method: string, path: string, body?: object) =>
+      fetch(`${server.apiUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+    const read = await call('GET', '/contacts');
+    expect(read.status).toBe(200);
+    const write = await call('POST', '/contacts', { name: 'Ana', number: '5491122223333' });
+    expect(write.status).toBe(403);
+    expect(((await write.json()) as { error: string }).error).toBe('ERR_API_TOKEN_SCOPE');
+    await page.context().close();
   });
 });

@@ -22,6 +22,8 @@ const onBothDatabases = [
   'src/modules/auth/auth.test.ts', // refresh rotation and reset-code guesses raced
   'src/modules/auth/two-factor.test.ts', // codes raced on one sign-in step, each code accepted once
   'src/modules/audit/audit.test.ts', // the append-only trigger and its prune
+  'src/modules/auth/sso.test.ts', // a round trip taken once, two first sign-ins making one account
+  'src/modules/api-tokens/api-tokens.test.ts', // revoked and expired at once on two nodes
   'src/modules/campaigns/campaigns.test.ts', // the dispatcher's claims and status changes
   'src/modules/contact-lists/contact-lists.test.ts', // one number added at once, the checks queue
   'src/modules/contacts/contacts.test.ts', // search over the trigram indexes, imports upserted

@@ -63,6 +63,7 @@ import { filesRoutes } from './modules/files/files.routes';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
+import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes';
 import { contactListsRoutes } from './modules/contact-lists/contact-lists.routes';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { templatesRoutes } from './modules/templates/templates.routes';
@@ -173,6 +174,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     loginLimit: config.loginRateLimit,
     windowSeconds: config.loginRateWindow,
     externalApiLimit: config.externalApiRateLimit,
+    apiTokenLimit: config.apiTokenRateLimit,
     uploadLimitMb: config.uploadRateLimitMb,
   });
   const files = createFileStore({ dataDir: config.dataDir, storage: config.storage });
@@ -287,6 +289,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
         method,
         url: route.url,
         access: route.config?.access ?? {},
+        apiScope: route.config?.apiScope ?? null,
         schema: route.schema as RouteInfo['schema'],
       });
     }
@@ -318,6 +321,13 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
           metricsToken: { type: 'http', scheme: 'bearer' },
           // POST /api/messages/send: a connection's external-API token.
           connectionToken: { type: 'http', scheme: 'bearer' },
+          // Issue 38: a company's API token (atd_…); each operation it may call names its scope.
+          apiToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'An API token made in Settings › API (atd_…). It acts as the admin who made it, within its scopes: each operation a token may call says the scope it needs (writing an area includes reading it).',
+          },
         },
       },
       security: [{ bearerAuth: [] }],
@@ -327,7 +337,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   // The docs page loads scripts and styles: it gets its own policy instead of the API's 'none'.
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: docsCsp });
 
-  registerAuthHook(app, { db: database.db, tokens });
+  registerAuthHook(app, { db: database.db, tokens, limits });
   // Text from outside never carries NUL into PostgreSQL (platform/nul.ts); before validation, so
   // schemas judge what will be stored.
   app.addHook('preValidation', async (request) => {
@@ -365,6 +375,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(subscriptionsRoutes);
   await app.register(dashboardRoutes);
   await app.register(auditRoutes);
+  await app.register(apiTokensRoutes);
   await app.register(contactListsRoutes);
   await app.register(campaignsRoutes);
   // Every queue, recurring job and event listener (background.ts); they run once jobs start below.

@@ -155,6 +155,7 @@ const envSchema = z.object({
     .default(15 * 60),
   // External messages API: calls per connection token per minute.
   EXTERNAL_API_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
+  API_TOKEN_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   // Uploads: MB one request's files may add up to, and MB a user (or an API token) may upload a minute.
   UPLOAD_REQUEST_MAX_MB: z.coerce.number().int().min(1).max(1024).default(40),
   UPLOAD_RATE_LIMIT_MB: z.coerce.number().int().min(1).max(100_000).default(100),
@@ -307,6 +308,8 @@ export type Config = {
   outboundAllowPrivate: AllowPrivate;
   loginRateLimit: number;
   externalApiRateLimit: number;
+  // REST API calls per API token per minute.
+  apiTokenRateLimit: number;
   // MB: one request's files together; a user's (or API token's) uploads per minute.
   uploadRequestMaxMb: number;
   uploadRateLimitMb: number;
@@ -426,6 +429,7 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
     outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     externalApiRateLimit: e.EXTERNAL_API_RATE_LIMIT,
+    apiTokenRateLimit: e.API_TOKEN_RATE_LIMIT,
     uploadRequestMaxMb: e.UPLOAD_REQUEST_MAX_MB,
     uploadRateLimitMb: e.UPLOAD_RATE_LIMIT_MB,
     loginRateWindow: e.LOGIN_RATE_WINDOW,

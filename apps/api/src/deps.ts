@@ -4,6 +4,7 @@ import type { Db } from './db/client';
 import type { messages, tickets } from './db/schema';
 import type { Jobs } from './jobs/queue';
 import type { DomainEvents } from './events/domain-events';
+import type { ApiTokenScope } from '@atendi/shared';
 import type { RouteAccess } from './platform/context';
 import type { Health } from './platform/health';
 import type { Mailer } from './platform/mailer';
@@ -106,6 +107,8 @@ export type RouteInfo = {
   method: string;
   url: string;
   access: RouteAccess;
+  // The scope an API token needs (issue 38); null: tokens cannot call it.
+  apiScope: ApiTokenScope | null;
   schema?: { body?: unknown; params?: unknown; querystring?: unknown; operationId?: string };
 };
 

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { permissionTable, profiles, type Permission, type Profile } from '@atendi/shared';
 import type { RouteInfo } from '../src/app';
 import {
+  apiTokens,
   announcements,
   companies,
   helps,
@@ -326,6 +327,25 @@ const integrationFixtures = async (foreignCompany: number, ownCompany: number) =
   return { 'queueIntegration:id': { own: own.id, foreign: foreign.id } };
 };
 
+const apiTokenFixtures = async (
+  [foreignCompany, foreignAdmin]: number[],
+  [ownCompany, ownAdmin]: number[],
+) => {
+  const row = (companyId: number, createdBy: number) => ({
+    companyId: companyId,
+    createdBy: createdBy,
+    name: 'Walker token',
+    tokenHash: `walker-${companyId}-${Math.random()}`,
+    prefix: 'atd_walker',
+    scopes: ['tickets:read'],
+  });
+  const [own, foreign] = await t.db
+    .insert(apiTokens)
+    .values([row(ownCompany!, ownAdmin!), row(foreignCompany!, foreignAdmin!)])
+    .returning();
+  return { 'api-tokens:id': { own: own.id, foreign: foreign.id } };
+};
+
 let stripe: FakeStripe;
 
 beforeAll(async () => {
@@ -378,6 +398,7 @@ beforeAll(async () => {
     ...(await campaignFixtures(a.company.id, b.company.id)),
     ...(await promptFixtures(a.company.id, b.company.id)),
     ...(await integrationFixtures(a.company.id, b.company.id)),
+    ...(await apiTokenFixtures([a.company.id, a.admin.id], [b.company.id, b.admin.id])),
   };
   sessions = {
     admin: await login(t.app, b.admin.email),

@@ -15,6 +15,8 @@ export const auditActions = [
   'auth.sso_failed',
   'sso.updated',
   'sso.deleted',
+  'api_token.created',
+  'api_token.revoked',
   'user.created',
   'user.updated',
   'user.password_changed',

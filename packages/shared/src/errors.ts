@@ -55,6 +55,9 @@ export const errorStatus = {
   ERR_SSO_NO_ACCOUNT: 403,
   ERR_SSO_REQUIRED: 403,
   ERR_SSO_DOMAIN_TAKEN: 409,
+  // API tokens (issue 38): without the scope the operation needs, or for an operation tokens cannot
+  // call. (An unknown, revoked or expired one is ERR_INVALID_API_TOKEN, below.)
+  ERR_API_TOKEN_SCOPE: 403,
   ERR_PLAN_FEATURE_DISABLED: 403,
   ERR_TOO_MANY_REQUESTS: 429,
   ERR_EMAIL_ALREADY_EXISTS: 409,
@@ -90,7 +93,8 @@ export const errorStatus = {
   ERR_PLAN_NOT_PURCHASABLE: 409,
   // Checkout while the company already pays a subscription (it would be charged twice).
   ERR_SUBSCRIPTION_ACTIVE: 409,
-  // External messages API: a missing, empty, unknown or revoked connection token.
+  // External messages API: a missing, empty, unknown or revoked connection token; an API token
+  // (issue 38) unknown, revoked or expired.
   ERR_INVALID_API_TOKEN: 401,
   // The same Idempotency-Key was used before for a different request.
   ERR_IDEMPOTENCY_KEY_REUSED: 422,

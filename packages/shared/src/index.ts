@@ -32,5 +32,6 @@ export * from './queue-integrations';
 export * from './two-factor';
 export * from './audit';
 export * from './sso';
+export * from './api-tokens';
 export * from './contract';
 export * from './contracts';

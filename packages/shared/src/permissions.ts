@@ -28,6 +28,8 @@ export const permissionTable = {
   'settings:update': ['admin'],
   // The company's audit log (issue 37); super users read the platform's.
   'audit:view': ['admin'],
+  // The company's API tokens (issue 38).
+  'api-tokens:manage': ['admin'],
   'company:updateSchedules': ['admin'],
 } as const satisfies Record<string, readonly Profile[]>;
 

@@ -1,12 +1,14 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { can, effectiveCompanyStatus } from '@atendi/shared';
+import { API_TOKEN_PREFIX, can, effectiveCompanyStatus, scopesAllow } from '@atendi/shared';
 import type { Db } from '../db/client';
 import { companies, plans, refreshTokens, userQueues, users } from '../db/schema';
 import type { AuthContext } from './context';
 import { AppError } from './errors';
 import { groupCommit } from './group-commit';
 import type { TokenService } from './tokens';
+import { prepareApiTokenPrincipal, touchApiToken } from './api-tokens';
+import { consume, type RateLimits } from './rate-limit';
 
 const bearer = (request: FastifyRequest) => {
   const header = request.headers.authorization;
@@ -58,9 +60,40 @@ const preparePrincipals = (db: Db) =>
 // Wraps the private route tree: no session or an ended one → 401, bad or expired token → 403 (the
 // client refreshes once and retries), then the route's declared access (permission, super, company
 // gate, plan flag).
-export const registerAuthHook = (app: FastifyInstance, deps: { db: Db; tokens: TokenService }) => {
+export const registerAuthHook = (
+  app: FastifyInstance,
+  deps: { db: Db; tokens: TokenService; limits: RateLimits },
+) => {
   app.decorateRequest('auth', null as unknown as AuthContext);
   const principalsQuery = preparePrincipals(deps.db);
+  const apiTokenQuery = prepareApiTokenPrincipal(deps.db);
+
+  // Issue 38: an API token acts as the admin who made it, within its scopes, in its company only
+  // (never with a super user's reach), limited per token; unknown, revoked or expired is 401.
+  const apiTokenCaller = async (request: FastifyRequest, token: string) => {
+    const [row] = await apiTokenQuery.execute({ tokenHash: deps.tokens.hashOpaque(token) });
+    if (!row) throw new AppError('ERR_INVALID_API_TOKEN', 'Unknown, revoked or expired API token');
+    const needed = request.routeOptions.config.apiScope;
+    if (!needed) throw new AppError('ERR_API_TOKEN_SCOPE', 'API tokens cannot call this operation');
+    if (!scopesAllow(row.scopes, needed))
+      throw new AppError('ERR_API_TOKEN_SCOPE', `This token lacks the scope ${needed}`, {
+        details: { scope: needed },
+      });
+    await consume(deps.limits.apiToken, `token:${row.tokenId}`, 'Too many calls for this token');
+    await touchApiToken(deps.db, row.tokenId, row.lastUsedAt);
+    return { ...row, isSuper: false, sessionId: `api-token:${row.tokenId}` };
+  };
+
+  const sessionCaller = async (token: string) => {
+    const claims = await deps.tokens.verifyAccess(token);
+    if (claims === 'expired') throw new AppError('ERR_INVALID_TOKEN', 'Token expired');
+    if (claims === 'invalid') throw new AppError('ERR_INVALID_TOKEN', 'Invalid token');
+    const principal = await principalOf({ userId: claims.id, sessionId: claims.sid });
+    if (!principal) throw new AppError('ERR_SESSION_EXPIRED', 'This account no longer exists');
+    // 401, not 403: refreshing cannot bring an ended session back, the client signs out.
+    if (!principal.sessionLive) throw new AppError('ERR_SESSION_EXPIRED', 'This session has ended');
+    return { ...principal, sessionId: claims.sid, tokenId: undefined };
+  };
   const principalOf = groupCommit(async (callers: { userId: number; sessionId: string }[]) => {
     const rows = await principalsQuery.execute({
       userIds: callers.map((c) => c.userId),
@@ -74,21 +107,18 @@ export const registerAuthHook = (app: FastifyInstance, deps: { db: Db; tokens: T
     if (access.public) return;
     const token = bearer(request);
     if (!token) throw new AppError('ERR_SESSION_EXPIRED', 'No session: log in');
-    const claims = await deps.tokens.verifyAccess(token);
-    if (claims === 'expired') throw new AppError('ERR_INVALID_TOKEN', 'Token expired');
-    if (claims === 'invalid') throw new AppError('ERR_INVALID_TOKEN', 'Invalid token');
-    const principal = await principalOf({ userId: claims.id, sessionId: claims.sid });
-    if (!principal) throw new AppError('ERR_SESSION_EXPIRED', 'This account no longer exists');
-    // 401, not 403: refreshing cannot bring an ended session back, the client signs out.
-    if (!principal.sessionLive) throw new AppError('ERR_SESSION_EXPIRED', 'This session has ended');
+    const principal = token.startsWith(API_TOKEN_PREFIX)
+      ? await apiTokenCaller(request, token)
+      : await sessionCaller(token);
     request.auth = {
       userId: principal.userId,
       companyId: principal.companyId,
       profile: principal.profile,
       isSuper: principal.isSuper,
-      sessionId: claims.sid,
+      sessionId: principal.sessionId,
       address: request.ip,
       queueIds: principal.queueIds,
+      ...(principal.tokenId ? { apiTokenId: principal.tokenId } : {}),
     };
     if (principal.isSuper) return;
     if (access.superOnly)

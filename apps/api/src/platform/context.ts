@@ -1,4 +1,4 @@
-import type { Permission, Profile } from '@atendi/shared';
+import type { ApiTokenScope, Permission, Profile } from '@atendi/shared';
 
 // Who is calling: set once by the auth hook for every private route.
 export type AuthContext = {
@@ -12,6 +12,8 @@ export type AuthContext = {
   // The queues the caller works in, read with the principal (ticket visibility needs them on most
   // requests; absent where a context is built by hand).
   queueIds?: readonly number[];
+  // Set when the caller is an API token (issue 38): it acts as its maker, within its scopes.
+  apiTokenId?: number;
 };
 
 export type PlanFeature =
@@ -40,6 +42,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     access?: RouteAccess;
+    // The scope an API token needs for the route (issue 38); none: tokens cannot call it.
+    apiScope?: ApiTokenScope | null;
   }
 }
 /* eslint-enable @typescript-eslint/consistent-type-definitions */

@@ -10,7 +10,7 @@ import type {
   RouteOptions,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { RouteContract } from '@atendi/shared';
+import { apiTokenScopeOf, type RouteContract } from '@atendi/shared';
 import type { RouteAccess } from './context';
 
 // Registers a route from its contract (packages/shared/src/contracts): the contract gives the method,
@@ -48,6 +48,11 @@ const successStatuses = (route: RouteContract) =>
 // The Fastify route options a contract stands for.
 const routeOptions = (route: RouteContract, extras: RouteExtras = {}): RouteOptions => {
   const { access, ...hooks } = extras;
+  const scope = apiTokenScopeOf(route);
+  // Issue 38: the operations an API token may call say so, and with which scope.
+  const description = [route.description, scope && `API tokens: scope \`${scope}\`.`]
+    .filter(Boolean)
+    .join('\n\n');
   return {
     method: route.method,
     url: route.path,
@@ -55,15 +60,22 @@ const routeOptions = (route: RouteContract, extras: RouteExtras = {}): RouteOpti
       tags: [...route.tags],
       summary: route.summary,
       operationId: route.operationId,
-      ...(route.description ? { description: route.description } : {}),
+      ...(description ? { description } : {}),
       ...(route.consumes ? { consumes: [...route.consumes] } : {}),
-      ...(route.security || route.isPublic ? { security: route.security ?? [] } : {}),
+      ...(route.security || route.isPublic
+        ? { security: route.security ?? [] }
+        : scope
+          ? { security: [{ bearerAuth: [] }, { apiToken: [] }] }
+          : {}),
       ...(route.params ? { params: route.params } : {}),
       ...(route.query ? { querystring: route.query } : {}),
       ...(route.body ? { body: route.body } : {}),
       response: route.response,
     },
-    config: { access: route.isPublic ? { public: true, ...access } : (access ?? {}) },
+    config: {
+      access: route.isPublic ? { public: true, ...access } : (access ?? {}),
+      apiScope: scope,
+    },
     ...hooks,
     // Replaced by the caller's handler in contractRoutes.
     handler: () => undefined,

@@ -35,6 +35,8 @@ export type RateLimits = {
   // Public sign-ups per client address.
   signupIp: Limiter;
   // External messages API calls per connection token, per minute.
+  // REST API calls per API token, per minute.
+  apiToken: Limiter;
   externalApi: Limiter;
   // KiB of files a user (or a connection token) uploads, per minute.
   uploadKib: Limiter;
@@ -48,6 +50,7 @@ export const createRateLimits = (options: {
   loginLimit: number;
   windowSeconds: number;
   externalApiLimit?: number;
+  apiTokenLimit?: number;
   uploadLimitMb?: number;
 }): RateLimits => {
   const make = (name: string, points: number, duration: number): Limiter => {
@@ -75,6 +78,7 @@ export const createRateLimits = (options: {
     forgotIp: make('forgot-ip', 20, windowSeconds),
     signupIp: make('signup', 20, 3600),
     externalApi: make('external-api', options.externalApiLimit ?? 60, 60),
+    apiToken: make('api-token', options.apiTokenLimit ?? 600, 60),
     uploadKib: make('upload-kib', (options.uploadLimitMb ?? 100) * 1024, 60),
   };
 };

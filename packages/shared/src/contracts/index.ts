@@ -13,6 +13,7 @@ import { planPricesContract, subscriptionsContract } from './subscriptions';
 import { dashboardContract } from './dashboard';
 import { auditContract } from './audit';
 import { ssoContract } from './sso';
+import { apiTokensContract } from './api-tokens';
 import { contactsContract } from './contacts';
 import { schedulesContract } from './schedules';
 import { quickMessagesContract } from './quick-messages';
@@ -49,6 +50,7 @@ export * from './contacts';
 export * from './dashboard';
 export * from './audit';
 export * from './sso';
+export * from './api-tokens';
 export * from './subscriptions';
 export * from './announcements';
 export * from './companies';
@@ -82,6 +84,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   dashboardContract,
   auditContract,
   ssoContract,
+  apiTokensContract,
   contactsContract,
   schedulesContract,
   quickMessagesContract,

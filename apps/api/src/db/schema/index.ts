@@ -20,3 +20,4 @@ export * from './users';
 export * from './whatsapps';
 export * from './audit';
 export * from './sso';
+export * from './api-tokens';

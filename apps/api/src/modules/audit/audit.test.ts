@@ -186,6 +186,13 @@ describe('the audit log', () => {
     const gone = await inject(t.app, adminSession, 'DELETE', `/campaigns/${campaign.id}`);
     expect(gone.statusCode, gone.body).toBeLessThan(300);
 
+    // An API token made and revoked.
+    const apiToken = await inject(t.app, adminSession, 'POST', '/api-tokens', {
+      name: 'Auditado',
+      scopes: ['tickets:read'],
+    });
+    expect(apiToken.statusCode, apiToken.body).toBe(201);
+    await inject(t.app, adminSession, 'DELETE', `/api-tokens/${apiToken.json().id}`);
     // Single sign-on: set up, a round trip that comes back to another browser, removed.
     const provider = await startLocalOidc({
       redirectUris: [`${t.config.publicApiUrl}/auth/sso/callback`],

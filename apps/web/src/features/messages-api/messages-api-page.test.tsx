@@ -218,7 +218,9 @@ describe('messages API page', () => {
     await user.click(within(textForm()).getByRole('button', { name: 'Enviar' }));
 
     expect(
-      await screen.findByText('Token de la API inválido. Cópielo de nuevo desde la conexión.'),
+      await screen.findByText(
+        'Token de la API inválido, revocado o vencido. Cópielo de nuevo desde la conexión o desde Configuración › API.',
+      ),
     ).toBeTruthy();
     const result = screen.getByTestId('messages-api-result-text');
     expect(within(result).getByText('HTTP 401')).toBeTruthy();

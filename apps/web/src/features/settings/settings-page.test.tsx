@@ -1,7 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { settingDefaults } from '@atendi/shared';
+import { settingDefaults, type ApiToken } from '@atendi/shared';
 import { describe, expect, it } from 'vitest';
+import { getApiUrl } from '../../api/runtime-config';
 import { getSocket } from '../../api/socket';
+import { formatDateTime } from '../../lib/dates';
+import { setDate } from '../../test/date-fields';
 import type { FakeSocket } from '../../test/fake-socket';
 import { jsonResponse, makeAuth, mockApi, stubApi as stubShellApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
@@ -15,6 +18,18 @@ const settingsWith = (overrides: Record<string, string> = {}) =>
 
 const stubApi = (settings = settingsWith(), extra: Routes = {}) =>
   stubShellApi({ 'GET /settings/': () => jsonResponse(200, settings), ...extra });
+
+const apiToken = (overrides: Partial<ApiToken> = {}): ApiToken => ({
+  id: 1,
+  name: 'CRM',
+  prefix: 'atd_AbC123',
+  scopes: ['tickets:write', 'reports:read'],
+  expiresAt: null,
+  lastUsedAt: '2026-11-29T10:00:00.000Z',
+  createdAt: '2026-11-01T10:00:00.000Z',
+  createdBy: { id: 1, name: 'Ana Admin' },
+  ...overrides,
+});
 
 const hoursForm = () => within(screen.getByRole('form', { name: 'Horarios' }));
 const tabNames = () => screen.getAllByRole('tab').map((tab) => tab.textContent);
@@ -52,7 +67,7 @@ describe('settings page', () => {
     // Public sign-up is a platform switch: super users only.
     expect(screen.queryByRole('combobox', { name: 'Registro público de empresas' })).toBeNull();
     expect(screen.queryByRole('combobox', { name: 'Dos pasos para superusuarios' })).toBeNull();
-    expect(tabNames()).toEqual(['Opciones', 'Auditoría', 'Inicio de sesión único']);
+    expect(tabNames()).toEqual(['Opciones', 'Auditoría', 'Inicio de sesión único', 'API']);
 
     await user.click(rating);
     await user.click(await screen.findByRole('option', { name: 'Habilitadas' }));
@@ -92,6 +107,7 @@ describe('settings page', () => {
       'Opciones',
       'Auditoría',
       'Inicio de sesión único',
+      'API',
       'Empresas',
       'Planes',
       'Ayudas',
@@ -107,13 +123,19 @@ describe('settings page', () => {
     renderPage(<SettingsPage />, '/settings', makeAuth());
 
     await screen.findByRole('combobox', { name: 'Evaluaciones' });
-    expect(tabNames()).toEqual(['Opciones', 'Horarios', 'Auditoría', 'Inicio de sesión único']);
+    expect(tabNames()).toEqual([
+      'Opciones',
+      'Horarios',
+      'Auditoría',
+      'Inicio de sesión único',
+      'API',
+    ]);
 
     await user.click(screen.getByRole('combobox', { name: 'Gestión de horarios de atención' }));
     await user.click(await screen.findByRole('option', { name: 'Por cola' }));
 
     await waitFor(() =>
-      expect(tabNames()).toEqual(['Opciones', 'Auditoría', 'Inicio de sesión único']),
+      expect(tabNames()).toEqual(['Opciones', 'Auditoría', 'Inicio de sesión único', 'API']),
     );
   });
 
@@ -322,6 +344,140 @@ describe('settings page', () => {
       'acme.com, acme.com.mx',
     );
     expect(saved.getByRole('button', { name: 'Quitar SSO' })).toBeTruthy();
+  });
+
+  it('lists the company’s API tokens with their scopes, expiry and last use', async () => {
+    stubApi(settingsWith(), {
+      'GET /api-tokens': () =>
+        jsonResponse(200, {
+          tokens: [
+            apiToken(),
+            apiToken({
+              id: 2,
+              name: 'Viejo',
+              prefix: 'atd_Old999',
+              scopes: ['contacts:read'],
+              expiresAt: '2020-01-31T12:00:00.000Z',
+              lastUsedAt: null,
+              createdBy: null,
+            }),
+          ],
+        }),
+    });
+    renderPage(<SettingsPage />, '/settings?tab=api', makeAuth());
+
+    const table = await screen.findByRole('table', { name: 'API' });
+    const [, crm, old] = within(table).getAllByRole('row');
+    const cells = (row: HTMLElement) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent);
+    expect(cells(crm!).slice(0, 6)).toEqual([
+      'CRM',
+      'atd_AbC123…',
+      'Tickets: escrituraInformes: lectura',
+      'Nunca',
+      formatDateTime('2026-11-29T10:00:00.000Z'),
+      'Ana Admin',
+    ]);
+    expect(cells(old!).slice(0, 6)).toEqual([
+      'Viejo',
+      'atd_Old999…',
+      'Contactos: lectura',
+      '31/01/2020Vencido',
+      'Nunca usado',
+      '—',
+    ]);
+    expect(screen.getByRole('link', { name: 'Documentación de la API' }).getAttribute('href')).toBe(
+      `${getApiUrl()}/docs`,
+    );
+    expect(screen.getByText('Authorization: Bearer atd_…')).toBeTruthy();
+  });
+
+  it('creates an API token with the highest scope of each area and shows it once', async () => {
+    let tokens: ApiToken[] = [];
+    const sent: unknown[] = [];
+    stubApi(settingsWith(), {
+      'GET /api-tokens': () => jsonResponse(200, { tokens }),
+      'POST /api-tokens': (init) => {
+        const body = JSON.parse(String(init.body));
+        sent.push(body);
+        const created = apiToken({ name: body.name, scopes: body.scopes, lastUsedAt: null });
+        tokens = [created];
+        return jsonResponse(201, { ...created, token: 'atd_AbC123secret' });
+      },
+    });
+    const user = setupUser();
+    renderPage(<SettingsPage />, '/settings?tab=api', makeAuth());
+    expect(await screen.findByText('Aún no hay tokens de API.')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Nuevo token' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    setDate('Vence', '31/01/2020', dialog);
+    await user.click(dialog.getByRole('button', { name: 'Crear token' }));
+    // At least one scope, said under the matrix, before anything is sent.
+    expect(await dialog.findByText('Elija al menos un permiso')).toBeTruthy();
+    expect(dialog.getByText('Campo obligatorio')).toBeTruthy();
+    expect(dialog.getByText('Elija una fecha desde hoy')).toBeTruthy();
+    expect(sent).toHaveLength(0);
+
+    await user.type(dialog.getByRole('textbox', { name: 'Nombre' }), 'CRM');
+    await user.click(dialog.getByRole('checkbox', { name: 'Escribir Tickets' }));
+    // Writing includes reading.
+    expect(dialog.getByRole('checkbox', { name: 'Leer Tickets' })).toHaveProperty('checked', true);
+    await user.click(dialog.getByRole('checkbox', { name: 'Leer Informes' }));
+    setDate('Vence', '31/12/2099', dialog);
+    await user.click(dialog.getByRole('button', { name: 'Crear token' }));
+
+    expect(await dialog.findByText(/no se mostrará de nuevo/)).toBeTruthy();
+    expect(sent).toEqual([
+      {
+        name: 'CRM',
+        scopes: ['tickets:write', 'reports:read'],
+        // Through the whole chosen day.
+        expiresAt: new Date(2099, 11, 31, 23, 59, 59, 999).toISOString(),
+      },
+    ]);
+    expect((dialog.getByRole('textbox', { name: 'Token' }) as HTMLInputElement).value).toBe(
+      'atd_AbC123secret',
+    );
+
+    await user.click(dialog.getByRole('button', { name: 'Listo' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.queryByDisplayValue('atd_AbC123secret')).toBeNull();
+    // The list, asked again, has the new token (never the token itself).
+    const table = screen.getByRole('table', { name: 'API' });
+    expect(await within(table).findByText('CRM')).toBeTruthy();
+    expect(within(table).getByText('Tickets: escritura')).toBeTruthy();
+    expect(within(table).getByText('Nunca usado')).toBeTruthy();
+    expect(within(table).queryByText(/secret/)).toBeNull();
+  });
+
+  it('revokes an API token after a confirmation', async () => {
+    let tokens = [apiToken(), apiToken({ id: 2, name: 'Informes', prefix: 'atd_Rep456' })];
+    const deleted: string[] = [];
+    stubApi(settingsWith(), {
+      'GET /api-tokens': () => jsonResponse(200, { tokens }),
+      'DELETE /api-tokens/1': ({ url }) => {
+        deleted.push(url.pathname);
+        tokens = tokens.filter((token) => token.id !== 1);
+        return jsonResponse(204);
+      },
+    });
+    const user = setupUser();
+    renderPage(<SettingsPage />, '/settings?tab=api', makeAuth());
+    const table = await screen.findByRole('table', { name: 'API' });
+
+    await user.click(await within(table).findByRole('button', { name: 'Revocar CRM' }));
+    const confirm = within(await screen.findByRole('dialog'));
+    expect(confirm.getByText('¿Revocar el token «CRM»?')).toBeTruthy();
+    expect(deleted).toHaveLength(0);
+    await user.click(confirm.getByRole('button', { name: 'Revocar' }));
+
+    expect(await screen.findByText('Token revocado.')).toBeTruthy();
+    expect(deleted).toEqual(['/api-tokens/1']);
+    await waitFor(() => expect(within(table).queryByText('CRM')).toBeNull());
+    expect(within(table).getByText('Informes')).toBeTruthy();
   });
 
   it('follows a setting another admin changed', async () => {

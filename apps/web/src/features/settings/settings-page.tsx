@@ -7,6 +7,7 @@ import { LoadingBox } from '../../components/loading-box';
 import { MessagePage } from '../../components/message-page';
 import { CompaniesTab } from './companies/companies-tab';
 import { CompanySchedulesTab, CompanyTimeZone } from './company-schedules-tab';
+import { ApiTokensTab } from './api-tokens-tab';
 import { AuditTab } from './audit-tab';
 import { HelpsTab } from './helps/helps-tab';
 import { PlansTab } from './plans/plans-tab';
@@ -14,7 +15,7 @@ import { useLiveSettings, useSettings } from './settings.api';
 import { SettingsOptionsTab } from './settings-options-tab';
 import { SsoTab } from './sso-tab';
 
-type TabId = 'options' | 'schedules' | 'audit' | 'sso' | 'companies' | 'plans' | 'helps';
+type TabId = 'options' | 'schedules' | 'audit' | 'sso' | 'api' | 'companies' | 'plans' | 'helps';
 
 const SettingsTabs = () => {
   const { t } = useTranslation();
@@ -31,6 +32,7 @@ const SettingsTabs = () => {
     ...(scheduleType === 'company' ? (['schedules'] as const) : []),
     ...(can(user, 'audit:view') ? (['audit'] as const) : []),
     'sso',
+    ...(can(user, 'api-tokens:manage') ? (['api'] as const) : []),
     ...(user.super ? (['companies', 'plans', 'helps'] as const) : []),
   ];
   const requested = searchParams.get('tab') as TabId | null;
@@ -66,6 +68,7 @@ const SettingsTabs = () => {
       )}
       {current === 'audit' && <AuditTab />}
       {current === 'sso' && <SsoTab companyId={user.companyId} />}
+      {current === 'api' && <ApiTokensTab />}
       {current === 'schedules' && <CompanySchedulesTab companyId={user.companyId} />}
       {current === 'companies' && <CompaniesTab />}
       {current === 'plans' && <PlansTab />}

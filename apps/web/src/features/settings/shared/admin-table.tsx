@@ -27,9 +27,10 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { LoadingBox } from '../../../components/loading-box';
 import { toastOperationError } from './admin-errors';
 
-// The super user's platform tables (companies, plans, helps): one toolbar (search, add), one table
-// with a row's actions as labelled icon buttons, the loading and empty states, and deleting with a
-// confirmation. Each tab says only what its rows show and what its actions do.
+// The settings tables (the super user's companies, plans and helps; the company's API tokens): one
+// toolbar (search, add), one table with a row's actions as labelled icon buttons, the loading and
+// empty states, and deleting with a confirmation. Each tab says only what its rows show and what its
+// actions do.
 
 export const AdminToolbar = ({
   addLabel,
