@@ -32,6 +32,7 @@ export * from './queue-integrations';
 export * from './two-factor';
 export * from './audit';
 export * from './sso';
+export * from './csv';
 export * from './api-tokens';
 export * from './contract';
 export * from './contracts';

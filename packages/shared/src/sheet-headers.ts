@@ -5,7 +5,20 @@
 export type SheetField = 'name' | 'number' | 'email';
 
 const HEADERS: Record<SheetField, string[]> = {
-  name: ['name', 'nombre', 'nome', 'fullname', 'nombrecompleto', 'contact', 'contacto', 'contato'],
+  // Google Contacts' and Outlook's CSV exports name them "Name"/"First Name", "Phone 1 - Value"/
+  // "Mobile Phone" and "E-mail 1 - Value"/"E-mail Address".
+  name: [
+    'name',
+    'nombre',
+    'nome',
+    'fullname',
+    'nombrecompleto',
+    'contact',
+    'contacto',
+    'contato',
+    'displayname',
+    'firstname',
+  ],
   number: [
     'number',
     'numero',
@@ -17,8 +30,11 @@ const HEADERS: Record<SheetField, string[]> = {
     'movil',
     'mobile',
     'whatsapp',
+    'phonevalue',
+    'mobilephone',
+    'primaryphone',
   ],
-  email: ['email', 'mail', 'correo', 'correoelectronico'],
+  email: ['email', 'mail', 'correo', 'correoelectronico', 'emailvalue', 'emailaddress'],
 };
 
 const headerKey = (header: string) =>

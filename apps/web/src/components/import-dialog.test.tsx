@@ -176,10 +176,16 @@ describe('import dialog', () => {
     renderDialog(server.importSheet);
     const refusal = () => within(dialog()).getByRole('alert');
 
-    await choose(user, new File(['a;b'], 'contactos.csv', { type: 'text/csv' }));
+    await choose(
+      user,
+      new File(['a;b'], 'contactos.ods', {
+        type: 'application/vnd.oasis.opendocument.spreadsheet',
+      }),
+    );
     expect(refusal().textContent).toBe(
-      'contactos.csv no es una planilla de Excel (.xlsx): ábrala en Excel, LibreOffice o Google ' +
-        'Sheets, guárdela como .xlsx y elíjala de nuevo.',
+      'contactos.ods no es una planilla de Excel ni un archivo CSV. Suba una planilla de Excel ' +
+        '(.xlsx) o un archivo CSV (.csv): ábralo en Excel, LibreOffice o Google Sheets, guárdelo ' +
+        'como .xlsx o .csv y elíjalo de nuevo.',
     );
 
     await choose(
@@ -191,7 +197,7 @@ describe('import dialog', () => {
     sheet.fails = true;
     await choose(user, sheetFile('roto.xlsx'));
     expect((await within(dialog()).findByRole('alert')).textContent).toBe(
-      'No se pudo leer roto.xlsx: elija una planilla de Excel (.xlsx).',
+      'No se pudo leer roto.xlsx: elija una planilla de Excel (.xlsx) o un archivo CSV (.csv).',
     );
     sheet.fails = false;
 
@@ -224,6 +230,46 @@ describe('import dialog', () => {
 
     expect(within(dialog()).queryByRole('button', { name: 'Importar' })).toBeNull();
     expect(server.importSheet).not.toHaveBeenCalled();
+  });
+
+  it('reads a CSV as the rows of a sheet: a BOM, commas, quoted cells', async () => {
+    const server = fakeImport();
+    const user = setupUser();
+    renderDialog(server.importSheet);
+    expect(
+      within(dialog()).getByText(
+        'Sirve el CSV que exportan Contactos de Google o un CRM: con las columnas separadas por ' +
+          'coma, punto y coma o tabulación, en UTF-8 o Latin-1.',
+      ),
+    ).toBeTruthy();
+    expect(screen.getByTestId('import-file').getAttribute('accept')).toContain('.csv');
+
+    // UTF-8 with a BOM, a name with a comma and quotes in a quoted cell.
+    const csv =
+      '\uFEFFName,Phone,E-mail\r\n' +
+      '"Pérez, Ana ""La Jefa""",5491155550001,ana@example.com\r\n' +
+      ',,\r\n' +
+      'Bruno,5491155550002\r\n';
+    await choose(user, new File([csv], 'google.csv', { type: 'text/csv' }));
+    expect(await within(dialog()).findByText('google.csv: 2 filas de contactos.')).toBeTruthy();
+    await user.click(within(dialog()).getByRole('button', { name: 'Importar' }));
+    // A line of empty cells is a blank row; a short row lacks its last cells.
+    expect(server.rowsSent()).toEqual([
+      { Name: 'Pérez, Ana "La Jefa"', Phone: '5491155550001', 'E-mail': 'ana@example.com' },
+      { Name: '', Phone: '', 'E-mail': '' },
+      { Name: 'Bruno', Phone: '5491155550002', 'E-mail': null },
+    ]);
+  });
+
+  it('takes a file the browser calls text/csv whatever its name', async () => {
+    const server = fakeImport();
+    const user = setupUser();
+    renderDialog(server.importSheet);
+    const tabs = 'numero\tnombre\n5491155550001\tAna\n';
+    await choose(user, new File([tabs], 'export', { type: 'text/csv' }));
+    expect(await within(dialog()).findByText('export: 1 fila de contactos.')).toBeTruthy();
+    await user.click(within(dialog()).getByRole('button', { name: 'Importar' }));
+    expect(server.rowsSent()).toEqual([{ numero: '5491155550001', nombre: 'Ana' }]);
   });
 
   it('words a refusal of the server as its own, and lets another file be chosen', async () => {
@@ -260,6 +306,12 @@ describe('import dialog', () => {
     expect(
       screen.getByText(
         'Up to 3 rows and 5 MB. A row with errors never stops the others from being imported.',
+      ),
+    ).toBeTruthy();
+    expect(
+      screen.getByText(
+        'A CSV exported from Google Contacts or a CRM works: its columns separated by commas, ' +
+          'semicolons or tabs, in UTF-8 or Latin-1.',
       ),
     ).toBeTruthy();
     await choose(user, sheetFile());

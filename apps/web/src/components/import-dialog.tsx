@@ -23,7 +23,7 @@ import { useTranslation } from 'react-i18next';
 import type { SheetField } from '@atendi/shared';
 import { ApiError } from '../api/http-client';
 import { errorText, toastError } from '../api/toasts';
-import { readContactSheet, type SheetRow } from '../lib/contact-sheet';
+import { isContactSheetFile, readContactSheet, type SheetRow } from '../lib/contact-sheet';
 import { downloadSampleSheet } from '../lib/sample-sheet';
 import { DialogFrame, FormButtons } from './dialog-frame';
 
@@ -70,8 +70,15 @@ const DUPLICATES = new Set(['ERR_DUPLICATED_CONTACT', 'ERR_DUPLICATED_LIST_ITEM'
 // A long sheet can refuse thousands of rows; the dialog lists the first ones.
 const SHOWN_ROWS = 500;
 const MEGABYTE = 1024 * 1024;
-
-const isSheet = (file: File) => /\.xlsx$/i.test(file.name);
+// What the file picker offers: an .xlsx or a CSV; an .xls too, so that its refusal can say what to
+// do with it.
+const ACCEPT = [
+  '.xlsx',
+  '.csv',
+  '.xls',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'text/csv',
+].join(',');
 
 // SPEC §8: a refused row in the reader's language: a duplicate, what WhatsApp said of the number,
 // or the field and what its rule asks.
@@ -157,10 +164,10 @@ const Summary = ({ result, numberRule }: { result: ImportResult; numberRule: str
 };
 
 // The one import of the app (contacts, a contact list's contacts): a contacts spreadsheet (.xlsx,
-// first sheet, a header row) chosen with a button in the app's language, checked and counted in
-// the browser, an import the user confirms after seeing the file's name and how many rows it has,
-// a progress bar while it runs, and at the end how many came in, how many were skipped as
-// duplicates and failed, each refused row with its reason. The same problem reads the same in
+// first sheet; or a CSV) with a header row, chosen with a button in the app's language, checked and
+// counted in the browser, an import the user confirms after seeing the file's name and how many
+// rows it has, a progress bar while it runs, and at the end how many came in, how many were skipped
+// as duplicates and failed, each refused row with its reason. The same problem reads the same in
 // either import, whether the browser or the server finds it. The dialog stays open while importing.
 export const ImportDialog = ({
   open,
@@ -229,7 +236,7 @@ export const ImportDialog = ({
   const refuse = (refusal: string) => setStep({ name: 'choose', refusal });
 
   const choose = async (file: File) => {
-    if (!isSheet(file)) return refuse(t('importDialog.wrongType', { file: file.name }));
+    if (!isContactSheetFile(file)) return refuse(t('importDialog.wrongType', { file: file.name }));
     if (maxBytes && file.size > maxBytes) return refuse(tooLarge(file));
     let sheet: Awaited<ReturnType<typeof readContactSheet>>;
     try {
@@ -297,6 +304,7 @@ export const ImportDialog = ({
           {step.name === 'choose' && (
             <Stack spacing={2}>
               <Typography variant="body2">{t('importDialog.help')}</Typography>
+              <Typography variant="body2">{t('importDialog.csvHelp')}</Typography>
               <Typography variant="body2" sx={{ color: 'text.secondary' }}>
                 {maxRows && maxBytes
                   ? t('importDialog.limits', { rows: count(maxRows), size: megabytes(maxBytes) })
@@ -363,7 +371,7 @@ export const ImportDialog = ({
           <input
             ref={input}
             type="file"
-            accept=".xlsx,.xls,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            accept={ACCEPT}
             hidden
             data-testid="import-file"
             onChange={(event) => {

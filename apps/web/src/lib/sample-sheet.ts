@@ -1,7 +1,8 @@
 import { saveFile } from './save-file';
 
 // SPEC §2 Contact lists, contacts: the sample spreadsheet of contacts, an .xlsx (what the imports
-// take) whose header row is what the import recognises. The writer is loaded on first use only.
+// take, besides a CSV) whose header row is what the import recognises. The writer is loaded on
+// first use only.
 export const SAMPLE_SHEET_NAME = 'plantilla-contactos.xlsx';
 
 const sampleRows = [

@@ -397,10 +397,12 @@ describe('the audit log', () => {
     const csv = await inject(t.app, session, 'GET', '/audit.csv?action=setting.updated');
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
-    const lines = csv.body.trim().split('\n');
-    expect(lines[0]).toBe('createdAt,actor,userId,companyId,action,target,address,detail');
+    // The one dialect of Atendi's CSV: BOM, semicolons, CRLF.
+    expect(csv.body.startsWith('\ufeff')).toBe(true);
+    const lines = csv.body.slice(1).trim().split('\r\n');
+    expect(lines[0]).toBe('createdAt;actor;userId;companyId;action;target;address;detail');
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toContain(`,${admin.email},${admin.id},${company.id},setting.updated,`);
+    expect(lines[1]).toContain(`;${admin.email};${admin.id};${company.id};setting.updated;`);
   });
 
   it('refuses to change or delete an entry; only the retention prune removes old ones', async () => {

@@ -552,7 +552,17 @@ export const listShipping = async (
 // GET /campaigns/{id}/shipping.csv: every recipient, read a chunk at a time.
 export async function* shippingCsv(deps: Deps, ctx: AuthContext, id: number) {
   await findOwned(deps.db, ctx, id);
-  yield 'number,name,variant,status,receipt,sentAt,confirmedAt,optedOutAt,error\n';
+  yield csvLine([
+    'number',
+    'name',
+    'variant',
+    'status',
+    'receipt',
+    'sentAt',
+    'confirmedAt',
+    'optedOutAt',
+    'error',
+  ]);
   let after = 0;
   for (;;) {
     const rows = await deps.db

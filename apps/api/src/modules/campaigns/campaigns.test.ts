@@ -386,7 +386,7 @@ describe('dispatching', () => {
     const csv = await call('GET', `/campaigns/${campaign.id}/shipping.csv`);
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.body.trim().split('\n')).toHaveLength(6);
-    expect(csv.body).toContain(`${beto},Beto,`);
+    expect(csv.body).toContain(`${beto};Beto;`);
 
     // Screens heard it run and finish.
     await eventually(
@@ -590,9 +590,11 @@ describe('dispatching', () => {
       [numbers[1], 3],
       [numbers[2], 2],
     ]);
-    const csv = (await call('GET', `/campaigns/${campaign.id}/shipping.csv`)).body.split('\n');
-    expect(csv[0]).toBe('number,name,variant,status,receipt,sentAt,confirmedAt,optedOutAt,error');
-    expect(csv.slice(1, 4).map((line) => line.split(',').slice(3, 5))).toEqual([
+    const csv = (await call('GET', `/campaigns/${campaign.id}/shipping.csv`)).body
+      .slice(1)
+      .split('\r\n');
+    expect(csv[0]).toBe('number;name;variant;status;receipt;sentAt;confirmedAt;optedOutAt;error');
+    expect(csv.slice(1, 4).map((line) => line.split(';').slice(3, 5))).toEqual([
       ['delivered', 'read'],
       ['delivered', 'delivered'],
       ['delivered', 'sent'],
@@ -645,7 +647,7 @@ describe('dispatching', () => {
       ],
     });
     expect((await call('GET', `/campaigns/${first.id}/shipping.csv`)).body).toMatch(
-      new RegExp(`^${leaving},Elena,1,delivered,sent,[^,]+,,\\d{4}-[^,]+,$`, 'm'),
+      new RegExp(`^${leaving};Elena;1;delivered;sent;[^;]+;;\\d{4}-[^;]+;\r$`, 'm'),
     );
     // Anyone else's words do nothing.
     await inbound(t.app, admin, sim.id, { from: staying, body: 'gracias' });

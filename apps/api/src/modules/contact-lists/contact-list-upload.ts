@@ -7,6 +7,9 @@ import {
   CONTACT_LIST_UPLOAD_MAX_ROWS,
   CONTACT_LIST_UPLOAD_MAX_UNZIPPED_BYTES,
   contactListItemSchema,
+  CsvTooLong,
+  decodeCsvBytes,
+  parseCsv,
   sheetFieldOf,
   type ContactListUploadError,
   type ContactListUploadResult,
@@ -64,17 +67,20 @@ const readFile = async (request: FastifyRequest) => {
   });
   if (!part) throw new AppError('ERR_UPLOAD_MISSING_FILE', 'No file in the request');
   const extension = path.extname(part.filename ?? '').toLowerCase();
-  if (extension !== '.xlsx') {
+  if (extension !== '.xlsx' && extension !== '.csv') {
     part.file.resume();
     throw new AppError(
       'ERR_UPLOAD_TYPE_NOT_ALLOWED',
       extension === '.xls'
         ? 'The old .xls format is not read: save the sheet as .xlsx (Excel, LibreOffice or Google Sheets) and upload it again'
-        : 'Upload an Excel spreadsheet (.xlsx)',
+        : 'Upload an Excel spreadsheet (.xlsx) or a CSV file (.csv)',
     );
   }
   try {
-    return await part.toBuffer();
+    return {
+      kind: extension === '.csv' ? ('csv' as const) : ('xlsx' as const),
+      data: await part.toBuffer(),
+    };
   } catch (error) {
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
       throw new AppError(
@@ -82,6 +88,20 @@ const readFile = async (request: FastifyRequest) => {
         `A spreadsheet may have at most ${CONTACT_LIST_UPLOAD_MAX_BYTES / 1024 / 1024} MB`,
       );
     throw new AppError('ERR_VALIDATION', 'The file could not be read');
+  }
+};
+
+// Issue 38: a CSV as Google Contacts or a CRM exports it (platform-independent reading in shared).
+const csvRows = (data: Buffer) => {
+  try {
+    return parseCsv(decodeCsvBytes(data), CONTACT_LIST_UPLOAD_MAX_ROWS);
+  } catch (error) {
+    if (error instanceof CsvTooLong)
+      throw new AppError(
+        'ERR_SPREADSHEET_TOO_LARGE',
+        `A list may have at most ${CONTACT_LIST_UPLOAD_MAX_ROWS} rows`,
+      );
+    throw error;
   }
 };
 
@@ -153,11 +173,16 @@ export const uploadContactList = async (
   request: FastifyRequest,
 ): Promise<ContactListUploadResult> => {
   await loadList(deps.db, ctx, contactListId);
-  // Read off the event loop, within limits (platform/spreadsheet.ts): the rows cap is enforced there.
-  const rows = await deps.spreadsheets.readFirstSheet(await readFile(request), {
-    maxBytes: CONTACT_LIST_UPLOAD_MAX_UNZIPPED_BYTES,
-    maxRows: CONTACT_LIST_UPLOAD_MAX_ROWS,
-  });
+  const file = await readFile(request);
+  // A spreadsheet is read off the event loop, within limits (platform/spreadsheet.ts); a CSV (at most
+  // CONTACT_LIST_UPLOAD_MAX_BYTES of text) here, its rows capped the same.
+  const rows =
+    file.kind === 'csv'
+      ? csvRows(file.data)
+      : await deps.spreadsheets.readFirstSheet(file.data, {
+          maxBytes: CONTACT_LIST_UPLOAD_MAX_UNZIPPED_BYTES,
+          maxRows: CONTACT_LIST_UPLOAD_MAX_ROWS,
+        });
   const { errors, accepted } = judgeRows(rows);
   const candidates = [...accepted.values()];
   const inserted = candidates.length

@@ -298,6 +298,41 @@ describe('contact list upload', () => {
     ]);
   });
 
+  it('imports a CSV as a CRM or Excel in Spanish writes it: semicolons, Latin-1, quotes', async () => {
+    const list = await newList();
+    // "Nombre;Número;Correo" then "José Pérez;…", é as Windows-1252 writes it.
+    const latin1 = Buffer.from(
+      'Nombre;Número;Correo\r\n"Pérez; José";+54 9 11 7777-0201;jose@example.com\r\nEva;123;\r\n',
+      'latin1',
+    );
+    const res = await upload(list.id, latin1, 'Contactos.CSV');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ created: 1, contactsCount: 1 });
+    expect(res.json().errors.map((e: { row: number }) => e.row)).toEqual([3]);
+    const items = (await call('GET', `/contact-list-items?contactListId=${list.id}`)).json()
+      .contacts as ContactListItemView[];
+    expect(items.map((i) => [i.name, i.number])).toEqual([['Pérez; José', '5491177770201']]);
+
+    // Google Contacts: UTF-8 with a BOM, commas; a CSV past the row limit is refused whole.
+    const google = Buffer.from(
+      '\ufeffName,Phone 1 - Type,Phone 1 - Value\nRosa,Mobile,5491177770202\n',
+      'utf8',
+    );
+    const other = await newList();
+    const fromGoogle = await upload(other.id, google, 'contacts.csv');
+    expect(fromGoogle.statusCode, fromGoogle.body).toBe(200);
+    expect(fromGoogle.json()).toMatchObject({ created: 1, errors: [] });
+    const long = Buffer.from(
+      [
+        'number',
+        ...Array.from({ length: CONTACT_LIST_UPLOAD_MAX_ROWS + 1 }, (_, i) => `54911${i}`),
+      ].join('\n'),
+    );
+    const tooLong = await upload(list.id, long, 'long.csv');
+    expect(tooLong.statusCode).toBe(413);
+    expect(tooLong.json().error).toBe('ERR_SPREADSHEET_TOO_LARGE');
+  });
+
   it('then asks WhatsApp about each new number in the background', async () => {
     const list = await newList();
     await pairedSimulator(t.app, admin, { isDefault: true });

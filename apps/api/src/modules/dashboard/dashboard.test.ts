@@ -762,11 +762,12 @@ describe('GET /dashboard/report', () => {
     expect(res.headers['content-disposition']).toBe(
       'attachment; filename="report-queue-2026-03-10-2026-03-11.csv"',
     );
-    expect(res.body.split('\n')).toEqual([
-      'id,name,started,finished,avgFirstResponseMinutes,avgResolutionMinutes,rating,ratings,slaDecided,slaMet,slaAttainmentPercent',
-      `${formula.id},"'=HYPERLINK(""http://x"")",1,1,,1.5,,0,0,0,`,
-      `${quoted.id},"Ventas, ""Norte""",1,1,,1.5,,0,0,0,`,
-      ',,1,0,,,,0,0,0,',
+    // What Excel opens as columns in Spanish and Portuguese: BOM, semicolons, CRLF.
+    expect(res.body.split('\r\n')).toEqual([
+      '\ufeffid;name;started;finished;avgFirstResponseMinutes;avgResolutionMinutes;rating;ratings;slaDecided;slaMet;slaAttainmentPercent',
+      `${formula.id};"'=HYPERLINK(""http://x"")";1;1;;1.5;;0;0;0;`,
+      `${quoted.id};"Ventas, ""Norte""";1;1;;1.5;;0;0;0;`,
+      ';;1;0;;;;0;0;0;',
       '',
     ]);
     // A period until now ends today.

@@ -139,8 +139,9 @@ describe('contact list import', () => {
     await user.upload(fileInput(), new File(['old'], 'clientes.xls'));
     expect(
       await within(dialog).findByText(
-        'clientes.xls no es una planilla de Excel (.xlsx): ábrala en Excel, LibreOffice o ' +
-          'Google Sheets, guárdela como .xlsx y elíjala de nuevo.',
+        'clientes.xls no es una planilla de Excel ni un archivo CSV. Suba una planilla de Excel ' +
+          '(.xlsx) o un archivo CSV (.csv): ábralo en Excel, LibreOffice o Google Sheets, ' +
+          'guárdelo como .xlsx o .csv y elíjalo de nuevo.',
       ),
     ).toBeTruthy();
 
@@ -303,6 +304,58 @@ describe('contact list import', () => {
     expect(unknownApiCalls(fetchMock)).toEqual([]);
   });
 
+  it('uploads a CSV as it was chosen, under its .csv name', async () => {
+    const fetchMock = stubApi({
+      'GET /contact-lists/5': () => jsonResponse(200, makeList()),
+      'GET /contact-list-items': () => itemsOf([makeItem()]),
+    });
+    const user = setupUser();
+    renderPage(<ContactListItemsPage />, PATH, makeAuth(), {
+      route: '/contact-lists/:contactListId/contacts',
+    });
+    const dialog = await openImport(user);
+    expect(fileInput().accept.split(',')).toEqual(expect.arrayContaining(['.xlsx', '.csv']));
+
+    const file = new File(
+      ['Nombre;Número;Email\r\nAna Nueva;5215500001111;\r\nPedro;5491155550001;\r\n'],
+      'clientes.csv',
+      { type: 'text/csv' },
+    );
+    await user.upload(fileInput(), file);
+    // Read in the browser to count its rows, as a sheet is.
+    expect(await within(dialog).findByText('clientes.csv: 2 filas de contactos.')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Importar' }));
+
+    expect(FakeXhr.sent).toHaveLength(1);
+    const xhr = lastXhr();
+    expect(xhr.url).toBe(`${getApiUrl()}/contact-lists/5/upload`);
+    const sentFile = (xhr.body as FormData).get('file') as File;
+    expect(sentFile.name).toBe('clientes.csv');
+    expect(await sentFile.text()).toBe(await file.text());
+    xhr.uploaded();
+    xhr.respond(200, { created: 2, errors: [], contactsCount: 3 });
+    expect(await within(dialog).findByText('2 contactos importados')).toBeTruthy();
+    expect(unknownApiCalls(fetchMock)).toEqual([]);
+  });
+
+  it('names a CSV the browser knew by its type only .csv for the server', async () => {
+    stubApi({
+      'GET /contact-lists/5': () => jsonResponse(200, makeList()),
+      'GET /contact-list-items': () => itemsOf([makeItem()]),
+    });
+    const user = setupUser();
+    renderPage(<ContactListItemsPage />, PATH, makeAuth(), {
+      route: '/contact-lists/:contactListId/contacts',
+    });
+    const dialog = await openImport(user);
+    await user.upload(
+      fileInput(),
+      new File(['numero\n5215500001111\n'], 'export', { type: 'text/csv' }),
+    );
+    await user.click(await within(dialog).findByRole('button', { name: 'Importar' }));
+    expect(((lastXhr().body as FormData).get('file') as File).name).toBe('export.csv');
+  });
+
   it("shows the server's refusal of the whole file, and lets another file be chosen", async () => {
     const fetchMock = stubApi({
       'GET /contact-lists/5': () => jsonResponse(200, makeList()),
@@ -325,8 +378,9 @@ describe('contact list import', () => {
     // The words the dialog has for a file it refuses itself.
     expect(
       await within(dialog).findByText(
-        'contactos.xlsx no es una planilla de Excel (.xlsx): ábrala en Excel, LibreOffice o ' +
-          'Google Sheets, guárdela como .xlsx y elíjala de nuevo.',
+        'contactos.xlsx no es una planilla de Excel ni un archivo CSV. Suba una planilla de ' +
+          'Excel (.xlsx) o un archivo CSV (.csv): ábralo en Excel, LibreOffice o Google Sheets, ' +
+          'guárdelo como .xlsx o .csv y elíjalo de nuevo.',
       ),
     ).toBeTruthy();
     expect(within(dialog).queryByText(/importado/)).toBeNull();

@@ -66,9 +66,9 @@ const ListImportDialog = ({ open, contactList, onClose }: DialogProps) => {
   );
 };
 
-// SPEC §2 Contact list items, import: an .xlsx into the list. The server reads the sheet again and
-// judges each row; the new numbers are checked on WhatsApp afterwards. `sessionKey` gives every
-// opening a fresh start.
+// SPEC §2 Contact list items, import: an .xlsx or a CSV into the list. The server reads the file
+// again and judges each row; the new numbers are checked on WhatsApp afterwards. `sessionKey` gives
+// every opening a fresh start.
 export const ContactListImportDialog = ({
   sessionKey,
   ...props

@@ -2,20 +2,25 @@ import { contactListsContract, routePath, type ContactListUploadResult } from '@
 import { ApiError, NETWORK_ERROR, call, refreshSession } from '../../api/http-client';
 import { getApiUrl } from '../../api/runtime-config';
 import { getToken } from '../../api/session';
+import { isCsvFile } from '../../lib/contact-sheet';
 
-// POST /contact-lists/{id}/upload. fetch cannot tell how much of a request body has gone out, so the
-// sheet goes by XMLHttpRequest, whose upload events drive the progress bar. It carries what the HTTP
-// client sends (the session's bearer token, the cookies, Accept: JSON). An answer about the session
-// itself (an expired token, an ended session, an inactive company) is handed to the HTTP client,
-// which sends the file again under its own rules: refresh once and retry, sign out, the company gate.
-// An expired token is refreshed first (the client's one shared refresh), so the file is not sent
-// a second time with the token just refused.
+// POST /contact-lists/{id}/upload: an .xlsx or a CSV. fetch cannot tell how much of a request body
+// has gone out, so the file goes by XMLHttpRequest, whose upload events drive the progress bar. It
+// carries what the HTTP client sends (the session's bearer token, the cookies, Accept: JSON). An
+// answer about the session itself (an expired token, an ended session, an inactive company) is
+// handed to the HTTP client, which sends the file again under its own rules: refresh once and
+// retry, sign out, the company gate. An expired token is refreshed first (the client's one shared
+// refresh), so the file is not sent a second time with the token just refused.
 
 type Answer = { status: number; body: unknown; token: string | null };
 
+// The server tells a CSV by its name: one the browser knew by its type only is named so.
+const nameOf = (file: File) =>
+  isCsvFile(file) && !/\.csv$/i.test(file.name) ? `${file.name}.csv` : file.name;
+
 const formOf = (file: File) => {
   const form = new FormData();
-  form.append('file', file, file.name);
+  form.append('file', file, nameOf(file));
   return form;
 };
 

@@ -266,16 +266,52 @@ describe('contacts page', () => {
     expect(screen.queryByRole('table', { name: 'Filas no importadas' })).toBeNull();
   });
 
-  it('refuses a file that is not .xlsx without sending anything', async () => {
+  it('imports a CSV as Excel writes it in Spanish: semicolons, Latin-1', async () => {
+    const fetchMock = stubApi({
+      'GET /contacts': listOf([]),
+      'POST /contacts/upload': () =>
+        jsonResponse(200, {
+          newContacts: [makeContact({ id: 12, name: 'José Pérez', number: '5491122223333' })],
+          errorBag: [],
+        }),
+    });
+    // "Nombre;Número\r\nJosé Pérez;5491122223333" in Windows-1252: ú is 0xFA, é is 0xE9.
+    const bytes = new Uint8Array([
+      ...[0x4e, 0x6f, 0x6d, 0x62, 0x72, 0x65, 0x3b], // Nombre;
+      ...[0x4e, 0xfa, 0x6d, 0x65, 0x72, 0x6f, 0x0d, 0x0a], // Número\r\n
+      ...[0x4a, 0x6f, 0x73, 0xe9, 0x20, 0x50, 0xe9, 0x72, 0x65, 0x7a, 0x3b], // José Pérez;
+      ...new TextEncoder().encode('5491122223333'),
+    ]);
+    const user = setupUser();
+    renderPage(<ContactsPage />, '/contacts', makeAuth());
+    await user.click(await screen.findByRole('button', { name: 'Importar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Importar contactos' });
+    await user.upload(
+      screen.getByTestId('import-file'),
+      new File([bytes], 'Contactos.CSV', { type: 'application/vnd.ms-excel' }),
+    );
+    expect(await within(dialog).findByText('Contactos.CSV: 1 fila de contactos.')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Importar' }));
+
+    expect(await within(dialog).findByText('1 contacto importado')).toBeTruthy();
+    const upload = fetchMock.mock.calls.find(([url]) => String(url).includes('/contacts/upload'))!;
+    expect(bodyOf(upload[1]!)).toEqual({
+      rows: [{ Nombre: 'José Pérez', Número: '5491122223333' }],
+      firstRow: 2,
+    });
+  });
+
+  it('refuses a file that is neither .xlsx nor .csv without sending anything', async () => {
     const fetchMock = stubApi({ 'GET /contacts': listOf([]) });
     const user = setupUser({ applyAccept: false });
     renderPage(<ContactsPage />, '/contacts', makeAuth());
     await user.click(await screen.findByRole('button', { name: 'Importar' }));
-    await user.upload(screen.getByTestId('import-file'), new File(['a;b'], 'c.csv'));
+    await user.upload(screen.getByTestId('import-file'), new File(['a;b'], 'c.ods'));
     expect(
       await screen.findByText(
-        'c.csv no es una planilla de Excel (.xlsx): ábrala en Excel, LibreOffice o Google ' +
-          'Sheets, guárdela como .xlsx y elíjala de nuevo.',
+        'c.ods no es una planilla de Excel ni un archivo CSV. Suba una planilla de Excel (.xlsx) ' +
+          'o un archivo CSV (.csv): ábralo en Excel, LibreOffice o Google Sheets, guárdelo como ' +
+          '.xlsx o .csv y elíjalo de nuevo.',
       ),
     ).toBeTruthy();
     expect(callsOf(fetchMock).some((call) => call.includes('/contacts/upload'))).toBe(false);

@@ -33,10 +33,10 @@ export const useContactLiveUpdates = () => {
   });
 };
 
-// --- Import (SPEC §5: .xlsx only, first sheet) -------------------------------------------------
+// --- Import (SPEC §5: .xlsx, first sheet; or a CSV, issue 38) ----------------------------------
 
 // Sends the rows in chunks, so a long sheet shows progress and no request grows too large. The
-// errors of every chunk are kept; the sheet's first data row is row 2.
+// errors of every chunk are kept; the sheet's (or CSV's) first data row is row 2.
 export const uploadContacts = async (
   rows: SheetRow[],
   onProgress: (share: number) => void,
