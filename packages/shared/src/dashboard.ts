@@ -141,8 +141,8 @@ export const dashboardTicketsDaySchema = z.object({
 export type DashboardTicketsDay = z.input<typeof dashboardTicketsDaySchema>;
 
 // GET /dashboard/report (and .csv): the period of GET /dashboard, its figures per queue or per user
-// holding the conversations (ARCHITECTURE.md "Dashboard").
-export const dashboardReportGroups = ['queue', 'user'] as const;
+// holding the conversations, or per calendar day of the company's zone (ARCHITECTURE.md "Dashboard").
+export const dashboardReportGroups = ['queue', 'user', 'day'] as const;
 export type DashboardReportGroup = (typeof dashboardReportGroups)[number];
 
 export const dashboardReportQuerySchema = dashboardQuerySchema.safeExtend({
@@ -151,7 +151,8 @@ export const dashboardReportQuerySchema = dashboardQuerySchema.safeExtend({
 export type DashboardReportQuery = z.infer<typeof dashboardReportQuerySchema>;
 
 // One queue or user with conversations (or ratings) in the period; id null gathers the conversations of
-// none (name '').
+// none (name ''). By day: every day of the period, id null and name the day (YYYY-MM-DD), each figure
+// counted on the day it happened (started, first answered, resolved, rated, decided).
 export const dashboardReportRowSchema = z.object({
   id: z.number().nullable(),
   name: z.string(),

@@ -233,7 +233,7 @@ export const getDashboard = async (
 const reportGroups = {
   queue: { column: sql.raw('queue_id'), names: sql.raw('queues') },
   user: { column: sql.raw('user_id'), names: sql.raw('users') },
-} as const satisfies Record<DashboardReportGroup, object>;
+} as const satisfies Record<Exclude<DashboardReportGroup, 'day'>, object>;
 
 // A rating counts for the queue of the conversation it rated: the ticket's last one started before it
 // (the ticket was resolved then, so that one was over); for a user, for the user it names (as the
@@ -248,7 +248,7 @@ const ratingGroup = {
     ) rated on true`,
   },
   user: { key: sql.raw('r.user_id'), join: sql`` },
-} as const satisfies Record<DashboardReportGroup, object>;
+} as const satisfies Record<Exclude<DashboardReportGroup, 'day'>, object>;
 
 // One group's sums within the period, as the database adds them up (seconds summed, to average).
 type ReportSums = {
@@ -290,6 +290,61 @@ export const getDashboardReport = async (
   query: DashboardReportQuery,
 ): Promise<DashboardReport> => {
   const { companyId, timeZone, period, within } = await scopedPeriod(deps, ctx, query);
+  const answer = (rows: ReportSums[]) => ({
+    period: { from: period.from.toISOString(), to: period.to.toISOString(), timeZone },
+    groupBy: query.groupBy,
+    rows: rows.map(reportRow),
+  });
+  if (query.groupBy === 'day') {
+    // Every calendar day of the period in the company's zone, each figure on the day it happened.
+    const dayOf = (moment: string) => sql`(${sql.raw(moment)} at time zone ${timeZone})::date`;
+    const days = await queryRows<ReportSums>(
+      deps.db,
+      sql`
+      with days as (
+        select d::date as key
+        from generate_series(
+          (${sqlTime(period.from)} at time zone ${timeZone})::date,
+          (${sqlTime(new Date(period.to.getTime() - 1))} at time zone ${timeZone})::date,
+          interval '1 day') d
+      ), events as (
+        select ${dayOf('started_at')} as key, 's' as kind, null::float8 as secs
+        from ticket_tracking where company_id = ${companyId} and ${within('started_at')}
+        union all
+        select ${dayOf('first_reply_at')}, 'a', ${seconds('first_reply_at', 'started_at')}
+        from ticket_tracking where company_id = ${companyId} and ${within('first_reply_at')}
+        union all
+        select ${dayOf('finished_at')}, 'f', ${seconds('finished_at', 'started_at')}
+        from ticket_tracking where company_id = ${companyId} and ${within('finished_at')}
+      ), conversations as (
+        select key, count(*) filter (where kind = 's')::int as started,
+          count(*) filter (where kind = 'a')::int as answered,
+          sum(secs) filter (where kind = 'a') as reply_seconds,
+          count(*) filter (where kind = 'f')::int as finished,
+          sum(secs) filter (where kind = 'f') as resolution_seconds
+        from events group by key
+      ), ratings as (
+        select ${dayOf('r.created_at')} as key, count(*)::int as ratings, avg(r.rate)::float8 as rating
+        from user_ratings r where r.company_id = ${companyId} and ${within('r.created_at')}
+        group by 1
+      ), sla as (
+        select ${dayOf('decided_at')} as key, count(*)::int as sla_decided,
+          count(*) filter (where met)::int as sla_met
+        from sla_outcomes where company_id = ${companyId} and ${within('decided_at')}
+        group by 1
+      )
+      select null as id, to_char(d.key, 'YYYY-MM-DD') as name, coalesce(c.started, 0) as started,
+        coalesce(c.answered, 0) as answered, c.reply_seconds, coalesce(c.finished, 0) as finished,
+        c.resolution_seconds, coalesce(r.ratings, 0) as ratings, r.rating,
+        coalesce(s.sla_decided, 0) as sla_decided, coalesce(s.sla_met, 0) as sla_met
+      from days d
+        left join conversations c on c.key = d.key
+        left join ratings r on r.key = d.key
+        left join sla s on s.key = d.key
+      order by d.key`,
+    );
+    return answer(days);
+  }
   const group = reportGroups[query.groupBy];
   const rated = ratingGroup[query.groupBy];
   const rows = await queryRows<ReportSums>(
@@ -332,11 +387,7 @@ export const getDashboardReport = async (
     left join ${group.names} n on n.id = g.key
     order by g.key = 0, n.name, g.key`,
   );
-  return {
-    period: { from: period.from.toISOString(), to: period.to.toISOString(), timeZone },
-    groupBy: query.groupBy,
-    rows: rows.map(reportRow),
-  };
+  return answer(rows);
 };
 
 // The CSV's columns: a stable English key each (its header), and the row's value.

@@ -738,6 +738,39 @@ describe('GET /dashboard/report', () => {
     ]);
   });
 
+  it('gives every day of the period its figures, each counted on the day it happened', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-11T05:30:00Z')); // 23:30 on the 10th in Mexico City
+    const { ticket } = await contactWrites();
+    travel(20 * MIN);
+    expect((await put(ticket.id, { status: 'open', userId: admin.userId })).statusCode).toBe(200);
+    expect((await reply(ticket.id, 'Buenas noches')).statusCode).toBe(201); // 23:50 on the 10th
+    travel(40 * MIN);
+    await resolve(ticket.id, admin); // 00:30 on the 11th
+    const byDay = await report('?date_from=2026-03-09&date_to=2026-03-11&groupBy=day');
+    expect(byDay.rows.map((row) => [row.id, row.name, row.started, row.finished])).toEqual([
+      [null, '2026-03-09', 0, 0],
+      [null, '2026-03-10', 1, 0],
+      [null, '2026-03-11', 0, 1],
+    ]);
+    expect(byDay.rows[1]).toMatchObject({ avgFirstResponseTime: 20, avgResolutionTime: null });
+    expect(byDay.rows[2]).toMatchObject({ avgFirstResponseTime: null, avgResolutionTime: 60 });
+    const csv = await inject(
+      t.app,
+      admin,
+      'GET',
+      '/dashboard/report.csv?date_from=2026-03-09&date_to=2026-03-11&groupBy=day',
+    );
+    expect(csv.headers['content-disposition']).toBe(
+      'attachment; filename="report-day-2026-03-09-2026-03-11.csv"',
+    );
+    expect(csv.body.split('\r\n').slice(1, 4)).toEqual([
+      ';2026-03-09;0;0;;;;0;0;0;',
+      ';2026-03-10;1;0;20;;;0;0;0;',
+      ';2026-03-11;0;1;;60;;0;0;0;',
+    ]);
+  });
+
   it('downloads the report as CSV, named after its grouping and days, safe to open in a spreadsheet', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-03-11T15:00:00Z')); // 09:00 on the 11th in Mexico City

@@ -63,10 +63,18 @@ describe('dashboard report', () => {
         ['Sin agente', '6', '3', '—', '45,5', '—', '—'],
       ]),
     );
+    await user.click(screen.getByRole('button', { name: 'Por día' }));
+    await waitFor(async () =>
+      expect(rowsOf(await reportTable())).toEqual([
+        ['14/03/2025', '3', '2', '1,5', '30', '—', '—'],
+        ['15/03/2025', '1', '0', '—', '—', '—', '—'],
+      ]),
+    );
     // The period the filter chose, grouped as shown.
     expect(callsOf(fetchMock).filter((call) => call.startsWith('GET /dashboard/report'))).toEqual([
       'GET /dashboard/report?date_from=2025-03-01&date_to=2025-03-15&groupBy=queue',
       'GET /dashboard/report?date_from=2025-03-01&date_to=2025-03-15&groupBy=user',
+      'GET /dashboard/report?date_from=2025-03-01&date_to=2025-03-15&groupBy=day',
     ]);
     expect(unknownApiCalls(fetchMock)).toEqual([]);
   });

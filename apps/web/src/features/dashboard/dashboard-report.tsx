@@ -83,9 +83,13 @@ export const DashboardReportCard = ({ query }: { query: AppliedFilter['view'] })
   const asCards = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const language = i18n.language;
   const cells: Record<(typeof COLUMNS)[number], (row: DashboardReportRow) => ReactNode> = {
-    // The row of none is named for the grouping it was answered for.
+    // A day's row is named by its day (DD/MM/YYYY); the row of none for the grouping it was answered for.
     name: (row) =>
-      row.id === null ? t(`dashboard.report.none.${report.data?.groupBy ?? groupBy}`) : row.name,
+      (report.data?.groupBy ?? groupBy) === 'day'
+        ? row.name.split('-').reverse().join('/')
+        : row.id === null
+          ? t(`dashboard.report.none.${report.data?.groupBy ?? groupBy}`)
+          : row.name,
     started: (row) => formatCount(row.started, language),
     finished: (row) => formatCount(row.finished, language),
     avgFirstResponseTime: (row) => formatTenths(row.avgFirstResponseTime, language),
@@ -107,7 +111,8 @@ export const DashboardReportCard = ({ query }: { query: AppliedFilter['view'] })
           }),
   };
   const header = (column: (typeof COLUMNS)[number]) => t(`dashboard.report.columns.${column}`);
-  const keyOf = (row: DashboardReportRow) => row.id ?? 'none';
+  // A day's row has no id: its day names it.
+  const keyOf = (row: DashboardReportRow) => row.id ?? (row.name || 'none');
   const message = (text: string) => (
     <Typography sx={{ color: 'text.secondary', py: 2, textAlign: 'center' }}>{text}</Typography>
   );
@@ -138,6 +143,7 @@ export const DashboardReportCard = ({ query }: { query: AppliedFilter['view'] })
         >
           <ToggleButton value="queue">{t('dashboard.report.byQueue')}</ToggleButton>
           <ToggleButton value="user">{t('dashboard.report.byUser')}</ToggleButton>
+          <ToggleButton value="day">{t('dashboard.report.byDay')}</ToggleButton>
         </ToggleButtonGroup>
         <CsvButton query={query} report={isUpdating ? undefined : report.data} />
       </Stack>

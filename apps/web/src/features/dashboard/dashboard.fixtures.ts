@@ -146,6 +146,34 @@ const reportRows: Record<DashboardReportGroup, DashboardReport['rows']> = {
       slaAttainment: null,
     },
   ],
+  day: [
+    {
+      id: null,
+      name: '2025-03-14',
+      started: 3,
+      finished: 2,
+      avgFirstResponseTime: 1.5,
+      avgResolutionTime: 30,
+      rating: null,
+      ratings: 0,
+      slaDecided: 0,
+      slaMet: 0,
+      slaAttainment: null,
+    },
+    {
+      id: null,
+      name: '2025-03-15',
+      started: 1,
+      finished: 0,
+      avgFirstResponseTime: null,
+      avgResolutionTime: null,
+      rating: null,
+      ratings: 0,
+      slaDecided: 0,
+      slaMet: 0,
+      slaAttainment: null,
+    },
+  ],
 };
 
 const makeReport = (groupBy: DashboardReportGroup, rows = reportRows[groupBy]): DashboardReport => {
@@ -168,5 +196,8 @@ export const dashboardRoutes = ({
   'GET /dashboard/ticketsUsers': () => jsonResponse(200, ticketsUsers),
   'GET /dashboard/ticketsDay': () => jsonResponse(200, ticketsDay),
   'GET /dashboard/report': ({ url }: { url: URL }) =>
-    jsonResponse(200, makeReport(url.searchParams.get('groupBy') === 'user' ? 'user' : 'queue')),
+    jsonResponse(
+      200,
+      makeReport((url.searchParams.get('groupBy') ?? 'queue') as DashboardReportGroup),
+    ),
 });
