@@ -415,8 +415,22 @@ describe.each(['es', 'en'] as const)('every screen in %s', (language) => {
       const items = await page.getByRole('menuitem').allTextContents();
       expect(items).toEqual(
         language === 'es'
-          ? ['Devolver', 'Transferir', 'Programar mensaje', 'Eliminar ticket']
-          : ['Return', 'Transfer', 'Schedule message', 'Delete ticket'],
+          ? [
+              'Devolver',
+              'Transferir',
+              'Programar mensaje',
+              'Descargar transcripción (PDF)',
+              'Descargar transcripción (JSON)',
+              'Eliminar ticket',
+            ]
+          : [
+              'Return',
+              'Transfer',
+              'Schedule message',
+              'Download transcript (PDF)',
+              'Download transcript (JSON)',
+              'Delete ticket',
+            ],
       );
       await page.keyboard.press('Escape');
       await page.getByRole('menu').waitFor({ state: 'detached' });

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventually } from '../apps/api/test/eventually';
@@ -101,6 +102,16 @@ describe('inbox', () => {
     await page.getByTitle('Enviado').waitFor();
     await api(phone, 'POST', `/simulator/${connection.id}/ack`, { id: sent[0].id, ack: 4 });
     await page.getByTitle('Leído').waitFor();
+
+    // The conversation taken away as a PDF (issue 38).
+    await page.getByRole('button', { name: 'Más acciones' }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'Descargar transcripción (PDF)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^ticket-\d+\.pdf$/);
+    const pdf = await readFile((await download.path())!);
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
 
     await page.getByRole('button', { name: 'Resolver' }).click();
     await page.getByRole('button', { name: 'Reabrir' }).waitFor();

@@ -33,6 +33,7 @@ export const auditActions = [
   'export.report',
   'export.audit',
   'export.campaign',
+  'export.transcript',
   // Billing: plans (super users), a company's plan, status and due date, checkouts, and what the
   // payment provider's webhooks changed.
   'plan.created',

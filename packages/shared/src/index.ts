@@ -33,6 +33,7 @@ export * from './two-factor';
 export * from './audit';
 export * from './sso';
 export * from './csv';
+export * from './transcript';
 export * from './api-tokens';
 export * from './contract';
 export * from './contracts';

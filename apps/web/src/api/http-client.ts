@@ -105,8 +105,15 @@ const send = async (
   }
 };
 
+// Content types read as text (JSON, CSV, plain text); any other one (a PDF) is a file, kept as bytes.
+const isTextType = (type: string) => !type || /json|^text\/|xml|csv/i.test(type);
+
 const readBody = async (response: Response): Promise<unknown> => {
   if (response.status === 204) return undefined;
+  const type = (response.headers.get('Content-Type') ?? '').split(';')[0].trim();
+  if (response.ok && !isTextType(type)) {
+    return new Blob([await response.arrayBuffer()], { type });
+  }
   const text = await response.text();
   if (!text) return undefined;
   try {

@@ -24,7 +24,7 @@ export const auditContract = defineRoutes('audit', {
           'text/csv': {
             schema: z
               .string()
-              .describe('createdAt,actor,userId,companyId,action,target,address,detail'),
+              .describe('createdAt;actor;userId;companyId;action;target;address;detail'),
           },
         },
       },

@@ -104,7 +104,7 @@ export const campaignsContract = defineRoutes('campaigns', {
           'text/csv': {
             schema: z
               .string()
-              .describe('number,name,variant,status,receipt,sentAt,confirmedAt,optedOutAt,error'),
+              .describe('number;name;variant;status;receipt;sentAt;confirmedAt;optedOutAt;error'),
           },
         },
       },

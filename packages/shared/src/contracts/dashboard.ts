@@ -44,7 +44,7 @@ export const dashboardContract = defineRoutes('dashboard', {
   downloadDashboardReport: {
     method: 'GET',
     path: '/dashboard/report.csv',
-    summary: "Download a period's figures per queue or per user as CSV",
+    summary: "Download a period's figures per queue, user or day as CSV",
     query: dashboardReportQuerySchema,
     // An attachment; errors are JSON as everywhere.
     response: {
@@ -55,7 +55,7 @@ export const dashboardContract = defineRoutes('dashboard', {
             schema: z
               .string()
               .describe(
-                'id,name,started,finished,avgFirstResponseMinutes,avgResolutionMinutes,rating,ratings,slaDecided,slaMet,slaAttainmentPercent',
+                'id;name;started;finished;avgFirstResponseMinutes;avgResolutionMinutes;rating;ratings;slaDecided;slaMet;slaAttainmentPercent (UTF-8 with BOM, CRLF)',
               ),
           },
         },

@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import { defineRoutes } from '../contract';
-import { createdResponse, noContentResponse, okResponse } from '../responses';
+import { createdResponse, errorResponseSchema, noContentResponse, okResponse } from '../responses';
 import {
   idParam,
   ticketBulkSchema,
@@ -9,6 +10,7 @@ import {
   uuidParam,
 } from '../schemas';
 import { ticketBulkResultSchema, ticketListPageSchema, ticketViewSchema } from '../tickets';
+import { transcriptSchema } from '../transcript';
 
 const one = okResponse(ticketViewSchema);
 
@@ -35,6 +37,28 @@ export const ticketsContract = defineRoutes('tickets', {
     summary: 'Read one ticket',
     params: idParam,
     response: one,
+  },
+  // Issue 38: a conversation's transcript to take away.
+  getTicketTranscript: {
+    method: 'GET',
+    path: '/tickets/:id/transcript.json',
+    summary:
+      'Download the transcript of a ticket as JSON: messages, media links, notes, who answered',
+    params: idParam,
+    response: okResponse(transcriptSchema),
+  },
+  getTicketTranscriptPdf: {
+    method: 'GET',
+    path: '/tickets/:id/transcript.pdf',
+    summary: 'Download the transcript of a ticket as a PDF',
+    params: idParam,
+    response: {
+      200: {
+        description: 'The transcript, times in the company’s zone',
+        content: { 'application/pdf': { schema: z.string().describe('A PDF document') } },
+      },
+      '4xx': errorResponseSchema,
+    },
   },
   createTicket: {
     method: 'POST',

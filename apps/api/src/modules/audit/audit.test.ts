@@ -169,6 +169,11 @@ describe('the audit log', () => {
       status: 'open',
     });
     expect(ticket.statusCode, ticket.body).toBeLessThan(300);
+    // Its transcript taken away, then the conversation deleted.
+    expect(
+      (await inject(t.app, adminSession, 'GET', `/tickets/${ticket.json().id}/transcript.pdf`))
+        .statusCode,
+    ).toBe(200);
     await inject(t.app, adminSession, 'DELETE', `/tickets/${ticket.json().id}`);
     const spare = await inject(t.app, adminSession, 'POST', '/whatsapp', {
       name: 'Sobrante',

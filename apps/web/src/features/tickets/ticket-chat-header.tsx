@@ -15,8 +15,10 @@ import {
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
+import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
+import PictureAsPdfOutlinedIcon from '@mui/icons-material/PictureAsPdfOutlined';
 import ReplayIcon from '@mui/icons-material/Replay';
 import ScheduleSendIcon from '@mui/icons-material/ScheduleSend';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
@@ -26,11 +28,18 @@ import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { can, type TicketStatus, type TicketView } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
+import { toastError } from '../../api/toasts';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { lazyDialog } from '../../lib/lazy-component';
 import { useHasSchedules } from './scheduled-messages';
 import { initialOf } from './ticket-format';
-import { useDeleteTicket, useTicketViewer, useUpdateTicketStatus } from './tickets.api';
+import {
+  downloadTicketTranscript,
+  useDeleteTicket,
+  useTicketViewer,
+  useUpdateTicketStatus,
+  type TranscriptFormat,
+} from './tickets.api';
 import { useIsTyping } from './typing';
 
 const TransferDialog = lazyDialog(() =>
@@ -54,6 +63,8 @@ type HeaderAction = {
   isMain?: boolean;
   // An icon even where labels fit: three labelled buttons crowd the header beside the list.
   prefersIcon?: boolean;
+  // Only ever under "more" (the transcript downloads), whatever room there is.
+  isMenuOnly?: boolean;
   tooltip?: string;
 };
 
@@ -152,6 +163,19 @@ export const TicketChatHeader = ({
   const canAct = ticket.userId === null || ticket.userId === viewer.userId || viewer.seesAll;
   const canDelete = can(user, 'ticket-options:deleteTicket');
   const isBusy = updateStatus.isPending || remove.isPending;
+  const [downloading, setDownloading] = useState<TranscriptFormat | null>(null);
+
+  // Issue 38: anyone who can open the ticket takes its transcript away.
+  const downloadTranscript = async (format: TranscriptFormat) => {
+    setDownloading(format);
+    try {
+      await downloadTicketTranscript(ticket.id, format);
+    } catch (error) {
+      toastError(error);
+    } finally {
+      setDownloading(null);
+    }
+  };
 
   const changeStatus = (status: TicketStatus) =>
     updateStatus.mutate(
@@ -236,6 +260,22 @@ export const TicketChatHeader = ({
           },
         ]
       : []),
+    {
+      key: 'transcriptPdf',
+      label: t('tickets.actions.transcriptPdf'),
+      icon: <PictureAsPdfOutlinedIcon />,
+      isMenuOnly: true,
+      disabled: downloading !== null,
+      onClick: () => void downloadTranscript('pdf'),
+    },
+    {
+      key: 'transcriptJson',
+      label: t('tickets.actions.transcriptJson'),
+      icon: <DescriptionOutlinedIcon />,
+      isMenuOnly: true,
+      disabled: downloading !== null,
+      onClick: () => void downloadTranscript('json'),
+    },
     ...(canDelete
       ? [
           {
@@ -251,9 +291,11 @@ export const TicketChatHeader = ({
       : []),
   ];
   // Where room is short the main action stays in sight (as an icon) and the rest go under "more";
-  // a pending ticket's labelled "Aceptar" is its main action.
-  const inSight = density === 'menu' ? actions.filter((action) => action.isMain === true) : actions;
-  const inMenu = density === 'menu' ? actions.filter((action) => action.isMain !== true) : [];
+  // a pending ticket's labelled "Aceptar" is its main action. The downloads are always under "more".
+  const inSight = actions.filter(
+    (action) => action.isMenuOnly !== true && (density !== 'menu' || action.isMain === true),
+  );
+  const inMenu = actions.filter((action) => !inSight.includes(action));
 
   return (
     <Stack

@@ -1,8 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import type { ChatMessageView, TicketView } from '@atendi/shared';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ChatMessageView, TicketView, Transcript } from '@atendi/shared';
 import { formatDate } from '../../lib/dates';
-import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
+import { unknownApiCalls } from '../../test/api-routes';
+import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
 import { fill, setupUser } from '../../test/user-event';
 import {
@@ -363,5 +364,131 @@ describe('ticket chat', () => {
     await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
     expect(await screen.findByText('Ticket eliminado.')).toBeTruthy();
     expect(deleted).toBe(true);
+  });
+
+  describe('transcript downloads', () => {
+    const createObjectURL = URL.createObjectURL;
+    const revokeObjectURL = URL.revokeObjectURL;
+    afterEach(() => {
+      URL.createObjectURL = createObjectURL;
+      URL.revokeObjectURL = revokeObjectURL;
+      vi.restoreAllMocks();
+    });
+
+    const bytesOf = (blob: Blob) =>
+      new Promise<Uint8Array>((resolve) => {
+        const reader = new FileReader();
+        reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
+        reader.readAsArrayBuffer(blob);
+      });
+
+    // Every file handed to the browser's downloads: its name and what it holds.
+    const recordSaves = () => {
+      const blobs: Blob[] = [];
+      URL.createObjectURL = vi.fn((object: Blob | MediaSource) => {
+        blobs.push(object as Blob);
+        return `blob:${blobs.length}`;
+      });
+      URL.revokeObjectURL = vi.fn();
+      const saved: { name: string; blob: Blob }[] = [];
+      vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+        this: HTMLAnchorElement,
+      ) {
+        saved.push({ name: this.download, blob: blobs[Number(this.href.split(':')[1]) - 1]! });
+      });
+      return saved;
+    };
+
+    const transcript: Transcript = {
+      ticket: {
+        id: 7,
+        uuid: ticket.uuid,
+        status: 'open',
+        createdAt: '2025-03-10T12:00:00.000Z',
+        contact: { id: 1, name: 'Ana', number: '5491100000000' },
+        connection: { id: 1, name: 'Ventas' },
+        queue: null,
+        user: null,
+      },
+      timeZone: 'America/Argentina/Buenos_Aires',
+      conversations: [],
+      messages: [],
+      notes: [],
+      exportedAt: '2025-03-10T13:00:00.000Z',
+    };
+    const pdf = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0xff, 0x00, 0xe2, 0x0a]);
+
+    it('downloads the transcript as PDF and as JSON from the menu, with the session token', async () => {
+      const saved = recordSaves();
+      const authorizations: Record<string, string | null> = {};
+      const fetchMock = stubChat(
+        { 1: { messages: [] } },
+        {
+          'GET /tickets/7/transcript.pdf': (init) => {
+            authorizations.pdf = new Headers(init.headers).get('Authorization');
+            return new Response(pdf, {
+              status: 200,
+              headers: {
+                'Content-Type': 'application/pdf',
+                'Content-Disposition': 'attachment; filename="ticket-7.pdf"',
+              },
+            });
+          },
+          'GET /tickets/7/transcript.json': (init) => {
+            authorizations.json = new Headers(init.headers).get('Authorization');
+            return jsonResponse(200, transcript);
+          },
+        },
+      );
+      const auth = makeAuth();
+      const user = setupUser();
+      renderPage(<TicketsPage />, chatPath, auth, { route: '/tickets/:ticketId?' });
+
+      await user.click(await screen.findByRole('button', { name: 'Más acciones' }));
+      await user.click(
+        await screen.findByRole('menuitem', { name: 'Descargar transcripción (PDF)' }),
+      );
+      await waitFor(() => expect(saved.map(({ name }) => name)).toEqual(['ticket-7.pdf']));
+      // The server's bytes as they came, not read as text.
+      expect(await bytesOf(saved[0]!.blob)).toEqual(pdf);
+
+      await user.click(screen.getByRole('button', { name: 'Más acciones' }));
+      await user.click(
+        await screen.findByRole('menuitem', { name: 'Descargar transcripción (JSON)' }),
+      );
+      await waitFor(() =>
+        expect(saved.map(({ name }) => name)).toEqual(['ticket-7.pdf', 'ticket-7.json']),
+      );
+      expect(await saved[1]!.blob.text()).toBe(JSON.stringify(transcript, null, 2));
+
+      expect(callsOf(fetchMock)).toEqual(
+        expect.arrayContaining(['GET /tickets/7/transcript.pdf', 'GET /tickets/7/transcript.json']),
+      );
+      expect(authorizations).toEqual({
+        pdf: `Bearer ${auth.token}`,
+        json: `Bearer ${auth.token}`,
+      });
+      expect(unknownApiCalls(fetchMock)).toEqual([]);
+    });
+
+    it('says why a transcript could not be downloaded', async () => {
+      const saved = recordSaves();
+      stubChat(
+        { 1: { messages: [] } },
+        {
+          'GET /tickets/7/transcript.pdf': () =>
+            jsonResponse(500, { error: 'ERR_INTERNAL', message: 'Algo salió mal' }),
+        },
+      );
+      const user = setupUser();
+      renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
+
+      await user.click(await screen.findByRole('button', { name: 'Más acciones' }));
+      await user.click(
+        await screen.findByRole('menuitem', { name: 'Descargar transcripción (PDF)' }),
+      );
+      expect(await screen.findByText('Algo salió mal')).toBeTruthy();
+      expect(saved).toEqual([]);
+    });
   });
 });

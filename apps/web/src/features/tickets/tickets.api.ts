@@ -31,6 +31,7 @@ import {
 import { ApiError, call } from '../../api/http-client';
 import { useCurrentSession } from '../../api/session';
 import { useCompanyEvent } from '../../api/socket';
+import { saveFile } from '../../lib/save-file';
 
 export type { MessagesPage };
 
@@ -588,4 +589,26 @@ export const useBulkUpdateTickets = () => {
       return { result, names: loadedTicketNames(queryClient, before) };
     },
   });
+};
+
+export type TranscriptFormat = 'pdf' | 'json';
+
+// Issue 38: a conversation's transcript, fetched with the session token and saved as ticket-<id>.pdf
+// or ticket-<id>.json (pretty-printed).
+export const downloadTicketTranscript = async (ticketId: number, format: TranscriptFormat) => {
+  const name = `ticket-${ticketId}.${format}`;
+  if (format === 'json') {
+    const transcript = await call(ticketsContract.getTicketTranscript, {
+      params: { id: ticketId },
+    });
+    saveFile(new Blob([JSON.stringify(transcript, null, 2)], { type: 'application/json' }), name);
+    return;
+  }
+  // A PDF answer arrives as a Blob (api/http-client.ts reads bodies that are not text as bytes).
+  const body: unknown = await call(ticketsContract.getTicketTranscriptPdf, {
+    params: { id: ticketId },
+  });
+  // Anything else is not the file: the toast says "unknown error" rather than saving a broken PDF.
+  if (!(body instanceof Blob)) throw new Error();
+  saveFile(body, name);
 };

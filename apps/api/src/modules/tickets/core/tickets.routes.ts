@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ticketsContract as tickets } from '@atendi/shared';
 import { contractRoutes } from '../../../platform/contract-routes';
+import { sendPdf, ticketTranscript, transcriptPdf } from '../transcript/transcript';
 import {
   createTicket,
   deleteTicket,
@@ -19,6 +20,14 @@ export const ticketsRoutes = async (app: FastifyInstance) => {
     getTicketByUuid(deps.db, request.auth, request.params.uuid),
   );
   route(tickets.getTicket, async (request) => getTicket(deps.db, request.auth, request.params.id));
+  // Issue 38: the transcript to take away, as JSON or PDF.
+  route(tickets.getTicketTranscript, async (request) =>
+    ticketTranscript(deps, request.auth, request.params.id, 'json'),
+  );
+  route(tickets.getTicketTranscriptPdf, async (request, reply) => {
+    const transcript = await ticketTranscript(deps, request.auth, request.params.id, 'pdf');
+    return sendPdf(reply, `ticket-${transcript.ticket.id}.pdf`, await transcriptPdf(transcript));
+  });
   route(tickets.createTicket, async (request) => createTicket(deps, request.auth, request.body));
   route(tickets.updateTicket, async (request) =>
     updateTicket(deps, request.auth, request.params.id, request.body),
