@@ -509,7 +509,12 @@ describe('when the provider fails', () => {
         [true, HANDOFF_DEFAULT],
       ]);
       expect((await notesOf(ticket!.id)).join(' ')).toContain('No pudo responder');
-      const view = (await inject(t.app, admin, 'GET', `/prompt/${prompt.id}`)).json();
+      // Recorded for the admins once the hand-off is written (after its transaction).
+      const view = await eventually(
+        async () => (await inject(t.app, admin, 'GET', `/prompt/${prompt.id}`)).json(),
+        (answer) => answer.lastError !== null,
+        'the error shown to admins',
+      );
       expect(view.lastError).toMatchObject({ code, at: expect.any(String) });
       expect(JSON.stringify(view)).not.toContain(OPENAI_KEY);
       // The contact is told a person takes over, and is not left waiting in silence.
