@@ -155,13 +155,14 @@ export const startSession = async (
   via?: 'totp' | 'enrolment' | 'sso',
 ): Promise<SessionResult & { device: string }> => {
   const familyId = randomUUID();
-  // One session per account (SPEC; a company may allow several): earlier logins end, and their
-  // sockets are told, then dropped.
-  const ended = (await endsOtherSessions(deps.db, user.companyId))
-    ? await revokeSessions(deps.db, { userId: user.id })
-    : [];
-  const session = await issueSession(deps, user.id, familyId);
-  await deps.db.transaction(async (tx) => {
+  const single = await endsOtherSessions(deps.db, user.companyId);
+  const { session, ended } = await deps.db.transaction(async (tx) => {
+    // One session per account (SPEC; a company may allow several): earlier logins end, and their
+    // sockets are told, then dropped. Under the user's row lock, so two sign-ins at the same moment
+    // end one another in turn (the later one holds) instead of both staying.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
+    const ended = single ? await revokeSessions(tx, { userId: user.id }) : [];
+    const session = await issueSession({ ...deps, db: tx }, user.id, familyId);
     await recordSession(tx, { familyId, userId: user.id, companyId: user.companyId }, client);
     await audit(tx, {
       companyId: user.companyId,
@@ -171,6 +172,7 @@ export const startSession = async (
       detail: { device: client.userAgent ?? '', ...(via ? { with: via } : {}) },
       address: client.ip,
     });
+    return { session, ended };
   });
   deps.realtime
     .toUser(user.companyId, user.id)

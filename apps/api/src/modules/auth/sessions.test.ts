@@ -110,6 +110,18 @@ describe('sessions', () => {
     expect((await sessionsOf(second.token)).map((s) => s.device)).toEqual(['Chrome']);
   });
 
+  it('keeps one session when the same account signs in on several devices at the same moment', async () => {
+    const { company } = await makeCompany(t.db);
+    const agent = await makeUser(t.db, company.id, 'user');
+    const signedIn = await Promise.all(
+      ['A', 'B', 'C', 'D'].map((device, i) => signIn(agent.email, device, `198.51.100.4${i}`)),
+    );
+    const alive = (
+      await Promise.all(signedIn.map(async ({ token }) => (await me(token)).statusCode))
+    ).filter((status) => status === 200);
+    expect(alive).toHaveLength(1);
+  });
+
   it("lets an admin end every session of a user of their company, and nobody else's", async () => {
     const { company, adminSession } = await severalDevices();
     const agent = await makeUser(t.db, company.id, 'user');
