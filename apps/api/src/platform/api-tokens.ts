@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { apiTokens, companies, plans, userQueues, users } from '../db/schema';
+import { apiTokens, companies, plans, users } from '../db/schema';
+import { callerColumns } from './caller-columns';
 
 // Reads an API token's caller (issue 38) every request, like a session's (auth-hook.ts): a revoked
 // or expired token, a change of its maker's profile or company, take effect at once on every node.
@@ -10,23 +11,7 @@ export const prepareApiTokenPrincipal = (db: Db) =>
       tokenId: apiTokens.id,
       scopes: apiTokens.scopes,
       lastUsedAt: apiTokens.lastUsedAt,
-      userId: users.id,
-      companyId: users.companyId,
-      profile: users.profile,
-      isSuper: users.super,
-      companyStatus: companies.status,
-      dueDate: companies.dueDate,
-      queueIds: sql<
-        number[]
-      >`array(select ${userQueues.queueId} from ${userQueues} where ${userQueues.userId} = ${users.id})`,
-      plan: {
-        useCampaigns: plans.useCampaigns,
-        useKanban: plans.useKanban,
-        useOpenAi: plans.useOpenAi,
-        useIntegrations: plans.useIntegrations,
-        useSchedules: plans.useSchedules,
-        useExternalApi: plans.useExternalApi,
-      },
+      ...callerColumns,
     })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.createdBy))

@@ -2,7 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_TOKEN_PREFIX, can, effectiveCompanyStatus, scopesAllow } from '@atendi/shared';
 import type { Db } from '../db/client';
-import { companies, plans, refreshTokens, userQueues, users } from '../db/schema';
+import { companies, plans, refreshTokens, users } from '../db/schema';
+import { callerColumns } from './caller-columns';
 import type { AuthContext } from './context';
 import { AppError } from './errors';
 import { groupCommit } from './group-commit';
@@ -27,26 +28,10 @@ const preparePrincipals = (db: Db) =>
   db
     .select({
       n: sql<number>`x.n`,
-      userId: users.id,
       sessionLive: sql<boolean>`exists (select 1 from ${refreshTokens}
         where ${refreshTokens.familyId} = x.sid and ${refreshTokens.userId} = x.uid
           and ${refreshTokens.revokedAt} is null)`,
-      companyId: users.companyId,
-      profile: users.profile,
-      isSuper: users.super,
-      companyStatus: companies.status,
-      dueDate: companies.dueDate,
-      queueIds: sql<
-        number[]
-      >`array(select ${userQueues.queueId} from ${userQueues} where ${userQueues.userId} = ${users.id})`,
-      plan: {
-        useCampaigns: plans.useCampaigns,
-        useKanban: plans.useKanban,
-        useOpenAi: plans.useOpenAi,
-        useIntegrations: plans.useIntegrations,
-        useSchedules: plans.useSchedules,
-        useExternalApi: plans.useExternalApi,
-      },
+      ...callerColumns,
     })
     .from(
       sql`unnest(${sql.placeholder('userIds')}::integer[], ${sql.placeholder('sessionIds')}::text[])
