@@ -73,7 +73,7 @@ const jobsTable = [
 // event listener registered anywhere else (a routes plugin) is an error.
 const registersBackground = {
   selector: [
-    'CallExpression[callee.property.name=/^(define|every|onDurable|record|recordAll|afterCommit)$/]:matches([callee.object.name=/^(jobs|events)$/], [callee.object.property.name=/^(jobs|events)$/])',
+    'CallExpression[callee.property.name=/^(define|every|onDurable|record|recordAll|recordInOrder|afterCommit)$/]:matches([callee.object.name=/^(jobs|events)$/], [callee.object.property.name=/^(jobs|events)$/])',
     "CallExpression[callee.property.name='on']:matches([callee.object.name='events'], [callee.object.property.name='events'])",
     "CallExpression[callee.property.name='onEvent']:matches([callee.object.name='channels'], [callee.object.property.name='channels'])",
   ].join(', '),

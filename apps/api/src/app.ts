@@ -64,6 +64,8 @@ import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.route
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes';
+import { webhookOpenApi } from './modules/webhook-endpoints/webhook-openapi';
+import { webhookEndpointsRoutes } from './modules/webhook-endpoints/webhook-endpoints.routes';
 import { contactListsRoutes } from './modules/contact-lists/contact-lists.routes';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { templatesRoutes } from './modules/templates/templates.routes';
@@ -200,6 +202,15 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   const secrets = createSecretBox(config.encryptionKey);
   const outbound = createOutboundGuard({ allowPrivate: config.outboundAllowPrivate });
   await sealCloudSecrets(database.db, secrets);
+  const metrics = createMetrics();
+  const jobs = createJobs({
+    db: database.db,
+    log: app.log,
+    nodeKey: leases.nodeKey,
+    onFailure: (queue, final) => metrics.jobFailures.inc({ queue, final: String(final) }),
+  });
+  // Before the channels: a session's status change is a domain event (connection.status).
+  const events = createDomainEvents({ jobs, log: app.log });
   const channels = createChannelManager({
     db: database.db,
     log: app.log,
@@ -208,18 +219,11 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     leases,
     drivers,
     secrets,
+    events,
     fetch: outbound.fetch,
     claimIntervalMs: database.connectionString ? config.sessionClaimInterval * 1000 : 0,
     handoverWaitMs: config.sessionHandoverWait * 1000,
   });
-  const metrics = createMetrics();
-  const jobs = createJobs({
-    db: database.db,
-    log: app.log,
-    nodeKey: leases.nodeKey,
-    onFailure: (queue, final) => metrics.jobFailures.inc({ queue, final: String(final) }),
-  });
-  const events = createDomainEvents({ jobs, log: app.log });
   const outbox = createOutbox(jobs);
   // Who is online: this node's sockets, its heartbeat, and the settles that follow them.
   const presence = createPresence(
@@ -307,6 +311,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     // The web app reads these on another origin: how long a 429 asks it to wait, and a replayed send.
     exposedHeaders: ['Retry-After', 'Idempotent-Replayed'],
   });
+  const webhookDocs = webhookOpenApi();
   await app.register(swagger, {
     openapi: {
       info: {
@@ -333,6 +338,18 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
       security: [{ bearerAuth: [] }],
     },
     transform: jsonSchemaTransform,
+    // Issue 38: what the outbound webhooks send, one schema per event type (webhook-openapi.ts).
+    transformObject: (document) => {
+      if (!('openapiObject' in document)) return document.swaggerObject;
+      const doc = document.openapiObject;
+      return Object.assign({}, doc, {
+        components: {
+          ...doc.components,
+          schemas: { ...doc.components?.schemas, ...webhookDocs.schemas },
+        },
+        'x-webhooks': webhookDocs.webhooks,
+      });
+    },
   });
   // The docs page loads scripts and styles: it gets its own policy instead of the API's 'none'.
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: docsCsp });
@@ -376,6 +393,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(dashboardRoutes);
   await app.register(auditRoutes);
   await app.register(apiTokensRoutes);
+  await app.register(webhookEndpointsRoutes);
   await app.register(contactListsRoutes);
   await app.register(campaignsRoutes);
   // Every queue, recurring job and event listener (background.ts); they run once jobs start below.

@@ -50,6 +50,13 @@ import {
 } from './modules/routing/routing';
 import { createSla, notifySla, SLA_WATCH_JOB, watchSla } from './modules/sla/sla';
 import { AUDIT_PRUNE_JOB, pruneAudit } from './modules/audit/audit.service';
+import { webhookDeliveryQueue } from './modules/webhook-endpoints/webhook-queue';
+import {
+  pruneWebhookLog,
+  WEBHOOK_LOG_PRUNE_JOB,
+  webhookDeliveryWorker,
+} from './modules/webhook-endpoints/webhook-delivery';
+import { createWebhookRecorders } from './modules/webhook-endpoints/webhook-events';
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -62,6 +69,7 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   const { jobs, events, config } = deps;
   const campaigns = createCampaignDispatcher(deps, log);
   const sla = createSla(deps);
+  const webhooks = createWebhookRecorders(deps);
 
   // Queues: work stored with what caused it, run at least once, retried with backoff.
 
@@ -83,6 +91,8 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   jobs.define(dispatchQueue, campaigns.worker);
   // A company's automatic assignment pass (one at a time per company; asked for by the recorders below).
   jobs.define(routingQueue, routingWorker(deps));
+  // Outbound webhooks: one event to one endpoint, signed, in order per ticket (recorded below).
+  jobs.define(webhookDeliveryQueue, webhookDeliveryWorker(deps, log));
 
   // Recurring jobs: one node at a time, right after start and then every everyMs.
 
@@ -153,6 +163,12 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
       await pruneAudit(deps.db, now, config.auditRetentionDays);
     },
   });
+  // The webhook delivery log forgets deliveries older than WEBHOOK_LOG_DAYS.
+  jobs.every({
+    name: WEBHOOK_LOG_PRUNE_JOB,
+    everyMs: DAY_MS,
+    run: (now) => pruneWebhookLog(deps, now),
+  });
   // SLA deadlines passed become breaches, those near are warned of.
   jobs.every({
     name: SLA_WATCH_JOB,
@@ -195,6 +211,9 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   events.on('ticket.sla', notifySla(deps));
   // Reassignment: a reply typed on the connected phone answers a routed conversation.
   events.recordAll('message.created', answeredOnPhone);
+  // Outbound webhooks: what happened, stored for the endpoints that hear it, in the order it happened
+  // (after each round's other recorders: it sees what they wrote, and the SLA breaches they raised).
+  events.recordInOrder(webhooks.recorder);
   // Automatic assignment: an agent who comes online.
   events.record('user.presence', routeOnPresence);
   // Who is online, to every screen of the company.

@@ -193,6 +193,18 @@ const envSchema = z.object({
   // the first wait before a failed delivery is tried again (then 3× longer each time, 5 attempts).
   INTEGRATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   INTEGRATION_RETRY_BASE_MS: z.coerce.number().int().min(10).max(600_000).default(5000),
+  // Outbound webhooks (modules/webhook-endpoints): how long a receiver may take to answer; the first
+  // wait before a failed delivery is tried again (then 5× longer each time, at most 6 hours, 8
+  // attempts); how long an endpoint may fail every attempt before it is turned off; and how many days
+  // the delivery log keeps a delivery.
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(600_000).default(5000),
+  WEBHOOK_DISABLE_AFTER_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(72),
+  WEBHOOK_LOG_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   // Spreadsheet imports (platform/spreadsheet.ts): how long one sheet may take to read in its worker
   // thread, and how many are read at once (by default two, leaving a core to the event loop).
   SPREADSHEET_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
@@ -338,6 +350,7 @@ export type Config = {
     transcriptionModel: string;
   };
   integrations: { timeoutMs: number; retryBaseMs: number; dialogflowEndpoint: string };
+  webhooks: { timeoutMs: number; retryBaseMs: number; disableAfterHours: number; logDays: number };
   // Spreadsheet imports: a sheet's time limit; the worker threads reading at once.
   spreadsheets: { timeoutMs: number; workers: number };
 };
@@ -457,6 +470,12 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
       timeoutMs: e.INTEGRATION_TIMEOUT_MS,
       retryBaseMs: e.INTEGRATION_RETRY_BASE_MS,
       dialogflowEndpoint: e.DIALOGFLOW_API_ENDPOINT,
+    },
+    webhooks: {
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      disableAfterHours: e.WEBHOOK_DISABLE_AFTER_HOURS,
+      logDays: e.WEBHOOK_LOG_DAYS,
     },
     spreadsheets: { timeoutMs: e.SPREADSHEET_TIMEOUT_MS, workers: e.SPREADSHEET_WORKERS },
   };

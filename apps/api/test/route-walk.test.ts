@@ -4,6 +4,8 @@ import { permissionTable, profiles, type Permission, type Profile } from '@atend
 import type { RouteInfo } from '../src/app';
 import {
   apiTokens,
+  webhookDeliveries,
+  webhookEndpoints,
   announcements,
   companies,
   helps,
@@ -346,6 +348,42 @@ const apiTokenFixtures = async (
   return { 'api-tokens:id': { own: own.id, foreign: foreign.id } };
 };
 
+const webhookFixtures = async (foreignCompany: number, ownCompany: number) => {
+  const endpoint = (companyId: number) => ({
+    companyId,
+    // Nothing listens there: a test event or replay fails at once.
+    url: 'http://127.0.0.1:9/hook',
+    events: ['ticket.created'],
+    secretSealed: t.app.deps.secrets.seal('whsec_d2Fsa2VyLXdhbGtlci13YWxrZXItd2Fsa2VyLXdhbGtlcg=='),
+  });
+  const [own, foreign] = await t.db
+    .insert(webhookEndpoints)
+    .values([endpoint(ownCompany), endpoint(foreignCompany)])
+    .returning();
+  const delivery = (row: typeof own) => ({
+    companyId: row.companyId,
+    endpointId: row.id,
+    messageId: `msg_walker${row.id}`,
+    eventType: 'ticket.created',
+    orderKey: 'ticket:0',
+    payload: {
+      type: 'ticket.created',
+      timestamp: new Date().toISOString(),
+      companyId: row.companyId,
+      data: {},
+    },
+    status: 'failed' as const,
+  });
+  const [ownDelivery, foreignDelivery] = await t.db
+    .insert(webhookDeliveries)
+    .values([delivery(own), delivery(foreign)])
+    .returning();
+  return {
+    'webhook-endpoints:id': { own: own.id, foreign: foreign.id },
+    'webhook-endpoints:deliveryId': { own: ownDelivery.id, foreign: foreignDelivery.id },
+  };
+};
+
 let stripe: FakeStripe;
 
 beforeAll(async () => {
@@ -399,6 +437,7 @@ beforeAll(async () => {
     ...(await promptFixtures(a.company.id, b.company.id)),
     ...(await integrationFixtures(a.company.id, b.company.id)),
     ...(await apiTokenFixtures([a.company.id, a.admin.id], [b.company.id, b.admin.id])),
+    ...(await webhookFixtures(a.company.id, b.company.id)),
   };
   sessions = {
     admin: await login(t.app, b.admin.email),

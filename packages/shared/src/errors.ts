@@ -84,6 +84,8 @@ export const errorStatus = {
   // POST /contacts/import on a connection whose provider cannot read the phone's contacts.
   ERR_IMPORT_NOT_SUPPORTED: 400,
   ERR_SCHEDULE_SENT: 409,
+  // Replaying a webhook delivery to an endpoint that is turned off (issue 38).
+  ERR_WEBHOOK_DISABLED: 409,
   // Accept or reopen of a ticket someone else took meanwhile (details.user names them).
   ERR_TICKET_TAKEN: 409,
   // Billing: the server has no payment provider keys; the provider refused or could not be reached;

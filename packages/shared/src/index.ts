@@ -35,5 +35,6 @@ export * from './sso';
 export * from './csv';
 export * from './transcript';
 export * from './api-tokens';
+export * from './outbound-webhooks';
 export * from './contract';
 export * from './contracts';

@@ -30,6 +30,8 @@ export const permissionTable = {
   'audit:view': ['admin'],
   // The company's API tokens (issue 38).
   'api-tokens:manage': ['admin'],
+  // The company's outbound webhooks and their delivery log (issue 38).
+  'webhooks:manage': ['admin'],
   'company:updateSchedules': ['admin'],
 } as const satisfies Record<string, readonly Profile[]>;
 

@@ -5,6 +5,7 @@ import { eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConnectionStatus, MediaError, Provider, WhatsappSessionView } from '@atendi/shared';
 import type { Db } from '../db/client';
+import type { DomainEvents } from '../events/domain-events';
 import { whatsapps } from '../db/schema';
 import { AppError } from '../platform/errors';
 import type { Uploads } from '../platform/uploads';
@@ -65,6 +66,8 @@ export const createChannelManager = (options: {
   drivers: ChannelDriver[];
   // Opens the credentials a connection keeps sealed (the Cloud API's), for its driver.
   secrets: Pick<SecretBox, 'open'>;
+  // A status written here that changes the connection's is told as connection.status.
+  events: Pick<DomainEvents, 'transaction'>;
   // The outbound guard's fetch, for drivers calling company-supplied URLs.
   fetch: typeof fetch;
   // How often a node looks for sessions nobody runs (another node died); 0 turns the sweep off.
@@ -73,7 +76,7 @@ export const createChannelManager = (options: {
   // ERR_WAPP_SESSION_MOVING (default 8 s).
   handoverWaitMs?: number;
 }) => {
-  const { db, log, realtime, uploads, leases } = options;
+  const { db, log, realtime, uploads, leases, events } = options;
   const drivers = new Map(options.drivers.map((d) => [d.provider, d]));
   const running = new Map<number, Running>();
   const handlers = new Set<ChannelEventHandler>();
@@ -103,18 +106,37 @@ export const createChannelManager = (options: {
       .toCompany(row.companyId)
       .emit('whatsappSession', { action: 'update', session: sessionView(row) });
 
-  // Writes session fields and tells the company's screens.
+  // Writes session fields and tells the company's screens; a status that differs from the stored one
+  // is a connection.status, read under the row's lock so concurrent writes each see the one before.
   const persist = async (
     id: number,
     patch: Partial<Pick<ConnectionRow, 'status' | 'qrcode' | 'pairingCode' | 'number'>> & {
       retries?: number | ReturnType<typeof sql>;
     },
   ) => {
-    const [row] = await db
-      .update(whatsapps)
-      .set({ ...patch, updatedAt: new Date() })
-      .where(eq(whatsapps.id, id))
-      .returning();
+    const row = await events.transaction(db, async (tx, raise) => {
+      const [was] = patch.status
+        ? await tx
+            .select({ status: whatsapps.status })
+            .from(whatsapps)
+            .where(eq(whatsapps.id, id))
+            .for('update')
+        : [];
+      const [written] = await tx
+        .update(whatsapps)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(whatsapps.id, id))
+        .returning();
+      if (written && was && was.status !== written.status)
+        raise({
+          type: 'connection.status',
+          companyId: written.companyId,
+          whatsappId: id,
+          before: was.status,
+          after: written.status,
+        });
+      return written;
+    });
     if (!row) return undefined;
     const current = running.get(id);
     if (current) current.connection = row;

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import type { Presence, SlaKind } from '@atendi/shared';
+import type { CampaignStatus, ConnectionStatus, Presence, SlaKind } from '@atendi/shared';
 import type { Db } from '../db/client';
 import { enqueueJobs, jobQueue, type JobQueue, type Jobs, type QueueOptions } from '../jobs/queue';
 
@@ -118,6 +118,36 @@ export type DomainEvent =
       before: Presence;
       after: Presence;
       availability: Presence;
+    }
+  // A contact was created (`created`) or its own fields changed: by a person or the external API
+  // (modules/contacts, a sheet or the phone's address book), or by an inbound message (a contact still
+  // named after its number takes WhatsApp's name; one known by its LID takes its number).
+  | { type: 'contact.changed'; companyId: number; contactId: number; created: boolean }
+  // A connection's status changed (channels/manager.ts as its session reports it); before null: the
+  // connection was just created.
+  | {
+      type: 'connection.status';
+      companyId: number;
+      whatsappId: number;
+      before: ConnectionStatus | null;
+      after: ConnectionStatus;
+    }
+  // A campaign's status changed: scheduled or unscheduled, started, finished, cancelled or restarted
+  // (modules/campaigns).
+  | {
+      type: 'campaign.status';
+      companyId: number;
+      campaignId: number;
+      before: CampaignStatus;
+      after: CampaignStatus;
+    }
+  // A contact answered a resolved ticket's rating question (1 to 3); `userId`: the agent who held it.
+  | {
+      type: 'ticket.rated';
+      companyId: number;
+      ticketId: number;
+      userId: number | null;
+      rate: number;
     };
 
 export type DomainEventType = DomainEvent['type'];
@@ -151,6 +181,7 @@ export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger
   const durable = new Map<DomainEventType, JobQueue<DomainEvent>[]>();
   const recorders = new Map<DomainEventType, Recorder<DomainEventType>[]>();
   const setRecorders = new Map<DomainEventType, SetRecorder<DomainEventType>[]>();
+  const roundRecorders: ((tx: Db, events: DomainEvent[]) => Promise<void | string>)[] = [];
 
   // Within the transaction: the recorders, in the order the events were raised, then the set
   // recorders, each with its type's events, then a job for each durable listener of each event.
@@ -174,6 +205,10 @@ export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger
           const queue = await recorder(tx, raised, raise);
           if (queue) woken.push(queue);
         }
+      }
+      for (const recorder of roundRecorders) {
+        const queue = await recorder(tx, round);
+        if (queue) woken.push(queue);
       }
     }
     for (const event of events)
@@ -253,6 +288,13 @@ export const createDomainEvents = (options: { jobs: Jobs; log: FastifyBaseLogger
         ...(setRecorders.get(type) ?? []),
         recorder as unknown as SetRecorder<DomainEventType>,
       ]);
+    },
+
+    // A recorder of every event of the transaction, whatever its type, in the order they were raised
+    // (after the other recorders of each round, so it also hears what they raised): for what keeps
+    // the order of events of different types (the outbound webhooks' deliveries).
+    recordInOrder(recorder: (tx: Db, events: DomainEvent[]) => Promise<void | string>) {
+      roundRecorders.push(recorder);
     },
 
     // A listener that must hear of every committed event: `name` is its queue (event.{name}), whose

@@ -14,6 +14,7 @@ import { dashboardContract } from './dashboard';
 import { auditContract } from './audit';
 import { ssoContract } from './sso';
 import { apiTokensContract } from './api-tokens';
+import { webhookEndpointsContract } from './webhook-endpoints';
 import { contactsContract } from './contacts';
 import { schedulesContract } from './schedules';
 import { quickMessagesContract } from './quick-messages';
@@ -51,6 +52,7 @@ export * from './dashboard';
 export * from './audit';
 export * from './sso';
 export * from './api-tokens';
+export * from './webhook-endpoints';
 export * from './subscriptions';
 export * from './announcements';
 export * from './companies';
@@ -85,6 +87,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   auditContract,
   ssoContract,
   apiTokensContract,
+  webhookEndpointsContract,
   contactsContract,
   schedulesContract,
   quickMessagesContract,

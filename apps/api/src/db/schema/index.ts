@@ -21,3 +21,4 @@ export * from './whatsapps';
 export * from './audit';
 export * from './sso';
 export * from './api-tokens';
+export * from './webhook-endpoints';

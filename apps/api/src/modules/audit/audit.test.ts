@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { auditActions, type AuditEntry } from '@atendi/shared';
-import { auditLog, campaigns, contacts } from '../../db/schema';
+import { auditLog, campaigns, contacts, webhookEndpoints } from '../../db/schema';
 import {
   SUPER_EMAIL,
   createTestApp,
@@ -198,6 +198,25 @@ describe('the audit log', () => {
     });
     expect(apiToken.statusCode, apiToken.body).toBe(201);
     await inject(t.app, adminSession, 'DELETE', `/api-tokens/${apiToken.json().id}`);
+    // A webhook endpoint made, changed, its secret read, turned off by the platform after failing
+    // long enough (nothing listens at its address), deleted.
+    const hook = await inject(t.app, adminSession, 'POST', '/webhook-endpoints', {
+      url: 'http://127.0.0.1:9/hook',
+      events: ['ticket.created'],
+    });
+    expect(hook.statusCode, hook.body).toBe(201);
+    const hookId = hook.json().id as number;
+    await inject(t.app, adminSession, 'PUT', `/webhook-endpoints/${hookId}`, {
+      description: 'ERP',
+    });
+    await inject(t.app, adminSession, 'GET', `/webhook-endpoints/${hookId}/secret`);
+    await t.db
+      .update(webhookEndpoints)
+      .set({ consecutiveFailures: 4, failingSince: new Date(Date.now() - 100 * 3600_000) })
+      .where(eq(webhookEndpoints.id, hookId));
+    const failed = await inject(t.app, adminSession, 'POST', `/webhook-endpoints/${hookId}/test`);
+    expect(failed.json()).toMatchObject({ status: 'failed' });
+    await inject(t.app, adminSession, 'DELETE', `/webhook-endpoints/${hookId}`);
     // Single sign-on: set up, a round trip that comes back to another browser, removed.
     const provider = await startLocalOidc({
       redirectUris: [`${t.config.publicApiUrl}/auth/sso/callback`],

@@ -153,13 +153,22 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
   // dispatch job in the same transaction. A running campaign that lost its job (a restart racing its
   // last step) gets one again here.
   const startDue = async (now: Date) => {
-    const started = await db.transaction(async (tx) => {
+    const started = await deps.events.transaction(db, async (tx, raise) => {
       const rows = await tx
         .update(campaigns)
         .set({ status: 'EM_ANDAMENTO', updatedAt: now })
         .where(and(eq(campaigns.status, 'PROGRAMADA'), lte(campaigns.scheduledAt, now)))
         .returning({ id: campaigns.id, companyId: campaigns.companyId });
-      for (const row of rows) await ensureDispatch(tx, row);
+      for (const row of rows) {
+        await ensureDispatch(tx, row);
+        raise({
+          type: 'campaign.status',
+          companyId: row.companyId,
+          campaignId: row.id,
+          before: 'PROGRAMADA',
+          after: 'EM_ANDAMENTO',
+        });
+      }
       // Those with a job waiting or running are left out (skipLiveRefs).
       await enqueueJobsFrom(
         tx,
@@ -558,15 +567,26 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
   // No recipient left to send: a running campaign is finished (FINALIZADA, completedAt). Answers
   // whether this call finished it; either way the screens hear how it stands.
   const finishIfDone = async (campaign: CampaignRow) => {
-    const finished = await queryRows<{ id: number }>(
-      db,
-      sql`update campaigns set status = 'FINALIZADA', completed_at = now(), updated_at = now()
-          where id = ${campaign.id} and status = 'EM_ANDAMENTO'
-            and not exists (
-              select 1 from campaign_shipping s
-              where s.campaign_id = ${campaign.id} and s.status in ('pending', 'sending'))
-          returning id`,
-    );
+    const finished = await deps.events.transaction(db, async (tx, raise) => {
+      const rows = await queryRows<{ id: number; company_id: number }>(
+        tx,
+        sql`update campaigns set status = 'FINALIZADA', completed_at = now(), updated_at = now()
+            where id = ${campaign.id} and status = 'EM_ANDAMENTO'
+              and not exists (
+                select 1 from campaign_shipping s
+                where s.campaign_id = ${campaign.id} and s.status in ('pending', 'sending'))
+            returning id, company_id`,
+      );
+      for (const row of rows)
+        raise({
+          type: 'campaign.status',
+          companyId: row.company_id,
+          campaignId: row.id,
+          before: 'EM_ANDAMENTO',
+          after: 'FINALIZADA',
+        });
+      return rows;
+    });
     announcedAt.delete(campaign.id);
     await announce(campaign);
     return finished.length > 0;

@@ -54,7 +54,7 @@ import { findTemplate, templateProblems } from '../templates';
 // Campaigns (SPEC §3, §4, §5, §7): what to send, to whom, through which connection and when. The
 // sending is campaign-dispatcher.ts; this file keeps the rows, their rules and their views.
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'jobs' | 'config'>;
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'uploads' | 'jobs' | 'config' | 'events'>;
 export type CampaignRow = typeof campaigns.$inferSelect;
 type Company = Pick<AuthContext, 'companyId'>;
 
@@ -365,7 +365,7 @@ export const updateCampaign = async (
   const changed = Object.keys(input).filter(
     (key) => input[key as keyof CampaignUpdateInput] !== undefined,
   );
-  const saved = await deps.db.transaction(async (tx) => {
+  const saved = await deps.events.transaction(deps.db, async (tx, raise) => {
     const before = await findOwned(tx, ctx, id, true);
     const messagesOnly = changed.every((key) =>
       (campaignMessageKeys as readonly string[]).includes(key),
@@ -383,6 +383,15 @@ export const updateCampaign = async (
       .update(campaigns)
       .set({ ...toRow(input), status, updatedAt: new Date() })
       .where(ownedRow(campaigns, id, ctx));
+    // Scheduled, or no longer.
+    if (status !== before.status)
+      raise({
+        type: 'campaign.status',
+        companyId: ctx.companyId,
+        campaignId: id,
+        before: before.status,
+        after: status,
+      });
     return { status, scheduledAt: merged.scheduledAt };
   });
   const view = await loadView(deps, ctx, id);
@@ -449,14 +458,28 @@ const refuseStatus = (action: string, status: string) =>
 // POST /campaigns/{id}/cancel: a scheduled or running campaign stops; the dispatcher sends nothing
 // more once it sees the change (before its next message).
 export const cancelCampaign = async (deps: Deps, ctx: AuthContext, id: number) => {
-  const [row] = await deps.db
-    .update(campaigns)
-    .set({ status: 'CANCELADA', updatedAt: new Date() })
-    .where(
-      and(ownedRow(campaigns, id, ctx), inArray(campaigns.status, ['PROGRAMADA', 'EM_ANDAMENTO'])),
-    )
-    .returning({ id: campaigns.id });
-  if (!row) throw refuseStatus('cancelled', (await findOwned(deps.db, ctx, id)).status);
+  await deps.events.transaction(deps.db, async (tx, raise) => {
+    // Locked first, so the status read is the one the cancel ends.
+    const before = await findOwned(tx, ctx, id, true);
+    const [row] = await tx
+      .update(campaigns)
+      .set({ status: 'CANCELADA', updatedAt: new Date() })
+      .where(
+        and(
+          ownedRow(campaigns, id, ctx),
+          inArray(campaigns.status, ['PROGRAMADA', 'EM_ANDAMENTO']),
+        ),
+      )
+      .returning({ id: campaigns.id });
+    if (!row) throw refuseStatus('cancelled', before.status);
+    raise({
+      type: 'campaign.status',
+      companyId: ctx.companyId,
+      campaignId: id,
+      before: before.status,
+      after: 'CANCELADA',
+    });
+  });
   return (await announceCampaign(deps, ctx.companyId, id))!;
 };
 
@@ -473,7 +496,7 @@ export const restartCampaign = async (
   id: number,
   dispatch: { ensure: EnsureDispatch; kick: () => void },
 ) => {
-  await deps.db.transaction(async (tx) => {
+  await deps.events.transaction(deps.db, async (tx, raise) => {
     const [row] = await tx
       .update(campaigns)
       .set({ status: 'EM_ANDAMENTO', completedAt: null, updatedAt: new Date() })
@@ -481,6 +504,13 @@ export const restartCampaign = async (
       .returning();
     if (!row) throw refuseStatus('restarted', (await findOwned(tx, ctx, id)).status);
     await dispatch.ensure(tx, row);
+    raise({
+      type: 'campaign.status',
+      companyId: row.companyId,
+      campaignId: row.id,
+      before: 'CANCELADA',
+      after: 'EM_ANDAMENTO',
+    });
   });
   dispatch.kick();
   return (await announceCampaign(deps, ctx.companyId, id))!;

@@ -37,6 +37,7 @@ import {
 } from '../../../test/inbox';
 import { closeSockets, listenAs } from '../../../test/sockets';
 import { multipart } from '../../../test/multipart';
+import type { EventOf } from '../../events/domain-events';
 import { CAMPAIGNS_JOB, DISPATCH_QUEUE } from './campaign-dispatcher';
 
 // Campaigns (SPEC §3, §4, §5, §7): the rules of the rows, and the dispatcher that sends them
@@ -419,6 +420,56 @@ describe('dispatching', () => {
     await t.app.deps.jobs.run(CAMPAIGNS_JOB);
     await finished(campaign.id);
     expect((await sentTo()).get(number)).toBe(1);
+  });
+
+  it('tells campaign.status as a campaign is scheduled, starts, finishes, is cancelled and restarted', async () => {
+    await noPauses();
+    const heard: EventOf<'campaign.status'>[] = [];
+    t.app.deps.events.on('campaign.status', (event) => {
+      if (event.companyId === company.company.id) heard.push(event);
+    });
+    const changes = (id: number) =>
+      heard.filter((e) => e.campaignId === id).map((e) => `${e.before} -> ${e.after}`);
+
+    const list = await listWith([{ name: 'Elsa', number: nextNumber() }]);
+    const campaign = await create({ contactListId: list, scheduledAt: null });
+    // A draft scheduled for now: started by the look for due campaigns, finished once sent.
+    const due = new Date(Date.now() - 1000).toISOString();
+    expect((await call('PUT', `/campaigns/${campaign.id}`, { scheduledAt: due })).statusCode).toBe(
+      200,
+    );
+    await finished(campaign.id);
+    await eventually(
+      async () => changes(campaign.id),
+      (seen) => seen.length === 3,
+      'finished told',
+    );
+    expect(changes(campaign.id)).toEqual([
+      'INATIVA -> PROGRAMADA',
+      'PROGRAMADA -> EM_ANDAMENTO',
+      'EM_ANDAMENTO -> FINALIZADA',
+    ]);
+    // Finished: a cancel is refused and changes nothing.
+    expect((await call('POST', `/campaigns/${campaign.id}/cancel`)).statusCode).toBe(409);
+
+    const later = await create({
+      contactListId: await listWith([{ name: 'Fede', number: nextNumber() }]),
+      scheduledAt: new Date(Date.now() + 3 * 3600_000).toISOString(),
+    });
+    expect((await call('POST', `/campaigns/${later.id}/cancel`)).statusCode).toBe(200);
+    expect((await call('POST', `/campaigns/${later.id}/restart`)).statusCode).toBe(200);
+    await finished(later.id);
+    await eventually(
+      async () => changes(later.id),
+      (seen) => seen.length === 3,
+      'restarted and finished told',
+    );
+    expect(changes(later.id)).toEqual([
+      'PROGRAMADA -> CANCELADA',
+      'CANCELADA -> EM_ANDAMENTO',
+      'EM_ANDAMENTO -> FINALIZADA',
+    ]);
+    expect(changes(campaign.id)).toHaveLength(3);
   });
 
   it('paces messages: the interval after each, the longer pause after every N', async () => {

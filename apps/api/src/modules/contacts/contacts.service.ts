@@ -188,19 +188,34 @@ export const listContactOptions = async (db: Db, ctx: AuthContext, companyId?: n
 export const getContact = async (db: Db, ctx: AuthContext, id: number) =>
   detailOf(db, await findContact(db, ctx, id));
 
+// Answers whether the list differs from the one it replaced (names and values, in order).
 const replaceExtraInfo = async (
   tx: Db,
   ctx: AuthContext,
   contactId: number,
   extraInfo: ContactInput['extraInfo'],
 ) => {
-  await tx.delete(contactCustomFields).where(eq(contactCustomFields.contactId, contactId));
+  const replaced = await tx
+    .delete(contactCustomFields)
+    .where(eq(contactCustomFields.contactId, contactId))
+    .returning({
+      id: contactCustomFields.id,
+      name: contactCustomFields.name,
+      value: contactCustomFields.value,
+    });
   if (extraInfo.length)
     await tx
       .insert(contactCustomFields)
       .values(
         extraInfo.map(({ name, value }) => ({ companyId: ctx.companyId, contactId, name, value })),
       );
+  const before = replaced.sort((a, b) => a.id - b.id);
+  return (
+    before.length !== extraInfo.length ||
+    before.some(
+      (field, i) => field.name !== extraInfo[i].name || field.value !== extraInfo[i].value,
+    )
+  );
 };
 
 export const createContact = async (deps: Deps, ctx: AuthContext, input: ContactInput) => {
@@ -209,12 +224,18 @@ export const createContact = async (deps: Deps, ctx: AuthContext, input: Contact
   await assertOnWhatsApp(deps, ctx, number);
   let row: ContactRow;
   try {
-    row = await deps.db.transaction(async (tx) => {
+    row = await deps.events.transaction(deps.db, async (tx, raise) => {
       const [created] = await tx
         .insert(contacts)
         .values({ companyId: ctx.companyId, name: input.name, number, email: input.email })
         .returning();
       await replaceExtraInfo(tx, ctx, created.id, input.extraInfo);
+      raise({
+        type: 'contact.changed',
+        companyId: ctx.companyId,
+        contactId: created.id,
+        created: true,
+      });
       return created;
     });
   } catch (error) {
@@ -241,7 +262,13 @@ export const updateContact = async (
   }
   let row: ContactRow;
   try {
-    row = await deps.db.transaction(async (tx) => {
+    row = await deps.events.transaction(deps.db, async (tx, raise) => {
+      // Locked, so what it was is what this change changes.
+      const [was] = await tx
+        .select({ name: contacts.name, number: contacts.number, email: contacts.email })
+        .from(contacts)
+        .where(ownedRow(contacts, id, ctx))
+        .for('update');
       const [updated] = await tx
         .update(contacts)
         .set({
@@ -252,7 +279,19 @@ export const updateContact = async (
         })
         .where(ownedRow(contacts, id, ctx))
         .returning();
-      if (input.extraInfo) await replaceExtraInfo(tx, ctx, id, input.extraInfo);
+      const fieldsChanged = input.extraInfo
+        ? await replaceExtraInfo(tx, ctx, id, input.extraInfo)
+        : false;
+      // Saved as it was (the dialog saves every field): no change to tell.
+      if (
+        updated &&
+        (fieldsChanged ||
+          !was ||
+          was.name !== updated.name ||
+          was.number !== updated.number ||
+          was.email !== updated.email)
+      )
+        raise({ type: 'contact.changed', companyId: ctx.companyId, contactId: id, created: false });
       return updated;
     });
   } catch (error) {

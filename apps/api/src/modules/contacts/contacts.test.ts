@@ -22,6 +22,7 @@ import { pairedSimulator } from '../../../test/inbox';
 import { closeSockets, listenAs } from '../../../test/sockets';
 import { multipart } from '../../../test/multipart';
 import { spreadsheetBomb } from '../../../test/spreadsheets';
+import type { EventOf } from '../../events/domain-events';
 import { uploadContacts } from './contacts.upload';
 
 let t: SharedTestContext;
@@ -45,6 +46,15 @@ afterAll(async () => {
 
 const create = (body: Record<string, unknown>, session = admin) =>
   inject(t.app, session, 'POST', '/contacts', body);
+
+// The contact.changed events of the test company from now on.
+const contactChanges = () => {
+  const heard: EventOf<'contact.changed'>[] = [];
+  t.app.deps.events.on('contact.changed', (event) => {
+    if (event.companyId === companyId) heard.push(event);
+  });
+  return heard;
+};
 
 const page = async (query: string, session = admin) => {
   const res = await inject(t.app, session, 'GET', `/contacts?${query}`);
@@ -128,6 +138,38 @@ describe('contacts', () => {
     });
     expect(same.statusCode).toBe(200);
     expect(same.json().email).toBe('nuevo@example.com');
+  });
+
+  it('tells contact.changed when a contact is created, and when an edit changes it', async () => {
+    const heard = contactChanges();
+    const contact = (
+      await create({
+        name: 'Evento',
+        number: '5491155550090',
+        extraInfo: [{ name: 'A', value: '1' }],
+      })
+    ).json() as ContactDetailView;
+    expect(heard).toEqual([
+      { type: 'contact.changed', companyId, contactId: contact.id, created: true },
+    ]);
+    const edit = async (body: Record<string, unknown>) =>
+      expect((await inject(t.app, admin, 'PUT', `/contacts/${contact.id}`, body)).statusCode).toBe(
+        200,
+      );
+    await edit({ name: 'Evento editado' });
+    await edit({ extraInfo: [{ name: 'A', value: '2' }] });
+    expect(heard.slice(1)).toEqual([
+      { type: 'contact.changed', companyId, contactId: contact.id, created: false },
+      { type: 'contact.changed', companyId, contactId: contact.id, created: false },
+    ]);
+    // Saved as it stands (the dialog sends every field): nothing changed, nothing to tell.
+    await edit({
+      name: 'Evento editado',
+      number: contact.number,
+      email: '',
+      extraInfo: [{ name: 'A', value: '2' }],
+    });
+    expect(heard).toHaveLength(3);
   });
 
   it('keeps a group’s WhatsApp id when it is saved unchanged, and refuses typing one', async () => {
@@ -348,6 +390,24 @@ describe('contact upload', () => {
     );
     expect(direct.newContacts.map((c) => c.name)).toEqual(['Good One', 'Good Two']);
     expect(direct.errorBag).toMatchObject([{ row: 3, error: 'ERR_VALIDATION' }]);
+  });
+
+  it('tells contact.changed once for each contact a sheet created', async () => {
+    await create({ name: 'Ya Estaba', number: '5491177770500' });
+    const heard = contactChanges();
+    const res = await upload({
+      rows: [
+        { name: 'Nueva Uno', number: '5491177770501' },
+        { name: 'Ya Estaba', number: '5491177770500' },
+        { name: 'Nueva Dos', number: '5491177770502' },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const created = (res.json() as ContactUploadResult).newContacts.map((c) => c.id);
+    expect(created).toHaveLength(2);
+    expect(heard.map((e) => [e.contactId, e.created]).sort()).toEqual(
+      created.map((id) => [id, true]).sort(),
+    );
   });
 
   it('numbers the rows of a later chunk from firstRow', async () => {

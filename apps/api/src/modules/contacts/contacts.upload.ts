@@ -143,12 +143,24 @@ export const uploadContacts = async (
   const candidates = [...accepted.values()];
   const valuesOf = (rows: typeof candidates) =>
     rows.map(({ name, number, email }) => ({ companyId: ctx.companyId, name, number, email }));
+  // Each statement in a transaction of its own (a refused one must not take the others with it),
+  // raising a contact.changed per contact it created.
   const insert = (rows: typeof candidates) =>
-    deps.db
-      .insert(contacts)
-      .values(valuesOf(rows))
-      .onConflictDoNothing({ target: [contacts.companyId, contacts.number] })
-      .returning();
+    deps.events.transaction(deps.db, async (tx, raise) => {
+      const created = await tx
+        .insert(contacts)
+        .values(valuesOf(rows))
+        .onConflictDoNothing({ target: [contacts.companyId, contacts.number] })
+        .returning();
+      for (const row of created)
+        raise({
+          type: 'contact.changed',
+          companyId: row.companyId,
+          contactId: row.id,
+          created: true,
+        });
+      return created;
+    });
   // Text the database refuses (class 22, data exception) must not sink the good rows with it.
   const isRefusedText = (error: unknown) => pgErrorOf(error)?.code?.startsWith('22') ?? false;
   let inserted: Awaited<ReturnType<typeof insert>> = [];

@@ -11,6 +11,7 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { eventually } from '../../../test/eventually';
+import type { EventOf } from '../../events/domain-events';
 import { outbound, pairedSimulator } from '../../../test/inbox';
 import { multipart } from '../../../test/multipart';
 
@@ -122,6 +123,24 @@ describe('POST /api/messages/send', () => {
         .from(contacts)
         .where(and(eq(contacts.companyId, company.company.id), eq(contacts.number, number))),
     ).toHaveLength(1);
+  });
+
+  it('tells contact.changed when a send creates its contact, and not for the next send', async () => {
+    const heard: EventOf<'contact.changed'>[] = [];
+    t.app.deps.events.on('contact.changed', (event) => {
+      if (event.companyId === company.company.id) heard.push(event);
+    });
+    const number = nextPhone();
+    const first = (await send({ number, body: 'uno' })).json() as ExternalSendResponse;
+    expect((await send({ number, body: 'dos' })).statusCode).toBe(201);
+    expect(heard).toEqual([
+      {
+        type: 'contact.changed',
+        companyId: company.company.id,
+        contactId: first.contactId,
+        created: true,
+      },
+    ]);
   });
 
   it('sends files as multipart, the text as the first file’s caption', async () => {

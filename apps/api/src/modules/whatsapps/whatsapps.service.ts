@@ -27,7 +27,7 @@ import { withOpenCloudSecrets } from '../../channels/cloud/credentials';
 import { foreignReferences, foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
 import { assertPlanLimit } from '../plans';
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'channels' | 'secrets' | 'outbound'>;
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'channels' | 'secrets' | 'outbound' | 'events'>;
 type Row = typeof whatsapps.$inferSelect;
 type QueueRef = { id: number; name: string; color: string };
 
@@ -316,7 +316,7 @@ export const createWhatsapp = async (deps: Deps, ctx: AuthContext, input: Whatsa
   assertGreeting(input.queueIds, input.greetingMessage);
   const values = rowValues(deps, input);
   assertCloudCredentials(values);
-  const id = await deps.db.transaction(async (tx) => {
+  const id = await deps.events.transaction(deps.db, async (tx, raise) => {
     await assertPlanLimit(tx, ctx.companyId, 'connections');
     const [existingDefault] = await tx
       .select({ id: whatsapps.id })
@@ -342,6 +342,14 @@ export const createWhatsapp = async (deps: Deps, ctx: AuthContext, input: Whatsa
       })
       .returning();
     await setQueues(tx, ctx.companyId, row.id, input.queueIds);
+    // A new connection's first status (before it had none).
+    raise({
+      type: 'connection.status',
+      companyId: ctx.companyId,
+      whatsappId: row.id,
+      before: null,
+      after: row.status,
+    });
     await auditAs(tx, ctx, {
       action: 'connection.created',
       target: `connection:${row.id}`,

@@ -16,6 +16,7 @@ import {
   whatsapps,
 } from '../../db/schema';
 import type { ChannelEventInput } from '../../channels/manager';
+import type { EventOf } from '../../events/domain-events';
 import {
   createTestApp,
   inject,
@@ -618,6 +619,39 @@ describe('sessions and the simulated phone', () => {
     const pairing = await until(row.id, 'PAIRING');
     expect(pairing.pairingCode).toMatch(/^[0-9A-F]{4}-[0-9A-F]{4}$/);
     expect(pairing.qrcode).toBe('');
+  });
+
+  it('tells connection.status when the status changes, and not when the same one is written again', async () => {
+    const heard: EventOf<'connection.status'>[] = [];
+    t.app.deps.events.on('connection.status', (event) => {
+      if (event.companyId === company.company.id) heard.push(event);
+    });
+    const row = await paired();
+    const changes = () =>
+      heard.filter((e) => e.whatsappId === row.id).map((e) => [e.before, e.after]);
+    // Created, started, showing its QR code (refreshed codes are no change), scanned. The row reads
+    // CONNECTED a moment before the listeners hear of it.
+    await eventually(
+      () => Promise.resolve(changes()),
+      (seen) => seen.length === 4,
+      'scanned',
+    );
+    expect(changes()).toEqual([
+      [null, 'DISCONNECTED'],
+      ['DISCONNECTED', 'OPENING'],
+      ['OPENING', 'qrcode'],
+      ['qrcode', 'CONNECTED'],
+    ]);
+    expect((await inject(t.app, admin, 'DELETE', `/whatsappsession/${row.id}`)).statusCode).toBe(
+      200,
+    );
+    expect(changes().slice(4)).toEqual([['CONNECTED', 'DISCONNECTED']]);
+    // Disconnected again: DISCONNECTED is written once more, which changes nothing.
+    expect((await inject(t.app, admin, 'DELETE', `/whatsappsession/${row.id}`)).statusCode).toBe(
+      200,
+    );
+    expect((await get(row.id)).status).toBe('DISCONNECTED');
+    expect(changes()).toHaveLength(5);
   });
 
   it('users without the permission cannot drive sessions or the phone', async () => {

@@ -67,7 +67,13 @@ describe('settings page', () => {
     // Public sign-up is a platform switch: super users only.
     expect(screen.queryByRole('combobox', { name: 'Registro público de empresas' })).toBeNull();
     expect(screen.queryByRole('combobox', { name: 'Dos pasos para superusuarios' })).toBeNull();
-    expect(tabNames()).toEqual(['Opciones', 'Auditoría', 'Inicio de sesión único', 'API']);
+    expect(tabNames()).toEqual([
+      'Opciones',
+      'Auditoría',
+      'Inicio de sesión único',
+      'API',
+      'Webhooks',
+    ]);
 
     await user.click(rating);
     await user.click(await screen.findByRole('option', { name: 'Habilitadas' }));
@@ -108,6 +114,7 @@ describe('settings page', () => {
       'Auditoría',
       'Inicio de sesión único',
       'API',
+      'Webhooks',
       'Empresas',
       'Planes',
       'Ayudas',
@@ -129,13 +136,20 @@ describe('settings page', () => {
       'Auditoría',
       'Inicio de sesión único',
       'API',
+      'Webhooks',
     ]);
 
     await user.click(screen.getByRole('combobox', { name: 'Gestión de horarios de atención' }));
     await user.click(await screen.findByRole('option', { name: 'Por cola' }));
 
     await waitFor(() =>
-      expect(tabNames()).toEqual(['Opciones', 'Auditoría', 'Inicio de sesión único', 'API']),
+      expect(tabNames()).toEqual([
+        'Opciones',
+        'Auditoría',
+        'Inicio de sesión único',
+        'API',
+        'Webhooks',
+      ]),
     );
   });
 

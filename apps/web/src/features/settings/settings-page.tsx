@@ -14,8 +14,10 @@ import { PlansTab } from './plans/plans-tab';
 import { useLiveSettings, useSettings } from './settings.api';
 import { SettingsOptionsTab } from './settings-options-tab';
 import { SsoTab } from './sso-tab';
+import { WebhooksTab } from './webhooks-tab';
 
-type TabId = 'options' | 'schedules' | 'audit' | 'sso' | 'api' | 'companies' | 'plans' | 'helps';
+type TabId =
+  'options' | 'schedules' | 'audit' | 'sso' | 'api' | 'webhooks' | 'companies' | 'plans' | 'helps';
 
 const SettingsTabs = () => {
   const { t } = useTranslation();
@@ -33,6 +35,7 @@ const SettingsTabs = () => {
     ...(can(user, 'audit:view') ? (['audit'] as const) : []),
     'sso',
     ...(can(user, 'api-tokens:manage') ? (['api'] as const) : []),
+    ...(can(user, 'webhooks:manage') ? (['webhooks'] as const) : []),
     ...(user.super ? (['companies', 'plans', 'helps'] as const) : []),
   ];
   const requested = searchParams.get('tab') as TabId | null;
@@ -69,6 +72,7 @@ const SettingsTabs = () => {
       {current === 'audit' && <AuditTab />}
       {current === 'sso' && <SsoTab companyId={user.companyId} />}
       {current === 'api' && <ApiTokensTab />}
+      {current === 'webhooks' && <WebhooksTab />}
       {current === 'schedules' && <CompanySchedulesTab companyId={user.companyId} />}
       {current === 'companies' && <CompaniesTab />}
       {current === 'plans' && <PlansTab />}

@@ -10,8 +10,14 @@ import {
   whatsappQueues,
   whatsapps,
 } from '../../../db/schema';
-import { sharedTestApp, makeCompany, type SharedTestContext } from '../../../../test/harness';
+import {
+  sharedTestApp,
+  makeCompany,
+  makeUser,
+  type SharedTestContext,
+} from '../../../../test/harness';
 import type { InboundMessage } from '../../../channels/driver';
+import type { DomainEvent, DomainEventType, EventOf } from '../../../events/domain-events';
 import type { MessageInput } from './ingest';
 import { ingestBatch, storeMessages } from './ingest-batch';
 
@@ -54,6 +60,15 @@ const ticketsOf = (contactId: number) =>
   t.db.select().from(tickets).where(eq(tickets.contactId, contactId)).orderBy(asc(tickets.id));
 const messagesOf = (ticketId: number) =>
   t.db.select().from(messages).where(eq(messages.ticketId, ticketId)).orderBy(asc(messages.id));
+
+// The events of a type this file's company raises from now on.
+const hear = <T extends DomainEventType>(type: T) => {
+  const heard: EventOf<T>[] = [];
+  t.app.deps.events.on(type, (event) => {
+    if ((event as DomainEvent).companyId === companyId) heard.push(event);
+  });
+  return heard;
+};
 
 beforeAll(async () => {
   t = await sharedTestApp();
@@ -109,6 +124,35 @@ describe('batched ingest', () => {
       ['sigo acá', brunoTicket.id, false],
     ]);
     expect(results[4]!.ticket.unreadMessages).toBe(2);
+  });
+
+  it('tells contact.changed for each contact a batch created or renamed, not for every message', async () => {
+    const heard = hear('contact.changed');
+    const told = async (number: string) => {
+      const contact = await contactOf(number);
+      return heard.filter((e) => e.contactId === contact.id).map((e) => e.created);
+    };
+    // New, and named by a later message of the same batch: one creation.
+    await ingestBatch(t.app.deps, [
+      message('5491160000061', 'hola', { contactName: '' }),
+      message('5491160000062', 'buenas', { contactName: 'Bruno' }),
+      message('5491160000061', 'soy Ana', { contactName: 'Ana' }),
+    ]);
+    // Known: nothing changes (a name stays), a new one named after its number is created.
+    await ingestBatch(t.app.deps, [
+      message('5491160000061', 'otra vez', { contactName: 'Otro nombre' }),
+      message('5491160000062', 'sigo'),
+      message('5491160000063', 'sin nombre', { contactName: '' }),
+    ]);
+    // Named after its number until a message gives it a name.
+    await ingestBatch(t.app.deps, [
+      message('5491160000063', 'ahora sí', { contactName: 'Carla' }),
+      message('5491160000062', 'y yo'),
+    ]);
+    expect(await told('5491160000061')).toEqual([true]);
+    expect(await told('5491160000062')).toEqual([true]);
+    expect(await told('5491160000063')).toEqual([true, false]);
+    expect((await contactOf('5491160000063')).name).toBe('Carla');
   });
 
   it('stores a redelivered message once, whether it comes in the same batch or again later', async () => {
@@ -186,6 +230,28 @@ describe('batched ingest', () => {
     expect((await messagesOf(closed.id)).map((m) => m.body)).toEqual(['hola', '3']);
   });
 
+  it('tells a rating answer as ticket.rated, with the agent who held the ticket, in a batch and alone', async () => {
+    const rated = hear('ticket.rated');
+    const agent = await makeUser(t.db, companyId, 'user');
+    const resolvedFor = async (number: string) => {
+      await ingestBatch(t.app.deps, [message(number, 'hola')]);
+      const [ticket] = await ticketsOf((await contactOf(number)).id);
+      await t.db
+        .update(tickets)
+        .set({ status: 'closed', userId: agent.id, ratingAt: new Date() })
+        .where(eq(tickets.id, ticket.id));
+      return ticket.id;
+    };
+    const inBatch = await resolvedFor('5491160000071');
+    const alone = await resolvedFor('5491160000072');
+    await ingestBatch(t.app.deps, [message('5491160000071', '2'), message('5491160000073', '1')]);
+    await storeMessages(t.app.deps, [message('5491160000072', '3')], () => undefined);
+    expect(rated).toEqual([
+      { type: 'ticket.rated', companyId, ticketId: inBatch, userId: agent.id, rate: 2 },
+      { type: 'ticket.rated', companyId, ticketId: alone, userId: agent.id, rate: 3 },
+    ]);
+  });
+
   it('stores a group’s message on the group’s ticket, from the person who wrote it', async () => {
     const inGroup = () =>
       message('120363000000041@g.us', 'hola grupo', {
@@ -242,6 +308,7 @@ describe('batched ingest', () => {
     );
     // Every other batch also carries the first batch's messages again, as a redelivery would.
     const sent = batches.map((batch, b) => (b % 2 ? [...batches[0], ...batch] : batch));
+    const changes = hear('contact.changed');
     const outcomes = await Promise.all(
       sent.map((batch) => storeMessages(t.app.deps, batch, () => undefined)),
     );
@@ -258,6 +325,11 @@ describe('batched ingest', () => {
     // Each message was given to exactly one caller as stored; the copies answered null.
     const storedResults = outcomes.flat().filter((o) => o.ok && o.value);
     expect(storedResults).toHaveLength(6 * numbers.length);
+    // Each contact was told created once, by the batch that inserted it, and never changed.
+    const ids = await Promise.all(numbers.map(async (number) => (await contactOf(number)).id));
+    expect(changes.map((e) => [e.contactId, e.created]).sort()).toEqual(
+      ids.map((id) => [id, true]).sort(),
+    );
   });
 
   // A waiting conversation's message is held for the queue bot's turn only when the bot can route it:

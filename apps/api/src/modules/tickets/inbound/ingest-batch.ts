@@ -12,6 +12,7 @@ import {
   mayBeRouted,
   routableSql,
   previewOf,
+  upsertedContact,
   type AwaitingBot,
   type Ingested,
   type MessageInput,
@@ -137,8 +138,15 @@ export const ingestBatch = async (
       (a, b) => a.companyId - b.companyId || byText(a.number, b.number),
     );
     // In the order sorted (concurrent batches lock in one order); a contact still named after its
-    // number takes the name a message gives it (renamedContact).
-    const contactRows = await queryRows<Record<string, unknown> & { rating_asked: boolean }>(
+    // number takes the name a message gives it (renamedContact). Whether the row was inserted, and its
+    // name before, come back for contact.changed (ingest.ts contactUpsert).
+    const contactRows = await queryRows<
+      Record<string, unknown> & {
+        rating_asked: boolean;
+        inserted: boolean;
+        name_before: string | null;
+      }
+    >(
       tx,
       sql`insert into ${contacts} (company_id, number, name, is_group, whatsapp_id)
           select x.company_id, x.number, x.name, x.is_group, x.whatsapp_id
@@ -154,11 +162,15 @@ export const ingestBatch = async (
                             then excluded.name else contacts.name end,
                 updated_at = ${now.toISOString()}::timestamptz
           returning *, exists (select 1 from tickets t where t.contact_id = contacts.id
-                                 and t.rating_at is not null) as rating_asked`,
+                                 and t.rating_at is not null) as rating_asked,
+                    (xmax = 0) as inserted,
+                    (select c.name from contacts c where c.id = contacts.id) as name_before`,
     );
     const contactOf = new Map(
       contactRows.map((raw) => {
         const row = contactRow(raw);
+        const changed = upsertedContact(row, Boolean(raw.inserted), raw.name_before);
+        if (changed) raise(changed);
         return [`${row.companyId}:${row.number}`, { row, ratingAsked: raw.rating_asked }];
       }),
     );
@@ -181,7 +193,7 @@ export const ingestBatch = async (
       if (message.fromMe || message.isGroup || checked.has(asking)) continue;
       checked.add(asking);
       if (!chat.ratingAsked) continue;
-      const answer = await answerRating(tx, {
+      const answer = await answerRating(tx, raise, {
         contactId: chat.row.id,
         whatsappId: input.connection.id,
         body: message.body,

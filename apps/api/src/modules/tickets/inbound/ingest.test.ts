@@ -13,6 +13,7 @@ import {
 } from '../../../../test/harness';
 import { eventually } from '../../../../test/eventually';
 import { caughtUp, closeSockets, listenAs } from '../../../../test/sockets';
+import type { EventOf } from '../../../events/domain-events';
 import { handleChannelEvent } from './tickets.engine';
 
 let t: SharedTestContext;
@@ -102,6 +103,55 @@ describe('ingest', () => {
     });
   });
 
+  it('tells contact.changed when a message creates its contact or really changes it, not on every message', async () => {
+    const heard: EventOf<'contact.changed'>[] = [];
+    t.app.deps.events.on('contact.changed', (event) => {
+      if (event.companyId === company.company.id) heard.push(event);
+    });
+    const told = async (number: string) => {
+      const contact = await contactByNumber(number);
+      return heard.filter((e) => e.contactId === contact.id).map((e) => e.created);
+    };
+    // A new number: created, once; its next message changes nothing (updatedAt aside).
+    await inbound({ from: '5491155550090', name: 'Nuevo', body: 'hola' });
+    await inbound({ from: '5491155550090', name: 'Nuevo', body: 'sigo' });
+    expect(await told('5491155550090')).toEqual([true]);
+    // Named after its number until WhatsApp gives it a name: renamed once, kept after.
+    await inbound({ from: '5491155550091', body: 'sin nombre' });
+    await inbound({ from: '5491155550091', name: 'Con Nombre', body: 'ya con nombre' });
+    await inbound({ from: '5491155550091', name: 'Otro Nombre', body: 'otro' });
+    expect((await contactByNumber('5491155550091')).name).toBe('Con Nombre');
+    expect(await told('5491155550091')).toEqual([true, false]);
+
+    // Known only by its LID, then a message reveals its number: the contact takes it.
+    const lid = '99887766554433@lid';
+    const fromLid = (from: string, providerId: string) =>
+      handleChannelEvent(t.app.deps, {
+        connection: { id: connection.id, companyId: company.company.id, provider: 'simulator' },
+        event: {
+          type: 'message',
+          message: {
+            providerId,
+            from,
+            lid,
+            body: 'desde LID',
+            mediaType: 'chat',
+            isGroup: false,
+            fromMe: false,
+            timestamp: new Date(),
+          },
+        },
+      });
+    await fromLid(lid, 'LID-1');
+    const hidden = await contactByNumber(lid);
+    await fromLid('5491155550092', 'LID-2');
+    expect((await contactByNumber('5491155550092')).id).toBe(hidden.id);
+    expect(heard.filter((e) => e.contactId === hidden.id).map((e) => e.created)).toEqual([
+      true,
+      false,
+    ]);
+  });
+
   it('stores a redelivered message once and does not count it twice', async () => {
     const first = await inbound({ from: '5491155550002', body: 'uno', id: 'WA-REDELIVERED' });
     expect(first.statusCode).toBe(200);
@@ -120,6 +170,10 @@ describe('ingest', () => {
     { timeout: 90_000 },
     async () => {
       const number = '5491155550003';
+      const created: boolean[] = [];
+      t.app.deps.events.on('contact.changed', (event) => {
+        if (event.companyId === company.company.id) created.push(event.created);
+      });
       const results = await Promise.all(
         Array.from({ length: 200 }, (_, i) =>
           t.app.deps.channels.extra(connection.id, 'inbound', {
@@ -135,6 +189,8 @@ describe('ingest', () => {
         .from(contacts)
         .where(and(eq(contacts.companyId, company.company.id), eq(contacts.number, number)));
       expect(all).toHaveLength(1);
+      // Told once, by the store that inserted it; the others changed nothing.
+      expect(created).toEqual([true]);
       const ticketRows = await ticketsOf(all[0].id);
       expect(ticketRows).toHaveLength(1);
       expect(await messageCount(ticketRows[0].id)).toBe(200);

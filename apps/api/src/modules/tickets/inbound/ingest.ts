@@ -94,7 +94,10 @@ const activeTicket = {
 
 // The contact of a number, created when new (prepared: every inbound message runs it), and whether a
 // resolved ticket of it on the connection waits for a rating (answerRating). A LID already held by
-// another contact stays there; this one is then found by number.
+// another contact stays there; this one is then found by number. What the statement did comes back
+// with the row, for contact.changed without another statement: `inserted` (xmax = 0 only on a row this
+// statement inserted) and `nameBefore`, the name as the statement found it (a subquery reads the
+// statement's snapshot, which does not see the statement's own update).
 const contactUpsert = preparedPer((db) =>
   db
     .insert(contacts)
@@ -119,14 +122,29 @@ const contactUpsert = preparedPer((db) =>
       // Spelled out: the builder leaves the returned row's column names unqualified.
       ratingAsked: sql<boolean>`exists (select 1 from tickets t where t.contact_id = contacts.id
         and t.whatsapp_id = ${sql.placeholder('whatsappId')} and t.rating_at is not null)`,
+      inserted: sql<boolean>`(xmax = 0)`,
+      nameBefore: sql<string | null>`(select c.name from contacts c where c.id = contacts.id)`,
     })
     .prepare('ingest_contact'),
 );
+
+// An upsert's contact.changed, if it changed the contact: inserted it, or renamed it (every upsert
+// touches updatedAt, which is no change). `nameBefore` null on a row it did not insert: another
+// transaction inserted it after this statement began, so it is that one's news.
+export const upsertedContact = (
+  row: { id: number; companyId: number; name: string },
+  inserted: boolean,
+  nameBefore: string | null,
+): DomainEvent | undefined =>
+  inserted || (nameBefore !== null && nameBefore !== row.name)
+    ? { type: 'contact.changed', companyId: row.companyId, contactId: row.id, created: inserted }
+    : undefined;
 
 // One person is one contact: by phone number, or by WhatsApp's LID while the number is hidden. A
 // contact first known only by its LID takes the phone number once a message reveals both.
 const upsertContact = async (
   tx: Db,
+  raise: (event: DomainEvent) => void,
   companyId: number,
   whatsappId: number,
   who: { number: string; name?: string; lid?: string; isGroup: boolean },
@@ -149,6 +167,7 @@ const upsertContact = async (
           .set({ number: who.number, updatedAt: new Date() })
           .where(eq(contacts.id, byLid.id))
           .returning();
+        raise({ type: 'contact.changed', companyId, contactId: promoted.id, created: false });
         return promoted;
       }
     }
@@ -162,7 +181,9 @@ const upsertContact = async (
     whatsappId,
     now: new Date().toISOString(),
   });
-  const { ratingAsked, ...row } = upserted;
+  const { ratingAsked, inserted, nameBefore, ...row } = upserted;
+  const changed = upsertedContact(row, Boolean(inserted), nameBefore);
+  if (changed) raise(changed);
   if (who.lid && !row.lid) {
     await tx
       .update(contacts)
@@ -235,6 +256,7 @@ export const conversationWith = async (
 ) => {
   const { ratingAsked: _ratingAsked, ...contact } = await upsertContact(
     tx,
+    raise,
     input.companyId,
     input.whatsappId,
     {
@@ -274,6 +296,7 @@ const askedRatingQuery = preparedPer((db) =>
 // instead of opening a new conversation; anything else ends the wait and goes the usual way.
 export const answerRating = async (
   tx: Db,
+  raise: (event: DomainEvent) => void,
   input: { contactId: number; whatsappId: number; body: string; now: Date },
 ) => {
   const [asked] = await askedRatingQuery(tx).execute(input);
@@ -289,6 +312,13 @@ export const answerRating = async (
     input.now.getTime() - asked.ratingAt.getTime() <= RATING_WINDOW_MS;
   if (!rate || !fresh) return undefined;
   await tx.insert(userRatings).values({
+    companyId: asked.companyId,
+    ticketId: asked.id,
+    userId: asked.userId,
+    rate,
+  });
+  raise({
+    type: 'ticket.rated',
     companyId: asked.companyId,
     ticketId: asked.id,
     userId: asked.userId,
@@ -388,7 +418,7 @@ export const ingestMessage = async (
   const now = new Date();
   return deps.events
     .transaction(deps.db, async (tx, raise) => {
-      const { ratingAsked, ...chat } = await upsertContact(tx, companyId, connection.id, {
+      const { ratingAsked, ...chat } = await upsertContact(tx, raise, companyId, connection.id, {
         number: message.from,
         name: message.isGroup ? undefined : message.contactName,
         lid: message.isGroup ? undefined : message.lid,
@@ -396,7 +426,7 @@ export const ingestMessage = async (
       });
       const sender =
         message.isGroup && message.participant && !message.fromMe
-          ? await upsertContact(tx, companyId, connection.id, {
+          ? await upsertContact(tx, raise, companyId, connection.id, {
               number: message.participant,
               name: message.contactName,
               lid: message.lid,
@@ -407,7 +437,7 @@ export const ingestMessage = async (
       const rated =
         message.fromMe || message.isGroup || ratingAsked === false
           ? undefined
-          : await answerRating(tx, {
+          : await answerRating(tx, raise, {
               contactId: chat.id,
               whatsappId: connection.id,
               body: message.body,
