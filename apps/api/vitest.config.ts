@@ -26,6 +26,7 @@ const onBothDatabases = [
   'src/modules/auth/sso.test.ts', // a round trip taken once, two first sign-ins making one account
   'src/modules/api-tokens/api-tokens.test.ts', // revoked and expired at once on two nodes
   'src/modules/webhook-endpoints/webhook-endpoints.test.ts', // deliveries in order per ticket, retried
+  'src/modules/tickets/transcript/conversation-exports.test.ts', // a range of days in a zone, in SQL
   'src/modules/campaigns/campaigns.test.ts', // the dispatcher's claims and status changes
   'src/modules/contact-lists/contact-lists.test.ts', // one number added at once, the checks queue
   'src/modules/contacts/contacts.test.ts', // search over the trigram indexes, imports upserted

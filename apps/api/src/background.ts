@@ -57,6 +57,12 @@ import {
   webhookDeliveryWorker,
 } from './modules/webhook-endpoints/webhook-delivery';
 import { createWebhookRecorders } from './modules/webhook-endpoints/webhook-events';
+import {
+  CONVERSATION_EXPORT_PRUNE_JOB,
+  conversationExportQueue,
+  conversationExportWorker,
+  pruneConversationExports,
+} from './modules/tickets/transcript/conversation-exports';
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -93,6 +99,8 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   jobs.define(routingQueue, routingWorker(deps));
   // Outbound webhooks: one event to one endpoint, signed, in order per ticket (recorded below).
   jobs.define(webhookDeliveryQueue, webhookDeliveryWorker(deps, log));
+  // A company's conversations for a range of days, written to a file of the file store.
+  jobs.define(conversationExportQueue, conversationExportWorker(deps));
 
   // Recurring jobs: one node at a time, right after start and then every everyMs.
 
@@ -168,6 +176,12 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
     name: WEBHOOK_LOG_PRUNE_JOB,
     everyMs: DAY_MS,
     run: (now) => pruneWebhookLog(deps, now),
+  });
+  // Conversation exports past EXPORT_KEEP_HOURS go, with their files.
+  jobs.every({
+    name: CONVERSATION_EXPORT_PRUNE_JOB,
+    everyMs: HOUR_MS,
+    run: (now) => pruneConversationExports(deps, now),
   });
   // SLA deadlines passed become breaches, those near are warned of.
   jobs.every({

@@ -205,6 +205,13 @@ const envSchema = z.object({
     .max(24 * 60)
     .default(72),
   WEBHOOK_LOG_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  // Hours a built conversation export stays downloadable before its file is deleted.
+  EXPORT_KEEP_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(72),
   // Spreadsheet imports (platform/spreadsheet.ts): how long one sheet may take to read in its worker
   // thread, and how many are read at once (by default two, leaving a core to the event loop).
   SPREADSHEET_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
@@ -351,6 +358,8 @@ export type Config = {
   };
   integrations: { timeoutMs: number; retryBaseMs: number; dialogflowEndpoint: string };
   webhooks: { timeoutMs: number; retryBaseMs: number; disableAfterHours: number; logDays: number };
+  // Hours a conversation export is kept for download.
+  exportKeepHours: number;
   // Spreadsheet imports: a sheet's time limit; the worker threads reading at once.
   spreadsheets: { timeoutMs: number; workers: number };
 };
@@ -477,6 +486,7 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
       disableAfterHours: e.WEBHOOK_DISABLE_AFTER_HOURS,
       logDays: e.WEBHOOK_LOG_DAYS,
     },
+    exportKeepHours: e.EXPORT_KEEP_HOURS,
     spreadsheets: { timeoutMs: e.SPREADSHEET_TIMEOUT_MS, workers: e.SPREADSHEET_WORKERS },
   };
 };

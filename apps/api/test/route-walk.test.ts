@@ -4,6 +4,7 @@ import { permissionTable, profiles, type Permission, type Profile } from '@atend
 import type { RouteInfo } from '../src/app';
 import {
   apiTokens,
+  conversationExports,
   webhookDeliveries,
   webhookEndpoints,
   announcements,
@@ -384,6 +385,30 @@ const webhookFixtures = async (foreignCompany: number, ownCompany: number) => {
   };
 };
 
+const exportFixtures = async (foreignCompany: number, ownCompany: number) => {
+  const built = async (companyId: number) => {
+    const fileKey = `exports/${companyId}/walker.csv`;
+    await t.app.deps.files.put(fileKey, Buffer.from('ticketId\r\n'));
+    return {
+      companyId,
+      format: 'csv' as const,
+      dateFrom: '2026-01-01',
+      dateTo: '2026-01-31',
+      status: 'done' as const,
+      total: 0,
+      size: 10,
+      fileKey,
+      finishedAt: new Date(),
+      expiresAt: new Date(Date.now() + 3600_000),
+    };
+  };
+  const [own, foreign] = await t.db
+    .insert(conversationExports)
+    .values([await built(ownCompany), await built(foreignCompany)])
+    .returning();
+  return { 'conversation-exports:id': { own: own.id, foreign: foreign.id } };
+};
+
 let stripe: FakeStripe;
 
 beforeAll(async () => {
@@ -438,6 +463,7 @@ beforeAll(async () => {
     ...(await integrationFixtures(a.company.id, b.company.id)),
     ...(await apiTokenFixtures([a.company.id, a.admin.id], [b.company.id, b.admin.id])),
     ...(await webhookFixtures(a.company.id, b.company.id)),
+    ...(await exportFixtures(a.company.id, b.company.id)),
   };
   sessions = {
     admin: await login(t.app, b.admin.email),

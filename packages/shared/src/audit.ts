@@ -39,6 +39,7 @@ export const auditActions = [
   'export.audit',
   'export.campaign',
   'export.transcript',
+  'export.conversations',
   // Billing: plans (super users), a company's plan, status and due date, checkouts, and what the
   // payment provider's webhooks changed.
   'plan.created',

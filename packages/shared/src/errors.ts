@@ -86,6 +86,8 @@ export const errorStatus = {
   ERR_SCHEDULE_SENT: 409,
   // Replaying a webhook delivery to an endpoint that is turned off (issue 38).
   ERR_WEBHOOK_DISABLED: 409,
+  // Downloading a conversation export that is still being built, or failed (issue 38).
+  ERR_EXPORT_NOT_READY: 409,
   // Accept or reopen of a ticket someone else took meanwhile (details.user names them).
   ERR_TICKET_TAKEN: 409,
   // Billing: the server has no payment provider keys; the provider refused or could not be reached;

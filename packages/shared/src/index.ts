@@ -36,5 +36,6 @@ export * from './csv';
 export * from './transcript';
 export * from './api-tokens';
 export * from './outbound-webhooks';
+export * from './conversation-exports';
 export * from './contract';
 export * from './contracts';

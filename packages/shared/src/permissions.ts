@@ -32,6 +32,8 @@ export const permissionTable = {
   'api-tokens:manage': ['admin'],
   // The company's outbound webhooks and their delivery log (issue 38).
   'webhooks:manage': ['admin'],
+  // The company-wide conversation exports (issue 38).
+  'exports:manage': ['admin'],
   'company:updateSchedules': ['admin'],
 } as const satisfies Record<string, readonly Profile[]>;
 

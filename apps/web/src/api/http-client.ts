@@ -105,8 +105,10 @@ const send = async (
   }
 };
 
-// Content types read as text (JSON, CSV, plain text); any other one (a PDF) is a file, kept as bytes.
-const isTextType = (type: string) => !type || /json|^text\/|xml|csv/i.test(type);
+// Content types read as text (JSON, CSV, plain text); any other one (a PDF, a ZIP, JSON Lines) is a
+// file, kept as bytes.
+const isTextType = (type: string) =>
+  !type || /^application\/([\w.-]+\+)?json$|^text\/|xml|csv/i.test(type);
 
 const readBody = async (response: Response): Promise<unknown> => {
   if (response.status === 204) return undefined;

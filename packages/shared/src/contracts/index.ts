@@ -15,6 +15,7 @@ import { auditContract } from './audit';
 import { ssoContract } from './sso';
 import { apiTokensContract } from './api-tokens';
 import { webhookEndpointsContract } from './webhook-endpoints';
+import { conversationExportsContract } from './conversation-exports';
 import { contactsContract } from './contacts';
 import { schedulesContract } from './schedules';
 import { quickMessagesContract } from './quick-messages';
@@ -53,6 +54,7 @@ export * from './audit';
 export * from './sso';
 export * from './api-tokens';
 export * from './webhook-endpoints';
+export * from './conversation-exports';
 export * from './subscriptions';
 export * from './announcements';
 export * from './companies';
@@ -88,6 +90,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   ssoContract,
   apiTokensContract,
   webhookEndpointsContract,
+  conversationExportsContract,
   contactsContract,
   schedulesContract,
   quickMessagesContract,

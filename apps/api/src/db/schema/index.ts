@@ -22,3 +22,4 @@ export * from './audit';
 export * from './sso';
 export * from './api-tokens';
 export * from './webhook-endpoints';
+export * from './conversation-exports';

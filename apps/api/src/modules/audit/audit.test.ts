@@ -22,6 +22,7 @@ import {
   type StripeEvent,
 } from '../../../test/fake-stripe';
 import { startLocalOidc } from '../../../test/local-oidc';
+import { eventually } from '../../../test/eventually';
 import { BILLING_QUEUE } from '../subscriptions/billing-webhook';
 import { pruneAudit } from './audit.service';
 
@@ -259,6 +260,25 @@ describe('the audit log', () => {
       `/campaigns/${exported.id}/shipping.csv`,
     );
     expect(recipients.statusCode, recipients.body).toBe(200);
+    const conversationsExport = await inject(t.app, adminSession, 'POST', '/conversation-exports', {
+      dateFrom: '2026-01-01',
+      dateTo: '2026-01-31',
+      format: 'csv',
+    });
+    expect(conversationsExport.statusCode, conversationsExport.body).toBe(201);
+    await eventually(
+      async () =>
+        (
+          await inject(
+            t.app,
+            adminSession,
+            'GET',
+            `/conversation-exports/${conversationsExport.json().id}/download`,
+          )
+        ).statusCode,
+      (status) => status === 200,
+      'the conversations export downloaded',
+    );
     const log = await inject(t.app, adminSession, 'GET', '/audit.csv?action=user.created');
     expect(log.statusCode, log.body).toBe(200);
 

@@ -73,6 +73,7 @@ describe('settings page', () => {
       'Inicio de sesión único',
       'API',
       'Webhooks',
+      'Exportaciones',
     ]);
 
     await user.click(rating);
@@ -115,6 +116,7 @@ describe('settings page', () => {
       'Inicio de sesión único',
       'API',
       'Webhooks',
+      'Exportaciones',
       'Empresas',
       'Planes',
       'Ayudas',
@@ -137,6 +139,7 @@ describe('settings page', () => {
       'Inicio de sesión único',
       'API',
       'Webhooks',
+      'Exportaciones',
     ]);
 
     await user.click(screen.getByRole('combobox', { name: 'Gestión de horarios de atención' }));
@@ -149,6 +152,7 @@ describe('settings page', () => {
         'Inicio de sesión único',
         'API',
         'Webhooks',
+        'Exportaciones',
       ]),
     );
   });

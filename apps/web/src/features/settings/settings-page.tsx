@@ -9,6 +9,7 @@ import { CompaniesTab } from './companies/companies-tab';
 import { CompanySchedulesTab, CompanyTimeZone } from './company-schedules-tab';
 import { ApiTokensTab } from './api-tokens-tab';
 import { AuditTab } from './audit-tab';
+import { ConversationExportsTab } from './conversation-exports-tab';
 import { HelpsTab } from './helps/helps-tab';
 import { PlansTab } from './plans/plans-tab';
 import { useLiveSettings, useSettings } from './settings.api';
@@ -17,7 +18,16 @@ import { SsoTab } from './sso-tab';
 import { WebhooksTab } from './webhooks-tab';
 
 type TabId =
-  'options' | 'schedules' | 'audit' | 'sso' | 'api' | 'webhooks' | 'companies' | 'plans' | 'helps';
+  | 'options'
+  | 'schedules'
+  | 'audit'
+  | 'sso'
+  | 'api'
+  | 'webhooks'
+  | 'exports'
+  | 'companies'
+  | 'plans'
+  | 'helps';
 
 const SettingsTabs = () => {
   const { t } = useTranslation();
@@ -36,6 +46,7 @@ const SettingsTabs = () => {
     'sso',
     ...(can(user, 'api-tokens:manage') ? (['api'] as const) : []),
     ...(can(user, 'webhooks:manage') ? (['webhooks'] as const) : []),
+    ...(can(user, 'exports:manage') ? (['exports'] as const) : []),
     ...(user.super ? (['companies', 'plans', 'helps'] as const) : []),
   ];
   const requested = searchParams.get('tab') as TabId | null;
@@ -73,6 +84,7 @@ const SettingsTabs = () => {
       {current === 'sso' && <SsoTab companyId={user.companyId} />}
       {current === 'api' && <ApiTokensTab />}
       {current === 'webhooks' && <WebhooksTab />}
+      {current === 'exports' && <ConversationExportsTab />}
       {current === 'schedules' && <CompanySchedulesTab companyId={user.companyId} />}
       {current === 'companies' && <CompaniesTab />}
       {current === 'plans' && <PlansTab />}

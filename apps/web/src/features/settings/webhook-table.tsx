@@ -12,9 +12,9 @@ import {
 } from '@mui/material';
 import { RowCard, type TableColumn } from '../../components/paged-table';
 
-// The webhooks tab's tables (endpoints, deliveries): a table, or below 600 px one card per row
-// (components/paged-table.tsx RowCard) with its actions at the card's foot. Loading, empty and
-// failed states are the caller's.
+// The webhooks tab's tables (endpoints, deliveries) and the exports tab's: a table, or below 600 px
+// one card per row (components/paged-table.tsx RowCard) with its actions at the card's foot.
+// Loading, empty and failed states are the caller's.
 export const WebhookTable = <R extends { id: number }>({
   label,
   columns,

@@ -11,6 +11,7 @@ import {
   queues,
   ticketNotes,
   ticketTracking,
+  tickets,
   users,
   whatsapps,
 } from '../../../db/schema';
@@ -26,13 +27,18 @@ type Deps = Pick<AppDeps, 'db' | 'config' | 'uploads'>;
 // As the server holds it (moments as Dates; the reply writes them as ISO 8601).
 type Transcript = z.output<typeof transcriptSchema>;
 
-export const ticketTranscript = async (
+// A file of a message as the transcript names it: a signed link (as the chat's), unless the caller
+// says otherwise (a company export with its files names the file's place in the ZIP).
+type MediaOf = (
+  message: typeof messages.$inferSelect,
+) => { url: string; name: string | null } | null;
+
+// The transcript of a ticket the caller already may read (no visibility check, no audit entry).
+export const buildTranscript = async (
   deps: Deps,
-  ctx: AuthContext,
-  ticketId: number,
-  format: 'json' | 'pdf',
+  ticket: typeof tickets.$inferSelect,
+  options: { timeZone?: string; mediaOf?: MediaOf } = {},
 ): Promise<Transcript> => {
-  const ticket = await visibleTicketRow(deps.db, ctx, ticketId);
   const [[head], conversations, rows, notes, timeZone] = await Promise.all([
     deps.db
       .select({
@@ -72,8 +78,14 @@ export const ticketTranscript = async (
       .leftJoin(users, eq(users.id, ticketNotes.userId))
       .where(eq(ticketNotes.ticketId, ticket.id))
       .orderBy(asc(ticketNotes.createdAt), asc(ticketNotes.id)),
-    companyTimeZone(deps, ticket.companyId),
+    options.timeZone ?? companyTimeZone(deps, ticket.companyId),
   ]);
+  const mediaOf: MediaOf =
+    options.mediaOf ??
+    ((message) => {
+      const url = deps.uploads.urlFor(message.companyId, message.mediaUrl);
+      return url ? { url, name: message.mediaName } : null;
+    });
   const named = (id: number | null, name: string | null) =>
     id !== null && name !== null ? { id, name } : null;
   const transcript: Transcript = {
@@ -95,7 +107,6 @@ export const ticketTranscript = async (
       user: named(c.userId, c.userName),
     })),
     messages: rows.map(({ message, agentName }) => {
-      const url = deps.uploads.urlFor(message.companyId, message.mediaUrl);
       return {
         id: message.id,
         at: message.createdAt,
@@ -103,7 +114,7 @@ export const ticketTranscript = async (
         author: !message.fromMe ? head!.contact.name : (agentName ?? ''),
         body: message.isDeleted ? '' : message.body,
         mediaType: message.mediaType,
-        media: url ? { url, name: message.mediaName } : null,
+        media: mediaOf(message),
         deleted: message.isDeleted,
         edited: message.isEdited,
       };
@@ -116,6 +127,18 @@ export const ticketTranscript = async (
     })),
     exportedAt: new Date(),
   };
+  return transcript;
+};
+
+// A conversation's transcript for whoever may see the ticket, recorded in the audit log as an export.
+export const ticketTranscript = async (
+  deps: Deps,
+  ctx: AuthContext,
+  ticketId: number,
+  format: 'json' | 'pdf',
+): Promise<Transcript> => {
+  const ticket = await visibleTicketRow(deps.db, ctx, ticketId);
+  const transcript = await buildTranscript(deps, ticket);
   await auditAs(deps.db, ctx, {
     action: 'export.transcript',
     target: `ticket:${ticket.id}`,
