@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { WebhookEventType } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
+import { preparedPer } from '../../db/prepared';
 import {
   campaigns,
   contacts,
@@ -23,8 +24,8 @@ import { webhookDeliveryQueue } from './webhook-queue';
 // lost, never told of a change that rolled back). Each delivery's body is built there, from the rows as
 // the change left them: every attempt and replay sends the same body under the same webhook-id.
 //
-// Cost when a company has no endpoint for what happened: one indexed read of its endpoints per
-// transaction and event type, nothing else.
+// Cost when a company has no endpoint for what happened: one prepared, indexed read of its endpoints
+// per transaction, nothing else.
 
 type Deps = Pick<AppDeps, 'uploads'>;
 
@@ -377,6 +378,24 @@ const loadTickets = async (tx: Db, ids: number[]) => {
 
 const WAKE = webhookDeliveryQueue.name;
 
+// A company's endpoints that are on (prepared: every inbound message's transaction asks).
+const endpointsOf = preparedPer((db) =>
+  db
+    .select({
+      id: webhookEndpoints.id,
+      companyId: webhookEndpoints.companyId,
+      events: webhookEndpoints.events,
+    })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.companyId, sql.placeholder('companyId')),
+        eq(webhookEndpoints.enabled, true),
+      ),
+    )
+    .prepare('webhook_endpoints_on'),
+);
+
 export const createWebhookRecorders = (deps: Deps) => {
   const toMessage = messagePayload(deps);
 
@@ -384,22 +403,16 @@ export const createWebhookRecorders = (deps: Deps) => {
   // endpoint and what the event is about, so one ticket's deliveries reach an endpoint in order).
   const store = async (tx: Db, pending: Pending[], needs: Needs) => {
     if (!pending.length) return undefined;
-    const companyIds = [...new Set(pending.map((item) => item.companyId))];
-    const types = [...new Set(pending.map((item) => item.type))];
-    const endpoints = await tx
-      .select({
-        id: webhookEndpoints.id,
-        companyId: webhookEndpoints.companyId,
-        events: webhookEndpoints.events,
-      })
-      .from(webhookEndpoints)
-      .where(
-        and(
-          inArray(webhookEndpoints.companyId, companyIds),
-          eq(webhookEndpoints.enabled, true),
-          sql`${webhookEndpoints.events} && ${sql.param(types)}::text[]`,
+    const types = new Set(pending.map((item) => item.type));
+    const endpoints = (
+      await Promise.all(
+        [...new Set(pending.map((item) => item.companyId))].map((companyId) =>
+          endpointsOf(tx).execute({ companyId }),
         ),
-      );
+      )
+    )
+      .flat()
+      .filter((endpoint) => endpoint.events.some((type) => types.has(type as WebhookEventType)));
     if (!endpoints.length) return undefined;
     const messageRows = needs.messages.size
       ? await tx
