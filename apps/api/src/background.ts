@@ -58,6 +58,10 @@ import {
 } from './modules/webhook-endpoints/webhook-delivery';
 import { createWebhookRecorders } from './modules/webhook-endpoints/webhook-events';
 import {
+  alertConnectionDrop,
+  recordConnectionHistory,
+} from './modules/whatsapps/connection-health';
+import {
   CONVERSATION_EXPORT_PRUNE_JOB,
   conversationExportQueue,
   conversationExportWorker,
@@ -225,6 +229,10 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   events.on('ticket.sla', notifySla(deps));
   // Reassignment: a reply typed on the connected phone answers a routed conversation.
   events.recordAll('message.created', answeredOnPhone);
+  // A connection's status changes, kept with why (its history).
+  events.record('connection.status', recordConnectionHistory);
+  // A number that dropped: its company's admins are emailed (once an hour a connection at most).
+  events.on('connection.status', alertConnectionDrop(deps, log));
   // Outbound webhooks: what happened, stored for the endpoints that hear it, in the order it happened
   // (after each round's other recorders: it sees what they wrote, and the SLA breaches they raised).
   events.recordInOrder(webhooks.recorder);

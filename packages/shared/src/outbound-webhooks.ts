@@ -143,6 +143,10 @@ export const webhookEventDataSchemas = {
   'connection.status_changed': z.object({
     connection: webhookConnectionSchema,
     previousStatus: z.string().nullable(),
+    // Why, when WhatsApp or the provider decided it (connectionCauses: logged_out, replaced, banned,
+    // network, qr_timeout, unauthorized, not_configured), and what it said.
+    cause: z.string().nullable(),
+    detail: z.string(),
   }),
   'campaign.started': z.object({ campaign: webhookCampaignSchema }),
   'campaign.finished': z.object({ campaign: webhookCampaignSchema }),

@@ -100,6 +100,39 @@ export const simulatorConversationQuery = simulatorOutboundQuery.extend({
 export const simulatorScanSchema = z.object({ status: z.enum(connectionStatuses) });
 export const simulatorInboundResultSchema = z.object({ id: z.string() });
 
+// Why a connection's status changed, when WhatsApp or the provider decided it (issue 39: number
+// health): the phone unlinked it (logged_out: a new QR is needed), another client took the session
+// (replaced), WhatsApp refused the number (banned), the network or WhatsApp's servers failed
+// (network), nobody scanned the QR in time (qr_timeout), the Cloud API refused the credentials
+// (unauthorized) or lacks them (not_configured). None: the ordinary course (opening, a QR shown,
+// connected, stopped by a person).
+export const connectionCauses = [
+  'logged_out',
+  'replaced',
+  'banned',
+  'network',
+  'qr_timeout',
+  'unauthorized',
+  'not_configured',
+] as const;
+export type ConnectionCause = (typeof connectionCauses)[number];
+
+// GET /whatsapp/{id}/history: the connection's status changes, newest first.
+export const connectionHistorySchema = z.object({
+  entries: z.array(
+    z.object({
+      id: z.number(),
+      status: z.enum(connectionStatuses),
+      previous: z.enum(connectionStatuses).nullable(),
+      cause: z.enum(connectionCauses).nullable(),
+      // What the provider said, as it said it (a disconnect code, an error's text).
+      detail: z.string(),
+      at: dateTime,
+    }),
+  ),
+});
+export type ConnectionHistory = z.input<typeof connectionHistorySchema>;
+
 // SPEC §2 App shell: the connections menu item shows '!' while any session is in one of these.
 const attentionStatuses: readonly ConnectionStatus[] = [
   'qrcode',

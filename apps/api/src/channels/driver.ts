@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ConnectionStatus, MediaType, Provider } from '@atendi/shared';
+import type { ConnectionCause, ConnectionStatus, MediaType, Provider } from '@atendi/shared';
 import type { Db } from '../db/client';
 import { AppError } from '../platform/errors';
 import type { whatsapps } from '../db/schema';
@@ -48,7 +48,15 @@ export type ChannelEvent =
   // An empty qr clears the code (connected, or gave up waiting).
   | { type: 'qr'; qr: string }
   | { type: 'pairingCode'; code: string }
-  | { type: 'status'; status: ConnectionStatus; number?: string; retries?: number; reason?: string }
+  | {
+      type: 'status';
+      status: ConnectionStatus;
+      number?: string;
+      retries?: number;
+      reason?: string;
+      // Why, when WhatsApp or the provider decided it (the connection's history keeps it).
+      cause?: ConnectionCause;
+    }
   | { type: 'message'; message: InboundMessage }
   | { type: 'ack'; providerId: string; ack: Ack; error?: string }
   | { type: 'typing'; from: string; typing: boolean }

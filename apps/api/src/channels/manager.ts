@@ -3,7 +3,13 @@ import type { SecretBox } from '../platform/secrets';
 import { withOpenCloudSecrets } from './cloud/credentials';
 import { eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ConnectionStatus, MediaError, Provider, WhatsappSessionView } from '@atendi/shared';
+import type {
+  ConnectionCause,
+  ConnectionStatus,
+  MediaError,
+  Provider,
+  WhatsappSessionView,
+} from '@atendi/shared';
 import type { Db } from '../db/client';
 import type { DomainEvents } from '../events/domain-events';
 import { whatsapps } from '../db/schema';
@@ -113,6 +119,7 @@ export const createChannelManager = (options: {
     patch: Partial<Pick<ConnectionRow, 'status' | 'qrcode' | 'pairingCode' | 'number'>> & {
       retries?: number | ReturnType<typeof sql>;
     },
+    why: { cause?: ConnectionCause; detail?: string } = {},
   ) => {
     const row = await events.transaction(db, async (tx, raise) => {
       const [was] = patch.status
@@ -134,6 +141,8 @@ export const createChannelManager = (options: {
           whatsappId: id,
           before: was.status,
           after: written.status,
+          cause: why.cause ?? null,
+          detail: (why.detail ?? '').slice(0, 500),
         });
       return written;
     });
@@ -217,13 +226,17 @@ export const createChannelManager = (options: {
         return;
       case 'status': {
         const settled = event.status === 'CONNECTED' || event.status === 'DISCONNECTED';
-        await persist(row.id, {
-          status: event.status,
-          ...(event.number ? { number: event.number } : {}),
-          ...(settled ? { qrcode: '', pairingCode: '' } : {}),
-          ...(event.status === 'CONNECTED' ? { retries: 0 } : {}),
-          ...(event.retries !== undefined ? { retries: event.retries } : {}),
-        });
+        await persist(
+          row.id,
+          {
+            status: event.status,
+            ...(event.number ? { number: event.number } : {}),
+            ...(settled ? { qrcode: '', pairingCode: '' } : {}),
+            ...(event.status === 'CONNECTED' ? { retries: 0 } : {}),
+            ...(event.retries !== undefined ? { retries: event.retries } : {}),
+          },
+          { cause: event.cause, detail: event.reason },
+        );
         if (event.reason)
           log.info(
             { whatsappId: row.id, status: event.status, reason: event.reason },

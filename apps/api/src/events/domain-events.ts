@@ -1,6 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import type { CampaignStatus, ConnectionStatus, Presence, SlaKind } from '@atendi/shared';
+import type {
+  CampaignStatus,
+  ConnectionCause,
+  ConnectionStatus,
+  Presence,
+  SlaKind,
+} from '@atendi/shared';
 import type { Db } from '../db/client';
 import { enqueueJobs, jobQueue, type JobQueue, type Jobs, type QueueOptions } from '../jobs/queue';
 
@@ -131,6 +137,10 @@ export type DomainEvent =
       whatsappId: number;
       before: ConnectionStatus | null;
       after: ConnectionStatus;
+      // Why, when WhatsApp or the provider decided it (null: the ordinary course, or a person), and
+      // what it said.
+      cause: ConnectionCause | null;
+      detail: string;
     }
   // A campaign's status changed: scheduled or unscheduled, started, finished, cancelled or restarted
   // (modules/campaigns).

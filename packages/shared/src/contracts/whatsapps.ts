@@ -17,6 +17,7 @@ import {
   whatsappUpdateSchema,
 } from '../schemas';
 import {
+  connectionHistorySchema,
   simulatorInboundResultSchema,
   simulatorConversationItemSchema,
   simulatorConversationQuery,
@@ -62,6 +63,13 @@ export const whatsappsContract = defineRoutes('whatsapp', {
     params: idParam,
     body: whatsappUpdateSchema,
     response: okResponse(whatsappViewSchema),
+  },
+  getWhatsappHistory: {
+    method: 'GET',
+    path: '/whatsapp/:id/history',
+    summary: 'The connection’s last 100 status changes and why (issue 39: number health)',
+    params: idParam,
+    response: okResponse(connectionHistorySchema),
   },
   deleteWhatsapp: {
     method: 'DELETE',

@@ -256,7 +256,7 @@ describe('baileys driver: connection', () => {
     await t.close(DisconnectReason.loggedOut);
     expect(t.events.slice(-2)).toEqual([
       { type: 'qr', qr: '' },
-      { type: 'status', status: 'DISCONNECTED', reason: 'loggedOut' },
+      { type: 'status', status: 'DISCONNECTED', reason: 'loggedOut', cause: 'logged_out' },
     ]);
     expect(t.auth.clear).toHaveBeenCalledOnce();
     expect(t.store.clear).toHaveBeenCalledOnce();
@@ -290,6 +290,7 @@ describe('baileys driver: connection', () => {
       type: 'status',
       status: 'TIMEOUT',
       reason: 'timedOut',
+      cause: 'network',
       retries: 1,
     });
     await vi.advanceTimersByTimeAsync(999);
@@ -315,7 +316,7 @@ describe('baileys driver: connection', () => {
     await t.close(DisconnectReason.timedOut);
     expect(t.events.slice(-2)).toEqual([
       { type: 'qr', qr: '' },
-      { type: 'status', status: 'DISCONNECTED', reason: 'qrTimeout' },
+      { type: 'status', status: 'DISCONNECTED', reason: 'qrTimeout', cause: 'qr_timeout' },
     ]);
     await vi.advanceTimersByTimeAsync(120_000);
     expect(t.sockets).toHaveLength(1);

@@ -341,6 +341,7 @@ export const createBaileysDriver = (options: BaileysDriverOptions = {}): Channel
           type: 'status',
           status: plan.status,
           reason: plan.reason,
+          ...(plan.cause ? { cause: plan.cause } : {}),
           ...(plan.reconnect === 'backoff' ? { retries: attempts + 1 } : {}),
         });
       }

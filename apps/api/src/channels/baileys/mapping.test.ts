@@ -80,6 +80,7 @@ describe('mapDisconnect', () => {
       clearAuth: true,
       clearQr: true,
       reason: 'loggedOut',
+      cause: 'logged_out',
     });
   });
 
@@ -91,12 +92,16 @@ describe('mapDisconnect', () => {
     });
   });
 
-  it('forgets the pairing on a multi-device mismatch and forbidden', () => {
-    for (const code of [DisconnectReason.multideviceMismatch, DisconnectReason.forbidden]) {
+  it('forgets the pairing on a multi-device mismatch and forbidden (the number refused: banned)', () => {
+    for (const [code, cause] of [
+      [DisconnectReason.multideviceMismatch, 'logged_out'],
+      [DisconnectReason.forbidden, 'banned'],
+    ] as const) {
       expect(mapDisconnect(code, afterOpen)).toMatchObject({
         status: 'DISCONNECTED',
         reconnect: 'never',
         clearAuth: true,
+        cause,
       });
     }
   });
@@ -115,10 +120,16 @@ describe('mapDisconnect', () => {
       status: 'TIMEOUT',
       reconnect: 'backoff',
       clearAuth: false,
+      cause: 'replaced',
     });
     expect(
       mapDisconnect(DisconnectReason.connectionReplaced, { ...afterOpen, replaced: 1 }),
-    ).toMatchObject({ status: 'DISCONNECTED', reconnect: 'never', clearAuth: false });
+    ).toMatchObject({
+      status: 'DISCONNECTED',
+      reconnect: 'never',
+      clearAuth: false,
+      cause: 'replaced',
+    });
   });
 
   it('gives up without reconnecting when the QR codes ran out unscanned', () => {
@@ -128,6 +139,7 @@ describe('mapDisconnect', () => {
       clearAuth: false,
       clearQr: true,
       reason: 'qrTimeout',
+      cause: 'qr_timeout',
     });
   });
 
@@ -143,6 +155,7 @@ describe('mapDisconnect', () => {
         status: 'TIMEOUT',
         reconnect: 'backoff',
         clearAuth: false,
+        cause: 'network',
       });
     }
     // A paired session that could not reach WhatsApp (no QR on screen) keeps retrying too.

@@ -18,7 +18,7 @@ import {
   type WAMessageKey,
   type WAMessageUpdate,
 } from '@whiskeysockets/baileys';
-import type { ConnectionStatus, MediaType } from '@atendi/shared';
+import type { ConnectionCause, ConnectionStatus, MediaType } from '@atendi/shared';
 import type { Ack, ChannelEvent, InboundMessage } from '../driver';
 import { normalizeNumber } from '../numbers';
 
@@ -67,17 +67,20 @@ type DisconnectPlan = {
   clearAuth: boolean;
   clearQr: boolean;
   reason: string;
+  // What the connection's history calls it (none: WhatsApp's own restart, not a problem).
+  cause?: ConnectionCause;
 };
 
 const reasonOf = (statusCode: number | undefined) =>
   statusCode === undefined ? 'unknown' : (DisconnectReason[statusCode] ?? `code ${statusCode}`);
 
-const unpaired = (reason: string): DisconnectPlan => ({
+const unpaired = (reason: string, cause: ConnectionCause): DisconnectPlan => ({
   status: 'DISCONNECTED',
   reconnect: 'never',
   clearAuth: true,
   clearQr: true,
   reason,
+  cause,
 });
 
 // What to do when a socket closes (DisconnectReason), as a SPEC status and a reconnect policy.
@@ -89,8 +92,10 @@ export const mapDisconnect = (
   switch (statusCode) {
     case DisconnectReason.loggedOut:
     case DisconnectReason.multideviceMismatch:
+      return unpaired(reason, 'logged_out');
+    // 403: WhatsApp will not let the number in (banned or restricted).
     case DisconnectReason.forbidden:
-      return unpaired(reason);
+      return unpaired(reason, 'banned');
     case DisconnectReason.restartRequired:
       // WhatsApp asks for it right after pairing; not a failure.
       return { reconnect: 'now', clearAuth: false, clearQr: false, reason };
@@ -98,8 +103,22 @@ export const mapDisconnect = (
       // Another client holds the session. Taking it back once covers a stale duplicate; doing it
       // again would start a loop of two clients kicking each other out.
       return state.replaced < 1
-        ? { status: 'TIMEOUT', reconnect: 'backoff', clearAuth: false, clearQr: false, reason }
-        : { status: 'DISCONNECTED', reconnect: 'never', clearAuth: false, clearQr: true, reason };
+        ? {
+            status: 'TIMEOUT',
+            reconnect: 'backoff',
+            clearAuth: false,
+            clearQr: false,
+            reason,
+            cause: 'replaced',
+          }
+        : {
+            status: 'DISCONNECTED',
+            reconnect: 'never',
+            clearAuth: false,
+            clearQr: true,
+            reason,
+            cause: 'replaced',
+          };
     case DisconnectReason.timedOut:
       // The QR codes ran out unscanned: wait for the user to press "try again".
       if (!state.wasOpen && state.waitingForScan) {
@@ -109,12 +128,20 @@ export const mapDisconnect = (
           clearAuth: false,
           clearQr: true,
           reason: 'qrTimeout',
+          cause: 'qr_timeout',
         };
       }
   }
   // Anything else, badSession (500) included: Baileys also reports unknown stream errors as 500, so
   // forgetting the pairing there could unpair a healthy number. Retry with backoff instead.
-  return { status: 'TIMEOUT', reconnect: 'backoff', clearAuth: false, clearQr: false, reason };
+  return {
+    status: 'TIMEOUT',
+    reconnect: 'backoff',
+    clearAuth: false,
+    clearQr: false,
+    reason,
+    cause: 'network',
+  };
 };
 
 const BACKOFF_BASE_MS = 1_000;

@@ -94,7 +94,11 @@ describe('cloud driver: start', () => {
     const { session, events } = sessionFor({ cloudAccessToken: secretToken });
     await expect(session.start()).resolves.toBeUndefined();
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'status', status: 'DISCONNECTED' });
+    expect(events[0]).toMatchObject({
+      type: 'status',
+      status: 'DISCONNECTED',
+      cause: 'unauthorized',
+    });
     // Meta says why in words; from a base URL the company named (this stand-in), only its code.
     expect((events[0] as { reason: string }).reason).toMatch(/\(code 190\) \[HTTP 401\]/);
     expect(graph.requests[0].headers.authorization).toBe(`Bearer ${secretToken}`);
@@ -111,6 +115,7 @@ describe('cloud driver: start', () => {
         type: 'status',
         status: 'DISCONNECTED',
         reason: expect.stringMatching(/phone number id and an access token/),
+        cause: 'not_configured',
       },
     ]);
     expect(graph.requests).toHaveLength(0);
@@ -120,6 +125,7 @@ describe('cloud driver: start', () => {
     expect(unknown.events[0]).toMatchObject({
       status: 'DISCONNECTED',
       reason: expect.stringMatching(/\(code 100\)/),
+      cause: 'not_configured',
     });
   });
 
@@ -129,6 +135,7 @@ describe('cloud driver: start', () => {
     expect(events[0]).toMatchObject({
       status: 'DISCONNECTED',
       reason: expect.stringMatching(/unreachable/),
+      cause: 'network',
     });
   });
 });

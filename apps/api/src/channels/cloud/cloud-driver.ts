@@ -98,7 +98,12 @@ export const cloudDriver: ChannelDriver = {
     return {
       async start() {
         if (!connection.cloudPhoneNumberId || !connection.cloudAccessToken) {
-          await ctx.emit({ type: 'status', status: 'DISCONNECTED', reason: NOT_CONFIGURED });
+          await ctx.emit({
+            type: 'status',
+            status: 'DISCONNECTED',
+            reason: NOT_CONFIGURED,
+            cause: 'not_configured',
+          });
           return;
         }
         try {
@@ -115,7 +120,18 @@ export const cloudDriver: ChannelDriver = {
             { code: error.code, reason: error.message },
             'cloud api credentials check failed',
           );
-          await ctx.emit({ type: 'status', status: 'DISCONNECTED', reason: error.message });
+          await ctx.emit({
+            type: 'status',
+            status: 'DISCONNECTED',
+            reason: error.message,
+            // Meta refused the token (401, 403 or its code 190), or the request (another 4xx: an
+            // unknown phone number id); else it could not be asked.
+            cause: /\[HTTP 40[13]\]|\(code 190\)/.test(error.message)
+              ? 'unauthorized'
+              : /\[HTTP 4\d\d\]/.test(error.message)
+                ? 'not_configured'
+                : 'network',
+          });
         }
       },
 

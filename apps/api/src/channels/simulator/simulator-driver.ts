@@ -102,6 +102,7 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
             type: 'status',
             status: 'DISCONNECTED',
             reason: 'QR code not scanned in time',
+            cause: 'qr_timeout',
           });
           return;
         }
@@ -273,6 +274,7 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
             type: 'status',
             status: 'DISCONNECTED',
             reason: 'unlinked from the phone',
+            cause: 'logged_out',
           });
           return null;
         },

@@ -10,7 +10,13 @@ import {
   uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import type { ConnectionStatus, Provider, ScheduleSlot, TemplateComponent } from '@atendi/shared';
+import type {
+  ConnectionCause,
+  ConnectionStatus,
+  Provider,
+  ScheduleSlot,
+  TemplateComponent,
+} from '@atendi/shared';
 import { id, timestamps } from './_columns';
 import { companies } from './companies';
 import { queueIntegrations } from './queue-integrations';
@@ -110,4 +116,27 @@ export const messageTemplates = pgTable(
     ...timestamps(),
   },
   (t) => [uniqueIndex().on(t.whatsappId, t.name, t.language), index().on(t.providerId)],
+);
+
+// Every status change of a connection (issue 39: number health), with why when WhatsApp or the
+// provider decided it, written in the transaction that changed the status (a connection.status
+// recorder). `alerted`: the company's admins were emailed about it (at most one an hour a connection).
+export const connectionHistory = pgTable(
+  'connection_history',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    whatsappId: integer()
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    status: text().$type<ConnectionStatus>().notNull(),
+    previous: text().$type<ConnectionStatus>(),
+    cause: text().$type<ConnectionCause>(),
+    detail: text().notNull().default(''),
+    alerted: boolean().notNull().default(false),
+    createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.whatsappId, t.id)],
 );

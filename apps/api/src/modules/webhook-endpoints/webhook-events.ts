@@ -271,7 +271,12 @@ const fromDomainEvent = (event: DomainEvent, needs: Needs): Pending[] => {
             const connection = loaded.connections.get(event.whatsappId);
             // The status the event tells of (the row may have moved on within the transaction).
             return connection
-              ? { connection: { ...connection, status: event.after }, previousStatus: event.before }
+              ? {
+                  connection: { ...connection, status: event.after },
+                  previousStatus: event.before,
+                  cause: event.cause,
+                  detail: event.detail,
+                }
               : null;
           },
         },

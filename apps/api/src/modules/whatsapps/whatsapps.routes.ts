@@ -24,6 +24,7 @@ import {
   sessionAction,
   updateWhatsapp,
 } from './whatsapps.service';
+import { connectionHistoryOf } from './connection-health';
 
 type SimulatorScan = z.output<typeof simulatorScanSchema>;
 type SimulatorInboundResult = z.output<typeof simulatorInboundResultSchema>;
@@ -49,6 +50,9 @@ export const whatsappsRoutes = async (app: FastifyInstance) => {
     await deleteWhatsapp(deps, request.auth, request.params.id);
   });
   // A new external-API token (the old one stops working at once).
+  route(whatsapps.getWhatsappHistory, act, async (request) =>
+    connectionHistoryOf(db, request.auth, request.params.id),
+  );
   route(whatsapps.regenerateWhatsappToken, edit, async (request) =>
     regenerateToken(deps, request.auth, request.params.id),
   );

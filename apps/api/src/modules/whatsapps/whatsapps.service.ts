@@ -349,6 +349,8 @@ export const createWhatsapp = async (deps: Deps, ctx: AuthContext, input: Whatsa
       whatsappId: row.id,
       before: null,
       after: row.status,
+      cause: null,
+      detail: '',
     });
     await auditAs(tx, ctx, {
       action: 'connection.created',

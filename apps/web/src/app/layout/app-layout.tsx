@@ -3,6 +3,7 @@ import { Box, Toolbar, useMediaQuery, useTheme } from '@mui/material';
 import { Outlet } from 'react-router';
 import { connectSocket, disconnectSocket } from '../../api/socket';
 import { clearAfterLogin, useCurrentSession } from '../../api/session';
+import { DisconnectedBanner } from '../../features/connections/disconnected-banner';
 import { hasCampaignFlag, storageKeys, writeStorage } from '../../lib/storage';
 import { AppDrawer } from './app-drawer';
 import { buildMenu } from './menu-items';
@@ -55,6 +56,7 @@ export const AppLayout = () => {
       />
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, md: 3 } }}>
         <Toolbar />
+        <DisconnectedBanner />
         <Outlet />
       </Box>
     </Box>

@@ -34,6 +34,7 @@ describe('connections page', () => {
     expect(within(card).getByText('Estado')).toBeTruthy();
     expect(buttonNames(card)).toEqual([
       'Desconectar',
+      'Historial de Ventas',
       'Editar la conexión Ventas',
       'Eliminar la conexión Ventas',
     ]);
@@ -60,6 +61,7 @@ describe('connections page', () => {
     expect(within(connected).getByRole('img', { name: 'Conexión predeterminada' })).toBeTruthy();
     expect(buttonNames(connected)).toEqual([
       'Desconectar',
+      'Historial de Ventas',
       'Editar la conexión Ventas',
       'Eliminar la conexión Ventas',
     ]);

@@ -23,6 +23,7 @@ import ArticleOutlinedIcon from '@mui/icons-material/ArticleOutlined';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import HistoryIcon from '@mui/icons-material/History';
 import PhoneAndroidIcon from '@mui/icons-material/PhoneAndroid';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { can, sessionActions, type WhatsappView } from '@atendi/shared';
@@ -32,6 +33,7 @@ import { useCurrentSession } from '../../api/session';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { actionsColumn, RowCard, type TableColumn } from '../../components/paged-table';
 import { ConnectionDialog } from './connection-dialog';
+import { ConnectionHistoryDialog } from './connection-history-dialog';
 import type { ConnectionTab } from './connection-form.schema';
 import { ConnectionStatusLabel, formatLastUpdate } from './connection-status';
 import {
@@ -164,6 +166,7 @@ export const ConnectionsPage = () => {
   const qr = useDialogState();
   const phone = useDialogState();
   const templates = useDialogState();
+  const history = useDialogState();
   // The tab the connection form opens on (the templates dialog sends to the Cloud API fields).
   const [formTab, setFormTab] = useState<ConnectionTab | undefined>(undefined);
   const openForm = (connectionId: number | null, tab?: ConnectionTab) => {
@@ -267,13 +270,24 @@ export const ConnectionsPage = () => {
           />
         ),
     },
-    ...(canEdit
+    ...(canEdit || canUseSession
       ? [
           actionsColumn(
             t('connections.columns.actions'),
             (connection: WhatsappView) => (
               <>
-                {connection.provider === 'cloud' && (
+                {canUseSession && (
+                  <Tooltip title={t('connections.history.action')}>
+                    <IconButton
+                      size="small"
+                      aria-label={t('connections.history.actionNamed', { name: connection.name })}
+                      onClick={() => history.open(connection.id)}
+                    >
+                      <HistoryIcon fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                )}
+                {canEdit && connection.provider === 'cloud' && (
                   <Tooltip title={t('connections.templates.action')}>
                     <IconButton
                       size="small"
@@ -286,27 +300,31 @@ export const ConnectionsPage = () => {
                     </IconButton>
                   </Tooltip>
                 )}
-                <Tooltip title={t('connections.edit')}>
-                  <IconButton
-                    size="small"
-                    aria-label={t('connections.editConnection', { name: connection.name })}
-                    onClick={() => openForm(connection.id)}
-                  >
-                    <EditOutlinedIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-                <Tooltip title={t('connections.delete')}>
-                  <IconButton
-                    size="small"
-                    aria-label={t('connections.deleteConnection', { name: connection.name })}
-                    onClick={() => setToDelete(connection)}
-                  >
-                    <DeleteOutlineIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
+                {canEdit && (
+                  <>
+                    <Tooltip title={t('connections.edit')}>
+                      <IconButton
+                        size="small"
+                        aria-label={t('connections.editConnection', { name: connection.name })}
+                        onClick={() => openForm(connection.id)}
+                      >
+                        <EditOutlinedIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                    <Tooltip title={t('connections.delete')}>
+                      <IconButton
+                        size="small"
+                        aria-label={t('connections.deleteConnection', { name: connection.name })}
+                        onClick={() => setToDelete(connection)}
+                      >
+                        <DeleteOutlineIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  </>
+                )}
               </>
             ),
-            150,
+            180,
           ),
         ]
       : []),
@@ -443,6 +461,12 @@ export const ConnectionsPage = () => {
           templates.close();
           openForm(connectionId, 'cloud');
         }}
+      />
+      <ConnectionHistoryDialog
+        open={history.state.open}
+        connectionId={history.state.connectionId}
+        sessionKey={history.state.sessionKey}
+        onClose={history.close}
       />
       <QrCodeDialog
         open={qr.state.open}

@@ -19,6 +19,7 @@ export const connectionsKeys = {
     number
       ? (['connections', 'simulator-conversation', id, number] as const)
       : (['connections', 'simulator-conversation', id] as const),
+  history: (id: number) => ['connections', 'history', id] as const,
 };
 
 export const createConnection = (input: WhatsappInput) =>
@@ -27,6 +28,9 @@ export const updateConnection = (id: number, input: WhatsappUpdateInput) =>
   call(whatsappsContract.updateWhatsapp, { params: { id }, body: input });
 export const deleteConnection = (id: number) =>
   call(whatsappsContract.deleteWhatsapp, { params: { id } });
+// Issue 39: the connection's status changes and why, newest first (admins).
+export const fetchConnectionHistory = (id: number) =>
+  call(whatsappsContract.getWhatsappHistory, { params: { id } });
 export const regenerateToken = (id: number) =>
   call(whatsappsContract.regenerateWhatsappToken, { params: { id } });
 

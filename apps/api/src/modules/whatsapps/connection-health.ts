@@ -1,0 +1,133 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from '../../deps';
+import type { Db } from '../../db/client';
+import { companies, connectionHistory, users, whatsapps } from '../../db/schema';
+import type { EventOf } from '../../events/domain-events';
+import type { AuthContext } from '../../platform/context';
+import { AppError } from '../../platform/errors';
+
+// A number's health (issue 39): every status change of a connection is kept with why, and the
+// company's admins are emailed when a number that was working drops (at most once an hour a
+// connection), so they hear of it before customers do; the screens show it (SPEC §2's "!" and the
+// banner over the app, from the connections' live status).
+
+const HISTORY_SIZE = 100;
+const ALERT_EVERY_MS = 3600_000;
+
+// In the transaction that changed the status (connection.status recorder).
+export const recordConnectionHistory = async (tx: Db, event: EventOf<'connection.status'>) => {
+  await tx.insert(connectionHistory).values({
+    companyId: event.companyId,
+    whatsappId: event.whatsappId,
+    status: event.after,
+    previous: event.before,
+    cause: event.cause,
+    detail: event.detail,
+  });
+};
+
+export const connectionHistoryOf = async (db: Db, ctx: AuthContext, whatsappId: number) => {
+  const [owned] = await db
+    .select({ id: whatsapps.id })
+    .from(whatsapps)
+    .where(and(eq(whatsapps.id, whatsappId), eq(whatsapps.companyId, ctx.companyId)));
+  if (!owned) throw new AppError('ERR_NO_WAPP_FOUND');
+  const rows = await db
+    .select()
+    .from(connectionHistory)
+    .where(eq(connectionHistory.whatsappId, whatsappId))
+    .orderBy(desc(connectionHistory.id))
+    .limit(HISTORY_SIZE);
+  return {
+    entries: rows.map((row) => ({
+      id: row.id,
+      status: row.status,
+      previous: row.previous,
+      cause: row.cause,
+      detail: row.detail,
+      at: row.createdAt,
+    })),
+  };
+};
+
+// Whether a change is a number dropping: it was working (or reconnecting) and WhatsApp or the provider
+// ended it; a person's disconnect, a QR nobody scanned and a first start are not.
+export const isDrop = (event: Pick<EventOf<'connection.status'>, 'before' | 'after' | 'cause'>) =>
+  event.after === 'DISCONNECTED' &&
+  (event.before === 'CONNECTED' || event.before === 'TIMEOUT' || event.before === 'OPENING') &&
+  event.cause !== null &&
+  event.cause !== 'qr_timeout';
+
+const CAUSE_TEXT: Record<string, [es: string, en: string]> = {
+  logged_out: [
+    'el teléfono cerró la sesión: hace falta escanear un código QR nuevo',
+    'the phone logged it out: a new QR code must be scanned',
+  ],
+  replaced: ['otro dispositivo tomó la sesión', 'another device took the session'],
+  banned: [
+    'WhatsApp no deja entrar al número (bloqueado o restringido)',
+    'WhatsApp does not let the number in (banned or restricted)',
+  ],
+  network: ['no se puede llegar a WhatsApp', 'WhatsApp cannot be reached'],
+  unauthorized: [
+    'Meta rechazó el token de acceso de la Cloud API',
+    'Meta refused the Cloud API access token',
+  ],
+  not_configured: ['faltan los datos de la Cloud API', 'the Cloud API details are missing'],
+};
+
+// After the commit: the admins of the company hear of a drop by email, once an hour a connection at
+// most (the history entry is marked under the connection's newest alerted entry's check).
+export const alertConnectionDrop =
+  (deps: Pick<AppDeps, 'db' | 'mailer'>, log: FastifyBaseLogger) =>
+  async (event: EventOf<'connection.status'>) => {
+    if (!isDrop(event)) return;
+    const since = new Date(Date.now() - ALERT_EVERY_MS);
+    const marked = await deps.db
+      .update(connectionHistory)
+      .set({ alerted: true })
+      .where(
+        and(
+          eq(
+            connectionHistory.id,
+            sql`(select max(h.id) from ${connectionHistory} h
+            where h.whatsapp_id = ${event.whatsappId} and h.status = 'DISCONNECTED')`,
+          ),
+          sql`not exists (select 1 from ${connectionHistory} h where h.whatsapp_id = ${event.whatsappId}
+            and h.alerted and h.created_at > ${since.toISOString()}::timestamptz)`,
+        ),
+      )
+      .returning({ id: connectionHistory.id });
+    if (!marked.length) return;
+    const admins = await deps.db
+      .select({
+        email: users.email,
+        name: users.name,
+        company: companies.name,
+        connection: whatsapps.name,
+        number: whatsapps.number,
+      })
+      .from(users)
+      .innerJoin(companies, eq(companies.id, users.companyId))
+      .innerJoin(whatsapps, eq(whatsapps.id, event.whatsappId))
+      .where(and(eq(users.companyId, event.companyId), eq(users.profile, 'admin')));
+    const [es, en] = CAUSE_TEXT[event.cause ?? ''] ?? ['', ''];
+    for (const admin of admins) {
+      const number = admin.number ? ` (${admin.number})` : '';
+      try {
+        await deps.mailer.send({
+          to: admin.email,
+          subject: `Conexión desconectada: ${admin.connection} / Connection disconnected`,
+          text:
+            `Hola ${admin.name},\n\nLa conexión ${admin.connection}${number} de ${admin.company} se ` +
+            `desconectó: ${es}. Los mensajes de sus clientes no llegan hasta que vuelva a ` +
+            `conectarla en Conexiones.\n\n` +
+            `The connection ${admin.connection}${number} disconnected: ${en}. Customers' messages do ` +
+            `not arrive until it is connected again in Connections.\n`,
+        });
+      } catch (err) {
+        log.warn({ err, whatsappId: event.whatsappId }, 'connection drop notice not sent');
+      }
+    }
+  };
