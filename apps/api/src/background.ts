@@ -59,7 +59,9 @@ import {
 import { createWebhookRecorders } from './modules/webhook-endpoints/webhook-events';
 import {
   alertConnectionDrop,
+  CONNECTION_WATCH_JOB,
   recordConnectionHistory,
+  watchStuckConnections,
 } from './modules/whatsapps/connection-health';
 import {
   CONVERSATION_EXPORT_PRUNE_JOB,
@@ -180,6 +182,12 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
     name: WEBHOOK_LOG_PRUNE_JOB,
     everyMs: DAY_MS,
     run: (now) => pruneWebhookLog(deps, now),
+  });
+  // Connections reconnecting for CONNECTION_ALERT_MINUTES: their admins are emailed.
+  jobs.every({
+    name: CONNECTION_WATCH_JOB,
+    everyMs: 60_000,
+    run: (now) => watchStuckConnections(deps, log, now),
   });
   // Conversation exports past EXPORT_KEEP_HOURS go, with their files.
   jobs.every({

@@ -205,6 +205,13 @@ const envSchema = z.object({
     .max(24 * 60)
     .default(72),
   WEBHOOK_LOG_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  // Minutes a connection may stay reconnecting (TIMEOUT) before its company's admins are emailed.
+  CONNECTION_ALERT_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(10),
   // Hours a built conversation export stays downloadable before its file is deleted.
   EXPORT_KEEP_HOURS: z.coerce
     .number()
@@ -360,6 +367,8 @@ export type Config = {
   webhooks: { timeoutMs: number; retryBaseMs: number; disableAfterHours: number; logDays: number };
   // Hours a conversation export is kept for download.
   exportKeepHours: number;
+  // Minutes a connection may stay reconnecting before its admins are told.
+  connectionAlertMinutes: number;
   // Spreadsheet imports: a sheet's time limit; the worker threads reading at once.
   spreadsheets: { timeoutMs: number; workers: number };
 };
@@ -487,6 +496,7 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
       logDays: e.WEBHOOK_LOG_DAYS,
     },
     exportKeepHours: e.EXPORT_KEEP_HOURS,
+    connectionAlertMinutes: e.CONNECTION_ALERT_MINUTES,
     spreadsheets: { timeoutMs: e.SPREADSHEET_TIMEOUT_MS, workers: e.SPREADSHEET_WORKERS },
   };
 };

@@ -5,13 +5,15 @@ import {
   login,
   makeCompany,
   makeUser,
+  makeWhatsapp,
   sharedTestApp,
   type Session,
   type SharedTestContext,
 } from '../../../test/harness';
 import { eventually } from '../../../test/eventually';
 import { pairedSimulator } from '../../../test/inbox';
-import { isDrop } from './connection-health';
+import { connectionHistory } from '../../db/schema';
+import { isDrop, watchStuckConnections } from './connection-health';
 
 // A number's health (issue 39): every status change of a connection is kept with why; a number that
 // was working and dropped emails the company's admins, once an hour a connection at most.
@@ -108,6 +110,49 @@ describe('connection health', () => {
     expect(
       (await inject(t.app, agentSession, 'GET', `/whatsapp/${connection.id}/history`)).statusCode,
     ).toBe(403);
+  });
+
+  it('tells the admins of a number that keeps reconnecting, once an hour', async () => {
+    const { company, admin } = await makeCompany(t.db);
+    const stuck = await makeWhatsapp(t.db, company.id, { name: 'Soporte', status: 'TIMEOUT' });
+    const fresh = await makeWhatsapp(t.db, company.id, { name: 'Pagos', status: 'TIMEOUT' });
+    const now = new Date();
+    const minutesAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000);
+    await t.db.insert(connectionHistory).values([
+      {
+        companyId: company.id,
+        whatsappId: stuck.id,
+        status: 'CONNECTED',
+        createdAt: minutesAgo(60),
+      },
+      {
+        companyId: company.id,
+        whatsappId: stuck.id,
+        status: 'TIMEOUT',
+        previous: 'CONNECTED',
+        cause: 'network',
+        createdAt: minutesAgo(11),
+      },
+      {
+        companyId: company.id,
+        whatsappId: fresh.id,
+        status: 'TIMEOUT',
+        previous: 'CONNECTED',
+        cause: 'network',
+        createdAt: minutesAgo(3),
+      },
+    ]);
+    await watchStuckConnections(t.app.deps, t.app.log, now);
+    expect(mailsTo(admin.email).map((mail) => mail.subject)).toEqual([
+      'Conexión con problemas: Soporte / Connection in trouble',
+    ]);
+    expect(mailsTo(admin.email)[0].text).toContain('más de 10 minutos');
+    // Eight minutes later, still stuck: no second email within the hour; the other one is stuck now.
+    await watchStuckConnections(t.app.deps, t.app.log, new Date(now.getTime() + 8 * 60_000));
+    expect(mailsTo(admin.email).map((mail) => mail.subject)).toEqual([
+      'Conexión con problemas: Soporte / Connection in trouble',
+      'Conexión con problemas: Pagos / Connection in trouble',
+    ]);
   });
 
   it('calls only a working number ended by WhatsApp or the provider a drop', () => {

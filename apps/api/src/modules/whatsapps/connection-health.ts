@@ -77,57 +77,117 @@ const CAUSE_TEXT: Record<string, [es: string, en: string]> = {
   not_configured: ['faltan los datos de la Cloud API', 'the Cloud API details are missing'],
 };
 
-// After the commit: the admins of the company hear of a drop by email, once an hour a connection at
-// most (the history entry is marked under the connection's newest alerted entry's check).
-export const alertConnectionDrop =
-  (deps: Pick<AppDeps, 'db' | 'mailer'>, log: FastifyBaseLogger) =>
-  async (event: EventOf<'connection.status'>) => {
-    if (!isDrop(event)) return;
-    const since = new Date(Date.now() - ALERT_EVERY_MS);
-    const marked = await deps.db
-      .update(connectionHistory)
-      .set({ alerted: true })
-      .where(
-        and(
-          eq(
-            connectionHistory.id,
-            sql`(select max(h.id) from ${connectionHistory} h
-            where h.whatsapp_id = ${event.whatsappId} and h.status = 'DISCONNECTED')`,
-          ),
-          sql`not exists (select 1 from ${connectionHistory} h where h.whatsapp_id = ${event.whatsappId}
-            and h.alerted and h.created_at > ${since.toISOString()}::timestamptz)`,
+type Mailing = Pick<AppDeps, 'db' | 'mailer'>;
+
+// Marks the connection's newest entry of `status` as told, unless an entry of it was told in the last
+// hour; answers whether this call marked it (the one that sends the emails).
+const markAlerted = async (
+  db: Db,
+  whatsappId: number,
+  status: 'DISCONNECTED' | 'TIMEOUT',
+  now: Date,
+) => {
+  const since = new Date(now.getTime() - ALERT_EVERY_MS);
+  const marked = await db
+    .update(connectionHistory)
+    .set({ alerted: true })
+    .where(
+      and(
+        eq(
+          connectionHistory.id,
+          sql`(select max(h.id) from ${connectionHistory} h
+            where h.whatsapp_id = ${whatsappId} and h.status = ${status})`,
         ),
-      )
-      .returning({ id: connectionHistory.id });
-    if (!marked.length) return;
-    const admins = await deps.db
-      .select({
-        email: users.email,
-        name: users.name,
-        company: companies.name,
-        connection: whatsapps.name,
-        number: whatsapps.number,
-      })
-      .from(users)
-      .innerJoin(companies, eq(companies.id, users.companyId))
-      .innerJoin(whatsapps, eq(whatsapps.id, event.whatsappId))
-      .where(and(eq(users.companyId, event.companyId), eq(users.profile, 'admin')));
-    const [es, en] = CAUSE_TEXT[event.cause ?? ''] ?? ['', ''];
-    for (const admin of admins) {
-      const number = admin.number ? ` (${admin.number})` : '';
-      try {
-        await deps.mailer.send({
-          to: admin.email,
-          subject: `Conexión desconectada: ${admin.connection} / Connection disconnected`,
-          text:
-            `Hola ${admin.name},\n\nLa conexión ${admin.connection}${number} de ${admin.company} se ` +
-            `desconectó: ${es}. Los mensajes de sus clientes no llegan hasta que vuelva a ` +
-            `conectarla en Conexiones.\n\n` +
-            `The connection ${admin.connection}${number} disconnected: ${en}. Customers' messages do ` +
-            `not arrive until it is connected again in Connections.\n`,
-        });
-      } catch (err) {
-        log.warn({ err, whatsappId: event.whatsappId }, 'connection drop notice not sent');
-      }
+        sql`not exists (select 1 from ${connectionHistory} h where h.whatsapp_id = ${whatsappId}
+            and h.alerted and h.created_at > ${since.toISOString()}::timestamptz)`,
+      ),
+    )
+    .returning({ id: connectionHistory.id });
+  return marked.length > 0;
+};
+
+// The company's admins, by email, in Spanish and English.
+const emailAdmins = async (
+  deps: Mailing,
+  log: FastifyBaseLogger,
+  target: { companyId: number; whatsappId: number },
+  what: (connection: string, name: string) => { subject: string; es: string; en: string },
+) => {
+  const admins = await deps.db
+    .select({
+      email: users.email,
+      name: users.name,
+      company: companies.name,
+      connection: whatsapps.name,
+      number: whatsapps.number,
+    })
+    .from(users)
+    .innerJoin(companies, eq(companies.id, users.companyId))
+    .innerJoin(whatsapps, eq(whatsapps.id, target.whatsappId))
+    .where(and(eq(users.companyId, target.companyId), eq(users.profile, 'admin')));
+  for (const admin of admins) {
+    const named = `${admin.connection}${admin.number ? ` (${admin.number})` : ''}`;
+    const text = what(named, admin.connection);
+    try {
+      await deps.mailer.send({
+        to: admin.email,
+        subject: text.subject,
+        text: `Hola ${admin.name},\n\n${text.es.replace('{company}', admin.company)}\n\n${text.en}\n`,
+      });
+    } catch (err) {
+      log.warn({ err, whatsappId: target.whatsappId }, 'connection notice not sent');
     }
+  }
+};
+
+// After the commit: the admins of the company hear of a drop by email, once an hour a connection at
+// most.
+export const alertConnectionDrop =
+  (deps: Mailing, log: FastifyBaseLogger) => async (event: EventOf<'connection.status'>) => {
+    if (!isDrop(event)) return;
+    if (!(await markAlerted(deps.db, event.whatsappId, 'DISCONNECTED', new Date()))) return;
+    const [es, en] = CAUSE_TEXT[event.cause ?? ''] ?? ['', ''];
+    await emailAdmins(deps, log, event, (connection, name) => ({
+      subject: `Conexión desconectada: ${name} / Connection disconnected`,
+      es:
+        `La conexión ${connection} de {company} se desconectó: ${es}. Los mensajes de sus clientes ` +
+        `no llegan hasta que vuelva a conectarla en Conexiones.`,
+      en:
+        `The connection ${connection} disconnected: ${en}. Customers' messages do not arrive until ` +
+        `it is connected again in Connections.`,
+    }));
   };
+
+// A number WhatsApp keeps dropping is retried for ever (TIMEOUT, reconnecting): once it has been so
+// for CONNECTION_ALERT_MINUTES, its admins hear of it too (the same hourly limit).
+export const CONNECTION_WATCH_JOB = 'connection-watch';
+export const watchStuckConnections = async (
+  deps: Mailing & { config: { connectionAlertMinutes: number } },
+  log: FastifyBaseLogger,
+  now: Date,
+) => {
+  const cutoff = new Date(now.getTime() - deps.config.connectionAlertMinutes * 60_000);
+  const stuck = await deps.db
+    .select({ whatsappId: whatsapps.id, companyId: whatsapps.companyId })
+    .from(whatsapps)
+    .where(
+      and(
+        eq(whatsapps.status, 'TIMEOUT'),
+        sql`(select h.created_at from ${connectionHistory} h where h.whatsapp_id = ${whatsapps.id}
+          order by h.id desc limit 1) <= ${cutoff.toISOString()}::timestamptz`,
+      ),
+    );
+  for (const target of stuck) {
+    if (!(await markAlerted(deps.db, target.whatsappId, 'TIMEOUT', now))) continue;
+    const minutes = deps.config.connectionAlertMinutes;
+    await emailAdmins(deps, log, target, (connection, name) => ({
+      subject: `Conexión con problemas: ${name} / Connection in trouble`,
+      es:
+        `La conexión ${connection} de {company} intenta reconectarse hace más de ${minutes} minutos ` +
+        `sin lograrlo: los mensajes de sus clientes pueden no estar llegando. Revísela en Conexiones.`,
+      en:
+        `The connection ${connection} has been trying to reconnect for more than ${minutes} minutes: ` +
+        `customers' messages may not be arriving. Check it in Connections.`,
+    }));
+  }
+};
