@@ -7,6 +7,7 @@ import type { AuthContext } from '../../platform/context';
 import { csvLine } from '../../platform/csv';
 import { AppError } from '../../platform/errors';
 import { companyTimeZone } from '../../platform/time-zones';
+import { zonedDayStart } from '../../platform/sql-time';
 
 // Reading the audit log (issue 37): an admin reads their company's entries, a super user any
 // company's (companyId) or the platform's entries of none (companyId 0). Nothing here writes one.
@@ -21,8 +22,7 @@ const conditions = async (deps: Deps, ctx: AuthContext, query: Omit<AuditQuery, 
   const companyId = query.companyId ?? ctx.companyId;
   // Calendar days of the company's zone (the platform's for entries of none).
   const zone = companyId ? await companyTimeZone(deps, companyId) : deps.config.timeZone;
-  const dayStart = (day: string, after = 0) =>
-    sql`((${day})::date + ${after}::int)::timestamp at time zone ${zone}`;
+  const dayStart = (day: string, after = 0) => zonedDayStart(day, zone, after);
   const where: (SQL | undefined)[] = [
     companyId === 0 ? isNull(auditLog.companyId) : eq(auditLog.companyId, companyId),
     query.userId ? eq(auditLog.userId, query.userId) : undefined,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable, type Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { and, asc, count, desc, eq, gt, gte, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, lt, lte } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { ZipFile } from 'yazl';
 import { z } from 'zod';
@@ -18,6 +18,7 @@ import type { AuthContext } from '../../../platform/context';
 import { csvLine } from '../../../platform/csv';
 import { AppError } from '../../../platform/errors';
 import { companyTimeZone } from '../../../platform/time-zones';
+import { zonedDayStart } from '../../../platform/sql-time';
 import { buildTranscript } from './transcript';
 
 // A company's conversations taken out (issue 38): every ticket that began between two calendar days
@@ -204,8 +205,7 @@ class ExportGone extends Error {}
 
 const buildExport = async (deps: Deps, row: ExportRow) => {
   const zone = await companyTimeZone(deps, row.companyId);
-  const dayStart = (day: string, after = 0) =>
-    sql`((${day})::date + ${after}::int)::timestamp at time zone ${zone}`;
+  const dayStart = (day: string, after = 0) => zonedDayStart(day, zone, after);
   const inRange = and(
     eq(tickets.companyId, row.companyId),
     gte(tickets.createdAt, dayStart(row.dateFrom)),
