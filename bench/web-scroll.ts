@@ -127,6 +127,7 @@ const messageOf = (ticket: TicketView, id: number): ChatMessageView => {
     quotedMsg: null,
     isDeleted: false,
     isEdited: false,
+    isForwarded: false,
     ack: id % 3 === 0 ? 4 : 0,
     remoteJid: null,
     scheduled: false,
@@ -134,6 +135,7 @@ const messageOf = (ticket: TicketView, id: number): ChatMessageView => {
     createdAt: iso(at),
     updatedAt: iso(at),
     error: null,
+    reactions: [],
   };
 };
 

@@ -33,6 +33,7 @@ const onBothDatabases = [
   'src/modules/dashboard/dashboard.test.ts', // counters and time zones in SQL
   'src/modules/messages/external-api.test.ts', // Idempotency-Key locks
   'src/modules/messages/messages.test.ts', // the outbox, Idempotency-Key locks
+  'src/modules/messages/reactions-forward.test.ts', // parallel reactions and forwards
   'src/modules/plans/plan-limits.test.ts', // two creates racing for the last place
   'src/modules/presence/presence.test.ts', // a user's settles under their row lock, the sweep
   'src/modules/prompts/agent.test.ts', // five messages at once, one turn

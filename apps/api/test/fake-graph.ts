@@ -28,13 +28,25 @@ export type FakeTemplate = {
   components: Record<string, unknown>[];
 };
 
+type FakePhone = {
+  display_phone_number: string;
+  verified_name: string;
+  quality_rating?: string;
+  messaging_limit_tier?: string;
+};
+
 export type FakeError = { status: number; code: number; message: string; type?: string };
 
 export type FakeGraph = {
   url: string;
   requests: RecordedRequest[];
-  // Answers GET /{phoneNumberId} with this number.
-  addPhoneNumber(phoneNumberId: string, displayPhoneNumber: string, verifiedName?: string): void;
+  // Answers GET /{phoneNumberId} with this number (and its quality and tier, when given).
+  addPhoneNumber(
+    phoneNumberId: string,
+    displayPhoneNumber: string,
+    verifiedName?: string,
+    health?: { quality_rating?: string; messaging_limit_tier?: string },
+  ): void;
   // Serves these bytes for GET /{mediaId} (its URL) and the download of that URL.
   addMedia(mediaId: string, data: Buffer, mimeType: string): void;
   // Bytes uploaded with POST /{phoneNumberId}/media, by the media id answered.
@@ -94,7 +106,7 @@ const readBody = (req: IncomingMessage) =>
 export const startFakeGraph = async (options: { token?: string } = {}): Promise<FakeGraph> => {
   const token = options.token ?? GRAPH_TOKEN;
   const requests: RecordedRequest[] = [];
-  const phones = new Map<string, { display_phone_number: string; verified_name: string }>();
+  const phones = new Map<string, FakePhone>();
   const media = new Map<string, { data: Buffer; mimeType: string }>();
   const uploads = new Map<string, { data: Buffer; type: string; name: string }>();
   const templates = new Map<string, FakeTemplate[]>();
@@ -257,10 +269,11 @@ export const startFakeGraph = async (options: { token?: string } = {}): Promise<
     addTemplate(businessAccountId, template) {
       templates.set(businessAccountId, [...(templates.get(businessAccountId) ?? []), template]);
     },
-    addPhoneNumber(phoneNumberId, displayPhoneNumber, verifiedName = 'Fake Business') {
+    addPhoneNumber(phoneNumberId, displayPhoneNumber, verifiedName = 'Fake Business', health = {}) {
       phones.set(phoneNumberId, {
         display_phone_number: displayPhoneNumber,
         verified_name: verifiedName,
+        ...health,
       });
     },
     addMedia(mediaId, data, mimeType) {

@@ -34,6 +34,8 @@ const known: Record<string, unknown> = {
   // Single sign-on: a provider's address and the email domains it covers.
   issuer: 'https://sso.walker.invalid',
   domains: ['walker.example'],
+  // A reaction: one emoji.
+  emoji: '👍',
 };
 
 let counter = 0;

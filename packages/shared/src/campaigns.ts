@@ -192,6 +192,11 @@ export const campaignReportSchema = z.object({
 });
 export type CampaignReport = z.input<typeof campaignReportSchema>;
 
+// Why a running campaign waits (issue 39): the Cloud API number's messaging limit tier (new
+// conversations in 24 hours), or on Baileys the daily cap per number or a new number's warm-up.
+export const campaignHoldReasons = ['tier', 'daily_cap', 'warm_up'] as const;
+export type CampaignHoldReason = (typeof campaignHoldReasons)[number];
+
 const named = z.object({ id: z.number(), name: z.string() }).nullable();
 
 export const campaignViewSchema = z.object({
@@ -227,6 +232,8 @@ export const campaignViewSchema = z.object({
   template: z.object({ id: z.number(), name: z.string(), language: z.string() }).nullable(),
   templateParams: z.object({ header: z.array(z.string()), body: z.array(z.string()) }),
   report: campaignReportSchema,
+  // A running campaign waiting for its number's limit: why, and when it sends again.
+  held: z.object({ reason: z.enum(campaignHoldReasons), until: dateTime }).nullable(),
   createdAt: dateTime,
   updatedAt: dateTime,
 });
@@ -330,6 +337,16 @@ export const campaignVariableSchema = z.object({
 });
 export type CampaignVariable = z.infer<typeof campaignVariableSchema>;
 
+export const CAMPAIGN_DAILY_CAP_MAX = 10_000;
+// A new number's first day allows this many, doubling each day until the daily cap; warmed up after
+// WARM_UP_DAYS.
+export const WARM_UP_FIRST_DAY = 20;
+const WARM_UP_DAYS = 10;
+export const warmUpCap = (ageDays: number) =>
+  ageDays >= WARM_UP_DAYS
+    ? Number.POSITIVE_INFINITY
+    : WARM_UP_FIRST_DAY * 2 ** Math.max(0, Math.floor(ageDays));
+
 export const campaignSettingsSchema = z.object({
   messageInterval: oneOf(MESSAGE_INTERVAL_OPTIONS),
   longerIntervalAfter: oneOf(LONGER_INTERVAL_OPTIONS),
@@ -346,6 +363,11 @@ export const campaignSettingsSchema = z.object({
   optOutKeywords: z.array(z.string().trim().min(1).max(30)).max(20),
   // Sent to a recipient who answers with one of those words (no bot or menu answers that message).
   optOutMessage: z.string().trim().max(OPT_OUT_MESSAGE_MAX),
+  // Baileys numbers (issue 39): at most this many campaign messages a number in 24 hours (0: no cap),
+  // each wait varied at random (half to one and a half times), and new numbers warmed up.
+  dailyCap: z.number().int().min(0).max(CAMPAIGN_DAILY_CAP_MAX),
+  randomPacing: z.boolean(),
+  warmUp: z.boolean(),
 });
 export type CampaignSettings = z.infer<typeof campaignSettingsSchema>;
 
@@ -356,6 +378,9 @@ export const CAMPAIGN_SETTINGS_DEFAULTS: CampaignSettings = {
   variables: [],
   optOutKeywords: DEFAULT_OPT_OUT_KEYWORDS,
   optOutMessage: DEFAULT_OPT_OUT_MESSAGE,
+  dailyCap: 200,
+  randomPacing: true,
+  warmUp: true,
 };
 
 // POST /campaign-settings: { settings } with any of the keys.
@@ -369,6 +394,9 @@ export const campaignSettingKeys = [
   'variables',
   'optOutKeywords',
   'optOutMessage',
+  'dailyCap',
+  'randomPacing',
+  'warmUp',
 ] as const;
 export const campaignSettingsListSchema = z.array(
   z.object({ key: z.enum(campaignSettingKeys), value: z.string() }),

@@ -85,3 +85,35 @@ export const messageSendSchema = z.object({
   mediaUrl: z.string().max(2000).nullable().optional(),
 });
 export type MessageSendInput = z.infer<typeof messageSendSchema>;
+
+// One emoji as WhatsApp takes it for a reaction: a single grapheme (skin tones, flags and ZWJ
+// sequences included) that is a pictograph, a flag or a keycap. WhatsApp removes a reaction when it
+// is given the empty text.
+const oneEmoji = /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|[#*0-9]\uFE0F?\u20E3)/u;
+export const isReactionEmoji = (text: string): boolean => {
+  if (!text || text.length > 32 || !oneEmoji.test(text)) return false;
+  const graphemes = [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(text)];
+  return graphemes.length === 1;
+};
+
+// PUT /messages/{id}/reaction: the company's reaction to a message (issue 39); '' takes it back.
+export const messageReactionSchema = z.object({
+  emoji: z
+    .string()
+    .refine((text) => text === '' || isReactionEmoji(text), 'One emoji, or empty to remove it'),
+});
+export type MessageReactionInput = z.infer<typeof messageReactionSchema>;
+
+// POST /messages/forward (issue 39): messages of the caller's conversations (text and files, in the
+// order they were written) forwarded to a contact, into their open conversation on the first
+// message's connection (a new one, held by the caller, when they have none).
+export const MESSAGE_FORWARD_MAX = 20;
+export const messageForwardSchema = z.object({
+  messageIds: z.array(messageId).min(1).max(MESSAGE_FORWARD_MAX),
+  contactId: z.coerce.number().int().positive(),
+});
+export type MessageForwardInput = z.infer<typeof messageForwardSchema>;
+
+// POST /messages/{ticketId}/typing: the agent is writing in the chat (or stopped): WhatsApp shows
+// the contact "typing…" (issue 39), as often as it needs, whatever the browser sends.
+export const agentTypingSchema = z.object({ typing: z.boolean() });

@@ -50,6 +50,7 @@ describe('response schemas', () => {
       quotedMsgId: null,
       isDeleted: false,
       isEdited: false,
+      isForwarded: false,
       ack: 0,
       remoteJid: null,
       scheduled: false,

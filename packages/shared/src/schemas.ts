@@ -11,6 +11,7 @@ import {
   routingModes,
   type ScheduleSlot,
 } from './constants';
+import { messageReactionSchema } from './messages';
 
 // Query strings arrive as text; these helpers turn them into typed values.
 export const idParam = z.object({ id: z.coerce.number().int().positive() });
@@ -392,6 +393,14 @@ export const simulatorTypingSchema = z.object({
     .trim()
     .regex(/^\+?\d{5,20}$/, 'Digits only'),
   typing: z.boolean(),
+});
+// A contact reacts to a message of the chat (its provider id); '' takes the reaction back.
+export const simulatorReactionSchema = messageReactionSchema.extend({
+  from: z
+    .string()
+    .trim()
+    .regex(/^\+?\d{5,20}$/, 'Digits only'),
+  id: z.string().trim().min(1).max(128),
 });
 // The phone shares its address book with the linked device (as WhatsApp's history sync does).
 export const simulatorContactsSchema = z.object({

@@ -21,6 +21,10 @@ export const settingDefaults = {
   // SPEC's rule: a new login of an account ends its other sessions ('enabled'); 'disabled' lets a
   // user be signed in on several devices at once (each listed in their sessions).
   singleSession: 'enabled',
+  // Issue 39: the contact's WhatsApp shows their messages read when an agent opens the chat, and
+  // "typing…" while an agent writes to them.
+  readReceipts: 'enabled',
+  typingToContact: 'enabled',
 } as const;
 
 export type SettingKey = keyof typeof settingDefaults;
@@ -45,6 +49,8 @@ export const settingOptions: Record<SettingKey, readonly string[] | null> = {
   twoFactor: ['optional', 'required'],
   superTwoFactor: ['optional', 'required'],
   singleSession: onOff,
+  readReceipts: onOff,
+  typingToContact: onOff,
 };
 
 // Keys that only a super user may change (platform-wide payment configuration).

@@ -70,6 +70,8 @@ const messageFields = {
   quotedMsgId: z.number().nullable(),
   isDeleted: z.boolean(),
   isEdited: z.boolean(),
+  // Forwarded from another chat (issue 39).
+  isForwarded: z.boolean(),
   // SPEC §4 Message ack: 0 not sent yet, 1-5 sent, delivered, read (4 and 5 read).
   ack: z.number(),
   remoteJid: z.string().nullable(),
@@ -89,13 +91,35 @@ export const messageViewSchema: z.ZodType<MessageOutput, MessageView> = messageB
   quotedMsg: quotedMsgSchema,
 });
 
-// In a chat (GET /messages/{ticketId} and live updates): a sent message whose every attempt failed.
+// In a chat (GET /messages/{ticketId} and live updates): a sent message whose every attempt failed,
+// and the reactions on it (issue 39): one per WhatsApp account, as WhatsApp keeps them (the contact's,
+// in groups each member's, and the company's number's, whoever of its people chose it).
 const sendError = z.literal('ERR_SENDING_WAPP_MSG').nullable();
-export type ChatMessageView = MessageView & { error: z.input<typeof sendError> };
+export const messageReactionViewSchema = z.object({
+  emoji: z.string(),
+  fromMe: z.boolean(),
+  // Who reacted: the member's or contact's name (their number when unknown), or the person of the
+  // company who chose the company's reaction (null when it came from the phone itself).
+  name: z.string().nullable(),
+  at: dateTime,
+});
+export type MessageReactionView = z.input<typeof messageReactionViewSchema>;
+const chatFields = {
+  quotedMsg: quotedMsgSchema,
+  error: sendError,
+  reactions: z.array(messageReactionViewSchema),
+};
+export type ChatMessageView = MessageView & {
+  error: z.input<typeof sendError>;
+  reactions: MessageReactionView[];
+};
 export const chatMessageViewSchema: z.ZodType<
-  MessageOutput & { error: z.output<typeof sendError> },
+  MessageOutput & {
+    error: z.output<typeof sendError>;
+    reactions: z.output<typeof messageReactionViewSchema>[];
+  },
   ChatMessageView
-> = messageBaseSchema.extend({ quotedMsg: quotedMsgSchema, error: sendError });
+> = messageBaseSchema.extend(chatFields);
 
 // GET /messages/{ticketId}: one page of the chat (oldest first) and the ticket as it is now.
 export const messagesPageSchema = z.object({

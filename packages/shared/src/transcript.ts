@@ -40,6 +40,11 @@ export const transcriptSchema = z.object({
       media: z.object({ url: z.string(), name: z.string().nullable() }).nullable(),
       deleted: z.boolean(),
       edited: z.boolean(),
+      forwarded: z.boolean(),
+      // Who reacted how (issue 39): the contact or member by name, the company's by the person.
+      reactions: z.array(
+        z.object({ emoji: z.string(), fromMe: z.boolean(), name: z.string().nullable() }),
+      ),
     }),
   ),
   notes: z.array(z.object({ id: z.number(), at: dateTime, author: z.string(), note: z.string() })),

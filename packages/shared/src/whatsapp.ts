@@ -40,6 +40,10 @@ export const whatsappViewSchema = z.object({
   cloudBusinessAccountId: z.string().nullable(),
   hasCloudAccessToken: z.boolean(),
   hasCloudAppSecret: z.boolean(),
+  // Meta's view of a Cloud API number (issue 39): quality rating (GREEN, YELLOW, RED, UNKNOWN) and
+  // messaging limit tier (TIER_250 … TIER_UNLIMITED); null until Meta said, and on other providers.
+  cloudQualityRating: z.string().nullable(),
+  cloudMessagingLimit: z.string().nullable(),
   createdAt: dateTime,
   updatedAt: dateTime,
 });
@@ -48,8 +52,30 @@ export type WhatsappView = z.input<typeof whatsappViewSchema>;
 // SPEC §3: a session update carries id, status, updatedAt, qrcode, retries.
 export type WhatsappSessionView = Pick<
   WhatsappView,
-  'id' | 'status' | 'updatedAt' | 'qrcode' | 'pairingCode' | 'retries' | 'number'
+  | 'id'
+  | 'status'
+  | 'updatedAt'
+  | 'qrcode'
+  | 'pairingCode'
+  | 'retries'
+  | 'number'
+  | 'cloudQualityRating'
+  | 'cloudMessagingLimit'
 >;
+
+// Meta's messaging limit tiers: how many conversations a business may start in a rolling 24 hours
+// (issue 39). A tier Meta names that is not here counts as the lowest (the safe side).
+export const messagingLimitTiers: Record<string, number> = {
+  TIER_50: 50,
+  TIER_250: 250,
+  TIER_1K: 1000,
+  TIER_2K: 2000,
+  TIER_10K: 10_000,
+  TIER_100K: 100_000,
+  TIER_UNLIMITED: Number.POSITIVE_INFINITY,
+};
+export const conversationsAllowed = (tier: string | null | undefined): number =>
+  tier ? (messagingLimitTiers[tier] ?? 250) : 250;
 
 // Live events: company-{id}-whatsapp and company-{id}-whatsappSession.
 export type WhatsappEvent =
@@ -69,6 +95,10 @@ export const simulatorOutboundViewSchema = z.object({
   fileName: z.string().nullable(),
   quotedId: z.string().nullable(),
   ack: z.number(),
+  // Marked forwarded by the platform; each side's reaction on it ('' none).
+  forwarded: z.boolean(),
+  contactReaction: z.string(),
+  platformReaction: z.string(),
   createdAt: dateTime,
 });
 export type SimulatorOutboundView = z.input<typeof simulatorOutboundViewSchema>;

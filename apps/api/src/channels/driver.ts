@@ -57,11 +57,25 @@ export type ChannelEvent =
       // Why, when WhatsApp or the provider decided it (the connection's history keeps it).
       cause?: ConnectionCause;
     }
+  // Meta's view of a Cloud API number: its quality rating and messaging limit tier, when known.
+  | { type: 'health'; quality?: string; messagingLimit?: string }
   | { type: 'message'; message: InboundMessage }
   | { type: 'ack'; providerId: string; ack: Ack; error?: string }
   | { type: 'typing'; from: string; typing: boolean }
   | { type: 'edit'; providerId: string; body: string }
-  | { type: 'revoke'; providerId: string };
+  | { type: 'revoke'; providerId: string }
+  // Someone reacted to a message (providerId: the message reacted to) in a chat (from, as in
+  // InboundMessage); '' takes the reaction back. fromMe: the company's own number (the phone, or this
+  // platform's send coming back). In groups, participant is the member who reacted.
+  | {
+      type: 'reaction';
+      providerId: string;
+      from: string;
+      participant?: string;
+      fromMe: boolean;
+      emoji: string;
+      timestamp: Date;
+    };
 
 export type OutgoingMedia = {
   // The file's stored name in the connection's company (platform/uploads.ts). A send may travel to
@@ -93,11 +107,22 @@ export type SendRequest = {
   media?: OutgoingMedia;
   quotedId?: string;
   isGroup?: boolean;
+  // Forwarded from another chat: marked so where the provider can (Baileys; the Cloud API cannot).
+  forwarded?: boolean;
   // The same key means the same message. A send retried because a node died before recording the
   // first carries it again, and a provider that can recognise the repeat delivers the message once
   // (Baileys: the WhatsApp message id is derived from it; the simulator: its provider id). The Cloud
   // API has no such thing: there a repeat after a crash can arrive twice.
   idempotencyKey?: string;
+};
+
+export type ReactRequest = {
+  to: string;
+  isGroup?: boolean;
+  providerId: string;
+  fromMe: boolean;
+  participant?: string;
+  emoji: string;
 };
 
 export type SendResult = {
@@ -133,6 +158,17 @@ export type ChannelSession = {
   logout(): Promise<void>;
   sendMessage(request: SendRequest): Promise<SendResult>;
   deleteMessage(request: { to: string; providerId: string; fromMe: boolean }): Promise<void>;
+  // Reacts to a message of the chat `to` ('' takes the reaction back). The message is named by its
+  // provider id, whether it was ours (fromMe) and, in groups, who wrote it (participant).
+  react(request: ReactRequest): Promise<void>;
+  // Shows the contact that the company is writing ("typing…") or stopped. On the Cloud API the
+  // indicator rides on the contact's last message (lastInboundId), which it marks read.
+  sendPresence(request: {
+    to: string;
+    isGroup?: boolean;
+    typing: boolean;
+    lastInboundId?: string;
+  }): Promise<void>;
   markRead(request: { from: string; providerIds: string[] }): Promise<void>;
   downloadMedia(message: InboundMessage): Promise<DownloadedMedia>;
   // Asks WhatsApp whether a number has an account: resolves when it does, throws

@@ -23,6 +23,7 @@ import {
   type ChannelSession,
   type ConnectionRow,
   type InboundMessage,
+  type ReactRequest,
   type SendRequest,
   type SendResult,
   type StoredMedia,
@@ -58,6 +59,8 @@ const sessionView = (row: ConnectionRow): WhatsappSessionView => ({
   pairingCode: row.pairingCode,
   retries: row.retries,
   number: row.number,
+  cloudQualityRating: row.cloudQualityRating,
+  cloudMessagingLimit: row.cloudMessagingLimit,
 });
 
 const starters = new Set(['start', 'restart', 'newQr']);
@@ -116,7 +119,18 @@ export const createChannelManager = (options: {
   // is a connection.status, read under the row's lock so concurrent writes each see the one before.
   const persist = async (
     id: number,
-    patch: Partial<Pick<ConnectionRow, 'status' | 'qrcode' | 'pairingCode' | 'number'>> & {
+    patch: Partial<
+      Pick<
+        ConnectionRow,
+        | 'status'
+        | 'qrcode'
+        | 'pairingCode'
+        | 'number'
+        | 'cloudQualityRating'
+        | 'cloudMessagingLimit'
+        | 'cloudHealthAt'
+      >
+    > & {
       retries?: number | ReturnType<typeof sql>;
     },
     why: { cause?: ConnectionCause; detail?: string } = {},
@@ -244,6 +258,13 @@ export const createChannelManager = (options: {
           );
         return;
       }
+      case 'health':
+        await persist(row.id, {
+          ...(event.quality ? { cloudQualityRating: event.quality } : {}),
+          ...(event.messagingLimit ? { cloudMessagingLimit: event.messagingLimit } : {}),
+          cloudHealthAt: new Date(),
+        });
+        return;
       case 'message': {
         const extra = event.message.media ? await fetchMedia(session, row, event.message) : {};
         await dispatch({ connection: refOf(row), event, ...extra });
@@ -379,6 +400,10 @@ export const createChannelManager = (options: {
         );
       case 'markRead':
         return current.session.markRead(args as Parameters<ChannelSession['markRead']>[0]);
+      case 'react':
+        return current.session.react(args as ReactRequest);
+      case 'presence':
+        return current.session.sendPresence(args as Parameters<ChannelSession['sendPresence']>[0]);
       case 'checkNumber': {
         if (!current.session.checkNumber) return { checked: false };
         await current.session.checkNumber((args as { number: string }).number);
@@ -541,6 +566,9 @@ export const createChannelManager = (options: {
       route(id, 'delete', request).then(() => undefined),
     markRead: (id: number, request: Parameters<ChannelSession['markRead']>[0]) =>
       route(id, 'markRead', request).then(() => undefined),
+    react: (id: number, request: ReactRequest) => route(id, 'react', request).then(() => undefined),
+    sendPresence: (id: number, request: Parameters<ChannelSession['sendPresence']>[0]) =>
+      route(id, 'presence', request).then(() => undefined),
     // Whether WhatsApp knows the number (see ChannelSession.checkNumber); false when the provider
     // cannot tell.
     checkNumber: (id: number, number: string) =>

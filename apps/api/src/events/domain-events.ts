@@ -44,9 +44,17 @@ export type MessageAuthor = 'contact' | 'agent' | 'phone' | 'platform' | 'api';
 
 // What changed on a stored message: WhatsApp's delivery report; the contact edited or revoked it;
 // the outbox handed it to WhatsApp, or gave up on it; an agent sent a failed one again, or deleted it
-// for everyone; an AI agent wrote down what a voice note says.
+// for everyone; an AI agent wrote down what a voice note says; someone reacted to it.
 export type MessageChange =
-  'ack' | 'edit' | 'revoke' | 'sent' | 'failed' | 'retried' | 'deleted' | 'transcribed';
+  | 'ack'
+  | 'edit'
+  | 'revoke'
+  | 'sent'
+  | 'failed'
+  | 'retried'
+  | 'deleted'
+  | 'transcribed'
+  | 'reaction';
 
 // What changed on a ticket besides its lifecycle (ticket.changed): someone read the conversation,
 // its tags changed, the queue bot moved it through its menus, or another detail its view shows.

@@ -24,10 +24,11 @@ export const templateLabel = (template: NamedTemplate) => `${template.name} (${t
 export const hasMediaHeader = (template: { headerFormat: TemplateHeaderFormat | null }) =>
   template.headerFormat !== null && templateMediaHeaders.includes(template.headerFormat);
 
-// Meta's statuses: approved ones can be sent, pending ones soon, the rest not.
+// Meta's statuses: approved ones can be sent, pending ones soon, paused ones (Meta's pause for low
+// quality, told live by its webhooks) once Meta lifts the pause, the rest not.
 const statusColor = (status: string): ChipProps['color'] => {
   if (status === 'APPROVED') return 'success';
-  if (status === 'PENDING' || status === 'IN_APPEAL') return 'warning';
+  if (status === 'PENDING' || status === 'IN_APPEAL' || status === 'PAUSED') return 'warning';
   if (status === 'REJECTED' || status === 'DISABLED') return 'error';
   return 'default';
 };

@@ -11,6 +11,7 @@ import {
   simulatorAckSchema,
   simulatorContactsSchema,
   simulatorInboundSchema,
+  simulatorReactionSchema,
   simulatorTypingSchema,
   whatsappSchema,
   whatsappSessionSchema,
@@ -160,6 +161,14 @@ export const simulatorContract = defineRoutes('simulator', {
     summary: 'Simulator: a contact starts or stops typing',
     params: idParam,
     body: simulatorTypingSchema,
+    response: noContentResponse,
+  },
+  simulatorReaction: {
+    method: 'POST',
+    path: '/simulator/:id/reaction',
+    summary: 'Simulator: a contact reacts to a message (an empty emoji takes it back)',
+    params: idParam,
+    body: simulatorReactionSchema,
     response: noContentResponse,
   },
   simulatorContacts: {

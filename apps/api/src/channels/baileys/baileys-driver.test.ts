@@ -39,6 +39,7 @@ const fakeSocket = () => {
       }) as WAMessage;
     }),
     readMessages: vi.fn(async () => undefined),
+    sendPresenceUpdate: vi.fn(async () => undefined),
     onWhatsApp: vi.fn(async (...numbers: string[]) =>
       numbers.map((n) => ({ jid: `${n}@s.whatsapp.net`, exists: true })),
     ),
@@ -447,6 +448,33 @@ describe('baileys driver: events', () => {
     ]);
   });
 
+  it('reports a reaction on the message it points at, not as a message', async () => {
+    const t = await connected();
+    await t.fire('messages.upsert', {
+      type: 'notify',
+      messages: [
+        incoming('R1', {
+          reactionMessage: {
+            key: { remoteJid: CONTACT, fromMe: true, id: 'SENT1' },
+            text: '😂',
+            senderTimestampMs: 1_700_000_000_500,
+          },
+        }),
+      ],
+    });
+    expect(t.events).toEqual([
+      {
+        type: 'reaction',
+        providerId: 'SENT1',
+        from: '5511988887777',
+        fromMe: false,
+        emoji: '😂',
+        timestamp: new Date(1_700_000_000_500),
+      },
+    ]);
+    expect(t.store.kept.has('R1')).toBe(false);
+  });
+
   it('also reports messages sent from the phone (append upserts)', async () => {
     const t = await connected();
     await t.fire('messages.upsert', {
@@ -579,6 +607,68 @@ describe('baileys driver: sending', () => {
       { text: 'de novo' },
       {},
     );
+  });
+
+  it('marks a forwarded message as WhatsApp shows it', async () => {
+    const t = await connected();
+    await t.session.sendMessage({
+      to: '1203630@g.us',
+      body: 'Mira',
+      isGroup: true,
+      forwarded: true,
+    });
+    expect(t.current().sendMessage).toHaveBeenLastCalledWith(
+      '1203630@g.us',
+      { text: 'Mira', contextInfo: { isForwarded: true, forwardingScore: 1 } },
+      {},
+    );
+  });
+
+  it('reacts to the kept message’s exact key, or to the key it can build; empty takes it back', async () => {
+    const t = await connected();
+    const kept = proto.WebMessageInfo.fromObject({
+      key: { remoteJid: '551188887777@s.whatsapp.net', fromMe: false, id: 'KEPT1' },
+      message: { conversation: 'hola' },
+      messageTimestamp: 1_700_000_000,
+    }) as WAMessage;
+    t.store.kept.set('KEPT1', kept);
+    await t.session.react({ to: '5511988887777', providerId: 'KEPT1', fromMe: false, emoji: '👍' });
+    expect(t.current().sendMessage).toHaveBeenLastCalledWith('551188887777@s.whatsapp.net', {
+      react: { text: '👍', key: expect.objectContaining({ id: 'KEPT1', fromMe: false }) },
+    });
+    await t.session.react({
+      to: '1203630@g.us',
+      isGroup: true,
+      providerId: 'GONE',
+      fromMe: false,
+      participant: '5511977776666',
+      emoji: '',
+    });
+    expect(t.current().sendMessage).toHaveBeenLastCalledWith('1203630@g.us', {
+      react: {
+        text: '',
+        key: {
+          remoteJid: '1203630@g.us',
+          id: 'GONE',
+          fromMe: false,
+          participant: '5511977776666@s.whatsapp.net',
+        },
+      },
+    });
+    t.current().sendMessage.mockRejectedValueOnce(new Error('not-acceptable'));
+    await expect(
+      t.session.react({ to: '1203630@g.us', providerId: 'GONE', fromMe: true, emoji: '👍' }),
+    ).rejects.toMatchObject({ code: 'ERR_SENDING_WAPP_MSG' });
+  });
+
+  it('shows the contact "typing…" and stops it', async () => {
+    const t = await connected();
+    await t.session.sendPresence({ to: '5511988887777', typing: true });
+    await t.session.sendPresence({ to: '5511988887777', typing: false });
+    expect(t.current().sendPresenceUpdate.mock.calls).toEqual([
+      ['composing', CONTACT],
+      ['paused', CONTACT],
+    ]);
   });
 
   it('gives a repeated send the same WhatsApp message id, so WhatsApp keeps one copy', async () => {

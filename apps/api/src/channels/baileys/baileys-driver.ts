@@ -38,6 +38,7 @@ import {
   mapMessage,
   mapPresence,
   mapProtocol,
+  mapReaction,
   toDate,
   unresolvedLids,
   type LidLookup,
@@ -49,6 +50,7 @@ export type BaileysSocket = Pick<
   WASocket,
   | 'sendMessage'
   | 'readMessages'
+  | 'sendPresenceUpdate'
   | 'onWhatsApp'
   | 'requestPairingCode'
   | 'logout'
@@ -114,7 +116,18 @@ const boundedCache = (max: number): CacheStore & { flushAll(): void } => {
 // Opus audio is what WhatsApp records; sending it as a voice note shows it like one.
 const isVoiceNote = (mimetype: string) => /ogg|opus/i.test(mimetype);
 
+// A forwarded message carries WhatsApp's forwarding mark (the "Forwarded" label on the phone).
 const contentFor = async (
+  request: SendRequest,
+  readMedia: SessionContext['readMedia'],
+): Promise<AnyMessageContent> => {
+  const content = await plainContentFor(request, readMedia);
+  return request.forwarded
+    ? ({ ...content, contextInfo: { isForwarded: true, forwardingScore: 1 } } as AnyMessageContent)
+    : content;
+};
+
+const plainContentFor = async (
   { body, media }: SendRequest,
   readMedia: SessionContext['readMedia'],
 ): Promise<AnyMessageContent> => {
@@ -363,6 +376,11 @@ export const createBaileysDriver = (options: BaileysDriverOptions = {}): Channel
           inChat(chatOf(msg.key), () => emit({ type: 'message', message: inbound }));
           continue;
         }
+        const reaction = mapReaction(msg, lookup);
+        if (reaction) {
+          inChat(chatOf(msg.key), () => emit(reaction));
+          continue;
+        }
         const change = mapProtocol(msg);
         if (change) inChat(chatOf(msg.key), () => emitChange(change));
       }
@@ -589,6 +607,34 @@ export const createBaileysDriver = (options: BaileysDriverOptions = {}): Channel
         } catch (err) {
           throw new ChannelError('ERR_DELETE_WAPP_MSG', failure(err));
         }
+      },
+
+      async react({ to, providerId, fromMe, participant, emoji }) {
+        const socket = requireOpen();
+        // The stored key names the exact chat and author WhatsApp expects the reaction to point at.
+        const stored = await store.load(providerId).catch(() => undefined);
+        const remoteJid = stored?.key.remoteJid ?? (await resolveJid(socket, to));
+        const key = stored?.key ?? {
+          remoteJid,
+          id: providerId,
+          fromMe,
+          ...(participant && isGroupId(remoteJid) ? { participant: toJid(participant) } : {}),
+        };
+        try {
+          await socket.sendMessage(remoteJid, { react: { text: emoji, key } });
+        } catch (err) {
+          throw new ChannelError('ERR_SENDING_WAPP_MSG', failure(err));
+        }
+      },
+
+      async sendPresence({ to, typing }) {
+        const socket = requireOpen();
+        const jid = await resolveJid(socket, to);
+        await socket
+          .sendPresenceUpdate(typing ? 'composing' : 'paused', jid)
+          .catch((err: unknown) => {
+            throw new ChannelError('ERR_SENDING_WAPP_MSG', failure(err));
+          });
       },
 
       async markRead({ from, providerIds }) {

@@ -15,6 +15,7 @@ import {
   mapMessage,
   mapPresence,
   mapProtocol,
+  mapReaction,
   toDate,
   unresolvedLids,
 } from './mapping';
@@ -604,5 +605,58 @@ describe('mapPresence', () => {
       ),
     ).toMatchObject({ from: '5511988887777' });
     expect(mapPresence({ id: CONTACT, presences: {} })).toBeNull();
+  });
+});
+
+describe('mapReaction', () => {
+  const reaction = (
+    text: string,
+    target: Partial<WAMessageKey> = {},
+    ms: number | null = 1_700_000_123_456,
+  ) =>
+    ({
+      reactionMessage: {
+        key: { remoteJid: CONTACT, fromMe: true, id: '3EB0TARGET', ...target },
+        text,
+        ...(ms === null ? {} : { senderTimestampMs: ms }),
+      },
+    }) as proto.IMessage;
+
+  it('reports the contact’s reaction on the message it points at, at WhatsApp’s millisecond', () => {
+    expect(mapReaction(wa(reaction('👍')))).toEqual({
+      type: 'reaction',
+      providerId: '3EB0TARGET',
+      from: '5511988887777',
+      fromMe: false,
+      emoji: '👍',
+      timestamp: new Date(1_700_000_123_456),
+    });
+    // Taken back: the empty text; without a time of its own, the message's.
+    expect(mapReaction(wa(reaction('', {}, null)))).toMatchObject({
+      emoji: '',
+      timestamp: new Date(T * 1000),
+    });
+  });
+
+  it('names the member in groups, and our own number’s reactions from the phone', () => {
+    expect(
+      mapReaction(
+        wa(reaction('❤️', { remoteJid: GROUP }), {
+          remoteJid: GROUP,
+          participant: '551188887777:4@s.whatsapp.net',
+        }),
+      ),
+    ).toMatchObject({ from: GROUP, participant: '5511988887777', fromMe: false, emoji: '❤️' });
+    expect(mapReaction(wa(reaction('🙏'), { fromMe: true }))).toMatchObject({
+      fromMe: true,
+      emoji: '🙏',
+    });
+  });
+
+  it('ignores what is not one emoji, statuses and other messages', () => {
+    expect(mapReaction(wa(reaction('hola')))).toBeNull();
+    expect(mapReaction(wa(reaction('👍👍')))).toBeNull();
+    expect(mapReaction(wa(reaction('👍'), { remoteJid: 'status@broadcast' }))).toBeNull();
+    expect(mapReaction(wa({ conversation: 'hola' }))).toBeNull();
   });
 });

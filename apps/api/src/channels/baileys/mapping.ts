@@ -18,7 +18,12 @@ import {
   type WAMessageKey,
   type WAMessageUpdate,
 } from '@whiskeysockets/baileys';
-import type { ConnectionCause, ConnectionStatus, MediaType } from '@atendi/shared';
+import {
+  isReactionEmoji,
+  type ConnectionCause,
+  type ConnectionStatus,
+  type MediaType,
+} from '@atendi/shared';
 import type { Ack, ChannelEvent, InboundMessage } from '../driver';
 import { normalizeNumber } from '../numbers';
 
@@ -30,6 +35,7 @@ export type LidLookup = (lid: string) => string | undefined;
 type AckEvent = Extract<ChannelEvent, { type: 'ack' }>;
 type TypingEvent = Extract<ChannelEvent, { type: 'typing' }>;
 type ProtocolEvent = Extract<ChannelEvent, { type: 'edit' | 'revoke' }>;
+type ReactionEvent = Extract<ChannelEvent, { type: 'reaction' }>;
 type Timestamp = WAMessage['messageTimestamp'];
 
 type ConnectionStep =
@@ -216,18 +222,18 @@ const unwrap = (message: proto.IMessage | null | undefined): proto.IMessage | un
   return content;
 };
 
-// A protobuf timestamp in seconds (number, Long, or the JSON forms of a Long) as a Date.
-export const toDate = (timestamp: Timestamp | string): Date => {
-  if (timestamp === null || timestamp === undefined) return new Date();
-  let seconds: number;
-  if (typeof timestamp === 'object') {
-    const long = timestamp as { toNumber?: () => number; low?: number; high?: number };
-    seconds = long.toNumber ? long.toNumber() : (long.low ?? 0) + (long.high ?? 0) * 2 ** 32;
-  } else {
-    seconds = Number(timestamp);
-  }
-  return new Date(seconds * 1000);
+// A protobuf integer (number, Long, or the JSON forms of a Long) as a number.
+const longValue = (value: NonNullable<Timestamp> | string): number => {
+  if (typeof value !== 'object') return Number(value);
+  const long = value as { toNumber?: () => number; low?: number; high?: number };
+  return long.toNumber ? long.toNumber() : (long.low ?? 0) + (long.high ?? 0) * 2 ** 32;
 };
+
+// A protobuf timestamp in seconds as a Date.
+export const toDate = (timestamp: Timestamp | string): Date =>
+  timestamp === null || timestamp === undefined
+    ? new Date()
+    : new Date(longValue(timestamp) * 1000);
 
 type Content = {
   body: string;
@@ -413,6 +419,33 @@ export const mapMessage = (msg: WAMessage, lookup?: LidLookup): InboundMessage |
     timestamp: toDate(msg.messageTimestamp),
     // A plain copy: the whole message is needed later to download its media or quote it.
     raw: { ...msg, key: { ...key } } as Record<string, unknown>,
+  };
+};
+
+// A reaction (reactionMessage: the key of the message reacted to, the emoji, '' when taken back),
+// from the contact, a group member or our own number. Anything but one emoji is not shown.
+export const mapReaction = (msg: WAMessage, lookup?: LidLookup): ReactionEvent | null => {
+  const reaction = unwrap(msg.message)?.reactionMessage;
+  const target = reaction?.key?.id;
+  const chat = msg.key.remoteJid;
+  if (!reaction || !target || !chat || ignoredChat(chat)) return null;
+  const emoji = reaction.text ?? '';
+  if (emoji && !isReactionEmoji(emoji)) return null;
+  const address = addressOf(msg.key, lookup);
+  if (!address.from) return null;
+  const sentMs = reaction.senderTimestampMs;
+  return {
+    type: 'reaction',
+    providerId: target,
+    from: address.from,
+    ...(address.participant ? { participant: address.participant } : {}),
+    fromMe: !!msg.key.fromMe,
+    emoji,
+    // WhatsApp's own time of the reaction, to the millisecond: of two reports the later one wins.
+    timestamp:
+      sentMs !== null && sentMs !== undefined
+        ? new Date(longValue(sentMs))
+        : toDate(msg.messageTimestamp),
   };
 };
 

@@ -84,7 +84,9 @@ describe('cloud driver: start', () => {
     const [lookup] = graph.requests;
     expect(lookup.method).toBe('GET');
     expect(lookup.path).toBe(`/v21.0/${PHONE_ID}`);
-    expect(lookup.query.get('fields')).toBe('display_phone_number,verified_name');
+    expect(lookup.query.get('fields')).toBe(
+      'display_phone_number,verified_name,quality_rating,messaging_limit_tier',
+    );
     expect(lookup.headers.authorization).toBe(`Bearer ${GRAPH_TOKEN}`);
     expect(cloudDriver).toMatchObject({ provider: 'cloud', pairs: false });
   });
@@ -162,6 +164,48 @@ describe('cloud driver: sending', () => {
     const { session } = sessionFor();
     await session.sendMessage({ to: '15551234', body: 'Yes', quotedId: 'wamid.ORIGINAL' });
     expect(sent()[0].json).toMatchObject({ context: { message_id: 'wamid.ORIGINAL' } });
+  });
+
+  it('reacts, and takes a reaction back, as Meta documents (a reaction message)', async () => {
+    const { session } = sessionFor();
+    await session.react({ to: '15551234', providerId: 'wamid.THEIRS', fromMe: false, emoji: '👍' });
+    await session.react({ to: '15551234', providerId: 'wamid.THEIRS', fromMe: false, emoji: '' });
+    expect(sent().map((request) => request.json)).toEqual(
+      ['👍', ''].map((emoji) => ({
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        to: '15551234',
+        type: 'reaction',
+        reaction: { message_id: 'wamid.THEIRS', emoji },
+      })),
+    );
+  });
+
+  it('shows "typing…" on the contact’s last message, as Meta documents; nothing to stop it', async () => {
+    const { session } = sessionFor();
+    await session.sendPresence({ to: '15551234', typing: true, lastInboundId: 'wamid.LAST' });
+    await session.sendPresence({ to: '15551234', typing: false, lastInboundId: 'wamid.LAST' });
+    await session.sendPresence({ to: '15551234', typing: true });
+    expect(sent().map((request) => request.json)).toEqual([
+      {
+        messaging_product: 'whatsapp',
+        status: 'read',
+        message_id: 'wamid.LAST',
+        typing_indicator: { type: 'text' },
+      },
+    ]);
+  });
+
+  it('a forwarded message goes as a plain one: the Cloud API has no forwarding mark', async () => {
+    const { session } = sessionFor();
+    await session.sendMessage({ to: '15551234', body: 'Reenviado', forwarded: true });
+    expect(sent()[0].json).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: '15551234',
+      type: 'text',
+      text: { body: 'Reenviado', preview_url: false },
+    });
   });
 
   it('uploads a file, then sends it by media id with caption and file name', async () => {
@@ -408,8 +452,8 @@ describe('graph client', () => {
         baseUrl: 'http://graph.local/',
       }).getPhoneNumber();
       expect(fetchSpy.mock.calls.map(([url]) => String(url))).toEqual([
-        `https://graph.facebook.com/v21.0/${PHONE_ID}?fields=display_phone_number,verified_name`,
-        `http://graph.local/v21.0/${PHONE_ID}?fields=display_phone_number,verified_name`,
+        `https://graph.facebook.com/v21.0/${PHONE_ID}?fields=display_phone_number,verified_name,quality_rating,messaging_limit_tier`,
+        `http://graph.local/v21.0/${PHONE_ID}?fields=display_phone_number,verified_name,quality_rating,messaging_limit_tier`,
       ]);
     } finally {
       fetchSpy.mockRestore();

@@ -9,7 +9,7 @@ import {
 } from '../driver';
 import { normalizeNumber } from '../numbers';
 import { graphClientFor, NOT_CONFIGURED } from './graph';
-import { mediaIdOf } from './payloads';
+import { healthValue, mediaIdOf } from './payloads';
 
 // The official WhatsApp Business Cloud API (provider 'cloud'). There is no socket to keep open:
 // inbound messages and acks arrive by webhook (webhook.routes.ts → inbox.ts → manager.deliver), and a
@@ -113,6 +113,10 @@ export const cloudDriver: ChannelDriver = {
             status: 'CONNECTED',
             number: normalizeNumber(phone.display_phone_number ?? ''),
           });
+          const quality = healthValue(phone.quality_rating);
+          const messagingLimit = healthValue(phone.messaging_limit_tier);
+          if (quality || messagingLimit)
+            await ctx.emit({ type: 'health', quality, messagingLimit });
         } catch (error) {
           // Bad credentials or an unreachable Graph API are a state to show, not a crash.
           if (!(error instanceof ChannelError)) throw error;
@@ -160,6 +164,27 @@ export const cloudDriver: ChannelDriver = {
         if (!providerId)
           throw new ChannelError('ERR_SENDING_WAPP_MSG', 'The Graph API returned no message id');
         return { providerId, timestamp: new Date() };
+      },
+
+      // An empty emoji takes the reaction back (Meta's documented way).
+      async react(request) {
+        await graph().sendMessage({
+          recipient_type: 'individual',
+          to: request.to,
+          type: 'reaction',
+          reaction: { message_id: request.providerId, emoji: request.emoji },
+        });
+      },
+
+      // Meta's typing indicator: shown up to 25 seconds or until the reply, on the contact's last
+      // message (which it marks read). There is no "stopped": the reply or the time ends it.
+      async sendPresence(request) {
+        if (!request.typing || !request.lastInboundId) return;
+        await graph().sendMessage({
+          status: 'read',
+          message_id: request.lastInboundId,
+          typing_indicator: { type: 'text' },
+        });
       },
 
       async deleteMessage() {

@@ -137,8 +137,14 @@ export const createGraphClient = (options: GraphOptions) => {
 
   return {
     getPhoneNumber: () =>
-      json<{ id?: string; display_phone_number?: string; verified_name?: string }>(
-        `${phoneId}?fields=display_phone_number,verified_name`,
+      json<{
+        id?: string;
+        display_phone_number?: string;
+        verified_name?: string;
+        quality_rating?: string;
+        messaging_limit_tier?: string;
+      }>(
+        `${phoneId}?fields=display_phone_number,verified_name,quality_rating,messaging_limit_tier`,
         {},
         'ERR_WAPP_NOT_INITIALIZED',
         'Checking the phone number failed',

@@ -38,8 +38,10 @@ export const webhookQueue = jobQueue(
 );
 export type WebhookJob = z.infer<typeof webhookQueue.payload>;
 
-// The chat a Cloud API event belongs to (statuses belong to none).
-const chatOf = (event: ChannelEvent) => (event.type === 'message' ? event.message.from : null);
+// The chat a Cloud API event belongs to (statuses belong to none); a reaction goes with its chat's
+// messages, after the message it reacts to.
+const chatOf = (event: ChannelEvent) =>
+  event.type === 'message' ? event.message.from : event.type === 'reaction' ? event.from : null;
 
 // The chats whose messages a connection's events hold, in order of first appearance.
 const chatsOf = (events: ChannelEvent[]) => [

@@ -240,10 +240,31 @@ describe('mapWebhook: messages', () => {
     expect(template).toMatchObject({ mediaType: 'chat', body: 'Stop promotions' });
   });
 
-  it('ignores reactions, and shows unsupported messages as a note', () => {
+  it('reports reactions on the message they point at, not as messages', () => {
+    const events = (payload: unknown) => mapWebhook(payload).flatMap((g) => g.events);
     expect(
-      messagesOf(inbound({ type: 'reaction', reaction: { message_id: 'wamid.X', emoji: '👍' } })),
+      events(inbound({ type: 'reaction', reaction: { message_id: 'wamid.X', emoji: '👍' } })),
+    ).toEqual([
+      {
+        type: 'reaction',
+        providerId: 'wamid.X',
+        from: CUSTOMER,
+        fromMe: false,
+        emoji: '👍',
+        timestamp: new Date(1749416383 * 1000),
+      },
+    ]);
+    // Meta sends a removal without an emoji.
+    expect(
+      events(inbound({ type: 'reaction', reaction: { message_id: 'wamid.X' } })),
+    ).toMatchObject([{ type: 'reaction', emoji: '' }]);
+    expect(
+      events(inbound({ type: 'reaction', reaction: { message_id: 'wamid.X', emoji: 'no' } })),
     ).toEqual([]);
+    expect(() => mapWebhook(inbound({ type: 'reaction' }))).toThrow(WebhookPayloadError);
+  });
+
+  it('shows unsupported messages as a note', () => {
     const m = only(
       inbound({
         type: 'unsupported',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { MediaType } from '@atendi/shared';
+import { isReactionEmoji, type MediaType } from '@atendi/shared';
 import type { Ack, ChannelEvent, InboundMessage } from '../driver';
 import { normalizeNumber } from '../numbers';
 
@@ -74,6 +74,10 @@ const message = z.looseObject({
     })
     .optional(),
   button: z.looseObject({ text: z.string(), payload: z.string().optional() }).optional(),
+  // No emoji (or an empty one): the contact took their reaction back.
+  reaction: z
+    .looseObject({ message_id: z.string().min(1), emoji: z.string().optional() })
+    .optional(),
   errors: z.array(graphError).optional(),
 });
 
@@ -101,13 +105,101 @@ const payloadSchema = z.looseObject({
   object: z.string(),
   entry: z.array(
     z.looseObject({
+      // The WhatsApp Business Account (account-level notifications name no phone number id).
+      id: z.string().optional(),
       changes: z.array(z.looseObject({ field: z.string().optional(), value })).default([]),
     }),
   ),
 });
 
+// Account-level notifications (issue 39: number health), as Meta documents their values.
+const metaWord = z.string().regex(/^[A-Z0-9_]{1,40}$/);
+const qualityValue = z.looseObject({
+  display_phone_number: z.string().min(1).max(40),
+  event: metaWord,
+  current_limit: metaWord.optional(),
+});
+const accountValue = z.looseObject({
+  phone_number: z.string().max(40).optional(),
+  event: metaWord,
+  ban_info: z.looseObject({ waba_ban_state: metaWord.optional() }).optional(),
+});
+const templateValue = z.looseObject({
+  event: metaWord,
+  message_template_id: z.union([z.string().max(40), z.number().int()]),
+  message_template_name: z.string().max(512).optional(),
+  message_template_language: z.string().max(20).optional(),
+  reason: z.string().max(500).nullish(),
+});
+
+export type AccountUpdate =
+  | { kind: 'quality'; phoneNumber: string; event: string; currentLimit?: string }
+  | { kind: 'account'; phoneNumber?: string; event: string; banState?: string }
+  | {
+      kind: 'template';
+      templateId: string;
+      name?: string;
+      language?: string;
+      event: string;
+      reason?: string;
+    };
+
+// The account-level notifications of a payload (quality and tier, account, template status), by
+// WhatsApp Business Account, in payload order. Values that do not look like Meta's are skipped.
+export const accountUpdatesOf = (
+  payload: unknown,
+): { businessAccountId: string; updates: AccountUpdate[] }[] => {
+  const groups = new Map<string, AccountUpdate[]>();
+  for (const entry of parse(payload)) {
+    if (!entry.id) continue;
+    const updates = groups.get(entry.id) ?? [];
+    for (const change of entry.changes) {
+      if (change.field === 'phone_number_quality_update') {
+        const v = qualityValue.safeParse(change.value);
+        if (v.success)
+          updates.push({
+            kind: 'quality',
+            phoneNumber: normalizeNumber(v.data.display_phone_number),
+            event: v.data.event,
+            ...(v.data.current_limit ? { currentLimit: v.data.current_limit } : {}),
+          });
+      } else if (change.field === 'account_update') {
+        const v = accountValue.safeParse(change.value);
+        if (v.success)
+          updates.push({
+            kind: 'account',
+            ...(v.data.phone_number ? { phoneNumber: normalizeNumber(v.data.phone_number) } : {}),
+            event: v.data.event,
+            ...(v.data.ban_info?.waba_ban_state
+              ? { banState: v.data.ban_info.waba_ban_state }
+              : {}),
+          });
+      } else if (change.field === 'message_template_status_update') {
+        const v = templateValue.safeParse(change.value);
+        if (v.success)
+          updates.push({
+            kind: 'template',
+            templateId: String(v.data.message_template_id),
+            ...(v.data.message_template_name ? { name: v.data.message_template_name } : {}),
+            ...(v.data.message_template_language
+              ? { language: v.data.message_template_language }
+              : {}),
+            event: v.data.event,
+            ...(v.data.reason ? { reason: v.data.reason } : {}),
+          });
+      }
+    }
+    if (updates.length) groups.set(entry.id, updates);
+  }
+  return [...groups].map(([businessAccountId, updates]) => ({ businessAccountId, updates }));
+};
+
 type CloudMessage = z.infer<typeof message>;
 type CloudValue = z.infer<typeof value>;
+
+// A rating or tier as Meta names them (GREEN, TIER_1K): anything else is not kept.
+export const healthValue = (value: unknown): string | undefined =>
+  typeof value === 'string' && /^[A-Z0-9_]{1,40}$/.test(value) ? value : undefined;
 
 // A payload that is not a Cloud API webhook: the caller answers 400 or records the row as failed.
 export class WebhookPayloadError extends Error {}
@@ -187,8 +279,8 @@ const missing = (msg: CloudMessage, part: string): never => {
   throw new WebhookPayloadError(`Message ${msg.id} of type ${msg.type} has no ${part}`);
 };
 
-// What a message says, in the platform's terms; undefined for messages that are not shown (reactions,
-// and types this version does not know).
+// What a message says, in the platform's terms; undefined for types this version does not know
+// (reactions are not messages: eventsOf reports them on the message they react to).
 const contentOf = (
   msg: CloudMessage,
 ): Pick<InboundMessage, 'body' | 'mediaType' | 'media'> | undefined => {
@@ -251,6 +343,21 @@ const acks: Record<string, Ack> = { sent: 2, delivered: 3, read: 4, failed: 0 };
 const eventsOf = (v: CloudValue): ChannelEvent[] => {
   const events: ChannelEvent[] = [];
   for (const msg of v.messages ?? []) {
+    if (msg.type === 'reaction') {
+      const reaction = msg.reaction ?? missing(msg, 'reaction');
+      const emoji = reaction.emoji ?? '';
+      // Anything but one emoji (or none) is not a reaction WhatsApp shows: nothing to show here.
+      if (emoji && !isReactionEmoji(emoji)) continue;
+      events.push({
+        type: 'reaction',
+        providerId: reaction.message_id,
+        from: normalizeNumber(msg.from),
+        fromMe: false,
+        emoji,
+        timestamp: new Date(Number(msg.timestamp) * 1000),
+      });
+      continue;
+    }
     const content = contentOf(msg);
     if (!content) continue;
     const from = normalizeNumber(msg.from);

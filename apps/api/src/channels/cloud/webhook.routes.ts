@@ -8,7 +8,8 @@ import { AppError } from '../../platform/errors';
 import { openOrNull } from '../../platform/secrets';
 import { useDepthCheckedJson } from '../../platform/json-body';
 import { createWebhookInbox, type WebhookConnection } from './inbox';
-import { mapWebhook, phoneNumberIdsOf, WebhookPayloadError } from './payloads';
+import { accountConnections, applyAccountUpdates } from './account-updates';
+import { accountUpdatesOf, mapWebhook, phoneNumberIdsOf, WebhookPayloadError } from './payloads';
 import { verifySignature } from './signature';
 
 // Meta's webhook for every Cloud API connection of the platform (one callback URL per Meta app).
@@ -135,6 +136,28 @@ export const cloudWebhookRoutes = async (app: FastifyInstance) => {
       : validated(() => phoneNumberIdsOf(request.body));
     const signature = request.headers['x-hub-signature-256'];
     const header = Array.isArray(signature) ? signature[0] : signature;
+
+    // Account-level notifications (quality and tier, bans, template reviews) come on their own,
+    // naming the business account instead of a phone number id: applied here, for the connections
+    // whose app secret vouches for them.
+    if (!phoneIds.length) {
+      const groups = validated(() => accountUpdatesOf(request.body));
+      if (!groups.length) return { received: true };
+      const connections = await accountConnections(
+        db,
+        groups.map((group) => group.businessAccountId),
+      );
+      if (!connections.length) return { received: true };
+      const vouching = connections.filter((c) => vouchedBy(openSecret, [c], raw, header));
+      if (!vouching.length)
+        throw new AppError('ERR_INVALID_SIGNATURE', 'The webhook signature is missing or invalid');
+      await applyAccountUpdates(
+        { db, deliver: app.deps.channels.deliver, log: request.log },
+        vouching,
+        groups,
+      );
+      return { received: true };
+    }
 
     // Meta's usual payload: one number, whose connection is remembered, vouches for it and maps.
     const known = phoneIds.length === 1 ? remembered.get(phoneIds[0]) : undefined;

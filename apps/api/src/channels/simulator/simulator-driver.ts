@@ -132,6 +132,9 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
         });
       });
 
+      // Whether the platform shows each chat "typing…" (the phone's screen, and the tests, read it).
+      const agentTyping = new Map<string, boolean>();
+
       const connected = () => {
         if (state !== 'connected')
           throw new ChannelError(
@@ -252,6 +255,40 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
           return null;
         },
 
+        // What the contact's phone shows of the platform: "typing…" or not, per chat.
+        async presence(raw) {
+          const { to } = raw as { to: string };
+          return { typing: agentTyping.get(normalizeNumber(to)) ?? false };
+        },
+
+        // A contact reacts to a message of their chat; the phone shows it on the message.
+        async reaction(raw) {
+          connected();
+          const { from, id, emoji } = raw as { from: string; id: string; emoji: string };
+          const number = normalizeNumber(from);
+          const [row] = await db
+            .update(simulatorMessages)
+            .set({ contactReaction: emoji })
+            .where(
+              and(
+                eq(simulatorMessages.whatsappId, whatsappId),
+                eq(simulatorMessages.providerId, id),
+                inArray(simulatorMessages.to, brazilVariants(number)),
+              ),
+            )
+            .returning({ id: simulatorMessages.id });
+          if (!row) throw new ChannelError('ERR_FETCH_WAPP_MSG', 'This chat has no such message');
+          await ctx.emit({
+            type: 'reaction',
+            providerId: id,
+            from: number,
+            fromMe: false,
+            emoji,
+            timestamp: new Date(),
+          });
+          return null;
+        },
+
         async contacts(raw) {
           connected();
           const { contacts } = raw as { contacts: PhoneContact[] };
@@ -334,6 +371,7 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
             mediaType: request.media?.mediaType ?? 'chat',
             fileName: request.media?.fileName ?? null,
             quotedId: request.quotedId ?? null,
+            forwarded: request.forwarded ?? false,
             // The server took it (one grey tick); the phone panel delivers and reads it.
             ack: 2,
             createdAt: timestamp,
@@ -372,6 +410,28 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
         },
         async markRead() {
           connected();
+        },
+        async sendPresence({ to, typing }) {
+          connected();
+          const chat = to.includes('@') ? to : normalizeNumber(to);
+          if (typing) agentTyping.set(chat, true);
+          else agentTyping.delete(chat);
+        },
+        async react({ to, providerId, emoji }) {
+          connected();
+          const rows = await db
+            .update(simulatorMessages)
+            .set({ platformReaction: emoji })
+            .where(
+              and(
+                eq(simulatorMessages.whatsappId, whatsappId),
+                eq(simulatorMessages.providerId, providerId),
+                inArray(simulatorMessages.to, to.includes('@') ? [to] : brazilVariants(to)),
+              ),
+            )
+            .returning({ id: simulatorMessages.id });
+          if (!rows.length)
+            throw new ChannelError('ERR_SENDING_WAPP_MSG', 'The phone has no such message');
         },
         async downloadMedia(message) {
           const file = (message.raw as { mediaPath?: string } | undefined)?.mediaPath;
@@ -421,6 +481,9 @@ const messageOf = (row: typeof simulatorMessages.$inferSelect) => ({
   fileName: row.fileName,
   quotedId: row.quotedId,
   ack: row.ack,
+  forwarded: row.forwarded,
+  contactReaction: row.contactReaction,
+  platformReaction: row.platformReaction,
   createdAt: row.createdAt.toISOString(),
 });
 

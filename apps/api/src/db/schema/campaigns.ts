@@ -9,7 +9,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import type { campaignStatuses, ShippingStatus } from '@atendi/shared';
+import type { CampaignHoldReason, campaignStatuses, ShippingStatus } from '@atendi/shared';
 import { id, timestamps } from './_columns';
 import { companies } from './companies';
 import { contactLists } from './contact-lists';
@@ -58,6 +58,10 @@ export const campaigns = pgTable(
     startedAt: timestamp({ withTimezone: true, mode: 'date' }),
     // Messages handed to WhatsApp so far (paces the longer pause after every N).
     sentCount: integer().notNull().default(0),
+    // Waiting for the number's limit (issue 39): Meta's tier on the Cloud API, the daily cap or the
+    // warm-up on Baileys; sends again from heldUntil (null: not held).
+    heldReason: text().$type<CampaignHoldReason>(),
+    heldUntil: timestamp({ withTimezone: true, mode: 'date' }),
     ...timestamps(),
   },
   (t) => [index().on(t.companyId, t.status), index().on(t.status, t.scheduledAt)],
@@ -124,6 +128,8 @@ export const campaignShipping = pgTable(
     index().on(t.campaignId, t.status, t.id),
     // A contact's message finds whether it answers a campaign (confirmation or opt-out).
     index().on(t.companyId, t.number),
+    // The conversations a number's campaigns started in the last 24 hours (its limit).
+    index().on(t.campaignId, t.deliveredAt),
     // WhatsApp's reports (acks) find the recipient of the message they are about.
     index()
       .on(t.providerId)

@@ -75,6 +75,10 @@ export const simulatorMessages = pgTable(
     quotedId: text(),
     ack: integer().notNull().default(1),
     deleted: boolean().notNull().default(false),
+    // Marked forwarded by the platform; the reactions of each side on it ('' none).
+    forwarded: boolean().notNull().default(false),
+    contactReaction: text().notNull().default(''),
+    platformReaction: text().notNull().default(''),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex().on(t.whatsappId, t.providerId), index().on(t.whatsappId, t.id)],

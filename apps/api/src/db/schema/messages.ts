@@ -5,6 +5,7 @@ import {
   jsonb,
   pgTable,
   text,
+  timestamp,
   uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
@@ -45,6 +46,8 @@ export const messages = pgTable(
     quotedMsgId: integer().references((): AnyPgColumn => messages.id, { onDelete: 'set null' }),
     isDeleted: boolean().notNull().default(false),
     isEdited: boolean().notNull().default(false),
+    // Forwarded from another chat (issue 39), shown as WhatsApp shows it.
+    isForwarded: boolean().notNull().default(false),
     read: boolean().notNull().default(false),
     // 0 not yet sent, then SPEC's 1 to 5.
     ack: integer().notNull().default(0),
@@ -75,6 +78,32 @@ export const messages = pgTable(
     // Substring search (ILIKE '%term%') over bodies; needs the pg_trgm extension.
     index('messages_body_trgm_idx').using('gin', t.body.op('gin_trgm_ops')),
   ],
+);
+
+// Reactions on a message (issue 39): WhatsApp keeps one per account, so one row per sender: the
+// contact (in groups each member, by number) or the company's number (fromMe, sender ''), whichever of
+// its people or its phone chose it. A taken-back reaction stays as an empty emoji, so a late, older
+// report (reactedAt) never brings it back.
+export const messageReactions = pgTable(
+  'message_reactions',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    messageId: integer()
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    fromMe: boolean().notNull(),
+    // The reacting member's or contact's number ('' for the company's own number).
+    sender: text().notNull(),
+    emoji: text().notNull(),
+    // The person of the company who chose the company's reaction (null: the phone, or a contact).
+    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    reactedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex().on(t.messageId, t.fromMe, t.sender)],
 );
 
 // External messages API (SPEC §7): a call's Idempotency-Key per connection and what it answered, so a

@@ -68,6 +68,12 @@ export const whatsapps = pgTable(
     cloudBusinessAccountId: text(),
     // When the account's templates were last copied from the Graph API.
     templatesSyncedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    // Meta's view of the number (issue 39): its quality rating (GREEN, YELLOW, RED, UNKNOWN) and its
+    // messaging limit tier (TIER_250 … TIER_UNLIMITED: new conversations a business may start in 24
+    // hours), from the phone number's fields and the quality webhooks; when Meta last said so.
+    cloudQualityRating: text(),
+    cloudMessagingLimit: text(),
+    cloudHealthAt: timestamp({ withTimezone: true, mode: 'date' }),
     ...timestamps(),
   },
   (t) => [

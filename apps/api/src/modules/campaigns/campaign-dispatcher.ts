@@ -6,9 +6,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import {
   confirmationFields,
+  conversationsAllowed,
   filledSlots,
   messageFields,
   pauseAfterMessage,
+  warmUpCap,
+  type CampaignHoldReason,
   type CampaignSettings,
 } from '@atendi/shared';
 import type { AppDeps, CampaignAnswers } from '../../deps';
@@ -81,6 +84,34 @@ const STEP_MAX_MESSAGES = 200;
 const ANNOUNCE_EVERY_MS = 1000;
 
 const refOf = (campaignId: number) => `campaign:${campaignId}`;
+const DAY_MS = 24 * 3600_000;
+
+type LimitedConnection = Connection & { cloudMessagingLimit: string | null; createdAt: Date };
+
+// What a number may start in 24 hours (issue 39), and what the campaign waits for past it: on the
+// Cloud API the messaging limit tier Meta gave it (the lowest until Meta said); on Baileys the
+// company's daily cap, lower for a number linked in the last days (warm-up: 20 the first day,
+// doubling each day). The simulator stands for the demo and the tests: no limit.
+export const numberLimit = (
+  connection: Pick<LimitedConnection, 'provider' | 'cloudMessagingLimit' | 'createdAt'>,
+  settings: Pick<CampaignSettings, 'dailyCap' | 'warmUp'>,
+  now: Date,
+): { allowed: number; reason: CampaignHoldReason } => {
+  if (connection.provider === 'cloud')
+    return { allowed: conversationsAllowed(connection.cloudMessagingLimit), reason: 'tier' };
+  if (connection.provider !== 'beta')
+    return { allowed: Number.POSITIVE_INFINITY, reason: 'daily_cap' };
+  const cap = settings.dailyCap > 0 ? settings.dailyCap : Number.POSITIVE_INFINITY;
+  const warm = settings.warmUp
+    ? warmUpCap((now.getTime() - connection.createdAt.getTime()) / DAY_MS)
+    : Number.POSITIVE_INFINITY;
+  return warm < cap ? { allowed: warm, reason: 'warm_up' } : { allowed: cap, reason: 'daily_cap' };
+};
+
+// A wait varied at random between half and one and a half times (Baileys' randomised pacing), so a
+// number's messages do not go out like a machine's.
+export const paced = (ms: number, random: boolean, roll = Math.random) =>
+  random && ms > 0 ? Math.round(ms * (0.5 + roll())) : ms;
 
 // The campaign's dispatch job, unless one is already waiting; one running runs once more when it ends
 // (it may have looked for recipients before the caller's change: a confirmation, a resume).
@@ -592,6 +623,57 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     return finished.length > 0;
   };
 
+  // How many more recipients the campaign's number may get now; none, and until when, once its
+  // limit is reached. Counted as Meta counts the conversations a business starts: one per recipient
+  // in a rolling 24 hours, over every campaign of the number.
+  const numberAllowance = async (
+    connection: LimitedConnection,
+    settings: CampaignSettings,
+    now: Date,
+  ): Promise<{ left: number; hold?: { reason: CampaignHoldReason; until: Date } }> => {
+    const limit = numberLimit(connection, settings, now);
+    if (!Number.isFinite(limit.allowed)) return { left: Number.POSITIVE_INFINITY };
+    const since = new Date(now.getTime() - DAY_MS).toISOString();
+    const recent = sql`select s.number, max(greatest(s.delivered_at, s.confirmation_requested_at)) as at
+          from campaign_shipping s join campaigns c on c.id = s.campaign_id
+          where c.whatsapp_id = ${connection.id}
+            and (s.delivered_at > ${since}::timestamptz
+                 or s.confirmation_requested_at > ${since}::timestamptz)
+          group by s.number`;
+    const [{ used }] = await queryRows<{ used: number }>(
+      db,
+      sql`select count(*)::int as used from (${recent}) r`,
+    );
+    if (used < limit.allowed) return { left: limit.allowed - used };
+    // Sends again when enough of those conversations have left the window.
+    const [oldest] = await queryRows<{ at: string | Date }>(
+      db,
+      sql`select r.at from (${recent}) r order by r.at asc offset ${used - limit.allowed} limit 1`,
+    );
+    const until = new Date(new Date(oldest?.at ?? now).getTime() + DAY_MS);
+    return { left: 0, hold: { reason: limit.reason, until } };
+  };
+
+  // The campaign waits for its number's limit: the screens say why and until when.
+  const hold = async (
+    campaign: CampaignRow,
+    held: { reason: CampaignHoldReason; until: Date },
+  ): Promise<JobOutcome> => {
+    await db
+      .update(campaigns)
+      .set({ heldReason: held.reason, heldUntil: held.until, updatedAt: new Date() })
+      .where(and(eq(campaigns.id, campaign.id), eq(campaigns.status, 'EM_ANDAMENTO')));
+    await announce(campaign);
+    return { againInMs: Math.max(1000, held.until.getTime() - Date.now()) };
+  };
+  const release = async (campaign: CampaignRow) => {
+    await db
+      .update(campaigns)
+      .set({ heldReason: null, heldUntil: null, updatedAt: new Date() })
+      .where(eq(campaigns.id, campaign.id));
+    await announce(campaign);
+  };
+
   const step = async (job: Job<DispatchJob>): Promise<JobOutcome> => {
     const load = async () =>
       (await db.select().from(campaigns).where(eq(campaigns.id, job.payload.campaignId)))[0];
@@ -611,7 +693,12 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
     const timeZone = await companyTimeZone(deps, campaign.companyId);
     const [connection] = campaign.whatsappId
       ? await db
-          .select({ id: whatsapps.id, provider: whatsapps.provider })
+          .select({
+            id: whatsapps.id,
+            provider: whatsapps.provider,
+            cloudMessagingLimit: whatsapps.cloudMessagingLimit,
+            createdAt: whatsapps.createdAt,
+          })
           .from(whatsapps)
           .where(eq(whatsapps.id, campaign.whatsappId))
       : [];
@@ -635,6 +722,17 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
       });
       shipping = undefined;
     }
+    // The number's limit: no recipient past it (a claimed one left by a dead run is already counted
+    // against it, or failed above).
+    const allowance = connection
+      ? await numberAllowance(connection, settings, new Date())
+      : { left: Number.POSITIVE_INFINITY };
+    if (allowance.left <= 0 && !shipping && allowance.hold) {
+      if (await finishIfDone(campaign)) return;
+      return hold(campaign, allowance.hold);
+    }
+    if (campaign.heldReason) await release(campaign);
+    let left = allowance.left;
     for (let handled = 0; ; handled += 1) {
       shipping ??= await claim(campaign.id);
       if (!shipping) {
@@ -644,7 +742,16 @@ export const createCampaignDispatcher = (deps: Deps, log: FastifyBaseLogger) => 
       const delivery = await deliver(campaign, connection, shipping, settings, template, timeZone);
       shipping = undefined;
       if (delivery !== 'skipped') {
-        const pauseMs = pauseAfterMessage(delivery.sent, settings) * 1000;
+        left -= 1;
+        // The limit reached: the next step holds the campaign (or finds it finished).
+        if (left <= 0) {
+          if (await finishIfDone(campaign)) return;
+          return { againInMs: 0 };
+        }
+        const pauseMs = paced(
+          pauseAfterMessage(delivery.sent, settings) * 1000,
+          connection?.provider === 'beta' && settings.randomPacing,
+        );
         if (pauseMs > 0) {
           // The last recipient: finished now, not one interval later (announced either way).
           if (await finishIfDone(campaign)) return;

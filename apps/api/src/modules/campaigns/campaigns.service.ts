@@ -159,6 +159,10 @@ const serialize = (deps: Deps, row: ViewRow, report: CampaignReport): CampaignVi
         : null,
     templateParams: c.templateParams,
     report,
+    held:
+      c.heldReason && c.heldUntil && c.status === 'EM_ANDAMENTO'
+        ? { reason: c.heldReason, until: c.heldUntil.toISOString() }
+        : null,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
   };

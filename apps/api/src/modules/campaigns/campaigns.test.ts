@@ -251,6 +251,9 @@ describe('campaign rows', () => {
       variables: [],
       optOutKeywords: ['STOP', 'SALIR', 'BAJA', 'PARAR'],
       optOutMessage: 'Listo, ya no te enviaremos mensajes de nuestras campañas.',
+      dailyCap: 200,
+      randomPacing: true,
+      warmUp: true,
     });
     const saved = await settings({
       messageInterval: 5,

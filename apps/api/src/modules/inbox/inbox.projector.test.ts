@@ -69,6 +69,7 @@ const messageView = (id: number, ticketId: number): ChatMessageView => ({
   quotedMsg: null,
   isDeleted: false,
   isEdited: false,
+  isForwarded: false,
   ack: 0,
   remoteJid: null,
   scheduled: false,
@@ -76,6 +77,7 @@ const messageView = (id: number, ticketId: number): ChatMessageView => ({
   createdAt: at,
   updatedAt: at,
   error: null,
+  reactions: [],
 });
 
 const snapshot = (fields: Partial<TicketSnapshot> = {}): TicketSnapshot => ({
@@ -139,10 +141,10 @@ const projectorOver = (tickets: TicketView[], loads: Partial<ProjectorLoads> = {
         reads.tickets.push(ids);
         return loads.tickets ? loads.tickets(ids) : tickets.filter((view) => ids.includes(view.id));
       },
-      messages: async (ids) => {
+      messages: async (ids, created) => {
         reads.messages.push(ids);
         return loads.messages
-          ? loads.messages(ids)
+          ? loads.messages(ids, created)
           : ids.map((id) => messageView(id, id < 20 ? 1 : 2));
       },
     },

@@ -49,8 +49,9 @@ const isScreenEvent = (event: DomainEvent): event is ScreenEvent => screenEvents
 export type ProjectorLoads = {
   // The tickets' views, in the order given (ids not found are left out).
   tickets: (ids: number[]) => Promise<TicketView[]>;
-  // The messages as a chat shows them, in the order given.
-  messages: (ids: number[]) => Promise<ChatMessageView[]>;
+  // The messages as a chat shows them, in the order given (those in `created` were created by the
+  // events shown: nothing has reacted to them yet).
+  messages: (ids: number[], created: ReadonlySet<number>) => Promise<ChatMessageView[]>;
 };
 
 // What one transaction did to a ticket, as its screens see it.
@@ -174,7 +175,12 @@ export const createInboxProjector = (
     ];
     const [views, shown] = await Promise.all([
       ticketIds.length ? load.tickets(ticketIds) : [],
-      messages.length ? load.messages(messages.map((m) => m.messageId)) : [],
+      messages.length
+        ? load.messages(
+            messages.map((m) => m.messageId),
+            new Set(plan.created.map((m) => m.messageId)),
+          )
+        : [],
     ]);
     const viewOf = new Map(views.map((view) => [view.id, view]));
     const messageOf = new Map(shown.map((message) => [message.id, message]));
@@ -233,7 +239,8 @@ export const createInboxProjector = (
 export const inboxProjector = (deps: Pick<AppDeps, 'db' | 'uploads' | 'realtime'>) => {
   const projector = createInboxProjector(deps.realtime, {
     tickets: (ids) => loadTicketViews(deps.db, ids),
-    messages: async (ids) => viewMessages(deps, await loadShownMessages(deps.db, ids)),
+    messages: async (ids, created) =>
+      viewMessages(deps, await loadShownMessages(deps.db, ids), created),
   });
   return (events: DomainEvent[]) => projector.project(events);
 };

@@ -22,7 +22,15 @@ export type OutgoingMedia = {
   mediaType: MediaType;
 };
 
-export type MessageForm = { body: string; quotedMsgId: number | null; medias: OutgoingMedia[] };
+export type MessageForm = {
+  body: string;
+  quotedMsgId: number | null;
+  // Every file the send stored (a refused send removes them).
+  medias: OutgoingMedia[];
+  // Forwarded messages, each as it was (text, or a file with its caption), sent marked forwarded
+  // instead of the body and medias above.
+  forwards?: { body: string; media: OutgoingMedia | null }[];
+};
 
 // What to tell WhatsApp when the browser only says application/octet-stream.
 const typeByExtension: Record<string, string> = {

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { messages } from '../../db/schema';
 import type { Uploads } from '../../platform/uploads';
+import { loadReactions } from '../tickets';
 import { failedSends } from './sends';
 
 type Deps = Pick<AppDeps, 'db' | 'uploads'>;
@@ -42,6 +43,7 @@ const serializeMessage = (
   quotedMsg: quoted ? serializeMessage(uploads, quoted) : null,
   isDeleted: row.isDeleted,
   isEdited: row.isEdited,
+  isForwarded: row.isForwarded,
   ack: row.ack,
   remoteJid: row.remoteJid,
   scheduled: row.scheduled,
@@ -50,11 +52,14 @@ const serializeMessage = (
   updatedAt: row.updatedAt.toISOString(),
 });
 
-// Serialises rows as a chat shows them (ChatMessageView: SPEC's fields plus a failed send's error),
-// with their quoted messages, keeping the order given.
+// Serialises rows as a chat shows them (ChatMessageView: SPEC's fields plus a failed send's error
+// and the reactions), with their quoted messages, keeping the order given.
+// Messages just created (`fresh`: the projector's, the inbound path's) have no reactions yet and
+// cost no read for them.
 export const viewMessages = async (
   deps: Deps,
   rows: ShownMessageRow[],
+  fresh?: ReadonlySet<number>,
 ): Promise<ChatMessageView[]> => {
   if (!rows.length) return [];
   const quotedIds = [...new Set(rows.flatMap((r) => (r.quotedMsgId ? [r.quotedMsgId] : [])))];
@@ -62,10 +67,16 @@ export const viewMessages = async (
   const quotedById = new Map(quoted.map((q) => [q.id, q]));
   // Only a message of ours that WhatsApp never took (no provider id) can have failed: acks and
   // received messages cost no lookup.
-  const failed = await failedSends(
-    deps.db,
-    rows.filter((r) => r.fromMe && !r.providerId).map((r) => r.id),
-  );
+  const [failed, reactions] = await Promise.all([
+    failedSends(
+      deps.db,
+      rows.filter((r) => r.fromMe && !r.providerId).map((r) => r.id),
+    ),
+    loadReactions(
+      deps.db,
+      rows.flatMap((r) => (fresh?.has(r.id) ? [] : [r.id])),
+    ),
+  ]);
   return rows.map((row) => ({
     ...serializeMessage(
       deps.uploads,
@@ -73,5 +84,6 @@ export const viewMessages = async (
       row.quotedMsgId ? quotedById.get(row.quotedMsgId) : null,
     ),
     error: failed.has(row.id) ? 'ERR_SENDING_WAPP_MSG' : null,
+    reactions: reactions.get(row.id) ?? [],
   }));
 };

@@ -7,8 +7,11 @@ import { idempotencyKeyOf } from './send-keys';
 import { readMessageForm, type MessageForm } from './message-form';
 import {
   assertWritable,
+  createTypingRelay,
   deleteMessage,
+  forwardMessages,
   listMessages,
+  reactToMessage,
   retryMessage,
   sendMessages,
   visibleTicket,
@@ -56,8 +59,27 @@ export const messagesRoutes = async (app: FastifyInstance) => {
     return reply.status(sent.replayed ? 200 : 201).send(sent.messages);
   });
 
+  const typing = createTypingRelay(deps);
+  route(messages.agentTyping, async (request, reply) => {
+    await typing(request.auth, request.params.ticketId, request.body.typing, request.log);
+    return reply.status(204).send();
+  });
+
   route(messages.retryMessage, async (request) =>
     retryMessage(deps, request.auth, request.params.id, outbox.kick),
+  );
+
+  route(messages.forwardMessages, async (request, reply) =>
+    reply.status(201).send(
+      await forwardMessages(deps, request.auth, request.body, {
+        kick: outbox.kick,
+        log: request.log,
+      }),
+    ),
+  );
+
+  route(messages.reactToMessage, async (request) =>
+    reactToMessage(deps, request.auth, request.params.id, request.body.emoji),
   );
 
   route(messages.deleteMessage, async (request) =>

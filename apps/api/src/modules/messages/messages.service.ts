@@ -1,6 +1,13 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import path from 'node:path';
+import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { MESSAGES_PAGE_SIZE, replyWindowAt, type ChatMessageView } from '@atendi/shared';
+import {
+  MESSAGES_PAGE_SIZE,
+  replyWindowAt,
+  type ChatMessageView,
+  type MediaType,
+  type MessageForwardInput,
+} from '@atendi/shared';
 import type { AppDeps, OutgoingTicket, TicketMessages } from '../../deps';
 import { queryRows, type Db } from '../../db/client';
 import { contacts, messages, tickets, whatsapps } from '../../db/schema';
@@ -15,12 +22,16 @@ import {
   toTicketView,
   messageCreated,
   messageUpdated,
+  storeReaction,
+  createTicket,
+  loadTicketViews,
   previewOf,
   ticketUpdated,
   visibleTicketRow,
 } from '../tickets';
-import { discardMedia, type MessageForm, type OutgoingMedia } from './message-form';
+import { discardMedia, mimetypeOf, type MessageForm, type OutgoingMedia } from './message-form';
 import { viewMessages, type MessageRow } from './message-views';
+import { getSettingValue } from '../settings';
 import { assertReplyWindow, lastInboundSql } from './reply-window';
 import { earlierSend, rememberSend, sendDigest, type SendKey } from './send-keys';
 import { queueSends, retrySend, withdrawSend } from './sends';
@@ -92,7 +103,10 @@ const markTicketRead = async (
     raise(ticketUpdated(ticket, 'read'));
     return row;
   });
-  if (marked?.provider_ids.length)
+  if (
+    marked?.provider_ids.length &&
+    (await getSettingValue(deps.db, ticket.companyId, 'readReceipts')) === 'enabled'
+  )
     // Best effort: blue ticks on the phone are not worth failing (or slowing) the page for.
     deps.channels
       .markRead(ticket.whatsappId, { from: contactNumber, providerIds: marked.provider_ids })
@@ -198,16 +212,19 @@ export const queueOutgoing = async (
   // Written by the agent in the inbox: a routed conversation has its agent's answer.
   byAgent = false,
 ) => {
-  const parts = form.medias.length
-    ? form.medias.map((media, index) => ({ body: index === 0 ? form.body : '', media }))
-    : [{ body: form.body, media: null }];
+  const parts =
+    form.forwards ??
+    (form.medias.length
+      ? form.medias.map((media, index) => ({ body: index === 0 ? form.body : '', media }))
+      : [{ body: form.body, media: null }]);
   const rows = (
     await tx
       .insert(messages)
       .values(
-        parts.map(({ body, media }) =>
-          outgoingRow(ticket, body, { media, quotedMsgId: form.quotedMsgId }),
-        ),
+        parts.map(({ body, media }) => ({
+          ...outgoingRow(ticket, body, { media, quotedMsgId: form.quotedMsgId }),
+          isForwarded: Boolean(form.forwards),
+        })),
       )
       .returning()
   ).sort((a, b) => a.id - b.id);
@@ -397,6 +414,223 @@ export const deleteMessage = async (deps: Deps, ctx: AuthContext, id: number) =>
     return rows;
   });
   return (await viewMessages(deps, updated))[0];
+};
+
+// POST /messages/forward: messages of conversations the caller sees, forwarded to a contact in the
+// order they were written (issue 39). Into the contact's open conversation on the first message's
+// connection when the caller sees it, else a new one held by the caller (as POST /tickets makes it,
+// refused the same way when someone else holds the contact). Each file is copied, so the two
+// messages' files live and go independently. One send: all of them are queued, or none.
+export const forwardMessages = async (
+  deps: Deps & Pick<AppDeps, 'events'>,
+  ctx: AuthContext,
+  input: MessageForwardInput,
+  options: { kick: () => void; log: FastifyBaseLogger },
+) => {
+  const ids = [...new Set(input.messageIds)];
+  const rows = await deps.db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.companyId, ctx.companyId), inArray(messages.id, ids)))
+    .orderBy(asc(messages.createdAt), asc(messages.id));
+  if (rows.length !== ids.length) throw new AppError('ERR_NOT_FOUND', 'Message not found');
+  for (const ticketId of new Set(rows.map((row) => row.ticketId)))
+    await visibleTicket(deps.db, ctx, ticketId);
+  if (rows.some((row) => row.isDeleted))
+    throw new AppError('ERR_VALIDATION', 'A deleted message cannot be forwarded');
+  const [source] = rows;
+  const [contact] = await deps.db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(ownedRow(contacts, input.contactId, ctx));
+  if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
+  // Checked before anything is written: a refused forward leaves no new conversation behind.
+  await assertReplyWindow(deps.db, { whatsappId: source.whatsappId, contactId: contact.id });
+
+  const copies: OutgoingMedia[] = [];
+  const forwards: NonNullable<MessageForm['forwards']> = [];
+  let target: TicketRow;
+  try {
+    for (const row of rows) {
+      if (!row.mediaUrl || !fileTypes.has(row.mediaType)) {
+        forwards.push({ body: row.body, media: null });
+        continue;
+      }
+      const data = await deps.uploads.read(row.companyId, row.mediaUrl);
+      if (!data)
+        throw new AppError('ERR_VALIDATION', 'The file of a message is no longer stored', {
+          details: { messageId: row.id },
+        });
+      const mimetype = mimetypeOf(undefined, path.extname(row.mediaUrl).toLowerCase());
+      const fileName = row.mediaName ?? row.mediaUrl;
+      const stored = await deps.uploads.store(row.companyId, data, { fileName, mimetype });
+      const media = { storedName: stored.storedName, fileName, mimetype, mediaType: row.mediaType };
+      copies.push(media);
+      forwards.push({ body: row.body, media });
+    }
+    const [from] = await deps.db
+      .select({ queueId: tickets.queueId })
+      .from(tickets)
+      .where(eq(tickets.id, source.ticketId));
+    target = await forwardTarget(deps, ctx, {
+      contactId: contact.id,
+      whatsappId: source.whatsappId,
+      queueId: from?.queueId ?? null,
+    });
+    assertWritable(target);
+  } catch (error) {
+    await discardMedia(deps.uploads, ctx.companyId, copies);
+    throw error;
+  }
+  const sent = await sendMessages(
+    deps,
+    target,
+    { body: '', quotedMsgId: null, medias: copies, forwards },
+    { ...options, author: { kind: 'agent', userId: ctx.userId } },
+  );
+  const [ticket] = await loadTicketViews(deps.db, [target.id]);
+  return { ticket: ticket!, messages: sent.messages };
+};
+
+// The files a message can carry on (locations, contacts and calls are their text).
+const fileTypes = new Set<MediaType>(['image', 'audio', 'video', 'application']);
+
+// The conversation forwarded messages go to: the contact's open one on the connection when the caller
+// sees it; else a new one, held by the caller in the source conversation's queue. Two forwards at
+// once to a contact without one meet at the unique index: the loser goes into the winner's.
+const forwardTarget = async (
+  deps: Deps & Pick<AppDeps, 'events'>,
+  ctx: AuthContext,
+  to: { contactId: number; whatsappId: number; queueId: number | null },
+): Promise<TicketRow> => {
+  const open = async () => {
+    const [row] = await deps.db
+      .select({ id: tickets.id })
+      .from(tickets)
+      .where(
+        and(
+          eq(tickets.contactId, to.contactId),
+          eq(tickets.whatsappId, to.whatsappId),
+          ne(tickets.status, 'closed'),
+        ),
+      );
+    return row ? visibleTicket(deps.db, ctx, row.id).catch(() => undefined) : undefined;
+  };
+  const existing = await open();
+  if (existing) return existing;
+  try {
+    const created = await createTicket(deps, ctx, {
+      contactId: to.contactId,
+      whatsappId: to.whatsappId,
+      queueId: to.queueId,
+      status: 'open',
+    });
+    return await visibleTicket(deps.db, ctx, created!.id);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'ERR_OTHER_OPEN_TICKET') {
+      const winner = await open();
+      if (winner) return winner;
+    }
+    throw error;
+  }
+};
+
+// "typing…" goes to WhatsApp at most this often while an agent writes (WhatsApp shows it for a few
+// seconds; the browser may tell on every key).
+const TYPING_EVERY_MS = 4000;
+
+// POST /messages/{ticketId}/typing (issue 39): the contact sees "typing…" while an agent of the open
+// conversation writes, unless the company turned it off. What this node last told each conversation
+// is remembered so a busy composer does not reach WhatsApp on every key; best effort: a session that
+// is down or a refusal is logged, never shown to the agent.
+export const createTypingRelay = (deps: Deps) => {
+  const shown = new Map<number, { typing: boolean; at: number }>();
+  return async (ctx: AuthContext, ticketId: number, typing: boolean, log: FastifyBaseLogger) => {
+    const ticket = await visibleTicket(deps.db, ctx, ticketId);
+    if (ticket.status !== 'open') return;
+    const now = Date.now();
+    const last = shown.get(ticket.id);
+    if (last && last.typing === typing && (!typing || now - last.at < TYPING_EVERY_MS)) return;
+    if (shown.size >= 10_000) shown.clear();
+    shown.set(ticket.id, { typing, at: now });
+    if ((await getSettingValue(deps.db, ticket.companyId, 'typingToContact')) !== 'enabled') return;
+    const [chat] = await deps.db
+      .select({ number: contacts.number, isGroup: contacts.isGroup, provider: whatsapps.provider })
+      .from(contacts)
+      .innerJoin(whatsapps, eq(whatsapps.id, ticket.whatsappId))
+      .where(eq(contacts.id, ticket.contactId));
+    if (!chat) return;
+    // The Cloud API's indicator marks the contact's last message read: only where receipts go.
+    let lastInboundId: string | undefined;
+    if (chat.provider === 'cloud') {
+      if ((await getSettingValue(deps.db, ticket.companyId, 'readReceipts')) !== 'enabled') return;
+      const [last] = await deps.db
+        .select({ providerId: messages.providerId })
+        .from(messages)
+        .where(
+          and(
+            eq(messages.ticketId, ticket.id),
+            eq(messages.fromMe, false),
+            sql`${messages.providerId} is not null`,
+          ),
+        )
+        .orderBy(desc(messages.createdAt), desc(messages.id))
+        .limit(1);
+      lastInboundId = last?.providerId ?? undefined;
+    }
+    await deps.channels
+      .sendPresence(ticket.whatsappId, {
+        to: chat.number,
+        isGroup: chat.isGroup,
+        typing,
+        ...(lastInboundId ? { lastInboundId } : {}),
+      })
+      .catch((err: unknown) => log.debug({ err, ticketId: ticket.id }, 'typing not shown'));
+  };
+};
+
+// PUT /messages/{id}/reaction: the company's reaction to a message (issue 39), '' to take it back.
+// WhatsApp takes it first (a refusal answers its error and changes nothing); then it is stored and
+// every screen of the chat sees it. WhatsApp keeps one reaction per account: the company's number has
+// one, whoever of its people chose it last.
+export const reactToMessage = async (deps: Deps, ctx: AuthContext, id: number, emoji: string) => {
+  const { message, ticket } = await visibleMessage(deps.db, ctx, id);
+  if (!message.providerId || message.isDeleted)
+    throw new AppError(
+      'ERR_VALIDATION',
+      message.isDeleted
+        ? 'A deleted message cannot be reacted to'
+        : 'The message has not reached WhatsApp yet',
+    );
+  // A reaction is a message to the contact: on the Cloud API only within their 24-hour window.
+  await assertReplyWindow(deps.db, ticket);
+  const [contact] = await deps.db
+    .select({ number: contacts.number, isGroup: contacts.isGroup })
+    .from(contacts)
+    .where(eq(contacts.id, ticket.contactId));
+  if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
+  const reactedAt = new Date();
+  await deps.channels.react(message.whatsappId, {
+    to: contact.number,
+    isGroup: contact.isGroup,
+    providerId: message.providerId,
+    fromMe: message.fromMe,
+    participant: message.participant ?? undefined,
+    emoji,
+  });
+  await deps.events.transaction(deps.db, async (tx, raise) => {
+    const changed = await storeReaction(tx, {
+      companyId: message.companyId,
+      messageId: message.id,
+      fromMe: true,
+      sender: '',
+      emoji,
+      userId: ctx.userId,
+      reactedAt,
+    });
+    if (changed) raise(messageUpdated(message, 'reaction'));
+  });
+  return (await viewMessages(deps, [message]))[0];
 };
 
 // The tickets module's port (TicketMessages in deps.ts), handed to it by app.ts as

@@ -91,6 +91,7 @@ export const outboxWorker = (
       to: found.to,
       body: found.message.body,
       isGroup: found.isGroup,
+      ...(found.message.isForwarded ? { forwarded: true } : {}),
       ...(template ? { template } : {}),
       // Quoting a message that has no provider id yet (not sent itself) sends without the quote.
       ...(found.quotedProviderId ? { quotedId: found.quotedProviderId } : {}),

@@ -33,8 +33,9 @@ export {
   writeTransitions,
 } from './core/ticket-transition';
 export { queueTransitionMessages } from './bots/ticket-automation';
+export { loadReactions, storeReaction } from './core/reactions';
 
-export { listTickets, updateTicket } from './core/tickets.service';
+export { createTicket, listTickets, updateTicket } from './core/tickets.service';
 export {
   addBotNote,
   assertVisible,

@@ -107,6 +107,10 @@ export const whatsappsRoutes = async (app: FastifyInstance) => {
     await simulated(request.auth.companyId, request.params.id);
     await deps.channels.extra(request.params.id, 'typing', request.body);
   });
+  route(simulator.simulatorReaction, act, async (request) => {
+    await simulated(request.auth.companyId, request.params.id);
+    await deps.channels.extra(request.params.id, 'reaction', request.body);
+  });
   route(simulator.simulatorContacts, act, async (request) => {
     await simulated(request.auth.companyId, request.params.id);
     await deps.channels.extra(request.params.id, 'contacts', request.body);

@@ -73,6 +73,8 @@ const serializeWhatsapp = (
     cloudBusinessAccountId: row.cloudBusinessAccountId,
     hasCloudAccessToken: Boolean(row.cloudAccessToken),
     hasCloudAppSecret: Boolean(row.cloudAppSecret),
+    cloudQualityRating: row.cloudQualityRating,
+    cloudMessagingLimit: row.cloudMessagingLimit,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

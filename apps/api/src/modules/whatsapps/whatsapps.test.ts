@@ -716,6 +716,8 @@ describe('live updates', () => {
     expect(sessions.at(-1)).toMatchObject({ id: view.id, status: 'CONNECTED', qrcode: '' });
     for (const s of sessions)
       expect(Object.keys(s).sort()).toEqual([
+        'cloudMessagingLimit',
+        'cloudQualityRating',
         'id',
         'number',
         'pairingCode',

@@ -62,6 +62,7 @@ const makeCampaign = (overrides: Partial<CampaignView> = {}): CampaignView => {
     template: null,
     templateParams: { header: [], body: [] },
     report: makeReport(),
+    held: null,
     createdAt: '2026-03-01T10:00:00.000Z',
     updatedAt: '2026-03-01T10:00:00.000Z',
     ...overrides,
@@ -349,6 +350,54 @@ describe('campaign report page', () => {
       await screen.findByRole('heading', { level: 1, name: 'Campaña eliminada' }),
     ).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Volver a las campañas' })).toBeTruthy();
+  });
+
+  it('says why the campaign waits for its number and when it sends again', async () => {
+    stubApi({
+      'GET /campaigns/7': () =>
+        jsonResponse(
+          200,
+          makeCampaign({
+            held: { reason: 'warm_up', until: new Date(2026, 10, 30, 14, 5).toISOString() },
+          }),
+        ),
+      'GET /campaigns/7/shipping': () => shippingOf(recipients),
+    });
+    renderPage(<CampaignReportPage />, PATH, makeAuth(), { route: '/campaign/:campaignId/report' });
+
+    const notice = await screen.findByRole('alert');
+    expect(
+      within(notice).getByText(
+        'En espera: calentamiento del número nuevo · se reanuda el 30/11/2026 14:05',
+      ),
+    ).toBeTruthy();
+    expect(notice.textContent).toContain('El número se vinculó hace poco');
+    expect(screen.getByText('3 de 8 enviados')).toBeTruthy();
+
+    act(() => {
+      socket().receive('company-1-campaign', {
+        action: 'update',
+        record: makeCampaign({
+          held: { reason: 'tier', until: new Date(2026, 11, 1, 9, 0).toISOString() },
+        }),
+      });
+    });
+    expect(
+      await within(screen.getByRole('alert')).findByText(
+        'En espera: límite de WhatsApp (nivel del número) · se reanuda el 01/12/2026 09:00',
+      ),
+    ).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toContain('nivel de mensajería');
+
+    // Sending again: the notice goes.
+    act(() => {
+      socket().receive('company-1-campaign', {
+        action: 'update',
+        record: makeCampaign({ report: makeReport({ sent: 4, pending: 3 }) }),
+      });
+    });
+    expect(await screen.findByText('4 de 8 enviados')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('filters the recipients by status and searches them', async () => {

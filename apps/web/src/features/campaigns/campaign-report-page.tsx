@@ -41,6 +41,7 @@ import {
   reportFigures,
   useCampaignReportLiveUpdates,
 } from './campaign-report.api';
+import { CampaignHeldAlert } from './campaign-held';
 
 const pad = (value: number) => String(value).padStart(2, '0');
 
@@ -166,6 +167,7 @@ const ReportSummary = ({ campaign }: { campaign: CampaignView }) => {
 
   return (
     <Stack spacing={2}>
+      {campaign.held && <CampaignHeldAlert held={campaign.held} />}
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Stack spacing={1.5}>
           <Stack

@@ -56,6 +56,13 @@ describe('campaign settings page', () => {
         .value,
     ).toBe('Listo, ya no te enviaremos mensajes de nuestras campañas.');
     expect(screen.getByText(/en lugar del menú del chatbot/)).toBeTruthy();
+    // Each WhatsApp Web number: up to 200 campaign messages a day, paced at random, warmed up.
+    expect(
+      (screen.getByRole('spinbutton', { name: 'Tope diario por número' }) as HTMLInputElement)
+        .value,
+    ).toBe('200');
+    for (const name of ['Pausas aleatorias', 'Calentamiento de números nuevos'])
+      expect((screen.getByRole('switch', { name }) as HTMLInputElement).checked).toBe(true);
 
     // The options the SPEC allows, labelled.
     const user = setupUser();
@@ -170,6 +177,10 @@ describe('campaign settings page', () => {
         ],
         optOutKeywords: ['STOP', 'BAJA', 'PARAR', 'no molestar'],
         optOutMessage: 'Hecho: no te escribiremos más.',
+        // The limits of each WhatsApp Web number, left as they were (the defaults).
+        dailyCap: 200,
+        randomPacing: true,
+        warmUp: true,
       },
     });
     // The form now shows what the server kept: the repeated key is gone.
@@ -179,6 +190,67 @@ describe('campaign settings page', () => {
       'POST /campaign-settings',
     ]);
     expect(unknownApiCalls(fetchMock)).toEqual([]);
+  });
+
+  it('sets the limits of each WhatsApp Web number, checking the daily cap first', async () => {
+    let sent: unknown;
+    let posts = 0;
+    stubApi({
+      'GET /campaign-settings': () => jsonResponse(200, listOf({ dailyCap: 500, warmUp: false })),
+      'POST /campaign-settings': (init) => {
+        posts += 1;
+        sent = JSON.parse(String(init.body));
+        const { settings } = campaignSettingsBody.parse(sent);
+        return jsonResponse(200, listOf(settings));
+      },
+    });
+    const user = setupUser();
+    renderPage(<CampaignsConfigPage />, PATH, makeAuth());
+
+    const cap = (await screen.findByRole('spinbutton', {
+      name: 'Tope diario por número',
+    })) as HTMLInputElement;
+    expect(
+      screen.getByRole('heading', { level: 2, name: 'Límites por número (WhatsApp Web/Baileys)' }),
+    ).toBeTruthy();
+    expect(cap.value).toBe('500');
+    const pacing = screen.getByRole('switch', { name: 'Pausas aleatorias' }) as HTMLInputElement;
+    const warmUp = screen.getByRole('switch', {
+      name: 'Calentamiento de números nuevos',
+    }) as HTMLInputElement;
+    // Random pauses were never saved: the default, on. Warm-up was turned off.
+    expect(pacing.checked).toBe(true);
+    expect(warmUp.checked).toBe(false);
+    // What each one does, and that the Cloud API goes by Meta's tier instead.
+    expect(screen.getByText(/en 24 horas\. 0: sin límite\./)).toBeTruthy();
+    expect(screen.getByText(/entre la mitad y una vez y media el intervalo/)).toBeTruthy();
+    expect(
+      screen.getByText(
+        'Un número vinculado hace menos de 10 días empieza con 20 mensajes el primer día y duplica cada día.',
+      ),
+    ).toBeTruthy();
+    expect(
+      screen.getByText(/siguen el nivel de mensajería que Meta da a cada número/),
+    ).toBeTruthy();
+
+    await refill(user, cap, '20000');
+    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Escriba un número entero de 0 a 10.000')).toBeTruthy();
+    await user.clear(cap);
+    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Escriba un número entero de 0 a 10.000')).toBeTruthy();
+    expect(posts).toBe(0);
+
+    // 0: no cap at all.
+    await fill(user, cap, '0');
+    await user.click(pacing);
+    await user.click(warmUp);
+    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Configuración guardada')).toBeTruthy();
+    expect(posts).toBe(1);
+    expect(sent).toMatchObject({ settings: { dailyCap: 0, randomPacing: false, warmUp: true } });
+    expect(screen.queryByText('Escriba un número entero de 0 a 10.000')).toBeNull();
+    expect(cap.value).toBe('0');
   });
 
   it('checks variable keys before saving and shows a refusal as a toast', async () => {

@@ -5,6 +5,7 @@ import {
   Button,
   Chip,
   CircularProgress,
+  FormHelperText,
   Grid,
   IconButton,
   MenuItem,
@@ -31,14 +32,17 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import {
   CAMPAIGN_BUILTIN_VARIABLES,
+  CAMPAIGN_DAILY_CAP_MAX,
   campaignSettingsOf,
   campaignSettingsSchema,
   LONGER_INTERVAL_OPTIONS,
   MESSAGE_INTERVAL_OPTIONS,
+  WARM_UP_FIRST_DAY,
   type CampaignSettings,
 } from '@atendi/shared';
 import { errorText, toastError } from '../../api/toasts';
 import { LoadingBox } from '../../components/loading-box';
+import { SwitchField } from '../../components/switch-field';
 import { waitBeforeSubmit } from '../../lib/form-delay';
 import { registerMui } from '../../lib/forms';
 import {
@@ -220,6 +224,70 @@ const KeywordsEditor = ({
   );
 };
 
+// Issue 39: what WhatsApp Web (Baileys) numbers may send. The Cloud API follows the tier Meta gives
+// each number instead, which the section says so that nobody looks for it here.
+const NumberLimits = ({ control }: { control: Control<FormInput, unknown, CampaignSettings> }) => {
+  const { t, i18n } = useTranslation();
+  const max = new Intl.NumberFormat(i18n.language).format(CAMPAIGN_DAILY_CAP_MAX);
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2, md: 3 } }}>
+      <Stack spacing={2}>
+        <Typography variant="h6" component="h2">
+          {t('campaignSettings.limits.title')}
+        </Typography>
+        <Controller
+          control={control}
+          name="dailyCap"
+          render={({ field, fieldState }) => (
+            <TextField
+              type="number"
+              id="campaign-settings-dailyCap"
+              label={t('campaignSettings.limits.dailyCap')}
+              helperText={
+                fieldState.error
+                  ? t('campaignSettings.validation.dailyCap', { max })
+                  : t('campaignSettings.limits.dailyCapHelp')
+              }
+              error={Boolean(fieldState.error)}
+              name={field.name}
+              inputRef={field.ref}
+              // An emptied field is no number: the check asks for one instead of saving 0.
+              value={Number.isNaN(field.value) ? '' : field.value}
+              onBlur={field.onBlur}
+              onChange={(event) =>
+                field.onChange(event.target.value === '' ? Number.NaN : Number(event.target.value))
+              }
+              slotProps={{ htmlInput: { min: 0, max: CAMPAIGN_DAILY_CAP_MAX, step: 1 } }}
+              sx={{ maxWidth: 360 }}
+            />
+          )}
+        />
+        <Box>
+          <SwitchField
+            control={control}
+            name="randomPacing"
+            label={t('campaignSettings.limits.randomPacing')}
+          />
+          <FormHelperText sx={{ mt: 0 }}>
+            {t('campaignSettings.limits.randomPacingHelp')}
+          </FormHelperText>
+        </Box>
+        <Box>
+          <SwitchField
+            control={control}
+            name="warmUp"
+            label={t('campaignSettings.limits.warmUp')}
+          />
+          <FormHelperText sx={{ mt: 0 }}>
+            {t('campaignSettings.limits.warmUpHelp', { first: WARM_UP_FIRST_DAY })}
+          </FormHelperText>
+        </Box>
+        <Alert severity="info">{t('campaignSettings.limits.cloudApi')}</Alert>
+      </Stack>
+    </Paper>
+  );
+};
+
 const CampaignSettingsForm = ({ settings }: { settings: CampaignSettings }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -295,6 +363,8 @@ const CampaignSettingsForm = ({ settings }: { settings: CampaignSettings }) => {
           </Grid>
         </Grid>
       </Paper>
+
+      <NumberLimits control={control} />
 
       <Paper variant="outlined" sx={{ p: { xs: 2, md: 3 } }}>
         <Stack spacing={2}>
@@ -447,8 +517,9 @@ const CampaignSettingsForm = ({ settings }: { settings: CampaignSettings }) => {
   );
 };
 
-// SPEC §2 Campaign settings (/campaigns-config): sending intervals, variables for the messages, the
-// words that opt a recipient out and what they are told then; saved together.
+// SPEC §2 Campaign settings (/campaigns-config): sending intervals, the limits of each WhatsApp Web
+// number (issue 39), variables for the messages, the words that opt a recipient out and what they are
+// told then; saved together.
 export const CampaignsConfigPage = () => {
   const { t } = useTranslation();
   const query = useQuery(campaignSettingsQuery);

@@ -50,6 +50,7 @@ export const makeCampaign = (overrides: Partial<CampaignView> = {}): CampaignVie
       awaitingConfirmation: 0,
       confirmed: 0,
     },
+    held: null,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
     ...overrides,

@@ -289,4 +289,57 @@ describe('campaigns page', () => {
     );
     expect(screen.queryByText('Ajena')).toBeNull();
   });
+
+  it('says why a running campaign waits for its number and when it sends again, live', async () => {
+    // Local times, so that dd/MM/yyyy HH:mm reads the same in every time zone.
+    const resumes = new Date(2026, 10, 30, 14, 5);
+    const navidad = makeCampaign({
+      ...campaigns[2]!,
+      held: { reason: 'tier', until: resumes.toISOString() },
+    });
+    stubApi({ 'GET /campaigns': campaignsOf([campaigns[1]!, navidad]) });
+    renderPage(<CampaignsPage />, '/campaigns', makeAuth());
+
+    const row = await rowOf('Navidad');
+    expect(
+      within(row).getByText(
+        'En espera: límite de WhatsApp (nivel del número) · se reanuda el 30/11/2026 14:05',
+      ),
+    ).toBeTruthy();
+    // Still running: the status says so, the notice says why nothing moves.
+    expect(cellTexts(row)[1]).toBe('En curso');
+    expect(within(await rowOf('Promo marzo')).queryByText(/En espera/)).toBeNull();
+
+    receiveCampaignEvent({
+      action: 'update',
+      record: {
+        ...navidad,
+        held: { reason: 'daily_cap', until: new Date(2026, 11, 1, 9, 0).toISOString() },
+      },
+    });
+    expect(
+      await within(row).findByText(
+        'En espera: tope diario del número · se reanuda el 01/12/2026 09:00',
+      ),
+    ).toBeTruthy();
+
+    // The scheduled one started on a number linked days ago.
+    receiveCampaignEvent({
+      action: 'update',
+      record: {
+        ...campaigns[1]!,
+        status: 'EM_ANDAMENTO',
+        held: { reason: 'warm_up', until: new Date(2026, 11, 2, 8, 30).toISOString() },
+      },
+    });
+    expect(
+      await within(await rowOf('Promo marzo')).findByText(
+        'En espera: calentamiento del número nuevo · se reanuda el 02/12/2026 08:30',
+      ),
+    ).toBeTruthy();
+
+    // Sending again: the notice goes.
+    receiveCampaignEvent({ action: 'update', record: { ...navidad, held: null } });
+    await waitFor(() => expect(within(row).queryByText(/En espera/)).toBeNull());
+  });
 });

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Button, Chip, type ChipProps } from '@mui/material';
+import { Button, Chip, Stack, type ChipProps } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import AssessmentOutlinedIcon from '@mui/icons-material/AssessmentOutlined';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
@@ -23,6 +23,7 @@ import {
 import { formatDate, parseDate } from '../../lib/dates';
 import { usePagedList } from '../../lib/use-paged-list';
 import { CampaignDialog } from './campaign-dialog';
+import { CampaignHeldChip } from './campaign-held';
 import {
   applyCampaignEventToCache,
   campaignKeys,
@@ -118,7 +119,19 @@ export const CampaignsPage = () => {
       .join(' · ') || '—';
 
   const columns: TableColumns<CampaignView> = [
-    { header: t('campaigns.columns.name'), cell: (campaign) => campaign.name },
+    {
+      header: t('campaigns.columns.name'),
+      // A running campaign waiting for its number's limit says so under its name.
+      cell: (campaign) =>
+        campaign.held ? (
+          <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+            <span>{campaign.name}</span>
+            <CampaignHeldChip held={campaign.held} />
+          </Stack>
+        ) : (
+          campaign.name
+        ),
+    },
     {
       header: t('campaigns.columns.status'),
       cell: (campaign) => (

@@ -230,6 +230,64 @@ describe('connections page', () => {
     await waitFor(() => expect(screen.queryByText('Soporte')).toBeNull());
   });
 
+  it("shows Meta's quality rating and messaging limit of Cloud API numbers, following them live", async () => {
+    const meta = makeConnection({
+      id: 4,
+      name: 'Meta',
+      provider: 'cloud',
+      cloudPhoneNumberId: '1234567890',
+      hasCloudAccessToken: true,
+      cloudQualityRating: 'GREEN',
+      cloudMessagingLimit: 'TIER_250',
+    });
+    const fresh = makeConnection({ id: 5, name: 'Meta nueva', provider: 'cloud' });
+    stubApi({
+      'GET /whatsapp': () =>
+        jsonResponse(200, [meta, fresh, makeConnection({ id: 1, name: 'Ventas' })]),
+    });
+    const user = setupUser();
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
+
+    const row = await rowOf('Meta');
+    const qualityOf = (text: string) =>
+      within(row).getByText(text).closest('.MuiChip-root')!.className;
+    expect(qualityOf('Calidad alta')).toContain('MuiChip-colorSuccess');
+    const limit = within(row).getByText('Límite: 250 conversaciones/24 h');
+    // Nothing before Meta said, nor on a WhatsApp Web number.
+    expect(within(await rowOf('Meta nueva')).queryByText(/Calidad|Límite/)).toBeNull();
+    expect(within(await rowOf('Ventas')).queryByText(/Calidad|Límite/)).toBeNull();
+
+    await user.hover(limit);
+    expect((await screen.findByRole('tooltip')).textContent).toContain(
+      'cuántas conversaciones puede iniciar este número con clientes distintos en 24 horas',
+    );
+    await user.unhover(limit);
+
+    await receiveSession(
+      sessionOf(meta, { cloudQualityRating: 'YELLOW', cloudMessagingLimit: 'TIER_1K' }),
+    );
+    expect(qualityOf('Calidad media')).toContain('MuiChip-colorWarning');
+    expect(within(row).getByText('Límite: 1.000 conversaciones/24 h')).toBeTruthy();
+
+    await receiveSession(
+      sessionOf(meta, { cloudQualityRating: 'RED', cloudMessagingLimit: 'TIER_UNLIMITED' }),
+    );
+    expect(qualityOf('Calidad baja')).toContain('MuiChip-colorError');
+    expect(within(row).getByText('Límite: ilimitado')).toBeTruthy();
+
+    await receiveSession(
+      sessionOf(meta, { cloudQualityRating: 'UNKNOWN', cloudMessagingLimit: 'TIER_100K' }),
+    );
+    expect(qualityOf('Calidad desconocida')).toContain('MuiChip-colorDefault');
+    expect(within(row).getByText('Límite: 100.000 conversaciones/24 h')).toBeTruthy();
+
+    // Meta's first word on the new number.
+    await receiveSession(sessionOf(fresh, { cloudMessagingLimit: 'TIER_50' }));
+    const freshRow = await rowOf('Meta nueva');
+    expect(within(freshRow).getByText('Límite: 50 conversaciones/24 h')).toBeTruthy();
+    expect(within(freshRow).queryByText(/Calidad/)).toBeNull();
+  });
+
   it('keeps the API and verify tokens it read when a live update (no secrets) leaves them out', () => {
     const ventas = makeConnection({
       id: 1,

@@ -32,6 +32,7 @@ import { useTranslation } from 'react-i18next';
 import { useCurrentSession } from '../../api/session';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { actionsColumn, RowCard, type TableColumn } from '../../components/paged-table';
+import { CloudNumberHealth } from './cloud-health';
 import { ConnectionDialog } from './connection-dialog';
 import { ConnectionHistoryDialog } from './connection-history-dialog';
 import type { ConnectionTab } from './connection-form.schema';
@@ -218,7 +219,12 @@ export const ConnectionsPage = () => {
     },
     {
       header: t('connections.columns.status'),
-      cell: (connection) => <ConnectionStatusLabel status={connection.status} />,
+      cell: (connection) => (
+        <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+          <ConnectionStatusLabel status={connection.status} />
+          <CloudNumberHealth connection={connection} />
+        </Stack>
+      ),
     },
     ...(canUseSession
       ? [

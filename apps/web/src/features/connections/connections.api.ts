@@ -63,5 +63,8 @@ export const simulatorAck = (id: number, messageId: string, ack: number) =>
   call(simulatorContract.simulatorAck, { params: { id }, body: { id: messageId, ack } });
 export const simulatorTyping = (id: number, from: string, typing: boolean) =>
   call(simulatorContract.simulatorTyping, { params: { id }, body: { from, typing } });
+// The contact `from` reacts to a message of their chat (its provider id); '' takes it back.
+export const simulatorReaction = (id: number, input: { from: string; id: string; emoji: string }) =>
+  call(simulatorContract.simulatorReaction, { params: { id }, body: input });
 export const simulatorDisconnect = (id: number) =>
   call(simulatorContract.simulatorDisconnect, { params: { id } });

@@ -36,6 +36,8 @@ export const makeConnection = (overrides: Partial<Connection> = {}): Connection 
   cloudBusinessAccountId: null,
   hasCloudAccessToken: false,
   hasCloudAppSecret: false,
+  cloudQualityRating: null,
+  cloudMessagingLimit: null,
   createdAt: '2025-03-04T09:05:00',
   updatedAt: '2025-03-04T09:05:00',
   ...overrides,
@@ -52,6 +54,8 @@ export const sessionOf = (
   pairingCode: connection.pairingCode,
   retries: connection.retries,
   number: connection.number,
+  cloudQualityRating: connection.cloudQualityRating,
+  cloudMessagingLimit: connection.cloudMessagingLimit,
   ...overrides,
 });
 

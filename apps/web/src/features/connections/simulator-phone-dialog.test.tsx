@@ -25,14 +25,22 @@ const reply: SimulatorConversationItem = {
   fileName: null,
   quotedId: null,
   ack: 2,
+  forwarded: false,
+  contactReaction: '',
+  platformReaction: '',
   createdAt: '2025-03-04T09:06:00',
 };
 
 type Post = { path: string; body?: Record<string, unknown> };
 
 // The simulator routes; the conversation holds what each contact wrote, each answered by the
-// platform's reply, and the chat of one number when asked for it.
-const stubSimulator = (connection = simulator, others: Connection[] = []) => {
+// platform's reply (as `answer` has it), and the chat of one number when asked for it. A contact's
+// reaction shows on the message it was for.
+const stubSimulator = (
+  connection = simulator,
+  others: Connection[] = [],
+  answer: Partial<SimulatorConversationItem> = {},
+) => {
   const posts: Post[] = [];
   const reads = { conversation: 0, numbers: [] as (string | null)[] };
   const record = (path: string, answer: () => Response) => (init: RequestInit) => {
@@ -58,17 +66,25 @@ const stubSimulator = (connection = simulator, others: Connection[] = []) => {
               body: String(post.body?.body),
               ack: 0,
             },
-            { ...reply, id: i === 0 ? 'OUT1' : `OUT${i + 1}`, contact },
+            { ...reply, ...answer, id: i === 0 ? 'OUT1' : `OUT${i + 1}`, contact },
           ];
         });
+      const reactionTo = (id: string) =>
+        posts.findLast((post) => post.path === 'reaction' && post.body?.id === id)?.body?.emoji;
       return jsonResponse(
         200,
-        chat.filter((message) => !number || message.contact === number),
+        chat
+          .filter((message) => !number || message.contact === number)
+          .map((message) => ({
+            ...message,
+            contactReaction: String(reactionTo(message.id) ?? message.contactReaction),
+          })),
       );
     },
     'POST /simulator/5/scan': record('scan', () => jsonResponse(200, { status: 'CONNECTED' })),
     'POST /simulator/5/inbound': record('inbound', () => jsonResponse(200, { id: 'SIM1' })),
     'POST /simulator/5/ack': record('ack', () => new Response(null, { status: 204 })),
+    'POST /simulator/5/reaction': record('reaction', () => new Response(null, { status: 204 })),
   });
   return { posts, reads };
 };
@@ -147,6 +163,60 @@ describe('simulator phone panel', () => {
       }),
     );
     await waitFor(() => expect(posts[1]).toEqual({ path: 'ack', body: { id: 'OUT1', ack: 4 } }));
+  });
+
+  it('reacts as the contact, and shows each side’s reaction and the forwarded mark', async () => {
+    const { posts } = stubSimulator({ ...simulator, status: 'CONNECTED', qrcode: '' }, [], {
+      forwarded: true,
+      platformReaction: '🙏',
+    });
+    const user = setupUser();
+    renderPage(<ConnectionsPage />, '/connections', makeAuth());
+
+    const panel = await openPhone(user);
+    await fill(user, within(panel).getByLabelText('Número del contacto'), '5215511112222');
+    await fill(user, within(panel).getByLabelText('Mensaje'), 'Hola, quiero un pedido');
+    await user.click(within(panel).getByRole('button', { name: 'Enviar' }));
+    const chat = within(
+      await within(panel).findByRole('list', { name: 'Conversación con 5215511112222' }),
+    );
+    const answer = await chat.findByText('Hola, ¿en qué le ayudamos?');
+    const answerItem = within(answer.closest('li')!);
+    expect(answerItem.getByText('Reenviado')).toBeTruthy();
+    expect(answerItem.getByText('Reacción de la plataforma: 🙏')).toBeTruthy();
+
+    await user.click(
+      within(panel).getByRole('button', {
+        name: 'Reaccionar como el contacto: Hola, ¿en qué le ayudamos?',
+      }),
+    );
+    await user.click(await screen.findByRole('menuitem', { name: 'Reaccionar con ❤️' }));
+    expect(await answerItem.findByText('Reacción del contacto: ❤️')).toBeTruthy();
+    expect(posts.filter((post) => post.path === 'reaction')).toEqual([
+      { path: 'reaction', body: { from: '5215511112222', id: 'OUT1', emoji: '❤️' } },
+    ]);
+
+    // The same emoji again takes it back; the contact's own message can be reacted to as well.
+    await user.click(
+      within(panel).getByRole('button', {
+        name: 'Reaccionar como el contacto: Hola, ¿en qué le ayudamos?',
+      }),
+    );
+    await user.click(await screen.findByRole('menuitem', { name: 'Quitar la reacción ❤️' }));
+    await waitFor(() => expect(answerItem.queryByText(/Reacción del contacto/)).toBeNull());
+    await user.click(
+      within(panel).getByRole('button', {
+        name: 'Reaccionar como el contacto: Hola, quiero un pedido',
+      }),
+    );
+    await user.click(await screen.findByRole('menuitem', { name: 'Reaccionar con 👍' }));
+    await waitFor(() =>
+      expect(posts.filter((post) => post.path === 'reaction').map((post) => post.body)).toEqual([
+        { from: '5215511112222', id: 'OUT1', emoji: '❤️' },
+        { from: '5215511112222', id: 'OUT1', emoji: '' },
+        { from: '5215511112222', id: 'IN0', emoji: '👍' },
+      ]),
+    );
   });
 
   it('remembers the contact it writes as, per connection, when closed and opened again', async () => {

@@ -10,16 +10,20 @@ import {
   List,
   ListItem,
   ListItemText,
+  Menu,
+  MenuItem,
   Stack,
   Switch,
   Tooltip,
   Typography,
 } from '@mui/material';
+import AddReactionOutlinedIcon from '@mui/icons-material/AddReactionOutlined';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import MarkEmailReadIcon from '@mui/icons-material/MarkEmailReadOutlined';
 import QrCodeScannerIcon from '@mui/icons-material/QrCodeScanner';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import PhonelinkOffIcon from '@mui/icons-material/PhonelinkOff';
+import ReplyIcon from '@mui/icons-material/Reply';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SimulatorConversationItem } from '@atendi/shared';
@@ -29,6 +33,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { errorText, toastError } from '../../api/toasts';
 import { FormText } from '../../components/form-text';
+import { QUICK_REACTIONS } from '../../lib/reactions';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { readStorage, storageKeys, writeStorage } from '../../lib/storage';
 import { useConnections } from '../../api/queries/connections';
@@ -39,6 +44,7 @@ import {
   simulatorAck,
   simulatorDisconnect,
   simulatorInbound,
+  simulatorReaction,
   simulatorScan,
   simulatorTyping,
 } from './connections.api';
@@ -108,51 +114,135 @@ const useSimulatorAction = <T,>(
   });
 };
 
+// The contact's reaction to a message of the chat: the quick reactions WhatsApp offers; the one the
+// contact already has takes it back.
+const ReactButton = ({
+  text,
+  current,
+  disabled,
+  onReact,
+}: {
+  text: string;
+  current: string;
+  disabled: boolean;
+  onReact: (emoji: string) => void;
+}) => {
+  const { t } = useTranslation();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const choose = (emoji: string) => {
+    setAnchor(null);
+    onReact(emoji === current ? '' : emoji);
+  };
+  return (
+    <>
+      <Tooltip title={t('connections.simulator.react')}>
+        <span>
+          <IconButton
+            size="small"
+            aria-label={t('connections.simulator.reactOf', { body: text })}
+            aria-haspopup="menu"
+            disabled={disabled}
+            onClick={(event) => setAnchor(event.currentTarget)}
+          >
+            <AddReactionOutlinedIcon fontSize="small" />
+          </IconButton>
+        </span>
+      </Tooltip>
+      <Menu
+        anchorEl={anchor}
+        open={Boolean(anchor)}
+        onClose={() => setAnchor(null)}
+        slotProps={{ list: { sx: { display: 'flex' } } }}
+      >
+        {QUICK_REACTIONS.map((emoji) => (
+          <MenuItem
+            key={emoji}
+            selected={emoji === current}
+            aria-label={
+              emoji === current
+                ? t('connections.simulator.removeReaction', { emoji })
+                : t('connections.simulator.reactWith', { emoji })
+            }
+            onClick={() => choose(emoji)}
+            sx={{ fontSize: 20, px: 1 }}
+          >
+            {emoji}
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+};
+
 // One message of the chat: the contact's own on the right, the platform's on the left with the acks
-// the phone can report for it.
+// the phone can report for it. The contact can react to either (onReact is absent in a group's chat,
+// where the phone does not know which member would react), and each side's reaction shows under it.
 const ConversationItem = ({
   message,
   isBusy,
   onAck,
+  onReact,
 }: {
   message: SimulatorConversationItem;
   isBusy: boolean;
   onAck: (ack: number) => void;
+  onReact?: (emoji: string) => void;
 }) => {
   const { t } = useTranslation();
   const text = message.body || message.fileName || t('connections.simulator.media');
   const date = formatLastUpdate(message.createdAt);
   const fromContact = message.direction === 'in';
+  const reactions = [
+    message.contactReaction &&
+      t('connections.simulator.contactReaction', { emoji: message.contactReaction }),
+    message.platformReaction &&
+      t('connections.simulator.platformReaction', { emoji: message.platformReaction }),
+  ].filter(Boolean);
+  const react = onReact && (
+    <ReactButton
+      text={text}
+      current={message.contactReaction}
+      disabled={isBusy}
+      onReact={onReact}
+    />
+  );
+  // Room on the right for the buttons beside the text.
+  const buttons = (fromContact ? 0 : 2) + (react ? 1 : 0);
   return (
     <ListItem
       data-direction={message.direction}
       secondaryAction={
-        fromContact ? undefined : (
+        buttons === 0 ? undefined : (
           <Stack direction="row" spacing={0.5}>
-            <Tooltip title={t('connections.simulator.markDelivered')}>
-              <span>
-                <IconButton
-                  size="small"
-                  aria-label={t('connections.simulator.markDeliveredOf', { body: text })}
-                  disabled={isBusy || message.ack >= DELIVERED}
-                  onClick={() => onAck(DELIVERED)}
-                >
-                  <DoneAllIcon fontSize="small" />
-                </IconButton>
-              </span>
-            </Tooltip>
-            <Tooltip title={t('connections.simulator.markRead')}>
-              <span>
-                <IconButton
-                  size="small"
-                  aria-label={t('connections.simulator.markReadOf', { body: text })}
-                  disabled={isBusy || message.ack >= READ}
-                  onClick={() => onAck(READ)}
-                >
-                  <MarkEmailReadIcon fontSize="small" />
-                </IconButton>
-              </span>
-            </Tooltip>
+            {react}
+            {!fromContact && (
+              <>
+                <Tooltip title={t('connections.simulator.markDelivered')}>
+                  <span>
+                    <IconButton
+                      size="small"
+                      aria-label={t('connections.simulator.markDeliveredOf', { body: text })}
+                      disabled={isBusy || message.ack >= DELIVERED}
+                      onClick={() => onAck(DELIVERED)}
+                    >
+                      <DoneAllIcon fontSize="small" />
+                    </IconButton>
+                  </span>
+                </Tooltip>
+                <Tooltip title={t('connections.simulator.markRead')}>
+                  <span>
+                    <IconButton
+                      size="small"
+                      aria-label={t('connections.simulator.markReadOf', { body: text })}
+                      disabled={isBusy || message.ack >= READ}
+                      onClick={() => onAck(READ)}
+                    >
+                      <MarkEmailReadIcon fontSize="small" />
+                    </IconButton>
+                  </span>
+                </Tooltip>
+              </>
+            )}
           </Stack>
         )
       }
@@ -163,24 +253,43 @@ const ConversationItem = ({
         maxWidth: '90%',
         ...(fromContact
           ? { ml: 'auto', bgcolor: 'action.selected', textAlign: 'right' }
-          : { mr: 'auto', bgcolor: 'action.hover', pr: 11 }),
+          : { mr: 'auto', bgcolor: 'action.hover' }),
+        ...(buttons > 0 && { pr: 2 + buttons * 4.5 }),
       }}
     >
-      <ListItemText
-        primary={text}
-        secondary={
-          fromContact
-            ? t('connections.simulator.inboundMeta', { from: message.contact, date })
-            : t('connections.simulator.outboundMeta', {
-                to: message.contact,
-                ack: t(`connections.simulator.acks.${message.ack}`, {
-                  defaultValue: String(message.ack),
-                }),
-                date,
-              })
-        }
-        slotProps={{ primary: { sx: { overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' } } }}
-      />
+      {/* Divs, not spans: the message's text is the item's first span. */}
+      <Box sx={{ minWidth: 0 }}>
+        {message.forwarded && (
+          <Typography
+            component="div"
+            variant="caption"
+            sx={{ color: 'text.secondary', fontStyle: 'italic' }}
+          >
+            <ReplyIcon sx={{ fontSize: 14, verticalAlign: 'middle', transform: 'scaleX(-1)' }} />{' '}
+            {t('connections.simulator.forwarded')}
+          </Typography>
+        )}
+        <ListItemText
+          primary={text}
+          secondary={
+            fromContact
+              ? t('connections.simulator.inboundMeta', { from: message.contact, date })
+              : t('connections.simulator.outboundMeta', {
+                  to: message.contact,
+                  ack: t(`connections.simulator.acks.${message.ack}`, {
+                    defaultValue: String(message.ack),
+                  }),
+                  date,
+                })
+          }
+          slotProps={{ primary: { sx: { overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' } } }}
+        />
+        {reactions.map((reaction) => (
+          <Typography key={reaction} component="div" variant="caption">
+            {reaction}
+          </Typography>
+        ))}
+      </Box>
     </ListItem>
   );
 };
@@ -228,6 +337,10 @@ const SimulatorPhoneBody = ({ connectionId }: { connectionId: number }) => {
   });
   const ack = useSimulatorAction(connectionId, ({ id, value }: { id: string; value: number }) =>
     simulatorAck(connectionId, id, value),
+  );
+  const reaction = useSimulatorAction(
+    connectionId,
+    (input: { from: string; id: string; emoji: string }) => simulatorReaction(connectionId, input),
   );
   const typing = useSimulatorAction(
     connectionId,
@@ -414,8 +527,13 @@ const SimulatorPhoneBody = ({ connectionId }: { connectionId: number }) => {
                 <ConversationItem
                   key={message.id}
                   message={message}
-                  isBusy={ack.isPending}
+                  isBusy={ack.isPending || reaction.isPending}
                   onAck={(value) => ack.mutate({ id: message.id, value })}
+                  onReact={
+                    phoneRule.test(message.contact)
+                      ? (emoji) => reaction.mutate({ from: message.contact, id: message.id, emoji })
+                      : undefined
+                  }
                 />
               ))}
             </List>

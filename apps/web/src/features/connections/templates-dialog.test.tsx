@@ -115,6 +115,43 @@ describe('connection templates', () => {
     expect(unknownApiCalls(fetchMock)).toEqual([]);
   });
 
+  it('reads the templates again at each opening, each status a coloured chip', async () => {
+    // Meta pauses, rejects or disables templates at any time (its webhooks tell the server).
+    let first = 'APPROVED';
+    stubApi({
+      'GET /whatsapp': () => jsonResponse(200, [cloud]),
+      'GET /whatsapp/4/templates': () =>
+        templateListOf([
+          makeTemplate({ id: 1, name: 'bienvenida', status: first }),
+          makeTemplate({ id: 2, name: 'catalogo', status: 'PENDING' }),
+          makeTemplate({ id: 3, name: 'oferta', status: 'DISABLED' }),
+          makeTemplate({ id: 4, name: 'vieja', status: 'ARCHIVED' }),
+        ]),
+    });
+    const { user, dialog } = await openTemplates();
+    await waitForTable(dialog);
+    const chipOf = (row: HTMLElement) => {
+      const chip = row.querySelector('.MuiChip-root')!;
+      return [chip.textContent, /MuiChip-color(\w+)/.exec(chip.className)?.[1]];
+    };
+    expect(templateRows(dialog).map(chipOf)).toEqual([
+      ['Aprobada', 'Success'],
+      ['Pendiente', 'Warning'],
+      ['Desactivada', 'Error'],
+      // A status this app does not know yet, as Meta names it.
+      ['ARCHIVED', 'Default'],
+    ]);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Cerrar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    first = 'PAUSED';
+    await user.click(
+      within(await rowOf('Meta')).getByRole('button', { name: 'Plantillas de Meta' }),
+    );
+    const reopened = await screen.findByRole('dialog', { name: 'Plantillas · Meta' });
+    await waitFor(() => expect(chipOf(templateRows(reopened)[0]!)).toEqual(['Pausada', 'Warning']));
+  });
+
   it('syncs the templates from the account, showing progress', async () => {
     let answer: (response: Response) => void = () => undefined;
     const fetchMock = stubApi({

@@ -19,6 +19,8 @@ const optionKeys = [
   'initialSideMenu',
   'twoFactor',
   'singleSession',
+  'readReceipts',
+  'typingToContact',
   'superTwoFactor',
 ] as const satisfies readonly SettingKey[];
 

@@ -1,3 +1,4 @@
+import { useCallback, useEffect, useRef } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   messagesContract,
@@ -41,6 +42,46 @@ export const useSendMedia = (ticketId: number) => {
       if (isWindowClosedError(error)) closeReplyWindow(queryClient, ticketId, error.details);
     },
   });
+};
+
+// Issue 39: the contact sees "typing…" while the agent writes. Told when writing starts and again
+// every few seconds while it goes on (WhatsApp shows it for a while), and that it stopped after a
+// pause or when the chat closes. Best effort: a refusal is nothing the agent needs to see.
+const TYPING_REPEAT_MS = 4000;
+const TYPING_IDLE_MS = 5000;
+export const useTypingSignal = (ticketId: number) => {
+  const state = useRef<{ lastAt: number; idle?: ReturnType<typeof setTimeout> }>({ lastAt: 0 });
+  const tell = useCallback(
+    (typing: boolean) =>
+      void call(messagesContract.agentTyping, { params: { ticketId }, body: { typing } }).catch(
+        () => undefined,
+      ),
+    [ticketId],
+  );
+  useEffect(() => {
+    const current = state.current;
+    return () => {
+      if (current.idle === undefined) return;
+      clearTimeout(current.idle);
+      current.idle = undefined;
+      current.lastAt = 0;
+      tell(false);
+    };
+  }, [tell]);
+  return useCallback(() => {
+    const current = state.current;
+    const now = Date.now();
+    if (now - current.lastAt >= TYPING_REPEAT_MS) {
+      current.lastAt = now;
+      tell(true);
+    }
+    clearTimeout(current.idle);
+    current.idle = setTimeout(() => {
+      current.idle = undefined;
+      current.lastAt = 0;
+      tell(false);
+    }, TYPING_IDLE_MS);
+  }, [tell]);
 };
 
 // Cloud API tickets whose 24-hour window is closed take only an approved template (the connection's

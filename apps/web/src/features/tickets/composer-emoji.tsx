@@ -18,6 +18,60 @@ const PickerLoading = () => (
   </Box>
 );
 
+// The emoji picker in a popover over `anchor` (closed while it is null): the composer's, and the
+// message menu's "more reactions".
+export const EmojiPickerPopover = ({
+  anchor,
+  label,
+  placement = 'above',
+  onPick,
+  onClose,
+  onClosed,
+}: {
+  anchor: HTMLElement | null;
+  // The popover's accessible name.
+  label: string;
+  placement?: 'above' | 'below';
+  onPick: (emoji: string) => void;
+  onClose: () => void;
+  onClosed?: () => void;
+}) => {
+  const { t, i18n } = useTranslation();
+  const theme = useTheme();
+  const language = i18n.language === 'en' ? 'en' : 'es';
+  const isAbove = placement === 'above';
+  return (
+    <Popover
+      open={Boolean(anchor)}
+      anchorEl={anchor}
+      onClose={onClose}
+      // A caller that puts the focus back itself (onClosed) does not want it on the anchor first.
+      disableRestoreFocus={Boolean(onClosed)}
+      anchorOrigin={{ vertical: isAbove ? 'top' : 'bottom', horizontal: 'left' }}
+      transformOrigin={{ vertical: isAbove ? 'bottom' : 'top', horizontal: 'left' }}
+      slotProps={{
+        paper: { 'aria-label': label },
+        // Once the picker is gone; before that its focus trap would take the focus back.
+        transition: onClosed ? { onExited: onClosed } : undefined,
+      }}
+    >
+      <Suspense fallback={<PickerLoading />}>
+        <EmojiPicker
+          onEmojiClick={(data: EmojiClickData) => onPick(data.emoji)}
+          emojiData={emojiData[language]}
+          theme={theme.palette.mode === 'dark' ? 'dark' : 'light'}
+          previewConfig={{ showPreview: false }}
+          labels={{
+            searchPlaceholder: t('tickets.composer.emojiSearch'),
+            searchLabel: t('tickets.composer.emojiSearch'),
+          }}
+          lazyLoadEmojis
+        />
+      </Suspense>
+    </Popover>
+  );
+};
+
 // The composer's emoji button: the picker stays open so several emojis can be added in a row.
 export const EmojiButton = ({
   disabled,
@@ -29,10 +83,8 @@ export const EmojiButton = ({
   // Where the focus goes back to: the input, to keep writing.
   onClosed: () => void;
 }) => {
-  const { t, i18n } = useTranslation();
-  const theme = useTheme();
+  const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const language = i18n.language === 'en' ? 'en' : 'es';
 
   return (
     <>
@@ -44,33 +96,13 @@ export const EmojiButton = ({
       >
         <EmojiEmotionsOutlinedIcon />
       </IconButton>
-      <Popover
-        open={Boolean(anchor)}
-        anchorEl={anchor}
+      <EmojiPickerPopover
+        anchor={anchor}
+        label={t('tickets.composer.emojiPicker')}
+        onPick={onPick}
         onClose={() => setAnchor(null)}
-        disableRestoreFocus
-        anchorOrigin={{ vertical: 'top', horizontal: 'left' }}
-        transformOrigin={{ vertical: 'bottom', horizontal: 'left' }}
-        slotProps={{
-          paper: { 'aria-label': t('tickets.composer.emojiPicker') },
-          // Once the picker is gone; before that its focus trap would take the focus back.
-          transition: { onExited: onClosed },
-        }}
-      >
-        <Suspense fallback={<PickerLoading />}>
-          <EmojiPicker
-            onEmojiClick={(data: EmojiClickData) => onPick(data.emoji)}
-            emojiData={emojiData[language]}
-            theme={theme.palette.mode === 'dark' ? 'dark' : 'light'}
-            previewConfig={{ showPreview: false }}
-            labels={{
-              searchPlaceholder: t('tickets.composer.emojiSearch'),
-              searchLabel: t('tickets.composer.emojiSearch'),
-            }}
-            lazyLoadEmojis
-          />
-        </Suspense>
-      </Popover>
+        onClosed={onClosed}
+      />
     </>
   );
 };

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import {
   Box,
   Button,
+  Checkbox,
   IconButton,
   Link,
   Menu,
@@ -14,6 +15,7 @@ import {
   type Theme,
 } from '@mui/material';
 import AccessTimeIcon from '@mui/icons-material/AccessTime';
+import AddReactionOutlinedIcon from '@mui/icons-material/AddReactionOutlined';
 import BlockIcon from '@mui/icons-material/Block';
 import CallIcon from '@mui/icons-material/Call';
 import ContactPhoneIcon from '@mui/icons-material/ContactPhone';
@@ -24,10 +26,18 @@ import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import InsertDriveFileIcon from '@mui/icons-material/InsertDriveFile';
 import ReportProblemOutlinedIcon from '@mui/icons-material/ReportProblemOutlined';
 import LocationOnIcon from '@mui/icons-material/LocationOn';
+import ReplyIcon from '@mui/icons-material/Reply';
 import SmartToyOutlinedIcon from '@mui/icons-material/SmartToyOutlined';
 import { useTranslation } from 'react-i18next';
-import type { ChatMessageView, MessageView } from '@atendi/shared';
+import {
+  MESSAGE_FORWARD_MAX,
+  type ChatMessageView,
+  type MessageReactionView,
+  type MessageView,
+} from '@atendi/shared';
 import { WhatsappText } from '../../components/whatsapp-text';
+import { QUICK_REACTIONS } from '../../lib/reactions';
+import { EmojiPickerPopover } from './composer-emoji';
 import { formatTime, parseLocation, parseVcards } from './ticket-format';
 
 const READ_BLUE = '#34b7f1';
@@ -273,7 +283,26 @@ export type MessageActions = {
   onRetry: (message: ChatMessageView) => void;
   retryingId: number | null;
   onMediaLoad: () => void;
+  // Issue 39: the company's reaction ('' takes it back), offered where the chat can be answered.
+  onReact: (message: ChatMessageView, emoji: string) => void;
+  // Forwarding starts the chat's selection with the message (absent where the chat cannot forward).
+  onForward?: (message: ChatMessageView) => void;
+  // While messages are being chosen to forward: the checked ones, and how one is checked or not.
+  selection: ReadonlySet<number> | null;
+  onToggleSelected: (message: ChatMessageView) => void;
 };
+
+// The company's reaction on the message ('' none): WhatsApp keeps one per account, whoever chose it.
+const companyReactionOf = (message: ChatMessageView) =>
+  message.reactions.find((reaction) => reaction.fromMe)?.emoji ?? '';
+
+// A reaction goes to WhatsApp as a message of its own about this one: not to a deleted message, nor
+// to one of ours WhatsApp has not taken yet (ack 0; a received message also has ack 0).
+const canReactTo = (message: ChatMessageView) =>
+  !message.isDeleted && !(message.fromMe && message.ack === 0);
+
+// The menu's first row: the quick reactions and "more", which opens the whole emoji picker.
+const QUICK_ROW = QUICK_REACTIONS.length + 1;
 
 const MessageMenu = ({
   message,
@@ -284,14 +313,25 @@ const MessageMenu = ({
 }) => {
   const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [pickerAnchor, setPickerAnchor] = useState<HTMLElement | null>(null);
   const canReply = actions.canReply && !message.isDeleted;
   // DELETE /messages/{id} takes only messages sent from here.
   const canDelete = actions.canReply && message.fromMe && !message.isDeleted;
-  if (!canReply && !canDelete) return null;
+  const canReact = actions.canReply && canReactTo(message);
+  const onForward = message.isDeleted ? undefined : actions.onForward;
+  if (!canReply && !canDelete && !canReact && !onForward) return null;
   const run = (action: (message: ChatMessageView) => void) => () => {
     setAnchor(null);
     action(message);
   };
+  const current = companyReactionOf(message);
+  // Choosing the reaction the company already has takes it back, as WhatsApp does.
+  const react = (emoji: string) => {
+    setAnchor(null);
+    setPickerAnchor(null);
+    actions.onReact(message, emoji === current ? '' : emoji);
+  };
+  const quickSx = { justifyContent: 'center', px: 1, fontSize: 20, minHeight: 40 };
   return (
     <>
       <IconButton
@@ -302,15 +342,188 @@ const MessageMenu = ({
       >
         <ExpandMoreIcon fontSize="small" />
       </IconButton>
-      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
+      <Menu
+        anchorEl={anchor}
+        open={Boolean(anchor)}
+        onClose={() => setAnchor(null)}
+        slotProps={{
+          // The reactions side by side on the first row, the other actions one per row below; the
+          // arrow keys still go through them all in order.
+          list: canReact
+            ? { sx: { display: 'grid', gridTemplateColumns: `repeat(${QUICK_ROW}, auto)` } }
+            : undefined,
+        }}
+      >
+        {canReact &&
+          QUICK_REACTIONS.map((emoji) => (
+            <MenuItem
+              key={emoji}
+              selected={emoji === current}
+              aria-label={
+                emoji === current
+                  ? t('tickets.message.removeReaction', { emoji })
+                  : t('tickets.message.reactWith', { emoji })
+              }
+              onClick={() => react(emoji)}
+              sx={quickSx}
+            >
+              {emoji}
+            </MenuItem>
+          ))}
+        {canReact && (
+          <MenuItem
+            aria-label={t('tickets.message.moreReactions')}
+            aria-haspopup="dialog"
+            // The picker opens where the menu was, under the options button.
+            onClick={() => {
+              setAnchor(null);
+              setPickerAnchor(anchor);
+            }}
+            sx={quickSx}
+          >
+            <AddReactionOutlinedIcon fontSize="small" />
+          </MenuItem>
+        )}
         {canReply && (
-          <MenuItem onClick={run(actions.onReply)}>{t('tickets.message.reply')}</MenuItem>
+          <MenuItem onClick={run(actions.onReply)} sx={{ gridColumn: '1 / -1' }}>
+            {t('tickets.message.reply')}
+          </MenuItem>
+        )}
+        {onForward && (
+          <MenuItem onClick={run(onForward)} sx={{ gridColumn: '1 / -1' }}>
+            {t('tickets.message.forward')}
+          </MenuItem>
         )}
         {canDelete && (
-          <MenuItem onClick={run(actions.onDelete)}>{t('tickets.message.delete')}</MenuItem>
+          <MenuItem onClick={run(actions.onDelete)} sx={{ gridColumn: '1 / -1' }}>
+            {t('tickets.message.delete')}
+          </MenuItem>
         )}
       </Menu>
+      {canReact && (
+        <EmojiPickerPopover
+          anchor={pickerAnchor}
+          label={t('tickets.message.reactionPicker')}
+          placement="below"
+          onPick={react}
+          onClose={() => setPickerAnchor(null)}
+        />
+      )}
     </>
+  );
+};
+
+// Who chose a reaction: the company's is named by the person who chose it ("you" when it came from
+// the phone itself), the contact's or member's by their name or number.
+const reactorName = (reaction: MessageReactionView, you: string, contactName: string) =>
+  reaction.name ?? (reaction.fromMe ? you : contactName);
+
+// The reactions over the bubble's bottom edge, as WhatsApp draws them: one pill per emoji (with how
+// many chose it when more than one), naming who did on hover or a long press.
+const MessageReactions = ({
+  reactions,
+  contactName,
+  fromMe,
+}: {
+  reactions: MessageReactionView[];
+  contactName: string;
+  fromMe: boolean;
+}) => {
+  const { t } = useTranslation();
+  const you = t('tickets.message.you');
+  // Grouped by emoji in the order they were first chosen (reactions come oldest first).
+  const groups = new Map<string, string[]>();
+  for (const reaction of reactions)
+    groups.set(reaction.emoji, [
+      ...(groups.get(reaction.emoji) ?? []),
+      reactorName(reaction, you, contactName),
+    ]);
+  return (
+    <Stack
+      direction="row"
+      role="list"
+      aria-label={t('tickets.message.reactions')}
+      sx={{
+        position: 'relative',
+        mt: '-6px',
+        mx: 1,
+        gap: 0.5,
+        alignSelf: fromMe ? 'flex-end' : 'flex-start',
+      }}
+    >
+      {[...groups].map(([emoji, names]) => (
+        <Tooltip key={emoji} title={names.join(', ')} enterTouchDelay={500}>
+          <Box
+            component="span"
+            role="listitem"
+            sx={{
+              display: 'inline-flex',
+              alignItems: 'center',
+              gap: 0.25,
+              px: 0.75,
+              py: 0.125,
+              borderRadius: '12px',
+              bgcolor: 'background.paper',
+              border: 1,
+              borderColor: 'divider',
+              boxShadow: '0 1px 0.5px rgba(11, 20, 26, 0.13)',
+              fontSize: 14,
+              lineHeight: 1.4,
+              cursor: 'default',
+            }}
+          >
+            {emoji}
+            {names.length > 1 && (
+              <Typography component="span" variant="caption" sx={{ color: 'text.secondary' }}>
+                {names.length}
+              </Typography>
+            )}
+          </Box>
+        </Tooltip>
+      ))}
+    </Stack>
+  );
+};
+
+// "Forwarded" over a forwarded message's content, as WhatsApp marks it.
+const ForwardedMark = () => {
+  const { t } = useTranslation();
+  return (
+    <Stack
+      direction="row"
+      spacing={0.5}
+      sx={{ alignItems: 'center', color: 'text.secondary', mb: 0.25 }}
+    >
+      <ReplyIcon sx={{ fontSize: 16, transform: 'scaleX(-1)' }} aria-hidden />
+      <Typography variant="caption" sx={{ fontStyle: 'italic' }}>
+        {t('tickets.message.forwarded')}
+      </Typography>
+    </Stack>
+  );
+};
+
+// The box that checks a message while forwarding: a deleted message cannot be forwarded, and no more
+// than MESSAGE_FORWARD_MAX go at once.
+const SelectBox = ({
+  message,
+  selection,
+  onToggle,
+}: {
+  message: ChatMessageView;
+  selection: ReadonlySet<number>;
+  onToggle: (message: ChatMessageView) => void;
+}) => {
+  const { t } = useTranslation();
+  const isChecked = selection.has(message.id);
+  const isFull = selection.size >= MESSAGE_FORWARD_MAX;
+  return (
+    <Checkbox
+      checked={isChecked}
+      disabled={message.isDeleted || (!isChecked && isFull)}
+      onChange={() => onToggle(message)}
+      sx={{ p: 0.5, alignSelf: 'center' }}
+      slotProps={{ input: { 'aria-label': t('tickets.message.select') } }}
+    />
   );
 };
 
@@ -325,112 +538,153 @@ export const MessageBubble = ({
 }) => {
   const { t } = useTranslation();
   const { fromMe } = message;
+  const { selection } = actions;
   const showsBody = message.body.trim() !== '' && !bodyIsMedia(message);
+  const reactions = message.isDeleted ? [] : message.reactions;
+  const isSelecting = selection !== null;
   return (
     <Stack
-      direction={fromMe ? 'row-reverse' : 'row'}
-      spacing={0.5}
+      direction="row"
       data-testid={`message-${message.id}`}
+      // While forwarding, a click anywhere on the row checks the message; its box is the control.
+      onClick={(event) => {
+        if (isSelecting && !message.isDeleted && !(event.target instanceof HTMLInputElement))
+          actions.onToggleSelected(message);
+      }}
       sx={{
-        alignItems: 'flex-start',
-        mb: 0.75,
+        alignItems: 'center',
+        mb: reactions.length ? 1.5 : 0.75,
+        cursor: isSelecting && !message.isDeleted ? 'pointer' : undefined,
       }}
     >
-      <Paper
-        elevation={0}
-        sx={(theme) => ({
-          maxWidth: { xs: '85%', md: '70%' },
-          minWidth: 80,
-          px: 1.25,
-          pt: 0.75,
-          pb: 0.5,
-          borderRadius: '8px',
-          bgcolor: fromMe
-            ? theme.palette.mode === 'light'
-              ? '#d9fdd3'
-              : '#005c4b'
-            : 'background.paper',
-          // The corner nearest its sender, as chat apps draw it.
-          borderTopRightRadius: fromMe ? '2px' : '8px',
-          borderTopLeftRadius: fromMe ? '8px' : '2px',
-          boxShadow: '0 1px 0.5px rgba(11, 20, 26, 0.13)',
-        })}
+      {isSelecting && (
+        <SelectBox message={message} selection={selection} onToggle={actions.onToggleSelected} />
+      )}
+      <Stack
+        direction={fromMe ? 'row-reverse' : 'row'}
+        spacing={0.5}
+        sx={{
+          flex: 1,
+          minWidth: 0,
+          alignItems: 'flex-start',
+          // Links, players and menus wait while messages are being chosen.
+          pointerEvents: isSelecting ? 'none' : undefined,
+        }}
       >
-        {message.quotedMsg && (
-          <QuotedMessage message={message.quotedMsg} contactName={contactName} sx={{ mb: 0.5 }} />
-        )}
-        {message.isDeleted && (
-          <Stack
-            direction="row"
-            spacing={0.5}
-            sx={{
-              alignItems: 'center',
-              color: 'text.secondary',
-            }}
-          >
-            <BlockIcon sx={{ fontSize: 16 }} aria-hidden />
-            <Typography variant="body2" sx={{ fontStyle: 'italic' }}>
-              {t('tickets.message.deleted')}
-            </Typography>
-          </Stack>
-        )}
-        <Box sx={message.isDeleted ? { opacity: 0.6, textDecoration: 'line-through' } : undefined}>
-          <MessageMedia message={message} onMediaLoad={actions.onMediaLoad} />
-          {showsBody && (
-            <Typography
-              variant="body2"
-              component="div"
-              sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
-            >
-              <WhatsappText text={message.body} />
-            </Typography>
-          )}
-        </Box>
-        <Stack
-          direction="row"
-          spacing={0.5}
+        <Box
           sx={{
-            alignItems: 'center',
-            justifyContent: 'flex-end',
-            color: 'text.secondary',
-            mt: 0.25,
+            maxWidth: { xs: '85%', md: '70%' },
+            minWidth: 0,
+            display: 'flex',
+            flexDirection: 'column',
           }}
         >
-          {message.isEdited && (
-            <Typography variant="caption" sx={{ fontStyle: 'italic' }}>
-              {t('tickets.message.edited')}
-            </Typography>
-          )}
-          {message.promptId !== null && <AgentBadge />}
-          <Typography variant="caption">{formatTime(message.createdAt)}</Typography>
-          {fromMe && <AckIcon ack={message.ack} />}
-        </Stack>
-        {message.error && (
-          <Stack
-            direction="row"
-            spacing={0.5}
-            sx={{
-              alignItems: 'center',
-              color: 'error.main',
-              mt: 0.5,
-            }}
+          <Paper
+            elevation={0}
+            sx={(theme) => ({
+              minWidth: 80,
+              px: 1.25,
+              pt: 0.75,
+              pb: 0.5,
+              borderRadius: '8px',
+              bgcolor: fromMe
+                ? theme.palette.mode === 'light'
+                  ? '#d9fdd3'
+                  : '#005c4b'
+                : 'background.paper',
+              // The corner nearest its sender, as chat apps draw it.
+              borderTopRightRadius: fromMe ? '2px' : '8px',
+              borderTopLeftRadius: fromMe ? '8px' : '2px',
+              boxShadow: '0 1px 0.5px rgba(11, 20, 26, 0.13)',
+            })}
           >
-            <ErrorOutlineIcon sx={{ fontSize: 18 }} aria-hidden />
-            <Typography variant="caption" sx={{ flex: 1 }}>
-              {t('tickets.message.failed')}
-            </Typography>
-            <Button
-              size="small"
-              color="error"
-              disabled={actions.retryingId === message.id}
-              onClick={() => actions.onRetry(message)}
+            {message.isForwarded && !message.isDeleted && <ForwardedMark />}
+            {message.quotedMsg && (
+              <QuotedMessage
+                message={message.quotedMsg}
+                contactName={contactName}
+                sx={{ mb: 0.5 }}
+              />
+            )}
+            {message.isDeleted && (
+              <Stack
+                direction="row"
+                spacing={0.5}
+                sx={{
+                  alignItems: 'center',
+                  color: 'text.secondary',
+                }}
+              >
+                <BlockIcon sx={{ fontSize: 16 }} aria-hidden />
+                <Typography variant="body2" sx={{ fontStyle: 'italic' }}>
+                  {t('tickets.message.deleted')}
+                </Typography>
+              </Stack>
+            )}
+            <Box
+              sx={message.isDeleted ? { opacity: 0.6, textDecoration: 'line-through' } : undefined}
             >
-              {t('tickets.message.retry')}
-            </Button>
-          </Stack>
-        )}
-      </Paper>
-      <MessageMenu message={message} actions={actions} />
+              <MessageMedia message={message} onMediaLoad={actions.onMediaLoad} />
+              {showsBody && (
+                <Typography
+                  variant="body2"
+                  component="div"
+                  sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+                >
+                  <WhatsappText text={message.body} />
+                </Typography>
+              )}
+            </Box>
+            <Stack
+              direction="row"
+              spacing={0.5}
+              sx={{
+                alignItems: 'center',
+                justifyContent: 'flex-end',
+                color: 'text.secondary',
+                mt: 0.25,
+              }}
+            >
+              {message.isEdited && (
+                <Typography variant="caption" sx={{ fontStyle: 'italic' }}>
+                  {t('tickets.message.edited')}
+                </Typography>
+              )}
+              {message.promptId !== null && <AgentBadge />}
+              <Typography variant="caption">{formatTime(message.createdAt)}</Typography>
+              {fromMe && <AckIcon ack={message.ack} />}
+            </Stack>
+            {message.error && (
+              <Stack
+                direction="row"
+                spacing={0.5}
+                sx={{
+                  alignItems: 'center',
+                  color: 'error.main',
+                  mt: 0.5,
+                }}
+              >
+                <ErrorOutlineIcon sx={{ fontSize: 18 }} aria-hidden />
+                <Typography variant="caption" sx={{ flex: 1 }}>
+                  {t('tickets.message.failed')}
+                </Typography>
+                <Button
+                  size="small"
+                  color="error"
+                  disabled={actions.retryingId === message.id}
+                  onClick={() => actions.onRetry(message)}
+                >
+                  {t('tickets.message.retry')}
+                </Button>
+              </Stack>
+            )}
+          </Paper>
+          {reactions.length > 0 && (
+            <MessageReactions reactions={reactions} contactName={contactName} fromMe={fromMe} />
+          )}
+        </Box>
+        {!isSelecting && <MessageMenu message={message} actions={actions} />}
+      </Stack>
     </Stack>
   );
 };

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessageView, QuickMessageView } from '@atendi/shared';
 import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
@@ -125,6 +125,32 @@ describe('composer emoji', () => {
     await waitFor(() => expect(document.activeElement).toBe(field));
     await user.keyboard('!');
     expect(field.value).toBe('Hola😀😀! mundo');
+  });
+});
+
+describe('composer typing', () => {
+  it('tells the contact the agent is writing once per few seconds, and that they stopped', async () => {
+    // The clock is the subject: the pause that ends "typing…" is moved past at once.
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const { fetchMock } = stubChat();
+    const typing: boolean[] = [];
+    const chat = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (url, init = {}) => {
+      if (String(url).endsWith(`/messages/${ticket.id}/typing`)) {
+        typing.push((JSON.parse(String(init.body)) as { typing: boolean }).typing);
+        return new Response(null, { status: 204 });
+      }
+      return chat(url, init);
+    });
+    const user = await openChat();
+    await fill(user, input(), 'Hola, ya le');
+    await user.keyboard(' reviso');
+    await waitFor(() => expect(typing).toEqual([true]));
+    await act(() => vi.advanceTimersByTimeAsync(5000));
+    await waitFor(() => expect(typing).toEqual([true, false]));
+    await user.keyboard('!');
+    await waitFor(() => expect(typing).toEqual([true, false, true]));
+    vi.useRealTimers();
   });
 });
 

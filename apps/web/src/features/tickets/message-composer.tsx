@@ -31,7 +31,7 @@ import {
 import { useCurrentSession } from '../../api/session';
 import { ERROR_TOAST_MS, TOAST_MS } from '../../api/toasts';
 import { lazyDialog } from '../../lib/lazy-component';
-import { fetchQuickMessageFile, useSendMedia } from './composer-api';
+import { fetchQuickMessageFile, useSendMedia, useTypingSignal } from './composer-api';
 import { AttachmentsPreview } from './composer-attachments';
 import { useAudioRecorder, type RecorderFailure } from './composer-audio';
 import { EmojiButton } from './composer-emoji';
@@ -160,6 +160,7 @@ export const MessageComposer = ({
   // A message tried again after a failure goes with the key of its first try (send-keys.ts).
   const [sendKeys] = useState(createSendKeys);
   const sendMedia = useSendMedia(ticket.id);
+  const typed = useTypingSignal(ticket.id);
   const windowState = useWindowState(useReplyWindow(ticket.id));
   const inputRef = useRef<HTMLTextAreaElement | null>(null);
   const fileInputRef = useRef<HTMLInputElement | null>(null);
@@ -363,7 +364,10 @@ export const MessageComposer = ({
       value={text}
       disabled={sendMedia.isPending}
       inputRef={inputRef}
-      onChange={(event) => setText(event.target.value)}
+      onChange={(event) => {
+        setText(event.target.value);
+        if (event.target.value.trim()) typed();
+      }}
       onKeyDown={onKeyDown}
       slotProps={{
         input: {

@@ -14,7 +14,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
-import type { AppMessageEvent, ChatMessageView, TicketView } from '@atendi/shared';
+import {
+  MESSAGE_FORWARD_MAX,
+  type AppMessageEvent,
+  type ChatMessageView,
+  type TicketView,
+} from '@atendi/shared';
 import { useCompanyEvent } from '../../api/socket';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { formatDate } from '../../lib/dates';
@@ -25,6 +30,7 @@ import {
   applyTicketEventToCache,
   fetchMessagesPage,
   useDeleteMessage,
+  useReactToMessage,
   useRetryMessage,
   useTicketMessages,
   useTicketViewer,
@@ -169,6 +175,8 @@ export const MessageList = ({
   onReply,
   keepsRead = true,
   footer,
+  selection = null,
+  onSelectionChange,
 }: {
   ticket: TicketView;
   canReply: boolean;
@@ -176,6 +184,10 @@ export const MessageList = ({
   keepsRead?: boolean;
   // Shown after the newest message (the contact's scheduled messages).
   footer?: ReactNode;
+  // Issue 39: the messages checked to forward, in the chat's order (null while not choosing). Without
+  // onSelectionChange the chat offers no forwarding.
+  selection?: readonly number[] | null;
+  onSelectionChange?: (ids: number[]) => void;
 }) => {
   const { t } = useTranslation();
   useKeepChatRead(ticket.id, keepsRead);
@@ -183,6 +195,7 @@ export const MessageList = ({
     useTicketMessages(ticket.id, keepsRead);
   const retry = useRetryMessage(ticket.id);
   const remove = useDeleteMessage(ticket.id);
+  const react = useReactToMessage(ticket.id);
   const [toDelete, setToDelete] = useState<ChatMessageView | null>(null);
   const pageCount = data?.pages.length ?? 0;
 
@@ -260,7 +273,16 @@ export const MessageList = ({
   }, [pageCount, hasNextPage, loadOlder]);
 
   const { mutate: retryMessage } = retry;
+  const { mutate: reactToMessage } = react;
   const retryingId = retry.isPending ? (retry.variables ?? null) : null;
+  // The checked messages kept in the chat's order, whatever order they were checked in: the
+  // conversation they go to reads them as they were written. Read through a ref, so that a message
+  // arriving does not make every row render again.
+  const order = useRef({ messages, selection });
+  useEffect(() => {
+    order.current = { messages, selection };
+  });
+  const selectionSet = useMemo(() => (selection ? new Set(selection) : null), [selection]);
   // One object while none of its parts changes, so that scrolling re-renders no row already in view.
   const actions = useMemo<MessageActions>(
     () => ({
@@ -272,8 +294,29 @@ export const MessageList = ({
       onMediaLoad: () => {
         if (isAtBottom.current) scrollToBottom();
       },
+      onReact: (message, emoji) => reactToMessage({ messageId: message.id, emoji }),
+      onForward: onSelectionChange && ((message) => onSelectionChange([message.id])),
+      selection: selectionSet,
+      onToggleSelected: (message) => {
+        const checked = new Set(order.current.selection ?? []);
+        if (checked.has(message.id)) checked.delete(message.id);
+        else if (checked.size < MESSAGE_FORWARD_MAX) checked.add(message.id);
+        else return;
+        onSelectionChange?.(
+          order.current.messages.flatMap(({ id }) => (checked.has(id) ? [id] : [])),
+        );
+      },
     }),
-    [canReply, onReply, retryMessage, retryingId, scrollToBottom],
+    [
+      canReply,
+      onReply,
+      retryMessage,
+      retryingId,
+      scrollToBottom,
+      reactToMessage,
+      onSelectionChange,
+      selectionSet,
+    ],
   );
 
   return (

@@ -21,7 +21,7 @@ export const MIN_SEARCH_LENGTH = 3;
 
 export type QueueChoice = { id: number; name: string; color: string };
 type ConnectionChoice = { id: number; name: string };
-type ContactChoice = { id: number; name: string; number: string };
+export type ContactChoice = { id: number; name: string; number: string };
 
 const createTicket = (input: TicketCreateInput) =>
   call(ticketsContract.createTicket, { body: input });
@@ -130,6 +130,47 @@ export const ConnectionField = ({
   );
 };
 
+// A contact picker: GET /contacts with what is typed, once it has 3 characters (the new ticket's
+// contact, and whom messages are forwarded to).
+export const ContactField = ({
+  value,
+  onChange,
+}: {
+  value: ContactChoice | null;
+  onChange: (contact: ContactChoice | null) => void;
+}) => {
+  const { t } = useTranslation();
+  const [input, setInput] = useState('');
+  const term = useSearchTerm(input);
+  const found = useContactSearch(term);
+  const isShort = input.trim().length < MIN_SEARCH_LENGTH;
+  return (
+    <Autocomplete
+      options={term ? (found.data?.contacts ?? []) : []}
+      value={value}
+      onChange={(_event, next) => onChange(next)}
+      inputValue={input}
+      onInputChange={(_event, next) => setInput(next)}
+      // The API already filtered by the typed text.
+      filterOptions={(options) => options}
+      getOptionLabel={(option) => `${option.name} - ${option.number}`}
+      isOptionEqualToValue={(option, selected) => option.id === selected.id}
+      loading={found.isFetching}
+      loadingText={t('app.loading')}
+      noOptionsText={isShort ? t('tickets.dialogs.typeMore') : t('tickets.newTicket.noContacts')}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          autoFocus
+          required
+          label={t('tickets.newTicket.contact')}
+          placeholder={t('tickets.newTicket.contactPlaceholder')}
+        />
+      )}
+    />
+  );
+};
+
 const NewTicketForm = ({ onCreated }: { onCreated: (ticket: TicketView) => void }) => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -142,16 +183,11 @@ const NewTicketForm = ({ onCreated }: { onCreated: (ticket: TicketView) => void 
   const queues = isAdmin ? (allQueues.data ?? []) : user.queues;
   const connections = useConnections();
 
-  const [contactInput, setContactInput] = useState('');
   const [contact, setContact] = useState<ContactChoice | null>(null);
   const [queueId, setQueueId] = useState<number | ''>(() =>
     !isAdmin && user.queues.length === 1 ? user.queues[0].id : '',
   );
   const [whatsappId, setWhatsappId] = useState<number | ''>('');
-
-  const term = useSearchTerm(contactInput);
-  const found = useContactSearch(term);
-  const isShort = contactInput.trim().length < MIN_SEARCH_LENGTH;
 
   const create = useMutation({
     mutationFn: async (input: TicketCreateInput) => {
@@ -192,31 +228,7 @@ const NewTicketForm = ({ onCreated }: { onCreated: (ticket: TicketView) => void 
       submitDisabled={!contact}
     >
       <Stack spacing={2}>
-        <Autocomplete
-          options={term ? (found.data?.contacts ?? []) : []}
-          value={contact}
-          onChange={(_event, next) => setContact(next)}
-          inputValue={contactInput}
-          onInputChange={(_event, next) => setContactInput(next)}
-          // The API already filtered by the typed text.
-          filterOptions={(options) => options}
-          getOptionLabel={(option) => `${option.name} - ${option.number}`}
-          isOptionEqualToValue={(option, selected) => option.id === selected.id}
-          loading={found.isFetching}
-          loadingText={t('app.loading')}
-          noOptionsText={
-            isShort ? t('tickets.dialogs.typeMore') : t('tickets.newTicket.noContacts')
-          }
-          renderInput={(params) => (
-            <TextField
-              {...params}
-              autoFocus
-              required
-              label={t('tickets.newTicket.contact')}
-              placeholder={t('tickets.newTicket.contactPlaceholder')}
-            />
-          )}
-        />
+        <ContactField value={contact} onChange={setContact} />
         <QueueField
           queues={queues}
           value={queueId}

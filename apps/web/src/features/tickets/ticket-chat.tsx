@@ -10,6 +10,7 @@ import { useCompanyEvent, useSocket, useSocketRoom } from '../../api/socket';
 import { ERROR_TOAST_MS, errorText } from '../../api/toasts';
 import { useElementWidth } from '../../lib/use-element-width';
 import { ContactDrawer, DRAWER_WIDTH } from './contact-drawer';
+import { ForwardBar } from './forward-bar';
 import { MessageComposer } from './message-composer';
 import { MessageList } from './message-list';
 import { ScheduledMessages } from './scheduled-messages';
@@ -109,6 +110,8 @@ export const TicketChat = ({
   const { data: ticket, error } = useTicket(ticketRef);
   const [replyTo, setReplyTo] = useState<ChatMessageView | null>(null);
   const [isContactOpen, setIsContactOpen] = useState(false);
+  // Issue 39: the messages checked to forward, in the chat's order (null while not choosing).
+  const [forwarding, setForwarding] = useState<number[] | null>(null);
   const [ref, width] = useElementWidth<HTMLDivElement>();
   useLeaveOnLoadError(error, Boolean(ticket));
 
@@ -156,17 +159,38 @@ export const TicketChat = ({
           canReply={isWritable}
           onReply={setReplyTo}
           footer={<ScheduledMessages contactId={ticket.contactId} />}
+          selection={forwarding}
+          onSelectionChange={setForwarding}
         />
-        {isWritable ? (
-          <MessageComposer
-            ticket={ticket}
-            replyTo={replyTo}
-            isCompact={chatWidth !== undefined ? chatWidth < COMPACT_COMPOSER : isNarrow}
-            onReplyChange={setReplyTo}
+        {forwarding && (
+          <ForwardBar
+            messageIds={forwarding}
+            onCancel={() => setForwarding(null)}
+            onForwarded={(target, contact) => {
+              setForwarding(null);
+              toast.success(
+                t('tickets.forward.done', {
+                  count: forwarding.length,
+                  name: contact.name || contact.number,
+                }),
+              );
+              navigate(`/tickets/${target.uuid}`);
+            }}
           />
-        ) : (
-          <ComposerNotice ticket={ticket} />
         )}
+        {/* Hidden, not gone, while messages are chosen to forward: what was being written stays. */}
+        <Box sx={{ display: forwarding ? 'none' : 'contents' }}>
+          {isWritable ? (
+            <MessageComposer
+              ticket={ticket}
+              replyTo={replyTo}
+              isCompact={chatWidth !== undefined ? chatWidth < COMPACT_COMPOSER : isNarrow}
+              onReplyChange={setReplyTo}
+            />
+          ) : (
+            <ComposerNotice ticket={ticket} />
+          )}
+        </Box>
       </Stack>
       <ContactDrawer
         ticket={ticket}

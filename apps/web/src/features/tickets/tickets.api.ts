@@ -104,6 +104,12 @@ const sendMessage = (ticketId: number, { key, ...input }: TextSend) =>
   );
 const retryMessage = (id: number) => call(messagesContract.retryMessage, { params: { id } });
 const deleteMessage = (id: number) => call(messagesContract.deleteMessage, { params: { id } });
+// '' takes the company's reaction back.
+const reactToMessage = (id: number, emoji: string) =>
+  call(messagesContract.reactToMessage, { params: { id }, body: { emoji } });
+// Issue 39: into the contact's open conversation, or a new one held by the caller (the answer's).
+export const forwardMessages = (messageIds: number[], contactId: number) =>
+  call(messagesContract.forwardMessages, { body: { messageIds, contactId } });
 
 export const useTicketViewer = (): TicketViewer => {
   const { user } = useCurrentSession();
@@ -218,8 +224,14 @@ export const ticketsOf = (data: { pages: TicketListPage[] } | undefined) => {
   return [...byId.values()];
 };
 
-const asChatMessage = (message: MessageView | ChatMessageView): ChatMessageView => ({
+// A plain message view (no failed-send error, no reactions) as the chat keeps it. Its reactions are
+// the ones the chat already had: a view that does not carry them leaves them as they were.
+const asChatMessage = (
+  message: MessageView | ChatMessageView,
+  current?: ChatMessageView,
+): ChatMessageView => ({
   error: null,
+  reactions: current?.reactions ?? [],
   ...message,
 });
 
@@ -248,21 +260,24 @@ export const upsertMessages = (
   incoming: (MessageView | ChatMessageView)[],
 ): MessagesData | undefined => {
   if (!data || data.pages.length === 0 || incoming.length === 0) return data;
-  const byId = new Map(incoming.map((message) => [message.id, asChatMessage(message)]));
+  const byId = new Map(incoming.map((message) => [message.id, message]));
   const seen = new Set<number>();
   // Replaced wherever it appears: a message can sit on two pages after the offsets moved.
   const pages = data.pages.map((page) => ({
     ...page,
     messages: page.messages.map((message) => {
-      const next = byId.get(message.id);
-      if (!next) return message;
+      const view = byId.get(message.id);
+      if (!view) return message;
       seen.add(message.id);
+      const next = asChatMessage(view, message);
       // Live events can overtake each other (the send's update before its create): the newer
       // version of a message stays.
       return next.updatedAt < message.updatedAt ? message : next;
     }),
   }));
-  const fresh = [...byId.values()].filter((message) => !seen.has(message.id));
+  const fresh = [...byId.values()]
+    .filter((message) => !seen.has(message.id))
+    .map((message) => asChatMessage(message));
   if (fresh.length) pages[0] = { ...pages[0], messages: [...pages[0].messages, ...fresh] };
   const replyWindow = windowAfter(pages[0].replyWindow, incoming);
   if (replyWindow !== (pages[0].replyWindow ?? null)) pages[0] = { ...pages[0], replyWindow };
@@ -531,6 +546,20 @@ export const useDeleteMessage = (ticketId: number) => {
   return useMutation({
     mutationFn: (messageId: number) => deleteMessage(messageId),
     onSuccess: (message) => applyMessagesToCache(queryClient, ticketId, [message]),
+  });
+};
+
+// Issue 39: the company's reaction to a message. The answer is the message with its reactions; a
+// refusal for the Cloud API's closed window closes the chat's window, as a refused send does.
+export const useReactToMessage = (ticketId: number) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ messageId, emoji }: { messageId: number; emoji: string }) =>
+      reactToMessage(messageId, emoji),
+    onSuccess: (message) => applyMessagesToCache(queryClient, ticketId, [message]),
+    onError: (error) => {
+      if (isWindowClosedError(error)) closeReplyWindow(queryClient, ticketId, error.details);
+    },
   });
 };
 

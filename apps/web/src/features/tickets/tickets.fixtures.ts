@@ -81,6 +81,7 @@ export const makeMessage = (overrides: Partial<ChatMessageView> = {}): ChatMessa
   quotedMsg: null,
   isDeleted: false,
   isEdited: false,
+  isForwarded: false,
   ack: 0,
   remoteJid: null,
   scheduled: false,
@@ -88,6 +89,7 @@ export const makeMessage = (overrides: Partial<ChatMessageView> = {}): ChatMessa
   createdAt: todayAt(9),
   updatedAt: todayAt(9),
   error: null,
+  reactions: [],
   ...overrides,
 });
 

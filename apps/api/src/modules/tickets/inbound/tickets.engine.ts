@@ -12,6 +12,7 @@ import { batchable, storeMessages, type Outcome } from './ingest-batch';
 import { runQueueBots } from '../bots/queue-bot';
 import { confirmOptOut, thankForRating } from '../bots/ticket-automation';
 import { messageRouted, messageUpdated } from '../core/ticket-events';
+import { storeReaction } from '../core/reactions';
 import { createRoomResolver, createTicketGuard } from '../core/visibility';
 
 // Wires the channel layer's events into tickets and messages. Screens hear of them from the events
@@ -290,6 +291,28 @@ export const handleChannelEvent = async (deps: EngineDeps, input: ChannelEventIn
           .where(byProviderId(connection.id, event.providerId))
           .returning(),
       );
+      return;
+    }
+    case 'reaction': {
+      // A reaction to a message the platform never stored (older than the connection here, or gone
+      // with its ticket) has nothing to show on.
+      await deps.events.transaction(deps.db, async (tx, raise) => {
+        const [target] = await tx
+          .select({ id: messages.id, companyId: messages.companyId, ticketId: messages.ticketId })
+          .from(messages)
+          .where(byProviderId(connection.id, event.providerId))
+          .limit(1);
+        if (!target) return;
+        const changed = await storeReaction(tx, {
+          companyId,
+          messageId: target.id,
+          fromMe: event.fromMe,
+          sender: event.participant ?? event.from,
+          emoji: event.emoji,
+          reactedAt: event.timestamp,
+        });
+        if (changed) raise(messageUpdated(target, 'reaction'));
+      });
       return;
     }
     default:

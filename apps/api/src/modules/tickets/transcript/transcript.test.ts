@@ -91,6 +91,37 @@ describe('ticket transcripts', () => {
     expect(entry).toMatchObject({ target: `ticket:${ticket.id}`, userId: admin.userId });
   });
 
+  it('carries the reactions on each message: the contact’s, and the company’s with who chose it', async () => {
+    const { made, admin, ticket } = await conversation();
+    const [theirs, ours] = await eventually(
+      () =>
+        t.db
+          .select()
+          .from(messages)
+          .where(eq(messages.ticketId, ticket.id))
+          .orderBy(messages.createdAt, messages.id),
+      (rows) => rows.length === 2 && Boolean(rows[1].providerId),
+      'sent',
+    );
+    const react = await inject(t.app, admin, 'PUT', `/messages/${theirs.id}/reaction`, {
+      emoji: '🙏',
+    });
+    expect(react.statusCode, react.body).toBe(200);
+    const contactReacts = await inject(
+      t.app,
+      admin,
+      'POST',
+      `/simulator/${theirs.whatsappId}/reaction`,
+      { from: theirs.remoteJid?.split('@')[0] ?? '', id: ours.providerId, emoji: '❤️' },
+    );
+    expect(contactReacts.statusCode, contactReacts.body).toBe(204);
+    const transcript = await transcriptOf(admin, ticket.id);
+    expect(transcript.messages.map((m) => m.reactions)).toEqual([
+      [{ emoji: '🙏', fromMe: true, name: made.admin.name }],
+      [{ emoji: '❤️', fromMe: false, name: 'Lucía' }],
+    ]);
+  });
+
   it('comes as a PDF with the same conversation', async () => {
     const { admin, ticket } = await conversation();
     const res = await inject(t.app, admin, 'GET', `/tickets/${ticket.id}/transcript.pdf`);

@@ -18,6 +18,7 @@ import {
 import { auditAs } from '../../../platform/audit';
 import type { AuthContext } from '../../../platform/context';
 import { companyTimeZone } from '../../../platform/time-zones';
+import { loadReactions } from '../core/reactions';
 import { visibleTicketRow } from '../core/tickets.service';
 
 // A conversation's transcript (issue 38): read for whoever may see the ticket, recorded in the audit
@@ -80,6 +81,10 @@ export const buildTranscript = async (
       .orderBy(asc(ticketNotes.createdAt), asc(ticketNotes.id)),
     options.timeZone ?? companyTimeZone(deps, ticket.companyId),
   ]);
+  const reactions = await loadReactions(
+    deps.db,
+    rows.map(({ message }) => message.id),
+  );
   const mediaOf: MediaOf =
     options.mediaOf ??
     ((message) => {
@@ -117,6 +122,12 @@ export const buildTranscript = async (
         media: mediaOf(message),
         deleted: message.isDeleted,
         edited: message.isEdited,
+        forwarded: message.isForwarded,
+        reactions: (reactions.get(message.id) ?? []).map(({ emoji, fromMe, name }) => ({
+          emoji,
+          fromMe,
+          name,
+        })),
       };
     }),
     notes: notes.map(({ note, userName }) => ({
@@ -204,6 +215,11 @@ export const transcriptPdf = (transcript: Transcript, options: { compress?: bool
           m.deleted ? '(mensaje eliminado / deleted message)' : m.body,
           m.media ? `[${m.mediaType}] ${m.media.name ?? ''} ${m.media.url}`.trim() : '',
           m.edited ? '(editado / edited)' : '',
+          m.forwarded ? '(reenviado / forwarded)' : '',
+          // Helvetica has no emoji: the PDF says who reacted; the JSON keeps the emoji.
+          m.reactions.length
+            ? `(reacciones / reactions: ${m.reactions.map((r) => r.name ?? (r.fromMe ? 'Agente / Agent' : '?')).join(', ')})`
+            : '',
         ]
           .filter(Boolean)
           .join('\n'),
