@@ -43,8 +43,15 @@ describe('WhatsApp depth in the inbox', () => {
       number: TOMAS,
     });
 
+    // The browser's admin is another admin of the company: the super user's session drives the phone.
+    await client.call(root, 'POST', '/users', {
+      name: 'Supervisora',
+      email: 'depth@test.local',
+      password: 'Depth12345',
+      profile: 'admin',
+    });
     const page = await (await browser.newContext()).newPage();
-    await logIn(page, server.webUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await logIn(page, server.webUrl, 'depth@test.local', 'Depth12345');
     await page.goto(`${server.webUrl}/tickets`);
     await page.getByRole('tab', { name: /En espera/ }).click();
     await client.call(root, 'POST', `/simulator/${connection.id}/inbound`, {
@@ -81,7 +88,7 @@ describe('WhatsApp depth in the inbox', () => {
     await page.getByRole('list', { name: 'Reacciones' }).getByText('🙏').waitFor();
 
     // The photo goes to Tomás, forwarded.
-    const photo = page.locator('[data-testid^="message-"]').filter({ has: page.getByRole('img') });
+    const photo = page.getByTestId(/^message-\d+$/).filter({ has: page.locator('img') });
     await photo.getByRole('button', { name: 'Opciones del mensaje' }).click();
     await page.getByRole('menuitem', { name: 'Reenviar' }).click();
     const bar = page.getByRole('region', { name: 'Reenviar mensajes' });
