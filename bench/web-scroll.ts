@@ -184,6 +184,8 @@ const session: AuthSession = {
         users: 10,
         connections: 1,
         queues: 8,
+        aiAgents: 1,
+        aiMessages: 2000,
         value: 99,
         useCampaigns: true,
         useKanban: true,

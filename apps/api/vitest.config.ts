@@ -37,6 +37,7 @@ const onBothDatabases = [
   'src/modules/plans/plan-limits.test.ts', // two creates racing for the last place
   'src/modules/presence/presence.test.ts', // a user's settles under their row lock, the sweep
   'src/modules/prompts/agent.test.ts', // five messages at once, one turn
+  'src/modules/prompts/ai-usage.test.ts', // agents created and answers counted at once
   'src/modules/queue-integrations/integration-runtime.test.ts', // a ticket's turns, one at a time
   'src/modules/routing/routing.test.ts', // passes under a company lock, conversations arriving together
   'src/modules/schedules/schedules.test.ts', // due schedules in a time zone

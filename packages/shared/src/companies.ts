@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { companyStatuses, recurrences } from './constants';
 import { planRecordSchema } from './plans';
+import { aiUsageSchema } from './prompts';
 import { dateTime } from './responses';
 import { scheduleSlotViewSchema } from './schemas';
 
@@ -24,6 +25,8 @@ export const companyViewSchema = z.object({
   // Bytes of files the company keeps, and what its plan allows (0: unlimited).
   storageUsed: z.number(),
   storageLimit: z.number(),
+  // Its AI agents this month against its plan's quotas.
+  aiUsage: aiUsageSchema,
   createdAt: dateTime,
   updatedAt: dateTime,
 });

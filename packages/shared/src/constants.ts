@@ -136,12 +136,16 @@ export const defaultSchedules = (): ScheduleSlot[] =>
 
 // SPEC §9: the three advertised plans, seeded on first start.
 export const advertisedPlans = [
-  // Basic advertises no AI agents; queues 0 is "unlimited departments". Storage grows with the price.
+  // Basic advertises no AI agents (useOpenAi off; its AI limits are then moot); queues 0 is
+  // "unlimited departments". Plus: 1 AI agent, Premium: 3, each with 2,000 answers a month. Storage
+  // grows with the price.
   {
     name: 'Basic',
     users: 2,
     connections: 1,
     queues: 5,
+    aiAgents: 0,
+    aiMessages: 0,
     value: 39,
     useOpenAi: false,
     storageMb: 5120,
@@ -151,6 +155,8 @@ export const advertisedPlans = [
     users: 2,
     connections: 1,
     queues: 8,
+    aiAgents: 1,
+    aiMessages: 2000,
     value: 99,
     useOpenAi: true,
     storageMb: 20480,
@@ -160,6 +166,8 @@ export const advertisedPlans = [
     users: 4,
     connections: 3,
     queues: 0,
+    aiAgents: 3,
+    aiMessages: 2000,
     value: 149,
     useOpenAi: true,
     storageMb: 51200,

@@ -67,6 +67,7 @@ export const errorStatus = {
   ERR_PLAN_LIMIT_USERS: 403,
   ERR_PLAN_LIMIT_CONNECTIONS: 403,
   ERR_PLAN_LIMIT_QUEUES: 403,
+  ERR_PLAN_LIMIT_AI_AGENTS: 403,
   ERR_NO_PLAN_FOUND: 404,
   ERR_NO_COMPANY_FOUND: 404,
   ERR_NO_HELP_FOUND: 404,
@@ -131,6 +132,9 @@ export const errorStatus = {
   ERR_AI_PROVIDER_REQUEST: 400,
   // The provider (a server the company or the operator named) is down: 424, not a gateway error.
   ERR_AI_PROVIDER_UNAVAILABLE: 424,
+  // The agent sent every answer its plan allows this month (SPEC §9): never an HTTP answer, the reason
+  // a conversation went to a person, shown on the agent's row.
+  ERR_AI_QUOTA_EXCEEDED: 403,
   // Queue integrations: not found; another of the company has that name. Dialogflow (a session test):
   // Google refused the key; the project or agent does not exist; it refused the request; it could not
   // answer.

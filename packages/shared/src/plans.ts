@@ -8,6 +8,10 @@ export const planViewSchema = z.object({
   users: z.number(),
   connections: z.number(),
   queues: z.number(),
+  // SPEC §9: AI agents the company may have, and answers each may send in a calendar month (the
+  // company's time zone); 0 is unlimited.
+  aiAgents: z.number(),
+  aiMessages: z.number(),
   value: z.number(),
   useCampaigns: z.boolean(),
   useKanban: z.boolean(),

@@ -97,6 +97,26 @@ export const promptsListSchema = z.object({
 });
 export type PromptsList = z.input<typeof promptsListSchema>;
 
+// SPEC §9 plan quotas: a company's AI agents in the calendar month (YYYY-MM) of its time zone. The
+// answers its agents sent contacts (deleted agents' too), its agents and those whose answers ran out,
+// and what its plan allows (0: unlimited): agents, and answers per agent a month.
+export const aiUsageSchema = z.object({
+  month: z.string(),
+  messages: z.number(),
+  agents: z.number(),
+  exhaustedAgents: z.number(),
+  agentsLimit: z.number(),
+  messagesLimit: z.number(),
+});
+export type AiUsage = z.input<typeof aiUsageSchema>;
+
+// GET /prompt/usage: the company's, with the answers each agent sent this month (none: not listed).
+export const promptsUsageSchema = aiUsageSchema.extend({
+  timeZone: z.string(),
+  prompts: z.array(z.object({ promptId: z.number(), messages: z.number() })),
+});
+export type PromptsUsage = z.input<typeof promptsUsageSchema>;
+
 // SPEC §7 company-{id}-prompt.
 export type PromptEvent =
   { action: 'create' | 'update'; prompt: PromptView } | { action: 'delete'; promptId: number };

@@ -206,6 +206,10 @@ export const planSchema = z.object({
   users: limit.default(0),
   connections: limit.default(0),
   queues: limit.default(0),
+  // SPEC §9: the AI agents a company may have, and the answers each may send its contacts in a
+  // calendar month; 0 is unlimited, as for the other limits (useOpenAi off is "no AI agents").
+  aiAgents: limit.default(0),
+  aiMessages: z.coerce.number().int().min(0).max(10_000_000).default(0),
   value: z.coerce.number().min(0).max(1_000_000).default(0),
   useCampaigns: z.boolean().default(true),
   useKanban: z.boolean().default(true),

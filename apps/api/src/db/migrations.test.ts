@@ -11,7 +11,8 @@ import * as schema from './schema';
 import { contacts, jobs } from './schema';
 
 // Upgrading a database that has work queued keeps the work: the sends and webhooks waiting in the
-// tables the one job queue replaced (migration 0004) move into it.
+// tables the one job queue replaced (migration 0004) move into it. The advertised plans seeded before
+// the AI quotas existed get SPEC §9's (migration 0043).
 
 let client: PGlite;
 let db: Db;
@@ -131,5 +132,33 @@ describe('migration to the one job queue', () => {
       { name: null },
       { name: null },
     ]);
+  });
+});
+
+describe('migration to the plans’ AI quotas', () => {
+  it('gives the seeded Plus and Premium their AI agents and answers; other plans stay unlimited', async () => {
+    const older = new PGlite({ extensions: pgliteExtensions });
+    const upTo = migrationsUpTo('0041_connection_history');
+    try {
+      await migrate(drizzle({ client: older }), { migrationsFolder: upTo });
+      await older.query(
+        `insert into plans (name, users, connections, queues, value, use_open_ai) values
+          ('Basic', 2, 1, 5, 39, false), ('Plus', 2, 1, 8, 99, true),
+          ('Premium', 4, 3, 0, 149, true), ('Enterprise', 10, 5, 0, 499, true)`,
+      );
+      await migrate(drizzle({ client: older }), { migrationsFolder });
+      const { rows } = await older.query<{ name: string; ai_agents: number; ai_messages: number }>(
+        'select name, ai_agents, ai_messages from plans order by id',
+      );
+      expect(rows).toEqual([
+        { name: 'Basic', ai_agents: 0, ai_messages: 0 },
+        { name: 'Plus', ai_agents: 1, ai_messages: 2000 },
+        { name: 'Premium', ai_agents: 3, ai_messages: 2000 },
+        { name: 'Enterprise', ai_agents: 0, ai_messages: 0 },
+      ]);
+    } finally {
+      await older.close();
+      rmSync(upTo, { recursive: true, force: true });
+    }
   });
 });

@@ -15,3 +15,16 @@ export const companyTimeZone = async (
     .where(eq(companies.id, companyId));
   return row?.timeZone ?? deps.config.timeZone;
 };
+
+const monthFormats = new Map<string, Intl.DateTimeFormat>();
+
+// The calendar month (YYYY-MM) a moment falls in, in a time zone: monthly quotas count by it.
+export const monthIn = (at: Date, timeZone: string) => {
+  let format = monthFormats.get(timeZone);
+  if (!format) {
+    // Canada's English writes it so.
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit' });
+    monthFormats.set(timeZone, format);
+  }
+  return format.format(at);
+};

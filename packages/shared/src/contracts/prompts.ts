@@ -5,6 +5,7 @@ import {
   aiProviderViewSchema,
   promptSchema,
   promptsListSchema,
+  promptsUsageSchema,
   promptUpdateSchema,
   promptViewSchema,
   sandboxChatResponseSchema,
@@ -22,6 +23,12 @@ export const promptsContract = defineRoutes('prompts', {
     path: '/prompt',
     summary: 'List the AI agents',
     response: okResponse(promptsListSchema),
+  },
+  getPromptsUsage: {
+    method: 'GET',
+    path: '/prompt/usage',
+    summary: "This month's answers of the AI agents against the plan's quotas",
+    response: okResponse(promptsUsageSchema),
   },
   getPrompt: {
     method: 'GET',

@@ -1,6 +1,7 @@
-import { integer, pgTable, text } from 'drizzle-orm/pg-core';
-import { updatedAt } from './_columns';
+import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { id, updatedAt } from './_columns';
 import { companies } from './companies';
+import { prompts } from './queues';
 
 // A company's own OpenAI-compatible provider (OpenAI, Azure, Ollama, vLLM, OpenRouter…). The key is
 // sealed with the server's ENCRYPTION_KEY (platform/secrets.ts) and never leaves the API.
@@ -12,3 +13,21 @@ export const aiProviders = pgTable('ai_providers', {
   apiKeySealed: text(),
   updatedAt: updatedAt(),
 });
+
+// The answers each AI agent sent contacts in a calendar month (YYYY-MM, in the company's time zone),
+// counted against its plan's aiMessages (modules/prompts/ai-usage.ts). A deleted agent's rows stay
+// (prompt_id null) so the company's month still shows them.
+export const aiUsage = pgTable(
+  'ai_usage',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    promptId: integer().references(() => prompts.id, { onDelete: 'set null' }),
+    month: text().notNull(),
+    messages: integer().notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex().on(t.promptId, t.month), index().on(t.companyId, t.month)],
+);

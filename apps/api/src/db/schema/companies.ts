@@ -25,6 +25,9 @@ export const plans = pgTable('plans', {
   users: integer().notNull().default(0),
   connections: integer().notNull().default(0),
   queues: integer().notNull().default(0),
+  // AI agents a company may have, and answers each may send in a calendar month (0: unlimited).
+  aiAgents: integer().notNull().default(0),
+  aiMessages: integer().notNull().default(0),
   value: numeric({ precision: 12, scale: 2, mode: 'number' }).notNull().default(0),
   useCampaigns: boolean().notNull().default(true),
   useKanban: boolean().notNull().default(true),

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, ne, or } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   MB,
@@ -8,6 +8,7 @@ import {
   effectiveCompanyStatus,
   recurrenceMonths,
   settingDefaults,
+  type AiUsage,
   type CompanyCreateInput,
   type CompanyStatus,
   type CompanyUpdateInput,
@@ -17,7 +18,15 @@ import {
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import { companies, plans, settings, subscriptions, users } from '../../db/schema';
+import {
+  aiUsage,
+  companies,
+  plans,
+  prompts,
+  settings,
+  subscriptions,
+  users,
+} from '../../db/schema';
 import { enqueueJobs, jobQueue } from '../../jobs/queue';
 import { audit } from '../../platform/audit';
 import type { AuthContext } from '../../platform/context';
@@ -25,6 +34,7 @@ import { containsPattern } from '../../platform/like';
 import { AppError } from '../../platform/errors';
 import { generatePassword, hashPassword } from '../../platform/passwords';
 import { foundOr404 } from '../../platform/tenancy';
+import { monthIn } from '../../platform/time-zones';
 
 type CompanyRow = typeof companies.$inferSelect;
 const PAGE_SIZE = 20;
@@ -40,11 +50,83 @@ const campaignsSettingOf = async (db: Db, companyIds: number[]) => {
 
 type ViewDeps = Pick<AppDeps, 'db' | 'config'>;
 
+// What a company's view shows of its plan.
+const planRef = {
+  id: plans.id,
+  name: plans.name,
+  storageMb: plans.storageMb,
+  aiAgents: plans.aiAgents,
+  aiMessages: plans.aiMessages,
+};
+type PlanRef = Pick<typeof plans.$inferSelect, keyof typeof planRef>;
+
+// SPEC §9 plan quotas: each company's AI agents in the calendar month it is in now (its time zone):
+// the answers they sent (deleted agents' too), its agents and those whose answers ran out this month,
+// against its plan. The answers are counted by modules/prompts/ai-usage.ts.
+const aiUsageOf = async (
+  db: Db,
+  platformTimeZone: string,
+  rows: CompanyRow[],
+  planById: Map<number, PlanRef>,
+  now = new Date(),
+) => {
+  const monthOf = new Map(rows.map((c) => [c.id, monthIn(now, c.timeZone ?? platformTimeZone)]));
+  const ids = [...monthOf.keys()];
+  const sent = ids.length
+    ? await db
+        .select({
+          companyId: aiUsage.companyId,
+          month: aiUsage.month,
+          messages: sql<number>`sum(${aiUsage.messages})::int`,
+          exhausted: sql<number>`(count(*) filter (where ${aiUsage.promptId} is not null
+            and ${plans.aiMessages} > 0 and ${aiUsage.messages} >= ${plans.aiMessages}))::int`,
+        })
+        .from(aiUsage)
+        .innerJoin(companies, eq(companies.id, aiUsage.companyId))
+        .innerJoin(plans, eq(plans.id, companies.planId))
+        .where(
+          and(
+            inArray(aiUsage.companyId, ids),
+            inArray(aiUsage.month, [...new Set(monthOf.values())]),
+          ),
+        )
+        .groupBy(aiUsage.companyId, aiUsage.month)
+    : [];
+  const agents = ids.length
+    ? await db
+        .select({ companyId: prompts.companyId, value: count() })
+        .from(prompts)
+        .where(inArray(prompts.companyId, ids))
+        .groupBy(prompts.companyId)
+    : [];
+  const agentsOf = new Map(agents.map((row) => [row.companyId, row.value]));
+  const sentIn = new Map(sent.map((row) => [`${row.companyId}:${row.month}`, row]));
+  return new Map(
+    rows.map((company): [number, AiUsage] => {
+      const month = monthOf.get(company.id)!;
+      const used = sentIn.get(`${company.id}:${month}`);
+      const plan = planById.get(company.planId);
+      return [
+        company.id,
+        {
+          month,
+          messages: used?.messages ?? 0,
+          agents: agentsOf.get(company.id) ?? 0,
+          exhaustedAgents: used?.exhausted ?? 0,
+          agentsLimit: plan?.aiAgents ?? 0,
+          messagesLimit: plan?.aiMessages ?? 0,
+        },
+      ];
+    }),
+  );
+};
+
 const serializeCompany = (
   platformTimeZone: string,
   company: CompanyRow,
-  plan: { id: number; name: string; storageMb: number } | null,
+  plan: PlanRef | null,
   campaignsEnabled: boolean,
+  ai: AiUsage,
 ) => ({
   id: company.id,
   name: company.name,
@@ -62,25 +144,26 @@ const serializeCompany = (
   timeZone: company.timeZone ?? platformTimeZone,
   storageUsed: company.storageUsed,
   storageLimit: (plan?.storageMb ?? 0) * MB,
+  aiUsage: ai,
   createdAt: company.createdAt,
   updatedAt: company.updatedAt,
 });
 
 const withPlans = async ({ db, config }: ViewDeps, rows: CompanyRow[]) => {
-  const planRows = await db
-    .select({ id: plans.id, name: plans.name, storageMb: plans.storageMb })
-    .from(plans);
+  const planRows = await db.select(planRef).from(plans);
   const planById = new Map(planRows.map((p) => [p.id, p]));
   const campaigns = await campaignsSettingOf(
     db,
     rows.map((r) => r.id),
   );
+  const ai = await aiUsageOf(db, config.timeZone, rows, planById);
   return rows.map((c) =>
     serializeCompany(
       config.timeZone,
       c,
       planById.get(c.planId) ?? null,
       campaigns.get(c.id) ?? false,
+      ai.get(c.id)!,
     ),
   );
 };
@@ -198,6 +281,19 @@ export const getCompanyWithPlan = async (
   const [plan] = await db.select().from(plans).where(eq(plans.id, company.planId));
   const [serialized] = await withPlans({ db, config }, [company]);
   return { ...serialized, plan: { ...plan, currency: config.billingCurrency } };
+};
+
+// GET /prompt/usage: the company's AI agents this month, and the time zone its month is read in.
+export const companyAiUsage = async ({ db, config }: ViewDeps, companyId: number) => {
+  const company = await findCompany(db, companyId);
+  const [plan] = await db.select(planRef).from(plans).where(eq(plans.id, company.planId));
+  const usage = await aiUsageOf(
+    db,
+    config.timeZone,
+    [company],
+    new Map(plan ? [[plan.id, plan]] : []),
+  );
+  return { ...usage.get(companyId)!, timeZone: company.timeZone ?? config.timeZone };
 };
 
 const assertUnique = async (db: Db, name: string, exceptId?: number) => {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { queues, whatsapps } from '../../db/schema';
+import { prompts, queues, whatsapps } from '../../db/schema';
 import { sharedTestApp, makeCompany, type SharedTestContext } from '../../../test/harness';
 import { assertPlanLimit } from './plans.service';
 
@@ -31,6 +31,17 @@ describe('plan limits on create', () => {
     await t.db.insert(whatsapps).values({ companyId: company.id, name: 'Main' });
     await expect(assertPlanLimit(t.db, company.id, 'connections')).rejects.toMatchObject({
       code: 'ERR_PLAN_LIMIT_CONNECTIONS',
+    });
+  });
+
+  it('refuses an AI agent beyond the plan limit with ERR_PLAN_LIMIT_AI_AGENTS', async () => {
+    const { company } = await makeCompany(t.db, { planLimits: { aiAgents: 1 } });
+    await expect(assertPlanLimit(t.db, company.id, 'aiAgents')).resolves.toBeUndefined();
+    await t.db.insert(prompts).values({ companyId: company.id, name: 'Agente', prompt: 'x' });
+    await expect(assertPlanLimit(t.db, company.id, 'aiAgents')).rejects.toMatchObject({
+      code: 'ERR_PLAN_LIMIT_AI_AGENTS',
+      status: 403,
+      message: 'The plan allows at most 1 AI agents',
     });
   });
 

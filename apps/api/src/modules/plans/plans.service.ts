@@ -4,7 +4,15 @@ import { isWithinLimit } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { everyCompanyId } from '../companies';
-import { companies, plans, queues, subscriptions, users, whatsapps } from '../../db/schema';
+import {
+  companies,
+  plans,
+  prompts,
+  queues,
+  subscriptions,
+  users,
+  whatsapps,
+} from '../../db/schema';
 import { auditAs } from '../../platform/audit';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
@@ -21,6 +29,8 @@ export const serializePlan = (plan: Plan, currency: string) => ({
   users: plan.users,
   connections: plan.connections,
   queues: plan.queues,
+  aiAgents: plan.aiAgents,
+  aiMessages: plan.aiMessages,
   value: plan.value,
   useCampaigns: plan.useCampaigns,
   useKanban: plan.useKanban,
@@ -126,13 +136,20 @@ export const deletePlan = async (deps: Deps, ctx: AuthContext, id: number) => {
   await announce(deps, { action: 'delete', planId: id });
 };
 
-type Limited = 'users' | 'connections' | 'queues';
-const counted = { users, connections: whatsapps, queues } as const;
+type Limited = 'users' | 'connections' | 'queues' | 'aiAgents';
+const counted = { users, connections: whatsapps, queues, aiAgents: prompts } as const;
 const limitErrors = {
   users: 'ERR_PLAN_LIMIT_USERS',
   connections: 'ERR_PLAN_LIMIT_CONNECTIONS',
   queues: 'ERR_PLAN_LIMIT_QUEUES',
+  aiAgents: 'ERR_PLAN_LIMIT_AI_AGENTS',
 } as const;
+const limitNouns = {
+  users: 'users',
+  connections: 'connections',
+  queues: 'queues',
+  aiAgents: 'AI agents',
+};
 
 // Plan limits are checked on create (call it inside the create's transaction); 0 means unlimited.
 export const assertPlanLimit = async (db: Db, companyId: number, what: Limited) => {
@@ -150,6 +167,9 @@ export const assertPlanLimit = async (db: Db, companyId: number, what: Limited) 
     .from(table)
     .where(eq(table.companyId, companyId));
   if (!isWithinLimit(row.limit, value)) {
-    throw new AppError(limitErrors[what], `The plan allows at most ${row.limit} ${what}`);
+    throw new AppError(
+      limitErrors[what],
+      `The plan allows at most ${row.limit} ${limitNouns[what]}`,
+    );
   }
 };

@@ -41,7 +41,8 @@ describe('plan lists', () => {
   it('GET /plans/list needs no session and lists the advertised plans', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/plans/list' });
     expect(res.statusCode).toBe(200);
-    // SPEC §9: Basic advertises no AI agent; Premium's unlimited departments are queues 0.
+    // SPEC §9: Basic advertises no AI agent; Plus 1 and Premium 3, each with 2,000 answers a month;
+    // Premium's unlimited departments are queues 0.
     expect(res.json()).toEqual([
       {
         id: 1,
@@ -49,6 +50,8 @@ describe('plan lists', () => {
         users: 2,
         connections: 1,
         queues: 5,
+        aiAgents: 0,
+        aiMessages: 0,
         value: 39,
         ...allFlags,
         useOpenAi: false,
@@ -63,6 +66,8 @@ describe('plan lists', () => {
         users: 2,
         connections: 1,
         queues: 8,
+        aiAgents: 1,
+        aiMessages: 2000,
         value: 99,
         ...allFlags,
         storageMb: 20480,
@@ -75,6 +80,8 @@ describe('plan lists', () => {
         users: 4,
         connections: 3,
         queues: 0,
+        aiAgents: 3,
+        aiMessages: 2000,
         value: 149,
         ...allFlags,
         storageMb: 51200,
@@ -136,6 +143,8 @@ describe('plan administration (super users)', () => {
       users: 0,
       connections: 0,
       queues: 0,
+      aiAgents: 0,
+      aiMessages: 0,
       value: 0,
       ...allFlags,
       // Storage is not unlimited by default: a new plan keeps 5 GB unless told otherwise.
@@ -148,12 +157,16 @@ describe('plan administration (super users)', () => {
       users: 10,
       connections: 2,
       queues: 4,
+      aiAgents: 2,
+      aiMessages: 1500,
       value: 59.9,
       useOpenAi: false,
       useKanban: false,
     });
     expect(custom.json()).toMatchObject({
       users: 10,
+      aiAgents: 2,
+      aiMessages: 1500,
       value: 59.9,
       useOpenAi: false,
       useKanban: false,
@@ -214,11 +227,11 @@ describe('plan administration (super users)', () => {
   });
 
   it('rejects negative limits and a missing name', async () => {
-    const res = await asSuper('POST', '/plans', { name: 'Bad', users: -1 });
+    const res = await asSuper('POST', '/plans', { name: 'Bad', users: -1, aiMessages: -5 });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({
       error: 'ERR_VALIDATION',
-      fields: { users: expect.any(Array) },
+      fields: { users: expect.any(Array), aiMessages: expect.any(Array) },
     });
     expect((await asSuper('POST', '/plans', { users: 1 })).statusCode).toBe(400);
     expect(await planNamed('Bad')).toBeUndefined();

@@ -34,6 +34,7 @@ import {
   type ChatTurn,
 } from './ai-client';
 import { recordPromptError } from './prompts.service';
+import { aiQuotaOf, countAnswer, hasAnswersLeft, type AiQuota } from './ai-usage';
 
 // The AI agent at work: a waiting ticket nobody serves whose `promptId` is set (by its
 // connection when the conversation starts, or by a queue with an agent that the queue bot enters) is
@@ -52,6 +53,9 @@ import { recordPromptError } from './prompts.service';
 // - when the provider fails (after the SDK's own retries) the ticket falls back the same way (the
 //   hand-off message, the note), and the prompt records the error for admins. The customer's message
 //   is stored before any of this, so nothing is lost;
+// - every answer written counts against the agent's monthly quota (ai-usage.ts, in the transaction
+//   that writes it); an agent whose answers of the month are used up falls back the same way, without
+//   asking the model (or, when other turns used the last ones while it was asked, dropping its answer);
 // - a campaign recipient's opt-out word (campaign_opt_outs.message_id, written with the message) is
 //   confirmed by the tickets engine: the model is not asked about it, and a turn with nothing else
 //   new moves prompt_replied_to past it without an answer.
@@ -186,6 +190,24 @@ const turnsOf = (window: MessageRow[]): ChatTurn[] =>
 
 type Delivered = { written: MessageRow[] };
 
+// The agent's answers of the month are used up: a person takes the conversation (fallBack).
+const answersUsedUp = (quota: AiQuota) =>
+  new AppError(
+    'ERR_AI_QUOTA_EXCEEDED',
+    `Its ${quota.limit} answers of ${quota.month} are used up`,
+    {
+      details: { ...quota },
+    },
+  );
+
+// The note on a conversation the agent could not answer, in Spanish like every note bots write.
+const fallBackNote = (failure: AppError) => {
+  if (failure.code !== 'ERR_AI_QUOTA_EXCEEDED')
+    return `No pudo responder (${failure.message}); la conversación espera a una persona.`;
+  const { limit, month } = failure.details as AiQuota;
+  return `Se agotaron los ${limit} mensajes que el plan permite al agente de IA este mes (${month}); la conversación espera a una persona.`;
+};
+
 // A turn the agent lets pass: nothing written, nothing handed over.
 const SILENCE: AgentReply = { text: '', handoff: null, usage: null };
 
@@ -205,7 +227,8 @@ const contactNameOf = async (db: Db, ticket: Pick<TicketRow, 'contactId'>) => {
   return contact?.name ?? '';
 };
 
-// Writes the answer (and the hand-off) if the turn is still the agent's to answer.
+// Writes the answer (and the hand-off) if the turn is still the agent's to answer, and counts the
+// answer against the quota ('spent': nothing written, the month's answers are used up).
 const deliver = async (
   deps: Deps,
   ticketId: number,
@@ -215,7 +238,8 @@ const deliver = async (
   queueIds: Map<string, number>,
   mayAskAgain: boolean,
   contactName: string,
-): Promise<Delivered | 'again' | 'gone'> =>
+  quota: AiQuota | null,
+): Promise<Delivered | 'again' | 'gone' | 'spent'> =>
   deps.events.transaction(deps.db, async (tx, raise) => {
     const [before] = await tx.select().from(tickets).where(eq(tickets.id, ticketId)).for('update');
     if (!before || !agentMode(before) || before.promptId !== prompt.id) return 'gone' as const;
@@ -226,6 +250,7 @@ const deliver = async (
       .from(messages)
       .where(and(eq(messages.ticketId, ticketId), eq(messages.fromMe, false)));
     if (mayAskAgain && (newest?.id ?? 0) > answeredUpTo) return 'again' as const;
+    if (reply.text && quota && !(await countAnswer(tx, prompt, quota))) return 'spent' as const;
 
     const handoff = reply.handoff;
     // Its answer, if it wrote one, then (handing over) what the contact is told.
@@ -290,12 +315,7 @@ const fallBack = async (
     await writeTransition(tx, raise, before, handOverFromAgent(before.queueId ?? prompt.queueId), {
       byUserId: null,
     });
-    await addBotNote(
-      tx,
-      before,
-      prompt.name,
-      `No pudo responder (${failure.message}); la conversación espera a una persona.`,
-    );
+    await addBotNote(tx, before, prompt.name, fallBackNote(failure));
     rows.forEach((row) => raise(messageCreated(row, 'platform')));
     return rows;
   });
@@ -348,6 +368,7 @@ const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) 
         new Map(),
         round < MAX_ROUNDS,
         '',
+        null,
       );
       if (outcome === 'again') continue;
       return;
@@ -355,10 +376,12 @@ const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) 
 
     const queueList = await handoffQueues(deps.db, ticket);
     const contactName = await contactNameOf(deps.db, ticket);
+    const quota = await aiQuotaOf(deps, ticket.companyId);
     let reply: AgentReply;
     try {
       if (!(await planAllowsAi(deps.db, ticket.companyId)))
         throw new AppError('ERR_PLAN_FEATURE_DISABLED', 'The company’s plan has no AI agents');
+      if (!(await hasAnswersLeft(deps.db, prompt.id, quota))) throw answersUsedUp(quota);
       const client = await clientFor(deps, ticket.companyId);
       const turns = turnsOf(await transcribeAudio(deps, client, asked));
       const system = fillVariables(prompt.prompt, {
@@ -386,8 +409,13 @@ const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) 
       new Map(queueList.map((q) => [q.name, q.id])),
       round < MAX_ROUNDS,
       contactName,
+      quota,
     );
     if (outcome === 'again') continue;
+    if (outcome === 'spent') {
+      await fallBack(deps, log, ticketId, prompt, answersUsedUp(quota));
+      return;
+    }
     if (outcome !== 'gone' && outcome.written.length) deps.outbox.kick();
     // It answers again: the error admins were shown is over.
     if (prompt.lastErrorCode) await recordPromptError(deps, prompt.companyId, prompt.id, null);

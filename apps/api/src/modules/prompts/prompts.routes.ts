@@ -12,6 +12,7 @@ import {
   updatePrompt,
 } from './prompts.service';
 import { sandboxChat } from './sandbox';
+import { getPromptsUsage } from './ai-usage';
 
 // SPEC §7 Prompts: admins of a company whose plan has useOpenAi. The agent's runtime is agent.ts
 // (its queue and recorders are listed in background.ts).
@@ -23,6 +24,7 @@ export const promptsRoutes = async (app: FastifyInstance) => {
   };
 
   route(prompts.listPrompts, config, async (request) => listPrompts(deps.db, request.auth));
+  route(prompts.getPromptsUsage, config, async (request) => getPromptsUsage(deps, request.auth));
   route(prompts.getPrompt, config, async (request) =>
     getPrompt(deps.db, request.auth, request.params.id),
   );

@@ -13,6 +13,7 @@ import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { ofCompany, ownedRow } from '../../platform/tenancy';
 import { updateReturning } from '../../platform/update';
+import { assertPlanLimit } from '../plans';
 import { clientFor, listModels, providerFailure } from './ai-client';
 
 // SPEC §7 Prompts: the company's AI agents, and the provider they reach.
@@ -94,22 +95,27 @@ const emitPrompt = (
     { action: 'create' | 'update'; prompt: PromptView } | { action: 'delete'; promptId: number },
 ) => deps.realtime.toCompany(companyId).emit('prompt', payload);
 
+// SPEC §9: one agent more than the plan's aiAgents is refused (403 ERR_PLAN_LIMIT_AI_AGENTS).
 export const createPrompt = async (deps: Deps, ctx: AuthContext, input: PromptInput) => {
   await assertQueue(deps.db, ctx, input.queueId);
-  const [row] = await deps.db
-    .insert(prompts)
-    .values({
-      companyId: ctx.companyId,
-      name: input.name,
-      prompt: input.prompt,
-      model: input.model,
-      maxTokens: input.maxTokens,
-      temperature: input.temperature,
-      maxMessages: input.maxMessages,
-      handoffMessage: input.handoffMessage,
-      queueId: input.queueId,
-    })
-    .returning();
+  const row = await deps.db.transaction(async (tx) => {
+    await assertPlanLimit(tx, ctx.companyId, 'aiAgents');
+    const [inserted] = await tx
+      .insert(prompts)
+      .values({
+        companyId: ctx.companyId,
+        name: input.name,
+        prompt: input.prompt,
+        model: input.model,
+        maxTokens: input.maxTokens,
+        temperature: input.temperature,
+        maxMessages: input.maxMessages,
+        handoffMessage: input.handoffMessage,
+        queueId: input.queueId,
+      })
+      .returning();
+    return inserted;
+  });
   const view = await viewOf(deps.db, ctx, row.id);
   emitPrompt(deps, ctx.companyId, { action: 'create', prompt: view });
   return view;
