@@ -53,6 +53,8 @@ type Props<R> = {
   emptyText: string;
   // Buttons beside the search box.
   toolbar?: ReactNode;
+  // Between the heading and the table: what the whole list is measured against (a plan's quotas).
+  notice?: ReactNode;
   scrollTestId?: string;
   // Below this width heading, search and toolbar stack (a toolbar of several buttons needs more room).
   stackBelow?: 'sm' | 'md';
@@ -80,6 +82,7 @@ export const PagedTable = <R extends { id: number }>({
   columns: allColumns,
   emptyText,
   toolbar,
+  notice,
   scrollTestId,
   stackBelow = 'sm',
   list,
@@ -140,6 +143,7 @@ export const PagedTable = <R extends { id: number }>({
         )}
         {toolbar}
       </Stack>
+      {notice}
 
       {asCards ? (
         <Box

@@ -1,8 +1,10 @@
 import {
   promptsListSchema,
+  promptsUsageSchema,
   promptViewSchema,
   sandboxChatResponseSchema,
   type PromptView,
+  type PromptsUsage,
   type SandboxChatResponse,
 } from '@atendi/shared';
 import { jsonResponse } from './fixtures';
@@ -34,6 +36,23 @@ export const promptListOf = (prompts: PromptView[]) => {
   const body = { prompts, count: prompts.length };
   promptsListSchema.parse(body);
   return jsonResponse(200, body);
+};
+
+// GET /prompt/usage (a Plus plan's quotas by default), checked against the shared schema.
+export const promptsUsageOf = (overrides: Partial<PromptsUsage> = {}) => {
+  const usage: PromptsUsage = {
+    month: '2025-03',
+    timeZone: 'America/Mexico_City',
+    messages: 0,
+    agents: 0,
+    exhaustedAgents: 0,
+    agentsLimit: 1,
+    messagesLimit: 2000,
+    prompts: [],
+    ...overrides,
+  };
+  promptsUsageSchema.parse(usage);
+  return jsonResponse(200, usage);
 };
 
 // A sandbox answer, checked against the shared schema.

@@ -235,6 +235,39 @@ describe('prompt dialog', () => {
     expect(sent).toMatchObject({ model: 'openrouter/mistral-7b' });
   });
 
+  it('says the plan allows no more agents, and keeps what was typed', async () => {
+    stubApi({
+      'GET /prompt': () => promptListOf([makePrompt()]),
+      'GET /queue': () => jsonResponse(200, queues),
+      'POST /prompt': () =>
+        jsonResponse(403, {
+          error: 'ERR_PLAN_LIMIT_AI_AGENTS',
+          message: 'The plan allows at most 1 AI agents',
+        }),
+    });
+    const user = setupUser();
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
+
+    const dialog = await openAddDialog(user);
+    await fill(user, within(dialog).getByRole('textbox', { name: 'Nombre' }), 'Segundo agente');
+    await fill(
+      user,
+      within(dialog).getByRole('textbox', { name: 'Instrucciones (prompt)' }),
+      instructions,
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar' }));
+
+    expect(
+      await screen.findByText(
+        'Su plan no permite más agentes de IA. Elimine uno o cambie a un plan con más agentes.',
+      ),
+    ).toBeTruthy();
+    expect(within(dialog).getByRole('textbox', { name: 'Nombre' })).toHaveProperty(
+      'value',
+      'Segundo agente',
+    );
+  });
+
   it('shows a queue the API refused on the queue field', async () => {
     stubApi({
       'GET /prompt': () => promptListOf([]),

@@ -4,7 +4,7 @@ import { getSocket } from '../../api/socket';
 import { unknownApiCalls } from '../../test/api-routes';
 import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, makeAuth, stubApi } from '../../test/fixtures';
-import { makePrompt, promptListOf } from '../../test/prompts';
+import { makePrompt, promptListOf, promptsUsageOf } from '../../test/prompts';
 import { renderPage } from '../../test/render-page';
 import { setupUser } from '../../test/user-event';
 import { PromptsPage } from './prompts-page';
@@ -32,7 +32,10 @@ const support = makePrompt({
 
 describe('prompts page', () => {
   it('lists name, queue and max tokens, and warns about an agent whose provider failed', async () => {
-    const fetchMock = stubApi({ 'GET /prompt': () => promptListOf([sales, support]) });
+    const fetchMock = stubApi({
+      'GET /prompt': () => promptListOf([sales, support]),
+      'GET /prompt/usage': () => promptsUsageOf(),
+    });
     renderPage(<PromptsPage />, '/prompts', makeAuth());
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Agentes de IA' })).toBeTruthy();
@@ -42,13 +45,100 @@ describe('prompts page', () => {
     expect(within(salesRow).queryByRole('img', { name: /Último error/ })).toBeNull();
 
     const supportRow = await rowOf('Soporte nocturno');
-    expect(within(supportRow).getByText('—')).toBeTruthy();
+    expect(within(supportRow).getAllByRole('cell')[1].textContent).toBe('—');
     expect(within(supportRow).getByText('300')).toBeTruthy();
     const warning = within(supportRow).getByRole('img', { name: /Último error/ });
     expect(warning.getAttribute('aria-label')).toBe(
       'Último error (05/03/2025 10:20): El proveedor de IA rechazó la clave de la API. Revísela en Agentes de IA › Proveedor de IA. — Incorrect API key provided',
     );
     expect(unknownApiCalls(fetchMock)).toEqual([]);
+  });
+
+  it('shows each agent’s messages this month against the plan, and the agents the plan allows', async () => {
+    let sent = 1234;
+    stubApi({
+      'GET /prompt': () => promptListOf([sales, support]),
+      'GET /prompt/usage': () =>
+        promptsUsageOf({
+          month: '2025-03',
+          messages: sent + 16,
+          agents: 2,
+          agentsLimit: 3,
+          messagesLimit: 2000,
+          prompts: [{ promptId: sales.id, messages: sent }],
+        }),
+    });
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
+
+    expect((await screen.findByTestId('ai-quotas')).textContent).toBe(
+      'Agentes: 2 de 3 · 2.000 mensajes por agente en marzo de 2025',
+    );
+    const salesRow = await rowOf('Asistente de ventas');
+    expect(within(salesRow).getByText('1.234 / 2.000')).toBeTruthy();
+    const bar = within(salesRow).getByRole('progressbar', {
+      name: 'Mensajes este mes: 1.234 de 2.000',
+    });
+    expect(bar.getAttribute('aria-valuenow')).toBe('62');
+    // An agent that sent nothing yet.
+    expect(within(await rowOf('Soporte nocturno')).getByText('0 / 2.000')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    // An agent changed (here its error went): the use is read again.
+    sent = 1301;
+    act(() => {
+      (getSocket() as unknown as FakeSocket).receive('company-1-prompt', {
+        action: 'update',
+        prompt: support,
+      });
+    });
+    expect(await within(salesRow).findByText('1.301 / 2.000')).toBeTruthy();
+  });
+
+  it('says when the plan allows no more agents, and which ran out of messages this month', async () => {
+    stubApi({
+      'GET /prompt': () => promptListOf([sales]),
+      'GET /prompt/usage': () =>
+        promptsUsageOf({
+          month: '2025-11',
+          messages: 2000,
+          agents: 1,
+          exhaustedAgents: 1,
+          agentsLimit: 1,
+          messagesLimit: 2000,
+          prompts: [{ promptId: sales.id, messages: 2000 }],
+        }),
+    });
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
+
+    expect((await screen.findByTestId('ai-quotas')).textContent).toContain(
+      'Agentes: 1 de 1 · 2.000 mensajes por agente en noviembre de 2025 · Su plan no permite más agentes.',
+    );
+    expect(screen.getByRole('alert').textContent).toBe(
+      '1 agente usó todos los mensajes de este mes que permite su plan: sus conversaciones pasan a una persona hasta el próximo mes.',
+    );
+    const bar = within(await rowOf('Asistente de ventas')).getByRole('progressbar');
+    expect(bar.getAttribute('aria-valuenow')).toBe('100');
+  });
+
+  it('shows a plan without AI limits as such', async () => {
+    stubApi({
+      'GET /prompt': () => promptListOf([sales]),
+      'GET /prompt/usage': () =>
+        promptsUsageOf({
+          agents: 1,
+          agentsLimit: 0,
+          messagesLimit: 0,
+          prompts: [{ promptId: sales.id, messages: 15300 }],
+        }),
+    });
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
+
+    expect((await screen.findByTestId('ai-quotas')).textContent).toBe(
+      'Agentes: 1 (sin límite) · mensajes sin límite en marzo de 2025',
+    );
+    const row = await rowOf('Asistente de ventas');
+    expect(within(row).getByText('15.300 (sin límite)')).toBeTruthy();
+    expect(within(row).queryByRole('progressbar')).toBeNull();
   });
 
   it('shows the error in a tooltip on hover', async () => {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Chip, Stack } from '@mui/material';
+import { Alert, Button, Chip, Stack, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
@@ -7,8 +7,9 @@ import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
 import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { can, type PromptView } from '@atendi/shared';
+import { can, type PromptsUsage, type PromptView } from '@atendi/shared';
 import { useCurrentSession } from '../../api/session';
+import { AiMessagesUsage, formatAiCount } from '../../components/ai-usage';
 import { useDeleteConfirm } from '../../components/delete-confirm';
 import { MessagePage } from '../../components/message-page';
 import { WarningBadge } from '../../components/warning-badge';
@@ -23,7 +24,7 @@ import { formatDateTime } from '../../lib/dates';
 import { AiProviderDialog } from './ai-provider-dialog';
 import { PromptDialog } from './prompt-dialog';
 import { applyPromptEventToCache, usePrompts } from '../../api/queries/prompts';
-import { deletePrompt } from './prompts.api';
+import { deletePrompt, usePromptsUsage } from './prompts.api';
 import { SandboxDialog } from './sandbox-dialog';
 
 type DialogState = { open: boolean; prompt: PromptView | null; sessionKey: number };
@@ -41,12 +42,50 @@ const LastErrorIcon = ({ error }: { error: NonNullable<PromptView['lastError']> 
   return <WarningBadge text={text} />;
 };
 
+// SPEC §9 plan quotas over the table: the agents the plan allows, the answers each may send this
+// month, and the agents whose answers ran out (their conversations go to people).
+const PlanQuotas = ({ usage }: { usage: PromptsUsage }) => {
+  const { t, i18n } = useTranslation();
+  const month = new Intl.DateTimeFormat(i18n.language, {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(`${usage.month}-01T00:00:00Z`));
+  const parts = [
+    usage.agentsLimit > 0
+      ? t('prompts.usage.agents', { used: usage.agents, limit: usage.agentsLimit })
+      : t('prompts.usage.agentsUnlimited', { used: usage.agents }),
+    usage.messagesLimit > 0
+      ? t('prompts.usage.messages', {
+          limit: formatAiCount(usage.messagesLimit, i18n.language),
+          month,
+        })
+      : t('prompts.usage.messagesUnlimited', { month }),
+  ];
+  if (usage.agentsLimit > 0 && usage.agents >= usage.agentsLimit)
+    parts.push(t('prompts.usage.agentsFull'));
+  return (
+    <Stack spacing={1} data-testid="ai-quotas">
+      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+        {parts.join(' · ')}
+      </Typography>
+      {usage.exhaustedAgents > 0 && (
+        <Alert severity="warning">
+          {t('prompts.usage.exhausted', { count: usage.exhaustedAgents })}
+        </Alert>
+      )}
+    </Stack>
+  );
+};
+
 // The whole list arrives at once: the table neither searches nor pages.
 const PromptsManager = () => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { data, isPending } = usePrompts();
   const prompts = data?.prompts ?? [];
+  const usage = usePromptsUsage().data;
+  const sentBy = new Map(usage?.prompts.map((row) => [row.promptId, row.messages]));
   const [editor, setEditor] = useState<DialogState>(closed);
   const [sandbox, setSandbox] = useState<DialogState>(closed);
   const [provider, setProvider] = useState({ open: false, sessionKey: 0 });
@@ -107,6 +146,15 @@ const PromptsManager = () => {
       cell: (prompt) => prompt.maxTokens,
       align: 'center',
     },
+    {
+      header: t('prompts.columns.thisMonth'),
+      cell: (prompt) =>
+        usage ? (
+          <AiMessagesUsage used={sentBy.get(prompt.id) ?? 0} limit={usage.messagesLimit} />
+        ) : (
+          '—'
+        ),
+    },
     actionsColumn(
       t('prompts.columns.actions'),
       (prompt) => (
@@ -156,6 +204,7 @@ const PromptsManager = () => {
             </Button>
           </Stack>
         }
+        notice={usage && <PlanQuotas usage={usage} />}
         list={{ rows: prompts, isPending, isFetching: isPending }}
         columns={columns}
         emptyText={t('prompts.empty')}

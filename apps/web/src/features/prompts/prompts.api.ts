@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   aiProviderContract,
   promptsContract,
@@ -8,6 +8,7 @@ import {
   type SandboxTurn,
 } from '@atendi/shared';
 import { call } from '../../api/http-client';
+import { useCompanyEvent } from '../../api/socket';
 
 // The prompts page's changes, sandbox and provider; the agents' list is api/queries/prompts.ts.
 
@@ -17,6 +18,7 @@ type SandboxRequest = { turns: SandboxTurn[]; maxMessages?: number; contactName?
 export const promptsKeys = {
   provider: ['prompts', 'ai-provider'] as const,
   providerModels: ['prompts', 'ai-provider', 'models'] as const,
+  usage: ['prompts', 'usage'] as const,
 };
 
 export const createPrompt = (input: PromptInput) =>
@@ -52,3 +54,19 @@ export const useProviderModels = () =>
     queryFn: fetchProviderModels,
     meta: { silent: true },
   });
+
+// GET /prompt/usage: this month's answers against the plan's quotas. Read again when the page mounts
+// and when an agent changes (created, deleted, or stopped by its quota: its row's error). Silent: the
+// agents are managed without it, the page then shows no use.
+export const usePromptsUsage = () => {
+  const queryClient = useQueryClient();
+  useCompanyEvent('prompt', () =>
+    queryClient.invalidateQueries({ queryKey: promptsKeys.usage, exact: true }),
+  );
+  return useQuery({
+    queryKey: promptsKeys.usage,
+    queryFn: () => call(promptsContract.getPromptsUsage),
+    staleTime: 0,
+    meta: { silent: true },
+  });
+};

@@ -91,6 +91,42 @@ describe('companies tab', () => {
     expect(new Set(tints).size).toBe(4);
   });
 
+  it('shows each company’s AI agents this month against its plan', async () => {
+    const usage = {
+      month: '2030-03',
+      messages: 0,
+      agents: 0,
+      exhaustedAgents: 0,
+      agentsLimit: 3,
+      messagesLimit: 2000,
+    };
+    stubApi({
+      'GET /companies': () =>
+        page([
+          makeCompany({
+            aiUsage: { ...usage, messages: 3234, agents: 2, exhaustedAgents: 1 },
+          }),
+          makeCompany({
+            id: 11,
+            name: 'Unlimited SA',
+            aiUsage: { ...usage, messages: 1, agents: 1, agentsLimit: 0, messagesLimit: 0 },
+          }),
+          makeCompany({ id: 12, name: 'Quiet Ltd', aiUsage: usage }),
+        ]),
+    });
+    renderPage(<SettingsPage />, '/settings?tab=companies', superAuth());
+
+    expect(table().getByRole('columnheader', { name: 'IA este mes' })).toBeTruthy();
+    const acme = within(await rowOf('Acme')).getByTestId('company-ai-usage');
+    expect(within(acme).getByText('3.234 mensajes')).toBeTruthy();
+    expect(within(acme).getByText('2 de 3 agentes · 2.000 por agente')).toBeTruthy();
+    expect(within(acme).getByText('1 agente sin mensajes')).toBeTruthy();
+    const unlimited = within(await rowOf('Unlimited SA')).getByTestId('company-ai-usage');
+    expect(unlimited.textContent).toBe('1 mensaje1 agente (sin límite)');
+    // No agents and nothing sent.
+    expect(within(await rowOf('Quiet Ltd')).queryByTestId('company-ai-usage')).toBeNull();
+  });
+
   it('creates a company and shows the generated admin password once, with a copy button', async () => {
     let body: Record<string, unknown> = {};
     stubApi({

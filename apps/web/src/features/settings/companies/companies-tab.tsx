@@ -1,15 +1,16 @@
 import { useState } from 'react';
-import { Chip, Stack } from '@mui/material';
+import { Chip, Stack, Typography } from '@mui/material';
 import { amber } from '@mui/material/colors';
 import { alpha, type Theme } from '@mui/material/styles';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import EventRepeatIcon from '@mui/icons-material/EventRepeat';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLongOutlined';
-import type { CompanyStatus } from '@atendi/shared';
+import type { AiUsage, CompanyStatus } from '@atendi/shared';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { useCurrentSession } from '../../../api/session';
+import { formatAiCount } from '../../../components/ai-usage';
 import { StorageUsage } from '../../../components/storage-usage';
 import { formatDate } from '../../../lib/dates';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
@@ -47,6 +48,39 @@ const statusChipColour = {
   suspended: 'error',
   cancelled: 'default',
 } as const;
+
+// SPEC §9 plan quotas: the company's AI answers this month, its agents against its plan's (with the
+// answers each may send), and the agents whose answers ran out.
+const CompanyAiUsage = ({ usage }: { usage: AiUsage }) => {
+  const { t, i18n } = useTranslation();
+  if (usage.agents === 0 && usage.messages === 0) return '—';
+  const count = (value: number) => formatAiCount(value, i18n.language);
+  const plan = [
+    usage.agentsLimit > 0
+      ? t('settings.companies.aiAgents', { used: usage.agents, limit: usage.agentsLimit })
+      : t('settings.companies.aiAgentsUnlimited', { count: usage.agents }),
+    usage.messagesLimit > 0 &&
+      t('settings.companies.aiPerAgent', { limit: count(usage.messagesLimit) }),
+  ];
+  return (
+    <Stack spacing={0.25} sx={{ alignItems: 'flex-start' }} data-testid="company-ai-usage">
+      <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }}>
+        {t('settings.companies.aiMessages', { count: usage.messages, used: count(usage.messages) })}
+      </Typography>
+      <Typography variant="caption" sx={{ color: 'text.secondary', whiteSpace: 'nowrap' }}>
+        {plan.filter(Boolean).join(' · ')}
+      </Typography>
+      {usage.exhaustedAgents > 0 && (
+        <Chip
+          size="small"
+          variant="outlined"
+          color="warning"
+          label={t('settings.companies.aiExhausted', { count: usage.exhaustedAgents })}
+        />
+      )}
+    </Stack>
+  );
+};
 
 type FormState = { open: boolean; company: Company | null };
 
@@ -136,6 +170,10 @@ export const CompaniesTab = () => {
             cell: (company) => (
               <StorageUsage used={company.storageUsed} limit={company.storageLimit} compact />
             ),
+          },
+          {
+            label: t('settings.companies.ai'),
+            cell: (company) => <CompanyAiUsage usage={company.aiUsage} />,
           },
           {
             label: t('settings.companies.status'),

@@ -14,15 +14,19 @@ import { SwitchField } from '../../../components/switch-field';
 import { DialogForm, DialogFrame } from '../../../components/dialog-frame';
 
 const MAX_LIMIT = 100_000;
+const MAX_AI_MESSAGES = 10_000_000;
 const MAX_VALUE = 1_000_000;
 // MB, as POST /plans takes it (100 TB).
 const MAX_STORAGE_MB = 100_000_000;
 
-const limit = z
-  .string()
-  .trim()
-  .regex(/^\d+$/, 'settings.plans.wholeNumber')
-  .refine((value) => Number(value) <= MAX_LIMIT, 'settings.plans.wholeNumber');
+// A whole number from 0 to max, typed; `message` (an i18n key) says so otherwise.
+const wholeUpTo = (max: number, message: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, message)
+    .refine((value) => Number(value) <= max, message);
+const limit = wholeUpTo(MAX_LIMIT, 'settings.plans.wholeNumber');
 
 const toNumber = (value: string) => Number(value.trim().replace(',', '.'));
 
@@ -35,11 +39,9 @@ const planFormSchema = z.object({
   users: limit,
   connections: limit,
   queues: limit,
-  storageMb: z
-    .string()
-    .trim()
-    .regex(/^\d+$/, 'settings.plans.storageMbInvalid')
-    .refine((value) => Number(value) <= MAX_STORAGE_MB, 'settings.plans.storageMbInvalid'),
+  aiAgents: limit,
+  aiMessages: wholeUpTo(MAX_AI_MESSAGES, 'settings.plans.aiMessagesInvalid'),
+  storageMb: wholeUpTo(MAX_STORAGE_MB, 'settings.plans.storageMbInvalid'),
   value: z
     .string()
     .trim()
@@ -64,13 +66,15 @@ const planFormSchema = z.object({
 });
 type PlanFormValues = z.infer<typeof planFormSchema>;
 
-// SPEC §9: a new plan starts with every feature on and every limit at 0 (unlimited); storage, not
-// in SPEC, starts at the API's default rather than unlimited.
+// SPEC §9: a new plan starts with every feature on and every limit at 0 (unlimited), the AI agents'
+// too; storage, not in SPEC, starts at the API's default rather than unlimited.
 const initialValues = (plan: Plan | null): PlanFormValues => ({
   name: plan?.name ?? '',
   users: String(plan?.users ?? 0),
   connections: String(plan?.connections ?? 0),
   queues: String(plan?.queues ?? 0),
+  aiAgents: String(plan?.aiAgents ?? 0),
+  aiMessages: String(plan?.aiMessages ?? 0),
   storageMb: String(plan?.storageMb ?? DEFAULT_PLAN_STORAGE_MB),
   value: String(plan?.value ?? 0),
   useCampaigns: plan?.useCampaigns ?? true,
@@ -102,6 +106,8 @@ const PlanForm = ({ plan }: { plan: Plan | null }) => {
         users: Number(values.users),
         connections: Number(values.connections),
         queues: Number(values.queues),
+        aiAgents: Number(values.aiAgents),
+        aiMessages: Number(values.aiMessages),
         storageMb: Number(values.storageMb),
         value: toNumber(values.value),
         stripePriceId: values.stripePriceId.trim() || null,
@@ -111,15 +117,19 @@ const PlanForm = ({ plan }: { plan: Plan | null }) => {
     delayMs: ADMIN_FORM_SUBMIT_DELAY_MS,
   });
 
-  const limitField = (name: 'users' | 'connections' | 'queues') => (
-    <Grid size={{ xs: 12, sm: 4 }}>
+  const limitField = (
+    name: 'users' | 'connections' | 'queues' | 'aiAgents' | 'aiMessages',
+    width = 4,
+    hint = t('settings.plans.zeroUnlimited'),
+  ) => (
+    <Grid size={{ xs: 12, sm: width }}>
       <FormText
         form={form}
         name={name}
         type="number"
         label={t(`settings.plans.${name}`)}
         slotProps={{ htmlInput: { min: 0, step: 1 } }}
-        hint={t('settings.plans.zeroUnlimited')}
+        hint={hint}
       />
     </Grid>
   );
@@ -155,6 +165,8 @@ const PlanForm = ({ plan }: { plan: Plan | null }) => {
         {limitField('users')}
         {limitField('connections')}
         {limitField('queues')}
+        {limitField('aiAgents')}
+        {limitField('aiMessages', 8, t('settings.plans.aiMessagesHint'))}
         <Grid size={{ xs: 12, sm: 6 }}>
           <FormText
             form={form}

@@ -17,7 +17,7 @@ const cells = (row: HTMLElement) =>
     .map((cell) => cell.textContent?.replace(/\s/g, ' '));
 
 describe('plans tab', () => {
-  it('lists plans with limits, unlimited for 0, the value in the billing currency and the features on', async () => {
+  it('lists plans with limits and AI quotas, unlimited for 0, the value in the billing currency and the features on', async () => {
     stubApi({
       'GET /plans/all': () =>
         jsonResponse(200, [
@@ -35,15 +35,22 @@ describe('plans tab', () => {
             useSchedules: false,
             useExternalApi: false,
           }),
+          makePlan({ id: 2, name: 'Plus', aiAgents: 1, aiMessages: 2000 }),
+          makePlan({ id: 3, name: 'Max', aiAgents: 0, aiMessages: 0 }),
         ]),
     });
     renderPage(<SettingsPage />, '/settings?tab=plans', superAuth());
 
-    expect(cells(await rowOf('Premium')).slice(0, 7)).toEqual([
+    // SPEC §9: the AI agents a plan allows and the messages each may send a month; 0 is unlimited.
+    expect(cells(await rowOf('Plus'))[4]).toBe('1 · 2.000 mensajes al mes c/u');
+    expect(cells(await rowOf('Max'))[4]).toBe('Ilimitado · mensajes ilimitados');
+    expect(cells(await rowOf('Premium')).slice(0, 8)).toEqual([
       'Premium',
       '4',
       '3',
       'Ilimitado',
+      // No AI agents feature: its AI limits do not apply.
+      '—',
       '20 GB',
       '1.149,50 €',
       'Campañas',
@@ -73,7 +80,14 @@ describe('plans tab', () => {
     expect(await screen.findByText('No hay planes.')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Agregar plan' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Nuevo plan' }));
-    for (const label of ['Usuarios', 'Conexiones', 'Colas', 'Valor']) {
+    for (const label of [
+      'Usuarios',
+      'Conexiones',
+      'Colas',
+      'Agentes de IA',
+      'Mensajes de IA por agente al mes',
+      'Valor',
+    ]) {
       expect((dialog.getByRole('spinbutton', { name: label }) as HTMLInputElement).value).toBe('0');
     }
     const storage = dialog.getByRole('spinbutton', { name: 'Almacenamiento' }) as HTMLInputElement;
@@ -89,6 +103,12 @@ describe('plans tab', () => {
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
     expect(await dialog.findByText('Número entero de MB entre 0 y 100000000')).toBeTruthy();
     await refill(user, storage, '10240');
+    await refill(user, dialog.getByRole('spinbutton', { name: 'Agentes de IA' }), '3');
+    const aiMessages = dialog.getByRole('spinbutton', { name: 'Mensajes de IA por agente al mes' });
+    await refill(user, aiMessages, '2.5');
+    await user.click(dialog.getByRole('button', { name: 'Guardar' }));
+    expect(await dialog.findByText('Número entero entre 0 y 10000000')).toBeTruthy();
+    await refill(user, aiMessages, '2000');
     await user.click(dialog.getByRole('switch', { name: 'Kanban' }));
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
 
@@ -98,6 +118,8 @@ describe('plans tab', () => {
       users: 0,
       connections: 0,
       queues: 0,
+      aiAgents: 3,
+      aiMessages: 2000,
       storageMb: 10240,
       value: 39,
       useCampaigns: true,
@@ -109,10 +131,11 @@ describe('plans tab', () => {
       stripePriceId: null,
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(cells(await rowOf('Enterprise')).slice(1, 6)).toEqual([
+    expect(cells(await rowOf('Enterprise')).slice(1, 7)).toEqual([
       'Ilimitado',
       'Ilimitado',
       'Ilimitado',
+      '3 · 2.000 mensajes al mes c/u',
       '10 GB',
       '39,00 US$',
     ]);
@@ -185,8 +208,8 @@ describe('plans tab', () => {
     const user = setupUser();
     renderPage(<SettingsPage />, '/settings?tab=plans', superAuth());
 
-    expect(cells(await rowOf('Plus'))[7]).toBe('price_1Plus');
-    expect(cells(await rowOf('Basic'))[7]).toBe('Sin precio');
+    expect(cells(await rowOf('Plus'))[8]).toBe('price_1Plus');
+    expect(cells(await rowOf('Basic'))[8]).toBe('Sin precio');
     // The super user is told what companies see and what to do about it.
     expect(screen.getByTestId('plans-without-price').textContent).toBe(
       '1 plan aún no tiene precio de pago en línea: las empresas lo ven como no disponible y no pueden contratarlo. Pulse «Sincronizar precio» en su fila para crear su precio en Stripe.',
@@ -207,7 +230,7 @@ describe('plans tab', () => {
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByText('Plan guardado.')).toBeTruthy();
     expect(bodies[0]).toMatchObject({ stripePriceId: 'price_1Basic' });
-    await waitFor(async () => expect(cells(await rowOf('Basic'))[7]).toBe('price_1Basic'));
+    await waitFor(async () => expect(cells(await rowOf('Basic'))[8]).toBe('price_1Basic'));
     // Every plan has a price now: nothing left to tell.
     expect(screen.queryByTestId('plans-without-price')).toBeNull();
 
@@ -249,12 +272,12 @@ describe('plans tab', () => {
         'El proveedor de pagos rechazó la operación o no respondió. Intente de nuevo más tarde.',
       ),
     ).toBeTruthy();
-    expect(cells(await rowOf('Plus'))[7]).toBe('Sin precio');
+    expect(cells(await rowOf('Plus'))[8]).toBe('Sin precio');
 
     answer = () => jsonResponse(200, makePlan({ id: 4, name: 'Plus', stripePriceId: 'price_9' }));
     await user.click(sync);
     expect(await screen.findByText('Precio de «Plus» sincronizado: price_9.')).toBeTruthy();
-    await waitFor(async () => expect(cells(await rowOf('Plus'))[7]).toBe('price_9'));
+    await waitFor(async () => expect(cells(await rowOf('Plus'))[8]).toBe('price_9'));
     expect(synced).toEqual(['/plans/4/price', '/plans/4/price', '/plans/4/price']);
     expect(unknownApiCalls(fetchMock)).toEqual([]);
   });

@@ -6,6 +6,7 @@ import SyncIcon from '@mui/icons-material/Sync';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 import { MB } from '@atendi/shared';
+import { formatAiCount } from '../../../components/ai-usage';
 import { formatBytes } from '../../../lib/bytes';
 import { toastOperationError } from '../shared/admin-errors';
 import { AdminTable, AdminToolbar, useAdminDelete } from '../shared/admin-table';
@@ -80,6 +81,20 @@ export const PlansTab = () => {
             label: t('settings.plans.queues'),
             align: 'center',
             cell: (plan) => limitText(plan.queues),
+          },
+          {
+            // Without the AI agents feature its limits do not apply.
+            label: t('settings.plans.ai'),
+            align: 'center',
+            cell: (plan) =>
+              plan.useOpenAi
+                ? plan.aiMessages > 0
+                  ? t('settings.plans.aiPerMonth', {
+                      agents: limitText(plan.aiAgents),
+                      messages: formatAiCount(plan.aiMessages, i18n.language),
+                    })
+                  : t('settings.plans.aiUnlimitedMessages', { agents: limitText(plan.aiAgents) })
+                : '—',
           },
           {
             label: t('storage.title'),
