@@ -68,7 +68,7 @@ export const contactListItemsQuery = z.object({
 export const contactListItemViewSchema = z.object({
   id: z.number(),
   name: z.string(),
-  // Digits with the country code, as the ingest pipeline stores numbers.
+  // Digits with the country code, as WhatsApp knows the number.
   number: z.string(),
   email: z.string(),
   companyId: z.number(),
@@ -106,7 +106,7 @@ export const contactListUploadErrorSchema = z.object({
   row: z.number(),
   name: z.string(),
   number: z.string(),
-  error: z.enum(['ERR_VALIDATION', 'ERR_DUPLICATED_LIST_ITEM']),
+  error: z.enum(['ERR_VALIDATION', 'ERR_INVALID_NUMBER', 'ERR_DUPLICATED_LIST_ITEM']),
   message: z.string(),
   field: z.enum(['name', 'number', 'email']).optional(),
 });

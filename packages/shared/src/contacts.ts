@@ -5,27 +5,30 @@ import { contactViewSchema } from './tickets';
 
 export const CONTACTS_PAGE_SIZE = 20;
 
-// Typed numbers in any notation ('+55 (11) 98888-7777'); the API keeps the digits with the country
-// code. Groups and LIDs keep the WhatsApp id they were stored with ('1203…@g.us', '…@lid').
+// Typed numbers in any notation ('+55 (11) 98888-7777', or '(11) 98888-7777' in a Brazilian company);
+// the API reads them with the company's country (phone.ts, parseWhatsAppNumber) and keeps the digits
+// with the country code. Groups and LIDs keep the WhatsApp id they were stored with
+// ('1203…@g.us', '…@lid').
 export const contactNumber = z
   .string()
   .trim()
   .min(8)
   .max(50)
-  .regex(/^(\+?[\d\s().-]+|[\d-]+@(g\.us|lid))$/, 'Use digits with the country code');
+  .regex(/^(\+?[\d\s().-]+|[\d-]+@(g\.us|lid))$/, 'Use a phone number');
 
-// A phone number someone types to be messaged (the external API, contact list items): digits with
-// the country code in any notation ('+55 (11) 98888-7777'), 8 to 15 digits. Never a group or LID.
+// A phone number someone types to be messaged (the external API, contact list items): in any
+// notation, with its country code or local to the company's country, 8 to 15 digits. Never a group
+// or LID.
 export const dialableNumber = z
   .string()
   .trim()
   .min(8)
   .max(50)
-  .regex(/^\+?[\d\s().-]+$/, 'Use digits with the country code')
+  .regex(/^\+?[\d\s().-]+$/, 'Use a phone number')
   .refine((text) => {
     const digits = text.replace(/\D/g, '').length;
     return digits >= 8 && digits <= 15;
-  }, 'Use 8 to 15 digits with the country code');
+  }, 'Use 8 to 15 digits');
 
 // An email address, or nothing.
 export const optionalEmail = z
@@ -124,9 +127,11 @@ export const contactUploadErrorSchema = z.object({
   row: z.number(),
   name: z.string(),
   number: z.string(),
-  // The WhatsApp codes: the number is not on WhatsApp, or WhatsApp could not tell (try again).
+  // ERR_INVALID_NUMBER: no phone number (of the company's country, or with a country code). The
+  // WhatsApp codes: the number is not on WhatsApp, or WhatsApp could not tell (try again).
   error: z.enum([
     'ERR_VALIDATION',
+    'ERR_INVALID_NUMBER',
     'ERR_DUPLICATED_CONTACT',
     'ERR_WAPP_INVALID_CONTACT',
     'ERR_WAPP_CHECK_CONTACT',

@@ -80,6 +80,9 @@ export const errorStatus = {
   ERR_PROVIDER_UNAVAILABLE: 400,
   ERR_WAPP_IN_USE: 409,
   ERR_INVALID_SIGNATURE: 401,
+  // A typed phone number that is none: not a number of the company's country (Settings), nor one
+  // written with its country code.
+  ERR_INVALID_NUMBER: 400,
   // A company-supplied URL that points at a private network, or is not http(s).
   ERR_OUTBOUND_URL_NOT_ALLOWED: 400,
   // POST /contacts/import on a connection whose provider cannot read the phone's contacts.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { phoneCountries } from './phone-countries';
 
 // SPEC §3 Setting keys and §9 options, with the value a new company starts with.
 export const settingDefaults = {
@@ -25,6 +26,9 @@ export const settingDefaults = {
   // "typing…" while an agent writes to them.
   readReceipts: 'enabled',
   typingToContact: 'enabled',
+  // The company's country (ISO 3166-1 alpha-2): a number typed without its country code is read as
+  // a local number of it. '': none, and such a number is refused.
+  country: '',
 } as const;
 
 export type SettingKey = keyof typeof settingDefaults;
@@ -51,6 +55,7 @@ export const settingOptions: Record<SettingKey, readonly string[] | null> = {
   singleSession: onOff,
   readReceipts: onOff,
   typingToContact: onOff,
+  country: ['', ...phoneCountries],
 };
 
 // Keys that only a super user may change (platform-wide payment configuration).

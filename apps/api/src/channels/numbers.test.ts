@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brazilVariants, isGroupId, normalizeNumber, toJid } from './numbers';
+import { numberVariants, isGroupId, normalizeNumber, toJid } from './numbers';
 
 describe('normalizeNumber', () => {
   it('keeps only the digits of a number written any way', () => {
@@ -20,6 +20,13 @@ describe('normalizeNumber', () => {
     expect(normalizeNumber('557188887777@s.whatsapp.net')).toBe('5571988887777');
   });
 
+  it("drops the old mobile '1' of a Mexican number, so 521… and 52… are one contact", () => {
+    expect(normalizeNumber('5215512345678@s.whatsapp.net')).toBe('525512345678');
+    expect(normalizeNumber('5215512345678:3@s.whatsapp.net')).toBe('525512345678');
+    expect(normalizeNumber('+52 1 55 1234 5678')).toBe('525512345678');
+    expect(normalizeNumber('525512345678@s.whatsapp.net')).toBe('525512345678');
+  });
+
   it('leaves Brazilian landlines, complete mobiles and other countries alone', () => {
     expect(normalizeNumber('551133334444')).toBe('551133334444');
     expect(normalizeNumber('554152223333')).toBe('554152223333');
@@ -31,21 +38,30 @@ describe('normalizeNumber', () => {
   });
 });
 
-describe('brazilVariants', () => {
+describe('numberVariants', () => {
   it('gives the canonical mobile number and the old form without the ninth digit', () => {
-    expect(brazilVariants('5511988887777')).toEqual(['5511988887777', '551188887777']);
-    expect(brazilVariants('551188887777')).toEqual(['5511988887777', '551188887777']);
+    expect(numberVariants('5511988887777')).toEqual(['5511988887777', '551188887777']);
+    expect(numberVariants('551188887777')).toEqual(['5511988887777', '551188887777']);
+  });
+
+  it("gives a Mexican number and its old form with the mobile '1'", () => {
+    expect(numberVariants('525512345678')).toEqual(['525512345678', '5215512345678']);
+    expect(numberVariants('5215512345678@s.whatsapp.net')).toEqual([
+      '525512345678',
+      '5215512345678',
+    ]);
   });
 
   it('gives a single form for landlines and other countries', () => {
-    expect(brazilVariants('551133334444')).toEqual(['551133334444']);
-    expect(brazilVariants('+1 415 555 2671')).toEqual(['14155552671']);
+    expect(numberVariants('551133334444')).toEqual(['551133334444']);
+    expect(numberVariants('+1 415 555 2671')).toEqual(['14155552671']);
   });
 });
 
 describe('toJid and isGroupId', () => {
   it('turns numbers and phone JIDs into canonical user JIDs', () => {
     expect(toJid('+55 11 8888-7777')).toBe('5511988887777@s.whatsapp.net');
+    expect(toJid('5215512345678@c.us')).toBe('525512345678@s.whatsapp.net');
     expect(toJid('5511999998888:3@s.whatsapp.net')).toBe('5511999998888@s.whatsapp.net');
     expect(toJid('14155552671@c.us')).toBe('14155552671@s.whatsapp.net');
   });

@@ -1,34 +1,28 @@
+import { whatsappNumber, whatsappNumberForms } from '@atendi/shared/phone';
+
 // Phone numbers and chat ids as every driver and the ingest pipeline see them: a contact is the
 // digits of its number with the country code first ('5511988887777'), a group is its WhatsApp id
-// ('120363025246125486@g.us'). Pure functions, no I/O.
+// ('120363025246125486@g.us'). Pure functions, no I/O. Numbers people type go through shared's
+// parseWhatsAppNumber instead (modules/contacts/typed-number.ts), which reads local numbers.
 
 const PHONE_SERVERS = new Set(['s.whatsapp.net', 'c.us']);
 
-// 55 + area code (two digits, no zeros) + an 8-digit mobile number written before the ninth digit.
-const BRAZIL_OLD_MOBILE = /^55([1-9][1-9])([6-9]\d{7})$/;
-// 55 + area code + 9 + the 8-digit mobile number.
-const BRAZIL_MOBILE = /^55([1-9][1-9])9([6-9]\d{7})$/;
-
 // Digits only, from a number in any notation or from a JID ('5511988887777:12@s.whatsapp.net' ->
-// '5511988887777'). A Brazilian mobile written without its ninth digit gains it, so one person
-// always has one canonical number; landlines and other countries are left as written.
+// '5511988887777'), in the one form a person's number is stored under (shared's whatsappNumber: a
+// Brazilian mobile gains its ninth digit, a Mexican one loses the old '1'), so a person writing in
+// and the same person typed by hand are one contact; other numbers are left as written.
 // Group ids and LIDs are not numbers: check isGroupId / the '@lid' suffix before calling this.
 export const normalizeNumber = (raw: string): string => {
   // The JID user part ends at the server ('@'), the device (':12') or the agent ('_1').
   const user = raw.includes('@') ? raw.split('@')[0].split(':')[0].split('_')[0] : raw;
-  const digits = user.replace(/\D/g, '');
-  const old = BRAZIL_OLD_MOBILE.exec(digits);
-  return old ? `55${old[1]}9${old[2]}` : digits;
+  return whatsappNumber(user.replace(/\D/g, ''));
 };
 
-// The numbers one Brazilian mobile may be registered under on WhatsApp: the canonical form first,
-// then the old 12-digit form some accounts created before the ninth digit still use. Any other
-// number has a single form.
-export const brazilVariants = (number: string): string[] => {
-  const canonical = normalizeNumber(number);
-  const mobile = BRAZIL_MOBILE.exec(canonical);
-  return mobile ? [canonical, `55${mobile[1]}${mobile[2]}`] : [canonical];
-};
+// The numbers one person may be registered under on WhatsApp: the stored form first, then the old
+// one some accounts still use (a Brazilian mobile without its ninth digit, a Mexican one with the
+// '1'). Any other number has a single form.
+export const numberVariants = (number: string): string[] =>
+  whatsappNumberForms(normalizeNumber(number));
 
 // A WhatsApp group id ('…@g.us').
 export const isGroupId = (id: string): boolean => id.endsWith('@g.us');

@@ -8,7 +8,17 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { migrationsFolder, pgliteExtensions, type Db } from './client';
 import * as schema from './schema';
-import { contacts, jobs } from './schema';
+import {
+  campaignOptOuts,
+  campaignShipping,
+  campaigns,
+  companies,
+  contactListItems,
+  contactLists,
+  contacts,
+  jobs,
+  plans,
+} from './schema';
 
 // Upgrading a database that has work queued keeps the work: the sends and webhooks waiting in the
 // tables the one job queue replaced (migration 0004) move into it. The advertised plans seeded before
@@ -158,6 +168,74 @@ describe('migration to the plans’ AI quotas', () => {
       ]);
     } finally {
       await older.close();
+      rmSync(upTo, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("migration to Mexican numbers without the old mobile '1'", () => {
+  it('moves 521 numbers to 52 and the 10 digits, unless that form is already taken', async () => {
+    const mexico = new PGlite({ extensions: pgliteExtensions });
+    const mxDb = drizzle({ client: mexico, schema, casing: 'snake_case' }) as unknown as Db;
+    const upTo = migrationsUpTo('0041_connection_history');
+    try {
+      await migrate(drizzle({ client: mexico }), { migrationsFolder: upTo });
+      const [plan] = await mxDb.insert(plans).values({ name: 'Plan' }).returning();
+      const [one, two] = await mxDb
+        .insert(companies)
+        .values([
+          { name: 'Uno', planId: plan.id },
+          { name: 'Dos', planId: plan.id },
+        ])
+        .returning();
+      await mxDb.insert(contacts).values([
+        { companyId: one.id, name: 'Lupita', number: '5215512345678' },
+        // Both forms of one person: the old one stays, the contact of the new one is kept.
+        { companyId: one.id, name: 'Vieja', number: '5213312345678' },
+        { companyId: one.id, name: 'Nueva', number: '523312345678' },
+        { companyId: two.id, name: 'Lupita', number: '5215512345678' },
+        // Not the old Mexican form: 52 1 and 9 digits, and an Argentine number.
+        { companyId: one.id, name: 'Corto', number: '521551234567' },
+        { companyId: one.id, name: 'Argentina', number: '5491112345678' },
+      ]);
+      const [list] = await mxDb
+        .insert(contactLists)
+        .values({ companyId: one.id, name: 'Lista' })
+        .returning();
+      await mxDb
+        .insert(contactListItems)
+        .values({ companyId: one.id, contactListId: list.id, name: 'L', number: '5215512345678' });
+      const [campaign] = await mxDb
+        .insert(campaigns)
+        .values({ companyId: one.id, name: 'Campaña' })
+        .returning();
+      await mxDb
+        .insert(campaignShipping)
+        .values({ companyId: one.id, campaignId: campaign.id, number: '5215512345678' });
+      await mxDb
+        .insert(campaignOptOuts)
+        .values({ companyId: one.id, number: '5215512345678', keyword: 'BAJA' });
+
+      await migrate(drizzle({ client: mexico }), { migrationsFolder });
+
+      const numbers = await mxDb
+        .select({ companyId: contacts.companyId, name: contacts.name, number: contacts.number })
+        .from(contacts)
+        .orderBy(asc(contacts.id));
+      expect(numbers).toEqual([
+        { companyId: one.id, name: 'Lupita', number: '525512345678' },
+        { companyId: one.id, name: 'Vieja', number: '5213312345678' },
+        { companyId: one.id, name: 'Nueva', number: '523312345678' },
+        { companyId: two.id, name: 'Lupita', number: '525512345678' },
+        { companyId: one.id, name: 'Corto', number: '521551234567' },
+        { companyId: one.id, name: 'Argentina', number: '5491112345678' },
+      ]);
+      for (const table of [contactListItems, campaignShipping, campaignOptOuts])
+        expect(await mxDb.select({ number: table.number }).from(table)).toEqual([
+          { number: '525512345678' },
+        ]);
+    } finally {
+      await mexico.close();
       rmSync(upTo, { recursive: true, force: true });
     }
   });

@@ -357,7 +357,7 @@ describe('the events the product raises', () => {
     // A number without WhatsApp: the send fails at once, fails again when retried, then is deleted.
     await t.db
       .update(contacts)
-      .set({ number: '9991176540001' })
+      .set({ number: '80076540001' })
       .where(eq(contacts.id, ticket.contactId));
     const [lost] = (
       await inject(t.app, admin, 'POST', `/messages/${ticket.id}`, { body: 'nadie' })

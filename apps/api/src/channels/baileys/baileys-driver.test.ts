@@ -609,6 +609,22 @@ describe('baileys driver: sending', () => {
     );
   });
 
+  it("sends to a Mexican number WhatsApp still holds with the old mobile '1'", async () => {
+    const t = await connected();
+    const socket = t.current();
+    socket.onWhatsApp.mockResolvedValue([
+      { jid: '525512345678@s.whatsapp.net', exists: false },
+      { jid: '5215512345678@s.whatsapp.net', exists: true },
+    ]);
+    await t.session.sendMessage({ to: '525512345678', body: 'Hola' });
+    expect(socket.onWhatsApp).toHaveBeenCalledWith('525512345678', '5215512345678');
+    expect(socket.sendMessage).toHaveBeenCalledWith(
+      '5215512345678@s.whatsapp.net',
+      { text: 'Hola' },
+      {},
+    );
+  });
+
   it('marks a forwarded message as WhatsApp shows it', async () => {
     const t = await connected();
     await t.session.sendMessage({

@@ -27,7 +27,7 @@ import {
   type SendRequest,
   type SessionContext,
 } from '../driver';
-import { brazilVariants, isGroupId, normalizeNumber, toJid } from '../numbers';
+import { isGroupId, normalizeNumber, numberVariants, toJid } from '../numbers';
 import { phoneContactOf, savePhoneContacts } from '../phone-book';
 import { useDatabaseAuthState, type ConnectionIds, type DatabaseAuthState } from './auth-state';
 import {
@@ -478,11 +478,12 @@ export const createBaileysDriver = (options: BaileysDriverOptions = {}): Channel
     };
 
     // The JID a number is registered under. WhatsApp still has Brazilian accounts without the
-    // ninth digit, so both forms are asked for; the answer is cached for the session. A send goes
-    // to the canonical number when the lookup fails; a check (strict) reports the failure.
+    // ninth digit and Mexican ones with the old '1', so both forms are asked for; the answer is
+    // cached for the session. A send goes to the stored form when the lookup fails; a check (strict)
+    // reports the failure.
     const resolveJid = async (socket: BaileysSocket, to: string, strict = false) => {
       if (to.includes('@') || isGroupId(to)) return toJid(to);
-      const variants = brazilVariants(to);
+      const variants = numberVariants(to);
       const cached = knownJids.get(variants[0]);
       if (cached) return cached;
       let results: Awaited<ReturnType<BaileysSocket['onWhatsApp']>>;
@@ -645,7 +646,7 @@ export const createBaileysDriver = (options: BaileysDriverOptions = {}): Channel
         const keys = new Map(stored.map((m) => [m.key.id, m.key]));
         const chat = from.includes('@')
           ? toJid(from)
-          : (knownJids.get(brazilVariants(from)[0]) ?? toJid(from));
+          : (knownJids.get(numberVariants(from)[0]) ?? toJid(from));
         await socket.readMessages(
           providerIds.map((id) => keys.get(id) ?? { remoteJid: chat, id, fromMe: false }),
         );

@@ -218,6 +218,12 @@ describe('mapMessage', () => {
     ).toMatchObject({ from: '5511988887777' });
   });
 
+  it("normalises a Mexican number still registered with the old mobile '1'", () => {
+    expect(
+      mapMessage(wa({ conversation: 'hola' }, { remoteJid: '5215512345678@s.whatsapp.net' })),
+    ).toMatchObject({ from: '525512345678' });
+  });
+
   it('maps images, videos, voice notes, documents and stickers with their files', () => {
     const image = mapMessage(
       wa({ imageMessage: { caption: 'Foto', mimetype: 'image/jpeg', mediaKey: Buffer.from([1]) } }),

@@ -75,6 +75,22 @@ describe('mapWebhook: messages', () => {
     expect(m.quotedId).toBeUndefined();
   });
 
+  it("takes a Mexican sender reported with the old mobile '1' as 52 and the 10 digits", () => {
+    const payload = envelope({
+      contacts: [{ profile: { name: 'Lupita' }, wa_id: '5215512345678' }],
+      messages: [
+        {
+          from: '5215512345678',
+          id: 'wamid.MX1',
+          timestamp: '1749416383',
+          type: 'text',
+          text: { body: 'Hola' },
+        },
+      ],
+    });
+    expect(only(payload)).toMatchObject({ from: '525512345678', contactName: 'Lupita' });
+  });
+
   it('keeps the quoted message id of a reply', () => {
     const m = only(
       inbound({

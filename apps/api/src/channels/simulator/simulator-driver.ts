@@ -23,7 +23,7 @@ import {
   type SessionContext,
 } from '../driver';
 import type { SessionExtras } from '../manager';
-import { brazilVariants, normalizeNumber } from '../numbers';
+import { normalizeNumber, numberVariants } from '../numbers';
 import { savePhoneContacts, type PhoneContact } from '../phone-book';
 
 // A virtual phone for the embedded demo and the tests. It pairs through the same QR flow as a real
@@ -48,11 +48,11 @@ const mimeTypes: Partial<Record<MediaType, string>> = {
   application: 'application/octet-stream',
 };
 
-// The simulated network's directory. Country codes 999 and 990 are unassigned, so no real number is
-// taken: a number starting 999 has no WhatsApp account, and a lookup of one starting 990 fails, as
-// when WhatsApp does not answer.
-const SIMULATOR_NOT_ON_WHATSAPP = '999';
-const SIMULATOR_LOOKUP_FAILS = '990';
+// The simulated network's directory. Numbers of the international freephone (+800) and shared-cost
+// (+808) services are valid numbers that no phone, and so no WhatsApp account, has: one starting 800
+// has no account, and a lookup of one starting 808 fails, as when WhatsApp does not answer.
+const SIMULATOR_NOT_ON_WHATSAPP = '800';
+const SIMULATOR_LOOKUP_FAILS = '808';
 const lookUp = (to: string) => {
   if (to.includes('@')) return;
   const number = normalizeNumber(to);
@@ -273,7 +273,7 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
               and(
                 eq(simulatorMessages.whatsappId, whatsappId),
                 eq(simulatorMessages.providerId, id),
-                inArray(simulatorMessages.to, brazilVariants(number)),
+                inArray(simulatorMessages.to, numberVariants(number)),
               ),
             )
             .returning({ id: simulatorMessages.id });
@@ -426,7 +426,7 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
               and(
                 eq(simulatorMessages.whatsappId, whatsappId),
                 eq(simulatorMessages.providerId, providerId),
-                inArray(simulatorMessages.to, to.includes('@') ? [to] : brazilVariants(to)),
+                inArray(simulatorMessages.to, to.includes('@') ? [to] : numberVariants(to)),
               ),
             )
             .returning({ id: simulatorMessages.id });
@@ -513,7 +513,7 @@ export const listConversation = async (
       db,
       and(
         eq(simulatorMessages.whatsappId, whatsappId),
-        number ? inArray(simulatorMessages.to, brazilVariants(number)) : undefined,
+        number ? inArray(simulatorMessages.to, numberVariants(number)) : undefined,
       ),
       pageNumber,
     )

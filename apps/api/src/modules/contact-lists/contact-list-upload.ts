@@ -17,11 +17,11 @@ import {
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import { contactListItems } from '../../db/schema';
-import { normalizeNumber } from '../../channels/numbers';
 import { enqueueJobs, jobQueue, type QueueOptions } from '../../jobs/queue';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import type { SheetCell } from '../../platform/spreadsheet';
+import { typedNumberReader, type TypedNumber } from '../settings';
 import {
   announceList,
   emitItem,
@@ -107,7 +107,7 @@ const csvRows = (data: Buffer) => {
 
 type Accepted = { row: number; name: string; number: string; email: string };
 
-const judgeRows = (rows: Cell[][]) => {
+const judgeRows = (rows: Cell[][], numberOf: (typed: string) => TypedNumber) => {
   const [header = [], ...data] = rows;
   const columns = new Map<SheetField, number>();
   header.forEach((cell, index) => {
@@ -150,7 +150,18 @@ const judgeRows = (rows: Cell[][]) => {
       refuse(issue.message, issue.path[0] as SheetField);
       return;
     }
-    const number = normalizeNumber(parsed.data.number);
+    const read = numberOf(parsed.data.number);
+    if (!read.ok) {
+      errors.push({
+        ...typed,
+        row,
+        error: 'ERR_INVALID_NUMBER',
+        message: read.message,
+        field: 'number',
+      });
+      return;
+    }
+    const { number } = read;
     if (accepted.has(number)) {
       errors.push({
         row,
@@ -183,7 +194,7 @@ export const uploadContactList = async (
           maxBytes: CONTACT_LIST_UPLOAD_MAX_UNZIPPED_BYTES,
           maxRows: CONTACT_LIST_UPLOAD_MAX_ROWS,
         });
-  const { errors, accepted } = judgeRows(rows);
+  const { errors, accepted } = judgeRows(rows, await typedNumberReader(deps.db, ctx.companyId));
   const candidates = [...accepted.values()];
   const inserted = candidates.length
     ? await deps.db.transaction(async (tx) => {

@@ -14,15 +14,16 @@ import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { contactListItems, contactLists, whatsapps } from '../../db/schema';
 import { ChannelError } from '../../channels/driver';
-import { normalizeNumber } from '../../channels/numbers';
 import type { AuthContext } from '../../platform/context';
 import { AppError, pgErrorOf } from '../../platform/errors';
 import { containsPattern } from '../../platform/like';
 import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
 import { updateReturning } from '../../platform/update';
+import { readTypedNumber } from '../settings';
 
 // Contact lists (SPEC §3, §5, §7): the audiences of campaigns. An item is a number to message, stored
-// as the ingest pipeline stores numbers, at most once per list, with whether WhatsApp has it.
+// as WhatsApp knows it (modules/settings/typed-numbers.ts), at most once per list, with whether
+// WhatsApp has it.
 
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'channels'>;
 type ListRow = typeof contactLists.$inferSelect;
@@ -283,8 +284,8 @@ export const createContactListItem = async (
   input: ContactListItemInput,
 ) => {
   await loadList(deps.db, ctx, input.contactListId);
-  // The schema took 8 to 15 digits; stored as the ingest stores numbers.
-  const number = normalizeNumber(input.number);
+  // Stored as WhatsApp knows it; typed without its country code, a number of the company's country.
+  const number = await readTypedNumber(deps.db, ctx.companyId, input.number);
   await assertNumberFree(deps.db, input.contactListId, number);
   const isWhatsappValid = await whatsappValidity(deps, ctx, number);
   const [row] = await storeItem(() =>
@@ -313,7 +314,10 @@ export const updateContactListItem = async (
   input: ContactListItemUpdateInput,
 ) => {
   const current = await findItem(deps.db, ctx, id);
-  const number = input.number === undefined ? current.number : normalizeNumber(input.number);
+  const number =
+    input.number === undefined || input.number === current.number
+      ? current.number
+      : await readTypedNumber(deps.db, ctx.companyId, input.number);
   if (number !== current.number) await assertNumberFree(deps.db, current.contactListId, number);
   const changes = {
     ...(input.name === undefined ? {} : { name: input.name }),

@@ -185,11 +185,11 @@ describe('contact list items', () => {
     // No connected connection: nobody can tell.
     expect((await addItem(list.id, { number: '5491188880010' })).json().isWhatsappValid).toBeNull();
     await pairedSimulator(t.app, admin, { isDefault: true });
-    // The simulated network: numbers starting 999 have no account, a lookup of 990… fails.
+    // The simulated network: numbers starting 800 have no account, a lookup of 808… fails.
     expect((await addItem(list.id, { number: '5491188880011' })).json().isWhatsappValid).toBe(true);
-    const invalid = (await addItem(list.id, { number: '99911888800' })).json();
+    const invalid = (await addItem(list.id, { number: '80011888800' })).json();
     expect(invalid.isWhatsappValid).toBe(false);
-    expect((await addItem(list.id, { number: '99011888800' })).json().isWhatsappValid).toBeNull();
+    expect((await addItem(list.id, { number: '80811888800' })).json().isWhatsappValid).toBeNull();
 
     // A corrected number is looked up again; a renamed item keeps its verdict.
     const fixed = await call('PUT', `/contact-list-items/${invalid.id}`, {
@@ -341,7 +341,7 @@ describe('contact list upload', () => {
       await sheet([
         ['name', 'number'],
         ['Con cuenta', '5491177770101'],
-        ['Sin cuenta', '99917777010'],
+        ['Sin cuenta', '80017777010'],
       ]),
     );
     expect(res.json().created).toBe(2);

@@ -12,11 +12,11 @@ import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { contactCustomFields, contacts, tickets, whatsapps } from '../../db/schema';
 import { ChannelError } from '../../channels/driver';
-import { normalizeNumber } from '../../channels/numbers';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { containsPattern } from '../../platform/like';
 import { foundOr404, ofCompany, ownedRow } from '../../platform/tenancy';
+import { readTypedNumber } from '../settings';
 import { messageFilesOf, serializeContact, snapshotOf } from '../tickets';
 
 // The company's address book (SPEC §7 "Contacts and lists"): every user of the company reads it.
@@ -25,17 +25,17 @@ export type ContactDeps = Pick<AppDeps, 'db' | 'realtime' | 'channels' | 'upload
 type Deps = ContactDeps;
 type ContactRow = typeof contacts.$inferSelect;
 
-// Numbers are stored as the ingest pipeline stores them (digits with the country code), so a contact
-// typed by hand and the same person writing in on WhatsApp are one contact. WhatsApp ids (groups,
-// LIDs) are not typed: they may only be kept as they are.
-const storedNumber = (typed: string, current?: string) => {
+// Numbers are stored as WhatsApp knows them (digits with the country code), so a contact typed by
+// hand and the same person writing in on WhatsApp are one contact; one typed without its country code
+// is a local number of the company's country. WhatsApp ids (groups, LIDs) are not typed: they may
+// only be kept as they are.
+const storedNumber = async (db: Db, ctx: AuthContext, typed: string, current?: string) => {
   if (typed === current) return typed;
-  const fields = (message: string) =>
-    new AppError('ERR_VALIDATION', message, { fields: { number: [message] } });
-  if (typed.includes('@')) throw fields('A WhatsApp id cannot be typed');
-  const number = normalizeNumber(typed);
-  if (number.length < 8) throw fields('Too short');
-  return number;
+  if (typed.includes('@'))
+    throw new AppError('ERR_VALIDATION', 'A WhatsApp id cannot be typed', {
+      fields: { number: ['A WhatsApp id cannot be typed'] },
+    });
+  return readTypedNumber(db, ctx.companyId, typed);
 };
 
 const isUniqueViolation = (error: unknown) => {
@@ -219,7 +219,7 @@ const replaceExtraInfo = async (
 };
 
 export const createContact = async (deps: Deps, ctx: AuthContext, input: ContactInput) => {
-  const number = storedNumber(input.number);
+  const number = await storedNumber(deps.db, ctx, input.number);
   await assertNumberFree(deps.db, ctx, number);
   await assertOnWhatsApp(deps, ctx, number);
   let row: ContactRow;
@@ -255,7 +255,10 @@ export const updateContact = async (
   input: ContactUpdateInput,
 ) => {
   const before = await findContact(deps.db, ctx, id);
-  const number = input.number === undefined ? undefined : storedNumber(input.number, before.number);
+  const number =
+    input.number === undefined
+      ? undefined
+      : await storedNumber(deps.db, ctx, input.number, before.number);
   if (number !== undefined && number !== before.number) {
     await assertNumberFree(deps.db, ctx, number, id);
     await assertOnWhatsApp(deps, ctx, number);

@@ -355,7 +355,7 @@ describe('contact upload', () => {
       [7, 'Twice In Sheet', 'ERR_DUPLICATED_CONTACT', undefined],
       [9, 'No Number', 'ERR_VALIDATION', 'number'],
       [10, 'Short Number', 'ERR_VALIDATION', 'number'],
-      [11, 'Dashes', 'ERR_VALIDATION', 'number'],
+      [11, 'Dashes', 'ERR_INVALID_NUMBER', 'number'],
     ]);
     const found = await page('searchParam=5491177770001');
     expect(found.contacts.map((c) => c.name)).toEqual(['Ana Gómez']);
@@ -524,26 +524,26 @@ describe('checking a typed number on WhatsApp', () => {
     const add = (number: string) =>
       inject(t.app, owner, 'POST', '/contacts', { name: 'Check', number });
     // No connection yet: nothing to ask, the contact is kept unchecked.
-    expect((await add('9991100000001')).statusCode).toBe(201);
+    expect((await add('80011000001')).statusCode).toBe(201);
 
     await pairedSimulator(t.app, owner, { isDefault: true });
     const found = await add('5491166660001');
     expect(found.statusCode, found.body).toBe(201);
-    // The simulated network has no account for 999… and does not answer for 990….
-    const missing = await add('9991100000002');
+    // The simulated network has no account for +800… and does not answer for +808….
+    const missing = await add('80011000002');
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toMatchObject({
       error: 'ERR_WAPP_INVALID_CONTACT',
       fields: { number: ['ERR_WAPP_INVALID_CONTACT'] },
     });
-    const unanswered = await add('9901100000003');
+    const unanswered = await add('80811000003');
     expect(unanswered.statusCode).toBe(400);
     expect(unanswered.json()).toMatchObject({ error: 'ERR_WAPP_CHECK_CONTACT' });
 
     // Changing a number is checked the same way; saving other fields is not.
     const contact = found.json() as ContactDetailView;
     const renumbered = await inject(t.app, owner, 'PUT', `/contacts/${contact.id}`, {
-      number: '9991100000004',
+      number: '80011000004',
     });
     expect(renumbered.json()).toMatchObject({ error: 'ERR_WAPP_INVALID_CONTACT' });
     const unchecked = (
@@ -551,8 +551,8 @@ describe('checking a typed number on WhatsApp', () => {
     )
       .map((c) => c.number)
       .sort();
-    expect(unchecked).toEqual(['5491166660001', '9991100000001']);
-    const old = (await t.db.select().from(contacts).where(eq(contacts.number, '9991100000001')))[0];
+    expect(unchecked).toEqual(['5491166660001', '80011000001']);
+    const old = (await t.db.select().from(contacts).where(eq(contacts.number, '80011000001')))[0];
     const renamed = await inject(t.app, owner, 'PUT', `/contacts/${old.id}`, { name: 'Kept' });
     expect(renamed.statusCode, renamed.body).toBe(200);
   });
@@ -564,8 +564,8 @@ describe('checking a typed number on WhatsApp', () => {
     const res = await inject(t.app, owner, 'POST', '/contacts/upload', {
       rows: [
         { name: 'On WhatsApp', number: '5491166660101' },
-        { name: 'No Account', number: '9991100000101' },
-        { name: 'No Answer', number: '9901100000102' },
+        { name: 'No Account', number: '80011000101' },
+        { name: 'No Answer', number: '80811000102' },
         { name: 'Also On WhatsApp', number: '5491166660102' },
       ],
     });

@@ -13,6 +13,7 @@ import { normalizeNumber } from '../../channels/numbers';
 import { readPhoneContacts } from '../../channels/phone-book';
 import { AppError, pgErrorOf } from '../../platform/errors';
 import type { AuthContext } from '../../platform/context';
+import { typedNumberReader, type TypedNumber } from '../settings';
 import { serializeContact } from '../tickets';
 import { findWhatsapp, getDefaultWhatsapp } from '../whatsapps';
 import { emitContact, whatsappLookup, type ContactDeps } from './contacts.service';
@@ -46,7 +47,11 @@ type Judged =
   | { ok: true; row: number; name: string; number: string; email: string }
   | { ok: false; error: ContactUploadError };
 
-const judge = (cells: Record<Field, string>, row: number): Judged => {
+// How a row's number is stored: typed numbers through the company's reader, the phone's own address
+// book (WhatsApp's numbers) as the ingest stores them.
+type NumberOf = (cell: string) => TypedNumber;
+
+const judge = (cells: Record<Field, string>, row: number, numberOf: NumberOf): Judged => {
   const refuse = (field: Field | undefined, message: string, error: ContactUploadError['error']) =>
     ({
       ok: false,
@@ -57,10 +62,12 @@ const judge = (cells: Record<Field, string>, row: number): Judged => {
     const issue = parsed.error.issues[0];
     return refuse(issue.path[0] as Field, issue.message, 'ERR_VALIDATION');
   }
-  // Typed numbers only (a WhatsApp id is never imported), stored as the ingest pipeline stores them.
-  const number = parsed.data.number.includes('@') ? '' : normalizeNumber(parsed.data.number);
-  if (number.length < 8) return refuse('number', 'Not a phone number', 'ERR_VALIDATION');
-  return { ok: true, row, name: parsed.data.name, number, email: parsed.data.email };
+  // Phone numbers only: a WhatsApp id is never imported.
+  if (parsed.data.number.includes('@'))
+    return refuse('number', 'Not a phone number', 'ERR_INVALID_NUMBER');
+  const read = numberOf(parsed.data.number);
+  if (!read.ok) return refuse('number', read.message, 'ERR_INVALID_NUMBER');
+  return { ok: true, row, name: parsed.data.name, number: read.number, email: parsed.data.email };
 };
 
 const isBlank = (cells: Record<Field, string>) => !cells.name && !cells.number && !cells.email;
@@ -117,9 +124,12 @@ export const uploadContacts = async (
   deps: ContactDeps,
   ctx: AuthContext,
   input: ContactUploadInput,
-  // The phone's own address book holds WhatsApp's numbers: nothing to ask.
-  options: { lookUp: boolean } = { lookUp: true },
+  // The phone's own address book holds WhatsApp's numbers: nothing to ask, nothing to read as local.
+  options: { fromPhoneBook: boolean } = { fromPhoneBook: false },
 ): Promise<ContactUploadResult> => {
+  const numberOf: NumberOf = options.fromPhoneBook
+    ? (cell) => ({ ok: true, number: normalizeNumber(cell) })
+    : await typedNumberReader(deps.db, ctx.companyId);
   const errorBag: ContactUploadError[] = [];
   const accepted = new Map<string, Extract<Judged, { ok: true }>>();
   const duplicate = (row: Extract<Judged, { ok: true }>): ContactUploadError => ({
@@ -133,12 +143,12 @@ export const uploadContacts = async (
   input.rows.forEach((raw, index) => {
     const cells = readRow(raw);
     if (isBlank(cells)) return;
-    const judged = judge(cells, input.firstRow + index);
+    const judged = judge(cells, input.firstRow + index, numberOf);
     if (!judged.ok) errorBag.push(judged.error);
     else if (accepted.has(judged.number)) errorBag.push(duplicate(judged));
     else accepted.set(judged.number, judged);
   });
-  if (options.lookUp) await lookUpNew(deps, ctx, accepted, errorBag);
+  if (!options.fromPhoneBook) await lookUpNew(deps, ctx, accepted, errorBag);
 
   const candidates = [...accepted.values()];
   const valuesOf = (rows: typeof candidates) =>
@@ -214,5 +224,5 @@ export const importPhoneContacts = async (
       'This connection cannot read the phone’s contacts (WhatsApp Cloud API does not share them)',
     );
   const book = await readPhoneContacts(deps.db, connection.id);
-  return uploadContacts(deps, ctx, { rows: book, firstRow: 1 }, { lookUp: false });
+  return uploadContacts(deps, ctx, { rows: book, firstRow: 1 }, { fromPhoneBook: true });
 };

@@ -31,7 +31,7 @@ let t: TestContext;
 let admin: Session;
 let companyId: number;
 let connection: WhatsappView;
-let phone = 5215550000000;
+let phone = 525550000000;
 const nextPhone = () => String((phone += 1));
 
 beforeAll(async () => {

@@ -31,7 +31,7 @@ export const externalApiRoutes = async (app: FastifyInstance) => {
       const parsed = externalNumber.safeParse(read.fields.number ?? '');
       if (!parsed.success) {
         await discardMedia(deps.uploads, connection.companyId, read.medias);
-        throw new AppError('ERR_VALIDATION', 'number: use digits with the country code', {
+        throw new AppError('ERR_VALIDATION', 'number: use a phone number', {
           fields: { number: parsed.error.issues.map((issue) => issue.message) },
         });
       }

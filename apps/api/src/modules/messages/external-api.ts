@@ -8,9 +8,9 @@ import {
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { companies, plans, tickets, whatsapps } from '../../db/schema';
-import { normalizeNumber } from '../../channels/numbers';
 import { AppError, storeFailure } from '../../platform/errors';
 import { consume } from '../../platform/rate-limit';
+import { readTypedNumber } from '../settings';
 import { conversationWith, messageCreated } from '../tickets';
 import { discardMedia, type MessageForm } from './message-form';
 import type { MessageRow } from './message-views';
@@ -114,7 +114,13 @@ export const sendExternal = async (
   options: { kick: () => void; log: FastifyBaseLogger },
 ): Promise<Sent> => {
   const { form, idempotencyKey } = input;
-  const number = normalizeNumber(input.number);
+  // As WhatsApp knows it; typed without its country code, a number of the company's country.
+  const number = await readTypedNumber(deps.db, connection.companyId, input.number).catch(
+    async (error: unknown) => {
+      await discardMedia(deps.uploads, connection.companyId, form.medias);
+      throw error;
+    },
+  );
   const once: SendKey | null = idempotencyKey
     ? {
         owner: { kind: 'connection', whatsappId: connection.id },

@@ -703,8 +703,8 @@ describe('POST /messages/:ticketId', () => {
 
   it('a number without a WhatsApp account fails at once, without retries, and nothing reaches a phone', async () => {
     const { ticket, contact } = await conversation();
-    // The simulated network has no account for numbers starting 999 (an unassigned country code).
-    await t.db.update(contacts).set({ number: '9991100000009' }).where(eq(contacts.id, contact.id));
+    // The simulated network has no account for numbers starting 800 (international freephone).
+    await t.db.update(contacts).set({ number: '80011000009' }).where(eq(contacts.id, contact.id));
     const [created] = (await send(ticket.id, { body: 'nadie' })).json();
     await eventually(
       async () => (await outboxRow(created.id)).status === 'failed',
@@ -724,7 +724,7 @@ describe('POST /messages/:ticketId', () => {
     const chats = await Promise.all(Array.from({ length: 6 }, () => conversation()));
     await t.db
       .update(contacts)
-      .set({ number: '9991100000019' })
+      .set({ number: '80011000019' })
       .where(eq(contacts.id, chats[2].contact.id));
     // Stored side by side, so the outbox takes them in one batch.
     const sent = await Promise.all(

@@ -24,7 +24,7 @@ const MIN = 60_000;
 let t: SharedTestContext;
 let companyId: number;
 let admin: Session;
-let phone = 5215560000000;
+let phone = 525560000000;
 const nextPhone = () => String((phone += 1));
 
 beforeAll(async () => {

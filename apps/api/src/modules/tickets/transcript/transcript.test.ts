@@ -23,7 +23,7 @@ beforeAll(async () => {
   t = await sharedTestApp();
 });
 
-let phone = 5215557770000;
+let phone = 525557770000;
 const conversation = async () => {
   const made = await makeCompany(t.db);
   const admin = await login(t.app, made.admin.email);
