@@ -19,8 +19,8 @@ let admin: string;
 let connectionId: number;
 let page: Page;
 
-// Numbers of this run (57 300 …: Colombian mobiles; the simulator refuses 999… and fails lookups of
-// 990…, so none starts like that). The fourth is the sheet's bad row.
+// Numbers of this run (57 300 …: Colombian mobiles; the simulator refuses 800… and fails lookups of
+// 808…, so none starts like that). The fourth is the sheet's bad row.
 const stamp = String(Date.now() % 100000).padStart(5, '0');
 const numberOf = (n: number) => `57300${stamp}0${n}`;
 const contacts = [

@@ -95,12 +95,12 @@ describe('workspace tools, end to end', () => {
       'Nombre: Debe tener entre 2 y 50 caracteres',
     ]);
     await importDialog.getByRole('button', { name: 'Cerrar' }).click();
-    // The new contacts show in the table, their numbers as the inbox stores them.
+    // The new contacts show in the table, their numbers as people write them.
     const table = page.getByRole('table', { name: 'Contactos' });
     await table
       .getByRole('row')
       .filter({ hasText: 'Carla Import' })
-      .getByText('5491144440001')
+      .getByText('+54 9 11 4444 0001')
       .waitFor();
     await table.getByText('Diego Import').waitFor();
 

@@ -1,4 +1,4 @@
-import { Box, Button, IconButton, InputAdornment, Stack, Typography } from '@mui/material';
+import { Box, Button, IconButton, Stack, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -9,10 +9,7 @@ import type { ContactDetailView, ContactInput } from '@atendi/shared';
 import { DialogForm, DialogFrame } from './dialog-frame';
 import { FormText } from './form-text';
 import { useDialogSave } from './dialog-save';
-
-// SPEC §3 Contact: on edit the stored number shows without its first 2 characters. They stay in front
-// of the field, untouched, and are put back on save, so saving an unchanged number keeps it whole.
-const PREFIX_LENGTH = 2;
+import { useFormatPhone, usePhoneHint } from '../lib/phone';
 
 const messages = {
   required: 'contactForm.validation.required',
@@ -22,48 +19,49 @@ const messages = {
 };
 
 // SPEC §5 Contact: name required, 2 to 50; number 8 to 50; email valid.
-const contactFormSchema = (prefix: string) =>
-  z.object({
-    name: z
-      .string()
-      .trim()
-      .min(1, messages.required)
-      .min(2, messages.tooShort)
-      .max(50, messages.tooLong),
-    number: z
-      .string()
-      .trim()
-      .refine((rest) => (prefix + rest).length >= 8, messages.tooShort)
-      .refine((rest) => (prefix + rest).length <= 50, messages.tooLong),
-    email: z.union([z.literal(''), z.string().trim().pipe(z.email(messages.email))]),
-    extraInfo: z.array(
-      z
-        .object({ name: z.string().trim().max(100, messages.tooLong), value: z.string().trim() })
-        .refine(({ name, value }) => name !== '' || value === '', {
-          message: messages.required,
-          path: ['name'],
-        }),
-    ),
-  });
-type ContactFormValues = z.infer<ReturnType<typeof contactFormSchema>>;
+const contactFormSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, messages.required)
+    .min(2, messages.tooShort)
+    .max(50, messages.tooLong),
+  number: z.string().trim().min(8, messages.tooShort).max(50, messages.tooLong),
+  email: z.union([z.literal(''), z.string().trim().pipe(z.email(messages.email))]),
+  extraInfo: z.array(
+    z
+      .object({ name: z.string().trim().max(100, messages.tooLong), value: z.string().trim() })
+      .refine(({ name, value }) => name !== '' || value === '', {
+        message: messages.required,
+        path: ['name'],
+      }),
+  ),
+});
+type ContactFormValues = z.infer<typeof contactFormSchema>;
 
 type ContactFormProps = {
   // The contact being edited; none to add one.
   contact?: ContactDetailView;
   onSave: (input: ContactInput) => Promise<unknown>;
   onClose: () => void;
+  // The company's country (Settings): a number typed without its country code is one of it.
+  country?: string;
 };
 
-const ContactForm = ({ contact, onSave }: Omit<ContactFormProps, 'onClose'>) => {
+const ContactForm = ({ contact, onSave, country }: Omit<ContactFormProps, 'onClose'>) => {
   const { t } = useTranslation();
+  const formatPhone = useFormatPhone();
+  const hint = usePhoneHint(country);
   // Groups keep their WhatsApp id; it is not a number one types.
   const isNumberLocked = Boolean(contact && (contact.isGroup || contact.number.includes('@')));
-  const prefix = !contact || isNumberLocked ? '' : contact.number.slice(0, PREFIX_LENGTH);
+  // A saved number shows as people write it ('+52 55 1234 5678'); saved untouched, it goes back as
+  // it is stored.
+  const shownNumber = contact ? formatPhone(contact.number, isNumberLocked) : '';
   const form = useForm<ContactFormValues>({
-    resolver: zodResolver(contactFormSchema(prefix)),
+    resolver: zodResolver(contactFormSchema),
     defaultValues: {
       name: contact?.name ?? '',
-      number: contact ? contact.number.slice(prefix.length) : '',
+      number: shownNumber,
       email: contact?.email ?? '',
       extraInfo: contact?.extraInfo.map(({ name, value }) => ({ name, value })) ?? [],
     },
@@ -75,13 +73,20 @@ const ContactForm = ({ contact, onSave }: Omit<ContactFormProps, 'onClose'>) => 
     save: (values) =>
       onSave({
         name: values.name,
-        number: contact && isNumberLocked ? contact.number : prefix + values.number,
+        number:
+          contact && (isNumberLocked || values.number === shownNumber)
+            ? contact.number
+            : values.number,
         email: values.email,
         extraInfo: values.extraInfo.filter((row) => row.name !== ''),
       }),
     savedText: t('contactForm.saved'),
     // The number's own faults sit under the field; a lookup that failed is a toast.
-    codes: { ERR_DUPLICATED_CONTACT: 'number', ERR_WAPP_INVALID_CONTACT: 'number' },
+    codes: {
+      ERR_DUPLICATED_CONTACT: 'number',
+      ERR_WAPP_INVALID_CONTACT: 'number',
+      ERR_INVALID_NUMBER: 'number',
+    },
   });
 
   return (
@@ -97,15 +102,8 @@ const ContactForm = ({ contact, onSave }: Omit<ContactFormProps, 'onClose'>) => 
           name="number"
           label={t('contactForm.number')}
           disabled={isNumberLocked}
-          slotProps={
-            prefix
-              ? {
-                  input: {
-                    startAdornment: <InputAdornment position="start">{prefix}</InputAdornment>,
-                  },
-                }
-              : undefined
-          }
+          hint={isNumberLocked ? undefined : hint}
+          slotProps={{ htmlInput: { inputMode: 'tel' } }}
         />
         <FormText form={form} name="email" type="email" label={t('contactForm.email')} />
         <Typography variant="subtitle2">{t('contactForm.extraInfo')}</Typography>

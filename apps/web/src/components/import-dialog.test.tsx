@@ -164,7 +164,7 @@ describe('import dialog', () => {
       ['3', 'Ana', '5491155550001', 'Número duplicado'],
       ['4', 'X', '5491155550003', 'Nombre: Debe tener entre 2 y 50 caracteres'],
       ['5', 'Sin número', '', 'Número: Campo obligatorio'],
-      ['6', 'Corto', '12', 'Número: Use de 8 a 15 dígitos con el código de país'],
+      ['6', 'Corto', '12', 'Número: Use de 8 a 15 dígitos'],
       ['7', 'Correo', '5491155550004', 'Correo electrónico inválido'],
       ['8', 'Sin cuenta', '9991155550005', 'Este no es un número de WhatsApp válido.'],
     ]);

@@ -289,7 +289,7 @@ describe('contact list import', () => {
     const table = within(dialog).getByRole('table', { name: 'Filas no importadas' });
     expect(cellTextsOf(table)).toEqual([
       ['3', 'Pedro', '5491155550001', 'Número duplicado'],
-      ['4', 'Mala', '12', 'Número: Use de 8 a 15 dígitos con el código de país'],
+      ['4', 'Mala', '12', 'Número: Use de 8 a 15 dígitos'],
       ['6', 'Sin número', '', 'Número: Campo obligatorio'],
       ['7', 'Correo', '5215500002222', 'Correo electrónico inválido'],
     ]);

@@ -10,7 +10,9 @@ import {
   type ContactListItemUpdateInput,
   type ContactListItemView,
 } from '@atendi/shared';
+import { settingValue, useCompanySettings } from '../../app/layout/use-shell-data';
 import { useDialogSave } from '../../components/dialog-save';
+import { usePhoneHint } from '../../lib/phone';
 import { registerMui } from '../../lib/forms';
 import { fieldErrorKey, ruleErrors, type FormField } from './contact-list-forms';
 import {
@@ -52,6 +54,7 @@ const ContactListItemForm = ({
   });
   const { register, watch } = form;
   const values = watch();
+  const hint = usePhoneHint(settingValue(useCompanySettings(), 'country'));
 
   const save = useDialogSave(form, {
     save: async (input) => {
@@ -64,7 +67,7 @@ const ContactListItemForm = ({
       });
     },
     savedText: t('contactListItems.saved'),
-    codes: { ERR_DUPLICATED_LIST_ITEM: 'number' },
+    codes: { ERR_DUPLICATED_LIST_ITEM: 'number', ERR_INVALID_NUMBER: 'number' },
     fields: ruleErrors(fields),
   });
 
@@ -98,7 +101,7 @@ const ContactListItemForm = ({
           autoComplete="off"
           fullWidth
           {...numberError}
-          helperText={numberError.helperText ?? t('contactListItems.dialog.numberHint')}
+          helperText={numberError.helperText ?? hint}
           slotProps={{ htmlInput: { inputMode: 'tel' } }}
         />
         <TextField

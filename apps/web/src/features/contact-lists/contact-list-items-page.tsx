@@ -24,6 +24,7 @@ import {
   type TableColumns,
 } from '../../components/paged-table';
 import { usePagedList } from '../../lib/use-paged-list';
+import { useFormatPhone } from '../../lib/phone';
 import { ContactListImportDialog } from './contact-list-import-dialog';
 import { ContactListItemDialog } from './contact-list-item-dialog';
 import {
@@ -79,6 +80,7 @@ const ContactListItems = ({ contactList }: { contactList: ContactListView }) => 
   const list = usePagedList(source);
   const [dialog, setDialog] = useState<DialogState>({ open: false, item: null, sessionKey: 0 });
   const [importing, setImporting] = useState({ open: false, sessionKey: 0 });
+  const formatPhone = useFormatPhone();
 
   useContactListItemLiveUpdates();
 
@@ -107,7 +109,7 @@ const ContactListItems = ({ contactList }: { contactList: ContactListView }) => 
       width: 100,
     },
     { header: t('contactListItems.columns.name'), cell: (item) => item.name },
-    { header: t('contactListItems.columns.number'), cell: (item) => item.number },
+    { header: t('contactListItems.columns.number'), cell: (item) => formatPhone(item.number) },
     { header: t('contactListItems.columns.email'), cell: (item) => item.email },
     actionsColumn(t('contactListItems.columns.actions'), (item) => (
       <>

@@ -39,15 +39,22 @@ const socket = () => getSocket() as unknown as FakeSocket;
 const rowOf = async (text: string) => (await screen.findByText(text)).closest('tr')!;
 
 describe('contacts page', () => {
-  it('lists contacts with their number and email and counts them in the title', async () => {
+  it('lists contacts with their number as people write it and email, counted in the title', async () => {
     stubApi({
-      'GET /contacts': listOf([makeContact(), makeContact({ id: 8, name: 'Bruno', email: '' })]),
+      'GET /contacts': listOf([
+        makeContact(),
+        makeContact({ id: 8, name: 'Bruno', email: '', number: '525512345678' }),
+        makeContact({ id: 9, name: 'Ventas', number: '120363025246125486@g.us', isGroup: true }),
+      ]),
     });
     renderPage(<ContactsPage />, '/contacts', makeAuth());
     const row = await rowOf('Lucía Pérez');
-    expect(within(row).getByText('5491155550001')).toBeTruthy();
+    expect(await within(row).findByText('+54 9 11 5555 0001')).toBeTruthy();
     expect(within(row).getByText('lucia@example.com')).toBeTruthy();
-    expect(await screen.findByRole('heading', { level: 1, name: 'Contactos (2)' })).toBeTruthy();
+    expect(within(await rowOf('Bruno')).getByText('+52 55 1234 5678')).toBeTruthy();
+    // A group keeps its WhatsApp id.
+    expect(within(await rowOf('Ventas')).getByText('120363025246125486@g.us')).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Contactos (3)' })).toBeTruthy();
   });
 
   it('adds a contact, and shows a number not on WhatsApp or taken under the field', async () => {
@@ -104,7 +111,7 @@ describe('contacts page', () => {
     expect(posted[2]).toMatchObject({ name: 'Carla Gómez', number: '5491155550009' });
   });
 
-  it('edits a contact showing its number without the first two characters', async () => {
+  it('edits a contact showing its number as people write it, sent back as stored when untouched', async () => {
     const contact = makeContact();
     const fetchMock = stubApi({
       'GET /contacts': listOf([contact]),
@@ -114,16 +121,59 @@ describe('contacts page', () => {
     });
     const user = setupUser();
     renderPage(<ContactsPage />, '/contacts', makeAuth());
+    await screen.findByText('+54 9 11 5555 0001');
     await user.click(await screen.findByRole('button', { name: 'Editar Lucía Pérez' }));
     const dialog = await screen.findByRole('dialog');
     expect((within(dialog).getByLabelText('Número de WhatsApp') as HTMLInputElement).value).toBe(
-      '91155550001',
+      '+54 9 11 5555 0001',
     );
     await refill(user, within(dialog).getByLabelText('Nombre'), 'Lucía P.');
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByText('Lucía P.')).toBeTruthy();
     const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT')!;
     expect(bodyOf(put[1]!)).toMatchObject({ name: 'Lucía P.', number: '5491155550001' });
+  });
+
+  it("says how a local number is read in the company's country, and a number that is none under the field", async () => {
+    let attempts = 0;
+    const fetchMock = stubApi({
+      'GET /contacts': listOf([]),
+      'GET /settings/': () => jsonResponse(200, [{ key: 'country', value: 'MX' }]),
+      'POST /contacts': () => {
+        attempts += 1;
+        if (attempts === 1)
+          return jsonResponse(400, {
+            error: 'ERR_INVALID_NUMBER',
+            message: 'Not a phone number of MX, nor one written with its country code',
+            fields: { number: ['Not a phone number of MX, nor one written with its country code'] },
+          });
+        return jsonResponse(
+          201,
+          detailOf(makeContact({ id: 9, name: 'Lupita', number: '525512345678' })),
+        );
+      },
+    });
+    const user = setupUser();
+    renderPage(<ContactsPage />, '/contacts', makeAuth());
+    await user.click(await screen.findByRole('button', { name: 'Agregar contacto' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      await within(dialog).findByText('Sin código de país, se lee como un número de México.'),
+    ).toBeTruthy();
+    await fill(user, within(dialog).getByLabelText('Nombre'), 'Lupita');
+    await fill(user, within(dialog).getByLabelText('Número de WhatsApp'), '55 1234 56');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(await within(dialog).findByText(/^No es un número de teléfono válido\./)).toBeTruthy();
+
+    await refill(user, within(dialog).getByLabelText('Número de WhatsApp'), '55 1234 5678');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await screen.findByText('+52 55 1234 5678')).toBeTruthy();
+    const posted = fetchMock.mock.calls
+      .filter(([, init]) => init?.method === 'POST')
+      .map(([, init]) => bodyOf(init!));
+    // The API reads the number with the company's country.
+    expect(posted.map((body) => body.number)).toEqual(['55 1234 56', '55 1234 5678']);
   });
 
   it('lets only those allowed delete a contact, after confirming', async () => {

@@ -20,6 +20,8 @@ import {
   RowAction,
   type TableColumns,
 } from '../../components/paged-table';
+import { settingValue, useCompanySettings } from '../../app/layout/use-shell-data';
+import { useFormatPhone } from '../../lib/phone';
 import { usePagedList } from '../../lib/use-paged-list';
 import { ContactImportDialog } from './contact-import-dialog';
 import { applyContactEventToCache, contactsList, fetchContact } from '../../api/queries/contacts';
@@ -47,6 +49,8 @@ export const ContactsPage = () => {
   const count = list.firstPage?.count ?? 0;
   const [editing, setEditing] = useState<Editing>({ open: false, sessionKey: 0 });
   const [isImporting, setIsImporting] = useState(false);
+  const formatPhone = useFormatPhone();
+  const country = settingValue(useCompanySettings(), 'country');
 
   useContactLiveUpdates();
 
@@ -108,7 +112,10 @@ export const ContactsPage = () => {
       ),
     },
     { header: t('contacts.columns.name'), cell: (contact) => contact.name },
-    { header: t('contacts.columns.number'), cell: (contact) => contact.number },
+    {
+      header: t('contacts.columns.number'),
+      cell: (contact) => formatPhone(contact.number, contact.isGroup),
+    },
     {
       header: t('contacts.columns.email'),
       cell: (contact) => contact.email,
@@ -191,6 +198,7 @@ export const ContactsPage = () => {
         key={editing.sessionKey}
         open={editing.open}
         contact={editing.contact}
+        country={country}
         onSave={save}
         onClose={() => setEditing((current) => ({ ...current, open: false }))}
       />

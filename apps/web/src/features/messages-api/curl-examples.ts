@@ -49,8 +49,8 @@ export const exampleResponse = (body: string): ExternalSendResponse => ({
 
 export const exampleError = {
   error: 'ERR_VALIDATION',
-  message: 'Use 8 to 15 digits with the country code',
-  fields: { number: ['Use 8 to 15 digits with the country code'] },
+  message: 'Use 8 to 15 digits',
+  fields: { number: ['Use 8 to 15 digits'] },
 };
 
 export const prettyJson = (value: unknown) => JSON.stringify(value, null, 2);

@@ -29,6 +29,7 @@ import { externalApiUrl, idempotencyHeaderName } from './messages-api.api';
 // The answers the endpoint can refuse with, and the texts (messagesApi.docs.errorRows.*) explaining them.
 const errorRows = [
   { status: 400, code: 'ERR_VALIDATION', key: 'validation' },
+  { status: 400, code: 'ERR_INVALID_NUMBER', key: 'invalidNumber' },
   { status: 401, code: 'ERR_INVALID_API_TOKEN', key: 'invalidToken' },
   { status: 403, code: 'ERR_PLAN_FEATURE_DISABLED', key: 'planDisabled' },
   { status: 403, code: 'ERR_COMPANY_INACTIVE', key: 'companyInactive' },

@@ -111,9 +111,7 @@ describe('messages API page', () => {
 
     await fillTextForm(user, { number: '12-ab' });
     await user.click(within(textForm()).getByRole('button', { name: 'Enviar' }));
-    expect(
-      await within(textForm()).findByText('Use de 8 a 15 dígitos con el código de país'),
-    ).toBeTruthy();
+    expect(await within(textForm()).findByText('Use de 8 a 15 dígitos')).toBeTruthy();
     expect(within(textForm()).queryByText('Campo obligatorio')).toBeNull();
 
     await user.click(within(mediaForm()).getByRole('button', { name: 'Enviar' }));

@@ -84,6 +84,33 @@ describe('settings page', () => {
     expect(screen.getByRole('combobox', { name: 'Evaluaciones' }).textContent).toBe('Habilitadas');
   });
 
+  it("saves the company's country, chosen by its name in the app's language", async () => {
+    const saved: unknown[] = [];
+    stubApi(settingsWith(), {
+      'PUT /settings/country': (init) => {
+        const body = JSON.parse(String(init.body));
+        saved.push(body);
+        return jsonResponse(200, { key: 'country', value: body.value });
+      },
+    });
+    const user = setupUser();
+    renderPage(<SettingsPage />, '/settings', makeAuth());
+
+    const country = await screen.findByRole('combobox', { name: 'País de la empresa' });
+    expect(country.textContent).toBe('Ninguno');
+    await user.click(country);
+    const options = screen.getAllByRole('option').map((option) => option.textContent);
+    expect(options[0]).toBe('Ninguno');
+    expect(options).toEqual(expect.arrayContaining(['México', 'Argentina', 'Brasil', 'Colombia']));
+    // In alphabetical order of the names, not of the codes.
+    expect(options.indexOf('Alemania')).toBeLessThan(options.indexOf('Argentina'));
+    await user.click(screen.getByRole('option', { name: 'México' }));
+
+    expect(await screen.findByText('Configuración guardada.')).toBeTruthy();
+    expect(saved).toEqual([{ value: 'MX' }]);
+    expect(screen.getByRole('combobox', { name: 'País de la empresa' }).textContent).toBe('México');
+  });
+
   it('puts the old value back and reports a refused change', async () => {
     stubApi(settingsWith(), {
       'PUT /settings/call': () =>

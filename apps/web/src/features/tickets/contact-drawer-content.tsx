@@ -17,7 +17,9 @@ import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import { useTranslation } from 'react-i18next';
 import type { TicketView } from '@atendi/shared';
 import { ContactDialog } from '../../components/contact-dialog';
+import { settingValue, useCompanySettings } from '../../app/layout/use-shell-data';
 import { cssColor } from '../../lib/colors';
+import { useFormatPhone } from '../../lib/phone';
 import { ContactDrawerNotes } from './contact-drawer-notes';
 import { useContact } from '../../api/queries/contacts';
 import { useTagOptions } from '../../api/queries/tags';
@@ -93,6 +95,8 @@ export const ContactDrawerContent = ({
   const contact = useContact(ticket.contactId);
   const updateContact = useUpdateContact(ticket.contactId);
   const [isEditing, setIsEditing] = useState(false);
+  const formatPhone = useFormatPhone();
+  const country = settingValue(useCompanySettings(), 'country');
   // The ticket carries the contact already: show it while the details (extra info) load.
   const shown = contact.data ?? ticket.contact;
   return (
@@ -134,7 +138,7 @@ export const ContactDrawerContent = ({
             {shown.name}
           </Typography>
           <Typography variant="body2" data-testid="contact-drawer-number">
-            {shown.number}
+            {formatPhone(shown.number, shown.isGroup)}
           </Typography>
           {shown.email && (
             <Typography
@@ -206,6 +210,7 @@ export const ContactDrawerContent = ({
         <ContactDialog
           contact={contact.data}
           open={isEditing}
+          country={country}
           onSave={updateContact.mutateAsync}
           onClose={() => setIsEditing(false)}
         />

@@ -68,6 +68,7 @@ const dialog = () => screen.getByRole('dialog');
 const editContact = async (user: User) => {
   const drawer = await openDrawer(user);
   await within(drawer).findByText('Acme');
+  await within(drawer).findByText('+52 55 1234 5678');
   await user.click(within(drawer).getByRole('button', { name: 'Editar contacto' }));
   return drawer;
 };
@@ -80,7 +81,12 @@ describe('contact drawer', () => {
 
     const drawer = await openDrawer(user);
     expect(within(drawer).getByTestId('contact-drawer-name').textContent).toBe('María López');
-    expect(within(drawer).getByTestId('contact-drawer-number').textContent).toBe('5215512345678');
+    // As people write it: WhatsApp's old Mexican mobile '1' left out.
+    await waitFor(() =>
+      expect(within(drawer).getByTestId('contact-drawer-number').textContent).toBe(
+        '+52 55 1234 5678',
+      ),
+    );
     expect(await within(drawer).findByText('maria@example.com')).toBeTruthy();
     expect(await within(drawer).findByText('Acme')).toBeTruthy();
     expect(within(drawer).getByText('Empresa')).toBeTruthy();
@@ -98,7 +104,7 @@ describe('contact drawer', () => {
     expect(screen.queryByRole('complementary', { name: 'Datos del contacto' })).toBeNull();
   });
 
-  it('edits with the number shown without its first 2 characters, and says what is wrong', async () => {
+  it('edits with the number shown as people write it, and says what is wrong', async () => {
     const puts: Record<string, unknown>[] = [];
     stubDrawer({
       'PUT /contacts/7': (init) => {
@@ -111,8 +117,11 @@ describe('contact drawer', () => {
     await editContact(user);
 
     const number = within(dialog()).getByRole('textbox', { name: 'Número de WhatsApp' });
-    expect(number).toHaveProperty('value', '15512345678');
-    expect(within(dialog()).getByText('52')).toBeTruthy();
+    expect(number).toHaveProperty('value', '+52 55 1234 5678');
+    // The company has no country: a number needs its country code.
+    expect(
+      within(dialog()).getByText('Con el código de país, p. ej. +52 55 1234 5678.'),
+    ).toBeTruthy();
     const name = within(dialog()).getByRole('textbox', { name: 'Nombre' });
     expect(name).toHaveProperty('value', 'María López');
 
@@ -175,7 +184,7 @@ describe('contact drawer', () => {
     answer = () => jsonResponse(200, saved);
     await user.click(within(dialog()).getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByText('Contacto guardado.')).toBeTruthy();
-    // The stored number goes back whole: the two hidden characters are put back in front.
+    // The number was not touched: it goes back as it is stored.
     expect(puts[1]).toEqual({
       name: 'María José López',
       number: '5215512345678',

@@ -77,6 +77,47 @@ describe('new ticket dialog', () => {
     ]);
   });
 
+  it("opens a conversation with a typed number no contact has, read with the company's country", async () => {
+    const lupita = { id: 40, name: '525512345678', number: '525512345678' };
+    const toLupita = makeTicket({ id: 30, contactId: 40, contact: makeContact(lupita) });
+    const posted: Record<string, Record<string, unknown>[]> = { contacts: [], tickets: [] };
+    stubApi({
+      'GET /tickets': () => listOf([]),
+      'GET /settings/': () => jsonResponse(200, [{ key: 'country', value: 'MX' }]),
+      'GET /queue': () => jsonResponse(200, []),
+      'GET /whatsapp': () => jsonResponse(200, []),
+      'GET /contacts': () => jsonResponse(200, { contacts: [], hasMore: false, count: 0 }),
+      'POST /contacts': (init) => {
+        posted.contacts.push(bodyOf(init));
+        return jsonResponse(201, { ...makeContact(lupita), extraInfo: [] });
+      },
+      'POST /tickets': (init) => {
+        posted.tickets.push(bodyOf(init));
+        return jsonResponse(201, toLupita);
+      },
+      [`GET /tickets/u/${toLupita.uuid}`]: () => jsonResponse(200, toLupita),
+      'GET /messages/30': () => messagesOf(toLupita, []),
+    });
+    const user = setupUser();
+    renderPage(<TicketsPage />, '/tickets', makeAuth(), { route: '/tickets/:ticketId?' });
+
+    const dialog = await openDialog(user);
+    await user.type(within(dialog).getByRole('combobox', { name: 'Contacto' }), '55 1234 5678');
+    await user.click(
+      await screen.findByRole('option', { name: 'Nuevo contacto: +52 55 1234 5678' }),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Crear' }));
+
+    await screen.findByText('Resolver');
+    // Named after its number until WhatsApp tells its name; the number with its country code.
+    expect(posted.contacts).toEqual([
+      { name: '525512345678', number: '+525512345678', email: '', extraInfo: [] },
+    ]);
+    expect(posted.tickets).toEqual([
+      { contactId: 40, queueId: null, whatsappId: null, userId: 1, status: 'open' },
+    ]);
+  });
+
   it('names who holds the contact’s other open ticket', async () => {
     const { posted } = stubNewTicket(() =>
       jsonResponse(409, {

@@ -3,15 +3,23 @@ import { Autocomplete, Box, CircularProgress, MenuItem, Stack, TextField } from 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
-import { can, ticketsContract, type TicketCreateInput, type TicketView } from '@atendi/shared';
+import {
+  can,
+  contactsContract,
+  ticketsContract,
+  type TicketCreateInput,
+  type TicketView,
+} from '@atendi/shared';
 import { call } from '../../api/http-client';
 import { useConnections } from '../../api/queries/connections';
 import { useContactSearch } from '../../api/queries/contacts';
 import { useQueues } from '../../api/queries/queues';
 import { useCurrentSession } from '../../api/session';
 import { ERROR_TOAST_MS } from '../../api/toasts';
+import { settingValue, useCompanySettings } from '../../app/layout/use-shell-data';
 import { cssColor } from '../../lib/colors';
 import { waitBeforeSubmit } from '../../lib/form-delay';
+import { useFormatPhone, usePhone } from '../../lib/phone';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { applyTicketEventToCache, useTicketViewer } from './tickets.api';
 import { DialogForm, DialogFrame } from '../../components/dialog-frame';
@@ -21,10 +29,28 @@ export const MIN_SEARCH_LENGTH = 3;
 
 export type QueueChoice = { id: number; name: string; color: string };
 type ConnectionChoice = { id: number; name: string };
-export type ContactChoice = { id: number; name: string; number: string };
+// A contact found, or (isNew) a typed number no contact has yet.
+export type ContactChoice = {
+  id: number;
+  name: string;
+  number: string;
+  isGroup?: boolean;
+  isNew?: true;
+};
 
 const createTicket = (input: TicketCreateInput) =>
   call(ticketsContract.createTicket, { body: input });
+
+// A conversation with a number nobody saved: its contact is made first, named after the number as a
+// contact who writes in is (WhatsApp's name for it replaces that when they answer).
+const contactFor = async (choice: ContactChoice) =>
+  choice.isNew
+    ? (
+        await call(contactsContract.createContact, {
+          body: { name: choice.number, number: `+${choice.number}`, email: '', extraInfo: [] },
+        })
+      ).id
+    : choice.id;
 
 // The text typed into a search box as the API should see it: after 500 ms, and only from 3 characters.
 export const useSearchTerm = (input: string) => {
@@ -130,31 +156,54 @@ export const ConnectionField = ({
   );
 };
 
-// A contact picker: GET /contacts with what is typed, once it has 3 characters (the new ticket's
-// contact, and whom messages are forwarded to).
+// The contact a conversation is for: searched from 3 typed characters; with allowNew, a typed number
+// no contact has (read with the company's country) is offered as a new contact.
 export const ContactField = ({
   value,
   onChange,
+  allowNew = false,
 }: {
   value: ContactChoice | null;
   onChange: (contact: ContactChoice | null) => void;
+  allowNew?: boolean;
 }) => {
   const { t } = useTranslation();
-  const [input, setInput] = useState('');
-  const term = useSearchTerm(input);
+  const [contactInput, setContactInput] = useState('');
+  const term = useSearchTerm(contactInput);
   const found = useContactSearch(term);
-  const isShort = input.trim().length < MIN_SEARCH_LENGTH;
+  const isShort = contactInput.trim().length < MIN_SEARCH_LENGTH;
+  const formatPhone = useFormatPhone();
+  const phone = usePhone();
+  const country = settingValue(useCompanySettings(), 'country');
+  // A number typed (read with the company's country) that no contact found has: offered as new once
+  // the search for it has answered.
+  const typed = allowNew && phone && term ? phone.parseWhatsAppNumber(term, country) : undefined;
+  const contacts: ContactChoice[] = term ? (found.data?.contacts ?? []) : [];
+  const newNumber: ContactChoice | undefined =
+    typed?.ok &&
+    found.isSuccess &&
+    !found.isFetching &&
+    !contacts.some((c) => c.number === typed.number)
+      ? { id: 0, name: '', number: typed.number, isNew: true }
+      : undefined;
+
   return (
     <Autocomplete
-      options={term ? (found.data?.contacts ?? []) : []}
+      options={newNumber ? [...contacts, newNumber] : contacts}
       value={value}
       onChange={(_event, next) => onChange(next)}
-      inputValue={input}
-      onInputChange={(_event, next) => setInput(next)}
+      inputValue={contactInput}
+      onInputChange={(_event, next) => setContactInput(next)}
       // The API already filtered by the typed text.
       filterOptions={(options) => options}
-      getOptionLabel={(option) => `${option.name} - ${option.number}`}
-      isOptionEqualToValue={(option, selected) => option.id === selected.id}
+      getOptionLabel={(option) =>
+        option.isNew
+          ? t('tickets.newTicket.newNumber', { number: formatPhone(option.number) })
+          : `${option.name} - ${formatPhone(option.number, option.isGroup)}`
+      }
+      isOptionEqualToValue={(option, selected) =>
+        option.id === selected.id && option.number === selected.number
+      }
       loading={found.isFetching}
       loadingText={t('app.loading')}
       noOptionsText={isShort ? t('tickets.dialogs.typeMore') : t('tickets.newTicket.noContacts')}
@@ -190,9 +239,15 @@ const NewTicketForm = ({ onCreated }: { onCreated: (ticket: TicketView) => void 
   const [whatsappId, setWhatsappId] = useState<number | ''>('');
 
   const create = useMutation({
-    mutationFn: async (input: TicketCreateInput) => {
+    mutationFn: async ({
+      choice,
+      ...input
+    }: Omit<TicketCreateInput, 'contactId'> & { choice: ContactChoice }) => {
       await waitBeforeSubmit();
-      return createTicket(input);
+      const contactId = await contactFor(choice);
+      // Made once: trying again (another queue) opens the conversation of the contact just made.
+      if (choice.isNew) setContact({ id: contactId, name: choice.number, number: choice.number });
+      return createTicket({ ...input, contactId });
     },
     onSuccess: (ticket) => {
       applyTicketEventToCache(queryClient, { action: 'update', ticket }, viewer);
@@ -208,7 +263,7 @@ const NewTicketForm = ({ onCreated }: { onCreated: (ticket: TicketView) => void 
       return;
     }
     create.mutate({
-      contactId: contact.id,
+      choice: contact,
       queueId: queueId === '' ? null : queueId,
       whatsappId: whatsappId === '' ? null : whatsappId,
       userId: user.id,
@@ -228,7 +283,7 @@ const NewTicketForm = ({ onCreated }: { onCreated: (ticket: TicketView) => void 
       submitDisabled={!contact}
     >
       <Stack spacing={2}>
-        <ContactField value={contact} onChange={setContact} />
+        <ContactField value={contact} onChange={setContact} allowNew />
         <QueueField
           queues={queues}
           value={queueId}

@@ -31,6 +31,7 @@ import { useCurrentSession } from '../../api/session';
 import { toastError } from '../../api/toasts';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { lazyDialog } from '../../lib/lazy-component';
+import { useFormatPhone } from '../../lib/phone';
 import { useHasSchedules } from './scheduled-messages';
 import { initialOf } from './ticket-format';
 import {
@@ -159,6 +160,7 @@ export const TicketChatHeader = ({
   const [isScheduling, setIsScheduling] = useState(false);
   const hasSchedules = useHasSchedules();
   const isTyping = useIsTyping(ticket.id);
+  const formatPhone = useFormatPhone();
   // Someone else's conversation is theirs; only those who see every ticket may act on it.
   const canAct = ticket.userId === null || ticket.userId === viewer.userId || viewer.seesAll;
   const canDelete = can(user, 'ticket-options:deleteTicket');
@@ -200,7 +202,7 @@ export const TicketChatHeader = ({
     });
 
   const details = [
-    ticket.contact.number,
+    formatPhone(ticket.contact.number, ticket.contact.isGroup),
     ticket.queue?.name,
     ticket.user && ticket.status !== 'pending'
       ? t('tickets.servedBy', { name: ticket.user.name })

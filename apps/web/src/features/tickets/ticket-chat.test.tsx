@@ -290,6 +290,35 @@ describe('ticket chat', () => {
     expect(retried).toEqual([4]);
   });
 
+  it("names the contact in the header with its number as people write it, and a group's as it is", async () => {
+    stubChat({ 1: { messages: [] } });
+    const view = renderPage(<TicketsPage />, chatPath, makeAuth(), {
+      route: '/tickets/:ticketId?',
+    });
+    const header = (await screen.findByRole('heading', { level: 2, name: 'María López' })).closest(
+      'header',
+    )!;
+    expect(await within(header).findByText(/^\+52 55 1234 5678 · Ventas/)).toBeTruthy();
+    view.unmount();
+
+    const group = makeTicket({
+      id: 7,
+      isGroup: true,
+      contact: {
+        ...ticket.contact,
+        name: 'Ventas Norte',
+        number: '120363025246125486@g.us',
+        isGroup: true,
+      },
+    });
+    stubChat({ 1: { messages: [] } }, {}, group);
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
+    const groupHeader = (
+      await screen.findByRole('heading', { level: 2, name: 'Ventas Norte' })
+    ).closest('header')!;
+    expect(within(groupHeader).getByText(/^120363025246125486@g\.us · Ventas/)).toBeTruthy();
+  });
+
   it('says "Acceso no permitido" and returns to the list for a ticket outside my queues', async () => {
     stubApi({
       'GET /tickets': () => listOf([]),
