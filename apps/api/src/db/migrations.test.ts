@@ -177,7 +177,7 @@ describe("migration to Mexican numbers without the old mobile '1'", () => {
   it('moves 521 numbers to 52 and the 10 digits, unless that form is already taken', async () => {
     const mexico = new PGlite({ extensions: pgliteExtensions });
     const mxDb = drizzle({ client: mexico, schema, casing: 'snake_case' }) as unknown as Db;
-    const upTo = migrationsUpTo('0041_connection_history');
+    const upTo = migrationsUpTo('0043_plan_ai_quotas');
     try {
       await migrate(drizzle({ client: mexico }), { migrationsFolder: upTo });
       const [plan] = await mxDb.insert(plans).values({ name: 'Plan' }).returning();
