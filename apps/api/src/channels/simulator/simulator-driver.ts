@@ -215,6 +215,8 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): ChannelDr
             mediaType,
             fileName: stripNul(message.media?.fileName ?? null),
             quotedId: input.quotedId ?? null,
+            // Every row of a group commit gives the same columns (a send may be kept with it).
+            forwarded: false,
             ack: 0,
             createdAt: message.timestamp,
           });
