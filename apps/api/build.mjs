@@ -27,10 +27,14 @@ await build({
   logLevel: 'warning',
 });
 // Files the code finds beside itself (import.meta.url): src/db/client.ts's migrations folder and
-// src/platform/spreadsheet.ts's worker thread. dist/main.js sits at src/'s depth, so
-// web-server.ts's ../../web/dist is the same folder from either.
+// the worker threads of src/platform/spreadsheet.ts and src/platform/document-text.ts. dist/main.js
+// sits at src/'s depth, so web-server.ts's ../../web/dist is the same folder from either.
 cpSync(path.join(here, 'src/db/migrations'), path.join(dist, 'migrations'), { recursive: true });
 cpSync(
   path.join(here, 'src/platform/spreadsheet-worker.mjs'),
   path.join(dist, 'spreadsheet-worker.mjs'),
+);
+cpSync(
+  path.join(here, 'src/platform/document-text-worker.mjs'),
+  path.join(dist, 'document-text-worker.mjs'),
 );

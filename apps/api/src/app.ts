@@ -65,6 +65,7 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes';
 import { conversationExportsRoutes } from './modules/tickets/transcript/conversation-exports.routes';
+import { knowledgeRoutes } from './modules/knowledge/knowledge.routes';
 import { webhookOpenApi } from './modules/webhook-endpoints/webhook-openapi';
 import { webhookEndpointsRoutes } from './modules/webhook-endpoints/webhook-endpoints.routes';
 import { contactListsRoutes } from './modules/contact-lists/contact-lists.routes';
@@ -396,6 +397,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(apiTokensRoutes);
   await app.register(webhookEndpointsRoutes);
   await app.register(conversationExportsRoutes);
+  await app.register(knowledgeRoutes);
   await app.register(contactListsRoutes);
   await app.register(campaignsRoutes);
   // Every queue, recurring job and event listener (background.ts); they run once jobs start below.

@@ -69,6 +69,8 @@ import {
   conversationExportWorker,
   pruneConversationExports,
 } from './modules/tickets/transcript/conversation-exports';
+import { ingestQueue } from './modules/knowledge/ingest-queue';
+import { ingestWorker } from './modules/knowledge/ingest';
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -107,6 +109,8 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   jobs.define(webhookDeliveryQueue, webhookDeliveryWorker(deps, log));
   // A company's conversations for a range of days, written to a file of the file store.
   jobs.define(conversationExportQueue, conversationExportWorker(deps));
+  // A knowledge base document read, split, embedded and stored (one version, one at a time per document).
+  jobs.define(ingestQueue, ingestWorker(deps));
 
   // Recurring jobs: one node at a time, right after start and then every everyMs.
 

@@ -189,6 +189,9 @@ const envSchema = z.object({
   OPENAI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   OPENAI_TRANSCRIPTION_MODEL: z.string().min(1).default('whisper-1'),
+  // The knowledge base's embeddings (modules/knowledge): documents and questions are embedded with
+  // this model of the same server; changing it leaves stored passages to text search until refreshed.
+  OPENAI_EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
   // Queue integrations (modules/queue-integrations): how long a flow may take to answer an event, and
   // the first wait before a failed delivery is tried again (then 3× longer each time, 5 attempts).
   INTEGRATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
@@ -362,6 +365,7 @@ export type Config = {
     timeoutMs: number;
     maxRetries: number;
     transcriptionModel: string;
+    embeddingModel: string;
   };
   integrations: { timeoutMs: number; retryBaseMs: number; dialogflowEndpoint: string };
   webhooks: { timeoutMs: number; retryBaseMs: number; disableAfterHours: number; logDays: number };
@@ -483,6 +487,7 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
       timeoutMs: e.OPENAI_TIMEOUT_MS,
       maxRetries: e.OPENAI_MAX_RETRIES,
       transcriptionModel: e.OPENAI_TRANSCRIPTION_MODEL,
+      embeddingModel: e.OPENAI_EMBEDDING_MODEL,
     },
     integrations: {
       timeoutMs: e.INTEGRATION_TIMEOUT_MS,

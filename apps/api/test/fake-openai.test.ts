@@ -2,6 +2,8 @@ import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from './eventually';
 import {
+  fakeEmbedding,
+  FAKE_EMBEDDING_DIMENSIONS,
   OPENAI_KEY,
   startFakeOpenAi,
   structuredFor,
@@ -280,6 +282,47 @@ describe('fake OpenAI through the real SDK', () => {
     } finally {
       fake.respondWith(undefined);
     }
+  });
+
+  it('embeds texts from their words: deterministic, unit length, near when they share words', async () => {
+    const cosine = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * b[i], 0);
+    const texts = [
+      'Tiene treinta días para devolver un producto.',
+      '¿Cuántos días tengo para devolver el producto?',
+      'Enviamos a todo el país en 48 horas.',
+    ];
+    const answer = await client.embeddings.create({
+      model: 'text-embedding-3-small',
+      input: texts,
+      encoding_format: 'float',
+    });
+    const vectors = answer.data.map((item) => item.embedding);
+    expect(answer.data.map((item) => item.index)).toEqual([0, 1, 2]);
+    expect(vectors.every((v) => v.length === FAKE_EMBEDDING_DIMENSIONS)).toBe(true);
+    for (const v of vectors) expect(Math.hypot(...v)).toBeCloseTo(1, 6);
+    expect(vectors[0]).toEqual(fakeEmbedding(texts[0]));
+    expect(cosine(vectors[0], vectors[1])).toBeGreaterThan(cosine(vectors[0], vectors[2]) + 0.3);
+    expect(answer.usage.prompt_tokens).toBeGreaterThan(0);
+    // The SDK's default asks for base64 and decodes it; `dimensions` shortens the vector.
+    const packed = await client.embeddings.create({ model: 'nomic-embed-text', input: texts[0] });
+    expect(packed.data[0].embedding.map((x) => Number(x.toFixed(5)))).toEqual(
+      fakeEmbedding(texts[0]).map((x) => Number(Math.fround(x).toFixed(5))),
+    );
+    const short = await client.embeddings.create({
+      model: 'text-embedding-3-small',
+      input: 'hola',
+      dimensions: 16,
+      encoding_format: 'float',
+    });
+    expect(short.data[0].embedding).toHaveLength(16);
+    // A chat model makes no embeddings, and an empty input is refused, as OpenAI answers.
+    await expect(
+      client.embeddings.create({ model: 'gpt-4o-mini', input: 'hola' }),
+    ).rejects.toMatchObject({ status: 400 });
+    await expect(
+      client.embeddings.create({ model: 'text-embedding-3-small', input: [] }),
+    ).rejects.toMatchObject({ status: 400 });
+    expect(fake.embeddingRequests().at(-1)).toMatchObject({ input: [] });
   });
 
   it('lists models and records path, authorization and body of every request', async () => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 // A local stand-in for an OpenAI-compatible server (the machines running tests have no internet and
 // no model). It speaks the part of OpenAI's HTTP API the product calls (chat completions with tools
-// and structured output, transcriptions, the model list) in OpenAI's wire format and error shape, so
+// and structured output, embeddings, transcriptions, the model list) in OpenAI's wire format and error shape, so
 // the real `openai` SDK talks to it through `baseURL`. Replies are deterministic and built from the
 // conversation, so a tester sees plausible data; it records every request and fails on demand.
 
@@ -92,11 +92,14 @@ export type FakeOpenAi = {
   requests: OpenAiRequest[];
   // The key the server accepts (Authorization: Bearer …); undefined accepts any, as Ollama does.
   apiKey: string | undefined;
-  // Milliseconds every chat completion waits before answering (a slow model).
+  // Milliseconds every chat completion and embeddings request waits before answering (a slow model).
   latencyMs: number;
-  // The next `times` requests whose path includes pathPart (default any) fail with this; several
-  // queued failures are met in order.
-  failNext(failure: FakeFailure, options?: { times?: number; pathPart?: string }): void;
+  // The next `times` requests whose path includes pathPart (default any) fail with this, after
+  // letting `skip` of them through (default 0); several queued failures are met in order.
+  failNext(
+    failure: FakeFailure,
+    options?: { times?: number; pathPart?: string; skip?: number },
+  ): void;
   // Drops the failures asked for that no request has met yet.
   clearFailures(): void;
   // Replaces the default reply rule for chat completions that do not ask for json_schema output;
@@ -106,10 +109,19 @@ export type FakeOpenAi = {
   transcriptions: boolean;
   // Bodies of the chat completion requests so far.
   chatRequests(): ChatBody[];
+  // Bodies of the embeddings requests so far.
+  embeddingRequests(): EmbeddingBody[];
   close(): Promise<void>;
 };
 
-const MODELS = ['gpt-4o-mini', 'gpt-4.1-mini', 'gpt-5-mini', 'llama3.2'];
+const MODELS = [
+  'gpt-4o-mini',
+  'gpt-4.1-mini',
+  'gpt-5-mini',
+  'llama3.2',
+  'text-embedding-3-small',
+  'nomic-embed-text',
+];
 
 const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -368,6 +380,112 @@ const chatProblem = (body: unknown): string | undefined => {
   return undefined;
 };
 
+// ---- embeddings ---------------------------------------------------------------------------------
+
+export type EmbeddingBody = {
+  model: string;
+  input: string | string[];
+  encoding_format?: 'float' | 'base64';
+  dimensions?: number;
+};
+
+// The vectors' length unless a request asks for `dimensions`.
+export const FAKE_EMBEDDING_DIMENSIONS = 256;
+
+// Words that say little about what a text is about, left out of its vector.
+const STOP_WORDS = new Set(
+  (
+    'que los las del por con una para como pero sus mas este esta son sin sobre entre cuando muy ' +
+    'the and for are but not you with this that from have was were what which your can does how ' +
+    'hay ser fue han cual donde'
+  ).split(' '),
+);
+
+// A word as the stand-in compares words: lower case, without accents, its first six letters (a crude
+// stem, so "devoluciones" and "devolución" meet).
+const wordsOf = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length >= 3 && !STOP_WORDS.has(word))
+    .map((word) => word.slice(0, 6));
+
+// FNV-1a, 32 bits.
+const hash = (text: string) => {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+};
+
+// A deterministic embedding of a text: its words (weight 1) and their character trigrams (weight
+// 0.3) hashed into `dimensions` buckets with a sign, L2-normalised. Texts sharing words are near
+// (cosine), texts sharing none are about orthogonal; the same text always gives the same vector.
+export const fakeEmbedding = (text: string, dimensions = FAKE_EMBEDDING_DIMENSIONS) => {
+  const vector = new Array<number>(dimensions).fill(0);
+  const add = (feature: string, weight: number) => {
+    const h = hash(feature);
+    vector[h % dimensions] += (h & 0x80000000 ? -1 : 1) * weight;
+  };
+  for (const word of wordsOf(text)) {
+    add(`w:${word}`, 1);
+    const padded = ` ${word} `;
+    for (let i = 0; i + 3 <= padded.length; i += 1) add(`t:${padded.slice(i, i + 3)}`, 0.3);
+  }
+  const norm = Math.hypot(...vector);
+  // A text without words still gets a vector of length 1 (as real models give).
+  if (norm === 0) {
+    vector[hash(text) % dimensions] = 1;
+    return vector;
+  }
+  return vector.map((value) => value / norm);
+};
+
+const base64Of = (vector: number[]) =>
+  Buffer.from(new Float32Array(vector).buffer).toString('base64');
+
+// What makes a request an embeddings request the fake can answer, in the words OpenAI answers with.
+const embeddingProblem = (body: unknown): string | undefined => {
+  if (!isRecord(body))
+    return "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload.)";
+  if (typeof body.model !== 'string' || body.model === '')
+    return 'you must provide a model parameter';
+  if (!/embed/i.test(body.model)) return `The model '${body.model}' does not support embeddings`;
+  const input = body.input;
+  const texts = typeof input === 'string' ? [input] : input;
+  if (!Array.isArray(texts) || texts.length === 0 || texts.length > 2048)
+    return "Invalid 'input': expected a string or an array of 1 to 2048 strings.";
+  if (!texts.every((text) => typeof text === 'string' && text !== ''))
+    return "Invalid 'input': every input must be a non-empty string (token arrays are not supported by this stand-in).";
+  const dimensions = body.dimensions;
+  if (dimensions !== undefined && (!Number.isInteger(dimensions) || (dimensions as number) < 1))
+    return "Invalid 'dimensions': expected a positive integer.";
+  return undefined;
+};
+
+const embeddings = (body: EmbeddingBody) => {
+  const texts = typeof body.input === 'string' ? [body.input] : body.input;
+  const dimensions = body.dimensions ?? FAKE_EMBEDDING_DIMENSIONS;
+  const prompt_tokens = texts.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0);
+  return {
+    object: 'list',
+    model: body.model,
+    data: texts.map((text, index) => {
+      const vector = fakeEmbedding(text, dimensions);
+      return {
+        object: 'embedding',
+        index,
+        embedding: body.encoding_format === 'base64' ? base64Of(vector) : vector,
+      };
+    }),
+    usage: { prompt_tokens, total_tokens: prompt_tokens },
+  };
+};
+
 // ---- multipart ----------------------------------------------------------------------------------
 
 type Multipart = { fields: Record<string, string>; fileName?: string; fileSize?: number };
@@ -420,7 +538,7 @@ export const startFakeOpenAi = async (
   options: { apiKey?: string | null; port?: number } = {},
 ): Promise<FakeOpenAi> => {
   const requests: OpenAiRequest[] = [];
-  const failures: { failure: FakeFailure; times: number; pathPart?: string }[] = [];
+  const failures: { failure: FakeFailure; times: number; pathPart?: string; skip: number }[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let custom: ((body: ChatBody) => FakeReply | undefined) | undefined;
 
@@ -455,6 +573,10 @@ export const startFakeOpenAi = async (
     const index = failures.findIndex((f) => !f.pathPart || path.includes(f.pathPart));
     if (index < 0) return undefined;
     const queued = failures[index];
+    if (queued.skip > 0) {
+      queued.skip -= 1;
+      return undefined;
+    }
     queued.times -= 1;
     if (queued.times <= 0) failures.splice(index, 1);
     return queued.failure;
@@ -543,6 +665,12 @@ export const startFakeOpenAi = async (
       return later(res, fake.latencyMs, answer);
     }
 
+    if (method === 'POST' && path === '/v1/embeddings') {
+      const problem = embeddingProblem(body);
+      if (problem) return openAiError(res, 400, problem, 'invalid_request_error');
+      return later(res, fake.latencyMs, () => send(res, 200, embeddings(body as EmbeddingBody)));
+    }
+
     if (method === 'POST' && path === '/v1/audio/transcriptions') {
       if (!multipart)
         return openAiError(
@@ -595,8 +723,8 @@ export const startFakeOpenAi = async (
     apiKey: options.apiKey === null ? undefined : (options.apiKey ?? OPENAI_KEY),
     latencyMs: 0,
     transcriptions: true,
-    failNext: (failure, { times = 1, pathPart } = {}) =>
-      void failures.push({ failure, times, pathPart }),
+    failNext: (failure, { times = 1, pathPart, skip = 0 } = {}) =>
+      void failures.push({ failure, times, pathPart, skip }),
     clearFailures: () => void failures.splice(0),
     respondWith: (fn) => {
       custom = fn;
@@ -605,6 +733,10 @@ export const startFakeOpenAi = async (
       requests
         .filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions' && isRecord(r.body))
         .map((r) => r.body as ChatBody),
+    embeddingRequests: () =>
+      requests
+        .filter((r) => r.method === 'POST' && r.path === '/v1/embeddings' && isRecord(r.body))
+        .map((r) => r.body as EmbeddingBody),
     close: () =>
       new Promise((resolve) => {
         for (const timer of timers) clearTimeout(timer);

@@ -5,6 +5,7 @@ import type { RouteInfo } from '../src/app';
 import {
   apiTokens,
   conversationExports,
+  knowledgeDocuments,
   webhookDeliveries,
   webhookEndpoints,
   announcements,
@@ -409,6 +410,23 @@ const exportFixtures = async (foreignCompany: number, ownCompany: number) => {
   return { 'conversation-exports:id': { own: own.id, foreign: foreign.id } };
 };
 
+const knowledgeFixtures = async (foreignCompany: number, ownCompany: number) => {
+  const [own, foreign] = await t.db
+    .insert(knowledgeDocuments)
+    .values(
+      [ownCompany, foreignCompany].map((companyId) => ({
+        companyId,
+        name: 'Walker manual',
+        source: 'upload' as const,
+        kind: 'txt' as const,
+        status: 'failed' as const,
+        error: 'Walker',
+      })),
+    )
+    .returning();
+  return { 'knowledge:id': { own: own.id, foreign: foreign.id } };
+};
+
 let stripe: FakeStripe;
 
 beforeAll(async () => {
@@ -464,6 +482,7 @@ beforeAll(async () => {
     ...(await apiTokenFixtures([a.company.id, a.admin.id], [b.company.id, b.admin.id])),
     ...(await webhookFixtures(a.company.id, b.company.id)),
     ...(await exportFixtures(a.company.id, b.company.id)),
+    ...(await knowledgeFixtures(a.company.id, b.company.id)),
   };
   sessions = {
     admin: await login(t.app, b.admin.email),

@@ -61,6 +61,7 @@ const READ_ROUTES: Record<CompanyChannel, string[]> = {
   file: ['GET /files', 'GET /files/:id'],
   prompt: ['GET /prompt', 'GET /prompt/:id'],
   queueIntegration: ['GET /queueIntegration', 'GET /queueIntegration/:id'],
+  knowledge: ['GET /knowledge/documents', 'GET /knowledge/documents/:id'],
   presence: ['GET /users/list'],
   sla: ['GET /tickets/:id'],
 };
@@ -478,6 +479,17 @@ describe('socket walk', () => {
           secrets.push(made.signingSecret as string);
         },
         hears: readersInA('queueIntegration'),
+      },
+      {
+        channels: ['knowledge'],
+        what: "an admin adds the company's quick messages to the knowledge base",
+        act: () => as('admin', 'POST', '/knowledge/sources', { type: 'quick-messages' }),
+        hears: readersInA('knowledge'),
+        check: (_who, events) =>
+          expect(events[0].payload).toMatchObject({
+            action: 'update',
+            document: { source: 'quick-messages', status: 'queued' },
+          }),
       },
       {
         channels: ['subscription', 'invoice'],

@@ -92,6 +92,10 @@ export const errorStatus = {
   ERR_WEBHOOK_DISABLED: 409,
   // Downloading a conversation export that is still being built, or failed (issue 38).
   ERR_EXPORT_NOT_READY: 409,
+  // Knowledge base (issue 40): the source (the quick messages, a file list) is in it already; a
+  // document whose text cannot be read (damaged, encrypted, a scan without text, too large unpacked).
+  ERR_KNOWLEDGE_SOURCE_EXISTS: 409,
+  ERR_KNOWLEDGE_UNREADABLE: 422,
   // Accept or reopen of a ticket someone else took meanwhile (details.user names them).
   ERR_TICKET_TAKEN: 409,
   // Billing: the server has no payment provider keys; the provider refused or could not be reached;

@@ -37,5 +37,6 @@ export * from './transcript';
 export * from './api-tokens';
 export * from './outbound-webhooks';
 export * from './conversation-exports';
+export * from './knowledge';
 export * from './contract';
 export * from './contracts';

@@ -34,6 +34,8 @@ export const permissionTable = {
   'webhooks:manage': ['admin'],
   // The company-wide conversation exports (issue 38).
   'exports:manage': ['admin'],
+  // The company's knowledge base: documents, sources, the search box (issue 40).
+  'knowledge:manage': ['admin'],
   'company:updateSchedules': ['admin'],
 } as const satisfies Record<string, readonly Profile[]>;
 

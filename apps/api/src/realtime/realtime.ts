@@ -48,6 +48,8 @@ export const channelReaders = {
   file: 'company',
   prompt: 'prompts:manage',
   queueIntegration: 'integrations:manage',
+  // The knowledge base's documents, their status and progress (issue 40).
+  knowledge: 'knowledge:manage',
   // Who is online, away or offline (GET /users/list answers everyone's presence).
   presence: 'company',
   // An SLA deadline near or missed: to the agent holding the conversation, or its queue's members.

@@ -16,6 +16,7 @@ import { ssoContract } from './sso';
 import { apiTokensContract } from './api-tokens';
 import { webhookEndpointsContract } from './webhook-endpoints';
 import { conversationExportsContract } from './conversation-exports';
+import { knowledgeContract } from './knowledge';
 import { contactsContract } from './contacts';
 import { schedulesContract } from './schedules';
 import { quickMessagesContract } from './quick-messages';
@@ -55,6 +56,7 @@ export * from './sso';
 export * from './api-tokens';
 export * from './webhook-endpoints';
 export * from './conversation-exports';
+export * from './knowledge';
 export * from './subscriptions';
 export * from './announcements';
 export * from './companies';
@@ -91,6 +93,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   apiTokensContract,
   webhookEndpointsContract,
   conversationExportsContract,
+  knowledgeContract,
   contactsContract,
   schedulesContract,
   quickMessagesContract,

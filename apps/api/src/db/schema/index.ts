@@ -23,3 +23,4 @@ export * from './sso';
 export * from './api-tokens';
 export * from './webhook-endpoints';
 export * from './conversation-exports';
+export * from './knowledge';

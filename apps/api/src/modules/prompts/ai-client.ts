@@ -349,3 +349,31 @@ export const listModels = async (client: OpenAI) => {
   }
   return ids.sort();
 };
+
+// The embeddings of texts, in their order, through the provider's `embeddings` endpoint (as floats:
+// servers such as Ollama's have no base64). Every vector must be there and of one length.
+export const embedTexts = async (
+  client: OpenAI,
+  model: string,
+  inputs: string[],
+): Promise<{ vectors: number[][]; usage: number | null }> => {
+  const response = await client.embeddings.create({
+    model,
+    input: inputs,
+    encoding_format: 'float',
+  });
+  const vectors = [...response.data]
+    .sort((a, b) => a.index - b.index)
+    .map((item) => item.embedding);
+  const dimensions = vectors[0]?.length ?? 0;
+  if (
+    vectors.length !== inputs.length ||
+    dimensions === 0 ||
+    vectors.some((v) => !Array.isArray(v) || v.length !== dimensions || !v.every(Number.isFinite))
+  )
+    throw new AppError(
+      'ERR_AI_PROVIDER_REQUEST',
+      'The AI provider did not answer one embedding for each text (does this model make embeddings?)',
+    );
+  return { vectors, usage: response.usage?.total_tokens ?? null };
+};
