@@ -82,6 +82,10 @@ const DashboardPage = lazyPage(
 const FilesPage = lazyPage(() => import('../features/files/files-page'), 'FilesPage');
 const HelpsPage = lazyPage(() => import('../features/helps/helps-page'), 'HelpsPage');
 const KanbanPage = lazyPage(() => import('../features/kanban/kanban-page'), 'KanbanPage');
+const KnowledgePage = lazyPage(
+  () => import('../features/knowledge/knowledge-page'),
+  'KnowledgePage',
+);
 const MessagesApiPage = lazyPage(
   () => import('../features/messages-api/messages-api-page'),
   'MessagesApiPage',
@@ -164,6 +168,14 @@ export const AppRoutes = () => {
               element={
                 <PlanFeatureRoute feature="useOpenAi">
                   <PromptsPage />
+                </PlanFeatureRoute>
+              }
+            />
+            <Route
+              path="/knowledge"
+              element={
+                <PlanFeatureRoute feature="useOpenAi">
+                  <KnowledgePage />
                 </PlanFeatureRoute>
               }
             />

@@ -14,6 +14,7 @@ import HelpIcon from '@mui/icons-material/HelpOutlined';
 import HubIcon from '@mui/icons-material/HubOutlined';
 import ListAltIcon from '@mui/icons-material/ListAlt';
 import LocalOfferIcon from '@mui/icons-material/LocalOfferOutlined';
+import MenuBookIcon from '@mui/icons-material/MenuBookOutlined';
 import PaidIcon from '@mui/icons-material/PaidOutlined';
 import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
 import PlaylistAddCheckIcon from '@mui/icons-material/PlaylistAddCheck';
@@ -108,7 +109,12 @@ export const buildMenu = ({ user, settings, hasCampaignFlag }: MenuInput): MenuS
     link('files', '/files', 'menu.files', AttachFileIcon),
     link('queues', '/queues', 'menu.queues', AccountTreeIcon),
     link('users', '/users', 'menu.users', PeopleIcon),
-    ...(plan?.useOpenAi ? [link('prompts', '/prompts', 'menu.prompts', PsychologyIcon)] : []),
+    ...(plan?.useOpenAi
+      ? [
+          link('prompts', '/prompts', 'menu.prompts', PsychologyIcon),
+          link('knowledge', '/knowledge', 'menu.knowledge', MenuBookIcon),
+        ]
+      : []),
     ...(plan?.useIntegrations
       ? [link('integrations', '/queue-integration', 'menu.integrations', HubIcon)]
       : []),
