@@ -467,9 +467,9 @@ const embeddingProblem = (body: unknown): string | undefined => {
   return undefined;
 };
 
-const embeddings = (body: EmbeddingBody) => {
+const embeddings = (body: EmbeddingBody, defaultDimensions: number) => {
   const texts = typeof body.input === 'string' ? [body.input] : body.input;
-  const dimensions = body.dimensions ?? FAKE_EMBEDDING_DIMENSIONS;
+  const dimensions = body.dimensions ?? defaultDimensions;
   const prompt_tokens = texts.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0);
   return {
     object: 'list',
@@ -535,7 +535,9 @@ const errorMessage = (status: number) =>
       : `Simulated failure (${status})`;
 
 export const startFakeOpenAi = async (
-  options: { apiKey?: string | null; port?: number } = {},
+  // embeddingDimensions: the vectors' length when a request does not ask for one (a real model's,
+  // 1,536 for text-embedding-3-small, where a bench wants its cost; 256 by default).
+  options: { apiKey?: string | null; port?: number; embeddingDimensions?: number } = {},
 ): Promise<FakeOpenAi> => {
   const requests: OpenAiRequest[] = [];
   const failures: { failure: FakeFailure; times: number; pathPart?: string; skip: number }[] = [];
@@ -668,7 +670,16 @@ export const startFakeOpenAi = async (
     if (method === 'POST' && path === '/v1/embeddings') {
       const problem = embeddingProblem(body);
       if (problem) return openAiError(res, 400, problem, 'invalid_request_error');
-      return later(res, fake.latencyMs, () => send(res, 200, embeddings(body as EmbeddingBody)));
+      return later(res, fake.latencyMs, () =>
+        send(
+          res,
+          200,
+          embeddings(
+            body as EmbeddingBody,
+            options.embeddingDimensions ?? FAKE_EMBEDDING_DIMENSIONS,
+          ),
+        ),
+      );
     }
 
     if (method === 'POST' && path === '/v1/audio/transcriptions') {

@@ -19,6 +19,7 @@ import { users } from './users';
 // stands, and its passages with their embeddings and full-text vectors.
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+const varbit = customType<{ data: string }>({ dataType: () => 'bit varying' });
 
 export const knowledgeDocuments = pgTable(
   'knowledge_documents',
@@ -57,8 +58,9 @@ export const knowledgeDocuments = pgTable(
 );
 
 // A passage of a document: its text, where it is (ordinal, the PDF page), its embedding (the model's
-// vector, L2-normalised, as real[] with the model and its dimensions: pgvector can index a cast of it
-// later) and its full-text vectors in Spanish and English, kept by PostgreSQL itself.
+// vector as real[], with the model and its dimensions: pgvector can index a cast of it later), the
+// signs of the embedding's components as bits (the vector search's shortlist, by Hamming distance)
+// and its full-text vectors in Spanish and English; PostgreSQL keeps the generated columns itself.
 export const knowledgeChunks = pgTable(
   'knowledge_chunks',
   {
@@ -75,6 +77,7 @@ export const knowledgeChunks = pgTable(
     embedding: real().array().notNull(),
     embeddingModel: text().notNull(),
     dimensions: integer().notNull(),
+    signs: varbit().generatedAlwaysAs(sql`knowledge_signs(embedding)`),
     tsvEs: tsvector().generatedAlwaysAs(sql`to_tsvector('spanish'::regconfig, content)`),
     tsvEn: tsvector().generatedAlwaysAs(sql`to_tsvector('english'::regconfig, content)`),
     createdAt: createdAt(),

@@ -63,11 +63,8 @@ const documentView = async (db: Db, id: number) => {
   return found ? view(found.row, found.maker) : undefined;
 };
 
-const emitKnowledge = (
-  deps: Pick<Deps, 'realtime'>,
-  companyId: number,
-  event: KnowledgeEvent,
-) => deps.realtime.toCompany(companyId).emit('knowledge', event);
+const emitKnowledge = (deps: Pick<Deps, 'realtime'>, companyId: number, event: KnowledgeEvent) =>
+  deps.realtime.toCompany(companyId).emit('knowledge', event);
 
 // Tells the company's admins how a document is now.
 export const emitDocument = async (deps: Pick<Deps, 'db' | 'realtime'>, id: number) => {

@@ -467,6 +467,35 @@ describe('sources', () => {
   });
 });
 
+describe('many passages', () => {
+  it('finds the answer among more passages than the vector search compares exactly', async () => {
+    const c = await company();
+    // 260 paragraphs of made-up words, each a passage, and the answer among them.
+    const syllables = ['ca', 'pe', 'ri', 'mo', 'ta', 'lu', 'ne', 'so', 'di', 'ga', 've', 'ro'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const madeUp = () =>
+      Array.from({ length: 3 }, () => syllables[Math.floor(next() * syllables.length)]).join('');
+    const filler = () =>
+      Array.from({ length: 12 }, () =>
+        `${Array.from({ length: 10 }, madeUp).join(' ')}.`.replace(/^./, (x) => x.toUpperCase()),
+      ).join(' ');
+    const paragraphs = Array.from({ length: 260 }, filler);
+    const answer =
+      'Las bicicletas eléctricas plegables tienen garantía de dos años en el motor y la batería.';
+    paragraphs.splice(130, 0, `${answer} ${filler()}`);
+    const doc = await uploaded(c.admin, 'largo.txt', Buffer.from(paragraphs.join('\n\n')));
+    expect((await settled(c.admin, doc.id)).chunks).toBeGreaterThan(250);
+    const found = await search(
+      c.admin,
+      '¿Qué garantía tienen las bicicletas eléctricas plegables?',
+    );
+    expect(found.passages[0].text).toContain(answer);
+    expect(found.passages[0].similarity).toEqual(expect.any(Number));
+    expect(found.passages[0].textScore).toEqual(expect.any(Number));
+  });
+});
+
 describe('tenants', () => {
   it('never finds one company’s passages for another, by words or by meaning', async () => {
     // B's document is the question itself: the best match there is, by both rankings.
