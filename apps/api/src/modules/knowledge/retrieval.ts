@@ -19,7 +19,7 @@ import { clientFor, embedTexts } from '../prompts';
 // - meaning: the question embedded with the configured model, and the cosine similarity of its vector
 //   with the passages embedded by the same model and dimensions, computed in SQL by knowledge_cosine()
 //   (migration 0045: unnest of both arrays, no extension needed). Computed for every passage it costs
-//   about 40 ms per 1,000 passages of 256 dimensions, six times that at 1,536; so the passages are first
+//   about 40 ms per 1,000 passages of 256 dimensions, 220 ms at 1,536; so the passages are first
 //   shortlisted by the Hamming distance of the signs of their components (`signs`, a generated bit
 //   string: one XOR and a bit count each) and the exact similarity computed for the nearest
 //   VECTOR_SHORTLIST only (all of them for a company with fewer), and for the passages the words
