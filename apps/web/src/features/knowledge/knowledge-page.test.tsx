@@ -177,6 +177,81 @@ describe('knowledge page', () => {
     expect(await within(await rowOf('Respuestas rápidas')).findByText('En cola')).toBeTruthy();
   });
 
+  it('renames, replaces, processes again and deletes a document from its row', async () => {
+    const calls: string[] = [];
+    let renamedTo: unknown;
+    let replacedWith: FormData | undefined;
+    stubApi({
+      [LIST]: listOf([doc()]),
+      'PUT /knowledge/documents/1': (init) => {
+        renamedTo = JSON.parse(String(init.body));
+        return jsonResponse(200, doc({ name: 'Garantías 2026' }));
+      },
+      'POST /knowledge/documents/1/file': (init) => {
+        replacedWith = init.body as FormData;
+        return jsonResponse(200, doc({ name: 'Garantías 2026', status: 'queued', progress: 0 }));
+      },
+      'POST /knowledge/documents/1/refresh': () => {
+        calls.push('refresh');
+        return jsonResponse(200, doc({ name: 'Garantías 2026', status: 'queued', progress: 0 }));
+      },
+      'DELETE /knowledge/documents/1': () => {
+        calls.push('delete');
+        return new Response(null, { status: 204 });
+      },
+    });
+    const user = setupUser({ applyAccept: false });
+    open();
+
+    await user.click(
+      within(await rowOf('Manual de garantías')).getByRole('button', {
+        name: 'Renombrar Manual de garantías',
+      }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Renombrar el documento' });
+    const name = within(dialog).getByRole('textbox', { name: 'Nombre' });
+    await user.clear(name);
+    await fill(user, name, 'Garantías 2026');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(renamedTo).toEqual({ name: 'Garantías 2026' }));
+    const row = within(await rowOf('Garantías 2026'));
+
+    await user.click(row.getByRole('button', { name: 'Reemplazar el archivo de Garantías 2026' }));
+    await user.upload(
+      screen.getByTestId('knowledge-replace-input'),
+      new File(['%PDF-1.7'], 'garantias-2026.pdf', { type: 'application/pdf' }),
+    );
+    await waitFor(() =>
+      expect((replacedWith?.get('file') as File).name).toBe('garantias-2026.pdf'),
+    );
+    expect(await within(await rowOf('Garantías 2026')).findByText('En cola')).toBeTruthy();
+    // Waiting or being processed, it cannot be processed again yet.
+    const again = within(await rowOf('Garantías 2026')).getByRole('button', {
+      name: 'Procesar de nuevo Garantías 2026',
+    }) as HTMLButtonElement;
+    expect(again.disabled).toBe(true);
+    act(() => {
+      socket().receive('company-1-knowledge', {
+        action: 'update',
+        document: doc({ name: 'Garantías 2026' }),
+      });
+    });
+    await waitFor(() => expect(again.disabled).toBe(false));
+    await user.click(again);
+    await waitFor(() => expect(calls).toEqual(['refresh']));
+
+    await user.click(
+      within(await rowOf('Garantías 2026')).getByRole('button', {
+        name: 'Eliminar Garantías 2026',
+      }),
+    );
+    const confirm = await screen.findByRole('dialog', { name: '¿Eliminar Garantías 2026?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
+    await waitFor(() => expect(calls).toEqual(['refresh', 'delete']));
+    await waitFor(() => expect(screen.queryByText('Garantías 2026')).toBeNull());
+    expect(await screen.findByText('Documento eliminado.')).toBeTruthy();
+  });
+
   it('tries a question and shows the passages found, with document, page and score', async () => {
     const result: KnowledgeSearchResult = {
       semantic: true,
