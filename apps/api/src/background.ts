@@ -71,6 +71,7 @@ import {
 } from './modules/tickets/transcript/conversation-exports';
 import { ingestQueue } from './modules/knowledge/ingest-queue';
 import { ingestWorker } from './modules/knowledge/ingest';
+import { KNOWLEDGE_SOURCES_JOB, refreshChangedSources } from './modules/knowledge/sources';
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -198,6 +199,12 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
     name: CONVERSATION_EXPORT_PRUNE_JOB,
     everyMs: HOUR_MS,
     run: (now) => pruneConversationExports(deps, now),
+  });
+  // Knowledge base sources (quick messages, file lists) whose records changed, read again.
+  jobs.every({
+    name: KNOWLEDGE_SOURCES_JOB,
+    everyMs: 60_000,
+    run: () => refreshChangedSources(deps),
   });
   // SLA deadlines passed become breaches, those near are warned of.
   jobs.every({

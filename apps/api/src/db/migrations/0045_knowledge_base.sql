@@ -47,6 +47,7 @@ CREATE TABLE "knowledge_documents" (
 	"progress" integer DEFAULT 0 NOT NULL,
 	"error" text,
 	"version" integer DEFAULT 1 NOT NULL,
+	"source_stamp" text,
 	"chunks" integer DEFAULT 0 NOT NULL,
 	"embedding_model" text,
 	"created_by" integer,

@@ -42,6 +42,9 @@ export const knowledgeDocuments = pgTable(
     // Raised by every change that needs a new ingest (a new file, a refresh): the ingest job carries
     // the version it was queued for, and only that version's ingest may store its passages.
     version: integer().notNull().default(1),
+    // A source's content as its last ingest found it (a hash of its rows and their times): the
+    // `knowledge-sources` job reads it again when it differs.
+    sourceStamp: text(),
     chunks: integer().notNull().default(0),
     embeddingModel: text(),
     createdBy: integer().references(() => users.id, { onDelete: 'set null' }),

@@ -19,6 +19,7 @@ import { AppError } from '../../platform/errors';
 import { clientFor, embedTexts, providerFailure } from '../prompts';
 import { chunkSections, type Section } from './chunking';
 import { emitDocument } from './knowledge.service';
+import { stampSource } from './sources';
 
 // A document's ingest (queue `knowledge.ingest`, keyed per document): its text read (uploads in a
 // worker thread, sources from their tables), split into passages, embedded in batches through the
@@ -169,6 +170,7 @@ const ingest = async (deps: Deps, job: Job<Payload>) => {
   const [row] = await deps.db.select().from(knowledgeDocuments).where(current);
   if (!row) return;
   await progress(0, true);
+  if (row.source !== 'upload') await stampSource(deps.db, documentId, version);
 
   // Progress while reading comes from the worker's callback: written one after another.
   let pending = Promise.resolve();

@@ -32,6 +32,7 @@ import {
 } from '../../../test/fake-openai';
 import { EMBEDDING_BATCH, ingestWorker } from './ingest';
 import { searchKnowledge } from './retrieval';
+import { KNOWLEDGE_SOURCES_JOB } from './sources';
 
 // The knowledge base (issue 40, item 1) through the HTTP API and its job, against the tests'
 // OpenAI-compatible server, whose embeddings come from the words of the text: documents of every kind
@@ -392,6 +393,28 @@ describe('sources', () => {
       '/envio\n\nEnviamos en 48 horas.',
       '/horario\n\nAbrimos de 9 a 18.',
     ]);
+    // The quick messages change: within a minute (the recurring job, run here) they are read again.
+    const versionOf = async (id: number) =>
+      (await t.db.select().from(knowledgeDocuments).where(eq(knowledgeDocuments.id, id)))[0]
+        .version;
+    const before = await versionOf(answers.id);
+    await t.app.deps.jobs.run(KNOWLEDGE_SOURCES_JOB);
+    expect(await versionOf(answers.id)).toBe(before);
+    await t.db
+      .insert(quickMessages)
+      .values({ companyId: c.id, shortcode: 'pago', message: 'Aceptamos tarjetas.', geral: true });
+    await t.db
+      .update(quickMessages)
+      .set({ message: 'Abrimos de 10 a 19.', updatedAt: new Date(Date.now() + 1000) })
+      .where(and(eq(quickMessages.companyId, c.id), eq(quickMessages.shortcode, 'horario')));
+    await t.app.deps.jobs.run(KNOWLEDGE_SOURCES_JOB);
+    expect(await versionOf(answers.id)).toBe(before + 1);
+    await settled(c.admin, answers.id);
+    expect((await chunksOf(answers.id)).map((x) => x.content)).toEqual([
+      '/envio\n\nEnviamos en 48 horas.',
+      '/horario\n\nAbrimos de 10 a 19.',
+      '/pago\n\nAceptamos tarjetas.',
+    ]);
     const twice = await inject(t.app, c.admin, 'POST', '/knowledge/sources', {
       type: 'quick-messages',
     });
@@ -456,6 +479,9 @@ describe('sources', () => {
     });
     const failed = await settled(c.admin, (empty.json() as KnowledgeDocument).id, 'failed');
     expect(failed.error).toMatch(/nothing to read/);
+    // A failed source is not read again until its records change.
+    await t.app.deps.jobs.run(KNOWLEDGE_SOURCES_JOB);
+    expect((await documentOf(c.admin, failed.id)).status).toBe('failed');
     const provider = await inject(t.app, c.admin, 'PUT', '/ai-provider', {
       baseUrl: fake.url,
       apiKey: 'sk-wrong-key-0123456789',
