@@ -403,7 +403,8 @@ const KnowledgeManager = () => {
         title={t('knowledge.title')}
         stackBelow="md"
         toolbar={
-          <Stack direction="row" spacing={1}>
+          // On a narrow phone the two buttons go one under the other rather than past the edge.
+          <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
             <Button variant="outlined" startIcon={<AddIcon />} onClick={() => open('source')}>
               {t('knowledge.addSource')}
             </Button>
