@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ChatMessageView, MessageReactionView, ReplyWindow } from '@atendi/shared';
 import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
@@ -82,6 +82,12 @@ const openMenu = async (user: User, id: number) => {
   await user.click(within(bubble(id)).getByRole('button', { name: 'Opciones del mensaje' }));
   return screen.findByRole('menu');
 };
+
+// The picker's modules (the component, mocked here, and the Spanish emoji names) load on first use:
+// loaded before the tests, so a busy machine's module transform is not counted against one of them.
+beforeAll(async () => {
+  await Promise.all([import('emoji-picker-react'), import('emoji-picker-react/data/emojis-es')]);
+}, 30_000);
 
 describe('message reactions', () => {
   it('shows the reactions under each message, grouped by emoji, naming who chose them', async () => {
