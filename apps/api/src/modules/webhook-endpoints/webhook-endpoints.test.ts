@@ -496,7 +496,12 @@ describe('webhook endpoints', () => {
       'the delivery given up',
     );
     expect(delivery.attempts).toBe(5);
-    const notices = t.mail.slice(mailsBefore);
+    // The admins' email follows the delivery's last state: awaited, not assumed sent.
+    const notices = await eventually(
+      () => t.mail.slice(mailsBefore),
+      (sent) => sent.length > 0,
+      'the admins told',
+    );
     expect(notices).toEqual([
       expect.objectContaining({
         subject: 'Webhook desactivado / Webhook turned off',
