@@ -186,6 +186,7 @@ const session: AuthSession = {
         queues: 8,
         aiAgents: 1,
         aiMessages: 2000,
+        aiTokens: 2_000_000,
         value: 99,
         useCampaigns: true,
         useKanban: true,

@@ -712,7 +712,19 @@ export const startFakeOpenAi = async (
         res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
         return;
       }
-      return send(res, 200, { text });
+      // As OpenAI's: models billed by tokens say how many (audio in, text out), whisper-1 the seconds.
+      const heard = Math.ceil((multipart.fileSize ?? 0) / 64) + 1;
+      const written = Math.ceil(text.length / 4);
+      const usage =
+        multipart.fields.model === 'whisper-1'
+          ? { type: 'duration', seconds: 1 }
+          : {
+              type: 'tokens',
+              input_tokens: heard,
+              output_tokens: written,
+              total_tokens: heard + written,
+            };
+      return send(res, 200, { text, usage });
     }
 
     return openAiError(res, 404, `Invalid URL (${method} ${path})`, 'invalid_request_error');

@@ -137,7 +137,8 @@ export const defaultSchedules = (): ScheduleSlot[] =>
 // SPEC §9: the three advertised plans, seeded on first start.
 export const advertisedPlans = [
   // Basic advertises no AI agents (useOpenAi off; its AI limits are then moot); queues 0 is
-  // "unlimited departments". Plus: 1 AI agent, Premium: 3, each with 2,000 answers a month. Storage
+  // "unlimited departments". Plus: 1 AI agent, Premium: 3, each with 2,000 answers a month,
+  // and 2 and 6 million tokens a month for everything AI does for them. Storage
   // grows with the price.
   {
     name: 'Basic',
@@ -146,6 +147,7 @@ export const advertisedPlans = [
     queues: 5,
     aiAgents: 0,
     aiMessages: 0,
+    aiTokens: 0,
     value: 39,
     useOpenAi: false,
     storageMb: 5120,
@@ -157,6 +159,7 @@ export const advertisedPlans = [
     queues: 8,
     aiAgents: 1,
     aiMessages: 2000,
+    aiTokens: 2_000_000,
     value: 99,
     useOpenAi: true,
     storageMb: 20480,
@@ -168,6 +171,7 @@ export const advertisedPlans = [
     queues: 0,
     aiAgents: 3,
     aiMessages: 2000,
+    aiTokens: 6_000_000,
     value: 149,
     useOpenAi: true,
     storageMb: 51200,

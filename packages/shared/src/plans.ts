@@ -12,6 +12,8 @@ export const planViewSchema = z.object({
   // company's time zone); 0 is unlimited.
   aiAgents: z.number(),
   aiMessages: z.number(),
+  // Tokens the company's every use of AI may spend in a calendar month (0 is unlimited).
+  aiTokens: z.number(),
   value: z.number(),
   useCampaigns: z.boolean(),
   useKanban: z.boolean(),

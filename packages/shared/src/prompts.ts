@@ -97,6 +97,20 @@ export const promptsListSchema = z.object({
 });
 export type PromptsList = z.input<typeof promptsListSchema>;
 
+// What a company's tokens were spent on (issue 40): AI agents' answers, the sandbox, the co-pilot's
+// reply suggestions and summaries, voice notes read, live insight, and the knowledge base's
+// embeddings (ingest and search).
+export const AI_FEATURES = [
+  'agent',
+  'sandbox',
+  'suggestion',
+  'summary',
+  'transcription',
+  'insight',
+  'embedding',
+] as const;
+export type AiFeature = (typeof AI_FEATURES)[number];
+
 // SPEC §9 plan quotas: a company's AI agents in the calendar month (YYYY-MM) of its time zone. The
 // answers its agents sent contacts (deleted agents' too), its agents and those whose answers ran out,
 // and what its plan allows (0: unlimited): agents, and answers per agent a month.
@@ -107,6 +121,13 @@ export const aiUsageSchema = z.object({
   exhaustedAgents: z.number(),
   agentsLimit: z.number(),
   messagesLimit: z.number(),
+  // Tokens spent this month (every feature, as the provider counted them) and the plan's monthly
+  // tokens (0: unlimited); each feature's part.
+  tokens: z.number(),
+  tokensLimit: z.number(),
+  tokensByFeature: z.array(
+    z.object({ feature: z.enum(AI_FEATURES), calls: z.number(), tokens: z.number() }),
+  ),
 });
 export type AiUsage = z.input<typeof aiUsageSchema>;
 

@@ -210,6 +210,8 @@ export const planSchema = z.object({
   // calendar month; 0 is unlimited, as for the other limits (useOpenAi off is "no AI agents").
   aiAgents: limit.default(0),
   aiMessages: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  // Tokens a month for every use of AI of the company (agents, co-pilot, voice notes, knowledge).
+  aiTokens: z.coerce.number().int().min(0).max(2_000_000_000).default(0),
   value: z.coerce.number().min(0).max(1_000_000).default(0),
   useCampaigns: z.boolean().default(true),
   useKanban: z.boolean().default(true),

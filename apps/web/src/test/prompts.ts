@@ -48,6 +48,9 @@ export const promptsUsageOf = (overrides: Partial<PromptsUsage> = {}) => {
     exhaustedAgents: 0,
     agentsLimit: 1,
     messagesLimit: 2000,
+    tokens: 0,
+    tokensLimit: 2_000_000,
+    tokensByFeature: [],
     prompts: [],
     ...overrides,
   };

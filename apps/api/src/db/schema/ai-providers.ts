@@ -1,4 +1,5 @@
-import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { AiFeature } from '@atendi/shared';
 import { id, updatedAt } from './_columns';
 import { companies } from './companies';
 import { prompts } from './queues';
@@ -30,4 +31,23 @@ export const aiUsage = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex().on(t.promptId, t.month), index().on(t.companyId, t.month)],
+);
+
+// The tokens a company's uses of AI spent in a calendar month (its time zone), per feature, as the
+// provider's answers counted them (modules/prompts/ai-usage.ts): counted against the plan's aiTokens.
+export const aiTokens = pgTable(
+  'ai_tokens',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    month: text().notNull(),
+    feature: text().$type<AiFeature>().notNull(),
+    calls: integer().notNull().default(0),
+    promptTokens: bigint({ mode: 'number' }).notNull().default(0),
+    completionTokens: bigint({ mode: 'number' }).notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex().on(t.companyId, t.month, t.feature)],
 );

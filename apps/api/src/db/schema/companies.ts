@@ -28,6 +28,9 @@ export const plans = pgTable('plans', {
   // AI agents a company may have, and answers each may send in a calendar month (0: unlimited).
   aiAgents: integer().notNull().default(0),
   aiMessages: integer().notNull().default(0),
+  // Tokens the company's every use of AI (agents, co-pilot, transcriptions, embeddings) may spend in
+  // a calendar month (0: unlimited).
+  aiTokens: integer().notNull().default(0),
   value: numeric({ precision: 12, scale: 2, mode: 'number' }).notNull().default(0),
   useCampaigns: boolean().notNull().default(true),
   useKanban: boolean().notNull().default(true),

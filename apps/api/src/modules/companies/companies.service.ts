@@ -19,6 +19,7 @@ import {
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import {
+  aiTokens,
   aiUsage,
   companies,
   plans,
@@ -57,12 +58,14 @@ const planRef = {
   storageMb: plans.storageMb,
   aiAgents: plans.aiAgents,
   aiMessages: plans.aiMessages,
+  aiTokens: plans.aiTokens,
 };
 type PlanRef = Pick<typeof plans.$inferSelect, keyof typeof planRef>;
 
 // SPEC §9 plan quotas: each company's AI agents in the calendar month it is in now (its time zone):
 // the answers they sent (deleted agents' too), its agents and those whose answers ran out this month,
-// against its plan. The answers are counted by modules/prompts/ai-usage.ts.
+// against its plan, and the tokens every use of AI spent. Both are counted by
+// modules/prompts/ai-usage.ts.
 const aiUsageOf = async (
   db: Db,
   platformTimeZone: string,
@@ -99,6 +102,24 @@ const aiUsageOf = async (
         .where(inArray(prompts.companyId, ids))
         .groupBy(prompts.companyId)
     : [];
+  const spent = ids.length
+    ? await db
+        .select({
+          companyId: aiTokens.companyId,
+          month: aiTokens.month,
+          feature: aiTokens.feature,
+          calls: aiTokens.calls,
+          tokens: sql<number>`(${aiTokens.promptTokens} + ${aiTokens.completionTokens})::float8`,
+        })
+        .from(aiTokens)
+        .where(
+          and(
+            inArray(aiTokens.companyId, ids),
+            inArray(aiTokens.month, [...new Set(monthOf.values())]),
+          ),
+        )
+        .orderBy(asc(aiTokens.feature))
+    : [];
   const agentsOf = new Map(agents.map((row) => [row.companyId, row.value]));
   const sentIn = new Map(sent.map((row) => [`${row.companyId}:${row.month}`, row]));
   return new Map(
@@ -106,6 +127,9 @@ const aiUsageOf = async (
       const month = monthOf.get(company.id)!;
       const used = sentIn.get(`${company.id}:${month}`);
       const plan = planById.get(company.planId);
+      const features = spent
+        .filter((row) => row.companyId === company.id && row.month === month)
+        .map((row) => ({ feature: row.feature, calls: row.calls, tokens: Number(row.tokens) }));
       return [
         company.id,
         {
@@ -115,6 +139,9 @@ const aiUsageOf = async (
           exhaustedAgents: used?.exhausted ?? 0,
           agentsLimit: plan?.aiAgents ?? 0,
           messagesLimit: plan?.aiMessages ?? 0,
+          tokens: features.reduce((sum, row) => sum + row.tokens, 0),
+          tokensLimit: plan?.aiTokens ?? 0,
+          tokensByFeature: features,
         },
       ];
     }),

@@ -16,7 +16,7 @@ import {
   type DocumentPage,
 } from '../../platform/document-text';
 import { AppError } from '../../platform/errors';
-import { clientFor, embedTexts, providerFailure } from '../prompts';
+import { assertTokensLeft, clientFor, embedTexts, meterAi, providerFailure } from '../prompts';
 import { chunkSections, type Section } from './chunking';
 import { emitDocument } from './knowledge.service';
 import { stampSource } from './sources';
@@ -194,12 +194,15 @@ const ingest = async (deps: Deps, job: Job<Payload>) => {
   for (let at = 0; at < passages.length; at += EMBEDDING_BATCH) {
     const batch = passages.slice(at, at + EMBEDDING_BATCH);
     let embedded: number[][];
+    await assertTokensLeft(deps, row.companyId);
     try {
-      ({ vectors: embedded } = await embedTexts(
+      const answer = await embedTexts(
         client,
         model,
         batch.map((p) => p.content),
-      ));
+      );
+      embedded = answer.vectors;
+      await meterAi(deps, row.companyId, 'embedding', answer.usage);
     } catch (error) {
       throw providerFailure(error);
     }

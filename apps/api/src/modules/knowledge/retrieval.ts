@@ -7,7 +7,7 @@ import {
 import type { AppDeps } from '../../deps';
 import { queryRows } from '../../db/client';
 import { knowledgeChunks } from '../../db/schema';
-import { clientFor, embedTexts } from '../prompts';
+import { assertTokensLeft, clientFor, embedTexts, meterAi } from '../prompts';
 
 // Hybrid retrieval over one company's passages, in one SQL statement on PostgreSQL and PGlite alike:
 // - full text: the question as websearch_to_tsquery in the Spanish and in the English configuration
@@ -54,8 +54,12 @@ const vectorLiteral = (vector: number[]) => `{${vector.join(',')}}`;
 // answers alone.
 const questionVector = async (deps: Deps, companyId: number, question: string) => {
   try {
+    await assertTokensLeft(deps, companyId);
     const client = await clientFor(deps, companyId);
-    const { vectors } = await embedTexts(client, deps.config.openAi.embeddingModel, [question]);
+    const { vectors, usage } = await embedTexts(client, deps.config.openAi.embeddingModel, [
+      question,
+    ]);
+    await meterAi(deps, companyId, 'embedding', usage);
     return vectors[0];
   } catch {
     return null;

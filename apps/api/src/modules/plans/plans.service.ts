@@ -31,6 +31,7 @@ export const serializePlan = (plan: Plan, currency: string) => ({
   queues: plan.queues,
   aiAgents: plan.aiAgents,
   aiMessages: plan.aiMessages,
+  aiTokens: plan.aiTokens,
   value: plan.value,
   useCampaigns: plan.useCampaigns,
   useKanban: plan.useKanban,

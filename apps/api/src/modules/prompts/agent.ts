@@ -34,7 +34,14 @@ import {
   type ChatTurn,
 } from './ai-client';
 import { recordPromptError } from './prompts.service';
-import { aiQuotaOf, countAnswer, hasAnswersLeft, type AiQuota } from './ai-usage';
+import {
+  aiQuotaOf,
+  assertTokensLeft,
+  countAnswer,
+  hasAnswersLeft,
+  meterAi,
+  type AiQuota,
+} from './ai-usage';
 
 // The AI agent at work: a waiting ticket nobody serves whose `promptId` is set (by its
 // connection when the conversation starts, or by a queue with an agent that the queue bot enters) is
@@ -155,12 +162,15 @@ const transcribeAudio = async (
       !message.fromMe && message.mediaType === 'audio' && !message.body.trim() && message.mediaUrl
         ? await deps.uploads.read(message.companyId, message.mediaUrl)
         : undefined;
-    const text = data
-      ? await transcribe(client, deps.config.openAi.transcriptionModel, {
-          data,
-          name: message.mediaName || message.mediaUrl || 'audio.ogg',
-        })
-      : null;
+    let text: string | null = null;
+    if (data) {
+      const heard = await transcribe(client, deps.config.openAi.transcriptionModel, {
+        data,
+        name: message.mediaName || message.mediaUrl || 'audio.ogg',
+      });
+      await meterAi(deps, message.companyId, 'transcription', heard.usage);
+      text = heard.text;
+    }
     if (!text) {
       out.push(message);
       continue;
@@ -204,7 +214,9 @@ const answersUsedUp = (quota: AiQuota) =>
 const fallBackNote = (failure: AppError) => {
   if (failure.code !== 'ERR_AI_QUOTA_EXCEEDED')
     return `No pudo responder (${failure.message}); la conversación espera a una persona.`;
-  const { limit, month } = failure.details as AiQuota;
+  const { limit, month, kind } = failure.details as AiQuota & { kind?: 'tokens' };
+  if (kind === 'tokens')
+    return `Se agotaron los ${limit} tokens de IA que el plan permite este mes (${month}); la conversación espera a una persona.`;
   return `Se agotaron los ${limit} mensajes que el plan permite al agente de IA este mes (${month}); la conversación espera a una persona.`;
 };
 
@@ -382,6 +394,7 @@ const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) 
       if (!(await planAllowsAi(deps.db, ticket.companyId)))
         throw new AppError('ERR_PLAN_FEATURE_DISABLED', 'The company’s plan has no AI agents');
       if (!(await hasAnswersLeft(deps.db, prompt.id, quota))) throw answersUsedUp(quota);
+      await assertTokensLeft(deps, ticket.companyId);
       const client = await clientFor(deps, ticket.companyId);
       const turns = turnsOf(await transcribeAudio(deps, client, asked));
       const system = fillVariables(prompt.prompt, {
@@ -396,6 +409,7 @@ const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) 
         turns,
         queueList.map((q) => q.name),
       );
+      await meterAi(deps, ticket.companyId, 'agent', reply.usage);
     } catch (error) {
       await fallBack(deps, log, ticketId, prompt, providerFailure(error));
       return;

@@ -322,21 +322,30 @@ export const analyseConversation = async (
   return { analysis: analysis.data, usage: usageOf(completion.usage) };
 };
 
-// Speech to text where the provider offers it; null where it does not (Ollama answers 404) or fails,
-// so an audio message is then given to the agent as "[audio]".
+// Speech to text where the provider offers it; no text where it does not (Ollama answers 404) or
+// fails, so an audio message is then given to the agent as "[audio]". Models billed by tokens say how
+// many (whisper-1 bills seconds: no tokens).
 export const transcribe = async (
   client: OpenAI,
   model: string,
   file: { data: Buffer; name: string },
-): Promise<string | null> => {
+): Promise<{ text: string | null; usage: Usage | null }> => {
   try {
     const result = await client.audio.transcriptions.create({
       file: await toFile(file.data, file.name),
       model,
     });
-    return result.text?.trim() || null;
+    const usage =
+      result.usage?.type === 'tokens'
+        ? {
+            prompt: result.usage.input_tokens,
+            completion: result.usage.output_tokens,
+            total: result.usage.total_tokens,
+          }
+        : null;
+    return { text: result.text?.trim() || null, usage };
   } catch {
-    return null;
+    return { text: null, usage: null };
   }
 };
 
@@ -356,7 +365,7 @@ export const embedTexts = async (
   client: OpenAI,
   model: string,
   inputs: string[],
-): Promise<{ vectors: number[][]; usage: number | null }> => {
+): Promise<{ vectors: number[][]; usage: Usage | null }> => {
   const response = await client.embeddings.create({
     model,
     input: inputs,
@@ -375,5 +384,9 @@ export const embedTexts = async (
       'ERR_AI_PROVIDER_REQUEST',
       'The AI provider did not answer one embedding for each text (does this model make embeddings?)',
     );
-  return { vectors, usage: response.usage?.total_tokens ?? null };
+  const tokens = response.usage?.total_tokens;
+  return {
+    vectors,
+    usage: typeof tokens === 'number' ? { prompt: tokens, completion: 0, total: tokens } : null,
+  };
 };

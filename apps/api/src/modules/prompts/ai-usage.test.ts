@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { PromptView, PromptsUsage, WhatsappView } from '@atendi/shared';
-import { aiUsage, companies, plans, prompts, queues, tickets } from '../../db/schema';
+import { aiTokens, aiUsage, companies, plans, prompts, queues, tickets } from '../../db/schema';
 import { monthIn } from '../../platform/time-zones';
 import {
   SUPER_EMAIL,
@@ -332,7 +332,11 @@ describe('answers written at once', () => {
 
 describe('the use shown', () => {
   it('GET /prompt/usage: this month’s answers, each agent’s, the agents and the plan’s quotas', async () => {
-    const { company, session } = await companyOn({ aiAgents: 3, aiMessages: 2000 });
+    const { company, session } = await companyOn({
+      aiAgents: 3,
+      aiMessages: 2000,
+      aiTokens: 50_000,
+    });
     const one = await createPrompt(session, { name: 'Agente uno' });
     const two = await createPrompt(session, { name: 'Agente dos' });
     const gone = await createPrompt(session, { name: 'Agente borrado' });
@@ -342,6 +346,18 @@ describe('the use shown', () => {
       { companyId: company.id, promptId: two.id, month, messages: 2000 },
       { companyId: company.id, promptId: gone.id, month, messages: 10 },
       { companyId: company.id, promptId: one.id, month: '2000-01', messages: 99 },
+    ]);
+    await t.db.insert(aiTokens).values([
+      {
+        companyId: company.id,
+        month,
+        feature: 'agent',
+        calls: 3,
+        promptTokens: 900,
+        completionTokens: 300,
+      },
+      { companyId: company.id, month, feature: 'embedding', calls: 2, promptTokens: 40 },
+      { companyId: company.id, month: '2000-01', feature: 'agent', calls: 1, promptTokens: 7 },
     ]);
     await inject(t.app, session, 'DELETE', `/prompt/${gone.id}`);
     expect(await usageOf(session)).toEqual({
@@ -353,6 +369,13 @@ describe('the use shown', () => {
       exhaustedAgents: 1,
       agentsLimit: 3,
       messagesLimit: 2000,
+      // Tokens: this month's, every feature.
+      tokens: 1240,
+      tokensLimit: 50_000,
+      tokensByFeature: [
+        { feature: 'agent', calls: 3, tokens: 1200 },
+        { feature: 'embedding', calls: 2, tokens: 40 },
+      ],
       prompts: [
         { promptId: one.id, messages: 1234 },
         { promptId: two.id, messages: 2000 },
@@ -388,6 +411,9 @@ describe('the use shown', () => {
           exhaustedAgents: 0,
           agentsLimit: 1,
           messagesLimit: 500,
+          tokens: 0,
+          tokensLimit: 0,
+          tokensByFeature: [],
         },
       }),
     ]);
@@ -404,5 +430,63 @@ describe('the use shown', () => {
     await t.db.update(plans).set({ useOpenAi: true }).where(eq(plans.id, company.planId));
     const agent = await login(t.app, (await makeUser(t.db, company.id, 'user')).email);
     expect((await inject(t.app, agent, 'GET', '/prompt/usage')).statusCode).toBe(403);
+  });
+});
+
+describe('the tokens every use of AI spends (issue 40)', () => {
+  const sandbox = (session: Session, promptId: number, content: string) =>
+    inject(t.app, session, 'POST', `/prompt/${promptId}/sandbox-chat`, {
+      turns: [{ role: 'user', content }],
+    });
+
+  it('records what the provider counted, per feature, for calls made at once too', async () => {
+    const { session } = await companyOn({ aiTokens: 1_000_000 });
+    const prompt = await createPrompt(session);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => sandbox(session, prompt.id, `Pregunta número ${i}`)),
+    );
+    expect(answers.map((res) => res.statusCode)).toEqual(Array(6).fill(200));
+    // Each chat is two calls (the answer, then the analysis): the provider's counts, all of them.
+    const counted = answers.reduce((sum, res) => sum + res.json().tokens.usage.total, 0);
+    expect(counted).toBeGreaterThan(0);
+    const usage = await usageOf(session);
+    expect(usage).toMatchObject({
+      tokens: counted,
+      tokensLimit: 1_000_000,
+      tokensByFeature: [{ feature: 'sandbox', calls: 12, tokens: counted }],
+    });
+  });
+
+  it('stops asking the provider once the plan’s tokens of the month are spent', async () => {
+    const { company, session } = await companyOn({ aiTokens: 10 });
+    const prompt = await createPrompt(session);
+    const first = await sandbox(session, prompt.id, 'Hola, ¿abren hoy?');
+    expect(first.statusCode, first.body).toBe(200);
+    expect((await usageOf(session)).tokens).toBeGreaterThanOrEqual(10);
+
+    const asked = fake.chatRequests().length;
+    const refused = await sandbox(session, prompt.id, 'Y mañana?');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({
+      error: 'ERR_AI_QUOTA_EXCEEDED',
+      details: { limit: 10, kind: 'tokens' },
+    });
+    // A customer's conversation goes to a person, with a note saying why.
+    const connection = await pairedSimulator(t.app, session, { promptId: prompt.id });
+    const from = nextNumber();
+    await inbound(t.app, session, connection.id, { from, body: 'Hola' });
+    const ticket = await eventually(
+      () => ticketOf(t.db, company.id, from),
+      (row) => row?.promptId === null,
+      'the hand-over',
+    );
+    await ticketSettled(t.db, ticket!.id);
+    expect((await noteTexts(t.db, ticket!.id))[0]).toMatch(
+      /^Se agotaron los 10 tokens de IA que el plan permite este mes/,
+    );
+    expect(fake.chatRequests().length).toBe(asked);
+    // A plan with more tokens asks again.
+    await t.db.update(plans).set({ aiTokens: 0 }).where(eq(plans.id, company.planId));
+    expect((await sandbox(session, prompt.id, 'Y mañana?')).statusCode).toBe(200);
   });
 });

@@ -12,6 +12,7 @@ import type { AuthContext } from '../../platform/context';
 import { fillVariables } from '../tickets';
 import { addUsage, analyseConversation, askAgent, clientFor, providerFailure } from './ai-client';
 import { findPromptRow } from './prompts.service';
+import { assertTokensLeft, meterAi } from './ai-usage';
 
 // POST /prompt/{id}/sandbox-chat: the agent answers a conversation typed by an admin exactly as it
 // would answer a customer (same system prompt, variables, window of newest messages and hand-off
@@ -41,9 +42,11 @@ export const sandboxChat = async (
       .orderBy(asc(queues.name))
       .limit(50)
   ).map((q) => q.name);
+  await assertTokensLeft(deps, ctx.companyId);
   const client = await clientFor(deps, ctx.companyId);
   try {
     const reply = await askAgent(client, prompt, system, turns, queueNames);
+    await meterAi(deps, ctx.companyId, 'sandbox', reply.usage);
     const text = reply.text;
     // Handing over, the contact would also get the agent's hand-off message.
     const handoffMessage = reply.handoff
@@ -55,6 +58,7 @@ export const sandboxChat = async (
         .filter(Boolean)
         .map((content) => ({ role: 'assistant' as const, content })),
     ]);
+    await meterAi(deps, ctx.companyId, 'sandbox', usage);
     return {
       text,
       response: text,

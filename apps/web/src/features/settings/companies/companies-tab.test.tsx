@@ -99,6 +99,9 @@ describe('companies tab', () => {
       exhaustedAgents: 0,
       agentsLimit: 3,
       messagesLimit: 2000,
+      tokens: 0,
+      tokensLimit: 0,
+      tokensByFeature: [],
     };
     stubApi({
       'GET /companies': () =>

@@ -15,6 +15,7 @@ import { DialogForm, DialogFrame } from '../../../components/dialog-frame';
 
 const MAX_LIMIT = 100_000;
 const MAX_AI_MESSAGES = 10_000_000;
+const MAX_AI_TOKENS = 2_000_000_000;
 const MAX_VALUE = 1_000_000;
 // MB, as POST /plans takes it (100 TB).
 const MAX_STORAGE_MB = 100_000_000;
@@ -41,6 +42,7 @@ const planFormSchema = z.object({
   queues: limit,
   aiAgents: limit,
   aiMessages: wholeUpTo(MAX_AI_MESSAGES, 'settings.plans.aiMessagesInvalid'),
+  aiTokens: wholeUpTo(MAX_AI_TOKENS, 'settings.plans.aiTokensInvalid'),
   storageMb: wholeUpTo(MAX_STORAGE_MB, 'settings.plans.storageMbInvalid'),
   value: z
     .string()
@@ -75,6 +77,7 @@ const initialValues = (plan: Plan | null): PlanFormValues => ({
   queues: String(plan?.queues ?? 0),
   aiAgents: String(plan?.aiAgents ?? 0),
   aiMessages: String(plan?.aiMessages ?? 0),
+  aiTokens: String(plan?.aiTokens ?? 0),
   storageMb: String(plan?.storageMb ?? DEFAULT_PLAN_STORAGE_MB),
   value: String(plan?.value ?? 0),
   useCampaigns: plan?.useCampaigns ?? true,
@@ -108,6 +111,7 @@ const PlanForm = ({ plan }: { plan: Plan | null }) => {
         queues: Number(values.queues),
         aiAgents: Number(values.aiAgents),
         aiMessages: Number(values.aiMessages),
+        aiTokens: Number(values.aiTokens),
         storageMb: Number(values.storageMb),
         value: toNumber(values.value),
         stripePriceId: values.stripePriceId.trim() || null,
@@ -118,7 +122,7 @@ const PlanForm = ({ plan }: { plan: Plan | null }) => {
   });
 
   const limitField = (
-    name: 'users' | 'connections' | 'queues' | 'aiAgents' | 'aiMessages',
+    name: 'users' | 'connections' | 'queues' | 'aiAgents' | 'aiMessages' | 'aiTokens',
     width = 4,
     hint = t('settings.plans.zeroUnlimited'),
   ) => (
@@ -167,6 +171,7 @@ const PlanForm = ({ plan }: { plan: Plan | null }) => {
         {limitField('queues')}
         {limitField('aiAgents')}
         {limitField('aiMessages', 8, t('settings.plans.aiMessagesHint'))}
+        {limitField('aiTokens', 12, t('settings.plans.aiTokensHint'))}
         <Grid size={{ xs: 12, sm: 6 }}>
           <FormText
             form={form}
