@@ -28,6 +28,7 @@ const onBothDatabases = [
   'src/modules/webhook-endpoints/webhook-endpoints.test.ts', // deliveries in order per ticket, retried
   'src/modules/tickets/transcript/conversation-exports.test.ts', // a range of days in a zone, in SQL
   'src/modules/knowledge/knowledge.test.ts', // full-text and vector search in SQL, the ingest re-run
+  'src/modules/prompts/agent-knowledge.test.ts', // retrieval by an agent's documents, its citations
   'src/modules/campaigns/campaigns.test.ts', // the dispatcher's claims and status changes
   'src/modules/contact-lists/contact-lists.test.ts', // one number added at once, the checks queue
   'src/modules/contacts/contacts.test.ts', // search over the trigram indexes, imports upserted

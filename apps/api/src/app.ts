@@ -49,6 +49,7 @@ import { messagesRoutes } from './modules/messages/messages.routes';
 import { externalApiRoutes } from './modules/messages/external-api.routes';
 import { createTicketMessages } from './modules/messages/messages.service';
 import { campaignAnswers } from './modules/campaigns/campaign-dispatcher';
+import { searchKnowledge } from './modules/knowledge/retrieval';
 import { registerTicketsEngine } from './modules/tickets/inbound/tickets.engine';
 import { ticketsRoutes } from './modules/tickets/core/tickets.routes';
 import { ticketNotesRoutes } from './modules/tickets/notes/ticket-notes';
@@ -258,6 +259,11 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     ticketMessages: createTicketMessages(),
     // And learn which contact messages opted out of campaigns without importing campaigns.
     campaignAnswers,
+    // And AI agents search the knowledge base without importing it (it imports them).
+    knowledge: {
+      search: (companyId, question, searchOptions) =>
+        searchKnowledge(app.deps, companyId, question, searchOptions),
+    },
     jobs,
     events,
     simulatorSpool,

@@ -4,7 +4,7 @@ import type { Db } from './db/client';
 import type { messages, tickets } from './db/schema';
 import type { Jobs } from './jobs/queue';
 import type { DomainEvents } from './events/domain-events';
-import type { ApiTokenScope } from '@atendi/shared';
+import type { ApiTokenScope, KnowledgeSearchResult } from '@atendi/shared';
 import type { RouteAccess } from './platform/context';
 import type { Health } from './platform/health';
 import type { Mailer } from './platform/mailer';
@@ -21,7 +21,7 @@ import type { Realtime } from './realtime/realtime';
 // What every module is given (app.deps), declared apart from app.ts so that services depend on this
 // list and never on the app that assembles it (eslint keeps it so). It imports no module: what a
 // module provides to others through it is declared here as a port (Outbox, TicketMessages,
-// CampaignAnswers), so no
+// CampaignAnswers, KnowledgeSearch), so no
 // import cycle runs through this file.
 
 export type MessageRow = typeof messages.$inferSelect;
@@ -63,6 +63,18 @@ export type CampaignAnswers = {
   optOutConfirmations: (db: Db, messageIds: number[]) => Promise<Map<number, string>>;
 };
 
+// What the AI agents ask of the knowledge base: modules/knowledge implements it (searchKnowledge) and
+// app.ts hands it over, since knowledge reaches the provider through the prompts module and prompts
+// cannot import knowledge back. The company's passages that best answer a question (of these
+// documents only, when named), best first.
+export type KnowledgeSearch = {
+  search: (
+    companyId: number,
+    question: string,
+    options?: { limit?: number; documentIds?: number[] },
+  ) => Promise<KnowledgeSearchResult>;
+};
+
 export type AppDeps = {
   config: Config;
   channels: ChannelManager;
@@ -74,6 +86,8 @@ export type AppDeps = {
   // The campaigns module's side of CampaignAnswers above: opt-out answers, confirmed instead of
   // answered by a bot, an AI agent or an integration.
   campaignAnswers: CampaignAnswers;
+  // The knowledge module's side of KnowledgeSearch above: what AI agents answer from.
+  knowledge: KnowledgeSearch;
   // The one durable background queue (jobs/queue.ts): what runs on it is listed in background.ts.
   jobs: Jobs;
   // What happened (events/domain-events.ts): ticket changes, stored messages. Listeners subscribe

@@ -31,6 +31,9 @@ export const PROMPT_TEXT_MAX = 20_000;
 export const PROMPT_MAX_TOKENS_LIMIT = 32_000;
 export const PROMPT_MAX_MESSAGES_LIMIT = 100;
 export const PROMPT_HANDOFF_MESSAGE_MAX = 1000;
+export const PROMPT_KNOWLEDGE_DOCUMENTS_MAX = 200;
+export const PROMPT_KNOWLEDGE = ['none', 'all', 'selected'] as const;
+export type PromptKnowledge = (typeof PROMPT_KNOWLEDGE)[number];
 
 // The tool the model calls to hand the conversation to a person (never a magic phrase).
 export const HANDOFF_TOOL = 'transfer_to_human';
@@ -56,12 +59,24 @@ export const promptSchema = z.object({
     .max(PROMPT_HANDOFF_MESSAGE_MAX)
     .optional()
     .default(PROMPT_DEFAULTS.handoffMessage),
+  // Issue 40: answers from the company's knowledge base: all its documents, the selected ones (the
+  // ids given; none selected finds nothing), or none.
+  knowledge: z.enum(PROMPT_KNOWLEDGE).optional().default('none'),
+  knowledgeDocumentIds: z
+    .array(z.coerce.number().int().positive())
+    .max(PROMPT_KNOWLEDGE_DOCUMENTS_MAX)
+    .optional()
+    .default([]),
 });
 export const promptUpdateSchema = z
   .object({
     ...promptSchema.shape,
     queueId: z.coerce.number().int().positive().nullable(),
     handoffMessage: z.string().trim().max(PROMPT_HANDOFF_MESSAGE_MAX),
+    knowledge: z.enum(PROMPT_KNOWLEDGE),
+    knowledgeDocumentIds: z
+      .array(z.coerce.number().int().positive())
+      .max(PROMPT_KNOWLEDGE_DOCUMENTS_MAX),
   })
   .partial();
 export type PromptInput = z.infer<typeof promptSchema>;
@@ -85,6 +100,9 @@ export const promptViewSchema = z.object({
   handoffMessage: z.string(),
   queueId: z.number().nullable(),
   queue: z.object({ id: z.number(), name: z.string(), color: z.string() }).nullable(),
+  knowledge: z.enum(PROMPT_KNOWLEDGE),
+  // The documents it answers from when they are selected, by name.
+  knowledgeDocuments: z.array(z.object({ id: z.number(), name: z.string() })),
   lastError: promptErrorSchema.nullable(),
   createdAt: dateTime,
   updatedAt: dateTime,
@@ -236,6 +254,24 @@ export const sandboxChatResponseSchema = z.object({
     .nullable(),
   // SPEC §9 estimate of what the request sends; usage as the provider counted it, when it did.
   tokens: z.object({ estimate: z.number(), usage: tokenUsageSchema.nullable() }),
+  // Issue 40: an agent answering from the knowledge base: the passages it was given (numbered as
+  // the answer cites them) and which the answer cited; null for an agent without knowledge.
+  knowledge: z
+    .object({
+      passages: z.array(
+        z.object({
+          number: z.number(),
+          chunkId: z.number(),
+          documentId: z.number(),
+          documentName: z.string(),
+          page: z.number().nullable(),
+          ordinal: z.number(),
+          text: z.string(),
+          cited: z.boolean(),
+        }),
+      ),
+    })
+    .nullable(),
 });
 export type SandboxChatResponse = z.input<typeof sandboxChatResponseSchema>;
 

@@ -23,6 +23,8 @@ export const makePrompt = (overrides: Partial<PromptView> = {}): PromptView => {
     handoffMessage: 'Le paso con una persona del equipo',
     queueId: null,
     queue: null,
+    knowledge: 'none',
+    knowledgeDocuments: [],
     lastError: null,
     createdAt: '2025-03-04T09:05:00.000Z',
     updatedAt: '2025-03-04T09:05:00.000Z',
@@ -74,6 +76,7 @@ export const makeSandboxResponse = (
     },
     handoff: null,
     tokens: { estimate: 42, usage: null },
+    knowledge: null,
     ...overrides,
   };
   sandboxChatResponseSchema.parse(response);

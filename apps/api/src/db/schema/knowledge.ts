@@ -5,6 +5,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   real,
   text,
   uniqueIndex,
@@ -13,6 +14,7 @@ import type { KnowledgeFileKind, KnowledgeSource, KnowledgeStatus } from '@atend
 import { createdAt, id, timestamps } from './_columns';
 import { companies } from './companies';
 import { fileLists } from './file-lists';
+import { prompts } from './queues';
 import { users } from './users';
 
 // The company's knowledge base (issue 40, modules/knowledge): what each document is, where its ingest
@@ -91,4 +93,18 @@ export const knowledgeChunks = pgTable(
     index('knowledge_chunks_tsv_es_index').using('gin', t.tsvEs),
     index('knowledge_chunks_tsv_en_index').using('gin', t.tsvEn),
   ],
+);
+
+// The documents an AI agent whose knowledge is 'selected' answers from.
+export const promptKnowledgeDocuments = pgTable(
+  'prompt_knowledge_documents',
+  {
+    promptId: integer()
+      .notNull()
+      .references(() => prompts.id, { onDelete: 'cascade' }),
+    documentId: integer()
+      .notNull()
+      .references(() => knowledgeDocuments.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.promptId, t.documentId] }), index().on(t.documentId)],
 );

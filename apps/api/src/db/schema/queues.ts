@@ -9,7 +9,7 @@ import {
   uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import type { RoutingMode, ScheduleSlot } from '@atendi/shared';
+import type { PromptKnowledge, RoutingMode, ScheduleSlot } from '@atendi/shared';
 import { id, timestamps } from './_columns';
 import { companies } from './companies';
 import { queueIntegrations } from './queue-integrations';
@@ -102,6 +102,9 @@ export const prompts = pgTable(
     handoffMessage: text().notNull().default('Le paso con una persona del equipo'),
     // The queue a conversation goes to when the agent hands it to a person without naming one.
     queueId: integer().references(() => queues.id, { onDelete: 'set null' }),
+    // Answers from the company's knowledge base (issue 40): 'all' its documents, the 'selected' ones
+    // (prompt_knowledge_documents), or 'none'.
+    knowledge: text().$type<PromptKnowledge>().notNull().default('none'),
     // What last went wrong reaching the provider while answering a customer (admins see it).
     lastErrorCode: text(),
     lastErrorMessage: text(),

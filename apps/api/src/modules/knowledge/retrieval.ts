@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
   KNOWLEDGE_SEARCH_DEFAULT,
   type KnowledgePassage,
@@ -72,13 +72,21 @@ export const searchKnowledge = async (
   deps: Deps,
   companyId: number,
   question: string,
-  options: { limit?: number } = {},
+  options: { limit?: number; documentIds?: number[] } = {},
 ): Promise<KnowledgeSearchResult> => {
   const limit = options.limit ?? KNOWLEDGE_SEARCH_DEFAULT;
+  // An agent given some documents searches only those.
+  const ids = options.documentIds?.length ? options.documentIds : null;
+  const ofDocuments = ids ? sql`and c.document_id = any(${`{${ids.join(',')}}`}::int[])` : sql``;
   const [any] = await deps.db
     .select({ id: knowledgeChunks.id })
     .from(knowledgeChunks)
-    .where(eq(knowledgeChunks.companyId, companyId))
+    .where(
+      and(
+        eq(knowledgeChunks.companyId, companyId),
+        ids ? inArray(knowledgeChunks.documentId, ids) : undefined,
+      ),
+    )
     .limit(1);
   // Nothing to search: no provider is asked.
   if (!any) return { passages: [], semantic: false };
@@ -96,7 +104,7 @@ export const searchKnowledge = async (
             (select c.id
              from knowledge_chunks c
              where c.company_id = ${companyId} and c.embedding_model = ${model}
-               and c.dimensions = ${vector.length}
+               and c.dimensions = ${vector.length} ${ofDocuments}
              order by bit_count(c.signs # knowledge_signs(${literal}::real[])), c.id
              limit ${VECTOR_SHORTLIST})
             union
@@ -134,7 +142,8 @@ export const searchKnowledge = async (
                  ts_rank_cd(c.tsv_es, q.es_any, 32) + ts_rank_cd(c.tsv_en, q.en_any, 32)
                    + case when c.tsv_es @@ q.es or c.tsv_en @@ q.en then 2 else 0 end as score
           from knowledge_chunks c, question q
-          where c.company_id = ${companyId} and (c.tsv_es @@ q.es_any or c.tsv_en @@ q.en_any)
+          where c.company_id = ${companyId} ${ofDocuments}
+            and (c.tsv_es @@ q.es_any or c.tsv_en @@ q.en_any)
           order by score desc, c.id
           limit ${RETRIEVAL_CANDIDATES}
         ),

@@ -2,6 +2,7 @@ import { companyTimeZone } from '../../platform/time-zones';
 import { and, asc, desc, eq, isNull, max, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
+import { HANDOFF_TOOL } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import {
@@ -34,6 +35,15 @@ import {
   type ChatTurn,
 } from './ai-client';
 import { recordPromptError } from './prompts.service';
+import {
+  citationNote,
+  citationsIn,
+  knowledgeInstructions,
+  NOTHING_FOUND_NOTE,
+  questionOf,
+  relevantPassages,
+  type NumberedPassage,
+} from './knowledge-answers';
 import {
   aiQuotaOf,
   assertTokensLeft,
@@ -86,6 +96,7 @@ type Deps = Pick<
   | 'outbox'
   | 'uploads'
   | 'campaignAnswers'
+  | 'knowledge'
 >;
 type TicketRow = typeof tickets.$inferSelect;
 type PromptRow = typeof prompts.$inferSelect;
@@ -251,6 +262,8 @@ const deliver = async (
   mayAskAgain: boolean,
   contactName: string,
   quota: AiQuota | null,
+  // The knowledge passages the model was given (null: the agent has no knowledge).
+  passages: NumberedPassage[] | null = null,
 ): Promise<Delivered | 'again' | 'gone' | 'spent'> =>
   deps.events.transaction(deps.db, async (tx, raise) => {
     const [before] = await tx.select().from(tickets).where(eq(tickets.id, ticketId)).for('update');
@@ -265,11 +278,14 @@ const deliver = async (
     if (reply.text && quota && !(await countAnswer(tx, prompt, quota))) return 'spent' as const;
 
     const handoff = reply.handoff;
+    // The answer without its [n] marks; the passages it cited go to a note.
+    const { text: answer, cited } = passages
+      ? citationsIn(reply.text, passages)
+      : { text: reply.text, cited: [] };
     // Its answer, if it wrote one, then (handing over) what the contact is told.
-    const texts = [
-      reply.text,
-      handoff ? await handoffText(tx, deps, prompt, contactName) : '',
-    ].filter(Boolean);
+    const texts = [answer, handoff ? await handoffText(tx, deps, prompt, contactName) : ''].filter(
+      Boolean,
+    );
     const written: MessageRow[] = [];
     for (const text of texts)
       written.push(
@@ -291,6 +307,8 @@ const deliver = async (
       },
       { byUserId: null },
     );
+    if (answer && passages?.length)
+      await addBotNote(tx, before, prompt.name, citationNote(cited, passages));
     if (handoff) {
       await addBotNote(
         tx,
@@ -299,6 +317,7 @@ const deliver = async (
         [
           'Transfirió la conversación a una persona.',
           handoff.reason ? `Motivo: ${handoff.reason}` : '',
+          passages && !passages.length ? NOTHING_FOUND_NOTE : '',
         ]
           .filter(Boolean)
           .join(' '),
@@ -390,6 +409,7 @@ const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) 
     const contactName = await contactNameOf(deps.db, ticket);
     const quota = await aiQuotaOf(deps, ticket.companyId);
     let reply: AgentReply;
+    let passages: NumberedPassage[] | null = null;
     try {
       if (!(await planAllowsAi(deps.db, ticket.companyId)))
         throw new AppError('ERR_PLAN_FEATURE_DISABLED', 'The company’s plan has no AI agents');
@@ -397,11 +417,15 @@ const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) 
       await assertTokensLeft(deps, ticket.companyId);
       const client = await clientFor(deps, ticket.companyId);
       const turns = turnsOf(await transcribeAudio(deps, client, asked));
-      const system = fillVariables(prompt.prompt, {
+      let system = fillVariables(prompt.prompt, {
         contactName,
         now: new Date(),
         timeZone: await companyTimeZone(deps, ticket.companyId),
       });
+      if (prompt.knowledge !== 'none') {
+        passages = await relevantPassages(deps, prompt, questionOf(turns));
+        system = `${system}\n\n${knowledgeInstructions(passages, HANDOFF_TOOL)}`;
+      }
       reply = await askAgent(
         client,
         prompt,
@@ -424,6 +448,7 @@ const answerTurn = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) 
       round < MAX_ROUNDS,
       contactName,
       quota,
+      passages,
     );
     if (outcome === 'again') continue;
     if (outcome === 'spent') {

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type {
   AiProviderInput,
   AiProviderView,
@@ -8,7 +8,13 @@ import type {
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import { aiProviders, prompts, queues } from '../../db/schema';
+import {
+  aiProviders,
+  knowledgeDocuments,
+  promptKnowledgeDocuments,
+  prompts,
+  queues,
+} from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { ofCompany, ownedRow } from '../../platform/tenancy';
@@ -21,8 +27,13 @@ import { clientFor, listModels, providerFailure } from './ai-client';
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'config' | 'secrets' | 'outbound'>;
 type PromptRow = typeof prompts.$inferSelect;
 type QueueRef = { id: number; name: string; color: string };
+type DocumentRef = { id: number; name: string };
 
-const serializePrompt = (row: PromptRow, queue: QueueRef | null): PromptView => ({
+const serializePrompt = (
+  row: PromptRow,
+  queue: QueueRef | null,
+  documents: DocumentRef[],
+): PromptView => ({
   id: row.id,
   name: row.name,
   prompt: row.prompt,
@@ -33,6 +44,8 @@ const serializePrompt = (row: PromptRow, queue: QueueRef | null): PromptView => 
   handoffMessage: row.handoffMessage,
   queueId: row.queueId,
   queue: queue && row.queueId ? queue : null,
+  knowledge: row.knowledge,
+  knowledgeDocuments: documents,
   lastError:
     row.lastErrorCode && row.lastErrorAt
       ? {
@@ -45,14 +58,70 @@ const serializePrompt = (row: PromptRow, queue: QueueRef | null): PromptView => 
   updatedAt: row.updatedAt.toISOString(),
 });
 
-const selectViews = (db: Db, where: ReturnType<typeof and>) =>
-  db
+// The knowledge documents each agent answers from, by agent.
+const documentsOf = async (db: Db, promptIds: number[]) => {
+  const rows = promptIds.length
+    ? await db
+        .select({
+          promptId: promptKnowledgeDocuments.promptId,
+          id: knowledgeDocuments.id,
+          name: knowledgeDocuments.name,
+        })
+        .from(promptKnowledgeDocuments)
+        .innerJoin(
+          knowledgeDocuments,
+          eq(knowledgeDocuments.id, promptKnowledgeDocuments.documentId),
+        )
+        .where(inArray(promptKnowledgeDocuments.promptId, promptIds))
+        .orderBy(asc(knowledgeDocuments.name), asc(knowledgeDocuments.id))
+    : [];
+  const byPrompt = new Map<number, DocumentRef[]>();
+  for (const { promptId, ...document } of rows)
+    byPrompt.set(promptId, [...(byPrompt.get(promptId) ?? []), document]);
+  return byPrompt;
+};
+
+const selectViews = async (db: Db, where: ReturnType<typeof and>) => {
+  const rows = await db
     .select({ prompt: prompts, queue: { id: queues.id, name: queues.name, color: queues.color } })
     .from(prompts)
     .leftJoin(queues, eq(queues.id, prompts.queueId))
     .where(where)
-    .orderBy(asc(prompts.name), asc(prompts.id))
-    .then((rows) => rows.map((r) => serializePrompt(r.prompt, r.queue?.id ? r.queue : null)));
+    .orderBy(asc(prompts.name), asc(prompts.id));
+  const documents = await documentsOf(
+    db,
+    rows.map((r) => r.prompt.id),
+  );
+  return rows.map((r) =>
+    serializePrompt(r.prompt, r.queue?.id ? r.queue : null, documents.get(r.prompt.id) ?? []),
+  );
+};
+
+// The documents an agent is given must be the company's (another company's are not told apart from
+// missing ones).
+const assertDocuments = async (db: Db, ctx: AuthContext, ids: number[] | undefined) => {
+  const wanted = [...new Set(ids ?? [])];
+  if (!wanted.length) return;
+  const found = await db
+    .select({ id: knowledgeDocuments.id })
+    .from(knowledgeDocuments)
+    .where(ofCompany(knowledgeDocuments, ctx, inArray(knowledgeDocuments.id, wanted)));
+  if (found.length !== wanted.length)
+    throw new AppError('ERR_VALIDATION', 'No such knowledge document', {
+      fields: { knowledgeDocumentIds: ['ERR_NOT_FOUND'] },
+    });
+};
+
+// Replaces the agent's documents in the caller's transaction.
+const setDocuments = async (tx: Db, promptId: number, ids: number[]) => {
+  await tx.delete(promptKnowledgeDocuments).where(eq(promptKnowledgeDocuments.promptId, promptId));
+  const unique = [...new Set(ids)];
+  if (unique.length)
+    await tx
+      .insert(promptKnowledgeDocuments)
+      .values(unique.map((documentId) => ({ promptId, documentId })))
+      .onConflictDoNothing();
+};
 
 export const listPrompts = async (db: Db, ctx: AuthContext) => {
   const views = await selectViews(db, ofCompany(prompts, ctx));
@@ -98,6 +167,7 @@ const emitPrompt = (
 // SPEC §9: one agent more than the plan's aiAgents is refused (403 ERR_PLAN_LIMIT_AI_AGENTS).
 export const createPrompt = async (deps: Deps, ctx: AuthContext, input: PromptInput) => {
   await assertQueue(deps.db, ctx, input.queueId);
+  await assertDocuments(deps.db, ctx, input.knowledgeDocumentIds);
   const row = await deps.db.transaction(async (tx) => {
     await assertPlanLimit(tx, ctx.companyId, 'aiAgents');
     const [inserted] = await tx
@@ -112,8 +182,10 @@ export const createPrompt = async (deps: Deps, ctx: AuthContext, input: PromptIn
         maxMessages: input.maxMessages,
         handoffMessage: input.handoffMessage,
         queueId: input.queueId,
+        knowledge: input.knowledge,
       })
       .returning();
+    await setDocuments(tx, inserted.id, input.knowledgeDocumentIds);
     return inserted;
   });
   const view = await viewOf(deps.db, ctx, row.id);
@@ -129,7 +201,13 @@ export const updatePrompt = async (
 ) => {
   await findPromptRow(deps.db, ctx, id);
   await assertQueue(deps.db, ctx, input.queueId);
-  const [row] = await updateReturning(deps.db, prompts, input, ownedRow(prompts, id, ctx));
+  await assertDocuments(deps.db, ctx, input.knowledgeDocumentIds);
+  const { knowledgeDocumentIds, ...columns } = input;
+  const [row] = await deps.db.transaction(async (tx) => {
+    const updated = await updateReturning(tx, prompts, columns, ownedRow(prompts, id, ctx));
+    if (updated.length && knowledgeDocumentIds) await setDocuments(tx, id, knowledgeDocumentIds);
+    return updated;
+  });
   if (!row) throw new AppError('ERR_NO_PROMPT_FOUND', 'No such AI agent');
   const view = await viewOf(deps.db, ctx, id);
   emitPrompt(deps, ctx.companyId, { action: 'update', prompt: view });

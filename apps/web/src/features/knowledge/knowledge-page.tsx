@@ -55,12 +55,12 @@ import {
   useAddSource,
   useFileListOptions,
   useForgetDocument,
-  useKnowledgeDocuments,
   useRefreshDocument,
   useRenameDocument,
   useReplaceDocument,
   useUploadDocument,
 } from './knowledge.api';
+import { useKnowledgeDocuments } from '../../api/queries/knowledge';
 
 // Issue 40: the company's knowledge base, for its admins. Documents (PDF, Word, text, Markdown) and
 // the company's quick messages and file lists, read and embedded in the background (status and

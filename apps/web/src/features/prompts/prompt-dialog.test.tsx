@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { PROMPT_MODELS } from '@atendi/shared';
+import { PROMPT_MODELS, type KnowledgeDocument } from '@atendi/shared';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { makePrompt, promptListOf } from '../../test/prompts';
 import { renderPage } from '../../test/render-page';
@@ -14,6 +14,23 @@ const queues = [
 
 const instructions =
   'Eres el asistente de ventas de Acme. Toma los pedidos y pasa las quejas a una persona.';
+
+const knowledgeDoc: KnowledgeDocument = {
+  id: 1,
+  name: 'Documento',
+  source: 'upload',
+  kind: 'txt',
+  fileListId: null,
+  size: 2048,
+  status: 'ready',
+  progress: 100,
+  error: null,
+  chunks: 3,
+  embeddingModel: 'text-embedding-3-small',
+  createdAt: '2026-11-01T10:00:00.000Z',
+  updatedAt: '2026-11-01T10:00:00.000Z',
+  createdBy: null,
+};
 
 const bodyOf = (init: RequestInit) => JSON.parse(String(init.body)) as Record<string, unknown>;
 
@@ -76,6 +93,8 @@ describe('prompt dialog', () => {
       maxMessages: 10,
       queueId: null,
       handoffMessage: 'Le paso con una persona del equipo',
+      knowledge: 'none',
+      knowledgeDocumentIds: [],
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     // The new agent joins the list without waiting for the live event.
@@ -160,6 +179,61 @@ describe('prompt dialog', () => {
 
     expect(await screen.findByText('Agente guardado.')).toBeTruthy();
     expect(sent).toMatchObject({ model: 'llama3.1:8b', queueId: 3, temperature: 0.8 });
+  });
+
+  it('answers from chosen documents of the knowledge base, or from all of them', async () => {
+    const sent: Record<string, unknown>[] = [];
+    const saved = makePrompt({
+      id: 4,
+      name: 'Asistente de ventas',
+      knowledge: 'selected',
+      knowledgeDocuments: [{ id: 7, name: 'Política de devoluciones' }],
+    });
+    stubApi({
+      'GET /prompt': () => promptListOf([saved]),
+      'GET /queue': () => jsonResponse(200, queues),
+      'GET /knowledge/documents': () =>
+        jsonResponse(200, {
+          documents: [
+            { ...knowledgeDoc, id: 7, name: 'Política de devoluciones' },
+            { ...knowledgeDoc, id: 8, name: 'Envíos' },
+          ],
+        }),
+      'PUT /prompt/4': (init) => {
+        sent.push(bodyOf(init));
+        return jsonResponse(200, saved);
+      },
+    });
+    const user = setupUser();
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
+    const edit = async () => {
+      await user.click(
+        await screen.findByRole('button', { name: 'Editar el agente Asistente de ventas' }),
+      );
+      return screen.findByRole('dialog', { name: 'Editar agente de IA' });
+    };
+
+    let dialog = await edit();
+    expect(within(dialog).getByRole('combobox', { name: 'Base de conocimiento' }).textContent).toBe(
+      'Documentos elegidos',
+    );
+    const documents = within(dialog).getByRole('combobox', { name: 'Documentos' });
+    expect(within(dialog).getByRole('button', { name: 'Política de devoluciones' })).toBeTruthy();
+    await user.click(documents);
+    await user.click(await screen.findByRole('option', { name: 'Envíos' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Agente guardado.')).toBeTruthy();
+    expect(sent[0]).toMatchObject({ knowledge: 'selected', knowledgeDocumentIds: [7, 8] });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    // Every document: none is sent, and the documents field goes away.
+    dialog = await edit();
+    await user.click(within(dialog).getByRole('combobox', { name: 'Base de conocimiento' }));
+    await user.click(await screen.findByRole('option', { name: 'Todos los documentos' }));
+    expect(within(dialog).queryByRole('combobox', { name: 'Documentos' })).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[1]).toMatchObject({ knowledge: 'all', knowledgeDocumentIds: [] });
   });
 
   it('changes the hand-off message, or empties it so the contact is told nothing', async () => {

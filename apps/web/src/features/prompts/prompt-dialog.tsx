@@ -27,6 +27,7 @@ import { applyPromptEventToCache } from '../../api/queries/prompts';
 import { createPrompt, updatePrompt, useProviderModels } from './prompts.api';
 import { FieldRow } from '../../components/field-row';
 import { DialogForm, DialogFrame } from '../../components/dialog-frame';
+import { PromptKnowledgeFields } from './prompt-knowledge-fields';
 
 type ModelOption = { name: string; group: 'suggested' | 'provider' };
 
@@ -164,6 +165,13 @@ const PromptForm = ({ prompt }: { prompt: PromptView | null }) => {
             errors.handoffMessage,
             t('prompts.form.handoffMessageHint'),
           )}
+        />
+        <PromptKnowledgeFields
+          control={control}
+          errors={errors}
+          mode={values.knowledge}
+          saved={prompt?.knowledgeDocuments ?? []}
+          disabled={isSubmitting}
         />
         <FieldRow>
           <TextField

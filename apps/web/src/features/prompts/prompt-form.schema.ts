@@ -1,7 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { FieldError, Resolver } from 'react-hook-form';
 import { z } from 'zod';
-import { PROMPT_DEFAULTS, promptSchema, type PromptInput, type PromptView } from '@atendi/shared';
+import {
+  PROMPT_DEFAULTS,
+  promptSchema,
+  type PromptInput,
+  type PromptKnowledge,
+  type PromptView,
+} from '@atendi/shared';
 import { ApiError } from '../../api/http-client';
 
 // What the inputs hold: numbers as typed, the queue as a select's value ('' for none).
@@ -14,6 +20,8 @@ export type PromptFormValues = {
   maxMessages: string;
   queueId: string;
   handoffMessage: string;
+  knowledge: PromptKnowledge;
+  knowledgeDocumentIds: number[];
 };
 export type PromptFormField = keyof PromptFormValues;
 
@@ -26,6 +34,8 @@ const promptFormFields: PromptFormField[] = [
   'maxMessages',
   'queueId',
   'handoffMessage',
+  'knowledge',
+  'knowledgeDocumentIds',
 ];
 
 // SPEC §9 defaults for a new agent.
@@ -38,11 +48,15 @@ export const promptFormDefaults = (prompt: PromptView | null): PromptFormValues 
   maxMessages: String(prompt?.maxMessages ?? PROMPT_DEFAULTS.maxMessages),
   queueId: prompt?.queueId ? String(prompt.queueId) : '',
   handoffMessage: prompt?.handoffMessage ?? PROMPT_DEFAULTS.handoffMessage,
+  knowledge: prompt?.knowledge ?? 'none',
+  knowledgeDocumentIds: prompt?.knowledgeDocuments.map((d) => d.id) ?? [],
 });
 
 const toPromptBody = (values: PromptFormValues) => ({
   ...values,
   queueId: values.queueId === '' ? null : Number(values.queueId),
+  // Documents are kept only for an agent that reads the selected ones.
+  knowledgeDocumentIds: values.knowledge === 'selected' ? values.knowledgeDocumentIds : [],
 });
 
 // SPEC §5 Prompt, checked by the shared schema on the body the form would send.
@@ -60,6 +74,8 @@ const ruleKeys: Record<PromptFormField, string> = {
   maxMessages: 'prompts.validation.maxMessages',
   queueId: 'errors.ERR_VALIDATION',
   handoffMessage: 'prompts.validation.handoffMessage',
+  knowledge: 'errors.ERR_VALIDATION',
+  knowledgeDocumentIds: 'prompts.validation.knowledgeDocuments',
 };
 
 // The shared schema's messages are for API callers: the form names each problem in the reader's

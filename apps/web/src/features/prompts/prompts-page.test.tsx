@@ -141,6 +141,42 @@ describe('prompts page', () => {
     expect(within(row).queryByRole('progressbar')).toBeNull();
   });
 
+  it('shows the AI tokens of the month against the plan, by feature, and when they are spent', async () => {
+    let tokens = 1_240;
+    stubApi({
+      'GET /prompt': () => promptListOf([sales]),
+      'GET /prompt/usage': () =>
+        promptsUsageOf({
+          tokens,
+          tokensLimit: 2_000_000,
+          tokensByFeature: [
+            { feature: 'agent', calls: 3, tokens: tokens - 40 },
+            { feature: 'embedding', calls: 2, tokens: 40 },
+          ],
+        }),
+    });
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
+    const line = await screen.findByTestId('ai-tokens');
+    expect(line.textContent).toBe(
+      'Tokens de IA este mes: 1.240 de 2.000.000 (agentes: 1.200 · conocimiento: 40)',
+    );
+    expect(
+      within(line).getByRole('progressbar', { name: 'Tokens de IA usados este mes' }),
+    ).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    tokens = 2_000_000;
+    act(() => {
+      (getSocket() as unknown as FakeSocket).receive('company-1-prompt', {
+        action: 'update',
+        prompt: sales,
+      });
+    });
+    expect((await screen.findByRole('alert')).textContent).toMatch(
+      /^Se usaron todos los tokens de IA que su plan permite este mes/,
+    );
+  });
+
   it('shows the error in a tooltip on hover', async () => {
     stubApi({ 'GET /prompt': () => promptListOf([support]) });
     const user = setupUser();

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Chip, Stack, Typography } from '@mui/material';
+import { Alert, Button, Chip, LinearProgress, Stack, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
@@ -65,14 +65,50 @@ const PlanQuotas = ({ usage }: { usage: PromptsUsage }) => {
   if (usage.agentsLimit > 0 && usage.agents >= usage.agentsLimit)
     parts.push(t('prompts.usage.agentsFull'));
   return (
-    <Stack spacing={1} data-testid="ai-quotas">
-      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+    <Stack spacing={1}>
+      <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="ai-quotas">
         {parts.join(' · ')}
       </Typography>
+      <TokensUsage usage={usage} />
       {usage.exhaustedAgents > 0 && (
         <Alert severity="warning">
           {t('prompts.usage.exhausted', { count: usage.exhaustedAgents })}
         </Alert>
+      )}
+      {usage.tokensLimit > 0 && usage.tokens >= usage.tokensLimit && (
+        <Alert severity="error">{t('prompts.usage.tokensSpent')}</Alert>
+      )}
+    </Stack>
+  );
+};
+
+// Issue 40: the tokens every use of AI spent this month against the plan's, and on what.
+const TokensUsage = ({ usage }: { usage: PromptsUsage }) => {
+  const { t, i18n } = useTranslation();
+  const count = (value: number) => formatAiCount(value, i18n.language);
+  const share = usage.tokensLimit > 0 ? usage.tokens / usage.tokensLimit : 0;
+  return (
+    <Stack spacing={0.5} data-testid="ai-tokens">
+      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+        {usage.tokensLimit > 0
+          ? t('prompts.usage.tokens', {
+              used: count(usage.tokens),
+              limit: count(usage.tokensLimit),
+            })
+          : t('prompts.usage.tokensUnlimited', { used: count(usage.tokens) })}
+        {usage.tokensByFeature.length > 0 &&
+          ` (${usage.tokensByFeature
+            .map((row) => `${t(`prompts.usage.features.${row.feature}`)}: ${count(row.tokens)}`)
+            .join(' · ')})`}
+      </Typography>
+      {usage.tokensLimit > 0 && (
+        <LinearProgress
+          variant="determinate"
+          value={Math.min(100, Math.round(share * 100))}
+          color={share >= 1 ? 'error' : share >= 0.8 ? 'warning' : 'primary'}
+          aria-label={t('prompts.usage.tokensLabel')}
+          sx={{ height: 4, borderRadius: 1, maxWidth: 320 }}
+        />
       )}
     </Stack>
   );

@@ -99,6 +99,66 @@ describe('sandbox chat', () => {
     ).toBeTruthy();
   });
 
+  it('shows the knowledge passages the agent was given, and which it cited', async () => {
+    stubSandbox([
+      answer({
+        text: 'Puede devolverlo dentro de los 30 días.',
+        knowledge: {
+          passages: [
+            {
+              number: 1,
+              chunkId: 11,
+              documentId: 7,
+              documentName: 'Política de devoluciones',
+              page: 2,
+              ordinal: 4,
+              text: 'Los clientes pueden devolver cualquier producto dentro de los 30 días.',
+              cited: true,
+            },
+            {
+              number: 2,
+              chunkId: 12,
+              documentId: 8,
+              documentName: 'Envíos',
+              page: null,
+              ordinal: 0,
+              text: 'Enviamos a todo el país.',
+              cited: false,
+            },
+          ],
+        },
+      }),
+      answer({ text: 'Hola', knowledge: { passages: [] } }),
+    ]);
+    const user = setupUser();
+    renderPage(<PromptsPage />, '/prompts', makeAuth());
+    const dialog = await openSandbox(user);
+    const input = within(dialog).getByRole('textbox', { name: 'Mensaje' });
+    await user.type(input, '¿Puedo devolver un producto?');
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    const analysis = await within(dialog).findByRole('region', {
+      name: 'Análisis de la última respuesta',
+    });
+    const cited = await within(analysis).findByRole('listitem', {
+      name: 'Política de devoluciones',
+    });
+    expect(
+      within(cited).getByText('[1] Política de devoluciones · pág. 2 · fragmento 5'),
+    ).toBeTruthy();
+    expect(within(cited).getByText('Citado')).toBeTruthy();
+    const other = within(analysis).getByRole('listitem', { name: 'Envíos' });
+    expect(within(other).queryByText('Citado')).toBeNull();
+    expect(within(other).getByText('Enviamos a todo el país.')).toBeTruthy();
+
+    await user.type(input, 'Hola');
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    expect(
+      await within(analysis).findByText(
+        'No encontró nada relevante: las preguntas sobre la empresa pasan a una persona.',
+      ),
+    ).toBeTruthy();
+  });
+
   it('sends with Cmd+Enter too, and ignores an empty message', async () => {
     const { sent } = stubSandbox([answer({ text: '¡Hola! ¿Qué desea?' })]);
     const user = setupUser();

@@ -113,6 +113,53 @@ const Field = ({ label, value }: { label: string; value: string | null }) => (
   </Stack>
 );
 
+// Issue 40: the knowledge base's passages the agent was given for its last answer, numbered as it
+// cites them; those it cited are marked.
+const KnowledgeUsed = ({
+  knowledge,
+}: {
+  knowledge: NonNullable<SandboxChatResponse['knowledge']>;
+}) => {
+  const { t } = useTranslation();
+  return (
+    <Box>
+      <Typography variant="subtitle2" component="h3" gutterBottom>
+        {t('prompts.sandbox.knowledge')}
+      </Typography>
+      {knowledge.passages.length === 0 ? (
+        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          {t('prompts.sandbox.knowledgeNone')}
+        </Typography>
+      ) : (
+        <Stack component="ol" spacing={1} sx={{ m: 0, p: 0, listStyle: 'none' }}>
+          {knowledge.passages.map((passage) => (
+            <Box component="li" key={passage.chunkId} aria-label={passage.documentName}>
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                  [{passage.number}] {passage.documentName}
+                  {passage.page !== null
+                    ? ` · ${t('prompts.sandbox.page', { page: passage.page })}`
+                    : ''}
+                  {` · ${t('prompts.sandbox.passage', { number: passage.ordinal + 1 })}`}
+                </Typography>
+                {passage.cited && (
+                  <Chip size="small" color="primary" label={t('prompts.sandbox.cited')} />
+                )}
+              </Stack>
+              <Typography
+                variant="body2"
+                sx={{ color: 'text.secondary', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+              >
+                {passage.text.length > 400 ? `${passage.text.slice(0, 397)}…` : passage.text}
+              </Typography>
+            </Box>
+          ))}
+        </Stack>
+      )}
+    </Box>
+  );
+};
+
 // SPEC §2 Sandbox: what the agent made of the conversation after its last answer.
 const Analysis = ({ response }: { response: SandboxChatResponse }) => {
   const { t, i18n } = useTranslation();
@@ -167,6 +214,7 @@ const Analysis = ({ response }: { response: SandboxChatResponse }) => {
           {response.handoff.reason ? ` — ${response.handoff.reason}` : ''}
         </Alert>
       )}
+      {response.knowledge && <KnowledgeUsed knowledge={response.knowledge} />}
       <Box>
         <Typography variant="subtitle2" component="h3" gutterBottom>
           {t('prompts.sandbox.customer')}

@@ -86,6 +86,7 @@ describe('plans tab', () => {
       'Colas',
       'Agentes de IA',
       'Mensajes de IA por agente al mes',
+      'Tokens de IA al mes',
       'Valor',
     ]) {
       expect((dialog.getByRole('spinbutton', { name: label }) as HTMLInputElement).value).toBe('0');
@@ -109,6 +110,7 @@ describe('plans tab', () => {
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
     expect(await dialog.findByText('Número entero entre 0 y 10000000')).toBeTruthy();
     await refill(user, aiMessages, '2000');
+    await refill(user, dialog.getByRole('spinbutton', { name: 'Tokens de IA al mes' }), '3000000');
     await user.click(dialog.getByRole('switch', { name: 'Kanban' }));
     await user.click(dialog.getByRole('button', { name: 'Guardar' }));
 
@@ -120,6 +122,7 @@ describe('plans tab', () => {
       queues: 0,
       aiAgents: 3,
       aiMessages: 2000,
+      aiTokens: 3_000_000,
       storageMb: 10240,
       value: 39,
       useCampaigns: true,
