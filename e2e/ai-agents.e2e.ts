@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { OPENAI_KEY, startFakeOpenAi, type FakeOpenAi } from '../apps/api/test/fake-openai';
+import {
+  citingModel,
+  OPENAI_KEY,
+  startFakeOpenAi,
+  type FakeOpenAi,
+} from '../apps/api/test/fake-openai';
 import { eventually } from '../apps/api/test/eventually';
+import { makePdf } from '../apps/api/test/documents';
 import { apiClient, type Outbound, pairSimulator, POLL } from './support/api';
 import { launchBrowser } from './support/browser';
 import { logIn } from './support/pages';
@@ -10,7 +16,8 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './
 // AI agents end to end: the product reaches a local OpenAI-compatible server (the same stand-in the
 // API tests use) through the real SDK. An admin creates an agent, tries it in the sandbox, puts it on a
 // queue; a simulated contact is answered by it and then asks for a person, and the agent of the queue
-// it named sees the conversation arrive in the waiting list.
+// it named sees the conversation arrive in the waiting list. An agent given an uploaded PDF answers
+// from it in the sandbox and shows the passage it cited.
 
 let openai: FakeOpenAi;
 let server: RunningServer;
@@ -170,5 +177,70 @@ describe('AI agents', () => {
     await person.getByRole('listitem').filter({ hasText: '¿Hola?' }).waitFor();
     // The agent said nothing more once it handed the conversation over.
     expect(openai.chatRequests().length).toBe(asked);
+  });
+
+  it('answer in the sandbox from an uploaded PDF, citing the passage', async () => {
+    const client = apiClient(server.apiUrl);
+    const setup = await client.login(ADMIN_EMAIL, ADMIN_PASSWORD);
+    await client.call(setup, 'POST', '/users', {
+      name: 'Encargada de conocimiento',
+      email: 'kb@test.local',
+      password: 'Conocer12345',
+      profile: 'admin',
+    });
+    // The answer is only on the PDF's second page (the first is long enough to be a passage of its own).
+    const menu = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `La pizza número ${i + 1} de la carta lleva mozzarella, tomate y albahaca fresca de la huerta.`,
+    ).join(' ');
+    const pdf = await makePdf([
+      `Pizzería Roma. Carta de la casa.\n\n${menu}`,
+      'Política de reembolsos: los pedidos que lleguen fríos se reembolsan completos si el cliente ' +
+        'avisa dentro de los 45 minutos posteriores a la entrega.',
+    ]);
+    openai.respondWith(citingModel);
+    try {
+      const admin = await (await browser.newContext()).newPage();
+      await logIn(admin, server.webUrl, 'kb@test.local', 'Conocer12345');
+      await admin.goto(`${server.webUrl}/knowledge`);
+      await admin.getByTestId('knowledge-upload-input').setInputFiles({
+        name: 'politicas.pdf',
+        mimeType: 'application/pdf',
+        buffer: pdf,
+      });
+      const document = admin.getByRole('row').filter({ hasText: 'politicas' });
+      await document.getByText('Listo').waitFor({ timeout: 20_000 });
+
+      await admin.goto(`${server.webUrl}/prompts`);
+      await admin.getByRole('button', { name: 'Agregar agente' }).click();
+      const form = admin.getByRole('dialog', { name: 'Agregar agente de IA' });
+      await form.getByRole('textbox', { name: 'Nombre' }).fill('Sofía con políticas');
+      await form.getByRole('textbox', { name: 'Instrucciones (prompt)' }).fill(INSTRUCTIONS);
+      await form.getByRole('combobox', { name: 'Modelo' }).fill('gpt-4o-mini');
+      await form.getByRole('combobox', { name: 'Base de conocimiento' }).click();
+      await admin.getByRole('option', { name: 'Documentos elegidos' }).click();
+      await form.getByRole('combobox', { name: 'Documentos' }).click();
+      await admin.getByRole('option', { name: 'politicas' }).click();
+      await form.getByRole('button', { name: 'Agregar', exact: true }).click();
+      const row = admin.getByRole('row').filter({ hasText: 'Sofía con políticas' });
+      await row.waitFor();
+
+      await row.getByRole('button', { name: 'Abrir el sandbox de Sofía con políticas' }).click();
+      const sandbox = admin.getByRole('dialog', { name: /Sandbox/ });
+      const message = sandbox.getByRole('textbox', { name: 'Mensaje' });
+      await message.fill('Mi pedido llegó frío, ¿me reembolsan?');
+      await message.press('Control+Enter');
+      // The answer, without its citation mark; the passage it cited, with its page.
+      const answer = sandbox.getByText(/^Según nuestra política, /);
+      await answer.waitFor();
+      expect(await answer.textContent()).not.toContain('[1]');
+      const cited = sandbox.getByRole('listitem', { name: 'politicas' }).first();
+      await cited.getByText('Citado').waitFor();
+      expect(await cited.textContent()).toContain('pág. 2');
+      expect(await cited.textContent()).toContain('45 minutos');
+    } finally {
+      openai.respondWith(undefined);
+    }
   });
 });

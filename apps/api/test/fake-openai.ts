@@ -770,3 +770,18 @@ export const startFakeOpenAi = async (
   };
   return fake;
 };
+
+// A model that follows an agent's knowledge-base instructions (for the fake OpenAI server's
+// respondWith): it answers with the opening of the first passage it is given, citing it as [1], and
+// hands the conversation to a person when it is given none. Other requests get the default answers.
+export const citingModel = (body: ChatBody): FakeReply | undefined => {
+  if (body.response_format) return undefined;
+  const system = body.messages.find((m) => m.role === 'system')?.content;
+  const first = /\[1\] \(([^)]*)\)\n([^\n]*)/.exec(typeof system === 'string' ? system : '');
+  if (!first)
+    return {
+      content: null,
+      toolCalls: [{ name: 'transfer_to_human', arguments: { reason: 'Sin información' } }],
+    };
+  return { content: `Según nuestra política, ${first[2].slice(0, 60).toLowerCase()} [1].` };
+};

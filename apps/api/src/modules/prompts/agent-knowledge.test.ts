@@ -19,6 +19,7 @@ import {
 } from '../../../test/inbox';
 import { knowledgeDocument } from '../../../test/knowledge';
 import {
+  citingModel,
   OPENAI_KEY,
   startFakeOpenAi,
   type ChatBody,
@@ -52,20 +53,6 @@ const systemOf = (body: ChatBody) => {
   return typeof content === 'string' ? content : '';
 };
 
-// A model that follows the instructions: it cites the first passage it was given and hands over when
-// it was given none.
-const followsInstructions = (body: ChatBody) => {
-  if (body.response_format) return undefined;
-  const system = systemOf(body);
-  const first = /\[1\] \(([^)]*)\)\n([^\n]*)/.exec(system);
-  if (!first)
-    return {
-      content: null,
-      toolCalls: [{ name: 'transfer_to_human', arguments: { reason: 'Sin información' } }],
-    };
-  return { content: `Según nuestra política, ${first[2].slice(0, 60).toLowerCase()} [1].` };
-};
-
 const createPrompt = async (session: Session, extra: object = {}) => {
   const res = await inject(t.app, session, 'POST', '/prompt', {
     name: 'Sofía de Tienda Sol',
@@ -95,7 +82,7 @@ beforeAll(async () => {
   admin = await login(t.app, made.admin.email);
   returns = await knowledgeDocument(t.app, admin, 'devoluciones.txt', RETURNS);
   shipping = await knowledgeDocument(t.app, admin, 'envios.txt', SHIPPING);
-  fake.respondWith(followsInstructions);
+  fake.respondWith(citingModel);
 });
 afterAll(async () => {
   await t.close();
