@@ -67,6 +67,7 @@ import { auditRoutes } from './modules/audit/audit.routes';
 import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes';
 import { conversationExportsRoutes } from './modules/tickets/transcript/conversation-exports.routes';
 import { knowledgeRoutes } from './modules/knowledge/knowledge.routes';
+import { insightRoutes } from './modules/insight/insight.routes';
 import { webhookOpenApi } from './modules/webhook-endpoints/webhook-openapi';
 import { webhookEndpointsRoutes } from './modules/webhook-endpoints/webhook-endpoints.routes';
 import { contactListsRoutes } from './modules/contact-lists/contact-lists.routes';
@@ -404,6 +405,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(webhookEndpointsRoutes);
   await app.register(conversationExportsRoutes);
   await app.register(knowledgeRoutes);
+  await app.register(insightRoutes);
   await app.register(contactListsRoutes);
   await app.register(campaignsRoutes);
   // Every queue, recurring job and event listener (background.ts); they run once jobs start below.

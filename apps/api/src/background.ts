@@ -72,6 +72,7 @@ import {
 import { ingestQueue } from './modules/knowledge/ingest-queue';
 import { ingestWorker } from './modules/knowledge/ingest';
 import { KNOWLEDGE_SOURCES_JOB, refreshChangedSources } from './modules/knowledge/sources';
+import { insightQueue, insightWorker, queueInsightForMessage } from './modules/insight/insight';
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -112,6 +113,8 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   jobs.define(conversationExportQueue, conversationExportWorker(deps));
   // A knowledge base document read, split, embedded and stored (one version, one at a time per document).
   jobs.define(ingestQueue, ingestWorker(deps));
+  // Live insight: a conversation's sentiment and data read by the AI, and its rules applied.
+  jobs.define(insightQueue, insightWorker(deps, log));
 
   // Recurring jobs: one node at a time, right after start and then every everyMs.
 
@@ -231,6 +234,8 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   events.record('ticket.changed', queueAgentTurnOnHandover);
   // A contact's message on an integration's ticket is queued for the integration.
   events.record('message.created', queueIntegrationTurnForMessage);
+  // A contact's message on a live conversation queues its analysis (companies with live insight on).
+  events.record('message.created', queueInsightForMessage(config.openAi.insightDelayMs));
   // A ticket whose integration changed ends the old flow's session and starts the new one.
   events.record('ticket.changed', followIntegrationHandover);
   // The dashboard's conversation history: started, accepted, finished.

@@ -192,6 +192,11 @@ const envSchema = z.object({
   // The knowledge base's embeddings (modules/knowledge): documents and questions are embedded with
   // this model of the same server; changing it leaves stored passages to text search until refreshed.
   OPENAI_EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
+  // Live insight (modules/insight): the model that reads a live conversation's sentiment and data
+  // (structured output) for companies that turned the liveInsight setting on.
+  OPENAI_INSIGHT_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  // How long after a contact's message its conversation is read, so a burst of messages is read once.
+  INSIGHT_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
   // Queue integrations (modules/queue-integrations): how long a flow may take to answer an event, and
   // the first wait before a failed delivery is tried again (then 3× longer each time, 5 attempts).
   INTEGRATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
@@ -366,6 +371,8 @@ export type Config = {
     maxRetries: number;
     transcriptionModel: string;
     embeddingModel: string;
+    insightModel: string;
+    insightDelayMs: number;
   };
   integrations: { timeoutMs: number; retryBaseMs: number; dialogflowEndpoint: string };
   webhooks: { timeoutMs: number; retryBaseMs: number; disableAfterHours: number; logDays: number };
@@ -488,6 +495,8 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
       maxRetries: e.OPENAI_MAX_RETRIES,
       transcriptionModel: e.OPENAI_TRANSCRIPTION_MODEL,
       embeddingModel: e.OPENAI_EMBEDDING_MODEL,
+      insightModel: e.OPENAI_INSIGHT_MODEL,
+      insightDelayMs: e.INSIGHT_DELAY_MS,
     },
     integrations: {
       timeoutMs: e.INTEGRATION_TIMEOUT_MS,

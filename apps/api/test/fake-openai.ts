@@ -269,8 +269,13 @@ const build = (raw: JsonSchema, key: string, ctx: Context): unknown => {
     case 'string':
       return stringFor(key, ctx) ?? (nullable ? null : '');
     case 'number':
-    case 'integer':
+    case 'integer': {
+      // An order's total where the customer said one ("total 1500", "total de $1.500,50").
+      const total = /total\D{0,12}?(\d[\d.,]*)/i.exec(ctx.all)?.[1];
+      if (/total/i.test(key) && total)
+        return Number(total.replace(/[.,](?=\d{3}\b)/g, '').replace(',', '.'));
       return nullable ? null : 0;
+    }
     default:
       return null;
   }

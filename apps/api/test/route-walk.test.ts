@@ -11,6 +11,7 @@ import {
   announcements,
   companies,
   helps,
+  insightRules,
   plans,
   prompts,
   queueIntegrations,
@@ -188,6 +189,7 @@ const ticketFixtures = async (foreignCompany: number, ownCompany: number) => {
   return {
     'ticket-notes:id': { own: own.noteId, foreign: foreign.noteId },
     'tickets:id': { own: own.id, foreign: foreign.id },
+    'tickets:ticketId': { own: own.id, foreign: foreign.id },
     'tickets:uuid': { own: own.uuid, foreign: foreign.uuid },
   };
 };
@@ -427,6 +429,29 @@ const knowledgeFixtures = async (foreignCompany: number, ownCompany: number) => 
   return { 'knowledge:id': { own: own.id, foreign: foreign.id } };
 };
 
+// A live insight rule (tagging with a tag of its company) in each company.
+const insightFixtures = async (foreignCompany: number, ownCompany: number) => {
+  const ruleOf = async (companyId: number) => {
+    const [tag] = await t.db
+      .insert(tags)
+      .values({ companyId, name: 'Walker insight tag' })
+      .returning();
+    const [rule] = await t.db
+      .insert(insightRules)
+      .values({
+        companyId,
+        name: 'Walker rule',
+        condition: { sentiments: ['negativo'], finalOnly: false, minOrderTotal: null },
+        action: { type: 'tag', tagId: tag.id },
+      })
+      .returning();
+    return rule.id;
+  };
+  return {
+    'insight-rules:id': { own: await ruleOf(ownCompany), foreign: await ruleOf(foreignCompany) },
+  };
+};
+
 let stripe: FakeStripe;
 
 beforeAll(async () => {
@@ -483,6 +508,7 @@ beforeAll(async () => {
     ...(await webhookFixtures(a.company.id, b.company.id)),
     ...(await exportFixtures(a.company.id, b.company.id)),
     ...(await knowledgeFixtures(a.company.id, b.company.id)),
+    ...(await insightFixtures(a.company.id, b.company.id)),
   };
   sessions = {
     admin: await login(t.app, b.admin.email),

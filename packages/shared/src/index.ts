@@ -38,5 +38,6 @@ export * from './api-tokens';
 export * from './outbound-webhooks';
 export * from './conversation-exports';
 export * from './knowledge';
+export * from './insight';
 export * from './contract';
 export * from './contracts';

@@ -26,6 +26,9 @@ export const settingDefaults = {
   // "typing…" while an agent writes to them.
   readReceipts: 'enabled',
   typingToContact: 'enabled',
+  // Issue 40: the AI reads every live conversation's sentiment and data (modules/insight; only with a
+  // plan with AI and a provider, and it spends the company's AI tokens).
+  liveInsight: 'disabled',
   // The company's country (ISO 3166-1 alpha-2): a number typed without its country code is read as
   // a local number of it. '': none, and such a number is refused.
   country: '',
@@ -55,6 +58,7 @@ export const settingOptions: Record<SettingKey, readonly string[] | null> = {
   singleSession: onOff,
   readReceipts: onOff,
   typingToContact: onOff,
+  liveInsight: onOff,
   country: ['', ...phoneCountries],
 };
 

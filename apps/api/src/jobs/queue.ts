@@ -195,6 +195,8 @@ type JobsFrom = {
   key?: SQL;
   ref?: SQL;
   companyId?: SQL;
+  // When the jobs fall due (default now): a short wait lets a burst of changes be seen by one run.
+  runAt?: SQL;
 };
 
 // The INSERT … SELECT that queues `rows` (without RETURNING), for a statement of the caller's own
@@ -205,10 +207,14 @@ export const insertJobsSql = (
   options: EnqueueOptions = {},
 ) => {
   const nullOr = (value: SQL | undefined) => value ?? sql`null`;
-  return sql`insert into ${jobs} (queue, payload, key, ref, company_id)
-    select ${queue.name}, q.payload, q.key, q.ref, q.company_id
+  // Left out unless given, so the statements of queues that run at once stay as they were.
+  const runAt = rows.runAt
+    ? { column: sql`, run_at`, value: sql`, q.run_at`, select: sql`, ${rows.runAt} as run_at` }
+    : { column: sql``, value: sql``, select: sql`` };
+  return sql`insert into ${jobs} (queue, payload, key, ref, company_id${runAt.column})
+    select ${queue.name}, q.payload, q.key, q.ref, q.company_id${runAt.value}
     from (select ${rows.payload} as payload, ${nullOr(rows.key)}::text as key,
-                 ${nullOr(rows.ref)}::text as ref, ${nullOr(rows.companyId)}::int as company_id
+                 ${nullOr(rows.ref)}::text as ref, ${nullOr(rows.companyId)}::int as company_id${runAt.select}
           ${rows.from}) q
     ${
       options.skipPendingKeys

@@ -17,6 +17,7 @@ import { apiTokensContract } from './api-tokens';
 import { webhookEndpointsContract } from './webhook-endpoints';
 import { conversationExportsContract } from './conversation-exports';
 import { knowledgeContract } from './knowledge';
+import { insightContract } from './insight';
 import { contactsContract } from './contacts';
 import { schedulesContract } from './schedules';
 import { quickMessagesContract } from './quick-messages';
@@ -57,6 +58,7 @@ export * from './api-tokens';
 export * from './webhook-endpoints';
 export * from './conversation-exports';
 export * from './knowledge';
+export * from './insight';
 export * from './subscriptions';
 export * from './announcements';
 export * from './companies';
@@ -108,6 +110,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   ticketsContract,
   promptsContract,
   aiProviderContract,
+  insightContract,
   queueIntegrationsContract,
   externalApiContract,
   uploadsContract,

@@ -24,3 +24,4 @@ export * from './api-tokens';
 export * from './webhook-endpoints';
 export * from './conversation-exports';
 export * from './knowledge';
+export * from './insight';

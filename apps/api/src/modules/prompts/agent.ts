@@ -128,7 +128,7 @@ const queueTurn = async (tx: Db, ticketId: number) => {
   return inserted.length ? PROMPT_REPLY_QUEUE : undefined;
 };
 
-const planAllowsAi = async (db: Db, companyId: number) => {
+export const planAllowsAi = async (db: Db, companyId: number) => {
   const [row] = await db
     .select({ useOpenAi: plans.useOpenAi })
     .from(companies)
@@ -200,7 +200,7 @@ const transcribeAudio = async (
   return out;
 };
 
-const turnsOf = (window: MessageRow[]): ChatTurn[] =>
+export const turnsOf = (window: MessageRow[]): ChatTurn[] =>
   window
     .filter((m) => !m.isDeleted)
     .map((m) => ({

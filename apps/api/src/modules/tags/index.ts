@@ -1,2 +1,2 @@
 // The tags module's public surface: other modules import from '../tags' (this file) only.
-export { addTicketTag } from './tags.service';
+export { addTicketTag, moveToLaneIn, tagTicketIn } from './tags.service';

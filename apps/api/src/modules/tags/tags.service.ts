@@ -13,6 +13,7 @@ import {
   type TagView,
 } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
+import type { DomainEvent } from '../../events/domain-events';
 import type { Db } from '../../db/client';
 import { tags, ticketTags, tickets } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
@@ -195,12 +196,55 @@ export const addTicketTag = async (
         .where(ownedRow(tags, tagId, ctx))
     )[0],
   );
-  return retag(deps, ticket, (tx) =>
-    tx
+  return retag(deps, ticket, (tx) => insertTicketTag(tx, ticket, tagId));
+};
+
+// The tag on the ticket unless it is there already; answers whether it was added.
+const insertTicketTag = async (tx: Db, ticket: { id: number; companyId: number }, tagId: number) =>
+  (
+    await tx
       .insert(ticketTags)
-      .values({ ticketId: ticket.id, tagId, companyId: ctx.companyId })
-      .onConflictDoNothing(),
-  );
+      .values({ ticketId: ticket.id, tagId, companyId: ticket.companyId })
+      .onConflictDoNothing()
+      .returning({ tagId: ticketTags.tagId })
+  ).length > 0;
+
+type Raise = (event: DomainEvent) => void;
+
+// What the platform does to a ticket's tags on its own (live insight's rules), in the caller's
+// transaction: the ticket's screens hear of a change with its commit, as they do of a person's. The
+// tag is the company's (the caller checked it). Answers whether anything changed, so a repeated or
+// concurrent call changes nothing twice (ticket_tags' key holds one row per ticket and tag).
+export const tagTicketIn = async (
+  tx: Db,
+  raise: Raise,
+  ticket: { id: number; companyId: number },
+  tagId: number,
+) => {
+  const added = await insertTicketTag(tx, ticket, tagId);
+  if (added) raise(ticketUpdated(ticket, 'tags'));
+  return added;
+};
+
+// Moves the ticket's kanban card to the lane of `laneTagId` (SPEC §2 Kanban: a lane is a tag marked
+// kanban): the ticket gets the lane's tag and loses its other lanes' tags; its other tags stay.
+export const moveToLaneIn = async (
+  tx: Db,
+  raise: Raise,
+  ticket: { id: number; companyId: number },
+  laneTagId: number,
+) => {
+  const otherLanes = tx
+    .select({ id: tags.id })
+    .from(tags)
+    .where(and(eq(tags.companyId, ticket.companyId), eq(tags.kanban, 1), ne(tags.id, laneTagId)));
+  const left = await tx
+    .delete(ticketTags)
+    .where(and(eq(ticketTags.ticketId, ticket.id), inArray(ticketTags.tagId, otherLanes)))
+    .returning({ tagId: ticketTags.tagId });
+  const added = await insertTicketTag(tx, ticket, laneTagId);
+  if (added || left.length) raise(ticketUpdated(ticket, 'tags'));
+  return added || left.length > 0;
 };
 
 export const clearTicketTags = async (deps: Deps, ctx: AuthContext, ticketId: number) => {
