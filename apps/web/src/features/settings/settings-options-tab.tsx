@@ -23,6 +23,7 @@ const optionKeys = [
   'singleSession',
   'readReceipts',
   'typingToContact',
+  'liveInsight',
   'superTwoFactor',
 ] as const satisfies readonly SettingKey[];
 

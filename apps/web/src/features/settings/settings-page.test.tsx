@@ -61,6 +61,7 @@ describe('settings page', () => {
       'Menú lateral al iniciar',
       'Verificación en dos pasos',
       'Una sesión por usuario',
+      'Insight IA en vivo',
     ]) {
       expect(screen.getByRole('combobox', { name: label })).toBeTruthy();
     }
@@ -74,6 +75,7 @@ describe('settings page', () => {
       'API',
       'Webhooks',
       'Exportaciones',
+      'Reglas de insight',
     ]);
 
     await user.click(rating);
@@ -144,6 +146,7 @@ describe('settings page', () => {
       'API',
       'Webhooks',
       'Exportaciones',
+      'Reglas de insight',
       'Empresas',
       'Planes',
       'Ayudas',
@@ -167,6 +170,7 @@ describe('settings page', () => {
       'API',
       'Webhooks',
       'Exportaciones',
+      'Reglas de insight',
     ]);
 
     await user.click(screen.getByRole('combobox', { name: 'Gestión de horarios de atención' }));
@@ -180,6 +184,7 @@ describe('settings page', () => {
         'API',
         'Webhooks',
         'Exportaciones',
+        'Reglas de insight',
       ]),
     );
   });

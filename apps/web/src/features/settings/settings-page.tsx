@@ -11,6 +11,7 @@ import { ApiTokensTab } from './api-tokens-tab';
 import { AuditTab } from './audit-tab';
 import { ConversationExportsTab } from './conversation-exports-tab';
 import { HelpsTab } from './helps/helps-tab';
+import { InsightRulesTab } from './insight-rules-tab';
 import { PlansTab } from './plans/plans-tab';
 import { useLiveSettings, useSettings } from './settings.api';
 import { SettingsOptionsTab } from './settings-options-tab';
@@ -25,6 +26,7 @@ type TabId =
   | 'api'
   | 'webhooks'
   | 'exports'
+  | 'insight'
   | 'companies'
   | 'plans'
   | 'helps';
@@ -47,6 +49,8 @@ const SettingsTabs = () => {
     ...(can(user, 'api-tokens:manage') ? (['api'] as const) : []),
     ...(can(user, 'webhooks:manage') ? (['webhooks'] as const) : []),
     ...(can(user, 'exports:manage') ? (['exports'] as const) : []),
+    // Live insight's rules belong with the AI agents: their admins, on a plan with AI.
+    ...(can(user, 'prompts:manage') && user.company?.plan?.useOpenAi ? (['insight'] as const) : []),
     ...(user.super ? (['companies', 'plans', 'helps'] as const) : []),
   ];
   const requested = searchParams.get('tab') as TabId | null;
@@ -85,6 +89,7 @@ const SettingsTabs = () => {
       {current === 'api' && <ApiTokensTab />}
       {current === 'webhooks' && <WebhooksTab />}
       {current === 'exports' && <ConversationExportsTab />}
+      {current === 'insight' && <InsightRulesTab />}
       {current === 'schedules' && <CompanySchedulesTab companyId={user.companyId} />}
       {current === 'companies' && <CompaniesTab />}
       {current === 'plans' && <PlansTab />}

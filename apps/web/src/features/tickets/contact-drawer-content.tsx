@@ -21,6 +21,7 @@ import { settingValue, useCompanySettings } from '../../app/layout/use-shell-dat
 import { cssColor } from '../../lib/colors';
 import { useFormatPhone } from '../../lib/phone';
 import { ContactDrawerNotes } from './contact-drawer-notes';
+import { InsightPanel, useTicketInsight } from './insight-panel';
 import { useContact } from '../../api/queries/contacts';
 import { useTagOptions } from '../../api/queries/tags';
 import { useSyncTicketTags, useUpdateContact } from './contact-drawer.api';
@@ -83,6 +84,21 @@ const Section = ({ title, children }: { title: string; children: ReactNode }) =>
     {children}
   </Stack>
 );
+
+// Live insight's newest analysis of the conversation, once there is one.
+const InsightSection = ({ ticketId }: { ticketId: number }) => {
+  const { t } = useTranslation();
+  const insight = useTicketInsight(ticketId).data?.insight;
+  if (!insight) return null;
+  return (
+    <>
+      <Divider />
+      <Section title={t('tickets.insight.title')}>
+        <InsightPanel insight={insight} />
+      </Section>
+    </>
+  );
+};
 
 export const ContactDrawerContent = ({
   ticket,
@@ -167,6 +183,7 @@ export const ContactDrawerContent = ({
         <Section title={t('tickets.contactDrawer.tags')}>
           <TicketTags ticket={ticket} />
         </Section>
+        <InsightSection ticketId={ticket.id} />
         <Divider />
         <Section title={t('contactForm.extraInfo')}>
           {contact.isPending ? (
