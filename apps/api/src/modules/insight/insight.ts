@@ -56,7 +56,7 @@ const WINDOW = 20;
 const BOT_NAME = 'Insight IA';
 
 // Whether an analysis meets a rule's condition: every part the rule names must hold.
-export const meetsCondition = (condition: InsightCondition, analysis: SandboxAnalysis) => {
+const meetsCondition = (condition: InsightCondition, analysis: SandboxAnalysis) => {
   const total = analysis.datos_pedido.total;
   return (
     (condition.sentiments.length === 0 || condition.sentiments.includes(analysis.sentiment)) &&
