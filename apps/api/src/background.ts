@@ -235,7 +235,7 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   // A contact's message on an integration's ticket is queued for the integration.
   events.record('message.created', queueIntegrationTurnForMessage);
   // A contact's message on a live conversation queues its analysis (companies with live insight on).
-  events.record('message.created', queueInsightForMessage(config.openAi.insightDelayMs));
+  events.record('message.created', queueInsightForMessage(config.openAi));
   // A ticket whose integration changed ends the old flow's session and starts the new one.
   events.record('ticket.changed', followIntegrationHandover);
   // The dashboard's conversation history: started, accepted, finished.

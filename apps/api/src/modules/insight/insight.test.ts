@@ -175,19 +175,26 @@ describe('live insight on a conversation', () => {
   });
 
   it('reads a burst of messages once, with all of them', async () => {
+    // The first message's analysis waits INSIGHT_DELAY_MS: the rest of the burst joins it. Here the
+    // delay is long enough that a busy machine still stores the burst within it.
+    const delay = t.config.openAi.insightDelayMs;
+    t.config.openAi.insightDelayMs = 4000;
     const from = nextNumber();
-    const first = await writes(from, 'uno');
     const before = analysisRequests().length;
-    // The first message's analysis waits INSIGHT_DELAY_MS: the rest of the burst joins it.
-    const rest = await Promise.all(
-      ['dos', 'tres', 'cuatro'].map((body) => inbound(t.app, admin, connection.id, { from, body })),
-    );
-    expect(rest.map((r) => r.statusCode)).toEqual([200, 200, 200]);
-    await analysed(first.id);
-    await ticketSettled(t.db, first.id);
+    try {
+      const first = await writes(from, 'uno');
+      const rest = await Promise.all(
+        ['dos', 'tres', 'cuatro'].map((body) =>
+          inbound(t.app, admin, connection.id, { from, body }),
+        ),
+      );
+      expect(rest.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+      await analysed(first.id);
+      await ticketSettled(t.db, first.id);
+    } finally {
+      t.config.openAi.insightDelayMs = delay;
+    }
     const asked = analysisRequests().slice(before);
-    // The first message's own job may have begun before the others arrived only if the machine
-    // stalled for the whole delay; what matters to the user is one analysis for the burst.
     expect(asked).toHaveLength(1);
     expect(
       asked[0]!.messages

@@ -213,9 +213,10 @@ export const insightWorker = (deps: Deps, log: FastifyBaseLogger): QueueOptions<
 };
 
 // A contact's message on a live conversation of a company with live insight on queues its analysis
-// (a recorder), unless one is already waiting for the ticket.
+// (a recorder), unless one is already waiting for the ticket. The delay is read at each message.
 export const queueInsightForMessage =
-  (delayMs: number) => async (tx: Db, event: EventOf<'message.created'>) => {
+  (openAi: { insightDelayMs: number }) => async (tx: Db, event: EventOf<'message.created'>) => {
+    const delayMs = openAi.insightDelayMs;
     if (event.author !== 'contact') return undefined;
     if (event.ticket && event.ticket.status === 'closed') return undefined;
     const inserted = await enqueueJobsFrom(
