@@ -123,6 +123,7 @@ const messageOf = (ticket: TicketView, id: number): ChatMessageView => {
     mediaUrl: null,
     mediaName: null,
     mediaError: null,
+    transcript: null,
     quotedMsgId: null,
     quotedMsg: null,
     isDeleted: false,

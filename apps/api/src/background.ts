@@ -15,6 +15,7 @@ import {
   queueAgentTurnForMessage,
   queueAgentTurnOnHandover,
 } from './modules/prompts/agent';
+import { queueVoiceNotes, voiceNoteQueue, voiceNoteWorker } from './modules/prompts/voice-notes';
 import {
   followIntegrationHandover,
   integrationTurnQueue,
@@ -95,6 +96,8 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   jobs.define(webhookQueue, webhookWorker(deps));
   // An AI agent's answer to a contact's turn (queued by the agent's recorders below).
   jobs.define(promptReplyQueue, agentWorker(deps, log));
+  // A voice note written down by the company's AI provider (queued by its recorder below).
+  jobs.define(voiceNoteQueue, voiceNoteWorker(deps, log));
   // A contact's message handed to the ticket's integration (queued by its recorders below).
   jobs.define(integrationTurnQueue, integrationWorker(deps, log));
   // Stripe events stored by POST /subscriptions/webhook, applied one company at a time.
@@ -232,6 +235,8 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   events.record('message.created', queueAgentTurnForMessage);
   // A ticket handed to an AI agent queues its first turn.
   events.record('ticket.changed', queueAgentTurnOnHandover);
+  // A voice note of a company that has them written down queues its transcription.
+  events.recordAll('message.created', queueVoiceNotes);
   // A contact's message on an integration's ticket is queued for the integration.
   events.record('message.created', queueIntegrationTurnForMessage);
   // A contact's message on a live conversation queues its analysis (companies with live insight on).

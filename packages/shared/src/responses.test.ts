@@ -47,6 +47,7 @@ describe('response schemas', () => {
       mediaUrl: null,
       mediaName: null,
       mediaError: null,
+      transcript: null,
       quotedMsgId: null,
       isDeleted: false,
       isEdited: false,

@@ -29,6 +29,10 @@ export const settingDefaults = {
   // Issue 40: the AI reads every live conversation's sentiment and data (modules/insight; only with a
   // plan with AI and a provider, and it spends the company's AI tokens).
   liveInsight: 'disabled',
+  // Issue 40: every voice note (the contact's and the company's) gets a written transcript through
+  // the company's AI provider, shown under the audio and found by the tickets' search. Only where
+  // the plan has AI and a provider is set; it spends the company's AI tokens.
+  transcribeAudio: 'disabled',
   // The company's country (ISO 3166-1 alpha-2): a number typed without its country code is read as
   // a local number of it. '': none, and such a number is refused.
   country: '',
@@ -59,6 +63,7 @@ export const settingOptions: Record<SettingKey, readonly string[] | null> = {
   readReceipts: onOff,
   typingToContact: onOff,
   liveInsight: onOff,
+  transcribeAudio: onOff,
   country: ['', ...phoneCountries],
 };
 

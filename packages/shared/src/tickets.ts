@@ -67,6 +67,9 @@ const messageFields = {
   mediaName: z.string().nullable(),
   // Why a received file is not there: WhatsApp did not hand it over, or the company's storage was full.
   mediaError: z.enum(mediaErrors).nullable(),
+  // What a voice note says, written by the company's AI provider (issue 40; null: not transcribed).
+  // The body stays the caption its sender wrote.
+  transcript: z.string().nullable(),
   quotedMsgId: z.number().nullable(),
   isDeleted: z.boolean(),
   isEdited: z.boolean(),

@@ -36,6 +36,8 @@ export const transcriptSchema = z.object({
       author: z.string(),
       body: z.string(),
       mediaType: z.string(),
+      // What a voice note says (issue 40), null when it was not transcribed.
+      transcript: z.string().nullable(),
       // A link to the file, valid for a while (as the chat's), null without a file.
       media: z.object({ url: z.string(), name: z.string().nullable() }).nullable(),
       deleted: z.boolean(),

@@ -44,7 +44,7 @@ export type MessageAuthor = 'contact' | 'agent' | 'phone' | 'platform' | 'api';
 
 // What changed on a stored message: WhatsApp's delivery report; the contact edited or revoked it;
 // the outbox handed it to WhatsApp, or gave up on it; an agent sent a failed one again, or deleted it
-// for everyone; an AI agent wrote down what a voice note says; someone reacted to it.
+// for everyone; the AI provider wrote down what a voice note says; someone reacted to it.
 export type MessageChange =
   | 'ack'
   | 'edit'
@@ -95,6 +95,9 @@ export type DomainEvent =
       // A contact's message the queue bot may route (its conversation has no queue yet), or a later
       // one of that conversation: screens hear of it with its message.routed, once the bot decided.
       awaitsBot?: true;
+      // An audio message (a voice note) with its file: the transcription recorder looks at these
+      // only, so other messages cost it no statement.
+      audio?: true;
     }
   | {
       type: 'message.updated';

@@ -362,6 +362,13 @@ export const createUploads = (options: {
       return Boolean(key && (await files.stat(key)));
     },
 
+    // A stored file's size in bytes, or undefined when it is gone: a file too large for what it is
+    // wanted for (a voice note for the AI provider) is passed over without reading it.
+    async sizeOf(companyId: number, storedName: string) {
+      const key = keyOf(companyId, storedName);
+      return key ? (await files.stat(key))?.bytes : undefined;
+    },
+
     // The URL handed to whoever may see the record that owns the file.
     urlFor(companyId: number, storedName: string | null | undefined, now = Date.now()) {
       if (!storedName || !keyOf(companyId, storedName)) return null;

@@ -43,6 +43,9 @@ export const messages = pgTable(
     mediaName: text(),
     // A received file that was not kept, and why (the message is kept anyway).
     mediaError: text().$type<MediaError>(),
+    // What a voice note says, written by the company's AI provider (issue 40, modules/voice-notes);
+    // null until then. The body stays the caption its sender wrote.
+    transcript: text(),
     quotedMsgId: integer().references((): AnyPgColumn => messages.id, { onDelete: 'set null' }),
     isDeleted: boolean().notNull().default(false),
     isEdited: boolean().notNull().default(false),
@@ -77,6 +80,10 @@ export const messages = pgTable(
       .where(sql`quoted_msg_id is not null`),
     // Substring search (ILIKE '%term%') over bodies; needs the pg_trgm extension.
     index('messages_body_trgm_idx').using('gin', t.body.op('gin_trgm_ops')),
+    // The same search over voice notes' transcripts (few messages have one).
+    index('messages_transcript_trgm_idx')
+      .using('gin', t.transcript.op('gin_trgm_ops'))
+      .where(sql`transcript is not null`),
   ],
 );
 

@@ -65,6 +65,7 @@ const messageView = (id: number, ticketId: number): ChatMessageView => ({
   mediaUrl: null,
   mediaName: null,
   mediaError: null,
+  transcript: null,
   quotedMsgId: null,
   quotedMsg: null,
   isDeleted: false,

@@ -39,6 +39,7 @@ const serializeMessage = (
   mediaUrl: uploads.urlFor(row.companyId, row.mediaUrl),
   mediaName: row.mediaName,
   mediaError: row.mediaError,
+  transcript: row.isDeleted ? null : row.transcript,
   quotedMsgId: row.quotedMsgId,
   quotedMsg: quoted ? serializeMessage(uploads, quoted) : null,
   isDeleted: row.isDeleted,

@@ -322,28 +322,38 @@ export const analyseConversation = async (
   return { analysis: analysis.data, usage: usageOf(completion.usage) };
 };
 
+// Speech to text, the provider's failure thrown as the SDK throws it (the voice notes' job retries
+// it, modules/prompts/voice-notes.ts). Models billed by tokens say how many (whisper-1 bills seconds:
+// no tokens).
+export const speechToText = async (
+  client: OpenAI,
+  model: string,
+  file: { data: Buffer; name: string },
+): Promise<{ text: string | null; usage: Usage | null }> => {
+  const result = await client.audio.transcriptions.create({
+    file: await toFile(file.data, file.name),
+    model,
+  });
+  const usage =
+    result.usage?.type === 'tokens'
+      ? {
+          prompt: result.usage.input_tokens,
+          completion: result.usage.output_tokens,
+          total: result.usage.total_tokens,
+        }
+      : null;
+  return { text: result.text?.trim() || null, usage };
+};
+
 // Speech to text where the provider offers it; no text where it does not (Ollama answers 404) or
-// fails, so an audio message is then given to the agent as "[audio]". Models billed by tokens say how
-// many (whisper-1 bills seconds: no tokens).
+// fails, so an audio message is then given to the agent as "[audio]".
 export const transcribe = async (
   client: OpenAI,
   model: string,
   file: { data: Buffer; name: string },
 ): Promise<{ text: string | null; usage: Usage | null }> => {
   try {
-    const result = await client.audio.transcriptions.create({
-      file: await toFile(file.data, file.name),
-      model,
-    });
-    const usage =
-      result.usage?.type === 'tokens'
-        ? {
-            prompt: result.usage.input_tokens,
-            completion: result.usage.output_tokens,
-            total: result.usage.total_tokens,
-          }
-        : null;
-    return { text: result.text?.trim() || null, usage };
+    return await speechToText(client, model, file);
   } catch {
     return { text: null, usage: null };
   }

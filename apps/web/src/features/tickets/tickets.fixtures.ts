@@ -77,6 +77,7 @@ export const makeMessage = (overrides: Partial<ChatMessageView> = {}): ChatMessa
   mediaUrl: null,
   mediaName: null,
   mediaError: null,
+  transcript: null,
   quotedMsgId: null,
   quotedMsg: null,
   isDeleted: false,

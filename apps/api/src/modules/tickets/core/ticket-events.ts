@@ -59,7 +59,7 @@ type MessageRef = Pick<typeof messages.$inferSelect, 'id' | 'companyId' | 'ticke
 // as the storing transaction holds it locked, when the caller has it; `awaitsBot`, shown once the queue
 // bot took its turn on it (message.routed).
 export const messageCreated = (
-  message: MessageRef & Pick<typeof messages.$inferSelect, 'fromMe'>,
+  message: MessageRef & Pick<typeof messages.$inferSelect, 'fromMe' | 'mediaType' | 'mediaUrl'>,
   author: MessageAuthor,
   byUserId: number | null = null,
   ticket?: TicketRow,
@@ -74,6 +74,7 @@ export const messageCreated = (
   byUserId: author === 'agent' ? byUserId : null,
   ...(ticket ? { ticket: snapshotOf(ticket) } : {}),
   ...(awaitsBot ? { awaitsBot: true as const } : {}),
+  ...(message.mediaType === 'audio' && message.mediaUrl ? { audio: true as const } : {}),
 });
 
 export const messageUpdated = (message: MessageRef, reason: MessageChange): DomainEvent => ({

@@ -43,14 +43,15 @@ const PAGE_SIZE = 40;
 // How many of the newest tickets a first search page looks through before it asks the indexes.
 const SEARCH_WINDOW = 2000;
 
-// A search matches the contact's name or number, or the text of any message of the ticket. The page
+// A search matches the contact's name or number, or the text of any message of the ticket (its body,
+// or a voice note's transcript). The page
 // is filled with distinct tickets, newest first.
 // - Page 1 first walks the newest tickets (within the other filters) and checks each one's messages
 //   through the (ticket_id, created_at) index: a common word fills the page after a few hundred
 //   tickets. Finding a full page among the newest SEARCH_WINDOW tickets proves nothing older could
 //   come before them.
 // - Otherwise (a rare word, a later page) the candidates come from the trigram indexes on
-//   messages.body and the contacts' name and number, and are sorted.
+//   messages.body and messages.transcript and the contacts' name and number, and are sorted.
 const searchPage = async (
   db: Db,
   companyId: number,
@@ -73,7 +74,8 @@ const searchPage = async (
         // Scalar subqueries, so each ticket is checked as it comes (an EXISTS here would be planned
         // as one hashed scan of every matching message, the cost this walk avoids).
         sql`(select count(*) from (select 1 from ${messages} m
-              where m.ticket_id = ${window.id} and m.body ilike ${term} limit 1) hit) > 0
+              where m.ticket_id = ${window.id}
+                and (m.body ilike ${term} or m.transcript ilike ${term}) limit 1) hit) > 0
           or (select count(*) from ${contacts} c where c.id = ${window.contactId}
               and (c.name ilike ${term} or c.number ilike ${term})) > 0`,
       )
@@ -89,6 +91,9 @@ const searchPage = async (
         ...conditions,
         sql`${tickets.id} in (
           select m.ticket_id from ${messages} m where m.company_id = ${companyId} and m.body ilike ${term}
+          union
+          select m.ticket_id from ${messages} m
+          where m.company_id = ${companyId} and m.transcript ilike ${term}
           union
           select t.id from ${tickets} t join ${contacts} c on c.id = t.contact_id
           where t.company_id = ${companyId} and (c.name ilike ${term} or c.number ilike ${term})

@@ -57,6 +57,7 @@ const CSV_HEADER = [
   'body',
   'mediaType',
   'media',
+  'transcript',
 ];
 
 const view = (row: ExportRow, maker: { id: number; name: string } | null) => ({
@@ -278,6 +279,7 @@ const buildExport = async (deps: Deps, row: ExportRow) => {
                 message.body,
                 message.mediaType,
                 message.media?.url ?? '',
+                message.transcript ?? '',
               ]),
             );
       }

@@ -119,6 +119,7 @@ export const buildTranscript = async (
         author: !message.fromMe ? head!.contact.name : (agentName ?? ''),
         body: message.isDeleted ? '' : message.body,
         mediaType: message.mediaType,
+        transcript: message.isDeleted ? null : message.transcript,
         media: mediaOf(message),
         deleted: message.isDeleted,
         edited: message.isEdited,
@@ -214,6 +215,7 @@ export const transcriptPdf = (transcript: Transcript, options: { compress?: bool
         text: [
           m.deleted ? '(mensaje eliminado / deleted message)' : m.body,
           m.media ? `[${m.mediaType}] ${m.media.name ?? ''} ${m.media.url}`.trim() : '',
+          m.transcript ? `(transcripción / transcript: ${m.transcript})` : '',
           m.edited ? '(editado / edited)' : '',
           m.forwarded ? '(reenviado / forwarded)' : '',
           // Helvetica has no emoji: the PDF says who reacted; the JSON keeps the emoji.
