@@ -23,13 +23,20 @@ const optionKeys = [
   'singleSession',
   'readReceipts',
   'typingToContact',
+<<<<<<< HEAD
   'liveInsight',
+=======
+  'transcribeAudio',
+>>>>>>> d65ee03 (Voice notes transcribed (issue 40, item 5, web): the transcript under the audio player in the chat bubble, labelled and folded when long, live as it arrives; Settings › Opciones offers 'Transcribir notas de voz' where the plan has AI)
   'superTwoFactor',
 ] as const satisfies readonly SettingKey[];
 
 // The platform company's userCreation switches public sign-up, and superTwoFactor applies to every
 // super user: only super users see them.
 const superOnlyOptions: readonly SettingKey[] = ['userCreation', 'superTwoFactor'];
+
+// Voice notes are written down by the company's AI provider: shown only where the plan has AI.
+const aiOptions: readonly SettingKey[] = ['transcribeAudio'];
 
 // The company's country, by name in the app's language: how numbers typed without their country code
 // are read.
@@ -76,9 +83,11 @@ const CountryField = ({
 export const SettingsOptionsTab = ({
   settings,
   isSuper,
+  hasAi,
 }: {
   settings: CompanySetting[];
   isSuper: boolean;
+  hasAi: boolean;
 }) => {
   const { t } = useTranslation();
   const update = useUpdateSetting();
@@ -99,6 +108,7 @@ export const SettingsOptionsTab = ({
         </Grid>
         {optionKeys
           .filter((key) => isSuper || !superOnlyOptions.includes(key))
+          .filter((key) => hasAi || !aiOptions.includes(key))
           .map((key) => (
             <Grid key={key} size={{ xs: 12, sm: 6, lg: 4 }}>
               <TextField

@@ -86,6 +86,34 @@ describe('settings page', () => {
     expect(screen.getByRole('combobox', { name: 'Evaluaciones' }).textContent).toBe('Habilitadas');
   });
 
+  it('offers transcribing voice notes where the plan has AI, saying it spends its tokens', async () => {
+    const saved: unknown[] = [];
+    stubApi(settingsWith(), {
+      'PUT /settings/transcribeAudio': (init) => {
+        const body = JSON.parse(String(init.body));
+        saved.push(body);
+        return jsonResponse(200, { key: 'transcribeAudio', value: body.value });
+      },
+    });
+    const user = setupUser();
+    renderPage(<SettingsPage />, '/settings', makeAuth({ plan: { useOpenAi: true } }));
+
+    const transcribe = await screen.findByRole('combobox', { name: 'Transcribir notas de voz' });
+    expect(transcribe.textContent).toBe('Deshabilitado');
+    expect(screen.getByText(/Usa el proveedor de IA de la empresa y consume tokens/)).toBeTruthy();
+    await user.click(transcribe);
+    await user.click(await screen.findByRole('option', { name: 'Habilitado' }));
+    expect(await screen.findByText('Configuración guardada.')).toBeTruthy();
+    expect(saved).toEqual([{ value: 'enabled' }]);
+  });
+
+  it('hides transcribing voice notes on a plan without AI', async () => {
+    stubApi();
+    renderPage(<SettingsPage />, '/settings', makeAuth({ plan: { useOpenAi: false } }));
+    await screen.findByRole('combobox', { name: 'Evaluaciones' });
+    expect(screen.queryByRole('combobox', { name: 'Transcribir notas de voz' })).toBeNull();
+  });
+
   it("saves the company's country, chosen by its name in the app's language", async () => {
     const saved: unknown[] = [];
     stubApi(settingsWith(), {

@@ -81,7 +81,11 @@ const SettingsTabs = () => {
       {settings.data && current === 'options' && (
         <Stack spacing={2}>
           <CompanyTimeZone companyId={user.companyId} />
-          <SettingsOptionsTab settings={list} isSuper={user.super} />
+          <SettingsOptionsTab
+            settings={list}
+            isSuper={user.super}
+            hasAi={Boolean(user.company?.plan?.useOpenAi)}
+          />
         </Stack>
       )}
       {current === 'audit' && <AuditTab />}

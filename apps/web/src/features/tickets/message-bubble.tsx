@@ -272,6 +272,57 @@ const MessageMedia = ({
   }
 };
 
+// Transcripts longer than this start folded to a few lines, with "show more".
+const TRANSCRIPT_FOLD = 280;
+
+// What a voice note says (issue 40: written by the company's AI provider), under its player in
+// smaller, muted text, so the chat can be read without playing it.
+const VoiceTranscript = ({ text }: { text: string }) => {
+  const { t } = useTranslation();
+  const long = text.length > TRANSCRIPT_FOLD;
+  const [open, setOpen] = useState(false);
+  const folded = long && !open;
+  return (
+    <Box
+      data-testid="voice-transcript"
+      sx={{ mt: 0.5, pl: 1, borderLeft: 2, borderColor: 'divider', color: 'text.secondary' }}
+    >
+      <Typography variant="caption" component="div" sx={{ fontWeight: 600 }}>
+        {t('tickets.message.transcript')}
+      </Typography>
+      <Typography
+        variant="caption"
+        component="div"
+        sx={{
+          whiteSpace: 'pre-wrap',
+          overflowWrap: 'anywhere',
+          ...(folded
+            ? {
+                display: '-webkit-box',
+                WebkitLineClamp: 3,
+                WebkitBoxOrient: 'vertical',
+                overflow: 'hidden',
+              }
+            : {}),
+        }}
+      >
+        {text}
+      </Typography>
+      {long && (
+        <Link
+          component="button"
+          type="button"
+          variant="caption"
+          aria-expanded={open}
+          onClick={() => setOpen(!open)}
+        >
+          {open ? t('tickets.message.transcriptLess') : t('tickets.message.transcriptMore')}
+        </Link>
+      )}
+    </Box>
+  );
+};
+
 // These kinds carry their whole content in the body, which MessageMedia already shows.
 const bodyIsMedia = (message: MessageView) =>
   ['locationMessage', 'vcard', 'call_log'].includes(message.mediaType);
@@ -625,6 +676,9 @@ export const MessageBubble = ({
               sx={message.isDeleted ? { opacity: 0.6, textDecoration: 'line-through' } : undefined}
             >
               <MessageMedia message={message} onMediaLoad={actions.onMediaLoad} />
+              {message.transcript && !message.isDeleted && (
+                <VoiceTranscript text={message.transcript} />
+              )}
               {showsBody && (
                 <Typography
                   variant="body2"
