@@ -288,12 +288,38 @@ describe('nothing is transcribed', () => {
     expect(await searchFor(company.admin, 'apagado')).toEqual([]);
   });
 
+  it('for a file larger than the provider takes (25 MB)', async () => {
+    const company = await companyWith('disabled');
+    const { ticket, message } = await voiceNoteFrom(company, 'muy-largo.ogg');
+    // The note's file as a recording of over 25 MB would be.
+    const big = await t.app.deps.uploads.store(
+      company.company.id,
+      Buffer.alloc(25 * 1024 * 1024 + 1),
+      { fileName: 'muy-largo.ogg', mimetype: 'audio/ogg' },
+    );
+    const [row] = await t.db
+      .update(messages)
+      .set({ mediaUrl: big.storedName })
+      .where(eq(messages.id, message.id))
+      .returning();
+    await inject(t.app, company.admin, 'PUT', '/settings/transcribeAudio', { value: 'enabled' });
+    const calls = transcriptionCalls();
+    const job = { payload: { messageId: row.id } } as Job<{ messageId: number }>;
+    await voiceNoteWorker(t.app.deps, t.app.log).handle(job);
+    expect(transcriptionCalls()).toBe(calls);
+    expect((await chatOf(company.admin, ticket.id))[0].transcript).toBeNull();
+  });
+
   it('on a plan without AI, even with the setting on', async () => {
     const company = await companyWith('enabled', false);
     const calls = transcriptionCalls();
     const { ticket, message } = await voiceNoteFrom(company, 'sin-ia.ogg');
     expect(await jobsOf(message.id)).toEqual([]);
+    // A job queued before the plan lost AI asks nothing either.
+    const job = { payload: { messageId: message.id } } as Job<{ messageId: number }>;
+    await voiceNoteWorker(t.app.deps, t.app.log).handle(job);
     expect((await chatOf(company.admin, ticket.id))[0].transcript).toBeNull();
+    expect(transcriptionCalls()).toBe(calls);
   });
 });
 
