@@ -348,8 +348,12 @@ describe('an AI agent on a connection', () => {
     );
     expect(answers[0]).toContain('Transcripción de');
     const ticket = (await ticketOf(t.db, companyId, from))!;
-    // Agents read the transcription too.
-    expect((await storedMessages(ticket.id))[0].body).toMatch(/^Transcripción de/);
+    // Agents read the transcript under the audio too; the caption (none) stays as it was.
+    const [voiceNote] = await storedMessages(ticket.id);
+    expect(voiceNote).toMatchObject({
+      body: '',
+      transcript: expect.stringMatching(/^Transcripción de/),
+    });
 
     fake.transcriptions = false;
     const other = nextNumber();

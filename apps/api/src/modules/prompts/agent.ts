@@ -26,15 +26,9 @@ import {
   messageUpdated,
   writeTransition,
 } from '../tickets';
-import {
-  askAgent,
-  clientFor,
-  providerFailure,
-  transcribe,
-  type AgentReply,
-  type ChatTurn,
-} from './ai-client';
+import { askAgent, clientFor, providerFailure, type AgentReply, type ChatTurn } from './ai-client';
 import { recordPromptError } from './prompts.service';
+import { transcriptOf } from './voice-notes';
 import {
   citationNote,
   citationsIn,
@@ -157,46 +151,25 @@ const handoffQueues = async (db: Db, ticket: TicketRow) => {
 const contentOf = (message: MessageRow) => {
   const body = message.body.trim();
   if (message.mediaType === 'chat') return body;
-  return body ? `[${message.mediaType}] ${body}` : `[${message.mediaType}]`;
+  const text = [body, message.transcript?.trim()].filter(Boolean).join('\n');
+  return text ? `[${message.mediaType}] ${text}` : `[${message.mediaType}]`;
 };
 
-// An audio message of the contact without text gets the provider's transcription as its text (agents
-// see it too); where the provider has no speech to text it stays "[audio]".
+// The contact's voice notes are given to the agent as their transcript (voice-notes.ts: the stored
+// one, or heard now and stored for the chat too, whatever the company's transcribeAudio setting);
+// where the provider has no speech to text they stay "[audio]".
 const transcribeAudio = async (
   deps: Deps,
   client: Awaited<ReturnType<typeof clientFor>>,
   window: MessageRow[],
 ) => {
   const out: MessageRow[] = [];
-  for (const message of window) {
-    const data =
-      !message.fromMe && message.mediaType === 'audio' && !message.body.trim() && message.mediaUrl
-        ? await deps.uploads.read(message.companyId, message.mediaUrl)
-        : undefined;
-    let text: string | null = null;
-    if (data) {
-      const heard = await transcribe(client, deps.config.openAi.transcriptionModel, {
-        data,
-        name: message.mediaName || message.mediaUrl || 'audio.ogg',
-      });
-      await meterAi(deps, message.companyId, 'transcription', heard.usage);
-      text = heard.text;
-    }
-    if (!text) {
-      out.push(message);
-      continue;
-    }
-    const [row] = await deps.events.transaction(deps.db, async (tx, raise) => {
-      const updated = await tx
-        .update(messages)
-        .set({ body: text, updatedAt: new Date() })
-        .where(and(eq(messages.id, message.id), eq(messages.body, '')))
-        .returning();
-      updated.forEach((one) => raise(messageUpdated(one, 'transcribed')));
-      return updated;
-    });
-    out.push(row ?? { ...message, body: text });
-  }
+  for (const message of window)
+    out.push(
+      !message.fromMe && message.mediaType === 'audio'
+        ? { ...message, transcript: await transcriptOf(deps, message, client) }
+        : message,
+    );
   return out;
 };
 

@@ -345,20 +345,6 @@ export const speechToText = async (
   return { text: result.text?.trim() || null, usage };
 };
 
-// Speech to text where the provider offers it; no text where it does not (Ollama answers 404) or
-// fails, so an audio message is then given to the agent as "[audio]".
-export const transcribe = async (
-  client: OpenAI,
-  model: string,
-  file: { data: Buffer; name: string },
-): Promise<{ text: string | null; usage: Usage | null }> => {
-  try {
-    return await speechToText(client, model, file);
-  } catch {
-    return { text: null, usage: null };
-  }
-};
-
 // The models the provider lists (the form suggests them).
 export const listModels = async (client: OpenAI) => {
   const ids: string[] = [];

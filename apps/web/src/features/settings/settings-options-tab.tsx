@@ -23,11 +23,8 @@ const optionKeys = [
   'singleSession',
   'readReceipts',
   'typingToContact',
-<<<<<<< HEAD
   'liveInsight',
-=======
   'transcribeAudio',
->>>>>>> d65ee03 (Voice notes transcribed (issue 40, item 5, web): the transcript under the audio player in the chat bubble, labelled and folded when long, live as it arrives; Settings › Opciones offers 'Transcribir notas de voz' where the plan has AI)
   'superTwoFactor',
 ] as const satisfies readonly SettingKey[];
 

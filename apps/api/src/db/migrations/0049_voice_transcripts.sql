@@ -1,0 +1,2 @@
+ALTER TABLE "messages" ADD COLUMN "transcript" text;--> statement-breakpoint
+CREATE INDEX "messages_transcript_trgm_idx" ON "messages" USING gin ("transcript" gin_trgm_ops) WHERE transcript is not null;
