@@ -68,6 +68,7 @@ import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes';
 import { conversationExportsRoutes } from './modules/tickets/transcript/conversation-exports.routes';
 import { knowledgeRoutes } from './modules/knowledge/knowledge.routes';
 import { insightRoutes } from './modules/insight/insight.routes';
+import { copilotRoutes } from './modules/copilot/copilot.routes';
 import { webhookOpenApi } from './modules/webhook-endpoints/webhook-openapi';
 import { webhookEndpointsRoutes } from './modules/webhook-endpoints/webhook-endpoints.routes';
 import { contactListsRoutes } from './modules/contact-lists/contact-lists.routes';
@@ -391,6 +392,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(ticketsRoutes);
   await app.register(ticketBulkRoutes);
   await app.register(ticketNotesRoutes);
+  await app.register(copilotRoutes);
   await app.register(contactsRoutes);
   await app.register(tagsRoutes);
   await app.register(quickMessagesRoutes);

@@ -16,6 +16,7 @@ import {
   queueAgentTurnOnHandover,
 } from './modules/prompts/agent';
 import { queueVoiceNotes, voiceNoteQueue, voiceNoteWorker } from './modules/prompts/voice-notes';
+import { queueSummaryOnHandover, summaryQueue, summaryWorker } from './modules/copilot/summaries';
 import {
   followIntegrationHandover,
   integrationTurnQueue,
@@ -98,6 +99,8 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   jobs.define(promptReplyQueue, agentWorker(deps, log));
   // A voice note written down by the company's AI provider (queued by its recorder below).
   jobs.define(voiceNoteQueue, voiceNoteWorker(deps, log));
+  // A conversation that changed hands summarised as a note (queued by its recorder below).
+  jobs.define(summaryQueue, summaryWorker(deps, log));
   // A contact's message handed to the ticket's integration (queued by its recorders below).
   jobs.define(integrationTurnQueue, integrationWorker(deps, log));
   // Stripe events stored by POST /subscriptions/webhook, applied one company at a time.
@@ -237,6 +240,8 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   events.record('ticket.changed', queueAgentTurnOnHandover);
   // A voice note of a company that has them written down queues its transcription.
   events.recordAll('message.created', queueVoiceNotes);
+  // A ticket handed from an AI agent to people, or transferred, queues its summary.
+  events.record('ticket.changed', queueSummaryOnHandover);
   // A contact's message on an integration's ticket is queued for the integration.
   events.record('message.created', queueIntegrationTurnForMessage);
   // A contact's message on a live conversation queues its analysis (companies with live insight on).

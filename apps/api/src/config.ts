@@ -197,6 +197,8 @@ const envSchema = z.object({
   OPENAI_INSIGHT_MODEL: z.string().min(1).default('gpt-4o-mini'),
   // How long after a contact's message its conversation is read, so a burst of messages is read once.
   INSIGHT_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
+  // The agents' co-pilot (reply suggestions, conversation summaries): a small, cheap chat model.
+  OPENAI_COPILOT_MODEL: z.string().min(1).default('gpt-4o-mini'),
   // Queue integrations (modules/queue-integrations): how long a flow may take to answer an event, and
   // the first wait before a failed delivery is tried again (then 3× longer each time, 5 attempts).
   INTEGRATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
@@ -373,6 +375,7 @@ export type Config = {
     embeddingModel: string;
     insightModel: string;
     insightDelayMs: number;
+    copilotModel: string;
   };
   integrations: { timeoutMs: number; retryBaseMs: number; dialogflowEndpoint: string };
   webhooks: { timeoutMs: number; retryBaseMs: number; disableAfterHours: number; logDays: number };
@@ -497,6 +500,7 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
       embeddingModel: e.OPENAI_EMBEDDING_MODEL,
       insightModel: e.OPENAI_INSIGHT_MODEL,
       insightDelayMs: e.INSIGHT_DELAY_MS,
+      copilotModel: e.OPENAI_COPILOT_MODEL,
     },
     integrations: {
       timeoutMs: e.INTEGRATION_TIMEOUT_MS,

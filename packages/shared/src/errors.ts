@@ -142,6 +142,9 @@ export const errorStatus = {
   // The agent sent every answer its plan allows this month (SPEC §9): never an HTTP answer, the reason
   // a conversation went to a person, shown on the agent's row.
   ERR_AI_QUOTA_EXCEEDED: 403,
+  // The agents' co-pilot (a reply suggestion, a summary) has no message of the conversation to work
+  // from.
+  ERR_AI_NO_CONVERSATION: 400,
   // Queue integrations: not found; another of the company has that name. Dialogflow (a session test):
   // Google refused the key; the project or agent does not exist; it refused the request; it could not
   // answer.

@@ -28,6 +28,7 @@ export * from './sheet-headers';
 export * from './campaigns';
 export * from './templates';
 export * from './prompts';
+export * from './copilot';
 export * from './queue-integrations';
 export * from './two-factor';
 export * from './audit';

@@ -33,6 +33,9 @@ export const settingDefaults = {
   // the company's AI provider, shown under the audio and found by the tickets' search. Only where
   // the plan has AI and a provider is set; it spends the company's AI tokens.
   transcribeAudio: 'disabled',
+  // Issue 40: a conversation handed from an AI agent to people, or transferred to another agent or
+  // queue, gets a short summary as a note (when the plan has AI and a provider is set).
+  aiSummaries: 'enabled',
   // The company's country (ISO 3166-1 alpha-2): a number typed without its country code is read as
   // a local number of it. '': none, and such a number is refused.
   country: '',
@@ -64,6 +67,7 @@ export const settingOptions: Record<SettingKey, readonly string[] | null> = {
   typingToContact: onOff,
   liveInsight: onOff,
   transcribeAudio: onOff,
+  aiSummaries: onOff,
   country: ['', ...phoneCountries],
 };
 

@@ -40,6 +40,9 @@ export type RateLimits = {
   externalApi: Limiter;
   // KiB of files a user (or a connection token) uploads, per minute.
   uploadKib: Limiter;
+  // The agents' co-pilot (reply suggestions, summaries) per user, per minute: each is a model call
+  // the company pays for.
+  copilot: Limiter;
 };
 
 // With Redis (several API nodes) the counters are shared; without it the API is one process
@@ -80,6 +83,7 @@ export const createRateLimits = (options: {
     externalApi: make('external-api', options.externalApiLimit ?? 60, 60),
     apiToken: make('api-token', options.apiTokenLimit ?? 600, 60),
     uploadKib: make('upload-kib', (options.uploadLimitMb ?? 100) * 1024, 60),
+    copilot: make('copilot', 20, 60),
   };
 };
 

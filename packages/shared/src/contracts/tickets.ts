@@ -9,7 +9,13 @@ import {
   ticketUpdateSchema,
   uuidParam,
 } from '../schemas';
-import { ticketBulkResultSchema, ticketListPageSchema, ticketViewSchema } from '../tickets';
+import {
+  ticketBulkResultSchema,
+  ticketListPageSchema,
+  ticketNoteViewSchema,
+  ticketViewSchema,
+} from '../tickets';
+import { replySuggestionSchema } from '../copilot';
 import { transcriptSchema } from '../transcript';
 
 const one = okResponse(ticketViewSchema);
@@ -82,6 +88,22 @@ export const ticketsContract = defineRoutes('tickets', {
       'Resolve, return, transfer or tag many tickets (by id or by list filter), each as its own change',
     body: ticketBulkSchema,
     response: okResponse(ticketBulkResultSchema),
+  },
+  // Issue 40, the agents' co-pilot (modules/copilot): whoever may see the ticket, on a plan with AI.
+  suggestTicketReply: {
+    method: 'POST',
+    path: '/tickets/:id/suggestion',
+    summary:
+      'Draft a reply from the conversation and the knowledge base, in the customer’s language (nothing is sent)',
+    params: idParam,
+    response: okResponse(replySuggestionSchema),
+  },
+  summariseTicket: {
+    method: 'POST',
+    path: '/tickets/:id/summary',
+    summary: 'Write a short summary of the conversation as a note of the ticket',
+    params: idParam,
+    response: createdResponse(ticketNoteViewSchema),
   },
   deleteTicket: {
     method: 'DELETE',

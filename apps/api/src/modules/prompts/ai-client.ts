@@ -146,12 +146,12 @@ export const providerFailure = (error: unknown): AppError => {
 };
 
 // Reasoning models (o-series, gpt-5) take max_completion_tokens and only their own temperature.
-const lengthAndTemperature = (model: string, maxTokens: number, temperature: number) =>
+export const lengthAndTemperature = (model: string, maxTokens: number, temperature: number) =>
   /^(o\d|gpt-5)/i.test(model)
     ? { max_completion_tokens: maxTokens }
     : { max_tokens: maxTokens, temperature };
 
-const usageOf = (usage: OpenAI.CompletionUsage | undefined | null): Usage | null =>
+export const usageOf = (usage: OpenAI.CompletionUsage | undefined | null): Usage | null =>
   usage
     ? {
         prompt: usage.prompt_tokens,
