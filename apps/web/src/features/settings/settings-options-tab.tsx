@@ -25,6 +25,7 @@ const optionKeys = [
   'typingToContact',
   'liveInsight',
   'transcribeAudio',
+  'aiSummaries',
   'superTwoFactor',
 ] as const satisfies readonly SettingKey[];
 

@@ -4,6 +4,7 @@ import {
   messagesContract,
   quickMessagesContract,
   templatesContract,
+  ticketsContract,
   type QuickMessageEvent,
   type QuickMessageView,
   type TemplateSendInput,
@@ -43,6 +44,13 @@ export const useSendMedia = (ticketId: number) => {
     },
   });
 };
+
+// Issue 40: a reply drafted by the model from the conversation and the knowledge base; only answered
+// (the agent edits and sends it). Failures toast through the query client with the translated code.
+export const useSuggestReply = (ticketId: number) =>
+  useMutation({
+    mutationFn: () => call(ticketsContract.suggestTicketReply, { params: { id: ticketId } }),
+  });
 
 // Issue 39: the contact sees "typing…" while the agent writes. Told when writing starts and again
 // every few seconds while it goes on (WhatsApp shows it for a while), and that it stopped after a

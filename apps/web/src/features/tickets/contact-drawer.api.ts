@@ -9,6 +9,7 @@ import {
   contactsContract,
   tagsContract,
   ticketNotesContract,
+  ticketsContract,
   type ContactDetailView,
   type ContactEvent,
   type ContactUpdateInput,
@@ -103,6 +104,19 @@ export const useAddTicketNote = (ticketId: number, contactId: number) => {
         ...(notes ?? []),
         note,
       ]),
+  });
+};
+
+// Issue 40: the model's summary of the conversation, written as a note ("Resumen IA") and shown in
+// the notes at once. Failures toast through the query client with the translated error code.
+export const useSummariseTicket = (ticketId: number) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(ticketsContract.summariseTicket, { params: { id: ticketId } }),
+    onSuccess: (note) =>
+      queryClient.setQueryData<TicketNote[]>(contactDrawerKeys.notes(ticketId), (notes) =>
+        notes ? [...notes, note] : notes,
+      ),
   });
 };
 

@@ -13,6 +13,7 @@ import {
   Typography,
 } from '@mui/material';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
+import AutoAwesomeIcon from '@mui/icons-material/AutoAwesome';
 import CloseIcon from '@mui/icons-material/Close';
 import MicIcon from '@mui/icons-material/Mic';
 import SendIcon from '@mui/icons-material/Send';
@@ -31,7 +32,12 @@ import {
 import { useCurrentSession } from '../../api/session';
 import { ERROR_TOAST_MS, TOAST_MS } from '../../api/toasts';
 import { lazyDialog } from '../../lib/lazy-component';
-import { fetchQuickMessageFile, useSendMedia, useTypingSignal } from './composer-api';
+import {
+  fetchQuickMessageFile,
+  useSendMedia,
+  useSuggestReply,
+  useTypingSignal,
+} from './composer-api';
 import { AttachmentsPreview } from './composer-attachments';
 import { useAudioRecorder, type RecorderFailure } from './composer-audio';
 import { EmojiButton } from './composer-emoji';
@@ -161,6 +167,11 @@ export const MessageComposer = ({
   const [sendKeys] = useState(createSendKeys);
   const sendMedia = useSendMedia(ticket.id);
   const typed = useTypingSignal(ticket.id);
+  // Issue 40: "Suggest reply" where the company's plan has AI.
+  const canSuggest = Boolean(user.company?.plan?.useOpenAi);
+  const suggest = useSuggestReply(ticket.id);
+  // The knowledge base documents the last draft was written from, shown under the text until sent.
+  const [sources, setSources] = useState<string[]>([]);
   const windowState = useWindowState(useReplyWindow(ticket.id));
   const inputRef = useRef<HTMLTextAreaElement | null>(null);
   const fileInputRef = useRef<HTMLInputElement | null>(null);
@@ -245,6 +256,17 @@ export const MessageComposer = ({
 
   const isBusy = sendMedia.isPending || recorder.state !== 'idle' || loadingFiles > 0;
 
+  // The draft goes into the text box for the agent to edit, never sent from here: it replaces an
+  // empty box, and goes below what the agent already wrote (nothing typed is lost).
+  const suggestReply = () =>
+    suggest.mutate(undefined, {
+      onSuccess: (suggestion) => {
+        const current = text.trimEnd();
+        replaceText(current ? `${current}\n\n${suggestion.text}` : suggestion.text);
+        setSources([...new Set(suggestion.passages.map((passage) => passage.documentName))]);
+      },
+    });
+
   // SPEC §5: an empty or whitespace-only message does nothing.
   const submit = () => {
     if (isBusy) return;
@@ -264,6 +286,7 @@ export const MessageComposer = ({
     const signed = sign(body);
     const key = sendKeys.keyFor(JSON.stringify([ticket.id, signed, quoted?.id ?? null]));
     setText('');
+    setSources([]);
     onReplyChange(null);
     send.mutate(
       { body: signed, key, ...(quoted ? { quotedMsg: quoted.id } : {}) },
@@ -329,6 +352,25 @@ export const MessageComposer = ({
       >
         <AttachFileIcon />
       </IconButton>
+      {canSuggest && (
+        <Tooltip title={t('tickets.composer.suggest')}>
+          <span>
+            {suggest.isPending ? (
+              <Box sx={{ p: 1, display: 'grid', placeItems: 'center' }}>
+                <CircularProgress size={24} aria-label={t('tickets.composer.suggesting')} />
+              </Box>
+            ) : (
+              <IconButton
+                aria-label={t('tickets.composer.suggest')}
+                disabled={isBusy}
+                onClick={suggestReply}
+              >
+                <AutoAwesomeIcon />
+              </IconButton>
+            )}
+          </span>
+        </Tooltip>
+      )}
       <input
         ref={fileInputRef}
         type="file"
@@ -446,6 +488,19 @@ export const MessageComposer = ({
             <CloseIcon fontSize="small" />
           </IconButton>
         </Stack>
+      )}
+      {sources.length > 0 && (
+        <Tooltip title={sources.join(', ')}>
+          <Typography
+            variant="caption"
+            component="p"
+            data-testid="suggestion-sources"
+            noWrap
+            sx={{ color: 'text.secondary', px: 1.5, pt: 0.75, m: 0 }}
+          >
+            {t('tickets.composer.suggestionSources', { names: sources.join(', ') })}
+          </Typography>
+        </Tooltip>
       )}
       {files.length > 0 && (
         <AttachmentsPreview

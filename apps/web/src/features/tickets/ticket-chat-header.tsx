@@ -13,6 +13,7 @@ import {
   Typography,
 } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import AutoAwesomeIcon from '@mui/icons-material/AutoAwesome';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
@@ -32,6 +33,7 @@ import { toastError } from '../../api/toasts';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { lazyDialog } from '../../lib/lazy-component';
 import { useFormatPhone } from '../../lib/phone';
+import { useSummariseTicket } from './contact-drawer.api';
 import { useHasSchedules } from './scheduled-messages';
 import { initialOf } from './ticket-format';
 import {
@@ -166,6 +168,9 @@ export const TicketChatHeader = ({
   const canDelete = can(user, 'ticket-options:deleteTicket');
   const isBusy = updateStatus.isPending || remove.isPending;
   const [downloading, setDownloading] = useState<TranscriptFormat | null>(null);
+  // Issue 40: the model summarises the conversation as a note, where the plan has AI.
+  const canSummarise = Boolean(user.company?.plan?.useOpenAi);
+  const summarise = useSummariseTicket(ticket.id);
 
   // Issue 38: anyone who can open the ticket takes its transcript away.
   const downloadTranscript = async (format: TranscriptFormat) => {
@@ -259,6 +264,21 @@ export const TicketChatHeader = ({
             prefersIcon: true,
             disabled: false,
             onClick: () => setIsScheduling(true),
+          },
+        ]
+      : []),
+    ...(canSummarise
+      ? [
+          {
+            key: 'summarise',
+            label: t('tickets.actions.summarise'),
+            icon: <AutoAwesomeIcon />,
+            isMenuOnly: true,
+            disabled: summarise.isPending,
+            onClick: () =>
+              summarise.mutate(undefined, {
+                onSuccess: () => toast.success(t('tickets.actions.summarised')),
+              }),
           },
         ]
       : []),
