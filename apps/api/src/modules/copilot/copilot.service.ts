@@ -43,7 +43,7 @@ const SUGGESTION_PASSAGES = 4;
 // The contact's newest messages that make the knowledge base question.
 const QUESTION_MESSAGES = 3;
 
-export const SUMMARY_NOTE_AUTHOR = 'Resumen IA';
+const SUMMARY_NOTE_AUTHOR = 'Resumen IA';
 
 export const planAllowsAi = async (db: Db, companyId: number) => {
   const [row] = await db

@@ -11,7 +11,14 @@ import {
   type TestContext,
 } from '../../../test/harness';
 import { eventually } from '../../../test/eventually';
-import { inbound, outbound, pairedSimulator, ticketOf, ticketSettled } from '../../../test/inbox';
+import {
+  inbound,
+  outbound,
+  pairedSimulator,
+  setSetting,
+  ticketOf,
+  ticketSettled,
+} from '../../../test/inbox';
 import { OPENAI_KEY, startFakeOpenAi, type FakeOpenAi } from '../../../test/fake-openai';
 import { campaignSent } from '../../../test/campaigns';
 
@@ -91,6 +98,9 @@ beforeAll(async () => {
   companyId = company.company.id;
   planId = company.planId;
   admin = await login(t.app, company.admin.email);
+  // The model is asked only for the agent's turns here: the co-pilot's summary of a hand-over has its
+  // own tests (modules/copilot).
+  await setSetting(t.db, companyId, 'aiSummaries', 'disabled');
 });
 beforeEach(() => {
   fake.latencyMs = 0;

@@ -19,6 +19,7 @@ import {
   noteTexts,
   outbound,
   pairedSimulator,
+  setSetting,
   ticketOf,
   ticketSettled,
 } from '../../../test/inbox';
@@ -54,6 +55,9 @@ const promptBody = (extra: object = {}) => ({
 // A company of its own, on a plan with these limits, and its admin's session.
 const companyOn = async (planLimits: Partial<typeof plans.$inferInsert>) => {
   const made = await makeCompany(t.db, { planLimits });
+  // The model is asked only for the agents' turns here: the co-pilot's summary of a hand-over has its
+  // own tests (modules/copilot).
+  await setSetting(t.db, made.company.id, 'aiSummaries', 'disabled');
   return { ...made, session: await login(t.app, made.admin.email) };
 };
 
