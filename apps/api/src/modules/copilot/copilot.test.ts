@@ -262,6 +262,28 @@ describe('a reply suggestion', () => {
     expect(foreignSummary.statusCode).toBe(404);
   });
 
+  it('lets a user ask 20 times a minute, however many ask at once (429 past it)', async () => {
+    const made = await companyWith();
+    const ticket = await conversation(made, ['Hola, ¿hacen envíos?']);
+    const asked = fake.chatRequests().length;
+    const answers = await Promise.all(
+      Array.from({ length: 23 }, () =>
+        inject(t.app, made.admin, 'POST', `/tickets/${ticket.id}/suggestion`),
+      ),
+    );
+    const statuses = answers.map((res) => res.statusCode).sort();
+    expect(statuses).toEqual([...Array(20).fill(200), 429, 429, 429]);
+    expect(answers.find((res) => res.statusCode === 429)!.json()).toMatchObject({
+      error: 'ERR_TOO_MANY_REQUESTS',
+    });
+    // The refused ones never reached the model.
+    expect(fake.chatRequests().slice(asked).filter(isSuggestion)).toHaveLength(20);
+    // Another user of the company has their own minute.
+    const other = await login(t.app, (await makeUser(t.db, made.id, 'admin')).email);
+    const theirs = await inject(t.app, other, 'POST', `/tickets/${ticket.id}/suggestion`);
+    expect(theirs.statusCode, theirs.body).toBe(200);
+  });
+
   it('tells the provider’s failure as the API does, and needs a provider', async () => {
     const ticket = await conversation(a, ['¿Cuál es el horario?']);
     fake.failNext({ status: 500 }, { pathPart: '/chat/completions' });
@@ -438,7 +460,7 @@ describe('a summary on hand-over', () => {
     expect(await summaryNotes(ticket.id)).toEqual([]);
   });
 
-  it('gives up after its attempts when the provider fails; the transfer is done all the same', async () => {
+  it('fails for good, writing nothing, when the provider refuses the request; the transfer is done all the same', async () => {
     const ticket = await conversation(a, ['Hola', 'Consulta de facturación']);
     const [sales, support] = a.queueIds;
     await put(a.admin, ticket.id, { queueId: sales, userId: null });
