@@ -23,7 +23,6 @@ import {
   fillVariables,
   handOverFromAgent,
   messageCreated,
-  messageUpdated,
   writeTransition,
 } from '../tickets';
 import { askAgent, clientFor, providerFailure, type AgentReply, type ChatTurn } from './ai-client';

@@ -9,7 +9,6 @@ export {
   lengthAndTemperature,
   providerFailure,
   usageOf,
-  type Usage,
 } from './ai-client';
 export { planAllowsAi, turnsOf } from './agent';
 export { assertTokensLeft, meterAi } from './ai-usage';
