@@ -58,8 +58,9 @@ export type MessageChange =
 
 // What changed on a ticket besides its lifecycle (ticket.changed): someone read the conversation,
 // its tags changed, the queue bot moved it through its menus, live insight stored a new analysis of
-// it (modules/insight), or another detail its view shows.
-export type TicketDetail = 'read' | 'tags' | 'bot' | 'insight' | 'details';
+// it (modules/insight), a note written in the background (the co-pilot's summary), or another detail
+// its view shows.
+export type TicketDetail = 'read' | 'tags' | 'bot' | 'insight' | 'notes' | 'details';
 
 export type DomainEvent =
   // A ticket was created (before null) or its lifecycle moved: status, owner, queue, connection, AI

@@ -3,7 +3,7 @@ import type OpenAI from 'openai';
 import type { ReplySuggestion, TicketNoteView } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import { companies, messages, plans, prompts, tickets, users } from '../../db/schema';
+import { companies, messages, prompts, tickets, users } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { consume } from '../../platform/rate-limit';
@@ -12,7 +12,9 @@ import {
   assertTokensLeft,
   clientFor,
   lengthAndTemperature,
+  contentOf,
   meterAi,
+  planAllowsAi,
   providerFailure,
   usageOf,
 } from '../prompts';
@@ -45,15 +47,6 @@ const QUESTION_MESSAGES = 3;
 
 const SUMMARY_NOTE_AUTHOR = 'Resumen IA';
 
-export const planAllowsAi = async (db: Db, companyId: number) => {
-  const [row] = await db
-    .select({ useOpenAi: plans.useOpenAi })
-    .from(companies)
-    .innerJoin(plans, eq(plans.id, companies.planId))
-    .where(eq(companies.id, companyId));
-  return Boolean(row?.useOpenAi);
-};
-
 // Super users pass the route's plan check; the ticket's company still needs AI in its plan.
 const assertAiAllowed = async (db: Db, companyId: number) => {
   if (!(await planAllowsAi(db, companyId)))
@@ -71,16 +64,9 @@ export const conversationOf = async (db: Db, ticketId: number, count: number) =>
       .limit(count)
   ).reverse();
 
-// A message as the model reads it: media it cannot see named by kind ("[audio]"), as the AI agents
-// are given it.
-const contentOf = (message: MessageRow) => {
-  const body = message.body.trim();
-  if (message.mediaType === 'chat') return body;
-  return body ? `[${message.mediaType}] ${body}` : `[${message.mediaType}]`;
-};
-
-// The conversation as one transcript, a line per message with who wrote it.
-const transcriptOf = (window: MessageRow[], agentNames: Map<number, string>) =>
+// The conversation as one text, a line per message with who wrote it (each message as the AI agents
+// read it: media named by kind, a voice note with its transcript).
+const conversationText = (window: MessageRow[], agentNames: Map<number, string>) =>
   window
     .map((m) => {
       const content = contentOf(m);
@@ -112,7 +98,7 @@ const questionOf = (window: MessageRow[]) => {
   const since = window.slice(lastOurs + 1).filter((m) => !m.fromMe);
   const asked = (since.length ? since : window.filter((m) => !m.fromMe)).slice(-QUESTION_MESSAGES);
   return asked
-    .map((m) => m.body.trim())
+    .map((m) => [m.body.trim(), m.transcript?.trim()].filter(Boolean).join(' '))
     .filter(Boolean)
     .join('\n');
 };
@@ -212,7 +198,7 @@ export const suggestReply = async (
   const user = [
     `Company: ${company?.name ?? ''}. The agent: ${me?.name ?? ''}.`,
     `Knowledge base passages:\n${knowledge}`,
-    `Conversation (oldest first):\n${transcriptOf(window, await agentNamesOf(deps.db, window))}`,
+    `Conversation (oldest first):\n${conversationText(window, await agentNamesOf(deps.db, window))}`,
     'Write the agent’s next message.',
   ].join('\n\n');
   const answer = await ask(deps, ticket.companyId, 'suggestion', SUGGESTION_INSTRUCTIONS, user, {
@@ -247,7 +233,7 @@ export const summaryOf = async (deps: Deps, companyId: number, window: MessageRo
     companyId,
     'summary',
     SUMMARY_INSTRUCTIONS,
-    `Conversación (de la más antigua a la más reciente):\n${transcriptOf(
+    `Conversación (de la más antigua a la más reciente):\n${conversationText(
       window,
       await agentNamesOf(deps.db, window),
     )}`,

@@ -8,13 +8,9 @@ import type { EventOf } from '../../events/domain-events';
 import { enqueueJobsFrom, jobQueue, type QueueOptions } from '../../jobs/queue';
 import { AppError } from '../../platform/errors';
 import { getSettingValue } from '../settings';
-import {
-  conversationOf,
-  planAllowsAi,
-  SUMMARY_MESSAGES,
-  summaryOf,
-  writeSummaryNote,
-} from './copilot.service';
+import { ticketUpdated } from '../tickets';
+import { planAllowsAi } from '../prompts';
+import { conversationOf, SUMMARY_MESSAGES, summaryOf, writeSummaryNote } from './copilot.service';
 
 // Issue 40: a conversation that changes hands gets a short summary as a note, so whoever takes it
 // need not read it all. A hand-over is an AI agent letting go of a ticket that stays open (the tickets
@@ -34,7 +30,7 @@ type SummaryJob = z.infer<typeof summaryQueue.payload>;
 
 const MIN_MESSAGES = 2;
 
-type Deps = Pick<AppDeps, 'db' | 'config' | 'secrets' | 'outbound'>;
+type Deps = Pick<AppDeps, 'db' | 'config' | 'secrets' | 'outbound' | 'events'>;
 
 const isHandover = ({ before, after }: EventOf<'ticket.changed'>) => {
   if (!before || after.status === 'closed') return false;
@@ -101,7 +97,11 @@ const summarise = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) =
     }
     throw error;
   }
-  await writeSummaryNote(deps.db, ticket, summary);
+  // The ticket's update tells open drawers to read its notes again.
+  await deps.events.transaction(deps.db, async (tx, raise) => {
+    await writeSummaryNote(tx, ticket, summary);
+    raise(ticketUpdated(ticket, 'notes'));
+  });
 };
 
 // How a summary is written (background.ts runs the queue).

@@ -147,7 +147,9 @@ const handoffQueues = async (db: Db, ticket: TicketRow) => {
     .limit(50);
 };
 
-const contentOf = (message: MessageRow) => {
+// A message as the model reads it: media it cannot see named by kind ("[audio]"), with its caption
+// and, for a voice note, its transcript.
+export const contentOf = (message: MessageRow) => {
   const body = message.body.trim();
   if (message.mediaType === 'chat') return body;
   const text = [body, message.transcript?.trim()].filter(Boolean).join('\n');

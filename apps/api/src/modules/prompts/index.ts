@@ -10,5 +10,5 @@ export {
   providerFailure,
   usageOf,
 } from './ai-client';
-export { planAllowsAi, turnsOf } from './agent';
+export { contentOf, planAllowsAi, turnsOf } from './agent';
 export { assertTokensLeft, meterAi } from './ai-usage';

@@ -14,6 +14,7 @@ import {
   type ContactEvent,
   type ContactUpdateInput,
   type TicketListPage,
+  type TicketEvent,
   type TicketNoteView,
   type TicketView,
 } from '@atendi/shared';
@@ -89,11 +90,19 @@ export const useUpdateContact = (id: number) => {
   });
 };
 
-export const useTicketNotes = (ticketId: number, contactId: number) =>
-  useQuery({
+// Notes written in the background (the co-pilot's summary of a hand-over) come with an update of
+// the ticket: the open drawer reads them again then.
+export const useTicketNotes = (ticketId: number, contactId: number) => {
+  const queryClient = useQueryClient();
+  useCompanyEvent<TicketEvent>('ticket', (event) => {
+    if (event?.action === 'update' && event.ticket?.id === ticketId)
+      void queryClient.invalidateQueries({ queryKey: contactDrawerKeys.notes(ticketId) });
+  });
+  return useQuery({
     queryKey: contactDrawerKeys.notes(ticketId),
     queryFn: () => fetchTicketNotes(ticketId, contactId),
   });
+};
 
 export const useAddTicketNote = (ticketId: number, contactId: number) => {
   const queryClient = useQueryClient();

@@ -1,6 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { ReplySuggestion, TicketNoteView } from '@atendi/shared';
+import { getSocket } from '../../api/socket';
+import type { FakeSocket } from '../../test/fake-socket';
 import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
 import { fill, setupUser } from '../../test/user-event';
@@ -138,6 +140,29 @@ describe('summarise conversation', () => {
     expect(await within(drawer).findByText(summaryNote.note)).toBeTruthy();
     expect(await screen.findByText('Resumen agregado a las notas')).toBeTruthy();
     expect(callsOf(fetchMock)).toContain(`POST /tickets/${ticket.id}/summary`);
+  });
+
+  it('shows a summary written in the background when the ticket says so', async () => {
+    let notes: TicketNoteView[] = [];
+    stubChat({
+      [`GET /contacts/${ticket.contactId}`]: () =>
+        jsonResponse(200, { ...ticket.contact, extraInfo: [] }),
+      'GET /ticket-notes/list': () => jsonResponse(200, notes),
+      'GET /tags/list': () => jsonResponse(200, []),
+    });
+    const user = await openChat();
+    await user.click(await screen.findByRole('button', { name: 'Datos del contacto' }));
+    const drawer = await screen.findByRole('complementary', { name: 'Datos del contacto' });
+    await within(drawer).findByText('Todavía no hay notas.');
+    // A transfer's summary is written by the API later; the ticket's update announces it.
+    notes = [summaryNote];
+    act(() => {
+      (getSocket() as unknown as FakeSocket).receive('company-1-ticket', {
+        action: 'update',
+        ticket,
+      });
+    });
+    expect(await within(drawer).findByText(summaryNote.note)).toBeTruthy();
   });
 
   it('is not in the menu where the plan has no AI', async () => {
