@@ -1,6 +1,9 @@
 /// <reference types="node" />
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig, loadEnv, type Plugin } from 'vite';
+import { defineConfig, loadEnv, type Plugin, type Rolldown } from 'vite';
 
 // i18n.ts's languages; the config cannot import the app's modules (import.meta.glob).
 const languages = ['es', 'en'];
@@ -29,12 +32,81 @@ const runtimeConfigPlugin = (apiUrl: string): Plugin => {
   };
 };
 
+// The files of public/ the app shell needs without a network: the offline page and its script, the
+// manifest and its icons, the favicon.
+const shellPublicFiles = (publicDir: string) => [
+  'offline.html',
+  'offline.js',
+  'manifest.webmanifest',
+  'favicon.svg',
+  ...readdirSync(path.join(publicDir, 'icons')).map((name) => `icons/${name}`),
+];
+
+// The service worker (service-worker.js, ARCHITECTURE.md "Installable app") as dist/sw.js, after the
+// build's version and the files it precaches: index.html, the entry chunk with every chunk and
+// style it imports (the first load), the texts of each language and the public files above. Lazy
+// chunks are cached when first loaded. The version is a hash of all of them and of the worker, so
+// any change to what a browser would run installs a new worker (and the app offers the update).
+const serviceWorkerPlugin = (): Plugin => {
+  let publicDir = '';
+  return {
+    name: 'atendi-service-worker',
+    apply: 'build',
+    configResolved: (config) => {
+      publicDir = config.publicDir;
+    },
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const shell = new Set<string>();
+        const add = (fileName: string) => {
+          const file = bundle[fileName];
+          if (!file || shell.has(fileName)) return;
+          shell.add(fileName);
+          if (file.type !== 'chunk') return;
+          file.imports.forEach(add);
+          file.viteMetadata?.importedCss.forEach(add);
+        };
+        if (!bundle['index.html']) this.error('index.html is not in the bundle yet');
+        add('index.html');
+        Object.values(bundle)
+          .filter(
+            (file): file is Rolldown.OutputChunk =>
+              file.type === 'chunk' && (file.isEntry || file.name.startsWith('texts-')),
+          )
+          .forEach((chunk) => add(chunk.fileName));
+        const source = readFileSync(path.resolve(import.meta.dirname, 'service-worker.js'), 'utf8');
+        const hash = createHash('sha256').update(source);
+        for (const fileName of [...shell].sort()) {
+          const file = bundle[fileName];
+          hash.update(fileName).update(file.type === 'chunk' ? file.code : file.source);
+        }
+        const publicFiles = shellPublicFiles(publicDir);
+        for (const name of publicFiles) {
+          hash.update(name).update(readFileSync(path.join(publicDir, name)));
+        }
+        const precache = [...shell, ...publicFiles].map((name) => `/${name}`);
+        this.emitFile({
+          type: 'asset',
+          fileName: 'sw.js',
+          source: [
+            `const VERSION = ${JSON.stringify(hash.digest('hex').slice(0, 16))};`,
+            `const PRECACHE = ${JSON.stringify(precache, null, 2)};`,
+            '',
+            source,
+          ].join('\n'),
+        });
+      },
+    },
+  };
+};
+
 export default defineConfig(({ mode }) => {
   const env = { ...loadEnv(mode, process.cwd(), ''), ...process.env };
   const apiUrl = env.PUBLIC_API_URL || env.VITE_API_URL || `http://localhost:${env.PORT || '8080'}`;
   const port = Number(env.WEB_PORT) || 3000;
   return {
-    plugins: [react(), runtimeConfigPlugin(apiUrl)],
+    plugins: [react(), runtimeConfigPlugin(apiUrl), serviceWorkerPlugin()],
     server: { port, strictPort: true },
     preview: { port, strictPort: true },
     build: {

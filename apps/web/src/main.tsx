@@ -3,6 +3,7 @@ import './lib/zod-csp';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { registerServiceWorker } from './app/app-updates';
 import { restoreSession } from './features/auth/auth.api';
 import { initI18n } from './i18n/i18n';
 
@@ -20,3 +21,11 @@ void initI18n().then(() =>
     </StrictMode>,
   ),
 );
+
+// Installable and quick to start (README "Install as an app"): the worker keeps the app's files.
+// Registered once the page has loaded, so its downloads do not compete with the first load's.
+if (import.meta.env.PROD) {
+  window.addEventListener('load', () => {
+    registerServiceWorker().catch(() => undefined);
+  });
+}

@@ -9,6 +9,7 @@ import { createFakeSocket } from './fake-socket';
 export const io = vi.fn();
 export const reloadPage = vi.fn();
 export const goToUrl = vi.fn();
+export const showOfflinePage = vi.fn();
 export const waitBeforeSubmit = vi.fn<(delayMs?: number) => Promise<void>>();
 
 // Before every test: each stand-in as a test first finds it, whatever an earlier test (of this
@@ -17,5 +18,6 @@ export const resetModuleMocks = () => {
   io.mockReset().mockImplementation(() => createFakeSocket());
   reloadPage.mockReset();
   goToUrl.mockReset();
+  showOfflinePage.mockReset();
   waitBeforeSubmit.mockReset().mockResolvedValue(undefined);
 };

@@ -29,8 +29,8 @@ notifyManager.setScheduler(queueMicrotask);
 vi.mock('socket.io-client', async () => ({ io: (await import('./module-mocks')).io }));
 
 vi.mock('../lib/browser', async () => {
-  const { reloadPage, goToUrl } = await import('./module-mocks');
-  return { reloadPage, goToUrl };
+  const { reloadPage, goToUrl, showOfflinePage } = await import('./module-mocks');
+  return { reloadPage, goToUrl, showOfflinePage };
 });
 
 // Forms send at once: SPEC §9's 400/500 ms pauses would only slow every save down. A test of the

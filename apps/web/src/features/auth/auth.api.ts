@@ -6,7 +6,7 @@ import {
   companiesContract,
   SIGNUP_DEFAULTS,
 } from '@atendi/shared';
-import { call, refreshSession } from '../../api/http-client';
+import { ApiError, call, NETWORK_ERROR, refreshSession } from '../../api/http-client';
 import {
   clearSession,
   getToken,
@@ -15,6 +15,7 @@ import {
   type AuthResponse,
   type SessionUser,
 } from '../../api/session';
+import { showOfflinePage } from '../../lib/browser';
 import { readStorage, storageKeys, writeStorage } from '../../lib/storage';
 import { warnIfDueSoon } from './due-date-warning';
 
@@ -70,8 +71,11 @@ export const restoreSession = async () => {
     const auth = await refreshSession();
     startSession(auth, isSsoLanding() ? homePathFor(auth) : null);
     return;
-  } catch {
-    // Fall through to the stored token.
+  } catch (error) {
+    // The API cannot be reached (no network, or the server is down): the offline page says so and
+    // retries, rather than the login page, whose sign-in would fail the same way.
+    if (error instanceof ApiError && error.code === NETWORK_ERROR) return showOfflinePage();
+    // Otherwise fall through to the stored token.
   }
   const token = readStorage(storageKeys.token);
   if (token) {

@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { getSessionState } from '../../api/session';
+import { showOfflinePage } from '../../test/module-mocks';
 import { jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { restoreSession } from './auth.api';
@@ -66,5 +67,18 @@ describe('session restore on start', () => {
     expect(window.localStorage.getItem('token')).toBeNull();
     renderApp('/tickets', null);
     expect(await screen.findByRole('heading', { level: 1, name: 'Iniciar sesión' })).toBeTruthy();
+  });
+
+  it('sends the browser to the offline page when the API cannot be reached', async () => {
+    window.localStorage.setItem('token', 'kept');
+    const fetchMock = vi.fn(() => Promise.reject(new TypeError('Failed to fetch')));
+    vi.stubGlobal('fetch', fetchMock);
+
+    await restoreSession();
+
+    expect(showOfflinePage).toHaveBeenCalledTimes(1);
+    // Not signed out: nothing is known of the session, which the retry may still restore.
+    expect(window.localStorage.getItem('token')).toBe('kept');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 });
