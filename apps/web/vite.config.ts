@@ -6,7 +6,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type Plugin, type Rolldown } from 'vite';
 
 // i18n.ts's languages; the config cannot import the app's modules (import.meta.glob).
-const languages = ['es', 'en'];
+const languages = ['es', 'en', 'pt-BR'];
 
 // The production server answers /runtime-config.js itself; in dev and preview this plugin does.
 const runtimeConfigPlugin = (apiUrl: string): Plugin => {

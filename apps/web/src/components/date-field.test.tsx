@@ -54,4 +54,13 @@ describe('date field', () => {
     await act(() => i18n.changeLanguage('en'));
     expect(screen.getByRole('button', { name: /^Choose date/ })).toBeTruthy();
   });
+
+  it('names its calendar and its months in Brazilian Portuguese, the date still dd/MM/yyyy', async () => {
+    const user = userEvent.setup();
+    render(<Field kind="date" initial="2026-12-25" />);
+    await act(() => i18n.changeLanguage('pt-BR'));
+    expect(input().value).toBe('25/12/2026');
+    await user.click(screen.getByRole('button', { name: /^Escolha uma data/ }));
+    expect(await screen.findByText(/^dezembro/)).toBeTruthy();
+  });
 });

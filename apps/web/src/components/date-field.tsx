@@ -1,12 +1,16 @@
 import type { Ref } from 'react';
 import { format, isValid, parse } from 'date-fns';
-import { enUS, es } from 'date-fns/locale';
+import { enUS, es, ptBR } from 'date-fns/locale';
 import { useTranslation } from 'react-i18next';
 import { AdapterDateFns } from '@mui/x-date-pickers/AdapterDateFns';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
-import { enUS as enPickerTexts, esES as esPickerTexts } from '@mui/x-date-pickers/locales';
+import {
+  enUS as enPickerTexts,
+  esES as esPickerTexts,
+  ptBR as ptPickerTexts,
+} from '@mui/x-date-pickers/locales';
 
 // The one date field of the app (dashboard filter, due dates, scheduled messages, campaigns): the
 // browser's native inputs follow the browser's language (a Spanish app showed "mm/dd/yyyy" and
@@ -20,10 +24,11 @@ export const INVALID_DATE = 'invalid';
 const VALUE_FORMAT = { date: 'yyyy-MM-dd', datetime: "yyyy-MM-dd'T'HH:mm" } as const;
 const SHOWN_FORMAT = { date: 'dd/MM/yyyy', datetime: 'dd/MM/yyyy HH:mm' } as const;
 
-const localeOf = (language: string) =>
-  language.startsWith('en')
-    ? { dates: enUS, texts: enPickerTexts }
-    : { dates: es, texts: esPickerTexts };
+const localeOf = (language: string) => {
+  if (language.startsWith('en')) return { dates: enUS, texts: enPickerTexts };
+  if (language.startsWith('pt')) return { dates: ptBR, texts: ptPickerTexts };
+  return { dates: es, texts: esPickerTexts };
+};
 
 type Kind = keyof typeof VALUE_FORMAT;
 

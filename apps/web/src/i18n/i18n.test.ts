@@ -3,12 +3,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CAMPAIGN_BUILTIN_VARIABLES, errorStatus } from '@atendi/shared';
 import { describe, expect, it } from 'vitest';
-import { changeLanguage, i18n, loadTexts } from './i18n';
+import { changeLanguage, i18n, languages, loadTexts } from './i18n';
 
 type Tree = { [key: string]: string | Tree };
 
 // The merged texts: the shell's files plus every feature's own.
-const [es, en] = (await Promise.all([loadTexts('es'), loadTexts('en')])) as Tree[];
+const [es, en, pt] = (await Promise.all(languages.map(loadTexts))) as [Tree, Tree, Tree];
+const texts = { es, en, 'pt-BR': pt } satisfies Record<(typeof languages)[number], Tree>;
 
 // A translation key written as a literal: t('a.b') or i18nKey="a.b".
 const KEY_LITERAL = /\bt\(\s*'([\w.]+)'|i18nKey="([\w.]+)"/g;
@@ -21,6 +22,14 @@ const keysOf = (tree: Tree, prefix = ''): string[] =>
       ? [`${prefix}${key}`.replace(PLURAL_SUFFIX, '')]
       : keysOf(value, `${prefix}${key}.`),
   );
+
+// Every text by its key, plural forms included ('a.b_one'), and the {{placeholders}} of one text.
+const entriesOf = (tree: Tree, prefix = ''): [string, string][] =>
+  Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === 'string' ? [[`${prefix}${key}`, value]] : entriesOf(value, `${prefix}${key}.`),
+  );
+const placeholdersOf = (text: string) =>
+  [...new Set([...text.matchAll(/{{\s*([\w.]+)\s*}}/g)].map(([, name]) => name))].sort();
 
 // The keys a JSON text names twice in one object (the parser keeps the last one, silently).
 const repeatedKeys = (text: string) => {
@@ -61,15 +70,38 @@ describe('translations', () => {
     expect(repeated).toEqual([]);
   });
 
-  it('have the same keys in Spanish and English', () => {
-    expect([...new Set(keysOf(en))].sort()).toEqual([...new Set(keysOf(es))].sort());
+  // A key one language lacks shows in it as the fallback's Spanish (or raw): parity both ways.
+  it('have the same keys in Spanish, English and Portuguese', () => {
+    const spanish = [...new Set(keysOf(es))].sort();
+    expect([...new Set(keysOf(en))].sort()).toEqual(spanish);
+    expect([...new Set(keysOf(pt))].sort()).toEqual(spanish);
+  });
+
+  // A translation that drops or renames {{name}} shows the literal braces, or leaves a fact out.
+  it('name the same placeholders in every language', () => {
+    // A plural form is compared with the same form in Spanish (a "_one" may name the one thing,
+    // where "_other" counts them), or with the Spanish "_other" where Spanish has no such form; and
+    // it may write the number in words ("Last day") instead of {{count}}.
+    const spanish = new Map(entriesOf(es).map(([key, text]) => [key, placeholdersOf(text)]));
+    const uncounted = (names: string[]) => names.filter((name) => name !== 'count').join();
+    for (const tree of [en, pt]) {
+      const differing = entriesOf(tree).filter(([key, text]) => {
+        const expected =
+          spanish.get(key) ?? spanish.get(key.replace(PLURAL_SUFFIX, '_other')) ?? [];
+        return uncounted(placeholdersOf(text)) !== uncounted(expected);
+      });
+      expect(differing).toEqual([]);
+    }
   });
 
   it('have no empty texts', () => {
     const values = (tree: Tree): string[] =>
       Object.values(tree).flatMap((value) => (typeof value === 'string' ? [value] : values(value)));
-    expect(values(es).filter((value) => !value.trim())).toEqual([]);
-    expect(values(en).filter((value) => !value.trim())).toEqual([]);
+    for (const [language, tree] of Object.entries(texts))
+      expect(
+        values(tree).filter((value) => !value.trim()),
+        language,
+      ).toEqual([]);
   });
 
   // Every key the code names as a literal (`t('a.b')`, `i18nKey="a.b"`) has a text in both languages:
@@ -87,27 +119,22 @@ describe('translations', () => {
     );
     expect(named.length).toBeGreaterThan(1000);
     const known = (tree: Tree) => new Set(keysOf(tree));
-    for (const [language, texts] of [
-      ['es', known(es)],
-      ['en', known(en)],
-    ] as const) {
-      const missing = named.filter((entry) => !texts.has(entry.split(': ')[1]!));
+    for (const [language, tree] of Object.entries(texts)) {
+      const keys = known(tree);
+      const missing = named.filter((entry) => !keys.has(entry.split(': ')[1]!));
       expect(missing, language).toEqual([]);
     }
   });
 
   it('name every variable a campaign message can use', () => {
-    for (const name of CAMPAIGN_BUILTIN_VARIABLES) {
-      expect(es.campaignSettings).toHaveProperty(['variables', 'builtIns', name]);
-      expect(en.campaignSettings).toHaveProperty(['variables', 'builtIns', name]);
-    }
+    for (const name of CAMPAIGN_BUILTIN_VARIABLES)
+      for (const tree of Object.values(texts))
+        expect(tree.campaignSettings).toHaveProperty(['variables', 'builtIns', name]);
   });
 
   it('translate every error code the API can answer', () => {
-    for (const code of Object.keys(errorStatus)) {
-      expect(es.errors).toHaveProperty(code);
-      expect(en.errors).toHaveProperty(code);
-    }
+    for (const code of Object.keys(errorStatus))
+      for (const tree of Object.values(texts)) expect(tree.errors).toHaveProperty(code);
   });
 });
 
@@ -124,5 +151,19 @@ describe('changeLanguage', () => {
     expect(hadTexts).toEqual([true]);
     expect(i18n.t('languages.es')).toBe('Spanish');
     expect(document.documentElement.lang).toBe('en');
+  });
+
+  // Brazilian Portuguese is chosen like the others; i18next reads its plurals with pt-BR's rules,
+  // which have a "many" form for a million and more: that form is Portuguese too, not the fallback.
+  it('switches to Brazilian Portuguese, plurals included', async () => {
+    await changeLanguage('pt-BR');
+
+    expect(i18n.resolvedLanguage).toBe('pt-BR');
+    expect(document.documentElement.lang).toBe('pt-BR');
+    expect(i18n.t('languages.pt-BR')).toBe('Português (Brasil)');
+    expect(i18n.t('tickets.unread', { count: 1 })).toBe('1 mensagem não lida');
+    expect(i18n.t('tickets.unread', { count: 3 })).toBe('3 mensagens não lidas');
+    expect(i18n.t('tickets.unread', { count: 1_000_000 })).toBe('1000000 mensagens não lidas');
+    await changeLanguage('es');
   });
 });

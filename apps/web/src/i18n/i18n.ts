@@ -2,7 +2,7 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { readStorage, storageKeys, writeStorage } from '../lib/storage';
 
-export const languages = ['es', 'en'] as const;
+export const languages = ['es', 'en', 'pt-BR'] as const;
 export type Language = (typeof languages)[number];
 
 const isLanguage = (value: unknown): value is Language =>
@@ -28,8 +28,8 @@ const mergeInto = (target: Messages, source: Messages) => {
   return target;
 };
 
-// The shell's texts (./es.json, ./en.json) and each feature's beside its code
-// (features/<name>/i18n/es.json, en.json, or for a part of a feature <part>.es.json, <part>.en.json),
+// The shell's texts (./es.json, ./en.json, ./pt-BR.json) and each feature's beside its code
+// (features/<name>/i18n/es.json, en.json, pt-BR.json, or for a part of a feature <part>.es.json…),
 // so features can be built side by side without editing one shared file. Not eager: a session needs
 // one language, so each language is a chunk of its own (vite.config.ts) fetched when first needed.
 const shellFiles = import.meta.glob<Messages>('./*.json', { import: 'default' });
@@ -37,6 +37,8 @@ const featureFiles = import.meta.glob<Messages>('../features/*/i18n/*.json', {
   import: 'default',
 });
 
+// The whole language tag ends the name ('pt-BR.json', 'health.pt-BR.json'): no file of one language
+// ends like another's.
 const isFileOf = (file: string, language: Language) =>
   file.endsWith(`/${language}.json`) || file.endsWith(`.${language}.json`);
 
@@ -71,7 +73,7 @@ const syncDocumentLanguage = (language: string) => {
 i18n.on('languageChanged', syncDocumentLanguage);
 
 // Resolves once the texts the app starts with are here: main.tsx renders after it, so no text shows
-// as its key. The app needs only the stored language's; tests ask for both.
+// as its key. The app needs only the stored language's; tests ask for all.
 export const initI18n = async (preloaded: readonly Language[] = [storedLanguage()]) => {
   const texts = await Promise.all(preloaded.map(textsOf));
   await i18n.init({

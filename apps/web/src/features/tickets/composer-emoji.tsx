@@ -10,6 +10,7 @@ const EmojiPicker = lazy(() => import('emoji-picker-react'));
 const emojiData = {
   es: () => import('emoji-picker-react/data/emojis-es'),
   en: () => import('emoji-picker-react/data/emojis-en'),
+  pt: () => import('emoji-picker-react/data/emojis-pt'),
 };
 
 const PickerLoading = () => (
@@ -38,7 +39,8 @@ export const EmojiPickerPopover = ({
 }) => {
   const { t, i18n } = useTranslation();
   const theme = useTheme();
-  const language = i18n.language === 'en' ? 'en' : 'es';
+  // The picker's names and search words: Brazilian Portuguese searches the package's Portuguese.
+  const language = i18n.language === 'en' ? 'en' : i18n.language === 'pt-BR' ? 'pt' : 'es';
   const isAbove = placement === 'above';
   return (
     <Popover
