@@ -254,11 +254,14 @@ export const requestPasswordReset = async (deps: Deps, email: string, ip: string
   });
   await deps.mailer.send({
     to: email,
-    subject: 'Código para restablecer su contraseña / Password reset code',
+    subject:
+      'Código para restablecer su contraseña / Password reset code / Código para redefinir sua senha',
     text:
       `Hola ${user.name},\n\nSu código para restablecer la contraseña es: ${code}\n` +
       `Vence en 30 minutos. Si usted no lo pidió, ignore este mensaje.\n\n` +
-      `Your password reset code is: ${code} (valid for 30 minutes).\n`,
+      `Your password reset code is: ${code} (valid for 30 minutes).\n\n` +
+      `Seu código para redefinir a senha é: ${code} (válido por 30 minutos). Se você não o ` +
+      `pediu, ignore esta mensagem.\n`,
   });
 };
 

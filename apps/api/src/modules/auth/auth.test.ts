@@ -496,7 +496,14 @@ describe('password reset', () => {
     expect(sent.statusCode).toBe(200);
     const mail = t.mail.at(-1)!;
     expect(mail.to).toBe(admin.email);
+    expect(mail.subject).toBe(
+      'Código para restablecer su contraseña / Password reset code / Código para redefinir sua senha',
+    );
     const code = codeFrom(mail.text);
+    // The same code in each of the three languages.
+    expect(mail.text).toContain(`Su código para restablecer la contraseña es: ${code}`);
+    expect(mail.text).toContain(`Your password reset code is: ${code}`);
+    expect(mail.text).toContain(`Seu código para redefinir a senha é: ${code}`);
     const url = (c: string, pw: string) =>
       `/resetpasswords/${encodeURIComponent(admin.email)}/${c}/${pw}`;
 

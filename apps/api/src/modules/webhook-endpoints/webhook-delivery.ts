@@ -200,7 +200,7 @@ export const noticeDisabled = async (
     try {
       await deps.mailer.send({
         to: admin.email,
-        subject: 'Webhook desactivado / Webhook turned off',
+        subject: 'Webhook desactivado / Webhook turned off / Webhook desativado',
         text:
           `Hola ${admin.name},\n\nEl endpoint de webhooks ${endpoint.url} de ${admin.company} falló en ` +
           `todos los intentos desde ${endpoint.failingSince?.toISOString() ?? '—'} y fue desactivado. ` +
@@ -208,7 +208,11 @@ export const noticeDisabled = async (
           `activarlo; las entregas fallidas pueden reenviarse desde allí.\n\n` +
           `The webhook endpoint ${endpoint.url} failed every attempt since ` +
           `${endpoint.failingSince?.toISOString() ?? '—'} and was turned off. Check its delivery log in ` +
-          `Settings › Webhooks, fix the receiver and turn it on again; failed deliveries can be sent again from there.\n`,
+          `Settings › Webhooks, fix the receiver and turn it on again; failed deliveries can be sent again from there.\n\n` +
+          `O endpoint de webhooks ${endpoint.url} falhou em todas as tentativas desde ` +
+          `${endpoint.failingSince?.toISOString() ?? '—'} e foi desativado. Verifique o registro de ` +
+          `entregas em Configurações › Webhooks, corrija o receptor e ative-o novamente; as entregas ` +
+          `com falha podem ser reenviadas de lá.\n`,
       });
     } catch (err) {
       log.warn({ err, endpointId: endpoint.id }, 'webhook disabled notice not sent');

@@ -504,10 +504,11 @@ describe('webhook endpoints', () => {
     );
     expect(notices).toEqual([
       expect.objectContaining({
-        subject: 'Webhook desactivado / Webhook turned off',
+        subject: 'Webhook desactivado / Webhook turned off / Webhook desativado',
         text: expect.stringContaining(hook.url),
       }),
     ]);
+    expect(notices[0]!.text).toContain('foi desativado. Verifique o registro de entregas');
     const [entry] = await t.db
       .select()
       .from(auditLog)

@@ -74,9 +74,12 @@ describe('connection health', () => {
       'both admins emailed',
     );
     const [mail] = mailsTo(admin.email);
-    expect(mail.subject).toBe('Conexión desconectada: Ventas / Connection disconnected');
+    expect(mail.subject).toBe(
+      'Conexión desconectada: Ventas / Connection disconnected / Conexão desconectada',
+    );
     expect(mail.text).toContain('escanear un código QR nuevo');
     expect(mail.text).toContain('a new QR code must be scanned');
+    expect(mail.text).toContain('é preciso escanear um novo QR code');
     expect(mailsTo(agent.email)).toEqual([]);
 
     // Paired again and dropped again within the hour: recorded, not emailed again.
@@ -144,14 +147,15 @@ describe('connection health', () => {
     ]);
     await watchStuckConnections(t.app.deps, t.app.log, now);
     expect(mailsTo(admin.email).map((mail) => mail.subject)).toEqual([
-      'Conexión con problemas: Soporte / Connection in trouble',
+      'Conexión con problemas: Soporte / Connection in trouble / Conexão com problemas',
     ]);
     expect(mailsTo(admin.email)[0].text).toContain('más de 10 minutos');
+    expect(mailsTo(admin.email)[0].text).toContain('há mais de 10 minutos');
     // Eight minutes later, still stuck: no second email within the hour; the other one is stuck now.
     await watchStuckConnections(t.app.deps, t.app.log, new Date(now.getTime() + 8 * 60_000));
     expect(mailsTo(admin.email).map((mail) => mail.subject)).toEqual([
-      'Conexión con problemas: Soporte / Connection in trouble',
-      'Conexión con problemas: Pagos / Connection in trouble',
+      'Conexión con problemas: Soporte / Connection in trouble / Conexão com problemas',
+      'Conexión con problemas: Pagos / Connection in trouble / Conexão com problemas',
     ]);
   });
 

@@ -59,22 +59,37 @@ export const isDrop = (event: Pick<EventOf<'connection.status'>, 'before' | 'aft
   event.cause !== null &&
   event.cause !== 'qr_timeout';
 
-const CAUSE_TEXT: Record<string, [es: string, en: string]> = {
+const CAUSE_TEXT: Record<string, [es: string, en: string, pt: string]> = {
   logged_out: [
     'el teléfono cerró la sesión: hace falta escanear un código QR nuevo',
     'the phone logged it out: a new QR code must be scanned',
+    'o celular encerrou a sessão: é preciso escanear um novo QR code',
   ],
-  replaced: ['otro dispositivo tomó la sesión', 'another device took the session'],
+  replaced: [
+    'otro dispositivo tomó la sesión',
+    'another device took the session',
+    'outro dispositivo assumiu a sessão',
+  ],
   banned: [
     'WhatsApp no deja entrar al número (bloqueado o restringido)',
     'WhatsApp does not let the number in (banned or restricted)',
+    'o WhatsApp não permite a entrada do número (bloqueado ou restrito)',
   ],
-  network: ['no se puede llegar a WhatsApp', 'WhatsApp cannot be reached'],
+  network: [
+    'no se puede llegar a WhatsApp',
+    'WhatsApp cannot be reached',
+    'não é possível alcançar o WhatsApp',
+  ],
   unauthorized: [
     'Meta rechazó el token de acceso de la Cloud API',
     'Meta refused the Cloud API access token',
+    'a Meta recusou o token de acesso da Cloud API',
   ],
-  not_configured: ['faltan los datos de la Cloud API', 'the Cloud API details are missing'],
+  not_configured: [
+    'faltan los datos de la Cloud API',
+    'the Cloud API details are missing',
+    'faltam os dados da Cloud API',
+  ],
 };
 
 type Mailing = Pick<AppDeps, 'db' | 'mailer'>;
@@ -106,12 +121,16 @@ const markAlerted = async (
   return marked.length > 0;
 };
 
-// The company's admins, by email, in Spanish and English.
+// The company's admins, by email, in Spanish, English and Brazilian Portuguese (companies have no
+// language: each notice carries the three).
 const emailAdmins = async (
   deps: Mailing,
   log: FastifyBaseLogger,
   target: { companyId: number; whatsappId: number },
-  what: (connection: string, name: string) => { subject: string; es: string; en: string },
+  what: (
+    connection: string,
+    name: string,
+  ) => { subject: string; es: string; en: string; pt: string },
 ) => {
   const admins = await deps.db
     .select({
@@ -132,7 +151,9 @@ const emailAdmins = async (
       await deps.mailer.send({
         to: admin.email,
         subject: text.subject,
-        text: `Hola ${admin.name},\n\n${text.es.replace('{company}', admin.company)}\n\n${text.en}\n`,
+        text:
+          `Hola ${admin.name},\n\n${text.es.replace('{company}', admin.company)}\n\n${text.en}\n\n` +
+          `${text.pt.replace('{company}', admin.company)}\n`,
       });
     } catch (err) {
       log.warn({ err, whatsappId: target.whatsappId }, 'connection notice not sent');
@@ -146,15 +167,18 @@ export const alertConnectionDrop =
   (deps: Mailing, log: FastifyBaseLogger) => async (event: EventOf<'connection.status'>) => {
     if (!isDrop(event)) return;
     if (!(await markAlerted(deps.db, event.whatsappId, 'DISCONNECTED', new Date()))) return;
-    const [es, en] = CAUSE_TEXT[event.cause ?? ''] ?? ['', ''];
+    const [es, en, pt] = CAUSE_TEXT[event.cause ?? ''] ?? ['', '', ''];
     await emailAdmins(deps, log, event, (connection, name) => ({
-      subject: `Conexión desconectada: ${name} / Connection disconnected`,
+      subject: `Conexión desconectada: ${name} / Connection disconnected / Conexão desconectada`,
       es:
         `La conexión ${connection} de {company} se desconectó: ${es}. Los mensajes de sus clientes ` +
         `no llegan hasta que vuelva a conectarla en Conexiones.`,
       en:
         `The connection ${connection} disconnected: ${en}. Customers' messages do not arrive until ` +
         `it is connected again in Connections.`,
+      pt:
+        `A conexão ${connection} de {company} foi desconectada: ${pt}. As mensagens dos seus clientes ` +
+        `não chegam até que ela seja conectada novamente em Conexões.`,
     }));
   };
 
@@ -181,13 +205,16 @@ export const watchStuckConnections = async (
     if (!(await markAlerted(deps.db, target.whatsappId, 'TIMEOUT', now))) continue;
     const minutes = deps.config.connectionAlertMinutes;
     await emailAdmins(deps, log, target, (connection, name) => ({
-      subject: `Conexión con problemas: ${name} / Connection in trouble`,
+      subject: `Conexión con problemas: ${name} / Connection in trouble / Conexão com problemas`,
       es:
         `La conexión ${connection} de {company} intenta reconectarse hace más de ${minutes} minutos ` +
         `sin lograrlo: los mensajes de sus clientes pueden no estar llegando. Revísela en Conexiones.`,
       en:
         `The connection ${connection} has been trying to reconnect for more than ${minutes} minutes: ` +
         `customers' messages may not be arriving. Check it in Connections.`,
+      pt:
+        `A conexão ${connection} de {company} tenta se reconectar há mais de ${minutes} minutos sem ` +
+        `conseguir: as mensagens dos seus clientes podem não estar chegando. Verifique-a em Conexões.`,
     }));
   }
 };

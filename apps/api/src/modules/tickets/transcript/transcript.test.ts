@@ -140,6 +140,8 @@ describe('ticket transcripts', () => {
       .join('');
     for (const text of ['Lucía', 'Hola, ¿mi pedido?', 'Ya salió, señora', 'Cliente frecuente'])
       expect(shown).toContain(text);
+    // Its labels in Spanish, English and Portuguese.
+    expect(shown).toContain('Conexión / Connection / Conexão');
   });
 
   it('is for whoever may see the ticket: another company gets 404', async () => {

@@ -167,7 +167,8 @@ const when = (at: Date | string, timeZone: string) =>
   }).format(new Date(at));
 
 // The transcript as a PDF (pdfkit, its standard Helvetica: Latin-1 text, which covers Spanish and
-// Portuguese), the entries in order, times in the company's zone. Texts in Spanish and English.
+// Portuguese), the entries in order, times in the company's zone. Texts in Spanish, English and Brazilian
+// Portuguese (its word left out where it is one of the other two: "Status", "Nota interna").
 export const transcriptPdf = (transcript: Transcript, options: { compress?: boolean } = {}) =>
   new Promise<Buffer>((resolve, reject) => {
     const doc = new PDFDocument({
@@ -189,17 +190,17 @@ export const transcriptPdf = (transcript: Transcript, options: { compress?: bool
       .fillColor('#555555')
       .text(
         [
-          `Contacto / Contact: ${ticket.contact.name} (+${ticket.contact.number})`,
-          `Conexión / Connection: ${ticket.connection.name}`,
+          `Contacto / Contact / Contato: ${ticket.contact.name} (+${ticket.contact.number})`,
+          `Conexión / Connection / Conexão: ${ticket.connection.name}`,
           `Estado / Status: ${ticket.status}`,
-          `Zona horaria / Time zone: ${timeZone}`,
+          `Zona horaria / Time zone / Fuso horário: ${timeZone}`,
           `Exportado / Exported: ${when(transcript.exportedAt, timeZone)}`,
         ].join('\n'),
       );
     for (const c of transcript.conversations)
       doc.text(
         `${when(c.startedAt, timeZone)} – ${c.finishedAt ? when(c.finishedAt, timeZone) : '…'}: ` +
-          `${c.queue?.name ?? 'Sin cola / No queue'} · ${c.user?.name ?? 'Sin agente / No agent'}`,
+          `${c.queue?.name ?? 'Sin cola / No queue / Sem fila'} · ${c.user?.name ?? 'Sin agente / No agent / Sem atendente'}`,
       );
     doc.moveDown();
     type Entry = { at: Date | string; head: string; text: string; note: boolean };
@@ -211,16 +212,16 @@ export const transcriptPdf = (transcript: Transcript, options: { compress?: bool
             ? m.author
             : m.from === 'ai'
               ? `${m.author} (IA / AI)`
-              : 'Agente / Agent',
+              : 'Agente / Agent / Atendente',
         text: [
-          m.deleted ? '(mensaje eliminado / deleted message)' : m.body,
+          m.deleted ? '(mensaje eliminado / deleted message / mensagem apagada)' : m.body,
           m.media ? `[${m.mediaType}] ${m.media.name ?? ''} ${m.media.url}`.trim() : '',
-          m.transcript ? `(transcripción / transcript: ${m.transcript})` : '',
+          m.transcript ? `(transcripción / transcript / transcrição: ${m.transcript})` : '',
           m.edited ? '(editado / edited)' : '',
-          m.forwarded ? '(reenviado / forwarded)' : '',
+          m.forwarded ? '(reenviado / forwarded / encaminhada)' : '',
           // Helvetica has no emoji: the PDF says who reacted; the JSON keeps the emoji.
           m.reactions.length
-            ? `(reacciones / reactions: ${m.reactions.map((r) => r.name ?? (r.fromMe ? 'Agente / Agent' : '?')).join(', ')})`
+            ? `(reacciones / reactions / reações: ${m.reactions.map((r) => r.name ?? (r.fromMe ? 'Agente / Agent / Atendente' : '?')).join(', ')})`
             : '',
         ]
           .filter(Boolean)
