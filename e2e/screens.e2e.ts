@@ -9,7 +9,7 @@ import { launchBrowser } from './support/browser';
 import { logIn } from './support/pages';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
 
-// Every screen in both languages at the widths people use (a small and a common phone, a tablet, a
+// Every screen in each language at the widths people use (a small and a common phone, a tablet, a
 // laptop, a desktop): the page never scrolls sideways, and no text shows as its raw translation key.
 // The desktop and phone views are saved as the gallery (test-results/gallery, README "Gallery").
 
@@ -353,101 +353,125 @@ const dialogProblemsOf = async (page: Page) => {
   return problems;
 };
 
-describe.each(['es', 'en'] as const)('every screen in %s', (language) => {
-  let context: BrowserContext;
-  let page: Page;
+// What the chat's checks look for, in each language.
+const CHAT_TEXTS = {
+  es: {
+    more: 'Más acciones',
+    contact: 'Datos del contacto',
+    actions: [
+      'Devolver',
+      'Transferir',
+      'Programar mensaje',
+      'Descargar transcripción (PDF)',
+      'Descargar transcripción (JSON)',
+      'Eliminar ticket',
+    ],
+  },
+  en: {
+    more: 'More actions',
+    contact: 'Contact details',
+    actions: [
+      'Return',
+      'Transfer',
+      'Schedule message',
+      'Download transcript (PDF)',
+      'Download transcript (JSON)',
+      'Delete ticket',
+    ],
+  },
+  'pt-BR': {
+    more: 'Mais ações',
+    contact: 'Dados do contato',
+    actions: [
+      'Devolver',
+      'Transferir',
+      'Agendar mensagem',
+      'Baixar transcrição (PDF)',
+      'Baixar transcrição (JSON)',
+      'Excluir ticket',
+    ],
+  },
+} as const;
 
-  beforeAll(async () => {
-    context = await browser.newContext();
-    await context.addInitScript((lang) => window.localStorage.setItem('language', lang), language);
-    page = await context.newPage();
-    await logIn(page, server.webUrl);
-  });
-  afterAll(() => context?.close());
+describe.each(Object.keys(CHAT_TEXTS) as (keyof typeof CHAT_TEXTS)[])(
+  'every screen in %s',
+  (language) => {
+    let context: BrowserContext;
+    let page: Page;
 
-  it.each(WIDTHS)('fits $width px wide and shows no raw key', async ({ width, height }) => {
-    await page.setViewportSize({ width, height });
-    const problems: string[] = [];
-    let shown = '';
-    for (const [name, route] of SCREENS) {
-      const path = route.replace('{ticket}', ticketUuid);
-      await show(page, shown, path);
-      shown = path;
-      const loading = await settled(page);
-      problems.push(
-        ...[...loading, ...(await problemsOf(page))].map((problem) => `${route}: ${problem}`),
+    beforeAll(async () => {
+      context = await browser.newContext();
+      await context.addInitScript(
+        (lang) => window.localStorage.setItem('language', lang),
+        language,
       );
-      if (GALLERY_WIDTHS.has(width)) await keepView(page, name, width, language);
-    }
-    expect(problems).toEqual([]);
-  });
+      page = await context.newPage();
+      await logIn(page, server.webUrl);
+    });
+    afterAll(() => context?.close());
 
-  // Once, in Spanish: what it checks does not depend on the language.
-  if (language === 'es')
-    it('shows the whole footer of each add dialog on a laptop, one height across its tabs', async () => {
-      await page.setViewportSize({ width: 1366, height: 800 });
+    it.each(WIDTHS)('fits $width px wide and shows no raw key', async ({ width, height }) => {
+      await page.setViewportSize({ width, height });
       const problems: string[] = [];
-      for (const [route, button] of ADD_DIALOGS) {
-        await page.goto(`${server.webUrl}${route}`);
-        await settled(page);
-        await page.locator('main').getByRole('button', { name: button, exact: true }).click();
-        // After the opening transition, as a person sees it.
-        await page.waitForFunction(
-          () => getComputedStyle(document.querySelector('.MuiDialog-container')!).opacity === '1',
+      let shown = '';
+      for (const [name, route] of SCREENS) {
+        const path = route.replace('{ticket}', ticketUuid);
+        await show(page, shown, path);
+        shown = path;
+        const loading = await settled(page);
+        problems.push(
+          ...[...loading, ...(await problemsOf(page))].map((problem) => `${route}: ${problem}`),
         );
-        problems.push(...(await dialogProblemsOf(page)).map((problem) => `${route}: ${problem}`));
+        if (GALLERY_WIDTHS.has(width)) await keepView(page, name, width, language);
       }
       expect(problems).toEqual([]);
     });
 
-  // The chat stays usable with the contact drawer open: beside the chat where it has room, over it
-  // where it has not.
-  it.each(WIDTHS)('keeps the chat usable with the contact drawer at $width px', async (size) => {
-    await page.setViewportSize(size);
-    await page.goto(`${server.webUrl}/tickets/${servedUuid}`);
-    await page.locator('main textarea[aria-label]').waitFor();
-    const before = await chatProblemsOf(page);
-    // On a phone the actions that do not fit are under "more", not gone.
-    if (size.width < 600) {
-      await page
-        .getByRole('button', { name: language === 'es' ? 'Más acciones' : 'More actions' })
-        .click();
-      const items = await page.getByRole('menuitem').allTextContents();
-      expect(items).toEqual(
-        language === 'es'
-          ? [
-              'Devolver',
-              'Transferir',
-              'Programar mensaje',
-              'Resumir conversación',
-              'Descargar transcripción (PDF)',
-              'Descargar transcripción (JSON)',
-              'Eliminar ticket',
-            ]
-          : [
-              'Return',
-              'Transfer',
-              'Schedule message',
-              'Summarise conversation',
-              'Download transcript (PDF)',
-              'Download transcript (JSON)',
-              'Delete ticket',
-            ],
-      );
-      await page.keyboard.press('Escape');
-      await page.getByRole('menu').waitFor({ state: 'detached' });
-    }
-    const drawerButton = page.locator('main header').getByRole('button', {
-      name: language === 'es' ? 'Datos del contacto' : 'Contact details',
+    // Once, in Spanish: what it checks does not depend on the language.
+    if (language === 'es')
+      it('shows the whole footer of each add dialog on a laptop, one height across its tabs', async () => {
+        await page.setViewportSize({ width: 1366, height: 800 });
+        const problems: string[] = [];
+        for (const [route, button] of ADD_DIALOGS) {
+          await page.goto(`${server.webUrl}${route}`);
+          await settled(page);
+          await page.locator('main').getByRole('button', { name: button, exact: true }).click();
+          // After the opening transition, as a person sees it.
+          await page.waitForFunction(
+            () => getComputedStyle(document.querySelector('.MuiDialog-container')!).opacity === '1',
+          );
+          problems.push(...(await dialogProblemsOf(page)).map((problem) => `${route}: ${problem}`));
+        }
+        expect(problems).toEqual([]);
+      });
+
+    // The chat stays usable with the contact drawer open: beside the chat where it has room, over it
+    // where it has not.
+    it.each(WIDTHS)('keeps the chat usable with the contact drawer at $width px', async (size) => {
+      await page.setViewportSize(size);
+      await page.goto(`${server.webUrl}/tickets/${servedUuid}`);
+      await page.locator('main textarea[aria-label]').waitFor();
+      const before = await chatProblemsOf(page);
+      // On a phone the actions that do not fit are under "more", not gone.
+      if (size.width < 600) {
+        await page.getByRole('button', { name: CHAT_TEXTS[language].more }).click();
+        const items = await page.getByRole('menuitem').allTextContents();
+        expect(items).toEqual(CHAT_TEXTS[language].actions);
+        await page.keyboard.press('Escape');
+        await page.getByRole('menu').waitFor({ state: 'detached' });
+      }
+      const drawerButton = page.locator('main header').getByRole('button', {
+        name: CHAT_TEXTS[language].contact,
+      });
+      await drawerButton.click();
+      await page.getByTestId('contact-drawer-number').waitFor();
+      const after = await chatProblemsOf(page);
+      if (GALLERY_WIDTHS.has(size.width))
+        await keepView(page, 'conversation-contact', size.width, language);
+      expect({
+        closed: before.filter((problem) => problem !== 'the contact drawer is not shown'),
+        open: [...after, ...(await problemsOf(page))],
+      }).toEqual({ closed: [], open: [] });
     });
-    await drawerButton.click();
-    await page.getByTestId('contact-drawer-number').waitFor();
-    const after = await chatProblemsOf(page);
-    if (GALLERY_WIDTHS.has(size.width))
-      await keepView(page, 'conversation-contact', size.width, language);
-    expect({
-      closed: before.filter((problem) => problem !== 'the contact drawer is not shown'),
-      open: [...after, ...(await problemsOf(page))],
-    }).toEqual({ closed: [], open: [] });
-  });
-});
+  },
+);

@@ -39,6 +39,26 @@ describe('top bar', () => {
     expect(within(screen.getByTestId('drawer')).getByText('Administration')).toBeTruthy();
   });
 
+  it('offers Brazilian Portuguese, named in the language shown, and switches to it', async () => {
+    stubShellApi();
+    const user = userEvent.setup();
+    renderApp('/tickets', makeAuth());
+
+    await user.click(await screen.findByTestId('account-menu'));
+    expect(screen.getByRole('radio', { name: 'Portugués (Brasil)' })).toBe(
+      screen.getByTestId('lang-pt-BR'),
+    );
+    await user.click(screen.getByTestId('lang-pt-BR'));
+
+    expect(window.localStorage.getItem('language')).toBe('pt-BR');
+    expect(document.documentElement.lang).toBe('pt-BR');
+    expect(await screen.findByRole('menuitem', { name: 'Sair' })).toBeTruthy();
+    expect(screen.getByRole('radio', { name: 'Português (Brasil)' }).matches(':checked')).toBe(
+      true,
+    );
+    expect(within(screen.getByTestId('drawer')).getByText('Administração')).toBeTruthy();
+  });
+
   it('toggles the theme and remembers it', async () => {
     stubShellApi();
     const user = userEvent.setup();
