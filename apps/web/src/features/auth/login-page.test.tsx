@@ -38,6 +38,30 @@ describe('login page', () => {
     expect(getSessionState().status).toBe('anonymous');
   });
 
+  it('switches to Brazilian Portuguese from its language buttons, errors included', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        mockApi({
+          'POST /auth/login': () =>
+            jsonResponse(401, { error: 'ERR_INVALID_CREDENTIALS', message: 'Invalid credentials' }),
+        }),
+      ),
+    );
+    renderPage(<LoginPage />, '/login');
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByRole('button', { name: 'Portugués (Brasil)' }));
+
+    expect(await screen.findByRole('link', { name: 'Esqueceu sua senha?' })).toBeTruthy();
+    await user.type(screen.getByRole('textbox', { name: 'E-mail' }), 'ana@example.com');
+    await user.type(screen.getByLabelText('Senha'), 'secret');
+    await user.click(screen.getByRole('button', { name: 'Entrar' }));
+    expect((await screen.findByTestId('login-error')).textContent).toBe(
+      'Usuário ou senha incorretos.',
+    );
+  });
+
   it('shows the server message when the code is unknown', async () => {
     vi.stubGlobal(
       'fetch',
