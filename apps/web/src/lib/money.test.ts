@@ -17,6 +17,12 @@ describe('formatMoney', () => {
     expect(formatMoney(1149.5, 'en', 'usd')).toBe('$1,149.50');
   });
 
+  it('writes reais, and dollars, as Brazilian Portuguese does', () => {
+    expect(spaced(formatMoney(1149.5, 'pt-BR', 'brl'))).toBe('R$ 1.149,50');
+    expect(spaced(formatMoney(39, 'pt-BR', 'usd'))).toBe('US$ 39,00');
+    expect(currencySymbol('pt-BR', 'brl')).toBe('R$');
+  });
+
   it('still shows the amount, with the code, for a code Intl refuses', () => {
     expect(formatMoney(39, 'es', 'dollars')).toBe('39,00 DOLLARS');
   });
