@@ -69,6 +69,7 @@ import { conversationExportsRoutes } from './modules/tickets/transcript/conversa
 import { knowledgeRoutes } from './modules/knowledge/knowledge.routes';
 import { insightRoutes } from './modules/insight/insight.routes';
 import { copilotRoutes } from './modules/copilot/copilot.routes';
+import { pushRoutes } from './modules/push/push.routes';
 import { webhookOpenApi } from './modules/webhook-endpoints/webhook-openapi';
 import { webhookEndpointsRoutes } from './modules/webhook-endpoints/webhook-endpoints.routes';
 import { contactListsRoutes } from './modules/contact-lists/contact-lists.routes';
@@ -410,6 +411,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(insightRoutes);
   await app.register(contactListsRoutes);
   await app.register(campaignsRoutes);
+  await app.register(pushRoutes);
   // Every queue, recurring job and event listener (background.ts); they run once jobs start below.
   registerBackground(app.deps, app.log);
 

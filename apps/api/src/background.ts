@@ -75,6 +75,13 @@ import { ingestQueue } from './modules/knowledge/ingest-queue';
 import { ingestWorker } from './modules/knowledge/ingest';
 import { KNOWLEDGE_SOURCES_JOB, refreshChangedSources } from './modules/knowledge/sources';
 import { insightQueue, insightWorker, queueInsightForMessage } from './modules/insight/insight';
+import {
+  pushContactMessage,
+  pushQueue,
+  pushSlaWarning,
+  pushTicketChange,
+  pushWorker,
+} from './modules/push/push-sender';
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -121,6 +128,8 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   jobs.define(ingestQueue, ingestWorker(deps));
   // Live insight: a conversation's sentiment and data read by the AI, and its rules applied.
   jobs.define(insightQueue, insightWorker(deps, log));
+  // Web Push: one notification to one device of an agent (queued by its recorders below).
+  jobs.define(pushQueue, pushWorker(deps, log));
 
   // Recurring jobs: one node at a time, right after start and then every everyMs.
 
@@ -259,6 +268,11 @@ export const registerBackground = (deps: AppDeps, log: FastifyBaseLogger) => {
   // SLA clocks: started, moved and stopped with the conversation's queue and status, and by answers.
   events.recordAll('ticket.changed', sla.onTicketChanges);
   events.recordAll('message.created', sla.onMessages);
+  // Web Push to agents' devices: a contact's message on their conversation, a conversation given to
+  // them or waiting in their queues, a deadline of theirs near (modules/push).
+  events.record('message.created', pushContactMessage);
+  events.record('ticket.changed', pushTicketChange);
+  events.record('ticket.sla', pushSlaWarning);
   // The agent (or the queue's members) hears of a deadline near or missed.
   events.on('ticket.sla', notifySla(deps));
   // Reassignment: a reply typed on the connected phone answers a routed conversation.

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -97,6 +98,42 @@ describe('STORAGE_DRIVER', () => {
     expect(() => load({ ...s3, S3_BUCKET: 'Not A Bucket' })).toThrow(/S3_BUCKET/);
     expect(() => load({ ...s3, S3_ENDPOINT: 'minio' })).toThrow(/S3_ENDPOINT/);
     expect(() => load({ STORAGE_DRIVER: 'nfs' })).toThrow(/STORAGE_DRIVER/);
+  });
+});
+
+describe('VAPID keys (Web Push)', () => {
+  it('are made once and kept in DATA_DIR, so devices stay subscribed across restarts', () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'vapid-'));
+    try {
+      const first = load({ DATA_DIR: dataDir }).vapid;
+      expect(first.publicKey).toMatch(/^[A-Za-z0-9_-]{87}$/);
+      expect(first.privateKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(Buffer.from(first.publicKey, 'base64url')[0]).toBe(0x04);
+      expect(load({ DATA_DIR: dataDir }).vapid).toEqual(first);
+      expect(first.subject).toBe('mailto:admin@atendi.local');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('are read from the environment, both or neither', () => {
+    const configured = {
+      VAPID_PUBLIC_KEY: `B${'a'.repeat(86)}`,
+      VAPID_PRIVATE_KEY: 'k'.repeat(43),
+      VAPID_SUBJECT: 'https://atendi.example',
+    };
+    expect(load(configured).vapid).toEqual({
+      publicKey: configured.VAPID_PUBLIC_KEY,
+      privateKey: configured.VAPID_PRIVATE_KEY,
+      subject: 'https://atendi.example',
+    });
+    expect(() => load({ VAPID_PUBLIC_KEY: configured.VAPID_PUBLIC_KEY })).toThrow(
+      /VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY/,
+    );
+    expect(() => load({ ...configured, VAPID_PRIVATE_KEY: 'short' })).toThrow(/VAPID_PRIVATE_KEY/);
+    expect(() => load({ ...configured, VAPID_SUBJECT: 'admin@example.com' })).toThrow(
+      /VAPID_SUBJECT/,
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { createECDH, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -244,6 +244,32 @@ const envSchema = z.object({
     .trim()
     .regex(/^(https?:\/\/)?[\w.-]+(:\d+)?\/?$/, 'A host[:port] or an http(s)://host:port address')
     .default('dialogflow.googleapis.com'),
+  // Web Push (modules/push): the server's VAPID key pair (base64url, as `npx web-push
+  // generate-vapid-keys` prints them; both or neither: generated once into DATA_DIR otherwise), and
+  // the contact push services may write to about it (mailto: or https:, ADMIN_EMAIL by default).
+  VAPID_PUBLIC_KEY: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{87}$/, 'An uncompressed P-256 public key in base64url')
+      .optional(),
+  ),
+  VAPID_PRIVATE_KEY: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{43}$/, 'A 32-byte P-256 private key in base64url')
+      .optional(),
+  ),
+  VAPID_SUBJECT: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^(mailto:|https:\/\/)\S+$/, 'A mailto: or https: address')
+      .optional(),
+  ),
 });
 
 // The names of every variable above (.env.example and README "Configuration" list the same).
@@ -385,14 +411,20 @@ export type Config = {
   connectionAlertMinutes: number;
   // Spreadsheet imports: a sheet's time limit; the worker threads reading at once.
   spreadsheets: { timeoutMs: number; workers: number };
+  // Web Push's VAPID keys (base64url) and contact (modules/push).
+  vapid: { publicKey: string; privateKey: string; subject: string };
 };
 
 // Secrets that were not configured are generated once and kept in DATA_DIR, so tokens survive restarts.
-const persistedSecret = (dataDir: string, name: string): string => {
+const persistedSecret = (
+  dataDir: string,
+  name: string,
+  make = () => randomBytes(48).toString('base64url'),
+): string => {
   const file = path.join(dataDir, 'secrets', name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const secret = randomBytes(48).toString('base64url');
+  const secret = make();
   // Several nodes sharing DATA_DIR may start at once (compose replicas on one volume): the first
   // write wins (exclusive create), and the others read what it wrote.
   const staged = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
@@ -405,6 +437,32 @@ const persistedSecret = (dataDir: string, name: string): string => {
     rmSync(staged, { force: true });
   }
   return readFileSync(file, 'utf8').trim();
+};
+
+// A VAPID key pair as web-push's generateVAPIDKeys makes it: the uncompressed P-256 public key and
+// the 32-byte private key, base64url.
+const newVapidKeys = () => {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    publicKey: ecdh.getPublicKey().toString('base64url'),
+    privateKey: ecdh.getPrivateKey().toString('base64url').padStart(43, 'A'),
+  };
+};
+
+// The configured VAPID keys, or those generated once and kept in DATA_DIR like the token secrets:
+// browsers' subscriptions are bound to the public key, so it must not change between restarts.
+const vapidKeysOf = (
+  dataDir: string,
+  e: { VAPID_PUBLIC_KEY?: string; VAPID_PRIVATE_KEY?: string },
+) => {
+  if (e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY)
+    return { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY };
+  if (e.VAPID_PUBLIC_KEY || e.VAPID_PRIVATE_KEY)
+    throw new ConfigError('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together, or neither');
+  return JSON.parse(
+    persistedSecret(dataDir, 'vapid', () => JSON.stringify(newVapidKeys())),
+  ) as ReturnType<typeof newVapidKeys>;
 };
 
 // The API's address as browsers reach it: PUBLIC_API_URL, else this machine on PORT (8080 unless set).
@@ -516,5 +574,9 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => {
     exportKeepHours: e.EXPORT_KEEP_HOURS,
     connectionAlertMinutes: e.CONNECTION_ALERT_MINUTES,
     spreadsheets: { timeoutMs: e.SPREADSHEET_TIMEOUT_MS, workers: e.SPREADSHEET_WORKERS },
+    vapid: {
+      ...vapidKeysOf(dataDir, e),
+      subject: e.VAPID_SUBJECT ?? `mailto:${e.ADMIN_EMAIL.toLowerCase()}`,
+    },
   };
 };

@@ -164,6 +164,9 @@ export const errorStatus = {
   // Files: a download's Range starts past the file's end; the file store (S3) is not reachable.
   ERR_RANGE_NOT_SATISFIABLE: 416,
   ERR_STORAGE_UNAVAILABLE: 503,
+  // Web Push (issue 41): a browser subscription whose endpoint is not an https address, or whose
+  // keys are not a P-256 public key and a 16-byte secret.
+  ERR_PUSH_SUBSCRIPTION_INVALID: 400,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -205,6 +205,13 @@ export const createOutboundGuard = (options: {
 
   return {
     fetch: guardedFetch as unknown as typeof fetch,
+    // Whether the host is a literal address of a private or reserved network that
+    // OUTBOUND_ALLOW_PRIVATE lets through: one of the operator's own services (a local push service
+    // in tests and development may answer on plain http there).
+    allowsPrivateAddress(hostname: string) {
+      const literal = hostname.replace(/^\[|\]$/g, '');
+      return isIP(literal) > 0 && special.check(literal, familyOf(literal)) && isAllowed(literal);
+    },
     // Save-time check of a URL a company types, as a field error: its scheme, and the addresses its
     // host has now (a name that does not resolve yet is checked again at every call).
     async check(raw: string, field: string) {

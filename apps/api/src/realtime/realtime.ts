@@ -368,6 +368,13 @@ export const createRealtime = (options: {
         .except(keep.map((room) => roomName(companyId, room)))
         .socketsLeave(chat);
     },
+    // The users who have the ticket's chat open now (a socket of theirs joined it: joinChatBox), on
+    // every node: Web Push leaves them out (modules/push).
+    async chatViewers(companyId: number, ticketId: number): Promise<number[]> {
+      if (!io) return [];
+      const sockets = await io.in(roomName(companyId, `ticket-${ticketId}`)).fetchSockets();
+      return [...new Set(sockets.map((socket) => (socket.data as SocketIdentity).userId))];
+    },
     // Drops a user's sockets on every node after a change of their rights (profile, queues,
     // company, deletion): the client refreshes and reconnects, and the handshake reads the new ones.
     dropUser(companyId: number, userId: number) {

@@ -34,11 +34,13 @@ import { queueIntegrationsContract } from './queue-integrations';
 import { externalApiContract } from './external-api';
 import { uploadsContract } from './uploads';
 import { webhooksContract } from './webhooks';
+import { pushContract } from './push';
 
 export * from './tickets';
 export * from './ticket-notes';
 export * from './tags';
 export * from './webhooks';
+export * from './push';
 export * from './uploads';
 export * from './external-api';
 export * from './messages';
@@ -115,6 +117,7 @@ export const routeGroups: readonly Readonly<Record<string, RouteContract>>[] = [
   externalApiContract,
   uploadsContract,
   webhooksContract,
+  pushContract,
 ];
 
 export const allRoutes = (): RouteContract[] =>

@@ -25,3 +25,4 @@ export * from './webhook-endpoints';
 export * from './conversation-exports';
 export * from './knowledge';
 export * from './insight';
+export * from './push';
