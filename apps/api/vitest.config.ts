@@ -43,6 +43,7 @@ const onBothDatabases = [
   'src/modules/insight/insight.test.ts', // two analyses of one conversation at once tag it once
   'src/modules/prompts/voice-notes.test.ts', // a job delivered twice at once, transcripts searched
   'src/modules/copilot/copilot.test.ts', // transfers raced: one live summary job per ticket
+  'src/modules/push/push.test.ts', // one endpoint registered at once by two users is one row
   'src/modules/queue-integrations/integration-runtime.test.ts', // a ticket's turns, one at a time
   'src/modules/routing/routing.test.ts', // passes under a company lock, conversations arriving together
   'src/modules/schedules/schedules.test.ts', // due schedules in a time zone

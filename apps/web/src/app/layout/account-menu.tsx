@@ -18,6 +18,7 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import DevicesIcon from '@mui/icons-material/Devices';
 import SecurityIcon from '@mui/icons-material/Security';
 import PersonIcon from '@mui/icons-material/PersonOutlined';
+import NotificationsActiveIcon from '@mui/icons-material/NotificationsActiveOutlined';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -36,6 +37,7 @@ const ProfileDialog = lazyDialog(() =>
 const SessionsDialog = lazyDialog(() =>
   import('./sessions-dialog').then((module) => module.SessionsDialog),
 );
+const PushDialog = lazyDialog(() => import('./push-dialog').then((module) => module.PushDialog));
 const TwoFactorDialog = lazyDialog(() =>
   import('./two-factor-dialog').then((module) => module.TwoFactorDialog),
 );
@@ -68,6 +70,7 @@ export const AccountMenu = () => {
   const [isProfileOpen, setProfileOpen] = useState(false);
   const [isTwoFactorOpen, setTwoFactorOpen] = useState(false);
   const [isSessionsOpen, setSessionsOpen] = useState(false);
+  const [isPushOpen, setPushOpen] = useState(false);
   // The language just chosen, shown as chosen while its texts are fetched (i18n.changeLanguage).
   const [choosing, setChoosing] = useState<Language | null>(null);
 
@@ -176,6 +179,18 @@ export const AccountMenu = () => {
           {t('account.profile')}
         </MenuItem>
         <MenuItem
+          data-testid="push-notifications"
+          onClick={() => {
+            closeMenu();
+            setPushOpen(true);
+          }}
+        >
+          <ListItemIcon>
+            <NotificationsActiveIcon fontSize="small" />
+          </ListItemIcon>
+          {t('push.title')}
+        </MenuItem>
+        <MenuItem
           data-testid="two-factor"
           onClick={() => {
             closeMenu();
@@ -245,6 +260,7 @@ export const AccountMenu = () => {
       <ProfileDialog open={isProfileOpen} onClose={() => setProfileOpen(false)} />
       <TwoFactorDialog open={isTwoFactorOpen} onClose={() => setTwoFactorOpen(false)} />
       <SessionsDialog open={isSessionsOpen} onClose={() => setSessionsOpen(false)} />
+      <PushDialog open={isPushOpen} onClose={() => setPushOpen(false)} />
     </>
   );
 };
