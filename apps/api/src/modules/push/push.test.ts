@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { PushPreferences, WhatsappView } from '@atendi/shared';
-import { jobs, messages, pushSubscriptions, queues } from '../../db/schema';
+import { jobs, messages, pushSubscriptions, queues, tickets } from '../../db/schema';
+import { watchSla } from '../sla/sla';
 import {
   createTestApp,
   inject,
@@ -214,6 +215,27 @@ describe('web push', () => {
     });
     await pushesSettled(a.id);
     expect(firstDevice.pushes()).toHaveLength(1);
+  });
+
+  it('an SLA deadline about to pass is pushed to the agent holding the conversation', async () => {
+    const agent = await agentOf(a);
+    const device = service.device();
+    await register(agent, device);
+    const ticket = await takenBy(a, agent, nextNumber());
+    // Its resolution is due in two minutes: within the queue's five warning minutes.
+    const due = new Date(Date.now() + 120_000);
+    await t.db
+      .update(tickets)
+      .set({ slaStartedAt: new Date(), slaResolveDueAt: due })
+      .where(eq(tickets.id, ticket.id));
+    await watchSla(t.app.deps, new Date());
+    const [push] = await pushesOf(device, 1, 'the SLA warning');
+    expect(push).toMatchObject({
+      title: 'SLA por vencer: Lucía Gómez',
+      url: `/tickets/${ticket.uuid}`,
+      kind: 'slaWarning',
+    });
+    expect(device.pushes()[0]!.headers.ttl).toBe('900');
   });
 
   it('a push service answering 410 removes the subscription', async () => {
