@@ -8,7 +8,7 @@ import type { PushPayload } from '@atendi/shared';
 // API reach): it keeps every push POSTed to it, per device path, and answers each device's pushes
 // with the status the test sets (201 by default, as FCM and Mozilla's autopush do).
 
-export type Push = { headers: IncomingHttpHeaders; body: Buffer };
+type Push = { headers: IncomingHttpHeaders; body: Buffer };
 
 export const startPushService = async () => {
   const received = new Map<string, Push[]>();

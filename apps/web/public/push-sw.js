@@ -1,3 +1,4 @@
+/* global self */
 /* Issue 41, Web Push: what the service worker does with a push. The app's own service worker
    imports this file (importScripts('/push-sw.js')); until it has one, the push settings register this
    file alone. A push carries { title, body, url, tag } (apps/api/src/modules/push/push-sender.ts):
@@ -5,7 +6,7 @@
    `url` (/tickets/{uuid}). */
 
 self.addEventListener('push', (event) => {
-  let payload = {};
+  let payload;
   try {
     payload = event.data ? event.data.json() : {};
   } catch {

@@ -9,7 +9,7 @@ export type PushState = 'unsupported' | 'denied' | 'off' | 'on';
 
 const PUSH_WORKER = '/push-sw.js';
 
-export const pushSupported = () =>
+const pushSupported = () =>
   typeof navigator !== 'undefined' &&
   'serviceWorker' in navigator &&
   typeof window !== 'undefined' &&
