@@ -3,6 +3,9 @@
 // the first load's chunks and styles, the texts, the offline page, the manifest and its icons).
 /* global VERSION, PRECACHE */
 
+// Web Push (public/push-sw.js): the notification of a push and what a click on it opens.
+importScripts('/push-sw.js');
+
 // One cache per build: a deployment's worker fills its own and, once in charge, drops the others.
 const CACHE = `atendi-${VERSION}`;
 const INDEX = '/index.html';

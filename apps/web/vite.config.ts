@@ -39,6 +39,7 @@ const shellPublicFiles = (publicDir: string) => [
   'offline.js',
   'manifest.webmanifest',
   'favicon.svg',
+  'push-sw.js',
   ...readdirSync(path.join(publicDir, 'icons')).map((name) => `icons/${name}`),
 ];
 

@@ -1,4 +1,3 @@
-/* global self */
 /* Issue 41, Web Push: what the service worker does with a push. The app's own service worker
    imports this file (importScripts('/push-sw.js')); until it has one, the push settings register this
    file alone. A push carries { title, body, url, tag } (apps/api/src/modules/push/push-sender.ts):

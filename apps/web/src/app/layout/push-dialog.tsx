@@ -15,7 +15,7 @@ import { pushContract, type PushKind, type PushPreferences } from '@atendi/share
 import { call } from '../../api/http-client';
 import { toastError } from '../../api/toasts';
 import { DialogBody, DialogFrame } from '../../components/dialog-frame';
-import { disablePush, enablePush, pushState, type PushState } from './push-subscription';
+import { disablePush, enablePush, pushState, type PushState } from '../../api/push';
 
 const preferencesKey = ['push', 'preferences'] as const;
 const stateKey = ['push', 'state'] as const;

@@ -7,6 +7,7 @@ import {
   SIGNUP_DEFAULTS,
 } from '@atendi/shared';
 import { ApiError, call, NETWORK_ERROR, refreshSession } from '../../api/http-client';
+import { disablePush } from '../../api/push';
 import {
   clearSession,
   getToken,
@@ -101,6 +102,9 @@ export const logout = async () => {
   // socket does not take the drop for a lost session and reload the page.
   disconnectSocket();
   try {
+    // This browser's pushes were the user's: they stop with the session (the next user turns theirs
+    // on). Best effort: a failure here never keeps anyone signed in.
+    if (getToken()) await disablePush().catch(() => undefined);
     if (getToken()) await call(authContract.logout);
   } catch {
     // Logging out locally matters more than telling the server.

@@ -1,5 +1,5 @@
 import { pushContract } from '@atendi/shared';
-import { call } from '../../api/http-client';
+import { call } from './http-client';
 
 // Issue 41, Web Push on this device: the browser's side of it. The app's service worker shows the
 // pushes when it has one (it imports /push-sw.js); until then, /push-sw.js is registered on its own,
