@@ -91,7 +91,7 @@ describe('companies tab', () => {
     expect(new Set(tints).size).toBe(4);
   });
 
-  it('shows each company’s AI agents this month against its plan', async () => {
+  it('shows each company’s AI agents and tokens this month against its plan', async () => {
     const usage = {
       month: '2030-03',
       messages: 0,
@@ -107,12 +107,26 @@ describe('companies tab', () => {
       'GET /companies': () =>
         page([
           makeCompany({
-            aiUsage: { ...usage, messages: 3234, agents: 2, exhaustedAgents: 1 },
+            aiUsage: {
+              ...usage,
+              messages: 3234,
+              agents: 2,
+              exhaustedAgents: 1,
+              tokens: 1_250_000,
+              tokensLimit: 6_000_000,
+            },
           }),
           makeCompany({
             id: 11,
             name: 'Unlimited SA',
-            aiUsage: { ...usage, messages: 1, agents: 1, agentsLimit: 0, messagesLimit: 0 },
+            aiUsage: {
+              ...usage,
+              messages: 1,
+              agents: 1,
+              agentsLimit: 0,
+              messagesLimit: 0,
+              tokens: 420,
+            },
           }),
           makeCompany({ id: 12, name: 'Quiet Ltd', aiUsage: usage }),
         ]),
@@ -122,10 +136,13 @@ describe('companies tab', () => {
     expect(table().getByRole('columnheader', { name: 'IA este mes' })).toBeTruthy();
     const acme = within(await rowOf('Acme')).getByTestId('company-ai-usage');
     expect(within(acme).getByText('3.234 mensajes')).toBeTruthy();
-    expect(within(acme).getByText('2 de 3 agentes · 2.000 por agente')).toBeTruthy();
+    // The month's AI tokens against the plan's.
+    expect(
+      within(acme).getByText('2 de 3 agentes · 2.000 por agente · 1.250.000 de 6.000.000 tokens'),
+    ).toBeTruthy();
     expect(within(acme).getByText('1 agente sin mensajes')).toBeTruthy();
     const unlimited = within(await rowOf('Unlimited SA')).getByTestId('company-ai-usage');
-    expect(unlimited.textContent).toBe('1 mensaje1 agente (sin límite)');
+    expect(unlimited.textContent).toBe('1 mensaje1 agente (sin límite) · 420 tokens (sin límite)');
     // No agents and nothing sent.
     expect(within(await rowOf('Quiet Ltd')).queryByTestId('company-ai-usage')).toBeNull();
   });

@@ -53,7 +53,7 @@ const statusChipColour = {
 // answers each may send), and the agents whose answers ran out.
 const CompanyAiUsage = ({ usage }: { usage: AiUsage }) => {
   const { t, i18n } = useTranslation();
-  if (usage.agents === 0 && usage.messages === 0) return '—';
+  if (usage.agents === 0 && usage.messages === 0 && usage.tokens === 0) return '—';
   const count = (value: number) => formatAiCount(value, i18n.language);
   const plan = [
     usage.agentsLimit > 0
@@ -61,6 +61,14 @@ const CompanyAiUsage = ({ usage }: { usage: AiUsage }) => {
       : t('settings.companies.aiAgentsUnlimited', { count: usage.agents }),
     usage.messagesLimit > 0 &&
       t('settings.companies.aiPerAgent', { limit: count(usage.messagesLimit) }),
+    // Issue 40: the tokens every use of AI spent this month, against the plan's.
+    usage.tokensLimit > 0
+      ? t('settings.companies.aiTokens', {
+          used: count(usage.tokens),
+          limit: count(usage.tokensLimit),
+        })
+      : usage.tokens > 0 &&
+        t('settings.companies.aiTokensUnlimited', { used: count(usage.tokens) }),
   ];
   return (
     <Stack spacing={0.25} sx={{ alignItems: 'flex-start' }} data-testid="company-ai-usage">
