@@ -29,6 +29,8 @@ export const knowledgeDocument = async (
       (await inject(app, session, 'GET', `/knowledge/documents/${id}`)).json() as KnowledgeDocument,
     (doc) => doc.status === 'ready' || doc.status === 'failed',
     `the document ${fileName} read`,
+    // Read by a background job: a busy machine may take a while.
+    { timeoutMs: 20_000 },
   ).then((doc) => {
     expect(doc.status, doc.error ?? '').toBe('ready');
     return doc;

@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type {
-  KnowledgeDocument,
-  PromptsUsage,
-  ReplySuggestion,
-  TicketNoteView,
-  WhatsappView,
-} from '@atendi/shared';
+import type { PromptsUsage, ReplySuggestion, TicketNoteView, WhatsappView } from '@atendi/shared';
 import { jobs, messages, queues, ticketNotes } from '../../db/schema';
 import {
   createTestApp,
@@ -19,7 +13,7 @@ import {
 } from '../../../test/harness';
 import { eventually } from '../../../test/eventually';
 import { inbound, pairedSimulator, setSetting, ticketOf } from '../../../test/inbox';
-import { multipart } from '../../../test/multipart';
+import { knowledgeDocument } from '../../../test/knowledge';
 import {
   OPENAI_KEY,
   startFakeOpenAi,
@@ -140,26 +134,7 @@ beforeAll(async () => {
   });
   a = await companyWith();
   // The company's knowledge base: one small document, ingested.
-  const form = multipart({}, [
-    { field: 'file', name: 'devoluciones.txt', type: 'text/plain', data: Buffer.from(POLICY) },
-  ]);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/knowledge/documents',
-    headers: { authorization: `Bearer ${a.admin.token}`, ...form.headers },
-    payload: form.payload,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  const doc = res.json() as KnowledgeDocument;
-  await eventually(
-    async () =>
-      (
-        await inject(t.app, a.admin, 'GET', `/knowledge/documents/${doc.id}`)
-      ).json() as KnowledgeDocument,
-    (found) => found.status === 'ready' || found.status === 'failed',
-    'the document ingested',
-    { timeoutMs: 20_000 },
-  ).then((found) => expect(found.status).toBe('ready'));
+  await knowledgeDocument(t.app, a.admin, 'devoluciones.txt', POLICY);
 });
 beforeEach(() => {
   fake.latencyMs = 0;
