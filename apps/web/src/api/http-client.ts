@@ -176,11 +176,15 @@ const requestRefresh = async (): Promise<AuthResponse> => {
 };
 
 // One refresh at a time: every caller that needs a new token shares the same promise.
-export const refreshSession = (): Promise<AuthResponse> => {
+// `landing`: where a public page sends the restored session, set together with it (the app start
+// after a single sign-on); otherwise the current one stays.
+export const refreshSession = (
+  landing?: (auth: AuthResponse) => string | null,
+): Promise<AuthResponse> => {
   if (!refreshInFlight) {
     refreshInFlight = requestRefresh()
       .then((auth) => {
-        setSession(auth);
+        setSession(auth, landing?.(auth));
         return auth;
       })
       .finally(() => {

@@ -68,9 +68,11 @@ const isSsoLanding = () =>
   new URLSearchParams(window.location.search).get('sso') === 'done';
 
 export const restoreSession = async () => {
+  // Read before the refresh: the session it publishes may already move the page on.
+  const landing = isSsoLanding() ? homePathFor : () => null;
   try {
-    const auth = await refreshSession();
-    startSession(auth, isSsoLanding() ? homePathFor(auth) : null);
+    const auth = await refreshSession(landing);
+    startSession(auth, landing(auth));
     return;
   } catch (error) {
     // The API cannot be reached (no network, or the server is down): the offline page says so and

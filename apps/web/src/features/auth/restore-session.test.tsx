@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { getSessionState } from '../../api/session';
+import { getSessionState, subscribeSession } from '../../api/session';
 import { showOfflinePage } from '../../test/module-mocks';
 import { jsonResponse, makeAuth, mockApi } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
@@ -35,11 +35,21 @@ describe('session restore on start', () => {
       ),
     );
     window.history.replaceState(null, '', '/login?sso=done');
+    // The login page's guard moves on the first signed-in state it sees: each one already says
+    // where to go (a first state without it sent the browser to / instead).
+    const seen: (string | null)[] = [];
+    const stop = subscribeSession(() => {
+      const { status, afterLogin } = getSessionState();
+      if (status === 'authenticated') seen.push(afterLogin);
+    });
     try {
       await restoreSession();
     } finally {
+      stop();
       window.history.replaceState(null, '', '/');
     }
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((landing) => landing === '/tickets')).toBe(true);
     expect(getSessionState().afterLogin).toBe('/tickets');
 
     // Any other start stays where it was opened.
