@@ -19,8 +19,9 @@ export const settingDefaults = {
   // only) for every super user.
   twoFactor: 'optional',
   superTwoFactor: 'optional',
-  // SPEC's rule: a new login of an account ends its other sessions ('enabled'); 'disabled' lets a
-  // user be signed in on several devices at once (each listed in their sessions).
+  // SPEC's rule: a new login of an account ends its other sessions ('enabled'); 'device' ends only
+  // the earlier session of the same browser, so a user keeps one session per device (the desktop and
+  // the installed app at once); 'disabled' ends none. Each session is listed in the user's sessions.
   singleSession: 'enabled',
   // Issue 39: the contact's WhatsApp shows their messages read when an agent opens the chat, and
   // "typing…" while an agent writes to them.
@@ -62,7 +63,7 @@ export const settingOptions: Record<SettingKey, readonly string[] | null> = {
   asaas: null,
   twoFactor: ['optional', 'required'],
   superTwoFactor: ['optional', 'required'],
-  singleSession: onOff,
+  singleSession: ['enabled', 'device', 'disabled'],
   readReceipts: onOff,
   typingToContact: onOff,
   liveInsight: onOff,
@@ -70,6 +71,9 @@ export const settingOptions: Record<SettingKey, readonly string[] | null> = {
   aiSummaries: onOff,
   country: ['', ...phoneCountries],
 };
+
+// What a new login does to the user's other sessions (`singleSession`).
+export type SessionPolicy = 'enabled' | 'device' | 'disabled';
 
 // Keys that only a super user may change (platform-wide payment configuration).
 export const superOnlySettingKeys: readonly SettingKey[] = ['asaas', 'superTwoFactor'];

@@ -1,6 +1,6 @@
-import { and, eq, isNull, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { refreshTokens, userQueues, users } from '../db/schema';
+import { refreshTokens, userQueues, userSessions, users } from '../db/schema';
 import type { Realtime, SocketIdentity } from '../realtime/realtime';
 import type { AccessClaims } from './tokens';
 
@@ -46,11 +46,12 @@ export const socketIdentity = async (
 
 type EndedSession = { companyId: number; sessionId: string };
 
-// Revokes a user's live sessions (all, or all but `except`); pass the answer to
-// realtime.endSessions() once the change is committed, which drops their sockets on every node.
+// Revokes a user's live sessions (all, all but `except`, or those signed in from one browser, by
+// the key of its id); pass the answer to realtime.endSessions() once the change is committed, which
+// drops their sockets on every node.
 export const revokeSessions = async (
   db: Db,
-  filter: { userId: number; except?: string } | { sessionId: string },
+  filter: { userId: number; except?: string; deviceKey?: string } | { sessionId: string },
 ): Promise<EndedSession[]> => {
   const where =
     'sessionId' in filter
@@ -58,6 +59,20 @@ export const revokeSessions = async (
       : and(
           eq(refreshTokens.userId, filter.userId),
           filter.except ? ne(refreshTokens.familyId, filter.except) : undefined,
+          filter.deviceKey
+            ? inArray(
+                refreshTokens.familyId,
+                db
+                  .select({ familyId: userSessions.familyId })
+                  .from(userSessions)
+                  .where(
+                    and(
+                      eq(userSessions.userId, filter.userId),
+                      eq(userSessions.deviceKey, filter.deviceKey),
+                    ),
+                  ),
+              )
+            : undefined,
         );
   const rows = await db
     .update(refreshTokens)

@@ -186,6 +186,9 @@ export const userSessions = pgTable(
       .notNull()
       .references(() => companies.id, { onDelete: 'cascade' }),
     device: text().notNull().default(''),
+    // The keyed hash of the browser's id cookie (issue 41: one session per device); null for the
+    // sessions signed in before it was kept.
+    deviceKey: text(),
     address: text().notNull().default(''),
     createdAt: createdAt(),
     lastUsedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),

@@ -11,6 +11,7 @@ import {
   resetPassword,
   startSession,
   type SessionResult,
+  type SignedIn,
 } from './auth.service';
 import {
   challengeSetup,
@@ -30,6 +31,9 @@ const REFRESH_COOKIE = 'jrt';
 // Marks a browser that signed in before: it may still try when its account is under attack.
 const DEVICE_COOKIE = 'jdv';
 const DEVICE_COOKIE_SECONDS = 365 * 24 * 3600;
+// The browser's own id (issue 41): a company that keeps one session per device ends the earlier
+// session of the browser that signs in again, and no other.
+const DEVICE_ID_COOKIE = 'jdi';
 // Binds a single sign-on round trip to the browser that started it.
 const SSO_COOKIE = 'jss';
 
@@ -51,6 +55,7 @@ export const authRoutes = async (app: FastifyInstance) => {
   const clientOf = (request: FastifyRequest) => ({
     ip: request.ip,
     userAgent: request.headers['user-agent'],
+    deviceId: request.cookies[DEVICE_ID_COOKIE],
   });
 
   const setRefreshCookie = (reply: FastifyReply, refreshToken: string) =>
@@ -58,12 +63,21 @@ export const authRoutes = async (app: FastifyInstance) => {
       ...cookieOptions,
       maxAge: config.refreshTokenTtl,
     });
-  const setDeviceCookie = (reply: FastifyReply, device: string) =>
+  // A finished sign-in's browser cookies: this browser signed in (the login limiter's), and its id.
+  const setDeviceCookies = (
+    reply: FastifyReply,
+    { device, deviceId }: Pick<SignedIn, 'device' | 'deviceId'>,
+  ) => {
     reply.setCookie(DEVICE_COOKIE, device, {
       ...cookieOptions,
       path: '/auth/login',
       maxAge: DEVICE_COOKIE_SECONDS,
     });
+    reply.setCookie(DEVICE_ID_COOKIE, deviceId, {
+      ...cookieOptions,
+      maxAge: DEVICE_COOKIE_SECONDS,
+    });
+  };
 
   const sendSession = (reply: FastifyReply, session: SessionResult & Record<string, unknown>) => {
     setRefreshCookie(reply, session.refreshToken);
@@ -92,13 +106,13 @@ export const authRoutes = async (app: FastifyInstance) => {
     },
   );
 
-  // A finished sign-in: the device cookie (this browser signed in) and the session.
+  // A finished sign-in: the device cookies and the session.
   const sendSignedIn = (
     reply: FastifyReply,
-    { device, ...session }: SessionResult & { device: string },
+    { device, deviceId, ...session }: SignedIn,
     extra: Record<string, unknown> = {},
   ) => {
-    setDeviceCookie(reply, device);
+    setDeviceCookies(reply, { device, deviceId });
     return sendSession(reply, { ...session, ...extra });
   };
 
@@ -154,7 +168,7 @@ export const authRoutes = async (app: FastifyInstance) => {
     const browser = request.cookies[SSO_COOKIE];
     reply.clearCookie(SSO_COOKIE, ssoCookie);
     try {
-      const { device, ...session } = await finishSso(
+      const { device, deviceId, ...session } = await finishSso(
         app.deps,
         {
           search: request.url.slice(request.url.indexOf('?') + 1),
@@ -165,7 +179,7 @@ export const authRoutes = async (app: FastifyInstance) => {
         browser,
         clientOf(request),
       );
-      setDeviceCookie(reply, device);
+      setDeviceCookies(reply, { device, deviceId });
       setRefreshCookie(reply, session.refreshToken);
       return reply.redirect(`${config.publicWebUrl}/login?sso=done`, 302);
     } catch (error) {

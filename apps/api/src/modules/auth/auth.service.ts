@@ -12,8 +12,9 @@ import { startChallenge, twoFactorRequired } from './two-factor';
 import { passwordLoginAllowed } from './sso-policy';
 import { audit } from '../../platform/audit';
 import {
-  endsOtherSessions,
+  deviceIdOf,
   recordSession,
+  sessionPolicyOf,
   touchSession,
   type LoginClient as SessionClient,
 } from './sessions';
@@ -27,6 +28,10 @@ export type SessionResult = {
   companyStatus: SessionUser['company']['status'];
   companyDueDate: Date | null;
 };
+
+// A finished sign-in: the session, and the browser's cookies (`device`: it signed in, for the login
+// limiter; `deviceId`: its id, for one session per device).
+export type SignedIn = SessionResult & { device: string; deviceId: string };
 
 // A refresh token reused within this window (two tabs refreshing at once) is not treated as theft.
 const ROTATION_GRACE_MS = 10_000;
@@ -88,7 +93,7 @@ export const login = async (
   deps: Deps,
   input: { email: string; password: string },
   client: LoginClient,
-): Promise<(SessionResult & { device: string }) | TwoFactorStep> => {
+): Promise<SignedIn | TwoFactorStep> => {
   const { ip } = client;
   const pair = `${ip}|${input.email}`;
   // Every attempt is counted before the password is checked, so parallel guesses cannot all pass
@@ -153,17 +158,28 @@ export const startSession = async (
   // How the sign-in was completed besides a password: a second factor, or the company's SSO
   // instead of a password (the audit log says so).
   via?: 'totp' | 'enrolment' | 'sso',
-): Promise<SessionResult & { device: string }> => {
+): Promise<SignedIn> => {
   const familyId = randomUUID();
-  const single = await endsOtherSessions(deps.db, user.companyId);
+  const deviceId = deviceIdOf(client.deviceId);
+  const deviceKey = deps.tokens.hashOpaque(`device-id:${deviceId}`);
+  const policy = await sessionPolicyOf(deps.db, user.companyId);
   const { session, ended } = await deps.db.transaction(async (tx) => {
-    // One session per account (SPEC; a company may allow several): earlier logins end, and their
-    // sockets are told, then dropped. Under the user's row lock, so two sign-ins at the same moment
-    // end one another in turn (the later one holds) instead of both staying.
+    // One session per account (SPEC; a company may keep one per device, or allow several): earlier
+    // logins end, and their sockets are dropped. Under the user's row lock, so two sign-ins at the
+    // same moment end one another in turn (the later one holds) instead of both staying.
     await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
-    const ended = single ? await revokeSessions(tx, { userId: user.id }) : [];
+    const ended =
+      policy === 'enabled'
+        ? await revokeSessions(tx, { userId: user.id })
+        : policy === 'device'
+          ? await revokeSessions(tx, { userId: user.id, deviceKey })
+          : [];
     const session = await issueSession({ ...deps, db: tx }, user.id, familyId);
-    await recordSession(tx, { familyId, userId: user.id, companyId: user.companyId }, client);
+    await recordSession(
+      tx,
+      { familyId, userId: user.id, companyId: user.companyId, deviceKey },
+      client,
+    );
     await audit(tx, {
       companyId: user.companyId,
       userId: user.id,
@@ -174,11 +190,15 @@ export const startSession = async (
     });
     return { session, ended };
   });
-  deps.realtime
-    .toUser(user.companyId, user.id)
-    .emit('auth', { action: 'update', user: { id: user.id }, sessionId: familyId });
+  // SPEC §7: the other browsers say "account used elsewhere" and sign out. Only under SPEC's rule:
+  // where sessions may live side by side, nobody else is signed out (the same browser's earlier
+  // session, which the 'device' rule ends, shares this one's cookie and carries on with it).
+  if (policy === 'enabled')
+    deps.realtime
+      .toUser(user.companyId, user.id)
+      .emit('auth', { action: 'update', user: { id: user.id }, sessionId: familyId });
   deps.realtime.endSessions(ended);
-  return { ...session, device: newDeviceToken(deps, user.email) };
+  return { ...session, device: newDeviceToken(deps, user.email), deviceId };
 };
 
 export const refresh = async (deps: Deps, presented: string | undefined, client: SessionClient) => {

@@ -22,17 +22,21 @@ afterAll(async () => {
   await t.close();
 });
 
-// A login from a device and address of its own.
-const signIn = async (email: string, device: string, address: string) => {
+// A login from a device and address of its own; `browser`: the id cookie a browser signed in
+// before keeps (answered back as `browser` for the next login from it).
+const signIn = async (email: string, device: string, address: string, browser?: string) => {
   const res = await t.app.inject({
     method: 'POST',
     url: '/auth/login',
     remoteAddress: address,
     headers: { 'user-agent': device },
     payload: { email, password: PASSWORD },
+    ...(browser ? { cookies: { jdi: browser } } : {}),
   });
   expect(res.statusCode, res.body).toBe(200);
-  return { token: res.json().token as string };
+  const cookie = res.cookies.find((c) => c.name === 'jdi');
+  expect(cookie?.httpOnly).toBe(true);
+  return { token: res.json().token as string, browser: cookie!.value };
 };
 const me = (token: string) =>
   t.app.inject({ method: 'GET', url: '/auth/me', headers: auth({ token }) });
@@ -48,18 +52,39 @@ const sessionsOf = async (token: string) => {
 const remove = (token: string, url: string) =>
   t.app.inject({ method: 'DELETE', url, headers: auth({ token }) });
 
-// A company that lets its users be signed in on several devices.
-const severalDevices = async () => {
+// A company that lets its users be signed in on several devices ('device': one session each).
+const severalDevices = async (value: 'disabled' | 'device' = 'disabled') => {
   const made = await makeCompany(t.db);
   const admin = await login(t.app, made.admin.email);
   const res = await t.app.inject({
     method: 'PUT',
     url: '/settings/singleSession',
     headers: auth(admin),
-    payload: { value: 'disabled' },
+    payload: { value },
   });
   expect(res.statusCode, res.body).toBe(200);
   return { ...made, adminSession: admin };
+};
+
+// The `company-{id}-auth` events a socket gets until a marker sent after `act`: the socket's events
+// arrive in order, so any "used elsewhere" the act caused is among them.
+const authEventsDuring = async (
+  socket: Awaited<ReturnType<typeof openSocket>>,
+  companyId: number,
+  userId: number,
+  act: () => Promise<unknown>,
+) => {
+  const events: { action: string }[] = [];
+  const marked = new Promise<void>((resolve) =>
+    socket.on(`company-${companyId}-auth`, (event: { action: string }) => {
+      if (event.action === 'marker') resolve();
+      else events.push(event);
+    }),
+  );
+  await act();
+  t.app.deps.realtime.toUser(companyId, userId).emit('auth', { action: 'marker' });
+  await marked;
+  return events;
 };
 
 describe('sessions', () => {
@@ -108,6 +133,74 @@ describe('sessions', () => {
     const second = await signIn(agent.email, 'Chrome', '198.51.100.21');
     expect((await me(first.token)).statusCode).toBe(401);
     expect((await sessionsOf(second.token)).map((s) => s.device)).toEqual(['Chrome']);
+  });
+
+  it('keeps one session per device when the company says so: the desktop and the phone stay signed in together', async () => {
+    const { company } = await severalDevices('device');
+    const agent = await makeUser(t.db, company.id, 'user');
+    const desktop = await signIn(agent.email, 'Firefox on Linux', '198.51.100.50');
+    const phone = await signIn(agent.email, 'Chrome on Android', '198.51.100.51');
+    expect(phone.browser).not.toBe(desktop.browser);
+    expect((await me(desktop.token)).statusCode).toBe(200);
+
+    // The desktop signs in again: its earlier session ends; the phone is not signed out, nor told
+    // its account is used elsewhere.
+    const phoneSocket = await openSocket(t.app, phone);
+    let again = desktop;
+    const events = await authEventsDuring(phoneSocket, company.id, agent.id, async () => {
+      again = await signIn(agent.email, 'Firefox on Linux', '198.51.100.52', desktop.browser);
+    });
+    expect(events).toEqual([]);
+    expect(again.browser).toBe(desktop.browser);
+    expect((await me(desktop.token)).statusCode).toBe(401);
+    expect((await me(phone.token)).statusCode).toBe(200);
+    expect(phoneSocket.connected).toBe(true);
+    expect((await sessionsOf(again.token)).map((s) => [s.device, s.current]).sort()).toEqual([
+      ['Chrome on Android', false],
+      ['Firefox on Linux', true],
+    ]);
+
+    // A cookie that is no browser id of ours is replaced, and ends nothing.
+    const forged = await signIn(agent.email, 'Edge', '198.51.100.53', "x' or 1=1");
+    expect(forged.browser).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await me(again.token)).statusCode).toBe(200);
+
+    // The same browser signing in several times at once keeps one session; the others stay.
+    const tabs = await Promise.all(
+      [0, 1, 2, 3].map((i) =>
+        signIn(agent.email, 'Chrome on Android', `198.51.100.6${i}`, phone.browser),
+      ),
+    );
+    const alive = await Promise.all(tabs.map(async ({ token }) => (await me(token)).statusCode));
+    expect(alive.filter((status) => status === 200)).toHaveLength(1);
+    expect((await me(phone.token)).statusCode).toBe(401);
+    expect((await me(again.token)).statusCode).toBe(200);
+    expect((await me(forged.token)).statusCode).toBe(200);
+  });
+
+  it('tells the other browsers the account is used elsewhere only under SPEC’s rule', async () => {
+    const several = await severalDevices('disabled');
+    const agent = await makeUser(t.db, several.company.id, 'user');
+    const first = await openSocket(t.app, await signIn(agent.email, 'A', '198.51.100.70'));
+    const quiet = await authEventsDuring(first, several.company.id, agent.id, () =>
+      signIn(agent.email, 'B', '198.51.100.71'),
+    );
+    expect(quiet).toEqual([]);
+
+    // SPEC's rule: the earlier browser hears it (then its socket is dropped).
+    const single = await makeCompany(t.db);
+    const other = await makeUser(t.db, single.company.id, 'user');
+    const before = await openSocket(t.app, await signIn(other.email, 'A', '198.51.100.72'));
+    const told = new Promise((resolve) =>
+      before.once(`company-${single.company.id}-auth`, resolve),
+    );
+    const next = (await signIn(other.email, 'B', '198.51.100.73')).token;
+    expect(await told).toEqual({
+      action: 'update',
+      user: { id: other.id },
+      sessionId: expect.any(String),
+    });
+    expect((await me(next)).statusCode).toBe(200);
   });
 
   it('keeps one session when the same account signs in on several devices at the same moment', async () => {

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
+import type { SessionPolicy } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { refreshTokens, settings, userSessions, users } from '../../db/schema';
@@ -13,7 +15,14 @@ import { audit } from '../../platform/audit';
 // every node (platform/sessions.ts).
 
 type Deps = Pick<AppDeps, 'db' | 'realtime'>;
-export type LoginClient = { ip: string; userAgent?: string };
+// `deviceId`: the browser's own id as its cookie presents it (unchecked; see deviceIdOf).
+export type LoginClient = { ip: string; userAgent?: string; deviceId?: string };
+
+// The id a browser keeps in its cookie across sign-ins (issue 41): a random UUID of its own. One it
+// did not send, or not in that shape, is replaced by a new one.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const deviceIdOf = (presented: string | undefined) =>
+  presented && UUID.test(presented) ? presented : randomUUID();
 
 // A login's device as its browser names itself, short enough to list.
 const deviceOf = (userAgent?: string) => (userAgent ?? '').slice(0, 300);
@@ -22,10 +31,11 @@ const liveSql = sql<boolean>`exists (select 1 from ${refreshTokens}
   where ${refreshTokens.familyId} = ${userSessions.familyId}
     and ${refreshTokens.revokedAt} is null and ${refreshTokens.expiresAt} > now())`;
 
-// A new login's record; the user's ended ones are forgotten along the way.
+// A new login's record; the user's ended ones are forgotten along the way. `deviceKey`: the keyed
+// hash of the browser's id, which a later login from the same browser finds.
 export const recordSession = async (
   db: Db,
-  session: { familyId: string; userId: number; companyId: number },
+  session: { familyId: string; userId: number; companyId: number; deviceKey: string },
   client: LoginClient,
 ) => {
   await db
@@ -46,13 +56,15 @@ export const touchSession = async (db: Db, familyId: string, client: LoginClient
     .where(eq(userSessions.familyId, familyId));
 };
 
-// Whether a new login of this user ends their others (SPEC's rule, the company's `singleSession`).
-export const endsOtherSessions = async (db: Db, companyId: number) => {
+// Which of a user's sessions a new login ends (the company's `singleSession`): all of them (SPEC's
+// rule, the default), only the one of the same browser ('device': the desktop and the installed
+// app stay signed in together), or none.
+export const sessionPolicyOf = async (db: Db, companyId: number): Promise<SessionPolicy> => {
   const [row] = await db
     .select({ value: settings.value })
     .from(settings)
     .where(and(eq(settings.companyId, companyId), eq(settings.key, 'singleSession')));
-  return row?.value !== 'disabled';
+  return row?.value === 'device' || row?.value === 'disabled' ? row.value : 'enabled';
 };
 
 export const listSessions = async (db: Db, ctx: AuthContext) => {

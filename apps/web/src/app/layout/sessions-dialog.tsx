@@ -6,6 +6,10 @@ import { call } from '../../api/http-client';
 import { toastError } from '../../api/toasts';
 import { DialogBody, DialogFrame } from '../../components/dialog-frame';
 import { formatDateTime } from '../../lib/dates';
+import { describeDevice } from '../../lib/devices';
+
+// How long a user agent no browser and system can be read from is shown.
+const RAW_DEVICE_CHARS = 60;
 
 const sessionsKey = ['auth', 'sessions'] as const;
 
@@ -33,6 +37,11 @@ const SessionsContent = ({ onClose }: { onClose: () => void }) => {
     meta: { silent: true },
   });
   const list = sessions.data?.sessions ?? [];
+  const deviceName = (userAgent: string) => {
+    const known = describeDevice(userAgent);
+    if (known) return t('sessions.device', known);
+    return userAgent.slice(0, RAW_DEVICE_CHARS) || t('sessions.unknown');
+  };
   return (
     <DialogBody
       title={t('sessions.title')}
@@ -63,7 +72,7 @@ const SessionsContent = ({ onClose }: { onClose: () => void }) => {
                     color="error"
                     disabled={endOne.isPending}
                     onClick={() => endOne.mutate(session.id)}
-                    aria-label={t('sessions.endNamed', { device: session.device || '—' })}
+                    aria-label={t('sessions.endNamed', { device: deviceName(session.device) })}
                   >
                     {t('sessions.end')}
                   </Button>
@@ -73,8 +82,8 @@ const SessionsContent = ({ onClose }: { onClose: () => void }) => {
               <ListItemText
                 primary={
                   session.current
-                    ? t('sessions.thisOne', { device: session.device || t('sessions.unknown') })
-                    : session.device || t('sessions.unknown')
+                    ? t('sessions.thisOne', { device: deviceName(session.device) })
+                    : deviceName(session.device)
                 }
                 secondary={t('sessions.where', {
                   address: session.address,

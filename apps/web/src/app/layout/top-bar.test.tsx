@@ -175,7 +175,8 @@ describe('top bar', () => {
       },
       {
         id: '22222222-2222-4222-8222-222222222222',
-        device: 'Chrome on Android',
+        device:
+          'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
         address: '198.51.100.11',
         createdAt: '2026-11-28T11:00:00.000Z',
         lastUsedAt: '2026-11-29T09:00:00.000Z',
@@ -197,11 +198,13 @@ describe('top bar', () => {
     await user.click(screen.getByTestId('sessions'));
     const list = await screen.findByRole('list', { name: 'Sesiones' });
     expect(within(list).getByText('Firefox on Linux (esta sesión)')).toBeTruthy();
+    // A browser's long name of itself reads as people name it.
+    expect(within(list).getByText('Chrome en Android')).toBeTruthy();
     expect(within(list).getByText(/Desde 198\.51\.100\.11/)).toBeTruthy();
     await user.click(
-      within(list).getByRole('button', { name: 'Cerrar la sesión de Chrome on Android' }),
+      within(list).getByRole('button', { name: 'Cerrar la sesión de Chrome en Android' }),
     );
-    await waitFor(() => expect(within(list).queryByText('Chrome on Android')).toBeNull());
+    await waitFor(() => expect(within(list).queryByText('Chrome en Android')).toBeNull());
     expect(ended).toEqual(['one']);
     expect(screen.getByRole('button', { name: 'Cerrar las demás sesiones' })).toHaveProperty(
       'disabled',

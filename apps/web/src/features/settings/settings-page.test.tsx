@@ -60,7 +60,7 @@ describe('settings page', () => {
       'Saludo con una sola cola',
       'Menú lateral al iniciar',
       'Verificación en dos pasos',
-      'Una sesión por usuario',
+      'Sesiones de cada usuario',
       'Insight IA en vivo',
     ]) {
       expect(screen.getByRole('combobox', { name: label })).toBeTruthy();
@@ -105,6 +105,32 @@ describe('settings page', () => {
     await user.click(await screen.findByRole('option', { name: 'Habilitado' }));
     expect(await screen.findByText('Configuración guardada.')).toBeTruthy();
     expect(saved).toEqual([{ value: 'enabled' }]);
+  });
+
+  it('lets an admin keep one session per device, so the desktop and the phone app stay signed in', async () => {
+    const saved: unknown[] = [];
+    stubApi(settingsWith(), {
+      'PUT /settings/singleSession': (init) => {
+        const body = JSON.parse(String(init.body));
+        saved.push(body);
+        return jsonResponse(200, { key: 'singleSession', value: body.value });
+      },
+    });
+    const user = setupUser();
+    renderPage(<SettingsPage />, '/settings', makeAuth());
+
+    const sessions = await screen.findByRole('combobox', { name: 'Sesiones de cada usuario' });
+    expect(sessions.textContent).toBe('Una sola');
+    await user.click(sessions);
+    expect((await screen.findAllByRole('option')).map((option) => option.textContent)).toEqual([
+      'Una sola',
+      'Una por dispositivo',
+      'Sin límite',
+    ]);
+    await user.click(screen.getByRole('option', { name: 'Una por dispositivo' }));
+    expect(await screen.findByText('Configuración guardada.')).toBeTruthy();
+    expect(saved).toEqual([{ value: 'device' }]);
+    expect(sessions.textContent).toBe('Una por dispositivo');
   });
 
   it('hides transcribing voice notes on a plan without AI', async () => {
