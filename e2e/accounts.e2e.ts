@@ -69,6 +69,56 @@ describe('two-step verification', () => {
   });
 });
 
+describe('one session per device', () => {
+  it('an agent keeps the desktop and the phone signed in together, and ends the phone from the desktop', async () => {
+    const client = apiClient(server.apiUrl);
+    const root = await client.login(ADMIN_EMAIL, ADMIN_PASSWORD);
+    await client.call(root, 'PUT', '/settings/singleSession', { value: 'device' });
+    const email = 'dos-equipos@test.local';
+    const password = 'DosEquipos123';
+    await client.call(root, 'POST', '/users', {
+      name: 'Dos Equipos',
+      email,
+      password,
+      profile: 'user',
+    });
+
+    const desktop = await (
+      await browser.newContext({
+        userAgent:
+          'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+      })
+    ).newPage();
+    const phone = await (
+      await browser.newContext({
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+        userAgent:
+          'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+      })
+    ).newPage();
+    await logIn(desktop, server.webUrl, email, password);
+    await logIn(phone, server.webUrl, email, password);
+
+    // The desktop was not signed out by the phone: its sessions list both, this one first.
+    await desktop.getByTestId('account-menu').click();
+    await desktop.getByTestId('sessions').click();
+    const list = desktop.getByRole('list', { name: 'Sesiones' });
+    await list.getByText('Chrome en Windows (esta sesión)').waitFor();
+    await list.getByText('Chrome en Android').waitFor();
+
+    // Ended from the desktop, the phone is back at the login page.
+    await list.getByRole('button', { name: 'Cerrar la sesión de Chrome en Android' }).click();
+    await phone.waitForURL('**/login');
+    await phone.getByRole('heading', { name: 'Iniciar sesión' }).waitFor();
+    await list.getByText('Chrome en Android').waitFor({ state: 'detached' });
+    expect(await list.getByRole('listitem').count()).toBe(1);
+    await desktop.context().close();
+    await phone.context().close();
+  });
+});
+
 describe('single sign-on', () => {
   it('a person of the company’s domain signs in through the provider’s pages', async () => {
     const provider = await startLocalOidc({ redirectUris: [`${server.apiUrl}/auth/sso/callback`] });
