@@ -171,7 +171,7 @@ export const auth = (session: Pick<Session, 'token'>) => ({
   authorization: `Bearer ${session.token}`,
 });
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 // One authenticated request, as the web client would send it.
 export const inject = (

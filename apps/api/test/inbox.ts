@@ -1,5 +1,10 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { SettingKey, SimulatorOutboundView, WhatsappView } from '@atendi/shared';
+import type {
+  SettingKey,
+  SimulatorInbound,
+  SimulatorOutboundView,
+  WhatsappView,
+} from '@atendi/shared';
 import type { App } from '../src/app';
 import type { Db } from '../src/db/client';
 import {
@@ -70,7 +75,7 @@ export const inbound = (
   app: App,
   admin: Session,
   connectionId: number,
-  message: { from: string; body: string; name?: string },
+  message: Pick<SimulatorInbound, 'from' | 'body'> & Partial<SimulatorInbound>,
 ) => inject(app, admin, 'POST', `/simulator/${connectionId}/inbound`, message);
 
 // The contact's newest ticket.

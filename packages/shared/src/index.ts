@@ -29,6 +29,7 @@ export * from './campaigns';
 export * from './templates';
 export * from './prompts';
 export * from './copilot';
+export * from './languages';
 export * from './push';
 export * from './queue-integrations';
 export * from './two-factor';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { languages } from './languages';
 
 // Issue 41, Web Push: an agent opts in per device (the browser's PushSubscription, sent as the
 // browser gives it: endpoint and keys) and chooses which conversations reach them on their devices.
@@ -13,6 +14,8 @@ export const pushSubscriptionSchema = z.object({
   }),
   // How the user will recognise the device (the browser's name); the user agent when absent.
   device: z.string().trim().max(200).optional(),
+  // The language the device's pushes are written in: the app's on that device (Spanish if absent).
+  language: z.enum(languages).optional(),
 });
 export type PushSubscriptionInput = z.input<typeof pushSubscriptionSchema>;
 
@@ -20,6 +23,12 @@ export const pushSubscriptionViewSchema = z.object({
   endpoint: z.string(),
   device: z.string(),
   createdAt: z.string(),
+});
+
+// A device's language chosen again in its app.
+export const pushLanguageSchema = z.object({
+  endpoint: z.string().trim().min(1).max(2000),
+  language: z.enum(languages),
 });
 
 export const pushEndpointQuery = z.object({ endpoint: z.string().trim().min(1).max(2000) });

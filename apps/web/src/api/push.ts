@@ -1,4 +1,5 @@
-import { pushContract } from '@atendi/shared';
+import { languages, pushContract, type Language } from '@atendi/shared';
+import { i18n } from '../i18n/i18n';
 import { call } from './http-client';
 
 // Issue 41, Web Push on this device: the browser's side of it. The app's service worker shows the
@@ -33,6 +34,12 @@ const currentSubscription = async () => {
   return (await registration?.pushManager.getSubscription()) ?? null;
 };
 
+// The app's language on this device: its pushes are written in it.
+const appLanguage = (): Language => {
+  const current = i18n.resolvedLanguage;
+  return languages.find((language) => language === current) ?? 'es';
+};
+
 export const pushState = async (): Promise<PushState> => {
   if (!pushSupported()) return 'unsupported';
   if (Notification.permission === 'denied') return 'denied';
@@ -64,9 +71,21 @@ export const enablePush = async (): Promise<PushState> => {
     body: {
       endpoint: endpoint ?? subscription.endpoint,
       keys: { p256dh: keys?.p256dh ?? '', auth: keys?.auth ?? '' },
+      language: appLanguage(),
     },
   });
   return 'on';
+};
+
+// The app's language chosen again: this device's pushes follow it (the server changes only a device
+// of the signed-in user). Best effort: the language itself is already changed.
+export const followLanguageInPushes = async () => {
+  if (!pushSupported() || Notification.permission !== 'granted') return;
+  const subscription = await currentSubscription();
+  if (!subscription) return;
+  await call(pushContract.updatePushLanguage, {
+    body: { endpoint: subscription.endpoint, language: appLanguage() },
+  }).catch(() => undefined);
 };
 
 // Stops pushes to this browser: the server forgets it, and the browser's subscription ends.

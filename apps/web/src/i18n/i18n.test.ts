@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CAMPAIGN_BUILTIN_VARIABLES, errorStatus } from '@atendi/shared';
 import { describe, expect, it } from 'vitest';
-import { changeLanguage, i18n, languages, loadTexts } from './i18n';
+import { languages } from '@atendi/shared';
+import { changeLanguage, i18n, loadTexts } from './i18n';
 
 type Tree = { [key: string]: string | Tree };
 

@@ -1,9 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { languages, type Language } from '@atendi/shared';
 import { readStorage, storageKeys, writeStorage } from '../lib/storage';
-
-export const languages = ['es', 'en', 'pt-BR'] as const;
-export type Language = (typeof languages)[number];
 
 const isLanguage = (value: unknown): value is Language =>
   typeof value === 'string' && (languages as readonly string[]).includes(value);

@@ -2,6 +2,7 @@ import { defineRoutes } from '../contract';
 import { noContentResponse, okResponse } from '../responses';
 import {
   pushEndpointQuery,
+  pushLanguageSchema,
   pushPreferencesSchema,
   pushSubscriptionSchema,
   pushSubscriptionViewSchema,
@@ -22,6 +23,14 @@ export const pushContract = defineRoutes('push', {
     summary: 'Register (or refresh) this device’s push subscription for the signed-in user',
     body: pushSubscriptionSchema,
     response: okResponse(pushSubscriptionViewSchema),
+  },
+  updatePushLanguage: {
+    method: 'PATCH',
+    path: '/push/subscriptions',
+    summary:
+      'The language of this device’s pushes (its app’s, chosen again); only the caller’s own device changes',
+    body: pushLanguageSchema,
+    response: noContentResponse,
   },
   deletePushSubscription: {
     method: 'DELETE',

@@ -21,6 +21,8 @@ export const pushSubscriptions = pgTable(
     auth: text().notNull(),
     // How the user knows the device (the browser's user agent unless they named it).
     device: text().notNull().default(''),
+    // The language its pushes are written in (the app's on the device when it opted in).
+    language: text().notNull().default('es'),
     lastSuccessAt: timestamp({ withTimezone: true, mode: 'date' }),
     lastFailureAt: timestamp({ withTimezone: true, mode: 'date' }),
     ...timestamps(),

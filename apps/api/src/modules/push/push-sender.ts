@@ -4,7 +4,9 @@ import webPush from 'web-push';
 import { z } from 'zod';
 import {
   canSeeTicket,
+  languages,
   pushPreferenceDefaults,
+  type Language,
   type PushKind,
   type PushPayload,
 } from '@atendi/shared';
@@ -147,13 +149,61 @@ export const pushSlaWarning = async (tx: Db, event: EventOf<'ticket.sla'>) => {
 
 const PREVIEW_CHARS = 120;
 
-const TITLES: Record<PushKind, (contact: string, queue: string) => string> = {
-  newMessage: (contact) => contact,
-  assigned: (contact) => `Conversación asignada: ${contact}`,
-  transferred: (contact) => `Conversación transferida: ${contact}`,
-  waitingInQueues: (contact, queue) => `Esperando en ${queue}: ${contact}`,
-  slaWarning: (contact) => `SLA por vencer: ${contact}`,
+// What a push says, in the language of the device it goes to.
+const TITLES: Record<Language, Record<PushKind, (contact: string, queue: string) => string>> = {
+  es: {
+    newMessage: (contact) => contact,
+    assigned: (contact) => `Conversación asignada: ${contact}`,
+    transferred: (contact) => `Conversación transferida: ${contact}`,
+    waitingInQueues: (contact, queue) => `Esperando en ${queue}: ${contact}`,
+    slaWarning: (contact) => `SLA por vencer: ${contact}`,
+  },
+  en: {
+    newMessage: (contact) => contact,
+    assigned: (contact) => `Conversation assigned: ${contact}`,
+    transferred: (contact) => `Conversation transferred: ${contact}`,
+    waitingInQueues: (contact, queue) => `Waiting in ${queue}: ${contact}`,
+    slaWarning: (contact) => `SLA about to break: ${contact}`,
+  },
+  'pt-BR': {
+    newMessage: (contact) => contact,
+    assigned: (contact) => `Conversa atribuída: ${contact}`,
+    transferred: (contact) => `Conversa transferida: ${contact}`,
+    waitingInQueues: (contact, queue) => `Aguardando em ${queue}: ${contact}`,
+    slaWarning: (contact) => `SLA prestes a vencer: ${contact}`,
+  },
 };
+
+// A message without text, by its kind (the push shows no media).
+const MEDIA: Record<Language, Partial<Record<string, string>>> = {
+  es: {
+    image: '📷 Imagen',
+    audio: '🎤 Audio',
+    video: '🎥 Video',
+    application: '📄 Documento',
+    locationMessage: '📍 Ubicación',
+    vcard: '👤 Contacto',
+  },
+  en: {
+    image: '📷 Photo',
+    audio: '🎤 Audio',
+    video: '🎥 Video',
+    application: '📄 Document',
+    locationMessage: '📍 Location',
+    vcard: '👤 Contact',
+  },
+  'pt-BR': {
+    image: '📷 Foto',
+    audio: '🎤 Áudio',
+    video: '🎥 Vídeo',
+    application: '📄 Documento',
+    locationMessage: '📍 Localização',
+    vcard: '👤 Contato',
+  },
+};
+
+const languageOf = (value: string): Language =>
+  (languages as readonly string[]).includes(value) ? (value as Language) : 'es';
 
 // Seconds a push service keeps a push for a device that is off; a deadline warning is stale sooner.
 const TTL_SECONDS: Record<PushKind, number> = {
@@ -219,12 +269,11 @@ const payloadFor = async (
     .where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, false)))
     .orderBy(desc(messages.id))
     .limit(1);
-  const preview = last
-    ? last.body.trim() || (last.mediaType === 'chat' ? '' : `[${last.mediaType}]`)
-    : '';
+  const language = languageOf(subscription.language);
+  const preview = last ? last.body.trim() || (MEDIA[language][last.mediaType] ?? '') : '';
   const contact = row.contactName || row.contactNumber;
   return {
-    title: TITLES[job.kind](contact, row.queueName ?? ''),
+    title: TITLES[language][job.kind](contact, row.queueName ?? ''),
     body: preview.length > PREVIEW_CHARS ? `${preview.slice(0, PREVIEW_CHARS - 1)}…` : preview,
     url: `/tickets/${ticket.uuid}`,
     tag: `ticket-${ticket.uuid}`,

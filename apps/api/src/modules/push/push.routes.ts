@@ -5,6 +5,7 @@ import {
   deleteSubscription,
   preferencesOf,
   registerSubscription,
+  updateLanguage,
   updatePreferences,
   vapidPublicKey,
 } from './push.service';
@@ -18,6 +19,9 @@ export const pushRoutes = async (app: FastifyInstance) => {
   route(push.registerPushSubscription, async (request) =>
     registerSubscription(deps, request.auth, request.body, request.headers['user-agent'] ?? ''),
   );
+  route(push.updatePushLanguage, async (request) => {
+    await updateLanguage(deps, request.auth, request.body);
+  });
   route(push.deletePushSubscription, async (request) => {
     await deleteSubscription(deps, request.auth, request.query.endpoint);
   });

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import {
   pushPreferenceDefaults,
+  type Language,
   type PushPreferences,
   type PushSubscriptionInput,
 } from '@atendi/shared';
@@ -66,6 +67,7 @@ export const registerSubscription = async (
     p256dh: p256dh.toString('base64url'),
     auth: decoded(input.keys.auth, 16)!.toString('base64url'),
     device: (input.device || userAgent).slice(0, 200),
+    language: input.language ?? 'es',
   };
   const [row] = await deps.db
     .insert(pushSubscriptions)
@@ -76,6 +78,24 @@ export const registerSubscription = async (
     })
     .returning();
   return { endpoint: row!.endpoint, device: row!.device, createdAt: row!.createdAt.toISOString() };
+};
+
+// The language of the caller's device's pushes; another user's endpoint is left alone (and the
+// answer is the same).
+export const updateLanguage = async (
+  deps: Deps,
+  caller: Caller,
+  input: { endpoint: string; language: Language },
+) => {
+  await deps.db
+    .update(pushSubscriptions)
+    .set({ language: input.language, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(pushSubscriptions.endpoint, input.endpoint),
+        eq(pushSubscriptions.userId, caller.userId),
+      ),
+    );
 };
 
 // Stops pushes to the caller's device; another user's endpoint is left alone (and the answer is the

@@ -182,6 +182,71 @@ describe('web push', () => {
     expect(row?.lastSuccessAt).toBeInstanceOf(Date);
   });
 
+  it('each device hears in the language of the app on it', async () => {
+    const agent = await agentOf(a);
+    const english = service.device();
+    const portuguese = service.device();
+    const spanish = service.device();
+    for (const [device, language] of [
+      [english, 'en'],
+      [portuguese, 'pt-BR'],
+    ] as const) {
+      const res = await inject(t.app, agent, 'POST', '/push/subscriptions', {
+        ...device.subscription,
+        language,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    // Without one, Spanish; one the product does not speak is refused.
+    await register(agent, spanish);
+    const unknown = await inject(t.app, agent, 'POST', '/push/subscriptions', {
+      ...service.device().subscription,
+      language: 'fr',
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error).toBe('ERR_VALIDATION');
+
+    const from = nextNumber();
+    const ticket = await say(a, from, 'Buenas tardes');
+    const given = await inject(t.app, a.admin, 'PUT', `/tickets/${ticket.id}`, {
+      status: 'open',
+      userId: agent.userId,
+    });
+    expect(given.statusCode, given.body).toBe(200);
+    const [inEnglish] = await pushesOf(english, 1, 'the assignment in English');
+    const [inPortuguese] = await pushesOf(portuguese, 1, 'the assignment in Portuguese');
+    const [inSpanish] = await pushesOf(spanish, 1, 'the assignment in Spanish');
+    expect(inEnglish!.title).toBe('Conversation assigned: Lucía Gómez');
+    expect(inPortuguese!.title).toBe('Conversa atribuída: Lucía Gómez');
+    expect(inSpanish!.title).toBe('Conversación asignada: Lucía Gómez');
+
+    // The language chosen again on a device: only its owner changes it.
+    const stranger = await agentOf(a);
+    const patch = (session: Session, language: string) =>
+      inject(t.app, session, 'PATCH', '/push/subscriptions', {
+        endpoint: english.subscription.endpoint,
+        language,
+      });
+    expect((await patch(stranger, 'es')).statusCode).toBe(204);
+    expect((await patch(agent, 'pt-BR')).statusCode).toBe(204);
+    expect((await patch(agent, 'fr')).statusCode).toBe(400);
+
+    // A photo without a caption reads as one, in each device's language.
+    const photo = await inbound(t.app, a.admin, a.connection.id, {
+      from,
+      name: 'Lucía Gómez',
+      body: '',
+      mediaType: 'image',
+      fileName: 'foto.png',
+      mediaBase64: Buffer.from('not really a png').toString('base64'),
+    });
+    expect(photo.statusCode, photo.body).toBeLessThan(300);
+    const [, photoOnSwitched] = await pushesOf(english, 2, 'the photo, now in Portuguese');
+    const [, photoInSpanish] = await pushesOf(spanish, 2, 'the photo in Spanish');
+    expect(photoOnSwitched).toMatchObject({ title: 'Lucía Gómez', body: '📷 Foto' });
+    expect(photoInSpanish).toMatchObject({ title: 'Lucía Gómez', body: '📷 Imagen' });
+  });
+
   it('a conversation given or transferred to an agent is pushed to them', async () => {
     const first = await agentOf(a);
     const second = await agentOf(a);

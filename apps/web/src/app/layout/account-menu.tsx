@@ -27,7 +27,9 @@ import { setAvailability, usePresenceEvents } from '../../api/presence';
 import { updateSessionUser, useCurrentSession } from '../../api/session';
 import { PresenceDot, PresenceText } from '../../components/presence-dot';
 import { logout } from '../../features/auth/auth.api';
-import { changeLanguage, languages, type Language } from '../../i18n/i18n';
+import { languages, type Language } from '@atendi/shared';
+import { changeLanguage } from '../../i18n/i18n';
+import { followLanguageInPushes } from '../../api/push';
 import { lazyDialog } from '../../lib/lazy-component';
 import { visuallyHidden } from '../../lib/visually-hidden';
 
@@ -231,7 +233,9 @@ export const AccountMenu = () => {
             value={choosing ?? i18n.resolvedLanguage}
             onChange={(_event, value) => {
               setChoosing(value as Language);
-              void changeLanguage(value as Language).finally(() => setChoosing(null));
+              void changeLanguage(value as Language)
+                .then(followLanguageInPushes)
+                .finally(() => setChoosing(null));
             }}
           >
             {languages.map((language) => (

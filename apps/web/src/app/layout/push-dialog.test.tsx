@@ -52,6 +52,7 @@ const fakeBrowser = (options: { registered?: boolean } = {}) => {
 const pushApi = () => {
   let preferences: PushPreferences = { ...pushPreferenceDefaults };
   const bodies: unknown[] = [];
+  const languages: unknown[] = [];
   const fetchMock = stubApi({
     'GET /push/vapid-public-key': () => jsonResponse(200, { publicKey: PUBLIC_KEY }),
     'GET /push/preferences': () => jsonResponse(200, preferences),
@@ -64,8 +65,12 @@ const pushApi = () => {
       return jsonResponse(200, { endpoint: ENDPOINT, device: 'Firefox', createdAt: '' });
     },
     'DELETE /push/subscriptions': () => new Response(null, { status: 204 }),
+    'PATCH /push/subscriptions': (init) => {
+      languages.push(JSON.parse(String(init.body)));
+      return new Response(null, { status: 204 });
+    },
   });
-  return { fetchMock, bodies, preferences: () => preferences };
+  return { fetchMock, bodies, languages, preferences: () => preferences };
 };
 
 const openSection = async () => {
@@ -104,7 +109,7 @@ describe('push notifications section', () => {
       ...Array.from({ length: 64 }, (_, i) => i + 1),
     ]);
     expect(api.bodies).toEqual([
-      { endpoint: ENDPOINT, keys: { p256dh: 'device-key', auth: 'device-auth' } },
+      { endpoint: ENDPOINT, keys: { p256dh: 'device-key', auth: 'device-auth' }, language: 'es' },
     ]);
 
     const waiting = within(dialog).getByRole('switch', {
@@ -121,6 +126,23 @@ describe('push notifications section', () => {
     expect(callsOf(api.fetchMock)).toContain(
       `DELETE /push/subscriptions?endpoint=${encodeURIComponent(ENDPOINT)}`,
     );
+  });
+
+  it('writes this device’s pushes in the language the app is switched to', async () => {
+    const browser = fakeBrowser({ registered: true });
+    const api = pushApi();
+    const { user, dialog } = await openSection();
+    await user.click(
+      await within(dialog).findByRole('button', { name: 'Activar en este dispositivo' }),
+    );
+    expect(await within(dialog).findByText('Activadas en este dispositivo.')).toBeTruthy();
+    vi.stubGlobal('Notification', { permission: 'granted', requestPermission: vi.fn() });
+    expect(browser.pushManager.subscribe).toHaveBeenCalledTimes(1);
+    await user.click(within(dialog).getByRole('button', { name: 'Cerrar' }));
+
+    await user.click(screen.getByTestId('account-menu'));
+    await user.click(await screen.findByTestId('lang-pt-BR'));
+    await waitFor(() => expect(api.languages).toEqual([{ endpoint: ENDPOINT, language: 'pt-BR' }]));
   });
 
   it('leaves the app’s own service worker in place (it imports the push worker)', async () => {

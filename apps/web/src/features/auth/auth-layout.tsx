@@ -10,7 +10,8 @@ import {
 } from '@mui/material';
 import ForumIcon from '@mui/icons-material/Forum';
 import { useTranslation } from 'react-i18next';
-import { changeLanguage, languages, type Language } from '../../i18n/i18n';
+import { languages, type Language } from '@atendi/shared';
+import { changeLanguage } from '../../i18n/i18n';
 
 export const AuthLayout = ({
   title,

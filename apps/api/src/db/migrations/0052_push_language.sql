@@ -1,0 +1,1 @@
+ALTER TABLE "push_subscriptions" ADD COLUMN "language" text DEFAULT 'es' NOT NULL;
