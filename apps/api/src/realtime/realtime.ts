@@ -108,6 +108,8 @@ export type SocketIdentity = {
   sessionId: string;
   // The user's queues when the socket connected; a change of them drops the socket.
   queueIds: readonly number[];
+  // Its tab is in the background (the client's `presence` report); unknown counts as in front.
+  hidden?: boolean;
 };
 
 // Ticket lists and notifications are split by who may see a ticket (see TicketRoomResolver).
@@ -255,10 +257,13 @@ export const createRealtime = (options: {
       const id = Number(ticketId);
       if (Number.isInteger(id)) void socket.leave(roomName(companyId, `ticket-${id}`));
     });
-    // The tab's activity: `{ idle: true }` after a while without input, `{ idle: false }` back.
+    // The tab's activity: `{ idle: true }` after a while without input, `{ idle: false }` back; and
+    // `{ hidden }` as the tab goes to the background and back (a chat open in a hidden tab is not
+    // being looked at: chatViewers).
     socket.on('presence', (report: unknown) => {
-      const idle = (report as { idle?: unknown } | null)?.idle;
+      const { idle, hidden } = (report ?? {}) as { idle?: unknown; hidden?: unknown };
       if (typeof idle === 'boolean') void presence?.idle(identity, socket.id, idle);
+      if (typeof hidden === 'boolean') identity.hidden = hidden;
     });
     socket.on('disconnect', () => {
       // Shutting down: the node forgets its sockets at once (presence.stop).
@@ -368,12 +373,15 @@ export const createRealtime = (options: {
         .except(keep.map((room) => roomName(companyId, room)))
         .socketsLeave(chat);
     },
-    // The users who have the ticket's chat open now (a socket of theirs joined it: joinChatBox), on
-    // every node: Web Push leaves them out (modules/push).
+    // The users who have the ticket's chat open now in a tab in front (a socket of theirs joined it:
+    // joinChatBox, and its tab is not hidden), on every node: Web Push leaves them out (modules/push).
     async chatViewers(companyId: number, ticketId: number): Promise<number[]> {
       if (!io) return [];
       const sockets = await io.in(roomName(companyId, `ticket-${ticketId}`)).fetchSockets();
-      return [...new Set(sockets.map((socket) => (socket.data as SocketIdentity).userId))];
+      const looking = sockets
+        .map((socket) => socket.data as SocketIdentity)
+        .filter((data) => !data.hidden);
+      return [...new Set(looking.map((data) => data.userId))];
     },
     // Drops a user's sockets on every node after a change of their rights (profile, queues,
     // company, deletion): the client refreshes and reconnects, and the handshake reads the new ones.

@@ -352,7 +352,7 @@ describe('web push', () => {
     expect(push?.body).toBe('Segundo mensaje');
   });
 
-  it('no push for the conversation the agent has open; one once they leave it', async () => {
+  it('no push for the conversation the agent has open in a tab in front; one once it is hidden or left', async () => {
     const agent = await agentOf(a);
     const device = service.device();
     await register(agent, device);
@@ -365,10 +365,31 @@ describe('web push', () => {
     await pushesSettled(a.id);
     expect(device.pushes()).toHaveLength(0);
 
+    // The tab put in the background with the chat still open: nobody is looking.
+    socket.emit('presence', { hidden: true });
+    await eventually(
+      () => t.app.deps.realtime.chatViewers(a.id, ticket.id),
+      (viewers) => !viewers.includes(agent.userId),
+      'the hidden tab no longer counted as looking',
+    );
+    await say(a, from, 'Te fuiste a otra pestaña');
+    const [hidden] = await pushesOf(device, 1, 'the push while the tab is hidden');
+    expect(hidden?.body).toBe('Te fuiste a otra pestaña');
+    // Back in front: no push again.
+    socket.emit('presence', { hidden: false });
+    await eventually(
+      () => t.app.deps.realtime.chatViewers(a.id, ticket.id),
+      (viewers) => viewers.includes(agent.userId),
+      'the tab looking again',
+    );
+    await say(a, from, 'Volviste');
+    await pushesSettled(a.id);
+    expect(device.pushes()).toHaveLength(1);
+
     socket.emit('leaveChatBox', ticket.id);
     socket.disconnect();
     await say(a, from, 'Ya no lo mirás');
-    const [push] = await pushesOf(device, 1, 'the push once the chat is closed');
+    const [, push] = await pushesOf(device, 2, 'the push once the chat is closed');
     expect(push?.body).toBe('Ya no lo mirás');
   });
 

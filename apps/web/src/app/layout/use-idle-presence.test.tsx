@@ -24,9 +24,13 @@ const renderIdleProbe = () => {
   return socket;
 };
 
-// What the tab told the server about its idleness, in order.
-const idleReports = (socket: FakeSocket) =>
-  socket.emitted.filter(([event]) => event === 'presence').map(([, payload]) => payload);
+// What the tab told the server about its idleness (`idle`) or its being in the background
+// (`hidden`), in order.
+const reportsOf = (socket: FakeSocket, key: 'idle' | 'hidden') =>
+  socket.emitted
+    .filter(([event, payload]) => event === 'presence' && key in (payload as object))
+    .map(([, payload]) => payload);
+const idleReports = (socket: FakeSocket) => reportsOf(socket, 'idle');
 
 let hidden = false;
 const setHidden = (value: boolean) => {
@@ -83,6 +87,23 @@ describe('idle presence', () => {
 
     setHidden(false);
     expect(idleReports(socket)).toEqual([{ idle: true }, { idle: false }]);
+  });
+
+  it('tells the server when the tab goes to the background and back, also to a socket that reconnects', () => {
+    const socket = renderIdleProbe();
+    setHidden(true);
+    expect(reportsOf(socket, 'hidden')).toEqual([{ hidden: true }]);
+    act(() => socket.receive('connect'));
+    expect(reportsOf(socket, 'hidden')).toEqual([{ hidden: true }, { hidden: true }]);
+    setHidden(false);
+    expect(reportsOf(socket, 'hidden')).toEqual([
+      { hidden: true },
+      { hidden: true },
+      { hidden: false },
+    ]);
+    // In front, a reconnected socket needs no word: it starts so.
+    act(() => socket.receive('connect'));
+    expect(reportsOf(socket, 'hidden')).toHaveLength(3);
   });
 
   it('says it again to a socket that reconnects while the tab is idle', async () => {

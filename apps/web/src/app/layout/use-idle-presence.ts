@@ -19,9 +19,10 @@ const ACTIVITY_EVENTS = [
 const LISTENER_OPTIONS = { capture: true, passive: true } as const;
 
 // Tells the server, over the socket, when this tab becomes idle ({ idle: true }) and when it is in
-// use again ({ idle: false }): only on a change, and only to a connected socket. A socket that
-// (re)connects starts as in use, so it hears { idle: true } again when the tab is idle. Mounted
-// once, in the authenticated layout.
+// use again ({ idle: false }): only on a change, and only to a connected socket; and when it is
+// hidden or shown ({ hidden }). A socket that (re)connects starts as in use and in front, so it hears
+// { idle: true } and { hidden: true } again when the tab is so. Mounted once, in the authenticated
+// layout.
 export const useIdlePresence = () => {
   const socket = useSocket();
   const isIdle = useRef(false);
@@ -45,8 +46,11 @@ export const useIdlePresence = () => {
       if (isIdle.current) tell(false);
       startCountdown();
     };
-    // Coming back to the tab is using it.
+    // The server hears the tab go to the background and back (a chat open in a hidden tab is not
+    // being looked at: its pushes reach the user's phone). Coming back to the tab is using it.
     const onVisibilityChange = () => {
+      const current = getSocket();
+      if (current?.connected) current.emit('presence', { hidden: document.hidden });
       if (!document.hidden) onActivity();
     };
 
@@ -66,8 +70,10 @@ export const useIdlePresence = () => {
 
   useEffect(() => {
     if (!socket) return;
+    // A new socket starts as in use and in front.
     const repeatIdle = () => {
       if (isIdle.current) socket.emit('presence', { idle: true });
+      if (document.hidden) socket.emit('presence', { hidden: true });
     };
     socket.on('connect', repeatIdle);
     return () => {
