@@ -3,14 +3,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import {
-  companies,
-  users,
-  webhookDeliveries,
-  webhookEndpoints,
-  type WebhookAttempt,
-} from '../../db/schema';
+import { webhookDeliveries, webhookEndpoints, type WebhookAttempt } from '../../db/schema';
 import type { Job, QueueOptions } from '../../jobs/queue';
+import { mailCompanyAdmins } from '../../platform/admin-mail';
 import { audit } from '../../platform/audit';
 import { refusalIn } from '../../platform/outbound';
 
@@ -191,33 +186,27 @@ export const noticeDisabled = async (
   endpoint: EndpointRow,
   log: FastifyBaseLogger,
 ) => {
-  const admins = await deps.db
-    .select({ email: users.email, name: users.name, company: companies.name })
-    .from(users)
-    .innerJoin(companies, eq(companies.id, users.companyId))
-    .where(and(eq(users.companyId, endpoint.companyId), eq(users.profile, 'admin')));
-  for (const admin of admins) {
-    try {
-      await deps.mailer.send({
-        to: admin.email,
-        subject: 'Webhook desactivado / Webhook turned off / Webhook desativado',
-        text:
-          `Hola ${admin.name},\n\nEl endpoint de webhooks ${endpoint.url} de ${admin.company} falló en ` +
-          `todos los intentos desde ${endpoint.failingSince?.toISOString() ?? '—'} y fue desactivado. ` +
-          `Revise el registro de entregas en Configuración › Webhooks, corrija el receptor y vuelva a ` +
-          `activarlo; las entregas fallidas pueden reenviarse desde allí.\n\n` +
-          `The webhook endpoint ${endpoint.url} failed every attempt since ` +
-          `${endpoint.failingSince?.toISOString() ?? '—'} and was turned off. Check its delivery log in ` +
-          `Settings › Webhooks, fix the receiver and turn it on again; failed deliveries can be sent again from there.\n\n` +
-          `O endpoint de webhooks ${endpoint.url} falhou em todas as tentativas desde ` +
-          `${endpoint.failingSince?.toISOString() ?? '—'} e foi desativado. Verifique o registro de ` +
-          `entregas em Configurações › Webhooks, corrija o receptor e ative-o novamente; as entregas ` +
-          `com falha podem ser reenviadas de lá.\n`,
-      });
-    } catch (err) {
-      log.warn({ err, endpointId: endpoint.id }, 'webhook disabled notice not sent');
-    }
-  }
+  const since = endpoint.failingSince?.toISOString() ?? '—';
+  await mailCompanyAdmins(
+    deps,
+    endpoint.companyId,
+    {
+      subject: 'Webhook desactivado / Webhook turned off / Webhook desativado',
+      es:
+        `El endpoint de webhooks ${endpoint.url} de {company} falló en todos los intentos desde ` +
+        `${since} y fue desactivado. Revise el registro de entregas en Configuración › Webhooks, ` +
+        `corrija el receptor y vuelva a activarlo; las entregas fallidas pueden reenviarse desde allí.`,
+      en:
+        `The webhook endpoint ${endpoint.url} failed every attempt since ${since} and was turned ` +
+        `off. Check its delivery log in Settings › Webhooks, fix the receiver and turn it on again; ` +
+        `failed deliveries can be sent again from there.`,
+      pt:
+        `O endpoint de webhooks ${endpoint.url} falhou em todas as tentativas desde ${since} e foi ` +
+        `desativado. Verifique o registro de entregas em Configurações › Webhooks, corrija o receptor ` +
+        `e ative-o novamente; as entregas com falha podem ser reenviadas de lá.`,
+    },
+    (err) => log.warn({ err, endpointId: endpoint.id }, 'webhook disabled notice not sent'),
+  );
 };
 
 const loadDelivery = async (db: Db, id: number) =>

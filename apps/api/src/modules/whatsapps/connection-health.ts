@@ -2,8 +2,9 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import { companies, connectionHistory, users, whatsapps } from '../../db/schema';
+import { connectionHistory, whatsapps } from '../../db/schema';
 import type { EventOf } from '../../events/domain-events';
+import { mailCompanyAdmins, type AdminNotice } from '../../platform/admin-mail';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 
@@ -121,44 +122,23 @@ const markAlerted = async (
   return marked.length > 0;
 };
 
-// The company's admins, by email, in Spanish, English and Brazilian Portuguese (companies have no
-// language: each notice carries the three).
+// The connection's admins hear of it by email (platform/admin-mail.ts), the connection named with
+// its number.
 const emailAdmins = async (
   deps: Mailing,
   log: FastifyBaseLogger,
   target: { companyId: number; whatsappId: number },
-  what: (
-    connection: string,
-    name: string,
-  ) => { subject: string; es: string; en: string; pt: string },
+  what: (connection: string, name: string) => AdminNotice,
 ) => {
-  const admins = await deps.db
-    .select({
-      email: users.email,
-      name: users.name,
-      company: companies.name,
-      connection: whatsapps.name,
-      number: whatsapps.number,
-    })
-    .from(users)
-    .innerJoin(companies, eq(companies.id, users.companyId))
-    .innerJoin(whatsapps, eq(whatsapps.id, target.whatsappId))
-    .where(and(eq(users.companyId, target.companyId), eq(users.profile, 'admin')));
-  for (const admin of admins) {
-    const named = `${admin.connection}${admin.number ? ` (${admin.number})` : ''}`;
-    const text = what(named, admin.connection);
-    try {
-      await deps.mailer.send({
-        to: admin.email,
-        subject: text.subject,
-        text:
-          `Hola ${admin.name},\n\n${text.es.replace('{company}', admin.company)}\n\n${text.en}\n\n` +
-          `${text.pt.replace('{company}', admin.company)}\n`,
-      });
-    } catch (err) {
-      log.warn({ err, whatsappId: target.whatsappId }, 'connection notice not sent');
-    }
-  }
+  const [connection] = await deps.db
+    .select({ name: whatsapps.name, number: whatsapps.number })
+    .from(whatsapps)
+    .where(eq(whatsapps.id, target.whatsappId));
+  if (!connection) return;
+  const named = `${connection.name}${connection.number ? ` (${connection.number})` : ''}`;
+  await mailCompanyAdmins(deps, target.companyId, what(named, connection.name), (err) =>
+    log.warn({ err, whatsappId: target.whatsappId }, 'connection notice not sent'),
+  );
 };
 
 // After the commit: the admins of the company hear of a drop by email, once an hour a connection at
