@@ -7,9 +7,8 @@ import { tickets } from '../../db/schema';
 import type { EventOf } from '../../events/domain-events';
 import { enqueueJobsFrom, jobQueue, type QueueOptions } from '../../jobs/queue';
 import { AppError } from '../../platform/errors';
-import { getSettingValue } from '../settings';
 import { ticketUpdated } from '../tickets';
-import { planAllowsAi } from '../prompts';
+import { usesAiFeature, usesAiFeatureSql } from '../prompts';
 import { conversationOf, SUMMARY_MESSAGES, summaryOf, writeSummaryNote } from './copilot.service';
 
 // Issue 40: a conversation that changes hands gets a short summary as a note, so whoever takes it
@@ -50,12 +49,7 @@ export const queueSummaryOnHandover = async (tx: Db, event: EventOf<'ticket.chan
     summaryQueue,
     {
       from: sql`from ${tickets} t
-        join companies c on c.id = t.company_id
-        join plans p on p.id = c.plan_id
-        where t.id = ${event.ticketId} and p.use_open_ai
-          and coalesce((select s.value from settings s
-                        where s.company_id = t.company_id and s.key = 'aiSummaries'), 'enabled')
-              = 'enabled'`,
+        where t.id = ${event.ticketId} and ${usesAiFeatureSql(sql`t.company_id`, 'aiSummaries')}`,
       payload: sql`jsonb_build_object('ticketId', t.id)`,
       key: sql`${ref}`,
       ref: sql`${ref}`,
@@ -83,8 +77,7 @@ const summarise = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) =
   const [ticket] = await deps.db.select().from(tickets).where(eq(tickets.id, ticketId));
   if (!ticket) return;
   // Read again: the setting or the plan may have changed since the job was queued.
-  if ((await getSettingValue(deps.db, ticket.companyId, 'aiSummaries')) !== 'enabled') return;
-  if (!(await planAllowsAi(deps.db, ticket.companyId))) return;
+  if (!(await usesAiFeature(deps.db, ticket.companyId, 'aiSummaries'))) return;
   const window = await conversationOf(deps.db, ticket.id, SUMMARY_MESSAGES);
   if (window.length < MIN_MESSAGES) return;
   let summary: string;

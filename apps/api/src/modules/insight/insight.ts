@@ -4,16 +4,7 @@ import { z } from 'zod';
 import type { InsightCondition, SandboxAnalysis } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import {
-  companies,
-  insightRules,
-  messages,
-  plans,
-  settings,
-  tags,
-  ticketInsights,
-  tickets,
-} from '../../db/schema';
+import { insightRules, messages, tags, ticketInsights, tickets } from '../../db/schema';
 import type { DomainEvent, EventOf } from '../../events/domain-events';
 import { enqueueJobsFrom, jobQueue, type QueueOptions } from '../../jobs/queue';
 import {
@@ -21,9 +12,10 @@ import {
   assertTokensLeft,
   clientFor,
   meterAi,
-  planAllowsAi,
   providerFailure,
   turnsOf,
+  usesAiFeature,
+  usesAiFeatureSql,
 } from '../prompts';
 import { moveToLaneIn, tagTicketIn } from '../tags';
 import { addBotNote, ticketUpdated } from '../tickets';
@@ -145,21 +137,12 @@ const applyRules = async (
   }
 };
 
-const liveInsightOn = async (db: Db, companyId: number) => {
-  const [row] = await db
-    .select({ value: settings.value })
-    .from(settings)
-    .where(and(eq(settings.companyId, companyId), eq(settings.key, 'liveInsight')));
-  return row?.value === 'enabled';
-};
-
 // Reads the ticket's conversation and stores what the model found; nothing when the setting is off,
 // the plan has no AI, the conversation is closed, or nothing new was said since the stored analysis.
 export const analyseTicket = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) => {
   const [ticket] = await deps.db.select().from(tickets).where(eq(tickets.id, ticketId));
   if (!ticket || ticket.isGroup || ticket.status === 'closed') return;
-  if (!(await liveInsightOn(deps.db, ticket.companyId))) return;
-  if (!(await planAllowsAi(deps.db, ticket.companyId))) return;
+  if (!(await usesAiFeature(deps.db, ticket.companyId, 'liveInsight'))) return;
   const window = (
     await deps.db
       .select()
@@ -224,12 +207,8 @@ export const queueInsightForMessage =
       insightQueue,
       {
         from: sql`from ${tickets} t
-          join ${companies} c on c.id = t.company_id
-          join ${plans} p on p.id = c.plan_id
           where t.id = ${event.ticketId} and t.status in ('open', 'pending') and not t.is_group
-            and p.use_open_ai
-            and exists (select 1 from ${settings} s where s.company_id = t.company_id
-                          and s.key = 'liveInsight' and s.value = 'enabled')`,
+            and ${usesAiFeatureSql(sql`t.company_id`, 'liveInsight')}`,
         payload: sql`jsonb_build_object('ticketId', t.id)`,
         key: sql`${`ticket:${event.ticketId}`}`,
         companyId: sql`t.company_id`,

@@ -5,16 +5,7 @@ import { z } from 'zod';
 import { HANDOFF_TOOL } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import {
-  companies,
-  contacts,
-  messages,
-  plans,
-  prompts,
-  queues,
-  tickets,
-  whatsappQueues,
-} from '../../db/schema';
+import { contacts, messages, prompts, queues, tickets, whatsappQueues } from '../../db/schema';
 import type { EventOf } from '../../events/domain-events';
 import { enqueueJobsFrom, jobQueue, type QueueOptions } from '../../jobs/queue';
 import { AppError } from '../../platform/errors';
@@ -27,6 +18,7 @@ import {
 } from '../tickets';
 import { askAgent, clientFor, providerFailure, type AgentReply, type ChatTurn } from './ai-client';
 import { recordPromptError } from './prompts.service';
+import { planAllowsAi } from './ai-features';
 import { transcriptOf } from './voice-notes';
 import {
   citationNote,
@@ -119,15 +111,6 @@ const queueTurn = async (tx: Db, ticketId: number) => {
     { skipPendingKeys: true },
   );
   return inserted.length ? PROMPT_REPLY_QUEUE : undefined;
-};
-
-export const planAllowsAi = async (db: Db, companyId: number) => {
-  const [row] = await db
-    .select({ useOpenAi: plans.useOpenAi })
-    .from(companies)
-    .innerJoin(plans, eq(plans.id, companies.planId))
-    .where(eq(companies.id, companyId));
-  return Boolean(row?.useOpenAi);
 };
 
 // The queues the agent may hand a conversation to: its connection's, else the company's.

@@ -10,5 +10,6 @@ export {
   providerFailure,
   usageOf,
 } from './ai-client';
-export { contentOf, planAllowsAi, turnsOf } from './agent';
+export { contentOf, turnsOf } from './agent';
+export { planAllowsAi, usesAiFeature, usesAiFeatureSql } from './ai-features';
 export { assertTokensLeft, meterAi } from './ai-usage';

@@ -1,15 +1,16 @@
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type OpenAI from 'openai';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
-import { companies, messages, plans, settings } from '../../db/schema';
+import { messages } from '../../db/schema';
 import type { EventOf } from '../../events/domain-events';
 import { enqueueJobsFrom, jobQueue, type QueueOptions } from '../../jobs/queue';
 import { AppError } from '../../platform/errors';
 import { messageUpdated } from '../tickets';
 import { clientFor, providerFailure, speechToText } from './ai-client';
+import { usesAiFeature, usesAiFeatureSql } from './ai-features';
 import { assertTokensLeft, meterAi } from './ai-usage';
 
 // Issue 40: voice notes written down for every conversation of a company that turns on the
@@ -37,21 +38,6 @@ type MessageRow = typeof messages.$inferSelect;
 
 // OpenAI's speech to text refuses larger files.
 const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
-
-// The company (its id, an SQL expression) writes its voice notes down: the setting on, and a plan
-// with AI.
-const transcribesSql = (companyId: SQL) => sql`exists (select 1 from ${settings} s
-    where s.company_id = ${companyId} and s.key = 'transcribeAudio' and s.value = 'enabled')
-  and exists (select 1 from ${companies} c join ${plans} p on p.id = c.plan_id
-    where c.id = ${companyId} and p.use_open_ai)`;
-
-const companyTranscribes = async (db: Db, companyId: number) => {
-  const [row] = await db
-    .select({ yes: sql<boolean>`${transcribesSql(sql`${companyId}::int`)}` })
-    .from(companies)
-    .where(eq(companies.id, companyId));
-  return Boolean(row?.yes);
-};
 
 const isVoiceNote = (message: MessageRow) =>
   message.mediaType === 'audio' && Boolean(message.mediaUrl) && !message.isDeleted;
@@ -122,7 +108,7 @@ const transcribeVoiceNote = async (deps: Deps, log: FastifyBaseLogger, messageId
   const [message] = await deps.db.select().from(messages).where(eq(messages.id, messageId));
   if (!message || message.transcript !== null || !isVoiceNote(message)) return;
   // Turned off, or the plan lost AI, since it was queued.
-  if (!(await companyTranscribes(deps.db, message.companyId))) return;
+  if (!(await usesAiFeature(deps.db, message.companyId, 'transcribeAudio'))) return;
   const where = { companyId: message.companyId, messageId };
   let heard: Heard;
   try {
@@ -183,7 +169,7 @@ export const queueVoiceNotes = async (tx: Db, events: EventOf<'message.created'>
           sql`, `,
         )})
           and m.media_type = 'audio' and m.media_url is not null and m.transcript is null
-          and ${transcribesSql(sql`m.company_id`)}`,
+          and ${usesAiFeatureSql(sql`m.company_id`, 'transcribeAudio')}`,
       payload: sql`jsonb_build_object('messageId', m.id)`,
       ref: sql`'message:' || m.id`,
       companyId: sql`m.company_id`,
