@@ -1,3 +1,5 @@
+import lamejsUrl from '@breezystack/lamejs?url';
+
 // SPEC §9 Audio recording: MP3 at 128 kbit/s.
 const MP3_KBPS = 128;
 // lame takes PCM in blocks of this many samples per channel.
@@ -28,15 +30,19 @@ const toInt16 = (samples: Float32Array) => {
   return pcm;
 };
 
+// The encoder as its package built it, not bundled again: the build's tree-shaking takes every call
+// of a `z` (or of a property of one) for a pure zod call (vite.config.ts, manualPureFunctions), and
+// dropped lamejs's own `z.setModules(…)`, which left every MP3 unfinished ("Cannot read properties
+// of undefined (reading 'flush_bitstream')"). The tests and the dev server import the package.
+const loadLamejs = (): Promise<typeof import('@breezystack/lamejs')> =>
+  import.meta.env.PROD ? import(/* @vite-ignore */ lamejsUrl) : import('@breezystack/lamejs');
+
 // Decodes what the browser recorded (webm/ogg/mp4) and encodes it again as MP3. The encoder is
 // loaded only when someone records, so it stays out of the main bundle.
 export const encodeMp3 = async (recording: Blob): Promise<Blob> => {
   const Context = audioContextClass();
   if (!Context) throw new Error('This browser cannot decode audio');
-  const [{ Mp3Encoder }, data] = await Promise.all([
-    import('@breezystack/lamejs'),
-    recording.arrayBuffer(),
-  ]);
+  const [{ Mp3Encoder }, data] = await Promise.all([loadLamejs(), recording.arrayBuffer()]);
   const context = new Context();
   let audio: AudioBuffer;
   try {
