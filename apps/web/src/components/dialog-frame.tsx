@@ -22,6 +22,7 @@ import {
   type Theme,
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { thumbSized } from '../lib/thumb';
 import { LoadingBox } from './loading-box';
 
 // The one frame of every dialog of the app (issue 34): how it sizes, scrolls, closes and which
@@ -101,7 +102,12 @@ export const DialogFrame = ({
       scroll="paper"
       slotProps={{
         transition: onExited ? { onExited } : undefined,
-        paper: stableHeight && !fullScreen ? { sx: { height: 'min(100% - 64px, 760px)' } } : {},
+        // A full-screen dialog is a phone's: its buttons and fields are thumb-sized.
+        paper: fullScreen
+          ? { sx: thumbSized }
+          : stableHeight
+            ? { sx: { height: 'min(100% - 64px, 760px)' } }
+            : {},
       }}
     >
       <FrameContext value={{ close: isBusy ? () => {} : onClose, closeSaved: onClose, setBusy }}>

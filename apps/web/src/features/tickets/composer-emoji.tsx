@@ -1,8 +1,9 @@
-import { lazy, Suspense, useState } from 'react';
-import { Box, CircularProgress, IconButton, Popover, useTheme } from '@mui/material';
+import { lazy, Suspense, useState, type CSSProperties } from 'react';
+import { Box, CircularProgress, IconButton, Popover, useMediaQuery, useTheme } from '@mui/material';
 import EmojiEmotionsOutlinedIcon from '@mui/icons-material/EmojiEmotionsOutlined';
 import { useTranslation } from 'react-i18next';
 import type { EmojiClickData } from 'emoji-picker-react';
+import { THUMB_PX } from '../../lib/thumb';
 
 // The picker and its emoji data are loaded the first time someone opens it.
 const EmojiPicker = lazy(() => import('emoji-picker-react'));
@@ -13,8 +14,23 @@ const emojiData = {
   pt: () => import('emoji-picker-react/data/emojis-pt'),
 };
 
-const PickerLoading = () => (
-  <Box sx={{ width: 350, height: 450, display: 'grid', placeItems: 'center' }}>
+// The picker's size where a mouse points: the package's own.
+const PICKER_WIDTH = 350;
+const PICKER_HEIGHT = 450;
+// On a phone: the screen's width less the popover's margins, and emojis a thumb can hit (the
+// package draws each in a button 10 px larger than the emoji).
+const PHONE_PICKER_WIDTH = `min(${PICKER_WIDTH}px, 100vw - 32px)`;
+const phonePickerStyle = { '--epr-emoji-size': `${THUMB_PX - 10}px` } as CSSProperties;
+
+const PickerLoading = ({ isPhone }: { isPhone: boolean }) => (
+  <Box
+    sx={{
+      width: isPhone ? PHONE_PICKER_WIDTH : PICKER_WIDTH,
+      height: PICKER_HEIGHT,
+      display: 'grid',
+      placeItems: 'center',
+    }}
+  >
     <CircularProgress size={28} />
   </Box>
 );
@@ -42,6 +58,7 @@ export const EmojiPickerPopover = ({
   // The picker's names and search words: Brazilian Portuguese searches the package's Portuguese.
   const language = i18n.language === 'en' ? 'en' : i18n.language === 'pt-BR' ? 'pt' : 'es';
   const isAbove = placement === 'above';
+  const isPhone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   return (
     <Popover
       open={Boolean(anchor)}
@@ -57,7 +74,7 @@ export const EmojiPickerPopover = ({
         transition: onClosed ? { onExited: onClosed } : undefined,
       }}
     >
-      <Suspense fallback={<PickerLoading />}>
+      <Suspense fallback={<PickerLoading isPhone={isPhone} />}>
         <EmojiPicker
           onEmojiClick={(data: EmojiClickData) => onPick(data.emoji)}
           emojiData={emojiData[language]}
@@ -68,6 +85,7 @@ export const EmojiPickerPopover = ({
             searchLabel: t('tickets.composer.emojiSearch'),
           }}
           lazyLoadEmojis
+          {...(isPhone && { width: PHONE_PICKER_WIDTH, style: phonePickerStyle })}
         />
       </Suspense>
     </Popover>

@@ -8,12 +8,17 @@ export const QUICK_ANSWERS_LIST_ID = 'composer-quick-answers';
 const optionId = (id: number) => `${QUICK_ANSWERS_LIST_ID}-${id}`;
 
 // SPEC §5: quick answers trigger when the input starts with '/' and is longer than 1 character.
-const searchOf = (text: string) =>
-  text.startsWith('/') && text.length > 1 ? text.slice(1).toLowerCase() : null;
+// Opened with the composer's button (no "/" to type on a phone's keyboard), they list every answer,
+// or those matching a "/" search.
+const searchOf = (text: string, isBrowsing: boolean) => {
+  if (text.startsWith('/') && text.length > 1) return text.slice(1).toLowerCase();
+  return isBrowsing ? '' : null;
+};
 
 export const useQuickAnswers = (text: string, onChoose: (answer: QuickMessageView) => void) => {
-  const search = searchOf(text);
-  const { data, isError } = useQuickMessages(text.startsWith('/'));
+  const [isBrowsing, setIsBrowsing] = useState(false);
+  const search = searchOf(text, isBrowsing);
+  const { data, isError } = useQuickMessages(text.startsWith('/') || isBrowsing);
   const [highlighted, setHighlighted] = useState(0);
   // Escape hides the list until the text changes.
   const [dismissedFor, setDismissedFor] = useState<string | null>(null);
@@ -21,18 +26,31 @@ export const useQuickAnswers = (text: string, onChoose: (answer: QuickMessageVie
   if (text !== lastText) {
     setLastText(text);
     setHighlighted(0);
+    // Writing on ends the button's list ("/" still searches).
+    setIsBrowsing(false);
   }
 
   const items =
     search === null
       ? []
       : (data ?? []).filter((answer) => answer.shortcode.toLowerCase().includes(search));
-  const isOpen = search !== null && dismissedFor !== text && (items.length > 0 || isError);
+  // The button's list says so when there is nothing to list.
+  const isOpen =
+    search !== null &&
+    dismissedFor !== text &&
+    (items.length > 0 || isError || (isBrowsing && data !== undefined));
   const current = items[Math.min(highlighted, items.length - 1)];
 
   const choose = (answer: QuickMessageView) => {
     setDismissedFor(null);
+    setIsBrowsing(false);
     onChoose(answer);
+  };
+
+  // The button: opens the list of every answer, or closes the list.
+  const toggle = () => {
+    setIsBrowsing(!isOpen);
+    setDismissedFor(isOpen ? text : null);
   };
 
   // Arrow keys move, Enter or Tab chooses, Escape closes; answers true when it used the key.
@@ -40,6 +58,7 @@ export const useQuickAnswers = (text: string, onChoose: (answer: QuickMessageVie
     if (!isOpen) return false;
     if (event.key === 'Escape') {
       setDismissedFor(text);
+      setIsBrowsing(false);
       return true;
     }
     if (!items.length) return false;
@@ -64,6 +83,7 @@ export const useQuickAnswers = (text: string, onChoose: (answer: QuickMessageVie
     activeId: isOpen && current ? optionId(current.id) : undefined,
     currentId: current?.id,
     choose,
+    toggle,
     onKeyDown,
   };
 };
@@ -94,6 +114,10 @@ export const QuickAnswersList = ({
       {isError && !items.length ? (
         <Typography variant="body2" color="error" sx={{ p: 1.5 }}>
           {t('tickets.composer.quickAnswersFailed')}
+        </Typography>
+      ) : !items.length ? (
+        <Typography variant="body2" sx={{ p: 1.5, color: 'text.secondary' }}>
+          {t('tickets.composer.quickAnswersEmpty')}
         </Typography>
       ) : (
         <List

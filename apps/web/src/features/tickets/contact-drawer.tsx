@@ -2,6 +2,7 @@ import { Box, CircularProgress, Drawer } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { TicketView } from '@atendi/shared';
 import { lazyComponent } from '../../lib/lazy-component';
+import { thumbSized } from '../../lib/thumb';
 import { useContactLiveUpdates } from './contact-drawer.api';
 
 export const DRAWER_WIDTH = 320;
@@ -44,7 +45,13 @@ export const ContactDrawer = ({
         // A dialog's layer, above the app bar (which lies above the navigation drawer): its title
         // and close button show.
         sx={{ zIndex: (theme) => theme.zIndex.modal }}
-        slotProps={{ paper: { sx: { width: DRAWER_WIDTH, maxWidth: '100%' } } }}
+        // On a phone it takes the whole width (a strip of chat beside it would be of no use), its
+        // controls thumb-sized.
+        slotProps={{
+          paper: {
+            sx: [{ width: { xs: '100%', sm: DRAWER_WIDTH }, maxWidth: '100%' }, thumbSized],
+          },
+        }}
       >
         {open && <ContactDrawerContent ticket={ticket} onClose={onClose} />}
       </Drawer>

@@ -457,6 +457,40 @@ describe('composer quick answers', () => {
     expect(input().value).toBe('/hor');
   });
 
+  it('lists every answer from its button (no "/" to type on a phone) and puts the chosen one at the caret', async () => {
+    const { sent } = stubChat(answers);
+    const user = await openChat();
+    const button = screen.getByRole('button', { name: 'Respuestas rápidas' });
+    await fill(user, input(), 'Buenas tardes. ');
+    await user.click(button);
+    const list = await screen.findByRole('listbox', { name: 'Respuestas rápidas' });
+    expect(within(list).getAllByRole('option')).toHaveLength(3);
+    expect(button.getAttribute('aria-expanded')).toBe('true');
+
+    // Chosen, the answer joins what was written (a "/" search would give way to it).
+    await user.click(within(list).getByRole('option', { name: /gracias/ }));
+    expect(input().value).toBe('Buenas tardes. Gracias por escribirnos');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(sent).toEqual([]);
+
+    // The button closes its list again, and writing on closes it too.
+    await user.click(button);
+    await screen.findByRole('listbox', { name: 'Respuestas rápidas' });
+    await user.click(button);
+    expect(screen.queryByRole('listbox')).toBeNull();
+    await user.click(button);
+    await screen.findByRole('listbox', { name: 'Respuestas rápidas' });
+    await user.type(input(), '!');
+    expect(screen.queryByRole('listbox')).toBeNull();
+  });
+
+  it('says from its button when there are no answers yet', async () => {
+    stubChat([]);
+    const user = await openChat();
+    await user.click(screen.getByRole('button', { name: 'Respuestas rápidas' }));
+    expect(await screen.findByText('Todavía no hay respuestas rápidas.')).toBeTruthy();
+  });
+
   describe('with an attachment', () => {
     const promo = quickMessage({
       id: 4,

@@ -16,6 +16,7 @@ import AttachFileIcon from '@mui/icons-material/AttachFile';
 import AutoAwesomeIcon from '@mui/icons-material/AutoAwesome';
 import CloseIcon from '@mui/icons-material/Close';
 import MicIcon from '@mui/icons-material/Mic';
+import QuickreplyOutlinedIcon from '@mui/icons-material/QuickreplyOutlined';
 import SendIcon from '@mui/icons-material/Send';
 import TextSnippetOutlinedIcon from '@mui/icons-material/TextSnippetOutlined';
 import { toast } from 'react-toastify';
@@ -249,8 +250,18 @@ export const MessageComposer = ({
       .finally(() => setLoadingFiles((count) => count - 1));
   };
 
+  // Text put where the caret is (or over the selection): an emoji, an answer from the button's list.
+  const insertText = (inserted: string) => {
+    const input = inputRef.current;
+    const start = input?.selectionStart ?? text.length;
+    const end = input?.selectionEnd ?? text.length;
+    replaceText(text.slice(0, start) + inserted + text.slice(end), start + inserted.length);
+  };
+
+  // A "/" search gives way to the answer; from the button's list it joins what is written.
   const quickAnswers = useQuickAnswers(text, (answer: QuickMessageView) => {
-    replaceText(answer.message);
+    if (text.startsWith('/')) replaceText(answer.message);
+    else insertText(answer.message);
     if (answer.isMedia && answer.mediaUrl) attachQuickAnswerFile(answer);
   });
 
@@ -312,13 +323,6 @@ export const MessageComposer = ({
     submit();
   };
 
-  const insertEmoji = (emoji: string) => {
-    const input = inputRef.current;
-    const start = input?.selectionStart ?? text.length;
-    const end = input?.selectionEnd ?? text.length;
-    replaceText(text.slice(0, start) + emoji + text.slice(end), start + emoji.length);
-  };
-
   const addFiles = (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = Array.from(event.target.files ?? []);
     // The same file may be chosen again after being removed.
@@ -342,7 +346,7 @@ export const MessageComposer = ({
     <>
       <EmojiButton
         disabled={isBusy}
-        onPick={insertEmoji}
+        onPick={insertText}
         onClosed={() => inputRef.current?.focus()}
       />
       <IconButton
@@ -351,6 +355,15 @@ export const MessageComposer = ({
         onClick={() => fileInputRef.current?.click()}
       >
         <AttachFileIcon />
+      </IconButton>
+      <IconButton
+        aria-label={t('tickets.composer.quickAnswers')}
+        aria-expanded={quickAnswers.isOpen}
+        aria-controls={quickAnswers.isOpen ? QUICK_ANSWERS_LIST_ID : undefined}
+        disabled={isBusy}
+        onClick={quickAnswers.toggle}
+      >
+        <QuickreplyOutlinedIcon />
       </IconButton>
       {canSuggest && (
         <Tooltip title={t('tickets.composer.suggest')}>

@@ -3,11 +3,13 @@ import {
   Avatar,
   Box,
   Button,
+  Drawer,
   IconButton,
   ListItemIcon,
   ListItemText,
   Menu,
   MenuItem,
+  MenuList,
   Stack,
   Tooltip,
   Typography,
@@ -99,10 +101,26 @@ const ActionButton = ({ action, isIcon }: { action: HeaderAction; isIcon: boolea
     </Button>
   );
 
-const MoreActions = ({ actions }: { actions: HeaderAction[] }) => {
+// The actions that do not fit: a menu under the button, or on a phone a sheet from the bottom of the
+// screen, where the thumb is (the button sits in the top corner, the farthest a thumb reaches).
+const MoreActions = ({ actions, isSheet }: { actions: HeaderAction[]; isSheet: boolean }) => {
   const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   if (actions.length === 0) return null;
+  const close = () => setAnchor(null);
+  const items = actions.map((action) => (
+    <MenuItem
+      key={action.key}
+      disabled={action.disabled}
+      onClick={() => {
+        close();
+        action.onClick();
+      }}
+    >
+      <ListItemIcon>{action.icon}</ListItemIcon>
+      <ListItemText>{action.label}</ListItemText>
+    </MenuItem>
+  ));
   return (
     <>
       <Tooltip title={t('tickets.actions.more')}>
@@ -115,21 +133,32 @@ const MoreActions = ({ actions }: { actions: HeaderAction[] }) => {
           <MoreVertIcon />
         </IconButton>
       </Tooltip>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
-        {actions.map((action) => (
-          <MenuItem
-            key={action.key}
-            disabled={action.disabled}
-            onClick={() => {
-              setAnchor(null);
-              action.onClick();
-            }}
-          >
-            <ListItemIcon>{action.icon}</ListItemIcon>
-            <ListItemText>{action.label}</ListItemText>
-          </MenuItem>
-        ))}
-      </Menu>
+      {isSheet ? (
+        <Drawer
+          anchor="bottom"
+          open={anchor !== null}
+          onClose={close}
+          // A dialog's layer, above the app bar, as the contact drawer.
+          sx={{ zIndex: (theme) => theme.zIndex.modal }}
+          slotProps={{
+            paper: {
+              sx: {
+                borderTopLeftRadius: 16,
+                borderTopRightRadius: 16,
+                pb: 'env(safe-area-inset-bottom)',
+              },
+            },
+          }}
+        >
+          <MenuList autoFocusItem aria-label={t('tickets.actions.more')} sx={{ py: 1 }}>
+            {items}
+          </MenuList>
+        </Drawer>
+      ) : (
+        <Menu anchorEl={anchor} open={anchor !== null} onClose={close}>
+          {items}
+        </Menu>
+      )}
     </>
   );
 };
@@ -401,7 +430,7 @@ export const TicketChatHeader = ({
             isIcon={density !== 'labels' || action.prefersIcon === true}
           />
         ))}
-        <MoreActions actions={inMenu} />
+        <MoreActions actions={inMenu} isSheet={isNarrow} />
         <Tooltip title={t('tickets.contactDrawer.open')}>
           <IconButton
             aria-label={t('tickets.contactDrawer.open')}

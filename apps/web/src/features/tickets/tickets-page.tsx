@@ -11,6 +11,7 @@ import { useNotificationPermissionRequest } from './notifications';
 import { TicketChat } from './ticket-chat';
 import { TicketListPane, type ListState } from './ticket-list-pane';
 import { ticketsKeys, useTicketsLiveUpdates } from './tickets.api';
+import { thumbSized } from '../../lib/thumb';
 import { visuallyHidden } from '../../lib/visually-hidden';
 
 // SPEC §7 Real-time: the lists of every status and the notifications; the helper rejoins on
@@ -111,16 +112,20 @@ export const TicketsPage = () => {
       </Typography>
       <Paper
         variant="outlined"
-        sx={{
-          display: 'flex',
-          height: paneHeight,
-          minHeight: 420,
-          overflow: 'hidden',
-          m: { xs: -2, sm: 0 },
-          border: { xs: 0, sm: 1 },
-          borderColor: { sm: 'divider' },
-          borderRadius: { xs: 0, sm: 1 },
-        }}
+        // On a phone every control of the list, chat and composer is thumb-sized.
+        sx={[
+          {
+            display: 'flex',
+            height: paneHeight,
+            minHeight: 420,
+            overflow: 'hidden',
+            m: { xs: -2, sm: 0 },
+            border: { xs: 0, sm: 1 },
+            borderColor: { sm: 'divider' },
+            borderRadius: { xs: 0, sm: 1 },
+          },
+          thumbSized,
+        ]}
       >
         {isNarrow ? (
           <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>

@@ -106,6 +106,8 @@ describe('transfer dialog', () => {
     renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
 
     const dialog = await openTransfer(user);
+    // Beside the list, a card over the chat.
+    expect(dialog.className).not.toContain('MuiDialog-paperFullScreen');
     await user.click(within(dialog).getByRole('combobox', { name: 'Cola' }));
     await user.click(await screen.findByRole('option', { name: 'Cobranza' }));
     await user.click(within(dialog).getByRole('button', { name: 'Transferir' }));
@@ -114,6 +116,29 @@ describe('transfer dialog', () => {
       expect(puts).toEqual([{ userId: null, queueId: 3, whatsappId: 1, status: 'pending' }]),
     );
     expect(await screen.findByText('Seleccione un ticket para comenzar a conversar.')).toBeTruthy();
+  });
+
+  it('on a phone, opens from the sheet of more actions and takes the whole screen', async () => {
+    window.innerWidth = 390;
+    const { puts } = stubTransfer();
+    const user = setupUser();
+    renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
+
+    // The header keeps its main action; the rest open in a sheet at the bottom, near the thumb.
+    await screen.findByRole('button', { name: 'Resolver' });
+    await user.click(screen.getByRole('button', { name: 'Más acciones' }));
+    const menu = await screen.findByRole('menu', { name: 'Más acciones' });
+    expect(menu.closest('.MuiDrawer-anchorBottom')).not.toBeNull();
+    await user.click(within(menu).getByRole('menuitem', { name: 'Transferir' }));
+
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.className).toContain('MuiDialog-paperFullScreen');
+    await user.click(within(dialog).getByRole('combobox', { name: 'Cola' }));
+    await user.click(await screen.findByRole('option', { name: 'Soporte' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Transferir' }));
+    await waitFor(() =>
+      expect(puts).toEqual([{ userId: null, queueId: 2, whatsappId: 1, status: 'pending' }]),
+    );
   });
 
   it("shows each person's presence beside their name, live", async () => {
