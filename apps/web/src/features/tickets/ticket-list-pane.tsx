@@ -331,8 +331,13 @@ export const TicketListPane = ({
               }
               aria-label={t('tickets.tabs.openLists')}
               // Tabs as wide as their text and count: both fit beside "+" and "Ver todos" in a
-              // 400 px list (MUI's 90 px minimum and 16 px sides cut the second one's count off).
-              sx={{ flex: 1, minWidth: 0, '& .MuiTab-root': { minWidth: 0, px: 1.5 } }}
+              // 400 px list (MUI's 90 px minimum and 16 px sides cut the second one's count off),
+              // and on a phone beside the thumb-sized buttons.
+              sx={{
+                flex: 1,
+                minWidth: 0,
+                '& .MuiTab-root': { minWidth: 0, px: { xs: 0.75, sm: 1.5 } },
+              }}
             >
               <Tab
                 value="open"
@@ -376,11 +381,15 @@ export const TicketListPane = ({
                       slotProps={{ input: { 'aria-label': t('tickets.showAll') } }}
                     />
                   }
-                  // The list pane is at its narrowest (320 px) between 600 and 1200 px.
+                  // The list pane is at its narrowest (320 px) between 600 and 1200 px, and on a
+                  // phone narrower than 380 px the tabs need the label's room.
                   label={
                     <Typography
                       variant="body2"
-                      sx={{ display: { xs: 'block', sm: 'none', lg: 'block' } }}
+                      sx={{
+                        display: { xs: 'block', sm: 'none', lg: 'block' },
+                        '@media (max-width: 379.95px)': { display: 'none' },
+                      }}
                     >
                       {t('tickets.showAll')}
                     </Typography>
