@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventually } from '../apps/api/test/eventually';
 import { apiClient, pairSimulator, POLL } from './support/api';
 import { launchBrowser } from './support/browser';
+import { keepView as keepGalleryView } from './support/gallery';
 import { logIn } from './support/pages';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
 
@@ -14,7 +15,6 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from './
 // The desktop and phone views are saved as the gallery (test-results/gallery, README "Gallery").
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const gallery = path.join(root, 'test-results/gallery');
 // `npm run gallery` also keeps these screens' Spanish views in docs/gallery, for the README.
 const README_GALLERY = new Set([
   'dashboard',
@@ -29,16 +29,13 @@ const README_GALLERY = new Set([
 
 // A view for the gallery: test-results/gallery (PNG), and, for the README's screens in Spanish,
 // docs/gallery (JPEG) when GALLERY_DIR is set.
-const keepView = async (page: Page, name: string, width: number, language: string) => {
+const keepView = (page: Page, name: string, width: number, language: string) => {
   const view = `${name}-${width < 600 ? 'phone' : 'desktop'}`;
-  await page.screenshot({ path: path.join(gallery, `${view}-${language}.png`) });
-  const readme = process.env.GALLERY_DIR;
-  if (readme && language === 'es' && README_GALLERY.has(name))
-    await page.screenshot({
-      path: path.resolve(readme, `${view}.jpg`),
-      type: 'jpeg',
-      quality: 80,
-    });
+  return keepGalleryView(
+    page,
+    `${view}-${language}`,
+    language === 'es' && README_GALLERY.has(name) ? view : undefined,
+  );
 };
 
 const WIDTHS = [
@@ -105,7 +102,6 @@ const keys = translationKeys();
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  mkdirSync(gallery, { recursive: true });
   // Something to show: a connected simulator and a conversation a contact opened.
   const client = apiClient(server.apiUrl);
   const token = await client.login(ADMIN_EMAIL, ADMIN_PASSWORD);

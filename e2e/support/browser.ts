@@ -74,7 +74,8 @@ const watchCsp = async (context: BrowserContext) => {
 };
 
 // The system Chromium, headless (Playwright gives each launch a new empty profile), with the
-// flags that keep it off the closed network. Every context (and browser.newPage()'s own) is
+// flags that keep it off the closed network, and a fake microphone that needs no permission prompt
+// (the composer's voice notes record its tone). Every context (and browser.newPage()'s own) is
 // watched for CSP violations.
 export const launchBrowser = async (): Promise<Browser> => {
   const browser = await chromium.launch({
@@ -88,6 +89,8 @@ export const launchBrowser = async (): Promise<Browser> => {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
     ],
   });
   const newContext = browser.newContext.bind(browser);
