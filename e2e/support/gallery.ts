@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 // those the README shows also to GALLERY_DIR (JPEG) when it is set (`npm run gallery`).
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const galleryDir = path.join(root, 'test-results/gallery');
+const galleryDir = path.join(root, 'test-results/gallery');
 
 export const keepView = async (
   page: Page,
