@@ -176,9 +176,15 @@ export const ticketBulkResultSchema = z.object({
 export type TicketBulkResult = z.input<typeof ticketBulkResultSchema>;
 
 // company-{id}-ticket and company-{id}-appMessage payloads (SPEC §7 Real-time).
+// What changed on a ticket besides its lifecycle: someone read the conversation, its tags changed,
+// the queue bot moved it through its menus, live insight stored a new analysis, a note was written
+// in the background (a bot's, the co-pilot's summary), or another detail its view shows.
+export type TicketDetail = 'read' | 'tags' | 'bot' | 'insight' | 'notes' | 'details';
+
 export type TicketEvent =
   // routedTo: automatic assignment (a queue's routing) just gave the conversation to this user.
-  | { action: 'update'; ticket: TicketView; routedTo?: number }
+  // changed: what else changed on it (a screen showing its notes or insight reads them again).
+  | { action: 'update'; ticket: TicketView; routedTo?: number; changed?: TicketDetail[] }
   // version: the ticket's state that took it off these lists (absent: the ticket itself is gone).
   | { action: 'delete'; ticketId: number; version?: number }
   | { action: 'updateUnread'; ticketId: number };

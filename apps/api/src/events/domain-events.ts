@@ -6,6 +6,7 @@ import type {
   ConnectionStatus,
   Presence,
   SlaKind,
+  TicketDetail,
 } from '@atendi/shared';
 import type { Db } from '../db/client';
 import { enqueueJobs, jobQueue, type JobQueue, type Jobs, type QueueOptions } from '../jobs/queue';
@@ -55,12 +56,6 @@ export type MessageChange =
   | 'deleted'
   | 'transcribed'
   | 'reaction';
-
-// What changed on a ticket besides its lifecycle (ticket.changed): someone read the conversation,
-// its tags changed, the queue bot moved it through its menus, live insight stored a new analysis of
-// it (modules/insight), a note written in the background (the co-pilot's summary), or another detail
-// its view shows.
-export type TicketDetail = 'read' | 'tags' | 'bot' | 'insight' | 'notes' | 'details';
 
 export type DomainEvent =
   // A ticket was created (before null) or its lifecycle moved: status, owner, queue, connection, AI

@@ -3,6 +3,7 @@ import type OpenAI from 'openai';
 import type { ReplySuggestion, TicketNoteView } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
+import type { DomainEvent } from '../../events/domain-events';
 import { companies, messages, prompts, tickets, users } from '../../db/schema';
 import type { AuthContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
@@ -243,11 +244,12 @@ export const summaryOf = async (deps: Deps, companyId: number, window: MessageRo
 // Writes the summary as the ticket's note signed SUMMARY_NOTE_AUTHOR, and answers it as the notes
 // list shows it.
 export const writeSummaryNote = async (
-  db: Db,
+  tx: Db,
+  raise: (event: DomainEvent) => void,
   ticket: Pick<TicketRow, 'id' | 'companyId' | 'contactId'>,
   summary: string,
 ): Promise<TicketNoteView> => {
-  const [note] = await addBotNote(db, ticket, SUMMARY_NOTE_AUTHOR, summary).returning();
+  const [note] = await addBotNote(tx, raise, ticket, SUMMARY_NOTE_AUTHOR, summary).returning();
   return {
     id: note!.id,
     note: note!.note,
@@ -262,7 +264,7 @@ export const writeSummaryNote = async (
 };
 
 export const summariseTicket = async (
-  deps: Deps & Pick<AppDeps, 'limits'>,
+  deps: Deps & Pick<AppDeps, 'limits' | 'events'>,
   ctx: AuthContext,
   ticketId: number,
 ) => {
@@ -271,5 +273,9 @@ export const summariseTicket = async (
   await rateLimited(deps, ctx);
   const window = await conversationOf(deps.db, ticket.id, SUMMARY_MESSAGES);
   needsConversation(window);
-  return writeSummaryNote(deps.db, ticket, await summaryOf(deps, ticket.companyId, window));
+  const summary = await summaryOf(deps, ticket.companyId, window);
+  // Colleagues with the contact's details open read the notes again.
+  return deps.events.transaction(deps.db, (tx, raise) =>
+    writeSummaryNote(tx, raise, ticket, summary),
+  );
 };

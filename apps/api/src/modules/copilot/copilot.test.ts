@@ -14,6 +14,7 @@ import {
 import { eventually } from '../../../test/eventually';
 import { inbound, pairedSimulator, setSetting, ticketOf } from '../../../test/inbox';
 import { knowledgeDocument } from '../../../test/knowledge';
+import { closeSockets, listenAs } from '../../../test/sockets';
 import {
   OPENAI_KEY,
   startFakeOpenAi,
@@ -150,6 +151,7 @@ beforeEach(() => {
   });
 });
 afterAll(async () => {
+  closeSockets();
   await t.close();
   await fake.close();
 });
@@ -290,8 +292,25 @@ describe('a reply suggestion', () => {
 describe('a summary on request', () => {
   it('writes one note signed “Resumen IA” with the model’s text, and answers it', async () => {
     const ticket = await conversation(a, ['Hola, compré unas zapatillas', 'Quiero devolverlas']);
+    // A colleague with the conversation open hears that its notes changed.
+    const heard = await listenAs<{ action: string; ticket?: { id: number }; changed?: string[] }>(
+      t.app,
+      a.admin,
+      (socket) => socket.timeout(5000).emitWithAck('joinChatBox', ticket.id),
+    );
     const res = await inject(t.app, a.admin, 'POST', `/tickets/${ticket.id}/summary`);
     expect(res.statusCode, res.body).toBe(201);
+    await eventually(
+      async () => heard,
+      (events) =>
+        events.some(
+          ({ event, payload }) =>
+            event === `company-${a.id}-ticket` &&
+            payload.ticket?.id === ticket.id &&
+            payload.changed?.includes('notes') === true,
+        ),
+      'the ticket’s update saying its notes changed',
+    );
     const note = res.json() as TicketNoteView;
     expect(note).toMatchObject({ note: SUMMARY, botName: 'Resumen IA', userId: null, user: null });
     const request = fake.chatRequests().filter(isSummary).at(-1)!;

@@ -7,7 +7,6 @@ import { tickets } from '../../db/schema';
 import type { EventOf } from '../../events/domain-events';
 import { enqueueJobsFrom, jobQueue, type QueueOptions } from '../../jobs/queue';
 import { AppError } from '../../platform/errors';
-import { ticketUpdated } from '../tickets';
 import { usesAiFeature, usesAiFeatureSql } from '../prompts';
 import { conversationOf, SUMMARY_MESSAGES, summaryOf, writeSummaryNote } from './copilot.service';
 
@@ -90,11 +89,10 @@ const summarise = async (deps: Deps, log: FastifyBaseLogger, ticketId: number) =
     }
     throw error;
   }
-  // The ticket's update tells open drawers to read its notes again.
-  await deps.events.transaction(deps.db, async (tx, raise) => {
-    await writeSummaryNote(tx, ticket, summary);
-    raise(ticketUpdated(ticket, 'notes'));
-  });
+  // The note's ticket update tells open drawers to read its notes again.
+  await deps.events.transaction(deps.db, (tx, raise) =>
+    writeSummaryNote(tx, raise, ticket, summary),
+  );
 };
 
 // How a summary is written (background.ts runs the queue).

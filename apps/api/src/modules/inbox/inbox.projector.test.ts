@@ -192,6 +192,30 @@ describe('the inbox projector', () => {
     });
   });
 
+  it('says what else changed on a ticket (its notes, its insight), so screens read only what changed', async () => {
+    const { projector, emitted } = projectorOver([ticketView(1), ticketView(2)]);
+    const detail = (ticketId: number, what: 'notes' | 'insight' | 'tags'): DomainEvent => ({
+      type: 'ticket.updated',
+      companyId,
+      ticketId,
+      detail: what,
+    });
+    await projector.project([
+      detail(1, 'notes'),
+      detail(1, 'insight'),
+      detail(1, 'notes'),
+      created(21, 2),
+    ]);
+    const tickets = emitted.filter(({ channel }) => channel === 'ticket');
+    expect(
+      tickets.map(({ payload }) => [(payload.ticket as { id: number }).id, payload.changed]),
+    ).toEqual([
+      [1, ['insight', 'notes']],
+      // A message's update of its ticket says nothing else changed.
+      [2, undefined],
+    ]);
+  });
+
   it('tells a message update without its ticket, after the create of a transaction committed before', async () => {
     let release = () => {};
     const slow = new Promise<void>((resolve) => (release = resolve));

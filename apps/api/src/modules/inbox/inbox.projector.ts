@@ -1,4 +1,4 @@
-import type { ChatMessageView } from '@atendi/shared';
+import type { ChatMessageView, TicketDetail } from '@atendi/shared';
 import type { AppDeps } from '../../deps';
 import type { DomainEvent, EventOf, TicketSnapshot } from '../../events/domain-events';
 import type { Realtime } from '../../realtime/realtime';
@@ -65,6 +65,8 @@ type TicketMoves = {
   unseen: boolean;
   // Automatic assignment gave it to this agent here (their screens notify them).
   routedTo?: number;
+  // What else changed on it here (ticket.updated): its notes, its insight… (the event's `changed`).
+  details?: Set<TicketDetail>;
   deleted?: TicketSnapshot;
 };
 
@@ -102,6 +104,7 @@ const planOf = (events: ScreenEvent[]) => {
       case 'ticket.updated':
         ticket.shown = true;
         news.add(event.ticketId);
+        (ticket.details ??= new Set()).add(event.detail);
         break;
       case 'ticket.deleted':
         ticket.deleted = event.before;
@@ -145,10 +148,13 @@ export const createInboxProjector = (
   realtime: Pick<Realtime, 'toRooms' | 'leaveChat'>,
   load: ProjectorLoads,
 ) => {
-  const emitTicket = (companyId: number, ticket: TicketView, routedTo?: number) =>
-    realtime
-      .toRooms(companyId, [...roomsOf(ticket)])
-      .emit('ticket', { action: 'update', ticket, ...(routedTo ? { routedTo } : {}) });
+  const emitTicket = (companyId: number, ticket: TicketView, moves: TicketMoves) =>
+    realtime.toRooms(companyId, [...roomsOf(ticket)]).emit('ticket', {
+      action: 'update',
+      ticket,
+      ...(moves.routedTo ? { routedTo: moves.routedTo } : {}),
+      ...(moves.details ? { changed: [...moves.details].sort() } : {}),
+    });
 
   // A ticket moved out of slices (another status, queue or holder): those slices drop it, and whoever
   // may no longer see it leaves its chat.
@@ -199,7 +205,7 @@ export const createInboxProjector = (
       const view = viewOf.get(id);
       if (!ticket.shown || !view) continue;
       if (ticket.before && !ticket.unseen) leave(ticket.companyId, ticket.before, view);
-      emitTicket(ticket.companyId, view, ticket.routedTo);
+      emitTicket(ticket.companyId, view, ticket);
     }
     const emitMessages = (moves: MessageMove[], action: 'create' | 'update') => {
       for (const { companyId, ticketId, messageId } of moves) {

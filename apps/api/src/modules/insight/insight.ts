@@ -133,7 +133,7 @@ const applyRules = async (
       rule.action.type === 'lane'
         ? await moveToLaneIn(tx, raise, ticket, tag.id)
         : await tagTicketIn(tx, raise, ticket, tag.id);
-    if (changed) await addBotNote(tx, ticket, BOT_NAME, noteOf(rule, tag, analysis));
+    if (changed) await addBotNote(tx, raise, ticket, BOT_NAME, noteOf(rule, tag, analysis));
   }
 };
 

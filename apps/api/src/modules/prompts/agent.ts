@@ -265,10 +265,11 @@ const deliver = async (
       { byUserId: null },
     );
     if (answer && passages?.length)
-      await addBotNote(tx, before, prompt.name, citationNote(cited, passages));
+      await addBotNote(tx, raise, before, prompt.name, citationNote(cited, passages));
     if (handoff) {
       await addBotNote(
         tx,
+        raise,
         before,
         prompt.name,
         [
@@ -303,7 +304,7 @@ const fallBack = async (
     await writeTransition(tx, raise, before, handOverFromAgent(before.queueId ?? prompt.queueId), {
       byUserId: null,
     });
-    await addBotNote(tx, before, prompt.name, fallBackNote(failure));
+    await addBotNote(tx, raise, before, prompt.name, fallBackNote(failure));
     rows.forEach((row) => raise(messageCreated(row, 'platform')));
     return rows;
   });

@@ -108,7 +108,7 @@ export const applyStep = async (
         byUserId: null,
       });
       await tx.delete(integrationSessions).where(eq(integrationSessions.ticketId, ticketId));
-      await addBotNote(tx, before, integration.name, step.leave.note);
+      await addBotNote(tx, raise, before, integration.name, step.leave.note);
     }
     written.forEach((row) => raise(messageCreated(row, 'platform')));
     return { written };

@@ -338,6 +338,7 @@ const reassignSome = async (deps: RoutingDeps, now: Date) => {
       if (taken)
         await addBotNote(
           tx,
+          raise,
           ticket,
           'Asignación automática',
           `${agentName} no respondió en ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'}: la conversación vuelve a la cola.`,

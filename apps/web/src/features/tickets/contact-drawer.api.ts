@@ -90,12 +90,13 @@ export const useUpdateContact = (id: number) => {
   });
 };
 
-// Notes written in the background (the co-pilot's summary of a hand-over) come with an update of
-// the ticket: the open drawer reads them again then.
+// Notes written in the background (a bot's, the co-pilot's summary) come with an update of the
+// ticket that says so (`changed: ['notes']`): the open drawer reads them again then, and only then.
 export const useTicketNotes = (ticketId: number, contactId: number) => {
   const queryClient = useQueryClient();
   useCompanyEvent<TicketEvent>('ticket', (event) => {
-    if (event?.action === 'update' && event.ticket?.id === ticketId)
+    if (event?.action !== 'update' || event.ticket?.id !== ticketId) return;
+    if (event.changed?.includes('notes'))
       void queryClient.invalidateQueries({ queryKey: contactDrawerKeys.notes(ticketId) });
   });
   return useQuery({

@@ -144,25 +144,32 @@ describe('summarise conversation', () => {
 
   it('shows a summary written in the background when the ticket says so', async () => {
     let notes: TicketNoteView[] = [];
+    let noteReads = 0;
     stubChat({
       [`GET /contacts/${ticket.contactId}`]: () =>
         jsonResponse(200, { ...ticket.contact, extraInfo: [] }),
-      'GET /ticket-notes/list': () => jsonResponse(200, notes),
+      'GET /ticket-notes/list': () => {
+        noteReads += 1;
+        return jsonResponse(200, notes);
+      },
       'GET /tags/list': () => jsonResponse(200, []),
     });
     const user = await openChat();
     await user.click(await screen.findByRole('button', { name: 'Datos del contacto' }));
     const drawer = await screen.findByRole('complementary', { name: 'Datos del contacto' });
     await within(drawer).findByText('Todavía no hay notas.');
-    // A transfer's summary is written by the API later; the ticket's update announces it.
+    // A transfer's summary is written by the API later; the ticket's update announces it (an
+    // update that is not about notes, a message's, does not read them again).
+    const readsBefore = noteReads;
     notes = [summaryNote];
+    const socket = getSocket() as unknown as FakeSocket;
     act(() => {
-      (getSocket() as unknown as FakeSocket).receive('company-1-ticket', {
-        action: 'update',
-        ticket,
-      });
+      socket.receive('company-1-ticket', { action: 'update', ticket });
+      socket.receive('company-1-ticket', { action: 'update', ticket, changed: ['read'] });
+      socket.receive('company-1-ticket', { action: 'update', ticket, changed: ['notes'] });
     });
     expect(await within(drawer).findByText(summaryNote.note)).toBeTruthy();
+    expect(noteReads - readsBefore).toBe(1);
   });
 
   it('is not in the menu where the plan has no AI', async () => {

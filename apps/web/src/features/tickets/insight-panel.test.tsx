@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TicketInsightView } from '@atendi/shared';
 import { getSocket } from '../../api/socket';
 import type { FakeSocket } from '../../test/fake-socket';
-import { jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
+import { callsOf, jsonResponse, makeAuth, stubApi } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
 import { setupUser, type User } from '../../test/user-event';
 import { listOf, makeContact, makeTicket, messagesOf } from './tickets.fixtures';
@@ -48,7 +48,9 @@ const openDrawer = async (user: User) => {
 describe('the insight panel of the contact drawer', () => {
   it("shows the conversation's sentiment and the data found, and follows a new analysis", async () => {
     let current = insight();
-    stubDrawer(() => current);
+    const fetchMock = stubDrawer(() => current);
+    const insightReads = () =>
+      callsOf(fetchMock).filter((call) => call === 'GET /tickets/7/insight').length;
     const user = setupUser();
     renderPage(<TicketsPage />, chatPath, makeAuth(), { route: '/tickets/:ticketId?' });
 
@@ -66,18 +68,21 @@ describe('the insight panel of the contact drawer', () => {
     expect(panel.queryByText('Correo electrónico')).toBeNull();
     expect(panel.queryByText('Conversación terminada')).toBeNull();
 
-    // A new analysis updates the ticket: the panel reads it again.
+    // Any other update of the ticket (a message) leaves it be; a new analysis says so, and the
+    // panel reads it again.
+    expect(insightReads()).toBe(1);
     current = insight({ sentiment: 'positivo', final: true, messageId: 41 });
+    const socket = getSocket() as unknown as FakeSocket;
     act(() => {
-      (getSocket() as unknown as FakeSocket).receive('company-1-ticket', {
-        action: 'update',
-        ticket,
-      });
+      socket.receive('company-1-ticket', { action: 'update', ticket });
+      socket.receive('company-1-ticket', { action: 'update', ticket, changed: ['tags'] });
+      socket.receive('company-1-ticket', { action: 'update', ticket, changed: ['insight'] });
     });
     expect((await panel.findByLabelText('Sentimiento: Positivo')).className).toContain(
       'MuiChip-colorSuccess',
     );
     expect(panel.getByText('Conversación terminada')).toBeTruthy();
+    expect(insightReads()).toBe(2);
   });
 
   it('is not shown while the conversation has no analysis', async () => {

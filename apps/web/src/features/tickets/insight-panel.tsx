@@ -12,7 +12,7 @@ import { useCompanyEvent } from '../../api/socket';
 
 // Live insight (issue 40) in the contact drawer: the newest analysis of the conversation (the
 // customer's mood, the customer's and the order's data the model found). A new analysis updates the
-// ticket (its ticket event), and the panel reads it again then.
+// ticket (its ticket event, `changed: ['insight']`), and the panel reads it again then.
 
 const insightKey = (ticketId: number) => ['tickets', 'insight', ticketId] as const;
 
@@ -24,9 +24,11 @@ const sentimentColors: Record<Sentiment, ChipProps['color']> = {
 
 export const useTicketInsight = (ticketId: number) => {
   const queryClient = useQueryClient();
+  // Only a new analysis: not every message of the conversation.
   useCompanyEvent<TicketEvent>('ticket', (event) => {
-    const id = event?.action === 'update' ? event.ticket?.id : undefined;
-    if (id === ticketId) void queryClient.invalidateQueries({ queryKey: insightKey(ticketId) });
+    if (event?.action !== 'update' || event.ticket?.id !== ticketId) return;
+    if (event.changed?.includes('insight'))
+      void queryClient.invalidateQueries({ queryKey: insightKey(ticketId) });
   });
   return useQuery({
     queryKey: insightKey(ticketId),

@@ -1,8 +1,8 @@
+import type { TicketDetail } from '@atendi/shared';
 import type {
   DomainEvent,
   MessageAuthor,
   MessageChange,
-  TicketDetail,
   TicketSnapshot,
 } from '../../../events/domain-events';
 import type { messages, tickets } from '../../../db/schema';

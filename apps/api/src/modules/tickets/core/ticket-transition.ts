@@ -4,7 +4,8 @@ import type { TicketUpdateInput } from '@atendi/shared';
 import { queryRows, type Db } from '../../../db/client';
 import { arrayParam, columnNameOf, rowMapper } from '../../../db/rows';
 import { tickets } from '../../../db/schema';
-import type { DomainEvent, TicketDetail } from '../../../events/domain-events';
+import type { TicketDetail } from '@atendi/shared';
+import type { DomainEvent } from '../../../events/domain-events';
 import { snapshotOf, ticketChanged, ticketUpdated } from './ticket-events';
 
 // A ticket's lifecycle (status, holder, queue, connection, AI agent, integration) is written here

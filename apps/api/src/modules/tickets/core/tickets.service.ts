@@ -8,8 +8,9 @@ import {
   type TicketViewer,
 } from '@atendi/shared';
 import type { AppDeps } from '../../../deps';
-import { messageCreated, snapshotOf, ticketChanged } from './ticket-events';
+import { messageCreated, snapshotOf, ticketChanged, ticketUpdated } from './ticket-events';
 import type { Db } from '../../../db/client';
+import type { DomainEvent } from '../../../events/domain-events';
 import { preparedPer } from '../../../db/prepared';
 import {
   contacts,
@@ -358,14 +359,17 @@ const assertRefs = async (
 };
 
 // A bot (AI agent, integration) that answered or handed over a ticket: a note agents read on it,
-// signed with the bot's name, written in the caller's transaction.
+// signed with the bot's name, written in the caller's transaction. The ticket's update says its notes
+// changed (`changed: ['notes']` on the screens' event), so an open contact drawer reads them again.
 export const addBotNote = (
   tx: Db,
+  raise: (event: DomainEvent) => void,
   ticket: Pick<TicketRow, 'id' | 'companyId' | 'contactId'>,
   botName: string,
   note: string,
-) =>
-  tx.insert(ticketNotes).values({
+) => {
+  raise(ticketUpdated(ticket, 'notes'));
+  return tx.insert(ticketNotes).values({
     companyId: ticket.companyId,
     ticketId: ticket.id,
     contactId: ticket.contactId,
@@ -373,6 +377,7 @@ export const addBotNote = (
     botName,
     note: note.slice(0, 2000),
   });
+};
 
 export const createTicket = async (deps: EventDeps, ctx: AuthContext, input: TicketCreateInput) => {
   const [contact] = await deps.db
