@@ -1,4 +1,4 @@
-import { languages, pushContract, type Language } from '@atendi/shared';
+import { languageOr, pushContract } from '@atendi/shared';
 import { i18n } from '../i18n/i18n';
 import { call } from './http-client';
 
@@ -35,10 +35,7 @@ const currentSubscription = async () => {
 };
 
 // The app's language on this device: its pushes are written in it.
-const appLanguage = (): Language => {
-  const current = i18n.resolvedLanguage;
-  return languages.find((language) => language === current) ?? 'es';
-};
+const appLanguage = () => languageOr(i18n.resolvedLanguage);
 
 export const pushState = async (): Promise<PushState> => {
   if (!pushSupported()) return 'unsupported';

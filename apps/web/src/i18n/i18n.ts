@@ -1,15 +1,12 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { languages, type Language } from '@atendi/shared';
+import { languageOr, languages, type Language } from '@atendi/shared';
 import { readStorage, storageKeys, writeStorage } from '../lib/storage';
-
-const isLanguage = (value: unknown): value is Language =>
-  typeof value === 'string' && (languages as readonly string[]).includes(value);
 
 // SPEC §1: Spanish unless the browser remembered another choice.
 const storedLanguage = (): Language => {
   const stored = readStorage(storageKeys.language);
-  return isLanguage(stored) ? stored : 'es';
+  return languageOr(stored);
 };
 
 export const i18n = i18next.createInstance();

@@ -4,7 +4,7 @@ import webPush from 'web-push';
 import { z } from 'zod';
 import {
   canSeeTicket,
-  languages,
+  languageOr,
   pushPreferenceDefaults,
   type Language,
   type PushKind,
@@ -202,9 +202,6 @@ const MEDIA: Record<Language, Partial<Record<string, string>>> = {
   },
 };
 
-const languageOf = (value: string): Language =>
-  (languages as readonly string[]).includes(value) ? (value as Language) : 'es';
-
 // Seconds a push service keeps a push for a device that is off; a deadline warning is stale sooner.
 const TTL_SECONDS: Record<PushKind, number> = {
   newMessage: 3600,
@@ -269,7 +266,7 @@ const payloadFor = async (
     .where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, false)))
     .orderBy(desc(messages.id))
     .limit(1);
-  const language = languageOf(subscription.language);
+  const language = languageOr(subscription.language);
   const preview = last ? last.body.trim() || (MEDIA[language][last.mediaType] ?? '') : '';
   const contact = row.contactName || row.contactNumber;
   return {

@@ -4,6 +4,7 @@ import {
   useQueryClient,
   type InfiniteData,
   type QueryClient,
+  type QueryKey,
 } from '@tanstack/react-query';
 import {
   contactsContract,
@@ -13,6 +14,7 @@ import {
   type ContactDetailView,
   type ContactEvent,
   type ContactUpdateInput,
+  type TicketDetail,
   type TicketListPage,
   type TicketEvent,
   type TicketNoteView,
@@ -90,15 +92,20 @@ export const useUpdateContact = (id: number) => {
   });
 };
 
-// Notes written in the background (a bot's, the co-pilot's summary) come with an update of the
-// ticket that says so (`changed: ['notes']`): the open drawer reads them again then, and only then.
-export const useTicketNotes = (ticketId: number, contactId: number) => {
+// What the drawer shows of a ticket besides its view (its notes, its insight) is read again when the
+// ticket's update says that part changed (`changed`), not on every message.
+export const useRereadOnChange = (ticketId: number, detail: TicketDetail, queryKey: QueryKey) => {
   const queryClient = useQueryClient();
   useCompanyEvent<TicketEvent>('ticket', (event) => {
     if (event?.action !== 'update' || event.ticket?.id !== ticketId) return;
-    if (event.changed?.includes('notes'))
-      void queryClient.invalidateQueries({ queryKey: contactDrawerKeys.notes(ticketId) });
+    if (event.changed?.includes(detail)) void queryClient.invalidateQueries({ queryKey });
   });
+};
+
+// Notes written in the background (a bot's, the co-pilot's summary) come with an update of the
+// ticket that says so (`changed: ['notes']`).
+export const useTicketNotes = (ticketId: number, contactId: number) => {
+  useRereadOnChange(ticketId, 'notes', contactDrawerKeys.notes(ticketId));
   return useQuery({
     queryKey: contactDrawerKeys.notes(ticketId),
     queryFn: () => fetchTicketNotes(ticketId, contactId),

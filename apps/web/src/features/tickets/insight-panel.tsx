@@ -1,14 +1,9 @@
 import { Box, Chip, Stack, Typography, type ChipProps } from '@mui/material';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import {
-  insightContract,
-  type Sentiment,
-  type TicketEvent,
-  type TicketInsightView,
-} from '@atendi/shared';
+import { insightContract, type Sentiment, type TicketInsightView } from '@atendi/shared';
 import { call } from '../../api/http-client';
-import { useCompanyEvent } from '../../api/socket';
+import { useRereadOnChange } from './contact-drawer.api';
 
 // Live insight (issue 40) in the contact drawer: the newest analysis of the conversation (the
 // customer's mood, the customer's and the order's data the model found). A new analysis updates the
@@ -23,13 +18,7 @@ const sentimentColors: Record<Sentiment, ChipProps['color']> = {
 };
 
 export const useTicketInsight = (ticketId: number) => {
-  const queryClient = useQueryClient();
-  // Only a new analysis: not every message of the conversation.
-  useCompanyEvent<TicketEvent>('ticket', (event) => {
-    if (event?.action !== 'update' || event.ticket?.id !== ticketId) return;
-    if (event.changed?.includes('insight'))
-      void queryClient.invalidateQueries({ queryKey: insightKey(ticketId) });
-  });
+  useRereadOnChange(ticketId, 'insight', insightKey(ticketId));
   return useQuery({
     queryKey: insightKey(ticketId),
     queryFn: () => call(insightContract.getTicketInsight, { params: { ticketId } }),
